@@ -1,0 +1,95 @@
+import { parseArgs } from 'node:util';
+import { createInterface } from 'node:readline/promises';
+import { ConfigError, loadKernelConfig, SERVICE_NAMES, type ServiceName } from './config.ts';
+import { openDatabase } from './database.ts';
+import { createKernel, migrationSets, resolvePluginSet } from './kernel.ts';
+import { createLogger } from './logger.ts';
+import { migrateAll } from './migrations.ts';
+import { UserDirectory } from './users.ts';
+import { HttpError } from './errors.ts';
+
+const USAGE = `usage:
+  cms start [--service core-api|asset-processor|gateway]   all plugins on one port (3000) by default
+  cms migrate                                               apply every pending migration
+  cms admin create --email <e-mail> [--name <name>]         create an administrator (password from
+                                                            CMS_ADMIN_PASSWORD or asked for)`;
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === 'start') return await start(rest);
+    if (command === 'migrate') return await migrate();
+    if (command === 'admin' && rest[0] === 'create') return await createAdmin(rest.slice(1));
+    console.error(USAGE);
+    process.exitCode = 2;
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof HttpError) {
+      console.error(`cms: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+async function start(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { service: { type: 'string' } } });
+  const service = (values.service ?? 'all') as ServiceName | 'all';
+  if (service !== 'all' && !SERVICE_NAMES.includes(service)) throw new ConfigError(`unknown service "${service}"; one of ${SERVICE_NAMES.join(', ')}`);
+  const started = Date.now();
+  const kernel = await createKernel({ service });
+  const address = await kernel.listen();
+  kernel.app.log.info({ service, address, plugins: kernel.plugins.map((p) => p.id), startMs: Date.now() - started }, 'listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    kernel.app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    await kernel.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+async function migrate(): Promise<void> {
+  const config = loadKernelConfig(process.env);
+  const logger = createLogger(config.LOG_LEVEL);
+  const plugins = await resolvePluginSet({ service: 'all' }, config);
+  const database = await openDatabase(config, logger);
+  try {
+    const applied = await migrateAll(database.db, migrationSets(plugins));
+    console.log(applied.length ? `applied:\n  ${applied.join('\n  ')}` : 'nothing to apply');
+  } finally {
+    await database.close();
+  }
+}
+
+async function createAdmin(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' }, name: { type: 'string' } } });
+  if (!values.email) throw new ConfigError('--email is required');
+  const config = loadKernelConfig(process.env);
+  const logger = createLogger(config.LOG_LEVEL);
+  let password = process.env.CMS_ADMIN_PASSWORD;
+  if (!password) {
+    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    password = await rl.question('Password: ');
+    rl.close();
+  }
+  const plugins = await resolvePluginSet({ service: 'all' }, config);
+  const database = await openDatabase(config, logger);
+  try {
+    await migrateAll(database.db, migrationSets(plugins));
+    const { id } = await new UserDirectory({ db: database.db }).create({
+      email: values.email,
+      password,
+      displayName: values.name ?? 'Administrator',
+      roles: ['admin'],
+    });
+    console.log(`administrator ${values.email} created (${id})`);
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,70 @@
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import path from 'node:path';
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+import { startEmbeddedPostgres, type EmbeddedCluster } from './embedded-postgres.ts';
+
+export type Db = Knex;
+export type Tx = Knex.Transaction;
+
+// COUNT(*) and BIGINT come back as strings by default; every count here fits a JS number.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+export function createKnex(url: string, poolMax: number): Db {
+  return knexFactory({
+    client: 'pg',
+    connection: { connectionString: url, application_name: 'cms' },
+    pool: { min: 0, max: poolMax, idleTimeoutMillis: 30_000 },
+    acquireConnectionTimeout: 10_000,
+  });
+}
+
+/** The database handle of a process, and the embedded cluster behind it when one was started. */
+export interface DatabaseHandle {
+  db: Db;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(config: Config, logger: Logger): Promise<DatabaseHandle> {
+  let cluster: EmbeddedCluster | undefined;
+  let url = config.DATABASE_URL;
+  if (!url) {
+    cluster = await startEmbeddedPostgres({
+      dir: path.join(config.CMS_DATA_DIR, 'postgres'),
+      port: config.EMBEDDED_PG_PORT,
+      logger,
+    });
+    await cluster.ensureDatabase('cms');
+    url = cluster.urlFor('cms');
+    logger.info({ port: config.EMBEDDED_PG_PORT }, 'using embedded PostgreSQL (set DATABASE_URL to use your own)');
+  }
+  const db = createKnex(url, config.DATABASE_POOL_MAX);
+  return {
+    db,
+    url,
+    async close() {
+      await db.destroy();
+      if (cluster) await cluster.stop();
+    },
+  };
+}
+
+/** True when the database answers a trivial query within the timeout. */
+export async function databaseAnswers(db: Db, timeoutMs = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      db.raw('select 1'),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+      }),
+    ]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * One error family for every route. Routes and services throw these; the kernel's error
+ * handler turns them into the documented body `{ statusCode, error, code, message, field?, requestId }`.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string, field?: string, code = 'VALIDATION_FAILED') =>
+  new HttpError(400, code, message, field);
+export const unauthorized = (message = 'Authentication required', code = 'UNAUTHENTICATED') =>
+  new HttpError(401, code, message);
+export const forbidden = (message = 'Permission denied', code = 'FORBIDDEN') => new HttpError(403, code, message);
+export const notFound = (message = 'Not found', code = 'NOT_FOUND') => new HttpError(404, code, message);
+export const conflict = (message: string, code = 'CONFLICT', field?: string) =>
+  new HttpError(409, code, message, field);
+export const locked = (message: string, code = 'LOCKED') => new HttpError(423, code, message);
+export const tooManyRequests = (message: string, retryAfterSeconds: number, code = 'RATE_LIMITED') =>
+  new HttpError(429, code, message, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export const unavailable = (message: string, code = 'UNAVAILABLE') => new HttpError(503, code, message);
+
+/** Postgres unique_violation: lets stores translate a constraint error into a 409 naming the field. */
+export function isUniqueViolation(err: unknown): err is { code: string; constraint?: string } {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
+}

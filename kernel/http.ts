@@ -1,0 +1,155 @@
+import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import { ANONYMOUS } from './actor.ts';
+import type { AuditContext } from './audit.ts';
+import type { Config } from './config.ts';
+import { HttpError, forbidden, isUniqueViolation, unauthorized } from './errors.ts';
+import type { Logger } from './logger.ts';
+import type { Metrics } from './metrics.ts';
+import type { PermissionRegistry } from './permissions.ts';
+import type { App } from './plugin.ts';
+import { SESSION_COOKIE, type SessionService } from './sessions.ts';
+
+export const JSON_BODY_LIMIT = 25 * 1024 * 1024;
+
+/** The documented error body of every route. */
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  code: string;
+  message: string;
+  field?: string;
+  requestId: string;
+}
+
+interface HttpDeps {
+  config: Config;
+  logger: Logger;
+  metrics: Metrics;
+  sessions: SessionService;
+  permissions: PermissionRegistry;
+  version: string;
+}
+
+/**
+ * The Fastify instance of a process with the kernel's cross-cutting behaviour: error body, request
+ * ids, access control declared on each route (fail closed), metrics and the OpenAPI document.
+ */
+export async function createHttpApp(deps: HttpDeps): Promise<App> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: deps.config.TRUST_PROXY,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  }).withTypeProvider() as unknown as App;
+
+  app.setErrorHandler((err, request, reply) => sendError(err as FastifyError, request, reply, deps));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(new HttpError(404, 'ROUTE_NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`), request, reply, deps),
+  );
+
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Content platform API', version: deps.version },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } } },
+    },
+  });
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  installAccessControl(app, deps);
+
+  app.addHook('onResponse', async (request, reply) => {
+    deps.metrics.httpRequests.inc({ route: request.routeOptions.url ?? 'unmatched', method: request.method, status: reply.statusCode });
+  });
+  return app;
+}
+
+/**
+ * Every route declares `config.permission`, `config.session` or `config.public`; start-up fails on a
+ * route that declares none. The check runs before body parsing, so an unauthenticated caller never
+ * learns about validation rules.
+ */
+function installAccessControl(app: App, deps: HttpDeps): void {
+  app.decorateRequest('actor', null as never);
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as { permission?: string; public?: boolean; session?: boolean };
+    const declared = [config.permission !== undefined, config.public === true, config.session === true].filter(Boolean).length;
+    if (declared !== 1) {
+      throw new Error(`route ${route.method} ${route.url} must declare exactly one of config.permission, config.session or config.public`);
+    }
+    if (config.permission !== undefined && !deps.permissions.has(config.permission)) {
+      throw new Error(`route ${route.method} ${route.url} requires unknown permission key "${config.permission}"`);
+    }
+  });
+  app.addHook('onRequest', async (request) => {
+    request.actor = ANONYMOUS;
+    const access = request.routeOptions.config;
+    if (!request.routeOptions.url || access.public) return;
+    const token = request.cookies[SESSION_COOKIE];
+    const actor = token ? await deps.sessions.resolve(token) : null;
+    if (!actor) throw unauthorized();
+    request.actor = actor;
+    if (access.permission && !deps.permissions.allows(actor, access.permission)) {
+      throw forbidden(`Missing permission ${access.permission}`);
+    }
+  });
+}
+
+/** The audit context of a request: its actor, client address and request id. */
+export function requestContext(request: FastifyRequest): AuditContext {
+  return { actor: request.actor, ip: request.ip, requestId: request.id };
+}
+
+function validationField(err: FastifyError): string | undefined {
+  const first = err.validation?.[0];
+  if (!first) return undefined;
+  const missing = (first.params as { missingProperty?: string } | undefined)?.missingProperty;
+  const segments = first.instancePath.split('/').filter(Boolean);
+  if (missing) segments.push(missing);
+  return segments.join('.') || undefined;
+}
+
+function classify(err: FastifyError & { statusCode?: number }): { status: number; code: string; message: string; field?: string; headers?: Record<string, string> } | null {
+  if (err instanceof HttpError) return { status: err.statusCode, code: err.code, message: err.message, field: err.field, headers: err.headers };
+  if (err.validation) {
+    return { status: 400, code: 'VALIDATION_FAILED', message: err.message, field: validationField(err) };
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, code: 'INVALID_JSON', message: 'Request body is not valid JSON' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, code: 'BODY_TOO_LARGE', message: `Request body is larger than ${JSON_BODY_LIMIT} bytes` };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported Content-Type' };
+  }
+  if (isUniqueViolation(err as unknown)) return { status: 409, code: 'UNIQUE_VIOLATION', message: 'A unique value is already in use' };
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return { status: err.statusCode, code: err.code ?? 'BAD_REQUEST', message: err.message };
+  }
+  return null;
+}
+
+function sendError(err: FastifyError, request: FastifyRequest, reply: FastifyReply, deps: HttpDeps): FastifyReply {
+  const known = classify(err);
+  const status = known?.status ?? 500;
+  if (!known) request.log.error({ err, reqId: request.id, url: request.url }, 'request failed');
+  const message = known ? known.message : deps.config.production ? 'Internal server error' : err.message;
+  const body: ErrorBody = {
+    statusCode: status,
+    error: STATUS_CODES[status] ?? 'Error',
+    code: known?.code ?? 'INTERNAL',
+    message,
+    requestId: request.id,
+  };
+  if (known?.field) body.field = known.field;
+  if (known?.headers) reply.headers(known.headers);
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}

@@ -1,0 +1,203 @@
+import { asValue, createContainer, InjectionMode, type AwilixContainer } from 'awilix';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { AuditWriter } from './audit.ts';
+import { SystemClock, type Clock } from './clock.ts';
+import { loadKernelConfig, parseEnvSlice, SERVICE_PORTS, type Config, type ServiceName } from './config.ts';
+import { openDatabase, type DatabaseHandle } from './database.ts';
+import { createHttpApp } from './http.ts';
+import { discoverPlugins, KERNEL_MIGRATIONS_DIR, orderPlugins, PROJECT_ROOT, selectPlugins } from './loader.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { MailPort } from './mail.ts';
+import { Metrics } from './metrics.ts';
+import { migrateAll, pendingMigrations, type MigrationSet } from './migrations.ts';
+import { KERNEL_PERMISSIONS, PermissionRegistry } from './permissions.ts';
+import type { App, KernelServices, PluginDeps, PluginManifest, ServiceKey, ServiceMap } from './plugin.ts';
+import { RecordHooks } from './record-hooks.ts';
+import { Scheduler } from './scheduler.ts';
+import { SecretBox } from './secret-box.ts';
+import { SessionService } from './sessions.ts';
+import { UserDirectory } from './users.ts';
+import { bootstrapFirstAdmin } from './bootstrap.ts';
+
+export const VERSION: string = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).version;
+const DAY_MS = 24 * 3600_000;
+
+export interface KernelOptions {
+  service: ServiceName | 'all';
+  env?: Record<string, string | undefined>;
+  /** An explicit plugin set (tests); by default the plugins folder is scanned. */
+  plugins?: PluginManifest[];
+  /** Plugins added to the discovered or given set (test plugins). */
+  extraPlugins?: PluginManifest[];
+  /** An open database (tests); by default DATABASE_URL or the embedded cluster. */
+  database?: DatabaseHandle;
+  clock?: Clock;
+  logger?: Logger;
+  /** Apply migrations at start; default: core-api and all-in-one do, the others do not. */
+  migrate?: boolean;
+  /** Skip scheduling background jobs (tests run them by hand). */
+  jobs?: boolean;
+}
+
+export interface Kernel {
+  app: App;
+  config: Config;
+  service: ServiceName | 'all';
+  plugins: PluginManifest[];
+  /** Migrations applied by this start, as `owner/name`. */
+  appliedMigrations: string[];
+  resolve<K extends ServiceKey>(name: K): ServiceMap[K];
+  /** The deps object a plugin received (tests use it to run a plugin's job by hand). */
+  pluginDeps(id: string): PluginDeps<ServiceKey>;
+  listen(port?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+export function migrationSets(plugins: PluginManifest[]): MigrationSet[] {
+  return [
+    { owner: 'kernel', directory: KERNEL_MIGRATIONS_DIR },
+    ...plugins.filter((p) => p.migrations).map((p) => ({ owner: p.id, directory: p.migrations! })),
+  ];
+}
+
+/** Resolves and orders the plugin set of a service, failing on a bad manifest or dependency. */
+export async function resolvePluginSet(opts: Pick<KernelOptions, 'service' | 'plugins' | 'extraPlugins'>, config: Config): Promise<PluginManifest[]> {
+  const all = [...(opts.plugins ?? (await discoverPlugins())), ...(opts.extraPlugins ?? [])];
+  const disabled = config.CMS_DISABLED_PLUGINS.split(',').map((s) => s.trim()).filter(Boolean);
+  const selected = opts.plugins && opts.service === 'all' ? all.filter((p) => !disabled.includes(p.id)) : selectPlugins(all, opts.service, disabled);
+  return orderPlugins(selected, new Set(KERNEL_SERVICE_NAMES));
+}
+
+const KERNEL_SERVICE_NAMES: Array<keyof KernelServices> = [
+  'config', 'logger', 'db', 'clock', 'secretBox', 'sessions', 'users', 'permissions', 'audit', 'recordHooks', 'scheduler', 'metrics', 'mail',
+];
+
+/**
+ * Builds one process: config, container, database, migrations, plugins, HTTP app and jobs. Nothing
+ * listens until `listen()`.
+ */
+export async function createKernel(opts: KernelOptions): Promise<Kernel> {
+  const env = opts.env ?? process.env;
+  const config = loadKernelConfig(env);
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
+  const plugins = await resolvePluginSet(opts, config);
+  for (const p of plugins) if (p.config) config.plugins[p.id] = parseEnvSlice(p.config, env);
+
+  const database = opts.database ?? (await openDatabase(config, logger));
+  const container: AwilixContainer<ServiceMap> = createContainer<ServiceMap>({ injectionMode: InjectionMode.PROXY, strict: true });
+  const metrics = new Metrics({ defaultMetrics: !opts.database });
+  const clock = opts.clock ?? new SystemClock();
+  const db = database.db;
+  const kernelServices: KernelServices = {
+    config,
+    logger,
+    db,
+    clock,
+    metrics,
+    secretBox: new SecretBox(env, { production: config.production, dataDir: config.CMS_DATA_DIR, logger }),
+    sessions: new SessionService({ db, clock, ttlHours: config.SESSION_TTL_HOURS }),
+    users: new UserDirectory({ db }),
+    permissions: new PermissionRegistry(),
+    audit: new AuditWriter({ db, logger: logger.child({ component: 'audit' }), metrics }),
+    recordHooks: new RecordHooks(),
+    scheduler: new Scheduler(logger.child({ component: 'scheduler' })),
+    mail: new MailPort({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.production, logger }),
+  };
+  for (const [name, value] of Object.entries(kernelServices)) container.register(name, asValue(value));
+  kernelServices.permissions.register('kernel', KERNEL_PERMISSIONS);
+
+  try {
+    const depsByPlugin = new Map<string, PluginDeps<ServiceKey>>();
+    for (const plugin of plugins) {
+      kernelServices.permissions.register(plugin.id, plugin.permissions ?? []);
+      const deps = pluginScope(plugin, container, logger, config);
+      depsByPlugin.set(plugin.id, deps);
+      for (const [name, factory] of Object.entries(plugin.provides ?? {})) {
+        container.register(name, asValue((factory as (d: typeof deps) => unknown)(deps)));
+      }
+    }
+
+    const migrate = opts.migrate ?? (opts.service === 'core-api' || opts.service === 'all');
+    const sets = migrationSets(plugins);
+    let appliedMigrations: string[] = [];
+    if (migrate) {
+      appliedMigrations = await migrateAll(db, sets);
+      if (appliedMigrations.length) logger.info({ applied: appliedMigrations }, 'migrations applied');
+      await bootstrapFirstAdmin({ users: kernelServices.users, config, logger });
+    } else {
+      const pending = await pendingMigrations(db, sets);
+      if (pending.length) logger.warn({ pending }, 'migrations pending: start core-api or run `cms migrate`');
+    }
+
+    for (const plugin of plugins) await plugin.onStart?.(depsByPlugin.get(plugin.id)!);
+
+    const app = await createHttpApp({ ...kernelServices, version: VERSION });
+    for (const plugin of plugins) {
+      if (plugin.routes) {
+        const deps = depsByPlugin.get(plugin.id)!;
+        await app.register(async (scope) => plugin.routes!(scope as App, deps));
+      }
+    }
+    await app.ready();
+
+    if (opts.jobs !== false) {
+      kernelServices.scheduler.schedule({
+        name: 'sessions.purge',
+        firstRunAfterMs: 60_000,
+        intervalMs: DAY_MS,
+        run: async () => void (await kernelServices.sessions.purge()),
+      });
+      for (const plugin of plugins) {
+        for (const job of plugin.jobs ?? []) {
+          const deps = depsByPlugin.get(plugin.id)!;
+          kernelServices.scheduler.schedule({ ...job, name: `${plugin.id}.${job.name}`, run: () => job.run(deps) });
+        }
+      }
+    }
+
+    let closed = false;
+    return {
+      app,
+      config,
+      service: opts.service,
+      plugins,
+      appliedMigrations,
+      resolve: (name) => container.resolve(name),
+      pluginDeps: (id) => {
+        const deps = depsByPlugin.get(id);
+        if (!deps) throw new Error(`plugin "${id}" is not loaded`);
+        return deps;
+      },
+      async listen(port?: number) {
+        return app.listen({ port: port ?? config.PORT ?? SERVICE_PORTS[opts.service], host: config.HOST });
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        await kernelServices.scheduler.stop();
+        await app.close(); // finishes in-flight requests
+        if (!opts.database) await database.close();
+      },
+    };
+  } catch (err) {
+    await kernelServices.scheduler.stop();
+    if (!opts.database) await database.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The deps a plugin receives: only the services it declared, plus its own logger and config slice. */
+function pluginScope(plugin: PluginManifest, container: AwilixContainer<ServiceMap>, logger: Logger, config: Config): PluginDeps<ServiceKey> {
+  const deps: Record<string, unknown> = {
+    log: logger.child({ plugin: plugin.id }),
+    pluginConfig: config.plugins[plugin.id] ?? {},
+  };
+  for (const need of plugin.needs) {
+    if (!container.hasRegistration(need)) {
+      throw new Error(`plugin "${plugin.id}" needs "${String(need)}", which neither the kernel nor a loaded plugin provides`);
+    }
+    deps[need] = container.resolve(need);
+  }
+  return deps as PluginDeps<ServiceKey>;
+}

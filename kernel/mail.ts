@@ -1,0 +1,57 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Logger } from './logger.ts';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/** Something that actually sends; the mail plugin can install its own (provider settings, mail log). */
+export interface MailSender {
+  send(message: MailMessage & { from: string }): Promise<void>;
+}
+
+/**
+ * The kernel's mail port. Until a plugin installs a sender it uses SMTP from `SMTP_URL`, or, when that
+ * is unset, a transport that only logs the message (development: subject and body, so a reset link can
+ * be followed; production: recipient and subject only).
+ */
+export class MailPort {
+  private sender: MailSender;
+  private readonly listeners = new Set<(m: MailMessage) => void>();
+
+  constructor(private readonly opts: { smtpUrl?: string; from: string; production: boolean; logger: Logger }) {
+    this.sender = opts.smtpUrl ? transportSender(nodemailer.createTransport(opts.smtpUrl)) : this.logSender();
+  }
+
+  setSender(sender: MailSender): void {
+    this.sender = sender;
+  }
+
+  /** Observe sent messages (a mail log, or a test reading the reset token). */
+  onSent(listener: (m: MailMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    await this.sender.send({ ...message, from: this.opts.from });
+    for (const listener of this.listeners) listener(message);
+  }
+
+  private logSender(): MailSender {
+    const log = this.opts.logger.child({ component: 'mail' });
+    return {
+      send: async (m) => {
+        if (this.opts.production) log.info({ to: m.to, subject: m.subject }, 'mail (no SMTP_URL set: logged, not sent)');
+        else log.info({ to: m.to, subject: m.subject, text: m.text }, 'mail (no SMTP_URL set: logged, not sent)');
+      },
+    };
+  }
+}
+
+function transportSender(transport: Transporter): MailSender {
+  return { send: async (m) => void (await transport.sendMail(m)) };
+}

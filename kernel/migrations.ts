@@ -1,0 +1,59 @@
+import { readdirSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Knex } from 'knex';
+import type { Db } from './database.ts';
+
+/** One owner's migrations: the kernel's, or one plugin's, each in its own knex migrations table. */
+export interface MigrationSet {
+  owner: string;
+  directory: string;
+}
+
+export const tableNameFor = (owner: string) =>
+  owner === 'kernel' ? 'knex_migrations' : `knex_migrations_${owner.replace(/[^a-z0-9]/gi, '_')}`;
+
+const MIGRATION_FILE = /^[^.].*\.(ts|js|mjs)$/;
+
+/**
+ * Lists migration files by name and records them without their extension, so `0001_x.ts` run from
+ * source and `0001_x.js` run from a build are the same migration.
+ */
+class FolderMigrationSource implements Knex.MigrationSource<string> {
+  constructor(private readonly directory: string) {}
+  async getMigrations(): Promise<string[]> {
+    if (!existsSync(this.directory)) return [];
+    const names = readdirSync(this.directory).filter((f) => MIGRATION_FILE.test(f) && !f.endsWith('.d.ts'));
+    return [...new Set(names)].sort();
+  }
+  getMigrationName(file: string): string {
+    return file.replace(/\.(ts|js|mjs)$/, '');
+  }
+  async getMigration(file: string): Promise<Knex.Migration> {
+    return import(pathToFileURL(path.join(this.directory, file)).href);
+  }
+}
+
+function configFor(set: MigrationSet): Knex.MigratorConfig {
+  return { migrationSource: new FolderMigrationSource(set.directory), tableName: tableNameFor(set.owner) };
+}
+
+/** Applies every pending migration, set by set, in the order given. Returns `owner/name` of each applied. */
+export async function migrateAll(db: Db, sets: MigrationSet[]): Promise<string[]> {
+  const applied: string[] = [];
+  for (const set of sets) {
+    const [, names] = (await db.migrate.latest(configFor(set))) as [number, string[]];
+    for (const name of names) applied.push(`${set.owner}/${name}`);
+  }
+  return applied;
+}
+
+/** Names of migrations not yet applied, per set (used by services that do not migrate themselves). */
+export async function pendingMigrations(db: Db, sets: MigrationSet[]): Promise<string[]> {
+  const pending: string[] = [];
+  for (const set of sets) {
+    const [, list] = (await db.migrate.list(configFor(set))) as [unknown[], Array<{ file: string } | string>];
+    for (const item of list) pending.push(`${set.owner}/${typeof item === 'string' ? item : item.file}`);
+  }
+  return pending;
+}

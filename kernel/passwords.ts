@@ -1,0 +1,45 @@
+import { randomBytes, scrypt, timingSafeEqual, createHash } from 'node:crypto';
+
+const N = 16384;
+const R = 8;
+const P = 1;
+const KEYLEN = 64;
+
+function scryptAsync(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password, salt, KEYLEN, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
+
+/** Memory-hard password hashing (scrypt), encoded with its parameters so they can be raised later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password, salt, N, R, P);
+  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+export async function verifyPassword(password: string, encoded: string | null | undefined): Promise<boolean> {
+  const parts = (encoded ?? '').split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') {
+    // Spend the same time on unknown users so timing does not reveal which e-mails exist.
+    await scryptAsync(password, DUMMY_SALT, N, R, P);
+    return false;
+  }
+  const [, n, r, p, salt, hash] = parts;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), Number(n), Number(r), Number(p));
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+const DUMMY_SALT = randomBytes(16);
+
+/** Tokens (sessions, reset links, recovery codes) are stored only as their SHA-256. */
+export const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+export const newToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
+
+/** Constant-time comparison of two strings of possibly different length. */
+export function safeEqual(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb) && a.length === b.length;
+}

@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import { pino } from 'pino';
+import { createKnex, type DatabaseHandle } from '../../kernel/database.ts';
+import { startEmbeddedPostgres, type EmbeddedCluster } from '../../kernel/embedded-postgres.ts';
+import { PROJECT_ROOT, discoverPlugins } from '../../kernel/loader.ts';
+import { migrateAll } from '../../kernel/migrations.ts';
+import { migrationSets } from '../../kernel/kernel.ts';
+
+/**
+ * One database server for the whole test run: TEST_DATABASE_URL when set, otherwise an embedded
+ * cluster on a free port. Each test kernel gets its own database, cloned from a template migrated
+ * once per run (or an empty one when the test is about migrations).
+ */
+interface Server {
+  adminUrl: string;
+  urlFor(db: string): string;
+  cluster?: EmbeddedCluster;
+}
+
+let server: Promise<Server> | undefined;
+let template: Promise<string> | undefined;
+const created: string[] = [];
+const RUN = `${process.pid}_${randomBytes(3).toString('hex')}`;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+function getServer(): Promise<Server> {
+  server ??= (async () => {
+    const external = process.env.TEST_DATABASE_URL;
+    if (external) {
+      const base = new URL(external);
+      return {
+        adminUrl: external,
+        urlFor: (db) => {
+          const u = new URL(base);
+          u.pathname = `/${db}`;
+          return u.toString();
+        },
+      };
+    }
+    const cluster = await startEmbeddedPostgres({
+      dir: path.join(PROJECT_ROOT, '.test-data', 'postgres'),
+      port: await freePort(),
+      logger: pino({ level: 'silent' }),
+      volatile: true,
+    });
+    return { adminUrl: cluster.urlFor('postgres'), urlFor: cluster.urlFor, cluster };
+  })();
+  return server;
+}
+
+async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: (await getServer()).adminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function getTemplate(): Promise<string> {
+  template ??= (async () => {
+    const name = `cms_tmpl_${RUN}`;
+    await admin((c) => c.query(`CREATE DATABASE ${name}`));
+    created.push(name);
+    const knex = createKnex((await getServer()).urlFor(name), 2);
+    try {
+      await migrateAll(knex, migrationSets(await discoverPlugins()));
+    } finally {
+      await knex.destroy();
+    }
+    return name;
+  })();
+  return template;
+}
+
+/** A new database for one test kernel: migrated with every plugin, or empty with `fresh`. */
+export async function createTestDatabase(opts: { fresh?: boolean } = {}): Promise<DatabaseHandle> {
+  const name = `cms_t_${RUN}_${randomBytes(4).toString('hex')}`;
+  const from = opts.fresh ? 'template0' : await getTemplate();
+  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${from}`));
+  created.push(name);
+  const url = (await getServer()).urlFor(name);
+  const db = createKnex(url, 5);
+  return { db, url, close: () => db.destroy() };
+}
+
+/** Drops this run's databases and stops the embedded cluster (root hook, after all tests). */
+export async function teardownTestDatabases(): Promise<void> {
+  if (!server) return;
+  const s = await server;
+  await admin(async (c) => {
+    for (const name of created.reverse()) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }).catch(() => undefined);
+  await s.cluster?.stop();
+}
