@@ -12,38 +12,49 @@ export const SERVICE_PORTS: Record<ServiceName | 'all', number> = {
   gateway: 3001,
 };
 
-const Flag = Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('true'), Type.Literal('false')], {
-  default: '0',
-});
+const Flag = (description: string) =>
+  Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('true'), Type.Literal('false')], { default: '0', description });
 
 /** Environment variables the kernel reads. Plugins add their own slice (manifest `config`). */
 export const KernelConfigSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
+    description: 'production: Secure cookies, generic 5xx messages, secret keys must be set explicitly',
   }),
-  PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
-  HOST: Type.String({ default: '0.0.0.0' }),
+  PORT: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 65535, description: 'listening port; default 3000 all-in-one, else the service port (3003, 3002, 3001)' }),
+  ),
+  HOST: Type.String({ default: '0.0.0.0', description: 'listening address' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
-    { default: 'info' },
+    { default: 'info', description: 'log level' },
   ),
-  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
-  DATABASE_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
-  CMS_DATA_DIR: Type.String({ default: 'data', minLength: 1 }),
-  EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329 }),
-  CMS_DISABLED_PLUGINS: Type.String({ default: '' }),
-  CMS_ADMIN_EMAIL: Type.Optional(Type.String({ format: 'email' })),
-  CMS_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 1 })),
-  TRUST_PROXY: Flag,
-  TOTP_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 1 })),
-  SESSION_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 90, default: 168 }),
-  LOGIN_LOCKOUT_MAX_FAILURES: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
-  LOGIN_LOCKOUT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 900 }),
-  AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36500, default: 365 }),
-  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
-  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
-  MAIL_FROM: Type.String({ default: 'cms@localhost' }),
-  PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000', pattern: '^https?://' }),
+  DATABASE_URL: Type.Optional(
+    Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL connection string; unset = embedded PostgreSQL under CMS_DATA_DIR' }),
+  ),
+  DATABASE_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'database connections per process' }),
+  CMS_DATA_DIR: Type.String({ default: 'data', minLength: 1, description: 'folder of the embedded database and of locally generated keys' }),
+  EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329, description: 'loopback port of the embedded PostgreSQL' }),
+  CMS_DISABLED_PLUGINS: Type.String({ default: '', description: 'comma-separated ids of plugins not to load' }),
+  CMS_ADMIN_EMAIL: Type.Optional(Type.String({ format: 'email', description: 'first administrator, created at first start when no user exists' })),
+  CMS_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 1, description: 'password of the first administrator (never logged)' })),
+  TRUST_PROXY: Flag('1: client address from X-Forwarded-For (set behind the reverse proxy)'),
+  TOTP_ENCRYPTION_KEY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'key sealing second-factor secrets (64 hex chars or a passphrase); unset outside production: generated in CMS_DATA_DIR/keys',
+    }),
+  ),
+  SESSION_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 90, default: 168, description: 'session lifetime in hours' }),
+  LOGIN_LOCKOUT_MAX_FAILURES: Type.Integer({ minimum: 1, maximum: 1000, default: 5, description: 'failed logins per e-mail within the window before 429' }),
+  LOGIN_LOCKOUT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 900, description: 'login lockout window in seconds' }),
+  AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36500, default: 365, description: 'audit rows older than this are purged at start and daily; 0 keeps all' }),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({ minLength: 16, description: 'enables GET /metrics, presented as Authorization: Bearer <token>' }),
+  ),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'SMTP server for kernel mail; unset = mail is logged, not sent' })),
+  MAIL_FROM: Type.String({ default: 'cms@localhost', description: 'sender address of kernel mail' }),
+  PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000', pattern: '^https?://', description: 'public address used in links sent by mail' }),
 });
 
 type KernelEnv = Static<typeof KernelConfigSchema>;

@@ -1,0 +1,98 @@
+import type { Db, Tx } from '../../../kernel/database.ts';
+
+/** What GET /audit-log can narrow by; every field is optional and they combine with AND. */
+export interface AuditLogFilter {
+  /** `exact` compares the whole action, `prefix` matches actions starting with it (e.g. `user.`). */
+  action?: { exact: string } | { prefix: string };
+  /** The actor id, or the actor's e-mail label compared case-insensitively. */
+  actor?: string;
+  targetType?: string;
+  targetId?: string;
+  /** Inclusive lower bound. */
+  from?: Date;
+  /** Exclusive upper bound (the route turns an inclusive `to` into the next instant). */
+  before?: Date;
+}
+
+/** One row as stored; `at` is server time. */
+export interface AuditLogRow {
+  id: number;
+  at: Date;
+  actor_type: string;
+  actor_id: string | null;
+  actor_label: string | null;
+  ip: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  target_label: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  request_id: string | null;
+}
+
+const COLUMNS = [
+  'id', 'at', 'actor_type', 'actor_id', 'actor_label', 'ip', 'action',
+  'target_type', 'target_id', 'target_label', 'before', 'after', 'request_id',
+] as const;
+
+// Any transaction-scoped advisory lock key will do as long as it is this job's alone: with several
+// core-api instances only one purges at a time and only one `audit.purge` row is written.
+const PURGE_LOCK_KEY = 'cms.audit_log.purge';
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The audit plugin's only SQL. Reads are shaped so that each filter is served by one of the indexes
+ * of the kernel's `audit_log` migration (see the plugin README); the only write is the retention
+ * delete, which the table's trigger allows only after `SET LOCAL cms.audit_purge = 'on'`.
+ */
+export class AuditLogStore {
+  constructor(private readonly deps: { db: Db }) {}
+
+  /** Newest first (`at` desc, `id` desc), one page. */
+  async list(filter: AuditLogFilter, page: { limit: number; offset: number }): Promise<AuditLogRow[]> {
+    const query = this.deps.db('audit_log').select(COLUMNS);
+    applyFilter(query, filter);
+    return query.orderBy([{ column: 'at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset);
+  }
+
+  /** Exact number of rows matching the filter. */
+  async count(filter: AuditLogFilter): Promise<number> {
+    const query = this.deps.db('audit_log');
+    applyFilter(query, filter);
+    const [row] = await query.count<{ count: number }[]>({ count: '*' });
+    return Number(row.count);
+  }
+
+  /**
+   * Takes the purge lock for the rest of `trx`. False when another process holds it (its purge
+   * covers the same rows).
+   */
+  async tryLockPurge(trx: Tx): Promise<boolean> {
+    const { rows } = await trx.raw<{ rows: Array<{ locked: boolean }> }>('SELECT pg_try_advisory_xact_lock(hashtext(?)) AS locked', [PURGE_LOCK_KEY]);
+    return rows[0]?.locked === true;
+  }
+
+  /** Deletes rows older than `cutoff` inside `trx`, the only DELETE the table's trigger lets through. */
+  async deleteOlderThan(trx: Tx, cutoff: Date): Promise<number> {
+    await trx.raw("SET LOCAL cms.audit_purge = 'on'");
+    return trx('audit_log').where('at', '<', cutoff).delete();
+  }
+}
+
+function applyFilter(query: ReturnType<Db>, filter: AuditLogFilter): void {
+  const { action } = filter;
+  if (action && 'exact' in action) query.where('action', action.exact);
+  // A LIKE with a constant prefix is turned by the planner into a range on audit_log_action
+  // (text_pattern_ops); `_` in action names must be escaped or it would match any character.
+  if (action && 'prefix' in action) query.whereRaw('action LIKE ?', [`${escapeLike(action.prefix)}%`]);
+  if (filter.actor !== undefined) {
+    const actor = filter.actor;
+    query.where((q) => q.where('actor_id', actor).orWhereRaw('lower(actor_label) = lower(?)', [actor]));
+  }
+  if (filter.targetType !== undefined) query.where('target_type', filter.targetType);
+  if (filter.targetId !== undefined) query.where('target_id', filter.targetId);
+  if (filter.from) query.where('at', '>=', filter.from);
+  if (filter.before) query.where('at', '<', filter.before);
+}
