@@ -83,8 +83,9 @@ export class AuditWriter {
   }
 
   async record(ctx: AuditContext, entry: AuditEntry, trx?: Tx): Promise<void> {
-    const row = toRow(ctx, entry);
     try {
+      // Building the row is inside the try too: an entry that cannot be serialised is a lost row, not a failed request.
+      const row = toRow(ctx, entry);
       if (trx) await trx.transaction((savepoint) => savepoint('audit_log').insert(row));
       else await this.deps.db('audit_log').insert(row);
     } catch (err) {

@@ -1,8 +1,11 @@
+const HTTP_ERROR = Symbol.for('cms.HttpError');
+
 /**
  * One error family for every route. Routes and services throw these; the kernel's error
  * handler turns them into the documented body `{ statusCode, error, code, message, field?, requestId }`.
  */
 export class HttpError extends Error {
+  readonly [HTTP_ERROR] = true;
   constructor(
     readonly statusCode: number,
     readonly code: string,
@@ -13,6 +16,14 @@ export class HttpError extends Error {
     super(message);
     this.name = 'HttpError';
   }
+}
+
+/**
+ * True for an HttpError, also one made by a second copy of this module: under mocha, test files are
+ * loaded through `require` while discovered plugins are `import`ed, so `instanceof` can miss.
+ */
+export function isHttpError(err: unknown): err is HttpError {
+  return typeof err === 'object' && err !== null && (err as { [HTTP_ERROR]?: unknown })[HTTP_ERROR] === true;
 }
 
 export const badRequest = (message: string, field?: string, code = 'VALIDATION_FAILED') =>

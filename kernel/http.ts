@@ -6,7 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import { ANONYMOUS } from './actor.ts';
 import type { AuditContext } from './audit.ts';
 import type { Config } from './config.ts';
-import { HttpError, forbidden, isUniqueViolation, unauthorized } from './errors.ts';
+import { HttpError, forbidden, isHttpError, isUniqueViolation, unauthorized } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 import type { PermissionRegistry } from './permissions.ts';
@@ -117,7 +117,7 @@ function validationField(err: FastifyError): string | undefined {
 }
 
 function classify(err: FastifyError & { statusCode?: number }): { status: number; code: string; message: string; field?: string; headers?: Record<string, string> } | null {
-  if (err instanceof HttpError) return { status: err.statusCode, code: err.code, message: err.message, field: err.field, headers: err.headers };
+  if (isHttpError(err)) return { status: err.statusCode, code: err.code, message: err.message, field: err.field, headers: err.headers };
   if (err.validation) {
     return { status: 400, code: 'VALIDATION_FAILED', message: err.message, field: validationField(err) };
   }

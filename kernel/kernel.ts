@@ -1,5 +1,5 @@
 import { asValue, createContainer, InjectionMode, type AwilixContainer } from 'awilix';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AuditWriter } from './audit.ts';
 import { SystemClock, type Clock } from './clock.ts';
@@ -20,7 +20,9 @@ import { SessionService } from './sessions.ts';
 import { UserDirectory } from './users.ts';
 import { bootstrapFirstAdmin } from './bootstrap.ts';
 
-export const VERSION: string = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).version;
+// Run from source the project root holds package.json; run from a build (dist/) it is one level up.
+const packageFile = [PROJECT_ROOT, path.join(PROJECT_ROOT, '..')].map((d) => path.join(d, 'package.json')).find(existsSync)!;
+export const VERSION: string = JSON.parse(readFileSync(packageFile, 'utf8')).version;
 const DAY_MS = 24 * 3600_000;
 
 export interface KernelOptions {

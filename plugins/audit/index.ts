@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { definePlugin } from '../../kernel/plugin.ts';
 import { auditLogRoutes } from './routes/audit-log.ts';
 import { AuditLogReader } from './services/audit-log-reader.ts';
@@ -5,17 +7,19 @@ import { purgeExpiredAuditRows } from './services/retention.ts';
 import { AuditLogStore } from './store/audit-log-store.ts';
 
 const DAY_MS = 24 * 3600_000;
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 /**
  * The audit log's read side and retention. The kernel owns the `audit_log` table (append-only by
  * trigger) and the writer every plugin records through; this plugin serves GET /audit-log
  * (`audit:read`, JSON or CSV) and purges rows older than AUDIT_RETENTION_DAYS shortly after start and
- * then daily. It has no migration and no route that writes.
+ * then daily. Its migration only adds read indexes to the kernel's table; it has no route that writes.
  */
 export default definePlugin({
   id: 'audit',
   services: ['core-api'],
   needs: ['db', 'audit', 'clock', 'config'],
+  migrations: path.join(here, 'migrations'),
   async routes(app, deps) {
     const reader = new AuditLogReader({ store: new AuditLogStore({ db: deps.db }) });
     await auditLogRoutes(app, { reader, now: () => deps.clock.now() });

@@ -58,6 +58,20 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['class_id', 'field', 'scope', 'value']);
   });
   await knex.raw('CREATE INDEX data_unique_values_group ON data_unique_values (translation_group_id)');
+  // Deleting object rows releases their claims whoever deletes them (routes, empty, retention job):
+  // a row's localized claims (scope = its locale) go with it, shared claims with the group's last row.
+  await knex.raw(`
+    CREATE FUNCTION data_release_unique_values() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      DELETE FROM data_unique_values u USING gone g
+       WHERE u.translation_group_id = g.translation_group_id
+         AND (u.scope = g.locale
+              OR (u.scope = '' AND NOT EXISTS (SELECT 1 FROM data_objects o WHERE o.translation_group_id = g.translation_group_id)));
+      RETURN NULL;
+    END $$`);
+  await knex.raw(`
+    CREATE TRIGGER data_objects_release_unique_values AFTER DELETE ON data_objects
+    REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION data_release_unique_values()`);
 
   await knex.schema.createTable('data_preview_links', (t) => {
     // The token is a share link shown to editors in the list (to copy or revoke), so it is kept as is.
@@ -75,6 +89,8 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTable('data_preview_links');
+  await knex.raw('DROP TRIGGER IF EXISTS data_objects_release_unique_values ON data_objects');
+  await knex.raw('DROP FUNCTION IF EXISTS data_release_unique_values()');
   await knex.schema.dropTable('data_unique_values');
   await knex.schema.dropTable('data_objects');
   await knex.schema.dropTable('data_components');

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/plugin.ts';
-import { DEFAULT_PREVIEW_DAYS, type PreviewService } from '../services/preview-service.ts';
+import type { Clock } from '../../../kernel/clock.ts';
+import type { Db } from '../../../kernel/database.ts';
+import { DEFAULT_PREVIEW_DAYS, PreviewService } from '../services/preview-service.ts';
 
 const ObjectParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -23,7 +25,8 @@ const tags = ['data-objects'];
  * Preview links. Creating, listing and deleting need `objects:publish`: a link shows an unpublished
  * object to anyone holding it, and the list shows the tokens themselves. The view route is public.
  */
-export async function previewLinkRoutes(app: App, deps: { previews: PreviewService }): Promise<void> {
+export async function previewLinkRoutes(app: App, deps: { db: Db; clock: Clock }): Promise<void> {
+  const previews = new PreviewService(deps);
   app.post(
     '/data-objects/:id/preview-link',
     {
@@ -31,14 +34,16 @@ export async function previewLinkRoutes(app: App, deps: { previews: PreviewServi
       schema: {
         tags,
         params: ObjectParams,
-        body: Type.Optional(
-          Type.Object({ expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })) }, { additionalProperties: false }),
-        ),
+        body: Type.Object({ expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })) }, { additionalProperties: false }),
         response: { 201: Type.Object({ token: Type.String(), url: Type.String(), expiresAt: Type.String() }) },
+      },
+      // The body is optional: a POST without one means "the default expiry".
+      preValidation: async (request) => {
+        request.body ??= {};
       },
     },
     async (request, reply) => {
-      const link = await deps.previews.create(request.actor, request.params.id, request.body?.expiresInDays ?? DEFAULT_PREVIEW_DAYS);
+      const link = await previews.create(request.actor, request.params.id, request.body.expiresInDays ?? DEFAULT_PREVIEW_DAYS);
       return reply.code(201).send(link);
     },
   );
@@ -46,7 +51,7 @@ export async function previewLinkRoutes(app: App, deps: { previews: PreviewServi
   app.get(
     '/data-objects/:id/preview-links',
     { config: { permission: 'objects:publish' }, schema: { tags, params: ObjectParams, response: { 200: Type.Array(PreviewLink) } } },
-    async (request) => deps.previews.list(request.params.id),
+    async (request) => previews.list(request.params.id),
   );
 
   app.delete(
@@ -60,7 +65,7 @@ export async function previewLinkRoutes(app: App, deps: { previews: PreviewServi
       },
     },
     async (request, reply) => {
-      await deps.previews.delete(request.params.token, request.query.permanent === true);
+      await previews.delete(request.params.token, request.query.permanent === true);
       return reply.code(204).send();
     },
   );
@@ -69,7 +74,7 @@ export async function previewLinkRoutes(app: App, deps: { previews: PreviewServi
     '/preview/objects/:token',
     { config: { public: true }, schema: { tags: ['public'], params: Type.Object({ token: Type.String() }) } },
     async (request, reply) => {
-      const object = await deps.previews.view(request.params.token);
+      const object = await previews.view(request.params.token);
       // A share link of possibly unpublished content: never cached by intermediaries, never indexed.
       return reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex').send(object);
     },

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { badRequest } from '../../../kernel/errors.ts';
+import { DATA_KEYS } from '../permissions.ts';
 
 /**
  * A class's publishing workflow: named places and the transitions between them. Stored as jsonb in
@@ -102,8 +103,9 @@ export function currentPlace(workflow: Workflow, state: string | null): string {
 
 /**
  * The keys a caller must hold to run a transition. A transition that declares none still needs
- * `objects:write`, so a workflow can never open a state change to read-only users by omission.
+ * `data_objects:write` (granted by objects:write), so a workflow can never open a state change to
+ * read-only users by omission.
  */
 export function requiredKeys(transition: WorkflowTransition): string[] {
-  return transition.permissions.length > 0 ? transition.permissions : ['objects:write'];
+  return transition.permissions.length > 0 ? transition.permissions : [DATA_KEYS.objectsWrite];
 }

@@ -1,12 +1,13 @@
 import type { Actor } from '../../../kernel/actor.ts';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { Db } from '../../../kernel/database.ts';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../../../kernel/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../../kernel/errors.ts';
 import type { PermissionRegistry } from '../../../kernel/permissions.ts';
-import type { ChangeActor, RecordHooks } from '../../../kernel/record-hooks.ts';
+import type { RecordHooks } from '../../../kernel/record-hooks.ts';
 import { announceObjectChange } from '../events.ts';
 import { toObjectDto, type ObjectDto } from '../model.ts';
 import { WorkflowStore } from '../store/workflow-store.ts';
+import { changeActorOf } from './actor.ts';
 import { currentPlace, normalizeWorkflow, requiredKeys, type Workflow, type WorkflowInput, type WorkflowTransition } from './workflow-definition.ts';
 
 export interface WorkflowServiceDeps {
@@ -14,13 +15,6 @@ export interface WorkflowServiceDeps {
   clock: Clock;
   permissions: PermissionRegistry;
   recordHooks: RecordHooks;
-}
-
-/** The record-change actor of a request actor (anonymous callers never reach a transition). */
-export function changeActorOf(actor: Actor): ChangeActor {
-  if (actor.type === 'user') return { type: 'user', id: actor.id };
-  if (actor.type === 'system') return { type: 'system', id: actor.id };
-  throw new HttpError(401, 'UNAUTHENTICATED', 'Authentication required');
 }
 
 /**

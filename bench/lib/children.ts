@@ -1,0 +1,41 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** A server the benchmark runs in its own process, so load generation never shares its event loop. */
+export interface ChildServer<T> {
+  info: T;
+  stop(): Promise<void>;
+}
+
+/** Forks `bench/lib/<file>` under tsx and waits for its first IPC message (its port and the like). */
+export async function startChild<T>(file: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ChildServer<T>> {
+  const child: ChildProcess = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
+    env: { ...process.env, ...env },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const info = await new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${file} did not start within ${timeoutMs} ms`)), timeoutMs);
+    child.once('message', (message) => {
+      clearTimeout(timer);
+      resolve(message as T);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${file} exited with code ${code} before it was ready`));
+    });
+  });
+  return {
+    info,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,94 @@
+import { expect } from 'chai';
+import { SYSTEM } from '../../../kernel/actor.ts';
+import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { purgeExpiredAuditRows } from '../services/retention.ts';
+
+const DAY_MS = 24 * 3600_000;
+const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
+
+async function seedAged(t: TestKernel, ages: number[]): Promise<void> {
+  await t.db('audit_log').insert(ages.map((age) => ({ at: daysAgo(age), actor_type: 'system', action: `test.age_${age}` })));
+}
+
+const actions = async (t: TestKernel) => (await t.db('audit_log').orderBy('id').pluck('action')) as string[];
+
+describe('audit plugin: retention', () => {
+  describe('with the default of 365 days', () => {
+    let t: TestKernel;
+    before(async () => {
+      t = await startTestKernel({ plugins: ['audit'] });
+    });
+    after(() => t.close());
+
+    it('deletes only rows older than the retention and records audit.purge as the system', async () => {
+      await seedAged(t, [3650, 400, 366, 364, 10, 0]);
+      const result = await purgeExpiredAuditRows(t.kernel.pluginDeps('audit'));
+      expect(result.deleted).to.equal(3);
+      expect(Date.parse(result.olderThan!)).to.be.closeTo(daysAgo(365).getTime(), 60_000);
+      expect(await actions(t)).to.deep.equal(['test.age_364', 'test.age_10', 'test.age_0', 'audit.purge']);
+      const purge = await t.db('audit_log').where({ action: 'audit.purge' }).first();
+      expect(purge).to.include({ actor_type: 'system', actor_id: null, actor_label: 'system', target_type: 'audit_log' });
+      expect(purge.after).to.deep.equal({ deleted: 3, olderThan: result.olderThan });
+      expect(purge.before).to.equal(null);
+    });
+
+    it('records nothing when nothing was old enough', async () => {
+      const result = await purgeExpiredAuditRows(t.kernel.pluginDeps('audit'));
+      expect(result.deleted).to.equal(0);
+      expect((await actions(t)).filter((a) => a === 'audit.purge')).to.have.length(1);
+    });
+
+    it('is the plugin job, scheduled shortly after start and then daily', async () => {
+      const job = t.kernel.plugins.find((p) => p.id === 'audit')!.jobs![0];
+      expect(job.name).to.equal('purge');
+      expect(job.intervalMs).to.equal(DAY_MS);
+      expect(job.firstRunAfterMs).to.be.at.most(60_000);
+      await seedAged(t, [500]);
+      await job.run(t.kernel.pluginDeps('audit'));
+      expect(await actions(t)).not.to.include('test.age_500');
+      expect((await actions(t)).filter((a) => a === 'audit.purge')).to.have.length(2);
+    });
+
+    it('lets only one of two simultaneous purges delete and record', async () => {
+      await seedAged(t, [800, 900]);
+      const results = await Promise.all([1, 2, 3].map(() => purgeExpiredAuditRows(t.kernel.pluginDeps('audit'))));
+      expect(results.map((r) => r.deleted).sort()).to.deep.equal([0, 0, 2]);
+      expect((await actions(t)).filter((a) => a === 'audit.purge')).to.have.length(3);
+    });
+
+    it('never deletes through GET /audit-log, whatever the query', async () => {
+      const before = await t.db('audit_log').count<{ count: number }[]>({ count: '*' });
+      const { cookie } = await t.createUser({ permissions: ['audit:read'] });
+      await t.inject({ method: 'GET', url: '/audit-log?limit=5000&format=csv', headers: { cookie } });
+      expect(await t.db('audit_log').count<{ count: number }[]>({ count: '*' })).to.deep.equal(before);
+    });
+  });
+
+  it('keeps everything with AUDIT_RETENTION_DAYS=0', async () => {
+    const t = await startTestKernel({ plugins: ['audit'], env: { AUDIT_RETENTION_DAYS: '0' } });
+    try {
+      await seedAged(t, [36500, 3650, 1]);
+      const result = await purgeExpiredAuditRows(t.kernel.pluginDeps('audit'));
+      expect(result).to.deep.equal({ deleted: 0, olderThan: null });
+      expect(await actions(t)).to.deep.equal(['test.age_36500', 'test.age_3650', 'test.age_1']);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('follows AUDIT_RETENTION_DAYS and the kernel clock', async () => {
+    let offset = 0;
+    const clock = { now: () => new Date(Date.now() + offset) };
+    const t = await startTestKernel({ plugins: ['audit'], env: { AUDIT_RETENTION_DAYS: '30' }, clock });
+    try {
+      await seedAged(t, [31, 29]);
+      await t.kernel.resolve('audit').record({ actor: SYSTEM }, { action: 'test.now' });
+      expect((await purgeExpiredAuditRows(t.kernel.pluginDeps('audit'))).deleted).to.equal(1);
+      offset = 2 * DAY_MS;
+      expect((await purgeExpiredAuditRows(t.kernel.pluginDeps('audit'))).deleted).to.equal(1);
+      expect(await actions(t)).to.deep.equal(['test.now', 'audit.purge', 'audit.purge']);
+    } finally {
+      await t.close();
+    }
+  });
+});

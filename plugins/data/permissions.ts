@@ -1,0 +1,20 @@
+import type { PermissionDefinition } from '../../kernel/permissions.ts';
+
+/**
+ * Function-level keys of the data routes. The spec's broad keys keep working through `grantedBy`:
+ * objects:read reads, objects:write reads and writes. Publishing is checked in the services against
+ * the kernel key objects:publish (while ENFORCE_PUBLISH_PERMISSION is on).
+ */
+export const DATA_KEYS = {
+  classesRead: 'data_classes:read',
+  classesManage: 'data_classes:manage',
+  objectsRead: 'data_objects:read',
+  objectsWrite: 'data_objects:write',
+} as const;
+
+export const DATA_PERMISSIONS: PermissionDefinition[] = [
+  { key: DATA_KEYS.classesRead, description: 'Read class and component definitions', grantedBy: ['objects:read', 'objects:write'] },
+  { key: DATA_KEYS.classesManage, description: 'Create, change, empty and delete classes and components', grantedBy: ['objects:write'] },
+  { key: DATA_KEYS.objectsRead, description: 'Read data objects, drafts included', grantedBy: ['objects:read', 'objects:write'] },
+  { key: DATA_KEYS.objectsWrite, description: 'Create, change and delete data objects', grantedBy: ['objects:write'] },
+];

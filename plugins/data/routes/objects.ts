@@ -1,0 +1,69 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../../kernel/plugin.ts';
+import { toObjectDto } from '../model.ts';
+import { DATA_KEYS } from '../permissions.ts';
+import { writeContextOf } from '../services/actor.ts';
+import type { DataServices } from '../services/index.ts';
+import { Attributes, IdParams, Paging } from './schemas.ts';
+
+const CreateObject = Type.Object(
+  {
+    classId: Type.Optional(Type.String()),
+    className: Type.Optional(Type.String()),
+    locale: Type.Optional(Type.String()),
+    key: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    parentId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    published: Type.Optional(Type.Boolean()),
+    attributes: Type.Optional(Attributes),
+    translationGroupId: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+const PatchObject = Type.Object(
+  {
+    key: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    parentId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    published: Type.Optional(Type.Boolean()),
+    attributes: Type.Optional(Attributes),
+  },
+  { additionalProperties: false },
+);
+const ListQuery = Type.Object({ classId: Type.Optional(Type.String()), locale: Type.Optional(Type.String()), ...Paging });
+
+/** Data objects (one row per language): /data-objects and their translations. */
+export async function objectRoutes(app: App, data: DataServices): Promise<void> {
+  const read = { permission: DATA_KEYS.objectsRead };
+  const write = { permission: DATA_KEYS.objectsWrite };
+  const tags = ['data-objects'];
+
+  app.get('/data-objects', { config: read, schema: { tags, querystring: ListQuery } }, async (request) =>
+    data.reads.list({ ...request.query, publishedOnly: false }),
+  );
+
+  app.post('/data-objects', { config: write, schema: { tags, body: CreateObject } }, async (request, reply) => {
+    const { row, className } = await data.objects.create(writeContextOf(request), request.body);
+    return reply.code(201).send(toObjectDto(row, className));
+  });
+
+  app.get(
+    '/data-objects/translations/:translationGroupId',
+    { config: read, schema: { tags, params: Type.Object({ translationGroupId: Type.String() }) } },
+    async (request) => ({ objects: await data.reads.translationGroup(request.params.translationGroupId) }),
+  );
+
+  app.get('/data-objects/:id', { config: read, schema: { tags, params: IdParams } }, async (request) => data.reads.get(request.params.id, 'admin'));
+
+  app.patch('/data-objects/:id', { config: write, schema: { tags, params: IdParams, body: PatchObject } }, async (request) => {
+    const { row, className } = await data.objects.update(writeContextOf(request), request.params.id, request.body);
+    return toObjectDto(row, className);
+  });
+
+  app.delete('/data-objects/:id', { config: write, schema: { tags, params: IdParams } }, async (request, reply) => {
+    await data.objects.remove(writeContextOf(request), request.params.id);
+    return reply.code(204).send();
+  });
+
+  app.get('/data-objects/:id/translations', { config: read, schema: { tags, params: IdParams } }, async (request) => ({
+    objects: await data.reads.translationsOf(request.params.id),
+  }));
+}

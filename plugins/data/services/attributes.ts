@@ -1,0 +1,152 @@
+import { badRequest } from '../../../kernel/errors.ts';
+import type { FieldDef, FieldType } from '../model.ts';
+import { SHORT_MAX_LENGTH, TEXT_MAX_LENGTH } from './field-definitions.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+
+/** A relation value found while validating, checked against the database afterwards in one query. */
+export interface RelationRef {
+  field: string;
+  id: string;
+  className: string;
+}
+
+/** A value problem: the dotted field path (`attributes.title`) and a reason. */
+export class AttributeError extends Error {
+  constructor(readonly field: string, readonly reason: string) {
+    super(reason);
+  }
+}
+
+export interface AttributeSchema {
+  fields: readonly FieldDef[];
+  /** Component name -> its fields. */
+  components: ReadonlyMap<string, readonly FieldDef[]>;
+}
+
+/**
+ * Checks a complete attribute object against the class fields and returns it normalized (datetimes
+ * in UTC ISO form, empty values dropped). Throws AttributeError naming the first bad field; the
+ * relation values it met are pushed to `relations`.
+ */
+export function normalizeAttributes(input: unknown, schema: AttributeSchema, relations: RelationRef[] = []): Record<string, unknown> {
+  return normalizeObject(input, schema.fields, schema, 'attributes', relations);
+}
+
+/** Same, as a 400 for single-object routes. */
+export function normalizeAttributesOr400(input: unknown, schema: AttributeSchema, relations: RelationRef[] = []): Record<string, unknown> {
+  try {
+    return normalizeAttributes(input, schema, relations);
+  } catch (err) {
+    if (err instanceof AttributeError) throw badRequest(`${err.field}: ${err.reason}`, err.field);
+    throw err;
+  }
+}
+
+function normalizeObject(input: unknown, fields: readonly FieldDef[], schema: AttributeSchema, at: string, relations: RelationRef[]): Record<string, unknown> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new AttributeError(at, 'must be an object');
+  const values = input as Record<string, unknown>;
+  const byName = new Map(fields.map((f) => [f.name, f]));
+  for (const name of Object.keys(values)) {
+    if (!byName.has(name)) throw new AttributeError(`${at}.${name}`, 'is not a field of this class');
+  }
+  const out: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = values[field.name];
+    const path = `${at}.${field.name}`;
+    if (isEmpty(value)) {
+      if (field.required) throw new AttributeError(path, 'is required');
+      continue;
+    }
+    out[field.name] = field.type === 'array' ? normalizeArray(value, field, schema, path, relations) : normalizeValue(value, field, field.type, schema, path, relations);
+  }
+  return out;
+}
+
+const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
+
+function normalizeArray(value: unknown, field: FieldDef, schema: AttributeSchema, path: string, relations: RelationRef[]): unknown[] {
+  if (!Array.isArray(value)) throw new AttributeError(path, 'must be an array');
+  const { minLength, maxLength } = field.validation ?? {};
+  if (minLength !== undefined && value.length < minLength) throw new AttributeError(path, `needs at least ${minLength} items`);
+  if (maxLength !== undefined && value.length > maxLength) throw new AttributeError(path, `takes at most ${maxLength} items`);
+  if (!field.of || field.of === 'json') return value;
+  const item = field.of;
+  // Item rules: the field's own text rules (pattern) apply to each text item; lengths counted the array.
+  const itemField: FieldDef = { ...field, type: item, validation: field.validation?.pattern ? { pattern: field.validation.pattern } : undefined };
+  return value.map((v, i) => {
+    if (isEmpty(v)) throw new AttributeError(`${path}.${i}`, 'must not be empty');
+    return normalizeValue(v, itemField, item, schema, `${path}.${i}`, relations);
+  });
+}
+
+function normalizeValue(value: unknown, field: FieldDef, type: FieldType, schema: AttributeSchema, path: string, relations: RelationRef[]): unknown {
+  const rules = field.validation ?? {};
+  switch (type) {
+    case 'text':
+    case 'markdown':
+    case 'richtext': {
+      if (typeof value !== 'string') throw new AttributeError(path, 'must be a string');
+      const max = type === 'text' ? Math.min(rules.maxLength ?? TEXT_MAX_LENGTH, TEXT_MAX_LENGTH) : rules.maxLength;
+      if (max !== undefined && value.length > max) throw new AttributeError(path, `is longer than ${max} characters`);
+      if (rules.minLength !== undefined && value.length < rules.minLength) throw new AttributeError(path, `is shorter than ${rules.minLength} characters`);
+      if (rules.pattern !== undefined && !new RegExp(rules.pattern, 'u').test(value)) throw new AttributeError(path, 'does not match the pattern');
+      return value;
+    }
+    case 'slug':
+      if (typeof value !== 'string' || !SLUG.test(value) || value.length > SHORT_MAX_LENGTH) {
+        throw new AttributeError(path, 'must be a slug: lowercase letters and digits separated by single hyphens');
+      }
+      if (rules.pattern !== undefined && !new RegExp(rules.pattern, 'u').test(value)) throw new AttributeError(path, 'does not match the pattern');
+      return value;
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new AttributeError(path, 'must be a number');
+      if (rules.min !== undefined && value < rules.min) throw new AttributeError(path, `must be at least ${rules.min}`);
+      if (rules.max !== undefined && value > rules.max) throw new AttributeError(path, `must be at most ${rules.max}`);
+      return value;
+    case 'boolean':
+      if (typeof value !== 'boolean') throw new AttributeError(path, 'must be true or false');
+      return value;
+    case 'date': {
+      if (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) {
+        throw new AttributeError(path, 'must be a date YYYY-MM-DD');
+      }
+      return value;
+    }
+    case 'datetime': {
+      // Stored as UTC ISO with milliseconds so text order is time order (the index compares text).
+      const ms = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
+      if (Number.isNaN(ms)) throw new AttributeError(path, 'must be an ISO 8601 date-time');
+      return new Date(ms).toISOString();
+    }
+    case 'select':
+      if (typeof value !== 'string' || !field.options?.includes(value)) throw new AttributeError(path, `must be one of ${(field.options ?? []).join(', ')}`);
+      return value;
+    case 'asset':
+      if (typeof value !== 'string' || value.length > SHORT_MAX_LENGTH) throw new AttributeError(path, `must be an asset id (a string of at most ${SHORT_MAX_LENGTH} characters)`);
+      return value;
+    case 'relation':
+      if (!isUuid(value)) throw new AttributeError(path, 'must be the id (uuid) of an object');
+      relations.push({ field: path, id: value.toLowerCase(), className: field.relation!.class });
+      return value.toLowerCase();
+    case 'json':
+      return value;
+    case 'component': {
+      const fields = schema.components.get(field.component!);
+      if (!fields) throw new AttributeError(path, `component "${field.component}" no longer exists`);
+      return normalizeObject(value, fields, schema, path, relations);
+    }
+    case 'array':
+      throw new AttributeError(path, 'nested arrays are not supported');
+  }
+}
+
+/** The attribute value a unique field is indexed by (`data_unique_values.value`), or null when empty. */
+export function uniqueValueOf(value: unknown): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

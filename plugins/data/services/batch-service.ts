@@ -1,0 +1,64 @@
+import { conflict, forbidden } from '../../../kernel/errors.ts';
+import { announceObjectChange } from '../events.ts';
+import type { ObjectRow } from '../model.ts';
+import { findObjectsByIds, setPublished } from '../store/object-store.ts';
+import type { WriteContext } from './actor.ts';
+import type { DataServiceDeps } from './deps.ts';
+import type { ObjectService } from './object-service.ts';
+import { parseIds } from './object-read-service.ts';
+
+export type BatchAction = 'publish' | 'unpublish' | 'delete' | 'resolve-assets';
+export interface BatchResult {
+  id: string;
+  status: 'published' | 'unpublished' | 'unchanged' | 'deleted' | 'not_found';
+}
+
+/**
+ * Actions on several objects in one transaction. Each row that actually changes announces its own
+ * event (published, unpublished, deleted); unknown ids are reported, not fatal.
+ */
+export class BatchService {
+  constructor(private readonly deps: DataServiceDeps, private readonly objects: ObjectService) {}
+
+  async run(ctx: WriteContext, rawIds: readonly string[], action: BatchAction): Promise<BatchResult[]> {
+    const ids = parseIds(rawIds);
+    if (action === 'resolve-assets') {
+      // Asset references are plain ids until an asset plugin offers a resolver service.
+      throw conflict('Asset references cannot be resolved: the asset plugin is not installed', 'ASSETS_UNAVAILABLE');
+    }
+    if ((action === 'publish' || action === 'unpublish') && !this.objects.mayPublish(ctx)) {
+      throw forbidden(`${action} needs objects:publish`, 'PUBLISH_FORBIDDEN');
+    }
+    return this.deps.kernel.db.transaction(async (trx) => {
+      const rows = await findObjectsByIds(trx, ids, { lock: 'update' });
+      const found = new Set(rows.map((r) => r.id));
+      const results = new Map<string, BatchResult['status']>(ids.map((id) => [id, found.has(id) ? 'unchanged' : 'not_found']));
+      const names = await this.classNames(rows);
+      if (action === 'delete') {
+        for (const [classId, group] of groupBy(rows)) await this.objects.deleteRows(trx, names.get(classId)!, group, ctx);
+        for (const row of rows) results.set(row.id, 'deleted');
+      } else {
+        const changed = await setPublished(trx, [...found], action === 'publish');
+        for (const row of changed) {
+          results.set(row.id, action === 'publish' ? 'published' : 'unpublished');
+          await announceObjectChange(this.deps.kernel.recordHooks, trx, {
+            kind: action === 'publish' ? 'published' : 'unpublished', row, className: names.get(row.class_id)!, actor: ctx.changeActor, flags: ctx.flags,
+          });
+        }
+      }
+      return ids.map((id) => ({ id, status: results.get(id)! }));
+    });
+  }
+
+  private async classNames(rows: readonly ObjectRow[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const classId of new Set(rows.map((r) => r.class_id))) out.set(classId, (await this.deps.schema.classById(classId))?.name ?? '');
+    return out;
+  }
+}
+
+function groupBy(rows: readonly ObjectRow[]): Map<string, ObjectRow[]> {
+  const out = new Map<string, ObjectRow[]>();
+  for (const row of rows) out.set(row.class_id, [...(out.get(row.class_id) ?? []), row]);
+  return out;
+}

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type { Tx } from '../../../kernel/database.ts';
+import { badRequest, isHttpError } from '../../../kernel/errors.ts';
+import { announceObjectBulk } from '../events.ts';
+import type { ClassRow, ObjectRow } from '../model.ts';
+import { findClassById, findClassByName } from '../store/class-store.ts';
+import { findGroupRows, findObjectsByKeys, insertObjects, updateObjectRow, type NewObjectValues } from '../store/object-store.ts';
+import { insertClaims, releaseClaims, uniqueKeyOf, type GroupEntry } from '../store/unique-store.ts';
+import type { WriteContext } from './actor.ts';
+import { AttributeError, isUuid, normalizeAttributes, type RelationRef } from './attributes.ts';
+import type { DataServiceDeps } from './deps.ts';
+import { changedAttributes, checkKey, checkLocale, claimUniqueValues, relationTargets, uniqueEntriesOf, withSharedFrom } from './object-rules.ts';
+
+export const BULK_MAX = 500;
+
+export interface BulkInput {
+  classId?: string;
+  className?: string;
+  objects: Array<{ key?: string | null; locale?: string; attributes?: Record<string, unknown> }>;
+  onConflict?: 'update';
+}
+export interface Rejected {
+  index: number;
+  field: string;
+  reason: string;
+}
+export interface BulkResult {
+  created: string[];
+  updated: string[];
+  unchanged: string[];
+  rejected: Rejected[];
+}
+
+interface Item {
+  index: number;
+  key: string | null;
+  locale: string;
+  attributes: Record<string, unknown>;
+  relations: RelationRef[];
+  existing?: ObjectRow;
+}
+
+/**
+ * Up to 500 drafts of one class per call in a few statements: rows are validated in memory, unique
+ * values are claimed with one INSERT ... ON CONFLICT DO NOTHING RETURNING (rows whose claim lost are
+ * rejected), new rows go in with one multi-row INSERT, and the whole call announces one
+ * `object.bulk` event. With `onConflict: 'update'` a row whose key exists in that locale replaces
+ * the attributes of the existing object instead.
+ */
+export class BulkService {
+  constructor(private readonly deps: DataServiceDeps) {}
+
+  async run(ctx: WriteContext, input: BulkInput): Promise<BulkResult> {
+    if (input.objects.length === 0 || input.objects.length > BULK_MAX) throw badRequest(`objects takes 1 to ${BULK_MAX} entries`, 'objects');
+    const components = await this.deps.schema.componentFields();
+    return this.deps.kernel.db.transaction(async (trx) => {
+      const cls = await this.classFor(trx, input);
+      const rejected: Rejected[] = [];
+      const reject = (index: number, field: string, reason: string) => rejected.push({ index, field, reason });
+      const items: Item[] = [];
+      input.objects.forEach((raw, index) => {
+        try {
+          const relations: RelationRef[] = [];
+          const locale = checkLocale(raw.locale ?? 'en', `objects.${index}.locale`);
+          const key = checkKey(raw.key, `objects.${index}.key`);
+          items.push({ index, key, locale, attributes: normalizeAttributes(raw.attributes ?? {}, { fields: cls.fields, components }, relations), relations });
+        } catch (err) {
+          if (err instanceof AttributeError) reject(index, err.field, err.reason);
+          else if (isHttpError(err)) reject(index, (err.field ?? '').replace(/^objects\.\d+\./, ''), err.message);
+          else throw err;
+        }
+      });
+      let accepted = await this.withValidRelations(trx, items, reject);
+      accepted = await this.matchKeys(trx, cls, accepted, input.onConflict === 'update', reject);
+      const creates = accepted.filter((i) => !i.existing);
+      const updates = accepted.filter((i) => i.existing);
+
+      const rows = await this.claimForCreates(trx, cls, creates, reject);
+      await insertObjects(trx, rows);
+      const result: BulkResult = { created: rows.map((r) => r.id!), updated: [], unchanged: [], rejected };
+      for (const item of updates) await this.updateOne(trx, cls, item, result, reject);
+      result.rejected.sort((a, b) => a.index - b.index);
+      await announceObjectBulk(this.deps.kernel.recordHooks, trx, {
+        bulkKind: 'bulk', classId: cls.id, className: cls.name, ids: [...result.created, ...result.updated], actor: ctx.changeActor, flags: ctx.flags,
+      });
+      return result;
+    });
+  }
+
+  private async classFor(trx: Tx, input: BulkInput): Promise<ClassRow> {
+    if (input.classId !== undefined) {
+      if (!isUuid(input.classId)) throw badRequest('classId must be a uuid', 'classId');
+      const cls = await findClassById(trx, input.classId, 'share');
+      if (!cls) throw badRequest('No class has this id', 'classId');
+      return cls;
+    }
+    if (input.className === undefined) throw badRequest('classId or className is required', 'classId');
+    const cls = await findClassByName(trx, input.className, 'share');
+    if (!cls) throw badRequest(`No class is named "${input.className}"`, 'className');
+    return cls;
+  }
+
+  private async withValidRelations(trx: Tx, items: Item[], reject: (i: number, f: string, r: string) => void): Promise<Item[]> {
+    const classOf = await relationTargets(trx, items.flatMap((i) => i.relations));
+    return items.filter((item) => {
+      const bad = item.relations.find((r) => classOf.get(r.id) !== r.className);
+      if (bad) reject(item.index, bad.field, `no object of class ${bad.className} has id ${bad.id}`);
+      return !bad;
+    });
+  }
+
+  /** Keys already used in the class (same locale) are updates or rejections; duplicates within the call lose. */
+  private async matchKeys(trx: Tx, cls: ClassRow, items: Item[], update: boolean, reject: (i: number, f: string, r: string) => void): Promise<Item[]> {
+    const keyed = items.filter((i) => i.key !== null);
+    const existing = await findObjectsByKeys(trx, cls.id, keyed.map((i) => ({ key: i.key!, locale: i.locale })));
+    const byKey = new Map(existing.map((r) => [`${r.key}\u0000${r.locale}`, r]));
+    const seen = new Set<string>();
+    const out: Item[] = [];
+    for (const item of items) {
+      if (item.key === null) {
+        out.push(item);
+        continue;
+      }
+      const k = `${item.key}\u0000${item.locale}`;
+      if (seen.has(k)) reject(item.index, 'key', 'key appears twice in this call');
+      else if (byKey.has(k) && !update) reject(item.index, 'key', 'key is already in use in this class and locale');
+      else {
+        seen.add(k);
+        out.push({ ...item, existing: byKey.get(k) });
+      }
+    }
+    return out;
+  }
+
+  /** Claims the unique values of new rows in one statement; rows with a lost claim are rejected. */
+  private async claimForCreates(trx: Tx, cls: ClassRow, items: Item[], reject: (i: number, f: string, r: string) => void): Promise<NewObjectValues[]> {
+    const planned = items.map((item) => {
+      const id = randomUUID();
+      const entries: GroupEntry[] = uniqueEntriesOf(cls, item.attributes, item.locale).map((e) => ({ ...e, translation_group_id: id }));
+      return { item, id, entries };
+    });
+    const inCall = new Set<string>();
+    const contenders = planned.filter((p) => {
+      const clash = p.entries.find((e) => inCall.has(uniqueKeyOf(e)));
+      if (clash) {
+        reject(p.item.index, `attributes.${clash.field}`, `${clash.field} is already in use`);
+        return false;
+      }
+      p.entries.forEach((e) => inCall.add(uniqueKeyOf(e)));
+      return true;
+    });
+    const won = await insertClaims(trx, cls.id, contenders.flatMap((p) => p.entries));
+    const winners = contenders.filter((p) => {
+      const lost = p.entries.find((e) => !won.has(uniqueKeyOf(e)));
+      if (lost) reject(p.item.index, `attributes.${lost.field}`, `${lost.field} is already in use`);
+      return !lost;
+    });
+    const losers = contenders.filter((p) => !winners.includes(p));
+    await releaseClaims(trx, cls.id, losers.flatMap((p) => p.entries.filter((e) => won.has(uniqueKeyOf(e)))));
+    return winners.map(({ item, id }) => ({
+      id, class_id: cls.id, translation_group_id: id, locale: item.locale, key: item.key, parent_id: null, path: `/${item.key ?? id}`, published: false, attributes: item.attributes, created_by: null,
+    }));
+  }
+
+  /** Replaces an existing object's attributes (savepoint: a lost unique claim rejects only this row). */
+  private async updateOne(trx: Tx, cls: ClassRow, item: Item, result: BulkResult, reject: (i: number, f: string, r: string) => void): Promise<void> {
+    const before = item.existing!;
+    if (changedAttributes(cls.fields, before.attributes, item.attributes).length === 0) {
+      result.unchanged.push(before.id);
+      return;
+    }
+    try {
+      await trx.transaction(async (sp) => {
+        await claimUniqueValues(sp, cls, before, item.attributes);
+        await updateObjectRow(sp, before.id, { attributes: item.attributes });
+        // Shared fields follow to the other languages; the call's single bulk event covers them.
+        for (const other of await findGroupRows(sp, before.translation_group_id)) {
+          if (other.id === before.id) continue;
+          const attributes = withSharedFrom(cls, other.attributes, item.attributes);
+          if (changedAttributes(cls.fields, other.attributes, attributes).length > 0) await updateObjectRow(sp, other.id, { attributes });
+        }
+      });
+      result.updated.push(before.id);
+    } catch (err) {
+      if (isHttpError(err) && err.code === 'UNIQUE_VIOLATION') reject(item.index, `attributes.${err.field}`, err.message);
+      else throw err;
+    }
+  }
+}

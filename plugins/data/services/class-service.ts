@@ -1,0 +1,164 @@
+import type { Actor } from '../../../kernel/actor.ts';
+import { diffForAudit, type AuditContext } from '../../../kernel/audit.ts';
+import type { Tx } from '../../../kernel/database.ts';
+import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../../kernel/errors.ts';
+import { announceObjectBulk } from '../events.ts';
+import { toClassDto, type ClassDto, type ClassRow, type FieldDef } from '../model.ts';
+import * as classes from '../store/class-store.ts';
+import { classesReferencing, listComponents } from '../store/component-store.ts';
+import { createFieldIndexes, dropFieldIndexes, isIndexed } from '../store/field-index-store.ts';
+import { changeActorOf, type WriteContext } from './actor.ts';
+import type { DataServiceDeps } from './deps.ts';
+import { breakingFieldChanges, NAME_PATTERN, normalizeFieldDefs } from './field-definitions.ts';
+
+export interface ClassInput {
+  name?: string;
+  label?: string;
+  fields?: unknown[];
+  viewConfig?: Record<string, unknown> | null;
+  retentionDays?: number | null;
+}
+
+const AUDITED = { allow: ['name', 'label', 'fields', 'viewConfig'] } as const;
+const isAdministrator = (actor: Actor) => actor.type === 'system' || (actor.type === 'user' && actor.permissions.has('*'));
+
+/** Class definitions: names, fields (and their indexes), view config and retention. */
+export class ClassService {
+  constructor(private readonly deps: DataServiceDeps) {}
+
+  private get db() {
+    return this.deps.kernel.db;
+  }
+
+  async list(): Promise<ClassDto[]> {
+    return (await classes.listClasses(this.db)).map(toClassDto);
+  }
+
+  async get(id: string): Promise<ClassDto> {
+    return toClassDto(await this.require(this.db, id));
+  }
+
+  async objectCount(id: string): Promise<number> {
+    await this.require(this.db, id);
+    return classes.countClassObjects(this.db, id);
+  }
+
+  async create(ctx: AuditContext, input: ClassInput): Promise<ClassDto> {
+    const name = input.name ?? '';
+    if (!NAME_PATTERN.test(name)) throw badRequest('Class name must start with a letter and hold only letters, digits and _ (at most 63)', 'name');
+    if (input.retentionDays !== undefined && input.retentionDays !== null && !isAdministrator(ctx.actor)) {
+      throw forbidden('Only administrators set retentionDays');
+    }
+    const row = await this.write(async (trx) => {
+      const fields = await this.normalizeFields(trx, input.fields ?? [], name);
+      let created: ClassRow;
+      try {
+        created = await trx.transaction((sp) =>
+          classes.insertClass(sp, { name, label: input.label ?? name, fields, viewConfig: input.viewConfig ?? null, retentionDays: input.retentionDays ?? null }),
+        );
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(`A class named "${name}" already exists`, 'CLASS_NAME_TAKEN', 'name');
+        throw err;
+      }
+      await createFieldIndexes(trx, created.id, fields);
+      await this.deps.kernel.audit.record(ctx, { action: 'data_class.create', targetType: 'data_class', targetId: created.id, targetLabel: name, after: { name, label: created.label, fields: fields.map((f) => f.name) } }, trx);
+      return created;
+    });
+    return toClassDto(row);
+  }
+
+  async update(ctx: AuditContext, id: string, input: ClassInput): Promise<ClassDto> {
+    if (input.name !== undefined) {
+      const current = await this.require(this.db, id);
+      if (input.name !== current.name) throw badRequest('A class cannot be renamed; create a new class instead', 'name');
+    }
+    if (input.retentionDays !== undefined && !isAdministrator(ctx.actor)) throw forbidden('Only administrators change retentionDays');
+    const row = await this.write(async (trx) => {
+      const before = await this.require(trx, id, 'update');
+      let fields: FieldDef[] | undefined;
+      if (input.fields !== undefined) {
+        fields = await this.normalizeFields(trx, input.fields, before.name);
+        const breaking = breakingFieldChanges(before.fields, fields);
+        if (breaking.length > 0 && (await classes.classHasObjects(trx, id))) {
+          throw conflict(`Field "${breaking[0]}" cannot be removed or changed while objects of this class exist; add a new field instead`, 'CLASS_HAS_OBJECTS', `fields`);
+        }
+        await this.reindex(trx, id, before.fields, fields);
+      }
+      const after = await classes.updateClass(trx, id, { label: input.label, fields, viewConfig: input.viewConfig, retentionDays: input.retentionDays });
+      const diff = diffForAudit(auditView(before), auditView(after), { allow: [...AUDITED.allow] });
+      if (diff) await this.deps.kernel.audit.record(ctx, { action: 'data_class.update', targetType: 'data_class', targetId: id, targetLabel: after.name, ...diff }, trx);
+      if (input.retentionDays !== undefined && before.retention_days !== after.retention_days) {
+        await this.deps.kernel.audit.record(
+          ctx,
+          { action: 'data_class.retention_update', targetType: 'data_class', targetId: id, targetLabel: after.name, before: { retentionDays: before.retention_days }, after: { retentionDays: after.retention_days } },
+          trx,
+        );
+      }
+      return after;
+    });
+    return toClassDto(row);
+  }
+
+  async remove(ctx: AuditContext, id: string): Promise<void> {
+    await this.write(async (trx) => {
+      const row = await this.require(trx, id, 'update');
+      if (await classes.classHasObjects(trx, id)) throw conflict('A class cannot be deleted while it has objects; empty it first', 'CLASS_HAS_OBJECTS');
+      const referencing = await classesReferencing(trx, row.name, id);
+      if (referencing.length > 0) throw conflict(`Relation fields of ${referencing.join(', ')} point at this class`, 'CLASS_REFERENCED');
+      await dropFieldIndexes(trx, id, row.fields.map((f) => f.name));
+      await classes.deleteClass(trx, id);
+      await this.deps.kernel.audit.record(ctx, { action: 'data_class.delete', targetType: 'data_class', targetId: id, targetLabel: row.name, before: { name: row.name } }, trx);
+    });
+  }
+
+  /** Deletes every object of the class after the caller typed its name; one `object.bulk` event. */
+  async empty(ctx: AuditContext, write: WriteContext, id: string, confirm: string): Promise<number> {
+    return this.write(async (trx) => {
+      const row = await this.require(trx, id, 'update');
+      if (confirm !== row.name) throw badRequest('confirm must equal the class name', 'confirm', 'CONFIRMATION_MISMATCH');
+      const deleted: Array<{ id: string }> = await trx('data_objects').where({ class_id: id }).delete().returning('id');
+      const ids = deleted.map((d) => d.id);
+      await announceObjectBulk(this.deps.kernel.recordHooks, trx, { bulkKind: 'empty', classId: id, className: row.name, ids, actor: changeActorOf(write.actor), flags: write.flags });
+      if (ids.length > 0) {
+        await this.deps.kernel.audit.record(ctx, { action: 'data_class.empty', targetType: 'data_class', targetId: id, targetLabel: row.name, after: { deleted: ids.length } }, trx);
+      }
+      return ids.length;
+    });
+  }
+
+  /** Runs a class write in one transaction and drops cached definitions once it is over. */
+  private async write<T>(fn: (trx: Tx) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction(fn);
+    } finally {
+      this.deps.schema.invalidate();
+    }
+  }
+
+  private async require(q: Tx | typeof this.db, id: string, lock?: 'update'): Promise<ClassRow> {
+    const row = await classes.findClassById(q, id, lock);
+    if (!row) throw notFound('Class not found', 'CLASS_NOT_FOUND');
+    return row;
+  }
+
+  private async normalizeFields(trx: Tx, fields: unknown[], ownName: string): Promise<FieldDef[]> {
+    const [classRows, componentRows] = await Promise.all([classes.listClasses(trx), listComponents(trx)]);
+    return normalizeFieldDefs(fields, {
+      classNames: new Set([...classRows.map((c) => c.name), ownName]),
+      componentNames: new Set(componentRows.map((c) => c.name)),
+    });
+  }
+
+  /** Drops indexes of fields that went away or changed type; creates those of new or changed fields. */
+  private async reindex(trx: Tx, classId: string, before: readonly FieldDef[], after: readonly FieldDef[]): Promise<void> {
+    const old = new Map(before.map((f) => [f.name, f]));
+    const next = new Map(after.map((f) => [f.name, f]));
+    const gone = before.filter((f) => isIndexed(f) && next.get(f.name)?.type !== f.type).map((f) => f.name);
+    await dropFieldIndexes(trx, classId, gone);
+    await createFieldIndexes(trx, classId, after.filter((f) => old.get(f.name)?.type !== f.type));
+  }
+}
+
+function auditView(row: ClassRow): Record<string, unknown> {
+  return { name: row.name, label: row.label, fields: row.fields, viewConfig: row.view_config };
+}

@@ -1,0 +1,163 @@
+import { badRequest } from '../../../kernel/errors.ts';
+import type { ClassRow, FieldDef, ObjectRow } from '../model.ts';
+import { fetchPage, type SqlCondition, type SqlOrder } from '../store/object-query-store.ts';
+import { indexedExpression } from '../store/field-index-store.ts';
+import { INDEXED_TYPES } from './field-definitions.ts';
+import type { DataServiceDeps } from './deps.ts';
+import { checkLocale } from './object-rules.ts';
+
+export const OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith', 'exists'] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+export interface QueryInput {
+  className: string;
+  filters?: Array<{ field: string; op: string; value?: unknown }>;
+  orderBy?: Array<{ field: string; direction?: 'asc' | 'desc' }>;
+  limit?: number;
+  offset?: number;
+  locale?: string;
+}
+
+/** What a filterable name stands for: a column or an indexed attribute expression, and its kind. */
+interface Target {
+  sql: string;
+  bindings: string[];
+  kind: 'text' | 'number' | 'boolean' | 'date' | 'datetime' | 'timestamp' | 'array';
+  sortable: boolean;
+}
+
+const BUILT_INS: Record<string, Target> = {
+  key: { sql: 'key', bindings: [], kind: 'text', sortable: true },
+  locale: { sql: 'locale', bindings: [], kind: 'text', sortable: true },
+  published: { sql: 'published', bindings: [], kind: 'boolean', sortable: true },
+  createdAt: { sql: 'created_at', bindings: [], kind: 'timestamp', sortable: true },
+  updatedAt: { sql: 'updated_at', bindings: [], kind: 'timestamp', sortable: true },
+};
+
+const RANGE_OPS = new Set<Operator>(['lt', 'lte', 'gt', 'gte']);
+const SQL_OP: Record<string, string> = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Class queries for the admin and public routes. Names in filters and sorts are looked up in the
+ * class definition (or the built-in list); values only ever travel as bindings. Attribute
+ * expressions are the ones the per-field indexes are built on, so filters and sorts use them.
+ */
+export class QueryService {
+  constructor(private readonly deps: DataServiceDeps) {}
+
+  async classNamed(name: string): Promise<ClassRow> {
+    const cls = await this.deps.schema.classByName(name);
+    if (!cls) throw badRequest(`No class is named "${name}"`, 'className');
+    return cls;
+  }
+
+  async run(input: QueryInput, audience: 'admin' | 'public'): Promise<{ cls: ClassRow; rows: ObjectRow[]; total: number }> {
+    const cls = await this.classNamed(input.className);
+    const conditions: SqlCondition[] = [{ sql: 'class_id = ?', bindings: [cls.id] }];
+    if (audience === 'public') conditions.push({ sql: 'published', bindings: [] });
+    if (input.locale !== undefined) conditions.push({ sql: 'locale = ?', bindings: [checkLocale(input.locale)] });
+    (input.filters ?? []).forEach((f, i) => conditions.push(this.condition(cls, f, `filters.${i}`, audience)));
+    const order: SqlOrder[] = (input.orderBy ?? []).map((o, i) => {
+      const target = this.target(cls, o.field, `orderBy.${i}.field`, audience);
+      if (!target.sortable) throw badRequest(`${o.field} cannot be sorted`, `orderBy.${i}.field`);
+      return { sql: target.sql, bindings: target.bindings, direction: o.direction ?? 'asc' };
+    });
+    if (order.length === 0) order.push({ sql: 'created_at', bindings: [], direction: 'desc' });
+    // The id tie-breaker keeps pages stable; it follows the last direction so one index scan serves it.
+    order.push({ sql: 'id', bindings: [], direction: order[order.length - 1].direction });
+    const { rows, total } = await fetchPage(this.deps.kernel.db, conditions, order, input.limit ?? 20, input.offset ?? 0);
+    return { cls, rows, total };
+  }
+
+  private target(cls: ClassRow, name: string, at: string, audience: 'admin' | 'public'): Target {
+    const builtIn = BUILT_INS[name];
+    if (builtIn) {
+      if (name === 'published' && audience === 'public') throw badRequest('published cannot be filtered on the public API', at);
+      return builtIn;
+    }
+    const field = cls.fields.find((f) => f.name === name);
+    if (!field) throw badRequest(`Unknown field "${name}"`, at);
+    if (field.type === 'array') return { sql: '(attributes -> ?)', bindings: [field.name], kind: 'array', sortable: false };
+    if (!INDEXED_TYPES.has(field.type)) throw badRequest(`Field "${name}" (${field.type}) cannot be filtered or sorted`, at);
+    return { sql: indexedExpression(field, '?'), bindings: [field.name], kind: kindOf(field), sortable: true };
+  }
+
+  private condition(cls: ClassRow, filter: { field: string; op: string; value?: unknown }, at: string, audience: 'admin' | 'public'): SqlCondition {
+    const t = this.target(cls, filter.field, `${at}.field`, audience);
+    const op = filter.op as Operator;
+    if (!(OPERATORS as readonly string[]).includes(op)) throw badRequest(`Unknown operator; use one of ${OPERATORS.join(', ')}`, `${at}.op`);
+    const refuse = () => badRequest(`Operator ${op} does not apply to ${filter.field}`, `${at}.op`);
+    const value = (v: unknown) => coerce(t, v, `${at}.value`);
+    if (op === 'exists') {
+      if (typeof filter.value !== 'boolean') throw badRequest('exists takes true or false', `${at}.value`);
+      return { sql: `${t.sql} is ${filter.value ? 'not ' : ''}null`, bindings: t.bindings };
+    }
+    if (t.kind === 'array') {
+      if (op !== 'contains') throw refuse();
+      return { sql: `${t.sql} @> ?::jsonb`, bindings: [...t.bindings, JSON.stringify([filter.value])] };
+    }
+    switch (op) {
+      case 'eq':
+        return { sql: `${t.sql} = ?`, bindings: [...t.bindings, value(filter.value)] };
+      case 'ne':
+        // "Different or no value": objects without the field are included.
+        return { sql: `${t.sql} is distinct from ?`, bindings: [...t.bindings, value(filter.value)] };
+      case 'in': {
+        if (!Array.isArray(filter.value) || filter.value.length === 0 || filter.value.length > 100) throw badRequest('in takes an array of 1 to 100 values', `${at}.value`);
+        const values = filter.value.map(value);
+        return { sql: `${t.sql} in (${values.map(() => '?').join(', ')})`, bindings: [...t.bindings, ...values] };
+      }
+      case 'contains':
+      case 'startsWith': {
+        if (t.kind !== 'text') throw refuse();
+        if (typeof filter.value !== 'string' || filter.value === '') throw badRequest(`${op} takes a non-empty string`, `${at}.value`);
+        const pattern = op === 'contains' ? `%${escapeLike(filter.value)}%` : `${escapeLike(filter.value)}%`;
+        return { sql: `${t.sql} like ?`, bindings: [...t.bindings, pattern] };
+      }
+      default:
+        if (!RANGE_OPS.has(op) || t.kind === 'boolean') throw refuse();
+        return { sql: `${t.sql} ${SQL_OP[op]} ?`, bindings: [...t.bindings, value(filter.value)] };
+    }
+  }
+}
+
+function kindOf(field: FieldDef): Target['kind'] {
+  if (field.type === 'number') return 'number';
+  if (field.type === 'boolean') return 'boolean';
+  if (field.type === 'date') return 'date';
+  if (field.type === 'datetime') return 'datetime';
+  return 'text';
+}
+
+/** Checks a filter value against the target's kind; datetimes become the stored UTC ISO form. */
+function coerce(t: Target, v: unknown, at: string): string | number | boolean | Date {
+  switch (t.kind) {
+    case 'number':
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw badRequest('must be a number', at);
+      return v;
+    case 'boolean':
+      if (typeof v !== 'boolean') throw badRequest('must be true or false', at);
+      return v;
+    case 'date':
+      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw badRequest('must be a date YYYY-MM-DD', at);
+      return v;
+    case 'datetime':
+    case 'timestamp': {
+      const ms = typeof v === 'string' ? Date.parse(v) : Number.NaN;
+      if (Number.isNaN(ms)) throw badRequest('must be an ISO 8601 date-time', at);
+      return t.kind === 'timestamp' ? new Date(ms) : new Date(ms).toISOString();
+    }
+    default:
+      if (typeof v !== 'string') throw badRequest('must be a string', at);
+      return v;
+  }
+}
+
+/** Public simple filters (`?field=value` on GET /public/data-objects): text in, typed eq filter out. */
+export function simpleFilterValue(cls: ClassRow, name: string, raw: string): unknown {
+  const field = cls.fields.find((f) => f.name === name);
+  if (field?.type === 'number') return Number.isFinite(Number(raw)) && raw.trim() !== '' ? Number(raw) : raw;
+  if (field?.type === 'boolean') return raw === 'true' ? true : raw === 'false' ? false : raw;
+  return raw;
+}

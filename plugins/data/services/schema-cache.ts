@@ -1,0 +1,50 @@
+import type { Db } from '../../../kernel/database.ts';
+import type { ClassRow, FieldDef } from '../model.ts';
+import { findClassById, findClassByName } from '../store/class-store.ts';
+import { listComponents } from '../store/component-store.ts';
+
+/**
+ * In-memory copies of class and component definitions for the read paths (public API, queries) and
+ * attribute validation, so a read costs one SQL round trip. One core-api process is supported (the
+ * spec's deployment model), and every class or component write in this plugin calls `invalidate()`.
+ * Object writes still read their class row from the database under a share lock.
+ */
+export class SchemaCache {
+  private byName = new Map<string, Promise<ClassRow | null>>();
+  private byId = new Map<string, Promise<ClassRow | null>>();
+  private components: Promise<Map<string, FieldDef[]>> | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  classByName(name: string): Promise<ClassRow | null> {
+    let hit = this.byName.get(name);
+    if (!hit) {
+      hit = findClassByName(this.db, name);
+      this.byName.set(name, hit);
+      hit.catch(() => this.byName.delete(name));
+    }
+    return hit;
+  }
+
+  classById(id: string): Promise<ClassRow | null> {
+    let hit = this.byId.get(id);
+    if (!hit) {
+      hit = findClassById(this.db, id);
+      this.byId.set(id, hit);
+      hit.catch(() => this.byId.delete(id));
+    }
+    return hit;
+  }
+
+  componentFields(): Promise<Map<string, FieldDef[]>> {
+    this.components ??= listComponents(this.db).then((rows) => new Map(rows.map((r) => [r.name, r.fields])));
+    this.components.catch(() => (this.components = null));
+    return this.components;
+  }
+
+  invalidate(): void {
+    this.byName.clear();
+    this.byId.clear();
+    this.components = null;
+  }
+}

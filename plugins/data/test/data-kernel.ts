@@ -1,0 +1,39 @@
+import type { LightMyRequestResponse } from 'fastify';
+import type { RecordChange } from '../../../kernel/record-hooks.ts';
+import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+
+export type User = Awaited<ReturnType<TestKernel['createUser']>>;
+
+/**
+ * A kernel with the data plugin, an administrator, an editor (objects:read + objects:write), a
+ * publisher (editor + objects:publish), a reader, and every `object` change collected in `events`.
+ */
+export async function startDataKernel(env: Record<string, string> = {}) {
+  const t = await startTestKernel({ plugins: ['data'], env });
+  const admin = await t.admin();
+  const editor = await t.createUser({ permissions: ['objects:read', 'objects:write'] });
+  const publisher = await t.createUser({ permissions: ['objects:read', 'objects:write', 'objects:publish'] });
+  const reader = await t.createUser({ permissions: ['objects:read'] });
+  const events: RecordChange[] = [];
+  t.kernel.resolve('recordHooks').subscribe('object', (change) => void events.push(change));
+
+  const call = (method: string, url: string, user: User | null, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> =>
+    t.inject({ method: method as 'GET', url, payload: body as object, headers: { ...(user ? { cookie: user.cookie } : {}), ...headers } });
+
+  let n = 0;
+  /** Creates a class with a unique name and returns its id and name. */
+  const createClass = async (fields: unknown[], prefix = 'cls'): Promise<{ id: string; name: string }> => {
+    const name = `${prefix}_${Date.now().toString(36)}_${n++}`;
+    const res = await call('POST', '/data-classes', admin, { name, label: name, fields });
+    if (res.statusCode !== 201) throw new Error(`class create failed: ${res.body}`);
+    return { id: res.json().id, name };
+  };
+  const createObject = async (body: Record<string, unknown>, user: User = publisher) => {
+    const res = await call('POST', '/data-objects', user, body);
+    if (res.statusCode !== 201) throw new Error(`object create failed: ${res.body}`);
+    return res.json();
+  };
+  return { t, admin, editor, publisher, reader, events, call, createClass, createObject, clearEvents: () => events.splice(0) };
+}
+
+export type DataKernel = Awaited<ReturnType<typeof startDataKernel>>;

@@ -1,0 +1,155 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { ManualClock } from '../../../kernel/clock.ts';
+import type { RecordChange } from '../../../kernel/record-hooks.ts';
+import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { runRetention, type RetentionDeps } from '../jobs/retention.ts';
+import { seedClass, seedObject, seedObjects } from './seed-rows.ts';
+
+const DAY_MS = 24 * 3600_000;
+
+describe('data: object retention job', () => {
+  let t: TestKernel;
+  let clock: ManualClock;
+  let bulkEvents: RecordChange[];
+  const daysAgo = (days: number) => new Date(clock.now().getTime() - days * DAY_MS);
+  const run = () => runRetention(t.kernel.pluginDeps('data') as RetentionDeps);
+  const count = async (classId: string) => Number((await t.db('data_objects').where({ class_id: classId }).count({ n: '*' }))[0].n);
+  const purgeAudits = () => t.db('audit_log').where({ action: 'retention.purge' }).orderBy('id');
+
+  before(async () => {
+    clock = new ManualClock();
+    t = await startTestKernel({ plugins: ['data'], clock });
+    t.kernel.resolve('recordHooks').subscribe('object', (change) => {
+      if (change.kind === 'bulk') bulkEvents.push(change);
+    });
+  });
+  beforeEach(async () => {
+    bulkEvents = [];
+    // Each case starts from no retention anywhere, so earlier cases' classes do not take batches.
+    await t.db('data_classes').update({ retention_days: null });
+  });
+  after(() => t.close());
+
+  it('is registered as the data plugin job: first run a minute after start, then daily', () => {
+    const data = t.kernel.plugins.find((p) => p.id === 'data')!;
+    const job = data.jobs?.find((j) => j.name === 'retention');
+    expect(job).to.include({ firstRunAfterMs: 60_000, intervalMs: DAY_MS });
+  });
+
+  it('deletes only old objects of classes with retention, 200 per batch, one bulk event per batch, and audits each class', async () => {
+    const purged = await seedClass(t.db, { retentionDays: 30 });
+    const kept = await seedClass(t.db, { retentionDays: null });
+    const longer = await seedClass(t.db, { retentionDays: 365 });
+    await seedObjects(t.db, purged.id, 450, daysAgo(31));
+    await seedObjects(t.db, purged.id, 5, daysAgo(29));
+    await seedObjects(t.db, kept.id, 10, daysAgo(400));
+    await seedObjects(t.db, longer.id, 3, daysAgo(100));
+
+    const result = await run();
+    expect(result).to.include({ deleted: 450, batches: 3 });
+    expect(await count(purged.id)).to.equal(5);
+    expect(await t.db('data_objects').where({ class_id: purged.id }).where('created_at', '<', daysAgo(30)).first()).to.equal(undefined);
+    expect(await count(kept.id)).to.equal(10);
+    expect(await count(longer.id)).to.equal(3);
+
+    expect(bulkEvents.map((e) => (e.data?.bulk as { count: number }).count)).to.deep.equal([200, 200, 50]);
+    for (const event of bulkEvents) {
+      expect(event).to.include({ recordType: 'object', recordId: purged.id });
+      expect(event.actor).to.deep.equal({ type: 'system', id: null });
+      expect(event.data?.bulk).to.include({ kind: 'retention' });
+      expect((event.data?.bulk as { firstIds: string[] }).firstIds).to.have.length(10);
+      expect(event.data?.class).to.deep.equal({ id: purged.id, name: purged.name });
+    }
+
+    const audits = (await purgeAudits()).filter((a) => a.target_id === purged.id);
+    expect(audits).to.have.length(1);
+    expect(audits[0]).to.include({ actor_type: 'system', target_type: 'data_class', target_label: purged.name });
+    expect(audits[0].after).to.deep.equal({ deleted: 450, retentionDays: 30 });
+    expect((await purgeAudits()).filter((a) => a.target_id === kept.id || a.target_id === longer.id)).to.have.length(0);
+
+    // Nothing left to do: no event, no audit row.
+    const auditCount = (await purgeAudits()).length;
+    bulkEvents = [];
+    expect(await run()).to.include({ deleted: 0, batches: 0 });
+    expect(bulkEvents).to.have.length(0);
+    expect(await purgeAudits()).to.have.length(auditCount);
+  });
+
+  it('measures age by the clock', async () => {
+    const cls = await seedClass(t.db, { retentionDays: 7 });
+    await seedObject(t.db, cls.id, { createdAt: daysAgo(1) });
+    expect((await run()).deleted).to.equal(0);
+    clock.advance(7 * DAY_MS);
+    expect((await run()).deleted).to.equal(1);
+    expect(await count(cls.id)).to.equal(0);
+  });
+
+  it('frees the unique values of deleted rows: a locale value with its row, a shared one with its last row', async () => {
+    const cls = await seedClass(t.db, { retentionDays: 10 });
+    const soloGroup = randomUUID();
+    const mixedGroup = randomUUID();
+    await seedObject(t.db, cls.id, { translationGroupId: soloGroup, createdAt: daysAgo(20) });
+    await seedObject(t.db, cls.id, { translationGroupId: mixedGroup, locale: 'en', createdAt: daysAgo(20) });
+    await seedObject(t.db, cls.id, { translationGroupId: mixedGroup, locale: 'de', createdAt: daysAgo(2) });
+    const unique = (field: string, scope: string, value: string, group: string) => ({ class_id: cls.id, field, scope, value, translation_group_id: group });
+    await t.db('data_unique_values').insert([
+      unique('sku', '', 'solo-sku', soloGroup),
+      unique('slug', 'en', 'solo-slug', soloGroup),
+      unique('sku', '', 'mixed-sku', mixedGroup),
+      unique('slug', 'en', 'mixed-en', mixedGroup),
+      unique('slug', 'de', 'mixed-de', mixedGroup),
+    ]);
+
+    expect((await run()).deleted).to.equal(2);
+    const left = await t.db('data_unique_values').where({ class_id: cls.id }).orderBy('value').pluck('value');
+    expect(left).to.deep.equal(['mixed-de', 'mixed-sku']);
+  });
+
+  it('uses retentionDays set through PATCH /data-classes/:id, which only administrators may do', async () => {
+    const editor = await t.createUser({ roles: ['editor'] });
+    const admin = await t.admin();
+    const cls = await t.inject({ method: 'POST', url: '/data-classes', headers: { cookie: editor.cookie }, payload: { name: `Lead_${randomUUID().slice(0, 8)}`, fields: [{ name: 'email', type: 'text' }] } });
+    expect(cls.statusCode, cls.body).to.equal(201);
+    const classId = cls.json().id;
+    const patch = (cookie: string) => t.inject({ method: 'PATCH', url: `/data-classes/${classId}`, headers: { cookie }, payload: { retentionDays: 30 } });
+    expect((await patch(editor.cookie)).statusCode).to.equal(403);
+    expect((await t.db('data_classes').where({ id: classId }).first()).retention_days).to.equal(null);
+    const patched = await patch(admin.cookie);
+    expect(patched.statusCode, patched.body).to.equal(200);
+    expect(patched.json().retentionDays).to.equal(30);
+
+    for (const email of ['a@example.test', 'b@example.test']) {
+      const res = await t.inject({ method: 'POST', url: '/data-objects', headers: { cookie: editor.cookie }, payload: { classId, attributes: { email } } });
+      expect(res.statusCode, res.body).to.equal(201);
+    }
+    expect((await run()).deleted).to.equal(0);
+    clock.advance(31 * DAY_MS);
+    const result = await run();
+    expect(result.classes).to.deep.equal([{ classId, className: cls.json().name, deleted: 2, retentionDays: 30 }]);
+    expect(await count(classId)).to.equal(0);
+  });
+
+  it('stops after 100 batches in a run and finishes the rest on the next', async function () {
+    this.timeout(120_000);
+    const first = await seedClass(t.db, { name: `a_${randomUUID().slice(0, 8)}`, retentionDays: 1 });
+    const second = await seedClass(t.db, { name: `b_${randomUUID().slice(0, 8)}`, retentionDays: 1 });
+    await seedObjects(t.db, first.id, 100 * 200 + 50, daysAgo(2));
+    await seedObjects(t.db, second.id, 20, daysAgo(2));
+
+    const result = await run();
+    expect(result).to.include({ deleted: 20_000, batches: 100 });
+    expect(bulkEvents).to.have.length(100);
+    expect(await count(first.id)).to.equal(50);
+    expect(await count(second.id)).to.equal(20);
+
+    bulkEvents = [];
+    const next = await run();
+    expect(next).to.include({ deleted: 70, batches: 2 });
+    expect(bulkEvents.map((e) => e.recordId)).to.deep.equal([first.id, second.id]);
+    expect(await count(first.id)).to.equal(0);
+    expect(await count(second.id)).to.equal(0);
+    const audits = (await purgeAudits()).filter((a) => a.target_id === first.id);
+    expect(audits.map((a) => a.after.deleted)).to.deep.equal([20_000, 50]);
+  });
+});

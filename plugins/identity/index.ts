@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { definePlugin } from '../../kernel/plugin.ts';
+import { mfaRoutes } from './routes/mfa.ts';
+import { passwordResetRoutes } from './routes/password-reset.ts';
+import { permissionRoutes } from './routes/permissions.ts';
+import { roleRoutes } from './routes/roles.ts';
+import { securitySettingsRoutes } from './routes/security-settings.ts';
+import { sessionRoutes } from './routes/session.ts';
+import { userRoutes } from './routes/users.ts';
+import { createIdentityServices } from './services/index.ts';
+import type { SecuritySettingsReader } from './services/security-settings.ts';
+import { ResetTokenStore } from './store/reset-tokens.ts';
+import { SettingsStore } from './store/settings.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const DAY_MS = 24 * 3600_000;
+
+declare module '../../kernel/plugin.ts' {
+  interface PluginServices {
+    /** Read access to the security settings (e.g. the mail log's `mailLogRetentionDays`). */
+    securitySettings: SecuritySettingsReader;
+  }
+}
+
+/**
+ * Identity and access on core-api: password sign-in with lockout, TOTP second factor (optionally
+ * mandatory by role), logout and `/auth/me`, self-service and forced password reset, user and role
+ * management, the permission list and the security settings. Sessions, users and roles are kernel
+ * tables; this plugin stores second factors, reset tokens and the security settings.
+ */
+export default definePlugin({
+  id: 'identity',
+  services: ['core-api'],
+  needs: ['db', 'clock', 'config', 'sessions', 'users', 'permissions', 'audit', 'secretBox', 'mail'],
+  migrations: path.join(here, 'migrations'),
+  provides: {
+    // Read-only for other plugins; changes go through PUT /security-settings (validated, audited).
+    securitySettings: (deps) => {
+      const store = new SettingsStore(deps.db);
+      return { get: () => store.read() };
+    },
+  },
+  jobs: [
+    {
+      name: 'reset-tokens.purge',
+      firstRunAfterMs: 60_000,
+      intervalMs: DAY_MS,
+      run: async (deps) => void (await new ResetTokenStore(deps.db).purge(new Date(deps.clock.now().getTime() - DAY_MS))),
+    },
+  ],
+  async routes(app, deps) {
+    const services = createIdentityServices(deps);
+    await sessionRoutes(app, services);
+    await mfaRoutes(app, services);
+    await passwordResetRoutes(app, services);
+    await userRoutes(app, services);
+    await roleRoutes(app, services);
+    await permissionRoutes(app, services);
+    await securitySettingsRoutes(app, services);
+    app.addHook('onClose', () => services.resets.settled());
+  },
+});

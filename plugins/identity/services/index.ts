@@ -1,0 +1,86 @@
+import type { PluginDeps } from '../../../kernel/plugin.ts';
+import { MfaStore } from '../store/mfa.ts';
+import { ResetTokenStore } from '../store/reset-tokens.ts';
+import { RoleStore } from '../store/roles.ts';
+import { SettingsStore } from '../store/settings.ts';
+import { UserStore } from '../store/users.ts';
+import { MfaService } from './mfa.ts';
+import { PasswordResetService } from './password-reset.ts';
+import { PendingSignIns } from './pending-sign-ins.ts';
+import { RoleService } from './roles.ts';
+import { SecuritySettingsService } from './security-settings.ts';
+import { SignInService } from './sign-in.ts';
+import { LoginLockout, WindowLimiter } from './throttle.ts';
+import { UserAdminService } from './users.ts';
+
+export type IdentityNeeds = 'db' | 'clock' | 'config' | 'sessions' | 'users' | 'permissions' | 'audit' | 'secretBox' | 'mail';
+export type IdentityDeps = PluginDeps<IdentityNeeds>;
+
+const MINUTE = 60_000;
+
+/** Numbers the spec leaves open (README, "Design decisions"). */
+export const LIMITS = {
+  mfaTokenTtlMs: 5 * MINUTE,
+  enrollmentTokenTtlMs: 15 * MINUTE,
+  forgotPerAddress: { max: 10, windowMs: 15 * MINUTE },
+  forgotPerEmail: { max: 3, windowMs: 60 * MINUTE },
+  setupFailures: { max: 5, windowMs: 5 * MINUTE },
+};
+
+/**
+ * Builds the plugin's stores and services for one kernel. The in-memory parts (lockout, pending
+ * sign-ins, limiters) live here, so each kernel instance has its own.
+ */
+export function createIdentityServices(deps: IdentityDeps) {
+  const { db, clock, config, log } = deps;
+  const userStore = new UserStore(db);
+  const roleStore = new RoleStore(db);
+  const settingsStore = new SettingsStore(db);
+  const lockout = new LoginLockout({ clock, maxFailures: config.LOGIN_LOCKOUT_MAX_FAILURES, windowMs: config.LOGIN_LOCKOUT_WINDOW_SECONDS * 1000 });
+  const pending = new PendingSignIns({ clock, ttlMs: { mfa: LIMITS.mfaTokenTtlMs, enrolment: LIMITS.enrollmentTokenTtlMs } });
+
+  const settings = new SecuritySettingsService({ db, clock, audit: deps.audit, store: settingsStore, roles: roleStore });
+  const resets = new PasswordResetService({
+    db,
+    clock,
+    config,
+    mail: deps.mail,
+    log,
+    sessions: deps.sessions,
+    store: new ResetTokenStore(db),
+    users: userStore,
+    settings,
+    lockout,
+    perAddress: new WindowLimiter({ clock, ...LIMITS.forgotPerAddress }),
+    perEmail: new WindowLimiter({ clock, ...LIMITS.forgotPerEmail }),
+  });
+  const mfa = new MfaService({
+    db,
+    clock,
+    config,
+    secretBox: deps.secretBox,
+    log,
+    store: new MfaStore(db),
+    users: userStore,
+    settings,
+    lockout,
+    setupLimiter: new WindowLimiter({ clock, ...LIMITS.setupFailures }),
+  });
+  const signIn = new SignInService({ sessions: deps.sessions, permissions: deps.permissions, log, users: userStore, mfa, settings, lockout, pending });
+  const users = new UserAdminService({
+    db,
+    clock,
+    audit: deps.audit,
+    log,
+    sessions: deps.sessions,
+    directory: deps.users,
+    store: userStore,
+    settings,
+    resets,
+  });
+  const roles = new RoleService({ db, clock, audit: deps.audit, permissions: deps.permissions, store: roleStore, users: userStore, settings: settingsStore });
+
+  return { config, sessions: deps.sessions, permissions: deps.permissions, settings, resets, mfa, signIn, users, roles };
+}
+
+export type IdentityServices = ReturnType<typeof createIdentityServices>;

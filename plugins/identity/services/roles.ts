@@ -1,0 +1,107 @@
+import { diffForAudit, type AuditContext, type AuditWriter } from '../../../kernel/audit.ts';
+import type { Clock } from '../../../kernel/clock.ts';
+import type { Db } from '../../../kernel/database.ts';
+import { badRequest, conflict, notFound } from '../../../kernel/errors.ts';
+import type { PermissionRegistry } from '../../../kernel/permissions.ts';
+import type { RoleRecord, RoleStore } from '../store/roles.ts';
+import type { SettingsStore } from '../store/settings.ts';
+import type { UserStore } from '../store/users.ts';
+import { keepingAManager } from './manager-guard.ts';
+
+export interface RoleInput {
+  name: string;
+  description?: string;
+  permissions: string[];
+}
+
+const AUDIT = { allow: ['name', 'description', 'permissions'] };
+/** '*' grants every key, present and future (the seeded admin role uses it). */
+const ALL_KEYS = '*';
+
+const snapshot = (r: Pick<RoleRecord, 'name' | 'description' | 'permissions'>) => ({
+  name: r.name,
+  description: r.description,
+  permissions: [...r.permissions].sort(),
+});
+
+/** Roles: a name, a description and a set of permission keys. Built-in roles keep their name. */
+export class RoleService {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      audit: AuditWriter;
+      permissions: PermissionRegistry;
+      store: RoleStore;
+      users: UserStore;
+      settings: SettingsStore;
+    },
+  ) {}
+
+  list(): Promise<RoleRecord[]> {
+    return this.deps.store.list();
+  }
+
+  async get(id: string): Promise<RoleRecord> {
+    const role = await this.deps.store.find(id);
+    if (!role) throw notFound('Role not found');
+    return role;
+  }
+
+  async create(ctx: AuditContext, input: RoleInput): Promise<RoleRecord> {
+    const values = { name: input.name.trim(), description: input.description ?? '', permissions: this.checkKeys(input.permissions, []) };
+    if (!values.name) throw badRequest('name must not be empty', 'name');
+    return this.deps.db.transaction(async (trx) => {
+      const id = await this.deps.store.insert(values, trx);
+      await this.deps.audit.record(ctx, { action: 'role.create', targetType: 'role', targetId: id, targetLabel: values.name, ...diffForAudit(null, snapshot(values), AUDIT) }, trx);
+      return (await this.deps.store.find(id, trx))!;
+    });
+  }
+
+  async update(ctx: AuditContext, id: string, patch: Partial<RoleInput>): Promise<RoleRecord> {
+    return this.deps.db.transaction(async (trx) => {
+      const before = await this.deps.store.find(id, trx);
+      if (!before) throw notFound('Role not found');
+      const name = patch.name?.trim();
+      if (name !== undefined && !name) throw badRequest('name must not be empty', 'name');
+      if (before.builtin && name !== undefined && name !== before.name) {
+        throw conflict(`The built-in role ${before.name} cannot be renamed`, 'BUILTIN_ROLE', 'name');
+      }
+      const after = {
+        name: name ?? before.name,
+        description: patch.description ?? before.description,
+        permissions: patch.permissions ? this.checkKeys(patch.permissions, before.permissions) : before.permissions,
+      };
+      const diff = diffForAudit(snapshot(before), snapshot(after), AUDIT);
+      if (!diff) return before;
+      await keepingAManager(this.deps.users, trx, async () => {
+        await this.deps.store.update(id, after, this.deps.clock.now(), trx);
+      });
+      if (after.name !== before.name) await this.deps.settings.renameRole(before.name, after.name, trx);
+      await this.deps.audit.record(ctx, { action: 'role.update', targetType: 'role', targetId: id, targetLabel: after.name, ...diff }, trx);
+      return (await this.deps.store.find(id, trx))!;
+    });
+  }
+
+  async remove(ctx: AuditContext, id: string): Promise<void> {
+    await this.deps.db.transaction(async (trx) => {
+      const before = await this.deps.store.find(id, trx);
+      if (!before) throw notFound('Role not found');
+      if (before.builtin) throw conflict(`The built-in role ${before.name} cannot be deleted`, 'BUILTIN_ROLE');
+      await keepingAManager(this.deps.users, trx, () => this.deps.store.delete(id, trx));
+      await this.deps.settings.forgetRole(before.name, trx);
+      await this.deps.audit.record(ctx, { action: 'role.delete', targetType: 'role', targetId: id, targetLabel: before.name, ...diffForAudit(snapshot(before), null, AUDIT) }, trx);
+    });
+  }
+
+  /**
+   * Every key must be declared by the kernel or a loaded plugin, or be '*'. Keys the role already
+   * holds stay accepted: a key of a plugin this process does not load must not block editing.
+   */
+  private checkKeys(keys: string[], held: string[]): string[] {
+    const unique = [...new Set(keys.map((k) => k.trim()))];
+    const unknown = unique.filter((k) => k !== ALL_KEYS && !this.deps.permissions.has(k) && !held.includes(k));
+    if (unknown.length) throw badRequest(`permissions: unknown permission key ${unknown.join(', ')}`, 'permissions');
+    return unique.sort();
+  }
+}

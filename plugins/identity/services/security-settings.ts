@@ -1,0 +1,74 @@
+import type { AuditContext, AuditWriter } from '../../../kernel/audit.ts';
+import { diffForAudit } from '../../../kernel/audit.ts';
+import type { Clock } from '../../../kernel/clock.ts';
+import type { Db } from '../../../kernel/database.ts';
+import { badRequest } from '../../../kernel/errors.ts';
+import type { PasswordPolicy } from '../../../kernel/password-policy.ts';
+import type { RoleStore } from '../store/roles.ts';
+import type { SecuritySettings, SettingsStore } from '../store/settings.ts';
+
+export type { SecuritySettings };
+
+/** The read side other plugins get (the mail plugin needs `mailLogRetentionDays`). */
+export interface SecuritySettingsReader {
+  get(): Promise<SecuritySettings>;
+}
+
+export interface SecuritySettingsInput {
+  mfaRequiredRoles?: string[];
+  passwordPolicy?: Partial<PasswordPolicy>;
+  mailLogRetentionDays?: number | null;
+}
+
+// Flattened so the audit row names exactly the leaf that changed, e.g. `passwordPolicy.minLength`.
+const AUDIT_FIELDS = ['mfaRequiredRoles', 'passwordPolicy.minLength', 'passwordPolicy.requireThreeClasses', 'mailLogRetentionDays'];
+
+function flatten(s: SecuritySettings): Record<string, unknown> {
+  return {
+    mfaRequiredRoles: [...s.mfaRequiredRoles].sort(),
+    'passwordPolicy.minLength': s.passwordPolicy.minLength,
+    'passwordPolicy.requireThreeClasses': s.passwordPolicy.requireThreeClasses,
+    mailLogRetentionDays: s.mailLogRetentionDays,
+  };
+}
+
+/** Mandatory 2FA by role, the password policy and the mail log retention: one record, audited on change. */
+export class SecuritySettingsService implements SecuritySettingsReader {
+  constructor(private readonly deps: { db: Db; clock: Clock; audit: AuditWriter; store: SettingsStore; roles: RoleStore }) {}
+
+  get(): Promise<SecuritySettings> {
+    return this.deps.store.read();
+  }
+
+  async passwordPolicy(): Promise<PasswordPolicy> {
+    return (await this.deps.store.read()).passwordPolicy;
+  }
+
+  /** Whether any of these roles requires a second factor. */
+  async mfaRequiredFor(roles: string[]): Promise<boolean> {
+    const { mfaRequiredRoles } = await this.deps.store.read();
+    return roles.some((r) => mfaRequiredRoles.includes(r));
+  }
+
+  /** Fields left out keep their stored value. Writes an audit row with the changed fields only. */
+  async update(ctx: AuditContext, input: SecuritySettingsInput): Promise<SecuritySettings> {
+    return this.deps.db.transaction(async (trx) => {
+      const before = await this.deps.store.read(trx, true);
+      const after: SecuritySettings = {
+        mfaRequiredRoles: input.mfaRequiredRoles ? [...new Set(input.mfaRequiredRoles)].sort() : before.mfaRequiredRoles,
+        passwordPolicy: { ...before.passwordPolicy, ...input.passwordPolicy },
+        mailLogRetentionDays: input.mailLogRetentionDays === undefined ? before.mailLogRetentionDays : input.mailLogRetentionDays,
+      };
+      if (input.mfaRequiredRoles) {
+        const known = await this.deps.roles.existingNames(after.mfaRequiredRoles, trx);
+        const unknown = after.mfaRequiredRoles.filter((r) => !known.includes(r));
+        if (unknown.length) throw badRequest(`mfaRequiredRoles: unknown role ${unknown.join(', ')}`, 'mfaRequiredRoles');
+      }
+      const diff = diffForAudit(flatten(before), flatten(after), { allow: AUDIT_FIELDS });
+      if (!diff) return before;
+      await this.deps.store.write(after, this.deps.clock.now(), trx);
+      await this.deps.audit.record(ctx, { action: 'setting.security_update', targetType: 'setting', targetId: 'security', targetLabel: 'security settings', ...diff }, trx);
+      return after;
+    });
+  }
+}

@@ -1,0 +1,144 @@
+import type { UserActor } from '../../../kernel/actor.ts';
+import { tooManyRequests, unauthorized } from '../../../kernel/errors.ts';
+import type { Logger } from '../../../kernel/logger.ts';
+import { verifyPassword } from '../../../kernel/passwords.ts';
+import type { PermissionRegistry } from '../../../kernel/permissions.ts';
+import type { SessionService } from '../../../kernel/sessions.ts';
+import type { UserStore } from '../store/users.ts';
+import type { MfaService } from './mfa.ts';
+import type { PendingSignIns } from './pending-sign-ins.ts';
+import type { SecuritySettingsService } from './security-settings.ts';
+import { LoginLockout } from './throttle.ts';
+
+/** Wrong codes one pending sign-in may send before it is refused with 429. */
+export const MAX_CHALLENGE_FAILURES = 5;
+
+/** The signed-in user as `GET /auth/me` and the login answers show it. */
+export interface Me {
+  id: string;
+  email: string;
+  displayName: string;
+  roles: string[];
+  permissions: string[];
+}
+
+export interface StartedSession {
+  token: string;
+  expiresAt: Date;
+  me: Me;
+}
+
+export type LoginOutcome =
+  | { kind: 'session'; session: StartedSession }
+  | { kind: 'mfa'; mfaToken: string }
+  | { kind: 'enrolment'; enrollmentToken: string };
+
+export interface ClientMeta {
+  ip: string;
+  userAgent?: string;
+}
+
+/**
+ * Password sign-in and the steps that may follow it. Sign-in and its second step are not audited
+ * (spec); failures are logged with the user id when the e-mail belongs to an account.
+ */
+export class SignInService {
+  constructor(
+    private readonly deps: {
+      sessions: SessionService;
+      permissions: PermissionRegistry;
+      log: Logger;
+      users: UserStore;
+      mfa: MfaService;
+      settings: SecuritySettingsService;
+      lockout: LoginLockout;
+      pending: PendingSignIns;
+    },
+  ) {}
+
+  async login(email: string, password: string, meta: ClientMeta): Promise<LoginOutcome> {
+    const key = LoginLockout.key(email);
+    this.refuseWhileLocked(key);
+    const account = await this.deps.users.credentialsByEmail(email);
+    // verifyPassword spends the same time when there is no hash, so unknown e-mails are not faster.
+    const passwordOk = await verifyPassword(password, account?.passwordHash);
+    if (!account || !passwordOk || !account.active) {
+      this.deps.lockout.fail(key);
+      const reason = !account ? 'unknown e-mail' : !passwordOk ? 'wrong password' : 'account inactive';
+      this.deps.log.warn({ userId: account?.id ?? null, ip: meta.ip, reason }, 'sign-in failed');
+      throw unauthorized('Invalid e-mail or password', 'INVALID_CREDENTIALS');
+    }
+    // The lockout counter is cleared only once a session exists: a right password followed by
+    // wrong second-factor codes still counts towards the lockout.
+    if (await this.deps.mfa.isEnabled(account.id)) {
+      return { kind: 'mfa', mfaToken: this.deps.pending.issue('mfa', account.id, account.email) };
+    }
+    if (await this.deps.settings.mfaRequiredFor(account.roles)) {
+      return { kind: 'enrolment', enrollmentToken: this.deps.pending.issue('enrolment', account.id, account.email) };
+    }
+    this.deps.lockout.succeed(key);
+    return { kind: 'session', session: await this.startSession(account.id, meta) };
+  }
+
+  /** Second step: a TOTP or recovery code for a pending `mfaToken`. */
+  async challenge(mfaToken: string, code: string, meta: ClientMeta): Promise<StartedSession> {
+    const entry = this.deps.pending.get('mfa', mfaToken);
+    if (!entry) throw unauthorized('The sign-in expired or is unknown; sign in again', 'MFA_TOKEN_INVALID');
+    const key = LoginLockout.key(entry.email);
+    if (entry.failures >= MAX_CHALLENGE_FAILURES) {
+      throw tooManyRequests('Too many wrong codes for this sign-in; sign in again', this.deps.lockout.retryAfter(key), 'MFA_LOCKED');
+    }
+    this.refuseWhileLocked(key);
+    if (!(await this.deps.mfa.verifySecondFactor(entry.userId, code))) {
+      this.deps.pending.fail(mfaToken);
+      this.deps.lockout.fail(key);
+      this.deps.log.warn({ userId: entry.userId, ip: meta.ip }, 'second factor failed');
+      throw unauthorized('The code is not valid', 'MFA_CODE_INVALID');
+    }
+    this.deps.pending.consume(mfaToken);
+    this.deps.lockout.succeed(key);
+    return this.startSession(entry.userId, meta);
+  }
+
+  /** Who is enrolling with an `enrollmentToken`, or null when it is unknown or expired. */
+  enrolee(enrollmentToken: string): { userId: string; email: string } | null {
+    const entry = this.deps.pending.get('enrolment', enrollmentToken);
+    return entry ? { userId: entry.userId, email: entry.email } : null;
+  }
+
+  /** Enrolment finished: the pending sign-in becomes a session. */
+  async finishEnrolment(enrollmentToken: string, meta: ClientMeta): Promise<StartedSession> {
+    const entry = this.deps.pending.get('enrolment', enrollmentToken);
+    if (!entry) throw unauthorized('The sign-in expired or is unknown; sign in again', 'ENROLLMENT_TOKEN_INVALID');
+    this.deps.pending.consume(enrollmentToken);
+    this.deps.lockout.succeed(LoginLockout.key(entry.email));
+    return this.startSession(entry.userId, meta);
+  }
+
+  me(actor: UserActor): Me {
+    return {
+      id: actor.id,
+      email: actor.email,
+      displayName: actor.displayName,
+      roles: actor.roles,
+      permissions: this.deps.permissions.effective(actor.permissions),
+    };
+  }
+
+  private async startSession(userId: string, meta: ClientMeta): Promise<StartedSession> {
+    const session = await this.deps.sessions.create(userId, meta);
+    // Resolving the fresh token gives roles and permissions exactly as later requests will see them,
+    // and refuses an account deactivated between the password and the second step.
+    const actor = await this.deps.sessions.resolve(session.token);
+    if (!actor) {
+      await this.deps.sessions.revoke(session.id);
+      throw unauthorized('Invalid e-mail or password', 'INVALID_CREDENTIALS');
+    }
+    return { token: session.token, expiresAt: session.expiresAt, me: this.me(actor) };
+  }
+
+  private refuseWhileLocked(key: string): void {
+    const wait = this.deps.lockout.retryAfter(key);
+    if (wait) throw tooManyRequests('Too many failed sign-in attempts; try again later', wait, 'LOGIN_LOCKED');
+  }
+}

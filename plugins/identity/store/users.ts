@@ -1,0 +1,168 @@
+import type { Knex } from 'knex';
+import type { Db, Tx } from '../../../kernel/database.ts';
+import { badRequest, conflict, isUniqueViolation } from '../../../kernel/errors.ts';
+
+/** A user as the management routes show it. */
+export interface UserRecord {
+  id: string;
+  email: string;
+  displayName: string;
+  active: boolean;
+  roles: string[];
+  mfaEnabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What sign-in needs about an account. */
+export interface Credentials {
+  id: string;
+  email: string;
+  active: boolean;
+  passwordHash: string | null;
+  roles: string[];
+}
+
+interface UserRow {
+  id: string;
+  email: string;
+  display_name: string;
+  active: boolean;
+  roles: string[];
+  mfa_enabled: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids arrive from the path; anything that is not a UUID cannot exist (and must not reach Postgres as one). */
+export const isUuid = (id: string) => UUID.test(id);
+
+// Advisory lock key serialising writes that could remove the last user manager (see ManagerGuard).
+const MANAGERS_LOCK = 0x1d3e7;
+
+/**
+ * SQL over the kernel's users, user_roles and roles tables, plus this plugin's MFA flag. Users are
+ * created through the kernel's UserDirectory; everything else about them is written here.
+ */
+export class UserStore {
+  constructor(private readonly db: Db) {}
+
+  private selectUsers(q: Knex | Tx) {
+    return q('users as u')
+      .leftJoin('user_roles as ur', 'ur.user_id', 'u.id')
+      .leftJoin('roles as r', 'r.id', 'ur.role_id')
+      .leftJoin('identity_mfa as m', 'm.user_id', 'u.id')
+      .groupBy('u.id', 'm.enabled_at')
+      .select(
+        'u.id',
+        'u.email',
+        'u.display_name',
+        'u.active',
+        'u.created_at',
+        'u.updated_at',
+        q.raw(`coalesce(array_agg(r.name ORDER BY r.name) FILTER (WHERE r.name IS NOT NULL), '{}') AS roles`),
+        q.raw('(m.enabled_at IS NOT NULL) AS mfa_enabled'),
+      );
+  }
+
+  async list(opts: { limit: number; offset: number; q?: string }): Promise<{ users: UserRecord[]; total: number }> {
+    const filter = (query: Knex.QueryBuilder) => {
+      if (opts.q) {
+        const like = `%${opts.q.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+        void query.where((w) => w.whereILike('u.email', like).orWhereILike('u.display_name', like));
+      }
+      return query;
+    };
+    const rows: UserRow[] = await filter(this.selectUsers(this.db))
+      .orderByRaw('lower(u.email)')
+      .limit(opts.limit)
+      .offset(opts.offset);
+    const [{ total }] = await filter(this.db('users as u').count<{ total: number }[]>({ total: '*' }));
+    return { users: rows.map(toRecord), total: Number(total) };
+  }
+
+  async find(id: string, trx?: Tx): Promise<UserRecord | null> {
+    if (!isUuid(id)) return null;
+    const q = trx ?? this.db;
+    const row: UserRow | undefined = await this.selectUsers(q).where('u.id', id).first();
+    return row ? toRecord(row) : null;
+  }
+
+  async credentialsByEmail(email: string): Promise<Credentials | null> {
+    const row = await this.db('users').whereRaw('lower(email) = lower(?)', [email.trim()]).first('id');
+    return row ? this.credentials(row.id) : null;
+  }
+
+  async credentials(id: string, trx?: Tx): Promise<Credentials | null> {
+    const q = trx ?? this.db;
+    const row = await q('users').where({ id }).first('id', 'email', 'active', 'password_hash');
+    if (!row) return null;
+    const roles = await q('user_roles as ur').join('roles as r', 'r.id', 'ur.role_id').where('ur.user_id', id).pluck('r.name');
+    return { id: row.id, email: row.email, active: row.active, passwordHash: row.password_hash, roles };
+  }
+
+  /** Updates the given columns; maps a taken e-mail to the spec's 409 UNIQUE_VIOLATION. */
+  async update(
+    id: string,
+    fields: { email?: string; displayName?: string; active?: boolean; passwordHash?: string | null },
+    now: Date,
+    trx: Tx,
+  ): Promise<void> {
+    const row: Record<string, unknown> = { updated_at: now };
+    if (fields.email !== undefined) row.email = fields.email;
+    if (fields.displayName !== undefined) row.display_name = fields.displayName;
+    if (fields.active !== undefined) row.active = fields.active;
+    if (fields.passwordHash !== undefined) row.password_hash = fields.passwordHash;
+    try {
+      await trx('users').where({ id }).update(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('email is already in use', 'UNIQUE_VIOLATION', 'email');
+      throw err;
+    }
+  }
+
+  /** Replaces a user's roles by name; 400 naming `roles` when one does not exist. */
+  async setRoles(id: string, names: string[], trx: Tx): Promise<void> {
+    const unique = [...new Set(names)];
+    const roles = await trx('roles').whereIn('name', unique).select('id', 'name');
+    const missing = unique.filter((n) => !roles.some((r) => r.name === n));
+    if (missing.length) throw badRequest(`roles: unknown role ${missing.join(', ')}`, 'roles');
+    await trx('user_roles').where({ user_id: id }).delete();
+    if (roles.length) await trx('user_roles').insert(roles.map((r) => ({ user_id: id, role_id: r.id })));
+  }
+
+  async delete(id: string, trx: Tx): Promise<void> {
+    await trx('users').where({ id }).delete();
+  }
+
+  /** Serialises, within `trx`, every write that could leave no one able to manage users. */
+  async lockManagers(trx: Tx): Promise<void> {
+    await trx.raw('SELECT pg_advisory_xact_lock(?)', [MANAGERS_LOCK]);
+  }
+
+  /** Active users holding a role that grants `users:manage` (directly or through '*'). */
+  async countManagers(trx: Tx): Promise<number> {
+    const result = await trx.raw<{ rows: Array<{ count: number }> }>(
+      `SELECT count(DISTINCT u.id) AS count
+         FROM users u
+         JOIN user_roles ur ON ur.user_id = u.id
+         JOIN roles r ON r.id = ur.role_id
+        WHERE u.active AND r.permissions && ARRAY['*', 'users:manage']::text[]`,
+    );
+    return Number(result.rows[0]?.count ?? 0);
+  }
+}
+
+function toRecord(row: UserRow): UserRecord {
+  return {
+    id: row.id,
+    email: row.email,
+    displayName: row.display_name,
+    active: row.active,
+    roles: row.roles ?? [],
+    mfaEnabled: row.mfa_enabled,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}

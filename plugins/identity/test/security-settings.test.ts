@@ -1,0 +1,89 @@
+import { expect } from 'chai';
+import type { TestKernel } from '../../../test/helpers/kernel.ts';
+import { auditRows, startIdentity } from './helpers.ts';
+
+describe('identity: security settings', () => {
+  let t: TestKernel;
+  let cookie: string;
+  before(async () => {
+    t = await startIdentity();
+    cookie = (await t.admin()).cookie;
+  });
+  after(() => t.close());
+
+  const get = (as = cookie) => t.inject({ method: 'GET', url: '/security-settings', headers: { cookie: as } });
+  const put = (payload: object, as = cookie) => t.inject({ method: 'PUT', url: '/security-settings', payload, headers: { cookie: as } });
+
+  it('GET answers the defaults: no mandatory 2FA, minimum length 8, no class rule, mail log kept', async () => {
+    const res = await get();
+    expect(res.statusCode).to.equal(200);
+    expect(res.json()).to.deep.equal({ mfaRequiredRoles: [], passwordPolicy: { minLength: 8, requireThreeClasses: false }, mailLogRetentionDays: null });
+  });
+
+  it('needs settings:manage (403) and a session (401)', async () => {
+    const editor = await t.createUser({ roles: ['editor'] });
+    expect((await get(editor.cookie)).statusCode).to.equal(403);
+    expect((await put({ mailLogRetentionDays: 5 }, editor.cookie)).statusCode).to.equal(403);
+    expect((await t.inject({ method: 'GET', url: '/security-settings' })).statusCode).to.equal(401);
+    const settingsManager = await t.createUser({ permissions: ['settings:manage'] });
+    expect((await get(settingsManager.cookie)).statusCode).to.equal(200);
+  });
+
+  it('PUT changes only the fields sent and audits setting.security_update with the changed fields only', async () => {
+    const res = await put({ passwordPolicy: { minLength: 10 }, mailLogRetentionDays: 30 });
+    expect(res.statusCode).to.equal(200);
+    expect(res.json()).to.deep.equal({ mfaRequiredRoles: [], passwordPolicy: { minLength: 10, requireThreeClasses: false }, mailLogRetentionDays: 30 });
+    expect((await get()).json()).to.deep.equal(res.json());
+    const rows = await auditRows(t, 'setting.security_update');
+    expect(rows).to.have.length(1);
+    expect(rows[0].before).to.deep.equal({ 'passwordPolicy.minLength': 8, mailLogRetentionDays: null });
+    expect(rows[0].after).to.deep.equal({ 'passwordPolicy.minLength': 10, mailLogRetentionDays: 30 });
+  });
+
+  it('a PUT that changes nothing writes no audit row', async () => {
+    const before = (await auditRows(t, 'setting.security_update')).length;
+    const current = (await get()).json();
+    expect((await put(current)).statusCode).to.equal(200);
+    expect((await put({})).statusCode).to.equal(200);
+    expect((await auditRows(t, 'setting.security_update')).length).to.equal(before);
+  });
+
+  it('mailLogRetentionDays accepts null (off) again', async () => {
+    await put({ mailLogRetentionDays: 14 });
+    const res = await put({ mailLogRetentionDays: null });
+    expect(res.json().mailLogRetentionDays).to.equal(null);
+    expect(await t.kernel.resolve('securitySettings').get()).to.deep.include({ mailLogRetentionDays: null });
+  });
+
+  it('refuses bad values with 400 naming the field and writes nothing', async () => {
+    const before = (await auditRows(t, 'setting.security_update')).length;
+    const cases: Array<[object, string]> = [
+      [{ passwordPolicy: { minLength: 7 } }, 'passwordPolicy.minLength'],
+      [{ passwordPolicy: { minLength: 129 } }, 'passwordPolicy.minLength'],
+      [{ passwordPolicy: { requireThreeClasses: 'sometimes' } }, 'passwordPolicy.requireThreeClasses'],
+      [{ mailLogRetentionDays: 0 }, 'mailLogRetentionDays'],
+      [{ mailLogRetentionDays: 'forever' }, 'mailLogRetentionDays'],
+      [{ mfaRequiredRoles: ['no-such-role'] }, 'mfaRequiredRoles'],
+    ];
+    for (const [payload, field] of cases) {
+      const res = await put(payload);
+      expect(res.statusCode, JSON.stringify(payload)).to.equal(400);
+      expect(res.json().field, JSON.stringify(payload)).to.equal(field);
+    }
+    expect((await auditRows(t, 'setting.security_update')).length).to.equal(before);
+  });
+
+  it('mandatory 2FA roles are stored by name, deduplicated', async () => {
+    const res = await put({ mfaRequiredRoles: ['editor', 'admin', 'editor'] });
+    expect(res.json().mfaRequiredRoles).to.deep.equal(['admin', 'editor']);
+    const rows = await auditRows(t, 'setting.security_update');
+    expect(rows[rows.length - 1].after).to.deep.equal({ mfaRequiredRoles: ['admin', 'editor'] });
+    await put({ mfaRequiredRoles: [] });
+  });
+
+  it('other plugins read the settings through the securitySettings service', async () => {
+    await put({ mailLogRetentionDays: 90 });
+    const settings = await t.kernel.resolve('securitySettings').get();
+    expect(settings.mailLogRetentionDays).to.equal(90);
+  });
+});
