@@ -73,8 +73,8 @@ app.post<{ Body: { filters: Array<{ value: unknown }>; limit?: number } }>('/pub
   const [category, price] = request.body.filters.map((f) => f.value);
   return page(
     `((attributes ->> $2) COLLATE "C") = $3 and ((attributes ->> $4)::numeric) < $5`,
-    `((attributes ->> 'price')::numeric) asc, id asc`,
-    ['category', category, 'price', price],
+    `((attributes ->> $6)::numeric) asc, id asc`,
+    ['category', category, 'price', price, 'price'],
     request.body.limit ?? 20,
   );
 });

@@ -11,7 +11,8 @@ export interface ChildServer<T> {
 export async function startChild<T>(file: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ChildServer<T>> {
   const child: ChildProcess = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
     env: { ...process.env, ...env },
-    execArgv: ['--import', 'tsx'],
+    // BENCH_CHILD_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, profiles the servers.
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const info = await new Promise<T>((resolve, reject) => {

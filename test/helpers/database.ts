@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -50,8 +51,11 @@ function getServer(): Promise<Server> {
         },
       };
     }
+    // A cluster of this run's own: parallel runs never share a data folder, and a killed run
+    // leaves nothing that blocks the next one (its folder is swept below).
+    sweepStaleClusters();
     const cluster = await startEmbeddedPostgres({
-      dir: path.join(PROJECT_ROOT, '.test-data', 'postgres'),
+      dir: path.join(CLUSTERS_DIR, `run-${process.pid}`),
       port: await freePort(),
       logger: pino({ level: 'silent' }),
       volatile: true,
@@ -106,4 +110,20 @@ export async function teardownTestDatabases(): Promise<void> {
     for (const name of created.reverse()) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }).catch(() => undefined);
   await s.cluster?.stop();
+  rmSync(path.join(CLUSTERS_DIR, `run-${process.pid}`), { recursive: true, force: true });
+}
+
+const CLUSTERS_DIR = path.join(PROJECT_ROOT, '.test-data', 'clusters');
+
+function sweepStaleClusters(): void {
+  if (!existsSync(CLUSTERS_DIR)) return;
+  for (const name of readdirSync(CLUSTERS_DIR)) {
+    const pid = Number(/^run-(\d+)$/.exec(name)?.[1]);
+    if (!pid || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      rmSync(path.join(CLUSTERS_DIR, name), { recursive: true, force: true });
+    }
+  }
 }

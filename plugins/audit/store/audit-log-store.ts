@@ -51,11 +51,27 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 export class AuditLogStore {
   constructor(private readonly deps: { db: Db }) {}
 
-  /** Newest first (`at` desc, `id` desc), one page. */
+  /**
+   * Newest first (`at` desc, `id` desc), one page. With an actor, each side of the id-or-label OR
+   * takes its first `offset + limit` rows from its own (column, at) index and the two short lists are
+   * merged: an OR left to the planner walked the whole time index for a rare actor.
+   */
   async list(filter: AuditLogFilter, page: { limit: number; offset: number }): Promise<AuditLogRow[]> {
-    const query = this.deps.db('audit_log').select(COLUMNS);
-    applyFilter(query, filter);
-    return query.orderBy([{ column: 'at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset);
+    const db = this.deps.db;
+    const newestFirst = [{ column: 'at', order: 'desc' as const }, { column: 'id', order: 'desc' as const }];
+    const branch = (actorMatch: ActorMatch) => {
+      const query = db('audit_log').select(COLUMNS);
+      applyFilter(query, filter, actorMatch);
+      return query.orderBy(newestFirst);
+    };
+    if (filter.actor === undefined) return branch('either').limit(page.limit).offset(page.offset);
+    const head = page.offset + page.limit;
+    return db
+      .select(COLUMNS)
+      .from(db.raw('((?) UNION ALL (?)) AS matches', [branch('id').limit(head), branch('label-only').limit(head)]))
+      .orderBy(newestFirst)
+      .limit(page.limit)
+      .offset(page.offset);
   }
 
   /**

@@ -102,6 +102,24 @@ describe('audit plugin: GET /audit-log', () => {
     expect(byEmail.total).to.equal(2);
     expect((await get('?actor=system')).json().total).to.equal(151);
     expect((await get('?actor=bob')).json().total).to.equal(0);
+    const paged = (await get('?actor=ALICE%40example.test&limit=2&offset=1')).json();
+    expect(paged.total).to.equal(4);
+    expect(paged.entries.map((e: { action: string }) => e.action)).to.deep.equal(['website_path.create', 'user.update']);
+  });
+
+  it('counts a row whose actor id and label both match once', async () => {
+    const t2 = await startTestKernel({ plugins: ['audit'] });
+    try {
+      const importer = { type: 'system' as const, id: 'importer', label: 'Importer' };
+      await t2.kernel.resolve('audit').record({ actor: importer }, { action: 'migration_source.import_objects' });
+      await t2.kernel.resolve('audit').record({ actor: { type: 'system', id: 'other', label: 'importer' } }, { action: 'migration_source.import_classes' });
+      const { cookie } = await t2.createUser({ permissions: ['audit:read'] });
+      const res = await t2.inject({ method: 'GET', url: '/audit-log?actor=importer', headers: { cookie } });
+      expect(res.json().total).to.equal(2);
+      expect(res.json().entries).to.have.length(2);
+    } finally {
+      await t2.close();
+    }
   });
 
   it('filters by target type and id', async () => {

@@ -26,10 +26,10 @@ export function indexedExpression(field: FieldDef, quotedName: string): string {
 
 export const isIndexed = (field: FieldDef) => INDEXED_TYPES.has(field.type) || field.type === 'array';
 
-function names(classId: string, field: string): { all: string; published: string } {
+function names(classId: string, field: string): { all: string; published: string; stats: string } {
   const cls = classId.replace(/-/g, '');
   const f = createHash('md5').update(field).digest('hex').slice(0, 10);
-  return { all: `data_objects_f_${cls}_${f}`, published: `data_objects_p_${cls}_${f}` };
+  return { all: `data_objects_f_${cls}_${f}`, published: `data_objects_p_${cls}_${f}`, stats: `data_objects_s_${cls}_${f}` };
 }
 
 function checked(classId: string, field: FieldDef): void {
@@ -48,6 +48,9 @@ export async function createFieldIndexes(q: Q, classId: string, fields: readonly
     }
     await q.raw(`CREATE INDEX IF NOT EXISTS "${n.all}" ON data_objects (${expr}, id) WHERE class_id = '${classId}'`);
     await q.raw(`CREATE INDEX IF NOT EXISTS "${n.published}" ON data_objects (${expr}, id) WHERE class_id = '${classId}' AND published`);
+    // The planner does not use a partial index's statistics to estimate a filter; without these it
+    // guesses 0.5% for any attribute value and picks slow plans for filtered, sorted queries.
+    await q.raw(`CREATE STATISTICS IF NOT EXISTS "${n.stats}" ON ${expr} FROM data_objects`);
   }
 }
 
@@ -57,6 +60,7 @@ export async function dropFieldIndexes(q: Q, classId: string, fieldNames: readon
     const n = names(classId, name);
     await q.raw(`DROP INDEX IF EXISTS "${n.all}"`);
     await q.raw(`DROP INDEX IF EXISTS "${n.published}"`);
+    await q.raw(`DROP STATISTICS IF EXISTS "${n.stats}"`);
   }
 }
 
