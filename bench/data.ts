@@ -173,6 +173,15 @@ async function main(): Promise<number> {
   const started = Date.now();
   const database = await createTestDatabase();
   const children: Array<ChildServer<unknown>> = [];
+  let cleaned: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaned ??= (async () => {
+      for (const child of children.reverse()) await child.stop();
+      await database.close();
+      await teardownTestDatabases();
+    })());
+  // Ctrl-C still drops the temporary database.
+  process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
   try {
     const product = await startChild<{ port: number; cookie: string }>('product-server.ts', { BENCH_DATABASE_URL: database.url });
     children.push(product);
@@ -221,9 +230,7 @@ async function main(): Promise<number> {
     log(`finished in ${Math.round((Date.now() - started) / 1000)} s`);
     return misses.length > 0 && process.env.BENCH_STRICT === '1' ? 1 : 0;
   } finally {
-    for (const child of children.reverse()) await child.stop();
-    await database.close();
-    await teardownTestDatabases();
+    await cleanup();
   }
 }
 

@@ -14,6 +14,7 @@ import type { App } from './plugin.ts';
 import { SESSION_COOKIE, type SessionService } from './sessions.ts';
 
 export const JSON_BODY_LIMIT = 25 * 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The documented error body of every route. */
 export interface ErrorBody {
@@ -44,8 +45,13 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: deps.config.TRUST_PROXY,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // The proxy's X-Request-Id is kept (it ends up in logs and audit rows) only when it is a short
+    // token; anything else gets a fresh id.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider() as unknown as App;
 

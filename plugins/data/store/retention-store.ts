@@ -15,28 +15,19 @@ export class RetentionStore {
   }
 
   /**
-   * Deletes up to `limit` objects of a class created before `cutoff`, oldest first, and the unique
-   * values they held: a locale-scoped value goes with its row (one row per group and locale), a
-   * shared value ('' scope) once no row of its translation group is left. Returns the deleted ids.
+   * Deletes up to `limit` objects of a class created before `cutoff`, oldest first, and returns their
+   * ids. The unique values they held go in the same statement: the `data_objects` delete trigger
+   * (migration 0001) releases a row's locale-scoped claims, and shared ones with its group's last row.
+   * SKIP LOCKED leaves rows an editor is writing to the next batch or run.
    */
   async deleteBatch(trx: Tx, classId: string, cutoff: Date, limit: number): Promise<string[]> {
-    const deleted = await trx.raw<{ rows: Array<{ id: string; translation_group_id: string; locale: string }> }>(
+    const deleted = await trx.raw<{ rows: Array<{ id: string }> }>(
       `delete from data_objects
         where id in (select id from data_objects where class_id = ? and created_at < ?
                       order by created_at, id limit ? for update skip locked)
-        returning id, translation_group_id, locale`,
+        returning id`,
       [classId, cutoff, limit],
     );
-    const rows = deleted.rows;
-    if (rows.length === 0) return [];
-    await trx.raw(
-      `delete from data_unique_values u
-        using (select unnest(?::uuid[]) as group_id, unnest(?::text[]) as locale) d
-        where u.class_id = ? and u.translation_group_id = d.group_id
-          and (u.scope = d.locale
-               or (u.scope = '' and not exists (select 1 from data_objects o where o.translation_group_id = d.group_id)))`,
-      [rows.map((r) => r.translation_group_id), rows.map((r) => r.locale), classId],
-    );
-    return rows.map((r) => r.id);
+    return deleted.rows.map((r) => r.id);
   }
 }

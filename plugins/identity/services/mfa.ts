@@ -43,7 +43,7 @@ function newRecoveryCode(): string {
 /**
  * TOTP second factor (RFC 6238, 30 s steps, one step of tolerance either way) with single-use
  * recovery codes. Secrets are sealed with TOTP_ENCRYPTION_KEY and never leave this service after
- * setup; a code, once accepted, cannot be accepted again (the used step is recorded).
+ * setup; a code, once accepted at sign-in, cannot be accepted again (the used step is recorded).
  */
 export class MfaService {
   constructor(
@@ -97,15 +97,14 @@ export class MfaService {
     const row = await this.deps.store.get(userId);
     const secret = row?.pendingSecretSealed ? this.open(row.pendingSecretSealed) : null;
     if (!secret) throw conflict('No enrolment in progress: call POST /auth/mfa/setup first', 'MFA_SETUP_NOT_STARTED');
-    const step = this.matchStep(secret, code);
-    if (step === null) {
+    if (this.matchStep(secret, code) === null) {
       this.deps.setupLimiter.hit(userId);
       throw badRequest('code does not match the authenticator', 'code', 'MFA_CODE_INVALID');
     }
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await this.deps.db.transaction(async (trx) => {
       const now = this.deps.clock.now();
-      await this.deps.store.enable(userId, step, now, trx);
+      await this.deps.store.enable(userId, now, trx);
       await this.deps.store.replaceRecoveryCodes(userId, codes.map((c) => hashToken(normaliseRecoveryCode(c))), now, trx);
     });
     this.deps.setupLimiter.clear(userId);

@@ -34,11 +34,14 @@ export class MfaStore {
       .merge({ pending_secret_sealed: sealed, updated_at: now });
   }
 
-  /** Promotes the pending secret; `step` is the TOTP step just used, so it cannot be used again. */
-  async enable(userId: string, step: number, now: Date, trx: Tx): Promise<void> {
+  /**
+   * Promotes the pending secret. The replay guard starts empty: confirming enrolment is not a
+   * sign-in, so the code shown then may still complete the first sign-in (once).
+   */
+  async enable(userId: string, now: Date, trx: Tx): Promise<void> {
     await trx('identity_mfa')
       .where({ user_id: userId })
-      .update({ secret_sealed: trx.ref('pending_secret_sealed'), pending_secret_sealed: null, enabled_at: now, last_used_step: step, updated_at: now });
+      .update({ secret_sealed: trx.ref('pending_secret_sealed'), pending_secret_sealed: null, enabled_at: now, last_used_step: null, updated_at: now });
   }
 
   /**

@@ -114,6 +114,15 @@ describe('identity: two-factor authentication', () => {
     expect(replay.json().code).to.equal('MFA_CODE_INVALID');
   });
 
+  it('the code that confirmed enrolment may complete the first sign-in, but only once', async () => {
+    const u = await t.createUser({ roles: ['viewer'] });
+    const { secret } = (await post('/auth/mfa/setup', undefined, u.cookie)).json();
+    const code = totp(secret, clock);
+    expect((await post('/auth/mfa/verify-setup', { code }, u.cookie)).statusCode).to.equal(200);
+    expect((await post('/auth/mfa/challenge', { mfaToken: await mfaToken(u.email, u.password), code })).statusCode).to.equal(200);
+    expect((await post('/auth/mfa/challenge', { mfaToken: await mfaToken(u.email, u.password), code })).statusCode).to.equal(401);
+  });
+
   it('a code from the previous step is still accepted (window of one step), an older one is not', async () => {
     const u = await t.createUser({ roles: ['viewer'] });
     const { secret } = await enrol(u.cookie);

@@ -73,7 +73,7 @@ describe('identity: security settings', () => {
     expect((await auditRows(t, 'setting.security_update')).length).to.equal(before);
   });
 
-  it('mandatory 2FA roles are stored by name, deduplicated', async () => {
+  it('mandatory 2FA roles are stored by name, each once', async () => {
     const res = await put({ mfaRequiredRoles: ['editor', 'admin', 'editor'] });
     expect(res.json().mfaRequiredRoles).to.deep.equal(['admin', 'editor']);
     const rows = await auditRows(t, 'setting.security_update');
