@@ -47,14 +47,13 @@ const pool = new pg.Pool({ connectionString: url, max: 10 });
 const app = Fastify({ logger: false });
 const notFound = { statusCode: 404, error: 'Not Found', code: 'OBJECT_NOT_FOUND', message: 'Object not found' };
 
-/** The count and the page in one statement, as the product's page query does. */
+/** The page plus one row (to tell `hasMore`), as the product's public page query does. */
 async function page(where: string, order: string, params: unknown[], limit: number) {
   const filtered = `from data_objects where class_id = $1 and published and ${where}`;
-  const sql =
-    `select (select count(*) ${filtered}) as total, ` +
-    `(select coalesce(json_agg(p), '[]'::json) from (select * ${filtered} order by ${order} limit ${limit} offset 0) p) as rows`;
+  const sql = `select coalesce(json_agg(p), '[]'::json) as rows from (select * ${filtered} order by ${order} limit ${limit + 1} offset 0) p`;
   const { rows } = await pool.query(sql, [classId, ...params]);
-  return { objects: (rows[0].rows as Row[]).map(dto), total: Number(rows[0].total) };
+  const found = rows[0].rows as Row[];
+  return { objects: found.slice(0, limit).map(dto), hasMore: found.length > limit };
 }
 
 app.get<{ Params: { id: string } }>('/public/data-objects/:id', async (request, reply) => {

@@ -43,7 +43,7 @@ export async function objectBatchRoutes(app: App, data: DataServices): Promise<v
   }));
 
   app.post('/data-objects/query', { config: read, schema: { tags, body: QueryBody } }, async (request) => {
-    const { rows, total } = await data.query.run(request.body, 'admin');
-    return { objects: await data.reads.toDtos(rows), total };
+    const { rows, total, hasMore } = await data.query.run(request.body, 'admin');
+    return { objects: await data.reads.toDtos(rows), total, hasMore };
   });
 }

@@ -2,9 +2,10 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/plugin.ts';
 import type { DataServices } from '../services/index.ts';
 import { simpleFilterValue } from '../services/query-service.ts';
+import type { Page } from '../store/object-query-store.ts';
 import { Ids, QueryBody } from './schemas.ts';
 
-const RESERVED = new Set(['className', 'limit', 'offset', 'locale']);
+const RESERVED = new Set(['className', 'limit', 'offset', 'locale', 'includeTotal']);
 
 /**
  * The public read API for published objects (no authentication). Every route is counted per client
@@ -27,22 +28,29 @@ export async function publicObjectRoutes(app: App, data: DataServices): Promise<
           tags,
           description: 'Published objects of a class; other query parameters are equality filters on indexed fields (`?color=red`).',
           querystring: Type.Object(
-            { className: Type.String({ minLength: 1 }), locale: Type.Optional(Type.String()), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }), offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }) },
+            { className: Type.String({ minLength: 1 }), locale: Type.Optional(Type.String()), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }), offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }), includeTotal: Type.Optional(Type.Boolean()) },
             { additionalProperties: Type.String() },
           ),
         },
       },
       async (request) => {
-        const query = request.query as Record<string, string | number | undefined>;
+        const query = request.query as unknown as Record<string, string | number | boolean | undefined>;
         const cls = await data.query.classNamed(String(query.className));
         const filters = Object.entries(query)
           .filter(([name]) => !RESERVED.has(name))
           .map(([field, value]) => ({ field, op: 'eq', value: simpleFilterValue(cls, field, String(value)) }));
-        const { rows, total } = await data.query.run(
-          { className: cls.name, filters, limit: Number(query.limit), offset: Number(query.offset), locale: query.locale as string | undefined },
+        const page = await data.query.run(
+          {
+            className: cls.name,
+            filters,
+            limit: Number(query.limit),
+            offset: Number(query.offset),
+            locale: query.locale as string | undefined,
+            includeTotal: request.query.includeTotal === true,
+          },
           'public',
         );
-        return { objects: await data.reads.toDtos(rows), total };
+        return pageBody(data, page);
       },
     );
 
@@ -51,12 +59,17 @@ export async function publicObjectRoutes(app: App, data: DataServices): Promise<
     }));
 
     pub.post('/public/data-objects/query', { config, schema: { tags, body: QueryBody } }, async (request) => {
-      const { rows, total } = await data.query.run(request.body, 'public');
-      return { objects: await data.reads.toDtos(rows), total };
+      return pageBody(data, await data.query.run(request.body, 'public'));
     });
 
     pub.get('/public/data-objects/:id', { config, schema: { tags, params: Type.Object({ id: Type.String() }) } }, async (request) =>
       data.reads.get(request.params.id, 'public'),
     );
   });
+}
+
+/** `{ objects, hasMore }`, plus `total` when the caller asked for it (`includeTotal`). */
+async function pageBody(data: DataServices, page: Page) {
+  const objects = await data.reads.toDtos(page.rows);
+  return page.total === undefined ? { objects, hasMore: page.hasMore } : { objects, hasMore: page.hasMore, total: page.total };
 }

@@ -22,6 +22,7 @@ export const QueryBody = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
     locale: Type.Optional(Type.String()),
+    includeTotal: Type.Optional(Type.Boolean({ description: 'public route: also count every match (admin route: always counted)' })),
   },
   { additionalProperties: false },
 );

@@ -28,7 +28,7 @@ export class ObjectReadService {
     return (await this.toDtos([row]))[0];
   }
 
-  async list(opts: { classId?: string; className?: string; locale?: string; limit: number; offset: number; publishedOnly: boolean }): Promise<{ objects: ObjectDto[]; total: number }> {
+  async list(opts: { classId?: string; className?: string; locale?: string; limit: number; offset: number; publishedOnly: boolean }): Promise<{ objects: ObjectDto[]; total: number; hasMore: boolean }> {
     const conditions: SqlCondition[] = [];
     if (opts.classId !== undefined) {
       if (!isUuid(opts.classId)) throw badRequest('classId must be a uuid', 'classId');
@@ -41,11 +41,12 @@ export class ObjectReadService {
     }
     if (opts.publishedOnly) conditions.push({ sql: 'published', bindings: [] });
     if (opts.locale !== undefined) conditions.push({ sql: 'locale = ?', bindings: [checkLocale(opts.locale)] });
-    const { rows, total } = await fetchPage(this.deps.kernel.db, conditions, [
+    // The admin list always counts (editors page through a class; traffic is low).
+    const { rows, total, hasMore } = await fetchPage(this.deps.kernel.db, conditions, [
       { sql: 'created_at', bindings: [], direction: 'desc' },
       { sql: 'id', bindings: [], direction: 'desc' },
-    ], opts.limit, opts.offset);
-    return { objects: await this.toDtos(rows), total };
+    ], opts.limit, opts.offset, true);
+    return { objects: await this.toDtos(rows), total: total ?? 0, hasMore };
   }
 
   /** Several objects in the order asked; ids not found (or drafts, publicly) are left out. */

@@ -1,6 +1,6 @@
 import { badRequest } from '../../../kernel/errors.ts';
 import type { ClassRow, FieldDef, ObjectRow } from '../model.ts';
-import { fetchPage, type SqlCondition, type SqlOrder } from '../store/object-query-store.ts';
+import { fetchPage, type Page, type SqlCondition, type SqlOrder } from '../store/object-query-store.ts';
 import { indexedExpression } from '../store/field-index-store.ts';
 import { INDEXED_TYPES } from './field-definitions.ts';
 import type { DataServiceDeps } from './deps.ts';
@@ -16,6 +16,8 @@ export interface QueryInput {
   limit?: number;
   offset?: number;
   locale?: string;
+  /** Count every match (public routes: only when asked; admin routes: always). */
+  includeTotal?: boolean;
 }
 
 /** What a filterable name stands for: a column or an indexed attribute expression, and its kind. */
@@ -52,7 +54,7 @@ export class QueryService {
     return cls;
   }
 
-  async run(input: QueryInput, audience: 'admin' | 'public'): Promise<{ cls: ClassRow; rows: ObjectRow[]; total: number }> {
+  async run(input: QueryInput, audience: 'admin' | 'public'): Promise<{ cls: ClassRow } & Page> {
     const cls = await this.classNamed(input.className);
     const conditions: SqlCondition[] = [{ sql: 'class_id = ?', bindings: [cls.id] }];
     if (audience === 'public') conditions.push({ sql: 'published', bindings: [] });
@@ -66,8 +68,9 @@ export class QueryService {
     if (order.length === 0) order.push({ sql: 'created_at', bindings: [], direction: 'desc' });
     // The id tie-breaker keeps pages stable; it follows the last direction so one index scan serves it.
     order.push({ sql: 'id', bindings: [], direction: order[order.length - 1].direction });
-    const { rows, total } = await fetchPage(this.deps.kernel.db, conditions, order, input.limit ?? 20, input.offset ?? 0);
-    return { cls, rows, total };
+    const withTotal = audience === 'admin' || input.includeTotal === true;
+    const page = await fetchPage(this.deps.kernel.db, conditions, order, input.limit ?? 20, input.offset ?? 0, withTotal);
+    return { cls, ...page };
   }
 
   private target(cls: ClassRow, name: string, at: string, audience: 'admin' | 'public'): Target {

@@ -92,8 +92,14 @@ describe('data: queries and the public API', () => {
     expect(list.statusCode).to.equal(200);
     expect(list.json().objects.map((o: { key: string }) => o.key)).to.deep.equal(['apple']);
     const all = await k.call('GET', `/public/data-objects?className=${cls.name}&limit=2`, null);
-    expect(all.json().total).to.equal(3);
+    expect(all.json()).to.include({ hasMore: true }).and.not.to.have.property('total');
     expect(all.json().objects).to.have.length(2);
+    const counted = await k.call('GET', `/public/data-objects?className=${cls.name}&limit=2&offset=2&includeTotal=true`, null);
+    expect(counted.json()).to.include({ total: 3, hasMore: false });
+    expect(counted.json().objects).to.have.length(1);
+    const queried = await query({ limit: 1, includeTotal: true }, '/public/data-objects/query');
+    expect(queried.json()).to.include({ total: 3, hasMore: true });
+    expect((await query({ limit: 1 }, '/public/data-objects/query')).json()).not.to.have.property('total');
     const batch = await k.call('GET', `/public/data-objects/batch?ids=${ids.cake},${ids.apple}`, null);
     expect(batch.json().objects.map((o: { key: string }) => o.key)).to.deep.equal(['apple']);
     expect((await k.call('GET', `/public/data-objects/${ids.apple}`, null)).json().key).to.equal('apple');
