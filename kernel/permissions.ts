@@ -45,8 +45,8 @@ export class PermissionRegistry {
 
   /** The keys an actor effectively holds ('*' expanded), for `GET /auth/me`. */
   effective(held: ReadonlySet<string>): string[] {
-    if (held.has('*')) return this.list().map((d) => d.key);
     const out = new Set<string>();
+    if (held.has('*')) for (const def of this.definitions.values()) out.add(def.key);
     for (const def of this.definitions.values()) {
       if (held.has(def.key) || def.grantedBy?.some((k) => held.has(k))) out.add(def.key);
     }

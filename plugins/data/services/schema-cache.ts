@@ -21,7 +21,8 @@ export class SchemaCache {
     if (!hit) {
       hit = findClassByName(this.db, name);
       this.byName.set(name, hit);
-      hit.catch(() => this.byName.delete(name));
+      // Misses are not kept: public callers choose the name, and the map must not grow with them.
+      hit.then((found) => found || this.byName.delete(name), () => this.byName.delete(name));
     }
     return hit;
   }
@@ -31,7 +32,7 @@ export class SchemaCache {
     if (!hit) {
       hit = findClassById(this.db, id);
       this.byId.set(id, hit);
-      hit.catch(() => this.byId.delete(id));
+      hit.then((found) => found || this.byId.delete(id), () => this.byId.delete(id));
     }
     return hit;
   }

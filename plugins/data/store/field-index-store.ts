@@ -14,7 +14,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  *   others   -> ((attributes->>'f') COLLATE "C")  (dates and datetimes are stored as UTC ISO text, so
  *               byte order is time order; texts sort by code point)
  * Two indexes per field: one for the admin routes (`WHERE class_id = X`) and one for the public read
- * path (`WHERE class_id = X AND published`). Array fields get one GIN index for element lookups. DDL takes no bind parameters, so the field name and class
+ * path (`(expr, created_at, id) WHERE class_id = X AND published`). Array fields get one GIN index for
+ * element lookups. DDL takes no bind parameters, so the field name and class
  * id are inlined, after checking them against the identifier and uuid patterns.
  */
 export function indexedExpression(field: FieldDef, quotedName: string): string {
@@ -47,7 +48,10 @@ export async function createFieldIndexes(q: Q, classId: string, fields: readonly
       continue;
     }
     await q.raw(`CREATE INDEX IF NOT EXISTS "${n.all}" ON data_objects (${expr}, id) WHERE class_id = '${classId}'`);
-    await q.raw(`CREATE INDEX IF NOT EXISTS "${n.published}" ON data_objects (${expr}, id) WHERE class_id = '${classId}' AND published`);
+    // The public index also carries created_at: the common public read, "field = value, newest
+    // first" (the default order), then walks it in order and stops after one page; a sort on the
+    // field itself still uses its leading column.
+    await q.raw(`CREATE INDEX IF NOT EXISTS "${n.published}" ON data_objects (${expr}, created_at, id) WHERE class_id = '${classId}' AND published`);
     // The planner does not use a partial index's statistics to estimate a filter; without these it
     // guesses 0.5% for any attribute value and picks slow plans for filtered, sorted queries.
     await q.raw(`CREATE STATISTICS IF NOT EXISTS "${n.stats}" ON ${expr} FROM data_objects`);
