@@ -71,6 +71,17 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
 
   installAccessControl(app, deps);
 
+  // Graceful shutdown: once closing starts, in-flight requests still finish, but their answers close
+  // the connection, so a keep-alive client cannot hold the process open until its idle timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    app.server.closeIdleConnections?.();
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     deps.metrics.httpRequests.inc({ route: request.routeOptions.url ?? 'unmatched', method: request.method, status: reply.statusCode });
   });
