@@ -35,19 +35,11 @@ export async function findObjectsByKeys(q: Q, classId: string, pairs: Array<{ ke
     .forUpdate();
 }
 
-export interface NewObjectValues {
+/** An object row before insert: the database fills id (when absent), workflow state and timestamps. */
+export type NewObjectValues = Omit<ObjectRow, 'id' | 'workflow_state' | 'created_at' | 'updated_at'> & {
   id?: string;
-  class_id: string;
-  translation_group_id: string;
-  locale: string;
-  key: string | null;
-  parent_id: string | null;
-  path: string;
-  published: boolean;
   workflow_state?: string | null;
-  attributes: Record<string, unknown>;
-  created_by: string | null;
-}
+};
 
 /** Inserts one or many rows in one statement and returns them in input order. */
 export async function insertObjects(q: Q, rows: NewObjectValues[]): Promise<ObjectRow[]> {
