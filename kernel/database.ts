@@ -11,12 +11,20 @@ export type Tx = Knex.Transaction;
 // COUNT(*) and BIGINT come back as strings by default; every count here fits a JS number.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
-export function createKnex(url: string, poolMax: number): Db {
+/** A knex instance; its own warnings (dropped connections and the like) go to `logger` when given. */
+export function createKnex(url: string, poolMax: number, logger?: Logger): Db {
+  const log = logger?.child({ component: 'database' });
   return knexFactory({
     client: 'pg',
     connection: { connectionString: url, application_name: 'cms' },
     pool: { min: 0, max: poolMax, idleTimeoutMillis: 30_000 },
     acquireConnectionTimeout: 10_000,
+    log: {
+      warn: (message: string) => (log ? log.warn(message) : undefined),
+      error: (message: string) => (log ? log.error(message) : undefined),
+      deprecate: (message: string) => (log ? log.warn(message) : undefined),
+      debug: (message: string) => (log ? log.debug(message) : undefined),
+    },
   });
 }
 
@@ -40,7 +48,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
     url = cluster.urlFor('cms');
     logger.info({ port: config.EMBEDDED_PG_PORT }, 'using embedded PostgreSQL (set DATABASE_URL to use your own)');
   }
-  const db = createKnex(url, config.DATABASE_POOL_MAX);
+  const db = createKnex(url, config.DATABASE_POOL_MAX, logger);
   return {
     db,
     url,

@@ -28,9 +28,16 @@ export default definePlugin({
   migrations: path.join(here, 'migrations'),
   permissions: DATA_PERMISSIONS,
   config: Type.Object({
-    // '1': creating published objects and publish actions need objects:publish (others create drafts).
-    ENFORCE_PUBLISH_PERMISSION: Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('true'), Type.Literal('false')], { default: '1' }),
-    PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 600 }),
+    ENFORCE_PUBLISH_PERMISSION: Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('true'), Type.Literal('false')], {
+      default: '1',
+      description: '1: publishing objects needs objects:publish; objects created without it are drafts',
+    }),
+    PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      default: 600,
+      description: 'requests per client address and minute on /public/data-objects* (429 with Retry-After beyond)',
+    }),
   }),
   async routes(app, deps) {
     const data = createDataServices(deps);

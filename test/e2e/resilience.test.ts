@@ -1,41 +1,82 @@
 import { expect } from 'chai';
 import { Type } from '@sinclair/typebox';
-import pg from 'pg';
+import net from 'node:net';
+import { pino } from 'pino';
+import { createKnex, type DatabaseHandle } from '../../kernel/database.ts';
+import { createKernel, type Kernel } from '../../kernel/kernel.ts';
+import { discoverPlugins } from '../../kernel/loader.ts';
+import { createTestDatabase } from '../helpers/database.ts';
 import { ManualClock } from '../../kernel/clock.ts';
 import { definePlugin } from '../../kernel/plugin.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
 
+/** A TCP relay to the database that a test can cut (every socket dropped, port closed) and restore. */
+async function databaseRelay(target: URL) {
+  const [host, targetPort] = [target.hostname, Number(target.port)];
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | undefined;
+  const listen = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      server = net.createServer((client) => {
+        const upstream = net.connect(targetPort, host);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => undefined);
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve((server!.address() as net.AddressInfo).port));
+    });
+  const port = await listen(0);
+  return {
+    port,
+    async cut() {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server!.close(r));
+    },
+    restore: () => listen(port),
+  };
+}
+
 describe('health during a database outage', () => {
-  let t: TestKernel;
-  let admin: pg.Client;
-  let database: string;
+  let kernel: Kernel;
+  let database: DatabaseHandle;
+  let relay: Awaited<ReturnType<typeof databaseRelay>>;
   before(async () => {
-    t = await startTestKernel({ plugins: ['health'] });
-    database = (await t.db.raw('select current_database() as name')).rows[0].name;
-    const url = new URL((t.db.client.config.connection as { connectionString: string }).connectionString);
-    url.pathname = '/postgres';
-    admin = new pg.Client({ connectionString: url.toString() });
-    await admin.connect();
+    database = await createTestDatabase();
+    const url = new URL(database.url);
+    relay = await databaseRelay(url);
+    url.port = String(relay.port);
+    const db = createKnex(url.toString(), 2);
+    kernel = await createKernel({
+      service: 'all',
+      plugins: (await discoverPlugins()).filter((p) => p.id === 'health'),
+      env: { NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+      database: { db, url: url.toString(), close: () => db.destroy() },
+      logger: pino({ level: 'silent' }),
+      jobs: false,
+    });
   });
   after(async () => {
-    await admin.query(`ALTER DATABASE ${database} CONNECTION LIMIT -1`).catch(() => undefined);
-    await admin.end();
-    await t.close();
+    await kernel.close();
+    await kernel.resolve('db').destroy();
+    await database.close();
   });
 
-  it('answers 503 while the database refuses connections and recovers by itself', async () => {
-    expect((await t.inject({ method: 'GET', url: '/health' })).statusCode).to.equal(200);
+  it('answers 503 while the database does not answer and recovers by itself', async () => {
+    const health = () => kernel.app.inject({ method: 'GET', url: '/health' });
+    expect((await health()).statusCode).to.equal(200);
 
-    // Cut the database off: no new connections, existing ones terminated.
-    await admin.query(`ALTER DATABASE ${database} CONNECTION LIMIT 0`);
-    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
-    const down = await t.inject({ method: 'GET', url: '/health' });
+    await relay.cut();
+    const down = await health();
     expect(down.statusCode).to.equal(503);
     expect(down.json()).to.include({ status: 'unavailable', database: 'down' });
-    expect((await t.inject({ method: 'GET', url: '/health/live' })).statusCode).to.equal(200);
+    expect((await kernel.app.inject({ method: 'GET', url: '/health/live' })).statusCode).to.equal(200);
 
-    await admin.query(`ALTER DATABASE ${database} CONNECTION LIMIT -1`);
-    const up = await t.inject({ method: 'GET', url: '/health' });
+    await relay.restore();
+    const up = await health();
     expect(up.statusCode).to.equal(200);
     expect(up.json()).to.include({ status: 'ok' }).and.not.to.have.property('database');
   });
