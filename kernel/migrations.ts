@@ -53,7 +53,8 @@ export async function pendingMigrations(db: Db, sets: MigrationSet[]): Promise<s
   const pending: string[] = [];
   for (const set of sets) {
     const [, list] = (await db.migrate.list(configFor(set))) as [unknown[], Array<{ file: string } | string>];
-    for (const item of list) pending.push(`${set.owner}/${typeof item === 'string' ? item : item.file}`);
+    const source = new FolderMigrationSource(set.directory);
+    for (const item of list) pending.push(`${set.owner}/${source.getMigrationName(typeof item === 'string' ? item : item.file)}`);
   }
   return pending;
 }
