@@ -36,7 +36,6 @@ export interface KernelServices {
  * Services that plugins provide to each other (manifest `provides`). A providing plugin augments this
  * interface with `declare module` so consumers get types without importing its files.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface PluginServices {}
 
 export type ServiceMap = KernelServices & PluginServices;
