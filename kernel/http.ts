@@ -6,7 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import { ANONYMOUS } from './actor.ts';
 import type { AuditContext } from './audit.ts';
 import type { Config } from './config.ts';
-import { HttpError, forbidden, isHttpError, isUniqueViolation, unauthorized } from './errors.ts';
+import { HttpError, badRequest, forbidden, isHttpError, isUniqueViolation, unauthorized } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 import type { PermissionRegistry } from './permissions.ts';
@@ -70,6 +70,15 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   installAccessControl(app, deps);
+
+  // PostgreSQL cannot store U+0000 in text or jsonb; refused here once for every route, naming the
+  // field, instead of surfacing as a database error.
+  app.addHook('preValidation', async (request) => {
+    for (const [part, value] of [['body', request.body], ['query', request.query], ['params', request.params]] as const) {
+      const at = findNul(value, '');
+      if (at !== null) throw badRequest(`${at || part} must not contain the NUL character`, at || undefined, 'NUL_CHARACTER');
+    }
+  });
 
   // Graceful shutdown: once closing starts, in-flight requests still finish, but their answers close
   // the connection, so a keep-alive client cannot hold the process open until its idle timeout.
@@ -147,6 +156,9 @@ function classify(err: FastifyError & { statusCode?: number }): { status: number
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported Content-Type' };
   }
+  // Invalid text for the database encoding (a NUL that slipped past the hook): the caller's input.
+  const pgCode = (err as { code?: string }).code;
+  if (pgCode === '22021' || pgCode === '22P05') return { status: 400, code: 'INVALID_TEXT', message: 'Input contains characters that cannot be stored' };
   if (isUniqueViolation(err as unknown)) return { status: 409, code: 'UNIQUE_VIOLATION', message: 'A unique value is already in use' };
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return { status: err.statusCode, code: err.code ?? 'BAD_REQUEST', message: err.message };
@@ -169,4 +181,17 @@ function sendError(err: FastifyError, request: FastifyRequest, reply: FastifyRep
   if (known?.field) body.field = known.field;
   if (known?.headers) reply.headers(known.headers);
   return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/** Path (`a.b.0`) of the first string or key containing U+0000, '' for the value itself, or null. */
+function findNul(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, child] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return at;
+    const found = findNul(child, at);
+    if (found !== null) return found;
+  }
+  return null;
 }
