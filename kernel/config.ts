@@ -15,6 +15,12 @@ export const SERVICE_PORTS: Record<ServiceName | 'all', number> = {
 const Flag = (description: string) =>
   Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('true'), Type.Literal('false')], { default: '0', description });
 
+/**
+ * An on/off environment variable for plugin config slices: accepts 1/0/true/false and arrives as a
+ * boolean in `pluginConfig`.
+ */
+export const EnvFlag = (defaultValue: boolean, description: string) => Type.Boolean({ default: defaultValue, description });
+
 /** Environment variables the kernel reads. Plugins add their own slice (manifest `config`). */
 export const KernelConfigSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
@@ -36,6 +42,10 @@ export const KernelConfigSchema = Type.Object({
   CMS_DATA_DIR: Type.String({ default: 'data', minLength: 1, description: 'folder of the embedded database and of locally generated keys' }),
   EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329, description: 'loopback port of the embedded PostgreSQL' }),
   CMS_DISABLED_PLUGINS: Type.String({ default: '', description: 'comma-separated ids of plugins not to load' }),
+  CMS_PLUGIN_PATH: Type.String({
+    default: '',
+    description: 'extra plugin folders outside the project, separated by ":" (each a folder of plugin folders or one plugin folder; their presets/ too)',
+  }),
   CMS_ADMIN_EMAIL: Type.Optional(Type.String({ format: 'email', description: 'first administrator, created at first start when no user exists' })),
   CMS_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 1, description: 'password of the first administrator (never logged)' })),
   TRUST_PROXY: Flag('1: client address from X-Forwarded-For (set behind the reverse proxy)'),

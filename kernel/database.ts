@@ -76,3 +76,17 @@ export async function databaseAnswers(db: Db, timeoutMs = 2000): Promise<boolean
     clearTimeout(timer);
   }
 }
+
+/** What a service's write method takes to join a caller's transaction instead of opening its own. */
+export interface WriteOptions {
+  /** The caller's transaction: the write commits or rolls back with it. */
+  trx?: Tx;
+}
+
+/**
+ * Runs `work` in the caller's transaction when one is given (inside a savepoint, so a refused write
+ * can be caught without poisoning the outer transaction), else in a transaction of its own.
+ */
+export function inTransaction<T>(db: Db, trx: Tx | undefined, work: (trx: Tx) => Promise<T>): Promise<T> {
+  return trx ? trx.transaction(work) : db.transaction(work);
+}

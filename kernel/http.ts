@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
+import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { ANONYMOUS } from './actor.ts';
@@ -69,16 +70,10 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
   });
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
-  installAccessControl(app, deps);
-
-  // PostgreSQL cannot store U+0000 in text or jsonb; refused here once for every route, naming the
-  // field, instead of surfacing as a database error.
-  app.addHook('preValidation', async (request) => {
-    for (const [part, value] of [['body', request.body], ['query', request.query], ['params', request.params]] as const) {
-      const at = findNul(value, '');
-      if (at !== null) throw badRequest(`${at || part} must not contain the NUL character`, at || undefined, 'NUL_CHARACTER');
-    }
-  });
+  // Kernel infrastructure is registered through fastify-plugin: its hooks must reach every plugin's
+  // encapsulated context instead of staying inside their own.
+  await app.register(accessControl, deps);
+  await app.register(inputChecks);
 
   // Graceful shutdown: once closing starts, in-flight requests still finish, but their answers close
   // the connection, so a keep-alive client cannot hold the process open until its idle timeout.
@@ -98,10 +93,28 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
 }
 
 /**
+ * PostgreSQL cannot store U+0000 in text or jsonb; refused once for every route, naming the field,
+ * instead of surfacing as a database error.
+ */
+const inputChecks = fp(
+  async (app) => {
+    app.addHook('preValidation', async (request) => {
+      for (const [part, value] of [['body', request.body], ['query', request.query], ['params', request.params]] as const) {
+        const at = findNul(value, '');
+        if (at !== null) throw badRequest(`${at || part} must not contain the NUL character`, at || undefined, 'NUL_CHARACTER');
+      }
+    });
+  },
+  { name: 'kernel-input-checks' },
+);
+
+/**
  * Every route declares `config.permission`, `config.session` or `config.public`; start-up fails on a
  * route that declares none. The check runs before body parsing, so an unauthenticated caller never
  * learns about validation rules.
  */
+const accessControl = fp<HttpDeps>(async (app, deps) => installAccessControl(app as unknown as App, deps), { name: 'kernel-access-control' });
+
 function installAccessControl(app: App, deps: HttpDeps): void {
   app.decorateRequest('actor', null as never);
   app.addHook('onRoute', (route) => {

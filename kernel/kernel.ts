@@ -1,18 +1,20 @@
-import { asValue, createContainer, InjectionMode, type AwilixContainer } from 'awilix';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AuditWriter } from './audit.ts';
 import { SystemClock, type Clock } from './clock.ts';
+import type { TObject } from '@sinclair/typebox';
 import { loadKernelConfig, parseEnvSlice, SERVICE_PORTS, type Config, type ServiceName } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './database.ts';
 import { createHttpApp } from './http.ts';
-import { discoverPlugins, KERNEL_MIGRATIONS_DIR, orderPlugins, PROJECT_ROOT, selectPlugins } from './loader.ts';
+import { ExtensionFolders } from './extensions.ts';
+import { discoverPlugins, KERNEL_MIGRATIONS_DIR, mountsRoutes, orderPlugins, PROJECT_ROOT, selectPlugins } from './loader.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { MailPort } from './mail.ts';
 import { Metrics } from './metrics.ts';
 import { migrateAll, pendingMigrations, type MigrationSet } from './migrations.ts';
 import { KERNEL_PERMISSIONS, PermissionRegistry } from './permissions.ts';
-import type { App, KernelServices, PluginDeps, PluginManifest, ServiceKey, ServiceMap } from './plugin.ts';
+import type { AnyPluginManifest, App, KernelServices, PluginContext, ServiceKey, ServiceMap } from './plugin.ts';
+import { PluginScopes } from './plugin-scopes.ts';
 import { RecordHooks } from './record-hooks.ts';
 import { Scheduler } from './scheduler.ts';
 import { SecretBox } from './secret-box.ts';
@@ -28,10 +30,10 @@ const DAY_MS = 24 * 3600_000;
 export interface KernelOptions {
   service: ServiceName | 'all';
   env?: Record<string, string | undefined>;
-  /** An explicit plugin set (tests); by default the plugins folder is scanned. */
-  plugins?: PluginManifest[];
+  /** An explicit plugin set (tests); by default the plugin folders are scanned. */
+  plugins?: AnyPluginManifest[];
   /** Plugins added to the discovered or given set (test plugins). */
-  extraPlugins?: PluginManifest[];
+  extraPlugins?: AnyPluginManifest[];
   /** An open database (tests); by default DATABASE_URL or the embedded cluster. */
   database?: DatabaseHandle;
   clock?: Clock;
@@ -46,17 +48,19 @@ export interface Kernel {
   app: App;
   config: Config;
   service: ServiceName | 'all';
-  plugins: PluginManifest[];
+  plugins: AnyPluginManifest[];
   /** Migrations applied by this start, as `owner/name`. */
   appliedMigrations: string[];
   resolve<K extends ServiceKey>(name: K): ServiceMap[K];
-  /** The deps object a plugin received (tests use it to run a plugin's job by hand). */
-  pluginDeps(id: string): PluginDeps<ServiceKey>;
+  /** The context a plugin's routes, jobs and hooks receive (tests use it to call a plugin's services). */
+  pluginDeps(id: string): PluginContext<ServiceKey, never, TObject, unknown>;
+  /** Runs one of a plugin's jobs now, with the context the scheduler would give it (tests). */
+  runJob(pluginId: string, jobName: string): Promise<void>;
   listen(port?: number): Promise<string>;
   close(): Promise<void>;
 }
 
-export function migrationSets(plugins: PluginManifest[]): MigrationSet[] {
+export function migrationSets(plugins: AnyPluginManifest[]): MigrationSet[] {
   return [
     { owner: 'kernel', directory: KERNEL_MIGRATIONS_DIR },
     ...plugins.filter((p) => p.migrations).map((p) => ({ owner: p.id, directory: p.migrations! })),
@@ -64,20 +68,21 @@ export function migrationSets(plugins: PluginManifest[]): MigrationSet[] {
 }
 
 /** Resolves and orders the plugin set of a service, failing on a bad manifest or dependency. */
-export async function resolvePluginSet(opts: Pick<KernelOptions, 'service' | 'plugins' | 'extraPlugins'>, config: Config): Promise<PluginManifest[]> {
-  const all = [...(opts.plugins ?? (await discoverPlugins())), ...(opts.extraPlugins ?? [])];
+export async function resolvePluginSet(opts: Pick<KernelOptions, 'service' | 'plugins' | 'extraPlugins'>, config: Config): Promise<AnyPluginManifest[]> {
+  const extensions = new ExtensionFolders(PROJECT_ROOT, config.CMS_PLUGIN_PATH);
+  const all = [...(opts.plugins ?? (await discoverPlugins(extensions))), ...(opts.extraPlugins ?? [])];
   const disabled = config.CMS_DISABLED_PLUGINS.split(',').map((s) => s.trim()).filter(Boolean);
   const selected = opts.plugins && opts.service === 'all' ? all.filter((p) => !disabled.includes(p.id)) : selectPlugins(all, opts.service, disabled);
   return orderPlugins(selected, new Set(KERNEL_SERVICE_NAMES));
 }
 
 const KERNEL_SERVICE_NAMES: Array<keyof KernelServices> = [
-  'config', 'logger', 'db', 'clock', 'secretBox', 'sessions', 'users', 'permissions', 'audit', 'recordHooks', 'scheduler', 'metrics', 'mail',
+  'config', 'logger', 'db', 'clock', 'secretBox', 'sessions', 'users', 'permissions', 'audit', 'recordHooks', 'scheduler', 'metrics', 'mail', 'extensions',
 ];
 
 /**
- * Builds one process: config, container, database, migrations, plugins, HTTP app and jobs. Nothing
- * listens until `listen()`.
+ * Builds one process: config, container, database, migrations, plugins (setup, provides, contributions,
+ * onStart), HTTP app and jobs. Nothing listens until `listen()`; `close()` runs the stop phase.
  */
 export async function createKernel(opts: KernelOptions): Promise<Kernel> {
   const env = opts.env ?? process.env;
@@ -87,7 +92,6 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
   for (const p of plugins) if (p.config) config.plugins[p.id] = parseEnvSlice(p.config, env);
 
   const database = opts.database ?? (await openDatabase(config, logger));
-  const container: AwilixContainer<ServiceMap> = createContainer<ServiceMap>({ injectionMode: InjectionMode.PROXY, strict: true });
   const metrics = new Metrics({ defaultMetrics: !opts.database });
   const clock = opts.clock ?? new SystemClock();
   const db = database.db;
@@ -105,20 +109,13 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     recordHooks: new RecordHooks(),
     scheduler: new Scheduler(logger.child({ component: 'scheduler' })),
     mail: new MailPort({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.production, logger }),
+    extensions: new ExtensionFolders(PROJECT_ROOT, config.CMS_PLUGIN_PATH),
   };
-  for (const [name, value] of Object.entries(kernelServices)) container.register(name, asValue(value));
   kernelServices.permissions.register('kernel', KERNEL_PERMISSIONS);
+  const scopes = new PluginScopes(kernelServices, config, logger);
 
   try {
-    const depsByPlugin = new Map<string, PluginDeps<ServiceKey>>();
-    for (const plugin of plugins) {
-      kernelServices.permissions.register(plugin.id, plugin.permissions ?? []);
-      const deps = pluginScope(plugin, container, logger, config);
-      depsByPlugin.set(plugin.id, deps);
-      for (const [name, factory] of Object.entries(plugin.provides ?? {})) {
-        container.register(name, asValue((factory as (d: typeof deps) => unknown)(deps)));
-      }
-    }
+    for (const plugin of plugins) kernelServices.permissions.register(plugin.id, plugin.permissions ?? []);
 
     const migrate = opts.migrate ?? (opts.service === 'core-api' || opts.service === 'all');
     const sets = migrationSets(plugins);
@@ -132,13 +129,15 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
       if (pending.length) logger.warn({ pending }, 'migrations pending: start core-api or run `cms migrate`');
     }
 
-    for (const plugin of plugins) await plugin.onStart?.(depsByPlugin.get(plugin.id)!);
+    await scopes.setUp(plugins);
+    await scopes.start();
 
     const app = await createHttpApp({ ...kernelServices, version: VERSION });
-    for (const plugin of plugins) {
+    const mounted = plugins.filter((p) => mountsRoutes(p, opts.service));
+    for (const plugin of mounted) {
       if (plugin.routes) {
-        const deps = depsByPlugin.get(plugin.id)!;
-        await app.register(async (scope) => plugin.routes!(scope as App, deps));
+        const ctx = scopes.contextOf(plugin.id);
+        await app.register(async (scope) => plugin.routes!(scope as App, ctx as never));
       }
     }
     await app.ready();
@@ -150,10 +149,10 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
         intervalMs: DAY_MS,
         run: async () => void (await kernelServices.sessions.purge()),
       });
-      for (const plugin of plugins) {
+      for (const plugin of mounted) {
         for (const job of plugin.jobs ?? []) {
-          const deps = depsByPlugin.get(plugin.id)!;
-          kernelServices.scheduler.schedule({ ...job, name: `${plugin.id}.${job.name}`, run: () => job.run(deps) });
+          const ctx = scopes.contextOf(plugin.id);
+          kernelServices.scheduler.schedule({ ...job, name: `${plugin.id}.${job.name}`, run: () => job.run(ctx as never) });
         }
       }
     }
@@ -165,11 +164,12 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
       service: opts.service,
       plugins,
       appliedMigrations,
-      resolve: (name) => container.resolve(name),
-      pluginDeps: (id) => {
-        const deps = depsByPlugin.get(id);
-        if (!deps) throw new Error(`plugin "${id}" is not loaded`);
-        return deps;
+      resolve: (name) => scopes.resolve(name),
+      pluginDeps: (id) => scopes.contextOf(id) as PluginContext<ServiceKey, never, TObject, unknown>,
+      async runJob(pluginId, jobName) {
+        const job = plugins.find((p) => p.id === pluginId)?.jobs?.find((j) => j.name === jobName);
+        if (!job) throw new Error(`plugin "${pluginId}" has no job "${jobName}"`);
+        await job.run(scopes.contextOf(pluginId) as never);
       },
       async listen(port?: number) {
         return app.listen({ port: port ?? config.PORT ?? SERVICE_PORTS[opts.service], host: config.HOST });
@@ -179,27 +179,14 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
         closed = true;
         await kernelServices.scheduler.stop();
         await app.close(); // finishes in-flight requests
+        await scopes.stop();
         if (!opts.database) await database.close();
       },
     };
   } catch (err) {
     await kernelServices.scheduler.stop();
+    await scopes.stop();
     if (!opts.database) await database.close().catch(() => undefined);
     throw err;
   }
-}
-
-/** The deps a plugin receives: only the services it declared, plus its own logger and config slice. */
-function pluginScope(plugin: PluginManifest, container: AwilixContainer<ServiceMap>, logger: Logger, config: Config): PluginDeps<ServiceKey> {
-  const deps: Record<string, unknown> = {
-    log: logger.child({ plugin: plugin.id }),
-    pluginConfig: config.plugins[plugin.id] ?? {},
-  };
-  for (const need of plugin.needs) {
-    if (!container.hasRegistration(need)) {
-      throw new Error(`plugin "${plugin.id}" needs "${String(need)}", which neither the kernel nor a loaded plugin provides`);
-    }
-    deps[need] = container.resolve(need);
-  }
-  return deps as PluginDeps<ServiceKey>;
 }

@@ -1,59 +1,99 @@
-import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ServiceName } from './config.ts';
-import type { KernelServices, PluginManifest } from './plugin.ts';
+import { SERVICE_NAMES, type ServiceName } from './config.ts';
+import { ExtensionFolders, pluginIndexIn } from './extensions.ts';
+import type { AnyPluginManifest } from './plugin.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const PLUGINS_DIR = path.join(PROJECT_ROOT, 'plugins');
 export const KERNEL_MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'migrations');
 
-/** Imports every `plugins/<id>/index.(ts|js)` and checks that its id matches its folder. */
-export async function discoverPlugins(dir = PLUGINS_DIR): Promise<PluginManifest[]> {
-  if (!existsSync(dir)) return [];
-  const found: PluginManifest[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    if (!entry.isDirectory()) continue;
-    const file = ['index.ts', 'index.js'].map((f) => path.join(dir, entry.name, f)).find(existsSync);
-    if (!file) continue;
-    const mod = (await import(pathToFileURL(file).href)) as { default?: PluginManifest };
+const PLUGIN_ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+/**
+ * Imports every plugin folder (the project's `plugins/<id>/` and those on CMS_PLUGIN_PATH) and checks
+ * each manifest: id equal to its folder name, known services, no id twice.
+ */
+export async function discoverPlugins(extensions = new ExtensionFolders(PROJECT_ROOT, undefined)): Promise<AnyPluginManifest[]> {
+  const found: AnyPluginManifest[] = [];
+  const folderOf = new Map<string, string>();
+  for (const folder of extensions.pluginFolders()) {
+    const file = pluginIndexIn(folder)!;
+    const mod = (await import(pathToFileURL(file).href)) as { default?: AnyPluginManifest };
     const manifest = mod.default;
-    if (!manifest || typeof manifest.id !== 'string') throw new Error(`plugins/${entry.name}: index does not default-export a plugin manifest`);
-    if (manifest.id !== entry.name) throw new Error(`plugins/${entry.name}: manifest id "${manifest.id}" differs from its folder name`);
+    const name = path.basename(folder);
+    if (!manifest || typeof manifest.id !== 'string') throw new Error(`plugin folder ${folder}: index does not default-export a plugin manifest`);
+    if (manifest.id !== name) throw new Error(`plugin folder ${folder}: manifest id "${manifest.id}" differs from its folder name`);
+    const other = folderOf.get(manifest.id);
+    if (other) throw new Error(`plugin id "${manifest.id}" is used by two folders: ${other} and ${folder}`);
+    folderOf.set(manifest.id, folder);
     found.push(manifest);
   }
   return found;
 }
 
+/** Refuses a manifest whose shape the kernel cannot honour, naming the plugin and the field. */
+export function checkManifest(p: AnyPluginManifest): void {
+  const fail = (what: string) => {
+    throw new Error(`plugin "${p.id}": ${what}`);
+  };
+  if (!PLUGIN_ID.test(p.id)) fail('id must be kebab-case (a-z, 0-9, single dashes)');
+  if (!Array.isArray(p.services) || p.services.length === 0) fail('services must list at least one of ' + SERVICE_NAMES.join(', '));
+  for (const s of [...p.services, ...(p.routesIn ?? [])]) if (!SERVICE_NAMES.includes(s)) fail(`unknown service "${s}"`);
+  for (const s of p.routesIn ?? []) if (!p.services.includes(s)) fail(`routesIn names "${s}", which is not in services`);
+  if (!Array.isArray(p.needs)) fail('needs must be an array');
+  for (const name of p.optional ?? []) if (p.needs.includes(name)) fail(`"${name}" is both needed and optional`);
+}
+
+/** True when this process mounts the plugin's routes and runs its jobs (not only its services). */
+export function mountsRoutes(p: AnyPluginManifest, service: ServiceName | 'all'): boolean {
+  return service === 'all' || (p.routesIn ?? p.services).includes(service);
+}
+
 /** The plugins one process loads: those of its service (all of them for all-in-one), minus disabled ones. */
-export function selectPlugins(all: PluginManifest[], service: ServiceName | 'all', disabled: string[]): PluginManifest[] {
+export function selectPlugins(all: AnyPluginManifest[], service: ServiceName | 'all', disabled: string[]): AnyPluginManifest[] {
   return all.filter((p) => (service === 'all' || p.services.includes(service)) && !disabled.includes(p.id));
 }
 
 /**
- * Orders plugins so that each comes after the plugins providing what it needs. Refuses a missing or
- * circular dependency, naming the plugin.
+ * Orders plugins so that each comes after the plugins providing what it needs (or optionally uses, when
+ * loaded). Registries (`collects`) impose no order: their arrays exist from the start and fill as
+ * contributors are set up. Refuses a missing or circular dependency, naming the plugin.
  */
-export function orderPlugins(plugins: PluginManifest[], kernelServices: ReadonlySet<keyof KernelServices | string>): PluginManifest[] {
-  const providerOf = new Map<string, PluginManifest>();
+export function orderPlugins(plugins: AnyPluginManifest[], kernelServices: ReadonlySet<string>): AnyPluginManifest[] {
+  const providerOf = new Map<string, AnyPluginManifest>();
+  const claim = (name: string, p: AnyPluginManifest, what: string) => {
+    if (kernelServices.has(name)) throw new Error(`plugin "${p.id}" ${what} "${name}", a kernel service name`);
+    const other = providerOf.get(name);
+    if (other) throw new Error(`service "${name}" is provided by both "${other.id}" and "${p.id}"`);
+    providerOf.set(name, p);
+  };
+  const registries = new Set<string>();
   for (const p of plugins) {
-    for (const name of Object.keys(p.provides ?? {})) {
-      if (kernelServices.has(name)) throw new Error(`plugin "${p.id}" provides "${name}", a kernel service name`);
-      const other = providerOf.get(name);
-      if (other) throw new Error(`service "${name}" is provided by both "${other.id}" and "${p.id}"`);
-      providerOf.set(name, p);
+    checkManifest(p);
+    for (const name of Object.keys(p.provides ?? {})) claim(name, p, 'provides');
+  }
+  for (const p of plugins) {
+    for (const name of p.collects ?? []) {
+      if (registries.has(name)) throw new Error(`registry "${name}" is collected by two plugins (one is "${p.id}")`);
+      if (providerOf.has(name) || kernelServices.has(name)) throw new Error(`plugin "${p.id}" collects "${name}", which is also a service name`);
+      registries.add(name);
     }
   }
-  const ordered: PluginManifest[] = [];
+  const ordered: AnyPluginManifest[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (p: PluginManifest, chain: string[]) => {
+  const visit = (p: AnyPluginManifest, chain: string[]) => {
     if (state.get(p.id) === 'done') return;
     if (state.get(p.id) === 'visiting') throw new Error(`circular plugin dependency: ${[...chain, p.id].join(' -> ')}`);
     state.set(p.id, 'visiting');
-    for (const need of p.needs as readonly string[]) {
-      if (kernelServices.has(need)) continue;
+    const uses = [...(p.needs as readonly string[]).map((n) => [n, true] as const), ...((p.optional ?? []) as readonly string[]).map((n) => [n, false] as const)];
+    for (const [need, required] of uses) {
+      if (kernelServices.has(need) || registries.has(need)) continue;
       const provider = providerOf.get(need);
-      if (!provider) throw new Error(`plugin "${p.id}" needs "${need}", which neither the kernel nor a loaded plugin provides`);
+      if (!provider) {
+        if (required) throw new Error(`plugin "${p.id}" needs "${need}", which neither the kernel nor a loaded plugin provides`);
+        continue;
+      }
       if (provider !== p) visit(provider, [...chain, p.id]);
     }
     state.set(p.id, 'done');

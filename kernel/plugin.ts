@@ -1,10 +1,11 @@
-import type { TObject } from '@sinclair/typebox';
+import type { Static, TObject } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyBaseLogger, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuditWriter } from './audit.ts';
 import type { Clock } from './clock.ts';
 import type { Config, ServiceName } from './config.ts';
 import type { Db } from './database.ts';
+import type { ExtensionFolders } from './extensions.ts';
 import type { Logger } from './logger.ts';
 import type { MailPort } from './mail.ts';
 import type { Metrics } from './metrics.ts';
@@ -30,64 +31,109 @@ export interface KernelServices {
   scheduler: Scheduler;
   metrics: Metrics;
   mail: MailPort;
+  extensions: ExtensionFolders;
 }
 
 /**
- * Services that plugins provide to each other (manifest `provides`). A providing plugin augments this
- * interface with `declare module` so consumers get types without importing its files.
+ * Services that plugins provide to each other (manifest `provides`). The providing plugin augments this
+ * interface with `declare module` in its `index.ts`, so consumers get types without importing its files.
  */
 export interface PluginServices {}
 
-export type ServiceMap = KernelServices & PluginServices;
-export type ServiceKey = keyof ServiceMap;
+/**
+ * Registries that gather one item from each plugin that contributes (manifest `contributes`), e.g. the
+ * sources a data-subject search asks. The collecting plugin augments this interface (name → item type)
+ * and declares the name in `collects`; consumers receive `readonly Item[]`.
+ */
+export interface PluginContributions {}
 
-/** What a plugin's routes, jobs and providers receive: exactly the services it declared, plus its own. */
-export type PluginDeps<N extends ServiceKey> = Pick<ServiceMap, N> & {
-  /** This plugin's logger (carries its id). */
-  log: Logger;
-  /** This plugin's environment slice, validated at start. */
-  pluginConfig: Record<string, unknown>;
+/** Everything a plugin can name in `needs` or `optional`. */
+export type ServiceMap = KernelServices & PluginServices & { [K in keyof PluginContributions]: readonly PluginContributions[K][] };
+export type ServiceKey = keyof ServiceMap;
+export type ContributionKey = keyof PluginContributions;
+
+/**
+ * What `setup` receives: exactly the services a plugin declared (`optional` ones may be undefined), plus
+ * its own logger and typed environment slice. Reading anything else throws (strict awilix scope).
+ */
+export type PluginDeps<N extends ServiceKey = never, O extends ServiceKey = never, C extends TObject = TObject> = Pick<ServiceMap, N> &
+  Partial<Pick<ServiceMap, O>> & {
+    /** This plugin's logger (carries its id). */
+    log: Logger;
+    /** This plugin's environment slice (manifest `config`), validated and converted at start. */
+    pluginConfig: Static<C>;
+    pluginId: string;
+  };
+
+/** What routes, jobs, `provides`, `contributes`, `onStart` and `onStop` receive: the deps plus the one result of `setup`. */
+export type PluginContext<N extends ServiceKey = never, O extends ServiceKey = never, C extends TObject = TObject, S = undefined> = PluginDeps<N, O, C> & {
+  /** What `setup` returned: the plugin's one set of services, shared by all its entry points. */
+  services: S;
 };
 
 /** The Fastify instance a plugin's routes are registered on (typebox type provider). */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
-export interface PluginJob<N extends ServiceKey> {
+export interface PluginJob<Ctx> {
   name: string;
   firstRunAfterMs: number;
   intervalMs: number;
-  run(deps: PluginDeps<N>): Promise<void>;
+  run(ctx: Ctx): Promise<void>;
 }
 
 /**
- * A plugin's manifest: the whole contract between a feature area and the kernel. Default-export it
- * from `plugins/<id>/index.ts` through `definePlugin`.
+ * A plugin's manifest: the whole contract between a feature area and the kernel. Default-export it from
+ * `plugins/<id>/index.ts` (or a folder on CMS_PLUGIN_PATH) through `definePlugin`.
+ *
+ * Life cycle in one process: migrations of every loaded plugin → `setup` of each plugin in dependency
+ * order (its `provides` and `contributes` are registered right after) → `onStart` of each → routes
+ * mounted → jobs scheduled → listening. On shutdown: jobs stop, in-flight requests finish, then `onStop`
+ * of each plugin in reverse order, then the database closes.
  */
-export interface PluginManifest<N extends ServiceKey = ServiceKey> {
+// The defaults erase the parameters: `PluginManifest` alone is a manifest of any shape, as the loader handles it.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface PluginManifest<N extends ServiceKey = any, O extends ServiceKey = any, C extends TObject = any, S = any> {
   /** kebab-case id, equal to the folder name. */
   id: string;
-  /** The processes that load it. All-in-one loads every plugin. */
+  /** The processes that build its services (setup, provides, contributions). All-in-one loads every plugin. */
   services: readonly ServiceName[];
-  /** Kernel services and other plugins' services it uses; anything else is out of reach. */
+  /** The processes that also mount its routes and run its jobs; default: all of `services`. */
+  routesIn?: readonly ServiceName[];
+  /** Kernel services, other plugins' services and registries it uses; anything else is out of reach. */
   needs: readonly N[];
+  /** Services it uses when their provider is loaded; `undefined` otherwise. */
+  optional?: readonly O[];
   /** Permission keys it contributes (listed by GET /auth/permissions). */
   permissions?: readonly PermissionDefinition[];
-  /** Environment variables it reads, validated at start like the kernel's. */
-  config?: TObject;
+  /** Environment variables it reads, validated and converted at start like the kernel's. */
+  config?: C;
   /** Absolute path of its migrations folder (own knex migrations table). */
   migrations?: string;
+  /** Builds its services once, after migrations; the result is `ctx.services` everywhere else (and the only place `S` is inferred from). */
+  setup?(deps: PluginDeps<N, O, C>): Promise<S> | S;
   /** Services it offers other plugins, by container name. */
-  provides?: { [K in ServiceKey]?: (deps: PluginDeps<N>) => ServiceMap[K] };
+  provides?: { [K in keyof PluginServices]?: (ctx: PluginContext<N, O, C, NoInfer<S>>) => PluginServices[K] };
+  /** Registries it owns: every loaded plugin's contribution to each is gathered into one array. */
+  collects?: readonly ContributionKey[];
+  /** Items it adds to other plugins' registries (ignored when no loaded plugin collects the name). */
+  contributes?: { [K in ContributionKey]?: (ctx: PluginContext<N, O, C, NoInfer<S>>) => PluginContributions[K] | readonly PluginContributions[K][] };
   /** Its routes, registered in an encapsulated Fastify context. */
-  routes?: (app: App, deps: PluginDeps<N>) => Promise<void> | void;
-  /** Background jobs, run by the kernel scheduler and stopped on shutdown. */
-  jobs?: readonly PluginJob<N>[];
-  /** Runs once after migrations, before the server listens (subscribing to hooks, seeding). */
-  onStart?: (deps: PluginDeps<N>) => Promise<void> | void;
+  routes?(app: App, ctx: PluginContext<N, O, C, NoInfer<S>>): Promise<void> | void;
+  /** Background jobs, run by the kernel scheduler where its routes are mounted, stopped on shutdown. */
+  jobs?: readonly PluginJob<PluginContext<N, O, C, NoInfer<S>>>[];
+  /** Runs once every plugin is set up, before the server listens (subscribing to hooks, seeding). */
+  onStart?(ctx: PluginContext<N, O, C, NoInfer<S>>): Promise<void> | void;
+  /** Runs on shutdown after in-flight requests finished, in reverse start order (drain, close clients). */
+  onStop?(ctx: PluginContext<N, O, C, NoInfer<S>>): Promise<void> | void;
 }
 
-/** Identity function that gives a manifest its types. */
-export function definePlugin<N extends ServiceKey>(manifest: PluginManifest<N>): PluginManifest<N> {
+/** A manifest of any shape, as the loader handles it (it gives each plugin the context its own manifest describes). */
+export type AnyPluginManifest = PluginManifest;
+
+/** Identity function that gives a manifest its types (declare `setup` before the members that use `ctx.services`). */
+export function definePlugin<N extends ServiceKey, O extends ServiceKey = never, C extends TObject = TObject, S = undefined>(
+  manifest: PluginManifest<N, O, C, S>,
+): PluginManifest<N, O, C, S> {
   return manifest;
 }
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { definePlugin } from '../../kernel/plugin.ts';
+import { definePlugin } from '../../kernel/index.ts';
 import { auditLogRoutes } from './routes/audit-log.ts';
 import { AuditLogReader } from './services/audit-log-reader.ts';
 import { purgeExpiredAuditRows } from './services/retention.ts';
@@ -20,9 +20,9 @@ export default definePlugin({
   services: ['core-api'],
   needs: ['db', 'audit', 'clock', 'config'],
   migrations: path.join(here, 'migrations'),
-  async routes(app, deps) {
-    const reader = new AuditLogReader({ store: new AuditLogStore({ db: deps.db }) });
-    await auditLogRoutes(app, { reader, now: () => deps.clock.now() });
+  setup: ({ db }) => ({ reader: new AuditLogReader({ store: new AuditLogStore({ db }) }) }),
+  async routes(app, ctx) {
+    await auditLogRoutes(app, { reader: ctx.services.reader, now: () => ctx.clock.now() });
   },
-  jobs: [{ name: 'purge', firstRunAfterMs: 5_000, intervalMs: DAY_MS, run: (deps) => purgeExpiredAuditRows(deps).then(() => undefined) }],
+  jobs: [{ name: 'purge', firstRunAfterMs: 5_000, intervalMs: DAY_MS, run: (ctx) => purgeExpiredAuditRows(ctx).then(() => undefined) }],
 });

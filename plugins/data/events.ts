@@ -1,5 +1,4 @@
-import type { Tx } from '../../kernel/database.ts';
-import type { ChangeActor, RecordHooks } from '../../kernel/record-hooks.ts';
+import type { Tx, ChangeActor, RecordHooks } from '../../kernel/index.ts';
 import type { ObjectRow } from './model.ts';
 
 /**

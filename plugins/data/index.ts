@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Type } from '@sinclair/typebox';
-import { definePlugin } from '../../kernel/plugin.ts';
+import { definePlugin } from '../../kernel/index.ts';
+import { DataConfig } from './config.ts';
 import { retentionJob } from './jobs/retention.ts';
 import { DATA_PERMISSIONS } from './permissions.ts';
 import { classRoutes } from './routes/classes.ts';
@@ -12,43 +12,45 @@ import { previewLinkRoutes } from './routes/preview-links.ts';
 import { publicObjectRoutes } from './routes/public-objects.ts';
 import { transitionRoutes } from './routes/transitions.ts';
 import { workflowRoutes } from './routes/workflows.ts';
+import { dataObjectsApi, type DataObjectsApi } from './services/data-objects-api.ts';
 import { createDataServices } from './services/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+declare module '../../kernel/index.ts' {
+  interface PluginServices {
+    /** Published reads and transaction-joining object writes (services/data-objects-api.ts). */
+    dataObjects: DataObjectsApi;
+  }
+}
+
 /**
  * Structured data: classes, components, objects (one row per language), workflows, preview links and
  * the public read API. Every write announces itself through the kernel's record-change hooks in its
- * transaction (record type `object`).
+ * transaction (record type `object`). The gateway process loads its services (to read published
+ * objects for /client/v1) without its routes.
  */
 export default definePlugin({
   id: 'data',
-  services: ['core-api'],
+  services: ['core-api', 'gateway'],
+  routesIn: ['core-api'],
   needs: ['db', 'audit', 'recordHooks', 'permissions', 'clock', 'config'],
   migrations: path.join(here, 'migrations'),
   permissions: DATA_PERMISSIONS,
-  config: Type.Object({
-    ENFORCE_PUBLISH_PERMISSION: Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('true'), Type.Literal('false')], {
-      default: '1',
-      description: '1: publishing objects needs objects:publish; objects created without it are drafts',
-    }),
-    PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: Type.Integer({
-      minimum: 1,
-      maximum: 1_000_000,
-      default: 600,
-      description: 'requests per client address and minute on /public/data-objects* (429 with Retry-After beyond)',
-    }),
-  }),
-  async routes(app, deps) {
-    const data = createDataServices(deps);
-    await classRoutes(app, data);
-    await componentRoutes(app, data);
-    await objectRoutes(app, data);
-    await objectBatchRoutes(app, data);
-    await publicObjectRoutes(app, data);
-    await workflowRoutes(app, deps);
-    await transitionRoutes(app, deps);
-    await previewLinkRoutes(app, deps);
+  config: DataConfig,
+  setup: (deps) => createDataServices(deps),
+  provides: {
+    dataObjects: ({ services }) => dataObjectsApi(services),
+  },
+  async routes(app, { services }) {
+    await classRoutes(app, services);
+    await componentRoutes(app, services);
+    await objectRoutes(app, services);
+    await objectBatchRoutes(app, services);
+    await publicObjectRoutes(app, services);
+    await workflowRoutes(app, services);
+    await transitionRoutes(app, services);
+    await previewLinkRoutes(app, services);
   },
   jobs: [retentionJob],
 });

@@ -1,4 +1,4 @@
-import type { PermissionDefinition } from '../../kernel/permissions.ts';
+import type { PermissionDefinition } from '../../kernel/index.ts';
 
 /**
  * Function-level keys of the data routes. The spec's broad keys keep working through `grantedBy`:

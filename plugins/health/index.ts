@@ -1,4 +1,4 @@
-import { definePlugin } from '../../kernel/plugin.ts';
+import { definePlugin } from '../../kernel/index.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 

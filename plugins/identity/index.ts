@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { definePlugin } from '../../kernel/plugin.ts';
+import { definePlugin } from '../../kernel/index.ts';
 import { mfaRoutes } from './routes/mfa.ts';
 import { passwordResetRoutes } from './routes/password-reset.ts';
 import { permissionRoutes } from './routes/permissions.ts';
@@ -10,13 +10,11 @@ import { sessionRoutes } from './routes/session.ts';
 import { userRoutes } from './routes/users.ts';
 import { createIdentityServices } from './services/index.ts';
 import type { SecuritySettingsReader } from './services/security-settings.ts';
-import { ResetTokenStore } from './store/reset-tokens.ts';
-import { SettingsStore } from './store/settings.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DAY_MS = 24 * 3600_000;
 
-declare module '../../kernel/plugin.ts' {
+declare module '../../kernel/index.ts' {
   interface PluginServices {
     /** Read access to the security settings (e.g. the mail log's `mailLogRetentionDays`). */
     securitySettings: SecuritySettingsReader;
@@ -34,23 +32,20 @@ export default definePlugin({
   services: ['core-api'],
   needs: ['db', 'clock', 'config', 'sessions', 'users', 'permissions', 'audit', 'secretBox', 'mail'],
   migrations: path.join(here, 'migrations'),
+  setup: (deps) => createIdentityServices(deps),
   provides: {
     // Read-only for other plugins; changes go through PUT /security-settings (validated, audited).
-    securitySettings: (deps) => {
-      const store = new SettingsStore(deps.db);
-      return { get: () => store.read() };
-    },
+    securitySettings: ({ services }) => ({ get: () => services.settings.get() }),
   },
   jobs: [
     {
       name: 'reset-tokens.purge',
       firstRunAfterMs: 60_000,
       intervalMs: DAY_MS,
-      run: async (deps) => void (await new ResetTokenStore(deps.db).purge(new Date(deps.clock.now().getTime() - DAY_MS))),
+      run: async ({ services, clock }) => void (await services.resets.purgeExpired(new Date(clock.now().getTime() - DAY_MS))),
     },
   ],
-  async routes(app, deps) {
-    const services = createIdentityServices(deps);
+  async routes(app, { services }) {
     await sessionRoutes(app, services);
     await mfaRoutes(app, services);
     await passwordResetRoutes(app, services);
@@ -58,6 +53,7 @@ export default definePlugin({
     await roleRoutes(app, services);
     await permissionRoutes(app, services);
     await securitySettingsRoutes(app, services);
-    app.addHook('onClose', () => services.resets.settled());
   },
+  // Reset e-mails are sent after the answer; let the last ones finish before the database closes.
+  onStop: ({ services }) => services.resets.settled(),
 });

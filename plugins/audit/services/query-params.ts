@@ -1,4 +1,4 @@
-import { badRequest } from '../../../kernel/errors.ts';
+import { badRequest } from '../../../kernel/index.ts';
 import type { AuditLogFilter } from '../store/audit-log-store.ts';
 
 const DAY_MS = 24 * 3600_000;

@@ -1,5 +1,4 @@
-import { SYSTEM } from '../../../kernel/actor.ts';
-import type { PluginDeps } from '../../../kernel/plugin.ts';
+import { SYSTEM, type PluginDeps } from '../../../kernel/index.ts';
 import { AuditLogStore } from '../store/audit-log-store.ts';
 
 const DAY_MS = 24 * 3600_000;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db, Tx } from '../../../kernel/database.ts';
+import type { Db, Tx } from '../../../kernel/index.ts';
 
 /** What GET /audit-log can narrow by; every field is optional and they combine with AND. */
 export interface AuditLogFilter {

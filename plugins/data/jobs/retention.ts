@@ -1,5 +1,4 @@
-import { SYSTEM } from '../../../kernel/actor.ts';
-import type { PluginDeps, PluginJob } from '../../../kernel/plugin.ts';
+import { SYSTEM, type PluginDeps, type PluginJob } from '../../../kernel/index.ts';
 import { announceObjectBulk } from '../events.ts';
 import { RetentionStore } from '../store/retention-store.ts';
 
@@ -59,7 +58,7 @@ export async function runRetention(deps: RetentionDeps): Promise<RetentionRunRes
 }
 
 /** Registered in the data manifest: first run a minute after start, then daily. */
-export const retentionJob: PluginJob<'db' | 'clock' | 'recordHooks' | 'audit'> = {
+export const retentionJob: PluginJob<RetentionDeps> = {
   name: 'retention',
   firstRunAfterMs: 60_000,
   intervalMs: DAY_MS,

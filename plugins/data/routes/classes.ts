@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { requestContext } from '../../../kernel/http.ts';
-import type { App } from '../../../kernel/plugin.ts';
+import { requestContext, type App } from '../../../kernel/index.ts';
 import { DATA_KEYS } from '../permissions.ts';
 import { writeContextOf } from '../services/actor.ts';
 import type { DataServices } from '../services/index.ts';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../../kernel/plugin.ts';
+import type { App } from '../../../kernel/index.ts';
 import { DATA_KEYS } from '../permissions.ts';
 import type { DataServices } from '../services/index.ts';
 import { IdParams } from './schemas.ts';

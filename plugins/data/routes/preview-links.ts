@@ -1,8 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../../kernel/plugin.ts';
-import type { Clock } from '../../../kernel/clock.ts';
-import type { Db } from '../../../kernel/database.ts';
-import { DEFAULT_PREVIEW_DAYS, PreviewService } from '../services/preview-service.ts';
+import type { App } from '../../../kernel/index.ts';
+import { DEFAULT_PREVIEW_DAYS, type PreviewService } from '../services/preview-service.ts';
 
 const ObjectParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -25,8 +23,7 @@ const tags = ['data-objects'];
  * Preview links. Creating, listing and deleting need `objects:publish`: a link shows an unpublished
  * object to anyone holding it, and the list shows the tokens themselves. The view route is public.
  */
-export async function previewLinkRoutes(app: App, deps: { db: Db; clock: Clock }): Promise<void> {
-  const previews = new PreviewService(deps);
+export async function previewLinkRoutes(app: App, { previews }: { previews: PreviewService }): Promise<void> {
   app.post(
     '/data-objects/:id/preview-link',
     {

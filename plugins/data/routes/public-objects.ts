@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../../kernel/plugin.ts';
+import type { App } from '../../../kernel/index.ts';
 import type { DataServices } from '../services/index.ts';
 import { simpleFilterValue } from '../services/query-service.ts';
 import type { Page } from '../store/object-query-store.ts';

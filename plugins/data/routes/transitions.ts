@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../../kernel/plugin.ts';
+import type { App } from '../../../kernel/index.ts';
 import { DATA_KEYS } from '../permissions.ts';
 import { changeFlagsOf } from '../services/actor.ts';
-import { WorkflowService, type WorkflowServiceDeps } from '../services/workflow-service.ts';
+import type { WorkflowService } from '../services/workflow-service.ts';
 
 const ObjectParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 const TransitionList = Type.Object({
@@ -18,8 +18,7 @@ const tags = ['data-objects'];
  * POST /data-objects/:id/transition runs one. Reading the object (`data_objects:read`) is the
  * route's key; the keys a transition declares are checked by the service.
  */
-export async function transitionRoutes(app: App, deps: WorkflowServiceDeps): Promise<void> {
-  const workflows = new WorkflowService(deps);
+export async function transitionRoutes(app: App, { workflows }: { workflows: WorkflowService }): Promise<void> {
   app.get(
     '/data-objects/:id/transitions',
     { config: { permission: DATA_KEYS.objectsRead }, schema: { tags, params: ObjectParams, response: { 200: TransitionList } } },

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../../kernel/plugin.ts';
+import type { App } from '../../../kernel/index.ts';
 import { DATA_KEYS } from '../permissions.ts';
 import { WorkflowInputSchema, WorkflowSchema } from '../services/workflow-definition.ts';
-import { WorkflowService, type WorkflowServiceDeps } from '../services/workflow-service.ts';
+import type { WorkflowService } from '../services/workflow-service.ts';
 
 const ClassParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 const tags = ['data-classes'];
@@ -12,8 +12,7 @@ const tags = ['data-classes'];
  * (`data_classes:manage`, granted by objects:write); reading it is `data_classes:read` (granted by
  * objects:read). DELETE leaves objects' `workflowState` as it is.
  */
-export async function workflowRoutes(app: App, deps: WorkflowServiceDeps): Promise<void> {
-  const workflows = new WorkflowService(deps);
+export async function workflowRoutes(app: App, { workflows }: { workflows: WorkflowService }): Promise<void> {
   app.get(
     '/data-classes/:id/workflow',
     { config: { permission: DATA_KEYS.classesRead }, schema: { tags, params: ClassParams, response: { 200: WorkflowSchema } } },

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Actor } from '../../../kernel/actor.ts';
-import type { ChangeActor } from '../../../kernel/record-hooks.ts';
+import type { Actor, ChangeActor } from '../../../kernel/index.ts';
 
 /** The record-change actor of a request's actor: people are `user`, the kernel's system actor `system`. */
 export function changeActorOf(actor: Actor): ChangeActor {

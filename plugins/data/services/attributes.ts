@@ -1,4 +1,4 @@
-import { badRequest } from '../../../kernel/errors.ts';
+import { badRequest } from '../../../kernel/index.ts';
 import type { FieldDef, FieldType } from '../model.ts';
 import { SHORT_MAX_LENGTH, TEXT_MAX_LENGTH } from './field-definitions.ts';
 

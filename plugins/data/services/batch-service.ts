@@ -1,4 +1,4 @@
-import { conflict, forbidden } from '../../../kernel/errors.ts';
+import { conflict, forbidden } from '../../../kernel/index.ts';
 import { announceObjectChange } from '../events.ts';
 import type { ObjectRow } from '../model.ts';
 import { findObjectsByIds, setPublished } from '../store/object-store.ts';

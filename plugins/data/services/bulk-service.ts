@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Tx } from '../../../kernel/database.ts';
-import { badRequest, isHttpError } from '../../../kernel/errors.ts';
+import { type Tx, badRequest, isHttpError } from '../../../kernel/index.ts';
 import { announceObjectBulk } from '../events.ts';
 import type { ClassRow, ObjectRow } from '../model.ts';
 import { findClassById, findClassByName } from '../store/class-store.ts';

@@ -1,7 +1,4 @@
-import type { Actor } from '../../../kernel/actor.ts';
-import { diffForAudit, type AuditContext } from '../../../kernel/audit.ts';
-import type { Tx } from '../../../kernel/database.ts';
-import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../../kernel/errors.ts';
+import { type Actor, diffForAudit, type AuditContext, type Tx, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../../kernel/index.ts';
 import { announceObjectBulk } from '../events.ts';
 import { toClassDto, type ClassDto, type ClassRow, type FieldDef } from '../model.ts';
 import * as classes from '../store/class-store.ts';

@@ -1,5 +1,4 @@
-import type { Tx } from '../../../kernel/database.ts';
-import { badRequest, conflict, isUniqueViolation, notFound } from '../../../kernel/errors.ts';
+import { type Tx, badRequest, conflict, isUniqueViolation, notFound } from '../../../kernel/index.ts';
 import { toComponentDto, type ComponentDto, type ComponentRow, type FieldDef } from '../model.ts';
 import * as components from '../store/component-store.ts';
 import { listClasses } from '../store/class-store.ts';

@@ -1,26 +1,13 @@
-import type { PluginDeps } from '../../../kernel/plugin.ts';
+import type { PluginDeps } from '../../../kernel/index.ts';
+import type { DataConfig } from '../config.ts';
 import type { SchemaCache } from './schema-cache.ts';
 
-/** The kernel services this plugin declares in its manifest (`needs`). */
-export type DataKernelDeps = PluginDeps<'db' | 'audit' | 'recordHooks' | 'permissions' | 'clock' | 'config'>;
+/** The kernel services this plugin declares in its manifest (`needs`), with its typed config. */
+export type DataNeeds = 'db' | 'audit' | 'recordHooks' | 'permissions' | 'clock' | 'config';
+export type DataKernelDeps = PluginDeps<DataNeeds, never, typeof DataConfig>;
 
-/** The plugin's settings (manifest `config`), parsed from the environment at start. */
-export interface DataSettings {
-  enforcePublishPermission: boolean;
-  publicRateLimitPerMinute: number;
-}
-
-export function dataSettingsOf(pluginConfig: Record<string, unknown>): DataSettings {
-  const flag = String(pluginConfig.ENFORCE_PUBLISH_PERMISSION ?? '1');
-  return {
-    enforcePublishPermission: flag === '1' || flag === 'true',
-    publicRateLimitPerMinute: Number(pluginConfig.PUBLIC_DATA_RATE_LIMIT_PER_MINUTE ?? 600),
-  };
-}
-
-/** What this plugin's services share: the kernel services, the schema cache and the settings. */
+/** What this plugin's services share: the kernel services and the schema cache. */
 export interface DataServiceDeps {
   kernel: DataKernelDeps;
   schema: SchemaCache;
-  settings: DataSettings;
 }

@@ -1,4 +1,4 @@
-import { badRequest } from '../../../kernel/errors.ts';
+import { badRequest } from '../../../kernel/index.ts';
 import { FIELD_TYPES, type FieldDef, type FieldType } from '../model.ts';
 
 /** Identifier-like names for classes, components and fields: they end up in index names and paths. */

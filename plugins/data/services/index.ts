@@ -2,16 +2,21 @@ import { BatchService } from './batch-service.ts';
 import { BulkService } from './bulk-service.ts';
 import { ClassService } from './class-service.ts';
 import { ComponentService } from './component-service.ts';
-import { dataSettingsOf, type DataKernelDeps, type DataServiceDeps } from './deps.ts';
+import type { DataKernelDeps, DataServiceDeps } from './deps.ts';
 import { ObjectReadService } from './object-read-service.ts';
 import { ObjectService } from './object-service.ts';
+import { PreviewService } from './preview-service.ts';
 import { PublicRateLimit } from './public-rate-limit.ts';
 import { QueryService } from './query-service.ts';
 import { SchemaCache } from './schema-cache.ts';
+import { WorkflowService } from './workflow-service.ts';
 
-/** The services behind this plugin's routes, built once per process from the plugin's deps. */
+/**
+ * The plugin's services, built once per process by the manifest's `setup`: routes, jobs and what the
+ * plugin provides share these instances (one schema cache, one rate limiter).
+ */
 export function createDataServices(kernel: DataKernelDeps) {
-  const deps: DataServiceDeps = { kernel, schema: new SchemaCache(kernel.db), settings: dataSettingsOf(kernel.pluginConfig) };
+  const deps: DataServiceDeps = { kernel, schema: new SchemaCache(kernel.db) };
   const objects = new ObjectService(deps);
   return {
     classes: new ClassService(deps),
@@ -21,7 +26,9 @@ export function createDataServices(kernel: DataKernelDeps) {
     bulk: new BulkService(deps),
     batch: new BatchService(deps, objects),
     query: new QueryService(deps),
-    publicRateLimit: new PublicRateLimit(deps.settings.publicRateLimitPerMinute),
+    workflows: new WorkflowService(kernel),
+    previews: new PreviewService(kernel),
+    publicRateLimit: new PublicRateLimit(kernel.pluginConfig.PUBLIC_DATA_RATE_LIMIT_PER_MINUTE, () => kernel.clock.now().getTime()),
   };
 }
 

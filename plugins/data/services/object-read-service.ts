@@ -1,4 +1,4 @@
-import { badRequest, notFound } from '../../../kernel/errors.ts';
+import { badRequest, notFound } from '../../../kernel/index.ts';
 import { toObjectDto, type ObjectDto, type ObjectRow } from '../model.ts';
 import { fetchByIds, fetchPage, type SqlCondition } from '../store/object-query-store.ts';
 import { findGroupRows, findObjectById } from '../store/object-store.ts';

@@ -1,5 +1,4 @@
-import type { Tx } from '../../../kernel/database.ts';
-import { badRequest, conflict } from '../../../kernel/errors.ts';
+import { type Tx, badRequest, conflict } from '../../../kernel/index.ts';
 import type { ClassRow, FieldDef, ObjectRow } from '../model.ts';
 import { claimGroupValues, type UniqueEntry } from '../store/unique-store.ts';
 import { uniqueValueOf, type RelationRef } from './attributes.ts';

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Tx } from '../../../kernel/database.ts';
-import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../../kernel/errors.ts';
+import { type Tx, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../../kernel/index.ts';
 import { announceObjectChange } from '../events.ts';
 import type { ClassRow, ObjectRow } from '../model.ts';
 import { findClassById, findClassByName } from '../store/class-store.ts';
@@ -40,7 +39,7 @@ export class ObjectService {
 
   /** True when the actor may publish (or the switch ENFORCE_PUBLISH_PERMISSION is off). */
   mayPublish(ctx: WriteContext): boolean {
-    return !this.deps.settings.enforcePublishPermission || this.deps.kernel.permissions.allows(ctx.actor, 'objects:publish');
+    return !this.deps.kernel.pluginConfig.ENFORCE_PUBLISH_PERMISSION || this.deps.kernel.permissions.allows(ctx.actor, 'objects:publish');
   }
 
   async create(ctx: WriteContext, input: CreateObjectInput): Promise<{ row: ObjectRow; className: string }> {

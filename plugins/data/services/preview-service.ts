@@ -1,8 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Actor } from '../../../kernel/actor.ts';
-import type { Clock } from '../../../kernel/clock.ts';
-import type { Db } from '../../../kernel/database.ts';
-import { conflict, notFound } from '../../../kernel/errors.ts';
+import { type Actor, type Clock, type Db, conflict, notFound } from '../../../kernel/index.ts';
 import { toObjectDto, type ObjectDto } from '../model.ts';
 import { PreviewStore, type PreviewLinkRow } from '../store/preview-store.ts';
 

@@ -1,4 +1,4 @@
-import { tooManyRequests } from '../../../kernel/errors.ts';
+import { tooManyRequests } from '../../../kernel/index.ts';
 
 /**
  * Fixed one-minute windows per client address for the public data routes (in memory: one core-api

@@ -1,4 +1,4 @@
-import { badRequest } from '../../../kernel/errors.ts';
+import { badRequest } from '../../../kernel/index.ts';
 import type { ClassRow, FieldDef, ObjectRow } from '../model.ts';
 import { fetchPage, type Page, type SqlCondition, type SqlOrder } from '../store/object-query-store.ts';
 import { indexedExpression } from '../store/field-index-store.ts';

@@ -1,4 +1,4 @@
-import type { Db } from '../../../kernel/database.ts';
+import type { Db } from '../../../kernel/index.ts';
 import type { ClassRow, FieldDef } from '../model.ts';
 import { findClassById, findClassByName } from '../store/class-store.ts';
 import { listComponents } from '../store/component-store.ts';

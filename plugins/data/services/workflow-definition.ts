@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { badRequest } from '../../../kernel/errors.ts';
+import { badRequest } from '../../../kernel/index.ts';
 import { DATA_KEYS } from '../permissions.ts';
 
 /**

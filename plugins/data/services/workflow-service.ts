@@ -1,9 +1,4 @@
-import type { Actor } from '../../../kernel/actor.ts';
-import type { Clock } from '../../../kernel/clock.ts';
-import type { Db } from '../../../kernel/database.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../../kernel/errors.ts';
-import type { PermissionRegistry } from '../../../kernel/permissions.ts';
-import type { RecordHooks } from '../../../kernel/record-hooks.ts';
+import { type Actor, type Clock, type Db, badRequest, conflict, forbidden, notFound, type PermissionRegistry, type RecordHooks } from '../../../kernel/index.ts';
 import { announceObjectChange } from '../events.ts';
 import { toObjectDto, type ObjectDto } from '../model.ts';
 import { WorkflowStore } from '../store/workflow-store.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db, Tx } from '../../../kernel/database.ts';
+import type { Db, Tx } from '../../../kernel/index.ts';
 import type { FieldDef } from '../model.ts';
 import { INDEXED_TYPES, NAME_PATTERN } from '../services/field-definitions.ts';
 

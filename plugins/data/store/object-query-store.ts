@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '../../../kernel/database.ts';
+import type { Db } from '../../../kernel/index.ts';
 import type { ObjectRow } from '../model.ts';
 
 /** A WHERE fragment with its bindings; built by the query service from the class definition only. */

@@ -1,4 +1,4 @@
-import type { Db } from '../../../kernel/database.ts';
+import type { Db } from '../../../kernel/index.ts';
 import type { ObjectRow } from '../model.ts';
 
 export interface PreviewLinkRow {

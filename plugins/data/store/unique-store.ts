@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../../../kernel/database.ts';
+import type { Db, Tx } from '../../../kernel/index.ts';
 
 type Q = Db | Tx;
 

@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../../../kernel/database.ts';
+import type { Db, Tx } from '../../../kernel/index.ts';
 import type { ObjectRow } from '../model.ts';
 import type { Workflow } from '../services/workflow-definition.ts';
 

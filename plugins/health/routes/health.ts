@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { databaseAnswers } from '../../../kernel/database.ts';
-import type { App, PluginDeps } from '../../../kernel/plugin.ts';
+import { databaseAnswers, type App, type PluginDeps } from '../../../kernel/index.ts';
 
 const started = Date.now();
 const HealthBody = Type.Object({

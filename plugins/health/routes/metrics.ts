@@ -1,7 +1,4 @@
-import { databaseAnswers } from '../../../kernel/database.ts';
-import { notFound, unauthorized } from '../../../kernel/errors.ts';
-import { safeEqual } from '../../../kernel/passwords.ts';
-import type { App, PluginDeps } from '../../../kernel/plugin.ts';
+import { databaseAnswers, notFound, unauthorized, safeEqual, type App, type PluginDeps } from '../../../kernel/index.ts';
 
 /**
  * GET /metrics, off (404) unless METRICS_TOKEN is set, then presented as `Authorization: Bearer`.

@@ -1,8 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { unauthorized } from '../../../kernel/errors.ts';
-import type { App } from '../../../kernel/plugin.ts';
-import { SESSION_COOKIE } from '../../../kernel/sessions.ts';
+import { unauthorized, type App, SESSION_COOKIE } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
 import { clientMeta, emptyBodyIfAbsent, MeBody, PasswordField, setSessionCookie, signedInUser, SignedInBody } from './shared.ts';
 

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { requestContext } from '../../../kernel/http.ts';
-import type { App } from '../../../kernel/plugin.ts';
+import { requestContext, type App } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
 import { IdParams } from './shared.ts';
 

@@ -1,7 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { requestContext } from '../../../kernel/http.ts';
-import type { App } from '../../../kernel/plugin.ts';
-import { PASSWORD_MAX_LENGTH } from '../../../kernel/password-policy.ts';
+import { requestContext, type App, PASSWORD_MAX_LENGTH } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
 
 const access = { permission: 'settings:manage' };

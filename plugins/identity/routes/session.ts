@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../../kernel/plugin.ts';
+import type { App } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
 import { clearSessionCookie, clientMeta, MeBody, setSessionCookie, signedInUser, SignedInBody } from './shared.ts';
 

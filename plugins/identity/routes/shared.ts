@@ -1,8 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { UserActor } from '../../../kernel/actor.ts';
-import { unauthorized } from '../../../kernel/errors.ts';
-import { SESSION_COOKIE } from '../../../kernel/sessions.ts';
+import { type UserActor, unauthorized, SESSION_COOKIE } from '../../../kernel/index.ts';
 import type { ClientMeta, StartedSession } from '../services/sign-in.ts';
 
 /** The signed-in user (GET /auth/me and the answers that start a session). */

@@ -1,4 +1,4 @@
-import type { PluginDeps } from '../../../kernel/plugin.ts';
+import type { PluginDeps } from '../../../kernel/index.ts';
 import { MfaStore } from '../store/mfa.ts';
 import { ResetTokenStore } from '../store/reset-tokens.ts';
 import { RoleStore } from '../store/roles.ts';

@@ -1,5 +1,4 @@
-import type { Tx } from '../../../kernel/database.ts';
-import { conflict } from '../../../kernel/errors.ts';
+import { type Tx, conflict } from '../../../kernel/index.ts';
 import type { UserStore } from '../store/users.ts';
 
 /**

@@ -1,13 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { authenticator } from 'otplib';
 import QRCode from 'qrcode';
-import type { Clock } from '../../../kernel/clock.ts';
-import type { Config } from '../../../kernel/config.ts';
-import type { Db } from '../../../kernel/database.ts';
-import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../../../kernel/errors.ts';
-import type { Logger } from '../../../kernel/logger.ts';
-import { hashToken, verifyPassword } from '../../../kernel/passwords.ts';
-import type { SecretBox } from '../../../kernel/secret-box.ts';
+import { type Clock, type Config, type Db, badRequest, conflict, forbidden, tooManyRequests, unauthorized, type Logger, hashToken, verifyPassword, type SecretBox } from '../../../kernel/index.ts';
 import type { MfaStore } from '../store/mfa.ts';
 import type { UserStore } from '../store/users.ts';
 import type { SecuritySettingsService } from './security-settings.ts';

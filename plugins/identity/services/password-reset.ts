@@ -1,12 +1,4 @@
-import type { Clock } from '../../../kernel/clock.ts';
-import type { Config } from '../../../kernel/config.ts';
-import type { Db, Tx } from '../../../kernel/database.ts';
-import { badRequest, tooManyRequests } from '../../../kernel/errors.ts';
-import type { Logger } from '../../../kernel/logger.ts';
-import type { MailPort } from '../../../kernel/mail.ts';
-import { assertPasswordAllowed } from '../../../kernel/password-policy.ts';
-import { hashPassword, hashToken, newToken } from '../../../kernel/passwords.ts';
-import type { SessionService } from '../../../kernel/sessions.ts';
+import { type Clock, type Config, type Db, type Tx, badRequest, tooManyRequests, type Logger, type MailPort, assertPasswordAllowed, hashPassword, hashToken, newToken, type SessionService } from '../../../kernel/index.ts';
 import type { ResetTokenStore } from '../store/reset-tokens.ts';
 import type { UserStore } from '../store/users.ts';
 import type { SecuritySettingsService } from './security-settings.ts';
@@ -64,6 +56,11 @@ export class PasswordResetService {
   }
 
   /** Resolves when every queued reset e-mail has been handled (shutdown, tests). */
+  /** Drops tokens that expired before `olderThan` (daily job). */
+  purgeExpired(olderThan: Date): Promise<number> {
+    return this.deps.store.purge(olderThan);
+  }
+
   async settled(): Promise<void> {
     await Promise.all([...this.inFlight]);
   }

@@ -1,5 +1,4 @@
-import type { Clock } from '../../../kernel/clock.ts';
-import { newToken } from '../../../kernel/passwords.ts';
+import { type Clock, newToken } from '../../../kernel/index.ts';
 
 /**
  * A sign-in whose password was right but which still needs a second step: a TOTP/recovery code

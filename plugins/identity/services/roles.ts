@@ -1,8 +1,4 @@
-import { diffForAudit, type AuditContext, type AuditWriter } from '../../../kernel/audit.ts';
-import type { Clock } from '../../../kernel/clock.ts';
-import type { Db } from '../../../kernel/database.ts';
-import { badRequest, conflict, notFound } from '../../../kernel/errors.ts';
-import type { PermissionRegistry } from '../../../kernel/permissions.ts';
+import { diffForAudit, type AuditContext, type AuditWriter, type Clock, type Db, badRequest, conflict, notFound, type PermissionRegistry } from '../../../kernel/index.ts';
 import type { RoleRecord, RoleStore } from '../store/roles.ts';
 import type { SettingsStore } from '../store/settings.ts';
 import type { UserStore } from '../store/users.ts';

@@ -1,9 +1,4 @@
-import type { AuditContext, AuditWriter } from '../../../kernel/audit.ts';
-import { diffForAudit } from '../../../kernel/audit.ts';
-import type { Clock } from '../../../kernel/clock.ts';
-import type { Db } from '../../../kernel/database.ts';
-import { badRequest } from '../../../kernel/errors.ts';
-import type { PasswordPolicy } from '../../../kernel/password-policy.ts';
+import { type AuditContext, type AuditWriter, diffForAudit, type Clock, type Db, badRequest, type PasswordPolicy } from '../../../kernel/index.ts';
 import type { RoleStore } from '../store/roles.ts';
 import type { SecuritySettings, SettingsStore } from '../store/settings.ts';
 

@@ -1,9 +1,4 @@
-import type { UserActor } from '../../../kernel/actor.ts';
-import { tooManyRequests, unauthorized } from '../../../kernel/errors.ts';
-import type { Logger } from '../../../kernel/logger.ts';
-import { verifyPassword } from '../../../kernel/passwords.ts';
-import type { PermissionRegistry } from '../../../kernel/permissions.ts';
-import type { SessionService } from '../../../kernel/sessions.ts';
+import { type UserActor, tooManyRequests, unauthorized, type Logger, verifyPassword, type PermissionRegistry, type SessionService } from '../../../kernel/index.ts';
 import type { UserStore } from '../store/users.ts';
 import type { MfaService } from './mfa.ts';
 import type { PendingSignIns } from './pending-sign-ins.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../kernel/clock.ts';
+import type { Clock } from '../../../kernel/index.ts';
 
 // Counters are in memory, per process: the spec's deployment model runs one core-api replica and
 // names the login throttle as per-process state. Maps are swept when they grow so that a flood of

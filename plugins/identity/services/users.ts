@@ -1,12 +1,4 @@
-import { diffForAudit, type AuditContext, type AuditWriter } from '../../../kernel/audit.ts';
-import type { Clock } from '../../../kernel/clock.ts';
-import type { Db } from '../../../kernel/database.ts';
-import { conflict, notFound } from '../../../kernel/errors.ts';
-import type { Logger } from '../../../kernel/logger.ts';
-import { assertPasswordAllowed } from '../../../kernel/password-policy.ts';
-import { hashPassword } from '../../../kernel/passwords.ts';
-import type { SessionService } from '../../../kernel/sessions.ts';
-import type { UserDirectory } from '../../../kernel/users.ts';
+import { diffForAudit, type AuditContext, type AuditWriter, type Clock, type Db, conflict, notFound, type Logger, assertPasswordAllowed, hashPassword, type SessionService, type UserDirectory } from '../../../kernel/index.ts';
 import type { UserRecord, UserStore } from '../store/users.ts';
 import { keepingAManager } from './manager-guard.ts';
 import { FORCED_TTL_MS, type PasswordResetService } from './password-reset.ts';

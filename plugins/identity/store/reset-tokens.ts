@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../../../kernel/database.ts';
+import type { Db, Tx } from '../../../kernel/index.ts';
 
 /** Password reset tokens, stored as SHA-256 only; a token is usable once, before it expires. */
 export class ResetTokenStore {

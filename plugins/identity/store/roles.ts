@@ -1,5 +1,4 @@
-import type { Db, Tx } from '../../../kernel/database.ts';
-import { conflict, isUniqueViolation } from '../../../kernel/errors.ts';
+import { type Db, type Tx, conflict, isUniqueViolation } from '../../../kernel/index.ts';
 import { isUuid } from './users.ts';
 
 export interface RoleRecord {

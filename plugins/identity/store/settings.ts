@@ -1,5 +1,4 @@
-import type { Db, Tx } from '../../../kernel/database.ts';
-import type { PasswordPolicy } from '../../../kernel/password-policy.ts';
+import type { Db, Tx, PasswordPolicy } from '../../../kernel/index.ts';
 
 /** The security settings record (single row). */
 export interface SecuritySettings {

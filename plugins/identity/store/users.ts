@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db, Tx } from '../../../kernel/database.ts';
-import { badRequest, conflict, isUniqueViolation } from '../../../kernel/errors.ts';
+import { type Db, type Tx, badRequest, conflict, isUniqueViolation } from '../../../kernel/index.ts';
 
 /** A user as the management routes show it. */
 export interface UserRecord {

@@ -1,0 +1,39 @@
+/**
+ * The kernel's public surface: everything a plugin may import from the kernel, and nothing else. A
+ * plugin (in `plugins/` or on CMS_PLUGIN_PATH) imports only this file, never another kernel file and
+ * never another plugin's files; `test/kernel/plugin-boundaries.test.ts` enforces both.
+ */
+
+// The plugin contract.
+export { definePlugin } from './plugin.ts';
+export type {
+  AnyPluginManifest, App, ContributionKey, KernelServices, PluginContext, PluginContributions, PluginDeps, PluginJob, PluginManifest,
+  PluginServices, RouteAccess, ServiceKey, ServiceMap,
+} from './plugin.ts';
+export { EnvFlag, type Config, type ServiceName } from './config.ts';
+
+// Errors with a status and a stable code; one handler maps them to the documented body.
+export { HttpError, badRequest, conflict, forbidden, isHttpError, isUniqueViolation, locked, notFound, tooManyRequests, unauthorized, unavailable } from './errors.ts';
+export { requestContext, type ErrorBody } from './http.ts';
+
+// Who acts, and what they may do.
+export { ANONYMOUS, SYSTEM, type Actor, type AnonymousActor, type SystemActor, type UserActor } from './actor.ts';
+export type { PermissionDefinition, PermissionRegistry } from './permissions.ts';
+export { SESSION_COOKIE, type SessionService } from './sessions.ts';
+export type { UserDirectory } from './users.ts';
+export { hashPassword, hashToken, newToken, safeEqual, verifyPassword } from './passwords.ts';
+export { DEFAULT_PASSWORD_POLICY, PASSWORD_MAX_LENGTH, assertPasswordAllowed, type PasswordPolicy } from './password-policy.ts';
+
+// Data, writes and what they announce.
+export { databaseAnswers, inTransaction, type Db, type Tx, type WriteOptions } from './database.ts';
+export { diffForAudit, type AuditContext, type AuditEntry, type AuditFieldRules, type AuditWriter } from './audit.ts';
+export type { ChangeActor, RecordChange, RecordChangeSubscriber, RecordHooks } from './record-hooks.ts';
+
+// Other kernel services' types.
+export { ManualClock, SystemClock, type Clock } from './clock.ts';
+export type { ExtensionFolders } from './extensions.ts';
+export type { Logger } from './logger.ts';
+export type { MailMessage, MailPort } from './mail.ts';
+export type { Metrics } from './metrics.ts';
+export type { Scheduler } from './scheduler.ts';
+export type { SecretBox } from './secret-box.ts';
