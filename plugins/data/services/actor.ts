@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Actor, ChangeActor } from '../../../kernel/index.ts';
+import type { Actor, ChangeActor, Tx } from '../../../kernel/index.ts';
 
 /** The record-change actor of a request's actor: people are `user`, the kernel's system actor `system`. */
 export function changeActorOf(actor: Actor): ChangeActor {
@@ -24,6 +24,8 @@ export interface WriteContext {
   actor: Actor;
   changeActor: ChangeActor;
   flags?: Record<string, string>;
+  /** A caller's transaction to join (e.g. a website import writing pages, objects and assets at once). */
+  trx?: Tx;
 }
 
 export function writeContextOf(request: FastifyRequest): WriteContext {

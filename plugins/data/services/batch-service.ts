@@ -1,4 +1,4 @@
-import { conflict, forbidden } from '../../../kernel/index.ts';
+import { conflict, forbidden, inTransaction } from '../../../kernel/index.ts';
 import { announceObjectChange } from '../events.ts';
 import type { ObjectRow } from '../model.ts';
 import { findObjectsByIds, setPublished } from '../store/object-store.ts';
@@ -29,7 +29,7 @@ export class BatchService {
     if ((action === 'publish' || action === 'unpublish') && !this.objects.mayPublish(ctx)) {
       throw forbidden(`${action} needs objects:publish`, 'PUBLISH_FORBIDDEN');
     }
-    return this.deps.kernel.db.transaction(async (trx) => {
+    return inTransaction(this.deps.kernel.db, ctx.trx, async (trx) => {
       const rows = await findObjectsByIds(trx, ids, { lock: 'update' });
       const found = new Set(rows.map((r) => r.id));
       const results = new Map<string, BatchResult['status']>(ids.map((id) => [id, found.has(id) ? 'unchanged' : 'not_found']));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Tx, badRequest, isHttpError } from '../../../kernel/index.ts';
+import { inTransaction, type Tx, badRequest, isHttpError } from '../../../kernel/index.ts';
 import { announceObjectBulk } from '../events.ts';
 import type { ClassRow, ObjectRow } from '../model.ts';
 import { findClassById, findClassByName } from '../store/class-store.ts';
@@ -52,7 +52,7 @@ export class BulkService {
   async run(ctx: WriteContext, input: BulkInput): Promise<BulkResult> {
     if (input.objects.length === 0 || input.objects.length > BULK_MAX) throw badRequest(`objects takes 1 to ${BULK_MAX} entries`, 'objects');
     const components = await this.deps.schema.componentFields();
-    return this.deps.kernel.db.transaction(async (trx) => {
+    return inTransaction(this.deps.kernel.db, ctx.trx, async (trx) => {
       const cls = await this.classFor(trx, input);
       const rejected: Rejected[] = [];
       const reject = (index: number, field: string, reason: string) => rejected.push({ index, field, reason });

@@ -1,4 +1,4 @@
-import { type Actor, diffForAudit, type AuditContext, type Tx, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../../kernel/index.ts';
+import { type Actor, diffForAudit, type AuditContext, inTransaction, type Tx, type WriteOptions, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../../kernel/index.ts';
 import { announceObjectBulk } from '../events.ts';
 import { toClassDto, type ClassDto, type ClassRow, type FieldDef } from '../model.ts';
 import * as classes from '../store/class-store.ts';
@@ -40,7 +40,7 @@ export class ClassService {
     return classes.countClassObjects(this.db, id);
   }
 
-  async create(ctx: AuditContext, input: ClassInput): Promise<ClassDto> {
+  async create(ctx: AuditContext, input: ClassInput, opts: WriteOptions = {}): Promise<ClassDto> {
     const name = input.name ?? '';
     if (!NAME_PATTERN.test(name)) throw badRequest('Class name must start with a letter and hold only letters, digits and _ (at most 63)', 'name');
     if (input.retentionDays !== undefined && input.retentionDays !== null && !isAdministrator(ctx.actor)) {
@@ -60,11 +60,11 @@ export class ClassService {
       await createFieldIndexes(trx, created.id, fields);
       await this.deps.kernel.audit.record(ctx, { action: 'data_class.create', targetType: 'data_class', targetId: created.id, targetLabel: name, after: { name, label: created.label, fields: fields.map((f) => f.name) } }, trx);
       return created;
-    });
+    }, opts);
     return toClassDto(row);
   }
 
-  async update(ctx: AuditContext, id: string, input: ClassInput): Promise<ClassDto> {
+  async update(ctx: AuditContext, id: string, input: ClassInput, opts: WriteOptions = {}): Promise<ClassDto> {
     if (input.name !== undefined) {
       const current = await this.require(this.db, id);
       if (input.name !== current.name) throw badRequest('A class cannot be renamed; create a new class instead', 'name');
@@ -92,11 +92,11 @@ export class ClassService {
         );
       }
       return after;
-    });
+    }, opts);
     return toClassDto(row);
   }
 
-  async remove(ctx: AuditContext, id: string): Promise<void> {
+  async remove(ctx: AuditContext, id: string, opts: WriteOptions = {}): Promise<void> {
     await this.write(async (trx) => {
       const row = await this.require(trx, id, 'update');
       if (await classes.classHasObjects(trx, id)) throw conflict('A class cannot be deleted while it has objects; empty it first', 'CLASS_HAS_OBJECTS');
@@ -105,11 +105,11 @@ export class ClassService {
       await dropFieldIndexes(trx, id, row.fields.map((f) => f.name));
       await classes.deleteClass(trx, id);
       await this.deps.kernel.audit.record(ctx, { action: 'data_class.delete', targetType: 'data_class', targetId: id, targetLabel: row.name, before: { name: row.name } }, trx);
-    });
+    }, opts);
   }
 
   /** Deletes every object of the class after the caller typed its name; one `object.bulk` event. */
-  async empty(ctx: AuditContext, write: WriteContext, id: string, confirm: string): Promise<number> {
+  async empty(ctx: AuditContext, write: WriteContext, id: string, confirm: string, opts: WriteOptions = {}): Promise<number> {
     return this.write(async (trx) => {
       const row = await this.require(trx, id, 'update');
       if (confirm !== row.name) throw badRequest('confirm must equal the class name', 'confirm', 'CONFIRMATION_MISMATCH');
@@ -120,15 +120,20 @@ export class ClassService {
         await this.deps.kernel.audit.record(ctx, { action: 'data_class.empty', targetType: 'data_class', targetId: id, targetLabel: row.name, after: { deleted: ids.length } }, trx);
       }
       return ids.length;
-    });
+    }, opts);
   }
 
   /** Runs a class write in one transaction and drops cached definitions once it is over. */
-  private async write<T>(fn: (trx: Tx) => Promise<T>): Promise<T> {
+  /**
+   * One write in a transaction of its own, or in the caller's (`opts.trx`). The schema cache is dropped
+   * now and again when the caller's transaction ends, so no reader keeps a definition it never committed.
+   */
+  private async write<T>(fn: (trx: Tx) => Promise<T>, opts: WriteOptions): Promise<T> {
     try {
-      return await this.db.transaction(fn);
+      return await inTransaction(this.db, opts.trx, fn);
     } finally {
       this.deps.schema.invalidate();
+      opts.trx?.executionPromise.finally(() => this.deps.schema.invalidate()).catch(() => undefined);
     }
   }
 

@@ -1,4 +1,4 @@
-import { type Tx, badRequest, conflict, isUniqueViolation, notFound } from '../../../kernel/index.ts';
+import { inTransaction, type Tx, type WriteOptions, badRequest, conflict, isUniqueViolation, notFound } from '../../../kernel/index.ts';
 import { toComponentDto, type ComponentDto, type ComponentRow, type FieldDef } from '../model.ts';
 import * as components from '../store/component-store.ts';
 import { listClasses } from '../store/class-store.ts';
@@ -43,7 +43,7 @@ export class ComponentService {
     return { inUse: usage.objectCount > 0, ...usage };
   }
 
-  async create(input: ComponentInput): Promise<ComponentDto> {
+  async create(input: ComponentInput, opts: WriteOptions = {}): Promise<ComponentDto> {
     const name = input.name ?? '';
     if (!NAME_PATTERN.test(name)) throw badRequest('Component name must start with a letter and hold only letters, digits and _ (at most 63)', 'name');
     const row = await this.write(async (trx) => {
@@ -54,11 +54,11 @@ export class ComponentService {
         if (isUniqueViolation(err)) throw conflict(`A component named "${name}" already exists`, 'COMPONENT_NAME_TAKEN', 'name');
         throw err;
       }
-    });
+    }, opts);
     return toComponentDto(row);
   }
 
-  async update(id: string, input: ComponentInput): Promise<ComponentDto> {
+  async update(id: string, input: ComponentInput, opts: WriteOptions = {}): Promise<ComponentDto> {
     const row = await this.write(async (trx) => {
       const before = await this.require(trx, id, 'update');
       if (input.name !== undefined && input.name !== before.name) throw badRequest('A component cannot be renamed', 'name');
@@ -71,11 +71,11 @@ export class ComponentService {
         }
       }
       return components.updateComponent(trx, id, { label: input.label, fields });
-    });
+    }, opts);
     return toComponentDto(row);
   }
 
-  async remove(id: string): Promise<void> {
+  async remove(id: string, opts: WriteOptions = {}): Promise<void> {
     await this.write(async (trx) => {
       const row = await this.require(trx, id, 'update');
       const usage = await components.componentUsage(trx, row.name);
@@ -84,14 +84,19 @@ export class ComponentService {
         throw conflict(`Classes ${usage.classes.map((c) => c.name).join(', ')} still use this component`, 'COMPONENT_REFERENCED');
       }
       await components.deleteComponent(trx, id);
-    });
+    }, opts);
   }
 
-  private async write<T>(fn: (trx: Tx) => Promise<T>): Promise<T> {
+  /**
+   * One write in a transaction of its own, or in the caller's (`opts.trx`). The schema cache is dropped
+   * now and again when the caller's transaction ends, so no reader keeps a definition it never committed.
+   */
+  private async write<T>(fn: (trx: Tx) => Promise<T>, opts: WriteOptions): Promise<T> {
     try {
-      return await this.db.transaction(fn);
+      return await inTransaction(this.db, opts.trx, fn);
     } finally {
       this.deps.schema.invalidate();
+      opts.trx?.executionPromise.finally(() => this.deps.schema.invalidate()).catch(() => undefined);
     }
   }
 

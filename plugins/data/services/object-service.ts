@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Tx, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../../kernel/index.ts';
+import { inTransaction, type Tx, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../../kernel/index.ts';
 import { announceObjectChange } from '../events.ts';
 import type { ClassRow, ObjectRow } from '../model.ts';
 import { findClassById, findClassByName } from '../store/class-store.ts';
@@ -43,7 +43,7 @@ export class ObjectService {
   }
 
   async create(ctx: WriteContext, input: CreateObjectInput): Promise<{ row: ObjectRow; className: string }> {
-    return this.deps.kernel.db.transaction(async (trx) => {
+    return inTransaction(this.deps.kernel.db, ctx.trx, async (trx) => {
       const cls = await this.classFor(trx, input);
       const locale = checkLocale(input.locale ?? 'en');
       const key = checkKey(input.key);
@@ -76,7 +76,7 @@ export class ObjectService {
   }
 
   async update(ctx: WriteContext, id: string, input: UpdateObjectInput): Promise<{ row: ObjectRow; className: string }> {
-    return this.deps.kernel.db.transaction(async (trx) => {
+    return inTransaction(this.deps.kernel.db, ctx.trx, async (trx) => {
       const before = await objects.findObjectById(trx, id, 'update');
       if (!before) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
       const cls = (await findClassById(trx, before.class_id, 'share'))!;
@@ -137,7 +137,7 @@ export class ObjectService {
   }
 
   async remove(ctx: WriteContext, id: string): Promise<void> {
-    await this.deps.kernel.db.transaction(async (trx) => {
+    await inTransaction(this.deps.kernel.db, ctx.trx, async (trx) => {
       const row = await objects.findObjectById(trx, id, 'update');
       if (!row) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
       const cls = (await findClassById(trx, row.class_id))!;

@@ -1,4 +1,4 @@
-import { type Actor, type Clock, type Db, badRequest, conflict, forbidden, notFound, type PermissionRegistry, type RecordHooks } from '../../../kernel/index.ts';
+import { type Actor, type Clock, type Db, inTransaction, type WriteOptions, badRequest, conflict, forbidden, notFound, type PermissionRegistry, type RecordHooks } from '../../../kernel/index.ts';
 import { announceObjectChange } from '../events.ts';
 import { toObjectDto, type ObjectDto } from '../model.ts';
 import { WorkflowStore } from '../store/workflow-store.ts';
@@ -57,7 +57,7 @@ export class WorkflowService {
    * Runs a transition: 404 unknown object, 400 unknown transition, 403 a declared key missing, 409
    * when it does not start from the object's place (also when a concurrent transition moved it first).
    */
-  async runTransition(actor: Actor, objectId: string, name: string, flags?: Record<string, string>): Promise<ObjectDto> {
+  async runTransition(actor: Actor, objectId: string, name: string, flags?: Record<string, string>, opts: WriteOptions = {}): Promise<ObjectDto> {
     const found = await this.store.findObject(objectId);
     if (!found) throw notFound('Data object not found');
     const { row, className, workflow } = found;
@@ -71,7 +71,7 @@ export class WorkflowService {
       throw conflict(`transition "${name}" does not start from "${from}"`, 'TRANSITION_NOT_ALLOWED');
     }
     const changeActor = changeActorOf(actor);
-    const moved = await this.deps.db.transaction(async (trx) => {
+    const moved = await inTransaction(this.deps.db, opts.trx, async (trx) => {
       const updated = await this.store.moveObject(trx, objectId, row.workflow_state, transition.to, this.deps.clock.now());
       if (!updated) throw conflict('the object changed its workflow state meanwhile; reload and retry', 'TRANSITION_NOT_ALLOWED');
       await announceObjectChange(this.deps.recordHooks, trx, {

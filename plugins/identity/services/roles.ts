@@ -1,4 +1,4 @@
-import { diffForAudit, type AuditContext, type AuditWriter, type Clock, type Db, badRequest, conflict, notFound, type PermissionRegistry } from '../../../kernel/index.ts';
+import { diffForAudit, type AuditContext, type AuditWriter, type Clock, type Db, badRequest, conflict, notFound, type PermissionRegistry, inTransaction, type WriteOptions } from '../../../kernel/index.ts';
 import type { RoleRecord, RoleStore } from '../store/roles.ts';
 import type { SettingsStore } from '../store/settings.ts';
 import type { UserStore } from '../store/users.ts';
@@ -44,18 +44,18 @@ export class RoleService {
     return role;
   }
 
-  async create(ctx: AuditContext, input: RoleInput): Promise<RoleRecord> {
+  async create(ctx: AuditContext, input: RoleInput, opts: WriteOptions = {}): Promise<RoleRecord> {
     const values = { name: input.name.trim(), description: input.description ?? '', permissions: this.checkKeys(input.permissions, []) };
     if (!values.name) throw badRequest('name must not be empty', 'name');
-    return this.deps.db.transaction(async (trx) => {
+    return inTransaction(this.deps.db, opts.trx, async (trx) => {
       const id = await this.deps.store.insert(values, trx);
       await this.deps.audit.record(ctx, { action: 'role.create', targetType: 'role', targetId: id, targetLabel: values.name, ...diffForAudit(null, snapshot(values), AUDIT) }, trx);
       return (await this.deps.store.find(id, trx))!;
     });
   }
 
-  async update(ctx: AuditContext, id: string, patch: Partial<RoleInput>): Promise<RoleRecord> {
-    return this.deps.db.transaction(async (trx) => {
+  async update(ctx: AuditContext, id: string, patch: Partial<RoleInput>, opts: WriteOptions = {}): Promise<RoleRecord> {
+    return inTransaction(this.deps.db, opts.trx, async (trx) => {
       const before = await this.deps.store.find(id, trx);
       if (!before) throw notFound('Role not found');
       const name = patch.name?.trim();
@@ -79,8 +79,8 @@ export class RoleService {
     });
   }
 
-  async remove(ctx: AuditContext, id: string): Promise<void> {
-    await this.deps.db.transaction(async (trx) => {
+  async remove(ctx: AuditContext, id: string, opts: WriteOptions = {}): Promise<void> {
+    await inTransaction(this.deps.db, opts.trx, async (trx) => {
       const before = await this.deps.store.find(id, trx);
       if (!before) throw notFound('Role not found');
       if (before.builtin) throw conflict(`The built-in role ${before.name} cannot be deleted`, 'BUILTIN_ROLE');

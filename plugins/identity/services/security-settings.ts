@@ -1,4 +1,4 @@
-import { type AuditContext, type AuditWriter, diffForAudit, type Clock, type Db, badRequest, type PasswordPolicy } from '../../../kernel/index.ts';
+import { type AuditContext, type AuditWriter, diffForAudit, type Clock, type Db, badRequest, type PasswordPolicy, inTransaction, type WriteOptions } from '../../../kernel/index.ts';
 import type { RoleStore } from '../store/roles.ts';
 import type { SecuritySettings, SettingsStore } from '../store/settings.ts';
 
@@ -46,8 +46,8 @@ export class SecuritySettingsService implements SecuritySettingsReader {
   }
 
   /** Fields left out keep their stored value. Writes an audit row with the changed fields only. */
-  async update(ctx: AuditContext, input: SecuritySettingsInput): Promise<SecuritySettings> {
-    return this.deps.db.transaction(async (trx) => {
+  async update(ctx: AuditContext, input: SecuritySettingsInput, opts: WriteOptions = {}): Promise<SecuritySettings> {
+    return inTransaction(this.deps.db, opts.trx, async (trx) => {
       const before = await this.deps.store.read(trx, true);
       const after: SecuritySettings = {
         mfaRequiredRoles: input.mfaRequiredRoles ? [...new Set(input.mfaRequiredRoles)].sort() : before.mfaRequiredRoles,

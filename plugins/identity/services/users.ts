@@ -1,4 +1,4 @@
-import { diffForAudit, type AuditContext, type AuditWriter, type Clock, type Db, conflict, notFound, type Logger, assertPasswordAllowed, hashPassword, type SessionService, type UserDirectory } from '../../../kernel/index.ts';
+import { diffForAudit, type AuditContext, type AuditWriter, type Clock, type Db, conflict, notFound, type Logger, assertPasswordAllowed, hashPassword, type SessionService, type UserDirectory, inTransaction, type WriteOptions } from '../../../kernel/index.ts';
 import type { UserRecord, UserStore } from '../store/users.ts';
 import { keepingAManager } from './manager-guard.ts';
 import { FORCED_TTL_MS, type PasswordResetService } from './password-reset.ts';
@@ -58,10 +58,10 @@ export class UserAdminService {
     return user;
   }
 
-  async create(ctx: AuditContext, input: UserInput): Promise<UserRecord> {
+  async create(ctx: AuditContext, input: UserInput, opts: WriteOptions = {}): Promise<UserRecord> {
     const policy = await this.deps.settings.passwordPolicy();
     try {
-      return await this.deps.db.transaction(async (trx) => {
+      return await inTransaction(this.deps.db, opts.trx, async (trx) => {
         const { id } = await this.deps.directory.create({ ...input, email: input.email.trim(), roles: [...new Set(input.roles)] }, policy, trx);
         const user = (await this.deps.store.find(id, trx))!;
         await this.deps.audit.record(ctx, { action: 'user.create', targetType: 'user', targetId: id, targetLabel: user.email, ...diffForAudit(null, snapshot(user), AUDIT) }, trx);
@@ -75,9 +75,9 @@ export class UserAdminService {
     }
   }
 
-  async update(ctx: AuditContext, id: string, patch: UserPatch): Promise<UserRecord> {
+  async update(ctx: AuditContext, id: string, patch: UserPatch, opts: WriteOptions = {}): Promise<UserRecord> {
     const policy = patch.password !== undefined ? await this.deps.settings.passwordPolicy() : null;
-    return this.deps.db.transaction(async (trx) => {
+    return inTransaction(this.deps.db, opts.trx, async (trx) => {
       const before = await this.deps.store.find(id, trx);
       if (!before) throw notFound('User not found');
       const email = patch.email?.trim();
@@ -102,8 +102,8 @@ export class UserAdminService {
     });
   }
 
-  async remove(ctx: AuditContext, id: string): Promise<void> {
-    await this.deps.db.transaction(async (trx) => {
+  async remove(ctx: AuditContext, id: string, opts: WriteOptions = {}): Promise<void> {
+    await inTransaction(this.deps.db, opts.trx, async (trx) => {
       const before = await this.deps.store.find(id, trx);
       if (!before) throw notFound('User not found');
       await keepingAManager(this.deps.store, trx, () => this.deps.store.delete(id, trx));
@@ -116,9 +116,9 @@ export class UserAdminService {
    * it, the current password is cleared and a reset link is e-mailed to the user. Either way every
    * session of the user is revoked and earlier reset links are voided.
    */
-  async forceReset(ctx: AuditContext, id: string, password?: string): Promise<ForcedResetResult> {
+  async forceReset(ctx: AuditContext, id: string, password?: string, opts: WriteOptions = {}): Promise<ForcedResetResult> {
     const policy = password !== undefined ? await this.deps.settings.passwordPolicy() : null;
-    const { email, token } = await this.deps.db.transaction(async (trx) => {
+    const { email, token } = await inTransaction(this.deps.db, opts.trx, async (trx) => {
       const user = await this.deps.store.find(id, trx);
       if (!user) throw notFound('User not found');
       if (password !== undefined) assertPasswordAllowed(password, user.email, policy!);
