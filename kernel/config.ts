@@ -12,9 +12,6 @@ export const SERVICE_PORTS: Record<ServiceName | 'all', number> = {
   gateway: 3001,
 };
 
-const Flag = (description: string) =>
-  Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('true'), Type.Literal('false')], { default: '0', description });
-
 /**
  * An on/off environment variable for plugin config slices: accepts 1/0/true/false and arrives as a
  * boolean in `pluginConfig`.
@@ -48,7 +45,20 @@ export const KernelConfigSchema = Type.Object({
   }),
   CMS_ADMIN_EMAIL: Type.Optional(Type.String({ format: 'email', description: 'first administrator, created at first start when no user exists' })),
   CMS_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 1, description: 'password of the first administrator (never logged)' })),
-  TRUST_PROXY: Flag('1: client address from X-Forwarded-For (set behind the reverse proxy)'),
+  TRUST_PROXY: Type.String({
+    default: '0',
+    pattern: '^(true|false|[0-9]|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$',
+    description:
+      'proxies in front of this process: a hop count (1 = the one reverse proxy; the client address is the X-Forwarded-For entry it appended) or the proxies\' addresses/CIDRs, comma-separated; 0 = none',
+  }),
+  CORS_ALLOWED_ORIGINS: Type.String({
+    default: '',
+    description: 'origins (scheme://host[:port], comma-separated) allowed credentialed CORS and state-changing requests with the session cookie, beside PUBLIC_BASE_URL',
+  }),
+  CORS_ALLOWED_HOSTS: Type.String({
+    default: '',
+    description: 'host names (comma-separated; `*.example.com` for subdomains) allowed like CORS_ALLOWED_ORIGINS on any scheme and port',
+  }),
   TOTP_ENCRYPTION_KEY: Type.Optional(
     Type.String({
       minLength: 1,
@@ -71,7 +81,8 @@ type KernelEnv = Static<typeof KernelConfigSchema>;
 
 /** Parsed, validated configuration: the kernel's fields plus every loaded plugin's slice. */
 export interface Config extends Omit<KernelEnv, 'TRUST_PROXY'> {
-  TRUST_PROXY: boolean;
+  /** Fastify's `trustProxy`: false, a hop count, or the proxies' addresses. */
+  TRUST_PROXY: false | number | string[];
   production: boolean;
   /** Plugin slices, keyed by plugin id. */
   plugins: Record<string, Record<string, unknown>>;
@@ -101,11 +112,23 @@ export function parseEnvSlice<T extends TProperties>(
 
 export const isTrue = (v: string | undefined) => v === '1' || v === 'true';
 
+/**
+ * `TRUST_PROXY`: `1`/`true` trust exactly one hop, the reverse proxy, so the client address is the
+ * X-Forwarded-For entry the proxy appended (the leftmost entries are whatever the client sent); `N` trusts
+ * N hops; addresses/CIDRs trust those proxies only.
+ */
+function trustedProxies(value: string): false | number | string[] {
+  if (value === 'false' || value === '0') return false;
+  if (value === 'true') return 1;
+  if (/^[0-9]$/.test(value)) return Number(value);
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
 export function loadKernelConfig(env: Record<string, string | undefined>): Config {
   const parsed = parseEnvSlice(KernelConfigSchema, env);
   return {
     ...parsed,
-    TRUST_PROXY: isTrue(parsed.TRUST_PROXY),
+    TRUST_PROXY: trustedProxies(parsed.TRUST_PROXY),
     production: parsed.NODE_ENV === 'production',
     plugins: {},
   };

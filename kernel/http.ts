@@ -7,7 +7,10 @@ import { STATUS_CODES } from 'node:http';
 import { ANONYMOUS } from './actor.ts';
 import type { AuditContext } from './audit.ts';
 import type { Config } from './config.ts';
-import { HttpError, badRequest, forbidden, isHttpError, isUniqueViolation, unauthorized } from './errors.ts';
+import { inputChecks } from './input-checks.ts';
+import { trustProxyOption } from './client-address.ts';
+import { assertSameOriginWrite, corsPolicy, OriginPolicy } from './cross-origin.ts';
+import { HttpError, forbidden, isHttpError, isUniqueViolation, unauthorized } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 import type { PermissionRegistry } from './permissions.ts';
@@ -45,7 +48,7 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
     loggerInstance: deps.logger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: deps.config.TRUST_PROXY,
+    trustProxy: trustProxyOption(deps.config.TRUST_PROXY),
     // The proxy's X-Request-Id is kept (it ends up in logs and audit rows) only when it is a short
     // token; anything else gets a fresh id.
     requestIdHeader: false,
@@ -72,7 +75,10 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
 
   // Kernel infrastructure is registered through fastify-plugin: its hooks must reach every plugin's
   // encapsulated context instead of staying inside their own.
-  await app.register(accessControl, deps);
+  // CORS first: its preflight route exists before the access-control hook, and answers before it.
+  const origins = new OriginPolicy(deps.config);
+  await app.register(corsPolicy, { policy: origins });
+  await app.register(accessControl, { ...deps, origins });
   await app.register(inputChecks);
 
   // Graceful shutdown: once closing starts, in-flight requests still finish, but their answers close
@@ -93,29 +99,13 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
 }
 
 /**
- * PostgreSQL cannot store U+0000 in text or jsonb; refused once for every route, naming the field,
- * instead of surfacing as a database error.
- */
-const inputChecks = fp(
-  async (app) => {
-    app.addHook('preValidation', async (request) => {
-      for (const [part, value] of [['body', request.body], ['query', request.query], ['params', request.params]] as const) {
-        const at = findNul(value, '');
-        if (at !== null) throw badRequest(`${at || part} must not contain the NUL character`, at || undefined, 'NUL_CHARACTER');
-      }
-    });
-  },
-  { name: 'kernel-input-checks' },
-);
-
-/**
  * Every route declares `config.permission`, `config.session` or `config.public`; start-up fails on a
  * route that declares none. The check runs before body parsing, so an unauthenticated caller never
  * learns about validation rules.
  */
-const accessControl = fp<HttpDeps>(async (app, deps) => installAccessControl(app as unknown as App, deps), { name: 'kernel-access-control' });
+const accessControl = fp<HttpDeps & { origins: OriginPolicy }>(async (app, deps) => installAccessControl(app as unknown as App, deps), { name: 'kernel-access-control' });
 
-function installAccessControl(app: App, deps: HttpDeps): void {
+function installAccessControl(app: App, deps: HttpDeps & { origins: OriginPolicy }): void {
   app.decorateRequest('actor', null as never);
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as { permission?: string; public?: boolean; session?: boolean };
@@ -134,6 +124,8 @@ function installAccessControl(app: App, deps: HttpDeps): void {
     const token = request.cookies[SESSION_COOKIE];
     const actor = token ? await deps.sessions.resolve(token) : null;
     if (!actor) throw unauthorized();
+    // Only cookie-authenticated routes get here: their writes must come from the workspace's origins.
+    assertSameOriginWrite(request, deps.origins);
     request.actor = actor;
     if (access.permission && !deps.permissions.allows(actor, access.permission)) {
       throw forbidden(`Missing permission ${access.permission}`);
@@ -194,17 +186,4 @@ function sendError(err: FastifyError, request: FastifyRequest, reply: FastifyRep
   if (known?.field) body.field = known.field;
   if (known?.headers) reply.headers(known.headers);
   return reply.code(status).type('application/json; charset=utf-8').send(body);
-}
-
-/** Path (`a.b.0`) of the first string or key containing U+0000, '' for the value itself, or null. */
-function findNul(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, child] of Object.entries(value)) {
-    const at = path ? `${path}.${key}` : key;
-    if (key.includes('\u0000')) return at;
-    const found = findNul(child, at);
-    if (found !== null) return found;
-  }
-  return null;
 }

@@ -1,0 +1,81 @@
+import fp from 'fastify-plugin';
+import { badRequest } from './errors.ts';
+
+/** How deep a JSON body may nest (objects and arrays); deeper answers 400 TOO_DEEP. */
+export const MAX_INPUT_DEPTH = 64;
+
+export interface InputProblem {
+  /** Dotted path of the offending value or key ('' for the whole part). */
+  path: string;
+  code: 'NUL_CHARACTER' | 'INVALID_TEXT' | 'TOO_DEEP';
+}
+
+const isContainer = (v: unknown): v is Record<string, unknown> | unknown[] => {
+  if (v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return true;
+  // Only what a JSON or query parser makes: Buffers, streams and class instances pass through untouched.
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+
+function textProblem(s: string): InputProblem['code'] | null {
+  if (s.includes('\u0000')) return 'NUL_CHARACTER';
+  // A lone UTF-16 surrogate cannot be encoded as UTF-8: PostgreSQL refuses it in jsonb and text.
+  if (!s.isWellFormed()) return 'INVALID_TEXT';
+  return null;
+}
+
+/**
+ * The first value or key in parsed input that the database could not store (NUL, lone surrogate) or
+ * that nests deeper than MAX_INPUT_DEPTH, depth first in document order. Iterative, so a hostile
+ * body nested a million levels deep costs a loop, not the stack.
+ */
+export function findInputProblem(value: unknown): InputProblem | null {
+  // Each entry: the value, its path, its depth, and the key it sits under (checked when it is reached,
+  // so keys and values are reported in document order).
+  const stack: Array<[unknown, string, number, string | null]> = [[value, '', 0, null]];
+  while (stack.length > 0) {
+    const [current, path, depth, key] = stack.pop()!;
+    if (key !== null) {
+      const code = textProblem(key);
+      if (code) return { path, code };
+    }
+    if (typeof current === 'string') {
+      const code = textProblem(current);
+      if (code) return { path, code };
+      continue;
+    }
+    if (!isContainer(current)) continue;
+    if (depth >= MAX_INPUT_DEPTH) return { path, code: 'TOO_DEEP' };
+    const keys = Array.isArray(current) ? null : Object.keys(current);
+    const length = keys ? keys.length : (current as unknown[]).length;
+    for (let i = length - 1; i >= 0; i--) {
+      const childKey = keys ? keys[i] : String(i);
+      const child = keys ? (current as Record<string, unknown>)[childKey] : (current as unknown[])[i];
+      stack.push([child, path ? `${path}.${childKey}` : childKey, depth + 1, keys ? childKey : null]);
+    }
+  }
+  return null;
+}
+
+const MESSAGES: Record<InputProblem['code'], (what: string) => string> = {
+  NUL_CHARACTER: (what) => `${what} must not contain the NUL character`,
+  INVALID_TEXT: (what) => `${what} contains a lone UTF-16 surrogate, which is not valid text`,
+  TOO_DEEP: (what) => `${what} nests deeper than ${MAX_INPUT_DEPTH} levels`,
+};
+
+/**
+ * Refuses, once for every route and naming the field, parsed input the database cannot store or that
+ * nests too deep. Registered with fastify-plugin so it reaches every plugin's routes.
+ */
+export const inputChecks = fp(
+  async (app) => {
+    app.addHook('preValidation', async (request) => {
+      for (const [part, value] of [['body', request.body], ['query', request.query], ['params', request.params]] as const) {
+        const problem = findInputProblem(value);
+        if (problem) throw badRequest(MESSAGES[problem.code](problem.path || part), problem.path || undefined, problem.code);
+      }
+    });
+  },
+  { name: 'kernel-input-checks' },
+);
