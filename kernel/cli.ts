@@ -12,7 +12,9 @@ const USAGE = `usage:
   cms start [--service core-api|asset-processor|gateway]   all plugins on one port (3000) by default
   cms migrate                                               apply every pending migration
   cms admin create --email <e-mail> [--name <name>]         create an administrator (password from
-                                                            CMS_ADMIN_PASSWORD or asked for)`;
+                                                            CMS_ADMIN_PASSWORD or asked for)
+Without DATABASE_URL, migrate and admin create use the embedded PostgreSQL of CMS_DATA_DIR: that of
+the running server when there is one, otherwise they start it and stop it again.`;
 
 export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;

@@ -35,6 +35,11 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/**
+ * Opens the database of DATABASE_URL or, when unset, of the embedded cluster under CMS_DATA_DIR: the
+ * one a running process (a server next to this command) already serves, or one started here and
+ * stopped again by `close()`.
+ */
 export async function openDatabase(config: Config, logger: Logger): Promise<DatabaseHandle> {
   let cluster: EmbeddedCluster | undefined;
   let url = config.DATABASE_URL;
@@ -44,9 +49,14 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
       port: config.EMBEDDED_PG_PORT,
       logger,
     });
-    await cluster.ensureDatabase('cms');
+    try {
+      await cluster.ensureDatabase('cms');
+    } catch (err) {
+      await cluster.stop();
+      throw err;
+    }
     url = cluster.urlFor('cms');
-    logger.info({ port: config.EMBEDDED_PG_PORT }, 'using embedded PostgreSQL (set DATABASE_URL to use your own)');
+    logger.info({ port: cluster.port, attached: cluster.attached }, 'using embedded PostgreSQL (set DATABASE_URL to use your own)');
   }
   const db = createKnex(url, config.DATABASE_POOL_MAX, logger);
   return {
