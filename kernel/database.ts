@@ -12,13 +12,14 @@ export type Tx = Knex.Transaction;
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 /** A knex instance; its own warnings (dropped connections and the like) go to `logger` when given. */
-export function createKnex(url: string, poolMax: number, logger?: Logger): Db {
+export function createKnex(url: string, poolMax: number, logger?: Logger, opts: { acquireTimeoutMs?: number } = {}): Db {
   const log = logger?.child({ component: 'database' });
   return knexFactory({
     client: 'pg',
-    connection: { connectionString: url, application_name: 'cms' },
+    connection: { connectionString: url, application_name: 'cms', connectionTimeoutMillis: 5_000 },
     pool: { min: 0, max: poolMax, idleTimeoutMillis: 30_000 },
-    acquireConnectionTimeout: 10_000,
+    // How long a request waits for a free connection before it answers 503 (pool exhausted).
+    acquireConnectionTimeout: opts.acquireTimeoutMs ?? 10_000,
     log: {
       warn: (message: string) => (log ? log.warn(message) : undefined),
       error: (message: string) => (log ? log.error(message) : undefined),

@@ -43,3 +43,17 @@ export const unavailable = (message: string, code = 'UNAVAILABLE') => new HttpEr
 export function isUniqueViolation(err: unknown): err is { code: string; constraint?: string } {
   return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
 }
+
+// Connection-level failures and PostgreSQL's "cannot serve now" classes: the database is down, restarting,
+// out of connections, or this process's pool is exhausted. None is the client's fault, and a retry helps.
+const UNAVAILABLE_NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
+const UNAVAILABLE_SQLSTATES = new Set(['53300', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
+
+/** True when an error means the database cannot serve right now (answer 503 with Retry-After). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { name, code, message } = err as { name?: string; code?: string; message?: string };
+  if (name === 'KnexTimeoutError') return true; // "Timeout acquiring a connection. The pool is probably full."
+  if (code && (UNAVAILABLE_NET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code))) return true;
+  return typeof message === 'string' && /Connection terminated|connection timeout|timeout exceeded when trying to connect|^timeout expired$/i.test(message);
+}

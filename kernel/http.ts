@@ -10,7 +10,7 @@ import type { Config } from './config.ts';
 import { inputChecks } from './input-checks.ts';
 import { trustProxyOption } from './client-address.ts';
 import { assertSameOriginWrite, corsPolicy, OriginPolicy } from './cross-origin.ts';
-import { HttpError, forbidden, isHttpError, isUniqueViolation, unauthorized } from './errors.ts';
+import { HttpError, forbidden, isDatabaseUnavailable, isHttpError, isUniqueViolation, unauthorized } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 import type { PermissionRegistry } from './permissions.ts';
@@ -18,6 +18,8 @@ import type { App } from './plugin.ts';
 import { SESSION_COOKIE, type SessionService } from './sessions.ts';
 
 export const JSON_BODY_LIMIT = 25 * 1024 * 1024;
+/** What a 503 for an overloaded or unreachable database tells clients to wait. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The documented error body of every route. */
@@ -165,6 +167,9 @@ function classify(err: FastifyError & { statusCode?: number }): { status: number
   const pgCode = (err as { code?: string }).code;
   if (pgCode === '22021' || pgCode === '22P05') return { status: 400, code: 'INVALID_TEXT', message: 'Input contains characters that cannot be stored' };
   if (isUniqueViolation(err as unknown)) return { status: 409, code: 'UNIQUE_VIOLATION', message: 'A unique value is already in use' };
+  if (isDatabaseUnavailable(err)) {
+    return { status: 503, code: 'DATABASE_UNAVAILABLE', message: 'The service is overloaded or its database is unreachable; retry shortly', headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } };
+  }
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return { status: err.statusCode, code: err.code ?? 'BAD_REQUEST', message: err.message };
   }
