@@ -38,14 +38,32 @@ function configFor(set: MigrationSet): Knex.MigratorConfig {
   return { migrationSource: new FolderMigrationSource(set.directory), tableName: tableNameFor(set.owner) };
 }
 
-/** Applies every pending migration, set by set, in the order given. Returns `owner/name` of each applied. */
+/** Advisory lock key shared by every process migrating this database ("cmsmigr" in ASCII). */
+const MIGRATION_LOCK_KEY = 0x636d736d696772;
+
+/**
+ * Applies every pending migration, set by set, in the order given. Returns `owner/name` of each applied.
+ * A session advisory lock serialises processes that migrate at once (a server and `cms migrate` started
+ * together on a new database would otherwise both create knex's tables and one would fail).
+ */
 export async function migrateAll(db: Db, sets: MigrationSet[]): Promise<string[]> {
-  const applied: string[] = [];
-  for (const set of sets) {
-    const [, names] = (await db.migrate.latest(configFor(set))) as [number, string[]];
-    for (const name of names) applied.push(`${set.owner}/${name}`);
+  const lock = await db.client.acquireConnection();
+  try {
+    // Polled, never waited on: a session blocked in pg_advisory_lock holds a snapshot, and the other
+    // process's CREATE INDEX CONCURRENTLY would wait for it forever.
+    while (!(await lock.query('SELECT pg_try_advisory_lock($1) AS ok', [MIGRATION_LOCK_KEY])).rows[0].ok) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const applied: string[] = [];
+    for (const set of sets) {
+      const [, names] = (await db.migrate.latest(configFor(set))) as [number, string[]];
+      for (const name of names) applied.push(`${set.owner}/${name}`);
+    }
+    return applied;
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await db.client.releaseConnection(lock);
   }
-  return applied;
 }
 
 /** Names of migrations not yet applied, per set (used by services that do not migrate themselves). */

@@ -80,7 +80,7 @@ async function getTemplate(): Promise<string> {
     const name = `cms_tmpl_${RUN}`;
     await admin((c) => c.query(`CREATE DATABASE ${name}`));
     created.push(name);
-    const knex = createKnex((await getServer()).urlFor(name), 2);
+    const knex = createKnex((await getServer()).urlFor(name), 3);
     try {
       await migrateAll(knex, migrationSets(await discoverPlugins()));
     } finally {
