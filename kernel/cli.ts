@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline/promises';
 import { ConfigError, loadKernelConfig, SERVICE_NAMES, type ServiceName } from './config.ts';
-import { openDatabase } from './database.ts';
+import { migrateDatabase, openDatabase } from './database.ts';
 import { createKernel, migrationSets, resolvePluginSet } from './kernel.ts';
 import { createLogger } from './logger.ts';
-import { migrateAll } from './migrations.ts';
 import { UserDirectory } from './users.ts';
 import { HttpError } from './errors.ts';
 
@@ -62,7 +61,7 @@ async function migrate(): Promise<void> {
   const plugins = await resolvePluginSet({ service: 'all' }, config);
   const database = await openDatabase(config, logger);
   try {
-    const applied = await migrateAll(database.db, migrationSets(plugins));
+    const applied = await migrateDatabase(database, migrationSets(plugins), config.AUDIT_RETENTION_DAYS, logger);
     console.log(applied.length ? `applied:\n  ${applied.join('\n  ')}` : 'nothing to apply');
   } finally {
     await database.close();
@@ -83,7 +82,7 @@ async function createAdmin(args: string[]): Promise<void> {
   const plugins = await resolvePluginSet({ service: 'all' }, config);
   const database = await openDatabase(config, logger);
   try {
-    await migrateAll(database.db, migrationSets(plugins));
+    await migrateDatabase(database, migrationSets(plugins), config.AUDIT_RETENTION_DAYS, logger);
     const { id } = await new UserDirectory({ db: database.db }).create({
       email: values.email,
       password,

@@ -35,6 +35,13 @@ export const KernelConfigSchema = Type.Object({
   DATABASE_URL: Type.Optional(
     Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL connection string; unset = embedded PostgreSQL under CMS_DATA_DIR' }),
   ),
+  DATABASE_OWNER_URL: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      description:
+        'role that owns the schema and runs migrations; DATABASE_URL is then the application role, which cannot alter the audit log (the embedded default sets up both)',
+    }),
+  ),
   DATABASE_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'database connections per process' }),
   CMS_DATA_DIR: Type.String({ default: 'data', minLength: 1, description: 'folder of the embedded database and of locally generated keys' }),
   EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329, description: 'loopback port of the embedded PostgreSQL' }),

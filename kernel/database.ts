@@ -3,6 +3,8 @@ import pg from 'pg';
 import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
+import { ensureEmbeddedAppRole, prepareApplicationRole, roleOf, storeAuditRetention } from './database-roles.ts';
+import { migrateAll, type MigrationSet } from './migrations.ts';
 import { startEmbeddedPostgres, type EmbeddedCluster } from './embedded-postgres.ts';
 
 export type Db = Knex;
@@ -33,6 +35,8 @@ export function createKnex(url: string, poolMax: number, logger?: Logger, opts: 
 export interface DatabaseHandle {
   db: Db;
   url: string;
+  /** The schema owner's connection string when it differs from `url` (migrations run as the owner). */
+  ownerUrl?: string;
   close(): Promise<void>;
 }
 
@@ -44,6 +48,7 @@ export interface DatabaseHandle {
 export async function openDatabase(config: Config, logger: Logger): Promise<DatabaseHandle> {
   let cluster: EmbeddedCluster | undefined;
   let url = config.DATABASE_URL;
+  let ownerUrl = config.DATABASE_URL ? config.DATABASE_OWNER_URL : undefined;
   if (!url) {
     cluster = await startEmbeddedPostgres({
       dir: path.join(config.CMS_DATA_DIR, 'postgres'),
@@ -56,18 +61,47 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
       await cluster.stop();
       throw err;
     }
-    url = cluster.urlFor('cms');
+    // The superuser owns the schema and migrates; the processes connect as an unprivileged role.
+    ownerUrl = cluster.urlFor('cms');
+    const appPassword = await ensureEmbeddedAppRole(cluster.urlFor('postgres'), path.join(config.CMS_DATA_DIR, 'postgres', 'pg-app-password'), EMBEDDED_APP_ROLE);
+    const app = new URL(ownerUrl);
+    app.username = EMBEDDED_APP_ROLE;
+    app.password = encodeURIComponent(appPassword);
+    url = app.toString();
     logger.info({ port: cluster.port, attached: cluster.attached }, 'using embedded PostgreSQL (set DATABASE_URL to use your own)');
   }
   const db = createKnex(url, config.DATABASE_POOL_MAX, logger);
   return {
     db,
     url,
+    ownerUrl: ownerUrl && ownerUrl !== url ? ownerUrl : undefined,
     async close() {
       await db.destroy();
       if (cluster) await cluster.stop();
     },
   };
+}
+
+const EMBEDDED_APP_ROLE = 'cms_app';
+
+/**
+ * Applies pending migrations as the schema owner, then (when the processes connect as another role)
+ * hands that role what it may use; records the audit retention `audit_purge()` enforces either way.
+ */
+export async function migrateDatabase(handle: DatabaseHandle, sets: MigrationSet[], auditRetentionDays: number, logger?: Logger): Promise<string[]> {
+  if (!handle.ownerUrl) {
+    const applied = await migrateAll(handle.db, sets);
+    await storeAuditRetention(handle.db, auditRetentionDays);
+    return applied;
+  }
+  const owner = createKnex(handle.ownerUrl, 3, logger);
+  try {
+    const applied = await migrateAll(owner, sets);
+    await prepareApplicationRole(owner, roleOf(handle.url), auditRetentionDays);
+    return applied;
+  } finally {
+    await owner.destroy();
+  }
 }
 
 /** True when the database answers a trivial query within the timeout. */

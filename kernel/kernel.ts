@@ -4,14 +4,14 @@ import { AuditWriter } from './audit.ts';
 import { SystemClock, type Clock } from './clock.ts';
 import type { TObject } from '@sinclair/typebox';
 import { loadKernelConfig, parseEnvSlice, SERVICE_PORTS, type Config, type ServiceName } from './config.ts';
-import { openDatabase, type DatabaseHandle } from './database.ts';
+import { migrateDatabase, openDatabase, type DatabaseHandle } from './database.ts';
 import { createHttpApp } from './http.ts';
 import { ExtensionFolders } from './extensions.ts';
 import { discoverPlugins, KERNEL_MIGRATIONS_DIR, mountsRoutes, orderPlugins, PROJECT_ROOT, selectPlugins } from './loader.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { MailPort } from './mail.ts';
 import { Metrics } from './metrics.ts';
-import { migrateAll, pendingMigrations, type MigrationSet } from './migrations.ts';
+import { pendingMigrations, type MigrationSet } from './migrations.ts';
 import { KERNEL_PERMISSIONS, PermissionRegistry } from './permissions.ts';
 import type { AnyPluginManifest, App, KernelServices, PluginContext, ServiceKey, ServiceMap } from './plugin.ts';
 import { PluginScopes } from './plugin-scopes.ts';
@@ -121,7 +121,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     const sets = migrationSets(plugins);
     let appliedMigrations: string[] = [];
     if (migrate) {
-      appliedMigrations = await migrateAll(db, sets);
+      appliedMigrations = await migrateDatabase(database, sets, config.AUDIT_RETENTION_DAYS, logger);
       if (appliedMigrations.length) logger.info({ applied: appliedMigrations }, 'migrations applied');
       await bootstrapFirstAdmin({ users: kernelServices.users, config, logger });
     } else {

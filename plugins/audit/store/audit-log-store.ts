@@ -46,7 +46,7 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 /**
  * The audit plugin's only SQL. Reads are shaped so that each filter is served by one of the indexes
  * of the kernel's `audit_log` migration (see the plugin README); the only write is the retention
- * delete, which the table's trigger allows only after `SET LOCAL cms.audit_purge = 'on'`.
+ * delete, done by the database function `audit_purge()` (see migrations/0003_audit_purge_function.ts).
  */
 export class AuditLogStore {
   constructor(private readonly deps: { db: Db }) {}
@@ -103,10 +103,14 @@ export class AuditLogStore {
     return rows[0]?.locked === true;
   }
 
-  /** Deletes rows older than `cutoff` inside `trx`, the only DELETE the table's trigger lets through. */
+  /**
+   * Deletes rows older than `cutoff` inside `trx` through the kernel's `audit_purge()`: the application's
+   * database role has no DELETE on the table, and the function never deletes rows younger than the
+   * retention the owner role stored, whatever cutoff it is given.
+   */
   async deleteOlderThan(trx: Tx, cutoff: Date): Promise<number> {
-    await trx.raw("SET LOCAL cms.audit_purge = 'on'");
-    return trx('audit_log').where('at', '<', cutoff).delete();
+    const { rows } = await trx.raw<{ rows: Array<{ deleted: number }> }>('SELECT audit_purge(?) AS deleted', [cutoff]);
+    return Number(rows[0].deleted);
   }
 }
 

@@ -76,17 +76,21 @@ describe('audit plugin: retention', () => {
     }
   });
 
-  it('follows AUDIT_RETENTION_DAYS and the kernel clock', async () => {
-    let offset = 0;
+  it('follows AUDIT_RETENTION_DAYS and the kernel clock, which can never push the cutoff past the database\'s own time', async () => {
+    let offset = -5 * DAY_MS;
     const clock = { now: () => new Date(Date.now() + offset) };
     const t = await startTestKernel({ plugins: ['audit'], env: { AUDIT_RETENTION_DAYS: '30' }, clock });
     try {
-      await seedAged(t, [31, 29]);
+      await seedAged(t, [36, 31, 29]);
       await t.kernel.resolve('audit').record({ actor: SYSTEM }, { action: 'test.now' });
+      // The clock runs 5 days behind: the cutoff is 35 days back, so only the 36-day row goes.
       expect((await purgeExpiredAuditRows(t.kernel.pluginDeps('audit'))).deleted).to.equal(1);
+      offset = 0;
+      expect((await purgeExpiredAuditRows(t.kernel.pluginDeps('audit'))).deleted).to.equal(1);
+      // A clock 2 days ahead asks for a cutoff 28 days back; the database keeps the 30-day retention.
       offset = 2 * DAY_MS;
-      expect((await purgeExpiredAuditRows(t.kernel.pluginDeps('audit'))).deleted).to.equal(1);
-      expect(await actions(t)).to.deep.equal(['test.now', 'audit.purge', 'audit.purge']);
+      expect((await purgeExpiredAuditRows(t.kernel.pluginDeps('audit'))).deleted).to.equal(0);
+      expect(await actions(t)).to.deep.equal(['test.age_29', 'test.now', 'audit.purge', 'audit.purge']);
     } finally {
       await t.close();
     }
