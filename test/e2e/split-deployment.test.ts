@@ -19,13 +19,17 @@ interface RunningService {
   output: () => string;
 }
 
-/** `cms start --service <name>` as an operator runs it; resolves once its /health answers 200. */
-async function startService(service: Service, env: NodeJS.ProcessEnv): Promise<RunningService> {
+/**
+ * `cms start --service <name>` as an operator runs it; resolves once its /health answers 200.
+ * `spawned` gets the process at once, so a failing start elsewhere still lets `after` stop it.
+ */
+async function startService(service: Service, env: NodeJS.ProcessEnv, spawned: ChildProcess[]): Promise<RunningService> {
   const port = await freePort();
   const child = spawn('node', [CMS, 'start', '--service', service], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  spawned.push(child);
   let output = '';
   child.stdout!.on('data', (c) => (output += c));
   child.stderr!.on('data', (c) => (output += c));
@@ -56,6 +60,7 @@ describe('split deployment: three services behind the edge proxy (real processes
   let dataDir: string;
   let nginx: RunningNginx;
   const services = new Map<Service, RunningService>();
+  const spawned: ChildProcess[] = [];
   const statics: StubUpstream[] = [];
 
   before(async () => {
@@ -73,8 +78,8 @@ describe('split deployment: three services behind the edge proxy (real processes
       TRUST_PROXY: '1',
     };
     // core-api applies the migrations; the others start on the migrated schema.
-    services.set('core-api', await startService('core-api', env));
-    const [assets, gateway] = await Promise.all([startService('asset-processor', env), startService('gateway', env)]);
+    services.set('core-api', await startService('core-api', env, spawned));
+    const [assets, gateway] = await Promise.all([startService('asset-processor', env, spawned), startService('gateway', env, spawned)]);
     services.set('asset-processor', assets).set('gateway', gateway);
     for (const name of ['admin-dashboard', 'editor']) statics.push(await startStub(name));
     const at = (s: Service) => `127.0.0.1:${services.get(s)!.port}`;
@@ -89,7 +94,7 @@ describe('split deployment: three services behind the edge proxy (real processes
   });
 
   after(async () => {
-    for (const s of services.values()) s.child.kill('SIGKILL');
+    for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await nginx?.stop();
     await Promise.all(statics.map((s) => s.close()));
     await database?.close();

@@ -265,31 +265,38 @@ describe('edge: nginx routing (real nginx, stub upstreams)', function () {
   });
 
   it('streams /public/upload-data/ bodies to asset-processor as they arrive; other bodies are buffered', async () => {
-    const arrivesBeforeBodyEnds = async (upstream: Upstream, path: string) => {
+    // Sends the first KB, then waits (up to `waitMs`) for the upstream to see the request before
+    // sending the rest: true when it arrived while most of the body was still with the client.
+    const arrivesBeforeBodyEnds = async (upstream: Upstream, path: string, waitMs: number) => {
       const stub = stubs.get(upstream)!;
-      let started = false;
+      let signal = () => {};
+      const started = new Promise<boolean>((resolve) => {
+        signal = () => resolve(true);
+        setTimeout(() => resolve(false), waitMs);
+      });
       stub.onRequestStart = (req) => {
-        if (req.url === path) started = true;
+        if (req.url === path) signal();
       };
       const total = 32 * 1024;
+      const { hostname, port } = new URL(nginx.url);
+      let finish = () => {};
       const answer = new Promise<number>((resolve, reject) => {
-        const req = http.request(`${nginx.url}${path}`, { method: 'PUT', headers: { 'content-length': String(total) }, agent: false }, (res) => {
+        const req = http.request({ hostname, port, path, method: 'PUT', headers: { 'content-length': String(total) }, agent: false }, (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
         });
         req.on('error', reject);
         req.write(Buffer.alloc(1024));
-        // The rest follows only after a look at the upstream.
-        setTimeout(() => req.end(Buffer.alloc(total - 1024)), 400);
+        finish = () => req.end(Buffer.alloc(total - 1024));
       });
-      await new Promise((r) => setTimeout(r, 300));
-      const seenEarly = started;
+      const early = await started;
+      finish();
       expect(await answer).to.equal(200);
       expect(stub.seen.at(-1)).to.include({ url: path, bodyBytes: total });
       stub.onRequestStart = undefined;
-      return seenEarly;
+      return early;
     };
-    expect(await arrivesBeforeBodyEnds('asset-processor', '/public/upload-data/ticket-1'), 'upload streamed').to.equal(true);
-    expect(await arrivesBeforeBodyEnds('core-api', '/public/forms/1/submit'), 'form body buffered').to.equal(false);
+    expect(await arrivesBeforeBodyEnds('asset-processor', '/public/upload-data/ticket-1', 5_000), 'upload streamed').to.equal(true);
+    expect(await arrivesBeforeBodyEnds('core-api', '/public/forms/1/submit', 300), 'form body buffered').to.equal(false);
   });
 });
