@@ -32,11 +32,11 @@ function send(base: string, method: string, path: string, opts: { headers?: Reco
 
 /**
  * A GET written on a plain socket, for request targets an HTTP client would rewrite or refuse
- * (`//metrics`); answers the status and whether an upstream stub answered.
+ * (`//metrics`) and for HTTP/1.0 without Host; answers the status and whether a stub answered.
  */
-function rawGet(port: number, target: string): Promise<{ status: number; fromUpstream: boolean }> {
+function rawGet(port: number, target: string, head = 'HTTP/1.1\r\nHost: edge.test\r\nConnection: close'): Promise<{ status: number; fromUpstream: boolean }> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(`GET ${target} HTTP/1.1\r\nHost: edge.test\r\nConnection: close\r\n\r\n`));
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(`GET ${target} ${head}\r\n\r\n`));
     let text = '';
     socket.setEncoding('latin1');
     socket.on('data', (c) => (text += c));
@@ -241,7 +241,8 @@ describe('edge: nginx routing (real nginx, stub upstreams)', function () {
     // The proxy's view of the client replaces whatever the client claimed.
     expect(kept.echo?.headers['x-forwarded-for']).to.equal('127.0.0.1');
     expect(kept.echo?.headers['x-forwarded-proto']).to.equal('http');
-    expect(kept.echo?.headers.host).to.equal('127.0.0.1');
+    expect(kept.echo?.headers.host).to.equal(`127.0.0.1:${nginx.port}`);
+    expect(kept.echo?.headers['x-forwarded-host']).to.equal(`127.0.0.1:${nginx.port}`);
 
     const fresh = await get('/api/v1/gateway/x');
     expect(fresh.echo?.headers['x-request-id']).to.match(/^[0-9a-f]{32}$/);
@@ -251,6 +252,8 @@ describe('edge: nginx routing (real nginx, stub upstreams)', function () {
     expect(replaced.status).to.equal(200);
     const tooLong = await get('/client/v1/me', { 'x-request-id': 'a'.repeat(129) });
     expect(tooLong.echo?.headers['x-request-id']).to.match(/^[0-9a-f]{32}$/);
+    // An HTTP/1.0 client without Host still reaches the upstream (which refuses a request without one).
+    expect(await rawGet(nginx.port, '/auth/me', 'HTTP/1.0')).to.deep.equal({ status: 200, fromUpstream: true });
   });
 
   it('answers 413 over the body cap (WS_MAX_BODY) without reaching an upstream, on every route', async () => {
