@@ -1,0 +1,248 @@
+import { EDGE_TABLE, UPSTREAMS, type EdgeRow, type Upstream } from './routes.ts';
+
+/**
+ * Renders `edge/nginx.conf` from the edge table (`edge/routes.ts`). The values that differ between
+ * installations are inputs, read from the environment when the file is generated
+ * (`npm run edge:config`); the committed file holds the defaults.
+ *
+ * Location rules: only exact (`=`) and prefix (`^~`) locations, no regular expressions. nginx picks
+ * the longest matching prefix, and `^~` on every prefix means no regex location (should one ever be
+ * added) can take a request away from it. `/public/upload-data/` therefore beats `/public`, and
+ * `/cms-one/search` beats `/cms-one/`.
+ */
+export interface EdgeInputs {
+  /** `listen` of the server: a port or address:port (EDGE_LISTEN). */
+  listen: string;
+  /** The one request body cap of the whole proxy, in nginx size notation (WS_MAX_BODY). */
+  maxBody: string;
+  /** host:port of each upstream (EDGE_CORE_API, EDGE_ASSET_PROCESSOR, ...). */
+  upstreams: Record<Upstream, string>;
+  /** nginx `worker_processes` (EDGE_WORKER_PROCESSES). */
+  workerProcesses: string;
+  /**
+   * A folder for the pid file, logs and temporary files (EDGE_RUNTIME_DIR), for running nginx
+   * without root-owned folders; unset: nginx's compiled-in places.
+   */
+  runtimeDir?: string;
+}
+
+/** The environment variable of each upstream's address. */
+export const UPSTREAM_ENV: Record<Upstream, string> = {
+  'core-api': 'EDGE_CORE_API',
+  'asset-processor': 'EDGE_ASSET_PROCESSOR',
+  gateway: 'EDGE_GATEWAY',
+  'admin-dashboard': 'EDGE_ADMIN_DASHBOARD',
+  editor: 'EDGE_EDITOR',
+};
+
+/** The inputs of the committed `edge/nginx.conf`: the spec's ports on this host. */
+export const DEFAULT_EDGE_INPUTS: EdgeInputs = Object.freeze({
+  listen: '8000',
+  maxBody: '100m',
+  upstreams: Object.freeze({
+    'core-api': '127.0.0.1:3003',
+    'asset-processor': '127.0.0.1:3002',
+    gateway: '127.0.0.1:3001',
+    'admin-dashboard': '127.0.0.1:3000',
+    editor: '127.0.0.1:3006',
+  }),
+  workerProcesses: 'auto',
+});
+
+export class EdgeInputError extends Error {}
+
+const SIZE = /^[0-9]{1,9}[kKmMgG]?$/;
+const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}$/;
+const LISTEN = /^((\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):)?[0-9]{1,5}$/;
+const WORKERS = /^(auto|[1-9][0-9]{0,2})$/;
+const SAFE_PATH = /^\/[^\s";{}$\\]*$/;
+
+/** Inputs from environment variables, each falling back to its default. */
+export function edgeInputsFromEnv(env: NodeJS.ProcessEnv): EdgeInputs {
+  const pick = (name: string, fallback: string) => (env[name] === undefined || env[name] === '' ? fallback : env[name]);
+  const upstreams = Object.fromEntries(
+    UPSTREAMS.map((u) => [u, pick(UPSTREAM_ENV[u], DEFAULT_EDGE_INPUTS.upstreams[u])]),
+  ) as Record<Upstream, string>;
+  return {
+    listen: pick('EDGE_LISTEN', DEFAULT_EDGE_INPUTS.listen),
+    maxBody: pick('WS_MAX_BODY', DEFAULT_EDGE_INPUTS.maxBody),
+    upstreams,
+    workerProcesses: pick('EDGE_WORKER_PROCESSES', DEFAULT_EDGE_INPUTS.workerProcesses),
+    runtimeDir: env.EDGE_RUNTIME_DIR || undefined,
+  };
+}
+
+function checkInputs(inputs: EdgeInputs): void {
+  const fail = (name: string, value: string, expected: string) => {
+    throw new EdgeInputError(`${name}: "${value}" is not ${expected}`);
+  };
+  if (!LISTEN.test(inputs.listen)) fail('EDGE_LISTEN', inputs.listen, 'a port or address:port');
+  if (!SIZE.test(inputs.maxBody)) fail('WS_MAX_BODY', inputs.maxBody, 'a size such as 100m, 512k or 1g');
+  if (!WORKERS.test(inputs.workerProcesses)) fail('EDGE_WORKER_PROCESSES', inputs.workerProcesses, '"auto" or a number');
+  for (const u of UPSTREAMS) {
+    if (!HOST_PORT.test(inputs.upstreams[u])) fail(UPSTREAM_ENV[u], inputs.upstreams[u], 'host:port');
+  }
+  if (inputs.runtimeDir !== undefined && !SAFE_PATH.test(inputs.runtimeDir)) {
+    fail('EDGE_RUNTIME_DIR', inputs.runtimeDir, 'an absolute path without spaces, quotes, braces, "$" or ";"');
+  }
+}
+
+/** nginx location of one path in the table's notation: exact and/or prefix matches. */
+export function locationsOf(path: string): string[] {
+  if (path === '/') return ['^~ /'];
+  if (path.endsWith('*')) return [`^~ ${path.slice(0, -1)}`];
+  if (path.endsWith('/')) return [`^~ ${path}`];
+  return [`= ${path}`, `^~ ${path}/`];
+}
+
+const upstreamName = (u: Upstream) => u.replace(/-/g, '_');
+
+/** Headers every proxied request carries; repeated where a location sets headers of its own. */
+const FORWARDED_HEADERS = [
+  'proxy_set_header Connection "";',
+  // The Host the client sent, port included, so a service comparing Origin with Host (same-origin
+  // checks) sees what the browser saw.
+  'proxy_set_header Host $cms_host;',
+  // The proxy's own view of the client, never a value the client sent: behind TRUST_PROXY=1 the
+  // services take the client address from this header.
+  'proxy_set_header X-Forwarded-For $remote_addr;',
+  'proxy_set_header X-Forwarded-Proto $scheme;',
+  'proxy_set_header X-Forwarded-Host $cms_host;',
+  'proxy_set_header X-Request-Id $cms_request_id;',
+];
+
+const KEEPALIVE: Record<Upstream, number> = {
+  'core-api': 32,
+  'asset-processor': 32,
+  gateway: 32,
+  'admin-dashboard': 8,
+  editor: 8,
+};
+
+/** `head { ... }` with the body indented one level (nested blocks indent further). */
+function block(head: string, body: string[]): string[] {
+  return [`${head} {`, ...body.map((line) => (line ? `  ${line}` : '')), '}'];
+}
+
+function rowLocations(row: EdgeRow): string[] {
+  if (row.websiteRoots) return websiteRootLocations(row);
+  return row.paths.flatMap((path) => locationsOf(path)).flatMap((loc) => {
+    if (row.upstream === null) return [`location ${loc} { return 404; }`];
+    if (row.requestBuffering === false) {
+      return block(`location ${loc}`, ['proxy_request_buffering off;', `proxy_pass http://${upstreamName(row.upstream)};`]);
+    }
+    return [`location ${loc} { proxy_pass http://${upstreamName(row.upstream)}; }`];
+  });
+}
+
+/**
+ * `/`: an auth_request subrequest asks core-api whether the first path segment is a website's root
+ * path. 204: the request is a website preview, passed to core-api's public page route with the whole
+ * original URI (`/shop/about?x=1` becomes `/public/page/shop/about?x=1`). 403, or no usable answer
+ * (core-api down or without the route): the admin dashboard.
+ */
+function websiteRootLocations(row: EdgeRow): string[] {
+  const roots = row.websiteRoots!;
+  const checkLocation = `/_edge${roots.check.path}`;
+  const fallback = `@${upstreamName(roots.fallback)}`;
+  return [
+    ...block(`location ${locationsOf(row.paths[0])[0]}`, [
+      `auth_request ${checkLocation};`,
+      // auth_request turns 401 and 403 into that status and any other answer into 500.
+      `error_page 401 403 500 = ${fallback};`,
+      `proxy_pass http://${upstreamName(roots.upstream)}${roots.pathPrefix}$request_uri;`,
+    ]),
+    ...block(`location = ${checkLocation}`, [
+      'internal;',
+      'proxy_method GET;',
+      'proxy_pass_request_body off;',
+      'proxy_set_header Content-Length "";',
+      'proxy_set_header X-Original-URI $request_uri;',
+      ...FORWARDED_HEADERS,
+      `proxy_pass http://${upstreamName(roots.check.upstream)}${roots.check.path};`,
+    ]),
+    ...block(`location ${fallback}`, [`proxy_pass http://${upstreamName(roots.fallback)};`]),
+  ];
+}
+
+/** Refuses a table that names one location twice (nginx would refuse to start). */
+function checkTable(rows: readonly EdgeRow[]): void {
+  const seen = new Set<string>();
+  for (const loc of rows.flatMap((row) => row.paths.flatMap((p) => locationsOf(p)))) {
+    if (seen.has(loc)) throw new Error(`edge table: location "${loc}" appears twice`);
+    seen.add(loc);
+  }
+}
+
+const HEADER = `# GENERATED by \`npm run edge:config\` from the edge table in edge/routes.ts; do not edit by hand
+# (a test fails when this file and the table disagree).
+#
+# Reverse proxy for the split deployment: core-api, asset-processor and gateway as separate
+# processes, plus the admin-dashboard and editor static applications. The all-in-one process
+# (\`npm start\`, port 3000) answers the same paths itself and needs no proxy.
+#
+# Inputs, read from the environment when generating (the committed file holds the defaults):
+#   WS_MAX_BODY (100m)  EDGE_LISTEN (8000)  EDGE_WORKER_PROCESSES (auto)  EDGE_RUNTIME_DIR (unset)
+#   EDGE_CORE_API (127.0.0.1:3003)  EDGE_ASSET_PROCESSOR (127.0.0.1:3002)  EDGE_GATEWAY (127.0.0.1:3001)
+#   EDGE_ADMIN_DASHBOARD (127.0.0.1:3000)  EDGE_EDITOR (127.0.0.1:3006)
+# e.g.  WS_MAX_BODY=200m EDGE_CORE_API=core-api:3003 npm run edge:config -- --out /etc/nginx/nginx.conf
+#
+# Run:  nginx -c "$PWD/edge/nginx.conf"  (needs the auth_request module, built into Debian's nginx)
+#
+# Locations are exact (=) or prefix (^~) only: the longest prefix wins and no regular expression can
+# override it. \`/\` asks core-api GET /site-root (X-Original-URI) whether the first path segment is a
+# website's root path: 204 -> website preview from core-api's /public/page/<path>; otherwise the
+# admin dashboard. /metrics is not routed. Host goes through as the client sent it (port included, so
+# same-origin checks compare like with like); X-Forwarded-For is the proxy's view of the client;
+# X-Request-Id keeps a client's well-formed id ([A-Za-z0-9._:-]{1,128}), else nginx's $request_id.`;
+
+/** The whole nginx.conf for these inputs. */
+export function renderNginxConf(inputs: EdgeInputs, rows: readonly EdgeRow[] = EDGE_TABLE): string {
+  checkInputs(inputs);
+  checkTable(rows);
+  const rt = inputs.runtimeDir;
+  const main = [
+    `worker_processes ${inputs.workerProcesses};`,
+    ...(rt ? [`pid "${rt}/nginx.pid";`, `error_log "${rt}/error.log" warn;`] : []),
+  ];
+  const runtime = rt
+    ? [
+        `access_log "${rt}/access.log";`,
+        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path "${rt}/${t}_temp";`),
+        '',
+      ]
+    : [];
+  const upstreams = UPSTREAMS.map(
+    (u) => `upstream ${upstreamName(u)} { server ${inputs.upstreams[u]}; keepalive ${KEEPALIVE[u]}; }`,
+  );
+  const locations = rows.flatMap((row) => ['', `# ${row.note}`, ...rowLocations(row)]);
+  const server = [
+    `listen ${inputs.listen};`,
+    '',
+    // One body cap for the whole proxy server (the spec's WS_MAX_BODY).
+    `client_max_body_size ${inputs.maxBody};`,
+    'proxy_http_version 1.1;',
+    ...FORWARDED_HEADERS,
+    ...locations,
+  ];
+  const http = [
+    'server_tokens off;',
+    ...runtime,
+    '# A client\'s X-Request-Id when it is a short token, else a fresh one.',
+    'map $http_x_request_id $cms_request_id {',
+    '  default $request_id;',
+    '  "~^[A-Za-z0-9._:-]{1,128}$" $http_x_request_id;',
+    '}',
+    '# The Host header as the client sent it; a placeholder for an HTTP/1.0 client that sent none',
+    '# (the services refuse a request without Host).',
+    'map $http_host $cms_host {',
+    '  default $http_host;',
+    '  "" localhost;',
+    '}',
+    '',
+    ...upstreams,
+    '',
+    ...block('server', server),
+  ];
+  return [HEADER, '', ...main, 'events { worker_connections 1024; }', '', ...block('http', http), ''].join('\n');
+}

@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { DEFAULT_EDGE_INPUTS, EdgeInputError, edgeInputsFromEnv, locationsOf, renderNginxConf } from '../../edge/generate.ts';
+import { EDGE_TABLE } from '../../edge/routes.ts';
+import { PROJECT_ROOT } from '../../kernel/loader.ts';
+
+const run = promisify(execFile);
+
+/** edge/nginx.conf is generated from the edge table and must never drift from it. */
+describe('edge: nginx.conf generated from the edge table', () => {
+  const conf = renderNginxConf(DEFAULT_EDGE_INPUTS);
+
+  it('the committed edge/nginx.conf is exactly the generator output (run `npm run edge:config`)', () => {
+    const committed = readFileSync(path.join(PROJECT_ROOT, 'edge', 'nginx.conf'), 'utf8');
+    expect(committed === conf, 'edge/nginx.conf differs from the table: run `npm run edge:config`').to.equal(true);
+  });
+
+  it('uses only exact and ^~ prefix locations, so no regular expression can win over a prefix', () => {
+    const locations = [...conf.matchAll(/^\s*location\s+(\S+)\s+(\S+)/gm)].map((m) => [m[1], m[2]]);
+    expect(locations.length).to.be.greaterThan(40);
+    for (const [modifier, target] of locations) {
+      expect(['=', '^~'].includes(modifier) || modifier.startsWith('@'), `location ${modifier} ${target}`).to.equal(true);
+    }
+    expect(conf).to.not.match(/location\s+~/);
+  });
+
+  it('renders every path of the table', () => {
+    for (const row of EDGE_TABLE) {
+      for (const p of row.paths) for (const loc of locationsOf(p)) expect(conf).to.contain(`location ${loc} `);
+    }
+  });
+
+  it('reads its inputs from the environment and names an invalid one', () => {
+    const inputs = edgeInputsFromEnv({ WS_MAX_BODY: '250m', EDGE_CORE_API: 'core-api:3003', EDGE_LISTEN: '80' });
+    expect(inputs.upstreams.gateway).to.equal(DEFAULT_EDGE_INPUTS.upstreams.gateway);
+    const custom = renderNginxConf(inputs);
+    expect(custom).to.contain('client_max_body_size 250m;');
+    expect(custom).to.contain('upstream core_api { server core-api:3003;');
+    expect(custom).to.contain('listen 80;');
+    expect(custom).to.not.contain('_temp_path');
+
+    const bad = (env: NodeJS.ProcessEnv) => () => renderNginxConf(edgeInputsFromEnv(env));
+    expect(bad({ WS_MAX_BODY: '100 MB' })).to.throw(EdgeInputError, 'WS_MAX_BODY');
+    expect(bad({ WS_MAX_BODY: '1m; include /etc/passwd' })).to.throw(EdgeInputError, 'WS_MAX_BODY');
+    expect(bad({ EDGE_CORE_API: 'core-api' })).to.throw(EdgeInputError, 'EDGE_CORE_API');
+    expect(bad({ EDGE_RUNTIME_DIR: 'relative/dir' })).to.throw(EdgeInputError, 'EDGE_RUNTIME_DIR');
+    expect(renderNginxConf(edgeInputsFromEnv({ EDGE_RUNTIME_DIR: '/tmp/edge' }))).to.contain('pid "/tmp/edge/nginx.pid";');
+  });
+
+  it('refuses a table that names a location twice', () => {
+    const twice = [...EDGE_TABLE, { paths: ['/auth'], upstream: 'gateway' as const, note: 'clash' }];
+    expect(() => renderNginxConf(DEFAULT_EDGE_INPUTS, twice)).to.throw('location "= /auth" appears twice');
+  });
+
+  it('npm run edge:config prints the configuration for the given inputs', async () => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(EDGE_|WS_MAX_BODY$)/.test(name)));
+    const { stdout } = await run('node', ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts', 'edge-config.ts'), '--stdout'], {
+      env: { ...env, WS_MAX_BODY: '1g' },
+    });
+    expect(stdout).to.equal(renderNginxConf({ ...DEFAULT_EDGE_INPUTS, maxBody: '1g' }));
+  });
+});
