@@ -10,4 +10,16 @@ export const DataConfig = Type.Object({
     default: 600,
     description: 'requests per client address and minute on /public/data-objects* (429 with Retry-After beyond)',
   }),
+  DATA_MAX_OBJECT_BYTES: Type.Integer({
+    minimum: 1024,
+    maximum: 16 * 1024 * 1024,
+    default: 1024 * 1024,
+    description: 'largest attributes of one stored object, in bytes of JSON (413 OBJECT_TOO_LARGE beyond; a bulk row is rejected)',
+  }),
+  DATA_MAX_PAGE_BYTES: Type.Integer({
+    minimum: 64 * 1024,
+    maximum: 64 * 1024 * 1024,
+    default: 4 * 1024 * 1024,
+    description: 'attribute bytes in one page of a list or query: the page stops there (at least one object) and answers hasMore',
+  }),
 });

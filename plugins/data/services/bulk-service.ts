@@ -8,7 +8,7 @@ import { insertClaims, releaseClaims, uniqueKeyOf, type GroupEntry } from '../st
 import type { WriteContext } from './actor.ts';
 import { AttributeError, isUuid, normalizeAttributes, type RelationRef } from './attributes.ts';
 import type { DataServiceDeps } from './deps.ts';
-import { changedAttributes, checkKey, checkLocale, claimUniqueValues, relationTargets, uniqueEntriesOf, withSharedFrom } from './object-rules.ts';
+import { assertObjectSize, changedAttributes, checkKey, checkLocale, claimUniqueValues, relationTargets, uniqueEntriesOf, withSharedFrom } from './object-rules.ts';
 
 export const BULK_MAX = 500;
 
@@ -62,7 +62,9 @@ export class BulkService {
           const relations: RelationRef[] = [];
           const locale = checkLocale(raw.locale ?? 'en', `objects.${index}.locale`);
           const key = checkKey(raw.key, `objects.${index}.key`);
-          items.push({ index, key, locale, attributes: normalizeAttributes(raw.attributes ?? {}, { fields: cls.fields, components }, relations), relations });
+          const attributes = normalizeAttributes(raw.attributes ?? {}, { fields: cls.fields, components }, relations);
+          assertObjectSize(attributes, this.deps.kernel.pluginConfig.DATA_MAX_OBJECT_BYTES);
+          items.push({ index, key, locale, attributes, relations });
         } catch (err) {
           if (err instanceof AttributeError) reject(index, err.field, err.reason);
           else if (isHttpError(err)) reject(index, (err.field ?? '').replace(/^objects\.\d+\./, ''), err.message);

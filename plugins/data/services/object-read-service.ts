@@ -45,7 +45,7 @@ export class ObjectReadService {
     const { rows, total, hasMore } = await fetchPage(this.deps.kernel.db, conditions, [
       { sql: 'created_at', bindings: [], direction: 'desc' },
       { sql: 'id', bindings: [], direction: 'desc' },
-    ], opts.limit, opts.offset, true);
+    ], opts.limit, opts.offset, true, this.deps.kernel.pluginConfig.DATA_MAX_PAGE_BYTES);
     return { objects: await this.toDtos(rows), total: total ?? 0, hasMore };
   }
 

@@ -1,4 +1,4 @@
-import { type Tx, badRequest, conflict } from '../../../kernel/index.ts';
+import { HttpError, type Tx, badRequest, conflict } from '../../../kernel/index.ts';
 import type { ClassRow, FieldDef, ObjectRow } from '../model.ts';
 import { claimGroupValues, type UniqueEntry } from '../store/unique-store.ts';
 import { uniqueValueOf, type RelationRef } from './attributes.ts';
@@ -89,4 +89,15 @@ export function withSharedFrom(cls: ClassRow, target: Record<string, unknown>, s
     else out[field.name] = source[field.name];
   }
   return out;
+}
+
+/**
+ * Refuses attributes whose JSON is larger than the plugin's DATA_MAX_OBJECT_BYTES (413), so no stored
+ * object can make a page or a request hold more memory than the caps allow.
+ */
+export function assertObjectSize(attributes: Record<string, unknown>, maxBytes: number): void {
+  const bytes = Buffer.byteLength(JSON.stringify(attributes), 'utf8');
+  if (bytes > maxBytes) {
+    throw new HttpError(413, 'OBJECT_TOO_LARGE', `attributes take ${bytes} bytes; an object may hold at most ${maxBytes}`, 'attributes');
+  }
 }

@@ -8,7 +8,7 @@ import { SYSTEM_CHANGE_ACTOR, type WriteContext } from './actor.ts';
 import { isUuid, normalizeAttributesOr400, type RelationRef } from './attributes.ts';
 import type { DataServiceDeps } from './deps.ts';
 import {
-  changedAttributes, checkKey, checkLocale, checkRelationsOr400, claimUniqueValues, isSameOrBelow, pathOf, sharedFields, withSharedFrom,
+  assertObjectSize, changedAttributes, checkKey, checkLocale, checkRelationsOr400, claimUniqueValues, isSameOrBelow, pathOf, sharedFields, withSharedFrom,
 } from './object-rules.ts';
 
 export interface CreateObjectInput {
@@ -202,6 +202,7 @@ export class ObjectService {
   private async normalize(trx: Tx, cls: ClassRow, attributes: Record<string, unknown>): Promise<Record<string, unknown>> {
     const refs: RelationRef[] = [];
     const out = normalizeAttributesOr400(attributes, { fields: cls.fields, components: await this.deps.schema.componentFields() }, refs);
+    assertObjectSize(out, this.deps.kernel.pluginConfig.DATA_MAX_OBJECT_BYTES);
     await checkRelationsOr400(trx, refs);
     return out;
   }

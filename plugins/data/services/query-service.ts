@@ -69,7 +69,7 @@ export class QueryService {
     // The id tie-breaker keeps pages stable; it follows the last direction so one index scan serves it.
     order.push({ sql: 'id', bindings: [], direction: order[order.length - 1].direction });
     const withTotal = audience === 'admin' || input.includeTotal === true;
-    const page = await fetchPage(this.deps.kernel.db, conditions, order, input.limit ?? 20, input.offset ?? 0, withTotal);
+    const page = await fetchPage(this.deps.kernel.db, conditions, order, input.limit ?? 20, input.offset ?? 0, withTotal, this.deps.kernel.pluginConfig.DATA_MAX_PAGE_BYTES);
     return { cls, ...page };
   }
 

@@ -29,6 +29,10 @@ export interface Page {
  * cannot serve index-only scans), which costs far more than the page on a large class. When asked
  * for, the count and the page are two subqueries of one statement, so the page still walks an index
  * in sort order.
+ *
+ * A page also stops at `maxBytes` of attribute JSON (at least one object, so every object can be
+ * read): rows past the cap never leave the database, and the page answers `hasMore` so the client
+ * reads on from there. What one request can hold in memory is bounded by that, whatever `limit` says.
  */
 export async function fetchPage(
   db: Db,
@@ -37,20 +41,34 @@ export async function fetchPage(
   limit: number,
   offset: number,
   withTotal: boolean,
+  maxBytes: number,
 ): Promise<Page> {
   const filtered = () => {
     const q = db('data_objects');
     for (const c of conditions) q.whereRaw(c.sql, c.bindings);
     return q;
   };
-  const page = filtered().select('*').limit(limit + 1).offset(offset);
-  for (const o of order) page.orderByRaw(`${o.sql} ${o.direction}`, o.bindings);
+  const orderSql = order.map((o) => `${o.sql} ${o.direction}`).join(', ');
+  const orderBindings = order.flatMap((o) => o.bindings);
+  const page = filtered()
+    .select('*', db.raw(`row_number() over (order by ${orderSql}) as page_row`, orderBindings), db.raw('octet_length(attributes::text) as row_bytes'))
+    .orderByRaw(orderSql, orderBindings)
+    .limit(limit + 1)
+    .offset(offset);
+  const capped = db.raw(
+    `select json_build_object(
+        'rows', coalesce(json_agg(c.* order by c.page_row) filter (where c.bytes_before < ?), '[]'::json),
+        'cut', coalesce(bool_or(c.bytes_before >= ?), false))
+       from (select s.*, sum(s.row_bytes) over (order by s.page_row rows unbounded preceding) - s.row_bytes as bytes_before from (?) s) c`,
+    [maxBytes, maxBytes, page],
+  );
   const result = withTotal
-    ? await db.raw("select (?) as total, (select coalesce(json_agg(p), '[]'::json) from (?) p) as rows", [filtered().count('*'), page])
-    : await db.raw("select null as total, (select coalesce(json_agg(p), '[]'::json) from (?) p) as rows", [page]);
-  const first = result.rows[0] as { total: string | number | null; rows: ObjectRow[] };
-  const hasMore = first.rows.length > limit;
-  const rows = hasMore ? first.rows.slice(0, limit) : first.rows;
+    ? await db.raw('select (?) as total, (?) as page', [filtered().count('*'), capped])
+    : await db.raw('select null as total, (?) as page', [capped]);
+  const first = result.rows[0] as { total: string | number | null; page: { rows: ObjectRow[]; cut: boolean } };
+  const fetched = first.page.rows;
+  const hasMore = first.page.cut || fetched.length > limit;
+  const rows = fetched.length > limit ? fetched.slice(0, limit) : fetched;
   return first.total === null ? { rows, hasMore } : { rows, hasMore, total: Number(first.total) };
 }
 
