@@ -1,0 +1,112 @@
+/**
+ * Overload run (`npm run bench:overload`): large objects stored, then waves of 200 concurrent mixed
+ * requests (admin lists, public lists and queries, reads by id, writes, sign-ins) against the
+ * all-in-one product with its default pool of 10 connections. Passes when no answer is a 5xx other
+ * than 503 with Retry-After, and when the server's resident memory settles back within 20 % of its
+ * idle figure afterwards. Prints the status counts and the memory figures; exits 1 on a failure.
+ *
+ * Environment: OVERLOAD_OBJECT_BYTES (size of each stored object, default 1,000,000, just under the
+ * default DATA_MAX_OBJECT_BYTES), OVERLOAD_WAVES (default 5), OVERLOAD_CONCURRENCY (default 200),
+ * TEST_DATABASE_URL (else an embedded cluster is started).
+ */
+import { readFileSync } from 'node:fs';
+import { createTestDatabase, teardownTestDatabases } from '../test/helpers/database.ts';
+import { startChild } from './lib/children.ts';
+
+const OBJECT_BYTES = Number(process.env.OVERLOAD_OBJECT_BYTES ?? 1_000_000);
+const WAVES = Number(process.env.OVERLOAD_WAVES ?? 5);
+const CONCURRENCY = Number(process.env.OVERLOAD_CONCURRENCY ?? 200);
+const log = (...args: unknown[]) => console.error('[bench:overload]', ...args);
+
+const rssMb = (pid: number) => {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  return Number(line.replace(/\D+/g, '')) / 1024;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main(): Promise<number> {
+  const database = await createTestDatabase();
+  const server = await startChild<{ port: number; cookie: string; pid: number }>('../overload/server.ts', { BENCH_DATABASE_URL: database.url });
+  const base = `http://127.0.0.1:${server.info.port}`;
+  const { cookie, pid } = server.info;
+  const call = async (method: string, path: string, body?: unknown, auth = true) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { ...(auth ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    await res.arrayBuffer();
+    return { status: res.status, retryAfter: res.headers.get('retry-after') };
+  };
+  try {
+    const created = await fetch(`${base}/data-classes`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Heavy', fields: [{ name: 'title', type: 'text' }, { name: 'body', type: 'markdown' }] }),
+    });
+    const classId = ((await created.json()) as { id: string }).id;
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await fetch(`${base}/data-objects`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ classId, published: true, attributes: { title: `heavy ${i}`, body: String(i).repeat(OBJECT_BYTES - 64) } }),
+      });
+      if (res.status !== 201) throw new Error(`storing object ${i} answered ${res.status}: ${await res.text()}`);
+      ids.push(((await res.json()) as { id: string }).id);
+    }
+    const mixed = (n: number) => {
+      switch (n % 7) {
+        case 0: return call('GET', `/data-objects?classId=${classId}&limit=10`);
+        case 1: return call('GET', '/public/data-objects?className=Heavy&limit=10', undefined, false);
+        case 2: return call('POST', '/public/data-objects/query', { className: 'Heavy', orderBy: [{ field: 'title' }], limit: 10 }, false);
+        case 3: return call('GET', `/public/data-objects/${ids[n % ids.length]}`, undefined, false);
+        case 4: return call('PATCH', `/data-objects/${ids[n % ids.length]}`, { attributes: { title: `heavy ${n}` } });
+        case 5: return call('POST', '/auth/login', { email: 'nobody@example.test', password: 'wrong-password' }, false);
+        default: return call('GET', '/audit-log?limit=100');
+      }
+    };
+    for (let i = 0; i < 14; i++) await mixed(i); // warm every path once
+    await sleep(2000);
+    const idle = rssMb(pid);
+    let peak = idle;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
+    const statuses = new Map<string, number>();
+    const bad: string[] = [];
+    const started = Date.now();
+    for (let wave = 0; wave < WAVES; wave++) {
+      const answers = await Promise.all(Array.from({ length: CONCURRENCY }, (_, n) => mixed(wave * CONCURRENCY + n).catch((err) => ({ status: 0, retryAfter: String(err) }))));
+      for (const a of answers) {
+        statuses.set(String(a.status), (statuses.get(String(a.status)) ?? 0) + 1);
+        if (a.status === 0 || (a.status >= 500 && !(a.status === 503 && a.retryAfter))) bad.push(`${a.status} ${a.retryAfter ?? ''}`);
+      }
+    }
+    const seconds = (Date.now() - started) / 1000;
+    clearInterval(sampler);
+    let after = rssMb(pid);
+    for (let i = 0; i < 30 && after > idle * 1.2; i++) {
+      await sleep(1000);
+      after = rssMb(pid);
+    }
+    const settled = after <= idle * 1.2;
+    console.log(`\n## Overload run: ${WAVES} waves of ${CONCURRENCY} concurrent mixed requests, 10 stored objects of ${OBJECT_BYTES} bytes\n`);
+    console.log('| status | answers |\n|---|---|');
+    for (const [status, count] of [...statuses].sort()) console.log(`| ${status} | ${count} |`);
+    console.log(`\n- duration: ${seconds.toFixed(1)} s`);
+    console.log(`- resident memory: idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, after ${after.toFixed(0)} MB (${settled ? 'within' : 'NOT within'} 20 % of idle)`);
+    console.log(`- 5xx other than 503 with Retry-After: ${bad.length}${bad.length ? ` (${[...new Set(bad)].join(', ')})` : ''}`);
+    return bad.length === 0 && settled ? 0 : 1;
+  } finally {
+    await server.stop();
+    await database.close();
+    await teardownTestDatabases();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    log(err);
+    process.exit(1);
+  },
+);
