@@ -1,4 +1,4 @@
-import { badRequest } from '../../../kernel/index.ts';
+import { UserPatternError, badRequest, compileUserPattern } from '../../../kernel/index.ts';
 import type { FieldDef, FieldType } from '../model.ts';
 import { SHORT_MAX_LENGTH, TEXT_MAX_LENGTH } from './field-definitions.ts';
 
@@ -94,14 +94,14 @@ function normalizeValue(value: unknown, field: FieldDef, type: FieldType, schema
       const max = type === 'text' ? Math.min(rules.maxLength ?? TEXT_MAX_LENGTH, TEXT_MAX_LENGTH) : rules.maxLength;
       if (max !== undefined && value.length > max) throw new AttributeError(path, `is longer than ${max} characters`);
       if (rules.minLength !== undefined && value.length < rules.minLength) throw new AttributeError(path, `is shorter than ${rules.minLength} characters`);
-      if (rules.pattern !== undefined && !new RegExp(rules.pattern, 'u').test(value)) throw new AttributeError(path, 'does not match the pattern');
+      checkPattern(rules.pattern, value, path);
       return value;
     }
     case 'slug':
       if (typeof value !== 'string' || !SLUG.test(value) || value.length > SHORT_MAX_LENGTH) {
         throw new AttributeError(path, 'must be a slug: lowercase letters and digits separated by single hyphens');
       }
-      if (rules.pattern !== undefined && !new RegExp(rules.pattern, 'u').test(value)) throw new AttributeError(path, 'does not match the pattern');
+      checkPattern(rules.pattern, value, path);
       return value;
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value)) throw new AttributeError(path, 'must be a number');
@@ -143,6 +143,22 @@ function normalizeValue(value: unknown, field: FieldDef, type: FieldType, schema
     case 'array':
       throw new AttributeError(path, 'nested arrays are not supported');
   }
+}
+
+/**
+ * A field's `validation.pattern` on the linear-time engine (compiled once per pattern). Definitions
+ * are checked when stored; one stored before that check and refused by the engine fails the value.
+ */
+function checkPattern(pattern: string | undefined, value: string, path: string): void {
+  if (pattern === undefined) return;
+  let matches: boolean;
+  try {
+    matches = compileUserPattern(pattern).test(value);
+  } catch (err) {
+    if (err instanceof UserPatternError) throw new AttributeError(path, `the field's pattern cannot be used (${err.message}); correct the definition`);
+    throw err;
+  }
+  if (!matches) throw new AttributeError(path, 'does not match the pattern');
 }
 
 /** The attribute value a unique field is indexed by (`data_unique_values.value`), or null when empty. */
