@@ -8,6 +8,12 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 
+/**
+ * The value stored under `name` on `values` itself: field names such as `constructor` or `toString`
+ * must not find what every plain object inherits.
+ */
+export const ownValue = (values: Record<string, unknown>, name: string): unknown => (Object.hasOwn(values, name) ? values[name] : undefined);
+
 /** A relation value found while validating, checked against the database afterwards in one query. */
 export interface RelationRef {
   field: string;
@@ -56,7 +62,7 @@ function normalizeObject(input: unknown, fields: readonly FieldDef[], schema: At
   }
   const out: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = values[field.name];
+    const value = ownValue(values, field.name);
     const path = `${at}.${field.name}`;
     if (isEmpty(value)) {
       if (field.required) throw new AttributeError(path, 'is required');

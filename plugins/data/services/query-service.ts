@@ -28,16 +28,17 @@ interface Target {
   sortable: boolean;
 }
 
-const BUILT_INS: Record<string, Target> = {
-  key: { sql: 'key', bindings: [], kind: 'text', sortable: true },
-  locale: { sql: 'locale', bindings: [], kind: 'text', sortable: true },
-  published: { sql: 'published', bindings: [], kind: 'boolean', sortable: true },
-  createdAt: { sql: 'created_at', bindings: [], kind: 'timestamp', sortable: true },
-  updatedAt: { sql: 'updated_at', bindings: [], kind: 'timestamp', sortable: true },
-};
+// Maps, not plain objects: a name such as `constructor` or `__proto__` must not find a prototype member.
+const BUILT_INS: ReadonlyMap<string, Target> = new Map([
+  ['key', { sql: 'key', bindings: [], kind: 'text', sortable: true }],
+  ['locale', { sql: 'locale', bindings: [], kind: 'text', sortable: true }],
+  ['published', { sql: 'published', bindings: [], kind: 'boolean', sortable: true }],
+  ['createdAt', { sql: 'created_at', bindings: [], kind: 'timestamp', sortable: true }],
+  ['updatedAt', { sql: 'updated_at', bindings: [], kind: 'timestamp', sortable: true }],
+]);
 
 const RANGE_OPS = new Set<Operator>(['lt', 'lte', 'gt', 'gte']);
-const SQL_OP: Record<string, string> = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
+const SQL_OP: ReadonlyMap<string, string> = new Map([['eq', '='], ['lt', '<'], ['lte', '<='], ['gt', '>'], ['gte', '>=']]);
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
@@ -74,7 +75,7 @@ export class QueryService {
   }
 
   private target(cls: ClassRow, name: string, at: string, audience: 'admin' | 'public'): Target {
-    const builtIn = BUILT_INS[name];
+    const builtIn = BUILT_INS.get(name);
     if (builtIn) {
       if (name === 'published' && audience === 'public') throw badRequest('published cannot be filtered on the public API', at);
       return builtIn;
@@ -120,7 +121,7 @@ export class QueryService {
       }
       default:
         if (!RANGE_OPS.has(op) || t.kind === 'boolean') throw refuse();
-        return { sql: `${t.sql} ${SQL_OP[op]} ?`, bindings: [...t.bindings, value(filter.value)] };
+        return { sql: `${t.sql} ${SQL_OP.get(op)} ?`, bindings: [...t.bindings, value(filter.value)] };
     }
   }
 }
