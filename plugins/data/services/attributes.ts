@@ -1,10 +1,11 @@
 import { UserPatternError, badRequest, compileUserPattern } from '../../../kernel/index.ts';
 import type { FieldDef, FieldType } from '../model.ts';
+import { isCalendarDate, inYearRange, YEARS } from './calendar.ts';
 import { SHORT_MAX_LENGTH, TEXT_MAX_LENGTH } from './field-definitions.ts';
+import { findTextProblem } from './well-formed.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 
@@ -21,9 +22,9 @@ export interface RelationRef {
   className: string;
 }
 
-/** A value problem: the dotted field path (`attributes.title`) and a reason. */
+/** A value problem: the dotted field path (`attributes.title`), a reason and the error code of its 400. */
 export class AttributeError extends Error {
-  constructor(readonly field: string, readonly reason: string) {
+  constructor(readonly field: string, readonly reason: string, readonly code = 'VALIDATION_FAILED') {
     super(reason);
   }
 }
@@ -40,6 +41,9 @@ export interface AttributeSchema {
  * relation values it met are pushed to `relations`.
  */
 export function normalizeAttributes(input: unknown, schema: AttributeSchema, relations: RelationRef[] = []): Record<string, unknown> {
+  // Every string and key, json values included: PostgreSQL refuses lone surrogates in jsonb.
+  const problem = findTextProblem(input, 'attributes');
+  if (problem) throw new AttributeError(problem.path, problem.reason, problem.code);
   return normalizeObject(input, schema.fields, schema, 'attributes', relations);
 }
 
@@ -48,7 +52,7 @@ export function normalizeAttributesOr400(input: unknown, schema: AttributeSchema
   try {
     return normalizeAttributes(input, schema, relations);
   } catch (err) {
-    if (err instanceof AttributeError) throw badRequest(`${err.field}: ${err.reason}`, err.field);
+    if (err instanceof AttributeError) throw badRequest(`${err.field}: ${err.reason}`, err.field, err.code);
     throw err;
   }
 }
@@ -118,15 +122,14 @@ function normalizeValue(value: unknown, field: FieldDef, type: FieldType, schema
       if (typeof value !== 'boolean') throw new AttributeError(path, 'must be true or false');
       return value;
     case 'date': {
-      if (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) {
-        throw new AttributeError(path, 'must be a date YYYY-MM-DD');
-      }
+      if (!isCalendarDate(value)) throw new AttributeError(path, `must be a date YYYY-MM-DD in the years ${YEARS}`);
       return value;
     }
     case 'datetime': {
       // Stored as UTC ISO with milliseconds so text order is time order (the index compares text).
       const ms = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
       if (Number.isNaN(ms)) throw new AttributeError(path, 'must be an ISO 8601 date-time');
+      if (!inYearRange(ms)) throw new AttributeError(path, `must be a date-time in the years ${YEARS} (UTC)`);
       return new Date(ms).toISOString();
     }
     case 'select':

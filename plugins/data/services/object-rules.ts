@@ -2,6 +2,7 @@ import { HttpError, type Tx, badRequest, conflict } from '../../../kernel/index.
 import type { ClassRow, FieldDef, ObjectRow } from '../model.ts';
 import { claimGroupValues, type UniqueEntry } from '../store/unique-store.ts';
 import { ownValue, uniqueValueOf, type RelationRef } from './attributes.ts';
+import { hasLoneSurrogate } from './well-formed.ts';
 
 const LOCALE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
 const KEY = /^[^/\s]{1,200}$/;
@@ -15,6 +16,7 @@ export function checkLocale(locale: string, field = 'locale'): string {
 export function checkKey(key: string | null | undefined, field = 'key'): string | null {
   if (key === undefined || key === null) return null;
   if (!KEY.test(key)) throw badRequest('key must be 1-200 characters without slashes or whitespace', field);
+  if (hasLoneSurrogate(key)) throw badRequest('key contains a lone UTF-16 surrogate, which is not valid text', field, 'INVALID_TEXT');
   return key;
 }
 

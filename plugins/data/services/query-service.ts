@@ -2,9 +2,11 @@ import { badRequest } from '../../../kernel/index.ts';
 import type { ClassRow, FieldDef, ObjectRow } from '../model.ts';
 import { fetchPage, type Page, type SqlCondition, type SqlOrder } from '../store/object-query-store.ts';
 import { indexedExpression } from '../store/field-index-store.ts';
+import { isCalendarDate, inYearRange, YEARS } from './calendar.ts';
 import { INDEXED_TYPES } from './field-definitions.ts';
 import type { DataServiceDeps } from './deps.ts';
 import { checkLocale } from './object-rules.ts';
+import { assertWellFormed } from './well-formed.ts';
 
 export const OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith', 'exists'] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -56,6 +58,7 @@ export class QueryService {
   }
 
   async run(input: QueryInput, audience: 'admin' | 'public'): Promise<{ cls: ClassRow } & Page> {
+    assertWellFormed(input);
     const cls = await this.classNamed(input.className);
     const conditions: SqlCondition[] = [{ sql: 'class_id = ?', bindings: [cls.id] }];
     if (audience === 'public') conditions.push({ sql: 'published', bindings: [] });
@@ -144,12 +147,14 @@ function coerce(t: Target, v: unknown, at: string): string | number | boolean | 
       if (typeof v !== 'boolean') throw badRequest('must be true or false', at);
       return v;
     case 'date':
-      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw badRequest('must be a date YYYY-MM-DD', at);
+      if (!isCalendarDate(v)) throw badRequest(`must be a date YYYY-MM-DD in the years ${YEARS}`, at);
       return v;
     case 'datetime':
     case 'timestamp': {
       const ms = typeof v === 'string' ? Date.parse(v) : Number.NaN;
       if (Number.isNaN(ms)) throw badRequest('must be an ISO 8601 date-time', at);
+      // PostgreSQL refuses timestamps before 4714 BC (22008); stored date-times have four-digit years.
+      if (!inYearRange(ms)) throw badRequest(`must be a date-time in the years ${YEARS} (UTC)`, at);
       return t.kind === 'timestamp' ? new Date(ms) : new Date(ms).toISOString();
     }
     default:
