@@ -166,6 +166,7 @@ function classify(err: FastifyError & { statusCode?: number }): { status: number
   // Invalid text for the database encoding (a NUL that slipped past the hook): the caller's input.
   const pgCode = (err as { code?: string }).code;
   if (pgCode === '22021' || pgCode === '22P05') return { status: 400, code: 'INVALID_TEXT', message: 'Input contains characters that cannot be stored' };
+  if (typeof pgCode === 'string' && /^22[0-9A-Z]{3}$/.test(pgCode)) return { status: 400, code: 'INVALID_VALUE', message: 'A value is out of range or not valid for its type' };
   if (isUniqueViolation(err as unknown)) return { status: 409, code: 'UNIQUE_VIOLATION', message: 'A unique value is already in use' };
   if (isDatabaseUnavailable(err)) {
     return { status: 503, code: 'DATABASE_UNAVAILABLE', message: 'The service is overloaded or its database is unreachable; retry shortly', headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } };

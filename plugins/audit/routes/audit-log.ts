@@ -5,6 +5,8 @@ import { toCsv } from '../services/csv.ts';
 import { toFilter } from '../services/query-params.ts';
 
 export const MAX_LIMIT = 5000;
+/** Deepest page start: beyond it a read skips millions of rows (narrow with `to` instead). */
+export const MAX_OFFSET = 1_000_000;
 
 const Query = Type.Object(
   {
@@ -15,7 +17,7 @@ const Query = Type.Object(
     from: Type.Optional(Type.String({ maxLength: 64, description: 'ISO date or timestamp, inclusive' })),
     to: Type.Optional(Type.String({ maxLength: 64, description: 'ISO date (whole UTC day included) or timestamp, inclusive' })),
     limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 100 }),
-    offset: Type.Integer({ minimum: 0, default: 0 }),
+    offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
     format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')])),
   },
   { additionalProperties: false },

@@ -82,6 +82,15 @@ describe('audit plugin: GET /audit-log', () => {
     expect((await get('?offset=1000')).json()).to.deep.equal({ entries: [], total: 157 });
   });
 
+  it('caps offset at 1,000,000: beyond it (even past bigint) answers 400 naming offset, never 500', async () => {
+    expect((await get('?offset=1000000')).json()).to.deep.equal({ entries: [], total: 157 });
+    for (const offset of ['100000000000000000000', '1e21', '1000001']) {
+      const res = await get(`?offset=${offset}`);
+      expect(res.statusCode, `${offset}: ${res.body}`).to.equal(400);
+      expect(res.json(), offset).to.include({ code: 'VALIDATION_FAILED', field: 'offset' });
+    }
+  });
+
   it('filters by exact action and by prefix ending in a dot', async () => {
     const exact = (await get('?action=user.update')).json();
     expect(exact.total).to.equal(1);

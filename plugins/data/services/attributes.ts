@@ -1,12 +1,19 @@
-import { badRequest } from '../../../kernel/index.ts';
+import { UserPatternError, badRequest, compileUserPattern } from '../../../kernel/index.ts';
 import type { FieldDef, FieldType } from '../model.ts';
+import { isCalendarDate, inYearRange, YEARS } from './calendar.ts';
 import { SHORT_MAX_LENGTH, TEXT_MAX_LENGTH } from './field-definitions.ts';
+import { findTextProblem } from './well-formed.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+
+/**
+ * The value stored under `name` on `values` itself: field names such as `constructor` or `toString`
+ * must not find what every plain object inherits.
+ */
+export const ownValue = (values: Record<string, unknown>, name: string): unknown => (Object.hasOwn(values, name) ? values[name] : undefined);
 
 /** A relation value found while validating, checked against the database afterwards in one query. */
 export interface RelationRef {
@@ -15,9 +22,9 @@ export interface RelationRef {
   className: string;
 }
 
-/** A value problem: the dotted field path (`attributes.title`) and a reason. */
+/** A value problem: the dotted field path (`attributes.title`), a reason and the error code of its 400. */
 export class AttributeError extends Error {
-  constructor(readonly field: string, readonly reason: string) {
+  constructor(readonly field: string, readonly reason: string, readonly code = 'VALIDATION_FAILED') {
     super(reason);
   }
 }
@@ -34,6 +41,9 @@ export interface AttributeSchema {
  * relation values it met are pushed to `relations`.
  */
 export function normalizeAttributes(input: unknown, schema: AttributeSchema, relations: RelationRef[] = []): Record<string, unknown> {
+  // Every string and key, json values included: PostgreSQL refuses lone surrogates in jsonb.
+  const problem = findTextProblem(input, 'attributes');
+  if (problem) throw new AttributeError(problem.path, problem.reason, problem.code);
   return normalizeObject(input, schema.fields, schema, 'attributes', relations);
 }
 
@@ -42,7 +52,7 @@ export function normalizeAttributesOr400(input: unknown, schema: AttributeSchema
   try {
     return normalizeAttributes(input, schema, relations);
   } catch (err) {
-    if (err instanceof AttributeError) throw badRequest(`${err.field}: ${err.reason}`, err.field);
+    if (err instanceof AttributeError) throw badRequest(`${err.field}: ${err.reason}`, err.field, err.code);
     throw err;
   }
 }
@@ -56,7 +66,7 @@ function normalizeObject(input: unknown, fields: readonly FieldDef[], schema: At
   }
   const out: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = values[field.name];
+    const value = ownValue(values, field.name);
     const path = `${at}.${field.name}`;
     if (isEmpty(value)) {
       if (field.required) throw new AttributeError(path, 'is required');
@@ -94,14 +104,14 @@ function normalizeValue(value: unknown, field: FieldDef, type: FieldType, schema
       const max = type === 'text' ? Math.min(rules.maxLength ?? TEXT_MAX_LENGTH, TEXT_MAX_LENGTH) : rules.maxLength;
       if (max !== undefined && value.length > max) throw new AttributeError(path, `is longer than ${max} characters`);
       if (rules.minLength !== undefined && value.length < rules.minLength) throw new AttributeError(path, `is shorter than ${rules.minLength} characters`);
-      if (rules.pattern !== undefined && !new RegExp(rules.pattern, 'u').test(value)) throw new AttributeError(path, 'does not match the pattern');
+      checkPattern(rules.pattern, value, path);
       return value;
     }
     case 'slug':
       if (typeof value !== 'string' || !SLUG.test(value) || value.length > SHORT_MAX_LENGTH) {
         throw new AttributeError(path, 'must be a slug: lowercase letters and digits separated by single hyphens');
       }
-      if (rules.pattern !== undefined && !new RegExp(rules.pattern, 'u').test(value)) throw new AttributeError(path, 'does not match the pattern');
+      checkPattern(rules.pattern, value, path);
       return value;
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value)) throw new AttributeError(path, 'must be a number');
@@ -112,15 +122,14 @@ function normalizeValue(value: unknown, field: FieldDef, type: FieldType, schema
       if (typeof value !== 'boolean') throw new AttributeError(path, 'must be true or false');
       return value;
     case 'date': {
-      if (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) {
-        throw new AttributeError(path, 'must be a date YYYY-MM-DD');
-      }
+      if (!isCalendarDate(value)) throw new AttributeError(path, `must be a date YYYY-MM-DD in the years ${YEARS}`);
       return value;
     }
     case 'datetime': {
       // Stored as UTC ISO with milliseconds so text order is time order (the index compares text).
       const ms = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
       if (Number.isNaN(ms)) throw new AttributeError(path, 'must be an ISO 8601 date-time');
+      if (!inYearRange(ms)) throw new AttributeError(path, `must be a date-time in the years ${YEARS} (UTC)`);
       return new Date(ms).toISOString();
     }
     case 'select':
@@ -143,6 +152,22 @@ function normalizeValue(value: unknown, field: FieldDef, type: FieldType, schema
     case 'array':
       throw new AttributeError(path, 'nested arrays are not supported');
   }
+}
+
+/**
+ * A field's `validation.pattern` on the linear-time engine (compiled once per pattern). Definitions
+ * are checked when stored; one stored before that check and refused by the engine fails the value.
+ */
+function checkPattern(pattern: string | undefined, value: string, path: string): void {
+  if (pattern === undefined) return;
+  let matches: boolean;
+  try {
+    matches = compileUserPattern(pattern).test(value);
+  } catch (err) {
+    if (err instanceof UserPatternError) throw new AttributeError(path, `the field's pattern cannot be used (${err.message}); correct the definition`);
+    throw err;
+  }
+  if (!matches) throw new AttributeError(path, 'does not match the pattern');
 }
 
 /** The attribute value a unique field is indexed by (`data_unique_values.value`), or null when empty. */

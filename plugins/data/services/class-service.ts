@@ -7,6 +7,7 @@ import { createFieldIndexes, dropFieldIndexes, isIndexed } from '../store/field-
 import { changeActorOf, type WriteContext } from './actor.ts';
 import type { DataServiceDeps } from './deps.ts';
 import { breakingFieldChanges, NAME_PATTERN, normalizeFieldDefs } from './field-definitions.ts';
+import { assertWellFormed } from './well-formed.ts';
 
 export interface ClassInput {
   name?: string;
@@ -41,6 +42,7 @@ export class ClassService {
   }
 
   async create(ctx: AuditContext, input: ClassInput, opts: WriteOptions = {}): Promise<ClassDto> {
+    assertWellFormed(input);
     const name = input.name ?? '';
     if (!NAME_PATTERN.test(name)) throw badRequest('Class name must start with a letter and hold only letters, digits and _ (at most 63)', 'name');
     if (input.retentionDays !== undefined && input.retentionDays !== null && !isAdministrator(ctx.actor)) {
@@ -65,6 +67,7 @@ export class ClassService {
   }
 
   async update(ctx: AuditContext, id: string, input: ClassInput, opts: WriteOptions = {}): Promise<ClassDto> {
+    assertWellFormed(input);
     if (input.name !== undefined) {
       const current = await this.require(this.db, id);
       if (input.name !== current.name) throw badRequest('A class cannot be renamed; create a new class instead', 'name');

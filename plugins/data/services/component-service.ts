@@ -4,6 +4,7 @@ import * as components from '../store/component-store.ts';
 import { listClasses } from '../store/class-store.ts';
 import type { DataServiceDeps } from './deps.ts';
 import { breakingFieldChanges, NAME_PATTERN, normalizeFieldDefs } from './field-definitions.ts';
+import { assertWellFormed } from './well-formed.ts';
 
 export interface ComponentInput {
   name?: string;
@@ -44,6 +45,7 @@ export class ComponentService {
   }
 
   async create(input: ComponentInput, opts: WriteOptions = {}): Promise<ComponentDto> {
+    assertWellFormed(input);
     const name = input.name ?? '';
     if (!NAME_PATTERN.test(name)) throw badRequest('Component name must start with a letter and hold only letters, digits and _ (at most 63)', 'name');
     const row = await this.write(async (trx) => {
@@ -59,6 +61,7 @@ export class ComponentService {
   }
 
   async update(id: string, input: ComponentInput, opts: WriteOptions = {}): Promise<ComponentDto> {
+    assertWellFormed(input);
     const row = await this.write(async (trx) => {
       const before = await this.require(trx, id, 'update');
       if (input.name !== undefined && input.name !== before.name) throw badRequest('A component cannot be renamed', 'name');

@@ -1,4 +1,4 @@
-import { badRequest } from '../../../kernel/index.ts';
+import { UserPatternError, badRequest, compileUserPattern } from '../../../kernel/index.ts';
 import { FIELD_TYPES, type FieldDef, type FieldType } from '../model.ts';
 
 /** Identifier-like names for classes, components and fields: they end up in index names and paths. */
@@ -112,9 +112,10 @@ function normalizeValidation(raw: unknown, at: string, effective: FieldType, typ
     if (key === 'pattern') {
       if (typeof value !== 'string' || value.length > 200) throw badRequest('pattern must be a regular expression of at most 200 characters', `${at}.pattern`);
       try {
-        new RegExp(value, 'u');
-      } catch {
-        throw badRequest('pattern is not a valid regular expression', `${at}.pattern`);
+        compileUserPattern(value);
+      } catch (err) {
+        if (err instanceof UserPatternError) throw badRequest(`pattern cannot be used: ${err.message}`, `${at}.pattern`);
+        throw err;
       }
       if (!['text', 'slug', 'markdown', 'richtext'].includes(effective)) throw badRequest('pattern is only for text fields', `${at}.pattern`);
       out.pattern = value;

@@ -1,7 +1,8 @@
 import { HttpError, type Tx, badRequest, conflict } from '../../../kernel/index.ts';
 import type { ClassRow, FieldDef, ObjectRow } from '../model.ts';
 import { claimGroupValues, type UniqueEntry } from '../store/unique-store.ts';
-import { uniqueValueOf, type RelationRef } from './attributes.ts';
+import { ownValue, uniqueValueOf, type RelationRef } from './attributes.ts';
+import { hasLoneSurrogate } from './well-formed.ts';
 
 const LOCALE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
 const KEY = /^[^/\s]{1,200}$/;
@@ -15,6 +16,7 @@ export function checkLocale(locale: string, field = 'locale'): string {
 export function checkKey(key: string | null | undefined, field = 'key'): string | null {
   if (key === undefined || key === null) return null;
   if (!KEY.test(key)) throw badRequest('key must be 1-200 characters without slashes or whitespace', field);
+  if (hasLoneSurrogate(key)) throw badRequest('key contains a lone UTF-16 surrogate, which is not valid text', field, 'INVALID_TEXT');
   return key;
 }
 
@@ -37,7 +39,7 @@ export function uniqueEntriesOf(cls: ClassRow, attributes: Record<string, unknow
   const out: UniqueEntry[] = [];
   for (const field of cls.fields) {
     if (!field.unique) continue;
-    const value = uniqueValueOf(attributes[field.name]);
+    const value = uniqueValueOf(ownValue(attributes, field.name));
     if (value !== null) out.push({ field: field.name, scope: field.localized ? locale : '', value });
   }
   return out;
@@ -78,15 +80,16 @@ export const sharedFields = (cls: ClassRow): FieldDef[] => cls.fields.filter((f)
 
 /** Attribute names whose values differ (JSON comparison), in class field order. */
 export function changedAttributes(fields: readonly FieldDef[], before: Record<string, unknown>, after: Record<string, unknown>): string[] {
-  return fields.filter((f) => JSON.stringify(before[f.name] ?? null) !== JSON.stringify(after[f.name] ?? null)).map((f) => f.name);
+  return fields.filter((f) => JSON.stringify(ownValue(before, f.name) ?? null) !== JSON.stringify(ownValue(after, f.name) ?? null)).map((f) => f.name);
 }
 
 /** `attributes` of `target` with the shared fields copied from `source` (absent values removed). */
 export function withSharedFrom(cls: ClassRow, target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
   const out = { ...target };
   for (const field of sharedFields(cls)) {
-    if (source[field.name] === undefined) delete out[field.name];
-    else out[field.name] = source[field.name];
+    const value = ownValue(source, field.name);
+    if (value === undefined) delete out[field.name];
+    else out[field.name] = value;
   }
   return out;
 }

@@ -2,9 +2,11 @@ import { badRequest } from '../../../kernel/index.ts';
 import type { ClassRow, FieldDef, ObjectRow } from '../model.ts';
 import { fetchPage, type Page, type SqlCondition, type SqlOrder } from '../store/object-query-store.ts';
 import { indexedExpression } from '../store/field-index-store.ts';
+import { isCalendarDate, inYearRange, YEARS } from './calendar.ts';
 import { INDEXED_TYPES } from './field-definitions.ts';
 import type { DataServiceDeps } from './deps.ts';
 import { checkLocale } from './object-rules.ts';
+import { assertWellFormed } from './well-formed.ts';
 
 export const OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith', 'exists'] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -28,16 +30,17 @@ interface Target {
   sortable: boolean;
 }
 
-const BUILT_INS: Record<string, Target> = {
-  key: { sql: 'key', bindings: [], kind: 'text', sortable: true },
-  locale: { sql: 'locale', bindings: [], kind: 'text', sortable: true },
-  published: { sql: 'published', bindings: [], kind: 'boolean', sortable: true },
-  createdAt: { sql: 'created_at', bindings: [], kind: 'timestamp', sortable: true },
-  updatedAt: { sql: 'updated_at', bindings: [], kind: 'timestamp', sortable: true },
-};
+// Maps, not plain objects: a name such as `constructor` or `__proto__` must not find a prototype member.
+const BUILT_INS: ReadonlyMap<string, Target> = new Map([
+  ['key', { sql: 'key', bindings: [], kind: 'text', sortable: true }],
+  ['locale', { sql: 'locale', bindings: [], kind: 'text', sortable: true }],
+  ['published', { sql: 'published', bindings: [], kind: 'boolean', sortable: true }],
+  ['createdAt', { sql: 'created_at', bindings: [], kind: 'timestamp', sortable: true }],
+  ['updatedAt', { sql: 'updated_at', bindings: [], kind: 'timestamp', sortable: true }],
+]);
 
 const RANGE_OPS = new Set<Operator>(['lt', 'lte', 'gt', 'gte']);
-const SQL_OP: Record<string, string> = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
+const SQL_OP: ReadonlyMap<string, string> = new Map([['eq', '='], ['lt', '<'], ['lte', '<='], ['gt', '>'], ['gte', '>=']]);
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
@@ -55,6 +58,7 @@ export class QueryService {
   }
 
   async run(input: QueryInput, audience: 'admin' | 'public'): Promise<{ cls: ClassRow } & Page> {
+    assertWellFormed(input);
     const cls = await this.classNamed(input.className);
     const conditions: SqlCondition[] = [{ sql: 'class_id = ?', bindings: [cls.id] }];
     if (audience === 'public') conditions.push({ sql: 'published', bindings: [] });
@@ -74,7 +78,7 @@ export class QueryService {
   }
 
   private target(cls: ClassRow, name: string, at: string, audience: 'admin' | 'public'): Target {
-    const builtIn = BUILT_INS[name];
+    const builtIn = BUILT_INS.get(name);
     if (builtIn) {
       if (name === 'published' && audience === 'public') throw badRequest('published cannot be filtered on the public API', at);
       return builtIn;
@@ -120,7 +124,7 @@ export class QueryService {
       }
       default:
         if (!RANGE_OPS.has(op) || t.kind === 'boolean') throw refuse();
-        return { sql: `${t.sql} ${SQL_OP[op]} ?`, bindings: [...t.bindings, value(filter.value)] };
+        return { sql: `${t.sql} ${SQL_OP.get(op)} ?`, bindings: [...t.bindings, value(filter.value)] };
     }
   }
 }
@@ -143,12 +147,14 @@ function coerce(t: Target, v: unknown, at: string): string | number | boolean | 
       if (typeof v !== 'boolean') throw badRequest('must be true or false', at);
       return v;
     case 'date':
-      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw badRequest('must be a date YYYY-MM-DD', at);
+      if (!isCalendarDate(v)) throw badRequest(`must be a date YYYY-MM-DD in the years ${YEARS}`, at);
       return v;
     case 'datetime':
     case 'timestamp': {
       const ms = typeof v === 'string' ? Date.parse(v) : Number.NaN;
       if (Number.isNaN(ms)) throw badRequest('must be an ISO 8601 date-time', at);
+      // PostgreSQL refuses timestamps before 4714 BC (22008); stored date-times have four-digit years.
+      if (!inYearRange(ms)) throw badRequest(`must be a date-time in the years ${YEARS} (UTC)`, at);
       return t.kind === 'timestamp' ? new Date(ms) : new Date(ms).toISOString();
     }
     default:

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { badRequest } from '../../../kernel/index.ts';
 import { DATA_KEYS } from '../permissions.ts';
+import { assertWellFormed } from './well-formed.ts';
 
 /**
  * A class's publishing workflow: named places and the transitions between them. Stored as jsonb in
@@ -53,10 +54,12 @@ export type Workflow = Static<typeof WorkflowSchema>;
 export type WorkflowTransition = Workflow['transitions'][number];
 
 /**
- * Checks what the schema cannot: unique place and transition names, transitions and the initial
- * place naming existing places, permission keys the registry knows. Throws a 400 naming the field.
+ * Checks what the schema cannot: well-formed text, unique place and transition names, transitions and
+ * the initial place naming existing places, permission keys the registry knows. Throws a 400 naming
+ * the field.
  */
 export function normalizeWorkflow(input: WorkflowInput, knownPermission: (key: string) => boolean): Workflow {
+  assertWellFormed(input);
   const places = new Set<string>();
   input.places.forEach((place, i) => {
     if (places.has(place.name)) throw badRequest(`place "${place.name}" is declared twice`, `places.${i}.name`, 'DUPLICATE_PLACE');

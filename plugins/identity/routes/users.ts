@@ -38,7 +38,7 @@ const PatchBody = Type.Object({
 
 const ListQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
   q: Type.Optional(Type.String({ maxLength: 200 })),
 });
 
