@@ -34,7 +34,7 @@ describe('configuration is validated at start, naming the variable', () => {
 
   it('applies defaults and converts types', () => {
     const config = loadKernelConfig({ PORT: '8080', TRUST_PROXY: '1' });
-    expect(config).to.include({ PORT: 8080, TRUST_PROXY: true, AUDIT_RETENTION_DAYS: 365, NODE_ENV: 'development', production: false });
+    expect(config).to.include({ PORT: 8080, TRUST_PROXY: 1, AUDIT_RETENTION_DAYS: 365, NODE_ENV: 'development', production: false });
     expect(loadKernelConfig({ AUDIT_RETENTION_DAYS: '0', NODE_ENV: 'production' })).to.include({ AUDIT_RETENTION_DAYS: 0, production: true });
   });
 
