@@ -4,6 +4,7 @@ import { ResetTokenStore } from '../store/reset-tokens.ts';
 import { RoleStore } from '../store/roles.ts';
 import { SettingsStore } from '../store/settings.ts';
 import { UserStore } from '../store/users.ts';
+import { GrantGuard } from './grant-guard.ts';
 import { MfaService } from './mfa.ts';
 import { PasswordResetService } from './password-reset.ts';
 import { PendingSignIns } from './pending-sign-ins.ts';
@@ -36,6 +37,7 @@ export function createIdentityServices(deps: IdentityDeps) {
   const userStore = new UserStore(db);
   const roleStore = new RoleStore(db);
   const settingsStore = new SettingsStore(db);
+  const grants = new GrantGuard({ permissions: deps.permissions, roles: roleStore });
   const lockout = new LoginLockout({ clock, maxFailures: config.LOGIN_LOCKOUT_MAX_FAILURES, windowMs: config.LOGIN_LOCKOUT_WINDOW_SECONDS * 1000 });
   const pending = new PendingSignIns({ clock, ttlMs: { mfa: LIMITS.mfaTokenTtlMs, enrolment: LIMITS.enrollmentTokenTtlMs } });
 
@@ -77,8 +79,9 @@ export function createIdentityServices(deps: IdentityDeps) {
     store: userStore,
     settings,
     resets,
+    grants,
   });
-  const roles = new RoleService({ db, clock, audit: deps.audit, permissions: deps.permissions, store: roleStore, users: userStore, settings: settingsStore });
+  const roles = new RoleService({ db, clock, audit: deps.audit, permissions: deps.permissions, store: roleStore, users: userStore, settings: settingsStore, grants });
 
   return { config, sessions: deps.sessions, permissions: deps.permissions, settings, resets, mfa, signIn, users, roles };
 }
