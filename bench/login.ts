@@ -4,7 +4,8 @@
  * then prints requests per second and latency percentiles. Run with `npm run bench:login`.
  *
  * Expect the numbers to be bound by scrypt (N=16384, ~50 ms of CPU per hash, run on libuv's thread
- * pool): that cost is the point of password hashing, not something to optimise away.
+ * pool, at most UV_THREADPOOL_SIZE - 1 at once): that cost is the point of password hashing, not
+ * something to optimise away.
  */
 import os from 'node:os';
 import path from 'node:path';
