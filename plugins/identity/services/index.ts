@@ -1,11 +1,13 @@
 import type { PluginDeps } from '../../../kernel/index.ts';
 import type { IdentityConfig } from '../config.ts';
+import { MandatoryMfaStore } from '../store/mandatory-mfa.ts';
 import { MfaStore } from '../store/mfa.ts';
 import { ResetTokenStore } from '../store/reset-tokens.ts';
 import { RoleStore } from '../store/roles.ts';
 import { SettingsStore } from '../store/settings.ts';
 import { UserStore } from '../store/users.ts';
 import { GrantGuard } from './grant-guard.ts';
+import { MandatoryMfa } from './mandatory-mfa.ts';
 import { MfaService } from './mfa.ts';
 import { PasswordResetService } from './password-reset.ts';
 import { PendingSignIns } from './pending-sign-ins.ts';
@@ -40,11 +42,13 @@ export function createIdentityServices(deps: IdentityDeps) {
   const userStore = new UserStore(db);
   const roleStore = new RoleStore(db);
   const settingsStore = new SettingsStore(db);
+  const mfaStore = new MfaStore(db);
   const grants = new GrantGuard({ permissions: deps.permissions, roles: roleStore });
+  const mandatoryMfa = new MandatoryMfa({ store: new MandatoryMfaStore(db), mfa: mfaStore, sessions: deps.sessions });
   const lockout = new LoginLockout({ clock, maxFailures: config.LOGIN_LOCKOUT_MAX_FAILURES, windowMs: config.LOGIN_LOCKOUT_WINDOW_SECONDS * 1000 });
   const pending = new PendingSignIns({ clock, ttlMs: { mfa: LIMITS.mfaTokenTtlMs, enrolment: LIMITS.enrollmentTokenTtlMs } });
 
-  const settings = new SecuritySettingsService({ db, clock, audit: deps.audit, store: settingsStore, roles: roleStore });
+  const settings = new SecuritySettingsService({ db, clock, audit: deps.audit, store: settingsStore, roles: roleStore, mandatoryMfa });
   const resets = new PasswordResetService({
     db,
     clock,
@@ -65,19 +69,21 @@ export function createIdentityServices(deps: IdentityDeps) {
     config,
     secretBox: deps.secretBox,
     log,
-    store: new MfaStore(db),
+    store: mfaStore,
     users: userStore,
     settings,
+    mandatoryMfa,
     lockout,
     setupLimiter: new WindowLimiter({ clock, ...LIMITS.setupFailures }),
   });
   const signIn = new SignInService({
+    db,
     sessions: deps.sessions,
     permissions: deps.permissions,
     log,
     users: userStore,
     mfa,
-    settings,
+    mandatoryMfa,
     lockout,
     pending,
     loginPerAddress: new WindowLimiter({ clock, max: pluginConfig.LOGIN_RATE_LIMIT_PER_MINUTE, windowMs: LIMITS.loginPerAddressWindowMs }),
@@ -94,6 +100,7 @@ export function createIdentityServices(deps: IdentityDeps) {
     settings,
     resets,
     grants,
+    mandatoryMfa,
   });
   const roles = new RoleService({ db, clock, audit: deps.audit, permissions: deps.permissions, store: roleStore, users: userStore, settings: settingsStore, grants });
 

@@ -1,8 +1,8 @@
-import { type UserActor, tooManyRequests, unauthorized, type Logger, verifyPassword, type PermissionRegistry, type SessionService } from '../../../kernel/index.ts';
+import { type Db, type UserActor, tooManyRequests, unauthorized, type Logger, verifyPassword, type PermissionRegistry, type SessionService } from '../../../kernel/index.ts';
 import type { UserStore } from '../store/users.ts';
+import type { MandatoryMfa } from './mandatory-mfa.ts';
 import type { MfaService } from './mfa.ts';
 import type { PendingSignIns } from './pending-sign-ins.ts';
-import type { SecuritySettingsService } from './security-settings.ts';
 import { LoginLockout, type WindowLimiter } from './throttle.ts';
 
 /** Wrong codes one pending sign-in may send before it is refused with 429. */
@@ -41,12 +41,13 @@ export interface ClientMeta {
 export class SignInService {
   constructor(
     private readonly deps: {
+      db: Db;
       sessions: SessionService;
       permissions: PermissionRegistry;
       log: Logger;
       users: UserStore;
       mfa: MfaService;
-      settings: SecuritySettingsService;
+      mandatoryMfa: MandatoryMfa;
       lockout: LoginLockout;
       pending: PendingSignIns;
       loginPerAddress: WindowLimiter;
@@ -72,11 +73,14 @@ export class SignInService {
     if (await this.deps.mfa.isEnabled(account.id)) {
       return { kind: 'mfa', mfaToken: this.deps.pending.issue('mfa', account.id, account.email) };
     }
-    if (await this.deps.settings.mfaRequiredFor(account.roles)) {
-      return { kind: 'enrolment', enrollmentToken: this.deps.pending.issue('enrolment', account.id, account.email) };
-    }
+    // Checked and the session opened in one transaction that waits for a role or settings change in
+    // progress, so no session slips past a role becoming mandatory.
+    const session = await this.deps.db.transaction(async (trx) =>
+      (await this.deps.mandatoryMfa.enrolmentDue(account.id, trx)) ? null : this.deps.sessions.create(account.id, meta, trx),
+    );
+    if (!session) return { kind: 'enrolment', enrollmentToken: this.deps.pending.issue('enrolment', account.id, account.email) };
     this.deps.lockout.succeed(key);
-    return { kind: 'session', session: await this.startSession(account.id, meta) };
+    return { kind: 'session', session: await this.opened(session) };
   }
 
   /** Second step: a TOTP or recovery code for a pending `mfaToken`. */
@@ -126,7 +130,10 @@ export class SignInService {
   }
 
   private async startSession(userId: string, meta: ClientMeta): Promise<StartedSession> {
-    const session = await this.deps.sessions.create(userId, meta);
+    return this.opened(await this.deps.sessions.create(userId, meta));
+  }
+
+  private async opened(session: { token: string; id: string; expiresAt: Date }): Promise<StartedSession> {
     // Resolving the fresh token gives roles and permissions exactly as later requests will see them,
     // and refuses an account deactivated between the password and the second step.
     const actor = await this.deps.sessions.resolve(session.token);

@@ -1,6 +1,7 @@
 import { diffForAudit, type AuditContext, type AuditWriter, type Clock, type Db, conflict, notFound, type Logger, assertPasswordAllowed, hashPassword, type SessionService, type UserDirectory, inTransaction, type WriteOptions } from '../../../kernel/index.ts';
 import type { UserRecord, UserStore } from '../store/users.ts';
 import type { GrantGuard } from './grant-guard.ts';
+import type { MandatoryMfa } from './mandatory-mfa.ts';
 import { keepingAnAdministrator } from './manager-guard.ts';
 import { FORCED_TTL_MS, type PasswordResetService } from './password-reset.ts';
 import type { SecuritySettingsService } from './security-settings.ts';
@@ -48,6 +49,7 @@ export class UserAdminService {
       settings: SecuritySettingsService;
       resets: PasswordResetService;
       grants: GrantGuard;
+      mandatoryMfa: MandatoryMfa;
     },
   ) {}
 
@@ -103,6 +105,7 @@ export class UserAdminService {
         if (patch.roles) await this.deps.store.setRoles(id, next.roles, trx);
       });
       if (passwordSet || (before.active && !next.active)) await this.deps.sessions.revokeAllForUser(id, trx);
+      else if (next.roles.some((r) => !before.roles.includes(r))) await this.deps.mandatoryMfa.endSessionsIfEnrolmentDue(id, trx);
       await this.deps.audit.record(ctx, { action: 'user.update', targetType: 'user', targetId: id, targetLabel: next.email, ...diff }, trx);
       return (await this.deps.store.find(id, trx))!;
     });
