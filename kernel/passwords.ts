@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, createHash } from 'node:crypto';
+import { passwordHashQueue } from './work-queue.ts';
 
 const N = 16384;
 const R = 8;
@@ -6,8 +7,13 @@ const P = 1;
 const KEYLEN = 64;
 
 function scryptAsync(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password, salt, KEYLEN, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+  // Every hash waits its turn in the process's bounded queue (work-queue.ts): a flood of sign-ins
+  // queues, or gets 503 when the queue is full, instead of taking every thread of libuv's pool.
+  return passwordHashQueue.run(
+    () =>
+      new Promise((resolve, reject) =>
+        scrypt(password, salt, KEYLEN, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+      ),
   );
 }
 

@@ -84,6 +84,15 @@ export class SessionService {
     await (trx ?? this.deps.db)('sessions').where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: this.deps.clock.now() });
   }
 
+  /** Revokes every open session of these users in one statement, however many they are. */
+  async revokeAllForUsers(userIds: readonly string[], trx?: Tx): Promise<void> {
+    if (!userIds.length) return;
+    await (trx ?? this.deps.db)('sessions')
+      .whereRaw('user_id = ANY(?::uuid[])', [[...userIds]])
+      .whereNull('revoked_at')
+      .update({ revoked_at: this.deps.clock.now() });
+  }
+
   /** Deletes rows a week after they expired or were revoked. Returns how many. */
   async purge(): Promise<number> {
     const cutoff = new Date(this.deps.clock.now().getTime() - PURGE_AFTER_MS);

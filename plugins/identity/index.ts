@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { definePlugin } from '../../kernel/index.ts';
+import { IdentityConfig } from './config.ts';
 import { mfaRoutes } from './routes/mfa.ts';
 import { passwordResetRoutes } from './routes/password-reset.ts';
 import { permissionRoutes } from './routes/permissions.ts';
@@ -31,6 +32,7 @@ export default definePlugin({
   id: 'identity',
   services: ['core-api'],
   needs: ['db', 'clock', 'config', 'sessions', 'users', 'permissions', 'audit', 'secretBox', 'mail'],
+  config: IdentityConfig,
   migrations: path.join(here, 'migrations'),
   setup: (deps) => createIdentityServices(deps),
   provides: {

@@ -1,9 +1,13 @@
 import type { PluginDeps } from '../../../kernel/index.ts';
+import type { IdentityConfig } from '../config.ts';
+import { MandatoryMfaStore } from '../store/mandatory-mfa.ts';
 import { MfaStore } from '../store/mfa.ts';
 import { ResetTokenStore } from '../store/reset-tokens.ts';
 import { RoleStore } from '../store/roles.ts';
 import { SettingsStore } from '../store/settings.ts';
 import { UserStore } from '../store/users.ts';
+import { GrantGuard } from './grant-guard.ts';
+import { MandatoryMfa } from './mandatory-mfa.ts';
 import { MfaService } from './mfa.ts';
 import { PasswordResetService } from './password-reset.ts';
 import { PendingSignIns } from './pending-sign-ins.ts';
@@ -14,15 +18,17 @@ import { LoginLockout, WindowLimiter } from './throttle.ts';
 import { UserAdminService } from './users.ts';
 
 export type IdentityNeeds = 'db' | 'clock' | 'config' | 'sessions' | 'users' | 'permissions' | 'audit' | 'secretBox' | 'mail';
-export type IdentityDeps = PluginDeps<IdentityNeeds>;
+export type IdentityDeps = PluginDeps<IdentityNeeds, never, typeof IdentityConfig>;
 
 const MINUTE = 60_000;
 
-/** Numbers the spec leaves open (README, "Design decisions"). */
+/** Numbers the spec leaves open (README, "Design decisions"); per-address counts come from the plugin config. */
 export const LIMITS = {
   mfaTokenTtlMs: 5 * MINUTE,
   enrollmentTokenTtlMs: 15 * MINUTE,
-  forgotPerAddress: { max: 10, windowMs: 15 * MINUTE },
+  loginPerAddressWindowMs: MINUTE,
+  challengePerAddressWindowMs: MINUTE,
+  forgotPerAddressWindowMs: 15 * MINUTE,
   forgotPerEmail: { max: 3, windowMs: 60 * MINUTE },
   setupFailures: { max: 5, windowMs: 5 * MINUTE },
 };
@@ -32,14 +38,17 @@ export const LIMITS = {
  * sign-ins, limiters) live here, so each kernel instance has its own.
  */
 export function createIdentityServices(deps: IdentityDeps) {
-  const { db, clock, config, log } = deps;
+  const { db, clock, config, log, pluginConfig } = deps;
   const userStore = new UserStore(db);
   const roleStore = new RoleStore(db);
   const settingsStore = new SettingsStore(db);
+  const mfaStore = new MfaStore(db);
+  const grants = new GrantGuard({ permissions: deps.permissions, roles: roleStore });
+  const mandatoryMfa = new MandatoryMfa({ store: new MandatoryMfaStore(db), mfa: mfaStore, sessions: deps.sessions });
   const lockout = new LoginLockout({ clock, maxFailures: config.LOGIN_LOCKOUT_MAX_FAILURES, windowMs: config.LOGIN_LOCKOUT_WINDOW_SECONDS * 1000 });
   const pending = new PendingSignIns({ clock, ttlMs: { mfa: LIMITS.mfaTokenTtlMs, enrolment: LIMITS.enrollmentTokenTtlMs } });
 
-  const settings = new SecuritySettingsService({ db, clock, audit: deps.audit, store: settingsStore, roles: roleStore });
+  const settings = new SecuritySettingsService({ db, clock, audit: deps.audit, store: settingsStore, roles: roleStore, mandatoryMfa });
   const resets = new PasswordResetService({
     db,
     clock,
@@ -51,7 +60,7 @@ export function createIdentityServices(deps: IdentityDeps) {
     users: userStore,
     settings,
     lockout,
-    perAddress: new WindowLimiter({ clock, ...LIMITS.forgotPerAddress }),
+    perAddress: new WindowLimiter({ clock, max: pluginConfig.FORGOT_PASSWORD_RATE_LIMIT_PER_WINDOW, windowMs: LIMITS.forgotPerAddressWindowMs }),
     perEmail: new WindowLimiter({ clock, ...LIMITS.forgotPerEmail }),
   });
   const mfa = new MfaService({
@@ -60,13 +69,26 @@ export function createIdentityServices(deps: IdentityDeps) {
     config,
     secretBox: deps.secretBox,
     log,
-    store: new MfaStore(db),
+    store: mfaStore,
     users: userStore,
     settings,
+    mandatoryMfa,
     lockout,
     setupLimiter: new WindowLimiter({ clock, ...LIMITS.setupFailures }),
   });
-  const signIn = new SignInService({ sessions: deps.sessions, permissions: deps.permissions, log, users: userStore, mfa, settings, lockout, pending });
+  const signIn = new SignInService({
+    db,
+    sessions: deps.sessions,
+    permissions: deps.permissions,
+    log,
+    users: userStore,
+    mfa,
+    mandatoryMfa,
+    lockout,
+    pending,
+    loginPerAddress: new WindowLimiter({ clock, max: pluginConfig.LOGIN_RATE_LIMIT_PER_MINUTE, windowMs: LIMITS.loginPerAddressWindowMs }),
+    challengePerAddress: new WindowLimiter({ clock, max: pluginConfig.MFA_CHALLENGE_RATE_LIMIT_PER_MINUTE, windowMs: LIMITS.challengePerAddressWindowMs }),
+  });
   const users = new UserAdminService({
     db,
     clock,
@@ -77,8 +99,10 @@ export function createIdentityServices(deps: IdentityDeps) {
     store: userStore,
     settings,
     resets,
+    grants,
+    mandatoryMfa,
   });
-  const roles = new RoleService({ db, clock, audit: deps.audit, permissions: deps.permissions, store: roleStore, users: userStore, settings: settingsStore });
+  const roles = new RoleService({ db, clock, audit: deps.audit, permissions: deps.permissions, store: roleStore, users: userStore, settings: settingsStore, grants });
 
   return { config, sessions: deps.sessions, permissions: deps.permissions, settings, resets, mfa, signIn, users, roles };
 }

@@ -4,6 +4,7 @@ import QRCode from 'qrcode';
 import { type Clock, type Config, type Db, badRequest, conflict, forbidden, tooManyRequests, unauthorized, type Logger, hashToken, verifyPassword, type SecretBox } from '../../../kernel/index.ts';
 import type { MfaStore } from '../store/mfa.ts';
 import type { UserStore } from '../store/users.ts';
+import type { MandatoryMfa } from './mandatory-mfa.ts';
 import type { SecuritySettingsService } from './security-settings.ts';
 import { LoginLockout, type WindowLimiter } from './throttle.ts';
 
@@ -24,6 +25,8 @@ export interface MfaStatus {
   required: boolean;
   recoveryCodesRemaining: number;
 }
+
+const mfaRequired = () => forbidden('Your role requires two-factor authentication; it cannot be disabled', 'MFA_REQUIRED');
 
 /** Recovery codes are compared case-, space- and dash-insensitively. */
 const normaliseRecoveryCode = (code: string) => code.toLowerCase().replace(/[\s-]/g, '');
@@ -50,6 +53,7 @@ export class MfaService {
       store: MfaStore;
       users: UserStore;
       settings: SecuritySettingsService;
+      mandatoryMfa: MandatoryMfa;
       lockout: LoginLockout;
       setupLimiter: WindowLimiter;
     },
@@ -110,9 +114,7 @@ export class MfaService {
    * requires 2FA. Wrong passwords count towards the login lockout of the account's e-mail.
    */
   async disable(user: { id: string; email: string; roles: string[] }, password: string): Promise<void> {
-    if (await this.deps.settings.mfaRequiredFor(user.roles)) {
-      throw forbidden('Your role requires two-factor authentication; it cannot be disabled', 'MFA_REQUIRED');
-    }
+    if (await this.deps.settings.mfaRequiredFor(user.roles)) throw mfaRequired();
     const key = LoginLockout.key(user.email);
     const wait = this.deps.lockout.retryAfter(key);
     if (wait) throw tooManyRequests('Too many failed attempts; try again later', wait, 'LOGIN_LOCKED');
@@ -123,7 +125,11 @@ export class MfaService {
       throw unauthorized('The password is not correct', 'INVALID_PASSWORD');
     }
     if (!(await this.deps.store.isEnabled(user.id))) throw conflict('Two-factor authentication is not enabled', 'MFA_NOT_ENABLED');
-    await this.deps.db.transaction((trx) => this.deps.store.disable(user.id, trx));
+    await this.deps.db.transaction(async (trx) => {
+      // Again, locked: a role or settings change that made 2FA mandatory meanwhile is waited for.
+      if (await this.deps.mandatoryMfa.required(user.id, trx)) throw mfaRequired();
+      await this.deps.store.disable(user.id, trx);
+    });
   }
 
   /** A six-digit TOTP code or an unused recovery code of this user; either is used up by success. */

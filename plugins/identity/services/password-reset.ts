@@ -41,9 +41,8 @@ export class PasswordResetService {
    * response time does not reveal whether the account exists either.
    */
   request(email: string, ip: string): void {
-    const wait = this.deps.perAddress.retryAfter(ip);
+    const wait = this.deps.perAddress.take(ip);
     if (wait) throw tooManyRequests('Too many password reset requests from this address; try again later', wait);
-    this.deps.perAddress.hit(ip);
     const key = LoginLockout.key(email);
     if (this.deps.perEmail.retryAfter(key)) {
       this.deps.log.warn({ ip }, 'password reset requests for one e-mail over the limit: not sending');

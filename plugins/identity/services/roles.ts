@@ -2,7 +2,8 @@ import { diffForAudit, type AuditContext, type AuditWriter, type Clock, type Db,
 import type { RoleRecord, RoleStore } from '../store/roles.ts';
 import type { SettingsStore } from '../store/settings.ts';
 import type { UserStore } from '../store/users.ts';
-import { keepingAManager } from './manager-guard.ts';
+import { ALL_KEYS, type GrantGuard } from './grant-guard.ts';
+import { keepingAnAdministrator } from './manager-guard.ts';
 
 export interface RoleInput {
   name: string;
@@ -11,8 +12,6 @@ export interface RoleInput {
 }
 
 const AUDIT = { allow: ['name', 'description', 'permissions'] };
-/** '*' grants every key, present and future (the seeded admin role uses it). */
-const ALL_KEYS = '*';
 
 const snapshot = (r: Pick<RoleRecord, 'name' | 'description' | 'permissions'>) => ({
   name: r.name,
@@ -20,7 +19,10 @@ const snapshot = (r: Pick<RoleRecord, 'name' | 'description' | 'permissions'>) =
   permissions: [...r.permissions].sort(),
 });
 
-/** Roles: a name, a description and a set of permission keys. Built-in roles keep their name. */
+/**
+ * Roles: a name, a description and a set of permission keys. Built-in roles keep their name. A
+ * manager gives a role only keys they hold and changes only roles whose keys they hold (GrantGuard).
+ */
 export class RoleService {
   constructor(
     private readonly deps: {
@@ -31,6 +33,7 @@ export class RoleService {
       store: RoleStore;
       users: UserStore;
       settings: SettingsStore;
+      grants: GrantGuard;
     },
   ) {}
 
@@ -47,6 +50,7 @@ export class RoleService {
   async create(ctx: AuditContext, input: RoleInput, opts: WriteOptions = {}): Promise<RoleRecord> {
     const values = { name: input.name.trim(), description: input.description ?? '', permissions: this.checkKeys(input.permissions, []) };
     if (!values.name) throw badRequest('name must not be empty', 'name');
+    this.deps.grants.assertMayGrantKeys(ctx.actor, values.permissions);
     return inTransaction(this.deps.db, opts.trx, async (trx) => {
       const id = await this.deps.store.insert(values, trx);
       await this.deps.audit.record(ctx, { action: 'role.create', targetType: 'role', targetId: id, targetLabel: values.name, ...diffForAudit(null, snapshot(values), AUDIT) }, trx);
@@ -58,6 +62,7 @@ export class RoleService {
     return inTransaction(this.deps.db, opts.trx, async (trx) => {
       const before = await this.deps.store.find(id, trx);
       if (!before) throw notFound('Role not found');
+      this.deps.grants.assertMayChangeRole(ctx.actor, before);
       const name = patch.name?.trim();
       if (name !== undefined && !name) throw badRequest('name must not be empty', 'name');
       if (before.builtin && name !== undefined && name !== before.name) {
@@ -68,9 +73,10 @@ export class RoleService {
         description: patch.description ?? before.description,
         permissions: patch.permissions ? this.checkKeys(patch.permissions, before.permissions) : before.permissions,
       };
+      this.deps.grants.assertMayGrantKeys(ctx.actor, after.permissions);
       const diff = diffForAudit(snapshot(before), snapshot(after), AUDIT);
       if (!diff) return before;
-      await keepingAManager(this.deps.users, trx, async () => {
+      await keepingAnAdministrator(this.deps.users, trx, async () => {
         await this.deps.store.update(id, after, this.deps.clock.now(), trx);
       });
       if (after.name !== before.name) await this.deps.settings.renameRole(before.name, after.name, trx);
@@ -83,8 +89,9 @@ export class RoleService {
     await inTransaction(this.deps.db, opts.trx, async (trx) => {
       const before = await this.deps.store.find(id, trx);
       if (!before) throw notFound('Role not found');
+      this.deps.grants.assertMayChangeRole(ctx.actor, before);
       if (before.builtin) throw conflict(`The built-in role ${before.name} cannot be deleted`, 'BUILTIN_ROLE');
-      await keepingAManager(this.deps.users, trx, () => this.deps.store.delete(id, trx));
+      await keepingAnAdministrator(this.deps.users, trx, () => this.deps.store.delete(id, trx));
       await this.deps.settings.forgetRole(before.name, trx);
       await this.deps.audit.record(ctx, { action: 'role.delete', targetType: 'role', targetId: id, targetLabel: before.name, ...diffForAudit(snapshot(before), null, AUDIT) }, trx);
     });

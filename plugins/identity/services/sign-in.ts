@@ -1,9 +1,9 @@
-import { type UserActor, tooManyRequests, unauthorized, type Logger, verifyPassword, type PermissionRegistry, type SessionService } from '../../../kernel/index.ts';
+import { type Db, type UserActor, tooManyRequests, unauthorized, type Logger, verifyPassword, type PermissionRegistry, type SessionService } from '../../../kernel/index.ts';
 import type { UserStore } from '../store/users.ts';
+import type { MandatoryMfa } from './mandatory-mfa.ts';
 import type { MfaService } from './mfa.ts';
 import type { PendingSignIns } from './pending-sign-ins.ts';
-import type { SecuritySettingsService } from './security-settings.ts';
-import { LoginLockout } from './throttle.ts';
+import { LoginLockout, type WindowLimiter } from './throttle.ts';
 
 /** Wrong codes one pending sign-in may send before it is refused with 429. */
 export const MAX_CHALLENGE_FAILURES = 5;
@@ -35,23 +35,28 @@ export interface ClientMeta {
 
 /**
  * Password sign-in and the steps that may follow it. Sign-in and its second step are not audited
- * (spec); failures are logged with the user id when the e-mail belongs to an account.
+ * (spec); failures are logged with the user id when the e-mail belongs to an account. Each step is
+ * limited per client address (every attempt counts) before anything is looked up or hashed.
  */
 export class SignInService {
   constructor(
     private readonly deps: {
+      db: Db;
       sessions: SessionService;
       permissions: PermissionRegistry;
       log: Logger;
       users: UserStore;
       mfa: MfaService;
-      settings: SecuritySettingsService;
+      mandatoryMfa: MandatoryMfa;
       lockout: LoginLockout;
       pending: PendingSignIns;
+      loginPerAddress: WindowLimiter;
+      challengePerAddress: WindowLimiter;
     },
   ) {}
 
   async login(email: string, password: string, meta: ClientMeta): Promise<LoginOutcome> {
+    this.limitAddress(this.deps.loginPerAddress, meta.ip, 'sign-in attempts');
     const key = LoginLockout.key(email);
     this.refuseWhileLocked(key);
     const account = await this.deps.users.credentialsByEmail(email);
@@ -68,15 +73,19 @@ export class SignInService {
     if (await this.deps.mfa.isEnabled(account.id)) {
       return { kind: 'mfa', mfaToken: this.deps.pending.issue('mfa', account.id, account.email) };
     }
-    if (await this.deps.settings.mfaRequiredFor(account.roles)) {
-      return { kind: 'enrolment', enrollmentToken: this.deps.pending.issue('enrolment', account.id, account.email) };
-    }
+    // Checked and the session opened in one transaction that waits for a role or settings change in
+    // progress, so no session slips past a role becoming mandatory.
+    const session = await this.deps.db.transaction(async (trx) =>
+      (await this.deps.mandatoryMfa.enrolmentDue(account.id, trx)) ? null : this.deps.sessions.create(account.id, meta, trx),
+    );
+    if (!session) return { kind: 'enrolment', enrollmentToken: this.deps.pending.issue('enrolment', account.id, account.email) };
     this.deps.lockout.succeed(key);
-    return { kind: 'session', session: await this.startSession(account.id, meta) };
+    return { kind: 'session', session: await this.opened(session) };
   }
 
   /** Second step: a TOTP or recovery code for a pending `mfaToken`. */
   async challenge(mfaToken: string, code: string, meta: ClientMeta): Promise<StartedSession> {
+    this.limitAddress(this.deps.challengePerAddress, meta.ip, 'second-factor attempts');
     const entry = this.deps.pending.get('mfa', mfaToken);
     if (!entry) throw unauthorized('The sign-in expired or is unknown; sign in again', 'MFA_TOKEN_INVALID');
     const key = LoginLockout.key(entry.email);
@@ -121,7 +130,10 @@ export class SignInService {
   }
 
   private async startSession(userId: string, meta: ClientMeta): Promise<StartedSession> {
-    const session = await this.deps.sessions.create(userId, meta);
+    return this.opened(await this.deps.sessions.create(userId, meta));
+  }
+
+  private async opened(session: { token: string; id: string; expiresAt: Date }): Promise<StartedSession> {
     // Resolving the fresh token gives roles and permissions exactly as later requests will see them,
     // and refuses an account deactivated between the password and the second step.
     const actor = await this.deps.sessions.resolve(session.token);
@@ -130,6 +142,12 @@ export class SignInService {
       throw unauthorized('Invalid e-mail or password', 'INVALID_CREDENTIALS');
     }
     return { token: session.token, expiresAt: session.expiresAt, me: this.me(actor) };
+  }
+
+  // Refusals are not logged one by one: a flood would turn into as many log lines.
+  private limitAddress(limiter: WindowLimiter, ip: string, what: string): void {
+    const wait = limiter.take(ip);
+    if (wait) throw tooManyRequests(`Too many ${what} from this address; try again later`, wait);
   }
 
   private refuseWhileLocked(key: string): void {

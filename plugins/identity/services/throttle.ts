@@ -58,7 +58,7 @@ export class LoginLockout {
   }
 }
 
-/** At most `max` hits per key in a sliding window of `windowMs` (forgot-password, MFA enrolment). */
+/** At most `max` hits per key in a sliding window of `windowMs` (per-address limits, MFA enrolment). */
 export class WindowLimiter {
   private readonly hits = new Map<string, number[]>();
 
@@ -70,6 +70,16 @@ export class WindowLimiter {
     const recent = this.recent(key, now);
     if (recent.length < this.opts.max) return 0;
     return Math.max(1, Math.ceil((recent[recent.length - this.opts.max] + this.opts.windowMs - now) / 1000));
+  }
+
+  /**
+   * Counts a hit when one is allowed and returns 0; otherwise returns the seconds to wait and counts
+   * nothing. Check and count happen in one step, so parallel requests cannot all slip through.
+   */
+  take(key: string): number {
+    const wait = this.retryAfter(key);
+    if (!wait) this.hit(key);
+    return wait;
   }
 
   hit(key: string): void {

@@ -1,6 +1,8 @@
 import { diffForAudit, type AuditContext, type AuditWriter, type Clock, type Db, conflict, notFound, type Logger, assertPasswordAllowed, hashPassword, type SessionService, type UserDirectory, inTransaction, type WriteOptions } from '../../../kernel/index.ts';
 import type { UserRecord, UserStore } from '../store/users.ts';
-import { keepingAManager } from './manager-guard.ts';
+import type { GrantGuard } from './grant-guard.ts';
+import type { MandatoryMfa } from './mandatory-mfa.ts';
+import { keepingAnAdministrator } from './manager-guard.ts';
 import { FORCED_TTL_MS, type PasswordResetService } from './password-reset.ts';
 import type { SecuritySettingsService } from './security-settings.ts';
 
@@ -30,8 +32,9 @@ const snapshot = (u: Pick<UserRecord, 'email' | 'displayName' | 'active' | 'role
 });
 
 /**
- * User management for holders of `users:manage`. Deactivating a user or changing their password
- * revokes their sessions; no change may leave the installation without a user manager.
+ * User management for holders of `users:manage`. A manager gives only roles whose keys they hold and
+ * changes only users whose keys they hold (GrantGuard). Deactivating a user or changing their
+ * password revokes their sessions; no change may leave the installation without an administrator.
  */
 export class UserAdminService {
   constructor(
@@ -45,6 +48,8 @@ export class UserAdminService {
       store: UserStore;
       settings: SecuritySettingsService;
       resets: PasswordResetService;
+      grants: GrantGuard;
+      mandatoryMfa: MandatoryMfa;
     },
   ) {}
 
@@ -62,6 +67,7 @@ export class UserAdminService {
     const policy = await this.deps.settings.passwordPolicy();
     try {
       return await inTransaction(this.deps.db, opts.trx, async (trx) => {
+        await this.deps.grants.assertMayGrantRoles(ctx.actor, input.roles, trx);
         const { id } = await this.deps.directory.create({ ...input, email: input.email.trim(), roles: [...new Set(input.roles)] }, policy, trx);
         const user = (await this.deps.store.find(id, trx))!;
         await this.deps.audit.record(ctx, { action: 'user.create', targetType: 'user', targetId: id, targetLabel: user.email, ...diffForAudit(null, snapshot(user), AUDIT) }, trx);
@@ -80,6 +86,8 @@ export class UserAdminService {
     return inTransaction(this.deps.db, opts.trx, async (trx) => {
       const before = await this.deps.store.find(id, trx);
       if (!before) throw notFound('User not found');
+      await this.deps.grants.assertMayChangeUser(ctx.actor, before, trx);
+      if (patch.roles) await this.deps.grants.assertMayGrantRoles(ctx.actor, patch.roles.filter((r) => !before.roles.includes(r)), trx);
       const email = patch.email?.trim();
       const next = {
         email: email ?? before.email,
@@ -92,11 +100,12 @@ export class UserAdminService {
       if (!diff) return before;
       if (passwordSet) assertPasswordAllowed(patch.password!, next.email, policy!);
       const passwordHash = passwordSet ? await hashPassword(patch.password!) : undefined;
-      await keepingAManager(this.deps.store, trx, async () => {
+      await keepingAnAdministrator(this.deps.store, trx, async () => {
         await this.deps.store.update(id, { email, displayName: patch.displayName, active: patch.active, passwordHash }, this.deps.clock.now(), trx);
         if (patch.roles) await this.deps.store.setRoles(id, next.roles, trx);
       });
       if (passwordSet || (before.active && !next.active)) await this.deps.sessions.revokeAllForUser(id, trx);
+      else if (next.roles.some((r) => !before.roles.includes(r))) await this.deps.mandatoryMfa.endSessionsIfEnrolmentDue(id, trx);
       await this.deps.audit.record(ctx, { action: 'user.update', targetType: 'user', targetId: id, targetLabel: next.email, ...diff }, trx);
       return (await this.deps.store.find(id, trx))!;
     });
@@ -106,7 +115,8 @@ export class UserAdminService {
     await inTransaction(this.deps.db, opts.trx, async (trx) => {
       const before = await this.deps.store.find(id, trx);
       if (!before) throw notFound('User not found');
-      await keepingAManager(this.deps.store, trx, () => this.deps.store.delete(id, trx));
+      await this.deps.grants.assertMayChangeUser(ctx.actor, before, trx);
+      await keepingAnAdministrator(this.deps.store, trx, () => this.deps.store.delete(id, trx));
       await this.deps.audit.record(ctx, { action: 'user.delete', targetType: 'user', targetId: id, targetLabel: before.email, ...diffForAudit(snapshot(before), null, AUDIT) }, trx);
     });
   }
@@ -121,6 +131,7 @@ export class UserAdminService {
     const { email, token } = await inTransaction(this.deps.db, opts.trx, async (trx) => {
       const user = await this.deps.store.find(id, trx);
       if (!user) throw notFound('User not found');
+      await this.deps.grants.assertMayChangeUser(ctx.actor, user, trx);
       if (password !== undefined) assertPasswordAllowed(password, user.email, policy!);
       const passwordHash = password !== undefined ? await hashPassword(password) : null;
       await this.deps.store.update(id, { passwordHash }, this.deps.clock.now(), trx);

@@ -22,8 +22,8 @@ export class MfaStore {
     };
   }
 
-  async isEnabled(userId: string): Promise<boolean> {
-    const row = await this.db('identity_mfa').where({ user_id: userId }).whereNotNull('enabled_at').first('user_id');
+  async isEnabled(userId: string, trx?: Tx): Promise<boolean> {
+    const row = await (trx ?? this.db)('identity_mfa').where({ user_id: userId }).whereNotNull('enabled_at').first('user_id');
     return Boolean(row);
   }
 

@@ -52,6 +52,13 @@ export class RoleStore {
     return (trx ?? this.db)('roles').whereIn('name', names).pluck('name');
   }
 
+  /** The keys of each existing role out of `names`. */
+  async keysByName(names: readonly string[], trx?: Tx): Promise<Array<{ name: string; permissions: string[] }>> {
+    if (!names.length) return [];
+    const rows: Array<{ name: string; permissions: string[] | null }> = await (trx ?? this.db)('roles').whereIn('name', [...names]).select('name', 'permissions');
+    return rows.map((r) => ({ name: r.name, permissions: r.permissions ?? [] }));
+  }
+
   async insert(input: { name: string; description: string; permissions: string[] }, trx: Tx): Promise<string> {
     try {
       const [row] = await trx('roles').insert(input).returning('id');

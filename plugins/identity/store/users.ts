@@ -37,8 +37,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids arrive from the path; anything that is not a UUID cannot exist (and must not reach Postgres as one). */
 export const isUuid = (id: string) => UUID.test(id);
 
-// Advisory lock key serialising writes that could remove the last user manager (see ManagerGuard).
-const MANAGERS_LOCK = 0x1d3e7;
+// Advisory lock key serialising writes that could remove the last administrator (see manager-guard.ts).
+const ADMINISTRATORS_LOCK = 0x1d3e7;
 
 /**
  * SQL over the kernel's users, user_roles and roles tables, plus this plugin's MFA flag. Users are
@@ -135,19 +135,19 @@ export class UserStore {
     await trx('users').where({ id }).delete();
   }
 
-  /** Serialises, within `trx`, every write that could leave no one able to manage users. */
-  async lockManagers(trx: Tx): Promise<void> {
-    await trx.raw('SELECT pg_advisory_xact_lock(?)', [MANAGERS_LOCK]);
+  /** Serialises, within `trx`, every write that could leave no administrator. */
+  async lockAdministrators(trx: Tx): Promise<void> {
+    await trx.raw('SELECT pg_advisory_xact_lock(?)', [ADMINISTRATORS_LOCK]);
   }
 
-  /** Active users holding a role that grants `users:manage` (directly or through '*'). */
-  async countManagers(trx: Tx): Promise<number> {
+  /** Active users holding a role that grants every key ('*'). */
+  async countAdministrators(trx: Tx): Promise<number> {
     const result = await trx.raw<{ rows: Array<{ count: number }> }>(
       `SELECT count(DISTINCT u.id) AS count
          FROM users u
          JOIN user_roles ur ON ur.user_id = u.id
          JOIN roles r ON r.id = ur.role_id
-        WHERE u.active AND r.permissions && ARRAY['*', 'users:manage']::text[]`,
+        WHERE u.active AND '*' = ANY(r.permissions)`,
     );
     return Number(result.rows[0]?.count ?? 0);
   }

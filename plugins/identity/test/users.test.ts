@@ -237,7 +237,7 @@ describe('identity: user management', () => {
   });
 });
 
-describe('identity: the last user manager is protected', () => {
+describe('identity: the last administrator is protected', () => {
   let t: TestKernel;
   before(async () => {
     t = await startIdentity();
@@ -263,8 +263,8 @@ describe('identity: the last user manager is protected', () => {
     expect(await t.db('audit_log').whereIn('action', ['user.update', 'user.delete', 'role.update'])).to.have.length(0);
     expect((await t.inject({ method: 'GET', url: '/auth/me', headers: { cookie: admin.cookie } })).statusCode).to.equal(200);
 
-    // A second manager (through a custom role with users:manage) makes the change possible.
-    await t.createUser({ permissions: ['users:manage'] });
+    // A second holder of `*` (through a custom role) makes the change possible.
+    await t.createUser({ permissions: ['*'] });
     expect((await api('PATCH', `/auth/users/${admin.id}`, { roles: ['viewer'] })).statusCode).to.equal(200);
   });
 });
