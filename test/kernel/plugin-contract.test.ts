@@ -40,6 +40,7 @@ function counterPlugin(log: ReturnType<typeof journal>) {
     routes(app, { services }) {
       app.get('/t/counter', { config: { public: true } }, async () => ({ n: services.next() }));
       app.get('/t/slow', { config: { public: true } }, async () => {
+        log.add('slow-request-started');
         await new Promise((r) => setTimeout(r, 150));
         log.add('slow-request-done');
         return { ok: true };
@@ -121,7 +122,8 @@ describe('plugin contract: setup, provides, contributions, optional needs, stop'
     await t.kernel.listen(0);
     const address = t.kernel.app.server.address() as { port: number };
     const slow = fetch(`http://127.0.0.1:${address.port}/t/slow`).then((r) => r.status);
-    await new Promise((r) => setTimeout(r, 30));
+    // Close once the request is inside its handler (a fixed wait is a race on a loaded machine).
+    while (!log.events.includes('slow-request-started')) await new Promise((r) => setTimeout(r, 5));
     await t.close();
     expect(await slow).to.equal(200);
     const tail = log.events.slice(-3);
