@@ -42,6 +42,9 @@ export default definePlugin({
   provides: {
     dataObjects: ({ services }) => dataObjectsApi(services),
   },
+  // Field index builds that a stop or a failure left unfinished are picked up again at start.
+  onStart: ({ services }) => services.indexBuilds.resumeAll(),
+  onStop: ({ services }) => services.indexBuilds.stop(),
   async routes(app, { services }) {
     await classRoutes(app, services);
     await componentRoutes(app, services);

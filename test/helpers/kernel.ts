@@ -4,7 +4,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
 import type { Clock } from '../../kernel/clock.ts';
 import type { ServiceName } from '../../kernel/config.ts';
-import type { Db } from '../../kernel/database.ts';
+import type { DatabaseHandle, Db } from '../../kernel/database.ts';
 import { createKernel, type Kernel } from '../../kernel/kernel.ts';
 import { discoverPlugins, PROJECT_ROOT } from '../../kernel/loader.ts';
 import type { PluginManifest } from '../../kernel/plugin.ts';
@@ -21,6 +21,8 @@ export interface TestKernelOptions {
   fresh?: boolean;
   clock?: Clock;
   jobs?: boolean;
+  /** A database the test prepared itself (e.g. migrated part way); closed with the kernel. */
+  database?: DatabaseHandle;
 }
 
 export interface TestKernel {
@@ -36,7 +38,7 @@ export interface TestKernel {
 
 /** Boots a kernel with a chosen plugin set on its own fresh database; no port is opened. */
 export async function startTestKernel(opts: TestKernelOptions = {}): Promise<TestKernel> {
-  const database = await createTestDatabase({ fresh: opts.fresh });
+  const database = opts.database ?? (await createTestDatabase({ fresh: opts.fresh }));
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',

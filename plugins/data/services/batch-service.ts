@@ -38,7 +38,7 @@ export class BatchService {
         for (const [classId, group] of groupBy(rows)) await this.objects.deleteRows(trx, names.get(classId)!, group, ctx);
         for (const row of rows) results.set(row.id, 'deleted');
       } else {
-        const changed = await setPublished(trx, [...found], action === 'publish');
+        const changed = await setPublished(trx, rows, action === 'publish');
         for (const row of changed) {
           results.set(row.id, action === 'publish' ? 'published' : 'unpublished');
           await announceObjectChange(this.deps.kernel.recordHooks, trx, {

@@ -173,12 +173,12 @@ export class BulkService {
     try {
       await trx.transaction(async (sp) => {
         await claimUniqueValues(sp, cls, before, item.attributes);
-        await updateObjectRow(sp, before.id, { attributes: item.attributes });
+        await updateObjectRow(sp, before, { attributes: item.attributes });
         // Shared fields follow to the other languages; the call's single bulk event covers them.
         for (const other of await findGroupRows(sp, before.translation_group_id)) {
           if (other.id === before.id) continue;
           const attributes = withSharedFrom(cls, other.attributes, item.attributes);
-          if (changedAttributes(cls.fields, other.attributes, attributes).length > 0) await updateObjectRow(sp, other.id, { attributes });
+          if (changedAttributes(cls.fields, other.attributes, attributes).length > 0) await updateObjectRow(sp, other, { attributes });
         }
       });
       result.updated.push(before.id);

@@ -3,7 +3,8 @@ import { announceObjectBulk } from '../events.ts';
 import { toClassDto, type ClassDto, type ClassRow, type FieldDef } from '../model.ts';
 import * as classes from '../store/class-store.ts';
 import { classesReferencing, listComponents } from '../store/component-store.ts';
-import { createFieldIndexes, dropFieldIndexes, isIndexed } from '../store/field-index-store.ts';
+import { syncFieldIndexes } from '../store/field-index-store.ts';
+import { createClassPartition } from '../store/object-partitions.ts';
 import { changeActorOf, type WriteContext } from './actor.ts';
 import type { DataServiceDeps } from './deps.ts';
 import { breakingFieldChanges, NAME_PATTERN, normalizeFieldDefs } from './field-definitions.ts';
@@ -59,7 +60,9 @@ export class ClassService {
         if (isUniqueViolation(err)) throw conflict(`A class named "${name}" already exists`, 'CLASS_NAME_TAKEN', 'name');
         throw err;
       }
-      await createFieldIndexes(trx, created.id, fields);
+      // A new class's partition is empty: its field indexes are built at once, in this transaction.
+      await createClassPartition(trx, created.id);
+      await syncFieldIndexes(trx, created.id, fields);
       await this.deps.kernel.audit.record(ctx, { action: 'data_class.create', targetType: 'data_class', targetId: created.id, targetLabel: name, after: { name, label: created.label, fields: fields.map((f) => f.name) } }, trx);
       return created;
     }, opts);
@@ -73,6 +76,7 @@ export class ClassService {
       if (input.name !== current.name) throw badRequest('A class cannot be renamed; create a new class instead', 'name');
     }
     if (input.retentionDays !== undefined && !isAdministrator(ctx.actor)) throw forbidden('Only administrators change retentionDays');
+    let buildLater = false;
     const row = await this.write(async (trx) => {
       const before = await this.require(trx, id, 'update');
       let fields: FieldDef[] | undefined;
@@ -82,7 +86,7 @@ export class ClassService {
         if (breaking.length > 0 && (await classes.classHasObjects(trx, id))) {
           throw conflict(`Field "${breaking[0]}" cannot be removed or changed while objects of this class exist; add a new field instead`, 'CLASS_HAS_OBJECTS', `fields`);
         }
-        await this.reindex(trx, id, before.fields, fields);
+        buildLater = await this.reindex(trx, id, fields);
       }
       const after = await classes.updateClass(trx, id, { label: input.label, fields, viewConfig: input.viewConfig, retentionDays: input.retentionDays });
       const diff = diffForAudit(auditView(before), auditView(after), { allow: [...AUDITED.allow] });
@@ -96,6 +100,7 @@ export class ClassService {
       }
       return after;
     }, opts);
+    if (buildLater) this.afterCommit(opts, () => this.deps.indexBuilds.schedule(id));
     return toClassDto(row);
   }
 
@@ -105,10 +110,12 @@ export class ClassService {
       if (await classes.classHasObjects(trx, id)) throw conflict('A class cannot be deleted while it has objects; empty it first', 'CLASS_HAS_OBJECTS');
       const referencing = await classesReferencing(trx, row.name, id);
       if (referencing.length > 0) throw conflict(`Relation fields of ${referencing.join(', ')} point at this class`, 'CLASS_REFERENCED');
-      await dropFieldIndexes(trx, id, row.fields.map((f) => f.name));
       await classes.deleteClass(trx, id);
       await this.deps.kernel.audit.record(ctx, { action: 'data_class.delete', targetType: 'data_class', targetId: id, targetLabel: row.name, before: { name: row.name } }, trx);
     }, opts);
+    // Dropping a partition in the transaction would lock the whole table; it is detached without
+    // blocking and dropped (with its indexes) once the delete committed.
+    this.afterCommit(opts, () => this.deps.indexBuilds.schedule(id));
   }
 
   /** Deletes every object of the class after the caller typed its name; one `object.bulk` event. */
@@ -154,13 +161,24 @@ export class ClassService {
     });
   }
 
-  /** Drops indexes of fields that went away or changed type; creates those of new or changed fields. */
-  private async reindex(trx: Tx, classId: string, before: readonly FieldDef[], after: readonly FieldDef[]): Promise<void> {
-    const old = new Map(before.map((f) => [f.name, f]));
-    const next = new Map(after.map((f) => [f.name, f]));
-    const gone = before.filter((f) => isIndexed(f) && next.get(f.name)?.type !== f.type).map((f) => f.name);
-    await dropFieldIndexes(trx, classId, gone);
-    await createFieldIndexes(trx, classId, after.filter((f) => old.get(f.name)?.type !== f.type));
+  /**
+   * Brings the class partition's field indexes in line with the new field list. An empty partition
+   * is indexed at once in this transaction. A partition with objects is left as it is here: its new
+   * indexes are built with CREATE INDEX CONCURRENTLY after commit (returns true), so the request
+   * does not wait for the build and reads and writes of the class go on meanwhile (filters on the
+   * new field work unindexed until then). So is a partition whose earlier build is still running:
+   * DDL here would wait for that build, which itself waits for this transaction to end.
+   */
+  private async reindex(trx: Tx, classId: string, after: readonly FieldDef[]): Promise<boolean> {
+    if (this.deps.indexBuilds.busy(classId) || (await classes.classHasObjects(trx, classId))) return true;
+    await syncFieldIndexes(trx, classId, after);
+    return false;
+  }
+
+  /** Runs `work` once the write is committed: now, or when the caller's transaction commits. */
+  private afterCommit(opts: WriteOptions, work: () => void): void {
+    if (!opts.trx) work();
+    else opts.trx.executionPromise.then(work, () => undefined);
   }
 }
 

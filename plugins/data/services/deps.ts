@@ -1,13 +1,20 @@
 import type { PluginDeps } from '../../../kernel/index.ts';
 import type { DataConfig } from '../config.ts';
+import type { FieldIndexBuilds } from '../store/field-index-builds.ts';
+import type { ObjectLocator } from '../store/object-registry.ts';
 import type { SchemaCache } from './schema-cache.ts';
 
 /** The kernel services this plugin declares in its manifest (`needs`), with its typed config. */
 export type DataNeeds = 'db' | 'audit' | 'recordHooks' | 'permissions' | 'clock' | 'config';
 export type DataKernelDeps = PluginDeps<DataNeeds, never, typeof DataConfig>;
 
-/** What this plugin's services share: the kernel services and the schema cache. */
+/**
+ * What this plugin's services share: the kernel services, the schema cache, where objects live (id ->
+ * class, cached for reads) and the background index builds.
+ */
 export interface DataServiceDeps {
   kernel: DataKernelDeps;
   schema: SchemaCache;
+  locator: ObjectLocator;
+  indexBuilds: FieldIndexBuilds;
 }

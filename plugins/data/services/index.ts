@@ -1,3 +1,5 @@
+import { FieldIndexBuilds } from '../store/field-index-builds.ts';
+import { ObjectLocator } from '../store/object-registry.ts';
 import { BatchService } from './batch-service.ts';
 import { BulkService } from './bulk-service.ts';
 import { ClassService } from './class-service.ts';
@@ -16,7 +18,9 @@ import { WorkflowService } from './workflow-service.ts';
  * plugin provides share these instances (one schema cache, one rate limiter).
  */
 export function createDataServices(kernel: DataKernelDeps) {
-  const deps: DataServiceDeps = { kernel, schema: new SchemaCache(kernel.db) };
+  const locator = new ObjectLocator();
+  const indexBuilds = new FieldIndexBuilds({ db: kernel.db, log: kernel.log });
+  const deps: DataServiceDeps = { kernel, schema: new SchemaCache(kernel.db), locator, indexBuilds };
   const objects = new ObjectService(deps);
   return {
     classes: new ClassService(deps),
@@ -26,8 +30,9 @@ export function createDataServices(kernel: DataKernelDeps) {
     bulk: new BulkService(deps),
     batch: new BatchService(deps, objects),
     query: new QueryService(deps),
-    workflows: new WorkflowService(kernel),
-    previews: new PreviewService(kernel),
+    workflows: new WorkflowService({ ...kernel, locator }),
+    previews: new PreviewService({ ...kernel, locator }),
+    indexBuilds,
     publicRateLimit: new PublicRateLimit(kernel.pluginConfig.PUBLIC_DATA_RATE_LIMIT_PER_MINUTE, () => kernel.clock.now().getTime()),
   };
 }

@@ -23,7 +23,7 @@ export class ObjectReadService {
 
   /** One object; the public audience gets the same 404 for drafts as for unknown ids. */
   async get(id: string, audience: 'admin' | 'public'): Promise<ObjectDto> {
-    const row = isUuid(id) ? await findObjectById(this.deps.kernel.db, id) : null;
+    const row = isUuid(id) ? await findObjectById(this.deps.kernel.db, id, undefined, this.deps.locator) : null;
     if (!row || (audience === 'public' && !row.published)) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
     return (await this.toDtos([row]))[0];
   }
@@ -52,20 +52,20 @@ export class ObjectReadService {
   /** Several objects in the order asked; ids not found (or drafts, publicly) are left out. */
   async batch(rawIds: string, audience: 'admin' | 'public'): Promise<{ objects: ObjectDto[]; missing: string[] }> {
     const ids = parseIds(rawIds);
-    const rows = await fetchByIds(this.deps.kernel.db, ids, audience === 'public');
+    const rows = await fetchByIds(this.deps.kernel.db, ids, audience === 'public', this.deps.locator);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const found = ids.map((id) => byId.get(id)).filter((r): r is ObjectRow => r !== undefined);
     return { objects: await this.toDtos(found), missing: ids.filter((id) => !byId.has(id)) };
   }
 
   async translationsOf(id: string): Promise<ObjectDto[]> {
-    const row = isUuid(id) ? await findObjectById(this.deps.kernel.db, id) : null;
+    const row = isUuid(id) ? await findObjectById(this.deps.kernel.db, id, undefined, this.deps.locator) : null;
     if (!row) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
-    return this.toDtos(await findGroupRows(this.deps.kernel.db, row.translation_group_id));
+    return this.toDtos(await findGroupRows(this.deps.kernel.db, row.translation_group_id, undefined, this.deps.locator));
   }
 
   async translationGroup(groupId: string): Promise<ObjectDto[]> {
-    const rows = isUuid(groupId) ? await findGroupRows(this.deps.kernel.db, groupId) : [];
+    const rows = isUuid(groupId) ? await findGroupRows(this.deps.kernel.db, groupId, undefined, this.deps.locator) : [];
     if (rows.length === 0) throw notFound('Translation group not found', 'TRANSLATION_GROUP_NOT_FOUND');
     return this.toDtos(rows);
   }

@@ -1,5 +1,6 @@
 import { HttpError, type Tx, badRequest, conflict } from '../../../kernel/index.ts';
 import type { ClassRow, FieldDef, ObjectRow } from '../model.ts';
+import { classNamesOfObjects } from '../store/object-registry.ts';
 import { claimGroupValues, type UniqueEntry } from '../store/unique-store.ts';
 import { ownValue, uniqueValueOf, type RelationRef } from './attributes.ts';
 import { hasLoneSurrogate } from './well-formed.ts';
@@ -56,12 +57,7 @@ export async function claimUniqueValues(trx: Tx, cls: ClassRow, row: Pick<Object
 
 /** The class name of each referenced object that exists; one query for all relation values. */
 export async function relationTargets(trx: Tx, refs: readonly RelationRef[]): Promise<Map<string, string>> {
-  if (refs.length === 0) return new Map();
-  const rows: Array<{ id: string; class_name: string }> = await trx('data_objects as o')
-    .join('data_classes as c', 'c.id', 'o.class_id')
-    .whereIn('o.id', [...new Set(refs.map((r) => r.id))])
-    .select('o.id', 'c.name as class_name');
-  return new Map(rows.map((r) => [r.id, r.class_name]));
+  return classNamesOfObjects(trx, refs.map((r) => r.id));
 }
 
 /** Relation values must name existing objects of the field's target class. */

@@ -3,6 +3,7 @@ import { inTransaction, type Tx, badRequest, conflict, forbidden, isUniqueViolat
 import { announceObjectChange } from '../events.ts';
 import type { ClassRow, ObjectRow } from '../model.ts';
 import { findClassById, findClassByName } from '../store/class-store.ts';
+import { isKeyIndexName } from '../store/object-partitions.ts';
 import * as objects from '../store/object-store.ts';
 import { SYSTEM_CHANGE_ACTOR, type WriteContext } from './actor.ts';
 import { isUuid, normalizeAttributesOr400, type RelationRef } from './attributes.ts';
@@ -119,7 +120,7 @@ export class ObjectService {
       }
       if (Object.keys(patch).length === 0) return { row: before, className: cls.name };
 
-      const row = await this.keyed(() => objects.updateObjectRow(trx, id, patch));
+      const row = await this.keyed(() => objects.updateObjectRow(trx, before, patch));
       const hooks = this.deps.kernel.recordHooks;
       if (changed.length > 0) {
         await announceObjectChange(hooks, trx, { kind: 'updated', row, className: cls.name, actor: ctx.changeActor, changedFields: changed, flags: ctx.flags });
@@ -147,10 +148,8 @@ export class ObjectService {
 
   /** Deletes rows (no children outside the set) and announces each as it was. */
   async deleteRows(trx: Tx, className: string, rows: readonly ObjectRow[], ctx: WriteContext): Promise<void> {
-    const ids = rows.map((r) => r.id);
-    const child = await trx('data_objects').whereIn('parent_id', ids).whereNotIn('id', ids).select('parent_id').first();
-    if (child) throw conflict('The object has children; delete or move them first', 'OBJECT_HAS_CHILDREN');
-    const deleted = await objects.deleteObjects(trx, ids);
+    if (await objects.hasChildrenOutside(trx, rows)) throw conflict('The object has children; delete or move them first', 'OBJECT_HAS_CHILDREN');
+    const deleted = await objects.deleteObjects(trx, rows);
     for (const row of deleted) {
       await announceObjectChange(this.deps.kernel.recordHooks, trx, { kind: 'deleted', row, className, actor: ctx.changeActor, flags: ctx.flags });
     }
@@ -165,7 +164,7 @@ export class ObjectService {
       const attributes = withSharedFrom(cls, other.attributes, source.attributes);
       const names = changedAttributes(cls.fields, other.attributes, attributes);
       if (names.length === 0) continue;
-      const row = await objects.updateObjectRow(trx, other.id, { attributes });
+      const row = await objects.updateObjectRow(trx, other, { attributes });
       await announceObjectChange(this.deps.kernel.recordHooks, trx, { kind: 'updated', row, className: cls.name, actor: SYSTEM_CHANGE_ACTOR, changedFields: names, flags: ctx.flags });
     }
   }
@@ -193,7 +192,8 @@ export class ObjectService {
   private async parentFor(trx: Tx, cls: ClassRow, parentId: string | null, self: ObjectRow | null): Promise<ObjectRow | null> {
     if (parentId === null) return null;
     if (!isUuid(parentId)) throw badRequest('parentId must be a uuid', 'parentId');
-    const parent = await objects.findObjectById(trx, parentId);
+    // Locked against deletion until the write commits (the database keeps no foreign key here).
+    const parent = await objects.findObjectById(trx, parentId, 'share');
     if (!parent || parent.class_id !== cls.id) throw badRequest('parentId must be an object of the same class', 'parentId');
     if (self && isSameOrBelow(parent.path, self.path)) throw badRequest('An object cannot be moved below itself', 'parentId');
     return parent;
@@ -212,7 +212,7 @@ export class ObjectService {
     try {
       return await write();
     } catch (err) {
-      if (isUniqueViolation(err) && err.constraint === 'data_objects_key') throw conflict('key is already in use in this class and locale', 'KEY_IN_USE', 'key');
+      if (isUniqueViolation(err) && isKeyIndexName(err.constraint)) throw conflict('key is already in use in this class and locale', 'KEY_IN_USE', 'key');
       if (isUniqueViolation(err)) throw conflict('The record already has a version in this locale', 'LOCALE_EXISTS', 'locale');
       throw err;
     }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Actor, type Clock, type Db, conflict, notFound } from '../../../kernel/index.ts';
 import { toObjectDto, type ObjectDto } from '../model.ts';
+import type { ObjectLocator } from '../store/object-registry.ts';
 import { PreviewStore, type PreviewLinkRow } from '../store/preview-store.ts';
 
 const DAY_MS = 24 * 3600_000;
@@ -46,8 +47,8 @@ export const previewNotFound = () => notFound('Preview link not found or no long
 export class PreviewService {
   private readonly store: PreviewStore;
 
-  constructor(private readonly deps: { db: Db; clock: Clock }) {
-    this.store = new PreviewStore({ db: deps.db });
+  constructor(private readonly deps: { db: Db; clock: Clock; locator?: ObjectLocator }) {
+    this.store = new PreviewStore({ db: deps.db, locator: deps.locator });
   }
 
   async create(actor: Actor, objectId: string, expiresInDays = DEFAULT_PREVIEW_DAYS): Promise<{ token: string; url: string; expiresAt: string }> {

@@ -1,6 +1,7 @@
 import { type Actor, type Clock, type Db, inTransaction, type WriteOptions, badRequest, conflict, forbidden, notFound, type PermissionRegistry, type RecordHooks } from '../../../kernel/index.ts';
 import { announceObjectChange } from '../events.ts';
 import { toObjectDto, type ObjectDto } from '../model.ts';
+import type { ObjectLocator } from '../store/object-registry.ts';
 import { WorkflowStore } from '../store/workflow-store.ts';
 import { changeActorOf } from './actor.ts';
 import { currentPlace, normalizeWorkflow, requiredKeys, type Workflow, type WorkflowInput, type WorkflowTransition } from './workflow-definition.ts';
@@ -10,6 +11,8 @@ export interface WorkflowServiceDeps {
   clock: Clock;
   permissions: PermissionRegistry;
   recordHooks: RecordHooks;
+  /** Where objects live; without it every lookup asks the registry. */
+  locator?: ObjectLocator;
 }
 
 /**
@@ -20,7 +23,7 @@ export class WorkflowService {
   private readonly store: WorkflowStore;
 
   constructor(private readonly deps: WorkflowServiceDeps) {
-    this.store = new WorkflowStore({ db: deps.db });
+    this.store = new WorkflowStore({ db: deps.db, locator: deps.locator });
   }
 
   async getWorkflow(classId: string): Promise<Workflow> {
@@ -72,7 +75,7 @@ export class WorkflowService {
     }
     const changeActor = changeActorOf(actor);
     const moved = await inTransaction(this.deps.db, opts.trx, async (trx) => {
-      const updated = await this.store.moveObject(trx, objectId, row.workflow_state, transition.to, this.deps.clock.now());
+      const updated = await this.store.moveObject(trx, row, row.workflow_state, transition.to, this.deps.clock.now());
       if (!updated) throw conflict('the object changed its workflow state meanwhile; reload and retry', 'TRANSITION_NOT_ALLOWED');
       await announceObjectChange(this.deps.recordHooks, trx, {
         kind: 'transitioned',

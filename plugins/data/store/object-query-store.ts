@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../../kernel/index.ts';
 import type { ObjectRow } from '../model.ts';
+import { REGISTRY, type ObjectLocator } from './object-registry.ts';
 
 /** A WHERE fragment with its bindings; built by the query service from the class definition only. */
 export interface SqlCondition {
@@ -72,10 +73,12 @@ export async function fetchPage(
   return first.total === null ? { rows, hasMore } : { rows, hasMore, total: Number(first.total) };
 }
 
-/** Objects by id, optionally published only; unknown ids are absent. */
-export async function fetchByIds(db: Db, ids: readonly string[], publishedOnly: boolean): Promise<ObjectRow[]> {
+/** Objects by id, optionally published only; unknown ids are absent. Only their classes' partitions are read. */
+export async function fetchByIds(db: Db, ids: readonly string[], publishedOnly: boolean, locator: ObjectLocator = REGISTRY): Promise<ObjectRow[]> {
   if (ids.length === 0) return [];
-  const q = db<ObjectRow>('data_objects').whereIn('id', ids as string[]);
+  const classOf = await locator.classesOf(db, ids);
+  if (classOf.size === 0) return [];
+  const q = db<ObjectRow>('data_objects').whereIn('class_id', [...new Set(classOf.values())]).whereIn('id', [...classOf.keys()]);
   if (publishedOnly) q.whereRaw('published');
   return q;
 }

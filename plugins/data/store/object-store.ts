@@ -1,27 +1,57 @@
 import type { Db, Tx } from '../../../kernel/index.ts';
 import type { ObjectRow } from '../model.ts';
+import { REGISTRY, type ObjectLocator } from './object-registry.ts';
 
 type Q = Db | Tx;
 
-/** One object row by id, or null. `lock: 'update'` holds the row until the write's transaction ends. */
-export async function findObjectById(q: Q, id: string, lock?: 'update'): Promise<ObjectRow | null> {
-  const query = q<ObjectRow>('data_objects').where({ id }).first();
+/** An object named by id alone (its class is looked up) or by a row the caller holds. */
+export type ObjectRef = string | Pick<ObjectRow, 'id' | 'class_id'>;
+
+/**
+ * id -> class of the given objects: from the refs themselves when they are rows, otherwise from the
+ * registry. Every query below names the classes, so PostgreSQL touches only their partitions.
+ */
+async function located(q: Q, refs: readonly ObjectRef[], locator: ObjectLocator): Promise<{ ids: string[]; classIds: string[] }> {
+  const known = new Map<string, string>();
+  const asked: string[] = [];
+  for (const ref of refs) {
+    if (typeof ref === 'string') asked.push(ref);
+    else known.set(ref.id, ref.class_id);
+  }
+  for (const [id, classId] of await locator.classesOf(q, asked)) known.set(id, classId);
+  return { ids: [...known.keys()], classIds: [...new Set(known.values())] };
+}
+
+/** One object row by id, or null. `lock: 'update'` holds the row until the write's transaction ends; `share` keeps it from being deleted. */
+export async function findObjectById(q: Q, id: string, lock?: 'update' | 'share', locator: ObjectLocator = REGISTRY): Promise<ObjectRow | null> {
+  const classId = (await locator.classesOf(q, [id])).get(id);
+  if (!classId) return null;
+  const query = q<ObjectRow>('data_objects').where({ class_id: classId, id }).first();
   if (lock === 'update') query.forUpdate();
+  if (lock === 'share') query.forKeyShare();
   return (await query) ?? null;
 }
 
 /** Rows by id, in no particular order; unknown ids are simply absent. */
-export async function findObjectsByIds(q: Q, ids: readonly string[], opts: { publishedOnly?: boolean; lock?: 'update' } = {}): Promise<ObjectRow[]> {
+export async function findObjectsByIds(
+  q: Q,
+  ids: readonly string[],
+  opts: { publishedOnly?: boolean; lock?: 'update'; locator?: ObjectLocator } = {},
+): Promise<ObjectRow[]> {
   if (ids.length === 0) return [];
-  const query = q<ObjectRow>('data_objects').whereIn('id', ids as string[]);
+  const where = await located(q, ids, opts.locator ?? REGISTRY);
+  if (where.ids.length === 0) return [];
+  const query = q<ObjectRow>('data_objects').whereIn('class_id', where.classIds).whereIn('id', where.ids);
   if (opts.publishedOnly) query.where({ published: true });
   if (opts.lock === 'update') query.orderBy('id').forUpdate();
   return query;
 }
 
 /** Every language row of a translation group, ordered by locale. */
-export async function findGroupRows(q: Q, translationGroupId: string, lock?: 'update'): Promise<ObjectRow[]> {
-  const query = q<ObjectRow>('data_objects').where({ translation_group_id: translationGroupId }).orderBy('locale');
+export async function findGroupRows(q: Q, translationGroupId: string, lock?: 'update', locator: ObjectLocator = REGISTRY): Promise<ObjectRow[]> {
+  const classId = await locator.classOfGroup(q, translationGroupId);
+  if (!classId) return [];
+  const query = q<ObjectRow>('data_objects').where({ class_id: classId, translation_group_id: translationGroupId }).orderBy('locale');
   if (lock === 'update') query.forUpdate();
   return query;
 }
@@ -52,29 +82,47 @@ export async function insertObjects(q: Q, rows: NewObjectValues[]): Promise<Obje
 
 export async function updateObjectRow(
   q: Q,
-  id: string,
+  ref: ObjectRef,
   values: Partial<Pick<ObjectRow, 'key' | 'parent_id' | 'path' | 'published' | 'attributes'>>,
 ): Promise<ObjectRow> {
   const patch: Record<string, unknown> = { ...values, updated_at: q.fn.now() };
   if (values.attributes !== undefined) patch.attributes = JSON.stringify(values.attributes);
-  const [row] = await q<ObjectRow>('data_objects').where({ id }).update(patch).returning('*');
+  const where = await located(q, [ref], REGISTRY);
+  const [row] = await q<ObjectRow>('data_objects').whereIn('class_id', where.classIds).whereIn('id', where.ids).update(patch).returning('*');
   return row;
 }
 
 /** Sets `published` on the given rows where it differs; returns the rows that changed. */
-export async function setPublished(q: Q, ids: readonly string[], published: boolean): Promise<ObjectRow[]> {
-  if (ids.length === 0) return [];
+export async function setPublished(q: Q, refs: readonly ObjectRef[], published: boolean): Promise<ObjectRow[]> {
+  if (refs.length === 0) return [];
+  const where = await located(q, refs, REGISTRY);
+  if (where.ids.length === 0) return [];
   return q<ObjectRow>('data_objects')
-    .whereIn('id', ids as string[])
+    .whereIn('class_id', where.classIds)
+    .whereIn('id', where.ids)
     .where('published', !published)
     .update({ published, updated_at: q.fn.now() })
     .returning('*');
 }
 
 /** Deletes rows and returns them as they were. */
-export async function deleteObjects(q: Q, ids: readonly string[]): Promise<ObjectRow[]> {
-  if (ids.length === 0) return [];
-  return q<ObjectRow>('data_objects').whereIn('id', ids as string[]).delete().returning('*');
+export async function deleteObjects(q: Q, refs: readonly ObjectRef[]): Promise<ObjectRow[]> {
+  if (refs.length === 0) return [];
+  const where = await located(q, refs, REGISTRY);
+  if (where.ids.length === 0) return [];
+  return q<ObjectRow>('data_objects').whereIn('class_id', where.classIds).whereIn('id', where.ids).delete().returning('*');
+}
+
+/** Whether a row outside `rows` has one of them as its parent (children share their parent's class). */
+export async function hasChildrenOutside(q: Q, rows: readonly Pick<ObjectRow, 'id' | 'class_id'>[]): Promise<boolean> {
+  if (rows.length === 0) return false;
+  const ids = rows.map((r) => r.id);
+  const child = await q('data_objects')
+    .whereIn('class_id', [...new Set(rows.map((r) => r.class_id))])
+    .whereIn('parent_id', ids)
+    .whereNotIn('id', ids)
+    .first('parent_id');
+  return child !== undefined;
 }
 
 /** Rewrites the path of every descendant of a moved or re-keyed object (prefix swap). */

@@ -1,5 +1,6 @@
 import type { Db } from '../../../kernel/index.ts';
 import type { ObjectRow } from '../model.ts';
+import { REGISTRY, type ObjectLocator } from './object-registry.ts';
 
 export interface PreviewLinkRow {
   token: string;
@@ -20,10 +21,15 @@ const OBJECT_COLUMNS =
  * database, so expiry follows the process clock (and a test's manual clock).
  */
 export class PreviewStore {
-  constructor(private readonly deps: { db: Db }) {}
+  constructor(private readonly deps: { db: Db; locator?: ObjectLocator }) {}
 
+  private get locator(): ObjectLocator {
+    return this.deps.locator ?? REGISTRY;
+  }
+
+  /** Existence from the registry, which holds exactly the stored objects. */
   async objectExists(id: string): Promise<boolean> {
-    return (await this.deps.db('data_objects').where({ id }).first('id')) !== undefined;
+    return (await this.deps.db('data_object_registry').where({ id }).first('id')) !== undefined;
   }
 
   async insert(link: { token: string; objectId: string; expiresAt: Date; createdBy: string | null; now: Date }): Promise<PreviewLinkRow> {
@@ -57,18 +63,27 @@ export class PreviewStore {
   }
 
   /**
-   * Counts a view of an active link and returns its object with the class name, in one statement:
-   * the increment is atomic, and a revoked, expired or unknown token yields nothing.
+   * Counts a view of an active link (one atomic increment; a revoked, expired or unknown token
+   * yields nothing) and returns its object with the class name. The object is read with its class
+   * named, so only that class's partition is planned and read; an object deleted in between answers
+   * nothing, as its link would be gone with it.
    */
   async view(token: string, now: Date): Promise<(ObjectRow & { class_name: string }) | null> {
+    const hit: Array<{ object_id: string }> = await this.deps.db('data_preview_links')
+      .where({ token })
+      .whereNull('revoked_at')
+      .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now))
+      .update({ view_count: this.deps.db.raw('view_count + 1'), last_viewed_at: now })
+      .returning('object_id');
+    if (hit.length === 0) return null;
+    const id = hit[0].object_id;
+    const classId = (await this.locator.classesOf(this.deps.db, [id])).get(id);
+    if (!classId) return null;
     const result = await this.deps.db.raw(
-      `with hit as (
-         update data_preview_links set view_count = view_count + 1, last_viewed_at = ?
-          where token = ? and revoked_at is null and (expires_at is null or expires_at > ?)
-         returning object_id)
-       select ${OBJECT_COLUMNS}, c.name as class_name
-         from hit join data_objects o on o.id = hit.object_id join data_classes c on c.id = o.class_id`,
-      [now, token, now],
+      `select ${OBJECT_COLUMNS}, c.name as class_name
+         from data_objects o join data_classes c on c.id = o.class_id
+        where o.class_id = ? and o.id = ?`,
+      [classId, id],
     );
     return result.rows[0] ?? null;
   }

@@ -1,6 +1,7 @@
 import type { Db, Tx } from '../../../kernel/index.ts';
 import type { ObjectRow } from '../model.ts';
 import type { Workflow } from '../services/workflow-definition.ts';
+import { REGISTRY, type ObjectLocator } from './object-registry.ts';
 
 /** A class as the workflow code needs it. */
 export interface WorkflowClassRow {
@@ -23,7 +24,11 @@ const OBJECT_COLUMNS = [
 
 /** Workflow definitions (`data_classes.workflow`) and object workflow states. */
 export class WorkflowStore {
-  constructor(private readonly deps: { db: Db }) {}
+  constructor(private readonly deps: { db: Db; locator?: ObjectLocator }) {}
+
+  private get locator(): ObjectLocator {
+    return this.deps.locator ?? REGISTRY;
+  }
 
   async findClass(id: string): Promise<WorkflowClassRow | null> {
     const row = await this.deps.db('data_classes').where({ id }).first('id', 'name', 'workflow');
@@ -39,8 +44,12 @@ export class WorkflowStore {
   }
 
   async findObject(id: string, trx?: Tx): Promise<ObjectWithWorkflow | null> {
-    const row = await (trx ?? this.deps.db)('data_objects as o')
+    const q = trx ?? this.deps.db;
+    const classId = (await this.locator.classesOf(q, [id])).get(id);
+    if (!classId) return null;
+    const row = await q('data_objects as o')
       .join('data_classes as c', 'c.id', 'o.class_id')
+      .where('o.class_id', classId)
       .where('o.id', id)
       .first([...OBJECT_COLUMNS, 'c.name as class_name', 'c.workflow as class_workflow']);
     if (!row) return null;
@@ -52,9 +61,9 @@ export class WorkflowStore {
    * Moves an object to `to` only if its state is still `from` (null included): of two concurrent
    * transitions from the same state, exactly one matches. Returns the updated row, or null.
    */
-  async moveObject(trx: Tx, id: string, from: string | null, to: string, now: Date): Promise<ObjectRow | null> {
+  async moveObject(trx: Tx, object: Pick<ObjectRow, 'id' | 'class_id'>, from: string | null, to: string, now: Date): Promise<ObjectRow | null> {
     const rows: ObjectRow[] = await trx('data_objects')
-      .where({ id })
+      .where({ class_id: object.class_id, id: object.id })
       .whereRaw('workflow_state is not distinct from ?::text', [from])
       .update({ workflow_state: to, updated_at: now })
       .returning(OBJECT_COLUMNS.map((c) => c.slice(2)));

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { RecordChange } from '../../../kernel/record-hooks.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+import type { DataServices } from '../services/index.ts';
 
 export type User = Awaited<ReturnType<TestKernel['createUser']>>;
 
@@ -33,7 +34,9 @@ export async function startDataKernel(env: Record<string, string> = {}) {
     if (res.statusCode !== 201) throw new Error(`object create failed: ${res.body}`);
     return res.json();
   };
-  return { t, admin, editor, publisher, reader, events, call, createClass, createObject, clearEvents: () => events.splice(0) };
+  /** The plugin's services (background index builds, for specs that wait for them). */
+  const services = () => t.kernel.pluginDeps('data').services as DataServices;
+  return { t, admin, editor, publisher, reader, events, call, createClass, createObject, services, clearEvents: () => events.splice(0) };
 }
 
 export type DataKernel = Awaited<ReturnType<typeof startDataKernel>>;

@@ -134,6 +134,8 @@ describe('data: queries and the public API', () => {
     );
     const fields = [{ name: 'title', type: 'text' }, { name: 'price', type: 'number' }];
     expect((await k.call('PATCH', `/data-classes/${big.id}`, k.editor, { fields })).statusCode).to.equal(200);
+    // The class has objects, so its new indexes are built concurrently after the PATCH answered.
+    await k.services().indexBuilds.idle();
     await k.t.db.raw('analyze data_objects');
     const seen: Array<{ sql: string; bindings: unknown[] }> = [];
     const listener = (q: { sql: string; bindings: unknown[] }) => seen.push(q);

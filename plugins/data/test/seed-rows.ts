@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../kernel/database.ts';
 import type { ObjectRow } from '../model.ts';
+import { createClassPartition } from '../store/object-partitions.ts';
 
 /**
  * Direct inserts for the workflow, preview and retention specs: they are about objects that exist
@@ -11,6 +12,8 @@ export async function seedClass(db: Db, opts: { name?: string; retentionDays?: n
   const [row] = await db('data_classes')
     .insert({ name, label: name, fields: JSON.stringify([{ name: 'title', type: 'text' }]), retention_days: opts.retentionDays ?? null })
     .returning(['id', 'name']);
+  // Objects are stored in their class's partition, which the class service creates with the class.
+  await createClassPartition(db, row.id);
   return row;
 }
 
