@@ -26,10 +26,16 @@ declare module 'autocannon' {
   interface Result {
     requests: Histogram;
     latency: Histogram;
+    duration: number;
     non2xx: number;
     errors: number;
     timeouts: number;
+    statusCodeStats: Record<string, { count: number }>;
   }
-  function autocannon(opts: Options): Promise<Result>;
+  /** A running load: awaitable for its result; `stop()` ends it early (the result still arrives). */
+  interface Instance extends PromiseLike<Result> {
+    stop(): void;
+  }
+  function autocannon(opts: Options): Instance;
   export default autocannon;
 }

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { runWrk, wrkAvailable } from './wrk.ts';
 
 /** One measured scenario: requests per second and latency percentiles in milliseconds. */
 export interface LoadResult {
@@ -6,14 +7,72 @@ export interface LoadResult {
   p50: number;
   p99: number;
   requests: number;
+  /** Answers that are neither 2xx nor 3xx (wrk's count), and socket errors and timeouts. */
   non2xx: number;
   errors: number;
+  tool: 'wrk' | 'autocannon';
 }
 
 export interface LoadRequest {
   method: 'GET' | 'POST';
   /** Called per request with a running counter, so every connection walks the same sequence of inputs. */
   build(n: number): { path: string; body?: unknown };
+}
+
+/** A request written out in full; a load replays a list of them in order, round and round. */
+export interface PreparedRequest {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  /** JSON text (sent with `content-type: application/json`). */
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export interface LoadOptions {
+  connections: number;
+  seconds: number;
+  /** Ends the load early when it settles (wrk is interrupted and still reports what it measured). */
+  until?: Promise<unknown>;
+}
+
+/**
+ * Replays `requests` against `baseUrl`: with wrk (one thread, `--latency`, a Lua request list) when it
+ * is installed, otherwise with autocannon in this process.
+ */
+export function runLoad(baseUrl: string, requests: readonly PreparedRequest[], opts: LoadOptions): Promise<LoadResult> {
+  return wrkAvailable() ? runWrk(baseUrl, requests, opts) : runAutocannon(baseUrl, requests, opts);
+}
+
+export const loadToolName = (): string => (wrkAvailable() ? 'wrk (1 thread)' : 'autocannon (wrk not installed)');
+
+async function runAutocannon(baseUrl: string, requests: readonly PreparedRequest[], opts: LoadOptions): Promise<LoadResult> {
+  let n = 0;
+  const instance = autocannon({
+    url: baseUrl,
+    connections: opts.connections,
+    duration: opts.seconds,
+    requests: [
+      {
+        setupRequest: (req) => {
+          const next = requests[n++ % requests.length];
+          const headers = { ...next.headers, ...(next.body !== undefined ? { 'content-type': 'application/json' } : {}) };
+          return { ...req, method: next.method, path: next.path, headers, ...(next.body !== undefined ? { body: next.body } : {}) };
+        },
+      },
+    ],
+  });
+  void opts.until?.then(() => instance.stop());
+  const result = await instance;
+  const failed = Object.entries(result.statusCodeStats).reduce((sum, [code, s]) => sum + (Number(code) >= 400 ? s.count : 0), 0);
+  return {
+    rps: result.requests.total / Math.max(result.duration, 0.001),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: failed,
+    errors: result.errors + result.timeouts,
+    tool: 'autocannon',
+  };
 }
 
 /**
@@ -44,6 +103,7 @@ export async function measure(baseUrl: string, request: LoadRequest, opts: { con
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    tool: 'autocannon',
   };
 }
 
