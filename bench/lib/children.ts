@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 /** A server the benchmark runs in its own process, so load generation never shares its event loop. */
 export interface ChildServer<T> {
   info: T;
+  /** Sends `{ type, ...payload }` over IPC and resolves with the child's `<type>:done` answer. */
+  ask<R>(type: string, payload?: Record<string, unknown>, timeoutMs?: number): Promise<R>;
   stop(): Promise<void>;
 }
 
@@ -28,6 +30,21 @@ export async function startChild<T>(file: string, env: Record<string, string>, t
   });
   return {
     info,
+    ask: <R>(type: string, payload: Record<string, unknown> = {}, askTimeoutMs = 30_000) =>
+      new Promise<R>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          child.off('message', onMessage);
+          reject(new Error(`${file} did not answer ${type} within ${askTimeoutMs} ms`));
+        }, askTimeoutMs);
+        const onMessage = (message: { type?: string }) => {
+          if (message?.type !== `${type}:done`) return;
+          clearTimeout(timer);
+          child.off('message', onMessage);
+          resolve(message as R);
+        };
+        child.on('message', onMessage);
+        child.send({ type, ...payload });
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -3,17 +3,19 @@ import { createKnex } from '../../kernel/database.ts';
 import { createKernel } from '../../kernel/kernel.ts';
 import { discoverPlugins } from '../../kernel/loader.ts';
 import { SESSION_COOKIE } from '../../kernel/sessions.ts';
+import { answerSqlCaptureRequests } from './sql-capture.ts';
 
 /**
  * Child process of the data benchmark: the real product kernel with the data plugin, production
- * mode, listening on a random port. Reports `{ port, cookie }` (an administrator's session) to the
- * parent over IPC and runs until the parent disconnects or sends SIGTERM.
+ * mode (the parent sets NODE_ENV=production in this process's environment too), public rate limit
+ * out of the way, listening on a random port. Reports `{ port, cookie }` (an administrator's session)
+ * to the parent over IPC and runs until the parent disconnects or sends SIGTERM.
  */
 const url = process.env.BENCH_DATABASE_URL;
 if (!url || !process.send) throw new Error('product-server runs as a child of bench/data.ts');
 
 const env = {
-  NODE_ENV: 'production',
+  NODE_ENV: process.env.NODE_ENV ?? 'production',
   LOG_LEVEL: 'silent',
   HOST: '127.0.0.1',
   CMS_DATA_DIR: process.env.BENCH_DATA_DIR ?? '.bench-data',
@@ -36,6 +38,7 @@ const port = typeof address === 'object' && address ? address.port : 0;
 
 const { id } = await kernel.resolve('users').create({ email: `bench-${process.pid}@example.test`, password: `bench-${process.pid}-pw-long`, roles: ['admin'] });
 const session = await kernel.resolve('sessions').create(id, {});
+answerSqlCaptureRequests();
 process.send({ port, cookie: `${SESSION_COOKIE}=${session.token}` });
 
 const stop = async () => {
