@@ -1,243 +1,193 @@
 /**
- * Data benchmark (`npm run bench:data`): the product's public read paths and bulk create against a
- * bare Fastify + pg baseline running the same SQL on the same 100,000 objects.
+ * Structured data at scale (`npm run bench:data`): the product's public data API against the natural
+ * bare implementation, measured only through HTTP so it keeps working whatever the storage layout is.
  *
- * Environment: BENCH_SECONDS (per measured read, default 15), BENCH_WARMUP_SECONDS (default 3),
- * BENCH_OBJECTS (default 100000), TEST_DATABASE_URL (a server to create the temporary database on;
- * otherwise an embedded cluster is started), BENCH_STRICT=1 (exit 1 when a target is missed),
- * BENCH_CHILD_NODE_ARGS (extra node flags for both servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * - Product: a child process (bench/lib/product-server.ts) running the kernel with the data plugin,
+ *   NODE_ENV=production, PUBLIC_DATA_RATE_LIMIT_PER_MINUTE=1000000, a pool of 10.
+ * - Baseline: a child process (bench/lib/baseline-server.ts), Fastify 5 + pg (pool of 10) over a plain
+ *   table `bench_articles` with btree indexes, `pool.query({ text, values })`, rows sent as JSON.
+ *   Its own database on the same PostgreSQL server.
+ * - Data: BENCH_ARTICLES articles (title, slug, body; 80% published) created through the product's
+ *   bulk API and batch publish, the same rows (same ids) in the baseline's table.
+ * - Reads (public get by id, list of 20 by title, slug filter; bench/data/scenarios.ts) with wrk
+ *   (`-t1`, 32 connections, `--latency`, a Lua script replaying per-request ids, titles, slugs and
+ *   bodies; autocannon when wrk is missing), first with the article class alone, then again after
+ *   BENCH_OTHER_CLASSES classes of ten indexed fields with BENCH_OBJECTS_PER_CLASS objects each were
+ *   created through POST /data-classes and bulk create.
+ * - Cached reads (conditional GET with the ETag of a first GET; one id over and over), reported apart.
+ * - Writes at that size: single creates, bulk creates of 500, and adding a field to a class of
+ *   BENCH_BIG_OBJECTS objects (seeded through bulk create by BENCH_SEED_CALLERS concurrent callers)
+ *   while public reads of that class run.
+ * - Planning time per public query shape: the SQL each server ran for one request is captured in the
+ *   child at the driver (`pg.Client#query`, bench/lib/sql-capture.ts) and explained with
+ *   `EXPLAIN (SUMMARY)` on the same database (bench/data/planning.ts says why not pg_stat_statements).
+ *
+ * Prints a markdown report to stdout and writes it to bench/results/data-<date>.md (git-ignored);
+ * progress goes to stderr. Databases are dropped and children stopped at the end, on error and on
+ * Ctrl-C.
+ *
+ * Environment: BENCH_SECONDS (per measured load, default 10), BENCH_WARMUP_SECONDS (default 3),
+ * BENCH_ARTICLES (10000), BENCH_OTHER_CLASSES (199), BENCH_OBJECTS_PER_CLASS (200),
+ * BENCH_BIG_OBJECTS (1000000), BENCH_SEED_CALLERS (3), BENCH_STRICT=1 (exit 1 when a target is
+ * missed), TEST_DATABASE_URL (a server to create the temporary databases on; otherwise an embedded
+ * cluster is started), BENCH_CHILD_NODE_ARGS (extra node flags for both servers, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
-import { deepStrictEqual } from 'node:assert';
-import { performance } from 'node:perf_hooks';
-import { listFieldIndexes } from '../plugins/data/store/field-index-store.ts';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { DatabaseHandle } from '../kernel/database.ts';
 import { createTestDatabase, teardownTestDatabases } from '../test/helpers/database.ts';
 import { startChild, type ChildServer } from './lib/children.ts';
-import { measure, percentile, type LoadRequest, type LoadResult } from './lib/load.ts';
-
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
-const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 100_000);
-const CONNECTIONS = 32;
-const BULK_SIZE = 500;
-const BULK_CALLS = 20;
-const CATEGORIES = 10;
-const CLASS_NAME = 'BenchProduct';
-const TARGETS = { ratio: 0.7, readP99Ms: 15, bulkP99Ms: 300 };
-
-const FIELDS = [
-  { name: 'title', type: 'text', required: true },
-  { name: 'category', type: 'select', options: Array.from({ length: CATEGORIES }, (_, i) => `c${i}`) },
-  { name: 'price', type: 'number' },
-  { name: 'rank', type: 'number' },
-  { name: 'sku', type: 'text', unique: true },
-];
+import { loadToolName } from './lib/load.ts';
+import { stopWrk } from './lib/wrk.ts';
+import { seedBaselineTable } from './data/baseline-table.ts';
+import { capturePlanning, type Planning } from './data/planning.ts';
+import { ProductApi } from './data/product-api.ts';
+import { cachedScenarios, measureReads, type Servers } from './data/reads.ts';
+import { renderReport, type Report } from './data/report.ts';
+import { checkSameArticles, publishedIds, readScenarios, type ReadKey, type ReadScenario } from './data/scenarios.ts';
+import { seedArticles, seedBigClass, seedOtherClasses, settle } from './data/seed.ts';
+import { SETTINGS } from './data/settings.ts';
+import { addFieldUnderLoad, bulkCreates, singleCreates } from './data/writes.ts';
 
 const log = (...args: unknown[]) => console.error('[bench:data]', ...args);
+const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
 
-async function api(base: string, cookie: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { cookie, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
+const children: Array<ChildServer<unknown>> = [];
+const databases: DatabaseHandle[] = [];
+let cleaned: Promise<void> | undefined;
+let interrupted = false;
+const cleanup = () =>
+  (cleaned ??= (async () => {
+    stopWrk();
+    for (const child of children.reverse()) await child.stop();
+    for (const db of databases) await db.close();
+    await teardownTestDatabases();
+  })());
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    log(`${signal}: stopping the servers and dropping the databases`);
+    void cleanup().finally(() => process.exit(130));
   });
-  return { status: res.status, json: await res.json().catch(() => null) };
 }
 
-interface Scenario {
-  name: string;
-  request: LoadRequest;
-}
+type Shapes = Record<ReadKey, ReadScenario>;
 
-function scenarios(ids: readonly string[]): Scenario[] {
-  const category = (n: number) => `c${n % CATEGORIES}`;
-  return [
-    {
-      name: 'public get by id',
-      request: { method: 'GET', build: (n) => ({ path: `/public/data-objects/${ids[n % ids.length]}` }) },
-    },
-    {
-      name: 'public list: 20, 1 filter, sorted',
-      request: { method: 'GET', build: (n) => ({ path: `/public/data-objects?className=${CLASS_NAME}&category=${category(n)}&limit=20` }) },
-    },
-    {
-      name: 'public query: 2 filters, sorted',
-      request: {
-        method: 'POST',
-        build: (n) => ({
-          path: '/public/data-objects/query',
-          body: {
-            className: CLASS_NAME,
-            filters: [
-              { field: 'category', op: 'eq', value: category(n) },
-              { field: 'price', op: 'lt', value: 100 + (n % 50) * 10 },
-            ],
-            orderBy: [{ field: 'price', direction: 'asc' }],
-            limit: 20,
-          },
-        }),
-      },
-    },
-  ];
-}
-
-/** 100,000 published objects in one statement, with the unique values the product would have claimed. */
-async function seed(db: Awaited<ReturnType<typeof createTestDatabase>>['db'], classId: string): Promise<void> {
-  await db.raw(
-    `insert into data_objects (id, class_id, translation_group_id, locale, path, published, attributes, created_at, updated_at)
-     select g.id, ?, g.id, 'en', '/' || g.id, true,
-            jsonb_build_object('title', 'Product ' || n, 'category', 'c' || (n % ?), 'price', ((n * 7919) % 100000) / 100.0,
-                               'rank', n % 1000, 'sku', 'SKU-' || n),
-            now() - make_interval(secs => n), now() - make_interval(secs => n)
-       from (select gen_random_uuid() as id, n from generate_series(1, ?) n) g`,
-    [classId, CATEGORIES, OBJECTS],
-  );
-  await db.raw(
-    `insert into data_unique_values (class_id, field, scope, value, translation_group_id)
-     select class_id, 'sku', '', attributes ->> 'sku', translation_group_id from data_objects where class_id = ?`,
-    [classId],
-  );
-  // What autovacuum does after a bulk load: statistics, and a visibility map for index-only scans.
-  await db.raw('vacuum analyze data_objects');
-  await db.raw('vacuum analyze data_unique_values');
-}
-
-/** Both servers must answer the same body for the same request, or the comparison means nothing. */
-async function checkSameAnswers(productUrl: string, baselineUrl: string, list: Scenario[]): Promise<void> {
-  for (const s of list) {
-    const req = s.request.build(3);
-    const get = async (base: string) => {
-      const res = await fetch(base + req.path, {
-        method: s.request.method,
-        headers: req.body !== undefined ? { 'content-type': 'application/json' } : {},
-        body: req.body !== undefined ? JSON.stringify(req.body) : undefined,
-      });
-      if (res.status !== 200) throw new Error(`${s.name}: ${base} answered ${res.status}: ${await res.text()}`);
-      return res.json();
-    };
-    deepStrictEqual(await get(baselineUrl), await get(productUrl), `${s.name}: product and baseline answer differently`);
-  }
-}
-
-async function bulkLatencies(base: string, cookie: string): Promise<number[]> {
-  const call = async (round: number) => {
-    const objects = Array.from({ length: BULK_SIZE }, (_, i) => ({
-      attributes: { title: `Bulk ${round}-${i}`, category: `c${i % CATEGORIES}`, price: i, rank: i % 100, sku: `BULK-${round}-${i}` },
-    }));
-    const started = performance.now();
-    const res = await api(base, cookie, 'POST', '/data-objects/bulk', { className: CLASS_NAME, objects });
-    const ms = performance.now() - started;
-    const created = (res.json as { created?: unknown[] } | null)?.created?.length;
-    if (res.status !== 200 && res.status !== 201) throw new Error(`bulk answered ${res.status}: ${JSON.stringify(res.json)}`);
-    if (created !== BULK_SIZE) throw new Error(`bulk created ${created} of ${BULK_SIZE}: ${JSON.stringify(res.json).slice(0, 500)}`);
-    return ms;
-  };
-  for (let w = 0; w < 2; w++) await call(-1 - w);
-  const out: number[] = [];
-  for (let round = 0; round < BULK_CALLS; round++) out.push(await call(round));
+async function planningOf(child: ChildServer<unknown>, url: string, dbUrl: string, shapes: Shapes, side: 'product' | 'baseline'): Promise<Record<ReadKey, Planning>> {
+  const out = {} as Record<ReadKey, Planning>;
+  for (const key of Object.keys(shapes) as ReadKey[]) out[key] = await capturePlanning(child, url, dbUrl, shapes[key][side][0]);
   return out;
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-
-function printTable(rows: Array<{ name: string; product: LoadResult; baseline?: LoadResult }>, bulk: number[]): string[] {
-  const header = ['scenario', 'product req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'p50 ms', 'p99 ms', 'ratio'];
-  const lines: string[][] = rows.map((r) => [
-    r.name,
-    fmt(r.product.rps),
-    fmt(r.product.p50, 1),
-    fmt(r.product.p99, 1),
-    r.baseline ? fmt(r.baseline.rps) : '-',
-    r.baseline ? fmt(r.baseline.p50, 1) : '-',
-    r.baseline ? fmt(r.baseline.p99, 1) : '-',
-    r.baseline ? fmt(r.product.rps / r.baseline.rps, 2) : '-',
-  ]);
-  lines.push([`bulk create ${BULK_SIZE} (${BULK_CALLS} sequential calls)`, '-', fmt(percentile(bulk, 50), 1), fmt(percentile(bulk, 99), 1), '-', '-', '-', '-']);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const row = (cells: string[]) => '| ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ') + ' |';
-  console.log(row(header));
-  console.log('|' + widths.map((w, i) => (i === 0 ? ':' : '') + '-'.repeat(w + 1) + (i === 0 ? '' : ':')).join('|') + '|');
-  for (const l of lines) console.log(row(l));
-
-  const misses: string[] = [];
-  for (const r of rows) {
-    if (r.baseline && r.product.rps / r.baseline.rps < TARGETS.ratio) misses.push(`${r.name}: ratio ${fmt(r.product.rps / r.baseline.rps, 2)} < ${TARGETS.ratio}`);
-    if (r.product.p99 >= TARGETS.readP99Ms) misses.push(`${r.name}: p99 ${r.product.p99} ms >= ${TARGETS.readP99Ms} ms`);
-    if (r.product.non2xx || r.product.errors) misses.push(`${r.name}: ${r.product.non2xx} non-2xx answers, ${r.product.errors} errors`);
+function commitLabel(): string {
+  try {
+    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${sha} + uncommitted changes` : sha;
+  } catch {
+    return 'unknown commit';
   }
-  if (percentile(bulk, 99) >= TARGETS.bulkP99Ms) misses.push(`bulk create: p99 ${fmt(percentile(bulk, 99), 1)} ms >= ${TARGETS.bulkP99Ms} ms`);
-  console.log(misses.length ? `\nTargets missed:\n- ${misses.join('\n- ')}` : '\nAll targets met (reads >= 0.7 of baseline and p99 < 15 ms; bulk 500 p99 < 300 ms).');
-  return misses;
 }
 
 async function main(): Promise<number> {
   const started = Date.now();
-  const database = await createTestDatabase();
-  const children: Array<ChildServer<unknown>> = [];
-  let cleaned: Promise<void> | undefined;
-  const cleanup = () =>
-    (cleaned ??= (async () => {
-      for (const child of children.reverse()) await child.stop();
-      await database.close();
-      await teardownTestDatabases();
-    })());
-  // Ctrl-C still drops the temporary database.
-  process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
-  try {
-    const product = await startChild<{ port: number; cookie: string }>('product-server.ts', { BENCH_DATABASE_URL: database.url });
-    children.push(product);
-    const productUrl = `http://127.0.0.1:${product.info.port}`;
-    const { cookie } = product.info;
+  const productDb = await createTestDatabase();
+  databases.push(productDb);
+  const baselineDb = await createTestDatabase({ fresh: true });
+  databases.push(baselineDb);
 
-    const created = await api(productUrl, cookie, 'POST', '/data-classes', { name: CLASS_NAME, label: 'Bench product', fields: FIELDS });
-    if (created.status !== 201) throw new Error(`class create answered ${created.status}: ${JSON.stringify(created.json)}`);
-    const classId = (created.json as { id: string }).id;
-    log(`class ${CLASS_NAME} created through the API; field indexes: ${(await listFieldIndexes(database.db, classId)).length}`);
+  const product = await startChild<{ port: number; cookie: string }>('product-server.ts', { BENCH_DATABASE_URL: productDb.url, NODE_ENV: 'production' });
+  children.push(product);
+  const api = new ProductApi(`http://127.0.0.1:${product.info.port}`, product.info.cookie);
 
-    const seedStart = Date.now();
-    await seed(database.db, classId);
-    log(`seeded ${fmt(OBJECTS)} published objects in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
-    const ids: string[] = (await database.db.raw('select id from data_objects where class_id = ? order by random() limit 20000', [classId])).rows.map(
-      (r: { id: string }) => r.id,
-    );
+  log(`seeding ${fmt(SETTINGS.articles)} articles through the bulk API`);
+  const seeded = await seedArticles(api, SETTINGS.articles, SETTINGS.bulkSize);
+  await seedBaselineTable(baselineDb.url, seeded.articles, seeded.ids);
+  await settle(productDb.url);
+  const baseline = await startChild<{ port: number }>('baseline-server.ts', { BENCH_BASELINE_DATABASE_URL: baselineDb.url, NODE_ENV: 'production' });
+  children.push(baseline);
+  const servers: Servers = { productUrl: api.baseUrl, baselineUrl: `http://127.0.0.1:${baseline.info.port}` };
 
-    const baseline = await startChild<{ port: number }>('baseline-server.ts', {
-      BENCH_DATABASE_URL: database.url,
-      BENCH_CLASS_ID: classId,
-      BENCH_CLASS_NAME: CLASS_NAME,
-    });
-    children.push(baseline);
-    const baselineUrl = `http://127.0.0.1:${baseline.info.port}`;
+  const shapes = readScenarios(seeded);
+  const warnings = await checkSameArticles(servers.productUrl, servers.baselineUrl, shapes);
+  warnings.forEach((w) => log(`warning: ${w}`));
+  const planning = async () => ({
+    product: await planningOf(product, servers.productUrl, productDb.url, shapes, 'product'),
+    baseline: await planningOf(baseline, servers.baselineUrl, baselineDb.url, shapes, 'baseline'),
+  });
 
-    const list = scenarios(ids);
-    await checkSameAnswers(productUrl, baselineUrl, list);
-    log('product and baseline answer the same bodies');
+  const oneClass = await measureReads(servers, Object.values(shapes), '1 class');
+  const planOne = await planning();
 
-    const results: Array<{ name: string; product: LoadResult; baseline: LoadResult }> = [];
-    for (const s of list) {
-      log(`${s.name}: warm-up ${WARMUP_SECONDS} s each, then ${SECONDS} s each at ${CONNECTIONS} connections`);
-      await measure(productUrl, s.request, { connections: CONNECTIONS, seconds: WARMUP_SECONDS });
-      await measure(baselineUrl, s.request, { connections: CONNECTIONS, seconds: WARMUP_SECONDS });
-      const productResult = await measure(productUrl, s.request, { connections: CONNECTIONS, seconds: SECONDS });
-      const baselineResult = await measure(baselineUrl, s.request, { connections: CONNECTIONS, seconds: SECONDS });
-      results.push({ name: s.name, product: productResult, baseline: baselineResult });
-    }
+  const classCount = SETTINGS.otherClasses + 1;
+  log(`creating ${SETTINGS.otherClasses} more classes of 10 indexed fields, ${SETTINGS.objectsPerOtherClass} objects each`);
+  const otherSeconds = await seedOtherClasses(api, SETTINGS.otherClasses, SETTINGS.objectsPerOtherClass);
+  const settleSeconds = await settle(productDb.url);
+  const manyClasses = await measureReads(servers, Object.values(shapes), `${classCount} classes`);
+  const planMany = await planning();
+  const cached = await measureReads(servers, await cachedScenarios(api, publishedIds(seeded, 1000)), `${classCount} classes, cached`);
 
-    log(`bulk create: ${BULK_CALLS} sequential calls of ${BULK_SIZE} (after 2 warm-up calls)`);
-    const bulk = await bulkLatencies(productUrl, cookie);
-
-    console.log(`\nData benchmark: ${fmt(OBJECTS)} objects, ${CONNECTIONS} connections, ${SECONDS} s per read scenario\n`);
-    const misses = printTable(results, bulk);
-    log(`finished in ${Math.round((Date.now() - started) / 1000)} s`);
-    return misses.length > 0 && process.env.BENCH_STRICT === '1' ? 1 : 0;
-  } finally {
-    await cleanup();
+  log(`writes: ${SETTINGS.singleCreates} single creates, ${SETTINGS.bulkCalls} bulk creates of ${SETTINGS.bulkSize}`);
+  const single = await singleCreates(api, SETTINGS.singleCreates);
+  const bulk = await bulkCreates(api, SETTINGS.bulkCalls, SETTINGS.bulkSize);
+  let bigClass: Report['bigClass'] = null;
+  if (SETTINGS.bigObjects > 0) {
+    log(`seeding the big class: ${fmt(SETTINGS.bigObjects)} objects, ${SETTINGS.seedCallers} concurrent bulk callers`);
+    const big = await seedBigClass(api, SETTINGS.bigObjects, SETTINGS.seedCallers, SETTINGS.bulkSize);
+    const settleSeconds = await settle(productDb.url);
+    bigClass = { objects: SETTINGS.bigObjects, seedSeconds: big.seconds, settleSeconds, addField: await addFieldUnderLoad(api, big) };
   }
+
+  const report: Report = {
+    header: [
+      `## bench:data, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commitLabel()}`,
+      '',
+      `Load: ${loadToolName()}, ${SETTINGS.connections} connections, ${SETTINGS.seconds} s per run after ${SETTINGS.warmupSeconds} s of warm-up; ` +
+        `product and baseline on the same PostgreSQL, pools of 10. ${fmt(SETTINGS.articles)} articles (80% published).`,
+      `Seeding through the API: articles ${fmt(seeded.seconds)} s; ${SETTINGS.otherClasses} classes with ${SETTINGS.objectsPerOtherClass} objects each ` +
+        `${fmt(otherSeconds)} s (VACUUM ANALYZE ${fmt(settleSeconds)} s)` +
+        (bigClass
+          ? `; big class of ${fmt(bigClass.objects)} objects ${fmt(bigClass.seedSeconds)} s (${fmt(bigClass.objects / Math.max(bigClass.seedSeconds, 0.001))} objects/s, ` +
+            `${SETTINGS.seedCallers} callers; VACUUM ANALYZE ${fmt(bigClass.settleSeconds)} s).`
+          : '; no big class (BENCH_BIG_OBJECTS=0).'),
+      'List = `POST /public/data-objects/query` (title gte x, orderBy title, 20); baseline = `WHERE published AND title >= $1 ORDER BY title LIMIT 20`.',
+      ...warnings.map((w) => `Warning: ${w}`),
+    ],
+    oneClass,
+    manyClasses,
+    cached,
+    classCount,
+    writes: { single, bulk, bulkSize: SETTINGS.bulkSize },
+    bigClass,
+    planning: (Object.keys(shapes) as ReadKey[]).map((key) => ({
+      label: shapes[key].label,
+      oneClass: planOne.product[key],
+      manyClasses: planMany.product[key],
+      baseline: planMany.baseline[key],
+    })),
+  };
+  const { markdown, missed } = renderReport(report);
+  console.log(markdown);
+  const dir = fileURLToPath(new URL('./results/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const file = `${dir}data-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.md`;
+  writeFileSync(file, markdown);
+  log(`report written to ${file}; finished in ${Math.round((Date.now() - started) / 1000)} s`);
+  return missed.length > 0 && SETTINGS.strict ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+main()
+  .then(
+    async (code) => {
+      await cleanup();
+      process.exit(code);
+    },
+    async (err) => {
+      // After Ctrl-C the run fails wherever it was; that error says nothing.
+      if (!interrupted) console.error(err);
+      await cleanup().catch((e) => console.error(e));
+      process.exit(1);
+    },
+  );

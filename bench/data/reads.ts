@@ -1,0 +1,71 @@
+import { runLoad, type LoadResult, type PreparedRequest } from '../lib/load.ts';
+import type { ProductApi } from './product-api.ts';
+import type { ReadScenario } from './scenarios.ts';
+import { SETTINGS } from './settings.ts';
+
+const log = (...args: unknown[]) => console.error('[bench:data]', ...args);
+
+export interface ReadResult {
+  key: string;
+  label: string;
+  product: LoadResult;
+  baseline: LoadResult;
+  /** What the product answered (cached reads: 304 or 200). */
+  note?: string;
+}
+
+export interface Servers {
+  productUrl: string;
+  baselineUrl: string;
+}
+
+/** Warm-up, then the measured run, for one side. */
+async function measureSide(baseUrl: string, requests: readonly PreparedRequest[]): Promise<LoadResult> {
+  const opts = { connections: SETTINGS.connections };
+  if (SETTINGS.warmupSeconds > 0) await runLoad(baseUrl, requests, { ...opts, seconds: SETTINGS.warmupSeconds });
+  return runLoad(baseUrl, requests, { ...opts, seconds: SETTINGS.seconds });
+}
+
+/** Each scenario on the product, then on the baseline, back to back. */
+export async function measureReads(servers: Servers, scenarios: readonly ReadScenario[], phase: string): Promise<ReadResult[]> {
+  const out: ReadResult[] = [];
+  for (const s of scenarios) {
+    log(`${phase}: ${s.label} (${SETTINGS.warmupSeconds} s warm-up + ${SETTINGS.seconds} s, product then baseline)`);
+    const product = await measureSide(servers.productUrl, s.product);
+    const baseline = await measureSide(servers.baselineUrl, s.baseline);
+    out.push({ key: s.key, label: s.label, product, baseline, note: s.note });
+  }
+  return out;
+}
+
+/**
+ * Reads a cache can answer, reported apart from the others:
+ * - conditional GET: `If-None-Match` with the ETag a first GET returned, over 1,000 ids (expects 304
+ *   once the product sends ETags; reported as answered);
+ * - the same id over and over (a warm read cache).
+ * The baseline, which has no cache, answers the same ids with plain GETs.
+ */
+export async function cachedScenarios(api: ProductApi, ids: readonly string[]): Promise<ReadScenario[]> {
+  const product: PreparedRequest[] = [];
+  let withEtag = 0;
+  for (const id of ids) {
+    const first = await api.call('GET', `/public/data-objects/${id}`);
+    if (first.status !== 200) throw new Error(`GET /public/data-objects/${id} answered ${first.status}`);
+    const etag = first.headers.get('etag');
+    if (etag) withEtag++;
+    product.push({ method: 'GET', path: `/public/data-objects/${id}`, headers: { 'If-None-Match': etag ?? '"bench-no-etag"' } });
+  }
+  const probe = await api.call('GET', product[0].path, undefined, product[0].headers);
+  const note = withEtag === 0 ? `answers ${probe.status} (no ETag sent)` : `answers ${probe.status} (${withEtag} of ${ids.length} GETs had an ETag)`;
+  const baseline: PreparedRequest[] = ids.map((id) => ({ method: 'GET', path: `/articles/${id}` }));
+  return [
+    { key: 'conditional', label: 'conditional GET (If-None-Match)', product, baseline, note },
+    {
+      key: 'sameId',
+      label: 'same id repeated',
+      product: [{ method: 'GET', path: `/public/data-objects/${ids[0]}` }],
+      baseline: [{ method: 'GET', path: `/articles/${ids[0]}` }],
+      note: `answers ${(await api.call('GET', `/public/data-objects/${ids[0]}`)).status}`,
+    },
+  ];
+}
