@@ -137,7 +137,7 @@ async function main(): Promise<number> {
     log(`seeding the big class: ${fmt(SETTINGS.bigObjects)} objects, ${SETTINGS.seedCallers} concurrent bulk callers`);
     const big = await seedBigClass(api, SETTINGS.bigObjects, SETTINGS.seedCallers, SETTINGS.bulkSize);
     const settleSeconds = await settle(productDb.url);
-    bigClass = { objects: SETTINGS.bigObjects, seedSeconds: big.seconds, settleSeconds, addField: await addFieldUnderLoad(api, big) };
+    bigClass = { objects: SETTINGS.bigObjects, seedSeconds: big.seconds, settleSeconds, addField: await addFieldUnderLoad(api, big, productDb.url) };
   }
 
   const report: Report = {

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 import { runLoad, percentile, type LoadResult } from '../lib/load.ts';
 import { ARTICLE_CLASS, articleAttributes, makeArticles } from './fixtures.ts';
 import type { ProductApi } from './product-api.ts';
@@ -46,17 +47,44 @@ export async function bulkCreates(api: ProductApi, calls: number, size: number):
 export interface AddFieldResult {
   patchMs: number;
   status: number;
-  /** Public get by id on the big class, without and during the PATCH. */
+  /** From the PATCH's answer until PostgreSQL reported no index build any more (builds left to the background); null when none was seen. */
+  backgroundBuildMs: number | null;
+  /** Public get by id on the big class, without and during the change (PATCH and background builds). */
   readsBefore: LoadResult;
   readsDuring: LoadResult;
 }
 
 /**
+ * Waits until PostgreSQL reports no CREATE INDEX running in the database (pg_stat_progress_create_index,
+ * so it sees builds whatever starts them, e.g. CONCURRENTLY after the PATCH committed). Watches for at
+ * least `minMs`, so a build that starts a moment after the answer is not missed.
+ */
+async function indexBuildsSettled(dbUrl: string, minMs: number, maxMs = 30 * 60_000): Promise<number | null> {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  const started = performance.now();
+  let lastSeen: number | null = null;
+  try {
+    while (performance.now() - started < maxMs) {
+      const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_progress_create_index WHERE datname = current_database()');
+      const now = performance.now() - started;
+      if (rows[0].n > 0) lastSeen = now;
+      else if (now >= minMs && (lastSeen === null || now - lastSeen >= 500)) return lastSeen;
+      await sleep(100);
+    }
+    return lastSeen;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * Adds one text field to the big class (PATCH /data-classes/:id with the field list plus one) while
  * public gets by id of its objects run. The load starts a second before the PATCH and is interrupted
- * a second after it answered, so its figures cover the change and little else.
+ * a second after the PATCH answered and PostgreSQL reports no index build any more, so its figures
+ * cover the change, including index builds the product leaves to the background, and little else.
  */
-export async function addFieldUnderLoad(api: ProductApi, big: BigClass): Promise<AddFieldResult> {
+export async function addFieldUnderLoad(api: ProductApi, big: BigClass, dbUrl: string): Promise<AddFieldResult> {
   const requests = big.publishedIds.map((id) => ({ method: 'GET' as const, path: `/public/data-objects/${id}` }));
   const opts = { connections: SETTINGS.connections };
   log(`big class: reads without a change (${SETTINGS.warmupSeconds} s warm-up + ${SETTINGS.seconds} s)`);
@@ -64,14 +92,21 @@ export async function addFieldUnderLoad(api: ProductApi, big: BigClass): Promise
   const readsBefore = await runLoad(api.baseUrl, requests, { ...opts, seconds: SETTINGS.seconds });
 
   const { fields } = await api.expect<{ fields: unknown[] }>(200, 'GET', `/data-classes/${big.classId}`);
-  let patched!: () => void;
-  const patchDone = new Promise<void>((resolve) => (patched = resolve));
+  let changed!: () => void;
+  const changeDone = new Promise<void>((resolve) => (changed = resolve));
   log('big class: PATCH adding a field while reads run');
-  const during = runLoad(api.baseUrl, requests, { ...opts, seconds: 900, until: patchDone.then(() => sleep(1000)) });
+  const during = runLoad(api.baseUrl, requests, { ...opts, seconds: 3600, until: changeDone.then(() => sleep(1000)) });
   await sleep(1000);
   let status = 0;
-  const patchMs = await timed(async () => {
-    status = (await api.call('PATCH', `/data-classes/${big.classId}`, { fields: [...fields, { name: 'note', type: 'text' }] })).status;
-  }).finally(() => patched());
-  return { patchMs, status, readsBefore, readsDuring: await during };
+  let patchMs = 0;
+  let backgroundBuildMs: number | null = null;
+  try {
+    patchMs = await timed(async () => {
+      status = (await api.call('PATCH', `/data-classes/${big.classId}`, { fields: [...fields, { name: 'note', type: 'text' }] })).status;
+    });
+    backgroundBuildMs = await indexBuildsSettled(dbUrl, 2000);
+  } finally {
+    changed();
+  }
+  return { patchMs, status, backgroundBuildMs, readsBefore, readsDuring: await during };
 }
