@@ -25,6 +25,7 @@ interface Check {
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const ms = (n: number) => fmt(n, n < 10 ? 2 : 1);
 const mark = (c: Check) => (c.pass ? 'PASS' : 'MISS');
+const signed = (fraction: number) => `${fraction >= 0 ? '+' : ''}${fmt(fraction * 100, 1)}%`;
 const failures = (r: LoadResult) => r.non2xx + r.errors;
 
 function table(header: string[], rows: string[][]): string[] {
@@ -63,21 +64,24 @@ function driftSection(report: Report, checks: Check[]): string[] {
   const lines = report.oneClass.map((one) => {
     const many = report.manyClasses.find((m) => m.key === one.key)!;
     const change = many.product.rps / one.product.rps - 1;
-    const check = { what: `1 vs ${report.classCount} classes, ${one.label}: ${fmt(change * 100, 1)}% req/s (target within ${TARGETS.classCountDrift * 100}%)`, pass: Math.abs(change) <= TARGETS.classCountDrift };
+    // The same change measured against the baseline run next to it: less sensitive to what else the machine does.
+    const normalized = many.product.rps / many.baseline.rps / (one.product.rps / one.baseline.rps) - 1;
+    const check = { what: `1 vs ${report.classCount} classes, ${one.label}: ${signed(change)} req/s (target within ${TARGETS.classCountDrift * 100}%)`, pass: Math.abs(change) <= TARGETS.classCountDrift };
     checks.push(check);
     return [
       one.label,
       fmt(one.product.rps),
       fmt(many.product.rps),
-      `${change >= 0 ? '+' : ''}${fmt(change * 100, 1)}%`,
+      signed(change),
       ms(one.product.p99),
       ms(many.product.p99),
       fmt(one.product.rps / one.baseline.rps, 2),
       fmt(many.product.rps / many.baseline.rps, 2),
+      signed(normalized),
       mark(check),
     ];
   });
-  const header = ['scenario', 'req/s 1 class', `req/s ${report.classCount}`, 'change', 'p99 1 class', `p99 ${report.classCount}`, 'ratio 1 class', `ratio ${report.classCount}`, `within ${TARGETS.classCountDrift * 100}%`];
+  const header = ['scenario', 'req/s 1 class', `req/s ${report.classCount}`, 'change', 'p99 1 class', `p99 ${report.classCount}`, 'ratio 1 class', `ratio ${report.classCount}`, 'change of ratio', `req/s within ${TARGETS.classCountDrift * 100}%`];
   return [`### Product: 1 class vs ${report.classCount} classes`, '', ...table(header, lines), ''];
 }
 
@@ -100,15 +104,21 @@ function writesSection(report: Report, checks: Check[]): string[] {
   const duringCheck = { what: `reads during the field change: p99 ${ms(during.p99)} ms, ${failures(during)} failed (target < ${TARGETS.readP99Ms} ms)`, pass: during.p99 < TARGETS.readP99Ms && failures(during) === 0 };
   checks.push(patchCheck, duringCheck);
   lines.push([`add a field to a class of ${fmt(objects)} objects (PATCH /data-classes/:id, answered ${addField.status})`, '1', ms(addField.patchMs), '', `< ${TARGETS.addFieldMs} ms`, mark(patchCheck)]);
+  const background =
+    addField.backgroundBuildMs === null
+      ? 'PostgreSQL reported no index build after the PATCH answered.'
+      : `Index builds went on for ${fmt(addField.backgroundBuildMs / 1000, 1)} s after the PATCH answered (pg_stat_progress_create_index); the reads below cover them.`;
   return [
     ...out,
     ...table(['operation', 'calls', 'p50 ms', 'p99 ms', 'target', 'result'], lines),
+    '',
+    background,
     '',
     `Public get by id on the big class while the field is added (p99 target < ${TARGETS.readP99Ms} ms: ${mark(duringCheck)}):`,
     '',
     ...table(['reads', 'req/s', 'p50 ms', 'p99 ms', 'failed'], [
       ['without a change', ...loadCells(addField.readsBefore)],
-      ['during the PATCH', ...loadCells(during)],
+      ['during the change', ...loadCells(during)],
     ]),
     '',
   ];
