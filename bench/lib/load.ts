@@ -43,7 +43,7 @@ export function runLoad(baseUrl: string, requests: readonly PreparedRequest[], o
   return wrkAvailable() ? runWrk(baseUrl, requests, opts) : runAutocannon(baseUrl, requests, opts);
 }
 
-export const loadToolName = (): string => (wrkAvailable() ? 'wrk (1 thread)' : 'autocannon (wrk not installed)');
+export const loadToolName = (): string => (wrkAvailable() ? 'wrk (1 thread)' : 'autocannon (wrk not installed, or BENCH_LOAD_TOOL=autocannon)');
 
 async function runAutocannon(baseUrl: string, requests: readonly PreparedRequest[], opts: LoadOptions): Promise<LoadResult> {
   let n = 0;

@@ -9,9 +9,9 @@ const SCRIPT = fileURLToPath(new URL('wrk-requests.lua', import.meta.url));
 const running = new Set<ChildProcess>();
 let available: boolean | undefined;
 
-/** Whether the `wrk` binary is on PATH (Debian package `wrk`). */
+/** Whether the `wrk` binary is on PATH (Debian package `wrk`); BENCH_LOAD_TOOL=autocannon says no. */
 export function wrkAvailable(): boolean {
-  available ??= spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
+  available ??= process.env.BENCH_LOAD_TOOL !== 'autocannon' && spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
   return available;
 }
 
