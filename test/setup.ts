@@ -1,5 +1,10 @@
 import nock from 'nock';
+import { setScryptCostForTests } from '../kernel/passwords.ts';
 import { teardownTestDatabases } from './helpers/database.ts';
+
+// Cheap password hashing for the suite only: it creates hundreds of users, and scrypt at production
+// cost (test/unit/passwords.test.ts proves it is the default) would dominate the run time.
+setScryptCostForTests({ N: 1024, r: 8, p: 1 });
 
 // Outbound HTTP is refused unless a test sets it up (nock) or talks to a local server it started.
 nock.disableNetConnect();
