@@ -7,13 +7,14 @@ import { pino } from 'pino';
 import { createKnex, type DatabaseHandle } from '../../kernel/database.ts';
 import { startEmbeddedPostgres, type EmbeddedCluster } from '../../kernel/embedded-postgres.ts';
 import { PROJECT_ROOT, discoverPlugins } from '../../kernel/loader.ts';
-import { migrateAll } from '../../kernel/migrations.ts';
+import { migrateAll, type MigrationSet } from '../../kernel/migrations.ts';
 import { migrationSets } from '../../kernel/kernel.ts';
 
 /**
  * One database server for the whole test run: TEST_DATABASE_URL when set, otherwise an embedded
  * cluster on a free port. Each test kernel gets its own database, cloned from a template migrated
- * once per run (or an empty one when the test is about migrations).
+ * once per run for its exact set of migrations (so a kernel started with a plugin subset proves that
+ * its own migrations suffice), or an empty one when the test is about migrations.
  */
 interface Server {
   adminUrl: string;
@@ -22,7 +23,8 @@ interface Server {
 }
 
 let server: Promise<Server> | undefined;
-let template: Promise<string> | undefined;
+/** Template database names by migration-set key, each built on first use. */
+const templates = new Map<string, Promise<string>>();
 const created: string[] = [];
 const RUN = `${process.pid}_${randomBytes(3).toString('hex')}`;
 
@@ -75,26 +77,46 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-async function getTemplate(): Promise<string> {
-  template ??= (async () => {
-    const name = `cms_tmpl_${RUN}`;
-    await admin((c) => c.query(`CREATE DATABASE ${name}`));
-    created.push(name);
-    const knex = createKnex((await getServer()).urlFor(name), 2);
-    try {
-      await migrateAll(knex, migrationSets(await discoverPlugins()));
-    } finally {
-      await knex.destroy();
-    }
-    return name;
-  })();
+/** Same owners and folders, whatever the order: a full plugin set always shares one template. */
+const templateKey = (sets: MigrationSet[]) => sets.map((s) => `${s.owner}=${s.directory}`).sort().join('\n');
+
+function getTemplate(sets: MigrationSet[]): Promise<string> {
+  const key = templateKey(sets);
+  let template = templates.get(key);
+  if (!template) {
+    const name = `cms_tmpl_${RUN}_${templates.size}`;
+    template = (async () => {
+      await admin((c) => c.query(`CREATE DATABASE ${name}`));
+      created.push(name);
+      const knex = createKnex((await getServer()).urlFor(name), 2);
+      try {
+        await migrateAll(knex, sets);
+      } finally {
+        await knex.destroy();
+      }
+      return name;
+    })();
+    templates.set(key, template);
+  }
   return template;
 }
 
-/** A new database for one test kernel: migrated with every plugin, or empty with `fresh`. */
-export async function createTestDatabase(opts: { fresh?: boolean } = {}): Promise<DatabaseHandle> {
+/** The migrations of every plugin in the plugins folder (the default template). */
+export async function allPluginMigrations(): Promise<MigrationSet[]> {
+  return migrationSets(await discoverPlugins());
+}
+
+export interface TestDatabaseOptions {
+  /** Start empty (the test is about migrations). */
+  fresh?: boolean;
+  /** Clone a template migrated with exactly these sets (default: the kernel's and every plugin's). */
+  migrations?: MigrationSet[];
+}
+
+/** A new database for one test kernel: migrated from its template, or empty with `fresh`. */
+export async function createTestDatabase(opts: TestDatabaseOptions = {}): Promise<DatabaseHandle> {
   const name = `cms_t_${RUN}_${randomBytes(4).toString('hex')}`;
-  const from = opts.fresh ? 'template0' : await getTemplate();
+  const from = opts.fresh ? 'template0' : await getTemplate(opts.migrations ?? (await allPluginMigrations()));
   await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${from}`));
   created.push(name);
   const url = (await getServer()).urlFor(name);
