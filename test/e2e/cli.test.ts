@@ -25,11 +25,12 @@ describe('cms command line', function () {
   this.timeout(60_000);
   let database: DatabaseHandle;
   let env: NodeJS.ProcessEnv;
-  before(async () => {
+  // Each case on an empty database of its own.
+  beforeEach(async () => {
     database = await createTestDatabase({ fresh: true });
     env = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn', NODE_ENV: 'test', CMS_ADMIN_PASSWORD: '' };
   });
-  after(() => database.close());
+  afterEach(() => database.close());
 
   it('cms migrate applies every migration once, then nothing', async () => {
     const first = await run('node', [CMS, 'migrate'], { env });
