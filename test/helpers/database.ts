@@ -67,6 +67,14 @@ function getServer(): Promise<Server> {
   return server;
 }
 
+/**
+ * The connection string of this run's server (its `postgres` database), started if needed: a runner
+ * passes it to child processes as TEST_DATABASE_URL so they share one cluster.
+ */
+export async function testServerUrl(): Promise<string> {
+  return (await getServer()).adminUrl;
+}
+
 async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: (await getServer()).adminUrl });
   await client.connect();
