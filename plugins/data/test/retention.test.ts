@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../../kernel/clock.ts';
 import type { RecordChange } from '../../../kernel/record-hooks.ts';
+import { startWithScheduledJobs } from '../../../test/helpers/jobs.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
 import { runRetention, type RetentionDeps } from '../jobs/retention.ts';
 import { seedClass, seedObject, seedObjects } from './seed-rows.ts';
@@ -10,7 +11,7 @@ const DAY_MS = 24 * 3600_000;
 
 describe('data: object retention job', () => {
   let t: TestKernel;
-  let clock: ManualClock;
+  let clock = new ManualClock();
   let bulkEvents: RecordChange[];
   const daysAgo = (days: number) => new Date(clock.now().getTime() - days * DAY_MS);
   const run = () => runRetention(t.kernel.pluginDeps('data') as RetentionDeps);
@@ -18,23 +19,34 @@ describe('data: object retention job', () => {
   const purgeAudits = () => t.db('audit_log').where({ action: 'retention.purge' }).orderBy('id');
 
   before(async () => {
-    clock = new ManualClock();
-    t = await startTestKernel({ plugins: ['data'], clock });
+    // The kernel reads whichever clock the current case made, so no case sees another's advances.
+    t = await startTestKernel({ plugins: ['data'], clock: { now: () => clock.now() } });
     t.kernel.resolve('recordHooks').subscribe('object', (change) => {
       if (change.kind === 'bulk') bulkEvents.push(change);
     });
   });
   beforeEach(async () => {
+    clock = new ManualClock();
     bulkEvents = [];
     // Each case starts from no retention anywhere, so earlier cases' classes do not take batches.
     await t.db('data_classes').update({ retention_days: null });
   });
   after(() => t.close());
 
-  it('is registered as the data plugin job: first run a minute after start, then daily', () => {
-    const data = t.kernel.plugins.find((p) => p.id === 'data')!;
-    const job = data.jobs?.find((j) => j.name === 'retention');
-    expect(job).to.include({ firstRunAfterMs: 60_000, intervalMs: DAY_MS });
+  it('is scheduled by the kernel as the data plugin job: first run a minute after start, then daily', async () => {
+    const { t: scheduled, jobs } = await startWithScheduledJobs({ plugins: ['data'] });
+    try {
+      const job = jobs.get('data.retention');
+      expect(job).to.include({ firstRunAfterMs: 60_000, intervalMs: DAY_MS });
+      // What the timer would run is the retention, on this kernel's database.
+      const cls = await seedClass(scheduled.db, { retentionDays: 3 });
+      await seedObject(scheduled.db, cls.id, { createdAt: new Date(Date.now() - 4 * DAY_MS) });
+      const fresh = await seedObject(scheduled.db, cls.id, { createdAt: new Date(Date.now() - 2 * DAY_MS) });
+      await job!.run();
+      expect(await scheduled.db('data_objects').where({ class_id: cls.id }).pluck('id')).to.deep.equal([fresh.id]);
+    } finally {
+      await scheduled.close();
+    }
   });
 
   it('deletes only old objects of classes with retention, 200 per batch, one bulk event per batch, and audits each class', async () => {
