@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Mocha from 'mocha';
 import { PROJECT_ROOT } from '../kernel/loader.ts';
+import { teardownTestDatabases, testServerUrl } from '../test/helpers/database.ts';
 
 const TEST_ROOTS = ['test', 'plugins'];
 const MOCHA_BIN = path.join(PROJECT_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
@@ -108,7 +109,6 @@ async function runEach(files: string[]): Promise<number> {
     allTests(mocha.suite).map((t) => ({ file: path.relative(PROJECT_ROOT, t.file!), title: t.fullTitle() })),
     random,
   );
-  const { testServerUrl, teardownTestDatabases } = await import('../test/helpers/database.ts');
   const databaseUrl = process.env.TEST_DATABASE_URL ?? (await testServerUrl());
   const failed: Array<{ file: string; title: string; output: string }> = [];
   let next = 0;
@@ -128,6 +128,11 @@ async function runEach(files: string[]): Promise<number> {
   console.log(`\n\n${tests.length - failed.length} of ${tests.length} tests pass alone`);
   for (const f of failed) console.log(`\nFAILED ALONE: ${f.file} "${f.title}"\n${f.output.split('\n').slice(-30).join('\n')}`);
   return failed.length;
+}
+
+// Interrupted, the cluster started for this run stops too (its library's signal handlers are removed).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void teardownTestDatabases().finally(() => process.exit(130)));
 }
 
 const files = testFiles(positionals);
