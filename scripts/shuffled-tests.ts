@@ -2,27 +2,24 @@
 //
 //   npm run test:shuffled                      files, suites and tests in a random order (seed printed)
 //   npm run test:shuffled -- --seed 1234       the same order again
-//   npm run test:shuffled -- --each            every test alone, each in a process of its own
+//   npm run test:shuffled -- --each            every test alone, in a random order
 //   npm run test:shuffled -- plugins/data      only the test files under these paths
 //
 // Mocha has no shuffle of its own: the files are added in a shuffled order, and once loaded every
-// suite's child suites and tests are shuffled in place before the run. `--each` runs each test with
-// an exact --grep in its own mocha process (two at a time, `--jobs n` to change), all of them on one
-// database cluster started here; it takes minutes and lists the tests that failed alone.
-import { spawn } from 'node:child_process';
+// suite's child suites and tests are shuffled in place before the run. `--each` runs the loaded suite
+// once per test with an exact grep (minutes) and lists the tests that failed alone.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Mocha from 'mocha';
 import { PROJECT_ROOT } from '../kernel/loader.ts';
-import { teardownTestDatabases, testServerUrl } from '../test/helpers/database.ts';
+import { teardownTestDatabases } from '../test/helpers/database.ts';
 
 const TEST_ROOTS = ['test', 'plugins'];
-const MOCHA_BIN = path.join(PROJECT_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { seed: { type: 'string' }, each: { type: 'boolean' }, jobs: { type: 'string' } },
+  options: { seed: { type: 'string' }, each: { type: 'boolean' } },
 });
 const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
 if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${values.seed}`);
@@ -83,50 +80,34 @@ async function runShuffled(files: string[]): Promise<number> {
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-/** Runs one test alone in a mocha process of its own; resolves to its output when it failed. */
-function runAlone(file: string, fullTitle: string, databaseUrl: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MOCHA_BIN, '--reporter', 'dot', '--grep', `^${escapeRegExp(fullTitle)}$`, file], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, TEST_DATABASE_URL: databaseUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code) => {
-      const passed = Number(/(\d+) passing/.exec(output)?.[1] ?? 0);
-      resolve(code === 0 && passed >= 1 ? null : output.trim());
-    });
-  });
-}
-
+/**
+ * Runs every test alone: the files are loaded once, then the suite runs once per test with an exact
+ * grep, so each test gets only its own suites' hooks (a fresh kernel from its `before`), never state
+ * an earlier test left behind. Stricter than separate processes in one way: state kept in a describe
+ * body outlives a run, so a test relying on it being fresh fails here too.
+ */
 async function runEach(files: string[]): Promise<number> {
   const random = seededRandom(seed);
-  // Loaded here only to list the tests; each runs in a child process.
+  await import('../test/setup.ts'); // its settings (outbound HTTP, hashing cost), not its root hook
   const mocha = await loadSuite(files);
-  const tests = shuffle(
-    allTests(mocha.suite).map((t) => ({ file: path.relative(PROJECT_ROOT, t.file!), title: t.fullTitle() })),
-    random,
-  );
-  const databaseUrl = process.env.TEST_DATABASE_URL ?? (await testServerUrl());
-  const failed: Array<{ file: string; title: string; output: string }> = [];
-  let next = 0;
-  let done = 0;
-  const worker = async () => {
-    while (next < tests.length) {
-      const test = tests[next++];
-      const output = await runAlone(test.file, test.title, databaseUrl);
-      done++;
-      process.stdout.write(output === null ? '.' : 'F');
-      if (done % 80 === 0) process.stdout.write(` ${done}/${tests.length}\n`);
-      if (output !== null) failed.push({ ...test, output });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Number(values.jobs ?? 2)) }, worker));
+  mocha.cleanReferencesAfterRun(false);
+  mocha.reporter(Mocha.reporters.Base);
+  const tests = shuffle(allTests(mocha.suite), random);
+  const failed: string[] = [];
+  for (const [i, test] of tests.entries()) {
+    const title = test.fullTitle();
+    mocha.grep(new RegExp(`^${escapeRegExp(title)}$`));
+    const errors: string[] = [];
+    const failures = await new Promise<number>((resolve) => {
+      mocha.run(resolve).on('fail', (t: Mocha.Runnable, err: Error) => errors.push(`${t.fullTitle()}: ${err.stack ?? err.message}`));
+    });
+    process.stdout.write(failures ? 'F' : '.');
+    if ((i + 1) % 80 === 0) process.stdout.write(` ${i + 1}/${tests.length}\n`);
+    if (failures) failed.push(`FAILED ALONE: ${path.relative(PROJECT_ROOT, test.file!)} "${title}"\n${errors.join('\n').split('\n').slice(0, 30).join('\n')}`);
+  }
   await teardownTestDatabases();
   console.log(`\n\n${tests.length - failed.length} of ${tests.length} tests pass alone`);
-  for (const f of failed) console.log(`\nFAILED ALONE: ${f.file} "${f.title}"\n${f.output.split('\n').slice(-30).join('\n')}`);
+  for (const f of failed) console.log(`\n${f}`);
   return failed.length;
 }
 
