@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Mocha from 'mocha';
 import { PROJECT_ROOT } from '../kernel/loader.ts';
-import { teardownTestDatabases } from '../test/helpers/database.ts';
+import { releaseTestDatabases, teardownTestDatabases } from '../test/helpers/database.ts';
 
 const TEST_ROOTS = ['test', 'plugins'];
 
@@ -75,7 +75,9 @@ async function runShuffled(files: string[]): Promise<number> {
   const { mochaHooks } = await import('../test/setup.ts');
   const mocha = await loadSuite(shuffle([...files], random), mochaHooks);
   shuffleSuite(mocha.suite, random);
-  return new Promise((resolve) => mocha.run(resolve));
+  const failures = await new Promise<number>((resolve) => mocha.run(resolve));
+  await teardownTestDatabases();
+  return failures;
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -101,6 +103,7 @@ async function runEach(files: string[]): Promise<number> {
     const failures = await new Promise<number>((resolve) => {
       mocha.run(resolve).on('fail', (t: Mocha.Runnable, err: Error) => errors.push(`${t.fullTitle()}: ${err.stack ?? err.message}`));
     });
+    await releaseTestDatabases();
     process.stdout.write(failures ? 'F' : '.');
     if ((i + 1) % 80 === 0) process.stdout.write(` ${i + 1}/${tests.length}\n`);
     if (failures) failed.push(`FAILED ALONE: ${path.relative(PROJECT_ROOT, test.file!)} "${title}"\n${errors.join('\n').split('\n').slice(0, 30).join('\n')}`);

@@ -25,8 +25,14 @@ interface Server {
 let server: Promise<Server> | undefined;
 /** Template database names by migration-set key, each built on first use. */
 const templates = new Map<string, Promise<string>>();
-const created: string[] = [];
-const RUN = `${process.pid}_${randomBytes(3).toString('hex')}`;
+/** Test databases of this process not dropped yet (templates are kept until teardown). */
+let created: string[] = [];
+/**
+ * Every database of a run is named `cms_<kind>_<run>_<process>_<random>`: parallel workers share the
+ * run tag their main process sets, so its teardown finds what they leave behind.
+ */
+const RUN_TAG = (process.env.CMS_TEST_RUN ??= randomBytes(3).toString('hex'));
+const RUN = `${RUN_TAG}_${process.pid}_${randomBytes(2).toString('hex')}`;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -75,8 +81,8 @@ export async function testServerUrl(): Promise<string> {
   return (await getServer()).adminUrl;
 }
 
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: (await getServer()).adminUrl });
+async function admin<T>(fn: (c: pg.Client) => Promise<T>, on?: Server): Promise<T> {
+  const client = new pg.Client({ connectionString: (on ?? (await getServer())).adminUrl });
   await client.connect();
   try {
     return await fn(client);
@@ -95,7 +101,6 @@ function getTemplate(sets: MigrationSet[]): Promise<string> {
     const name = `cms_tmpl_${RUN}_${templates.size}`;
     template = (async () => {
       await admin((c) => c.query(`CREATE DATABASE ${name}`));
-      created.push(name);
       const knex = createKnex((await getServer()).urlFor(name), 2);
       try {
         await migrateAll(knex, sets);
@@ -132,15 +137,37 @@ export async function createTestDatabase(opts: TestDatabaseOptions = {}): Promis
   return { db, url, close: () => db.destroy() };
 }
 
-/** Drops this run's databases and stops the embedded cluster (root hook, after all tests). */
+/** Drops the test databases this process made so far, keeping its templates (root hook, after each file run). */
+export async function releaseTestDatabases(): Promise<void> {
+  if (!server || created.length === 0) return;
+  const names = created.reverse();
+  created = [];
+  await admin(async (c) => {
+    for (const name of names) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }).catch(() => undefined);
+}
+
+/**
+ * Drops every database of this run, the parallel workers' included, and stops the embedded cluster
+ * this process started (global teardown, once at the very end).
+ */
 export async function teardownTestDatabases(): Promise<void> {
   if (!server) return;
   const s = await server;
+  server = undefined;
+  templates.clear();
+  created = [];
   await admin(async (c) => {
-    for (const name of created.reverse()) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  }).catch(() => undefined);
-  await s.cluster?.stop();
-  rmSync(path.join(CLUSTERS_DIR, `run-${process.pid}`), { recursive: true, force: true });
+    const { rows } = await c.query<{ datname: string }>(
+      String.raw`SELECT datname FROM pg_database WHERE datname LIKE 'cms\_t\_' || $1 || '\_%' OR datname LIKE 'cms\_tmpl\_' || $1 || '\_%' ORDER BY datname LIKE 'cms\_tmpl%'`,
+      [RUN_TAG],
+    );
+    for (const { datname } of rows) await c.query(`DROP DATABASE IF EXISTS ${c.escapeIdentifier(datname)} WITH (FORCE)`);
+  }, s).catch(() => undefined);
+  if (s.cluster) {
+    await s.cluster.stop();
+    rmSync(path.join(CLUSTERS_DIR, `run-${process.pid}`), { recursive: true, force: true });
+  }
 }
 
 const CLUSTERS_DIR = path.join(PROJECT_ROOT, '.test-data', 'clusters');
