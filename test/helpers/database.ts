@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -170,7 +170,16 @@ export async function teardownTestDatabases(): Promise<void> {
   }
 }
 
-const CLUSTERS_DIR = path.join(PROJECT_ROOT, '.test-data', 'clusters');
+/**
+ * The embedded cluster's data lives in memory where the system offers it (/dev/shm): a test run
+ * clones dozens of databases, and on disk each clone costs most of a kernel start. Each checkout has
+ * its own folder there, so parallel runs of different checkouts never sweep each other's.
+ */
+const CLUSTERS_DIR =
+  process.env.TEST_CLUSTERS_DIR ??
+  (existsSync('/dev/shm')
+    ? path.join('/dev/shm', `cms-test-clusters-${createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 12)}`)
+    : path.join(PROJECT_ROOT, '.test-data', 'clusters'));
 
 function sweepStaleClusters(): void {
   if (!existsSync(CLUSTERS_DIR)) return;
