@@ -101,7 +101,7 @@ function getTemplate(sets: MigrationSet[]): Promise<string> {
     const name = `cms_tmpl_${RUN}_${templates.size}`;
     template = (async () => {
       await admin((c) => c.query(`CREATE DATABASE ${name}`));
-      const knex = createKnex((await getServer()).urlFor(name), 2);
+      const knex = createKnex((await getServer()).urlFor(name), 3);
       try {
         await migrateAll(knex, sets);
       } finally {

@@ -4,7 +4,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
 import type { Clock } from '../../kernel/clock.ts';
 import { loadKernelConfig, type ServiceName } from '../../kernel/config.ts';
-import type { Db } from '../../kernel/database.ts';
+import type { DatabaseHandle, Db } from '../../kernel/database.ts';
 import { createKernel, migrationSets, resolvePluginSet, type Kernel, type KernelOptions } from '../../kernel/kernel.ts';
 import type { MigrationSet } from '../../kernel/migrations.ts';
 import { discoverPlugins, PROJECT_ROOT } from '../../kernel/loader.ts';
@@ -22,6 +22,8 @@ export interface TestKernelOptions {
   fresh?: boolean;
   clock?: Clock;
   jobs?: boolean;
+  /** A database the test prepared itself (e.g. migrated part way); closed with the kernel. */
+  database?: DatabaseHandle;
 }
 
 export interface TestKernel {
@@ -68,7 +70,8 @@ export async function startTestKernel(opts: TestKernelOptions = {}): Promise<Tes
     });
   }
   const selection = { service: opts.plugins ? 'all' : (opts.service ?? 'all'), plugins, extraPlugins: opts.extraPlugins } as const;
-  const database = await createTestDatabase({ fresh: opts.fresh, migrations: opts.fresh ? undefined : await migrationsOf(selection, env) });
+  const database =
+    opts.database ?? (await createTestDatabase({ fresh: opts.fresh, migrations: opts.fresh ? undefined : await migrationsOf(selection, env) }));
   const kernel = await createKernel({
     ...selection,
     env,
