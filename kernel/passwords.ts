@@ -1,10 +1,26 @@
 import { randomBytes, scrypt, timingSafeEqual, createHash } from 'node:crypto';
 import { passwordHashQueue } from './work-queue.ts';
 
-const N = 16384;
-const R = 8;
-const P = 1;
+/** The scrypt cost of new hashes in every real process (~50 ms of CPU per hash). */
+export const PRODUCTION_SCRYPT_COST: Readonly<ScryptCost> = Object.freeze({ N: 16384, r: 8, p: 1 });
 const KEYLEN = 64;
+
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+let cost: Readonly<ScryptCost> = PRODUCTION_SCRYPT_COST;
+
+/**
+ * Lowers the cost of new hashes for the test suite only (test/setup.ts calls it; nothing else may):
+ * the suite creates hundreds of users and full cost would dominate its run time. Hashes carry their
+ * parameters, so verifying is unaffected either way.
+ */
+export function setScryptCostForTests(next: Readonly<ScryptCost>): void {
+  cost = next;
+}
 
 function scryptAsync(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   // Every hash waits its turn in the process's bounded queue (work-queue.ts): a flood of sign-ins
@@ -20,15 +36,16 @@ function scryptAsync(password: string, salt: Buffer, n: number, r: number, p: nu
 /** Memory-hard password hashing (scrypt), encoded with its parameters so they can be raised later. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, N, R, P);
-  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const { N, r, p } = cost;
+  const key = await scryptAsync(password, salt, N, r, p);
+  return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 export async function verifyPassword(password: string, encoded: string | null | undefined): Promise<boolean> {
   const parts = (encoded ?? '').split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') {
     // Spend the same time on unknown users so timing does not reveal which e-mails exist.
-    await scryptAsync(password, DUMMY_SALT, N, R, P);
+    await scryptAsync(password, DUMMY_SALT, cost.N, cost.r, cost.p);
     return false;
   }
   const [, n, r, p, salt, hash] = parts;

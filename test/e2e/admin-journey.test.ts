@@ -94,7 +94,8 @@ describe('administrator journey (all plugins, real port)', () => {
   });
 
   it('logout revokes the session: the old cookie answers 401', async () => {
-    const login = await call('POST', '/auth/login', { body: { email: 'viewer@example.com', password: 'viewer-password' } });
+    const { email, password } = await t.createUser({ roles: ['viewer'] });
+    const login = await call('POST', '/auth/login', { body: { email, password } });
     const cookie = cookieOf(login.headers);
     expect((await call('GET', '/auth/me', { cookie })).status).to.equal(200);
     expect((await call('POST', '/auth/logout', { cookie })).status).to.be.within(200, 204);

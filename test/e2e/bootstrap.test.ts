@@ -55,7 +55,9 @@ describe('first administrator at first start', () => {
     const { logger } = capturingLogger();
     const config = loadKernelConfig({ CMS_ADMIN_EMAIL: 'boss@example.com', CMS_ADMIN_PASSWORD: 'short' });
     let error: unknown;
-    await bootstrapFirstAdmin({ users: new UserDirectory({ db: database.db }), config, logger }).catch((e) => (error = e));
+    const users = new UserDirectory({ db: database.db });
+    await bootstrapFirstAdmin({ users, config, logger }).catch((e) => (error = e));
     expect(String(error)).to.contain('at least 8');
+    expect(await users.count()).to.equal(0);
   });
 });

@@ -25,11 +25,12 @@ describe('cms command line', function () {
   this.timeout(60_000);
   let database: DatabaseHandle;
   let env: NodeJS.ProcessEnv;
-  before(async () => {
+  // Each case on an empty database of its own.
+  beforeEach(async () => {
     database = await createTestDatabase({ fresh: true });
     env = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn', NODE_ENV: 'test', CMS_ADMIN_PASSWORD: '' };
   });
-  after(() => database.close());
+  afterEach(() => database.close());
 
   it('cms migrate applies every migration once, then nothing', async () => {
     const first = await run('node', [CMS, 'migrate'], { env });
@@ -43,6 +44,7 @@ describe('cms command line', function () {
     expect(out.stdout).to.contain('administrator ops@example.com created');
     const user = await database.db('users').where({ email: 'ops@example.com' }).first();
     expect(user.active).to.equal(true);
+    expect(user.password_hash, 'a real process hashes at production cost').to.match(/^scrypt\$16384\$8\$1\$/);
     expect(await verifyPassword('operator-pass-1', user.password_hash)).to.equal(true);
     const refused = await run('node', [CMS, 'admin', 'create', '--email', 'ops@example.com'], { env: { ...env, CMS_ADMIN_PASSWORD: 'operator-pass-2' } }).catch((e) => e);
     expect(refused.code).to.equal(1);

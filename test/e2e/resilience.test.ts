@@ -113,12 +113,15 @@ describe('session purge', () => {
 
 describe('graceful shutdown', () => {
   it('finishes an in-flight request before closing', async () => {
+    let started!: () => void;
+    const inFlight = new Promise<void>((resolve) => (started = resolve));
     const slow = definePlugin({
       id: 'slow-test',
       services: ['core-api'],
       needs: [],
       async routes(app) {
         app.get('/slow', { config: { public: true }, schema: { response: { 200: Type.Object({ done: Type.Boolean() }) } } }, async () => {
+          started();
           await new Promise((r) => setTimeout(r, 300));
           return { done: true };
         });
@@ -127,7 +130,8 @@ describe('graceful shutdown', () => {
     const t = await startTestKernel({ plugins: ['health'], extraPlugins: [slow] });
     const address = (await t.kernel.listen(0)).replace('0.0.0.0', '127.0.0.1');
     const pending = fetch(`${address}/slow`);
-    await new Promise((r) => setTimeout(r, 50));
+    // Close only once the handler runs: the request is in flight, not merely sent.
+    await inFlight;
     const closing = t.close();
     const res = await pending;
     expect(res.status).to.equal(200);

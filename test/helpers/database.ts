@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -7,13 +7,14 @@ import { pino } from 'pino';
 import { createKnex, type DatabaseHandle } from '../../kernel/database.ts';
 import { startEmbeddedPostgres, type EmbeddedCluster } from '../../kernel/embedded-postgres.ts';
 import { PROJECT_ROOT, discoverPlugins } from '../../kernel/loader.ts';
-import { migrateAll } from '../../kernel/migrations.ts';
+import { migrateAll, type MigrationSet } from '../../kernel/migrations.ts';
 import { migrationSets } from '../../kernel/kernel.ts';
 
 /**
  * One database server for the whole test run: TEST_DATABASE_URL when set, otherwise an embedded
  * cluster on a free port. Each test kernel gets its own database, cloned from a template migrated
- * once per run (or an empty one when the test is about migrations).
+ * once per run for its exact set of migrations (so a kernel started with a plugin subset proves that
+ * its own migrations suffice), or an empty one when the test is about migrations.
  */
 interface Server {
   adminUrl: string;
@@ -22,9 +23,16 @@ interface Server {
 }
 
 let server: Promise<Server> | undefined;
-let template: Promise<string> | undefined;
-const created: string[] = [];
-const RUN = `${process.pid}_${randomBytes(3).toString('hex')}`;
+/** Template database names by migration-set key, each built on first use. */
+const templates = new Map<string, Promise<string>>();
+/** Test databases of this process not dropped yet (templates are kept until teardown). */
+let created: string[] = [];
+/**
+ * Every database of a run is named `cms_<kind>_<run>_<process>_<random>`: parallel workers share the
+ * run tag their main process sets, so its teardown finds what they leave behind.
+ */
+const RUN_TAG = (process.env.CMS_TEST_RUN ??= randomBytes(3).toString('hex'));
+const RUN = `${RUN_TAG}_${process.pid}_${randomBytes(2).toString('hex')}`;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -65,8 +73,16 @@ function getServer(): Promise<Server> {
   return server;
 }
 
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: (await getServer()).adminUrl });
+/**
+ * The connection string of this run's server (its `postgres` database), started if needed: a runner
+ * passes it to child processes as TEST_DATABASE_URL so they share one cluster.
+ */
+export async function testServerUrl(): Promise<string> {
+  return (await getServer()).adminUrl;
+}
+
+async function admin<T>(fn: (c: pg.Client) => Promise<T>, on?: Server): Promise<T> {
+  const client = new pg.Client({ connectionString: (on ?? (await getServer())).adminUrl });
   await client.connect();
   try {
     return await fn(client);
@@ -75,26 +91,45 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-async function getTemplate(): Promise<string> {
-  template ??= (async () => {
-    const name = `cms_tmpl_${RUN}`;
-    await admin((c) => c.query(`CREATE DATABASE ${name}`));
-    created.push(name);
-    const knex = createKnex((await getServer()).urlFor(name), 3);
-    try {
-      await migrateAll(knex, migrationSets(await discoverPlugins()));
-    } finally {
-      await knex.destroy();
-    }
-    return name;
-  })();
+/** Same owners and folders, whatever the order: a full plugin set always shares one template. */
+const templateKey = (sets: MigrationSet[]) => sets.map((s) => `${s.owner}=${s.directory}`).sort().join('\n');
+
+function getTemplate(sets: MigrationSet[]): Promise<string> {
+  const key = templateKey(sets);
+  let template = templates.get(key);
+  if (!template) {
+    const name = `cms_tmpl_${RUN}_${templates.size}`;
+    template = (async () => {
+      await admin((c) => c.query(`CREATE DATABASE ${name}`));
+      const knex = createKnex((await getServer()).urlFor(name), 3);
+      try {
+        await migrateAll(knex, sets);
+      } finally {
+        await knex.destroy();
+      }
+      return name;
+    })();
+    templates.set(key, template);
+  }
   return template;
 }
 
-/** A new database for one test kernel: migrated with every plugin, or empty with `fresh`. */
-export async function createTestDatabase(opts: { fresh?: boolean } = {}): Promise<DatabaseHandle> {
+/** The migrations of every plugin in the plugins folder (the default template). */
+export async function allPluginMigrations(): Promise<MigrationSet[]> {
+  return migrationSets(await discoverPlugins());
+}
+
+export interface TestDatabaseOptions {
+  /** Start empty (the test is about migrations). */
+  fresh?: boolean;
+  /** Clone a template migrated with exactly these sets (default: the kernel's and every plugin's). */
+  migrations?: MigrationSet[];
+}
+
+/** A new database for one test kernel: migrated from its template, or empty with `fresh`. */
+export async function createTestDatabase(opts: TestDatabaseOptions = {}): Promise<DatabaseHandle> {
   const name = `cms_t_${RUN}_${randomBytes(4).toString('hex')}`;
-  const from = opts.fresh ? 'template0' : await getTemplate();
+  const from = opts.fresh ? 'template0' : await getTemplate(opts.migrations ?? (await allPluginMigrations()));
   await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${from}`));
   created.push(name);
   const url = (await getServer()).urlFor(name);
@@ -102,18 +137,49 @@ export async function createTestDatabase(opts: { fresh?: boolean } = {}): Promis
   return { db, url, close: () => db.destroy() };
 }
 
-/** Drops this run's databases and stops the embedded cluster (root hook, after all tests). */
+/** Drops the test databases this process made so far, keeping its templates (root hook, after each file run). */
+export async function releaseTestDatabases(): Promise<void> {
+  if (!server || created.length === 0) return;
+  const names = created.reverse();
+  created = [];
+  await admin(async (c) => {
+    for (const name of names) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }).catch(() => undefined);
+}
+
+/**
+ * Drops every database of this run, the parallel workers' included, and stops the embedded cluster
+ * this process started (global teardown, once at the very end).
+ */
 export async function teardownTestDatabases(): Promise<void> {
   if (!server) return;
   const s = await server;
+  server = undefined;
+  templates.clear();
+  created = [];
   await admin(async (c) => {
-    for (const name of created.reverse()) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  }).catch(() => undefined);
-  await s.cluster?.stop();
-  rmSync(path.join(CLUSTERS_DIR, `run-${process.pid}`), { recursive: true, force: true });
+    const { rows } = await c.query<{ datname: string }>(
+      String.raw`SELECT datname FROM pg_database WHERE datname LIKE 'cms\_t\_' || $1 || '\_%' OR datname LIKE 'cms\_tmpl\_' || $1 || '\_%' ORDER BY datname LIKE 'cms\_tmpl%'`,
+      [RUN_TAG],
+    );
+    for (const { datname } of rows) await c.query(`DROP DATABASE IF EXISTS ${c.escapeIdentifier(datname)} WITH (FORCE)`);
+  }, s).catch(() => undefined);
+  if (s.cluster) {
+    await s.cluster.stop();
+    rmSync(path.join(CLUSTERS_DIR, `run-${process.pid}`), { recursive: true, force: true });
+  }
 }
 
-const CLUSTERS_DIR = path.join(PROJECT_ROOT, '.test-data', 'clusters');
+/**
+ * The embedded cluster's data lives in memory where the system offers it (/dev/shm): a test run
+ * clones dozens of databases, and on disk each clone costs most of a kernel start. Each checkout has
+ * its own folder there, so parallel runs of different checkouts never sweep each other's.
+ */
+const CLUSTERS_DIR =
+  process.env.TEST_CLUSTERS_DIR ??
+  (existsSync('/dev/shm')
+    ? path.join('/dev/shm', `cms-test-clusters-${createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 12)}`)
+    : path.join(PROJECT_ROOT, '.test-data', 'clusters'));
 
 function sweepStaleClusters(): void {
   if (!existsSync(CLUSTERS_DIR)) return;

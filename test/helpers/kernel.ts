@@ -3,9 +3,10 @@ import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
 import type { Clock } from '../../kernel/clock.ts';
-import type { ServiceName } from '../../kernel/config.ts';
+import { loadKernelConfig, type ServiceName } from '../../kernel/config.ts';
 import type { DatabaseHandle, Db } from '../../kernel/database.ts';
-import { createKernel, type Kernel } from '../../kernel/kernel.ts';
+import { createKernel, migrationSets, resolvePluginSet, type Kernel, type KernelOptions } from '../../kernel/kernel.ts';
+import type { MigrationSet } from '../../kernel/migrations.ts';
 import { discoverPlugins, PROJECT_ROOT } from '../../kernel/loader.ts';
 import type { PluginManifest } from '../../kernel/plugin.ts';
 import { SESSION_COOKIE } from '../../kernel/sessions.ts';
@@ -36,9 +37,23 @@ export interface TestKernel {
   close(): Promise<void>;
 }
 
-/** Boots a kernel with a chosen plugin set on its own fresh database; no port is opened. */
+/**
+ * The migrations of exactly the plugin set this kernel will load, as the kernel resolves it. When
+ * that fails the kernel start fails too, with its own message; any template does until then.
+ */
+async function migrationsOf(selection: Pick<KernelOptions, 'service' | 'plugins' | 'extraPlugins'>, env: Record<string, string>): Promise<MigrationSet[] | undefined> {
+  try {
+    return migrationSets(await resolvePluginSet(selection, loadKernelConfig(env)));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Boots a kernel with a chosen plugin set on its own database, migrated with exactly that set's
+ * migrations (or empty with `fresh`); no port is opened.
+ */
 export async function startTestKernel(opts: TestKernelOptions = {}): Promise<TestKernel> {
-  const database = opts.database ?? (await createTestDatabase({ fresh: opts.fresh }));
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -54,15 +69,19 @@ export async function startTestKernel(opts: TestKernelOptions = {}): Promise<Tes
       return p;
     });
   }
+  const selection = { service: opts.plugins ? 'all' : (opts.service ?? 'all'), plugins, extraPlugins: opts.extraPlugins } as const;
+  const database =
+    opts.database ?? (await createTestDatabase({ fresh: opts.fresh, migrations: opts.fresh ? undefined : await migrationsOf(selection, env) }));
   const kernel = await createKernel({
-    service: opts.plugins ? 'all' : (opts.service ?? 'all'),
+    ...selection,
     env,
-    plugins,
-    extraPlugins: opts.extraPlugins,
     database,
     clock: opts.clock,
     logger: pino({ level: env.LOG_LEVEL }),
     jobs: opts.jobs ?? false,
+  }).catch(async (err) => {
+    await database.close();
+    throw err;
   });
   let adminUser: Awaited<ReturnType<TestKernel['createUser']>> | undefined;
   const createUser: TestKernel['createUser'] = async (u) => {

@@ -16,8 +16,35 @@ describe('health and metrics', () => {
   });
 
   it('GET /health/live answers without touching the database', async () => {
-    const res = await t.inject({ method: 'GET', url: '/health/live' });
-    expect(res.statusCode).to.equal(200);
+    const queries: string[] = [];
+    const count = (query: { sql: string }) => void queries.push(query.sql);
+    t.db.on('query', count);
+    try {
+      const live = await t.inject({ method: 'GET', url: '/health/live' });
+      expect(live.statusCode).to.equal(200);
+      expect(live.json()).to.deep.equal({ status: 'ok' });
+      expect(queries).to.deep.equal([]);
+      // The counter does see the readiness check's query.
+      expect((await t.inject({ method: 'GET', url: '/health' })).statusCode).to.equal(200);
+      expect(queries).to.have.length.greaterThan(0);
+    } finally {
+      t.db.removeListener('query', count);
+    }
+  });
+
+  it('GET /health/live still answers 200 once the database is unreachable, while GET /health answers 503', async () => {
+    const own = await startTestKernel({ plugins: ['health'] });
+    try {
+      await own.db.destroy(); // the pool is gone: any query now fails at once
+      const live = await own.inject({ method: 'GET', url: '/health/live' });
+      expect(live.statusCode).to.equal(200);
+      expect(live.json()).to.deep.equal({ status: 'ok' });
+      const ready = await own.inject({ method: 'GET', url: '/health' });
+      expect(ready.statusCode).to.equal(503);
+      expect(ready.json()).to.include({ status: 'unavailable', database: 'down' });
+    } finally {
+      await own.close();
+    }
   });
 
   it('GET /metrics needs the bearer token', async () => {

@@ -89,8 +89,10 @@ describe('HTTP: errors, request ids, client address, OpenAPI', () => {
   });
 
   it('writes no audit row for a refused request', async () => {
+    expect((await post({ name: 'accepted', size: { width: 1 } })).statusCode).to.equal(200);
     const before = await lastAudit();
-    await post({ name: '', size: { width: 1 } });
+    expect(before).to.include({ action: 'widget.create', target_label: 'accepted' });
+    expect((await post({ name: '', size: { width: 1 } })).statusCode).to.equal(400);
     expect((await lastAudit()).id).to.equal(before.id);
   });
 

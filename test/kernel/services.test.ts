@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { discoverPlugins } from '../../kernel/loader.ts';
+import { tableNameFor } from '../../kernel/migrations.ts';
 import { definePlugin, type PluginManifest } from '../../kernel/plugin.ts';
 import { SERVICE_NAMES, type ServiceName } from '../../kernel/config.ts';
 import { startTestKernel } from '../helpers/kernel.ts';
@@ -21,8 +22,14 @@ describe('services: each process loads exactly its plugins', () => {
     discovered = await discoverPlugins();
   });
 
+  /** The knex migration tables of the test kernel's database (`knex_migrations_<plugin>`). */
+  const pluginMigrationTables = async (t: Awaited<ReturnType<typeof startTestKernel>>) =>
+    ((await t.db('pg_tables').where({ schemaname: 'public' }).pluck('tablename')) as string[])
+      .filter((name) => name.startsWith('knex_migrations_') && !name.endsWith('_lock'))
+      .sort();
+
   for (const service of [...SERVICE_NAMES, 'all'] as Array<ServiceName | 'all'>) {
-    it(`${service} starts with the plugins whose manifest lists it, every route declaring its access`, async () => {
+    it(`${service} starts with the plugins whose manifest lists it, every route declaring its access, on only their tables`, async () => {
       // Start-up itself is the route check: the kernel refuses a route without a declaration.
       const t = await startTestKernel({ service });
       try {
@@ -33,6 +40,10 @@ describe('services: each process loads exactly its plugins', () => {
         expect(health.statusCode).to.equal(200);
         const audit = await t.inject({ method: 'GET', url: '/audit-log' });
         expect(audit.statusCode).to.equal(expected.includes('audit') ? 401 : 404);
+        // Its database holds the migrations of exactly this plugin set, so this start proves that
+        // they suffice.
+        const withMigrations = discovered.filter((p) => expected.includes(p.id) && p.migrations).map((p) => tableNameFor(p.id));
+        expect(await pluginMigrationTables(t)).to.deep.equal(withMigrations.sort());
       } finally {
         await t.close();
       }

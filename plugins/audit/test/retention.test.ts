@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { SYSTEM } from '../../../kernel/actor.ts';
+import { startWithScheduledJobs } from '../../../test/helpers/jobs.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
 import { purgeExpiredAuditRows } from '../services/retention.ts';
 
@@ -15,53 +16,86 @@ const actions = async (t: TestKernel) => (await t.db('audit_log').orderBy('id').
 describe('audit plugin: retention', () => {
   describe('with the default of 365 days', () => {
     let t: TestKernel;
+    let mark: number;
+    /** Actions of the rows written since this case started, oldest id first. */
+    const recent = async () => (await t.db('audit_log').where('id', '>', mark).orderBy('id').pluck('action')) as string[];
+    const purge = () => purgeExpiredAuditRows(t.kernel.pluginDeps('audit'));
     before(async () => {
       t = await startTestKernel({ plugins: ['audit'] });
+    });
+    // Each case starts with nothing old enough to purge and looks only at the rows written after.
+    beforeEach(async () => {
+      await purge();
+      mark = Number((await t.db('audit_log').max({ id: 'id' }).first())?.id ?? 0);
     });
     after(() => t.close());
 
     it('deletes only rows older than the retention and records audit.purge as the system', async () => {
       await seedAged(t, [3650, 400, 366, 364, 10, 0]);
-      const result = await purgeExpiredAuditRows(t.kernel.pluginDeps('audit'));
+      const result = await purge();
       expect(result.deleted).to.equal(3);
       expect(Date.parse(result.olderThan!)).to.be.closeTo(daysAgo(365).getTime(), 60_000);
-      expect(await actions(t)).to.deep.equal(['test.age_364', 'test.age_10', 'test.age_0', 'audit.purge']);
-      const purge = await t.db('audit_log').where({ action: 'audit.purge' }).first();
-      expect(purge).to.include({ actor_type: 'system', actor_id: null, actor_label: 'system', target_type: 'audit_log' });
-      expect(purge.after).to.deep.equal({ deleted: 3, olderThan: result.olderThan });
-      expect(purge.before).to.equal(null);
+      expect(await recent()).to.deep.equal(['test.age_364', 'test.age_10', 'test.age_0', 'audit.purge']);
+      const purgeRow = await t.db('audit_log').where('id', '>', mark).where({ action: 'audit.purge' }).first();
+      expect(purgeRow).to.include({ actor_type: 'system', actor_id: null, actor_label: 'system', target_type: 'audit_log' });
+      expect(purgeRow.after).to.deep.equal({ deleted: 3, olderThan: result.olderThan });
+      expect(purgeRow.before).to.equal(null);
     });
 
     it('records nothing when nothing was old enough', async () => {
-      const result = await purgeExpiredAuditRows(t.kernel.pluginDeps('audit'));
+      await seedAged(t, [364, 1]);
+      const result = await purge();
       expect(result.deleted).to.equal(0);
-      expect((await actions(t)).filter((a) => a === 'audit.purge')).to.have.length(1);
-    });
-
-    it('is the plugin job, scheduled shortly after start and then daily', async () => {
-      const job = t.kernel.plugins.find((p) => p.id === 'audit')!.jobs![0];
-      expect(job.name).to.equal('purge');
-      expect(job.intervalMs).to.equal(DAY_MS);
-      expect(job.firstRunAfterMs).to.be.at.most(60_000);
-      await seedAged(t, [500]);
-      await job.run(t.kernel.pluginDeps('audit'));
-      expect(await actions(t)).not.to.include('test.age_500');
-      expect((await actions(t)).filter((a) => a === 'audit.purge')).to.have.length(2);
+      expect(await recent()).to.deep.equal(['test.age_364', 'test.age_1']);
     });
 
     it('lets only one of two simultaneous purges delete and record', async () => {
       await seedAged(t, [800, 900]);
-      const results = await Promise.all([1, 2, 3].map(() => purgeExpiredAuditRows(t.kernel.pluginDeps('audit'))));
+      const results = await Promise.all([1, 2, 3].map(() => purge()));
       expect(results.map((r) => r.deleted).sort()).to.deep.equal([0, 0, 2]);
-      expect((await actions(t)).filter((a) => a === 'audit.purge')).to.have.length(3);
+      expect(await recent()).to.deep.equal(['audit.purge']);
     });
 
     it('never deletes through GET /audit-log, whatever the query', async () => {
-      const before = await t.db('audit_log').count<{ count: number }[]>({ count: '*' });
+      await seedAged(t, [3650, 400, 1]);
+      const count = async () => Number((await t.db('audit_log').count({ n: '*' }).first())!.n);
+      const before = await count();
       const { cookie } = await t.createUser({ permissions: ['audit:read'] });
-      await t.inject({ method: 'GET', url: '/audit-log?limit=5000&format=csv', headers: { cookie } });
-      expect(await t.db('audit_log').count<{ count: number }[]>({ count: '*' })).to.deep.equal(before);
+      const queries: Array<[string, number]> = [
+        ['?limit=5000&format=csv', 200],
+        ['?action=test.&to=2000-01-01', 200],
+        [`?from=${daysAgo(4000).toISOString()}&limit=1&offset=2`, 200],
+        ['?limit=0', 400],
+        ['?limit=5001', 400],
+        ['?offset=-1', 400],
+        ['?format=xml', 400],
+        ['?delete=true', 400],
+      ];
+      for (const [query, status] of queries) {
+        const res = await t.inject({ method: 'GET', url: `/audit-log${query}`, headers: { cookie } });
+        expect(res.statusCode, `${query}: ${res.body.slice(0, 200)}`).to.equal(status);
+      }
+      const csv = await t.inject({ method: 'GET', url: '/audit-log?limit=5000&format=csv', headers: { cookie } });
+      expect(csv.headers['content-type']).to.match(/^text\/csv/);
+      expect(Number(csv.headers['x-total-count'])).to.equal(before);
+      expect(await count()).to.equal(before);
+      expect(await recent()).to.deep.equal(['test.age_3650', 'test.age_400', 'test.age_1']);
     });
+  });
+
+  it('is scheduled by the kernel as the plugin job, shortly after start and then daily', async () => {
+    const { t, jobs } = await startWithScheduledJobs({ plugins: ['audit'] });
+    try {
+      const job = jobs.get('audit.purge');
+      expect(job?.intervalMs).to.equal(DAY_MS);
+      expect(job?.firstRunAfterMs).to.be.at.most(60_000);
+      // What the timer would run is the purge, on this kernel's database.
+      await seedAged(t, [500, 2]);
+      await job!.run();
+      expect(await actions(t)).to.deep.equal(['test.age_2', 'audit.purge']);
+    } finally {
+      await t.close();
+    }
   });
 
   it('keeps everything with AUDIT_RETENTION_DAYS=0', async () => {

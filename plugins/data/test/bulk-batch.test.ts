@@ -6,20 +6,29 @@ describe('data: bulk and batch', () => {
   let cls: { id: string; name: string };
   before(async () => {
     k = await startDataKernel();
+  });
+  // Each case gets a class of its own, so keys and unique values of other cases never collide.
+  beforeEach(async () => {
     cls = await k.createClass([
       { name: 'title', type: 'text', required: true },
       { name: 'sku', type: 'text', unique: true },
       { name: 'price', type: 'number' },
     ]);
+    k.clearEvents();
   });
-  beforeEach(() => k.clearEvents());
   after(() => k.t.close());
+
+  /** Objects k0..k<n-1> with title t<i>, sku S<i> and price i, then no event. */
+  const seed = async (n: number) => {
+    const objects = Array.from({ length: n }, (_, i) => ({ key: `k${i}`, attributes: { title: `t${i}`, sku: `S${i}`, price: i } }));
+    const res = await k.call('POST', '/data-objects/bulk', k.publisher, { classId: cls.id, objects });
+    expect(res.json().created, res.body).to.have.length(n);
+    k.clearEvents();
+  };
 
   it('creates 500 drafts in one call with exactly one object.bulk event', async () => {
     const objects = Array.from({ length: 500 }, (_, i) => ({ key: `k${i}`, attributes: { title: `t${i}`, sku: `S${i}`, price: i } }));
-    const started = process.hrtime.bigint();
     const res = await k.call('POST', '/data-objects/bulk', k.publisher, { classId: cls.id, objects });
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
     expect(res.statusCode).to.equal(200);
     const body = res.json();
     expect(body.created).to.have.length(500);
@@ -32,12 +41,10 @@ describe('data: bulk and batch', () => {
     const rows = await k.t.db('data_objects').where({ class_id: cls.id }).select('published');
     expect(rows).to.have.length(500);
     expect(rows.every((r: { published: boolean }) => !r.published)).to.equal(true);
-    console.log(`      bulk-500: ${ms.toFixed(0)} ms`);
-    // The target is < 300 ms on an idle 2-core machine; the bound here leaves room for a busy CI host.
-    expect(ms).to.be.below(2000);
   });
 
   it('rejects rows breaking a rule with index/field/reason and keeps the others', async () => {
+    await seed(2);
     const res = await k.call('POST', '/data-objects/bulk', k.editor, {
       className: cls.name,
       objects: [
@@ -68,6 +75,7 @@ describe('data: bulk and batch', () => {
   });
 
   it("onConflict: 'update' updates objects matched by key and locale", async () => {
+    await seed(6);
     const res = await k.call('POST', '/data-objects/bulk', k.editor, {
       classId: cls.id,
       onConflict: 'update',

@@ -115,8 +115,10 @@ describe('data: objects', () => {
     const renamed = await k.call('PATCH', `/data-objects/${root.id}`, k.editor, { key: 'guide' });
     expect(renamed.json().path).to.equal('/guide');
     expect((await k.call('GET', `/data-objects/${leaf.id}`, k.reader)).json().path).to.equal(`/guide/intro/${leaf.id}`);
-    expect(k.events.map((e) => [e.recordId, e.kind, e.changedFields])).to.deep.equal([
-      [root.id, 'updated', ['key', 'path']],
+    // The renamed object first, then its descendants (in no promised order).
+    const changes = k.events.map((e) => [e.recordId, e.kind, e.changedFields]);
+    expect(changes[0]).to.deep.equal([root.id, 'updated', ['key', 'path']]);
+    expect(changes.slice(1)).to.have.deep.members([
       [child.id, 'updated', ['path']],
       [leaf.id, 'updated', ['path']],
     ]);

@@ -9,18 +9,21 @@ const DAY_MS = 24 * 3600_000;
 
 describe('data: preview links', () => {
   let t: TestKernel;
-  let clock: ManualClock;
+  let clock = new ManualClock();
   let publisher: User;
   let editor: User;
   let classId: string;
   let className: string;
 
   before(async () => {
-    clock = new ManualClock();
-    t = await startTestKernel({ plugins: ['data'], clock });
+    // The kernel reads whichever clock the current case made, so no case sees another's advances.
+    t = await startTestKernel({ plugins: ['data'], clock: { now: () => clock.now() } });
     publisher = await t.createUser({ permissions: ['objects:read', 'objects:publish'] });
     editor = await t.createUser({ roles: ['editor'] });
     ({ id: classId, name: className } = await seedClass(t.db));
+  });
+  beforeEach(() => {
+    clock = new ManualClock();
   });
   after(() => t.close());
 

@@ -160,13 +160,25 @@ describe('data: queries and the public API', () => {
     const k2 = await startDataKernel({ PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '2' });
     try {
       const unknown = '/public/data-objects/00000000-0000-4000-8000-000000000000';
-      expect((await k2.call('GET', unknown, null)).statusCode).to.equal(404);
-      expect((await k2.call('GET', unknown, null)).statusCode).to.equal(404);
-      const limited = await k2.call('GET', unknown, null);
-      expect(limited.statusCode).to.equal(429);
-      expect(Number(limited.headers['retry-after'])).to.be.within(1, 60);
-      // Admin routes are not counted.
-      expect((await k2.call('GET', '/data-classes', k2.reader)).statusCode).to.equal(200);
+      const hit = (remoteAddress: string) => k2.t.inject({ method: 'GET', url: unknown, remoteAddress });
+      // The limiter counts per wall-clock minute (not the kernel clock), so the calls must fall in one
+      // minute: when a minute boundary passes between them, start over from another address.
+      const minute = () => Math.floor(Date.now() / 60_000);
+      let address = '';
+      for (let attempt = 1; ; attempt++) {
+        address = `192.0.2.${attempt}`;
+        const started = minute();
+        const answers = [await hit(address), await hit(address), await hit(address)];
+        if (minute() !== started && attempt < 3) continue;
+        expect(answers.map((a) => a.statusCode)).to.deep.equal([404, 404, 429]);
+        expect(Number(answers[2].headers['retry-after'])).to.be.within(1, 60);
+        // Another address has its own count.
+        expect((await hit(`198.51.100.${attempt}`)).statusCode).to.equal(404);
+        break;
+      }
+      // Admin routes are not counted, even from the limited address.
+      const admin = await k2.t.inject({ method: 'GET', url: '/data-classes', headers: { cookie: k2.reader.cookie }, remoteAddress: address });
+      expect(admin.statusCode).to.equal(200);
     } finally {
       await k2.t.close();
     }

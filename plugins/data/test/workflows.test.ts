@@ -29,10 +29,11 @@ describe('data: workflows and transitions', () => {
     admin = await t.admin();
     editor = await t.createUser({ roles: ['editor'] });
     viewer = await t.createUser({ roles: ['viewer'] });
-    classId = (await seedClass(t.db)).id;
     t.kernel.resolve('recordHooks').subscribe('object', (change) => void events.push(change));
   });
-  beforeEach(() => {
+  // Each case gets a class of its own, without a workflow, and no event yet.
+  beforeEach(async () => {
+    classId = (await seedClass(t.db)).id;
     events = [];
   });
   after(() => t.close());
@@ -92,8 +93,9 @@ describe('data: workflows and transitions', () => {
   });
 
   describe('transitions of an object', () => {
-    before(async () => {
+    beforeEach(async () => {
       expect((await putWorkflow(REVIEW_WORKFLOW)).statusCode).to.equal(200);
+      events = [];
     });
 
     it('lists only transitions from the current place whose keys the caller holds; a null state is the initial place', async () => {
