@@ -50,6 +50,10 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
     loggerInstance: deps.logger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: JSON_BODY_LIMIT,
+    // A `__proto__` key (or `constructor.prototype`) in a JSON body is dropped while parsing: it can
+    // never reach a handler, and the rest of the body is still answered on its merits.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
     trustProxy: trustProxyOption(deps.config.TRUST_PROXY),
     // The proxy's X-Request-Id is kept (it ends up in logs and audit rows) only when it is a short
     // token; anything else gets a fresh id.
@@ -58,7 +62,8 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    // strictNumbers: Infinity and NaN ("limit=1e400") are not numbers, whatever coercion made of them.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, strictNumbers: true } },
   }).withTypeProvider() as unknown as App;
 
   app.setErrorHandler((err, request, reply) => sendError(err as FastifyError, request, reply, deps));

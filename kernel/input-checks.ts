@@ -7,15 +7,17 @@ export const MAX_INPUT_DEPTH = 64;
 export interface InputProblem {
   /** Dotted path of the offending value or key ('' for the whole part). */
   path: string;
-  code: 'NUL_CHARACTER' | 'INVALID_TEXT' | 'TOO_DEEP';
+  code: 'NUL_CHARACTER' | 'INVALID_TEXT' | 'TOO_DEEP' | 'NOT_FINITE';
 }
 
 const isContainer = (v: unknown): v is Record<string, unknown> | unknown[] => {
   if (v === null || typeof v !== 'object') return false;
   if (Array.isArray(v)) return true;
   // Only what a JSON or query parser makes: Buffers, streams and class instances pass through untouched.
+  // Query parsers build dictionaries on an empty null-prototype object, so those count as plain too.
   const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
+  if (proto === Object.prototype || proto === null) return true;
+  return Object.getPrototypeOf(proto) === null && Reflect.ownKeys(proto).length === 0;
 };
 
 function textProblem(s: string): InputProblem['code'] | null {
@@ -45,6 +47,8 @@ export function findInputProblem(value: unknown): InputProblem | null {
       if (code) return { path, code };
       continue;
     }
+    // JSON.parse reads 1e400 as Infinity, which no schema keyword refuses.
+    if (typeof current === 'number' && !Number.isFinite(current)) return { path, code: 'NOT_FINITE' };
     if (!isContainer(current)) continue;
     if (depth >= MAX_INPUT_DEPTH) return { path, code: 'TOO_DEEP' };
     const keys = Array.isArray(current) ? null : Object.keys(current);
@@ -62,6 +66,7 @@ const MESSAGES: Record<InputProblem['code'], (what: string) => string> = {
   NUL_CHARACTER: (what) => `${what} must not contain the NUL character`,
   INVALID_TEXT: (what) => `${what} contains a lone UTF-16 surrogate, which is not valid text`,
   TOO_DEEP: (what) => `${what} nests deeper than ${MAX_INPUT_DEPTH} levels`,
+  NOT_FINITE: (what) => `${what} must be a finite number`,
 };
 
 /**
@@ -73,7 +78,20 @@ export const inputChecks = fp(
     app.addHook('preValidation', async (request) => {
       for (const [part, value] of [['body', request.body], ['query', request.query], ['params', request.params]] as const) {
         const problem = findInputProblem(value);
-        if (problem) throw badRequest(MESSAGES[problem.code](problem.path || part), problem.path || undefined, problem.code);
+        if (problem) {
+          const code = problem.code === 'NOT_FINITE' ? 'VALIDATION_FAILED' : problem.code;
+          throw badRequest(MESSAGES[problem.code](problem.path || part), problem.path || undefined, code);
+        }
+      }
+    });
+    // Schema coercion turns "1e400" or "Infinity" in a query into Infinity, which Ajv's integer, minimum
+    // and maximum checks let through; no route means a non-finite number.
+    app.addHook('preHandler', async (request) => {
+      for (const part of [request.query, request.params] as const) {
+        if (!part || typeof part !== 'object') continue;
+        for (const [name, value] of Object.entries(part as Record<string, unknown>)) {
+          if (typeof value === 'number' && !Number.isFinite(value)) throw badRequest(`${name} must be a finite number`, name);
+        }
       }
     });
   },

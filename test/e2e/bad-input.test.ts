@@ -8,7 +8,7 @@ const exempts = (e: (typeof EXEMPT)[number], route: DocumentedRoute, cls: BadInp
   e.route === route.label && e.class === cls.name && (e.probe === undefined || e.probe === probe.what);
 
 /** Answered before any handler: never the outcome of a probe, unless its class is about that code. */
-const KERNEL_CODES = ['UNAUTHENTICATED', 'FORBIDDEN', 'ROUTE_NOT_FOUND', 'NUL_CHARACTER', 'INVALID_JSON'];
+const KERNEL_CODES = ['UNAUTHENTICATED', 'FORBIDDEN', 'ROUTE_NOT_FOUND', 'NUL_CHARACTER', 'INVALID_JSON', 'INVALID_TEXT', 'TOO_DEEP'];
 
 /**
  * Every route of the all-in-one process, as its OpenAPI document lists it (so a route added later is

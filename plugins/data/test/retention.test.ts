@@ -4,7 +4,6 @@ import { ManualClock } from '../../../kernel/clock.ts';
 import type { RecordChange } from '../../../kernel/record-hooks.ts';
 import { startWithScheduledJobs } from '../../../test/helpers/jobs.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
-import { expectKnownFailure } from '../../../test/helpers/known-failure.ts';
 import { runRetention, type RetentionDeps } from '../jobs/retention.ts';
 import { seedClass, seedObject, seedObjects } from './seed-rows.ts';
 
@@ -206,12 +205,10 @@ describe('data: object retention job', () => {
       const cls = await seedClass(own.db, { retentionDays: 30 });
       await seedObjects(own.db, cls.id, 450, ago(31));
       events.length = 0;
-      await expectKnownFailure(/per batch/, async () => {
-        const result = await run();
-        expect(result.deleted).to.equal(450);
-        expect(events.map((e) => (e.data?.bulk as { count: number }).count), 'objects per batch').to.deep.equal([200, 200, 50]);
-        expect(result.batches, 'batches').to.equal(3);
-      });
+      const result = await run();
+      expect(result.deleted).to.equal(450);
+      expect(events.map((e) => (e.data?.bulk as { count: number }).count), 'objects per batch').to.deep.equal([200, 200, 50]);
+      expect(result.batches, 'batches').to.equal(3);
     } finally {
       await own.close();
     }
