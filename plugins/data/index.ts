@@ -42,8 +42,6 @@ export default definePlugin({
   provides: {
     dataObjects: ({ services }) => dataObjectsApi(services),
   },
-  // Field index builds that a stop or a failure left unfinished are picked up again at start.
-  onStart: ({ services }) => services.indexBuilds.resumeAll(),
   onStop: ({ services }) => services.indexBuilds.stop(),
   async routes(app, { services }) {
     await classRoutes(app, services);
@@ -55,5 +53,10 @@ export default definePlugin({
     await transitionRoutes(app, services);
     await previewLinkRoutes(app, services);
   },
-  jobs: [retentionJob],
+  jobs: [
+    retentionJob,
+    // Field index builds that a stop or a failure left unfinished are picked up again shortly after
+    // start, and retried every few hours; only where the routes run (core-api), never in the gateway.
+    { name: 'index-builds.resume', firstRunAfterMs: 2_000, intervalMs: 6 * 3600_000, run: ({ services }) => services.indexBuilds.resumeAll() },
+  ],
 });

@@ -68,7 +68,8 @@ describe('plugins from outside the repository (CMS_PLUGIN_PATH)', () => {
     try {
       const ids = t.kernel.plugins.map((p) => p.id);
       expect(ids).to.include('hello-ext').and.to.include('data');
-      expect(t.kernel.appliedMigrations).to.include('hello-ext/0001_greetings');
+      // Its migration ran (on this database or on the template the test database was cloned from).
+      expect(await t.db('knex_migrations_hello_ext').pluck('name')).to.deep.equal(['0001_greetings']);
       const hello = await t.inject({ method: 'GET', url: '/api/remote/hello-ext/greetings/world' });
       expect(hello.statusCode).to.equal(200);
       expect(hello.json()).to.deep.equal({ name: 'world', text: 'hello, world' });

@@ -46,7 +46,9 @@ describe('data: names that plain objects inherit (__proto__, constructor, ...)',
     const proto = await k.t.inject({
       method: 'POST', url: '/data-objects', headers: { cookie: k.editor.cookie, 'content-type': 'application/json' }, payload: `{"classId":"${cls.id}","attributes":{"__proto__":{"title":"x"}}}`,
     });
-    expect(proto.statusCode, proto.body).to.equal(400);
+    // The kernel drops a `__proto__` key while parsing the body: nothing of it is stored.
+    expect(proto.statusCode, proto.body).to.equal(201);
+    expect(proto.json().attributes).to.deep.equal({});
   });
 
   it('treats them as ordinary field names of a class: optional, written, queried, sorted, unique, shared', async () => {
