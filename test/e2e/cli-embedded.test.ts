@@ -81,7 +81,10 @@ describe('cms command line on the embedded database', function () {
 
   it('cms migrate with no server running starts the cluster, migrates and stops it again', async () => {
     const out = await run('node', [CMS, 'migrate'], { env });
-    expect(out.stdout).to.contain('kernel/0001_accounts');
+    // Whichever test of this file runs first migrates the folder's database; the other finds it current.
+    expect(out.stdout).to.satisfy((text: string) => text.includes('kernel/0001_accounts') || text.trim() === 'nothing to apply');
+    const again = await run('node', [CMS, 'migrate'], { env });
+    expect(again.stdout.trim()).to.equal('nothing to apply');
     expect(existsSync(pidFile), 'postmaster.pid left behind').to.equal(false);
     expect(await listening(pgPort), 'a server still listens on the embedded port').to.equal(false);
   });

@@ -194,7 +194,7 @@ describe('data: object retention job', () => {
   // emptied) the limited subquery runs again for each row, so one batch deletes every old object.
   // The assertions are the rule; the test passes while they fail this way and fails once the store
   // is fixed, so the marker goes with the fix.
-  it('deletes at most 200 objects per batch whatever plan the database picks (known failure)', async function () {
+  it('deletes at most 200 objects per batch whatever plan the database picks', async function () {
     this.timeout(120_000);
     const { own, events, run } = await ownKernel();
     try {
