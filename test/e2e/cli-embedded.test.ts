@@ -3,34 +3,16 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, rm } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../kernel/loader.ts';
+import { acceptsConnections, freePort } from '../helpers/ports.ts';
 
 const run = promisify(execFile);
 const CMS = path.join(PROJECT_ROOT, 'bin', 'cms.js');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** True when something accepts connections on the loopback port. */
-async function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 function isAlive(pid: number): boolean {
   try {
@@ -86,7 +68,7 @@ describe('cms command line on the embedded database', function () {
     const again = await run('node', [CMS, 'migrate'], { env });
     expect(again.stdout.trim()).to.equal('nothing to apply');
     expect(existsSync(pidFile), 'postmaster.pid left behind').to.equal(false);
-    expect(await listening(pgPort), 'a server still listens on the embedded port').to.equal(false);
+    expect(await acceptsConnections(pgPort), 'a server still listens on the embedded port').to.equal(false);
   });
 
   it('cms admin create and cms migrate use the cluster of a running server, and leave it running', async () => {

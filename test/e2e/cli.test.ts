@@ -1,24 +1,16 @@
 import { expect } from 'chai';
 import { execFile, spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../kernel/loader.ts';
 import { verifyPassword } from '../../kernel/passwords.ts';
 import type { DatabaseHandle } from '../../kernel/database.ts';
 import { createTestDatabase } from '../helpers/database.ts';
+import { freePort } from '../helpers/ports.ts';
 
 const run = promisify(execFile);
 const CMS = path.join(PROJECT_ROOT, 'bin', 'cms.js');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** The `cms` command as an operator runs it, against a fresh database named by DATABASE_URL. */
 describe('cms command line', function () {

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -9,6 +8,7 @@ import { startEmbeddedPostgres, type EmbeddedCluster } from '../../kernel/embedd
 import { PROJECT_ROOT, discoverPlugins } from '../../kernel/loader.ts';
 import { migrateAll, type MigrationSet } from '../../kernel/migrations.ts';
 import { migrationSets } from '../../kernel/kernel.ts';
+import { freePort } from './ports.ts';
 
 /**
  * One database server for the whole test run: TEST_DATABASE_URL when set, otherwise an embedded
@@ -34,16 +34,6 @@ let created: string[] = [];
 const RUN_TAG = (process.env.CMS_TEST_RUN ??= randomBytes(3).toString('hex'));
 const RUN = `${RUN_TAG}_${process.pid}_${randomBytes(2).toString('hex')}`;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 function getServer(): Promise<Server> {
   server ??= (async () => {

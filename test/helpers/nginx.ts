@@ -6,18 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_EDGE_INPUTS, renderNginxConf, type EdgeInputs } from '../../edge/generate.ts';
 import type { Upstream } from '../../edge/routes.ts';
+import { acceptsConnections, freePort } from './ports.ts';
+export { freePort };
 
 /** A free TCP port on the loopback interface (free when asked; taken by whoever binds it first). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 /**
  * The nginx binary: NGINX_BIN, else /usr/sbin/nginx, else the PATH. Missing nginx is an error, not a
@@ -102,7 +94,7 @@ export async function startNginx(opts: { upstreams: Record<Upstream, string>; ma
   };
 
   const deadline = Date.now() + 10_000;
-  while (!(await accepts(port))) {
+  while (!(await acceptsConnections(port))) {
     if (gone || Date.now() > deadline) {
       const why = `${stderr}\n${errorLog()}`.trim();
       await stop();
@@ -113,16 +105,6 @@ export async function startNginx(opts: { upstreams: Record<Upstream, string>; ma
   return { url: `http://127.0.0.1:${port}`, port, conf, errorLog, stop };
 }
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 /** What a stub upstream saw of one request. */
 export interface SeenRequest {
