@@ -10,6 +10,12 @@ export const DataConfig = Type.Object({
     default: 600,
     description: 'requests per client address and minute on /public/data-objects* (429 with Retry-After beyond)',
   }),
+  PUBLIC_DATA_CACHE_CONTROL: Type.String({
+    default: 'no-cache',
+    maxLength: 200,
+    pattern: '^[a-zA-Z0-9=,\\- ]+$',
+    description: 'Cache-Control of public data answers (they carry an ETag; no-cache = revalidate every time, a 304 when unchanged)',
+  }),
   DATA_MAX_OBJECT_BYTES: Type.Integer({
     minimum: 1024,
     maximum: 16 * 1024 * 1024,

@@ -1,3 +1,4 @@
+import etag from '@fastify/etag';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { DataServices } from '../services/index.ts';
@@ -17,6 +18,14 @@ export async function publicObjectRoutes(app: App, data: DataServices): Promise<
   await app.register(async (scope) => {
     const pub = scope as App;
     pub.addHook('onRequest', async (request) => data.publicRateLimit.hit(request.ip));
+    // Answers carry a validator: a client or CDN that revalidates with If-None-Match gets 304 without the body.
+    await pub.register(etag, { algorithm: 'sha1', weak: true });
+    const cacheControl = data.publicCacheControl;
+    pub.addHook('onSend', async (_request, reply, payload) => {
+      if (reply.statusCode === 200 || reply.statusCode === 304) reply.header('cache-control', cacheControl);
+      else reply.removeHeader('etag');
+      return payload;
+    });
     const config = { public: true };
     const tags = ['public'];
 

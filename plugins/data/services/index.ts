@@ -33,6 +33,7 @@ export function createDataServices(kernel: DataKernelDeps) {
     workflows: new WorkflowService({ ...kernel, locator }),
     previews: new PreviewService({ ...kernel, locator }),
     indexBuilds,
+    publicCacheControl: kernel.pluginConfig.PUBLIC_DATA_CACHE_CONTROL,
     publicRateLimit: new PublicRateLimit(kernel.pluginConfig.PUBLIC_DATA_RATE_LIMIT_PER_MINUTE, () => kernel.clock.now().getTime()),
   };
 }
