@@ -56,6 +56,9 @@ export class SecretBox {
     const dir = path.join(this.opts.dataDir, 'keys');
     const file = path.join(dir, keyName);
     if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+    // Only the keys folder is private: a recursive mkdir would give every folder it creates above it
+    // (the data folder too) mode 0700, which the embedded database's `postgres` user cannot enter.
+    mkdirSync(this.opts.dataDir, { recursive: true });
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const generated = randomBytes(32).toString('hex');
     writeFileSync(file, generated + '\n', { mode: 0o600 });

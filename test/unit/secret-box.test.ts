@@ -50,4 +50,12 @@ describe('secret box (AES-256-GCM with named keys)', () => {
     const second = new SecretBox({}, { production: false, dataDir: dir, logger });
     expect(second.decrypt(sealed)).to.equal('hello');
   });
+
+  it('keeps only the keys folder private: the data folder it creates stays enterable (the embedded database runs as another user)', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'cms-keys-'));
+    const dataDir = path.join(root, 'data', 'nested');
+    new SecretBox({}, { production: false, dataDir, logger }).encrypt('TOTP_ENCRYPTION_KEY', 'x');
+    for (const folder of [path.join(root, 'data'), dataDir]) expect(statSync(folder).mode & 0o055, folder).to.equal(0o055);
+    expect(statSync(path.join(dataDir, 'keys')).mode & 0o077).to.equal(0);
+  });
 });
