@@ -148,9 +148,11 @@ export function requestContext(request: FastifyRequest): AuditContext {
 function validationField(err: FastifyError): string | undefined {
   const first = err.validation?.[0];
   if (!first) return undefined;
-  const missing = (first.params as { missingProperty?: string } | undefined)?.missingProperty;
-  const segments = first.instancePath.split('/').filter(Boolean);
-  if (missing) segments.push(missing);
+  const params = first.params as { missingProperty?: string; additionalProperty?: string } | undefined;
+  // JSON pointer segments escape `~` and `/`; a missing or unknown property is named after its parent.
+  const segments = first.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const named = params?.missingProperty ?? params?.additionalProperty;
+  if (named) segments.push(named);
   return segments.join('.') || undefined;
 }
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Type } from '@sinclair/typebox';
 import { definePlugin, requestContext, type PluginManifest } from '../../kernel/index.ts';
 import { findInputProblem, MAX_INPUT_DEPTH } from '../../kernel/input-checks.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
@@ -78,6 +79,36 @@ describe('HTTP hardening: input walker', () => {
     });
     expect(findInputProblem({ file: untouchable })).to.equal(null);
     expect(findInputProblem({ instance: new (class Stream { text = 'n\u0000' })() })).to.equal(null);
+  });
+});
+
+describe('HTTP: validation errors name the field', () => {
+  it('names an unknown body property, nested or not', async () => {
+    const strict = definePlugin({
+      id: 'test-strict',
+      services: ['core-api'],
+      needs: [],
+      routes(app) {
+        app.post(
+          '/t/strict',
+          {
+            config: { public: true },
+            schema: { body: Type.Object({ name: Type.String(), size: Type.Object({ width: Type.Integer() }, { additionalProperties: false }) }, { additionalProperties: false }) },
+          },
+          async () => ({ ok: true }),
+        );
+      },
+    }) as PluginManifest;
+    const t = await startTestKernel({ plugins: [], extraPlugins: [strict] });
+    try {
+      const top = await t.inject({ method: 'POST', url: '/t/strict', payload: { name: 'a', size: { width: 1 }, colour: 'red' } });
+      expect(top.statusCode).to.equal(400);
+      expect(top.json()).to.include({ code: 'VALIDATION_FAILED', field: 'colour' });
+      const nested = await t.inject({ method: 'POST', url: '/t/strict', payload: { name: 'a', size: { width: 1, depth: 2 } } });
+      expect(nested.json()).to.include({ field: 'size.depth' });
+    } finally {
+      await t.close();
+    }
   });
 });
 
