@@ -20,6 +20,8 @@ import { SESSION_COOKIE, type SessionService } from './sessions.ts';
 export const JSON_BODY_LIMIT = 25 * 1024 * 1024;
 /** What a 503 for an overloaded or unreachable database tells clients to wait. */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
+/** Longest path parameter the router accepts (schemas cap each one well below). */
+const MAX_PATH_PARAMETER_LENGTH = 2048;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The documented error body of every route. */
@@ -61,6 +63,17 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    // Path parameters are bounded by each route's schema (which names the field), not by the router's
+    // 100-character default, which answered 414 before any schema ran.
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    // Errors the router raises before a route is chosen (a bad percent-encoding, a parameter over the
+    // router's cap) get the same error body as every other answer.
+    frameworkErrors: (err, request, reply) => {
+      const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      const code = status === 414 ? 'PATH_PARAMETER_TOO_LONG' : 'INVALID_URL';
+      const message = status === 414 ? `A path segment is longer than ${MAX_PATH_PARAMETER_LENGTH} characters` : 'The URL is not validly encoded';
+      sendError(new HttpError(status, code, message) as unknown as FastifyError, request, reply, deps);
     },
     // strictNumbers: Infinity and NaN ("limit=1e400") are not numbers, whatever coercion made of them.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, strictNumbers: true } },

@@ -342,12 +342,6 @@ export const EXEMPT: Array<{ route: string; class: string; probe?: string; reaso
     probe: 'body null',
     reason: 'optional body: null means no body',
   })),
-  // Fastify's router refuses a path parameter over 100 characters (maxParamLength) with 414 before any
-  // route runs, so a schema cap at or above 100 is never what answers.
-  ...['GET /auth/users/{id}', 'PATCH /auth/users/{id}', 'DELETE /auth/users/{id}', 'POST /auth/users/{id}/reset-password', 'GET /auth/roles/{id}', 'PATCH /auth/roles/{id}', 'DELETE /auth/roles/{id}'].map(
-    (route) => ({ route, class: 'oversize strings', probe: 'id: 101 chars', reason: 'the router answers 414 over 100 characters' }),
-  ),
-  { route: 'DELETE /data-objects/preview-links/{token}', class: 'oversize strings', probe: 'token: 129 chars', reason: 'the router answers 414 over 100 characters' },
 ];
 
 /**

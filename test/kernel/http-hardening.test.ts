@@ -232,3 +232,38 @@ describe('HTTP hardening: client address behind the proxy', () => {
     }
   });
 });
+
+describe('HTTP: errors the router raises before a route is chosen', () => {
+  const params = definePlugin({
+    id: 'test-params',
+    services: ['core-api'],
+    needs: [],
+    routes(app) {
+      app.get('/t/items/:id', { config: { public: true }, schema: { params: Type.Object({ id: Type.String({ maxLength: 200 }) }) } }, async (request) => ({
+        id: (request.params as { id: string }).id,
+      }));
+    },
+  }) as PluginManifest;
+  let t: TestKernel;
+  before(async () => {
+    t = await startTestKernel({ plugins: [], extraPlugins: [params] });
+  });
+  after(() => t.close());
+
+  it("lets the route's schema judge a long path parameter (400 naming it), not the router's 100-character default", async () => {
+    expect((await t.inject({ url: `/t/items/${'a'.repeat(150)}` })).json()).to.deep.equal({ id: 'a'.repeat(150) });
+    const over = await t.inject({ url: `/t/items/${'a'.repeat(201)}` });
+    expect(over.statusCode).to.equal(400);
+    expect(over.json()).to.include({ code: 'VALIDATION_FAILED', field: 'id' });
+  });
+
+  it('answers a parameter over the router cap and a broken percent-encoding with the documented error body', async () => {
+    const long = await t.inject({ url: `/t/items/${'a'.repeat(3000)}` });
+    expect(long.statusCode).to.equal(414);
+    expect(long.json()).to.include({ statusCode: 414, code: 'PATH_PARAMETER_TOO_LONG' });
+    expect(long.json().requestId).to.be.a('string');
+    const broken = await t.inject({ url: '/t/items/%E0%A4%A' });
+    expect(broken.statusCode).to.equal(400);
+    expect(broken.json()).to.include({ statusCode: 400, code: 'INVALID_URL' });
+  });
+});
