@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { unauthorized, type App, SESSION_COOKIE } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
-import { clientMeta, emptyBodyIfAbsent, MeBody, PasswordField, setSessionCookie, signedInUser, SignedInBody } from './shared.ts';
+import { clientMeta, emptyBodyIfAbsent, MeBody, PasswordField, setSessionCookie, signedInUser, SignedInBody, STRICT } from './shared.ts';
 
 const Code = Type.String({ minLength: 1, maxLength: 32 });
 const Token = Type.String({ minLength: 1, maxLength: 128 });
@@ -41,7 +41,7 @@ export async function mfaRoutes(app: App, s: IdentityServices): Promise<void> {
     {
       config: { public: true },
       preValidation: emptyBodyIfAbsent,
-      schema: { tags: ['auth'], body: Type.Object({ enrollmentToken: Type.Optional(Token) }), response: { 200: SetupBody } },
+      schema: { tags: ['auth'], body: Type.Object({ enrollmentToken: Type.Optional(Token) }, STRICT), response: { 200: SetupBody } },
     },
     async (request) => {
       const who = await enrolling(request, s, request.body.enrollmentToken);
@@ -53,7 +53,7 @@ export async function mfaRoutes(app: App, s: IdentityServices): Promise<void> {
     '/auth/mfa/verify-setup',
     {
       config: { public: true },
-      schema: { tags: ['auth'], body: Type.Object({ code: Code, enrollmentToken: Type.Optional(Token) }), response: { 200: VerifySetupAnswer } },
+      schema: { tags: ['auth'], body: Type.Object({ code: Code, enrollmentToken: Type.Optional(Token) }, STRICT), response: { 200: VerifySetupAnswer } },
     },
     async (request, reply) => {
       const who = await enrolling(request, s, request.body.enrollmentToken);
@@ -67,7 +67,7 @@ export async function mfaRoutes(app: App, s: IdentityServices): Promise<void> {
 
   app.post(
     '/auth/mfa/challenge',
-    { config: { public: true }, schema: { tags: ['auth'], body: Type.Object({ mfaToken: Token, code: Code }), response: { 200: SignedInBody } } },
+    { config: { public: true }, schema: { tags: ['auth'], body: Type.Object({ mfaToken: Token, code: Code }, STRICT), response: { 200: SignedInBody } } },
     async (request, reply) => {
       const session = await s.signIn.challenge(request.body.mfaToken, request.body.code, clientMeta(request));
       setSessionCookie(reply, session, s.config.production);
@@ -77,7 +77,7 @@ export async function mfaRoutes(app: App, s: IdentityServices): Promise<void> {
 
   app.post(
     '/auth/mfa/disable',
-    { config: { session: true }, schema: { tags: ['auth'], body: Type.Object({ password: PasswordField }) } },
+    { config: { session: true }, schema: { tags: ['auth'], body: Type.Object({ password: PasswordField }, STRICT) } },
     async (request, reply) => {
       await s.mfa.disable(signedInUser(request), request.body.password);
       return reply.code(204).send();

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
-import { PasswordField } from './shared.ts';
+import { PasswordField, STRICT } from './shared.ts';
 
 const ACCEPTED = 'If the address belongs to an active account, a link to reset the password has been sent.';
 
@@ -13,7 +13,7 @@ export async function passwordResetRoutes(app: App, s: IdentityServices): Promis
       config: { public: true },
       schema: {
         tags: ['auth'],
-        body: Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }) }),
+        body: Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }) }, STRICT),
         response: { 202: Type.Object({ message: Type.String() }) },
       },
     },
@@ -27,7 +27,7 @@ export async function passwordResetRoutes(app: App, s: IdentityServices): Promis
     '/auth/reset-password',
     {
       config: { public: true },
-      schema: { tags: ['auth'], body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }), password: PasswordField }) },
+      schema: { tags: ['auth'], body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }), password: PasswordField }, STRICT) },
     },
     async (request, reply) => {
       await s.resets.reset(request.body.token, request.body.password);

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { requestContext, type App } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
-import { IdParams } from './shared.ts';
+import { IdParams, STRICT } from './shared.ts';
 
 const access = { permission: 'users:manage' };
 
@@ -30,7 +30,7 @@ export async function roleRoutes(app: App, s: IdentityServices): Promise<void> {
     '/auth/roles',
     {
       config: access,
-      schema: { tags: ['roles'], body: Type.Object({ name: Name, description: Type.Optional(Description), permissions: Keys }), response: { 201: RoleBody } },
+      schema: { tags: ['roles'], body: Type.Object({ name: Name, description: Type.Optional(Description), permissions: Keys }, STRICT), response: { 201: RoleBody } },
     },
     async (request, reply) => reply.code(201).send(await s.roles.create(requestContext(request), request.body)),
   );
@@ -46,7 +46,7 @@ export async function roleRoutes(app: App, s: IdentityServices): Promise<void> {
       schema: {
         tags: ['roles'],
         params: IdParams,
-        body: Type.Object({ name: Type.Optional(Name), description: Type.Optional(Description), permissions: Type.Optional(Keys) }),
+        body: Type.Object({ name: Type.Optional(Name), description: Type.Optional(Description), permissions: Type.Optional(Keys) }, STRICT),
         response: { 200: RoleBody },
       },
     },

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { requestContext, type App, PASSWORD_MAX_LENGTH } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
+import { STRICT } from './shared.ts';
 
 const access = { permission: 'settings:manage' };
 
@@ -19,10 +20,10 @@ const UpdateBody = Type.Object({
     Type.Object({
       minLength: Type.Optional(Type.Integer({ minimum: 8, maximum: PASSWORD_MAX_LENGTH })),
       requireThreeClasses: Type.Optional(Type.Boolean()),
-    }),
+    }, STRICT),
   ),
   mailLogRetentionDays: Type.Optional(RetentionDays),
-});
+}, STRICT);
 
 /** GET/PUT /security-settings (methods and body are this plugin's design; see README). */
 export async function securitySettingsRoutes(app: App, s: IdentityServices): Promise<void> {

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
-import { clearSessionCookie, clientMeta, MeBody, setSessionCookie, signedInUser, SignedInBody } from './shared.ts';
+import { clearSessionCookie, clientMeta, MeBody, setSessionCookie, signedInUser, SignedInBody, STRICT } from './shared.ts';
 
 const LoginBody = Type.Object({
   email: Type.String({ minLength: 1, maxLength: 254 }),
   password: Type.String({ minLength: 1, maxLength: 1024 }),
-});
+}, STRICT);
 
 const LoginAnswer = Type.Union([
   SignedInBody,

@@ -15,6 +15,9 @@ export const MeBody = Type.Object({
 export const SignedInBody = Type.Object({ user: MeBody });
 
 /** Path ids are plain strings: a malformed id is simply not found (404), like an unknown one. */
+/** Request bodies refuse unknown properties (400 naming it): a misspelt field is never silently ignored. */
+export const STRICT = { additionalProperties: false } as const;
+
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 
 /** Route hook for POSTs whose body is optional: an absent body is validated as `{}`. */

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { requestContext, type App } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
-import { emptyBodyIfAbsent, IdParams, PasswordField } from './shared.ts';
+import { emptyBodyIfAbsent, IdParams, PasswordField, STRICT } from './shared.ts';
 
 const access = { permission: 'users:manage' };
 
@@ -26,7 +26,7 @@ const CreateBody = Type.Object({
   password: Type.Optional(PasswordField),
   roles: Roles,
   active: Type.Optional(Type.Boolean()),
-});
+}, STRICT);
 
 const PatchBody = Type.Object({
   email: Type.Optional(Email),
@@ -34,7 +34,7 @@ const PatchBody = Type.Object({
   active: Type.Optional(Type.Boolean()),
   roles: Type.Optional(Roles),
   password: Type.Optional(PasswordField),
-});
+}, STRICT);
 
 const ListQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
@@ -87,7 +87,7 @@ export async function userRoutes(app: App, s: IdentityServices): Promise<void> {
       schema: {
         tags: ['users'],
         params: IdParams,
-        body: Type.Object({ password: Type.Optional(PasswordField) }),
+        body: Type.Object({ password: Type.Optional(PasswordField) }, STRICT),
         response: { 200: Type.Object({ method: Type.Union([Type.Literal('password'), Type.Literal('email')]), mailSent: Type.Optional(Type.Boolean()) }) },
       },
     },

@@ -31,6 +31,16 @@ describe('identity: user management', () => {
     expect((await as(manager.cookie).get('/auth/users')).statusCode).to.equal(200);
   });
 
+  it('refuses an unknown or misspelt body field with 400 naming it, and changes nothing', async () => {
+    const created = (await api().post('/auth/users', { email: email(), password: 'a-good-password', roles: ['viewer'] })).json();
+    const res = await api().patch(`/auth/users/${created.id}`, { displayName: 'Changed', rolez: ['admin'] });
+    expect(res.statusCode).to.equal(400);
+    expect(res.json()).to.include({ code: 'VALIDATION_FAILED', field: 'rolez' });
+    expect((await api().get(`/auth/users/${created.id}`)).json()).to.include({ displayName: created.displayName });
+    const login = await t.inject({ method: 'POST', url: '/auth/login', payload: { email: created.email, password: 'a-good-password', remember: true } });
+    expect(login.json()).to.include({ field: 'remember' });
+  });
+
   it('POST /auth/users creates a user (201) and audits user.create with only `after`, without the password', async () => {
     const address = email();
     const res = await api().post('/auth/users', { email: address, displayName: 'Pat', password: 'a-good-password', roles: ['editor'] });
