@@ -78,9 +78,12 @@ export function afterCondition(terms: readonly KeyTerm[], values: ReadonlyArray<
   }
   const alternatives: string[] = [];
   for (let i = 0; i < terms.length; i++) {
-    const equal = terms.slice(0, i).map((t, j) => (values[j] === null ? `${t.sql} is null` : `${t.sql} = ${param(values[j] as string)}`));
+    // `beyond` first: when nothing follows, no parameter of this alternative may be numbered (an unused
+    // parameter has no type PostgreSQL could infer).
     const beyond = beyondValue(terms[i], values[i], param);
-    if (beyond !== null) alternatives.push(`(${[...equal, beyond].join(' and ')})`);
+    if (beyond === null) continue;
+    const equal = terms.slice(0, i).map((t, j) => (values[j] === null ? `${t.sql} is null` : `${t.sql} = ${param(values[j] as string)}`));
+    alternatives.push(`(${[...equal, beyond].join(' and ')})`);
   }
   return alternatives.length > 0 ? `(${alternatives.join(' or ')})` : 'false';
 }
