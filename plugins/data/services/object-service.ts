@@ -64,7 +64,7 @@ export class ObjectService {
       // Objects of writers without objects:publish are drafts (downgraded, not refused).
       const published = input.published === true && this.mayPublish(ctx);
       const groupId = input.translationGroupId ?? randomUUID();
-      await claimUniqueValues(trx, cls, { translation_group_id: groupId, locale }, attributes);
+      await claimUniqueValues(trx, cls, { translation_group_id: groupId, locale }, attributes, { newGroup: input.translationGroupId === undefined });
       const [row] = await this.keyed(() =>
         objects.insertObjects(trx, [{
           id, class_id: cls.id, translation_group_id: groupId, locale, key, parent_id: parent?.id ?? null, path: pathOf(parent, key, id), published, attributes, created_by: ctx.changeActor.id,

@@ -39,6 +39,9 @@ function keyText(term: PlannedOrder, sql: string): string {
  * row-by-row DTO mapping gave (jsonb's text form puts spaces after `:` and `,`).
  */
 export class PublicReadService {
+  /** By-id statement text per class: built once, not per request. */
+  private readonly byIdText = new Map<string, string>();
+
   constructor(
     private readonly deps: DataServiceDeps,
     private readonly query: QueryService,
@@ -56,7 +59,9 @@ export class PublicReadService {
     const cls = classId ? await this.deps.schema.classById(classId) : null;
     if (!classId || !cls) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
     const ticket = this.cache.ticket(classId);
-    const rows = await this.sql.rows<{ body: string }>(publishedByIdSql(classId), [id, classId, cls.name]);
+    let text = this.byIdText.get(classId);
+    if (text === undefined) this.byIdText.set(classId, (text = publishedByIdSql(classId)));
+    const rows = await this.sql.rows<{ body: string }>(text, [id, classId, cls.name]);
     if (rows.length === 0) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
     return this.cache.put(key, classId, ticket, JSON.stringify(JSON.parse(rows[0].body)));
   }

@@ -18,14 +18,16 @@ function outermost(trx: Tx): Tx {
 /**
  * Keeps the public read cache and the schema cache of every process in line with the database.
  *
- * - In the writer's transaction (record-change hook for objects, `schemaChanged` for class and
- *   component writes): `pg_notify` once per class and transaction. PostgreSQL delivers it to every
- *   listening process when, and only if, the transaction commits.
- * - In the writer's process: the class's generation is raised at once and again when the outermost
- *   transaction ends, before the request answers, so the writer's next read never sees an old answer.
+ * - Object writes: the statement trigger of migration 0003 sends `pg_notify` with the class id from
+ *   inside the writing statement; class and component writes send `*` from their transaction
+ *   (`schemaChanged`). PostgreSQL delivers a notice to every listening process when, and only if, the
+ *   transaction commits.
+ * - In the writer's process, from the plugin's own record-change announcements: the class's
+ *   generation is raised at once and again when the outermost transaction ends, before the request
+ *   answers, so the writer's next read never sees an old answer.
  * - In every process (the writer's too): a dedicated connection LISTENs; each notice raises the
  *   class's generation (or flushes everything). Another process drops its entries as soon as the
- *   notice arrives (a commit plus a network hop, well under a millisecond on one host).
+ *   notice arrives (a commit plus a hop on the database connection, well under a millisecond on one host).
  *
  * While that connection is down (database restart, network, a terminated backend) the read cache is
  * off and reads go to the database; once it listens again the cache flushes and comes back on.
@@ -42,30 +44,31 @@ export class ReadCacheNotices {
   ) {}
 
   /** Record-change subscriber for `object` changes (runs in the write's transaction). */
-  readonly onObjectChange = async (change: RecordChange, trx: Tx): Promise<void> => {
+  readonly onObjectChange = (change: RecordChange, trx: Tx): void => {
     const classId = (change.data?.class as { id?: unknown } | undefined)?.id;
-    await this.announce(trx, typeof classId === 'string' ? classId : ALL);
+    this.forgetAtCommit(trx, typeof classId === 'string' ? classId : ALL);
   };
 
-  /** A class or component definition changed in `trx`. */
-  schemaChanged(trx: Tx): Promise<void> {
-    return this.announce(trx, ALL);
+  /** A class or component definition changed in `trx`: every process drops its definitions and answers. */
+  async schemaChanged(trx: Tx): Promise<void> {
+    if (this.forgetAtCommit(trx, ALL)) await trx.raw('select pg_notify(?, ?)', [CHANGES_CHANNEL, ALL]);
   }
 
-  private async announce(trx: Tx, what: string): Promise<void> {
+  /** Forgets now and when the outermost transaction ends; false when this transaction already said so. */
+  private forgetAtCommit(trx: Tx, what: string): boolean {
     this.apply(what);
     const top = outermost(trx);
-    let sent = this.pending.get(top);
-    if (!sent) {
-      sent = new Set();
-      this.pending.set(top, sent);
-      const classes = sent;
+    let pending = this.pending.get(top);
+    if (!pending) {
+      pending = new Set();
+      this.pending.set(top, pending);
+      const classes = pending;
       // At commit (or rollback: a needless raise is harmless) the writer's own process forgets at once.
       top.executionPromise.finally(() => classes.forEach((c) => this.apply(c))).catch(() => undefined);
     }
-    if (sent.has(what)) return;
-    sent.add(what);
-    await trx.raw('select pg_notify(?, ?)', [CHANGES_CHANNEL, what]);
+    if (pending.has(what)) return false;
+    pending.add(what);
+    return true;
   }
 
   private apply(what: string): void {
