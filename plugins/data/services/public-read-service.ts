@@ -92,12 +92,13 @@ export class PublicReadService {
     const where = conditions.map((c) => numbered(c.sql, c.bindings, param));
     const terms: KeyTerm[] = order.map((o) => ({ sql: numbered(o.sql, o.bindings, param), direction: o.direction, kind: o.kind, nullable: o.nullable }));
     const orderTag = tagOf(cls, terms);
-    if (input.after !== undefined) where.push(afterCondition(terms, decodeCursor(input.after, orderTag, terms), param));
+    const after = input.after === undefined ? undefined : afterCondition(terms, decodeCursor(input.after, orderTag, terms), param);
     const ticket = this.cache.ticket(cls.id);
     const text = publicPageSql({
       classId: cls.id,
       classNameParam,
       where,
+      after,
       order: terms,
       keys: terms.map((t, i) => keyText(order[i], t.sql)),
       limitParam: param(limit + 1),

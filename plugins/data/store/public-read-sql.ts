@@ -31,6 +31,8 @@ export interface PageSqlInput {
   classNameParam: string;
   /** WHERE fragments over alias `o`, `$n` parameters already numbered. */
   where: string[];
+  /** The keyset condition (`after`), which narrows the page but not the total. */
+  after?: string;
   /** ORDER BY terms over alias `o` (id last). */
   order: Array<{ sql: string; direction: 'asc' | 'desc' }>;
   /** Text form of each ORDER BY term's value, for the cursor of the next page. */
@@ -50,9 +52,11 @@ export interface PageSqlInput {
  */
 export function publicPageSql(p: PageSqlInput): string {
   const from = `"${partitionOf(p.classId)}" o`;
-  const where = p.where.length > 0 ? `where ${p.where.join(' and ')}` : '';
+  const whereOf = (parts: string[]) => (parts.length > 0 ? `where ${parts.join(' and ')}` : '');
+  const where = whereOf(p.after ? [...p.where, p.after] : p.where);
   const orderSql = p.order.map((o) => `${o.sql} ${o.direction}`).join(', ');
-  const total = p.withTotal ? `(select count(*) from ${from} ${where})` : 'null';
+  // Every match of the query, not only those after the cursor: the same total on every page.
+  const total = p.withTotal ? `(select count(*) from ${from} ${whereOf(p.where)})` : 'null';
   return `select json_build_object(
       'rows', coalesce(json_agg(c.dto order by c.page_row) filter (where c.bytes_before < ${p.maxBytesParam}), '[]'::json),
       'keys', coalesce(json_agg(c.keys order by c.page_row) filter (where c.bytes_before < ${p.maxBytesParam}), '[]'::json),

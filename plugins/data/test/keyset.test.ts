@@ -80,6 +80,14 @@ describe('data: keyset pagination of the public list and query (after / nextCurs
     expect(ids).to.have.length(23);
   });
 
+  it('total (includeTotal) counts every match on every page, also after a cursor', async () => {
+    const first = await query({ limit: 5, includeTotal: true });
+    const next = await query({ limit: 5, includeTotal: true, after: first.nextCursor });
+    expect((first as { total?: number }).total).to.be.a('number').greaterThan(5);
+    expect((next as { total?: number }).total).to.equal((first as { total?: number }).total);
+    expect(Object.keys(next)).to.deep.equal(['objects', 'hasMore', 'total', 'nextCursor']);
+  });
+
   it('the GET list takes after too; after and filters go together', async () => {
     const first = await k.call('GET', `/public/data-objects?className=${cls.name}&limit=2&title=t1`, null);
     const page = first.json();
