@@ -49,15 +49,9 @@ export function uniqueEntriesOf(cls: ClassRow, attributes: Record<string, unknow
 export const uniqueViolation = (field: string) => conflict(`${field} is already in use`, 'UNIQUE_VIOLATION', field);
 
 /** Claims a row's unique values (and the group's shared ones) or answers 409 UNIQUE_VIOLATION. */
-export async function claimUniqueValues(
-  trx: Tx,
-  cls: ClassRow,
-  row: Pick<ObjectRow, 'translation_group_id' | 'locale'>,
-  attributes: Record<string, unknown>,
-  opts: { newGroup?: boolean } = {},
-): Promise<void> {
+export async function claimUniqueValues(trx: Tx, cls: ClassRow, row: Pick<ObjectRow, 'translation_group_id' | 'locale'>, attributes: Record<string, unknown>): Promise<void> {
   if (!cls.fields.some((f) => f.unique)) return;
-  const lost = await claimGroupValues(trx, cls.id, row.translation_group_id, [row.locale, ''], uniqueEntriesOf(cls, attributes, row.locale), opts);
+  const lost = await claimGroupValues(trx, cls.id, row.translation_group_id, [row.locale, ''], uniqueEntriesOf(cls, attributes, row.locale));
   if (lost) throw uniqueViolation(lost);
 }
 

@@ -9,7 +9,7 @@ import { SYSTEM_CHANGE_ACTOR, type WriteContext } from './actor.ts';
 import { isUuid, normalizeAttributesOr400, type RelationRef } from './attributes.ts';
 import type { DataServiceDeps } from './deps.ts';
 import {
-  assertObjectSize, changedAttributes, checkKey, checkLocale, checkRelationsOr400, claimUniqueValues, isSameOrBelow, pathOf, sharedFields, withSharedFrom,
+  assertObjectSize, changedAttributes, checkKey, checkLocale, checkRelationsOr400, claimUniqueValues, isSameOrBelow, pathOf, sharedFields, uniqueEntriesOf, uniqueViolation, withSharedFrom,
 } from './object-rules.ts';
 
 export interface CreateObjectInput {
@@ -64,12 +64,17 @@ export class ObjectService {
       // Objects of writers without objects:publish are drafts (downgraded, not refused).
       const published = input.published === true && this.mayPublish(ctx);
       const groupId = input.translationGroupId ?? randomUUID();
-      await claimUniqueValues(trx, cls, { translation_group_id: groupId, locale }, attributes, { newGroup: input.translationGroupId === undefined });
-      const [row] = await this.keyed(() =>
-        objects.insertObjects(trx, [{
-          id, class_id: cls.id, translation_group_id: groupId, locale, key, parent_id: parent?.id ?? null, path: pathOf(parent, key, id), published, attributes, created_by: ctx.changeActor.id,
-        }]),
-      );
+      const values = { id, class_id: cls.id, translation_group_id: groupId, locale, key, parent_id: parent?.id ?? null, path: pathOf(parent, key, id), published, attributes, created_by: ctx.changeActor.id };
+      let row: ObjectRow;
+      if (group.length === 0 && input.translationGroupId === undefined) {
+        // A new record: its claims and its row in one statement.
+        const made = await this.keyed(() => objects.insertRecordWithClaims(trx, values, uniqueEntriesOf(cls, attributes, locale)));
+        if (made.lost) throw uniqueViolation(made.lost);
+        row = made.row;
+      } else {
+        await claimUniqueValues(trx, cls, { translation_group_id: groupId, locale }, attributes);
+        [row] = await this.keyed(() => objects.insertObjects(trx, [values]));
+      }
       await announceObjectChange(this.deps.kernel.recordHooks, trx, { kind: 'created', row, className: cls.name, actor: ctx.changeActor, flags: ctx.flags });
       await this.syncGroup(trx, cls, row, group, ctx);
       return { row, className: cls.name };

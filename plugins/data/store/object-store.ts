@@ -80,6 +80,37 @@ export async function insertObjects(q: Q, rows: NewObjectValues[]): Promise<Obje
   return inserted;
 }
 
+/**
+ * A new record (a new translation group): its unique-value claims and its row in one statement, one
+ * round trip. The claims go in with ON CONFLICT DO NOTHING; `lost` names the first field whose claim
+ * belonged to another group, and the caller then answers 409 and rolls the transaction (or its
+ * savepoint) back, the row with it. A key or locale race fails the statement as the plain insert does.
+ */
+export async function insertRecordWithClaims(
+  q: Q,
+  row: NewObjectValues,
+  claims: ReadonlyArray<{ field: string; scope: string; value: string }>,
+): Promise<{ row: ObjectRow; lost: string | null }> {
+  const result = await q.raw(
+    `with won as (
+       insert into data_unique_values (class_id, field, scope, translation_group_id, value)
+       select ?::uuid, c.field, c.scope, ?::uuid, c.value from jsonb_to_recordset(?::jsonb) as c(field text, scope text, value text)
+       on conflict (class_id, field, scope, value) do nothing
+       returning field, scope, value)
+     insert into data_objects (id, class_id, translation_group_id, locale, key, parent_id, path, published, attributes, created_by)
+     values (coalesce(?::uuid, gen_random_uuid()), ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)
+     returning *, (select coalesce(json_agg(json_build_array(won.field, won.scope, won.value)), '[]'::json) from won) as won_claims`,
+    [
+      row.class_id, row.translation_group_id, JSON.stringify(claims),
+      row.id ?? null, row.class_id, row.translation_group_id, row.locale, row.key, row.parent_id, row.path, row.published, JSON.stringify(row.attributes), row.created_by,
+    ],
+  );
+  const { won_claims: wonClaims, ...inserted } = result.rows[0] as ObjectRow & { won_claims: Array<[string, string, string]> };
+  const won = new Set(wonClaims.map(([field, scope, value]) => `${field}\u0000${scope}\u0000${value}`));
+  const lost = claims.find((c) => !won.has(`${c.field}\u0000${c.scope}\u0000${c.value}`));
+  return { row: inserted as ObjectRow, lost: lost ? lost.field : null };
+}
+
 export async function updateObjectRow(
   q: Q,
   ref: ObjectRef,

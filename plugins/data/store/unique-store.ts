@@ -21,18 +21,11 @@ const keyOf = (e: UniqueEntry) => `${e.field}\u0000${e.scope}\u0000${e.value}`;
  * belongs to another group, so the first such field is returned (the caller answers 409); the
  * transaction is then rolled back by the caller, so nothing half-written stays.
  */
-export async function claimGroupValues(
-  q: Q,
-  classId: string,
-  groupId: string,
-  scopes: readonly string[],
-  desired: readonly UniqueEntry[],
-  opts: { newGroup?: boolean } = {},
-): Promise<string | null> {
-  // A group made by this write (a new random id) holds no claims yet: nothing to read or release.
-  const current: UniqueEntry[] = opts.newGroup
-    ? []
-    : await q('data_unique_values').where({ class_id: classId, translation_group_id: groupId }).whereIn('scope', scopes as string[]).select('field', 'scope', 'value');
+export async function claimGroupValues(q: Q, classId: string, groupId: string, scopes: readonly string[], desired: readonly UniqueEntry[]): Promise<string | null> {
+  const current: UniqueEntry[] = await q('data_unique_values')
+    .where({ class_id: classId, translation_group_id: groupId })
+    .whereIn('scope', scopes as string[])
+    .select('field', 'scope', 'value');
   const want = new Set(desired.map(keyOf));
   const have = new Set(current.map(keyOf));
   const stale = current.filter((e) => !want.has(keyOf(e)));
