@@ -28,7 +28,7 @@ export class PreparedReads {
 
   constructor(
     private readonly db: Db,
-    private readonly maxNames = 2_000,
+    private readonly maxNames = 500,
   ) {}
 
   async rows<T extends Record<string, unknown>>(text: string, values: unknown[]): Promise<T[]> {
