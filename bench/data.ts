@@ -14,7 +14,9 @@
  *   bodies; autocannon when wrk is missing), first with the article class alone, then again after
  *   BENCH_OTHER_CLASSES classes of ten indexed fields with BENCH_OBJECTS_PER_CLASS objects each were
  *   created through POST /data-classes and bulk create.
- * - Cached reads (conditional GET with the ETag of a first GET; one id over and over), reported apart.
+ * - Cached reads, reported apart, on a second product process with the public read cache on (the
+ *   first runs with PUBLIC_DATA_READ_CACHE_BYTES=0): conditional GET with the ETag of a first GET,
+ *   a warm cache over 1,000 ids, one id over and over.
  * - Writes at that size: single creates, bulk creates of 500, and adding a field to a class of
  *   BENCH_BIG_OBJECTS objects (seeded through bulk create by BENCH_SEED_CALLERS concurrent callers)
  *   while public reads of that class run.
@@ -98,7 +100,9 @@ async function main(): Promise<number> {
   const baselineDb = await createTestDatabase({ fresh: true });
   databases.push(baselineDb);
 
-  const product = await startChild<{ port: number; cookie: string }>('product-server.ts', { BENCH_DATABASE_URL: productDb.url, NODE_ENV: 'production' });
+  // Reads are measured without the public read cache (each one reaches PostgreSQL); cached reads on a
+  // second product process over the same database with the cache on.
+  const product = await startChild<{ port: number; cookie: string }>('product-server.ts', { BENCH_DATABASE_URL: productDb.url, NODE_ENV: 'production', BENCH_READ_CACHE_BYTES: '0' });
   children.push(product);
   const api = new ProductApi(`http://127.0.0.1:${product.info.port}`, product.info.cookie);
 
@@ -127,7 +131,12 @@ async function main(): Promise<number> {
   const settleSeconds = await settle(productDb.url);
   const manyClasses = await measureReads(servers, Object.values(shapes), `${classCount} classes`);
   const planMany = await planning();
-  const cached = await measureReads(servers, await cachedScenarios(api, publishedIds(seeded, 1000)), `${classCount} classes, cached`);
+  const cachingProduct = await startChild<{ port: number; cookie: string }>('product-server.ts', { BENCH_DATABASE_URL: productDb.url, NODE_ENV: 'production' });
+  children.push(cachingProduct);
+  const cachingApi = new ProductApi(`http://127.0.0.1:${cachingProduct.info.port}`, cachingProduct.info.cookie);
+  const cached = await measureReads({ ...servers, productUrl: cachingApi.baseUrl }, await cachedScenarios(cachingApi, publishedIds(seeded, 1000)), `${classCount} classes, cached`);
+  await cachingProduct.stop();
+  children.splice(children.indexOf(cachingProduct), 1);
 
   log(`writes: ${SETTINGS.singleCreates} single creates, ${SETTINGS.bulkCalls} bulk creates of ${SETTINGS.bulkSize}`);
   const single = await singleCreates(api, SETTINGS.singleCreates);

@@ -21,6 +21,8 @@ const env = {
   CMS_DATA_DIR: process.env.BENCH_DATA_DIR ?? '.bench-data',
   PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '1000000',
   DATABASE_POOL_MAX: '10',
+  // The parent runs one product without the public read cache (what a read costs) and one with it.
+  PUBLIC_DATA_READ_CACHE_BYTES: process.env.BENCH_READ_CACHE_BYTES ?? String(64 * 1024 * 1024),
 };
 const db = createKnex(url, 10);
 const plugins = (await discoverPlugins()).filter((p) => p.id === 'data');

@@ -16,6 +16,12 @@ export const DataConfig = Type.Object({
     pattern: '^[a-zA-Z0-9=,\\- ]+$',
     description: 'Cache-Control of public data answers (they carry an ETag; no-cache = revalidate every time, a 304 when unchanged)',
   }),
+  PUBLIC_DATA_READ_CACHE_BYTES: Type.Integer({
+    minimum: 0,
+    maximum: 4 * 1024 * 1024 * 1024,
+    default: 64 * 1024 * 1024,
+    description: 'memory for public answers (objects by id, pages) kept between changes, per process; 0 turns the read cache off',
+  }),
   DATA_MAX_OBJECT_BYTES: Type.Integer({
     minimum: 1024,
     maximum: 16 * 1024 * 1024,

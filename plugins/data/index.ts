@@ -42,7 +42,15 @@ export default definePlugin({
   provides: {
     dataObjects: ({ services }) => dataObjectsApi(services),
   },
-  onStop: ({ services }) => services.indexBuilds.stop(),
+  // Every process that reads (core-api, gateway) drops cached answers when any process changes objects.
+  async onStart({ services, recordHooks }) {
+    recordHooks.subscribe('object', services.changes.onObjectChange);
+    await services.changes.start();
+  },
+  async onStop({ services }) {
+    await services.changes.stop();
+    await services.indexBuilds.stop();
+  },
   async routes(app, { services }) {
     await classRoutes(app, services);
     await componentRoutes(app, services);

@@ -96,7 +96,12 @@ export class ComponentService {
    */
   private async write<T>(fn: (trx: Tx) => Promise<T>, opts: WriteOptions): Promise<T> {
     try {
-      return await inTransaction(this.db, opts.trx, fn);
+      return await inTransaction(this.db, opts.trx, async (trx) => {
+        const out = await fn(trx);
+        // Other processes (the gateway) drop their definitions when this commits.
+        await this.deps.changes.schemaChanged(trx);
+        return out;
+      });
     } finally {
       this.deps.schema.invalidate();
       opts.trx?.executionPromise.finally(() => this.deps.schema.invalidate()).catch(() => undefined);

@@ -2,6 +2,7 @@ import type { PluginDeps } from '../../../kernel/index.ts';
 import type { DataConfig } from '../config.ts';
 import type { FieldIndexBuilds } from '../store/field-index-builds.ts';
 import type { ObjectLocator } from '../store/object-registry.ts';
+import type { ReadCacheNotices } from './read-cache-notices.ts';
 import type { SchemaCache } from './schema-cache.ts';
 
 /** The kernel services this plugin declares in its manifest (`needs`), with its typed config. */
@@ -17,4 +18,6 @@ export interface DataServiceDeps {
   schema: SchemaCache;
   locator: ObjectLocator;
   indexBuilds: FieldIndexBuilds;
+  /** Change notices that keep every process's read and schema caches in line (pg_notify in the write's transaction). */
+  changes: ReadCacheNotices;
 }

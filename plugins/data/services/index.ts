@@ -7,9 +7,13 @@ import { ComponentService } from './component-service.ts';
 import type { DataKernelDeps, DataServiceDeps } from './deps.ts';
 import { ObjectReadService } from './object-read-service.ts';
 import { ObjectService } from './object-service.ts';
+import { PreparedReads } from '../store/prepared-reads.ts';
 import { PreviewService } from './preview-service.ts';
+import { PublicReadCache } from './public-read-cache.ts';
+import { PublicReadService } from './public-read-service.ts';
 import { PublicRateLimit } from './public-rate-limit.ts';
 import { QueryService } from './query-service.ts';
+import { ReadCacheNotices } from './read-cache-notices.ts';
 import { SchemaCache } from './schema-cache.ts';
 import { WorkflowService } from './workflow-service.ts';
 
@@ -20,8 +24,12 @@ import { WorkflowService } from './workflow-service.ts';
 export function createDataServices(kernel: DataKernelDeps) {
   const locator = new ObjectLocator();
   const indexBuilds = new FieldIndexBuilds({ db: kernel.db, log: kernel.log });
-  const deps: DataServiceDeps = { kernel, schema: new SchemaCache(kernel.db), locator, indexBuilds };
+  const schema = new SchemaCache(kernel.db);
+  const readCache = new PublicReadCache(kernel.pluginConfig.PUBLIC_DATA_READ_CACHE_BYTES);
+  const changes = new ReadCacheNotices({ db: kernel.db, log: kernel.log, cache: readCache, schema });
+  const deps: DataServiceDeps = { kernel, schema, locator, indexBuilds, changes };
   const objects = new ObjectService(deps);
+  const query = new QueryService(deps);
   return {
     classes: new ClassService(deps),
     components: new ComponentService(deps),
@@ -29,7 +37,10 @@ export function createDataServices(kernel: DataKernelDeps) {
     reads: new ObjectReadService(deps),
     bulk: new BulkService(deps),
     batch: new BatchService(deps, objects),
-    query: new QueryService(deps),
+    query,
+    publicReads: new PublicReadService(deps, query, readCache, new PreparedReads(kernel.db)),
+    readCache,
+    changes,
     workflows: new WorkflowService({ ...kernel, locator }),
     previews: new PreviewService({ ...kernel, locator }),
     indexBuilds,

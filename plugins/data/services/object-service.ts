@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { inTransaction, type Tx, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../../kernel/index.ts';
+import { inTransaction, type Tx, badRequest, conflict, forbidden, isHttpError, isUniqueViolation, notFound } from '../../../kernel/index.ts';
 import { announceObjectChange } from '../events.ts';
 import type { ClassRow, ObjectRow } from '../model.ts';
 import { findClassById, findClassByName } from '../store/class-store.ts';
@@ -9,7 +9,7 @@ import { SYSTEM_CHANGE_ACTOR, type WriteContext } from './actor.ts';
 import { isUuid, normalizeAttributesOr400, type RelationRef } from './attributes.ts';
 import type { DataServiceDeps } from './deps.ts';
 import {
-  assertObjectSize, changedAttributes, checkKey, checkLocale, checkRelationsOr400, claimUniqueValues, isSameOrBelow, pathOf, sharedFields, withSharedFrom,
+  assertObjectSize, changedAttributes, checkKey, checkLocale, checkRelationsOr400, claimUniqueValues, isSameOrBelow, pathOf, sharedFields, uniqueEntriesOf, uniqueViolation, withSharedFrom,
 } from './object-rules.ts';
 
 export interface CreateObjectInput {
@@ -45,35 +45,86 @@ export class ObjectService {
 
   async create(ctx: WriteContext, input: CreateObjectInput): Promise<{ row: ObjectRow; className: string }> {
     return inTransaction(this.deps.kernel.db, ctx.trx, async (trx) => {
+      if (input.translationGroupId === undefined) return this.createRecord(trx, ctx, input);
       const cls = await this.classFor(trx, input);
       const locale = checkLocale(input.locale ?? 'en');
       const key = checkKey(input.key);
-      const id = randomUUID();
-      let group: ObjectRow[] = [];
-      if (input.translationGroupId !== undefined) {
-        if (!isUuid(input.translationGroupId)) throw badRequest('translationGroupId must be a uuid', 'translationGroupId');
-        group = await objects.findGroupRows(trx, input.translationGroupId, 'update');
-        if (group.length === 0 || group[0].class_id !== cls.id) throw badRequest('No object of this class has this translationGroupId', 'translationGroupId');
-        if (group.some((r) => r.locale === locale)) throw conflict(`The record already has a ${locale} version`, 'LOCALE_EXISTS', 'locale');
-      }
+      if (!isUuid(input.translationGroupId)) throw badRequest('translationGroupId must be a uuid', 'translationGroupId');
+      const group = await objects.findGroupRows(trx, input.translationGroupId, 'update');
+      if (group.length === 0 || group[0].class_id !== cls.id) throw badRequest('No object of this class has this translationGroupId', 'translationGroupId');
+      if (group.some((r) => r.locale === locale)) throw conflict(`The record already has a ${locale} version`, 'LOCALE_EXISTS', 'locale');
       const parent = await this.parentFor(trx, cls, input.parentId ?? null, null);
       // A new language starts from the group's shared values; what the request sends wins.
-      const given = input.attributes ?? {};
-      const seed = group.length > 0 ? withSharedFrom(cls, {}, group[0].attributes) : {};
-      const attributes = await this.normalize(trx, cls, { ...seed, ...given });
-      // Objects of writers without objects:publish are drafts (downgraded, not refused).
-      const published = input.published === true && this.mayPublish(ctx);
-      const groupId = input.translationGroupId ?? randomUUID();
-      await claimUniqueValues(trx, cls, { translation_group_id: groupId, locale }, attributes);
-      const [row] = await this.keyed(() =>
-        objects.insertObjects(trx, [{
-          id, class_id: cls.id, translation_group_id: groupId, locale, key, parent_id: parent?.id ?? null, path: pathOf(parent, key, id), published, attributes, created_by: ctx.changeActor.id,
-        }]),
-      );
+      const attributes = await this.normalize(trx, cls, { ...withSharedFrom(cls, {}, group[0].attributes), ...(input.attributes ?? {}) });
+      const values = this.newRow(ctx, input, cls, { locale, key, parent, attributes, groupId: input.translationGroupId });
+      await claimUniqueValues(trx, cls, { translation_group_id: values.translation_group_id, locale }, attributes);
+      const [row] = await this.keyed(() => objects.insertObjects(trx, [values]));
       await announceObjectChange(this.deps.kernel.recordHooks, trx, { kind: 'created', row, className: cls.name, actor: ctx.changeActor, flags: ctx.flags });
       await this.syncGroup(trx, cls, row, group, ctx);
       return { row, className: cls.name };
     });
+  }
+
+  /**
+   * A new record (first language row): validated against the cached class definition and written
+   * with the class check, claims and row in one statement, so the class is not read again. When the
+   * cache has no definition (a class made in the caller's open transaction), an older one (the class
+   * changed meanwhile: nothing was written) or refuses the input (it may be out of date), the class is
+   * read under its lock and the write done again against it, which also gives the real 400s. No row
+   * lock is taken before the class lock in either order.
+   */
+  private async createRecord(trx: Tx, ctx: WriteContext, input: CreateObjectInput): Promise<{ row: ObjectRow; className: string }> {
+    // With a parent, the class is locked first as before: the parent row is locked while it is read,
+    // and taking the class lock after it could deadlock with an "empty class" holding the class lock.
+    const cached = input.parentId == null ? await this.cachedClassFor(input) : null;
+    if (cached) {
+      const prepared = await this.prepareRecord(trx, ctx, input, cached).catch((err) => {
+        if (isHttpError(err)) return null;
+        throw err;
+      });
+      const made = prepared && (await this.writeRecord(trx, ctx, cached, prepared, cached.fields));
+      if (made) return made;
+    }
+    const cls = await this.classFor(trx, input);
+    return (await this.writeRecord(trx, ctx, cls, await this.prepareRecord(trx, ctx, input, cls), null))!;
+  }
+
+  private async prepareRecord(trx: Tx, ctx: WriteContext, input: CreateObjectInput, cls: ClassRow) {
+    const locale = checkLocale(input.locale ?? 'en');
+    const key = checkKey(input.key);
+    const parent = await this.parentFor(trx, cls, input.parentId ?? null, null);
+    const attributes = await this.normalize(trx, cls, input.attributes ?? {});
+    return { values: this.newRow(ctx, input, cls, { locale, key, parent, attributes, groupId: randomUUID() }), claims: uniqueEntriesOf(cls, attributes, locale) };
+  }
+
+  /** Null when `fields` is given and the class no longer has them (nothing written). */
+  private async writeRecord(
+    trx: Tx,
+    ctx: WriteContext,
+    cls: ClassRow,
+    prepared: { values: objects.NewObjectValues; claims: ReturnType<typeof uniqueEntriesOf> },
+    fields: ClassRow['fields'] | null,
+  ): Promise<{ row: ObjectRow; className: string } | null> {
+    const made = await this.keyed(() => objects.insertRecordWithClaims(trx, prepared.values, prepared.claims, fields));
+    if (!made) return null;
+    if (made.lost) throw uniqueViolation(made.lost);
+    await announceObjectChange(this.deps.kernel.recordHooks, trx, { kind: 'created', row: made.row, className: cls.name, actor: ctx.changeActor, flags: ctx.flags });
+    return { row: made.row, className: cls.name };
+  }
+
+  private newRow(
+    ctx: WriteContext,
+    input: CreateObjectInput,
+    cls: ClassRow,
+    v: { locale: string; key: string | null; parent: ObjectRow | null; attributes: Record<string, unknown>; groupId: string },
+  ): objects.NewObjectValues & { id: string } {
+    const id = randomUUID();
+    // Objects of writers without objects:publish are drafts (downgraded, not refused).
+    const published = input.published === true && this.mayPublish(ctx);
+    return {
+      id, class_id: cls.id, translation_group_id: v.groupId, locale: v.locale, key: v.key, parent_id: v.parent?.id ?? null,
+      path: pathOf(v.parent, v.key, id), published, attributes: v.attributes, created_by: ctx.changeActor.id,
+    };
   }
 
   async update(ctx: WriteContext, id: string, input: UpdateObjectInput): Promise<{ row: ObjectRow; className: string }> {
@@ -174,6 +225,13 @@ export class ObjectService {
     for (const row of moved) {
       await announceObjectChange(this.deps.kernel.recordHooks, trx, { kind: 'updated', row, className: cls.name, actor: ctx.changeActor, changedFields: ['path'], flags: ctx.flags });
     }
+  }
+
+  /** The cached definition of the class a create names, or null (not cached, or malformed input: the locked read answers). */
+  private async cachedClassFor(input: CreateObjectInput): Promise<ClassRow | null> {
+    if (input.classId !== undefined) return isUuid(input.classId) ? this.deps.schema.classById(input.classId) : null;
+    if (input.className !== undefined) return this.deps.schema.classByName(input.className);
+    return null;
   }
 
   private async classFor(trx: Tx, input: CreateObjectInput): Promise<ClassRow> {

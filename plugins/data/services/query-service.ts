@@ -3,9 +3,10 @@ import type { ClassRow, FieldDef, ObjectRow } from '../model.ts';
 import { fetchPage, type Page, type SqlCondition, type SqlOrder } from '../store/object-query-store.ts';
 import { indexedExpression } from '../store/field-index-store.ts';
 import { isCalendarDate, inYearRange, YEARS } from './calendar.ts';
-import { INDEXED_TYPES } from './field-definitions.ts';
+import { INDEXED_TYPES, NAME_PATTERN } from './field-definitions.ts';
 import type { DataServiceDeps } from './deps.ts';
 import { checkLocale } from './object-rules.ts';
+import type { KeyKind } from './page-cursor.ts';
 import { assertWellFormed } from './well-formed.ts';
 
 export const OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith', 'exists'] as const;
@@ -20,7 +21,12 @@ export interface QueryInput {
   locale?: string;
   /** Count every match (public routes: only when asked; admin routes: always). */
   includeTotal?: boolean;
+  /** Public routes: keyset cursor (`nextCursor` of the previous page); objects after it in this order. */
+  after?: string;
 }
+
+/** A sort term with what a keyset cursor needs to know about it. */
+export type PlannedOrder = SqlOrder & { kind: KeyKind; nullable: boolean };
 
 /** What a filterable name stands for: a column or an indexed attribute expression, and its kind. */
 interface Target {
@@ -28,15 +34,17 @@ interface Target {
   bindings: string[];
   kind: 'text' | 'number' | 'boolean' | 'date' | 'datetime' | 'timestamp' | 'array';
   sortable: boolean;
+  /** Whether the value can be null (attributes and `key`). */
+  nullable: boolean;
 }
 
 // Maps, not plain objects: a name such as `constructor` or `__proto__` must not find a prototype member.
 const BUILT_INS: ReadonlyMap<string, Target> = new Map([
-  ['key', { sql: 'key', bindings: [], kind: 'text', sortable: true }],
-  ['locale', { sql: 'locale', bindings: [], kind: 'text', sortable: true }],
-  ['published', { sql: 'published', bindings: [], kind: 'boolean', sortable: true }],
-  ['createdAt', { sql: 'created_at', bindings: [], kind: 'timestamp', sortable: true }],
-  ['updatedAt', { sql: 'updated_at', bindings: [], kind: 'timestamp', sortable: true }],
+  ['key', { sql: 'key', bindings: [], kind: 'text', sortable: true, nullable: true }],
+  ['locale', { sql: 'locale', bindings: [], kind: 'text', sortable: true, nullable: false }],
+  ['published', { sql: 'published', bindings: [], kind: 'boolean', sortable: true, nullable: false }],
+  ['createdAt', { sql: 'created_at', bindings: [], kind: 'timestamp', sortable: true, nullable: false }],
+  ['updatedAt', { sql: 'updated_at', bindings: [], kind: 'timestamp', sortable: true, nullable: false }],
 ]);
 
 const RANGE_OPS = new Set<Operator>(['lt', 'lte', 'gt', 'gte']);
@@ -60,21 +68,32 @@ export class QueryService {
   async run(input: QueryInput, audience: 'admin' | 'public'): Promise<{ cls: ClassRow } & Page> {
     assertWellFormed(input);
     const cls = await this.classNamed(input.className);
-    const conditions: SqlCondition[] = [{ sql: 'class_id = ?', bindings: [cls.id] }];
-    if (audience === 'public') conditions.push({ sql: 'published', bindings: [] });
-    if (input.locale !== undefined) conditions.push({ sql: 'locale = ?', bindings: [checkLocale(input.locale)] });
-    (input.filters ?? []).forEach((f, i) => conditions.push(this.condition(cls, f, `filters.${i}`, audience)));
-    const order: SqlOrder[] = (input.orderBy ?? []).map((o, i) => {
-      const target = this.target(cls, o.field, `orderBy.${i}.field`, audience);
-      if (!target.sortable) throw badRequest(`${o.field} cannot be sorted`, `orderBy.${i}.field`);
-      return { sql: target.sql, bindings: target.bindings, direction: o.direction ?? 'asc' };
-    });
-    if (order.length === 0) order.push({ sql: 'created_at', bindings: [], direction: 'desc' });
-    // The id tie-breaker keeps pages stable; it follows the last direction so one index scan serves it.
-    order.push({ sql: 'id', bindings: [], direction: order[order.length - 1].direction });
+    const { conditions, order } = this.plan(cls, input, audience);
+    conditions.unshift({ sql: 'class_id = ?', bindings: [cls.id] });
     const withTotal = audience === 'admin' || input.includeTotal === true;
     const page = await fetchPage(this.deps.kernel.db, conditions, order, input.limit ?? 20, input.offset ?? 0, withTotal, this.deps.kernel.pluginConfig.DATA_MAX_PAGE_BYTES);
     return { cls, ...page };
+  }
+
+  /**
+   * The WHERE conditions (besides the class) and the ORDER BY of a query, id last as tie-breaker.
+   * Field names the class defines go into the SQL as literals (they match NAME_PATTERN), values only
+   * as bindings, so one text serves every value and its plan still matches the field indexes.
+   */
+  plan(cls: ClassRow, input: QueryInput, audience: 'admin' | 'public'): { conditions: SqlCondition[]; order: PlannedOrder[] } {
+    const conditions: SqlCondition[] = [];
+    if (audience === 'public') conditions.push({ sql: 'published', bindings: [] });
+    if (input.locale !== undefined) conditions.push({ sql: 'locale = ?', bindings: [checkLocale(input.locale)] });
+    (input.filters ?? []).forEach((f, i) => conditions.push(this.condition(cls, f, `filters.${i}`, audience)));
+    const order: PlannedOrder[] = (input.orderBy ?? []).map((o, i) => {
+      const target = this.target(cls, o.field, `orderBy.${i}.field`, audience);
+      if (!target.sortable) throw badRequest(`${o.field} cannot be sorted`, `orderBy.${i}.field`);
+      return { sql: target.sql, bindings: target.bindings, direction: o.direction ?? 'asc', kind: keyKind(target), nullable: target.nullable };
+    });
+    if (order.length === 0) order.push({ sql: 'created_at', bindings: [], direction: 'desc', kind: 'timestamp', nullable: false });
+    // The id tie-breaker keeps pages stable; it follows the last direction so one index scan serves it.
+    order.push({ sql: 'id', bindings: [], direction: order[order.length - 1].direction, kind: 'uuid', nullable: false });
+    return { conditions, order };
   }
 
   private target(cls: ClassRow, name: string, at: string, audience: 'admin' | 'public'): Target {
@@ -85,9 +104,13 @@ export class QueryService {
     }
     const field = cls.fields.find((f) => f.name === name);
     if (!field) throw badRequest(`Unknown field "${name}"`, at);
-    if (field.type === 'array') return { sql: '(attributes -> ?)', bindings: [field.name], kind: 'array', sortable: false };
+    // Stored definitions were checked against NAME_PATTERN; anything else would still travel as a binding.
+    const literal = NAME_PATTERN.test(field.name);
+    const quoted = literal ? `'${field.name}'` : '?';
+    const bindings = literal ? [] : [field.name];
+    if (field.type === 'array') return { sql: `(attributes -> ${quoted})`, bindings, kind: 'array', sortable: false, nullable: true };
     if (!INDEXED_TYPES.has(field.type)) throw badRequest(`Field "${name}" (${field.type}) cannot be filtered or sorted`, at);
-    return { sql: indexedExpression(field, '?'), bindings: [field.name], kind: kindOf(field), sortable: true };
+    return { sql: indexedExpression(field, quoted), bindings, kind: kindOf(field), sortable: true, nullable: true };
   }
 
   private condition(cls: ClassRow, filter: { field: string; op: string; value?: unknown }, at: string, audience: 'admin' | 'public'): SqlCondition {
@@ -127,6 +150,11 @@ export class QueryService {
         return { sql: `${t.sql} ${SQL_OP.get(op)} ?`, bindings: [...t.bindings, value(filter.value)] };
     }
   }
+}
+
+function keyKind(target: Target): KeyKind {
+  if (target.kind === 'number' || target.kind === 'boolean' || target.kind === 'timestamp') return target.kind;
+  return 'text';
 }
 
 function kindOf(field: FieldDef): Target['kind'] {

@@ -5,8 +5,9 @@ import { listComponents } from '../store/component-store.ts';
 
 /**
  * In-memory copies of class and component definitions for the read paths (public API, queries) and
- * attribute validation, so a read costs one SQL round trip. One core-api process is supported (the
- * spec's deployment model), and every class or component write in this plugin calls `invalidate()`.
+ * attribute validation, so a read costs one SQL round trip. Every class or component write calls
+ * `invalidate()` in its process and, through the change notices (services/read-cache-notices.ts), in
+ * every other process on the database (the gateway), when it commits.
  * Object writes still read their class row from the database under a share lock.
  */
 export class SchemaCache {

@@ -80,6 +80,48 @@ export async function insertObjects(q: Q, rows: NewObjectValues[]): Promise<Obje
   return inserted;
 }
 
+/**
+ * A new record (a new translation group): the class check, its unique-value claims and its row in one
+ * statement, one round trip. The class row is locked FOR SHARE (as a class read before the write would
+ * be, so no class change runs until the write ends) and, when `fields` is given, must still hold those
+ * field definitions: the caller validated against a cached definition, and when it changed nothing is
+ * written and the answer is null (read the class and try again). The claims go in with ON CONFLICT DO
+ * NOTHING; `lost` names the first field whose claim belonged to another group, and the caller then
+ * answers 409 and rolls the transaction (or its savepoint) back, the row with it. A key or locale race
+ * fails the statement as the plain insert does.
+ */
+export async function insertRecordWithClaims(
+  q: Q,
+  row: NewObjectValues,
+  claims: ReadonlyArray<{ field: string; scope: string; value: string }>,
+  fields: unknown = null,
+): Promise<{ row: ObjectRow; lost: string | null } | null> {
+  const expected = fields === null ? null : JSON.stringify(fields);
+  const result = await q.raw(
+    `with cls as (
+       select id from data_classes where id = ?::uuid and (?::jsonb is null or fields = ?::jsonb) for share),
+     won as (
+       insert into data_unique_values (class_id, field, scope, translation_group_id, value)
+       select ?::uuid, c.field, c.scope, ?::uuid, c.value from jsonb_to_recordset(?::jsonb) as c(field text, scope text, value text)
+       where exists (select 1 from cls)
+       on conflict (class_id, field, scope, value) do nothing
+       returning field, scope, value)
+     insert into data_objects (id, class_id, translation_group_id, locale, key, parent_id, path, published, attributes, created_by)
+     select coalesce(?::uuid, gen_random_uuid()), cls.id, ?::uuid, ?::text, ?::text, ?::uuid, ?::text, ?::boolean, ?::jsonb, ?::text from cls
+     returning *, (select coalesce(json_agg(json_build_array(won.field, won.scope, won.value)), '[]'::json) from won) as won_claims`,
+    [
+      row.class_id, expected, expected,
+      row.class_id, row.translation_group_id, JSON.stringify(claims),
+      row.id ?? null, row.translation_group_id, row.locale, row.key, row.parent_id, row.path, row.published, JSON.stringify(row.attributes), row.created_by,
+    ],
+  );
+  if (result.rows.length === 0) return null;
+  const { won_claims: wonClaims, ...inserted } = result.rows[0] as ObjectRow & { won_claims: Array<[string, string, string]> };
+  const won = new Set(wonClaims.map(([field, scope, value]) => `${field}\u0000${scope}\u0000${value}`));
+  const lost = claims.find((c) => !won.has(`${c.field}\u0000${c.scope}\u0000${c.value}`));
+  return { row: inserted as ObjectRow, lost: lost ? lost.field : null };
+}
+
 export async function updateObjectRow(
   q: Q,
   ref: ObjectRef,
