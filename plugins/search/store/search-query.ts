@@ -1,0 +1,72 @@
+import type { Knex } from 'knex';
+import type { Db } from '../../../kernel/index.ts';
+
+/** Markers `ts_headline` puts around a match; stripped from every stored text, so only ours exist. */
+export const MARK_START = '\uE000';
+export const MARK_END = '\uE001';
+
+const SNIPPET_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=30, MinWords=12, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "`;
+const TITLE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, HighlightAll=true`;
+
+export interface SearchFilters {
+  /** true: public documents only; false: non-public only; undefined: both. */
+  public?: boolean;
+  websiteId?: string;
+  locale?: string;
+  sourceTypes?: string[];
+}
+
+export interface HitRow {
+  source_type: string;
+  source_id: string;
+  website_id: string;
+  locale: string;
+  title: string;
+  title_marked: string;
+  snippet_marked: string | null;
+  url: string | null;
+  public: boolean;
+  meta: Record<string, unknown>;
+  updated_at: Date;
+  rank: number;
+}
+
+/**
+ * One page of hits for an already normalized tsquery. The GIN index finds the matching rows; only the
+ * first `candidates` of them (in index order) are ranked, so a query that matches half the table costs
+ * the same as one that matches a thousand rows; `ts_headline` (the expensive part: it re-parses the
+ * text) runs only on the page returned. Rank: `ts_rank_cd` with the default weights (title A = 1.0,
+ * body B = 0.4), normalised by document length (flag 1: divided by 1 + log(length)).
+ */
+export async function searchDocuments(
+  db: Db,
+  tsquery: string,
+  filters: SearchFilters,
+  page: { limit: number; offset: number; candidates: number },
+): Promise<{ hits: HitRow[]; hasMore: boolean }> {
+  // Bindings in the order their `?` appear in the statement.
+  const values: Knex.RawBinding[] = [];
+  const bind = (v: Knex.RawBinding) => {
+    values.push(v);
+    return '?';
+  };
+  const where: string[] = [`d.tsv @@ ${bind(tsquery)}::tsquery`];
+  if (filters.public !== undefined) where.push(filters.public ? 'd.public' : 'NOT d.public');
+  if (filters.websiteId !== undefined) where.push(`d.website_id IN (${bind(filters.websiteId)}, '')`);
+  if (filters.locale !== undefined) where.push(`d.locale IN (${bind(filters.locale)}, '')`);
+  if (filters.sourceTypes?.length) where.push(`d.source_type = ANY(${bind(filters.sourceTypes)}::text[])`);
+  const matches = `SELECT d.id, d.tsv FROM search_documents d WHERE ${where.join(' AND ')} LIMIT ${bind(page.candidates)}`;
+  const ranked = `SELECT m.id, ts_rank_cd(m.tsv, ${bind(tsquery)}::tsquery, 1) AS rank FROM matches m ORDER BY rank DESC, m.id DESC LIMIT ${bind(page.limit + 1)} OFFSET ${bind(page.offset)}`;
+  const sql = `
+    WITH matches AS MATERIALIZED (${matches}),
+    ranked AS MATERIALIZED (${ranked}),
+    numbered AS (SELECT id, rank, row_number() OVER (ORDER BY rank DESC, id DESC) AS n, count(*) OVER () AS fetched FROM ranked)
+    SELECT d.source_type, d.source_id, d.website_id, d.locale, d.title, d.url, d.public, d.meta, d.updated_at, r.rank, r.fetched,
+      ts_headline(d.config::regconfig, d.title, ${bind(tsquery)}::tsquery, '${TITLE_OPTIONS}') AS title_marked,
+      ts_headline(d.config::regconfig, d.body, ${bind(tsquery)}::tsquery, '${SNIPPET_OPTIONS}') AS snippet_marked
+    FROM numbered r JOIN search_documents d ON d.id = r.id
+    WHERE r.n <= ${bind(page.limit)}
+    ORDER BY r.n`;
+  const rows: Array<HitRow & { fetched: string }> = (await db.raw(sql, values)).rows;
+  return { hits: rows, hasMore: rows.length > 0 && Number(rows[0].fetched) > page.limit };
+}
