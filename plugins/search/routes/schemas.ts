@@ -7,7 +7,7 @@ const common = {
   q: Type.String({ minLength: 1, maxLength: 1000, description: 'what to look for (see the plugin README for the query language)' }),
   websiteId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'documents of this website and documents of no website (objects, classes)' })),
   locale: Type.Optional(
-    Type.String({ minLength: 2, maxLength: 35, pattern: '^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$', description: 'documents of this locale and documents of no locale; chooses the stemming' }),
+    Type.String({ minLength: 2, maxLength: 35, pattern: '^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$', description: 'documents of this locale (de-AT: also of de) and documents of no locale; chooses the stemming' }),
   ),
   type: Type.Optional(
     Type.String({ maxLength: 600, pattern: '^[a-z][a-z0-9_-]{0,63}(,[a-z][a-z0-9_-]{0,63}){0,7}$', description: 'source types, comma-separated (page, object, class, asset...)' }),

@@ -53,7 +53,11 @@ export async function searchDocuments(
   const where: string[] = [`d.tsv @@ ${bind(tsquery)}::tsquery`];
   if (filters.public !== undefined) where.push(filters.public ? 'd.public' : 'NOT d.public');
   if (filters.websiteId !== undefined) where.push(`d.website_id IN (${bind(filters.websiteId)}, '')`);
-  if (filters.locale !== undefined) where.push(`d.locale IN (${bind(filters.locale)}, '')`);
+  if (filters.locale !== undefined) {
+    // `de-AT` also finds documents in plain `de` (and documents of no locale).
+    const language = filters.locale.split(/[-_]/, 1)[0];
+    where.push(`d.locale IN (${bind(filters.locale)}, ${bind(language)}, '')`);
+  }
   if (filters.sourceTypes?.length) where.push(`d.source_type = ANY(${bind(filters.sourceTypes)}::text[])`);
   const matches = `SELECT d.id, d.tsv FROM search_documents d WHERE ${where.join(' AND ')} LIMIT ${bind(page.candidates)}`;
   const ranked = `SELECT m.id, ts_rank_cd(m.tsv, ${bind(tsquery)}::tsquery, 1) AS rank FROM matches m ORDER BY rank DESC, m.id DESC LIMIT ${bind(page.limit + 1)} OFFSET ${bind(page.offset)}`;
