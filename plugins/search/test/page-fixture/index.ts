@@ -6,7 +6,8 @@ import type { SearchDocument, SearchSource } from '../../ports.ts';
 
 /**
  * A stand-in for a plugin that owns pages (websites are built elsewhere): a real table, routes that
- * write it and announce `page` changes in their transaction, and a `page` search source. It proves
+ * write it and announce `page` changes in their transaction, and a `page` search source (which throws
+for a page titled `source-failure...`). It proves
  * that the registry works for any plugin, not only the data plugin. `fail: true` on a write makes it
  * throw after the announcement, so the transaction (and the indexed document) rolls back.
  */
@@ -44,6 +45,7 @@ const pageSource: SearchSource = {
   recordType: 'page',
   async documentsFor(change, trx) {
     const row: PageRow | undefined = await trx(TABLE).where({ id: change.recordId }).first();
+    if (row?.title.startsWith('source-failure')) throw new Error('the page source failed (fixture)');
     return row ? [pageDocument(row)] : [];
   },
   async *allDocuments(trx) {
