@@ -23,7 +23,7 @@ export const SearchConfig = Type.Object({
   SEARCH_RANK_CANDIDATES: Type.Integer({
     minimum: 100,
     maximum: 100_000,
-    default: 1000,
+    default: 500,
     description: 'matching documents ranked per query; a query matching more ranks the first ones the index returns',
   }),
 });

@@ -20,7 +20,7 @@ export interface SearchHit {
   title: string;
   /** HTML: the title escaped, matches in `<mark>`. */
   titleHtml: string;
-  /** HTML: up to two escaped fragments of the body joined by ` … `, matches in `<mark>`. */
+  /** HTML: one escaped passage of the body (15 to 35 words around the best match), matches in `<mark>`. */
   snippet: string;
   url: string | null;
   public: boolean;

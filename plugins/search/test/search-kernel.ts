@@ -36,7 +36,7 @@ export async function startSearchKernel(env: Record<string, string> = {}) {
     if (res.statusCode !== 201) throw new Error(`page create failed: ${res.body}`);
     return res.json();
   };
-  const qs = (params: Record<string, string | number | boolean>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+  const qs = (params: Record<string, string | number | boolean>) => new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
   /** GET /public/search; returns the parsed answer after checking the status. */
   const publicSearch = async (params: Record<string, string | number | boolean>) => {
     const res = await call('GET', `/public/search?${qs(params)}`, null);
