@@ -58,7 +58,21 @@ export function objectDocument(row: ObjectRow, cls: ClassRow): SearchDocument {
 }
 
 const classIdOf = (change: RecordChange) => (change.data?.class as { id?: string } | undefined)?.id;
-const bulkOf = (change: RecordChange) => (change.data?.bulk as { kind?: string; firstIds?: string[] } | undefined) ?? {};
+const bulkOf = (change: RecordChange) => (change.data?.bulk as { kind?: string; count?: number; firstIds?: string[] } | undefined) ?? {};
+
+/**
+ * The rows a bulk write wrote in this transaction. The event names at most 10 ids; beyond, created
+ * rows are found through the (class_id, created_at) index (`created_at` is the transaction's `now()`),
+ * and only when that does not account for the count (rows were updated) is the class's partition
+ * read for `updated_at = now()`.
+ */
+async function rowsOfBulkWrite(trx: Tx, classId: string, firstIds: string[], count: number): Promise<ObjectRow[]> {
+  const inClass = () => trx<ObjectRow>('data_objects').where({ class_id: classId });
+  if (count <= firstIds.length) return inClass().whereIn('id', firstIds);
+  const rows = await inClass().andWhere((q) => q.where('created_at', trx.raw('now()')).orWhereIn('id', firstIds));
+  if (rows.length >= count) return rows;
+  return inClass().andWhere((q) => q.where('updated_at', trx.raw('now()')).orWhereIn('id', firstIds));
+}
 
 export const objectSearchSource: SearchSource = {
   recordType: 'object',
@@ -87,9 +101,7 @@ export const objectSearchSource: SearchSource = {
     if (change.kind === 'bulk') {
       const bulk = bulkOf(change);
       if (bulk.kind === 'empty' || bulk.kind === 'retention') return [];
-      const rows: ObjectRow[] = await trx('data_objects')
-        .where({ class_id: classId })
-        .andWhere((q) => q.where('updated_at', trx.raw('now()')).orWhereIn('id', bulk.firstIds ?? []));
+      const rows = await rowsOfBulkWrite(trx, classId, bulk.firstIds ?? [], bulk.count ?? 0);
       return rows.map((r) => objectDocument(r, cls));
     }
     const row: ObjectRow | undefined = await trx('data_objects').where({ class_id: classId, id: change.recordId }).first();

@@ -23,7 +23,6 @@ export async function createSearchServices(deps: SearchDeps): Promise<SearchServ
   const localeConfigs = new LocaleConfigs();
   await localeConfigs.load(deps.db);
   const search = new SearchService(deps.db, localeConfigs, config.SEARCH_RANK_CANDIDATES);
-  await search.start();
   const indexer = new Indexer({
     db: deps.db,
     recordHooks: deps.recordHooks,

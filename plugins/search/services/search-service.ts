@@ -46,6 +46,7 @@ const TSQUERY_CACHE_SIZE = 1000;
 export class SearchService {
   private readonly tsqueries = new Map<string, string>();
   private readonly configs = new Set<string>();
+  private loaded: Promise<void> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -53,8 +54,16 @@ export class SearchService {
     private readonly candidates: number,
   ) {}
 
-  async start(): Promise<void> {
-    for (const c of await configsInUse(this.db)) this.configs.add(c);
+  /** Reads the configurations documents use, once, on the first search (not in processes that never search). */
+  private loadConfigs(): Promise<void> {
+    this.loaded ??= configsInUse(this.db).then(
+      (configs) => configs.forEach((c) => this.configs.add(c)),
+      (err: unknown) => {
+        this.loaded = undefined;
+        throw err;
+      },
+    );
+    return this.loaded;
   }
 
   /** Documents were written with this configuration (the indexer tells, so queries without a locale cover it). */
@@ -69,6 +78,7 @@ export class SearchService {
     const empty = { results: [], limit: request.limit, offset: request.offset, hasMore: false };
     const source = toTsquerySource(request.q);
     if (source === null) return empty;
+    if (request.locale === undefined) await this.loadConfigs();
     const configs = request.locale !== undefined ? [this.localeConfigs.configFor(request.locale)] : [...this.configs].sort();
     if (configs.length === 0) return empty;
     const tsquery = await this.normalised(source, configs);

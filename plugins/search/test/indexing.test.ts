@@ -89,9 +89,17 @@ describe('search: documents kept current in the write transaction', () => {
     expect((await k.editorSearch({ q: 'quokka', limit: 50 })).results).to.have.length(29);
     expect((await k.editorSearch({ q: 'wombat' })).results).to.have.length(1);
 
+    // More than the 10 ids a bulk event names, updates and creates mixed.
+    const mixed = Array.from({ length: 15 }, (_, i) => ({ key: `k${i + 20}`, attributes: { title: `Numbat ${i}` } }));
+    const upsert = await k.call('POST', '/data-objects/bulk', k.publisher, { classId: cls.id, onConflict: 'update', objects: mixed });
+    expect(upsert.json().updated, upsert.body).to.have.length(10);
+    expect(upsert.json().created, upsert.body).to.have.length(5);
+    expect((await k.editorSearch({ q: 'numbat', limit: 50 })).results).to.have.length(15);
+    expect((await k.editorSearch({ q: 'quokka', limit: 50 })).results).to.have.length(20);
+
     const emptied = await k.call('POST', `/data-classes/${cls.id}/empty`, k.admin, { confirm: cls.name });
     expect(emptied.statusCode, emptied.body).to.equal(200);
-    expect((await k.editorSearch({ q: 'quokka wombat or quokka' })).results).to.have.length(0);
+    expect((await k.editorSearch({ q: 'quokka or numbat', type: 'object' })).results).to.have.length(0);
   });
 
   it('classes are indexed for editors (never public) and follow create, update and delete', async () => {
