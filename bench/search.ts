@@ -133,6 +133,8 @@ async function main(): Promise<number> {
   const load = await runLoad(base, requests, { connections: CONNECTIONS, seconds: SECONDS });
   log(`measuring ${SECONDS} s with one connection (latency without queueing)`);
   const single = await runLoad(base, requests, { connections: 1, seconds: SECONDS });
+  log(`measuring ${SECONDS} s of GET /health/live with one connection (the floor of any request now)`);
+  const floor = await runLoad(base, [{ method: 'GET', path: '/health/live' }], { connections: 1, seconds: SECONDS });
   log('EXPLAIN ANALYZE of 100 queries');
   const db = await explain(database.db, queries.slice(0, 100));
 
@@ -149,6 +151,7 @@ Load: ${loadToolName()}, ${CONNECTIONS} connections, ${SECONDS} s, 500 different
 | p99 latency (HTTP) | ${fmt(load.p99)} ms (target < 60) |
 | requests / non-2xx / errors | ${load.requests} / ${load.non2xx} / ${load.errors} |
 | one connection: requests/s, p50, p99 | ${fmt(single.rps)}, ${fmt(single.p50)} ms, ${fmt(single.p99)} ms |
+| floor: GET /health/live, one connection: requests/s, p50, p99 | ${fmt(floor.rps)}, ${fmt(floor.p50)} ms, ${fmt(floor.p99)} ms |
 | database execution p50 / p99 / max (EXPLAIN ANALYZE, 100 queries) | ${fmt(percentile(db.execution, 50))} / ${fmt(percentile(db.execution, 99))} / ${fmt(db.execution[db.execution.length - 1])} ms |
 | planning p50 / p99 | ${fmt(percentile(db.planning, 50))} / ${fmt(percentile(db.planning, 99))} ms |
 | documents matched per query: p50 / p99 / max | ${fmt(percentile(db.matches, 50))} / ${fmt(percentile(db.matches, 99))} / ${fmt(db.matches[db.matches.length - 1])} |

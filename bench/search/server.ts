@@ -4,7 +4,7 @@ import { createKernel } from '../../kernel/kernel.ts';
 import { discoverPlugins } from '../../kernel/loader.ts';
 
 /**
- * Child process of the search benchmark: the product kernel with the data and search plugins,
+ * Child process of the search benchmark: the product kernel with the data, search and health plugins,
  * production mode, the public search rate limit out of the way, a pool of 10, a random port.
  * Reports `{ port }` over IPC and runs until the parent disconnects or sends SIGTERM.
  */
@@ -20,7 +20,7 @@ const env = {
   DATABASE_POOL_MAX: '10',
 };
 const db = createKnex(url, 10);
-const plugins = (await discoverPlugins()).filter((p) => p.id === 'data' || p.id === 'search');
+const plugins = (await discoverPlugins()).filter((p) => ['data', 'search', 'health'].includes(p.id));
 const kernel = await createKernel({ service: 'all', env, plugins, database: { db, url, close: () => db.destroy() }, logger: pino({ level: 'silent' }), jobs: false });
 await kernel.listen(0);
 const address = kernel.app.server.address();
