@@ -64,6 +64,12 @@ function termsOf(text: string): Term[] {
   return terms;
 }
 
+/** The first word of the query that is not excluded, lower-cased ('' when none): where a snippet is cut. */
+export function firstPositiveWord(text: string): string {
+  const term = termsOf(text.normalize('NFC')).find((t) => !t.negated);
+  return term ? term.words[0].toLowerCase() : '';
+}
+
 /** The tsquery source for the user's text, or null when nothing positive is left to look for. */
 export function toTsquerySource(text: string): string | null {
   const terms = termsOf(text.normalize('NFC'));

@@ -2,7 +2,7 @@ import type { Db } from '../../../kernel/index.ts';
 import { configsInUse } from '../store/document-store.ts';
 import { searchDocuments, type SearchFilters } from '../store/search-query.ts';
 import type { LocaleConfigs } from './locale-configs.ts';
-import { toTsquerySource } from './query-text.ts';
+import { firstPositiveWord, toTsquerySource } from './query-text.ts';
 import { markedToHtml } from './snippets.ts';
 
 export interface SearchRequest extends SearchFilters {
@@ -83,7 +83,12 @@ export class SearchService {
     if (configs.length === 0) return empty;
     const tsquery = await this.normalised(source, configs);
     if (tsquery === '') return empty;
-    const { hits, hasMore } = await searchDocuments(this.db, tsquery, request, { limit: request.limit, offset: request.offset, candidates: this.candidates });
+    const { hits, hasMore } = await searchDocuments(this.db, tsquery, request, {
+      limit: request.limit,
+      offset: request.offset,
+      candidates: this.candidates,
+      snippetWord: firstPositiveWord(request.q),
+    });
     return {
       results: hits.map((h) => ({
         sourceType: h.source_type,

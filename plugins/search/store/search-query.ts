@@ -49,7 +49,18 @@ export interface SearchPage {
   limit: number;
   offset: number;
   candidates: number;
+  /** A word of the query, lower-cased: the snippet is cut from the body around its first occurrence. */
+  snippetWord?: string;
 }
+
+/**
+ * `ts_headline` parses all the text it is given (measured: ~5 ms for 20,000 characters, so 50 ms for
+ * a page of ten long bodies). It gets a window of SNIPPET_WINDOW characters instead: starting a little
+ * before the first literal occurrence of a query word (a cheap `strpos`), or at the start of the body
+ * when the word does not occur as typed (a stemmed form only).
+ */
+const SNIPPET_WINDOW = 3000;
+const SNIPPET_LEAD = 1000;
 
 /** The statement of one search (exported for the benchmark's EXPLAIN ANALYZE). */
 export function searchStatement(tsquery: string, filters: SearchFilters, page: SearchPage): { sql: string; bindings: Knex.RawBinding[] } {
@@ -76,7 +87,7 @@ export function searchStatement(tsquery: string, filters: SearchFilters, page: S
     numbered AS (SELECT id, rank, row_number() OVER (ORDER BY rank DESC, id DESC) AS n, count(*) OVER () AS fetched FROM ranked)
     SELECT d.source_type, d.source_id, d.website_id, d.locale, d.title, d.url, d.public, d.meta, d.updated_at, r.rank, r.fetched,
       ts_headline(d.config::regconfig, d.title, ${bind(tsquery)}::tsquery, '${TITLE_OPTIONS}') AS title_marked,
-      ts_headline(d.config::regconfig, d.body, ${bind(tsquery)}::tsquery, '${SNIPPET_OPTIONS}') AS snippet_marked
+      ts_headline(d.config::regconfig, substr(d.body, greatest(1, strpos(lower(d.body), ${bind(page.snippetWord ?? '')}) - ${SNIPPET_LEAD}), ${SNIPPET_WINDOW}), ${bind(tsquery)}::tsquery, '${SNIPPET_OPTIONS}') AS snippet_marked
     FROM numbered r JOIN search_documents d ON d.id = r.id
     WHERE r.n <= ${bind(page.limit)}
     ORDER BY r.n`;

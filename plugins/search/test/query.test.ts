@@ -73,6 +73,17 @@ describe('search: query language', () => {
       expect(snippet).to.not.match(/<(?!\/?mark>)/);
     });
 
+    it('cuts the snippet of a long body around the first occurrence of a query word', async () => {
+      const body = `${'filler words about nothing in particular. '.repeat(400)}Here the capybara swims. ${'more filler text. '.repeat(100)}`;
+      await k.createPage({ title: 'Long read', body, published: true, slug: 'long' });
+      const snippet = (await k.publicSearch({ q: 'capybara' })).results[0].snippet as string;
+      expect(snippet).to.contain('<mark>capybara</mark>');
+      // A stemmed form only (the word does not occur as typed): the snippet falls back to the start.
+      const stemmed = (await k.publicSearch({ q: 'swimming', locale: 'en' })).results[0];
+      expect(stemmed.title).to.equal('Long read');
+      expect(stemmed.snippet).to.match(/^filler words/);
+    });
+
     it('pages with limit, offset and hasMore', async () => {
       for (let i = 0; i < 5; i++) await k.createPage({ title: `Pagination walrus ${i}`, published: true, slug: `walrus-${i}` });
       const first = await k.publicSearch({ q: 'walrus', limit: 2 });
