@@ -58,6 +58,20 @@ describe('search: routes, access, caching, reindex', () => {
     expect((await k.call('POST', '/cms-one/search/reindex?type=Bad!', k.admin)).statusCode).to.equal(400);
   });
 
+  it('a second reindex while one runs answers 409 REINDEX_RUNNING', async () => {
+    // Hold the lock a running reindex holds (its reading transaction takes it).
+    const trx = await k.t.db.transaction();
+    try {
+      await trx.raw('SELECT pg_advisory_xact_lock(7354112021)');
+      const res = await k.call('POST', '/cms-one/search/reindex', k.admin);
+      expect(res.statusCode, res.body).to.equal(409);
+      expect(res.json()).to.include({ code: 'REINDEX_RUNNING' });
+    } finally {
+      await trx.rollback();
+    }
+    expect((await k.call('POST', '/cms-one/search/reindex', k.admin)).statusCode).to.equal(200);
+  });
+
   it('objects deleted in bulk (retention) are pruned from their class', async () => {
     const cls = await k.createClass([{ name: 'title', type: 'text' }]);
     const a = await k.createObject({ classId: cls.id, attributes: { title: 'Prunable axolotl one' } });
