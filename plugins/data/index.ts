@@ -12,6 +12,7 @@ import { previewLinkRoutes } from './routes/preview-links.ts';
 import { publicObjectRoutes } from './routes/public-objects.ts';
 import { transitionRoutes } from './routes/transitions.ts';
 import { workflowRoutes } from './routes/workflows.ts';
+import { classSearchSource, objectSearchSource } from './search-sources.ts';
 import { dataObjectsApi, type DataObjectsApi } from './services/data-objects-api.ts';
 import { createDataServices } from './services/index.ts';
 
@@ -41,6 +42,9 @@ export default definePlugin({
   setup: (deps) => createDataServices(deps),
   provides: {
     dataObjects: ({ services }) => dataObjectsApi(services),
+  },
+  contributes: {
+    searchSources: () => [objectSearchSource, classSearchSource],
   },
   // Every process that reads (core-api, gateway) drops cached answers when any process changes objects.
   async onStart({ services, recordHooks }) {

@@ -21,6 +21,25 @@ export interface SearchDocument {
   /** Anything the result list shows besides title and snippet (class name, mime type...). */
   meta?: Record<string, unknown>;
   updatedAt: Date;
+  /**
+   * A group the record belongs to (e.g. an object's class id), so that a change to many records at
+   * once can replace or prune the group's documents (see `SearchSource.scopeOf`).
+   */
+  groupId?: string | null;
+}
+
+/**
+ * Which documents an announced change replaces. The default (no `scopeOf`) is the documents of
+ * `change.recordId`; a change that touched many records at once (a bulk write, emptying a class)
+ * names them, or their group.
+ */
+export interface SearchChangeScope {
+  /** Source ids whose documents are deleted (besides those of the documents `documentsFor` returns, always replaced). */
+  sourceIds: string[];
+  /** The group the change touched (documents carry it as `groupId`). */
+  groupId?: string;
+  /** `all`: every document of the group is deleted first; `prune`: those whose record is gone (asks `existingIds`). */
+  groupAction?: 'all' | 'prune';
 }
 
 export interface SearchSource {
@@ -33,6 +52,10 @@ export interface SearchSource {
   documentsFor(change: RecordChange, trx: Tx): Promise<SearchDocument[]>;
   /** Every current document, in batches, for `POST /cms-one/search/reindex`. */
   allDocuments(trx: Tx): AsyncIterable<SearchDocument[]>;
+  /** Optional: the documents a change replaces (default: those of `change.recordId`). Runs before `documentsFor`. */
+  scopeOf?(change: RecordChange, trx: Tx): Promise<SearchChangeScope> | SearchChangeScope;
+  /** Needed by scopes with `groupAction: 'prune'`: which of these source ids still have a record. */
+  existingIds?(sourceIds: string[], trx: Tx): Promise<string[]>;
 }
 
 declare module '../../kernel/index.ts' {

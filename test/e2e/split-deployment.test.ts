@@ -169,9 +169,10 @@ describe('split deployment: three services behind the edge proxy (real processes
     expect(root.headers.get('x-upstream')).to.equal('admin-dashboard');
     const editor = await fetch(`${nginx.url}/cms-one/page-editor`);
     expect(editor.headers.get('x-upstream')).to.equal('editor');
-    // /cms-one data routes reach core-api (no such route yet there: its own 404 body).
+    // /cms-one data routes reach core-api (its own error body: the search needs a session).
     const search = await call('/cms-one/search?q=x');
-    expect(search.json?.code).to.equal('ROUTE_NOT_FOUND');
+    expect(search.status).to.equal(401);
+    expect(search.json?.code).to.equal('UNAUTHENTICATED');
   });
 
   it('stops every service on SIGTERM with exit code 0', async () => {

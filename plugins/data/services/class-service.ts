@@ -1,5 +1,6 @@
 import { type Actor, diffForAudit, type AuditContext, inTransaction, type Tx, type WriteOptions, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../../kernel/index.ts';
 import { announceObjectBulk } from '../events.ts';
+import { announceClassChange } from '../search-sources.ts';
 import { toClassDto, type ClassDto, type ClassRow, type FieldDef } from '../model.ts';
 import * as classes from '../store/class-store.ts';
 import { classesReferencing, listComponents } from '../store/component-store.ts';
@@ -64,6 +65,7 @@ export class ClassService {
       await createClassPartition(trx, created.id);
       await syncFieldIndexes(trx, created.id, fields);
       await this.deps.kernel.audit.record(ctx, { action: 'data_class.create', targetType: 'data_class', targetId: created.id, targetLabel: name, after: { name, label: created.label, fields: fields.map((f) => f.name) } }, trx);
+      await announceClassChange(this.deps.kernel.recordHooks, trx, { kind: 'created', classId: created.id, name, actor: changeActorOf(ctx.actor) });
       return created;
     }, opts);
     return toClassDto(row);
@@ -89,6 +91,7 @@ export class ClassService {
         buildLater = await this.reindex(trx, id, fields);
       }
       const after = await classes.updateClass(trx, id, { label: input.label, fields, viewConfig: input.viewConfig, retentionDays: input.retentionDays });
+      await announceClassChange(this.deps.kernel.recordHooks, trx, { kind: 'updated', classId: id, name: after.name, actor: changeActorOf(ctx.actor) });
       const diff = diffForAudit(auditView(before), auditView(after), { allow: [...AUDITED.allow] });
       if (diff) await this.deps.kernel.audit.record(ctx, { action: 'data_class.update', targetType: 'data_class', targetId: id, targetLabel: after.name, ...diff }, trx);
       if (input.retentionDays !== undefined && before.retention_days !== after.retention_days) {
@@ -111,6 +114,7 @@ export class ClassService {
       const referencing = await classesReferencing(trx, row.name, id);
       if (referencing.length > 0) throw conflict(`Relation fields of ${referencing.join(', ')} point at this class`, 'CLASS_REFERENCED');
       await classes.deleteClass(trx, id);
+      await announceClassChange(this.deps.kernel.recordHooks, trx, { kind: 'deleted', classId: id, name: row.name, actor: changeActorOf(ctx.actor) });
       await this.deps.kernel.audit.record(ctx, { action: 'data_class.delete', targetType: 'data_class', targetId: id, targetLabel: row.name, before: { name: row.name } }, trx);
     }, opts);
     // Dropping a partition in the transaction would lock the whole table; it is detached without
