@@ -8,14 +8,14 @@ const Url = Type.String({ minLength: 8, maxLength: 2000, pattern: '^https?://' }
 /** How the gateway authenticates to an upstream, as written by an administrator (secrets in clear, once). */
 export const AuthInput = Type.Union([
   Type.Object({ type: Type.Literal('none') }, { additionalProperties: false }),
-  Type.Object({ type: Type.Literal('apiKeyHeader'), headerName: Name, key: Type.Optional(Secret) }, { additionalProperties: false }),
-  Type.Object({ type: Type.Literal('apiKeyQuery'), paramName: Name, key: Type.Optional(Secret) }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('apiKeyHeader'), headerName: Type.Optional(Name), key: Type.Optional(Secret) }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('apiKeyQuery'), paramName: Type.Optional(Name), key: Type.Optional(Secret) }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('bearer'), token: Type.Optional(Secret) }, { additionalProperties: false }),
-  Type.Object({ type: Type.Literal('basic'), username: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^:]*$' }), password: Type.Optional(Secret) }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('basic'), username: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[^:]*$' })), password: Type.Optional(Secret) }, { additionalProperties: false }),
   Type.Object(
     {
       type: Type.Literal('oauth2ClientCredentials'),
-      tokenUrl: Url,
+      tokenUrl: Type.Optional(Url),
       clientId: Type.String({ minLength: 1, maxLength: 500 }),
       clientSecret: Type.Optional(Secret),
       scope: Type.Optional(Type.String({ maxLength: 1000 })),
@@ -38,6 +38,16 @@ export const SECRET_FIELD: Record<AuthType, string | undefined> = {
   bearer: 'token',
   basic: 'password',
   oauth2ClientCredentials: 'clientSecret',
+};
+
+/** Settings each type cannot do without (checked after a preset filled in its part). */
+export const REQUIRED_SETTINGS: Record<AuthType, readonly string[]> = {
+  none: [],
+  apiKeyHeader: ['headerName'],
+  apiKeyQuery: ['paramName'],
+  bearer: [],
+  basic: ['username'],
+  oauth2ClientCredentials: ['tokenUrl', 'clientId'],
 };
 
 /** The read form: non-secret settings as stored, the secret field replaced by `{ set }`. */

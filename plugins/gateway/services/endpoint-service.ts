@@ -4,7 +4,7 @@ import { HTTP_METHODS, RateLimit, type Endpoint } from '../model.ts';
 import { HOP_BY_HOP } from '../outbound/outbound-http.ts';
 import type { EndpointStore, EndpointWrite } from '../store/endpoint-store.ts';
 import type { RouteStore } from '../store/route-store.ts';
-import { AuthInput, AuthRead, redactedAuth, SECRET_FIELD, splitAuth } from './auth-types.ts';
+import { AuthInput, AuthRead, redactedAuth, REQUIRED_SETTINGS, SECRET_FIELD, splitAuth } from './auth-types.ts';
 import type { Presets } from './presets.ts';
 
 export const SECRET_KEY_NAME = 'GATEWAY_SECRETS_ENCRYPTION_KEY';
@@ -103,9 +103,11 @@ export class EndpointService {
     if (input.preset !== undefined && !preset) throw badRequest(`No preset "${input.preset}"`, 'preset');
     const baseUrl = input.baseUrl ?? preset?.baseUrl;
     if (!baseUrl) throw badRequest('baseUrl is required (or a preset that has one)', 'baseUrl');
-    const auth = input.auth ?? (preset ? presetAuth(preset.auth) : { type: 'none' as const });
-    if (preset && auth.type !== preset.auth.type) throw badRequest(`Preset "${preset.id}" uses auth type ${preset.auth.type}`, 'auth.type');
-    const { type, config, secret } = splitAuth(auth);
+    if (preset && input.auth && input.auth.type !== preset.auth.type) throw badRequest(`Preset "${preset.id}" uses auth type ${preset.auth.type}`, 'auth.type');
+    if (preset && !input.auth && preset.auth.type !== 'none') throw badRequest(`Preset "${preset.id}" needs auth of type ${preset.auth.type} with its credentials`, 'auth');
+    // The request's settings win over the preset's; the preset fills what the vendor fixes (token URL, header name).
+    const auth = input.auth ? ({ ...(preset?.auth ?? {}), ...input.auth } as AuthInput) : ({ type: 'none' } as const);
+    const { type, config, secret } = checkedAuth(auth);
     if (SECRET_FIELD[type] && secret === undefined) throw badRequest(`Auth type ${type} needs its ${SECRET_FIELD[type]}`, `auth.${SECRET_FIELD[type]}`);
     const write: EndpointWrite = {
       name: input.name,
@@ -140,7 +142,7 @@ export class EndpointService {
     if (patch.timeoutMs !== undefined) write.timeoutMs = patch.timeoutMs;
     if (patch.defaultHeaders !== undefined) write.defaultHeaders = checkedHeaders(patch.defaultHeaders);
     if (patch.auth !== undefined) {
-      const { type, config, secret } = splitAuth(patch.auth);
+      const { type, config, secret } = checkedAuth(patch.auth);
       write.authType = type;
       write.authConfig = config;
       const field = SECRET_FIELD[type];
@@ -171,9 +173,12 @@ export class EndpointService {
   }
 }
 
-/** A preset names the auth type and its non-secret settings; the secret comes with the request. */
-function presetAuth(auth: Record<string, string>): AuthInput {
-  return auth as unknown as AuthInput;
+function checkedAuth(auth: AuthInput) {
+  const split = splitAuth(auth);
+  for (const name of REQUIRED_SETTINGS[split.type]) {
+    if (!split.config[name]) throw badRequest(`Auth type ${split.type} needs ${name}`, `auth.${name}`);
+  }
+  return split;
 }
 
 function checkedBaseUrl(value: string): string {

@@ -3,7 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HTTP_METHODS, RateLimit } from '../model.ts';
-import { AuthInput, SECRET_FIELD } from './auth-types.ts';
+import { AUTH_TYPES, type AuthInput } from './auth-types.ts';
 import { parseTemplate } from './path-template.ts';
 
 const PresetRoute = Type.Object(
@@ -24,7 +24,22 @@ export const PresetFile = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 2000 })),
     docsUrl: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 2000 })),
     baseUrl: Type.String({ pattern: '^https?://', maxLength: 2000 }),
-    auth: Type.Optional(AuthInput),
+    // The auth type and whichever non-secret settings the vendor fixes (token URL, header name, ...);
+    // the rest comes with the request that creates an endpoint from the preset.
+    auth: Type.Optional(
+      Type.Object(
+        {
+          type: Type.Union(AUTH_TYPES.map((t) => Type.Literal(t))),
+          headerName: Type.Optional(Type.String({ maxLength: 100 })),
+          paramName: Type.Optional(Type.String({ maxLength: 100 })),
+          tokenUrl: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 2000 })),
+          scope: Type.Optional(Type.String({ maxLength: 1000 })),
+          audience: Type.Optional(Type.String({ maxLength: 1000 })),
+          clientAuth: Type.Optional(Type.Union([Type.Literal('basic'), Type.Literal('body')])),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     rateLimit: Type.Optional(RateLimit),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 300_000 })),
     defaultHeaders: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2000 }))),
@@ -85,8 +100,6 @@ function loadPreset(file: string): Preset {
   if (first) throw fail(`${first.path || '/'} ${first.message}`);
   const p = raw as PresetFile;
   const auth = (p.auth ?? { type: 'none' }) as Preset['auth'];
-  const secretField = SECRET_FIELD[auth.type];
-  if (secretField && Object.hasOwn(auth, secretField)) throw fail(`/auth/${secretField} must not be in a preset (secrets are given when an endpoint is created)`);
   (p.routes ?? []).forEach((r, i) => {
     try {
       parseTemplate(r.path);
