@@ -127,7 +127,7 @@ export async function routeRoutes(app: App, { routes, catalog }: GatewayServices
     },
     async (request) => {
       const { endpointId, routeId, parameters, resultFilter } = request.body;
-      if (!(await catalog.findRoute(endpointId, routeId))) throw notFound('No such route of this endpoint', 'ROUTE_NOT_FOUND');
+      if (!(await catalog.findRoute(endpointId, routeId))) throw notFound('No such route of this endpoint', 'GATEWAY_ROUTE_NOT_FOUND');
       const answer = await catalog.callRoute(endpointId, routeId, { params: parameters?.path, query: parameters?.query });
       const body = answerBody(answer);
       return { status: answer.status, data: typeof body === 'string' ? body : applyResultFilter(body, resultFilter ?? null), truncated: answer.truncated };

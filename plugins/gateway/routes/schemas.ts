@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 const Value = Type.String({ maxLength: 2000 });
 

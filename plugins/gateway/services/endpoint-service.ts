@@ -36,7 +36,7 @@ export const EndpointPatch = Type.Object(
     timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 300_000 })),
     defaultHeaders: Type.Optional(Headers),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false },
 );
 export type EndpointPatch = Static<typeof EndpointPatch>;
 

@@ -22,7 +22,7 @@ export const RouteCreate = Type.Object(
   },
   { additionalProperties: false },
 );
-export const RoutePatch = Type.Partial(RouteCreate, { additionalProperties: false, minProperties: 1 });
+export const RoutePatch = Type.Partial(RouteCreate, { additionalProperties: false });
 
 export const RouteView = Type.Object({
   id: Type.String(),
@@ -66,7 +66,7 @@ export class RouteService {
 
   async get(id: string): Promise<Route> {
     const route = isUuid(id) ? await this.deps.routes.findById(id) : undefined;
-    if (!route) throw notFound('No such route', 'ROUTE_NOT_FOUND');
+    if (!route) throw notFound('No such route', 'GATEWAY_ROUTE_NOT_FOUND');
     return route;
   }
 
@@ -91,7 +91,7 @@ export class RouteService {
     } catch (err) {
       throw duplicate(err);
     }
-    if (!updated) throw notFound('No such route', 'ROUTE_NOT_FOUND');
+    if (!updated) throw notFound('No such route', 'GATEWAY_ROUTE_NOT_FOUND');
     this.deps.changed(route.endpointId);
     return updated;
   }
@@ -117,7 +117,7 @@ export class RouteService {
     if (json === undefined) throw new HttpError(502, 'UPSTREAM_NOT_JSON', 'The upstream answer is not JSON (or was cut off); no schema inferred');
     const sample = fitting(trimSample(json), MAX_STORED_SAMPLE);
     const saved = await this.deps.routes.saveSchema(id, fitting(inferSchema(json), MAX_STORED_SCHEMA), sample, 'inferred');
-    if (!saved) throw notFound('No such route', 'ROUTE_NOT_FOUND');
+    if (!saved) throw notFound('No such route', 'GATEWAY_ROUTE_NOT_FOUND');
     return saved;
   }
 

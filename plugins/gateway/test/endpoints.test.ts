@@ -123,7 +123,7 @@ describe('gateway endpoints and routes: administration', () => {
     expect((await g.call('DELETE', `/api/v1/gateway/endpoints/${ep.id}`, g.manager)).statusCode).to.equal(204);
     expect(await g.t.db('gateway_routes').where({ endpoint_id: ep.id })).to.have.length(0);
     expect((await g.call('GET', `/api/v1/gateway/endpoints/${ep.id}`, g.manager)).statusCode).to.equal(404);
-    expect((await g.call('GET', '/api/v1/gateway/endpoints/not-a-uuid', g.manager)).statusCode).to.equal(404);
+    expect((await g.call('GET', '/api/v1/gateway/endpoints/not-a-uuid', g.manager)).json()).to.include({ statusCode: 400, field: 'id' });
   });
 
   it('lists the shipped presets and creates an endpoint with its routes from one', async () => {
