@@ -7,6 +7,7 @@ import type { EndpointStore } from '../store/endpoint-store.ts';
 import type { RouteStore } from '../store/route-store.ts';
 import { isUuid } from './endpoint-service.ts';
 import { matchTemplate, specificity, templateParams } from './path-template.ts';
+import type { CatalogCache } from './catalog-cache.ts';
 import type { RouteCaller } from './route-caller.ts';
 
 export function routeRef(endpoint: Endpoint, route: Route): GatewayRouteRef {
@@ -14,9 +15,16 @@ export function routeRef(endpoint: Endpoint, route: Route): GatewayRouteRef {
 }
 
 /** The `gatewayCatalog` port (ports.ts): built in core-api too, so it holds no connection of its own beyond the lazy undici agent. */
-export function gatewayCatalog(deps: { endpoints: EndpointStore; routes: RouteStore; caller: RouteCaller; outbound: OutboundHttp }): GatewayCatalog {
+export function gatewayCatalog(deps: { endpoints: EndpointStore; routes: RouteStore; caller: RouteCaller; outbound: OutboundHttp; cache: CatalogCache }): GatewayCatalog {
   const load = async (endpointId: string, routeId: string, trx?: Tx) => {
     if (!isUuid(endpointId) || !isUuid(routeId)) return undefined;
+    if (!trx) {
+      // The call path: from memory (see CatalogCache for how fresh it is).
+      const entry = await deps.cache.byEndpointId(endpointId);
+      const route = entry?.routes.find((r) => r.id === routeId);
+      return entry && route ? { endpoint: entry.endpoint, route } : undefined;
+    }
+    // Inside a caller's transaction: what that transaction sees, never the cache.
     const [endpoint, route] = await Promise.all([deps.endpoints.findById(endpointId, trx), deps.routes.findById(routeId, trx)]);
     return endpoint && route && route.endpointId === endpoint.id ? { endpoint, route } : undefined;
   };
@@ -31,10 +39,11 @@ export function gatewayCatalog(deps: { endpoints: EndpointStore; routes: RouteSt
       return deps.caller.call(found.endpoint, found.route, input);
     },
     async matchRoute(endpointKey, method, path) {
-      const endpoint = isUuid(endpointKey) ? await deps.endpoints.findById(endpointKey) : await deps.endpoints.findByName(endpointKey);
-      if (!endpoint) return undefined;
+      const entry = isUuid(endpointKey) ? await deps.cache.byEndpointId(endpointKey) : await deps.cache.byEndpointName(endpointKey);
+      if (!entry) return undefined;
+      const { endpoint } = entry;
       const wanted = method.toUpperCase();
-      const candidates = (await deps.routes.listByEndpoint(endpoint.id)).filter((r) => r.method === wanted).sort((a, b) => specificity(b.path) - specificity(a.path));
+      const candidates = entry.routes.filter((r) => r.method === wanted).sort((a, b) => specificity(b.path) - specificity(a.path));
       for (const route of candidates) {
         const params = matchTemplate(route.path, path);
         if (params) return { route: routeRef(endpoint, route), params };

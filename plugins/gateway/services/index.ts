@@ -5,6 +5,7 @@ import { AddressPolicy } from '../outbound/address-policy.ts';
 import { OutboundHttp, type Resolver } from '../outbound/outbound-http.ts';
 import { EndpointStore } from '../store/endpoint-store.ts';
 import { RouteStore } from '../store/route-store.ts';
+import { CatalogCache } from './catalog-cache.ts';
 import { gatewayCatalog } from './catalog.ts';
 import { EndpointLimiters } from './endpoint-limiters.ts';
 import { EndpointService } from './endpoint-service.ts';
@@ -52,7 +53,9 @@ export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resol
   const routeStore = new RouteStore(deps.db);
   const tokens = new OAuth2Tokens({ outbound, secretBox: deps.secretBox, clock: deps.clock });
   const limiters = new EndpointLimiters();
+  const cache = new CatalogCache({ endpoints: endpointStore, routes: routeStore, clock: deps.clock, ttlMs: 5_000, maxEntries: 1_000 });
   const changed = (endpointId: string) => {
+    cache.forget(endpointId);
     tokens.invalidate(endpointId);
     limiters.forget(endpointId);
   };
@@ -67,8 +70,8 @@ export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resol
     caller,
     endpointStore,
     routeStore,
-    catalog: gatewayCatalog({ endpoints: endpointStore, routes: routeStore, caller, outbound }),
-    siteBindings: new SiteBindings({ publishedSites: deps.publishedSites, endpoints: endpointStore, routes: routeStore, caller }),
+    catalog: gatewayCatalog({ endpoints: endpointStore, routes: routeStore, caller, outbound, cache }),
+    siteBindings: new SiteBindings({ publishedSites: deps.publishedSites, cache, caller }),
     publicRateLimit: new PublicRateLimit(cfg.GATEWAY_PUBLIC_RATE_LIMIT_PER_MINUTE, () => deps.clock.now().getTime()),
     async stop() {
       await limiters.stop();

@@ -1,6 +1,5 @@
 import { HttpError, notFound, unauthorized } from '../../../kernel/index.ts';
-import type { EndpointStore } from '../store/endpoint-store.ts';
-import type { RouteStore } from '../store/route-store.ts';
+import type { CatalogCache } from './catalog-cache.ts';
 import type { GatewayAnswer } from '../ports.ts';
 import type { GatewayBinding, PublishedSites } from './published-sites.ts';
 import { applyResultFilter } from './result-filter.ts';
@@ -17,7 +16,7 @@ const OUTCOME = /^[A-Za-z0-9_-]{1,32}$/;
  * route or a parameter. Without the content plugin every binding id is unknown (404).
  */
 export class SiteBindings {
-  constructor(private readonly deps: { publishedSites: PublishedSites | undefined; endpoints: EndpointStore; routes: RouteStore; caller: RouteCaller }) {}
+  constructor(private readonly deps: { publishedSites: PublishedSites | undefined; cache: CatalogCache; caller: RouteCaller }) {}
 
   /** The upstream's JSON answer through the binding's result filter. */
   async resolve(bindingId: string, siteKey: string | undefined): Promise<{ data: unknown }> {
@@ -51,10 +50,11 @@ export class SiteBindings {
 
   private async call(binding: GatewayBinding, body: unknown): Promise<GatewayAnswer> {
     if (!isUuid(binding.endpointId) || !isUuid(binding.routeId)) throw notFound('No such gateway binding', 'BINDING_NOT_FOUND');
-    const [endpoint, route] = await Promise.all([this.deps.endpoints.findById(binding.endpointId), this.deps.routes.findById(binding.routeId)]);
+    const entry = await this.deps.cache.byEndpointId(binding.endpointId);
+    const route = entry?.routes.find((r) => r.id === binding.routeId);
     // A binding whose route was deleted since the page was saved answers like an unknown binding.
-    if (!endpoint || !route || route.endpointId !== endpoint.id) throw notFound('No such gateway binding', 'BINDING_NOT_FOUND');
-    return this.deps.caller.call(endpoint, route, { params: binding.parameters.path, query: binding.parameters.query, body });
+    if (!entry || !route) throw notFound('No such gateway binding', 'BINDING_NOT_FOUND');
+    return this.deps.caller.call(entry.endpoint, route, { params: binding.parameters.path, query: binding.parameters.query, body });
   }
 }
 
