@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { definePlugin } from 'cms-platform/kernel';
+import { definePlugin } from '../../../../kernel/index.ts';
 import { weatherService } from './weather.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -12,8 +12,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  * gateway), trims the answer to what a widget shows and caches it for a few minutes per city. Its
  * routes folder is mounted by the gateway under /api/remote/weather-widget/.
  *
- * Start it with CMS_PLUGIN_PATH=plugins/gateway/examples/weather-widget (or copy the folder anywhere
- * and import the kernel as `cms-platform/kernel`, as here).
+ * Start it with CMS_PLUGIN_PATH=plugins/gateway/examples/weather-widget. A copy outside this repository
+ * imports the kernel by package name (`cms-platform/kernel`) instead of the relative path used here.
  */
 export default definePlugin({
   id: 'weather-widget',

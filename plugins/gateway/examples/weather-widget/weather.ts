@@ -1,4 +1,4 @@
-import { HttpError, notFound, type Clock, type PluginServices } from 'cms-platform/kernel';
+import { HttpError, notFound, type Clock, type PluginServices } from '../../../../kernel/index.ts';
 
 export interface CurrentWeather {
   city: string;

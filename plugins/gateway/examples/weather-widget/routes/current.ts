@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../../../../kernel/index.ts';
 import type { WeatherService } from '../weather.ts';
 
 /** GET /api/remote/weather-widget/current?city=Berlin: public, for published sites (cached per city). */
-export default async function currentWeather(app: FastifyInstance, opts: { weather: WeatherService }): Promise<void> {
+export default async function currentWeather(app: App, opts: { weather: WeatherService }): Promise<void> {
   app.get<{ Querystring: { city: string } }>(
     '/current',
     {
