@@ -4,8 +4,10 @@ import { AddressPolicy, classifyAddress } from '../outbound/address-policy.ts';
 import { OutboundHttp, type Resolver } from '../outbound/outbound-http.ts';
 import { startGatewayKernel, startUpstream, type Upstream } from './helpers.ts';
 
+const made: OutboundHttp[] = [];
+
 function outbound(policy: Partial<ConstructorParameters<typeof AddressPolicy>[0]>, resolve?: Resolver) {
-  return new OutboundHttp({
+  const http = new OutboundHttp({
     policy: new AddressPolicy({ refuseLoopback: true, allowPrivate: true, allowHosts: [], ...policy }),
     resolve,
     connectTimeoutMs: 2000,
@@ -13,6 +15,8 @@ function outbound(policy: Partial<ConstructorParameters<typeof AddressPolicy>[0]
     maxResponseBytes: 1024,
     maxRedirects: 3,
   });
+  made.push(http);
+  return http;
 }
 
 async function refusal(p: Promise<unknown>): Promise<{ statusCode: number; code: string; message: string }> {
@@ -29,7 +33,10 @@ describe('outbound HTTP policy', () => {
   before(async () => {
     up = await startUpstream();
   });
-  after(() => up.close());
+  after(async () => {
+    await Promise.all(made.map((h) => h.close()));
+    await up.close();
+  });
 
   it('classifies loopback, link-local, private, reserved and IPv4-mapped addresses', () => {
     const cases: [string, string][] = [

@@ -66,6 +66,17 @@ describe('published sites: /api/v1/gateway/resolve and /submit through bindings'
     expect(res.body).not.to.contain('upstream-secret');
   });
 
+  it('answers a browser preflight that asks for X-Cms-Site-Key', async () => {
+    const res = await g.t.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/gateway/resolve',
+      headers: { origin: 'https://some-site.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-cms-site-key' },
+    });
+    expect(res.statusCode).to.equal(204);
+    expect(res.headers['access-control-allow-origin']).to.equal('*');
+    expect(String(res.headers['access-control-allow-headers'])).to.contain('x-cms-site-key');
+  });
+
   it('asks for the site key when the website has one (header X-Cms-Site-Key or body siteKey): 401 without or wrong', async () => {
     const website = await sites.addWebsite('site-key-123');
     const id = await sites.addBinding({ websiteId: website, endpointId, routeId: getRoute, parameters: { path: { section: 'a' } }, resultFilter: null, mode: 'resolve' });
