@@ -1,6 +1,7 @@
 import { HttpError, type Clock, type SecretBox } from '../../../kernel/index.ts';
 import type { Endpoint } from '../model.ts';
 import type { OutboundHttp } from '../outbound/outbound-http.ts';
+import { unseal } from './route-caller.ts';
 
 interface CachedToken {
   accessToken: string;
@@ -42,7 +43,7 @@ export class OAuth2Tokens {
   private async fetchToken(endpoint: Endpoint, issuedFor: string): Promise<CachedToken> {
     const { tokenUrl, clientId, scope, audience, clientAuth } = endpoint.authConfig;
     if (!tokenUrl || !clientId || !endpoint.sealedSecret) throw new HttpError(502, 'UPSTREAM_AUTH_FAILED', `Endpoint ${endpoint.name} has no complete OAuth2 client credentials`);
-    const secret = this.deps.secretBox.decrypt(endpoint.sealedSecret);
+    const secret = unseal(this.deps.secretBox, endpoint);
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
     if (scope) form.set('scope', scope);
     if (audience) form.set('audience', audience);

@@ -1,4 +1,4 @@
-import { badRequest, type SecretBox } from '../../../kernel/index.ts';
+import { HttpError, badRequest, isHttpError, type SecretBox } from '../../../kernel/index.ts';
 import type { Endpoint, Route } from '../model.ts';
 import { HOP_BY_HOP, type OutboundHttp } from '../outbound/outbound-http.ts';
 import type { GatewayAnswer, GatewayCallInput } from '../ports.ts';
@@ -35,6 +35,9 @@ export class RouteCaller {
     }
     const headers: Record<string, string> = { ...lowerKeys(endpoint.defaultHeaders), ...upstreamHeaders(input.headers) };
     let body: string | Buffer | undefined;
+    if (input.body !== undefined && input.body !== null && (route.method === 'GET' || route.method === 'HEAD')) {
+      throw badRequest(`A ${route.method} route takes no request body`, 'body');
+    }
     if (input.body !== undefined && input.body !== null) {
       if (typeof input.body === 'string' || Buffer.isBuffer(input.body)) body = input.body;
       else {
@@ -52,7 +55,7 @@ export class RouteCaller {
   }
 
   private async addCredentials(endpoint: Endpoint, headers: Record<string, string>, url: URL): Promise<void> {
-    const secret = () => (endpoint.sealedSecret ? this.deps.secretBox.decrypt(endpoint.sealedSecret) : '');
+    const secret = () => unseal(this.deps.secretBox, endpoint);
     const cfg = endpoint.authConfig;
     switch (endpoint.authType) {
       case 'none':
@@ -73,6 +76,20 @@ export class RouteCaller {
         headers.authorization = `Bearer ${await this.deps.tokens.token(endpoint)}`;
         return;
     }
+  }
+}
+
+/**
+ * The endpoint's secret in clear, for this one call. A secret sealed with a key this process does not
+ * have (lost or rotated GATEWAY_SECRETS_ENCRYPTION_KEY) is a 503 naming the endpoint, never a 500.
+ */
+export function unseal(secretBox: SecretBox, endpoint: Endpoint): string {
+  if (!endpoint.sealedSecret) return '';
+  try {
+    return secretBox.decrypt(endpoint.sealedSecret);
+  } catch (err) {
+    if (isHttpError(err)) throw err;
+    throw new HttpError(503, 'CREDENTIALS_UNREADABLE', `The credentials of endpoint ${endpoint.name} cannot be unsealed (was the encryption key changed?); set them again`);
   }
 }
 

@@ -171,6 +171,21 @@ describe('gateway calls: credentials per auth type, OAuth2 tokens, rate limit, t
     expect(up.requests).to.have.length(0);
   });
 
+  it('refuses a body on a GET route (400 naming body) and answers 503 when stored credentials cannot be unsealed', async () => {
+    const ep = await g.createEndpoint({ baseUrl: up.url, auth: { type: 'bearer', token: 'tok' } });
+    const route = await g.createRoute(ep.id, 'GET', '/x');
+    const withBody = await execute(route.id, { body: { a: 1 } });
+    expect(withBody.statusCode).to.equal(400);
+    expect(withBody.json().field).to.equal('body');
+    // As after a lost or changed encryption key: the sealed value no longer opens.
+    await g.t.db('gateway_endpoints').where({ id: ep.id }).update({ auth_secret: 'v1:GATEWAY_SECRETS_ENCRYPTION_KEY:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA==:AAAA' });
+    await g.call('PATCH', `/api/v1/gateway/endpoints/${ep.id}`, g.manager, { timeoutMs: 5000 });
+    const res = await execute(route.id);
+    expect(res.statusCode).to.equal(503);
+    expect(res.json().code).to.equal('CREDENTIALS_UNREADABLE');
+    expect(up.requests).to.have.length(0);
+  });
+
   it('test answers the raw upstream answer, capped', async () => {
     up.handle((_req, res) => {
       res.statusCode = 418;
