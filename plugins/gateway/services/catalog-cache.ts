@@ -27,6 +27,17 @@ export class CatalogCache {
     return endpoint && this.load(endpoint);
   }
 
+  /** The entry read again now (a route created by another process since the entry was loaded). */
+  async reload(id: string): Promise<Entry | undefined> {
+    this.forget(id);
+    return this.byEndpointId(id);
+  }
+
+  /** True when the entry was loaded more than `ms` ago. */
+  olderThan(entry: Entry, ms: number): boolean {
+    return this.deps.clock.now().getTime() - entry.loadedAt > ms;
+  }
+
   async byEndpointName(name: string): Promise<Entry | undefined> {
     const id = this.idByName.get(name);
     const hit = id !== undefined ? this.byId.get(id) : undefined;

@@ -1,12 +1,14 @@
 import { expect } from 'chai';
+import { ManualClock } from '../../../kernel/clock.ts';
 import { startGatewayKernel, startUpstream, type Upstream } from './helpers.ts';
 
 describe('gatewayCatalog port (as other plugins use it)', () => {
   let g: Awaited<ReturnType<typeof startGatewayKernel>>;
   let up: Upstream;
+  const clock = new ManualClock();
   before(async () => {
     up = await startUpstream();
-    g = await startGatewayKernel();
+    g = await startGatewayKernel({ clock });
   });
   after(async () => {
     await g.t.close();
@@ -47,6 +49,18 @@ describe('gatewayCatalog port (as other plugins use it)', () => {
     expect(await catalog().matchRoute(ep.name, 'POST', '/users/42')).to.equal(undefined);
     expect(await catalog().matchRoute(ep.name, 'GET', '/users/42/posts')).to.equal(undefined);
     expect(await catalog().matchRoute('no-such-endpoint', 'GET', '/users/42')).to.equal(undefined);
+  });
+
+  it('sees a route another process created since its cached copy was loaded', async () => {
+    const ep = await g.createEndpoint({ baseUrl: up.url });
+    await g.createRoute(ep.id, 'GET', '/a');
+    expect(await catalog().matchRoute(ep.name, 'GET', '/a')).to.not.equal(undefined);
+    // Written straight to the table, as the gateway process would while this one (core-api) holds a copy.
+    const [row] = await g.t.db('gateway_routes').insert({ endpoint_id: ep.id, method: 'GET', path: '/b/{x}' }).returning('id');
+    expect((await catalog().findRoute(ep.id, row.id))!.pathTemplate).to.equal('/b/{x}');
+    const [row2] = await g.t.db('gateway_routes').insert({ endpoint_id: ep.id, method: 'GET', path: '/c' }).returning('id');
+    clock.advance(1001);
+    expect((await catalog().matchRoute(ep.name, 'GET', '/c'))!.route.routeId).to.equal(row2.id);
   });
 
   it('callRoute: fills the template, sends a JSON or raw body, caps the timeout by the endpoint\'s; errors as documented', async () => {
