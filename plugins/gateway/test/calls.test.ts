@@ -19,6 +19,7 @@ describe('gateway calls: credentials per auth type, OAuth2 tokens, rate limit, t
   beforeEach(() => {
     up.requests.length = 0;
     tokenRequests = 0;
+    revoked.clear();
     // /token issues numbered tokens valid 600 s (slowly, so concurrent callers overlap); /slow never answers in time.
     up.handle((req, res) => {
       if (req.url === '/token') {
