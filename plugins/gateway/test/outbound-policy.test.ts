@@ -34,7 +34,7 @@ describe('outbound HTTP policy', () => {
     up = await startUpstream();
   });
   after(async () => {
-    await Promise.all(made.map((h) => h.close()));
+    await Promise.all(made.splice(0).map((h) => h.close()));
     await up.close();
   });
 
