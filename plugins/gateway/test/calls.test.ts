@@ -187,6 +187,21 @@ describe('gateway calls: credentials per auth type, OAuth2 tokens, rate limit, t
     expect(up.requests).to.have.length(0);
   });
 
+  it('does not follow redirects on route calls: the 3xx comes back as sent', async () => {
+    up.handle((req, res) => {
+      res.statusCode = 302;
+      res.setHeader('location', 'http://169.254.169.254/latest/meta-data/');
+      res.end();
+    });
+    const ep = await g.createEndpoint({ baseUrl: up.url });
+    const route = await g.createRoute(ep.id, 'GET', '/moved');
+    const res = await execute(route.id);
+    expect(res.statusCode).to.equal(200);
+    expect(res.json()).to.deep.include({ status: 302 });
+    expect(res.json().headers.location).to.equal('http://169.254.169.254/latest/meta-data/');
+    expect(up.requests).to.have.length(1);
+  });
+
   it('test answers the raw upstream answer, capped', async () => {
     up.handle((_req, res) => {
       res.statusCode = 418;
