@@ -1,0 +1,15 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../../../../kernel/index.ts';
+import type { WeatherService } from '../weather.ts';
+
+/** GET /api/remote/weather-widget/current?city=Berlin: public, for published sites (cached per city). */
+export default async function currentWeather(app: App, opts: { weather: WeatherService }): Promise<void> {
+  app.get<{ Querystring: { city: string } }>(
+    '/current',
+    {
+      config: { public: true },
+      schema: { tags: ['remote'], querystring: Type.Object({ city: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^/?#]+$' }) }, { additionalProperties: false }) },
+    },
+    async (request) => opts.weather.current(request.query.city),
+  );
+}

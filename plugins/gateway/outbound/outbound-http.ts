@@ -1,0 +1,207 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import type { Readable } from 'node:stream';
+import { Agent, buildConnector, request, type Dispatcher } from 'undici';
+import { HttpError, badRequest } from '../../../kernel/index.ts';
+import type { GatewayAnswer } from '../ports.ts';
+import { AddressPolicy, normaliseHost } from './address-policy.ts';
+
+/** Resolves a host name to its addresses (injectable so tests can point a name anywhere). */
+export type Resolver = (host: string) => Promise<string[]>;
+
+const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/** Thrown from the connector when the policy refuses every address of a host; mapped to 403 OUTBOUND_REFUSED. */
+export class OutboundRefusedError extends Error {
+  readonly code = 'OUTBOUND_REFUSED';
+}
+
+export interface OutboundOptions {
+  policy: AddressPolicy;
+  resolve?: Resolver;
+  connectTimeoutMs: number;
+  /** Default whole-call timeout (headers and body). */
+  timeoutMs: number;
+  /** Default cap on a response body; the rest is cut off and `truncated` set. */
+  maxResponseBytes: number;
+  /** Redirects `fetch` follows (each hop re-checked by the connector); route calls never follow. */
+  maxRedirects: number;
+}
+
+export interface OutboundRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+// Connection-level headers that describe one hop, never forwarded in either direction.
+export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
+
+/**
+ * The one module through which the gateway talks to the outside (undici). Every connection goes
+ * through a connector that resolves the host itself, checks each address against the policy and then
+ * connects to that very address (TLS still verifies the original host name), so a name that changes
+ * its answer between the check and the connection (DNS rebinding) cannot slip through: there is no
+ * second lookup. Redirects are not followed for route calls (the caller gets the 3xx as the upstream
+ * sent it); `fetch` follows a few, each new connection checked the same way.
+ */
+export class OutboundHttp {
+  readonly agent: Agent;
+  private readonly resolve: Resolver;
+
+  constructor(private readonly opts: OutboundOptions) {
+    this.resolve = opts.resolve ?? systemResolver;
+    const base = buildConnector({ timeout: opts.connectTimeoutMs });
+    this.agent = new Agent({
+      connect: (connectOpts, callback) => {
+        const host = normaliseHost(connectOpts.hostname);
+        this.pinnedAddress(host).then(
+          (address) => base({ ...connectOpts, hostname: address, servername: connectOpts.servername || (isIP(host) ? undefined : host) }, callback),
+          (err: Error) => callback(err, null),
+        );
+      },
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  /** The first address of `host` the policy allows; refuses when it allows none. */
+  async pinnedAddress(host: string): Promise<string> {
+    const addresses = isIP(host) ? [host] : await this.resolve(host);
+    let reason = `${host} has no address`;
+    for (const address of addresses) {
+      const refusal = this.opts.policy.refusal(host, address);
+      if (refusal === undefined) return address;
+      reason = refusal;
+    }
+    throw new OutboundRefusedError(`Outbound call refused: ${reason}`);
+  }
+
+  /** One request, no redirects followed; rejects with an HttpError when no answer was received. */
+  async request(url: string | URL, init: OutboundRequest = {}): Promise<GatewayAnswer> {
+    const target = checkedUrl(url);
+    const timeoutMs = Math.min(init.timeoutMs ?? this.opts.timeoutMs, 300_000);
+    const maxBytes = init.maxBytes ?? this.opts.maxResponseBytes;
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      const res = await request(target, {
+        dispatcher: this.agent,
+        method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
+        headers: init.headers,
+        body: init.body,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const { body, truncated } = await readCapped(res.body, maxBytes);
+      return { status: res.statusCode, headers: flattenHeaders(res.headers), body, truncated };
+    } catch (err) {
+      throw upstreamError(err, target, signal.aborted);
+    }
+  }
+
+  /** Like `request`, following up to `maxRedirects` redirects; credentials are dropped when the origin changes. */
+  async fetch(url: string | URL, init: OutboundRequest = {}): Promise<GatewayAnswer> {
+    let current = checkedUrl(url);
+    let step = { ...init, headers: { ...init.headers } };
+    for (let hop = 0; ; hop++) {
+      const answer = await this.request(current, step);
+      const location = answer.headers.location;
+      if (![301, 302, 303, 307, 308].includes(answer.status) || !location || hop >= this.opts.maxRedirects) return answer;
+      const next = new URL(location, current);
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') return answer;
+      if (next.origin !== current.origin) {
+        step.headers = Object.fromEntries(Object.entries(step.headers).filter(([k]) => !['authorization', 'cookie'].includes(k.toLowerCase())));
+      }
+      if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && (step.method ?? 'GET') !== 'GET')) {
+        step = { ...step, method: 'GET', body: undefined };
+      }
+      current = next;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+/** An absolute http(s) URL without user information, or a 400 naming `url`. */
+export function checkedUrl(url: string | URL): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw badRequest('Not an absolute URL', 'url');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw badRequest('Only http and https URLs are called', 'url');
+  if (parsed.username || parsed.password) throw badRequest('Credentials in a URL are not accepted; configure them on the endpoint', 'url');
+  return parsed;
+}
+
+async function readCapped(stream: Readable & AsyncIterable<Buffer>, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    if (size + chunk.length > maxBytes) {
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      stream.destroy();
+      return { body: Buffer.concat(chunks), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { body: Buffer.concat(chunks), truncated: false };
+}
+
+export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Maps a failed call to the port's documented errors; messages name the host, never credentials or the query. */
+export function upstreamError(err: unknown, url: URL, timedOut: boolean): HttpError {
+  const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+  if (err instanceof OutboundRefusedError || e?.code === 'OUTBOUND_REFUSED') return new HttpError(403, 'OUTBOUND_REFUSED', e.message ?? 'Outbound call refused');
+  if (err instanceof HttpError) return err;
+  if (timedOut || e?.name === 'TimeoutError' || TIMEOUT_CODES.has(e?.code ?? '')) {
+    return new HttpError(504, 'UPSTREAM_TIMEOUT', `The upstream ${url.host} did not answer in time`);
+  }
+  const code = e?.code ?? e?.cause?.code ?? 'network error';
+  return new HttpError(502, 'UPSTREAM_FAILED', `The upstream ${url.host} could not be reached (${code})`);
+}
+
+/**
+ * Calls to the installation's own services (core-api, asset-processor) at base URLs from the
+ * configuration, for the passthrough routes: no address policy (they live on the private network or
+ * loopback by design), the answer streamed back as it arrives.
+ */
+export class InternalForwarder {
+  private readonly agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: 5_000 } });
+
+  async forward(url: string, init: { method: string; headers: Record<string, string>; body?: Buffer; timeoutMs: number }): Promise<Dispatcher.ResponseData> {
+    const target = new URL(url);
+    try {
+      return await request(target, {
+        dispatcher: this.agent,
+        method: init.method as Dispatcher.HttpMethod,
+        headers: init.headers,
+        body: init.body && init.body.length ? init.body : undefined,
+        headersTimeout: init.timeoutMs,
+        bodyTimeout: init.timeoutMs,
+      });
+    } catch (err) {
+      throw upstreamError(err, target, false);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

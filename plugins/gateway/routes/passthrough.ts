@@ -1,0 +1,66 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../../../kernel/index.ts';
+import { HOP_BY_HOP, flattenHeaders, type InternalForwarder } from '../outbound/outbound-http.ts';
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const BODY_LIMIT = 100 * 1024 * 1024;
+
+interface Passthrough {
+  /** Path prefix on the gateway, e.g. `/api/internal`. */
+  from: string;
+  /** Base URL the rest of the path is appended to. */
+  to: string;
+  /** `session`: a signed-in user (the upstream checks its own permissions with the same cookie). */
+  access: 'session' | 'public';
+  /** Path kept in front of the rest (e.g. `/public` stays `/public`). */
+  keepPrefix: boolean;
+}
+
+/**
+ * The spec's passthroughs: `/api/internal/*` (session) → core-api, `/dam/*` (session) →
+ * asset-processor, `/public/*` → core-api. Mounted only where the base URLs are configured (the split
+ * deployment); in the all-in-one process the same process serves those paths itself.
+ */
+export async function passthroughRoutes(app: App, forwarder: InternalForwarder, urls: { coreApi?: string; assetProcessor?: string }): Promise<void> {
+  const list: Passthrough[] = [];
+  if (urls.coreApi) {
+    list.push({ from: '/api/internal', to: urls.coreApi, access: 'session', keepPrefix: false });
+    list.push({ from: '/public', to: urls.coreApi, access: 'public', keepPrefix: true });
+  }
+  if (urls.assetProcessor) list.push({ from: '/dam', to: urls.assetProcessor, access: 'session', keepPrefix: false });
+  if (!list.length) return;
+
+  await app.register(async (scope) => {
+    // Bodies pass as bytes, whatever their type: the upstream parses and validates them.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+    for (const p of list) {
+      scope.route({
+        method: [...METHODS],
+        url: `${p.from}/*`,
+        bodyLimit: BODY_LIMIT,
+        config: p.access === 'session' ? { session: true } : { public: true },
+        schema: { hide: true },
+        handler: (request, reply) => forward(forwarder, p, request, reply),
+      });
+    }
+  });
+}
+
+async function forward(forwarder: InternalForwarder, p: Passthrough, request: FastifyRequest, reply: FastifyReply) {
+  const rest = request.url.slice(p.from.length);
+  const target = p.to.replace(/\/+$/, '') + (p.keepPrefix ? p.from : '') + (rest.startsWith('/') ? rest : `/${rest}`);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    // Public passthrough: no credential of the visitor travels.
+    if (p.access === 'public' && (name === 'cookie' || name === 'authorization')) continue;
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  headers['x-forwarded-for'] = [request.headers['x-forwarded-for'], request.ip].filter(Boolean).join(', ');
+  const answer = await forwarder.forward(target, { method: request.method, headers, body: Buffer.isBuffer(request.body) ? request.body : undefined, timeoutMs: 60_000 });
+  reply.code(answer.statusCode).headers(flattenHeaders({ ...answer.headers, 'set-cookie': undefined }));
+  // Several cookies stay several headers (a joined Set-Cookie would be one broken cookie).
+  if (answer.headers['set-cookie'] !== undefined) reply.header('set-cookie', answer.headers['set-cookie']);
+  return reply.send(answer.body);
+}

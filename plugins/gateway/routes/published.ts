@@ -1,0 +1,57 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../../kernel/index.ts';
+import type { GatewayServices } from '../services/index.ts';
+
+/** Header a published site sends its website's site key in (our name; a `siteKey` body field works too). */
+export const SITE_KEY_HEADER = 'x-cms-site-key';
+
+const tags = ['gateway-public'];
+const BindingId = Type.String({ minLength: 1, maxLength: 100, description: 'server-assigned gatewayBindingId from the saved page' });
+const SiteKey = Type.Optional(Type.String({ minLength: 1, maxLength: 500 }));
+
+/**
+ * POST /api/v1/gateway/resolve and /submit: the only way a published site reads or sends third-party
+ * data. Public (CORS without credentials), limited per client address; the binding decides endpoint,
+ * route, parameters and result filter.
+ */
+export async function publishedRoutes(app: App, { siteBindings, publicRateLimit }: GatewayServices): Promise<void> {
+  app.addHook('onRequest', async (request) => publicRateLimit.hit(request.ip));
+  const siteKeyOf = (headers: Record<string, unknown>, body: { siteKey?: string }) => {
+    const header = headers[SITE_KEY_HEADER];
+    return typeof header === 'string' && header !== '' ? header : body.siteKey;
+  };
+
+  app.post(
+    '/api/v1/gateway/resolve',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        body: Type.Object({ gatewayBindingId: BindingId, siteKey: SiteKey }, { additionalProperties: false }),
+        response: { 200: Type.Object({ data: Type.Unknown() }) },
+      },
+    },
+    async (request) => siteBindings.resolve(request.body.gatewayBindingId, siteKeyOf(request.headers, request.body)),
+  );
+
+  app.post(
+    '/api/v1/gateway/submit',
+    {
+      config: { public: true },
+      bodyLimit: 1024 * 1024,
+      schema: {
+        tags,
+        body: Type.Object(
+          {
+            gatewayBindingId: BindingId,
+            siteKey: SiteKey,
+            fields: Type.Optional(Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), { maxProperties: 200 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ success: Type.Boolean(), response: Type.Unknown(), outcome: Type.Optional(Type.String()) }) },
+      },
+    },
+    async (request) => siteBindings.submit(request.body.gatewayBindingId, siteKeyOf(request.headers, request.body), request.body.fields ?? {}),
+  );
+}

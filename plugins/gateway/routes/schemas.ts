@@ -1,0 +1,23 @@
+import { Type } from '@sinclair/typebox';
+
+export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+const Value = Type.String({ maxLength: 2000 });
+
+/** Parameters of a live call from the administration (test, execute, refresh-schema). */
+export const CallBody = Type.Object(
+  {
+    params: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Value, { maxProperties: 64 })),
+    query: Type.Optional(Type.Record(Type.String({ maxLength: 200 }), Type.Union([Value, Type.Array(Value, { maxItems: 50 })]), { maxProperties: 100 })),
+    headers: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 8000 }), { maxProperties: 50 })),
+    body: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+
+export const AnswerView = Type.Object({
+  status: Type.Integer(),
+  headers: Type.Record(Type.String(), Type.String()),
+  body: Type.Unknown(),
+  truncated: Type.Boolean(),
+});

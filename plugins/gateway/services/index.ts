@@ -1,0 +1,83 @@
+import type { Clock, Db, ExtensionFolders, Logger, SecretBox } from '../../../kernel/index.ts';
+import type { Static } from '@sinclair/typebox';
+import type { GatewayConfig } from '../config.ts';
+import { AddressPolicy } from '../outbound/address-policy.ts';
+import { OutboundHttp, type Resolver } from '../outbound/outbound-http.ts';
+import { EndpointStore } from '../store/endpoint-store.ts';
+import { RouteStore } from '../store/route-store.ts';
+import { CatalogCache } from './catalog-cache.ts';
+import { gatewayCatalog } from './catalog.ts';
+import { EndpointLimiters } from './endpoint-limiters.ts';
+import { EndpointService } from './endpoint-service.ts';
+import { OAuth2Tokens } from './oauth2-tokens.ts';
+import { Presets } from './presets.ts';
+import { PublicRateLimit } from './public-rate-limit.ts';
+import type { PublishedSites } from './published-sites.ts';
+import { RouteCaller } from './route-caller.ts';
+import { RouteService } from './route-service.ts';
+import { SiteBindings } from './site-bindings.ts';
+
+export interface GatewayDeps {
+  db: Db;
+  clock: Clock;
+  secretBox: SecretBox;
+  extensions: ExtensionFolders;
+  config: { production: boolean };
+  publishedSites?: PublishedSites;
+  log: Logger;
+  pluginConfig: Static<typeof GatewayConfig>;
+}
+
+/**
+ * The gateway's one set of services. Nothing here opens a connection: the undici agent connects on
+ * the first call, so core-api (which builds these for `gatewayCatalog`) stays connection-free.
+ * `resolve` lets tests point host names at chosen addresses.
+ */
+export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resolver } = {}) {
+  const cfg = deps.pluginConfig;
+  const policy = new AddressPolicy({
+    refuseLoopback: deps.config.production,
+    allowPrivate: cfg.OUTBOUND_ALLOW_PRIVATE,
+    allowHosts: cfg.OUTBOUND_ALLOW_HOSTS.split(',').map((h) => h.trim()).filter(Boolean),
+  });
+  const outbound = new OutboundHttp({
+    policy,
+    resolve: opts.resolve,
+    connectTimeoutMs: cfg.OUTBOUND_CONNECT_TIMEOUT_MS,
+    timeoutMs: cfg.OUTBOUND_TIMEOUT_MS,
+    maxResponseBytes: cfg.OUTBOUND_MAX_RESPONSE_BYTES,
+    maxRedirects: cfg.OUTBOUND_MAX_REDIRECTS,
+  });
+  const presets = new Presets(deps.extensions.files('presets', '.json'));
+  const endpointStore = new EndpointStore(deps.db);
+  const routeStore = new RouteStore(deps.db);
+  const tokens = new OAuth2Tokens({ outbound, secretBox: deps.secretBox, clock: deps.clock });
+  const limiters = new EndpointLimiters();
+  const cache = new CatalogCache({ endpoints: endpointStore, routes: routeStore, clock: deps.clock, ttlMs: 5_000, maxEntries: 1_000 });
+  const changed = (endpointId: string) => {
+    cache.forget(endpointId);
+    tokens.invalidate(endpointId);
+    limiters.forget(endpointId);
+  };
+  const caller = new RouteCaller({ outbound, secretBox: deps.secretBox, tokens, limiters });
+  const endpoints = new EndpointService({ db: deps.db, endpoints: endpointStore, routes: routeStore, secretBox: deps.secretBox, presets, defaultTimeoutMs: cfg.OUTBOUND_TIMEOUT_MS, changed });
+  const routes = new RouteService({ db: deps.db, routes: routeStore, endpoints, caller, changed });
+  return {
+    outbound,
+    presets,
+    endpoints,
+    routes,
+    caller,
+    endpointStore,
+    routeStore,
+    catalog: gatewayCatalog({ endpoints: endpointStore, routes: routeStore, caller, outbound, cache }),
+    siteBindings: new SiteBindings({ publishedSites: deps.publishedSites, cache, caller }),
+    publicRateLimit: new PublicRateLimit(cfg.GATEWAY_PUBLIC_RATE_LIMIT_PER_MINUTE, () => deps.clock.now().getTime()),
+    async stop() {
+      await limiters.stop();
+      await outbound.close();
+    },
+  };
+}
+
+export type GatewayServices = ReturnType<typeof createGatewayServices>;

@@ -1,0 +1,61 @@
+import { HttpError, notFound, unauthorized } from '../../../kernel/index.ts';
+import type { CatalogCache } from './catalog-cache.ts';
+import type { GatewayAnswer } from '../ports.ts';
+import type { GatewayBinding, PublishedSites } from './published-sites.ts';
+import { applyResultFilter } from './result-filter.ts';
+import { parseJson } from './route-service.ts';
+import type { RouteCaller } from './route-caller.ts';
+import { isUuid } from './endpoint-service.ts';
+
+/** A plain key an upstream may answer with, passed on as `outcome`. */
+const OUTCOME = /^[A-Za-z0-9_-]{1,32}$/;
+
+/**
+ * Published sites read and send third-party data only through bindings the content plugin assigned
+ * when a page was saved (`publishedSites.findBinding`): the site names a binding id, never an URL, a
+ * route or a parameter. Without the content plugin every binding id is unknown (404).
+ */
+export class SiteBindings {
+  constructor(private readonly deps: { publishedSites: PublishedSites | undefined; cache: CatalogCache; caller: RouteCaller }) {}
+
+  /** The upstream's JSON answer through the binding's result filter. */
+  async resolve(bindingId: string, siteKey: string | undefined): Promise<{ data: unknown }> {
+    const binding = await this.binding(bindingId, 'resolve', siteKey);
+    const answer = await this.call(binding, undefined);
+    if (answer.status < 200 || answer.status > 299) throw new HttpError(502, 'UPSTREAM_STATUS', `The upstream answered ${answer.status}`);
+    const json = parseJson(answer);
+    if (json === undefined) throw new HttpError(502, 'UPSTREAM_NOT_JSON', 'The upstream answer is not JSON');
+    return { data: applyResultFilter(json, binding.resultFilter) };
+  }
+
+  /** A form sent to the bound route: `{ success, response }`, plus `outcome` when the upstream answered a plain key. */
+  async submit(bindingId: string, siteKey: string | undefined, fields: Record<string, unknown>): Promise<{ success: boolean; response: unknown; outcome?: string }> {
+    const binding = await this.binding(bindingId, 'submit', siteKey);
+    const answer = await this.call(binding, fields);
+    const json = parseJson(answer);
+    const text = answer.body.toString('utf8');
+    const success = answer.status >= 200 && answer.status <= 299;
+    const response = json === undefined ? text : success ? applyResultFilter(json, binding.resultFilter) : json;
+    const candidate = json === undefined ? text.trim() : typeof json === 'string' ? json : undefined;
+    return candidate !== undefined && OUTCOME.test(candidate) ? { success, response, outcome: candidate } : { success, response };
+  }
+
+  private async binding(id: string, mode: GatewayBinding['mode'], siteKey: string | undefined): Promise<GatewayBinding> {
+    const sites = this.deps.publishedSites;
+    const binding = sites && isUuidOrKey(id) ? await sites.findBinding(id) : undefined;
+    if (!sites || !binding || binding.mode !== mode) throw notFound('No such gateway binding', 'BINDING_NOT_FOUND');
+    if (!(await sites.checkSiteKey(binding.websiteId, siteKey))) throw unauthorized('The website site key is missing or wrong', 'SITE_KEY_INVALID');
+    return binding;
+  }
+
+  private async call(binding: GatewayBinding, body: unknown): Promise<GatewayAnswer> {
+    if (!isUuid(binding.endpointId) || !isUuid(binding.routeId)) throw notFound('No such gateway binding', 'BINDING_NOT_FOUND');
+    const entry = await this.deps.cache.byEndpointId(binding.endpointId);
+    const route = entry?.routes.find((r) => r.id === binding.routeId);
+    // A binding whose route was deleted since the page was saved answers like an unknown binding.
+    if (!entry || !route) throw notFound('No such gateway binding', 'BINDING_NOT_FOUND');
+    return this.deps.caller.call(entry.endpoint, route, { params: binding.parameters.path, query: binding.parameters.query, body });
+  }
+}
+
+const isUuidOrKey = (id: string) => isUuid(id) || /^[A-Za-z0-9_-]{1,100}$/.test(id);
