@@ -64,8 +64,8 @@ export async function startClientKernel(opts: ClientKernelOptions = {}) {
     if (res.statusCode !== 201) throw new Error(`class create failed: ${res.body}`);
     return name;
   };
-  const createObject = async (className: string, attributes: Record<string, unknown>, published: boolean): Promise<string> => {
-    const res = await asAdmin('POST', '/data-objects', { className, attributes, published });
+  const createObject = async (className: string, attributes: Record<string, unknown>, published: boolean, key?: string): Promise<string> => {
+    const res = await asAdmin('POST', '/data-objects', { className, attributes, published, key });
     if (res.statusCode !== 201) throw new Error(`object create failed: ${res.body}`);
     return res.json().id;
   };

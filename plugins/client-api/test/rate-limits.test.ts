@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import type { Clock } from '../../../kernel/clock.ts';
+import type { DatabaseHandle } from '../../../kernel/database.ts';
+import { sameDatabase, sharedDatabase, startClientKernel, type ClientKernel } from './helpers.ts';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A clock standing still in the middle of a minute: no test can straddle two counting windows. */
+function midMinuteClock(): Clock {
+  const at = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
+  return { now: () => new Date(at) };
+}
+
+function expectRateHeaders(res: { headers: Record<string, unknown> }, limit: number, remaining: number): void {
+  expect(res.headers['ratelimit-limit']).to.equal(String(limit));
+  expect(res.headers['ratelimit-remaining']).to.equal(String(remaining));
+  const reset = Number(res.headers['ratelimit-reset']);
+  expect(reset).to.equal(30);
+}
+
+describe('client-api: per-client rate limits', () => {
+  describe('in memory (no REDIS_URL)', () => {
+    let k: ClientKernel;
+    before(async () => {
+      k = await startClientKernel({ env: { CLIENT_DEFAULT_REQUESTS_PER_MINUTE: '4' }, clock: midMinuteClock() });
+    });
+    after(() => k?.close());
+
+    it('counts per client, puts the IETF headers on every answer and answers 429 with Retry-After beyond the limit', async () => {
+      const a = await k.createClient({ limits: { requestsPerMinute: 3 } });
+      const b = await k.createClient({});
+      for (let i = 0; i < 3; i++) expectRateHeaders(await k.asClient(a.key, 'GET', '/client/v1/me'), 3, 2 - i);
+      const refused = await k.asClient(a.key, 'GET', '/client/v1/me');
+      expect(refused.statusCode).to.equal(429);
+      expect(refused.headers['retry-after']).to.equal('30');
+      expectRateHeaders(refused, 3, 0);
+      // Another client has its own budget (the plugin default here).
+      const other = await k.asClient(b.key, 'GET', '/client/v1/me');
+      expect(other.statusCode).to.equal(200);
+      expectRateHeaders(other, 4, 3);
+      // Error answers count and carry the headers too.
+      const missing = await k.asClient(b.key, 'GET', '/client/v1/data/Nothing');
+      expect(missing.statusCode).to.equal(404);
+      expectRateHeaders(missing, 4, 2);
+    });
+  });
+
+  describe('in Redis (REDIS_URL): several gateway processes share one budget', () => {
+    let database: DatabaseHandle;
+    let one: ClientKernel;
+    let two: ClientKernel;
+    before(async () => {
+      database = await sharedDatabase();
+      const env = { REDIS_URL, CLIENT_RATE_LIMIT_PREFIX: `test:${randomBytes(6).toString('hex')}:` };
+      const clock = midMinuteClock();
+      one = await startClientKernel({ env, clock, database: sameDatabase(database) });
+      two = await startClientKernel({ env, clock, database: sameDatabase(database) });
+    });
+    after(async () => {
+      await one?.close();
+      await two?.close();
+      await database?.close();
+    });
+
+    it('counts calls to both kernels against the one budget of the client', async () => {
+      const { key } = await one.createClient({ limits: { requestsPerMinute: 4 } });
+      const me = await one.asClient(key, 'GET', '/client/v1/me');
+      expect(me.json().rateLimitStore).to.deep.equal({ store: 'redis', reachable: true });
+      expectRateHeaders(me, 4, 3);
+      expectRateHeaders(await two.asClient(key, 'GET', '/client/v1/me'), 4, 2);
+      expectRateHeaders(await one.asClient(key, 'GET', '/client/v1/me'), 4, 1);
+      expectRateHeaders(await two.asClient(key, 'GET', '/client/v1/me'), 4, 0);
+      expect((await one.asClient(key, 'GET', '/client/v1/me')).statusCode).to.equal(429);
+      expect((await two.asClient(key, 'GET', '/client/v1/me')).statusCode).to.equal(429);
+    });
+  });
+
+  describe('Redis unreachable', () => {
+    let k: ClientKernel;
+    before(async () => {
+      // Port 1 on loopback: nothing listens, connections are refused at once.
+      k = await startClientKernel({ env: { REDIS_URL: 'redis://127.0.0.1:1' }, clock: midMinuteClock() });
+    });
+    after(() => k?.close());
+
+    it('keeps answering, says the store is unreachable, and still limits each client in this process', async () => {
+      const { key } = await k.createClient({ limits: { requestsPerMinute: 2 } });
+      const me = await k.asClient(key, 'GET', '/client/v1/me');
+      expect(me.statusCode).to.equal(200);
+      expect(me.json().rateLimitStore).to.deep.equal({ store: 'redis', reachable: false });
+      expectRateHeaders(me, 2, 1);
+      expect((await k.asClient(key, 'GET', '/client/v1/me')).statusCode).to.equal(200);
+      expect((await k.asClient(key, 'GET', '/client/v1/me')).statusCode).to.equal(429);
+    });
+  });
+});
