@@ -348,6 +348,12 @@ export const EXEMPT: Array<{ route: string; class: string; probe?: string; reaso
     (route) => ({ route, class: 'oversize strings', probe: 'id: 101 chars', reason: 'the router answers 414 over 100 characters' }),
   ),
   { route: 'DELETE /data-objects/preview-links/{token}', class: 'oversize strings', probe: 'token: 129 chars', reason: 'the router answers 414 over 100 characters' },
+  // The client surface ignores staff sessions: a schema-valid request without a client credential answers
+  // 401 before any lookup. plugins/client-api/test/bad-input.test.ts sends these classes with a key.
+  ...[
+    'GET /client/v1/data/{class}', 'POST /client/v1/data/{class}', 'GET /client/v1/data/{class}/{id}', 'PATCH /client/v1/data/{class}/{id}',
+    'POST /client/v1/automations/{endpoint}/{*}', ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => `${m} /client/v1/gateway/{endpoint}/{*}`),
+  ].flatMap((route) => ['malformed path ids', 'well-formed unknown ids'].map((cls) => ({ route, class: cls, reason: 'client credentials, not sessions; probed with a key in the plugin' }))),
 ];
 
 /**

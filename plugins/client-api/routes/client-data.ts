@@ -8,7 +8,9 @@ const config = { public: true };
 const tags = ['client'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ClassParam = Type.String({ minLength: 1, maxLength: 63 });
-const IdParam = Type.String({ minLength: 1, maxLength: 100 });
+const IdParam = Type.String({ minLength: 1, maxLength: 64 });
+// Bodies are parsed before an unknown caller is refused: cap them near the largest object the data plugin stores by default.
+const WRITE_BODY_LIMIT = 2 * 1024 * 1024;
 const Attributes = Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), { maxProperties: 500 });
 
 type Dto = Awaited<ReturnType<ClientApiServices['dataObjects']['getPublished']>>;
@@ -90,6 +92,7 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
     '/client/v1/data/:class',
     {
       config,
+      bodyLimit: WRITE_BODY_LIMIT,
       schema: {
         tags,
         params: Type.Object({ class: ClassParam }),
@@ -122,6 +125,7 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
     '/client/v1/data/:class/:id',
     {
       config,
+      bodyLimit: WRITE_BODY_LIMIT,
       schema: {
         tags,
         params: Type.Object({ class: ClassParam, id: IdParam }),

@@ -7,14 +7,19 @@ import { clientOf, ClientNotFound, orNotFound } from './client-scope.ts';
 const config = { public: true };
 const tags = ['client'];
 const AUTOMATION_BODY_LIMIT = 1024 * 1024;
+// Ours: passthrough bodies are JSON for an upstream API, capped like automation bodies.
+const PASSTHROUGH_BODY_LIMIT = 1024 * 1024;
 const OUTCOME = /^[A-Za-z0-9_-]{1,32}$/;
 // Upstream answer headers a client may see; everything else (cookies, hop-by-hop, server details) stays.
 const PASSED_ANSWER_HEADERS = ['content-type', 'content-language', 'cache-control', 'etag', 'last-modified', 'expires'];
 // Request headers passed on to the upstream: never the client's credentials, cookies or addresses.
 const PASSED_REQUEST_HEADERS = ['accept', 'accept-language', 'content-type', 'if-none-match', 'if-modified-since'];
 
-const EndpointParams = Type.Object({ endpoint: Type.String({ minLength: 1, maxLength: 100 }), '*': Type.String({ maxLength: 2000 }) });
-const Query = Type.Record(Type.String({ maxLength: 200 }), Type.Union([Type.String({ maxLength: 4000 }), Type.Array(Type.String({ maxLength: 4000 }), { maxItems: 50 })]), { maxProperties: 50 });
+const EndpointParams = Type.Object({ endpoint: Type.String({ minLength: 1, maxLength: 64 }), '*': Type.String({ maxLength: 2000 }) });
+// Free-form: the upstream's own parameters pass through (a repeated name arrives as a list).
+const Query = Type.Object({}, { additionalProperties: Type.Union([Type.String({ maxLength: 4000 }), Type.Array(Type.String({ maxLength: 4000 }), { maxItems: 50 })]), maxProperties: 50 });
+// A JSON object: what an automation engine takes as its input document.
+const AutomationBody = Type.Object({}, { additionalProperties: true, maxProperties: 1000 });
 
 type Catalog = NonNullable<ClientApiServices['gatewayCatalog']>;
 
@@ -67,13 +72,13 @@ export async function clientGatewayRoutes(app: App, services: ClientApiServices)
 
   app.post(
     '/client/v1/automations/:endpoint/*',
-    { config, bodyLimit: AUTOMATION_BODY_LIMIT, schema: { tags, params: EndpointParams, querystring: Query, body: Type.Unknown() } },
+    { config, bodyLimit: AUTOMATION_BODY_LIMIT, schema: { tags, params: EndpointParams, querystring: Query, body: AutomationBody } },
     async (request, reply) =>
       orNotFound(reply, async () => {
         const { route, params } = await routeFor(catalog, request as FastifyRequest, 'POST', 'automation:run');
         let answer;
         try {
-          answer = await catalog!.callRoute(route.endpointId, route.routeId, { params, query: request.query, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: request.body ?? {} });
+          answer = await catalog!.callRoute(route.endpointId, route.routeId, { params, query: request.query, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: request.body });
         } catch (err) {
           if (isHttpError(err) && err.statusCode === 404) throw err;
           throw engineError(isHttpError(err) ? err.message : 'The automation engine did not answer');
@@ -89,6 +94,7 @@ export async function clientGatewayRoutes(app: App, services: ClientApiServices)
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/client/v1/gateway/:endpoint/*',
     config,
+    bodyLimit: PASSTHROUGH_BODY_LIMIT,
     schema: { tags, params: EndpointParams, querystring: Query },
     handler: async (request, reply) =>
       orNotFound(reply, async () => {

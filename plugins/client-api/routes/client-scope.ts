@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isHttpError, tooManyRequests, type App } from '../../../kernel/index.ts';
+import { isHttpError, tooManyRequests, type App, type HttpError } from '../../../kernel/index.ts';
 import type { ClientPrincipal } from '../services/authenticator.ts';
 import type { ClientApiServices } from '../services/index.ts';
 
@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated API client of a /client/v1 request (set by the scope's onRequest hook). */
     apiClient: ClientPrincipal | null;
+    /** Why the credential was refused (401/403), answered once the route's input is validated. */
+    apiClientRefusal: HttpError | null;
   }
 }
 
@@ -16,14 +18,26 @@ const EXPOSED = 'Retry-After, X-Request-Id, ETag, RateLimit-Limit, RateLimit-Rem
 /**
  * What every /client/v1 route shares. The routes declare `config: { public: true }`: the kernel then
  * neither reads the session cookie nor applies its cookie CSRF check, and answers CORS for any origin
- * without credentials (the spec's "open and cookie-free"). Access is this hook's job instead: the
- * client's credential, status, expiry and address, then its rate limit. The RateLimit-* headers are
- * set before the handler runs, so every answer to an identified client carries them, errors included.
+ * without credentials (the spec's "open and cookie-free"). Access is this scope's job instead: the
+ * client's credential, status, expiry and address, then its rate limit.
+ *
+ * The credential is checked when the request arrives, so a known client is counted (and refused with
+ * 429) before its body is read, and every answer to it carries the RateLimit-* headers, errors too.
+ * A refused credential is answered after the route's own input validation (preHandler), like any
+ * public route: the rules of a documented API are no secret, and each route keeps its own 4xx.
  */
 export function installClientScope(app: App, services: ClientApiServices): void {
   app.decorateRequest('apiClient', null);
+  app.decorateRequest('apiClientRefusal', null);
   app.addHook('onRequest', async (request, reply) => {
-    const principal = await services.authenticator.authenticate(request);
+    let principal: ClientPrincipal;
+    try {
+      principal = await services.authenticator.authenticate(request);
+    } catch (err) {
+      if (!isHttpError(err)) throw err;
+      request.apiClientRefusal = err;
+      return;
+    }
     request.apiClient = principal;
     const limit = principal.client.limits.requestsPerMinute ?? services.defaultRequestsPerMinute;
     const verdict = await services.rateLimiter.hit(principal.client.id, limit);
@@ -31,6 +45,9 @@ export function installClientScope(app: App, services: ClientApiServices): void 
     reply.header('ratelimit-remaining', String(verdict.remaining));
     reply.header('ratelimit-reset', String(verdict.resetSeconds));
     if (!verdict.allowed) throw tooManyRequests(`Rate limit of ${verdict.limit} requests per minute reached`, verdict.resetSeconds, 'CLIENT_RATE_LIMITED');
+  });
+  app.addHook('preHandler', async (request) => {
+    if (request.apiClientRefusal) throw request.apiClientRefusal;
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (reply.hasHeader('access-control-allow-origin')) reply.header('access-control-expose-headers', EXPOSED);

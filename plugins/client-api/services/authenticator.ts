@@ -43,7 +43,7 @@ export class ClientAuthenticator {
 
   async authenticate(request: FastifyRequest): Promise<ClientPrincipal> {
     const credential = credentialOf(request);
-    if (!credential) throw unauthorized('An API key or access token is required', 'UNAUTHENTICATED');
+    if (!credential) throw unauthorized('An API key or access token is required', 'CLIENT_UNAUTHENTICATED');
     let principal: ClientPrincipal;
     if (credential.kind === 'key') {
       // Keys are server secrets: a browser page holding one has leaked it.
