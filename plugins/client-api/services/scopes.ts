@@ -9,17 +9,17 @@ import { badRequest } from '../../../kernel/index.ts';
  *   gateway:call:<endpoint>                 any route of the endpoint through /client/v1/gateway/<endpoint>/...
  *   gateway:call:<endpoint>:<route>         one route of the endpoint
  *
- * `<Class>` is a class name (everything after the second colon, 1-63 characters, no spaces or control
- * characters). `<endpoint>` is an endpoint name or id, `<route>` a route id: letters, digits, `_ . ~ -`,
- * 1-100 characters. Names are compared exactly (case-sensitive).
+ * `<Class>` is a class name (a letter, then letters, digits or `_`, at most 63) or `*`. `<endpoint>` is
+ * an endpoint name or id, `<route>` a route id: letters, digits, `_ . ~ -`, 1-100 characters. Names are
+ * compared exactly (case-sensitive).
  */
 export type Scope =
   | { kind: 'data:read' | 'data:write'; className: string }
   | { kind: 'automation:run' | 'gateway:call'; endpoint: string; route: string };
 
 const TOKEN = /^[A-Za-z0-9_.~-]{1,100}$/;
-// eslint-disable-next-line no-control-regex
-const CLASS = /^[^\s\u0000-\u001f\u007f]{1,63}$/;
+// A class name as the data plugin allows it (a letter, then letters, digits or `_`), or `*`.
+const CLASS = /^(\*|[A-Za-z][A-Za-z0-9_]{0,62})$/;
 export const MAX_SCOPES = 200;
 
 /** Scopes a `jwt` client may not hold: tokens live in browsers and apps, where they can be lifted. */
