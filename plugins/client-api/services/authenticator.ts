@@ -33,12 +33,15 @@ interface CachedKey {
 export class ClientAuthenticator {
   // Verified key -> client, reused briefly so the hot path does not hit the database on every call.
   private readonly keyCache = new Map<string, CachedKey>();
+  // Issuer -> its jwt clients, for the same time: a token names its issuer, the audience picks the client.
+  private readonly issuerCache = new Map<string, { clients: ClientRow[]; until: number }>();
 
   constructor(private readonly deps: { db: Db; clock: Clock; providers: IdentityProviders; cacheMs: number }) {}
 
   /** Forgets every cached lookup (a client changed, a key was revoked). */
   invalidate(): void {
     this.keyCache.clear();
+    this.issuerCache.clear();
   }
 
   async authenticate(request: FastifyRequest): Promise<ClientPrincipal> {
@@ -89,7 +92,7 @@ export class ClientAuthenticator {
       throw unauthorized('Invalid API key or access token', 'INVALID_TOKEN');
     }
     if (!issuer) throw unauthorized('The token names no issuer', 'INVALID_TOKEN');
-    const client = (await jwtClientsOfIssuer(this.deps.db, issuer)).find((c) => c.jwt && audiences.includes(c.jwt.audience));
+    const client = (await this.clientsOfIssuer(issuer)).find((c) => c.jwt && audiences.includes(c.jwt.audience));
     if (!client?.jwt) throw unauthorized('No client is registered for this token issuer and audience', 'INVALID_TOKEN');
     const claims = await this.deps.providers.verify(token, client.jwt);
     const granted = scopesIn(claims[client.jwt.scopeClaim ?? 'scope']);
@@ -99,6 +102,19 @@ export class ClientAuthenticator {
     this.assertUsableBeforeClaims(principal);
     if (effective.length === 0) throw forbidden('The token is valid but its claims give no access to this client\'s scopes', 'TOKEN_NO_ACCESS');
     return principal;
+  }
+
+  private async clientsOfIssuer(issuer: string): Promise<ClientRow[]> {
+    const now = this.deps.clock.now().getTime();
+    const cached = this.issuerCache.get(issuer);
+    if (cached && cached.until > now) return cached.clients;
+    const clients = await jwtClientsOfIssuer(this.deps.db, issuer);
+    // Only issuers that have clients are remembered: made-up issuers cannot fill the map.
+    if (this.deps.cacheMs > 0 && clients.length > 0) {
+      if (this.issuerCache.size > 1_000) this.issuerCache.clear();
+      this.issuerCache.set(issuer, { clients, until: now + this.deps.cacheMs });
+    }
+    return clients;
   }
 
   private assertUsableBeforeClaims(p: ClientPrincipal): void {

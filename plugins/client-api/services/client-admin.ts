@@ -51,7 +51,7 @@ export class ClientAdmin {
   async create(input: CreateClientInput): Promise<ClientDto & { key?: string }> {
     const jwt = this.checkKind(input.authMode, input.scopes ?? [], input.jwt ?? null);
     assertAddresses(input.allowedAddresses ?? []);
-    return inTransaction(this.deps.db, undefined, async (trx) => {
+    const created = await inTransaction(this.deps.db, undefined, async (trx) => {
       const row = await store.insertClient(trx, {
         name: input.name, auth_mode: input.authMode, status: 'active', scopes: input.scopes ?? [], limits: input.limits ?? {},
         allowed_addresses: input.allowedAddresses ?? [], expires_at: expiry(input.expiresAt), jwt,
@@ -61,6 +61,9 @@ export class ClientAdmin {
       const key = await store.insertKey(trx, row.id, fresh.prefix, fresh.hash);
       return { ...toClientDto(row, [key]), key: fresh.key };
     });
+    // A new jwt client must be found for its issuer at once.
+    this.deps.authenticator.invalidate();
+    return created;
   }
 
   async patch(id: string, input: PatchClientInput): Promise<ClientDto> {

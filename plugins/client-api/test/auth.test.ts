@@ -112,6 +112,17 @@ describe('client-api: authentication on /client/v1', () => {
       expect(res.headers['access-control-allow-origin']).to.equal('*');
     });
 
+    it('answers 403 once the jwt client is suspended or its address list excludes the caller', async () => {
+      const aud = `other-${Date.now()}`;
+      const { id } = await k.createClient({ authMode: 'jwt', jwt: { issuer: issuer.url, audience: aud }, scopes: ['data:read:Article'] });
+      const token = await issuer.token({ aud, scope: 'data:read:Article' });
+      expect((await me(token)).statusCode).to.equal(200);
+      await k.asAdmin('PATCH', `/api/v1/gateway/clients/${id}`, { status: 'suspended' });
+      expect((await me(token)).json().code).to.equal('CLIENT_SUSPENDED');
+      await k.asAdmin('PATCH', `/api/v1/gateway/clients/${id}`, { status: 'active', allowedAddresses: ['10.0.0.0/8'] });
+      expect((await me(token)).json().code).to.equal('ADDRESS_NOT_ALLOWED');
+    });
+
     it('answers 403 for a valid token whose claims give no access', async () => {
       const res = await me(await issuer.token({ aud: audience, sub: 'u1', scope: 'openid profile' }));
       expect(res.statusCode).to.equal(403);
