@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { expect } from 'chai';
 import type { Clock } from '../../../kernel/clock.ts';
+import type { ClientApiServices } from '../services/index.ts';
 import type { DatabaseHandle } from '../../../kernel/database.ts';
 import { sameDatabase, sharedDatabase, startClientKernel, type ClientKernel } from './helpers.ts';
 
@@ -73,6 +75,53 @@ describe('client-api: per-client rate limits', () => {
       expectRateHeaders(await two.asClient(key, 'GET', '/client/v1/me'), 4, 0);
       expect((await one.asClient(key, 'GET', '/client/v1/me')).statusCode).to.equal(429);
       expect((await two.asClient(key, 'GET', '/client/v1/me')).statusCode).to.equal(429);
+    });
+  });
+
+  describe('Redis lost while serving', () => {
+    let k: ClientKernel;
+    let proxy: net.Server;
+    const sockets = new Set<net.Socket>();
+    before(async () => {
+      // A TCP relay in front of Redis, so the test can cut the connection as an outage would.
+      const target = new URL(REDIS_URL);
+      proxy = net.createServer((client) => {
+        const upstream = net.connect(Number(target.port || 6379), target.hostname);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('error', () => undefined);
+          s.on('close', () => sockets.delete(s));
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      const port = (proxy.address() as net.AddressInfo).port;
+      k = await startClientKernel({ env: { REDIS_URL: `redis://127.0.0.1:${port}`, CLIENT_RATE_LIMIT_PREFIX: `test:${randomBytes(6).toString('hex')}:` }, clock: midMinuteClock() });
+    });
+    after(async () => {
+      await k?.close();
+      for (const s of sockets) s.destroy();
+      proxy?.close();
+    });
+
+    it('goes on answering from the in-process count once Redis stops answering', async () => {
+      const { key } = await k.createClient({ limits: { requestsPerMinute: 3 } });
+      const first = await k.asClient(key, 'GET', '/client/v1/me');
+      expect(first.json().rateLimitStore).to.deep.equal({ store: 'redis', reachable: true });
+      expectRateHeaders(first, 3, 2);
+      proxy.close();
+      for (const s of sockets) s.destroy();
+      // Wait until the client noticed the closed connection (a close event away).
+      const limiter = (k.t.kernel.pluginDeps('client-api').services as ClientApiServices).rateLimiter;
+      for (let i = 0; i < 100 && limiter.state().reachable; i++) await new Promise((r) => setTimeout(r, 20));
+      const during = await k.asClient(key, 'GET', '/client/v1/me');
+      expect(during.statusCode).to.equal(200);
+      expect(during.json().rateLimitStore).to.deep.equal({ store: 'redis', reachable: false });
+      // The process-local count starts afresh: the budget is per process during the outage.
+      expectRateHeaders(during, 3, 2);
+      expect((await k.asClient(key, 'GET', '/client/v1/me')).statusCode).to.equal(200);
+      expect((await k.asClient(key, 'GET', '/client/v1/me')).statusCode).to.equal(200);
+      expect((await k.asClient(key, 'GET', '/client/v1/me')).statusCode).to.equal(429);
     });
   });
 
