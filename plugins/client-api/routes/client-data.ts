@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ANONYMOUS, inTransaction, isHttpError, conflict, type App, type Db } from '../../../kernel/index.ts';
+import type { FastifyRequest } from 'fastify';
+import { ANONYMOUS, conflict, inTransaction, isHttpError, type App, type Db, type Tx } from '../../../kernel/index.ts';
 import { parseFilters, withTypedFilters } from '../services/data-queries.ts';
 import type { ClientApiServices } from '../services/index.ts';
 import { clientOf, ClientNotFound, orNotFound } from './client-scope.ts';
@@ -80,12 +81,11 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
     }),
   );
 
-  const writeContext = (request: { apiClient: unknown; headers: Record<string, unknown> }, trx?: Parameters<typeof inTransaction>[1]) => {
-    const client = clientOf(request as never);
+  /** Who writes: the client for the record-change hooks; the anonymous actor for checks, so a client never publishes. */
+  const writeContext = (request: FastifyRequest, trx?: Tx) => {
     const flow = request.headers['x-cms-flow'];
     const stop = typeof flow === 'string' && flow.trim().toLowerCase() === 'stop';
-    // The anonymous actor for access checks: a client never publishes; the change is the client's.
-    return { actor: ANONYMOUS, changeActor: { type: 'api-client' as const, id: client.client.id }, flags: stop ? { flow: 'stop' } : undefined, trx };
+    return { actor: ANONYMOUS, changeActor: { type: 'api-client' as const, id: clientOf(request).client.id }, flags: stop ? { flow: 'stop' } : undefined, trx };
   };
 
   app.post(
@@ -112,7 +112,7 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
         const className = request.params.class;
         if (!clientOf(request).scopes.mayData('data:write', className)) throw new ClientNotFound();
         const created = await dataObjects
-          .create(writeContext(request), { ...request.body, className, published: false })
+          .create(writeContext(request as FastifyRequest), { ...request.body, className, published: false })
           .catch((err: unknown) => {
             if (isHttpError(err) && err.statusCode === 400 && (err.field === 'className' || err.field === 'classId')) throw new ClientNotFound();
             throw err;
@@ -138,7 +138,7 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
         if (!clientOf(request).scopes.mayData('data:write', className) || !UUID.test(id)) throw new ClientNotFound();
         // One transaction: an object of another class, or a published one, is refused with nothing changed.
         const updated = await inTransaction(db, undefined, async (trx) => {
-          const object = await dataObjects.update(writeContext(request, trx), id, request.body);
+          const object = await dataObjects.update(writeContext(request as FastifyRequest, trx), id, request.body);
           if (object.class.name !== className) throw new ClientNotFound();
           if (object.published) throw conflict('Clients change drafts only; this object is published', 'OBJECT_PUBLISHED');
           return object;
