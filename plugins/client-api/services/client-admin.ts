@@ -83,6 +83,8 @@ export class ClientAdmin {
       if (input.allowedAddresses !== undefined) fields.allowed_addresses = input.allowedAddresses;
       if (input.expiresAt !== undefined) fields.expires_at = expiry(input.expiresAt);
       const row = (await store.updateClient(trx, id, fields, this.deps.clock.now()))!;
+      // Keys of a client that now signs in with tokens are revoked, so switching back cannot revive them.
+      if (before.auth_mode === 'key' && authMode === 'jwt') await store.revokeAllKeys(trx, id, this.deps.clock.now());
       return toClientDto(row, await store.keysOf(trx, [id]));
     });
     this.deps.authenticator.invalidate();

@@ -64,3 +64,8 @@ export async function findByKeyHash(db: Conn, keyHash: string): Promise<{ key: K
   const client = await findClient(db, key.client_id);
   return client ? { key, client } : undefined;
 }
+
+/** Revokes every live key of a client (it stops authenticating with keys). */
+export async function revokeAllKeys(db: Conn, clientId: string, now: Date): Promise<void> {
+  await db('api_client_keys').where({ client_id: clientId }).whereNull('revoked_at').update({ revoked_at: now });
+}

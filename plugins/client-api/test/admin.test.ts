@@ -47,7 +47,8 @@ describe('client-api: client administration', () => {
     expect(res.statusCode).to.equal(400);
     expect(res.json()).to.include({ field: 'scopes.0', code: 'INVALID_SCOPE' });
 
-    const { id } = await k.createClient({ scopes: ['data:read:Article', 'data:write:Article'] });
+    const { id, key } = await k.createClient({ scopes: ['data:read:Article', 'data:write:Article'] });
+    expect((await k.asClient(key, 'GET', '/client/v1/me')).statusCode).to.equal(200);
     const patch = await k.asAdmin('PATCH', `/api/v1/gateway/clients/${id}`, { authMode: 'jwt', jwt });
     expect(patch.statusCode).to.equal(400);
     expect(patch.json().field).to.equal('scopes.1');
@@ -55,6 +56,11 @@ describe('client-api: client administration', () => {
     expect(ok.statusCode).to.equal(200);
     expect(ok.json()).to.include({ authMode: 'jwt' });
     expect(ok.json().jwt).to.deep.equal(jwt);
+    // Its keys were revoked: switching back to key does not revive them.
+    expect(ok.json().keys[0].revokedAt).to.be.a('string');
+    const back = await k.asAdmin('PATCH', `/api/v1/gateway/clients/${id}`, { authMode: 'key' });
+    expect(back.json()).to.include({ authMode: 'key', jwt: null });
+    expect((await k.asClient(key, 'GET', '/client/v1/me')).statusCode).to.equal(401);
   });
 
   it('needs a provider registration for jwt clients and none for key clients', async () => {
