@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import { definePlugin } from '../../kernel/index.ts';
 import { GatewayConfig } from './config.ts';
 import { InternalForwarder } from './outbound/outbound-http.ts';
-import { GATEWAY_PERMISSIONS } from './permissions.ts';
 import type {} from './ports.ts';
 import type { GatewayRemotePlugin } from './remote-plugins.ts';
 import { catalogRoutes } from './routes/catalog.ts';
@@ -36,7 +35,6 @@ export default definePlugin({
   needs: ['db', 'clock', 'secretBox', 'extensions', 'config', 'gatewayRemotePlugins'],
   optional: ['publishedSites'],
   collects: ['gatewayRemotePlugins'],
-  permissions: GATEWAY_PERMISSIONS,
   config: GatewayConfig,
   migrations: path.join(here, 'migrations'),
   setup: (deps) => createGatewayServices(deps),

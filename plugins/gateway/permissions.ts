@@ -1,7 +1,5 @@
-import type { PermissionDefinition } from '../../kernel/index.ts';
-
+/**
+ * The administration key. The kernel declares it (with the spec's other broad keys), because two
+ * plugins serve gateway administration: this one (endpoints, routes) and client-api (API clients).
+ */
 export const GATEWAY_MANAGE = 'gateway:manage';
-
-export const GATEWAY_PERMISSIONS: PermissionDefinition[] = [
-  { key: GATEWAY_MANAGE, description: 'Manage gateway endpoints and routes, call them, import OpenAPI documents' },
-];

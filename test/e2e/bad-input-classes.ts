@@ -342,6 +342,12 @@ export const EXEMPT: Array<{ route: string; class: string; probe?: string; reaso
     probe: 'body null',
     reason: 'optional body: null means no body',
   })),
+  // The client surface ignores staff sessions: a schema-valid request without a client credential answers
+  // 401 before any lookup. plugins/client-api/test/bad-input.test.ts sends these classes with a key.
+  ...[
+    'GET /client/v1/data/{class}', 'POST /client/v1/data/{class}', 'GET /client/v1/data/{class}/{id}', 'PATCH /client/v1/data/{class}/{id}',
+    'POST /client/v1/automations/{endpoint}/{*}', ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => `${m} /client/v1/gateway/{endpoint}/{*}`),
+  ].flatMap((route) => ['malformed path ids', 'well-formed unknown ids'].map((cls) => ({ route, class: cls, reason: 'client credentials, not sessions; probed with a key in the plugin' }))),
 ];
 
 /**

@@ -1,0 +1,100 @@
+/**
+ * The client surface of the gateway (`npm run bench:gateway`), measured through HTTP:
+ *
+ * 1. Data reads: `GET /client/v1/data/<class>?limit=20` with key authentication against the public
+ *    read of the same published objects (`GET /public/data-objects?className=<class>&limit=20`), in the
+ *    same run and the same server process; the ratio of requests per second is printed (target >= 0.8x).
+ * 2. Passthrough: `GET /client/v1/gateway/bench/items/<id>` against calling the local upstream directly,
+ *    one connection each so the p50 is latency rather than queueing; the added p50 is printed
+ *    (target < 1 ms).
+ *
+ * The server is a child process (bench/gateway/server.ts) running the kernel with the data and
+ * client-api plugins in production mode. The gateway plugin's own catalog is not used: the route
+ * catalog is the client-api test fixture (real undici calls to the upstream, credential added), so
+ * the passthrough figure is this plugin's cost plus a minimal catalog's, not the full gateway's
+ * outbound policy. The upstream is a bare node:http child (bench/gateway/upstream.ts).
+ *
+ * Environment: BENCH_SECONDS (per measured load, default 10), BENCH_WARMUP_SECONDS (default 2),
+ * BENCH_CONNECTIONS (throughput loads, default 16), BENCH_OBJECTS (published objects, default 200),
+ * BENCH_REDIS_URL (count client rate limits in Redis instead of memory), TEST_DATABASE_URL.
+ */
+import { migrationSets } from '../kernel/kernel.ts';
+import { discoverPlugins } from '../kernel/loader.ts';
+import { createTestDatabase, teardownTestDatabases } from '../test/helpers/database.ts';
+import { startChild, type ChildServer } from './lib/children.ts';
+import { loadToolName, runLoad, type LoadResult, type PreparedRequest } from './lib/load.ts';
+import { stopWrk } from './lib/wrk.ts';
+
+const log = (...args: unknown[]) => console.error('[bench:gateway]', ...args);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+
+const children: Array<ChildServer<unknown>> = [];
+const cleanup = async () => {
+  stopWrk();
+  for (const child of children.reverse()) await child.stop();
+  await teardownTestDatabases();
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+
+async function measured(name: string, base: string, requests: PreparedRequest[], connections: number): Promise<LoadResult> {
+  if (WARMUP > 0) await runLoad(base, requests, { connections, seconds: WARMUP });
+  const result = await runLoad(base, requests, { connections, seconds: SECONDS });
+  log(`${name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(3)} ms, p99 ${result.p99.toFixed(3)} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers and ${result.errors} socket errors`);
+  return result;
+}
+
+const ids = (n: number) => Array.from({ length: n }, (_, i) => String(i + 1));
+
+async function main(): Promise<void> {
+  const all = await discoverPlugins();
+  const gatewayPresent = all.some((p) => p.id === 'gateway');
+  const database = await createTestDatabase({ migrations: migrationSets(all.filter((p) => p.id === 'data' || p.id === 'client-api')) });
+  const upstream = await startChild<{ port: number }>('../gateway/upstream.ts', {});
+  children.push(upstream);
+  const upstreamUrl = `http://127.0.0.1:${upstream.info.port}`;
+  log('seeding the product server');
+  const server = await startChild<{ port: number; key: string; className: string }>('../gateway/server.ts', {
+    BENCH_DATABASE_URL: database.url,
+    BENCH_UPSTREAM_URL: upstreamUrl,
+    ...(process.env.BENCH_REDIS_URL ? { BENCH_REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
+  }, 180_000);
+  children.push(server);
+  const base = `http://127.0.0.1:${server.info.port}`;
+  const { key, className } = server.info;
+  const auth = { authorization: `Bearer ${key}` };
+
+  const publicRead = await measured('public read', base, [{ method: 'GET', path: `/public/data-objects?className=${className}&limit=20` }], CONNECTIONS);
+  const clientRead = await measured('client read', base, [{ method: 'GET', path: `/client/v1/data/${className}?limit=20`, headers: auth }], CONNECTIONS);
+  const direct = await measured('upstream direct', upstreamUrl, ids(100).map((id) => ({ method: 'GET' as const, path: `/items/${id}` })), 1);
+  const passthrough = await measured('passthrough', base, ids(100).map((id) => ({ method: 'GET' as const, path: `/client/v1/gateway/bench/items/${id}`, headers: auth })), 1);
+
+  const ratio = clientRead.rps / publicRead.rps;
+  const added = passthrough.p50 - direct.p50;
+  const lines = [
+    `# Gateway client surface benchmark (${new Date().toISOString()})`,
+    '',
+    `Load tool: ${loadToolName()}; ${SECONDS} s per load after ${WARMUP} s warm-up; rate-limit store: ${process.env.BENCH_REDIS_URL ? 'redis' : 'memory'}.`,
+    `Route catalog: client-api test fixture${gatewayPresent ? ' (a gateway plugin is installed, but this bench does not configure its endpoints)' : ' (the gateway plugin is not installed)'}.`,
+    '',
+    '| Scenario | Connections | Req/s | p50 ms | p99 ms |',
+    '|---|---|---|---|---|',
+    `| public read /public/data-objects (20 of ${className}) | ${CONNECTIONS} | ${publicRead.rps.toFixed(0)} | ${publicRead.p50.toFixed(3)} | ${publicRead.p99.toFixed(3)} |`,
+    `| client read /client/v1/data (key) | ${CONNECTIONS} | ${clientRead.rps.toFixed(0)} | ${clientRead.p50.toFixed(3)} | ${clientRead.p99.toFixed(3)} |`,
+    `| upstream direct | 1 | ${direct.rps.toFixed(0)} | ${direct.p50.toFixed(3)} | ${direct.p99.toFixed(3)} |`,
+    `| passthrough /client/v1/gateway (key) | 1 | ${passthrough.rps.toFixed(0)} | ${passthrough.p50.toFixed(3)} | ${passthrough.p99.toFixed(3)} |`,
+    '',
+    `Client read / public read: ${ratio.toFixed(2)}x (target >= 0.8x) ${ratio >= 0.8 ? 'met' : 'MISSED'}`,
+    `Passthrough added p50: ${added.toFixed(3)} ms (target < 1 ms) ${added < 1 ? 'met' : 'MISSED'}`,
+  ];
+  console.log(lines.join('\n'));
+}
+
+main()
+  .then(cleanup, async (err) => {
+    console.error(err);
+    await cleanup();
+    process.exitCode = 1;
+  });

@@ -1,0 +1,59 @@
+import { pino } from 'pino';
+import { createKnex } from '../../kernel/database.ts';
+import { createKernel } from '../../kernel/kernel.ts';
+import { discoverPlugins } from '../../kernel/loader.ts';
+import { SESSION_COOKIE } from '../../kernel/sessions.ts';
+import { fixtureCatalog } from '../../plugins/client-api/test/fixture-catalog.ts';
+
+/**
+ * Child process of the gateway benchmark: the product kernel with the data and client-api plugins and
+ * the test fixture's `gatewayCatalog` (one endpoint `bench` on the upstream child, route
+ * `GET /items/{id}`), production mode, rate limits out of the way. Seeds one class with published
+ * objects and one key client allowed to read it and call the route, then reports
+ * `{ port, key, className }` over IPC.
+ */
+const url = process.env.BENCH_DATABASE_URL;
+const upstream = process.env.BENCH_UPSTREAM_URL;
+if (!url || !upstream || !process.send) throw new Error('server runs as a child of bench/gateway.ts');
+const objects = Number(process.env.BENCH_OBJECTS ?? 200);
+
+const env = {
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'silent',
+  HOST: '127.0.0.1',
+  CMS_DATA_DIR: process.env.BENCH_DATA_DIR ?? '.bench-data',
+  PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '1000000',
+  CLIENT_DEFAULT_REQUESTS_PER_MINUTE: '1000000',
+  DATABASE_POOL_MAX: '10',
+  ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL, CLIENT_RATE_LIMIT_PREFIX: `bench:${process.pid}:` } : {}),
+};
+const db = createKnex(url, 10);
+const plugins = (await discoverPlugins()).filter((p) => p.id === 'data' || p.id === 'client-api');
+const catalog = fixtureCatalog([{ id: 'ep-bench', name: 'bench', baseUrl: upstream, credential: ['x-api-token', 'bench-secret'], routes: [{ id: 'r-item', method: 'GET', pathTemplate: '/items/{id}' }] }]);
+const kernel = await createKernel({ service: 'all', env, plugins, extraPlugins: [catalog.plugin], database: { db, url, close: () => db.destroy() }, logger: pino({ level: 'silent' }), jobs: false });
+await kernel.listen(0);
+const address = kernel.app.server.address();
+const port = typeof address === 'object' && address ? address.port : 0;
+
+const { id } = await kernel.resolve('users').create({ email: `bench-${process.pid}@example.test`, password: `bench-${process.pid}-pw-long`, roles: ['admin'] });
+const cookie = `${SESSION_COOKIE}=${(await kernel.resolve('sessions').create(id, {})).token}`;
+const call = async (method: 'POST', path: string, payload: object) => {
+  const res = await kernel.app.inject({ method, url: path, payload, headers: { cookie } });
+  if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${res.body}`);
+  return res.json();
+};
+const className = `BenchItem${process.pid}`;
+await call('POST', '/data-classes', { name: className, label: className, fields: [{ name: 'title', type: 'text' }, { name: 'price', type: 'number' }, { name: 'body', type: 'markdown' }] });
+for (let i = 0; i < objects; i++) {
+  await call('POST', '/data-objects', { className, key: `item-${i}`, published: true, attributes: { title: `Item ${i}`, price: i % 50, body: 'Lorem ipsum dolor sit amet. '.repeat(10) } });
+}
+const client = await call('POST', '/api/v1/gateway/clients', { name: 'bench', authMode: 'key', scopes: [`data:read:${className}`, 'gateway:call:bench'] });
+process.send({ port, key: client.key, className });
+
+const stop = async () => {
+  await kernel.close();
+  await db.destroy();
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.on('disconnect', stop);

@@ -1,0 +1,149 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { ANONYMOUS, conflict, inTransaction, isHttpError, type App, type Db, type Tx } from '../../../kernel/index.ts';
+import { parseFilters, withTypedFilters } from '../services/data-queries.ts';
+import type { ClientApiServices } from '../services/index.ts';
+import { clientOf, ClientNotFound, orNotFound } from './client-scope.ts';
+
+const config = { public: true };
+const tags = ['client'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ClassParam = Type.String({ minLength: 1, maxLength: 63 });
+const IdParam = Type.String({ minLength: 1, maxLength: 64 });
+// Bodies are parsed before an unknown caller is refused: cap them near the largest object the data plugin stores by default.
+const WRITE_BODY_LIMIT = 2 * 1024 * 1024;
+const Attributes = Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), { maxProperties: 500 });
+
+type Dto = Awaited<ReturnType<ClientApiServices['dataObjects']['getPublished']>>;
+
+/** What a client sees of an object: its identity and the class's own attributes. */
+function clientObject(o: Dto) {
+  return { id: o.id, className: o.class.name, locale: o.locale, key: o.key, translationGroupId: o.translationGroupId, published: o.published, attributes: o.attributes, createdAt: o.createdAt, updatedAt: o.updatedAt };
+}
+
+/** GET /client/v1/data/:class, GET .../:class/:id, POST .../:class, PATCH .../:class/:id. */
+export async function clientDataRoutes(app: App, services: ClientApiServices, db: Db): Promise<void> {
+  const { dataObjects } = services;
+
+  app.get(
+    '/client/v1/data/:class',
+    {
+      config,
+      schema: {
+        tags,
+        params: Type.Object({ class: ClassParam }),
+        querystring: Type.Object(
+          {
+            filter: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 5 })),
+            orderBy: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+            dir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+            limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+            offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0 }),
+            locale: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) =>
+      orNotFound(reply, async () => {
+        const className = request.params.class;
+        if (!clientOf(request).scopes.mayData('data:read', className)) throw new ClientNotFound();
+        const q = request.query;
+        const filters = parseFilters(q.filter ?? []);
+        const page = await withTypedFilters(filters, (typed) =>
+          dataObjects
+            .queryPublished({
+              className,
+              filters: typed.map(({ field, op, value }) => ({ field, op, value })),
+              orderBy: q.orderBy ? [{ field: q.orderBy, direction: q.dir ?? 'asc' }] : undefined,
+              limit: q.limit,
+              offset: q.offset,
+              locale: q.locale,
+            })
+            .catch((err: unknown) => {
+              // An unknown class answers like an out-of-scope one.
+              if (isHttpError(err) && err.statusCode === 400 && err.field === 'className') throw new ClientNotFound();
+              throw err;
+            }),
+        );
+        return { objects: page.objects.map(clientObject), hasMore: page.hasMore };
+      }),
+  );
+
+  app.get('/client/v1/data/:class/:id', { config, schema: { tags, params: Type.Object({ class: ClassParam, id: IdParam }) } }, async (request, reply) =>
+    orNotFound(reply, async () => {
+      const { class: className, id } = request.params;
+      if (!clientOf(request).scopes.mayData('data:read', className) || !UUID.test(id)) throw new ClientNotFound();
+      const object = await dataObjects.getPublished(id);
+      if (object.class.name !== className || !object.published) throw new ClientNotFound();
+      return clientObject(object);
+    }),
+  );
+
+  /** Who writes: the client for the record-change hooks; the anonymous actor for checks, so a client never publishes. */
+  const writeContext = (request: FastifyRequest, trx?: Tx) => {
+    const flow = request.headers['x-cms-flow'];
+    const stop = typeof flow === 'string' && flow.trim().toLowerCase() === 'stop';
+    return { actor: ANONYMOUS, changeActor: { type: 'api-client' as const, id: clientOf(request).client.id }, flags: stop ? { flow: 'stop' } : undefined, trx };
+  };
+
+  app.post(
+    '/client/v1/data/:class',
+    {
+      config,
+      bodyLimit: WRITE_BODY_LIMIT,
+      schema: {
+        tags,
+        params: Type.Object({ class: ClassParam }),
+        body: Type.Object(
+          {
+            locale: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
+            key: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+            translationGroupId: Type.Optional(Type.String({ format: 'uuid' })),
+            attributes: Attributes,
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) =>
+      orNotFound(reply, async () => {
+        const className = request.params.class;
+        if (!clientOf(request).scopes.mayData('data:write', className)) throw new ClientNotFound();
+        const created = await dataObjects
+          .create(writeContext(request as FastifyRequest), { ...request.body, className, published: false })
+          .catch((err: unknown) => {
+            if (isHttpError(err) && err.statusCode === 400 && (err.field === 'className' || err.field === 'classId')) throw new ClientNotFound();
+            throw err;
+          });
+        return reply.code(201).send(clientObject(created));
+      }),
+  );
+
+  app.patch(
+    '/client/v1/data/:class/:id',
+    {
+      config,
+      bodyLimit: WRITE_BODY_LIMIT,
+      schema: {
+        tags,
+        params: Type.Object({ class: ClassParam, id: IdParam }),
+        body: Type.Object({ key: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])), attributes: Type.Optional(Attributes) }, { additionalProperties: false }),
+      },
+    },
+    async (request, reply) =>
+      orNotFound(reply, async () => {
+        const { class: className, id } = request.params;
+        if (!clientOf(request).scopes.mayData('data:write', className) || !UUID.test(id)) throw new ClientNotFound();
+        // One transaction: an object of another class, or a published one, is refused with nothing changed.
+        const updated = await inTransaction(db, undefined, async (trx) => {
+          const object = await dataObjects.update(writeContext(request as FastifyRequest, trx), id, request.body);
+          if (object.class.name !== className) throw new ClientNotFound();
+          if (object.published) throw conflict('Clients change drafts only; this object is published', 'OBJECT_PUBLISHED');
+          return object;
+        });
+        return clientObject(updated);
+      }),
+  );
+}
