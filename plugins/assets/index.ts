@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { definePlugin } from '../../kernel/index.ts';
+import { AssetsConfig } from './config.ts';
+import { ASSET_PERMISSIONS } from './permissions.ts';
+import type { AssetLibrary } from './ports.ts';
+import { deliveryRoutes } from './routes/delivery.ts';
+import { folderRoutes } from './routes/folders.ts';
+import { imageRoutes } from './routes/images.ts';
+import { libraryRoutes } from './routes/library.ts';
+import { presetRoutes } from './routes/presets.ts';
+import { publicRoutes } from './routes/public.ts';
+import { storageRoutes } from './routes/storage.ts';
+import { assetLibraryPort } from './services/port.ts';
+import { createAssetServices } from './services/index.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Digital assets: a library of files in an object store (CMS_DATA_DIR/assets by default, any S3 store
+ * when configured), image processing with sharp, thumbnails and named presets, and delivery through
+ * `/dam-asset/*`. Every change announces itself (record type `asset`) in its transaction. Built in
+ * core-api too, because `assetLibrary` (resolving references, attaching form uploads) is used there
+ * in-process and core-api serves `/public/assets/:uuid`; see the README for which routes each serves.
+ */
+export default definePlugin({
+  id: 'assets',
+  services: ['asset-processor', 'core-api'],
+  routesIn: ['asset-processor', 'core-api'],
+  needs: ['db', 'recordHooks', 'sessions', 'config'],
+  permissions: ASSET_PERMISSIONS,
+  config: AssetsConfig,
+  migrations: path.join(here, 'migrations'),
+  setup: (deps) => createAssetServices(deps),
+  provides: {
+    assetLibrary: ({ services }): AssetLibrary => assetLibraryPort(services),
+  },
+  async onStart({ services }) {
+    await services.storage.ensureBucket();
+  },
+  onStop: ({ services }) => services.storage.close(),
+  async routes(app, { services }) {
+    await libraryRoutes(app, services);
+    await folderRoutes(app, services);
+    await storageRoutes(app, services);
+    await presetRoutes(app, services);
+    await imageRoutes(app, services);
+    await deliveryRoutes(app, services);
+    await publicRoutes(app, services);
+  },
+});

@@ -1,0 +1,52 @@
+import path from 'node:path';
+import type { PluginDeps } from '../../../kernel/index.ts';
+import type { AssetsConfig } from '../config.ts';
+import { createStorage } from '../storage/index.ts';
+import { Delivery } from './delivery.ts';
+import { AssetUrls } from './dto.ts';
+import { configureSharp, ImageProcessor } from './images.ts';
+import { AssetLibrary } from './library.ts';
+import { PresetCatalog } from './presets.ts';
+import { ServiceAuth } from './service-auth.ts';
+
+export type AssetNeeds = 'db' | 'recordHooks' | 'sessions' | 'config';
+export type AssetDeps = PluginDeps<AssetNeeds, never, typeof AssetsConfig>;
+
+/** The plugin's services, built once per process: one store client, one image queue, one delivery cache. */
+export function createAssetServices(deps: AssetDeps) {
+  const cfg = deps.pluginConfig;
+  const dataDir = path.resolve(deps.config.CMS_DATA_DIR);
+  const storage = createStorage(cfg, dataDir);
+  configureSharp({ concurrency: cfg.ASSET_SHARP_CONCURRENCY, cacheMb: cfg.ASSET_SHARP_CACHE_MB });
+  const images = new ImageProcessor({ maxInputPixels: cfg.ASSET_MAX_INPUT_PIXELS, jobs: cfg.ASSET_IMAGE_JOBS });
+  const urls = new AssetUrls(cfg.DAM_PUBLIC_BASE_URL.replace(/\/$/, ''));
+  const auth = new ServiceAuth({ sessions: deps.sessions, token: cfg.DAM_SERVICE_TOKEN });
+  const presets = new PresetCatalog(deps.db);
+  // Received bytes wait here (same disk as the embedded store, so a rename would do) until stored.
+  const tmpDir = path.join(dataDir, 'tmp', 'assets');
+  let delivery: Delivery | undefined;
+  const library = new AssetLibrary({
+    db: deps.db,
+    recordHooks: deps.recordHooks,
+    storage,
+    images,
+    urls,
+    log: deps.log,
+    maxFileBytes: cfg.ASSET_MAX_FILE_BYTES,
+    thumbnailWidths: cfg.ASSET_THUMBNAIL_WIDTHS.split(',').map(Number).filter((n) => n > 0),
+    tmpDir,
+    invalidate: (paths) => delivery?.invalidate(paths),
+  });
+  delivery = new Delivery({
+    db: deps.db,
+    storage,
+    images,
+    presets,
+    library,
+    enforceVisibility: cfg.DAM_ENFORCE_ASSET_VISIBILITY,
+    hasSession: async (request) => (await auth.session(request)) !== null,
+  });
+  return { storage, images, urls, auth, presets, library, delivery, tmpDir, config: cfg };
+}
+
+export type AssetServices = ReturnType<typeof createAssetServices>;
