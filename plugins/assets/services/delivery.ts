@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { HttpError, notFound, type Db } from '../../../kernel/index.ts';
 import { keys, type AssetRow } from '../model.ts';
 import type { ObjectStorage, StoredObjectInfo } from '../storage/port.ts';
@@ -92,7 +93,8 @@ export class Delivery {
     const length = range ? range.end - range.start + 1 : info.size;
     reply.header('content-length', length);
     if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${info.size}`);
-    if (request.method === 'HEAD') return reply.send();
+    // An empty stream keeps the Content-Length set above (an empty body would reset it to 0).
+    if (request.method === 'HEAD') return reply.send(Readable.from([]));
     const got = await this.d.storage.get(variant.key, range ?? undefined);
     if (!got) throw notFound('The stored file is missing', 'FILE_MISSING');
     return reply.send(got.body);
