@@ -26,10 +26,9 @@ const ProcessQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-const ImageJson = Type.Object(
-  { image: Type.String({ minLength: 1, maxLength: 100 * 1024 * 1024, description: 'base64 (a data: URL prefix is allowed)' }) },
-  { additionalProperties: false },
-);
+/** JSON `{ image }`: base64 of at most ASSET_MAX_FILE_BYTES (plus a data: URL prefix). */
+const imageJson = (maxChars: number) =>
+  Type.Object({ image: Type.String({ minLength: 1, maxLength: maxChars, description: 'base64 (a data: URL prefix is allowed)' }) }, { additionalProperties: false });
 const RAW_IMAGE = /^image\/(jpeg|png|gif|webp|avif|tiff|heic)$/;
 
 /**
@@ -43,7 +42,10 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
   app.addContentTypeParser(RAW_IMAGE, { parseAs: 'buffer', bodyLimit: max }, (_request, body, done) => done(null, body));
   // The access check runs before the body is read, like the kernel's own.
   const guard = { onRequest: async (request: FastifyRequest) => s.auth.requireSessionOrToken(request) };
-  const bodyLimit = Math.ceil((max * 4) / 3) + 1024 * 1024;
+  const maxChars = Math.ceil(max / 3) * 4 + 128;
+  // Room for the JSON around the longest accepted string, so an overlong one is refused by the schema (400 naming it).
+  const bodyLimit = maxChars + 64 * 1024;
+  const ImageJson = imageJson(maxChars);
 
   const readImage = async (request: FastifyRequest): Promise<Buffer> => {
     const body = request.body as unknown;
@@ -57,7 +59,7 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
       if (data.length > max) throw tooLarge(max);
       return data;
     }
-    const json = body as Static<typeof ImageJson> | undefined;
+    const json = body as Static<ReturnType<typeof imageJson>> | undefined;
     if (!json || typeof json.image !== 'string') throw badRequest('Send an image (multipart field "file", an image/* body, or JSON { image })', 'image');
     const data = Buffer.from(json.image.replace(/^data:[^,]{0,100},/, ''), 'base64');
     if (data.length === 0) throw badRequest('image is not base64 image data', 'image');

@@ -8,6 +8,7 @@ import { PRESET_NAME, type Preset } from '../services/presets.ts';
 const Dimension = Type.Union([Type.Integer({ minimum: 1, maximum: 8000 }), Type.Null()]);
 const PresetBody = Type.Object(
   {
+    name: Type.String({ pattern: PRESET_NAME, maxLength: 64 }),
     width: Type.Optional(Dimension),
     height: Type.Optional(Dimension),
     fit: Type.Optional(Type.Union(FITS.map((f) => Type.Literal(f)))),
@@ -22,9 +23,10 @@ export async function presetRoutes(app: App, { presets }: AssetServices): Promis
   const tags = ['assets'];
   const params = Type.Object({ name: Type.String({ pattern: PRESET_NAME, maxLength: 64 }) });
   app.get('/api/v1/dam/presets', { config: { permission: ASSET_KEYS.read }, schema: { tags } }, async () => ({ presets: await presets.list() }));
-  app.put('/api/v1/dam/presets/:name', { config: { permission: ASSET_KEYS.manage }, schema: { tags, params, body: PresetBody } }, async (request) => {
+  // Create or replace by name (POST, so no path id names a record that may not exist yet).
+  app.post('/api/v1/dam/presets', { config: { permission: ASSET_KEYS.manage }, schema: { tags, body: PresetBody } }, async (request) => {
     const b = request.body;
-    return presets.save({ name: request.params.name, width: b.width ?? null, height: b.height ?? null, fit: b.fit ?? 'inside', format: (b.format ?? 'auto') as Preset['format'], quality: b.quality ?? 80 });
+    return presets.save({ name: b.name, width: b.width ?? null, height: b.height ?? null, fit: b.fit ?? 'inside', format: (b.format ?? 'auto') as Preset['format'], quality: b.quality ?? 80 });
   });
   app.delete('/api/v1/dam/presets/:name', { config: { permission: ASSET_KEYS.manage }, schema: { tags, params } }, async (request) => {
     await presets.remove(request.params.name);

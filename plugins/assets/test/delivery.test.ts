@@ -94,8 +94,8 @@ describe('assets: delivery /dam-asset/*', function () {
 
   it('named presets: rendered once, stored and reused; auto format follows Accept with Vary; arbitrary sizes are not rendered', async () => {
     const img = (await k.upload({ name: 'big.jpg', data: await jpeg(1600, 1200) }, { folder: 'dl' })).json();
-    expect((await k.call('PUT', '/api/v1/dam/presets/card', k.reader, { width: 400 })).statusCode).to.equal(403);
-    const saved = await k.call('PUT', '/api/v1/dam/presets/card', k.editor, { width: 400, format: 'auto', quality: 70 });
+    expect((await k.call('POST', '/api/v1/dam/presets', k.reader, { name: 'card', width: 400 })).statusCode).to.equal(403);
+    const saved = await k.call('POST', '/api/v1/dam/presets', k.editor, { name: 'card', width: 400, format: 'auto', quality: 70 });
     expect(saved.statusCode, saved.body).to.equal(200);
     const path = img.url.split('?')[0];
     const webp = await k.call('GET', `${path}?preset=card`, null, undefined, { accept: 'image/webp,*/*' });

@@ -36,7 +36,7 @@ describe('assets: the library on an S3 store (s3rver on loopback)', function () 
     expect(part.rawPayload.equals(big.subarray(6291456, 6291464))).to.equal(true);
 
     const img = (await k.upload({ name: 'i.jpg', data: await jpeg(900, 600) }, { folder: 's3' })).json();
-    await k.call('PUT', '/api/v1/dam/presets/thumb', k.admin, { width: 100, format: 'webp' });
+    await k.call('POST', '/api/v1/dam/presets', k.admin, { name: 'thumb', width: 100, format: 'webp' });
     const preset = await k.call('GET', `${img.url.split('?')[0]}?preset=thumb`, null);
     expect(preset.statusCode, preset.body).to.equal(200);
     expect(preset.headers['content-type']).to.equal('image/webp');
