@@ -23,4 +23,7 @@ export const AssetsConfig = Type.Object({
   S3_KEY_PREFIX: Type.String({ default: '', maxLength: 200, pattern: '^([A-Za-z0-9._-]+/)*$', description: 'key prefix inside the bucket (ends with /)' }),
   S3_PART_SIZE_MB: Type.Integer({ minimum: 5, maximum: 512, default: 8, description: 'multipart upload part size in MB' }),
   S3_UPLOAD_QUEUE_SIZE: Type.Integer({ minimum: 1, maximum: 16, default: 2, description: 'parts uploaded at once (memory per upload ≈ part size × this)' }),
+  UPLOAD_TOKEN_SECRET: Type.Optional(Type.String({ minLength: 32, maxLength: 512, description: 'HMAC key of public form upload tickets; unset = POST /public/uploads/intent answers 503' })),
+  UPLOAD_TICKET_TTL_SECONDS: Type.Integer({ minimum: 30, maximum: 86400, default: 900, description: 'lifetime of an upload ticket (PUT /public/upload-data/<ticket>)' }),
+  UPLOAD_STAGING_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 7 * 86400, default: 7200, description: 'staged form upload bytes not attached within this time are removed by a job' }),
 });

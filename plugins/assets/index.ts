@@ -6,6 +6,7 @@ import { ASSET_PERMISSIONS } from './permissions.ts';
 import type { AssetLibrary } from './ports.ts';
 import { deliveryRoutes } from './routes/delivery.ts';
 import { folderRoutes } from './routes/folders.ts';
+import { formRoutes } from './routes/forms.ts';
 import { imageRoutes } from './routes/images.ts';
 import { libraryRoutes } from './routes/library.ts';
 import { presetRoutes } from './routes/presets.ts';
@@ -27,7 +28,9 @@ export default definePlugin({
   id: 'assets',
   services: ['asset-processor', 'core-api'],
   routesIn: ['asset-processor', 'core-api'],
-  needs: ['db', 'recordHooks', 'sessions', 'config'],
+  needs: ['db', 'recordHooks', 'sessions', 'config', 'clock'],
+  // Public form uploads: the website's upload settings (content plugin).
+  optional: ['publishedSites'],
   permissions: ASSET_PERMISSIONS,
   config: AssetsConfig,
   migrations: path.join(here, 'migrations'),
@@ -47,5 +50,10 @@ export default definePlugin({
     await imageRoutes(app, services);
     await deliveryRoutes(app, services);
     await publicRoutes(app, services);
+    await formRoutes(app, services);
   },
+  jobs: [
+    // Staged form-upload bytes never attached are removed after UPLOAD_STAGING_TTL_SECONDS (~2 h).
+    { name: 'form-uploads.purge', firstRunAfterMs: 60_000, intervalMs: 10 * 60_000, run: async ({ services }) => void (await services.formUploads.purgeStaging()) },
+  ],
 });

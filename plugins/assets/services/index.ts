@@ -8,9 +8,13 @@ import { configureSharp, ImageProcessor } from './images.ts';
 import { AssetLibrary } from './library.ts';
 import { PresetCatalog } from './presets.ts';
 import { ServiceAuth } from './service-auth.ts';
+import { FormUploads } from './form-uploads.ts';
+import { UploadTickets } from './tickets.ts';
 
-export type AssetNeeds = 'db' | 'recordHooks' | 'sessions' | 'config';
-export type AssetDeps = PluginDeps<AssetNeeds, never, typeof AssetsConfig>;
+export type AssetNeeds = 'db' | 'recordHooks' | 'sessions' | 'config' | 'clock';
+/** Websites' upload settings (content plugin), for public form uploads. */
+export type AssetOptional = 'publishedSites';
+export type AssetDeps = PluginDeps<AssetNeeds, AssetOptional, typeof AssetsConfig>;
 
 /** The plugin's services, built once per process: one store client, one image queue, one delivery cache. */
 export function createAssetServices(deps: AssetDeps) {
@@ -46,7 +50,21 @@ export function createAssetServices(deps: AssetDeps) {
     enforceVisibility: cfg.DAM_ENFORCE_ASSET_VISIBILITY,
     hasSession: async (request) => (await auth.session(request)) !== null,
   });
-  return { storage, images, urls, auth, presets, library, delivery, tmpDir, config: cfg };
+  const formUploads = new FormUploads({
+    db: deps.db,
+    clock: deps.clock,
+    storage,
+    library,
+    log: deps.log,
+    tickets: cfg.UPLOAD_TOKEN_SECRET ? new UploadTickets(cfg.UPLOAD_TOKEN_SECRET) : null,
+    sites: deps.publishedSites,
+    maxFileBytes: cfg.ASSET_MAX_FILE_BYTES,
+    ticketTtlSeconds: cfg.UPLOAD_TICKET_TTL_SECONDS,
+    stagingTtlSeconds: cfg.UPLOAD_STAGING_TTL_SECONDS,
+    tmpDir,
+    uploadUrlBase: cfg.DAM_PUBLIC_BASE_URL.replace(/\/$/, ''),
+  });
+  return { storage, images, urls, auth, presets, library, delivery, formUploads, tmpDir, config: cfg };
 }
 
 export type AssetServices = ReturnType<typeof createAssetServices>;

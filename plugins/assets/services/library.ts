@@ -73,8 +73,11 @@ export class AssetLibrary {
     }
   }
 
-  /** Stores a file already on local disk (a received upload or a staged form upload). */
-  async storeReceived(received: ReceivedFile, input: Omit<UploadInput, 'body'>, trx?: Tx): Promise<AssetRow> {
+  /**
+   * Stores a file already on local disk (a received upload or a staged form upload). `outcome` is the
+   * outermost transaction whose end decides whether the stored files stay (default: `trx`).
+   */
+  async storeReceived(received: ReceivedFile, input: Omit<UploadInput, 'body'>, trx?: Tx, outcome: Tx | undefined = trx): Promise<AssetRow> {
     const type = sniffType(received.head);
     const refusal = input.accept?.(type);
     if (refusal) throw badRequest(refusal, 'file', 'FILE_TYPE_REFUSED');
@@ -108,7 +111,7 @@ export class AssetLibrary {
         await announceAssetChange(this.d.recordHooks, t, { kind: 'created', row: created, actor: input.actor });
         return created;
       });
-      this.afterOutcome(trx, {
+      this.afterOutcome(outcome, {
         committed: () => {
           this.d.invalidate([path]);
           if (existing) return this.removeKeys(keys.versionPrefixes(id, existing.version));

@@ -23,8 +23,8 @@ export function normaliseFolder(raw: string | undefined, field = 'folder'): stri
 
 /** One file name: the same rules as a path segment. */
 export function normaliseFilename(raw: string, field = 'filename'): string {
-  const name = segment(raw.normalize('NFC'), field);
-  return name;
+  if (raw.includes('/')) throw badRequest(`${field} must be a name without "/"`, field, 'INVALID_PATH');
+  return segment(raw.normalize('NFC'), field);
 }
 
 function segment(s: string, field: string): string {

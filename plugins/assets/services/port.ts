@@ -1,4 +1,4 @@
-import { notFound, type Tx } from '../../../kernel/index.ts';
+import type { Tx } from '../../../kernel/index.ts';
 import type { AssetLibrary, AssetRef, AttachFormUploadInput } from '../ports.ts';
 import type { AssetServices } from './index.ts';
 
@@ -9,8 +9,9 @@ export function assetLibraryPort(s: AssetServices): AssetLibrary {
       const rows = await s.library.resolve(references, trx);
       return new Map([...rows].map(([ref, row]) => [ref, s.urls.ref(row)]));
     },
-    async attachFormUpload(_input: AttachFormUploadInput): Promise<AssetRef> {
-      throw notFound('Upload not found', 'UPLOAD_NOT_FOUND');
+    async attachFormUpload(input: AttachFormUploadInput, trx?: Tx): Promise<AssetRef> {
+      return s.urls.ref(await s.formUploads.attach(input, trx));
     },
+    stagedUpload: (uploadId, trx) => s.formUploads.staged(uploadId, trx),
   };
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import type { Clock } from '../../../kernel/clock.ts';
 import type { RecordChange } from '../../../kernel/record-hooks.ts';
 import type { PluginManifest } from '../../../kernel/plugin.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
@@ -33,9 +34,9 @@ export const png = (width: number, height: number) => sharp({ create: { width, h
  * A kernel with the assets plugin on its own data folder (the filesystem store) or on a given S3
  * store, an administrator, an editor, a reader, and every `asset` change collected in `events`.
  */
-export async function startAssetsKernel(env: Record<string, string> = {}, extraPlugins: PluginManifest[] = [], plugins: string[] = ['assets']) {
+export async function startAssetsKernel(env: Record<string, string> = {}, extraPlugins: PluginManifest[] = [], plugins: string[] = ['assets'], clock?: Clock) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cms-assets-'));
-  const t = await startTestKernel({ plugins, extraPlugins, env: { CMS_DATA_DIR: dataDir, DAM_SERVICE_TOKEN: SERVICE_TOKEN, ...env } });
+  const t = await startTestKernel({ plugins, extraPlugins, env: { CMS_DATA_DIR: dataDir, DAM_SERVICE_TOKEN: SERVICE_TOKEN, ...env }, clock });
   const admin = await t.admin();
   const editor = await t.createUser({ permissions: ['objects:read', 'objects:write'] });
   const reader = await t.createUser({ permissions: ['objects:read'] });
