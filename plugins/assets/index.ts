@@ -28,7 +28,7 @@ export default definePlugin({
   id: 'assets',
   services: ['asset-processor', 'core-api'],
   routesIn: ['asset-processor', 'core-api'],
-  needs: ['db', 'recordHooks', 'sessions', 'config', 'clock'],
+  needs: ['db', 'recordHooks', 'sessions', 'permissions', 'config', 'clock'],
   // Public form uploads: the website's upload settings (content plugin).
   optional: ['publishedSites'],
   permissions: ASSET_PERMISSIONS,

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { AssetServices } from '../services/index.ts';
+import { ASSET_KEYS } from '../permissions.ts';
 import { Visibility } from './schemas.ts';
 
 const Uuid = Type.String({ minLength: 1, maxLength: 64 });
@@ -15,6 +16,7 @@ export async function formRoutes(app: App, s: AssetServices): Promise<void> {
     config: { public: true },
     schema: {
       tags,
+      querystring: Type.Object({}, { additionalProperties: false }),
       body: Type.Object(
         {
           fieldId: Type.String({ minLength: 1, maxLength: 200 }),
@@ -37,13 +39,14 @@ export async function formRoutes(app: App, s: AssetServices): Promise<void> {
     raw.addContentTypeParser('*', (_request, _payload, done) => done(null));
     raw.put('/public/upload-data/:ticket', {
       config: { public: true },
-      schema: { tags, params: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 512 }) }) },
+      schema: { tags, params: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 96 }) }) },
     }, async (request, reply) => reply.code(201).send(await s.formUploads.receive(request.params.ticket, request.raw)));
   });
 
   app.post('/api/v1/dam/form-uploads/attach', {
     config: { public: true },
-    onRequest: async (request) => s.auth.requireToken(request),
+    // Service-to-service with the bearer token; a signed-in user holding assets:upload may call it too.
+    onRequest: async (request) => s.auth.requireTokenOrPermission(request, ASSET_KEYS.upload),
     schema: {
       tags: ['assets'],
       body: Type.Object({ uploadId: Uuid, folder: Type.String({ maxLength: 1024 }), visibility: Visibility }, { additionalProperties: false }),

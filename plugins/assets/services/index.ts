@@ -11,7 +11,7 @@ import { ServiceAuth } from './service-auth.ts';
 import { FormUploads } from './form-uploads.ts';
 import { UploadTickets } from './tickets.ts';
 
-export type AssetNeeds = 'db' | 'recordHooks' | 'sessions' | 'config' | 'clock';
+export type AssetNeeds = 'db' | 'recordHooks' | 'sessions' | 'permissions' | 'config' | 'clock';
 /** Websites' upload settings (content plugin), for public form uploads. */
 export type AssetOptional = 'publishedSites';
 export type AssetDeps = PluginDeps<AssetNeeds, AssetOptional, typeof AssetsConfig>;
@@ -24,7 +24,7 @@ export function createAssetServices(deps: AssetDeps) {
   configureSharp({ concurrency: cfg.ASSET_SHARP_CONCURRENCY, cacheMb: cfg.ASSET_SHARP_CACHE_MB });
   const images = new ImageProcessor({ maxInputPixels: cfg.ASSET_MAX_INPUT_PIXELS, jobs: cfg.ASSET_IMAGE_JOBS });
   const urls = new AssetUrls(cfg.DAM_PUBLIC_BASE_URL.replace(/\/$/, ''));
-  const auth = new ServiceAuth({ sessions: deps.sessions, token: cfg.DAM_SERVICE_TOKEN });
+  const auth = new ServiceAuth({ sessions: deps.sessions, permissions: deps.permissions, token: cfg.DAM_SERVICE_TOKEN });
   const presets = new PresetCatalog(deps.db);
   // Received bytes wait here (same disk as the embedded store, so a rename would do) until stored.
   const tmpDir = path.join(dataDir, 'tmp', 'assets');

@@ -72,7 +72,7 @@ describe('assets: public form uploads and submits', function () {
     try {
       const res = await bare.t.inject({ method: 'POST', url: '/public/uploads/intent', payload: { fieldId: 'f', filename: 'x.jpg', size: 10 }, headers: { origin: 'https://a.example' } });
       expect(res.statusCode).to.equal(503);
-      expect((await bare.t.inject({ method: 'PUT', url: '/public/upload-data/x.y', payload: Buffer.from('x') })).statusCode).to.equal(503);
+      expect((await bare.t.inject({ method: 'PUT', url: '/public/upload-data/x.y', payload: Buffer.from('x') })).statusCode, 'no ticket is valid').to.equal(404);
     } finally {
       await bare.close();
     }
@@ -130,6 +130,8 @@ describe('assets: public form uploads and submits', function () {
     expect(wrongField.statusCode).to.equal(400);
     expect(wrongField.json().field).to.equal('attributes.other');
     expect((await submit({ attributes: { email: 'x@example.test', attachment: { uploadId: '00000000-0000-4000-8000-000000000000' } } }, nextIp())).statusCode).to.equal(404);
+    const unknownClass = await k.t.inject({ method: 'POST', url: '/public/forms/00000000-0000-4000-8000-000000000000/submit', payload: { attributes: { email: 'y@example.test' } }, headers: { 'x-forwarded-for': nextIp() } });
+    expect(unknownClass.statusCode).to.equal(404);
   });
 
   it('10 submits per address per window, then 429 with Retry-After', async () => {
@@ -141,11 +143,13 @@ describe('assets: public form uploads and submits', function () {
     expect((await submit({ attributes: { email: `rl-other@example.test` } }, nextIp())).statusCode).to.equal(201);
   });
 
-  it('the service route attaches with the bearer DAM_SERVICE_TOKEN only; the job removes staged bytes after the staging time', async () => {
+  it('the service route attaches with the bearer DAM_SERVICE_TOKEN (or a session with assets:upload); the job removes staged bytes after the staging time', async () => {
     const i = (await intent({ fieldId: 'attachment', filename: 'svc.jpg', size: photo.length })).json();
     await put(i.uploadUrl, photo);
     const body = { uploadId: i.uploadId, folder: 'forms/site-a', visibility: 'private' };
-    expect((await k.call('POST', '/api/v1/dam/form-uploads/attach', k.admin, body)).statusCode).to.equal(401);
+    expect((await k.call('POST', '/api/v1/dam/form-uploads/attach', null, body)).statusCode).to.equal(401);
+    expect((await k.call('POST', '/api/v1/dam/form-uploads/attach', k.reader, body)).statusCode).to.equal(403);
+    expect((await k.call('POST', '/api/v1/dam/form-uploads/attach', null, body, { authorization: 'Bearer wrong-token-0123456789' })).statusCode).to.equal(401);
     const attached = await k.call('POST', '/api/v1/dam/form-uploads/attach', null, body, { authorization: `Bearer ${SERVICE_TOKEN}` });
     expect(attached.statusCode, attached.body).to.equal(201);
     expect(attached.json()).to.include({ folder: 'forms/site-a', visibility: 'private' });

@@ -47,10 +47,12 @@ export class FormSubmissions {
         attributes[field] = asset.id;
         attachments.push({ field, assetId: asset.id });
       }
-      const created = await this.d.objects.create(
-        { actor: SYSTEM, changeActor: { type: 'system', id: null }, trx },
-        { classId, locale: body.locale, published: false, attributes },
-      );
+      const created = await this.d.objects
+        .create({ actor: SYSTEM, changeActor: { type: 'system', id: null }, trx }, { classId, locale: body.locale, published: false, attributes })
+        .catch((err: { statusCode?: number; field?: string }) => {
+          // The class is named by the path: an unknown one is a 404 of this route.
+          throw err.statusCode === 400 && err.field === 'classId' ? notFound('Class not found', 'CLASS_NOT_FOUND') : err;
+        });
       return { id: created.id, attachments };
     });
   }
