@@ -29,6 +29,7 @@ const ProcessQuery = Type.Object(
 /** JSON `{ image }`: base64 of at most ASSET_MAX_FILE_BYTES (plus a data: URL prefix). */
 const imageJson = (maxChars: number) =>
   Type.Object({ image: Type.String({ minLength: 1, maxLength: maxChars, description: 'base64 (a data: URL prefix is allowed)' }) }, { additionalProperties: false });
+const JSON_IMAGE_MAX_CHARS = 16 * 1024 * 1024;
 const RAW_IMAGE = /^image\/(jpeg|png|gif|webp|avif|tiff|heic)$/;
 
 /**
@@ -42,9 +43,10 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
   app.addContentTypeParser(RAW_IMAGE, { parseAs: 'buffer', bodyLimit: max }, (_request, body, done) => done(null, body));
   // The access check runs before the body is read, like the kernel's own.
   const guard = { onRequest: async (request: FastifyRequest) => s.auth.requireSessionOrToken(request) };
-  const maxChars = Math.ceil(max / 3) * 4 + 128;
-  // Room for the JSON around the longest accepted string, so an overlong one is refused by the schema (400 naming it).
-  const bodyLimit = maxChars + 64 * 1024;
+  // Base64 in JSON is for small images (≤ 12 MB); larger ones come raw or as multipart.
+  const maxChars = Math.min(Math.ceil(max / 3) * 4, JSON_IMAGE_MAX_CHARS) + 128;
+  // Room for the largest raw image, and for the JSON around an overlong string, which the schema then refuses (400 naming it).
+  const bodyLimit = Math.max(max, maxChars) + 1024 * 1024;
   const ImageJson = imageJson(maxChars);
 
   const readImage = async (request: FastifyRequest): Promise<Buffer> => {

@@ -44,12 +44,13 @@ export class FormUploads {
     uploadUrlBase: string;
   }) {}
 
+  // Order: the request's own faults (400 name, 404 website) first, then 503 without UPLOAD_TOKEN_SECRET.
   async intent(input: IntentInput): Promise<{ uploadId: string; uploadUrl: string; expiresIn: number; maxBytes: number }> {
-    if (!this.d.tickets) throw unavailable('Public uploads are not configured (UPLOAD_TOKEN_SECRET)', 'UPLOADS_UNAVAILABLE');
+    const filename = normaliseFilename(input.filename);
     const website = await this.website(input);
+    if (!this.d.tickets) throw unavailable('Public uploads are not configured (UPLOAD_TOKEN_SECRET)', 'UPLOADS_UNAVAILABLE');
     const settings = await this.d.sites!.uploadSettings(website.id);
     if (!settings?.enabled) throw forbidden('This website does not accept uploads', 'UPLOADS_DISABLED');
-    const filename = normaliseFilename(input.filename);
     const maxBytes = Math.min(settings.maxFileBytes, this.d.maxFileBytes);
     if (input.size > maxBytes) throw new HttpError(413, 'ASSET_TOO_LARGE', `The file is larger than ${maxBytes} bytes`, 'size');
     const now = this.d.clock.now();
@@ -68,7 +69,8 @@ export class FormUploads {
 
   /** The website of an intent: an explicit id, else the Origin's host, else the Referer's host or first path segment. */
   private async website(input: IntentInput): Promise<{ id: string }> {
-    if (!this.d.sites) throw unavailable('Public uploads need the content plugin (websites)', 'UPLOADS_UNAVAILABLE');
+    // Without the content plugin there are no websites to find.
+    if (!this.d.sites) throw notFound('No website matches this request', 'WEBSITE_NOT_FOUND');
     const lookups: Array<{ id?: string; host?: string; path?: string }> = [];
     if (input.websiteId) lookups.push({ id: input.websiteId });
     for (const header of [input.origin, input.referer]) {

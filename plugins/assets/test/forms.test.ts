@@ -67,11 +67,13 @@ describe('assets: public form uploads and submits', function () {
     expect((await submit({ attributes: { email: 'b@example.test', attachment: { uploadId } } }, nextIp())).statusCode, 'attached once').to.equal(404);
   });
 
-  it('intent: 503 without UPLOAD_TOKEN_SECRET, 404 for an unknown website, 403 when uploads are off, 413 over maxBytes', async () => {
+  it('intent: 503 without UPLOAD_TOKEN_SECRET (for a request that is otherwise fine), 404 for an unknown website, 403 when uploads are off, 413 over maxBytes', async () => {
     const bare = await startAssetsKernel({}, [sitesFixturePlugin], ['data', 'assets', 'forms']);
     try {
       const res = await bare.t.inject({ method: 'POST', url: '/public/uploads/intent', payload: { fieldId: 'f', filename: 'x.jpg', size: 10 }, headers: { origin: 'https://a.example' } });
       expect(res.statusCode).to.equal(503);
+      const unknown = await bare.t.inject({ method: 'POST', url: '/public/uploads/intent', payload: { fieldId: 'f', filename: 'x.jpg', size: 10 }, headers: { origin: 'https://nobody.example' } });
+      expect(unknown.statusCode).to.equal(404);
       expect((await bare.t.inject({ method: 'PUT', url: '/public/upload-data/x.y', payload: Buffer.from('x') })).statusCode, 'no ticket is valid').to.equal(404);
     } finally {
       await bare.close();
