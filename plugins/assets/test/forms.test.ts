@@ -70,6 +70,7 @@ describe('assets: public form uploads and submits', function () {
   it('intent: 503 without UPLOAD_TOKEN_SECRET (for a request that is otherwise fine), 404 for an unknown website, 403 when uploads are off, 413 over maxBytes', async () => {
     const bare = await startAssetsKernel({}, [sitesFixturePlugin], ['data', 'assets', 'forms']);
     try {
+      await bare.t.db('fixture_sites').insert({ id: 'site-a', name: 'A', root_path: '/a', host: 'a.example', uploads: JSON.stringify(uploads()) });
       const res = await bare.t.inject({ method: 'POST', url: '/public/uploads/intent', payload: { fieldId: 'f', filename: 'x.jpg', size: 10 }, headers: { origin: 'https://a.example' } });
       expect(res.statusCode).to.equal(503);
       const unknown = await bare.t.inject({ method: 'POST', url: '/public/uploads/intent', payload: { fieldId: 'f', filename: 'x.jpg', size: 10 }, headers: { origin: 'https://nobody.example' } });
