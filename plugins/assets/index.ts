@@ -7,6 +7,7 @@ import type { AssetLibrary } from './ports.ts';
 import { deliveryRoutes } from './routes/delivery.ts';
 import { folderRoutes } from './routes/folders.ts';
 import { formRoutes } from './routes/forms.ts';
+import { mirrorRoutes } from './routes/mirror.ts';
 import { imageRoutes } from './routes/images.ts';
 import { libraryRoutes } from './routes/library.ts';
 import { presetRoutes } from './routes/presets.ts';
@@ -41,7 +42,10 @@ export default definePlugin({
   async onStart({ services }) {
     await services.storage.ensureBucket();
   },
-  onStop: ({ services }) => services.storage.close(),
+  async onStop({ services }) {
+    await services.storage.close();
+    await services.mirrorTarget?.close();
+  },
   async routes(app, { services }) {
     await libraryRoutes(app, services);
     await folderRoutes(app, services);
@@ -51,6 +55,7 @@ export default definePlugin({
     await deliveryRoutes(app, services);
     await publicRoutes(app, services);
     await formRoutes(app, services);
+    await mirrorRoutes(app, services);
   },
   jobs: [
     // Staged form-upload bytes never attached are removed after UPLOAD_STAGING_TTL_SECONDS (~2 h).

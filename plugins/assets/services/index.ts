@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { PluginDeps } from '../../../kernel/index.ts';
 import type { AssetsConfig } from '../config.ts';
 import { createStorage } from '../storage/index.ts';
+import { S3Storage } from '../storage/s3.ts';
+import { CdnMirror } from './cdn-mirror.ts';
 import { Delivery } from './delivery.ts';
 import { AssetUrls } from './dto.ts';
 import { configureSharp, ImageProcessor } from './images.ts';
@@ -64,7 +66,15 @@ export function createAssetServices(deps: AssetDeps) {
     tmpDir,
     uploadUrlBase: cfg.DAM_PUBLIC_BASE_URL.replace(/\/$/, ''),
   });
-  return { storage, images, urls, auth, presets, library, delivery, formUploads, tmpDir, config: cfg };
+  const mirrorTarget = cfg.DAM_CDN_MIRROR_S3_ENDPOINT && cfg.DAM_CDN_MIRROR_S3_BUCKET && cfg.DAM_CDN_MIRROR_S3_ACCESS_KEY_ID && cfg.DAM_CDN_MIRROR_S3_SECRET_ACCESS_KEY
+    ? new S3Storage({
+        endpoint: cfg.DAM_CDN_MIRROR_S3_ENDPOINT, bucket: cfg.DAM_CDN_MIRROR_S3_BUCKET, region: cfg.DAM_CDN_MIRROR_S3_REGION,
+        accessKeyId: cfg.DAM_CDN_MIRROR_S3_ACCESS_KEY_ID, secretAccessKey: cfg.DAM_CDN_MIRROR_S3_SECRET_ACCESS_KEY,
+        forcePathStyle: cfg.DAM_CDN_MIRROR_S3_FORCE_PATH_STYLE, partSizeBytes: cfg.S3_PART_SIZE_MB * 1024 * 1024, queueSize: cfg.S3_UPLOAD_QUEUE_SIZE, prefix: '',
+      })
+    : null;
+  const mirror = new CdnMirror({ db: deps.db, storage, target: mirrorTarget, publicBaseUrl: cfg.DAM_CDN_MIRROR_PUBLIC_BASE_URL, prefix: cfg.DAM_CDN_MIRROR_KEY_PREFIX, library });
+  return { storage, images, urls, auth, presets, library, delivery, formUploads, mirror, mirrorTarget, tmpDir, config: cfg };
 }
 
 export type AssetServices = ReturnType<typeof createAssetServices>;
