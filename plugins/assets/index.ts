@@ -39,8 +39,9 @@ export default definePlugin({
   provides: {
     assetLibrary: ({ services }): AssetLibrary => assetLibraryPort(services),
   },
-  async onStart({ services }) {
-    await services.storage.ensureBucket();
+  // An unreachable store does not stop the process: its routes answer 503 until the store is back.
+  async onStart({ services, log }) {
+    await services.storage.ensureBucket().catch((err) => log.warn({ err }, 'asset store not ready at start'));
   },
   async onStop({ services }) {
     await services.storage.close();

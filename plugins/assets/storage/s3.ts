@@ -1,8 +1,10 @@
 import {
   CopyObjectCommand, CreateBucketCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand,
   HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException,
+  type GetObjectCommandOutput, type HeadObjectCommandOutput, type ListObjectsV2CommandOutput,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { HttpError } from '../../../kernel/index.ts';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { assertStorageKey, assertStoragePrefix, type ByteRange, type ObjectStorage, type PutOptions, type StorageInfo, type StoredObjectInfo } from './port.ts';
@@ -19,6 +21,16 @@ export interface S3Settings {
   queueSize: number;
   /** Optional key prefix inside the bucket. */
   prefix: string;
+}
+
+/** The store cannot be reached or answers 5xx: not the caller's fault, and a retry may help. */
+function storageError(err: unknown): unknown {
+  const status = err instanceof S3ServiceException ? err.$metadata?.httpStatusCode : undefined;
+  const code = (err as { code?: string }).code;
+  if ((status !== undefined && status >= 500) || (status === undefined && (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ENOTFOUND'))) {
+    return new HttpError(503, 'STORAGE_UNAVAILABLE', 'The asset store is unreachable; retry shortly', undefined, { 'retry-after': '5' });
+  }
+  return err;
 }
 
 const isMissing = (err: unknown) =>
@@ -47,6 +59,16 @@ export class S3Storage implements ObjectStorage {
     return { driver: 's3', endpoint, bucket, region, forcePathStyle, partSizeBytes, queueSize, prefix };
   }
 
+  /** Every call to the store: unreachable or failing stores answer 503 instead of 500. */
+  // The SDK's command types do not unify across commands; each caller names the output it gets.
+  private async send<T = unknown>(command: object): Promise<T> {
+    try {
+      return (await this.client.send(command as never)) as T;
+    } catch (err) {
+      throw storageError(err);
+    }
+  }
+
   private key(key: string): string {
     assertStorageKey(key);
     return this.s.prefix + key;
@@ -54,12 +76,12 @@ export class S3Storage implements ObjectStorage {
 
   async ensureBucket(): Promise<{ created: boolean }> {
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.s.bucket }));
+      await this.send(new HeadBucketCommand({ Bucket: this.s.bucket }));
       return { created: false };
     } catch (err) {
       if (!isMissing(err)) throw err;
     }
-    await this.client.send(new CreateBucketCommand({ Bucket: this.s.bucket }));
+    await this.send(new CreateBucketCommand({ Bucket: this.s.bucket }));
     return { created: true };
   }
 
@@ -71,7 +93,9 @@ export class S3Storage implements ObjectStorage {
       queueSize: this.s.queueSize,
       leavePartsOnError: false,
     });
-    await upload.done();
+    await upload.done().catch((err) => {
+      throw storageError(err);
+    });
   }
 
   async putFile(key: string, filePath: string, opts: PutOptions = {}): Promise<void> {
@@ -80,7 +104,7 @@ export class S3Storage implements ObjectStorage {
 
   async get(key: string, range?: ByteRange): Promise<{ body: Readable; info: StoredObjectInfo } | null> {
     try {
-      const out = await this.client.send(
+      const out = await this.send<GetObjectCommandOutput>(
         new GetObjectCommand({ Bucket: this.s.bucket, Key: this.key(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
       );
       // The full size: from Content-Range on a ranged answer, else Content-Length.
@@ -97,7 +121,7 @@ export class S3Storage implements ObjectStorage {
 
   async head(key: string): Promise<StoredObjectInfo | null> {
     try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.s.bucket, Key: this.key(key) }));
+      const out = await this.send<HeadObjectCommandOutput>(new HeadObjectCommand({ Bucket: this.s.bucket, Key: this.key(key) }));
       return { size: Number(out.ContentLength ?? 0), lastModified: out.LastModified ?? new Date(0), contentType: out.ContentType };
     } catch (err) {
       if (isMissing(err)) return null;
@@ -111,18 +135,18 @@ export class S3Storage implements ObjectStorage {
 
   async copy(fromKey: string, toKey: string): Promise<void> {
     const source = `${this.s.bucket}/${this.key(fromKey).split('/').map(encodeURIComponent).join('/')}`;
-    await this.client.send(new CopyObjectCommand({ Bucket: this.s.bucket, Key: this.key(toKey), CopySource: source }));
+    await this.send(new CopyObjectCommand({ Bucket: this.s.bucket, Key: this.key(toKey), CopySource: source }));
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.s.bucket, Key: this.key(key) }));
+    await this.send(new DeleteObjectCommand({ Bucket: this.s.bucket, Key: this.key(key) }));
   }
 
   async deletePrefix(prefix: string): Promise<number> {
     const keys = await this.list(prefix);
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
-      await this.client.send(
+      await this.send(
         new DeleteObjectsCommand({ Bucket: this.s.bucket, Delete: { Objects: batch.map((k) => ({ Key: this.key(k) })), Quiet: true } }),
       );
     }
@@ -134,7 +158,7 @@ export class S3Storage implements ObjectStorage {
     const out: string[] = [];
     let token: string | undefined;
     do {
-      const page = await this.client.send(
+      const page = await this.send<ListObjectsV2CommandOutput>(
         new ListObjectsV2Command({ Bucket: this.s.bucket, Prefix: this.s.prefix + prefix, ContinuationToken: token }),
       );
       for (const item of page.Contents ?? []) if (item.Key) out.push(item.Key.slice(this.s.prefix.length));

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { jpeg, startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
+import { freePort } from '../../../test/helpers/ports.ts';
 import { startLocalS3, type LocalS3 } from './s3-server.ts';
 
 describe('assets: the library on an S3 store (s3rver on loopback)', function () {
@@ -46,6 +47,20 @@ describe('assets: the library on an S3 store (s3rver on loopback)', function () 
     expect((await k.call('DELETE', `/api/v1/dam/asset?id=${file.id}`, k.editor)).statusCode).to.equal(200);
     expect((await k.call('DELETE', `/api/v1/dam/asset?id=${img.id}`, k.editor)).statusCode).to.equal(200);
     expect(await k.storedKeys()).to.deep.equal([]);
+  });
+
+  it('an unreachable store: the process still starts, and uploads answer 503 with Retry-After, storing no row', async () => {
+    const port = await freePort();
+    const down = await startAssetsKernel({ S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_BUCKET: 'down', S3_ACCESS_KEY_ID: 'x', S3_SECRET_ACCESS_KEY: 'y' });
+    try {
+      const res = await down.upload({ name: 'x.txt', data: Buffer.from('x') }, { folder: 'down' });
+      expect(res.statusCode, res.body).to.equal(503);
+      expect(res.json().code).to.equal('STORAGE_UNAVAILABLE');
+      expect(res.headers['retry-after']).to.equal('5');
+      expect(await down.t.db('assets').where({ folder: 'down' }).first()).to.equal(undefined);
+    } finally {
+      await down.close();
+    }
   });
 
   it('413 over the size limit leaves nothing in the bucket', async () => {
