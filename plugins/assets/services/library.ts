@@ -131,8 +131,16 @@ export class AssetLibrary {
     let height: number | null = null;
     let thumbs: Array<{ width: number; data: Buffer }> = [];
     if (type.image) {
-      ({ width, height } = await this.d.images.probe(tempPath));
-      thumbs = await this.makeThumbnails(tempPath);
+      try {
+        ({ width, height } = await this.d.images.probe(tempPath));
+        thumbs = await this.makeThumbnails(tempPath);
+      } catch (err) {
+        // A file that only looks like an image (or a format this sharp build cannot decode, e.g. HEIC)
+        // is still stored, without dimensions or thumbnails; the pixel limit is never waived.
+        if ((err as { code?: string }).code !== 'INVALID_IMAGE') throw err;
+        width = height = null;
+        thumbs = [];
+      }
     }
     const written: string[] = [];
     try {

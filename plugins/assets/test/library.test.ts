@@ -149,6 +149,12 @@ describe('assets: library', function () {
     expect(info.json().storage.driver).to.equal('filesystem');
   });
 
+  it('stores a file that only looks like an image without dimensions or thumbnails', async () => {
+    const res = await k.upload({ name: 'broken.jpg', data: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(500, 7)]) }, { folder: 'lib/broken' });
+    expect(res.statusCode, res.body).to.equal(201);
+    expect(res.json()).to.include({ mimeType: 'image/jpeg', width: null, height: null, thumbnailUrl: null });
+  });
+
   it('upload needs multipart', async () => {
     const res = await k.call('POST', '/api/v1/dam/upload', k.editor, { file: 'x' });
     expect(res.statusCode).to.equal(400);
