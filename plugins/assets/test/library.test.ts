@@ -155,6 +155,24 @@ describe('assets: library', function () {
     expect(res.json()).to.include({ mimeType: 'image/jpeg', width: null, height: null, thumbnailUrl: null });
   });
 
+  it('announces in the write transaction: a failing subscriber fails the upload and leaves no row and no file', async () => {
+    const before = await k.storedKeys();
+    const off = k.t.kernel.resolve('recordHooks').subscribe('asset', () => {
+      throw new Error('subscriber refuses');
+    });
+    try {
+      const res = await k.upload({ name: 'tx.jpg', data: await jpeg(300, 200) }, { path: 'lib/tx/tx.jpg' });
+      expect(res.statusCode).to.equal(500);
+    } finally {
+      off();
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await k.storedKeys()).to.deep.equal(before);
+    expect((await k.call('GET', '/api/v1/dam/exists?path=lib/tx/tx.jpg', k.reader)).json().exists).to.equal(false);
+    const ok = await k.upload({ name: 'ignored.jpg', data: await jpeg(300, 200) }, { path: 'lib/tx/tx.jpg' });
+    expect(ok.json()).to.include({ path: 'lib/tx/tx.jpg', filename: 'tx.jpg' });
+  });
+
   it('upload needs multipart', async () => {
     const res = await k.call('POST', '/api/v1/dam/upload', k.editor, { file: 'x' });
     expect(res.statusCode).to.equal(400);
