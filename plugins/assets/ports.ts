@@ -27,6 +27,17 @@ export interface AttachFormUploadInput {
   visibility: 'public' | 'private';
 }
 
+/** A staged public-form upload, as the form submit needs it before attaching. */
+export interface StagedUpload {
+  uploadId: string;
+  websiteId: string;
+  /** The form field the intent asked for. */
+  fieldId: string;
+  /** The website's target folder and visibility, recorded at the intent. */
+  folder: string;
+  visibility: 'public' | 'private';
+}
+
 export interface AssetLibrary {
   /** Assets by id, uuid or path; unknown references are simply absent from the map. */
   resolve(references: readonly string[], trx?: Tx): Promise<Map<string, AssetRef>>;
@@ -36,6 +47,8 @@ export interface AssetLibrary {
    * no asset row remains and the stored file is removed.
    */
   attachFormUpload(input: AttachFormUploadInput, trx?: Tx): Promise<AssetRef>;
+  /** A staged upload that can still be attached (staged, not attached, not expired), else undefined. */
+  stagedUpload(uploadId: string, trx?: Tx): Promise<StagedUpload | undefined>;
 }
 
 declare module '../../kernel/index.ts' {

@@ -36,6 +36,8 @@ export default definePlugin({
   services: ['core-api', 'gateway'],
   routesIn: ['core-api'],
   needs: ['db', 'audit', 'recordHooks', 'permissions', 'clock', 'config'],
+  // Resolves asset fields for the batch action `resolve-assets` (409 ASSETS_UNAVAILABLE without it).
+  optional: ['assetLibrary'],
   migrations: path.join(here, 'migrations'),
   permissions: DATA_PERMISSIONS,
   config: DataConfig,
@@ -66,7 +68,8 @@ export default definePlugin({
     await previewLinkRoutes(app, services);
   },
   jobs: [
-    retentionJob,
+    // Wrapped so the job's own narrower context type does not decide the manifest's optional services.
+    { ...retentionJob, run: (ctx) => retentionJob.run(ctx) },
     // Field index builds that a stop or a failure left unfinished are picked up again shortly after
     // start, and retried every few hours; only where the routes run (core-api), never in the gateway.
     { name: 'index-builds.resume', firstRunAfterMs: 2_000, intervalMs: 6 * 3600_000, run: ({ services }) => services.indexBuilds.resumeAll() },

@@ -10,7 +10,9 @@ import { parseIds } from './object-read-service.ts';
 export type BatchAction = 'publish' | 'unpublish' | 'delete' | 'resolve-assets';
 export interface BatchResult {
   id: string;
-  status: 'published' | 'unpublished' | 'unchanged' | 'deleted' | 'not_found';
+  status: 'published' | 'unpublished' | 'unchanged' | 'deleted' | 'not_found' | 'resolved';
+  /** `resolve-assets`: each asset field's value resolved (null for an unknown reference). */
+  assets?: Record<string, unknown>;
 }
 
 /**
@@ -22,10 +24,7 @@ export class BatchService {
 
   async run(ctx: WriteContext, rawIds: readonly string[], action: BatchAction): Promise<BatchResult[]> {
     const ids = parseIds(rawIds);
-    if (action === 'resolve-assets') {
-      // Asset references are plain ids until an asset plugin offers a resolver service.
-      throw conflict('Asset references cannot be resolved: the asset plugin is not installed', 'ASSETS_UNAVAILABLE');
-    }
+    if (action === 'resolve-assets') return this.resolveAssets(ids);
     if ((action === 'publish' || action === 'unpublish') && !this.objects.mayPublish(ctx)) {
       throw forbidden(`${action} needs objects:publish`, 'PUBLISH_FORBIDDEN');
     }
@@ -47,6 +46,33 @@ export class BatchService {
         }
       }
       return ids.map((id) => ({ id, status: results.get(id)! }));
+    });
+  }
+
+  /** Each object's asset fields (top level, and arrays of assets) resolved through the asset plugin. */
+  private async resolveAssets(ids: string[]): Promise<BatchResult[]> {
+    const library = this.deps.kernel.assetLibrary;
+    if (!library) throw conflict('Asset references cannot be resolved: the asset plugin is not installed', 'ASSETS_UNAVAILABLE');
+    const rows = await findObjectsByIds(this.deps.kernel.db, ids);
+    const fieldsOf = new Map<string, string[]>();
+    for (const classId of new Set(rows.map((r) => r.class_id))) {
+      const fields = (await this.deps.schema.classById(classId))?.fields ?? [];
+      fieldsOf.set(classId, fields.filter((f) => f.type === 'asset' || (f.type === 'array' && f.of === 'asset')).map((f) => f.name));
+    }
+    const refs = new Set<string>();
+    for (const row of rows) for (const name of fieldsOf.get(row.class_id)!) for (const v of [row.attributes[name]].flat()) if (typeof v === 'string') refs.add(v);
+    const resolved = await library.resolve([...refs]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => {
+      const row = byId.get(id);
+      if (!row) return { id, status: 'not_found' };
+      const assets: Record<string, unknown> = {};
+      for (const name of fieldsOf.get(row.class_id)!) {
+        const value = row.attributes[name];
+        const one = (v: unknown) => (typeof v === 'string' ? (resolved.get(v) ?? null) : null);
+        assets[name] = Array.isArray(value) ? value.map(one) : value === undefined || value === null ? null : one(value);
+      }
+      return { id, status: 'resolved', assets };
     });
   }
 

@@ -7,7 +7,9 @@ import type { SchemaCache } from './schema-cache.ts';
 
 /** The kernel services this plugin declares in its manifest (`needs`), with its typed config. */
 export type DataNeeds = 'db' | 'audit' | 'recordHooks' | 'permissions' | 'clock' | 'config';
-export type DataKernelDeps = PluginDeps<DataNeeds, never, typeof DataConfig>;
+/** Services used when their plugin is loaded: `assetLibrary` resolves asset references (batch `resolve-assets`). */
+export type DataOptional = 'assetLibrary';
+export type DataKernelDeps = PluginDeps<DataNeeds, DataOptional, typeof DataConfig>;
 
 /**
  * What this plugin's services share: the kernel services, the schema cache, where objects live (id ->

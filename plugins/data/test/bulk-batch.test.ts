@@ -136,7 +136,7 @@ describe('data: bulk and batch', () => {
     expect((bDeleted.data as { object: { published: boolean } }).object.published).to.equal(true);
   });
 
-  it("resolve-assets answers 409 ASSETS_UNAVAILABLE while no asset plugin is installed", async () => {
+  it("resolve-assets answers 409 ASSETS_UNAVAILABLE while the asset plugin is not loaded (resolved with it: plugins/assets/test/resolve-assets.test.ts)", async () => {
     const a = await k.createObject({ classId: cls.id, attributes: { title: 'a' } });
     const res = await k.call('POST', '/data-objects/batch', k.editor, { ids: [a.id], action: 'resolve-assets' });
     expect(res.statusCode).to.equal(409);

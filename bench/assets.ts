@@ -1,0 +1,198 @@
+/**
+ * Asset service benchmark (`npm run bench:assets`): the product in a child process (production mode),
+ * measured only through HTTP.
+ *
+ * 1. `POST /api/v1/process`: a 4000x3000 JPEG to an 800-wide WebP q80, against raw sharp in this
+ *    process doing the same with the same concurrency and libvips settings (target ≥ 0.9x).
+ * 2. A cached preset rendition (~100 KB) from `/dam-asset/...?preset=`, against bare Fastify +
+ *    @fastify/static serving the same bytes (target ≥ 0.7x req/s); and the first, uncached request.
+ * 3. Resident memory growth of the server while a 50 MB file is uploaded, on disk and on S3 (s3rver on
+ *    loopback) (target < 64 MB).
+ * 4. Time to the first byte of a `Range` request in the middle of the 50 MB file (target < 20 ms).
+ *
+ * Settings: BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_PROCESS_CONCURRENCY (`1,2`), BENCH_ONLY
+ * (comma-separated: process, preset, upload).
+ * On a shared machine the figures move between runs; read the ratios first.
+ */
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import sharp from 'sharp';
+import { request } from 'undici';
+import { startLocalS3 } from '../plugins/assets/test/s3-server.ts';
+import { createTestDatabase, teardownTestDatabases } from '../test/helpers/database.ts';
+import { startChild, type ChildServer } from './lib/children.ts';
+import { loadToolName, runLoad } from './lib/load.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+// One request at a time isolates the HTTP overhead; two fill both cores of the reference machine.
+const PROCESS_CONCURRENCY = (process.env.BENCH_PROCESS_CONCURRENCY ?? '1,2').split(',').map(Number);
+const BIG = 50 * 1024 * 1024;
+type Server = ChildServer<{ port: number; cookie: string; token: string }>;
+
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
+
+/** Runs `work` from `concurrency` loops for `seconds`; operations per second. */
+async function closedLoop(concurrency: number, seconds: number, work: () => Promise<void>): Promise<number> {
+  const end = performance.now() + seconds * 1000;
+  let done = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (performance.now() < end) {
+      await work();
+      done++;
+    }
+  }));
+  return done / seconds;
+}
+
+async function processBench(server: Server, jpeg: Buffer): Promise<string[]> {
+  const rows: string[] = [];
+  for (const concurrency of PROCESS_CONCURRENCY) rows.push(await processAt(server, jpeg, concurrency));
+  return rows;
+}
+
+async function processAt(server: Server, jpeg: Buffer, concurrency: number): Promise<string> {
+  sharp.concurrency(1);
+  const raw = () => sharp(jpeg, { limitInputPixels: 100_000_000 }).rotate().resize({ width: 800, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer().then(() => undefined);
+  await raw();
+  const rawRate = await closedLoop(concurrency, SECONDS, raw);
+  const url = `http://127.0.0.1:${server.info.port}/api/v1/process?width=800&format=webp&quality=80`;
+  const viaHttp = async () => {
+    const res = await request(url, { method: 'POST', body: jpeg, headers: { 'content-type': 'image/jpeg', authorization: `Bearer ${server.info.token}` } });
+    if (res.statusCode !== 200) throw new Error(`process answered ${res.statusCode}: ${await res.body.text()}`);
+    await res.body.arrayBuffer();
+  };
+  await viaHttp();
+  const httpRate = await closedLoop(concurrency, SECONDS, viaHttp);
+  const ratio = httpRate / rawRate;
+  return `| /api/v1/process 4000x3000 JPEG (${mb(jpeg.length)}) → 800w WebP q80, ${concurrency} at once | ${httpRate.toFixed(2)}/s | raw sharp ${rawRate.toFixed(2)}/s | ${ratio.toFixed(2)}x | ≥ 0.9x ${verdict(ratio >= 0.9)} |`;
+}
+
+async function upload(server: Server, folder: string, name: string, body: Buffer | string): Promise<{ url: string; id: string }> {
+  const boundary = `----bench${randomBytes(6).toString('hex')}`;
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="folder"\r\n\r\n${folder}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const size = typeof body === 'string' ? (await fs.stat(body)).size : body.length;
+  const stream = Readable.from((async function* () {
+    yield head;
+    if (typeof body === 'string') yield* createReadStream(body, { highWaterMark: 256 * 1024 });
+    else yield body;
+    yield tail;
+  })());
+  const res = await request(`http://127.0.0.1:${server.info.port}/api/v1/dam/upload`, {
+    method: 'POST', body: stream,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + size + tail.length), cookie: server.info.cookie },
+  });
+  const text = await res.body.text();
+  if (res.statusCode !== 201) throw new Error(`upload answered ${res.statusCode}: ${text}`);
+  return JSON.parse(text);
+}
+
+async function presetBench(server: Server, staticDir: string): Promise<string[]> {
+  // Random colour blobs scaled up: a photo-like amount of detail, so the rendition is about 100 KB.
+  const blobs = await sharp(randomBytes(240 * 160 * 3), { raw: { width: 240, height: 160, channels: 3 } }).resize(2400, 1600, { kernel: 'cubic' }).blur(2).png().toBuffer();
+  const source = await sharp(blobs).jpeg({ quality: 85 }).toBuffer();
+  const asset = await upload(server, 'bench/preset', 'photo.jpg', source);
+  const base = `http://127.0.0.1:${server.info.port}`;
+  const presetName = `bench-${Date.now().toString(36)}`;
+  const saved = await request(`${base}/api/v1/dam/presets`, {
+    method: 'POST', body: JSON.stringify({ name: presetName, width: 960, format: 'auto', quality: 45 }), headers: { 'content-type': 'application/json', cookie: server.info.cookie },
+  });
+  await saved.body.text();
+  const presetPath = `${asset.url.split('?')[0]}?preset=${presetName}`;
+  const started = performance.now();
+  const first = await request(`${base}${presetPath}`, { headers: { accept: 'image/webp' } });
+  const bytes = Buffer.from(await first.body.arrayBuffer());
+  const firstMs = performance.now() - started;
+  await fs.writeFile(path.join(staticDir, 'preset.webp'), bytes);
+  const staticServer = await startChild<{ port: number }>('static-server.ts', { BENCH_STATIC_DIR: staticDir });
+  try {
+    const product = await runLoad(base, [{ method: 'GET', path: presetPath, headers: { accept: 'image/webp' } }], { connections: CONNECTIONS, seconds: SECONDS });
+    const baseline = await runLoad(`http://127.0.0.1:${staticServer.info.port}`, [{ method: 'GET', path: '/preset.webp' }], { connections: CONNECTIONS, seconds: SECONDS });
+    const ratio = product.rps / baseline.rps;
+    return [
+      `| cached preset (${(bytes.length / 1024).toFixed(0)} KB WebP), ${CONNECTIONS} connections | ${product.rps.toFixed(0)} req/s (p50 ${product.p50.toFixed(1)} ms, p99 ${product.p99.toFixed(1)} ms, non-2xx ${product.non2xx}) | @fastify/static ${baseline.rps.toFixed(0)} req/s (p99 ${baseline.p99.toFixed(1)} ms) | ${ratio.toFixed(2)}x | ≥ 0.7x ${verdict(ratio >= 0.7)} |`,
+      `| first, uncached preset request (render + store) | ${firstMs.toFixed(0)} ms | | | reported |`,
+    ];
+  } finally {
+    await staticServer.stop();
+  }
+}
+
+async function memoryAndRange(server: Server, label: string, bigFile: string): Promise<string[]> {
+  await server.ask('rss-start');
+  const asset = await upload(server, `bench/${label}`, 'big.bin', bigFile);
+  const { baseline, peak } = await server.ask<{ baseline: number; peak: number }>('rss-stop');
+  const growth = peak - baseline;
+  const ttfb: number[] = [];
+  const url = `http://127.0.0.1:${server.info.port}${asset.url}`;
+  for (let i = 0; i < 30; i++) {
+    const start = 25 * 1024 * 1024 + i * 4096;
+    const t0 = performance.now();
+    const res = await request(url, { headers: { range: `bytes=${start}-${start + 99}` } });
+    for await (const chunk of res.body) {
+      if (chunk.length) {
+        ttfb.push(performance.now() - t0);
+        break;
+      }
+    }
+    await res.body.dump().catch(() => undefined);
+    if (res.statusCode !== 206) throw new Error(`range answered ${res.statusCode}`);
+  }
+  const p50 = percentile(ttfb.slice(5), 50);
+  const p95 = percentile(ttfb.slice(5), 95);
+  return [
+    `| 50 MB upload on ${label}: resident memory growth | ${mb(growth)} (baseline ${mb(baseline)}, peak ${mb(peak)}) | | | < 64 MB ${verdict(growth < 64 * 1024 * 1024)} |`,
+    `| Range first byte in the middle of 50 MB on ${label} (25 requests after 5 warm-ups) | p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms | | | < 20 ms ${verdict(p50 < 20)} |`,
+  ];
+}
+
+async function main(): Promise<void> {
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-assets-'));
+  const database = await createTestDatabase();
+  const s3 = await startLocalS3();
+  const children: Server[] = [];
+  const stopAll = async () => {
+    for (const c of children) await c.stop();
+    await s3.close();
+    await database.close();
+    await teardownTestDatabases();
+    await fs.rm(work, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => void stopAll().finally(() => process.exit(130)));
+  try {
+    const common = { BENCH_DATABASE_URL: database.url, BENCH_DATA_DIR: path.join(work, 'data') };
+    const disk = await startChild<Server['info']>('assets-server.ts', common);
+    children.push(disk as Server);
+    const onS3 = await startChild<Server['info']>('assets-server.ts', { ...common, BENCH_DATA_DIR: path.join(work, 'data-s3'), ...s3.env('bench') });
+    children.push(onS3 as Server);
+    const jpeg = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 120, g: 100, b: 80 }, noise: { type: 'gaussian', mean: 110, sigma: 20 } } }).jpeg({ quality: 85 }).toBuffer();
+    const bigFile = path.join(work, 'big.bin');
+    await fs.writeFile(bigFile, randomBytes(BIG));
+    const staticDir = path.join(work, 'static');
+    await fs.mkdir(staticDir);
+
+    const only = process.env.BENCH_ONLY;
+    const want = (name: string) => !only || only.split(',').includes(name);
+    const rows = [
+      ...(want('process') ? await processBench(disk as Server, jpeg) : []),
+      ...(want('preset') ? await presetBench(disk as Server, staticDir) : []),
+      ...(want('upload') ? await memoryAndRange(disk as Server, 'disk', bigFile) : []),
+      ...(want('upload') ? await memoryAndRange(onS3 as Server, 'S3 (s3rver)', bigFile) : []),
+    ];
+    console.log(`\n# bench:assets (${new Date().toISOString()}, ${os.cpus().length} cores, ${SECONDS} s per load, ${loadToolName()})\n`);
+    console.log('| Scenario | Product | Baseline | Ratio | Target |');
+    console.log('|---|---|---|---|---|');
+    for (const row of rows) console.log(row);
+  } finally {
+    await stopAll();
+  }
+}
+
+await main();

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { definePlugin } from '../../kernel/index.ts';
+import { AssetsConfig } from './config.ts';
+import { ASSET_PERMISSIONS } from './permissions.ts';
+import type { AssetLibrary } from './ports.ts';
+import { deliveryRoutes } from './routes/delivery.ts';
+import { folderRoutes } from './routes/folders.ts';
+import { formRoutes } from './routes/forms.ts';
+import { mirrorRoutes } from './routes/mirror.ts';
+import { imageRoutes } from './routes/images.ts';
+import { libraryRoutes } from './routes/library.ts';
+import { presetRoutes } from './routes/presets.ts';
+import { publicRoutes } from './routes/public.ts';
+import { storageRoutes } from './routes/storage.ts';
+import { assetLibraryPort } from './services/port.ts';
+import { createAssetServices } from './services/index.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Digital assets: a library of files in an object store (CMS_DATA_DIR/assets by default, any S3 store
+ * when configured), image processing with sharp, thumbnails and named presets, and delivery through
+ * `/dam-asset/*`. Every change announces itself (record type `asset`) in its transaction. Built in
+ * core-api too, because `assetLibrary` (resolving references, attaching form uploads) is used there
+ * in-process and core-api serves `/public/assets/:uuid`; see the README for which routes each serves.
+ */
+export default definePlugin({
+  id: 'assets',
+  services: ['asset-processor', 'core-api'],
+  routesIn: ['asset-processor', 'core-api'],
+  needs: ['db', 'recordHooks', 'sessions', 'permissions', 'config', 'clock'],
+  // Public form uploads: the website's upload settings (content plugin).
+  optional: ['publishedSites'],
+  permissions: ASSET_PERMISSIONS,
+  config: AssetsConfig,
+  migrations: path.join(here, 'migrations'),
+  setup: (deps) => createAssetServices(deps),
+  provides: {
+    assetLibrary: ({ services }): AssetLibrary => assetLibraryPort(services),
+  },
+  // An unreachable store does not stop the process: its routes answer 503 until the store is back.
+  async onStart({ services, log }) {
+    await services.storage.ensureBucket().catch((err) => log.warn({ err }, 'asset store not ready at start'));
+  },
+  async onStop({ services }) {
+    await services.storage.close();
+    await services.mirrorTarget?.close();
+  },
+  async routes(app, { services }) {
+    await libraryRoutes(app, services);
+    await folderRoutes(app, services);
+    await storageRoutes(app, services);
+    await presetRoutes(app, services);
+    await imageRoutes(app, services);
+    await deliveryRoutes(app, services);
+    await publicRoutes(app, services);
+    await formRoutes(app, services);
+    await mirrorRoutes(app, services);
+  },
+  jobs: [
+    // Staged form-upload bytes never attached are removed after UPLOAD_STAGING_TTL_SECONDS (~2 h).
+    { name: 'form-uploads.purge', firstRunAfterMs: 60_000, intervalMs: 10 * 60_000, run: async ({ services }) => void (await services.formUploads.purgeStaging()) },
+  ],
+});

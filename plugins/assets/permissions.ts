@@ -1,0 +1,20 @@
+import type { PermissionDefinition } from '../../kernel/index.ts';
+
+/**
+ * Keys of the asset routes. `assets:upload` is the spec's key for storing files; the others are ours
+ * (the spec leaves them open). The broad keys keep working: objects:read reads the library,
+ * objects:write does everything an editor does with it.
+ */
+export const ASSET_KEYS = {
+  read: 'assets:read',
+  upload: 'assets:upload',
+  manage: 'assets:manage',
+  storage: 'assets:storage',
+} as const;
+
+export const ASSET_PERMISSIONS: PermissionDefinition[] = [
+  { key: ASSET_KEYS.read, description: 'List and read assets, folders, URLs and presets', grantedBy: ['objects:read', 'objects:write', ASSET_KEYS.upload, ASSET_KEYS.manage] },
+  { key: ASSET_KEYS.upload, description: 'Store files in the asset library, transform them, create folders', grantedBy: ['objects:write'] },
+  { key: ASSET_KEYS.manage, description: 'Change, move and delete assets and folders; define image presets; CDN mirror copies', grantedBy: ['objects:write'] },
+  { key: ASSET_KEYS.storage, description: 'Create the storage bucket (ensure-bucket)', grantedBy: ['settings:manage'] },
+];

@@ -1,0 +1,23 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../../kernel/index.ts';
+import type { AssetServices } from '../services/index.ts';
+import { PRESET_NAME } from '../services/presets.ts';
+
+const DeliveryQuery = Type.Object({
+  preset: Type.Optional(Type.String({ pattern: PRESET_NAME, maxLength: 64 })),
+  thumb: Type.Optional(Type.Integer({ minimum: 1, maximum: 9999 })),
+  // The version in URLs only busts caches; any value serves the current version.
+  v: Type.Optional(Type.String({ maxLength: 20 })),
+});
+
+/**
+ * `GET`/`HEAD /dam-asset/<path>`: public files for anyone, private ones with a session (while
+ * DAM_ENFORCE_ASSET_VISIBILITY is on). Only stored files, thumbnails and named presets are served:
+ * an anonymous caller can never ask for an arbitrary size.
+ */
+export async function deliveryRoutes(app: App, { delivery }: AssetServices): Promise<void> {
+  app.get('/dam-asset/*', {
+    config: { public: true },
+    schema: { tags: ['assets'], params: Type.Object({ '*': Type.String({ maxLength: 2048 }) }), querystring: DeliveryQuery },
+  }, async (request, reply) => delivery.serve(request, reply, request.params['*'], request.query));
+}

@@ -1,0 +1,53 @@
+import { conflict, notFound, type Db } from '../../../kernel/index.ts';
+import type { AssetRow } from '../model.ts';
+import type { ObjectStorage } from '../storage/port.ts';
+import type { AssetLibrary } from './library.ts';
+
+/**
+ * CDN mirror: a copy of a public asset pushed to a second S3 target (its own bucket and keys), for a
+ * CDN in front of it. Keys are `<prefix><uuid>/v<version>/<safe file name>`, so a new version is a new
+ * key. Private assets are never mirrored: a CDN would serve them to anyone.
+ */
+export class CdnMirror {
+  constructor(private readonly d: { db: Db; storage: ObjectStorage; target: ObjectStorage | null; publicBaseUrl: string; prefix: string; library: AssetLibrary }) {}
+
+  get configured(): boolean {
+    return this.d.target !== null;
+  }
+
+  async mirror(id: string): Promise<{ id: string; key: string; url: string | null; version: number }> {
+    const row = await this.d.library.get(id);
+    if (!this.d.target) throw conflict('No CDN mirror target is configured (DAM_CDN_MIRROR_S3_*)', 'MIRROR_NOT_CONFIGURED');
+    if (row.visibility !== 'public') throw conflict('Private assets are not mirrored to the CDN', 'ASSET_PRIVATE', 'id');
+    const key = this.keyOf(row);
+    const got = await this.d.storage.get(row.storage_key);
+    if (!got) throw notFound('The stored file of this asset is missing', 'FILE_MISSING');
+    await this.d.target.put(key, got.body, { contentType: row.mime_type, size: Number(row.size) });
+    await this.d.db('asset_mirrors').insert({ asset_id: row.id, version: row.version, key, mirrored_at: this.d.db.fn.now() }).onConflict('asset_id').merge();
+    return { id: row.id, key, url: this.urlOf(key), version: row.version };
+  }
+
+  /** For each path: whether a copy of its current version exists on the mirror, and its CDN URL. */
+  async status(paths: readonly string[]): Promise<Array<{ path: string; mirrored: boolean; url: string | null }>> {
+    const rows = await this.d.db('assets as a')
+      .join('asset_mirrors as m', 'm.asset_id', 'a.id')
+      .whereIn('a.path', paths as string[])
+      .andWhere('a.visibility', 'public')
+      .andWhereRaw('m.version = a.version')
+      .select<Array<{ path: string; key: string }>>('a.path', 'm.key');
+    const byPath = new Map(rows.map((r) => [r.path, r.key]));
+    return paths.map((path) => {
+      const key = byPath.get(path);
+      return { path, mirrored: key !== undefined, url: key !== undefined ? this.urlOf(key) : null };
+    });
+  }
+
+  private keyOf(row: AssetRow): string {
+    const safe = row.filename.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[^A-Za-z0-9]/, 'f');
+    return `${this.d.prefix}${row.uuid}/v${row.version}/${safe}`;
+  }
+
+  private urlOf(key: string): string | null {
+    return this.d.publicBaseUrl ? `${this.d.publicBaseUrl.replace(/\/$/, '')}/${key}` : null;
+  }
+}

@@ -1,0 +1,190 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import { HttpError, notFound, type Db } from '../../../kernel/index.ts';
+import { keys, type AssetRow } from '../model.ts';
+import type { ObjectStorage, StoredObjectInfo } from '../storage/port.ts';
+import { findAsset } from '../store/asset-store.ts';
+import type { ImageProcessor } from './images.ts';
+import { MIME_OF, type OutputFormat } from './images.ts';
+import { bufferStream, isImageType, type AssetLibrary } from './library.ts';
+import { normaliseAssetPath } from './paths.ts';
+import { derivedName, negotiateFormat, type PresetCatalog } from './presets.ts';
+
+const ROW_TTL_MS = 5_000;
+const ROW_CACHE_MAX = 10_000;
+const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
+const PRIVATE_CACHE = 'private, no-store';
+// Delivered files never run as a page of this origin: no scripts, no plugins, own origin.
+const CSP = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox";
+/** Types a browser may show inline; everything else (HTML, SVG, XML, PDF, archives...) is an attachment. */
+const INLINE = /^(image\/(jpeg|png|gif|webp|avif)|video\/(mp4|webm|quicktime)|audio\/(mpeg|ogg|wav|mp4))$/;
+
+export interface DeliveryQuery {
+  preset?: string;
+  thumb?: number;
+}
+
+interface Variant {
+  key: string;
+  mimeType: string;
+  etag: string;
+  lastModified: Date;
+  vary?: string;
+  /** Size when already known (skips a HEAD on the store). */
+  info?: StoredObjectInfo;
+}
+
+/**
+ * `GET /dam-asset/*`: streams stored bytes through the service with validators, ranges and the cache
+ * policy of the asset's visibility. Preset renditions are made once, stored and reused.
+ */
+export class Delivery {
+  private readonly rows = new Map<string, { row: AssetRow | null; at: number }>();
+  private readonly derivedKnown = new Map<string, StoredObjectInfo>();
+  private readonly rendering = new Map<string, Promise<StoredObjectInfo>>();
+
+  constructor(private readonly d: {
+    db: Db;
+    storage: ObjectStorage;
+    images: ImageProcessor;
+    presets: PresetCatalog;
+    library: AssetLibrary;
+    enforceVisibility: boolean;
+    hasSession(request: FastifyRequest): Promise<boolean>;
+  }) {}
+
+  invalidate(paths: readonly string[]): void {
+    for (const p of paths) this.rows.delete(p);
+  }
+
+  async serve(request: FastifyRequest, reply: FastifyReply, rawPath: string, query: DeliveryQuery): Promise<FastifyReply> {
+    let path: string;
+    try {
+      path = normaliseAssetPath(rawPath).path;
+    } catch {
+      throw notFound();
+    }
+    const row = await this.row(path);
+    if (!row) throw notFound();
+    if (row.visibility === 'private' && this.d.enforceVisibility && !(await this.d.hasSession(request))) throw notFound();
+
+    const variant = await this.variant(request, row, query);
+    const info = variant.info ?? (await this.d.storage.head(variant.key));
+    if (!info) throw notFound('The stored file is missing', 'FILE_MISSING');
+
+    reply.header('etag', variant.etag);
+    reply.header('last-modified', variant.lastModified.toUTCString());
+    reply.header('cache-control', row.visibility === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('content-security-policy', CSP);
+    reply.header('accept-ranges', 'bytes');
+    if (variant.vary) reply.header('vary', variant.vary);
+    if (!INLINE.test(variant.mimeType)) reply.header('content-disposition', attachment(row.filename));
+    reply.type(variant.mimeType);
+
+    if (notModified(request, variant)) return reply.code(304).send();
+
+    const ifRange = request.headers['if-range'];
+    const range = parseRange(request.headers.range, info.size, typeof ifRange === 'string' ? ifRange : undefined, variant.etag);
+    if (range === 'unsatisfiable') {
+      reply.header('content-range', `bytes */${info.size}`);
+      throw new HttpError(416, 'RANGE_NOT_SATISFIABLE', `The range lies outside the file's ${info.size} bytes`, undefined, { 'content-range': `bytes */${info.size}` });
+    }
+    const length = range ? range.end - range.start + 1 : info.size;
+    reply.header('content-length', length);
+    if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${info.size}`);
+    // An empty stream keeps the Content-Length set above (an empty body would reset it to 0).
+    if (request.method === 'HEAD') return reply.send(Readable.from([]));
+    const got = await this.d.storage.get(variant.key, range ?? undefined);
+    if (!got) throw notFound('The stored file is missing', 'FILE_MISSING');
+    return reply.send(got.body);
+  }
+
+  private async row(path: string): Promise<AssetRow | null> {
+    const now = performance.now();
+    const hit = this.rows.get(path);
+    if (hit && now - hit.at < ROW_TTL_MS) return hit.row;
+    const row = (await findAsset(this.d.db, { path })) ?? null;
+    if (this.rows.size >= ROW_CACHE_MAX) this.rows.clear();
+    this.rows.set(path, { row, at: now });
+    return row;
+  }
+
+  private async variant(request: FastifyRequest, row: AssetRow, query: DeliveryQuery): Promise<Variant> {
+    const base = row.sha256.slice(0, 24);
+    if (query.thumb !== undefined) {
+      if (!row.thumbnails.includes(query.thumb)) throw notFound('No thumbnail of that width', 'THUMBNAIL_NOT_FOUND');
+      return { key: keys.thumbnail(row.id, row.version, query.thumb), mimeType: 'image/webp', etag: `"${base}-t${query.thumb}"`, lastModified: new Date(row.updated_at) };
+    }
+    if (query.preset !== undefined) {
+      const preset = await this.d.presets.get(query.preset);
+      if (!preset) throw notFound('Unknown preset', 'PRESET_NOT_FOUND');
+      if (!isImageType(row.mime_type)) throw notFound('Presets apply to images only', 'NOT_AN_IMAGE');
+      const format = negotiateFormat(preset, request.headers.accept, row.mime_type);
+      const name = derivedName(preset, format);
+      const key = keys.derived(row.id, row.version, name);
+      const info = await this.derived(row, key, preset, format);
+      return {
+        key, info, mimeType: MIME_OF[format], etag: `"${base}-${name}"`, lastModified: new Date(row.updated_at),
+        vary: preset.format === 'auto' ? 'Accept' : undefined,
+      };
+    }
+    return { key: row.storage_key, mimeType: row.mime_type, etag: `"${base}"`, lastModified: new Date(row.updated_at), info: { size: Number(row.size), lastModified: new Date(row.updated_at) } };
+  }
+
+  /** The stored rendition, made once: concurrent first requests share one rendering. */
+  private async derived(row: AssetRow, key: string, preset: Parameters<typeof derivedName>[0], format: OutputFormat): Promise<StoredObjectInfo> {
+    const known = this.derivedKnown.get(key);
+    if (known) return known;
+    let pending = this.rendering.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const existing = await this.d.storage.head(key);
+        if (existing) return existing;
+        const out = await this.d.library.withLocalCopy(row, (file) =>
+          this.d.images.resize(file, { width: preset.width ?? undefined, height: preset.height ?? undefined, fit: preset.fit, format, quality: preset.quality }, format),
+        );
+        await this.d.storage.put(key, bufferStream(out.data), { contentType: MIME_OF[format], size: out.data.length });
+        return { size: out.data.length, lastModified: new Date() };
+      })().finally(() => this.rendering.delete(key));
+      this.rendering.set(key, pending);
+    }
+    const info = await pending;
+    if (this.derivedKnown.size >= ROW_CACHE_MAX) this.derivedKnown.clear();
+    this.derivedKnown.set(key, info);
+    return info;
+  }
+}
+
+function attachment(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+function notModified(request: FastifyRequest, v: Variant): boolean {
+  const inm = request.headers['if-none-match'];
+  if (inm) return inm.split(',').some((t) => t.trim().replace(/^W\//, '') === v.etag || t.trim() === '*');
+  const ims = request.headers['if-modified-since'];
+  if (ims) {
+    const since = Date.parse(ims);
+    return Number.isFinite(since) && Math.floor(v.lastModified.getTime() / 1000) <= Math.floor(since / 1000);
+  }
+  return false;
+}
+
+/** One byte range of `Range: bytes=...`; several ranges are answered whole (allowed by RFC 9110). */
+export function parseRange(header: string | undefined, size: number, ifRange: string | undefined, etag: string): { start: number; end: number } | null | 'unsatisfiable' {
+  if (!header) return null;
+  if (ifRange && ifRange.trim() !== etag) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (!Number.isSafeInteger(start) || start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}

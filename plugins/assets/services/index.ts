@@ -1,0 +1,80 @@
+import path from 'node:path';
+import type { PluginDeps } from '../../../kernel/index.ts';
+import type { AssetsConfig } from '../config.ts';
+import { createStorage } from '../storage/index.ts';
+import { S3Storage } from '../storage/s3.ts';
+import { CdnMirror } from './cdn-mirror.ts';
+import { Delivery } from './delivery.ts';
+import { AssetUrls } from './dto.ts';
+import { configureSharp, ImageProcessor } from './images.ts';
+import { AssetLibrary } from './library.ts';
+import { PresetCatalog } from './presets.ts';
+import { ServiceAuth } from './service-auth.ts';
+import { FormUploads } from './form-uploads.ts';
+import { UploadTickets } from './tickets.ts';
+
+export type AssetNeeds = 'db' | 'recordHooks' | 'sessions' | 'permissions' | 'config' | 'clock';
+/** Websites' upload settings (content plugin), for public form uploads. */
+export type AssetOptional = 'publishedSites';
+export type AssetDeps = PluginDeps<AssetNeeds, AssetOptional, typeof AssetsConfig>;
+
+/** The plugin's services, built once per process: one store client, one image queue, one delivery cache. */
+export function createAssetServices(deps: AssetDeps) {
+  const cfg = deps.pluginConfig;
+  const dataDir = path.resolve(deps.config.CMS_DATA_DIR);
+  const storage = createStorage(cfg, dataDir);
+  configureSharp({ concurrency: cfg.ASSET_SHARP_CONCURRENCY, cacheMb: cfg.ASSET_SHARP_CACHE_MB });
+  const images = new ImageProcessor({ maxInputPixels: cfg.ASSET_MAX_INPUT_PIXELS, jobs: cfg.ASSET_IMAGE_JOBS });
+  const urls = new AssetUrls(cfg.DAM_PUBLIC_BASE_URL.replace(/\/$/, ''));
+  const auth = new ServiceAuth({ sessions: deps.sessions, permissions: deps.permissions, token: cfg.DAM_SERVICE_TOKEN });
+  const presets = new PresetCatalog(deps.db);
+  // Received bytes wait here (same disk as the embedded store, so a rename would do) until stored.
+  const tmpDir = path.join(dataDir, 'tmp', 'assets');
+  let delivery: Delivery | undefined;
+  const library = new AssetLibrary({
+    db: deps.db,
+    recordHooks: deps.recordHooks,
+    storage,
+    images,
+    urls,
+    log: deps.log,
+    maxFileBytes: cfg.ASSET_MAX_FILE_BYTES,
+    thumbnailWidths: cfg.ASSET_THUMBNAIL_WIDTHS.split(',').map(Number).filter((n) => n > 0),
+    tmpDir,
+    invalidate: (paths) => delivery?.invalidate(paths),
+  });
+  delivery = new Delivery({
+    db: deps.db,
+    storage,
+    images,
+    presets,
+    library,
+    enforceVisibility: cfg.DAM_ENFORCE_ASSET_VISIBILITY,
+    hasSession: async (request) => (await auth.session(request)) !== null,
+  });
+  const formUploads = new FormUploads({
+    db: deps.db,
+    clock: deps.clock,
+    storage,
+    library,
+    log: deps.log,
+    tickets: cfg.UPLOAD_TOKEN_SECRET ? new UploadTickets(cfg.UPLOAD_TOKEN_SECRET) : null,
+    sites: deps.publishedSites,
+    maxFileBytes: cfg.ASSET_MAX_FILE_BYTES,
+    ticketTtlSeconds: cfg.UPLOAD_TICKET_TTL_SECONDS,
+    stagingTtlSeconds: cfg.UPLOAD_STAGING_TTL_SECONDS,
+    tmpDir,
+    uploadUrlBase: cfg.DAM_PUBLIC_BASE_URL.replace(/\/$/, ''),
+  });
+  const mirrorTarget = cfg.DAM_CDN_MIRROR_S3_ENDPOINT && cfg.DAM_CDN_MIRROR_S3_BUCKET && cfg.DAM_CDN_MIRROR_S3_ACCESS_KEY_ID && cfg.DAM_CDN_MIRROR_S3_SECRET_ACCESS_KEY
+    ? new S3Storage({
+        endpoint: cfg.DAM_CDN_MIRROR_S3_ENDPOINT, bucket: cfg.DAM_CDN_MIRROR_S3_BUCKET, region: cfg.DAM_CDN_MIRROR_S3_REGION,
+        accessKeyId: cfg.DAM_CDN_MIRROR_S3_ACCESS_KEY_ID, secretAccessKey: cfg.DAM_CDN_MIRROR_S3_SECRET_ACCESS_KEY,
+        forcePathStyle: cfg.DAM_CDN_MIRROR_S3_FORCE_PATH_STYLE, partSizeBytes: cfg.S3_PART_SIZE_MB * 1024 * 1024, queueSize: cfg.S3_UPLOAD_QUEUE_SIZE, prefix: '',
+      })
+    : null;
+  const mirror = new CdnMirror({ db: deps.db, storage, target: mirrorTarget, publicBaseUrl: cfg.DAM_CDN_MIRROR_PUBLIC_BASE_URL, prefix: cfg.DAM_CDN_MIRROR_KEY_PREFIX, library });
+  return { storage, images, urls, auth, presets, library, delivery, formUploads, mirror, mirrorTarget, tmpDir, config: cfg };
+}
+
+export type AssetServices = ReturnType<typeof createAssetServices>;

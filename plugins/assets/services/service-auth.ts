@@ -1,0 +1,42 @@
+import type { FastifyRequest } from 'fastify';
+import { SESSION_COOKIE, forbidden, safeEqual, unauthorized, type Actor, type PermissionRegistry, type SessionService } from '../../../kernel/index.ts';
+
+/** The actor of calls made with `Authorization: Bearer DAM_SERVICE_TOKEN`. */
+export const DAM_SERVICE_ACTOR: Actor = { type: 'system', id: null, label: 'dam-service' };
+
+/**
+ * Who may call the image endpoints and the service routes: a signed-in user or the bearer
+ * `DAM_SERVICE_TOKEN` (compared in constant time). These routes are declared `public` for the
+ * kernel and checked here, before the body is read.
+ */
+export class ServiceAuth {
+  constructor(private readonly d: { sessions: SessionService; permissions: PermissionRegistry; token: string | undefined }) {}
+
+  bearer(request: FastifyRequest): boolean {
+    const header = request.headers.authorization;
+    if (!this.d.token || typeof header !== 'string' || !header.startsWith('Bearer ')) return false;
+    return safeEqual(header.slice(7).trim(), this.d.token);
+  }
+
+  async session(request: FastifyRequest): Promise<Actor | null> {
+    const token = request.cookies?.[SESSION_COOKIE];
+    return token ? await this.d.sessions.resolve(token) : null;
+  }
+
+  /** Session or service token; 401 otherwise. Sets `request.actor`. */
+  async requireSessionOrToken(request: FastifyRequest): Promise<void> {
+    if (this.bearer(request)) {
+      request.actor = DAM_SERVICE_ACTOR;
+      return;
+    }
+    const actor = await this.session(request);
+    if (!actor) throw unauthorized('A session or the service token is required', 'SESSION_OR_SERVICE_TOKEN_REQUIRED');
+    request.actor = actor;
+  }
+
+  /** Service routes: the token, or a signed-in user holding `key`. */
+  async requireTokenOrPermission(request: FastifyRequest, key: string): Promise<void> {
+    await this.requireSessionOrToken(request);
+    if (request.actor.type === 'user' && !this.d.permissions.allows(request.actor, key)) throw forbidden(`Missing permission ${key}`, 'PERMISSION_REQUIRED');
+  }
+}

@@ -1,0 +1,111 @@
+import { expect } from 'chai';
+import sharp from 'sharp';
+import { readIptc } from '../services/exif.ts';
+import { jpeg, multipartBody, png, SERVICE_TOKEN, startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
+
+describe('assets: images (sharp)', function () {
+  this.timeout(60_000);
+  let k: AssetsKernel;
+  let photo: Buffer;
+  const bearer = { authorization: `Bearer ${SERVICE_TOKEN}` };
+  before(async () => {
+    k = await startAssetsKernel({ ASSET_MAX_INPUT_PIXELS: String(3_000_000) });
+    photo = await jpeg(1200, 900, {
+      exif: {
+        IFD0: { Make: 'Canon', Model: 'EOS R5' },
+        IFD2: { ExposureTime: '1/250', FNumber: '28/10', LensModel: 'RF 24-70' },
+        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2964/100', GPSLongitudeRef: 'W', GPSLongitude: '2/1 17/1 4000/100' },
+      },
+    });
+  });
+  after(async () => k.close());
+
+  it('process needs a session or the service token (401 otherwise, also for a wrong token)', async () => {
+    const raw = { 'content-type': 'image/jpeg' };
+    expect((await k.call('POST', '/api/v1/process?width=100', null, photo, raw)).statusCode).to.equal(401);
+    expect((await k.call('POST', '/api/v1/process?width=100', null, photo, { ...raw, authorization: 'Bearer wrong-token-0123456789' })).statusCode).to.equal(401);
+    expect((await k.call('POST', '/api/v1/metadata', null, photo, raw)).statusCode).to.equal(401);
+    expect((await k.call('POST', '/api/v1/process?width=100', k.reader, photo, raw)).statusCode).to.equal(200);
+  });
+
+  it('process resizes and converts a raw, multipart or base64 image', async () => {
+    const raw = await k.call('POST', '/api/v1/process?width=800&format=webp&quality=80', null, photo, { ...bearer, 'content-type': 'image/jpeg' });
+    expect(raw.statusCode, raw.body).to.equal(200);
+    expect(raw.headers['content-type']).to.equal('image/webp');
+    const meta = await sharp(raw.rawPayload).metadata();
+    expect([meta.format, meta.width, meta.height]).to.deep.equal(['webp', 800, 600]);
+    const form = multipartBody({ name: 'p.jpg', data: photo });
+    const multi = await k.t.inject({ method: 'POST', url: '/api/v1/process?width=300&height=300&fit=cover&format=png', payload: form.payload, headers: { ...form.headers, ...bearer } });
+    expect(multi.statusCode, multi.body).to.equal(200);
+    expect(await sharp(multi.rawPayload).metadata()).to.include({ format: 'png', width: 300, height: 300 });
+    const b64 = await k.call('POST', '/api/v1/process?width=120', null, { image: `data:image/jpeg;base64,${photo.toString('base64')}` }, bearer);
+    expect(b64.statusCode, b64.body).to.equal(200);
+    expect(b64.headers['content-type']).to.equal('image/jpeg');
+  });
+
+  it('mode=variants returns several sizes in one call', async () => {
+    const res = await k.call('POST', '/api/v1/process?mode=variants&widths=100,200,400&format=webp', null, photo, { ...bearer, 'content-type': 'image/jpeg' });
+    expect(res.statusCode, res.body).to.equal(200);
+    const body = res.json();
+    expect(body.source).to.deep.equal({ width: 1200, height: 900, format: 'jpeg' });
+    expect(body.variants.map((v: { width: number }) => v.width)).to.deep.equal([100, 200, 400]);
+    expect((await sharp(Buffer.from(body.variants[2].data, 'base64')).metadata()).width).to.equal(400);
+  });
+
+  it('refuses images over the pixel limit with 413 and non-images with 400', async () => {
+    const big = await png(2000, 2000);
+    const res = await k.call('POST', '/api/v1/process?width=10', null, big, { ...bearer, 'content-type': 'image/png' });
+    expect(res.statusCode).to.equal(413);
+    expect(res.json().code).to.equal('IMAGE_TOO_LARGE');
+    const junk = await k.call('POST', '/api/v1/process?width=10', null, Buffer.from('not an image at all'), { ...bearer, 'content-type': 'image/jpeg' });
+    expect(junk.statusCode).to.equal(400);
+    const empty = await k.call('POST', '/api/v1/process', null, { image: '!!!' }, bearer);
+    expect(empty.statusCode).to.equal(400);
+  });
+
+  it('metadata reads camera, EXIF and GPS', async () => {
+    const res = await k.call('POST', '/api/v1/metadata', null, photo, { ...bearer, 'content-type': 'image/jpeg' });
+    expect(res.statusCode, res.body).to.equal(200);
+    const m = res.json();
+    expect(m).to.include({ format: 'jpeg', width: 1200, height: 900 });
+    expect(m.camera).to.deep.equal({ make: 'Canon', model: 'EOS R5', lens: 'RF 24-70' });
+    expect(m.exif).to.include({ exposureTime: 0.004, fNumber: 2.8 });
+    expect(m.gps.latitude).to.be.closeTo(48.85823, 1e-4);
+    expect(m.gps.longitude).to.be.closeTo(-2.29444, 1e-4);
+  });
+
+  it('reads IPTC records (title, keywords, copyright)', () => {
+    const rec = (n: number, v: string) => Buffer.concat([Buffer.from([0x1c, 2, n]), Buffer.from([0, v.length]), Buffer.from(v)]);
+    const out = readIptc(Buffer.concat([rec(5, 'Title'), rec(25, 'a'), rec(25, 'b'), rec(116, '(c) me'), Buffer.from([0x1c, 2, 120, 0xff, 0xff])]));
+    expect(out).to.deep.equal({ title: 'Title', keywords: ['a', 'b'], copyright: '(c) me' });
+  });
+
+  it('dam/transform saves a new version or an edited copy', async () => {
+    const a = (await k.upload({ name: 't.jpg', data: await jpeg(800, 400) }, { folder: 'tr' })).json();
+    k.events.splice(0);
+    const rotated = await k.call('POST', '/api/v1/dam/transform', k.editor, { id: a.id, rotate: 90, saveAs: 'version' });
+    expect(rotated.statusCode, rotated.body).to.equal(200);
+    expect(rotated.json()).to.include({ id: a.id, uuid: a.uuid, version: 2, width: 400, height: 800, path: 'tr/t.jpg' });
+    const copy = await k.call('POST', '/api/v1/dam/transform', k.editor, { id: a.id, crop: { left: 0, top: 0, width: 100, height: 100 }, format: 'webp', saveAs: 'copy' });
+    expect(copy.statusCode, copy.body).to.equal(201);
+    expect(copy.json()).to.include({ path: 'tr/t-edited.webp', mimeType: 'image/webp', width: 100, height: 100 });
+    expect(copy.json().metadata).to.deep.equal({ editedFrom: a.id });
+    expect(k.events.map((e) => e.kind)).to.deep.equal(['updated', 'created']);
+    const outside = await k.call('POST', '/api/v1/dam/transform', k.editor, { id: a.id, crop: { left: 300, top: 0, width: 200, height: 100 }, saveAs: 'copy', filename: 'x.jpg' });
+    expect(outside.statusCode).to.equal(400);
+    expect(outside.json().field).to.equal('crop');
+    const text = (await k.upload({ name: 'n.txt', data: Buffer.from('n') }, { folder: 'tr' })).json();
+    expect((await k.call('POST', '/api/v1/dam/transform', k.editor, { id: text.id, rotate: 90, saveAs: 'version' })).statusCode).to.equal(400);
+    expect((await k.call('POST', '/api/v1/dam/transform', k.reader, { id: a.id, rotate: 90, saveAs: 'version' })).statusCode).to.equal(403);
+  });
+
+  it('regenerate-thumbnails rebuilds them and reports unknown ids and non-images', async () => {
+    const a = (await k.upload({ name: 'r.jpg', data: await jpeg(500, 500) }, { folder: 'rg' })).json();
+    const text = (await k.upload({ name: 'r.txt', data: Buffer.from('r') }, { folder: 'rg' })).json();
+    await k.services().storage.deletePrefix(`t/${a.id}/`);
+    expect((await k.call('GET', a.thumbnails[0].url, null)).statusCode).to.equal(404);
+    const res = await k.call('POST', '/api/v1/dam/regenerate-thumbnails', k.editor, { ids: [a.id, text.id, '00000000-0000-4000-8000-000000000000'] });
+    expect(res.json().results.map((r: { status: string }) => r.status)).to.deep.equal(['regenerated', 'not_an_image', 'not_found']);
+    expect((await k.call('GET', a.thumbnails[0].url, null)).statusCode).to.equal(200);
+  });
+});

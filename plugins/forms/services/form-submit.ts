@@ -1,0 +1,59 @@
+import { SYSTEM, badRequest, notFound, tooManyRequests, type Db, type ServiceMap } from '../../../kernel/index.ts';
+
+/** Submits per client address in a fixed window (in memory: one core-api process, as the spec's deployment has). */
+export class SubmitRateLimit {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+  constructor(private readonly perWindow: number, private readonly windowMs: number, private readonly now: () => number) {}
+
+  take(address: string): void {
+    const now = this.now();
+    if (this.windows.size > 100_000) for (const [k, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(k);
+    const w = this.windows.get(address);
+    if (!w || now - w.start >= this.windowMs) {
+      this.windows.set(address, { start: now, count: 1 });
+      return;
+    }
+    if (w.count >= this.perWindow) throw tooManyRequests('Too many form submissions from this address; try again later', (w.start + this.windowMs - now) / 1000, 'FORM_RATE_LIMITED');
+    w.count++;
+  }
+}
+
+const isUploadRef = (v: unknown): v is { uploadId: string } =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as { uploadId?: unknown }).uploadId === 'string';
+
+/**
+ * `POST /public/forms/:classId/submit`: one unpublished object (actor `system`), each `{ uploadId }`
+ * value attached to the asset library first, all in one transaction: a refused object leaves no
+ * asset row, and the asset plugin removes the stored copy when the transaction rolls back.
+ */
+export class FormSubmissions {
+  constructor(private readonly d: { db: Db; assets: ServiceMap['assetLibrary']; objects: ServiceMap['dataObjects']; limit: SubmitRateLimit }) {}
+
+  async submit(address: string, classId: string, body: { attributes: Record<string, unknown>; locale?: string }): Promise<{ id: string; attachments: Array<{ field: string; assetId: string }> }> {
+    this.d.limit.take(address);
+    return this.d.db.transaction(async (trx) => {
+      const attributes: Record<string, unknown> = {};
+      const attachments: Array<{ field: string; assetId: string }> = [];
+      for (const [field, value] of Object.entries(body.attributes)) {
+        if (!isUploadRef(value)) {
+          attributes[field] = value;
+          continue;
+        }
+        const named = `attributes.${field}`;
+        const staged = await this.d.assets.stagedUpload(value.uploadId, trx);
+        if (!staged) throw Object.assign(notFound('Unknown, expired or already attached upload', 'UPLOAD_NOT_FOUND'), { field: named });
+        if (staged.fieldId !== field) throw badRequest(`The upload was asked for the field ${staged.fieldId}`, named, 'UPLOAD_FIELD_MISMATCH');
+        const asset = await this.d.assets.attachFormUpload({ uploadId: staged.uploadId, folder: staged.folder, visibility: staged.visibility }, trx);
+        attributes[field] = asset.id;
+        attachments.push({ field, assetId: asset.id });
+      }
+      const created = await this.d.objects
+        .create({ actor: SYSTEM, changeActor: { type: 'system', id: null }, trx }, { classId, locale: body.locale, published: false, attributes })
+        .catch((err: { statusCode?: number; field?: string }) => {
+          // The class is named by the path: an unknown one is a 404 of this route.
+          throw err.statusCode === 400 && err.field === 'classId' ? notFound('Class not found', 'CLASS_NOT_FOUND') : err;
+        });
+      return { id: created.id, attachments };
+    });
+  }
+}
