@@ -1,0 +1,64 @@
+import { Type } from '@sinclair/typebox';
+import { requestContext, type App } from '../../../kernel/index.ts';
+import type { ContentServices } from '../services/index.ts';
+import { toWebsiteDto } from '../services/websites.ts';
+import { IdParams, Locale, Name } from './schemas.ts';
+
+const Settings = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100 });
+const Domain = Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$' });
+const WebsiteBody = {
+  name: Name,
+  rootPath: Type.String({ minLength: 2, maxLength: 64, pattern: '^/[a-z0-9][a-z0-9_-]*$', description: 'one path segment, e.g. /shop' }),
+  locales: Type.Array(Locale, { minItems: 1, maxItems: 50 }),
+  settings: Settings,
+  theme: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]),
+  domains: Type.Array(Domain, { maxItems: 20 }),
+  kind: Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z][a-z0-9-]*$' }),
+};
+const UploadSettings = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean()),
+    allowedTypes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 20 })),
+    maxFileBytes: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+    maxFilesPerSubmit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    dailyBytes: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+    folder: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^/[A-Za-z0-9/_-]*$' })),
+    visibility: Type.Optional(Type.Union([Type.Literal('private'), Type.Literal('public')])),
+    allowPublicFolder: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export function websiteRoutes(app: App, s: ContentServices): void {
+  const read = { permission: 'objects:read' };
+  const edit = { permission: 'websites:edit' };
+  const tags = ['websites'];
+
+  app.get('/cms-one/websites', { config: read, schema: { tags } }, async () => s.websites.list());
+  app.post(
+    '/cms-one/websites',
+    { config: edit, schema: { tags, body: Type.Object({ ...WebsiteBody, locales: Type.Optional(WebsiteBody.locales), settings: Type.Optional(Settings), theme: Type.Optional(WebsiteBody.theme), domains: Type.Optional(WebsiteBody.domains), kind: Type.Optional(WebsiteBody.kind) }, { additionalProperties: false }) } },
+    async (request, reply) => reply.code(201).send(await s.websites.create(requestContext(request), request.body)),
+  );
+  app.get('/cms-one/websites/:id', { config: read, schema: { tags, params: IdParams } }, async (request) => toWebsiteDto(await s.websites.get(request.params.id)));
+  app.patch(
+    '/cms-one/websites/:id',
+    { config: edit, schema: { tags, params: IdParams, body: Type.Partial(Type.Object(WebsiteBody), { additionalProperties: false }) } },
+    async (request) => s.websites.update(requestContext(request), request.params.id, request.body),
+  );
+  app.delete('/cms-one/websites/:id', { config: { permission: 'websites:delete' }, schema: { tags, params: IdParams } }, async (request, reply) => {
+    await s.websites.remove(requestContext(request), request.params.id);
+    return reply.code(204).send();
+  });
+  app.post('/cms-one/websites/:id/gateway-api-key/regenerate', { config: edit, schema: { tags, params: IdParams } }, async (request) =>
+    s.websites.regenerateSiteKey(requestContext(request), request.params.id),
+  );
+  app.delete('/cms-one/websites/:id/gateway-api-key', { config: edit, schema: { tags, params: IdParams } }, async (request, reply) => {
+    await s.websites.clearSiteKey(requestContext(request), request.params.id);
+    return reply.code(204).send();
+  });
+  app.get('/cms-one/websites/:id/upload-settings', { config: read, schema: { tags, params: IdParams } }, async (request) => s.websites.uploadSettings(request.params.id));
+  app.put('/cms-one/websites/:id/upload-settings', { config: edit, schema: { tags, params: IdParams, body: UploadSettings } }, async (request) =>
+    s.websites.putUploadSettings(requestContext(request), request.params.id, request.body),
+  );
+}

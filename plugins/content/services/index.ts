@@ -1,0 +1,40 @@
+import { BindingStore } from '../store/bindings.ts';
+import { PageStore } from '../store/pages.ts';
+import { PublicPageStore } from '../store/public-pages.ts';
+import { VersionStore } from '../store/versions.ts';
+import { WebsiteStore } from '../store/websites.ts';
+import type { ContentDeps } from './deps.ts';
+import { PageService } from './pages.ts';
+import { PublicPages } from './public-pages.ts';
+import { PublicRateLimit } from './public-rate-limit.ts';
+import { SiteDirectory } from './site-directory.ts';
+import { Sitemaps } from './sitemap.ts';
+import { WebsiteService } from './websites.ts';
+
+/** The plugin's one set of services, built in `setup`. */
+export function createContentServices(kernel: ContentDeps) {
+  const db = kernel.db;
+  const websiteStore = new WebsiteStore(db);
+  const directory = new SiteDirectory({ websites: websiteStore, clock: kernel.clock });
+  const publicStore = new PublicPageStore(db);
+  const publicPages = new PublicPages({ kernel, store: publicStore, directory });
+  const bindings = new BindingStore(db);
+  const versions = new VersionStore(db);
+  const pageStore = new PageStore(db);
+  const sitemaps = new Sitemaps({ store: publicStore, directory });
+  return {
+    kernel,
+    directory,
+    websites: new WebsiteService({ kernel, store: websiteStore, directory }),
+    pageStore,
+    pages: new PageService({ kernel, pages: pageStore, versions, bindings, directory, onChange: () => publicPages.invalidate() }),
+    versions,
+    bindings,
+    publicStore,
+    publicPages,
+    sitemaps,
+    publicRateLimit: new PublicRateLimit(kernel.pluginConfig.PUBLIC_CONTENT_RATE_LIMIT_PER_MINUTE, () => kernel.clock.now().getTime()),
+  };
+}
+
+export type ContentServices = ReturnType<typeof createContentServices>;
