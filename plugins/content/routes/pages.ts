@@ -9,14 +9,14 @@ const PageFields = {
   locale: Locale,
   translationGroupId: Id,
   path: PagePath,
-  dataClass: Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()]),
+  dataClass: Type.Union([Type.Null(), Type.String({ minLength: 1, maxLength: 200 })]),
   title: Name,
   content: Tree,
   seo: Seo,
   inSitemap: Type.Boolean(),
   indexable: Type.Boolean(),
   published: Type.Boolean(),
-  kind: Type.Union([Type.Literal('app'), Type.Literal('page'), Type.Null()]),
+  kind: Type.Union([Type.Null(), Type.Literal('app'), Type.Literal('page')]),
 };
 const { websiteId, locale, path, title, ...optional } = PageFields;
 const CreateBody = Type.Object({ websiteId, locale, path, title, ...Type.Partial(Type.Object(optional)).properties }, { additionalProperties: false });

@@ -6,7 +6,8 @@ export const Locale = Type.String({ minLength: 2, maxLength: 35, pattern: '^[A-Z
 export const Name = Type.String({ minLength: 1, maxLength: 200 });
 /** A node tree; its shape is checked by the service so errors can name the bad node's path. */
 export const Tree = Type.Unknown();
-export const Thumbnail = Type.Union([Type.String({ maxLength: 400_000 }), Type.Null()]);
+// Null first: with type coercion on, a string branch tried first would turn null into "".
+export const Thumbnail = Type.Union([Type.Null(), Type.String({ maxLength: 400_000 })]);
 export const ListQuery = {
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
   offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),

@@ -11,7 +11,7 @@ const WebsiteBody = {
   rootPath: Type.String({ minLength: 2, maxLength: 64, pattern: '^/[a-z0-9][a-z0-9_-]*$', description: 'one path segment, e.g. /shop' }),
   locales: Type.Array(Locale, { minItems: 1, maxItems: 50 }),
   settings: Settings,
-  theme: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]),
+  theme: Type.Union([Type.Null(), Type.String({ maxLength: 200 })]),
   domains: Type.Array(Domain, { maxItems: 20 }),
   kind: Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z][a-z0-9-]*$' }),
 };
