@@ -139,7 +139,7 @@ describe('content: public API and /site-root', () => {
 
 describe('content: public rate limit and site-root cache', () => {
   it('limits public routes per address (429 with Retry-After); another process sees website changes within 5 s', async () => {
-    const clock = new ManualClock(new Date('2026-01-01T00:00:10Z'));
+    const clock = new ManualClock();
     const { startTestKernel } = await import('../../../test/helpers/kernel.ts');
     const t = await startTestKernel({ plugins: ['content'], clock, env: { PUBLIC_CONTENT_RATE_LIMIT_PER_MINUTE: '3' } });
     try {
