@@ -4,9 +4,12 @@ import { definePlugin } from '../../kernel/index.ts';
 import { ContentConfig } from './config.ts';
 import { CONTENT_PERMISSIONS } from './permissions.ts';
 import type { PublishedSites } from './ports.ts';
+import { documentRoutes } from './routes/documents.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { publicRoutes } from './routes/public.ts';
+import { settingsRoutes } from './routes/settings.ts';
 import { siteRootRoute } from './routes/site-root.ts';
+import { snippetRoutes } from './routes/snippets.ts';
 import { websiteRoutes } from './routes/websites.ts';
 import { createContentServices, type ContentServices } from './services/index.ts';
 import { pageSearchSource } from './services/search-source.ts';
@@ -54,6 +57,9 @@ export default definePlugin({
   async routes(app, { services }) {
     websiteRoutes(app, services);
     pageRoutes(app, services);
+    snippetRoutes(app, services);
+    documentRoutes(app, services);
+    settingsRoutes(app, services);
     siteRootRoute(app, services);
     await publicRoutes(app, services);
   },

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { toPageDto } from '../services/pages.ts';
+import { renderEmailHtml } from '../services/render.ts';
 import { Id, IdParams, ListQuery, Locale, Name, PagePath, Seo, Thumbnail, Tree } from './schemas.ts';
 
 const PageFields = {
@@ -60,6 +61,10 @@ export function pageRoutes(app: App, s: ContentServices): void {
   app.post('/cms-one/pages/:id/versions/:versionId/restore', { config: edit, schema: { tags, params: VersionParams } }, async (request) =>
     toPageDto(await s.pages.restore(request.actor, request.params.id, request.params.versionId)),
   );
+  app.post('/cms-one/pages/:id/render', { config: read, schema: { tags, params: IdParams } }, async (request) => {
+    const row = await s.pages.get(request.params.id);
+    return { html: renderEmailHtml(row.title, row.content, { stripComments: await s.settings.stripHtmlComments() }) };
+  });
   app.get('/cms-one/pages/:id/translations', { config: read, schema: { tags, params: IdParams } }, async (request) =>
     (await s.pages.translations(request.params.id)).map(toPageDto),
   );

@@ -63,6 +63,12 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
       return rows.map((r) => ({ id: r.id, slug: r.path, title: r.title, locale: r.locale }));
     });
 
+    pub.get('/public/snippets/:id', { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request) => {
+      const row = await s.snippets.get(request.params.id).catch(() => undefined);
+      if (!row) throw notFound();
+      return { id: row.id, name: row.name, content: row.content, updatedAt: row.updated_at };
+    });
+
     pub.get('/public/websites', { config, schema: { tags } }, async () => (await s.directory.all()).map((w) => ({ id: w.id, name: w.name })));
 
     pub.get('/public/websites/:id', { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request) => {

@@ -1,5 +1,7 @@
 import { BindingStore } from '../store/bindings.ts';
 import { PageStore } from '../store/pages.ts';
+import { SettingsStore } from '../store/settings.ts';
+import { SnippetStore } from '../store/snippets.ts';
 import { PublicPageStore } from '../store/public-pages.ts';
 import { VersionStore } from '../store/versions.ts';
 import { WebsiteStore } from '../store/websites.ts';
@@ -7,6 +9,8 @@ import type { ContentDeps } from './deps.ts';
 import { PageService } from './pages.ts';
 import { PublicPages } from './public-pages.ts';
 import { PublicRateLimit } from './public-rate-limit.ts';
+import { SettingsService } from './settings.ts';
+import { SnippetService } from './snippets.ts';
 import { SiteDirectory } from './site-directory.ts';
 import { Sitemaps } from './sitemap.ts';
 import { WebsiteService } from './websites.ts';
@@ -30,6 +34,8 @@ export function createContentServices(kernel: ContentDeps) {
     pages: new PageService({ kernel, pages: pageStore, versions, bindings, directory, onChange: () => publicPages.invalidate() }),
     versions,
     bindings,
+    snippets: new SnippetService({ kernel, store: new SnippetStore(db), versions }),
+    settings: new SettingsService({ kernel, store: new SettingsStore(db) }),
     publicStore,
     publicPages,
     sitemaps,

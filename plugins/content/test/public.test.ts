@@ -140,6 +140,8 @@ describe('content: public API and /site-root', () => {
 describe('content: public rate limit and site-root cache', () => {
   it('limits public routes per address (429 with Retry-After); another process sees website changes within 5 s', async () => {
     const clock = new ManualClock();
+    // Start just after a minute boundary so the three counted requests share one window.
+    clock.advance(60_000 - (clock.now().getTime() % 60_000) + 50);
     const { startTestKernel } = await import('../../../test/helpers/kernel.ts');
     const t = await startTestKernel({ plugins: ['content'], clock, env: { PUBLIC_CONTENT_RATE_LIMIT_PER_MINUTE: '3' } });
     try {
