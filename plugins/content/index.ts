@@ -5,11 +5,15 @@ import { ContentConfig } from './config.ts';
 import { CONTENT_PERMISSIONS } from './permissions.ts';
 import type { PublishedSites } from './ports.ts';
 import { documentRoutes } from './routes/documents.ts';
+import { layoutRoutes } from './routes/layouts.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { publicRoutes } from './routes/public.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { siteRootRoute } from './routes/site-root.ts';
 import { snippetRoutes } from './routes/snippets.ts';
+import { templateRoutes } from './routes/templates.ts';
+import { themeRoutes } from './routes/themes.ts';
+import { websitePathRoutes } from './routes/website-paths.ts';
 import { websiteRoutes } from './routes/websites.ts';
 import { createContentServices, type ContentServices } from './services/index.ts';
 import { pageSearchSource } from './services/search-source.ts';
@@ -60,6 +64,10 @@ export default definePlugin({
     snippetRoutes(app, services);
     documentRoutes(app, services);
     settingsRoutes(app, services);
+    templateRoutes(app, services);
+    layoutRoutes(app, services);
+    websitePathRoutes(app, services);
+    themeRoutes(app, services);
     siteRootRoute(app, services);
     await publicRoutes(app, services);
   },

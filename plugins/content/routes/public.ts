@@ -63,6 +63,17 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
       return rows.map((r) => ({ id: r.id, slug: r.path, title: r.title, locale: r.locale }));
     });
 
+    pub.get('/public/404/:websiteId', { config, schema: { tags, params: Type.Object({ websiteId: Id }) } }, async (request, reply) => {
+      const site = await s.directory.byId(request.params.websiteId);
+      if (!site) throw notFound();
+      const content = await s.layouts.notFoundContent(site.id);
+      if (content) return { websiteId: site.id, content };
+      // Without a layout region, a published page at /404 is the website's 404 content.
+      const page = await s.publicStore.pageBody(site.id, site.locales[0], '/404');
+      if (!page) throw notFound();
+      return reply.type('application/json; charset=utf-8').send(page);
+    });
+
     pub.get('/public/snippets/:id', { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request) => {
       const row = await s.snippets.get(request.params.id).catch(() => undefined);
       if (!row) throw notFound();

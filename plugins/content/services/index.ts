@@ -1,12 +1,18 @@
 import { BindingStore } from '../store/bindings.ts';
+import { LayoutStore } from '../store/layouts.ts';
 import { PageStore } from '../store/pages.ts';
+import { TemplateStore } from '../store/templates.ts';
 import { SettingsStore } from '../store/settings.ts';
 import { SnippetStore } from '../store/snippets.ts';
 import { PublicPageStore } from '../store/public-pages.ts';
 import { VersionStore } from '../store/versions.ts';
 import { WebsiteStore } from '../store/websites.ts';
 import type { ContentDeps } from './deps.ts';
+import { LayoutService } from './layouts.ts';
+import { MenuService } from './menus.ts';
 import { PageService } from './pages.ts';
+import { TemplateService } from './templates.ts';
+import { ThemeService } from './themes.ts';
 import { PublicPages } from './public-pages.ts';
 import { PublicRateLimit } from './public-rate-limit.ts';
 import { SettingsService } from './settings.ts';
@@ -35,6 +41,10 @@ export function createContentServices(kernel: ContentDeps) {
     versions,
     bindings,
     snippets: new SnippetService({ kernel, store: new SnippetStore(db), versions }),
+    templates: new TemplateService({ kernel, store: new TemplateStore(db) }),
+    layouts: new LayoutService({ kernel, store: new LayoutStore(db) }),
+    menus: new MenuService({ kernel }),
+    themes: new ThemeService({ kernel }),
     settings: new SettingsService({ kernel, store: new SettingsStore(db) }),
     publicStore,
     publicPages,
