@@ -11,6 +11,7 @@ import { publicRoutes } from './routes/public.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { siteRootRoute } from './routes/site-root.ts';
 import { snippetRoutes } from './routes/snippets.ts';
+import { stagedPageRoutes } from './routes/staged-pages.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { themeRoutes } from './routes/themes.ts';
 import { websitePathRoutes } from './routes/website-paths.ts';
@@ -60,6 +61,7 @@ export default definePlugin({
   },
   async routes(app, { services }) {
     websiteRoutes(app, services);
+    stagedPageRoutes(app, services);
     pageRoutes(app, services);
     snippetRoutes(app, services);
     documentRoutes(app, services);

@@ -17,6 +17,7 @@ import { PublicPages } from './public-pages.ts';
 import { PublicRateLimit } from './public-rate-limit.ts';
 import { SettingsService } from './settings.ts';
 import { SnippetService } from './snippets.ts';
+import { StagedPageService } from './staged-pages.ts';
 import { SiteDirectory } from './site-directory.ts';
 import { Sitemaps } from './sitemap.ts';
 import { WebsiteService } from './websites.ts';
@@ -32,12 +33,14 @@ export function createContentServices(kernel: ContentDeps) {
   const versions = new VersionStore(db);
   const pageStore = new PageStore(db);
   const sitemaps = new Sitemaps({ store: publicStore, directory });
+  const pages = new PageService({ kernel, pages: pageStore, versions, bindings, directory, onChange: () => publicPages.invalidate() });
   return {
     kernel,
     directory,
     websites: new WebsiteService({ kernel, store: websiteStore, directory }),
     pageStore,
-    pages: new PageService({ kernel, pages: pageStore, versions, bindings, directory, onChange: () => publicPages.invalidate() }),
+    pages,
+    staged: new StagedPageService({ kernel, pages }),
     versions,
     bindings,
     snippets: new SnippetService({ kernel, store: new SnippetStore(db), versions }),
