@@ -37,7 +37,7 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
     const tags = ['public'];
     const origin = (request: { protocol: string; host: string }) => `${request.protocol}://${request.host}`;
 
-    pub.get('/public/pages/:locale/*', { config, schema: { tags, params: Type.Object({ locale: Locale, '*': Type.String({ maxLength: 2000 }) }) } }, async (request, reply) => {
+    pub.get('/public/pages/:locale/*', { config, schema: { tags, params: Type.Object({ locale: Type.String({ minLength: 1, maxLength: 64 }), '*': Type.String({ maxLength: 2000 }) }) } }, async (request, reply) => {
       const located = await s.publicPages.locate(request.params['*'], request.headers.host);
       const body = located && (await s.publicPages.find(located.site, request.params.locale, located.path));
       if (!body) throw notFound();

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../../kernel/index.ts';
+import { forbidden, type App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { firstSegment } from '../services/site-directory.ts';
 
@@ -11,11 +11,12 @@ import { firstSegment } from '../services/site-directory.ts';
 export function siteRootRoute(app: App, s: ContentServices): void {
   app.get(
     '/site-root',
-    { config: { public: true }, schema: { tags: ['public'], headers: Type.Object({ 'x-original-uri': Type.Optional(Type.String({ maxLength: 8192 })) }) } },
+    { config: { public: true }, schema: { tags: ['public'], querystring: Type.Object({}, { additionalProperties: false }), headers: Type.Object({ 'x-original-uri': Type.Optional(Type.String({ maxLength: 8192 })) }) } },
     async (request, reply) => {
       const segment = firstSegment(request.headers['x-original-uri'] ?? '');
       const site = segment ? await s.directory.bySegment(segment) : undefined;
-      return reply.code(site ? 204 : 403).send();
+      if (!site) throw forbidden('Not a website root path', 'NOT_A_WEBSITE');
+      return reply.code(204).send();
     },
   );
 }

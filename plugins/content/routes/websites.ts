@@ -8,7 +8,8 @@ const Settings = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { 
 const Domain = Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$' });
 const WebsiteBody = {
   name: Name,
-  rootPath: Type.String({ minLength: 2, maxLength: 64, pattern: '^/[a-z0-9][a-z0-9_-]*$', description: 'one path segment, e.g. /shop' }),
+  // The shape (one lower-case segment) is checked by the service, so the 400 names rootPath whatever else is wrong.
+  rootPath: Type.String({ minLength: 2, maxLength: 64, description: 'one path segment of lower-case letters, digits, _ and -, e.g. /shop' }),
   locales: Type.Array(Locale, { minItems: 1, maxItems: 50 }),
   settings: Settings,
   theme: Type.Union([Type.Null(), Type.String({ maxLength: 200 })]),

@@ -49,16 +49,16 @@ export class SnippetService {
   }
 
   async update(actor: Actor, id: string, input: SnippetInput & { thumbnail?: string | null; locked?: boolean }): Promise<SnippetRow> {
-    const w: SnippetWrite = {};
-    if (input.content !== undefined) w.content = this.tree(input.content);
-    if (input.name !== undefined) w.name = input.name;
-    if (input.websiteId !== undefined) w.website_id = input.websiteId;
-    if (input.thumbnail !== undefined) w.thumbnail = checkThumbnail(input.thumbnail);
-    if (input.locked !== undefined) w.locked = input.locked;
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = await this.deps.store.findForUpdate(id, trx);
       if (!before) throw notFound('Snippet not found');
       if (before.locked && input.autosave === true) throw locked('The snippet is locked: autosave is paused, save manually', 'SNIPPET_LOCKED');
+      const w: SnippetWrite = {};
+      if (input.content !== undefined) w.content = this.tree(input.content);
+      if (input.name !== undefined) w.name = input.name;
+      if (input.websiteId !== undefined) w.website_id = input.websiteId;
+      if (input.thumbnail !== undefined) w.thumbnail = checkThumbnail(input.thumbnail);
+      if (input.locked !== undefined) w.locked = input.locked;
       if (w.content && JSON.stringify(w.content) !== JSON.stringify(before.content)) {
         await this.deps.versions.snapshot({ owner_type: 'snippet', owner_id: id, title: before.name, content: before.content, created_by: actor.type === 'user' ? actor.id : null }, VERSIONS_KEPT, trx);
       }

@@ -14,6 +14,10 @@ export const toKitDto = (r: KitRow) => ({ id: r.id, name: r.name, templateIds: r
 export class TemplateService {
   constructor(private readonly deps: { kernel: ContentDeps; store: TemplateStore }) {}
 
+  private checkPath(path: string | undefined): void {
+    if (path !== undefined && !/^\/[A-Za-z0-9/._~-]*$/.test(path)) throw badRequest('Template path must start with / and hold letters, digits, / . _ ~ -', 'path');
+  }
+
   private tree(content: unknown) {
     return validateNodeTree(content, 'content', this.deps.kernel.pluginConfig.CONTENT_MAX_TREE_BYTES);
   }
@@ -38,11 +42,13 @@ export class TemplateService {
   }
 
   create(input: { path: string; name: string; content?: unknown }) {
+    this.checkPath(input.path);
     const content = this.tree(input.content ?? { type: 'div', children: [] });
     return this.unique(() => inTransaction(this.deps.kernel.db, undefined, (trx) => this.deps.store.insertTemplate({ path: input.path, name: input.name, content }, trx)), 'path', 'template');
   }
 
   update(id: string, input: { path?: string; name?: string; content?: unknown }) {
+    this.checkPath(input.path);
     const change = { ...input, ...(input.content !== undefined ? { content: this.tree(input.content) } : {}) } as { path?: string; name?: string; content?: TemplateRow['content'] };
     return this.unique(
       () =>

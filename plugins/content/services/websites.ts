@@ -60,6 +60,7 @@ export class WebsiteService {
   constructor(private readonly deps: { kernel: ContentDeps; store: WebsiteStore; directory: SiteDirectory }) {}
 
   private checkRoot(rootPath: string): void {
+    if (!/^\/[a-z0-9][a-z0-9_-]*$/.test(rootPath)) throw badRequest('Root path must be one segment of lower-case letters, digits, _ and - (e.g. /shop)', 'rootPath');
     const segment = rootPath.slice(1);
     if (isReservedRoot(segment)) throw badRequest(`Root path ${rootPath} is used by the host`, 'rootPath');
   }
