@@ -39,16 +39,18 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
 
     pub.get('/public/pages/:locale/*', { config, schema: { tags, params: Type.Object({ locale: Type.String({ minLength: 1, maxLength: 64 }), '*': Type.String({ maxLength: 2000 }) }) } }, async (request, reply) => {
       const located = await s.publicPages.locate(request.params['*'], request.headers.host);
-      const body = located && (await s.publicPages.find(located.site, request.params.locale, located.path));
-      if (!body) throw notFound();
-      return reply.type('application/json; charset=utf-8').send(body);
+      const page = located && (await s.publicPages.find(located.site, request.params.locale, located.path));
+      if (!page) throw notFound();
+      if (page.etag) reply.header('etag', page.etag);
+      return reply.type('application/json; charset=utf-8').send(page.body);
     });
 
     pub.get('/public/page/*', { config, schema: { tags, params: Wildcard, querystring: Type.Object({ locale: Type.Optional(Locale) }) } }, async (request, reply) => {
       const located = await s.publicPages.locate(request.params['*'], undefined);
-      const body = located && (await s.publicPages.find(located.site, request.query.locale ?? located.site.locales[0], located.path));
-      if (!body) throw notFound();
-      return reply.type('application/json; charset=utf-8').send(body);
+      const page = located && (await s.publicPages.find(located.site, request.query.locale ?? located.site.locales[0], located.path));
+      if (!page) throw notFound();
+      if (page.etag) reply.header('etag', page.etag);
+      return reply.type('application/json; charset=utf-8').send(page.body);
     });
 
     pub.get('/public/pages', { config, schema: { tags, querystring: Type.Object({ websiteId: Id, locale: Type.Optional(Locale), limit: Type.Integer({ minimum: 1, maximum: 1000, default: 1000 }), offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }) }) } }, async (request) => {
@@ -71,7 +73,7 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
       // Without a layout region, a published page at /404 is the website's 404 content.
       const page = await s.publicStore.pageBody(site.id, site.locales[0], '/404');
       if (!page) throw notFound();
-      return reply.type('application/json; charset=utf-8').send(page);
+      return reply.type('application/json; charset=utf-8').send(page.body);
     });
 
     pub.get('/public/snippets/:id', { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request) => {

@@ -32,8 +32,12 @@ export function createContentServices(kernel: ContentDeps) {
   const bindings = new BindingStore(db);
   const versions = new VersionStore(db);
   const pageStore = new PageStore(db);
-  const sitemaps = new Sitemaps({ store: publicStore, directory });
-  const pages = new PageService({ kernel, pages: pageStore, versions, bindings, directory, onChange: () => publicPages.invalidate() });
+  const sitemaps = new Sitemaps({ store: publicStore, directory, now: () => kernel.clock.now().getTime() });
+  const onPageChange = () => {
+    publicPages.invalidate();
+    sitemaps.invalidate();
+  };
+  const pages = new PageService({ kernel, pages: pageStore, versions, bindings, directory, onChange: onPageChange });
   return {
     kernel,
     directory,

@@ -31,12 +31,13 @@ export class PublicPages {
     return byHost ? { site: byHost, path: clean } : undefined;
   }
 
-  /** JSON text of the published page, or undefined (404). */
-  async find(site: ResolvedWebsite, locale: string, path: string): Promise<string | undefined> {
+  /** JSON text of the published page (with its validator for a static page), or undefined (404). */
+  async find(site: ResolvedWebsite, locale: string, path: string): Promise<{ body: string; etag?: string } | undefined> {
     if (!site.locales.includes(locale) || path.length > 2000) return undefined;
-    const body = await this.deps.store.pageBody(site.id, locale, path);
-    if (body !== undefined) return body;
-    return this.findDynamic(site, locale, path);
+    const page = await this.deps.store.pageBody(site.id, locale, path);
+    if (page !== undefined) return page;
+    const body = await this.findDynamic(site, locale, path);
+    return body === undefined ? undefined : { body };
   }
 
   private async patternsOf(websiteId: string, locale: string): Promise<DynamicPattern[]> {

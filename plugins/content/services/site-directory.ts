@@ -23,12 +23,17 @@ const TTL_MS = 5_000;
 export class SiteDirectory {
   private loaded: { at: number; byId: Map<string, ResolvedWebsite>; bySegment: Map<string, ResolvedWebsite>; byDomain: Map<string, ResolvedWebsite> } | null = null;
   private loading: Promise<NonNullable<SiteDirectory['loaded']>> | null = null;
-  private generation = 0;
+  private gen = 0;
 
   constructor(private readonly deps: { websites: WebsiteStore; clock: Clock }) {}
 
+  /** Changes whenever a website write in this process dropped the list. */
+  get generation(): number {
+    return this.gen;
+  }
+
   invalidate(): void {
-    this.generation++;
+    this.gen++;
     this.loaded = null;
     this.loading = null;
   }
@@ -37,7 +42,7 @@ export class SiteDirectory {
     const now = this.deps.clock.now().getTime();
     if (this.loaded && now - this.loaded.at < TTL_MS) return this.loaded;
     if (this.loading) return this.loading;
-    const generation = this.generation;
+    const generation = this.gen;
     const loading = this.deps.websites.list().then((rows) => {
       const byId = new Map<string, ResolvedWebsite>();
       const bySegment = new Map<string, ResolvedWebsite>();
@@ -50,7 +55,7 @@ export class SiteDirectory {
       }
       const result = { at: now, byId, bySegment, byDomain };
       // A write during the load made this result stale: serve it to the waiting callers only.
-      if (generation === this.generation) this.loaded = result;
+      if (generation === this.gen) this.loaded = result;
       this.loading = null;
       return result;
     }, (err) => {

@@ -14,10 +14,18 @@ function pageUrl(site: ResolvedWebsite | undefined, origin: string, path: string
   return `${origin}${site?.rootPath ?? ''}${path === '/' ? '' : path}` || '/';
 }
 
+const TAG_TTL_MS = 5_000;
+
 export class Sitemaps {
   private cached: { tag: string; xml: string } | null = null;
+  /** Validators by scope, origin and part; dropped on page and website writes in this process, else kept 5 s. */
+  private tags = new Map<string, { at: number; tag: string }>();
 
-  constructor(private readonly deps: { store: PublicPageStore; directory: SiteDirectory }) {}
+  constructor(private readonly deps: { store: PublicPageStore; directory: SiteDirectory; now: () => number }) {}
+
+  invalidate(): void {
+    this.tags.clear();
+  }
 
   /** Websites a request asks about: `?websiteId=`, the host's website, or all. */
   async scope(websiteId: string | undefined, host: string | undefined): Promise<ResolvedWebsite[] | null> {
@@ -29,8 +37,19 @@ export class Sitemaps {
     return byHost ? [byHost] : null;
   }
 
-  /** A weak validator computed without building the document. */
+  /** A weak validator computed without building the document (and kept, so a 304 costs no query). */
   async tag(scope: ResolvedWebsite[] | null, origin: string, part: number | undefined): Promise<string> {
+    const key = `${scope ? scope.map((s) => s.id).join(',') : '*'}|${origin}|${part ?? ''}|${this.deps.directory.generation}`;
+    const now = this.deps.now();
+    const hit = this.tags.get(key);
+    if (hit && now - hit.at < TAG_TTL_MS) return hit.tag;
+    if (this.tags.size > 1000) this.tags.clear();
+    const tag = await this.computeTag(scope, origin, part);
+    this.tags.set(key, { at: now, tag });
+    return tag;
+  }
+
+  private async computeTag(scope: ResolvedWebsite[] | null, origin: string, part: number | undefined): Promise<string> {
     const stamp = await this.deps.store.sitemapStamp(scope ? scope.map((s) => s.id) : null);
     const sites = scope ?? (await this.deps.directory.all());
     const siteStamp = sites.map((s) => `${s.id}:${s.row.updated_at.toISOString()}`).join(',');
