@@ -169,3 +169,18 @@ describe('content: pages', () => {
     expect((await k.call('GET', '/cms-one/pages?limit=0', k.reader)).json().field).to.equal('limit');
   });
 });
+
+describe('content: pages with ENFORCE_PUBLISH_PERMISSION=0', () => {
+  it('lets a writer without objects:publish publish and unpublish', async () => {
+    const k = await startContentKernel({ env: { ENFORCE_PUBLISH_PERMISSION: '0' } });
+    try {
+      const site = await k.createWebsite();
+      const page = await k.createPage({ websiteId: site.id, path: '/free', published: true }, k.editor);
+      expect(page.published).to.equal(true);
+      const off = await k.call('PATCH', `/cms-one/pages/${page.id}`, k.editor, { published: false });
+      expect(off.json().published).to.equal(false);
+    } finally {
+      await k.t.close();
+    }
+  });
+});
