@@ -78,23 +78,21 @@ export class Sitemaps {
 }
 
 function urlSet(slice: SitemapRow[], all: SitemapRow[], sites: Map<string, ResolvedWebsite>, origin: string): string {
+  // Each page's escaped URL and alternate line are built once; a group's lines are shared by its members.
+  const lines = new Map<SitemapRow, { loc: string; alternate: string }>();
   const groups = new Map<string, SitemapRow[]>();
   for (const row of all) {
+    const loc = xml(pageUrl(sites.get(row.website_id), origin, row.path));
+    lines.set(row, { loc, alternate: `<xhtml:link rel="alternate" hreflang="${xml(row.locale)}" href="${loc}"/>` });
     const list = groups.get(row.translation_group_id);
     if (list) list.push(row);
     else groups.set(row.translation_group_id, [row]);
   }
+  const alternates = new Map<string, string>();
+  for (const [group, rows] of groups) if (rows.length > 1) alternates.set(group, rows.map((r) => lines.get(r)!.alternate).join(''));
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">'];
   for (const row of slice) {
-    const site = sites.get(row.website_id);
-    out.push(`<url><loc>${xml(pageUrl(site, origin, row.path))}</loc><lastmod>${row.updated_at.toISOString()}</lastmod>`);
-    const group = groups.get(row.translation_group_id)!;
-    if (group.length > 1) {
-      for (const alt of group) {
-        out.push(`<xhtml:link rel="alternate" hreflang="${xml(alt.locale)}" href="${xml(pageUrl(sites.get(alt.website_id), origin, alt.path))}"/>`);
-      }
-    }
-    out.push('</url>');
+    out.push(`<url><loc>${lines.get(row)!.loc}</loc><lastmod>${row.updated_at.toISOString()}</lastmod>${alternates.get(row.translation_group_id) ?? ''}</url>`);
   }
   out.push('</urlset>\n');
   return out.join('');

@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   badRequest, conflict, diffForAudit, inTransaction, isUniqueViolation, newToken, notFound, safeEqual, type AuditContext, type Tx,
 } from '../../../kernel/index.ts';
+import { announcePage } from '../events.ts';
 import type { WebsiteUploadSettings } from '../ports.ts';
+import type { PageRow } from '../store/pages.ts';
 import type { WebsiteRow, WebsiteStore, WebsiteWrite } from '../store/websites.ts';
 import type { ContentDeps } from './deps.ts';
 import { isReservedRoot } from './reserved-paths.ts';
@@ -145,6 +147,14 @@ export class WebsiteService {
     await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = await this.deps.store.findForUpdate(id, trx);
       if (!before) throw notFound('Website not found');
+      // Its pages go with it (cascade): subscribers (search, object events) hear of each one, and
+      // their version history goes too.
+      const pages: PageRow[] = await trx('content_pages').where({ website_id: id }).select('id', 'website_id', 'translation_group_id', 'locale', 'path', 'title', 'published');
+      for (const page of pages) {
+        if (page.published) await announcePage(this.deps.kernel.recordHooks, trx, 'unpublished', page, ctx.actor);
+        await announcePage(this.deps.kernel.recordHooks, trx, 'deleted', page, ctx.actor);
+      }
+      await trx('content_versions').where({ owner_type: 'page' }).whereIn('owner_id', trx('content_pages').select('id').where({ website_id: id })).delete();
       await this.deps.store.remove(id, trx);
       await this.deps.kernel.audit.record(ctx, { action: 'website.delete', targetType: 'website', targetId: id, targetLabel: before.name, ...diffForAudit(auditView(toWebsiteDto(before)), null, AUDIT_FIELDS) }, trx);
       this.changed(trx);

@@ -32,6 +32,17 @@ describe('content: websites', () => {
     expect(rows[1].after).to.deep.equal({ name: 'Renamed' });
   });
 
+  it('deleting a website announces the removal of each of its pages and drops their history', async () => {
+    const site = await k.createWebsite();
+    const page = await k.createPage({ websiteId: site.id, path: '/gone', published: true });
+    await k.call('PATCH', `/cms-one/pages/${page.id}`, k.editor, { content: { type: 'p', text: 'v2' } });
+    k.clearEvents();
+    expect((await k.call('DELETE', `/cms-one/websites/${site.id}`, k.admin)).statusCode).to.equal(204);
+    expect(k.events.map((e) => [e.kind, e.recordId])).to.deep.equal([['unpublished', page.id], ['deleted', page.id]]);
+    expect(await k.t.db('content_versions').where({ owner_id: page.id })).to.have.length(0);
+    expect((await k.call('GET', `/cms-one/pages/${page.id}`, k.reader)).statusCode).to.equal(404);
+  });
+
   it('refuses root paths the host or the edge table uses, and a duplicate', async () => {
     for (const root of ['/api', '/auth', '/assets', '/login', '/settings', '/cms-one', '/editor', '/public', '/documents', '/data-anything', '/object-event-x', '/metrics', '/health']) {
       const res = await k.call('POST', '/cms-one/websites', k.admin, { name: 'x', rootPath: root });
