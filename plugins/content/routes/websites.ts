@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { requestContext, type App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
+import { UploadSettingsBody as UploadSettings } from '../services/upload-settings.ts';
 import { toWebsiteDto } from '../services/websites.ts';
 import { IdParams, Locale, Name } from './schemas.ts';
 
@@ -16,20 +17,6 @@ const WebsiteBody = {
   domains: Type.Array(Domain, { maxItems: 20 }),
   kind: Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z][a-z0-9-]*$' }),
 };
-const UploadSettings = Type.Object(
-  {
-    enabled: Type.Optional(Type.Boolean()),
-    allowedTypes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 20 })),
-    maxFileBytes: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
-    maxFilesPerSubmit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-    dailyBytes: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
-    folder: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^/[A-Za-z0-9/_-]*$' })),
-    visibility: Type.Optional(Type.Union([Type.Literal('private'), Type.Literal('public')])),
-    allowPublicFolder: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
-
 export function websiteRoutes(app: App, s: ContentServices): void {
   const read = { permission: 'objects:read' };
   const edit = { permission: 'websites:edit' };

@@ -9,7 +9,10 @@ import type { WebsiteRow, WebsiteStore, WebsiteWrite } from '../store/websites.t
 import type { ContentDeps } from './deps.ts';
 import { isReservedRoot } from './reserved-paths.ts';
 import type { SiteDirectory } from './site-directory.ts';
-import { normalizeUploadSettings, defaultUploadSettings, type UploadSettingsInput } from './upload-settings.ts';
+import { checkUploadSettingsInput, defaultUploadSettings, normalizeUploadSettings } from './upload-settings.ts';
+
+/** Largest settings object of a website, in bytes of JSON. */
+export const WEBSITE_SETTINGS_MAX_BYTES = 256 * 1024;
 
 export interface WebsiteInput {
   name?: string;
@@ -97,7 +100,9 @@ export class WebsiteService {
   private settingsOf(id: string, stored: Record<string, unknown>, input: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
     if (!input) return undefined;
     const next = { ...stored, ...input };
-    if (input.uploads !== undefined) next.uploads = normalizeUploadSettings(id, stored.uploads, (input.uploads ?? {}) as UploadSettingsInput);
+    if (input.uploads !== undefined) next.uploads = normalizeUploadSettings(id, stored.uploads, checkUploadSettingsInput(input.uploads ?? {}, 'settings.uploads'), 'settings.uploads.');
+    if (input.themes !== undefined && !Array.isArray(input.themes)) throw badRequest('settings.themes must be an array (the theme catalog)', 'settings.themes');
+    if (Buffer.byteLength(JSON.stringify(next)) > WEBSITE_SETTINGS_MAX_BYTES) throw badRequest(`Settings are larger than ${WEBSITE_SETTINGS_MAX_BYTES} bytes`, 'settings');
     return next;
   }
 
@@ -201,7 +206,7 @@ export class WebsiteService {
     return normalizeUploadSettings(id, row.settings.uploads ?? defaultUploadSettings(id), {});
   }
 
-  async putUploadSettings(ctx: AuditContext, id: string, input: UploadSettingsInput): Promise<WebsiteUploadSettings> {
+  async putUploadSettings(ctx: AuditContext, id: string, input: Parameters<typeof normalizeUploadSettings>[2]): Promise<WebsiteUploadSettings> {
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const row = await this.deps.store.findForUpdate(id, trx);
       if (!row) throw notFound('Website not found');

@@ -101,6 +101,17 @@ describe('content: websites', () => {
     k.services().directory.invalidate();
     expect(await k.t.kernel.resolve('publishedSites').uploadSettings(site.id)).to.include({ enabled: true, visibility: 'public' });
     expect((await auditRows(site.id)).filter((r) => r.action === 'website.upload_settings')).to.have.length(2);
+    // The same rules apply to settings.uploads inside a website write.
+    const viaSettings = await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, { settings: { uploads: { allowedTypes: 'image/png' } } });
+    expect(viaSettings.statusCode).to.equal(400);
+    expect(viaSettings.json().field).to.equal('settings.uploads.allowedTypes');
+    const html = await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, { settings: { uploads: { allowedTypes: ['text/html'] } } });
+    expect(html.json().field).to.equal('settings.uploads.allowedTypes.0');
+    const clamped = await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, { settings: { uploads: { maxFilesPerSubmit: 99 }, themes: ['light'] } });
+    expect(clamped.json().settings.uploads.maxFilesPerSubmit).to.equal(10);
+    expect(clamped.json().settings.themes).to.deep.equal(['light']);
+    expect((await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, { settings: { themes: 'light' } })).json().field).to.equal('settings.themes');
+    expect((await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, { settings: { big: 'x'.repeat(300_000) } })).json().field).to.equal('settings');
   });
 
   it('port findWebsite by id, path and host', async () => {
