@@ -127,6 +127,9 @@ export class PageService {
     return this.writing(() =>
       inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
         await this.checkWebsite(input.websiteId, input.locale, trx);
+        if (input.translationGroupId && (await trx('content_pages').where({ translation_group_id: input.translationGroupId, locale: input.locale }).first('id'))) {
+          throw conflict('The translation group already has a page in this locale', 'UNIQUE_VIOLATION', 'translationGroupId');
+        }
         const id = randomUUID();
         const bindings = await bindContent(this.deps, { id, websiteId: input.websiteId, isNew: true }, w.content!, trx);
         const row = await this.deps.pages.insert(
@@ -162,6 +165,9 @@ export class PageService {
         const w = this.shape(input, before);
         if (input.locale !== undefined && input.locale !== before.locale) {
           await this.checkWebsite(before.website_id, input.locale, trx);
+          if (await trx('content_pages').where({ translation_group_id: before.translation_group_id, locale: input.locale }).first('id')) {
+            throw conflict('The translation group already has a page in this locale', 'UNIQUE_VIOLATION', 'locale');
+          }
           w.locale = input.locale;
         }
         if (input.thumbnail !== undefined) w.thumbnail = checkThumbnail(input.thumbnail);

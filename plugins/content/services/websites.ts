@@ -155,12 +155,13 @@ export class WebsiteService {
       // Its pages go with it (cascade): subscribers (search, object events) hear of each one, and
       // their version history goes too.
       const pages: PageRow[] = await trx('content_pages').where({ website_id: id }).select('id', 'website_id', 'translation_group_id', 'locale', 'path', 'title', 'published');
+      await trx('content_versions').where({ owner_type: 'page' }).whereIn('owner_id', trx('content_pages').select('id').where({ website_id: id })).delete();
+      await this.deps.store.remove(id, trx);
+      // Announced once the rows are gone, so a subscriber reading the page finds none.
       for (const page of pages) {
         if (page.published) await announcePage(this.deps.kernel.recordHooks, trx, 'unpublished', page, ctx.actor);
         await announcePage(this.deps.kernel.recordHooks, trx, 'deleted', page, ctx.actor);
       }
-      await trx('content_versions').where({ owner_type: 'page' }).whereIn('owner_id', trx('content_pages').select('id').where({ website_id: id })).delete();
-      await this.deps.store.remove(id, trx);
       await this.deps.kernel.audit.record(ctx, { action: 'website.delete', targetType: 'website', targetId: id, targetLabel: before.name, ...diffForAudit(auditView(toWebsiteDto(before)), null, AUDIT_FIELDS) }, trx);
       this.changed(trx);
     });

@@ -131,6 +131,9 @@ describe('content: pages', () => {
   it('translations of a group; delete announces unpublished and deleted', async () => {
     const en = await k.createPage({ websiteId: site.id, path: '/tr', published: true });
     const de = await k.createPage({ websiteId: site.id, path: '/tr', locale: 'de', translationGroupId: en.translationGroupId });
+    const twice = await k.call('POST', '/cms-one/pages', k.editor, { websiteId: site.id, locale: 'de', path: '/tr-2', title: 't', translationGroupId: en.translationGroupId });
+    expect(twice.statusCode).to.equal(409);
+    expect(twice.json().field).to.equal('translationGroupId');
     const list = (await k.call('GET', `/cms-one/pages/${en.id}/translations`, k.reader)).json();
     expect(list.map((p: { locale: string }) => p.locale)).to.deep.equal(['de', 'en']);
     k.clearEvents();

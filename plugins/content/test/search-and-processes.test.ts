@@ -48,6 +48,9 @@ describe('content: search source and processes', () => {
       for await (const batch of source.allDocuments(trx)) all.push(...batch);
     });
     expect(all.map((d) => (d as { sourceId: string }).sourceId)).to.include(kept.id).and.not.include(page.id);
+    collected.splice(0);
+    await k.call('DELETE', `/cms-one/websites/${site.id}`, k.admin);
+    expect(collected).to.deep.equal([{ kind: 'deleted', docs: [] }]);
   });
 
   it('the gateway process builds publishedSites without mounting the content routes', async () => {
