@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { requestContext, type App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
+import { generatePwa } from '../services/pwa.ts';
 import { UploadSettingsBody as UploadSettings } from '../services/upload-settings.ts';
 import { toWebsiteDto } from '../services/websites.ts';
 import { IdParams, Locale, Name } from './schemas.ts';
@@ -45,6 +46,20 @@ export function websiteRoutes(app: App, s: ContentServices): void {
     await s.websites.clearSiteKey(requestContext(request), request.params.id);
     return reply.code(204).send();
   });
+  const Color = Type.String({ minLength: 4, maxLength: 30, pattern: '^(#[0-9A-Fa-f]{3,8}|[a-z]+)$' });
+  const PwaBody = Type.Object(
+    {
+      shortName: Type.Optional(Type.String({ minLength: 1, maxLength: 30 })),
+      display: Type.Optional(Type.Union(['standalone', 'minimal-ui', 'fullscreen', 'browser'].map((d) => Type.Literal(d)))),
+      themeColor: Type.Optional(Color),
+      backgroundColor: Type.Optional(Color),
+      icons: Type.Optional(Type.Array(Type.Object({ src: Type.String({ minLength: 1, maxLength: 2000, pattern: '^(https://|/)' }), sizes: Type.String({ maxLength: 50 }), type: Type.String({ maxLength: 50 }) }, { additionalProperties: false }), { maxItems: 20 })),
+    },
+    { additionalProperties: false },
+  );
+  app.post('/cms-one/websites/:id/generate-pwa', { config: edit, schema: { tags, params: IdParams, body: PwaBody } }, async (request) =>
+    generatePwa({ kernel: s.kernel, directory: s.directory }, requestContext(request), request.params.id, request.body as Parameters<typeof generatePwa>[3]),
+  );
   app.get('/cms-one/websites/:id/upload-settings', { config: read, schema: { tags, params: IdParams } }, async (request) => s.websites.uploadSettings(request.params.id));
   app.put('/cms-one/websites/:id/upload-settings', { config: edit, schema: { tags, params: IdParams, body: UploadSettings } }, async (request) =>
     s.websites.putUploadSettings(requestContext(request), request.params.id, request.body),

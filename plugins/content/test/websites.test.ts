@@ -114,6 +114,30 @@ describe('content: websites', () => {
     expect((await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, { settings: { big: 'x'.repeat(300_000) } })).json().field).to.equal('settings');
   });
 
+  it('generate-pwa: manifest and service worker config from the website, theme and published pages; audited', async () => {
+    const site = await k.createWebsite();
+    await k.createPage({ websiteId: site.id, path: '/about', published: true });
+    await k.createPage({ websiteId: site.id, path: '/draft' });
+    const theme = (await k.call('POST', `/cms-one/websites/${site.id}/themes`, k.editor, { name: 'T', colors: { primary: '#112233' } })).json();
+    await k.call('PUT', `/cms-one/websites/${site.id}/theme`, k.editor, { themeId: theme.id });
+    const res = await k.call('POST', `/cms-one/websites/${site.id}/generate-pwa`, k.editor, { shortName: 'Shop' });
+    expect(res.statusCode, res.body).to.equal(200);
+    const pwa = res.json();
+    expect(pwa.manifest).to.include({ name: site.name, short_name: 'Shop', start_url: `${site.rootPath}/`, theme_color: '#112233', lang: 'en' });
+    expect(pwa.serviceWorker.precache).to.deep.equal([`${site.rootPath}/about`]);
+    expect(pwa.version).to.equal(1);
+    const again = await k.call('POST', `/cms-one/websites/${site.id}/generate-pwa`, k.editor, {});
+    expect(again.statusCode, again.body).to.equal(200);
+    expect(again.json().serviceWorker.cacheName).to.equal(`site-${site.id}-v2`);
+    expect((await k.call('GET', `/cms-one/websites/${site.id}`, k.reader)).json().settings.pwa.version).to.equal(2);
+    expect((await auditRows(site.id)).filter((r) => r.action === 'website.pwa_generate')).to.have.length(2);
+    const url = `/cms-one/websites/${site.id}/generate-pwa`;
+    expect((await k.call('POST', url, null, {})).statusCode).to.equal(401);
+    expect((await k.call('POST', url, k.reader, {})).statusCode).to.equal(403);
+    expect((await k.call('POST', url, k.editor, { icons: [{ src: 'javascript:x', sizes: '1x1', type: 'image/png' }] })).json().field).to.equal('icons.0.src');
+    expect((await k.call('POST', '/cms-one/websites/00000000-0000-4000-8000-000000000000/generate-pwa', k.editor, {})).statusCode).to.equal(404);
+  });
+
   it('port findWebsite by id, path and host', async () => {
     const site = await k.createWebsite({ domains: ['port.example.test'] });
     const sites = k.t.kernel.resolve('publishedSites');
