@@ -7,7 +7,7 @@
  * - Baseline: a child process (bench/content/baseline-server.ts), Fastify 5 + pg (pool of 10) over a
  *   plain pages table with a unique (site, locale, path) index; its own database on the same server.
  * - Data: 3 websites (created through the API) with 3 locales; BENCH_PAGES pages (default 10,000;
- *   each path in the three locales, 90% published) written straight into both databases.
+ *   each path in the three locales, all published) written straight into both databases.
  * - Reads: published pages by locale and path, wrk `-t1 -c32 --latency` replaying a list of 2,000
  *   paths on both servers (autocannon when wrk is missing).
  * - Sitemap of every page: sequential GETs right after a page change (document built again) and

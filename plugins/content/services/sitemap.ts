@@ -92,7 +92,7 @@ function urlSet(slice: SitemapRow[], all: SitemapRow[], sites: Map<string, Resol
   for (const [group, rows] of groups) if (rows.length > 1) alternates.set(group, rows.map((r) => lines.get(r)!.alternate).join(''));
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">'];
   for (const row of slice) {
-    out.push(`<url><loc>${lines.get(row)!.loc}</loc><lastmod>${row.updated_at.toISOString()}</lastmod>${alternates.get(row.translation_group_id) ?? ''}</url>`);
+    out.push(`<url><loc>${lines.get(row)!.loc}</loc><lastmod>${row.lastmod}</lastmod>${alternates.get(row.translation_group_id) ?? ''}</url>`);
   }
   out.push('</urlset>\n');
   return out.join('');

@@ -18,7 +18,8 @@ export interface SitemapRow {
   locale: string;
   path: string;
   translation_group_id: string;
-  updated_at: Date;
+  /** ISO 8601 in UTC, to the second. */
+  lastmod: string;
 }
 
 export interface DynamicPattern {
@@ -73,7 +74,9 @@ export class PublicPageStore {
   }
 
   sitemapRows(websiteIds: string[] | null): Promise<SitemapRow[]> {
-    const q = this.db('content_pages').select('website_id', 'locale', 'path', 'translation_group_id', 'updated_at').where({ published: true, in_sitemap: true, dynamic: false }).orderBy(['website_id', 'path', 'locale']);
+    // lastmod formatted by the database: no Date built and formatted again per row.
+    const lastmod = this.db.raw(`to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as lastmod`);
+    const q = this.db('content_pages').select('website_id', 'locale', 'path', 'translation_group_id', lastmod).where({ published: true, in_sitemap: true, dynamic: false }).orderBy(['website_id', 'path', 'locale']);
     if (websiteIds) q.whereIn('website_id', websiteIds);
     return q;
   }
