@@ -86,6 +86,16 @@ export class WebsiteService {
     return row;
   }
 
+  /** A domain answers for one website only (the public API and the gateway find websites by host). */
+  private async checkDomains(domains: string[] | undefined, selfId: string | null, trx: Tx): Promise<void> {
+    if (!domains?.length) return;
+    const q = trx('content_websites').select('domains').whereRaw('domains \\?| ?', [domains]);
+    if (selfId) q.whereNot({ id: selfId });
+    const taken = new Set(((await q) as Array<{ domains: string[] }>).flatMap((r) => r.domains));
+    const i = domains.findIndex((d) => taken.has(d));
+    if (i >= 0) throw conflict(`Domain ${domains[i]} belongs to another website`, 'UNIQUE_VIOLATION', `domains.${i}`);
+  }
+
   private toWrite(input: WebsiteInput): WebsiteWrite {
     const w: WebsiteWrite = {};
     if (input.name !== undefined) w.name = input.name;
@@ -119,7 +129,9 @@ export class WebsiteService {
     this.checkRoot(input.rootPath);
     return this.write(() =>
       inTransaction(this.deps.kernel.db, undefined, async (trx) => {
-        const row = await this.deps.store.insert({ ...this.toWrite(input), settings: {} }, trx);
+        const w = this.toWrite(input);
+        await this.checkDomains(w.domains, null, trx);
+        const row = await this.deps.store.insert({ ...w, settings: {} }, trx);
         const settings = this.settingsOf(row.id, {}, input.settings);
         const saved = settings ? await this.deps.store.update(row.id, { settings }, trx) : row;
         const dto = toWebsiteDto(saved);
@@ -137,6 +149,7 @@ export class WebsiteService {
         const before = await this.deps.store.findForUpdate(id, trx);
         if (!before) throw notFound('Website not found');
         const w = this.toWrite(input);
+        await this.checkDomains(w.domains, id, trx);
         const settings = this.settingsOf(id, before.settings, input.settings);
         if (settings) w.settings = settings;
         const row = await this.deps.store.update(id, w, trx);

@@ -53,6 +53,11 @@ describe('content: websites', () => {
     const dup = await k.call('POST', '/cms-one/websites', k.admin, { name: 'x', rootPath: site.rootPath });
     expect(dup.statusCode).to.equal(409);
     expect(dup.json().code).to.equal('UNIQUE_VIOLATION');
+    const withDomain = await k.createWebsite({ domains: ['taken.example.test'] });
+    const taken = await k.call('POST', '/cms-one/websites', k.admin, { name: 'x', rootPath: `/${k.unique('d')}`, domains: ['free.example.test', 'Taken.example.test'] });
+    expect(taken.statusCode).to.equal(409);
+    expect(taken.json().field).to.equal('domains.1');
+    expect((await k.call('PATCH', `/cms-one/websites/${withDomain.id}`, k.admin, { domains: ['taken.example.test', 'more.example.test'] })).statusCode).to.equal(200);
     const bad = await k.call('POST', '/cms-one/websites', k.admin, { name: 'x', rootPath: '/a/b' });
     expect(bad.statusCode).to.equal(400);
     expect(bad.json().field).to.equal('rootPath');
