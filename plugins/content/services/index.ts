@@ -2,6 +2,8 @@ import { BindingStore } from '../store/bindings.ts';
 import { LayoutStore } from '../store/layouts.ts';
 import { PageStore } from '../store/pages.ts';
 import { TemplateStore } from '../store/templates.ts';
+import { ThemeStore } from '../store/themes.ts';
+import { WebsitePathStore } from '../store/website-paths.ts';
 import { SettingsStore } from '../store/settings.ts';
 import { SnippetStore } from '../store/snippets.ts';
 import { PublicPageStore } from '../store/public-pages.ts';
@@ -50,8 +52,8 @@ export function createContentServices(kernel: ContentDeps) {
     snippets: new SnippetService({ kernel, store: new SnippetStore(db), versions }),
     templates: new TemplateService({ kernel, store: new TemplateStore(db) }),
     layouts: new LayoutService({ kernel, store: new LayoutStore(db) }),
-    menus: new MenuService({ kernel }),
-    themes: new ThemeService({ kernel }),
+    menus: new MenuService({ kernel, store: new WebsitePathStore(db) }),
+    themes: new ThemeService({ kernel, store: new ThemeStore(db) }),
     settings: new SettingsService({ kernel, store: new SettingsStore(db) }),
     publicStore,
     publicPages,

@@ -1,4 +1,5 @@
 import { badRequest, diffForAudit, inTransaction, notFound, type AuditContext, type Tx } from '../../../kernel/index.ts';
+import type { WebsitePathStore } from '../store/website-paths.ts';
 import type { ContentDeps } from './deps.ts';
 
 export interface WebsitePathRow {
@@ -36,53 +37,48 @@ const view = (r: WebsitePathRow) => toWebsitePathDto(r) as unknown as Record<str
  * cycles, at most 10 levels), optionally linked to a page of the same website. Audited.
  */
 export class MenuService {
-  constructor(private readonly deps: { kernel: ContentDeps }) {}
-
-  private get db() {
-    return this.deps.kernel.db;
-  }
+  constructor(private readonly deps: { kernel: ContentDeps; store: WebsitePathStore }) {}
 
   list(websiteId: string | undefined, limit: number, offset: number): Promise<WebsitePathRow[]> {
-    const q = this.db('content_website_paths').select('*').orderBy([{ column: 'website_id' }, { column: 'position' }, { column: 'label' }]).limit(limit).offset(offset);
-    if (websiteId) q.where({ website_id: websiteId });
-    return q;
+    return this.deps.store.list(websiteId, limit, offset);
   }
 
   async get(id: string, trx?: Tx): Promise<WebsitePathRow> {
-    const row = await (trx ?? this.db)('content_website_paths').where({ id }).first();
+    const row = await this.deps.store.find(id, trx);
     if (!row) throw notFound('Website path not found');
     return row;
   }
 
   private async check(trx: Tx, websiteId: string, id: string | null, input: WebsitePathInput): Promise<void> {
     if (input.pageId) {
-      const page = await trx('content_pages').where({ id: input.pageId }).first('website_id');
+      const page = await this.deps.store.pageWebsite(input.pageId, trx);
       if (!page || page.website_id !== websiteId) throw badRequest('Page not found in this website', 'pageId');
     }
     let parent = input.parentId ?? null;
     for (let depth = 1; parent; depth++) {
       if (parent === id) throw badRequest('An entry cannot be nested below itself', 'parentId');
       if (depth >= MENU_MAX_DEPTH) throw badRequest(`Menus nest at most ${MENU_MAX_DEPTH} levels`, 'parentId');
-      const row = await trx('content_website_paths').where({ id: parent }).first('website_id', 'parent_id');
+      const row = await this.deps.store.find(parent, trx);
       if (!row || row.website_id !== websiteId) throw badRequest('Parent entry not found in this website', 'parentId');
       parent = row.parent_id;
     }
   }
 
   async create(ctx: AuditContext, input: WebsitePathInput & { websiteId: string; label: string }): Promise<WebsitePathRow> {
-    return inTransaction(this.db, undefined, async (trx) => {
-      if (!(await trx('content_websites').where({ id: input.websiteId }).first('id'))) throw badRequest('Website not found', 'websiteId');
+    return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+      if (!(await this.deps.store.websiteExists(input.websiteId, trx))) throw badRequest('Website not found', 'websiteId');
       await this.check(trx, input.websiteId, null, input);
-      const [row] = await trx('content_website_paths')
-        .insert({ website_id: input.websiteId, parent_id: input.parentId ?? null, label: input.label, path: input.path ?? null, page_id: input.pageId ?? null, position: input.position ?? 0 })
-        .returning('*');
+      const row = await this.deps.store.insert(
+        { website_id: input.websiteId, parent_id: input.parentId ?? null, label: input.label, path: input.path ?? null, page_id: input.pageId ?? null, position: input.position ?? 0 },
+        trx,
+      );
       await this.deps.kernel.audit.record(ctx, { action: 'website_path.create', targetType: 'website_path', targetId: row.id, targetLabel: row.label, ...diffForAudit(null, view(row), AUDIT) }, trx);
       return row;
     });
   }
 
   async update(ctx: AuditContext, id: string, input: WebsitePathInput): Promise<WebsitePathRow> {
-    return inTransaction(this.db, undefined, async (trx) => {
+    return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = await this.get(id, trx);
       if (input.websiteId !== undefined && input.websiteId !== before.website_id) throw badRequest('An entry cannot move to another website', 'websiteId');
       await this.check(trx, before.website_id, id, { ...input, parentId: input.parentId === undefined ? before.parent_id : input.parentId });
@@ -92,7 +88,7 @@ export class MenuService {
       if (input.path !== undefined) change.path = input.path;
       if (input.pageId !== undefined) change.page_id = input.pageId;
       if (input.position !== undefined) change.position = input.position;
-      const [row] = await trx('content_website_paths').where({ id }).update({ ...change, updated_at: trx.fn.now() }).returning('*');
+      const row = await this.deps.store.update(id, change, trx);
       const diff = diffForAudit(view(before), view(row), AUDIT);
       if (diff) await this.deps.kernel.audit.record(ctx, { action: 'website_path.update', targetType: 'website_path', targetId: id, targetLabel: row.label, ...diff }, trx);
       return row;
@@ -100,9 +96,9 @@ export class MenuService {
   }
 
   async remove(ctx: AuditContext, id: string): Promise<void> {
-    await inTransaction(this.db, undefined, async (trx) => {
+    await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = await this.get(id, trx);
-      await trx('content_website_paths').where({ id }).delete();
+      await this.deps.store.remove(id, trx);
       await this.deps.kernel.audit.record(ctx, { action: 'website_path.delete', targetType: 'website_path', targetId: id, targetLabel: before.label, ...diffForAudit(view(before), null, AUDIT) }, trx);
     });
   }

@@ -1,4 +1,5 @@
 import { badRequest, diffForAudit, inTransaction, notFound, type AuditContext, type Tx } from '../../../kernel/index.ts';
+import type { ThemeStore } from '../store/themes.ts';
 import type { ContentDeps } from './deps.ts';
 
 export interface ThemeRow {
@@ -39,28 +40,20 @@ function checkStyles(css: string | undefined): void {
  * global catalog is not in the spec's audit list and is not audited.
  */
 export class ThemeService {
-  constructor(private readonly deps: { kernel: ContentDeps }) {}
+  constructor(private readonly deps: { kernel: ContentDeps; store: ThemeStore }) {}
 
-  private get db() {
-    return this.deps.kernel.db;
-  }
-
-  list(websiteId: string | null | 'all'): Promise<ThemeRow[]> {
-    const q = this.db('content_themes').select('*').orderBy([{ column: 'website_id' }, { column: 'name' }]).limit(5000);
-    if (websiteId === 'all') q.whereNotNull('website_id');
-    else if (websiteId === null) q.whereNull('website_id');
-    else q.where({ website_id: websiteId });
-    return q;
+  list(scope: string | null | 'all'): Promise<ThemeRow[]> {
+    return this.deps.store.list(scope);
   }
 
   async get(id: string, websiteId: string | null, trx?: Tx): Promise<ThemeRow> {
-    const row = await (trx ?? this.db)('content_themes').where({ id }).andWhere((q) => (websiteId === null ? q.whereNull('website_id') : q.where({ website_id: websiteId }))).first();
+    const row = await this.deps.store.find(id, websiteId, trx);
     if (!row) throw notFound('Theme not found');
     return row;
   }
 
-  private async website(websiteId: string, trx: Tx): Promise<{ name: string }> {
-    const site = await trx('content_websites').where({ id: websiteId }).first('name');
+  private async website(websiteId: string, trx?: Tx): Promise<{ name: string }> {
+    const site = await this.deps.store.websiteName(websiteId, trx);
     if (!site) throw notFound('Website not found');
     return site;
   }
@@ -77,9 +70,9 @@ export class ThemeService {
 
   async create(ctx: AuditContext, websiteId: string | null, input: ThemeInput & { name: string }): Promise<ThemeRow> {
     const columns = this.columns(input);
-    return inTransaction(this.db, undefined, async (trx) => {
+    return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       if (websiteId) await this.website(websiteId, trx);
-      const [row] = await trx('content_themes').insert({ ...columns, website_id: websiteId }).returning('*');
+      const row = await this.deps.store.insert(columns, websiteId, trx);
       if (websiteId) await this.deps.kernel.audit.record(ctx, { action: 'website.theme_create', targetType: 'website', targetId: websiteId, targetLabel: row.name, ...diffForAudit(null, view(row), AUDIT) }, trx);
       return row;
     });
@@ -87,9 +80,9 @@ export class ThemeService {
 
   async update(ctx: AuditContext, websiteId: string | null, id: string, input: ThemeInput): Promise<ThemeRow> {
     const columns = this.columns(input);
-    return inTransaction(this.db, undefined, async (trx) => {
+    return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = await this.get(id, websiteId, trx);
-      const [row] = await trx('content_themes').where({ id }).update({ ...columns, updated_at: trx.fn.now() }).returning('*');
+      const row = await this.deps.store.update(id, columns, trx);
       const diff = diffForAudit(view(before), view(row), AUDIT);
       if (websiteId && diff) await this.deps.kernel.audit.record(ctx, { action: 'website.theme_update', targetType: 'website', targetId: websiteId, targetLabel: row.name, ...diff }, trx);
       return row;
@@ -97,28 +90,27 @@ export class ThemeService {
   }
 
   async remove(ctx: AuditContext, websiteId: string | null, id: string): Promise<void> {
-    await inTransaction(this.db, undefined, async (trx) => {
+    await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = await this.get(id, websiteId, trx);
-      await trx('content_themes').where({ id }).delete();
+      await this.deps.store.remove(id, trx);
       if (websiteId) await this.deps.kernel.audit.record(ctx, { action: 'website.theme_delete', targetType: 'website', targetId: websiteId, targetLabel: before.name, ...diffForAudit(view(before), null, AUDIT) }, trx);
     });
   }
 
   async active(websiteId: string): Promise<ThemeRow | null> {
-    await this.website(websiteId, this.db as unknown as Tx);
-    return (await this.db('content_themes').where({ website_id: websiteId, is_default: true }).first()) ?? null;
+    await this.website(websiteId);
+    return (await this.deps.store.active(websiteId)) ?? null;
   }
 
   /** Makes a theme of the website's catalog its one active default. */
   async setActive(ctx: AuditContext, websiteId: string, themeId: string): Promise<ThemeRow> {
-    return inTransaction(this.db, undefined, async (trx) => {
+    return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const site = await this.website(websiteId, trx);
-      const theme = await trx('content_themes').where({ id: themeId, website_id: websiteId }).first();
+      const theme = await this.deps.store.find(themeId, websiteId, trx);
       if (!theme) throw badRequest("Theme is not in the website's catalog", 'themeId');
-      const before = await trx('content_themes').where({ website_id: websiteId, is_default: true }).first('id');
+      const before = await this.deps.store.active(websiteId, trx);
       if (before?.id === themeId) return theme;
-      await trx('content_themes').where({ website_id: websiteId, is_default: true }).update({ is_default: false });
-      const [row] = await trx('content_themes').where({ id: themeId }).update({ is_default: true, updated_at: trx.fn.now() }).returning('*');
+      const row = await this.deps.store.makeDefault(websiteId, themeId, trx);
       await this.deps.kernel.audit.record(ctx, { action: 'website.theme_set', targetType: 'website', targetId: websiteId, targetLabel: site.name, before: { themeId: before?.id ?? null }, after: { themeId } }, trx);
       return row;
     });
