@@ -58,7 +58,7 @@ export function websiteRoutes(app: App, s: ContentServices): void {
     { additionalProperties: false },
   );
   app.post('/cms-one/websites/:id/generate-pwa', { config: edit, schema: { tags, params: IdParams, body: PwaBody } }, async (request) =>
-    generatePwa({ kernel: s.kernel, directory: s.directory }, requestContext(request), request.params.id, request.body as Parameters<typeof generatePwa>[3]),
+    generatePwa({ kernel: s.kernel, directory: s.directory, websites: s.websiteStore }, requestContext(request), request.params.id, request.body as Parameters<typeof generatePwa>[3]),
   );
   app.get('/cms-one/websites/:id/upload-settings', { config: read, schema: { tags, params: IdParams } }, async (request) => s.websites.uploadSettings(request.params.id));
   app.put('/cms-one/websites/:id/upload-settings', { config: edit, schema: { tags, params: IdParams, body: UploadSettings } }, async (request) =>

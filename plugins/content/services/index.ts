@@ -1,6 +1,7 @@
 import { BindingStore } from '../store/bindings.ts';
 import { LayoutStore } from '../store/layouts.ts';
 import { PageStore } from '../store/pages.ts';
+import { StagedPageStore } from '../store/staged-pages.ts';
 import { TemplateStore } from '../store/templates.ts';
 import { ThemeStore } from '../store/themes.ts';
 import { WebsitePathStore } from '../store/website-paths.ts';
@@ -43,10 +44,11 @@ export function createContentServices(kernel: ContentDeps) {
   return {
     kernel,
     directory,
+    websiteStore,
     websites: new WebsiteService({ kernel, store: websiteStore, directory }),
     pageStore,
     pages,
-    staged: new StagedPageService({ kernel, pages }),
+    staged: new StagedPageService({ kernel, pages, store: new StagedPageStore(db) }),
     versions,
     bindings,
     snippets: new SnippetService({ kernel, store: new SnippetStore(db), versions }),

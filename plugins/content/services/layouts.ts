@@ -57,7 +57,7 @@ export class LayoutService {
   }
 
   private async website(websiteId: string): Promise<void> {
-    if (!(await this.deps.kernel.db('content_websites').where({ id: websiteId }).first('id'))) throw notFound('Website not found');
+    if (!(await this.deps.store.websiteExists(websiteId))) throw notFound('Website not found');
   }
 
   async list(websiteId: string) {

@@ -82,7 +82,7 @@ export class PageService {
   }
 
   private async checkWebsite(websiteId: string, locale: string, trx: Tx): Promise<void> {
-    const site = await trx('content_websites').select('locales').where({ id: websiteId }).first();
+    const site = await this.deps.pages.websiteLocales(websiteId, trx);
     if (!site) throw badRequest('Website not found', 'websiteId');
     if (!(site.locales as string[]).includes(locale)) throw badRequest(`Locale ${locale} is not one of the website's locales`, 'locale');
   }
@@ -127,7 +127,7 @@ export class PageService {
     return this.writing(() =>
       inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
         await this.checkWebsite(input.websiteId, input.locale, trx);
-        if (input.translationGroupId && (await trx('content_pages').where({ translation_group_id: input.translationGroupId, locale: input.locale }).first('id'))) {
+        if (input.translationGroupId && (await this.deps.pages.groupHasLocale(input.translationGroupId, input.locale, trx))) {
           throw conflict('The translation group already has a page in this locale', 'UNIQUE_VIOLATION', 'translationGroupId');
         }
         const id = randomUUID();
@@ -165,7 +165,7 @@ export class PageService {
         const w = this.shape(input, before);
         if (input.locale !== undefined && input.locale !== before.locale) {
           await this.checkWebsite(before.website_id, input.locale, trx);
-          if (await trx('content_pages').where({ translation_group_id: before.translation_group_id, locale: input.locale }).first('id')) {
+          if (await this.deps.pages.groupHasLocale(before.translation_group_id, input.locale, trx)) {
             throw conflict('The translation group already has a page in this locale', 'UNIQUE_VIOLATION', 'locale');
           }
           w.locale = input.locale;

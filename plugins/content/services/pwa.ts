@@ -1,4 +1,5 @@
 import { inTransaction, notFound, type AuditContext } from '../../../kernel/index.ts';
+import type { WebsiteStore } from '../store/websites.ts';
 import type { ContentDeps } from './deps.ts';
 import type { SiteDirectory } from './site-directory.ts';
 
@@ -19,17 +20,11 @@ export const PWA_PRECACHE_PAGES = 50;
  * published pages; stored in `settings.pwa` with a version that grows on every generation (the cache
  * name), audited as `website.pwa_generate`.
  */
-export async function generatePwa(deps: { kernel: ContentDeps; directory: SiteDirectory }, ctx: AuditContext, websiteId: string, input: PwaInput) {
+export async function generatePwa(deps: { kernel: ContentDeps; directory: SiteDirectory; websites: WebsiteStore }, ctx: AuditContext, websiteId: string, input: PwaInput) {
   return inTransaction(deps.kernel.db, undefined, async (trx) => {
-    const site = await trx('content_websites').where({ id: websiteId }).forUpdate().first();
+    const site = await deps.websites.findForUpdate(websiteId, trx);
     if (!site) throw notFound('Website not found');
-    const theme = await trx('content_themes').where({ website_id: websiteId, is_default: true }).first('colors');
-    const colors = (theme?.colors ?? {}) as Record<string, string>;
-    const pages: Array<{ path: string }> = await trx('content_pages')
-      .select('path')
-      .where({ website_id: websiteId, published: true, dynamic: false, locale: site.locales[0] })
-      .orderBy('updated_at', 'desc')
-      .limit(PWA_PRECACHE_PAGES);
+    const { colors, paths } = await deps.websites.pwaInputs(websiteId, site.locales[0], PWA_PRECACHE_PAGES, trx);
     const scope = `${site.root_path}/`;
     const previous = (site.settings.pwa as { version?: number } | undefined)?.version ?? 0;
     const version = previous + 1;
@@ -47,11 +42,11 @@ export async function generatePwa(deps: { kernel: ContentDeps; directory: SiteDi
     const serviceWorker = {
       cacheName: `site-${websiteId}-v${version}`,
       scope,
-      precache: pages.map((p) => `${site.root_path}${p.path === '/' ? '/' : p.path}`),
+      precache: paths.map((p) => `${site.root_path}${p === '/' ? '/' : p}`),
       runtimeCaching: [{ urlPattern: `${scope}*`, strategy: 'NetworkFirst' }],
     };
     const pwa = { version, generatedAt: deps.kernel.clock.now().toISOString(), manifest, serviceWorker };
-    await trx('content_websites').where({ id: websiteId }).update({ settings: JSON.stringify({ ...site.settings, pwa }), updated_at: trx.fn.now() });
+    await deps.websites.update(websiteId, { settings: { ...site.settings, pwa } }, trx);
     await deps.kernel.audit.record(ctx, { action: 'website.pwa_generate', targetType: 'website', targetId: websiteId, targetLabel: site.name, before: previous ? { version: previous } : null, after: { version } }, trx);
     deps.directory.invalidate();
     return pwa;

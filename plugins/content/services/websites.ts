@@ -89,9 +89,7 @@ export class WebsiteService {
   /** A domain answers for one website only (the public API and the gateway find websites by host). */
   private async checkDomains(domains: string[] | undefined, selfId: string | null, trx: Tx): Promise<void> {
     if (!domains?.length) return;
-    const q = trx('content_websites').select('domains').whereRaw('domains \\?| ?', [domains]);
-    if (selfId) q.whereNot({ id: selfId });
-    const taken = new Set(((await q) as Array<{ domains: string[] }>).flatMap((r) => r.domains));
+    const taken = await this.deps.store.domainsTaken(domains, selfId, trx);
     const i = domains.findIndex((d) => taken.has(d));
     if (i >= 0) throw conflict(`Domain ${domains[i]} belongs to another website`, 'UNIQUE_VIOLATION', `domains.${i}`);
   }
@@ -167,8 +165,8 @@ export class WebsiteService {
       if (!before) throw notFound('Website not found');
       // Its pages go with it (cascade): subscribers (search, object events) hear of each one, and
       // their version history goes too.
-      const pages: PageRow[] = await trx('content_pages').where({ website_id: id }).select('id', 'website_id', 'translation_group_id', 'locale', 'path', 'title', 'published');
-      await trx('content_versions').where({ owner_type: 'page' }).whereIn('owner_id', trx('content_pages').select('id').where({ website_id: id })).delete();
+      const pages = (await this.deps.store.pagesOf(id, trx)) as PageRow[];
+      await this.deps.store.removePageVersions(id, trx);
       await this.deps.store.remove(id, trx);
       // Announced once the rows are gone, so a subscriber reading the page finds none.
       for (const page of pages) {

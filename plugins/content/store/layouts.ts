@@ -54,4 +54,8 @@ export class LayoutStore {
   async remove(websiteId: string, id: string, trx: Tx): Promise<boolean> {
     return (await trx('content_layouts').where({ website_id: websiteId, id }).delete()) > 0;
   }
+
+  async websiteExists(websiteId: string): Promise<boolean> {
+    return !!(await this.db('content_websites').where({ id: websiteId }).first('id'));
+  }
 }

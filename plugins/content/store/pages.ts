@@ -78,4 +78,12 @@ export class PageStore {
       after = rows[rows.length - 1].id;
     }
   }
+
+  websiteLocales(websiteId: string, trx: Tx): Promise<{ locales: string[] } | undefined> {
+    return trx('content_websites').select('locales').where({ id: websiteId }).first();
+  }
+
+  async groupHasLocale(groupId: string, locale: string, trx: Tx): Promise<boolean> {
+    return !!(await trx('content_pages').where({ translation_group_id: groupId, locale }).first('id'));
+  }
 }

@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../../kernel/index.ts';
+import type { PageRow } from './pages.ts';
 
 export interface WebsiteRow {
   id: string;
@@ -50,5 +51,28 @@ export class WebsiteStore {
 
   async remove(id: string, trx: Tx): Promise<void> {
     await trx('content_websites').where({ id }).delete();
+  }
+
+  /** Domains of `domains` that another website already has. */
+  async domainsTaken(domains: string[], exceptId: string | null, trx: Tx): Promise<Set<string>> {
+    const q = trx('content_websites').select('domains').whereRaw('domains \\?| ?', [domains]);
+    if (exceptId) q.whereNot({ id: exceptId });
+    return new Set(((await q) as Array<{ domains: string[] }>).flatMap((r) => r.domains));
+  }
+
+  /** What removal announcements need of each page of a website. */
+  pagesOf(websiteId: string, trx: Tx): Promise<Array<Pick<PageRow, 'id' | 'website_id' | 'translation_group_id' | 'locale' | 'path' | 'title' | 'published'>>> {
+    return trx('content_pages').where({ website_id: websiteId }).select('id', 'website_id', 'translation_group_id', 'locale', 'path', 'title', 'published');
+  }
+
+  async removePageVersions(websiteId: string, trx: Tx): Promise<void> {
+    await trx('content_versions').where({ owner_type: 'page' }).whereIn('owner_id', trx('content_pages').select('id').where({ website_id: websiteId })).delete();
+  }
+
+  /** Inputs of the PWA generation: the active theme's colours and the most recently changed published paths. */
+  async pwaInputs(websiteId: string, locale: string, limit: number, trx: Tx): Promise<{ colors: Record<string, string>; paths: string[] }> {
+    const theme = await trx('content_themes').where({ website_id: websiteId, is_default: true }).first('colors');
+    const pages: Array<{ path: string }> = await trx('content_pages').select('path').where({ website_id: websiteId, published: true, dynamic: false, locale }).orderBy('updated_at', 'desc').limit(limit);
+    return { colors: (theme?.colors ?? {}) as Record<string, string>, paths: pages.map((p) => p.path) };
   }
 }
