@@ -99,7 +99,8 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
       reply.header('etag', tag).type('application/xml; charset=utf-8');
       // The validator is known before the document: an unchanged sitemap is never built again.
       if (request.headers['if-none-match'] === tag) return reply.code(304).send('');
-      const doc = await s.sitemaps.build(scope, base, request.query.part, tag);
+      const self = `${base}/public/sitemap.xml?${request.query.websiteId ? `websiteId=${request.query.websiteId}&` : ''}`;
+      const doc = await s.sitemaps.build(scope, base, request.query.part, tag, self);
       if (doc === undefined) throw notFound();
       return reply.send(doc);
     });

@@ -57,14 +57,15 @@ export class Sitemaps {
     return `W/"${hash}"`;
   }
 
-  async build(scope: ResolvedWebsite[] | null, origin: string, part: number | undefined, tag: string): Promise<string | undefined> {
+  /** `selfUrl`: this sitemap's own URL with the query that chose its scope, for the index's part links. */
+  async build(scope: ResolvedWebsite[] | null, origin: string, part: number | undefined, tag: string, selfUrl = `${origin}/public/sitemap.xml?`): Promise<string | undefined> {
     if (this.cached?.tag === tag) return this.cached.xml;
     const rows = await this.deps.store.sitemapRows(scope ? scope.map((s) => s.id) : null);
     const sites = new Map((scope ?? (await this.deps.directory.all())).map((s) => [s.id, s]));
     let doc: string | undefined;
     if (part === undefined && rows.length > SITEMAP_MAX_URLS) {
       const parts = Math.ceil(rows.length / SITEMAP_MAX_URLS);
-      const entries = Array.from({ length: parts }, (_, i) => `<sitemap><loc>${xml(`${origin}/public/sitemap.xml?part=${i + 1}`)}</loc></sitemap>`);
+      const entries = Array.from({ length: parts }, (_, i) => `<sitemap><loc>${xml(`${selfUrl}part=${i + 1}`)}</loc></sitemap>`);
       doc = `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</sitemapindex>\n`;
     } else {
       const index = (part ?? 1) - 1;

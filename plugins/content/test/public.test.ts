@@ -106,6 +106,25 @@ describe('content: public API and /site-root', () => {
     expect((await k.call('GET', '/public/sitemap.xml?part=0', null)).statusCode).to.equal(400);
   });
 
+  it('past 50,000 URLs the sitemap is an index of parts', async function () {
+    this.timeout(60_000);
+    const big = await k.createWebsite();
+    await k.t.db.raw(
+      `insert into content_pages (website_id, locale, translation_group_id, path, title, content, published)
+       select ?, 'en', gen_random_uuid(), '/p' || n, 'P' || n, '{"type":"div"}', true from generate_series(1, 50001) n`,
+      [big.id],
+    );
+    const index = await k.call('GET', `/public/sitemap.xml?websiteId=${big.id}`, null);
+    expect(index.statusCode).to.equal(200);
+    expect(index.body).to.include('<sitemapindex');
+    expect(index.body.match(/<sitemap>/g)).to.have.length(2);
+    expect(index.body).to.include(`/public/sitemap.xml?websiteId=${big.id}&amp;part=2`);
+    const second = await k.call('GET', `/public/sitemap.xml?websiteId=${big.id}&part=2`, null);
+    expect(second.body.match(/<url>/g)).to.have.length(1);
+    expect((await k.call('GET', `/public/sitemap.xml?websiteId=${big.id}&part=3`, null)).statusCode).to.equal(404);
+    await k.t.db('content_pages').where({ website_id: big.id }).delete();
+  });
+
   it('dynamic page bound to a data class resolves against published objects only', async () => {
     const cls = await k.call('POST', '/data-classes', k.admin, { name: `Post${Date.now()}`, label: 'Post', fields: [{ name: 'slug', type: 'slug' }, { name: 'headline', type: 'text' }] });
     expect(cls.statusCode, cls.body).to.equal(201);
