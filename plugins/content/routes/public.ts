@@ -95,11 +95,12 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
       const scope = await s.sitemaps.scope(request.query.websiteId, request.headers.host);
       if (scope && scope.length === 0) throw notFound();
       const base = origin(request);
-      const tag = await s.sitemaps.tag(scope, base, request.query.part);
+      const self = `${base}/public/sitemap.xml?${request.query.websiteId ? `websiteId=${request.query.websiteId}&` : ''}`;
+      // The validator covers the URL form too: the index's part links depend on it.
+      const tag = await s.sitemaps.tag(scope, self, request.query.part);
       reply.header('etag', tag).type('application/xml; charset=utf-8');
       // The validator is known before the document: an unchanged sitemap is never built again.
       if (request.headers['if-none-match'] === tag) return reply.code(304).send('');
-      const self = `${base}/public/sitemap.xml?${request.query.websiteId ? `websiteId=${request.query.websiteId}&` : ''}`;
       const doc = await s.sitemaps.build(scope, base, request.query.part, tag, self);
       if (doc === undefined) throw notFound();
       return reply.send(doc);
