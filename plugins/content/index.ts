@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { definePlugin } from '../../kernel/index.ts';
+import { ContentConfig } from './config.ts';
+import { CONTENT_PERMISSIONS } from './permissions.ts';
+import type { PublishedSites } from './ports.ts';
+import { documentRoutes } from './routes/documents.ts';
+import { layoutRoutes } from './routes/layouts.ts';
+import { pageRoutes } from './routes/pages.ts';
+import { publicRoutes } from './routes/public.ts';
+import { settingsRoutes } from './routes/settings.ts';
+import { siteRootRoute } from './routes/site-root.ts';
+import { snippetRoutes } from './routes/snippets.ts';
+import { stagedPageRoutes } from './routes/staged-pages.ts';
+import { templateRoutes } from './routes/templates.ts';
+import { themeRoutes } from './routes/themes.ts';
+import { websitePathRoutes } from './routes/website-paths.ts';
+import { websiteRoutes } from './routes/websites.ts';
+import { createContentServices, type ContentServices } from './services/index.ts';
+import { pageSearchSource } from './services/search-source.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+function publishedSites(s: ContentServices): PublishedSites {
+  return {
+    findBinding: (id, trx) => s.bindings.find(id, trx),
+    checkSiteKey: (websiteId, presented) => s.websites.checkSiteKey(websiteId, presented),
+    async findWebsite(by) {
+      const site =
+        (by.id ? await s.directory.byId(by.id) : undefined) ??
+        (by.path ? await s.directory.bySegment(by.path.split('/').filter(Boolean)[0] ?? '') : undefined) ??
+        (by.host ? await s.directory.byDomain(by.host) : undefined);
+      return site && { id: site.id, name: site.name, rootPath: site.rootPath };
+    },
+    async uploadSettings(websiteId) {
+      return (await s.directory.byId(websiteId)) ? s.websites.uploadSettings(websiteId) : undefined;
+    },
+  };
+}
+
+/**
+ * Websites and their pages: node trees, versions, publication, the public read API, `/site-root`,
+ * and the `publishedSites` port the gateway reads bindings and site keys through. Page changes are
+ * announced through the record-change hooks (record type `page`); pages are a search source.
+ */
+export default definePlugin({
+  id: 'content',
+  services: ['core-api', 'gateway'],
+  routesIn: ['core-api'],
+  needs: ['db', 'audit', 'recordHooks', 'permissions', 'clock', 'config'],
+  optional: ['dataObjects', 'gatewayCatalog'],
+  permissions: CONTENT_PERMISSIONS,
+  config: ContentConfig,
+  migrations: path.join(here, 'migrations'),
+  setup: (deps) => createContentServices(deps),
+  provides: {
+    publishedSites: ({ services }) => publishedSites(services),
+  },
+  contributes: {
+    searchSources: ({ services }) => pageSearchSource({ pages: services.pageStore, directory: services.directory }),
+  },
+  async routes(app, { services }) {
+    websiteRoutes(app, services);
+    stagedPageRoutes(app, services);
+    pageRoutes(app, services);
+    snippetRoutes(app, services);
+    documentRoutes(app, services);
+    settingsRoutes(app, services);
+    templateRoutes(app, services);
+    layoutRoutes(app, services);
+    websitePathRoutes(app, services);
+    themeRoutes(app, services);
+    siteRootRoute(app, services);
+    await publicRoutes(app, services);
+  },
+});

@@ -1,0 +1,116 @@
+import etag from '@fastify/etag';
+import { Type } from '@sinclair/typebox';
+import { notFound, type App } from '../../../kernel/index.ts';
+import type { ContentServices } from '../services/index.ts';
+import { robotsTxt } from '../services/sitemap.ts';
+import { Id, Locale } from './schemas.ts';
+
+const Wildcard = Type.Object({ '*': Type.String({ maxLength: 2000 }) });
+const SECRET_KEY = /secret|token|password|key|credential/i;
+
+/** Settings with every secret-looking member left out, at any depth (public website config). */
+export function redactSecrets(value: unknown, depth = 0): unknown {
+  if (depth > 8 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (!SECRET_KEY.test(k)) out[k] = redactSecrets(v, depth + 1);
+  return out;
+}
+
+/**
+ * The public content API (no authentication): published pages only (a draft answers the same 404 as
+ * an unknown path), counted per client address, with an ETag and Cache-Control on every 200.
+ * Registered in its own encapsulated context so the limit and ETag hooks touch only these routes.
+ */
+export async function publicRoutes(app: App, s: ContentServices): Promise<void> {
+  await app.register(async (scope) => {
+    const pub = scope as App;
+    pub.addHook('onRequest', async (request) => s.publicRateLimit.hit(request.ip));
+    await pub.register(etag, { algorithm: 'sha1', weak: true });
+    const cacheControl = s.kernel.pluginConfig.PUBLIC_CONTENT_CACHE_CONTROL;
+    pub.addHook('onSend', async (_request, reply, payload) => {
+      if (reply.statusCode === 200 || reply.statusCode === 304) reply.header('cache-control', cacheControl);
+      else reply.removeHeader('etag');
+      return payload;
+    });
+    const config = { public: true };
+    const tags = ['public'];
+    const origin = (request: { protocol: string; host: string }) => `${request.protocol}://${request.host}`;
+
+    pub.get('/public/pages/:locale/*', { config, schema: { tags, params: Type.Object({ locale: Type.String({ minLength: 1, maxLength: 64 }), '*': Type.String({ maxLength: 2000 }) }) } }, async (request, reply) => {
+      const located = await s.publicPages.locate(request.params['*'], request.headers.host);
+      const page = located && (await s.publicPages.find(located.site, request.params.locale, located.path));
+      if (!page) throw notFound();
+      if (page.etag) reply.header('etag', page.etag);
+      return reply.type('application/json; charset=utf-8').send(page.body);
+    });
+
+    pub.get('/public/page/*', { config, schema: { tags, params: Wildcard, querystring: Type.Object({ locale: Type.Optional(Locale) }) } }, async (request, reply) => {
+      const located = await s.publicPages.locate(request.params['*'], undefined);
+      const page = located && (await s.publicPages.find(located.site, request.query.locale ?? located.site.locales[0], located.path));
+      if (!page) throw notFound();
+      if (page.etag) reply.header('etag', page.etag);
+      return reply.type('application/json; charset=utf-8').send(page.body);
+    });
+
+    pub.get('/public/pages', { config, schema: { tags, querystring: Type.Object({ websiteId: Id, locale: Type.Optional(Locale), limit: Type.Integer({ minimum: 1, maximum: 1000, default: 1000 }), offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }) }) } }, async (request) => {
+      if (!(await s.directory.byId(request.query.websiteId))) throw notFound();
+      const rows = await s.publicStore.list(request.query);
+      return rows.map((r) => ({ id: r.id, slug: r.path, title: r.title, locale: r.locale }));
+    });
+
+    pub.get('/public/apps/:websiteId', { config, schema: { tags, params: Type.Object({ websiteId: Id }) } }, async (request) => {
+      if (!(await s.directory.byId(request.params.websiteId))) throw notFound();
+      const rows = await s.publicStore.list({ websiteId: request.params.websiteId, kind: 'app', limit: 1000, offset: 0 });
+      return rows.map((r) => ({ id: r.id, slug: r.path, title: r.title, locale: r.locale }));
+    });
+
+    pub.get('/public/404/:websiteId', { config, schema: { tags, params: Type.Object({ websiteId: Id }) } }, async (request, reply) => {
+      const site = await s.directory.byId(request.params.websiteId);
+      if (!site) throw notFound();
+      const content = await s.layouts.notFoundContent(site.id);
+      if (content) return { websiteId: site.id, content };
+      // Without a layout region, a published page at /404 is the website's 404 content.
+      const page = await s.publicStore.pageBody(site.id, site.locales[0], '/404');
+      if (!page) throw notFound();
+      return reply.type('application/json; charset=utf-8').send(page.body);
+    });
+
+    pub.get('/public/snippets/:id', { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request) => {
+      const row = await s.snippets.get(request.params.id).catch(() => undefined);
+      if (!row) throw notFound();
+      return { id: row.id, name: row.name, content: row.content, updatedAt: row.updated_at };
+    });
+
+    pub.get('/public/websites', { config, schema: { tags } }, async () => (await s.directory.all()).map((w) => ({ id: w.id, name: w.name })));
+
+    pub.get('/public/websites/:id', { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request) => {
+      const site = await s.directory.byId(request.params.id);
+      if (!site) throw notFound();
+      const r = site.row;
+      return { id: r.id, name: r.name, rootPath: r.root_path, locales: r.locales, kind: r.kind, domains: r.domains, theme: r.theme, settings: redactSecrets(r.settings) };
+    });
+
+    pub.get('/public/sitemap.xml', { config, schema: { tags, querystring: Type.Object({ websiteId: Type.Optional(Id), part: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })) }) } }, async (request, reply) => {
+      const scope = await s.sitemaps.scope(request.query.websiteId, request.headers.host);
+      if (scope && scope.length === 0) throw notFound();
+      const base = origin(request);
+      const self = `${base}/public/sitemap.xml?${request.query.websiteId ? `websiteId=${request.query.websiteId}&` : ''}`;
+      // The validator covers the URL form too: the index's part links depend on it.
+      const tag = await s.sitemaps.tag(scope, self, request.query.part);
+      reply.header('etag', tag).type('application/xml; charset=utf-8');
+      // The validator is known before the document: an unchanged sitemap is never built again.
+      if (request.headers['if-none-match'] === tag) return reply.code(304).send('');
+      const doc = await s.sitemaps.build(scope, base, request.query.part, tag, self);
+      if (doc === undefined) throw notFound();
+      return reply.send(doc);
+    });
+
+    pub.get('/public/robots.txt', { config, schema: { tags } }, async (request, reply) => {
+      const scope = await s.sitemaps.scope(undefined, request.headers.host);
+      const sites = new Map((await s.directory.all()).map((w) => [w.id, w]));
+      const disallowed = await s.publicStore.notIndexable(scope ? scope.map((w) => w.id) : null);
+      return reply.type('text/plain; charset=utf-8').send(robotsTxt(origin(request), disallowed, sites));
+    });
+  });
+}

@@ -1,0 +1,67 @@
+import { BindingStore } from '../store/bindings.ts';
+import { LayoutStore } from '../store/layouts.ts';
+import { PageStore } from '../store/pages.ts';
+import { StagedPageStore } from '../store/staged-pages.ts';
+import { TemplateStore } from '../store/templates.ts';
+import { ThemeStore } from '../store/themes.ts';
+import { WebsitePathStore } from '../store/website-paths.ts';
+import { SettingsStore } from '../store/settings.ts';
+import { SnippetStore } from '../store/snippets.ts';
+import { PublicPageStore } from '../store/public-pages.ts';
+import { VersionStore } from '../store/versions.ts';
+import { WebsiteStore } from '../store/websites.ts';
+import type { ContentDeps } from './deps.ts';
+import { LayoutService } from './layouts.ts';
+import { MenuService } from './menus.ts';
+import { PageService } from './pages.ts';
+import { TemplateService } from './templates.ts';
+import { ThemeService } from './themes.ts';
+import { PublicPages } from './public-pages.ts';
+import { PublicRateLimit } from './public-rate-limit.ts';
+import { SettingsService } from './settings.ts';
+import { SnippetService } from './snippets.ts';
+import { StagedPageService } from './staged-pages.ts';
+import { SiteDirectory } from './site-directory.ts';
+import { Sitemaps } from './sitemap.ts';
+import { WebsiteService } from './websites.ts';
+
+/** The plugin's one set of services, built in `setup`. */
+export function createContentServices(kernel: ContentDeps) {
+  const db = kernel.db;
+  const websiteStore = new WebsiteStore(db);
+  const directory = new SiteDirectory({ websites: websiteStore, clock: kernel.clock });
+  const publicStore = new PublicPageStore(db);
+  const publicPages = new PublicPages({ kernel, store: publicStore, directory });
+  const bindings = new BindingStore(db);
+  const versions = new VersionStore(db);
+  const pageStore = new PageStore(db);
+  const sitemaps = new Sitemaps({ store: publicStore, directory, now: () => kernel.clock.now().getTime() });
+  const onPageChange = () => {
+    publicPages.invalidate();
+    sitemaps.invalidate();
+  };
+  const pages = new PageService({ kernel, pages: pageStore, versions, bindings, directory, onChange: onPageChange });
+  return {
+    kernel,
+    directory,
+    websiteStore,
+    websites: new WebsiteService({ kernel, store: websiteStore, directory }),
+    pageStore,
+    pages,
+    staged: new StagedPageService({ kernel, pages, store: new StagedPageStore(db) }),
+    versions,
+    bindings,
+    snippets: new SnippetService({ kernel, store: new SnippetStore(db), versions }),
+    templates: new TemplateService({ kernel, store: new TemplateStore(db) }),
+    layouts: new LayoutService({ kernel, store: new LayoutStore(db) }),
+    menus: new MenuService({ kernel, store: new WebsitePathStore(db) }),
+    themes: new ThemeService({ kernel, store: new ThemeStore(db) }),
+    settings: new SettingsService({ kernel, store: new SettingsStore(db) }),
+    publicStore,
+    publicPages,
+    sitemaps,
+    publicRateLimit: new PublicRateLimit(kernel.pluginConfig.PUBLIC_CONTENT_RATE_LIMIT_PER_MINUTE, () => kernel.clock.now().getTime()),
+  };
+}
+
+export type ContentServices = ReturnType<typeof createContentServices>;

@@ -1,0 +1,152 @@
+import { badRequest } from '../../../kernel/index.ts';
+
+/**
+ * The one content schema of pages, snippets, templates and layouts: a tree of nodes
+ * `{ type, props?, children?, text? }`. Trees come from browsers and imports, so they are walked
+ * iteratively with caps on depth, node count and size, and anything that could run script is
+ * refused with a 400 naming the path of the bad part (`content.children.3.props.href`).
+ */
+export interface ContentNode {
+  type: string;
+  props?: Record<string, unknown>;
+  children?: ContentNode[];
+  text?: string;
+}
+
+export const NODE_LIMITS = { depth: 64, nodes: 20_000, textChars: 100_000, propsPerNode: 64, propDepth: 8 } as const;
+
+const TYPE = /^[a-z][a-z0-9-]{0,63}$/;
+const PROP_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
+/** Node types that are script or raw markup in disguise; never stored. */
+const REFUSED_TYPES = new Set(['script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'html', 'raw', 'raw-html', 'svg', 'math', 'base', 'meta', 'link', 'noscript']);
+/** Props that would carry raw HTML. */
+const RAW_HTML_PROPS = new Set(['innerhtml', 'outerhtml', 'dangerouslysetinnerhtml', 'html', 'srcdoc']);
+/** Props whose value is a URL: only http(s), mailto, tel, relative and inline images. */
+const URL_PROPS = new Set(['href', 'src', 'action', 'formaction', 'poster', 'cite', 'background', 'srcset', 'xlink:href', 'data', 'ping', 'manifest', 'icon']);
+const SCRIPT_SCHEME = /^(javascript|vbscript|livescript|mocha):/;
+const SAFE_DATA_URL = /^data:image\/(png|jpeg|webp|gif|avif);/;
+
+/** Lower case without whitespace and control characters: how a browser reads a URL scheme. */
+function normalizedScheme(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\u0000-\u0020\u007f-\u009f]+/g, '').toLowerCase();
+}
+
+function checkPropName(name: string, path: string): void {
+  if (!PROP_NAME.test(name)) throw badRequest(`Property name "${name.slice(0, 64)}" is not allowed`, path);
+  const lower = name.toLowerCase();
+  if (/^on[a-z]/.test(lower)) throw badRequest('Inline event handlers are not allowed', path);
+  if (lower.startsWith('x-') || lower.startsWith('@') || lower.startsWith(':')) {
+    throw badRequest('Inline Alpine directives are not allowed; name a preset from /cms-one/settings/alpine-presets', path);
+  }
+  if (RAW_HTML_PROPS.has(lower)) throw badRequest('Raw HTML is not allowed in content', path);
+}
+
+function checkString(name: string, value: string, path: string): void {
+  if (value.length > NODE_LIMITS.textChars) throw badRequest(`Text longer than ${NODE_LIMITS.textChars} characters`, path);
+  const scheme = normalizedScheme(value);
+  if (SCRIPT_SCHEME.test(scheme) || scheme.startsWith('data:text/html') || scheme.startsWith('data:application/')) {
+    throw badRequest('Script URLs are not allowed', path);
+  }
+  const lower = name.toLowerCase();
+  if (URL_PROPS.has(lower) && scheme.startsWith('data:') && !SAFE_DATA_URL.test(scheme)) throw badRequest('Only image data URLs are allowed', path);
+  if (lower === 'style' && (scheme.includes('javascript:') || scheme.includes('expression(') || scheme.includes('behavior:'))) {
+    throw badRequest('Script in styles is not allowed', path);
+  }
+}
+
+/** Checks one prop value (scalars, or arrays/objects of them a few levels deep), iteratively. */
+function checkPropValue(name: string, value: unknown, path: string): void {
+  const stack: Array<{ v: unknown; p: string; d: number }> = [{ v: value, p: path, d: 0 }];
+  while (stack.length) {
+    const { v, p, d } = stack.pop()!;
+    if (v === null || typeof v === 'boolean') continue;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) throw badRequest('Numbers must be finite', p);
+      continue;
+    }
+    if (typeof v === 'string') {
+      checkString(name, v, p);
+      continue;
+    }
+    if (typeof v !== 'object') throw badRequest('Unsupported value', p);
+    if (d >= NODE_LIMITS.propDepth) throw badRequest(`Property values nest deeper than ${NODE_LIMITS.propDepth} levels`, p);
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push({ v: item, p: `${p}.${i}`, d: d + 1 }));
+    } else {
+      for (const [k, item] of Object.entries(v)) {
+        if (/^on[a-z]/i.test(k)) throw badRequest('Inline event handlers are not allowed', `${p}.${k}`);
+        stack.push({ v: item, p: `${p}.${k}`, d: d + 1 });
+      }
+    }
+  }
+}
+
+/**
+ * Validates a node tree in place (nothing is rewritten) and answers its node count. `field` is the
+ * name the error paths start with (`content`). `maxBytes` caps the stored JSON.
+ */
+export function validateNodeTree(tree: unknown, field: string, maxBytes: number): ContentNode {
+  const size = Buffer.byteLength(JSON.stringify(tree ?? null));
+  if (size > maxBytes) throw badRequest(`Content is larger than ${maxBytes} bytes`, field);
+  const stack: Array<{ node: unknown; path: string; depth: number }> = [{ node: tree, path: field, depth: 0 }];
+  let count = 0;
+  while (stack.length) {
+    const { node, path, depth } = stack.pop()!;
+    if (++count > NODE_LIMITS.nodes) throw badRequest(`Content has more than ${NODE_LIMITS.nodes} nodes`, field);
+    if (depth > NODE_LIMITS.depth) throw badRequest(`Content nests deeper than ${NODE_LIMITS.depth} levels`, path);
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) throw badRequest('A node must be an object', path);
+    const n = node as Record<string, unknown>;
+    for (const key of Object.keys(n)) {
+      if (key !== 'type' && key !== 'props' && key !== 'children' && key !== 'text') throw badRequest(`Unknown node member "${key.slice(0, 64)}"`, `${path}.${key}`);
+    }
+    if (typeof n.type !== 'string' || !TYPE.test(n.type)) throw badRequest('Node type must be lower-case letters, digits and dashes', `${path}.type`);
+    if (REFUSED_TYPES.has(n.type)) throw badRequest(`Node type "${n.type}" is not allowed (script or raw markup)`, `${path}.type`);
+    if (n.text !== undefined) {
+      if (typeof n.text !== 'string') throw badRequest('Text must be a string', `${path}.text`);
+      if (n.text.length > NODE_LIMITS.textChars) throw badRequest(`Text longer than ${NODE_LIMITS.textChars} characters`, `${path}.text`);
+    }
+    if (n.props !== undefined) {
+      if (n.props === null || typeof n.props !== 'object' || Array.isArray(n.props)) throw badRequest('Props must be an object', `${path}.props`);
+      const entries = Object.entries(n.props);
+      if (entries.length > NODE_LIMITS.propsPerNode) throw badRequest(`More than ${NODE_LIMITS.propsPerNode} props`, `${path}.props`);
+      for (const [name, value] of entries) {
+        const propPath = `${path}.props.${name}`;
+        checkPropName(name, propPath);
+        checkPropValue(name, value, propPath);
+      }
+    }
+    if (n.children !== undefined) {
+      if (!Array.isArray(n.children)) throw badRequest('Children must be an array', `${path}.children`);
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push({ node: n.children[i], path: `${path}.children.${i}`, depth: depth + 1 });
+    }
+  }
+  return tree as ContentNode;
+}
+
+/** Visits every node (depth first, iteratively) with its path; the tree was validated before. */
+export function walkNodes(tree: ContentNode, field: string, visit: (node: ContentNode, path: string) => void): void {
+  const stack: Array<{ node: ContentNode; path: string }> = [{ node: tree, path: field }];
+  while (stack.length) {
+    const { node, path } = stack.pop()!;
+    visit(node, path);
+    const children = node.children ?? [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], path: `${path}.children.${i}` });
+  }
+}
+
+/** Plain text of a tree for search: node texts plus alt and title props, in document order. */
+export function textOf(tree: ContentNode, maxChars = 200_000): string {
+  const parts: string[] = [];
+  let length = 0;
+  walkNodes(tree, '', (node) => {
+    if (length > maxChars) return;
+    for (const piece of [node.text, node.props?.alt, node.props?.title]) {
+      if (typeof piece === 'string' && piece.trim()) {
+        parts.push(piece.trim());
+        length += piece.length + 1;
+      }
+    }
+  });
+  return parts.join(' ').slice(0, maxChars);
+}

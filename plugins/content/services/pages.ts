@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { badRequest, conflict, forbidden, inTransaction, isUniqueViolation, notFound, type Actor, type Tx } from '../../../kernel/index.ts';
+import { announcePage, type PageChangeKind } from '../events.ts';
+import type { BindingStore } from '../store/bindings.ts';
+import type { PageRow, PageStore, PageWrite } from '../store/pages.ts';
+import type { VersionStore } from '../store/versions.ts';
+import type { ContentDeps } from './deps.ts';
+import { validateNodeTree, type ContentNode } from './node-tree.ts';
+import { bindContent } from './page-bindings.ts';
+import { parsePagePath } from './path-pattern.ts';
+import type { SiteDirectory } from './site-directory.ts';
+import { checkThumbnail } from './thumbnail.ts';
+import { diffTrees } from './tree-diff.ts';
+
+export const VERSIONS_KEPT = 10;
+
+export interface Seo {
+  title?: string;
+  description?: string;
+  canonical?: string;
+  openGraph?: Record<string, string>;
+}
+
+export interface PageInput {
+  websiteId?: string;
+  locale?: string;
+  translationGroupId?: string;
+  path?: string;
+  dataClass?: string | null;
+  title?: string;
+  content?: unknown;
+  seo?: Seo;
+  inSitemap?: boolean;
+  indexable?: boolean;
+  published?: boolean;
+  kind?: string | null;
+}
+
+export function toPageDto(row: PageRow) {
+  return {
+    id: row.id,
+    websiteId: row.website_id,
+    locale: row.locale,
+    translationGroupId: row.translation_group_id,
+    path: row.path,
+    dynamic: row.dynamic,
+    dataClass: row.data_class,
+    title: row.title,
+    ...(row.content !== undefined ? { content: row.content } : {}),
+    seo: row.seo,
+    inSitemap: row.in_sitemap,
+    indexable: row.indexable,
+    published: row.published,
+    publishedAt: row.published_at,
+    kind: row.kind,
+    ...(row.thumbnail !== undefined ? { thumbnail: row.thumbnail } : {}),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const EMPTY_TREE: ContentNode = { type: 'div', children: [] };
+
+/** Pages: node trees, version history, publication (objects:publish while enforced), gateway bindings. */
+export class PageService {
+  constructor(
+    private readonly deps: { kernel: ContentDeps; pages: PageStore; versions: VersionStore; bindings: BindingStore; directory: SiteDirectory; onChange: () => void },
+  ) {}
+
+  private mayPublish(actor: Actor): boolean {
+    return !this.deps.kernel.pluginConfig.ENFORCE_PUBLISH_PERMISSION || this.deps.kernel.permissions.allows(actor, 'objects:publish');
+  }
+
+  async get(id: string, trx?: Tx): Promise<PageRow> {
+    const row = await this.deps.pages.find(id, trx);
+    if (!row) throw notFound('Page not found');
+    return row;
+  }
+
+  list(filter: { websiteId?: string; limit: number; offset: number }) {
+    return this.deps.pages.list(filter);
+  }
+
+  private async checkWebsite(websiteId: string, locale: string, trx: Tx): Promise<void> {
+    const site = await this.deps.pages.websiteLocales(websiteId, trx);
+    if (!site) throw badRequest('Website not found', 'websiteId');
+    if (!(site.locales as string[]).includes(locale)) throw badRequest(`Locale ${locale} is not one of the website's locales`, 'locale');
+  }
+
+  private shape(input: PageInput, current: Partial<PageRow>): PageWrite {
+    const w: PageWrite = {};
+    const path = input.path ?? current.path;
+    if (input.path !== undefined || input.dataClass !== undefined) {
+      const { dynamic } = parsePagePath(path!);
+      const dataClass = input.dataClass !== undefined ? input.dataClass : (current.data_class ?? null);
+      if (dynamic && !dataClass) throw badRequest('A dynamic path needs a data class', 'dataClass');
+      w.dynamic = dynamic;
+      w.data_class = dynamic ? dataClass : null;
+      if (input.path !== undefined) w.path = input.path;
+    }
+    if (input.title !== undefined) w.title = input.title;
+    if (input.content !== undefined) w.content = validateNodeTree(input.content, 'content', this.deps.kernel.pluginConfig.CONTENT_MAX_TREE_BYTES);
+    if (input.seo !== undefined) w.seo = input.seo as Record<string, unknown>;
+    if (input.inSitemap !== undefined) w.in_sitemap = input.inSitemap;
+    if (input.indexable !== undefined) w.indexable = input.indexable;
+    if (input.kind !== undefined) w.kind = input.kind;
+    return w;
+  }
+
+  private async writing<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('Another page of this website and locale has this path', 'UNIQUE_VIOLATION', 'path');
+      throw err;
+    }
+  }
+
+  private done(trx: Tx): void {
+    this.deps.onChange();
+    trx.executionPromise?.then(this.deps.onChange, this.deps.onChange);
+  }
+
+  async create(actor: Actor, input: PageInput & { websiteId: string; locale: string; path: string; title: string }, opts: { trx?: Tx } = {}): Promise<PageRow> {
+    if (input.published && !this.mayPublish(actor)) throw forbidden('Publishing needs objects:publish', 'PUBLISH_FORBIDDEN');
+    const w = this.shape({ content: EMPTY_TREE, ...input }, {});
+    return this.writing(() =>
+      inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
+        await this.checkWebsite(input.websiteId, input.locale, trx);
+        if (input.translationGroupId && (await this.deps.pages.groupHasLocale(input.translationGroupId, input.locale, trx))) {
+          throw conflict('The translation group already has a page in this locale', 'UNIQUE_VIOLATION', 'translationGroupId');
+        }
+        const id = randomUUID();
+        const bindings = await bindContent(this.deps, { id, websiteId: input.websiteId, isNew: true }, w.content!, trx);
+        const row = await this.deps.pages.insert(
+          {
+            ...w,
+            id,
+            website_id: input.websiteId,
+            locale: input.locale,
+            translation_group_id: input.translationGroupId ?? randomUUID(),
+            published: input.published === true,
+            published_at: input.published ? this.deps.kernel.clock.now() : null,
+          },
+          trx,
+        );
+        await this.deps.bindings.replaceForPage(id, bindings, trx);
+        await announcePage(this.deps.kernel.recordHooks, trx, 'created', row, actor);
+        if (row.published) await announcePage(this.deps.kernel.recordHooks, trx, 'published', row, actor);
+        this.done(trx);
+        return row;
+      }),
+    );
+  }
+
+  async update(actor: Actor, id: string, input: PageInput & { thumbnail?: string | null }, opts: { trx?: Tx; snapshot?: boolean } = {}): Promise<PageRow> {
+    return this.writing(() =>
+      inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
+        const before = await this.deps.pages.findForUpdate(id, trx);
+        if (!before) throw notFound('Page not found');
+        if (input.published !== undefined && input.published !== before.published && !this.mayPublish(actor)) {
+          throw forbidden(`${input.published ? 'Publishing' : 'Unpublishing'} needs objects:publish`, 'PUBLISH_FORBIDDEN');
+        }
+        if (input.websiteId !== undefined && input.websiteId !== before.website_id) throw badRequest('A page cannot move to another website', 'websiteId');
+        const w = this.shape(input, before);
+        if (input.locale !== undefined && input.locale !== before.locale) {
+          await this.checkWebsite(before.website_id, input.locale, trx);
+          if (await this.deps.pages.groupHasLocale(before.translation_group_id, input.locale, trx)) {
+            throw conflict('The translation group already has a page in this locale', 'UNIQUE_VIOLATION', 'locale');
+          }
+          w.locale = input.locale;
+        }
+        if (input.thumbnail !== undefined) w.thumbnail = checkThumbnail(input.thumbnail);
+        if (w.content) {
+          const bindings = await bindContent(this.deps, { id, websiteId: before.website_id, isNew: false }, w.content, trx);
+          await this.deps.bindings.replaceForPage(id, bindings, trx);
+        }
+        const contentChanged = w.content !== undefined && JSON.stringify(w.content) !== JSON.stringify(before.content);
+        if (contentChanged && opts.snapshot !== false) {
+          await this.deps.versions.snapshot({ owner_type: 'page', owner_id: id, title: before.title, content: before.content, created_by: actor.type === 'user' ? actor.id : null }, VERSIONS_KEPT, trx);
+        }
+        if (input.published !== undefined && input.published !== before.published) {
+          w.published = input.published;
+          w.published_at = input.published ? this.deps.kernel.clock.now() : before.published_at;
+        }
+        const row = await this.deps.pages.update(id, w, trx);
+        const changed = Object.keys(w).filter((k) => k !== 'published' && k !== 'published_at' && JSON.stringify((w as Record<string, unknown>)[k]) !== JSON.stringify((before as unknown as Record<string, unknown>)[k]));
+        const hooks = this.deps.kernel.recordHooks;
+        if (changed.length) await announcePage(hooks, trx, 'updated', row, actor, changed);
+        if (row.published !== before.published) await announcePage(hooks, trx, row.published ? 'published' : 'unpublished', row, actor);
+        this.done(trx);
+        return row;
+      }),
+    );
+  }
+
+  async remove(actor: Actor, id: string): Promise<void> {
+    await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+      const before = await this.deps.pages.findForUpdate(id, trx);
+      if (!before) throw notFound('Page not found');
+      await this.deps.pages.remove(id, trx);
+      await this.deps.versions.removeOwner('page', id, trx);
+      const kinds: PageChangeKind[] = before.published ? ['unpublished', 'deleted'] : ['deleted'];
+      for (const kind of kinds) await announcePage(this.deps.kernel.recordHooks, trx, kind, before, actor);
+      this.done(trx);
+    });
+  }
+
+  versions(id: string) {
+    return this.deps.versions.list('page', id);
+  }
+
+  async version(id: string, versionId: string) {
+    const v = await this.deps.versions.find('page', id, versionId);
+    if (!v) throw notFound('Version not found');
+    return v;
+  }
+
+  /** Restoring is a save of the version's content: the current state becomes a version itself. */
+  async restore(actor: Actor, id: string, versionId: string): Promise<PageRow> {
+    const v = await this.version(id, versionId);
+    return this.update(actor, id, { content: v.content, ...(v.title ? { title: v.title } : {}) });
+  }
+
+  async diff(id: string, versionId: string) {
+    const [page, v] = await Promise.all([this.get(id), this.version(id, versionId)]);
+    return { versionId, ...diffTrees(v.content, page.content), titleChanged: v.title !== page.title };
+  }
+
+  async translations(id: string) {
+    const page = await this.get(id);
+    return this.deps.pages.translations(page.translation_group_id);
+  }
+}

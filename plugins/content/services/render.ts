@@ -1,0 +1,114 @@
+import type { ContentNode } from './node-tree.ts';
+
+/** Node types rendered as the HTML element of the same name. */
+const ELEMENTS = new Set([
+  'section', 'div', 'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'span', 'a', 'img', 'ul', 'ol', 'li', 'strong', 'em', 'b', 'i', 'u',
+  'blockquote', 'code', 'pre', 'br', 'hr', 'button', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'figure',
+  'figcaption', 'header', 'footer', 'nav', 'main', 'aside', 'article', 'small', 'sup', 'sub', 'label', 'picture', 'source',
+  'video', 'audio', 'details', 'summary', 'dl', 'dt', 'dd', 'time', 'mark', 'abbr',
+]);
+const VOID = new Set(['img', 'br', 'hr', 'source']);
+/** Props that are configuration, not attributes. */
+const NOT_ATTRIBUTES = new Set(['binding', 'alpine', 'pageSize', 'rows', 'columns']);
+/** The spec's table element rule: the first page is rendered into HTML, never more than 1,000 rows. */
+export const TABLE_MAX_ROWS = 1000;
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+export interface RenderOptions {
+  /** `strip-html-comments` setting: comment nodes are left out. */
+  stripComments: boolean;
+}
+
+function attributeName(prop: string): string {
+  return prop === 'className' ? 'class' : prop === 'htmlFor' ? 'for' : prop;
+}
+
+function styleText(value: Record<string, unknown>): string {
+  return Object.entries(value)
+    .filter(([, v]) => typeof v === 'string' || typeof v === 'number')
+    .map(([k, v]) => `${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}:${String(v)}`)
+    .join(';');
+}
+
+function attributes(node: ContentNode): string {
+  let out = '';
+  for (const [prop, value] of Object.entries(node.props ?? {})) {
+    if (NOT_ATTRIBUTES.has(prop) || value === null || value === false || value === undefined) continue;
+    let text: string;
+    if (prop === 'style' && typeof value === 'object' && !Array.isArray(value)) text = styleText(value as Record<string, unknown>);
+    else if (typeof value === 'object') continue;
+    else text = value === true ? '' : String(value);
+    out += ` ${attributeName(prop)}="${escapeHtml(text)}"`;
+  }
+  return out;
+}
+
+function tagOf(node: ContentNode): { tag: string; extra: string } {
+  if (ELEMENTS.has(node.type)) return { tag: node.type, extra: '' };
+  if (node.type === 'link') return { tag: 'a', extra: '' };
+  if (node.type === 'image') return { tag: 'img', extra: '' };
+  if (node.type === 'heading') {
+    const level = Math.min(6, Math.max(1, Number(node.props?.level) || 2));
+    return { tag: `h${level}`, extra: '' };
+  }
+  // Components (gateway bindings, snippets, slots, editor widgets) render as a marked container the
+  // site's script hydrates.
+  const binding = node.props?.gatewayBindingId;
+  const extra = ` data-node="${escapeHtml(node.type)}"` + (typeof binding === 'string' ? ` data-gateway-binding-id="${escapeHtml(binding)}"` : '');
+  return { tag: 'div', extra };
+}
+
+/** Children of a node, with the table rule applied (rows past the first page are left out). */
+function childrenOf(node: ContentNode): ContentNode[] {
+  const children = node.children ?? [];
+  if (node.type !== 'table' && node.type !== 'tbody') return children;
+  const pageSize = Math.min(TABLE_MAX_ROWS, Math.max(1, Number(node.props?.pageSize) || TABLE_MAX_ROWS));
+  let rows = 0;
+  return children.filter((child) => child.type !== 'tr' || ++rows <= pageSize);
+}
+
+/**
+ * HTML of a node tree; every text and attribute value is escaped (the tree was validated on write,
+ * so no script URL or handler reaches here). Iterative: no recursion over stored trees.
+ */
+export function renderHtml(tree: ContentNode, options: RenderOptions): string {
+  const out: string[] = [];
+  const stack: Array<ContentNode | string> = [tree];
+  while (stack.length) {
+    const item = stack.pop()!;
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
+    if (item.type === 'text') {
+      out.push(escapeHtml(item.text ?? ''));
+      continue;
+    }
+    if (item.type === 'comment') {
+      if (!options.stripComments) out.push(`<!-- ${escapeHtml(item.text ?? '').replace(/--/g, '- -')} -->`);
+      continue;
+    }
+    const { tag, extra } = tagOf(item);
+    out.push(`<${tag}${extra}${attributes(item)}>`);
+    if (VOID.has(tag)) continue;
+    stack.push(`</${tag}>`);
+    const children = childrenOf(item);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+    if (item.text) stack.push(escapeHtml(item.text));
+  }
+  return out.join('');
+}
+
+/** A standalone e-mail document: inline, no script, the body centred in a 600px table. */
+export function renderEmailHtml(title: string, tree: ContentNode, options: RenderOptions): string {
+  const body = renderHtml(tree, options);
+  return (
+    '<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<title>${escapeHtml(title)}</title></head><body style="margin:0;padding:0">` +
+    '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"><tr><td align="center">' +
+    `<table role="presentation" width="600" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;width:100%"><tr><td>${body}</td></tr></table>` +
+    '</td></tr></table></body></html>'
+  );
+}

@@ -1,0 +1,112 @@
+import { badRequest, conflict, inTransaction, isUniqueViolation, notFound } from '../../../kernel/index.ts';
+import type { KitRow, TemplateRow, TemplateStore } from '../store/templates.ts';
+import type { ContentDeps } from './deps.ts';
+import { validateNodeTree } from './node-tree.ts';
+
+export const KIT_MAX_TEMPLATES = 500;
+
+export const toTemplateDto = (r: Partial<TemplateRow> & { id: string }) => ({
+  id: r.id, path: r.path, name: r.name, ...(r.content !== undefined ? { content: r.content } : {}), createdAt: r.created_at, updatedAt: r.updated_at,
+});
+export const toKitDto = (r: KitRow) => ({ id: r.id, name: r.name, templateIds: r.template_ids, createdAt: r.created_at, updatedAt: r.updated_at });
+
+/** Page templates and kits. Content editing: not audited. */
+export class TemplateService {
+  constructor(private readonly deps: { kernel: ContentDeps; store: TemplateStore }) {}
+
+  private checkPath(path: string | undefined): void {
+    if (path !== undefined && !/^\/[A-Za-z0-9/._~-]*$/.test(path)) throw badRequest('Template path must start with / and hold letters, digits, / . _ ~ -', 'path');
+  }
+
+  private tree(content: unknown) {
+    return validateNodeTree(content, 'content', this.deps.kernel.pluginConfig.CONTENT_MAX_TREE_BYTES);
+  }
+
+  private async unique<T>(work: () => Promise<T>, field: string, what: string): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(`Another ${what} has this ${field}`, 'UNIQUE_VIOLATION', field);
+      throw err;
+    }
+  }
+
+  list(limit: number, offset: number) {
+    return this.deps.store.listTemplates(limit, offset);
+  }
+
+  async get(id: string): Promise<TemplateRow> {
+    const row = await this.deps.store.findTemplate(id);
+    if (!row) throw notFound('Template not found');
+    return row;
+  }
+
+  create(input: { path: string; name: string; content?: unknown }) {
+    this.checkPath(input.path);
+    const content = this.tree(input.content ?? { type: 'div', children: [] });
+    return this.unique(() => inTransaction(this.deps.kernel.db, undefined, (trx) => this.deps.store.insertTemplate({ path: input.path, name: input.name, content }, trx)), 'path', 'template');
+  }
+
+  update(id: string, input: { path?: string; name?: string; content?: unknown }) {
+    this.checkPath(input.path);
+    const change = { ...input, ...(input.content !== undefined ? { content: this.tree(input.content) } : {}) } as { path?: string; name?: string; content?: TemplateRow['content'] };
+    return this.unique(
+      () =>
+        inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+          const row = await this.deps.store.updateTemplate(id, change, trx);
+          if (!row) throw notFound('Template not found');
+          return row;
+        }),
+      'path',
+      'template',
+    );
+  }
+
+  async remove(id: string): Promise<void> {
+    await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+      if (!(await this.deps.store.removeTemplate(id, trx))) throw notFound('Template not found');
+    });
+  }
+
+  listKits(limit: number, offset: number) {
+    return this.deps.store.listKits(limit, offset);
+  }
+
+  async getKit(id: string): Promise<KitRow> {
+    const row = await this.deps.store.findKit(id);
+    if (!row) throw notFound('Kit not found');
+    return row;
+  }
+
+  createKit(input: { name: string; templateIds?: string[] }) {
+    const ids = input.templateIds ?? [];
+    return this.unique(
+      () =>
+        inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+          const existing = await this.deps.store.existingTemplateIds(ids, trx);
+          ids.forEach((id, i) => {
+            if (!existing.has(id)) throw badRequest('Template not found', `templateIds.${i}`);
+          });
+          return this.deps.store.insertKit({ name: input.name, template_ids: ids }, trx);
+        }),
+      'name',
+      'kit',
+    );
+  }
+
+  async appendTemplate(kitId: string, templateId: string): Promise<KitRow> {
+    return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+      const kit = await this.deps.store.findKit(kitId, trx);
+      if (!kit) throw notFound('Kit not found');
+      if (!(await this.deps.store.existingTemplateIds([templateId], trx)).size) throw badRequest('Template not found', 'templateId');
+      if (kit.template_ids.length >= KIT_MAX_TEMPLATES) throw badRequest(`A kit holds at most ${KIT_MAX_TEMPLATES} templates`, 'templateId');
+      return (await this.deps.store.appendToKit(kitId, templateId, trx))!;
+    });
+  }
+
+  async removeKit(id: string): Promise<void> {
+    await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+      if (!(await this.deps.store.removeKit(id, trx))) throw notFound('Kit not found');
+    });
+  }
+}
