@@ -82,19 +82,36 @@ export function orderPlugins(plugins: AnyPluginManifest[], kernelServices: Reado
   }
   const ordered: AnyPluginManifest[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
+  const providerFor = (need: string) => (kernelServices.has(need) || registries.has(need) ? undefined : providerOf.get(need));
+  // Plugins a plugin cannot start without: the providers of its `needs`, transitively.
+  const requiredClosure = (p: AnyPluginManifest, seen = new Set<AnyPluginManifest>()): Set<AnyPluginManifest> => {
+    for (const need of p.needs as readonly string[]) {
+      const provider = providerFor(need);
+      if (provider && !seen.has(provider)) {
+        seen.add(provider);
+        requiredClosure(provider, seen);
+      }
+    }
+    return seen;
+  };
   const visit = (p: AnyPluginManifest, chain: string[]) => {
     if (state.get(p.id) === 'done') return;
     if (state.get(p.id) === 'visiting') throw new Error(`circular plugin dependency: ${[...chain, p.id].join(' -> ')}`);
     state.set(p.id, 'visiting');
-    const uses = [...(p.needs as readonly string[]).map((n) => [n, true] as const), ...((p.optional ?? []) as readonly string[]).map((n) => [n, false] as const)];
-    for (const [need, required] of uses) {
+    for (const need of p.needs as readonly string[]) {
       if (kernelServices.has(need) || registries.has(need)) continue;
       const provider = providerOf.get(need);
-      if (!provider) {
-        if (required) throw new Error(`plugin "${p.id}" needs "${need}", which neither the kernel nor a loaded plugin provides`);
-        continue;
-      }
+      if (!provider) throw new Error(`plugin "${p.id}" needs "${need}", which neither the kernel nor a loaded plugin provides`);
       if (provider !== p) visit(provider, [...chain, p.id]);
+    }
+    // An optional service orders its provider first when it can. When that would close a circle (two
+    // plugins that use each other's services optionally, e.g. gateway and content), the provider comes
+    // later and the plugin receives a late-bound handle (PluginScopes), usable once start-up is done.
+    for (const need of (p.optional ?? []) as readonly string[]) {
+      const provider = providerFor(need);
+      if (!provider || provider === p || state.get(provider.id) === 'visiting') continue;
+      if ([...requiredClosure(provider)].some((q) => q === p || state.get(q.id) === 'visiting')) continue;
+      visit(provider, [...chain, p.id]);
     }
     state.set(p.id, 'done');
     ordered.push(p);

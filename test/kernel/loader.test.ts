@@ -31,6 +31,14 @@ describe('plugin loader: refuses a bad plugin set, naming what is wrong', () => 
     expect(message).to.contain('test-chicken').and.to.contain('test-egg');
   });
 
+  it('a circle of required needs closed through an optional one is still refused when no order works', async () => {
+    // a needs b, b needs c, c needs a: no optional edge can break it.
+    const a = manifest({ id: 'test-a', needs: ['bThing'], provides: ['aThing'] });
+    const b = manifest({ id: 'test-b', needs: ['cThing'], provides: ['bThing'] });
+    const c = { ...manifest({ id: 'test-c', needs: ['aThing'], provides: ['cThing'] }), optional: ['bThing'] } as PluginManifest;
+    expect(await startFailure({ service: 'all', plugins: [a, b, c] })).to.match(/circular/);
+  });
+
   it('two plugins providing the same service, or a kernel service name', async () => {
     const twice = await startFailure({
       service: 'all',

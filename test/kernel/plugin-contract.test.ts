@@ -116,6 +116,29 @@ describe('plugin contract: setup, provides, contributions, optional needs, stop'
     expect(withData.events).to.include('consumer-setup:dataObjects=present');
   });
 
+  it('starts two plugins that use each other\'s services optionally; the later one arrives late-bound, usable from onStart', async () => {
+    // Typed loosely: the two service names exist only in this test.
+    const mutual = (id: string, provides: string, uses: string) =>
+      ({
+        id,
+        services: ['core-api'],
+        needs: [],
+        optional: [uses],
+        setup: (deps: Record<string, unknown>) => ({ other: () => deps[uses] as { name(): string } | undefined }),
+        provides: { [provides]: () => ({ name: () => id }) },
+        routes(app: import('../../kernel/plugin.ts').App, ctx: { services: { other(): { name(): string } | undefined } }) {
+          app.get(`/t/${id}`, { config: { public: true } }, async () => ({ other: ctx.services.other()?.name() }));
+        },
+      }) as unknown as PluginManifest;
+    const t = await startTestKernel({ plugins: [], extraPlugins: [mutual('test-left', 'leftThing', 'rightThing'), mutual('test-right', 'rightThing', 'leftThing')] });
+    try {
+      expect((await t.inject({ url: '/t/test-left' })).json()).to.deep.equal({ other: 'test-right' });
+      expect((await t.inject({ url: '/t/test-right' })).json()).to.deep.equal({ other: 'test-left' });
+    } finally {
+      await t.close();
+    }
+  });
+
   it('runs onStop in reverse order after in-flight requests finished', async () => {
     const log = journal();
     const t = await startTestKernel({ plugins: [], extraPlugins: [counterPlugin(log), consumerPlugin(log)] });
