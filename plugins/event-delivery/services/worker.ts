@@ -99,12 +99,13 @@ export class DeliveryWorker {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
+      let timer: NodeJS.Timeout | undefined = undefined;
       const done = () => {
         this.woken = false;
         clearTimeout(timer);
         resolve();
       };
+      timer = setTimeout(done, ms);
       this.wakeUp = done;
     });
   }
