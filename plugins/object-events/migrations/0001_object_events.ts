@@ -31,6 +31,8 @@ export async function up(knex: Knex): Promise<void> {
 
   await knex.schema.createTable('object_event_deliveries', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
+    // Insertion order (several rows share a millisecond): the log lists newest first by it.
+    t.specificType('seq', 'bigserial').notNullable();
     t.uuid('event_id').notNullable().references('object_events.id').onDelete('CASCADE');
     t.uuid('subscription_id').notNullable().references('object_event_subscriptions.id').onDelete('CASCADE');
     t.text('event_type').notNullable();
@@ -50,7 +52,7 @@ export async function up(knex: Knex): Promise<void> {
   // The worker's claim scans only due rows.
   await knex.raw(`CREATE INDEX object_event_deliveries_due ON object_event_deliveries (next_attempt_at)
     WHERE status IN ('pending', 'retrying')`);
-  await knex.raw('CREATE INDEX object_event_deliveries_log ON object_event_deliveries (subscription_id, created_at DESC, id DESC)');
+  await knex.raw('CREATE INDEX object_event_deliveries_log ON object_event_deliveries (subscription_id, seq DESC)');
   await knex.raw('CREATE INDEX object_event_deliveries_event ON object_event_deliveries (event_id)');
 
   // Loop guard counters (per API client and record, per subscription and record), in the database so

@@ -40,7 +40,7 @@ export class DeliveryStore {
     if (filter.status) q.andWhere({ status: filter.status });
     if (filter.type) q.andWhere({ event_type: filter.type });
     if (filter.recordId) q.andWhere({ record_id: filter.recordId });
-    return q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit);
+    return q.orderBy('seq', 'desc').limit(filter.limit);
   }
 
   get(id: string, trx?: Tx): Promise<DeliveryRow | undefined> {

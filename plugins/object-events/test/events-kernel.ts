@@ -56,7 +56,7 @@ export async function startEventsKernel(opts: { env?: Record<string, string>; wi
   /** Announces a change the way a writing plugin does, in a transaction of its own. */
   const announce = (change: RecordChange) => t.db.transaction((trx) => t.kernel.resolve('recordHooks').announce(trx, change));
 
-  const deliveries = (subscriptionId: string) => t.db('object_event_deliveries').where({ subscription_id: subscriptionId }).orderBy('created_at');
+  const deliveries = (subscriptionId: string) => t.db('object_event_deliveries').where({ subscription_id: subscriptionId }).orderBy('seq');
 
   /** Polls `check` until it returns true (the worker runs on its own timer). */
   const until = async (check: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> => {
