@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { ManualClock } from '../../../kernel/clock.ts';
-import type { Db } from '../../../kernel/database.ts';
+import { createKnex, type DatabaseHandle, type Db } from '../../../kernel/database.ts';
 import type { RecordChange } from '../../../kernel/record-hooks.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
 import catalogFixture from './fixtures/test-gateway-catalog/index.ts';
@@ -26,7 +26,7 @@ export async function addEndpoint(db: Db, baseUrl: string, routes: { method: str
  * A kernel with data, object-events, event-delivery and the test gateway catalog; a manual clock;
  * a manager (object_events:manage) and a data publisher.
  */
-export async function startEventsKernel(opts: { env?: Record<string, string>; withData?: boolean; delivery?: boolean } = {}) {
+export async function startEventsKernel(opts: { env?: Record<string, string>; withData?: boolean; delivery?: boolean; database?: DatabaseHandle } = {}) {
   const clock = new ManualClock();
   const plugins = ['object-events', ...(opts.delivery === false ? [] : ['event-delivery']), ...(opts.withData === false ? [] : ['data'])];
   const t = await startTestKernel({
@@ -34,6 +34,7 @@ export async function startEventsKernel(opts: { env?: Record<string, string>; wi
     extraPlugins: [catalogFixture],
     clock,
     env: { OBJECT_EVENTS_POLL_MS: '50', ...opts.env },
+    database: opts.database,
   });
   const manager = await t.createUser({ permissions: ['object_events:manage'] });
   const call = (method: string, url: string, user: User | null, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> =>
@@ -87,4 +88,11 @@ export function objectChange({ classId = randomUUID(), ...over }: Partial<Record
     },
     ...over,
   };
+}
+
+/** A second connection pool on the database of `db`: another process's view of the same data. */
+export function secondHandle(db: Db): DatabaseHandle {
+  const url = (db.client as { connectionSettings: { connectionString: string } }).connectionSettings.connectionString;
+  const other = createKnex(url, 5);
+  return { db: other, url, close: () => other.destroy() };
 }
