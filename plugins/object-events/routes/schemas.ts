@@ -34,7 +34,7 @@ export const CreateSubscription = Type.Object(
   { additionalProperties: false },
 );
 
-export const PatchSubscription = Type.Partial(Type.Object(fields), { additionalProperties: false, minProperties: 1 });
+export const PatchSubscription = Type.Partial(Type.Object(fields), { additionalProperties: false });
 
 export const DeliveryStatusFilter = Type.Union(['pending', 'delivered', 'retrying', 'dead', 'stopped'].map((s) => Type.Literal(s)));
 

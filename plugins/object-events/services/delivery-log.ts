@@ -27,8 +27,8 @@ export class DeliveryLog {
 
   /** Deletes finished rows only; naming a waiting or retrying row refuses the whole call (409). */
   async delete(subscriptionId: string, body: { ids?: string[]; status?: DeliveryStatus }): Promise<{ deleted: number }> {
-    if ((body.ids === undefined) === (body.status === undefined)) throw badRequest('Give either ids or status', body.ids ? 'status' : 'ids');
     await this.deps.subscriptions.require(subscriptionId);
+    if ((body.ids === undefined) === (body.status === undefined)) throw badRequest('Give either ids or status', body.ids ? 'status' : 'ids');
     return this.deps.db.transaction(async (trx) => {
       if (body.ids) {
         const unfinished = (await this.deps.store.statusesOf(subscriptionId, body.ids, trx)).filter((r) => r.status === 'pending' || r.status === 'retrying');

@@ -137,9 +137,9 @@ export class SubscriptionService {
 
   private async checkRoute(endpointId: string, routeId: string): Promise<void> {
     const catalog = this.deps.gatewayCatalog;
-    if (!catalog) throw unavailable('The gateway catalog is not loaded in this process', 'GATEWAY_UNAVAILABLE');
-    const route = await catalog.findRoute(endpointId, routeId);
-    if (!route) throw badRequest('No such route of this endpoint', 'routeId', 'ROUTE_NOT_FOUND');
+    // Without the gateway plugin no route exists at all.
+    const route = catalog && (await catalog.findRoute(endpointId, routeId));
+    if (!route) throw badRequest('No such route of this endpoint', 'routeId', 'GATEWAY_ROUTE_NOT_FOUND');
     if (!DELIVERY_METHODS.has(route.method.toUpperCase())) throw badRequest('The route must be POST, PUT or PATCH', 'routeId', 'ROUTE_METHOD');
     if (route.pathParams.length > 0 || /\{[^}]*\}/.test(route.pathTemplate)) {
       throw badRequest('The route must have a fixed path (no {parameters})', 'routeId', 'ROUTE_HAS_PARAMETERS');

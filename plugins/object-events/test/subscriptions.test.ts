@@ -59,7 +59,7 @@ describe('object events: subscriptions', () => {
   });
 
   it('refuses a route that does not exist, is not POST/PUT/PATCH or has a {parameter}, naming routeId', async () => {
-    for (const [routeId, code] of [['nope', 'ROUTE_NOT_FOUND'], [get, 'ROUTE_METHOD'], [withParam, 'ROUTE_HAS_PARAMETERS']] as const) {
+    for (const [routeId, code] of [['nope', 'GATEWAY_ROUTE_NOT_FOUND'], [get, 'ROUTE_METHOD'], [withParam, 'ROUTE_HAS_PARAMETERS']] as const) {
       const res = await create({ routeId });
       expect(res.statusCode, routeId).to.equal(400);
       expect(res.json()).to.include({ code, field: 'routeId' });
