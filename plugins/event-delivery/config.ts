@@ -15,6 +15,6 @@ export const EventDeliveryConfig = Type.Object({
     minimum: 4,
     maximum: 3600,
     default: 30,
-    description: 'lease of a claimed delivery: a process killed mid-delivery gives it back after this long (the send timeout stays below it)',
+    description: 'lease of a claimed delivery: a process killed mid-delivery gives it back after this long (the send timeout is 10 s or half the lease, whichever is lower)',
   }),
 });

@@ -29,6 +29,8 @@ export type DeliveryOutcome =
 export interface ObjectEventQueue {
   claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
   finish(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void>;
+  /** Gives claims back unsent (a stopping worker): due again at once, the try not counted. */
+  release(deliveries: ClaimedDelivery[]): Promise<void>;
   /** Called when new deliveries were committed (in any process); returns an unsubscribe function. */
   onQueued(listener: () => void): () => void;
 }

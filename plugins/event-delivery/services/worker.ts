@@ -6,6 +6,9 @@ type Catalog = ServiceMap['gatewayCatalog'];
 type ClaimedDelivery = Awaited<ReturnType<Queue['claim']>>[number];
 type Outcome = Parameters<Queue['finish']>[1];
 
+/** Deliveries claimed per free slot in one round trip. */
+const PREFETCH_FACTOR = 4;
+
 /** The spec's send timeout. */
 export const SEND_TIMEOUT_MS = 10_000;
 
@@ -27,6 +30,8 @@ export interface WorkerOptions {
  */
 export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
+  /** Claimed, not yet started (a claim takes a few at once to save round trips). */
+  private readonly claimed: { delivery: ClaimedDelivery; claimedAt: number }[] = [];
   private running: Promise<void> | undefined;
   private stopped = true;
   private wakeUp: (() => void) | undefined;
@@ -39,7 +44,7 @@ export class DeliveryWorker {
     private readonly opts: WorkerOptions,
   ) {
     // The lease must outlast a send, or a slow call could be claimed again while still running.
-    this.timeoutMs = Math.min(SEND_TIMEOUT_MS, opts.leaseMs - 2_000);
+    this.timeoutMs = Math.min(SEND_TIMEOUT_MS, opts.leaseMs / 2);
   }
 
   start(): void {
@@ -63,25 +68,37 @@ export class DeliveryWorker {
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
-      const free = this.opts.concurrency - this.inFlight.size;
-      let claimed = 0;
-      if (free > 0) {
+      this.startClaimed();
+      const room = this.opts.concurrency * PREFETCH_FACTOR - this.inFlight.size - this.claimed.length;
+      if (this.claimed.length === 0 && room > 0) {
         try {
-          const batch = await this.deps.queue.claim(free, this.opts.leaseMs);
-          claimed = batch.length;
-          for (const delivery of batch) this.track(this.deliver(delivery));
+          const claimedAt = this.deps.clock.now().getTime();
+          const batch = await this.deps.queue.claim(room, this.opts.leaseMs);
+          for (const delivery of batch) this.claimed.push({ delivery, claimedAt });
+          // A full batch means more may be due: start these and claim again.
+          if (batch.length > 0) continue;
         } catch (err) {
           this.deps.log.error({ err }, 'object events: claiming deliveries failed');
           await this.pause(this.opts.pollMs * 4);
           continue;
         }
       }
-      // A full batch means more may be due: claim again as soon as a slot is free.
-      if (claimed > 0 && claimed === free) {
-        if (this.inFlight.size >= this.opts.concurrency) await this.pause(this.opts.pollMs);
-        continue;
-      }
       await this.pause(this.opts.pollMs);
+    }
+    // Claims not started go back at once instead of waiting for their lease.
+    const unsent = this.claimed.splice(0).map((c) => c.delivery);
+    if (unsent.length > 0) await this.deps.queue.release(unsent).catch((err) => this.deps.log.warn({ err }, 'object events: releasing claims failed'));
+  }
+
+  /**
+   * Starts claimed deliveries while slots are free. One whose lease would not outlast a send is
+   * dropped unsent: it is claimed again after the lease, so no delivery is ever sent twice at once.
+   */
+  private startClaimed(): void {
+    while (this.inFlight.size < this.opts.concurrency && this.claimed.length > 0) {
+      const { delivery, claimedAt } = this.claimed.shift()!;
+      if (this.deps.clock.now().getTime() > claimedAt + this.opts.leaseMs - this.timeoutMs - 1_000) continue;
+      this.track(this.deliver(delivery));
     }
   }
 

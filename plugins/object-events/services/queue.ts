@@ -16,15 +16,13 @@ export function deliveryQueue(deps: {
   clock: Clock;
   log: Logger;
 }): ObjectEventQueue {
+  const settle = settleInBatches(deps.deliveries);
   return {
     claim: (limit, leaseMs) => deps.deliveries.claim(limit, deps.clock.now(), leaseMs),
 
     async finish(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void> {
       const now = deps.clock.now();
-      if (outcome.kind === 'delivered') {
-        await deps.deliveries.settle(delivery, { status: 'delivered', nextAttemptAt: null, problem: null });
-        return;
-      }
+      if (outcome.kind === 'delivered') return settle({ delivery, status: 'delivered', nextAttemptAt: null, problem: null });
       const problem = outcome.problem.slice(0, PROBLEM_MAX);
       if (outcome.kind === 'gone') {
         const settled = await deps.deliveries.settle(delivery, { status: 'dead', nextAttemptAt: null, problem });
@@ -36,12 +34,40 @@ export function deliveryQueue(deps: {
         return;
       }
       const waitMs = nextTryAfterMs(delivery.attempt, outcome.retryAfterMs);
-      await deps.deliveries.settle(
-        delivery,
-        waitMs === null ? { status: 'dead', nextAttemptAt: null, problem } : { status: 'retrying', nextAttemptAt: new Date(now.getTime() + waitMs), problem },
+      return settle(
+        waitMs === null
+          ? { delivery, status: 'dead', nextAttemptAt: null, problem }
+          : { delivery, status: 'retrying', nextAttemptAt: new Date(now.getTime() + waitMs), problem },
       );
     },
 
+    release: (deliveries) => deps.deliveries.release(deliveries),
+
     onQueued: (listener) => deps.notifications.on(DELIVERIES_QUEUED, listener),
   };
+}
+
+type Settlement = Parameters<DeliveryStore['settleMany']>[0][number];
+
+/**
+ * Outcomes that arrive together are written in one statement: the worker's round trips per delivery
+ * drop from two to little more than one claim per batch.
+ */
+function settleInBatches(store: DeliveryStore): (item: Settlement) => Promise<void> {
+  let batch: { item: Settlement; done: (err?: unknown) => void }[] = [];
+  const flush = async () => {
+    const items = batch;
+    batch = [];
+    try {
+      await store.settleMany(items.map((i) => i.item));
+      for (const i of items) i.done();
+    } catch (err) {
+      for (const i of items) i.done(err);
+    }
+  };
+  return (item) =>
+    new Promise<void>((resolve, reject) => {
+      if (batch.length === 0) setImmediate(() => void flush());
+      batch.push({ item, done: (err) => (err ? reject(err) : resolve()) });
+    });
 }

@@ -121,6 +121,34 @@ export class DeliveryStore {
     return changed > 0;
   }
 
+  /** Applies many outcomes in one statement (each only if the claim is still the same). */
+  async settleMany(items: { delivery: ClaimedDelivery; status: DeliveryStatus; nextAttemptAt: Date | null; problem: string | null }[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.db.raw(
+      `UPDATE ${TABLE} d SET status = v.status, next_attempt_at = v.next_attempt_at, last_problem = v.problem, claimed_until = NULL, claim_token = NULL
+       FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::timestamptz[], ?::text[]) AS v(id, token, status, next_attempt_at, problem)
+       WHERE d.id = v.id AND d.claim_token = v.token`,
+      [
+        items.map((i) => i.delivery.id),
+        items.map((i) => i.delivery.claimToken),
+        items.map((i) => i.status),
+        // null entries become SQL NULL; knex's binding type does not say arrays may hold null.
+        items.map((i) => i.nextAttemptAt?.toISOString() ?? null) as string[],
+        items.map((i) => i.problem) as string[],
+      ],
+    );
+  }
+
+  /** Claims given back unsent: due at once, the try not counted. */
+  async release(deliveries: ClaimedDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    await this.db.raw(
+      `UPDATE ${TABLE} d SET claimed_until = NULL, claim_token = NULL, attempts = greatest(d.attempts - 1, 0)
+       FROM unnest(?::uuid[], ?::uuid[]) AS v(id, token) WHERE d.id = v.id AND d.claim_token = v.token`,
+      [deliveries.map((d) => d.id), deliveries.map((d) => d.claimToken)],
+    );
+  }
+
   /** After a 410: the subscription's other waiting deliveries are given up too. */
   async giveUpWaiting(subscriptionId: string, problem: string): Promise<number> {
     return this.db(TABLE)

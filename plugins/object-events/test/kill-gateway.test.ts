@@ -52,7 +52,7 @@ describe('object events: a gateway killed mid-delivery', function () {
         CMS_PLUGIN_PATH: FIXTURE_DIR,
         PORT: String(await freePort()),
         HOST: '127.0.0.1',
-        OBJECT_EVENTS_CLAIM_SECONDS: '4',
+        OBJECT_EVENTS_CLAIM_SECONDS: '8',
         OBJECT_EVENTS_POLL_MS: '100',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
