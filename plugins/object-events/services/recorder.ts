@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditWriter, Clock, Logger, RecordChange, Tx } from '../../../kernel/index.ts';
 import { SYSTEM } from '../../../kernel/index.ts';
 import { envelopeOf, eventTypeOf } from '../events.ts';
-import { countInWindows, insertEventWithDeliveries, markLoopTripped, type PlannedDelivery } from '../store/event-store.ts';
+import { countInWindows, insertEventWithDeliveries, markLoopTripped, workerWakeUp, type PlannedDelivery } from '../store/event-store.ts';
 import type { CachedSubscription, SubscriptionCache } from './subscription-cache.ts';
 
 export interface LoopGuardSettings {
@@ -18,6 +18,8 @@ export const FLOW_STOP_PROBLEM = 'end of flow (X-Cms-Flow: stop)';
  * nothing; a failure here fails the write). A change no subscription wants costs one in-memory filter.
  */
 export class EventRecorder {
+  private readonly wakeWorker = workerWakeUp(100);
+
   constructor(
     private readonly deps: { cache: SubscriptionCache; clock: Clock; audit: AuditWriter; log: Logger; loopGuard: LoopGuardSettings },
   ) {}
@@ -34,7 +36,7 @@ export class EventRecorder {
 
     const now = this.deps.clock.now();
     const planned = stop ? candidates.map((s) => stopped(s, FLOW_STOP_PROBLEM)) : await this.applyLoopGuard(change, candidates, now, trx);
-    await insertEventWithDeliveries(
+    const { pending } = await insertEventWithDeliveries(
       trx,
       {
         id: randomUUID(),
@@ -47,6 +49,7 @@ export class EventRecorder {
       },
       planned,
     );
+    if (pending > 0) await this.wakeWorker(trx);
   }
 
   /**

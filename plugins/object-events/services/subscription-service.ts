@@ -4,7 +4,7 @@ import {
   type AuditContext, type AuditWriter, type Clock, type Db, type ServiceMap, type Tx,
 } from '../../../kernel/index.ts';
 import { ZERO_ID, type EventEnvelope } from '../events.ts';
-import { insertEventWithDeliveries } from '../store/event-store.ts';
+import { DELIVERIES_QUEUED, insertEventWithDeliveries } from '../store/event-store.ts';
 import type { SubscriptionRow, SubscriptionStore, SubscriptionWrite } from '../store/subscription-store.ts';
 import type { SubscriptionCache } from './subscription-cache.ts';
 
@@ -118,13 +118,15 @@ export class SubscriptionService {
       actor: { type: 'system', id: null },
       test: true,
     };
-    const stored = await this.deps.db.transaction((trx) =>
-      insertEventWithDeliveries(
+    const { stored } = await this.deps.db.transaction(async (trx) => {
+      const result = await insertEventWithDeliveries(
         trx,
         { id: eventId, type: 'object.updated', recordType: 'object', recordId: ZERO_ID, occurredAt: now, envelope, match: { classId: null, actorId: null, checkFilters: false } },
         [{ subscriptionId: id, status: 'pending', problem: null }],
-      ),
-    );
+      );
+      await trx.raw('SELECT pg_notify(?, ?)', [DELIVERIES_QUEUED, '']);
+      return result;
+    });
     if (stored === 0) throw notFound('Subscription not found');
     return { eventId };
   }

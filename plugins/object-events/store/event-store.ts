@@ -23,11 +23,11 @@ export interface NewEvent {
 
 /**
  * Stores one event and its deliveries in a single statement (one round trip on the write path): the
- * event insert, the multi-row delivery insert joined to the subscriptions (key-share locked, so a
- * subscription deleted meanwhile is skipped instead of failing the write) and the worker's wake-up.
- * Returns how many delivery rows were stored.
+ * event insert and the multi-row delivery insert joined to the subscriptions as they are now (a
+ * subscription deleted, paused or changed since the cache was filled gets nothing). Returns how many
+ * delivery rows were stored and how many wait for the worker.
  */
-export async function insertEventWithDeliveries(trx: Tx, event: NewEvent, planned: PlannedDelivery[]): Promise<number> {
+export async function insertEventWithDeliveries(trx: Tx, event: NewEvent, planned: PlannedDelivery[]): Promise<{ stored: number; pending: number }> {
   // A test event goes to its one subscription whatever its filters say.
   const filters = event.match.checkFilters
     ? `AND s.enabled AND ?::text = ANY(s.events)
@@ -44,7 +44,6 @@ export async function insertEventWithDeliveries(trx: Tx, event: NewEvent, planne
      ), subs AS (
        SELECT s.id, p.status, p.problem FROM object_event_subscriptions s JOIN planned p ON p.subscription_id = s.id
        WHERE TRUE ${filters}
-       FOR KEY SHARE OF s
      ), ins AS (
        INSERT INTO object_event_deliveries (event_id, subscription_id, event_type, record_id, status, next_attempt_at, last_problem, created_at)
        SELECT ev.id, subs.id, ?, ?, subs.status, CASE WHEN subs.status = 'pending' THEN ?::timestamptz END, subs.problem, ?::timestamptz
@@ -61,9 +60,21 @@ export async function insertEventWithDeliveries(trx: Tx, event: NewEvent, planne
       event.type, event.recordId, event.occurredAt, event.occurredAt,
     ],
   );
-  const { stored, pending } = result.rows[0] as { stored: number; pending: number };
-  if (pending > 0) await trx.raw('SELECT pg_notify(?, ?)', [DELIVERIES_QUEUED, '']);
-  return stored;
+  return result.rows[0] as { stored: number; pending: number };
+}
+
+/**
+ * Wakes the worker at commit. NOTIFY serialises the commits of notifying transactions on one lock,
+ * so a process sends at most one per `everyMs`; under load the worker is busy and polls anyway.
+ */
+export function workerWakeUp(everyMs: number, nowMs: () => number = Date.now): (trx: Tx) => Promise<void> {
+  let last = -Infinity;
+  return async (trx) => {
+    const now = nowMs();
+    if (now - last < everyMs) return;
+    last = now;
+    await trx.raw('SELECT pg_notify(?, ?)', [DELIVERIES_QUEUED, '']);
+  };
 }
 
 /**
