@@ -70,7 +70,8 @@ export class DeliveryWorker {
     while (!this.stopped) {
       this.startClaimed();
       const room = this.opts.concurrency * PREFETCH_FACTOR - this.inFlight.size - this.claimed.length;
-      if (this.claimed.length === 0 && room > 0) {
+      // Claim again before the local queue runs dry, so slots never wait for a round trip.
+      if (this.claimed.length < this.opts.concurrency && room > 0) {
         try {
           const claimedAt = this.deps.clock.now().getTime();
           const batch = await this.deps.queue.claim(room, this.opts.leaseMs);

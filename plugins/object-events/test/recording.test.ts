@@ -211,7 +211,7 @@ describe('object events: recording in the write transaction', () => {
 });
 
 describe('object events: OBJECT_EVENTS_ENABLED=0', () => {
-  it('records nothing and refuses test events', async () => {
+  it('records nothing, refuses test events and runs no worker', async () => {
     const k = await startEventsKernel({ env: { OBJECT_EVENTS_ENABLED: '0' } });
     const receiver = await startReceiver();
     try {
@@ -219,6 +219,13 @@ describe('object events: OBJECT_EVENTS_ENABLED=0', () => {
       await k.announce(objectChange());
       expect(await k.deliveries(sub.id)).to.have.length(0);
       expect((await k.call('POST', `/object-event-subscriptions/${sub.id}/test`, k.manager)).statusCode).to.equal(503);
+      // A delivery queued earlier (written as a process with events on would) stays unsent.
+      const eventId = randomUUID();
+      await k.t.db('object_events').insert({ id: eventId, type: 'object.updated', record_type: 'object', record_id: eventId, occurred_at: new Date(), envelope: { type: 'object.updated', occurredAt: new Date().toISOString(), actor: { type: 'system', id: null } } });
+      await k.t.db('object_event_deliveries').insert({ event_id: eventId, subscription_id: sub.id, event_type: 'object.updated', record_id: eventId, status: 'pending', next_attempt_at: new Date(Date.now() - 1000) });
+      await new Promise((r) => setTimeout(r, 400));
+      expect(receiver.calls).to.have.length(0);
+      expect((await k.deliveries(sub.id))[0].attempts).to.equal(0);
     } finally {
       await k.t.close();
       await receiver.close();
