@@ -41,15 +41,18 @@ export interface EventEnvelope {
 /** The envelope of a change: never attribute values, only what the announcer put in `data`. */
 export function envelopeOf(change: RecordChange, type: string, occurredAt: Date): EventEnvelope {
   const data = change.data ?? {};
-  const envelope: EventEnvelope = { type, occurredAt: occurredAt.toISOString(), actor: { type: change.actor.type, id: change.actor.id } };
+  const parts: Record<string, unknown> = {};
   if (change.recordType === 'object') {
-    if (data.class) envelope.class = data.class;
-    if (data.object) envelope.object = data.object;
-    if (data.transition) envelope.transition = data.transition;
-    if (data.bulk) envelope.bulk = data.bulk;
+    // The spec's body order: class, object, (transition, bulk), changed, actor.
+    for (const key of ['class', 'object', 'transition', 'bulk']) if (data[key] !== undefined) parts[key] = data[key];
   } else {
-    envelope[change.recordType] = { id: change.recordId, ...data };
+    parts[change.recordType] = { id: change.recordId, ...data };
   }
-  if (change.kind !== 'bulk') envelope.changed = change.changedFields ?? [];
-  return envelope;
+  return {
+    type,
+    occurredAt: occurredAt.toISOString(),
+    ...parts,
+    ...(change.kind === 'bulk' ? {} : { changed: change.changedFields ?? [] }),
+    actor: { type: change.actor.type, id: change.actor.id },
+  };
 }

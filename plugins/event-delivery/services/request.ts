@@ -3,10 +3,19 @@ import { cmsSignature, standardWebhooksSignature } from './signature.ts';
 
 type ClaimedDelivery = Awaited<ReturnType<ServiceMap['objectEventQueue']['claim']>>[number];
 
-/** The body is built at send time from the stored envelope: the spec's fields, `instance` = host name. */
+const LEADING = ['class', 'object', 'transition', 'bulk'];
+const TRAILING = ['changed', 'actor', 'test'];
+
+/**
+ * The body is built at send time from the stored envelope: the spec's fields in the spec's order
+ * (jsonb keeps no key order), `instance` = host name; an asset's or page's part sits before `changed`.
+ */
 export function deliveryBody(delivery: ClaimedDelivery, instance: string): string {
-  const { type, occurredAt, ...rest } = delivery.envelope;
-  return JSON.stringify({ id: delivery.eventId, type, occurredAt, instance, ...rest });
+  const envelope = delivery.envelope as Record<string, unknown>;
+  const body: Record<string, unknown> = { id: delivery.eventId, type: envelope.type, occurredAt: envelope.occurredAt, instance };
+  const middle = Object.keys(envelope).filter((k) => !LEADING.includes(k) && !TRAILING.includes(k) && k !== 'type' && k !== 'occurredAt');
+  for (const key of [...LEADING, ...middle, ...TRAILING]) if (envelope[key] !== undefined) body[key] = envelope[key];
+  return JSON.stringify(body);
 }
 
 /** The delivery headers: ours, and the Standard Webhooks set in parallel; signatures only with a secret. */

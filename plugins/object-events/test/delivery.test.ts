@@ -61,7 +61,7 @@ describe('object events: delivery worker', () => {
     // The gateway catalog added the endpoint's credential.
     expect(call.headers.authorization).to.equal(`Bearer secret-of-${sub.endpointId}`);
     const body = JSON.parse(call.body);
-    expect(Object.keys(body)).to.deep.equal(['id', 'type', 'occurredAt', 'instance', 'actor', 'class', 'object', 'changed']);
+    expect(Object.keys(body)).to.deep.equal(['id', 'type', 'occurredAt', 'instance', 'class', 'object', 'changed', 'actor']);
     expect(body).to.include({ type: 'object.updated', instance: 'localhost' });
     expect(body.changed).to.deep.equal(['title', 'key']);
     expect(body.object.id).to.equal(change.recordId);
