@@ -40,6 +40,8 @@ export function retryAfterMs(value: string | undefined, now: Date): number | und
   if (!value) return undefined;
   const trimmed = value.trim();
   if (/^\d{1,10}$/.test(trimmed)) return Number(trimmed) * 1000;
+  // Only the IMF-fixdate form: Date.parse would also take `-5` or `2027` as a date.
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(trimmed)) return undefined;
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
 }
