@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { retryAfterMs } from '../../event-delivery/services/request.ts';
 import { MAX_TRIES, nextTryAfterMs } from '../services/retry-schedule.ts';
 
 describe('object events: retry schedule', () => {
@@ -14,15 +13,5 @@ describe('object events: retry schedule', () => {
     expect(nextTryAfterMs(1, 90_000)).to.equal(90_000);
     expect(nextTryAfterMs(4, 0)).to.equal(60_000);
     expect(nextTryAfterMs(2, 10 * 86_400_000)).to.equal(43_200_000);
-  });
-
-  it('reads Retry-After as seconds or an HTTP date; anything else is ignored', () => {
-    const now = new Date('2026-01-01T00:00:00Z');
-    expect(retryAfterMs('120', now)).to.equal(120_000);
-    expect(retryAfterMs('Thu, 01 Jan 2026 00:10:00 GMT', now)).to.equal(600_000);
-    expect(retryAfterMs('Wed, 31 Dec 2025 00:00:00 GMT', now)).to.equal(0);
-    expect(retryAfterMs('soon', now)).to.equal(undefined);
-    expect(retryAfterMs('-5', now)).to.equal(undefined);
-    expect(retryAfterMs(undefined, now)).to.equal(undefined);
   });
 });
