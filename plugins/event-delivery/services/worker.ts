@@ -9,6 +9,8 @@ type Outcome = Parameters<Queue['finish']>[1];
 /** Deliveries claimed per free slot in one round trip. */
 const PREFETCH_FACTOR = 4;
 
+const SECRET_REF = /^OBJECT_EVENTS_SECRET_[A-Z0-9_]+$/;
+
 /** The spec's send timeout. */
 export const SEND_TIMEOUT_MS = 10_000;
 
@@ -147,6 +149,8 @@ export class DeliveryWorker {
   private async send(delivery: ClaimedDelivery): Promise<Outcome> {
     let secret: string | undefined;
     if (delivery.signingSecretRef) {
+      // Only the signing-secret namespace, whatever a row says: never DATABASE_URL or another secret.
+      if (!SECRET_REF.test(delivery.signingSecretRef)) return { kind: 'failed', problem: 'signing secret reference outside OBJECT_EVENTS_SECRET_*; nothing sent' };
       // The variable is named at run time by the subscription, so it cannot be part of the typed config slice.
       secret = (this.opts.secretOf ?? ((name) => process.env[name]))(delivery.signingSecretRef);
       if (!secret) return { kind: 'failed', problem: `signing secret variable ${delivery.signingSecretRef} is not set; nothing sent` };

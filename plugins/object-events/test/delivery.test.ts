@@ -191,6 +191,15 @@ describe('object events: delivery worker', () => {
     expect(receiver.calls).to.have.length(0);
   });
 
+  it('the worker reads only OBJECT_EVENTS_SECRET_* variables, whatever a stored row names', async () => {
+    const sub = await k.subscribe(receiver);
+    await k.t.db('object_event_subscriptions').where({ id: sub.id }).update({ signing_secret_ref: 'PATH' });
+    await k.announce(objectChange());
+    await waitStatus(sub.id, 'retrying', 1);
+    expect((await statusOf(sub.id)).last_problem).to.contain('outside OBJECT_EVENTS_SECRET_');
+    expect(receiver.calls).to.have.length(0);
+  });
+
   it('deleting a subscription deletes its log and cancels waiting deliveries', async () => {
     receiver.answerWith(() => ({ status: 500 }));
     const sub = await k.subscribe(receiver);
