@@ -201,6 +201,26 @@ describe('object events: recording in the write transaction', () => {
     });
   });
 
+  it('the hourly job drops old loop counters, events without deliveries and rows of deleted subscriptions', async () => {
+    const sub = await k.subscribe(receiver);
+    const keep = randomUUID();
+    await k.announce(objectChange({ recordId: keep }));
+    const old = new Date(k.clock.now().getTime() - 3 * 86_400_000);
+    const orphanEvent = randomUUID();
+    const ghostEvent = randomUUID();
+    const envelope = { type: 'object.updated', occurredAt: old.toISOString(), actor: { type: 'system', id: null } };
+    await k.t.db('object_events').insert([
+      { id: orphanEvent, type: 'object.updated', record_type: 'object', record_id: orphanEvent, occurred_at: old, envelope },
+      { id: ghostEvent, type: 'object.updated', record_type: 'object', record_id: ghostEvent, occurred_at: old, envelope },
+    ]);
+    await k.t.db('object_event_deliveries').insert({ event_id: ghostEvent, subscription_id: randomUUID(), event_type: 'object.updated', record_id: ghostEvent, status: 'pending', next_attempt_at: old });
+    await k.t.db('object_event_loop_counters').insert({ scope: 'client', subject: 'c-old', record_key: 'object:old', window_start: old, count: 3 });
+    await k.t.kernel.runJob('object-events', 'leftovers.purge');
+    expect(await k.t.db('object_events').whereIn('id', [orphanEvent, ghostEvent])).to.have.length(0);
+    expect(await k.t.db('object_event_loop_counters').where({ subject: 'c-old' })).to.have.length(0);
+    expect((await k.deliveries(sub.id)).map((d) => d.record_id)).to.deep.equal([keep]);
+  });
+
   it('the audit actor of a flow stop by the system is recorded as system', async () => {
     const recordId = randomUUID();
     await k.announce(objectChange({ recordId, actor: { type: 'system', id: null }, flags: { flow: 'stop' } }));
