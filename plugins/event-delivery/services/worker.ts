@@ -95,13 +95,18 @@ export class DeliveryWorker {
 
   /**
    * Starts claimed deliveries while slots are free. One whose lease would not outlast a send is
-   * dropped unsent: it is claimed again after the lease, so no delivery is ever sent twice at once.
+   * given back unsent: no delivery is ever sent after its lease could have passed, so never twice at once.
    */
   private startClaimed(): void {
+    const late: ClaimedDelivery[] = [];
     while (this.inFlight.size < this.opts.concurrency && this.claimed.length > 0) {
       const { delivery, claimedAt } = this.claimed.shift()!;
-      if (this.deps.clock.now().getTime() > claimedAt + this.opts.leaseMs - this.timeoutMs - 1_000) continue;
-      this.track(this.deliver(delivery));
+      if (this.deps.clock.now().getTime() > claimedAt + this.opts.leaseMs - this.timeoutMs - 1_000) late.push(delivery);
+      else this.track(this.deliver(delivery));
+    }
+    // Given back at once (the try not counted), so slow receivers do not age deliveries unsent.
+    if (late.length > 0) {
+      this.track(this.deps.queue.release(late).catch((err) => this.deps.log.warn({ err }, 'object events: releasing late claims failed')));
     }
   }
 
