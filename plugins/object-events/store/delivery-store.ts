@@ -82,6 +82,8 @@ export class DeliveryStore {
          SELECT id FROM ${TABLE}
          WHERE status IN ('pending', 'retrying') AND next_attempt_at <= ?::timestamptz
            AND (claimed_until IS NULL OR claimed_until < ?::timestamptz)
+           -- A row whose subscription was deleted while the write ran waits for the hourly purge, out of the way.
+           AND EXISTS (SELECT 1 FROM object_event_subscriptions s WHERE s.id = ${TABLE}.subscription_id)
          ORDER BY next_attempt_at
          LIMIT ?
          FOR UPDATE SKIP LOCKED
