@@ -1,0 +1,40 @@
+import { definePlugin } from '../../kernel/index.ts';
+import { EventDeliveryConfig } from './config.ts';
+import { DeliveryWorker } from './services/worker.ts';
+
+/**
+ * The object events delivery worker, in the gateway process only: sends the deliveries the
+ * `object-events` plugin queues (through its `objectEventQueue`) to the endpoint and route of each
+ * subscription through `gatewayCatalog.callRoute` (endpoint credentials, outbound policy). No routes,
+ * no tables of its own.
+ */
+export default definePlugin({
+  id: 'event-delivery',
+  services: ['gateway'],
+  needs: ['objectEventQueue', 'clock', 'config'],
+  // Without the gateway plugin there is nothing to send through: the worker stays off.
+  optional: ['gatewayCatalog'],
+  config: EventDeliveryConfig,
+  setup: ({ objectEventQueue, gatewayCatalog, clock, config, log, pluginConfig }) => ({
+    enabled: pluginConfig.OBJECT_EVENTS_ENABLED && gatewayCatalog !== undefined,
+    worker: gatewayCatalog && new DeliveryWorker(
+      { queue: objectEventQueue, catalog: gatewayCatalog, clock, log },
+      {
+        concurrency: pluginConfig.OBJECT_EVENTS_CONCURRENCY,
+        pollMs: pluginConfig.OBJECT_EVENTS_POLL_MS,
+        leaseMs: pluginConfig.OBJECT_EVENTS_CLAIM_SECONDS * 1000,
+        instance: new URL(config.PUBLIC_BASE_URL).hostname,
+      },
+    ),
+  }),
+  onStart({ services, objectEventQueue, log }) {
+    const worker = services.worker;
+    if (!services.enabled || !worker) {
+      if (!services.worker) log.warn('object events: no gatewayCatalog in this process, deliveries are not sent from here');
+      return;
+    }
+    objectEventQueue.onQueued(() => worker.wake());
+    worker.start();
+  },
+  onStop: ({ services }) => services.worker?.stop(),
+});

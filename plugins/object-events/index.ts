@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { definePlugin } from '../../kernel/index.ts';
+import { ObjectEventsConfig } from './config.ts';
+import { RECORD_KINDS } from './events.ts';
+import { purgeLeftovers } from './jobs.ts';
+import { OBJECT_EVENTS_PERMISSIONS } from './permissions.ts';
+import './ports.ts';
+import { subscriptionRoutes } from './routes/subscriptions.ts';
+import { createObjectEventServices } from './services/index.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Object event subscriptions: record changes (`object`, `asset`, `page`) become events and delivery
+ * rows in the writer's transaction, in every process that writes records. Subscription routes are
+ * served by core-api; the delivery worker is the `event-delivery` plugin (gateway), which drives the
+ * state machine through `objectEventQueue`.
+ */
+export default definePlugin({
+  id: 'object-events',
+  services: ['core-api', 'gateway', 'asset-processor'],
+  routesIn: ['core-api'],
+  needs: ['db', 'clock', 'audit', 'recordHooks'],
+  // Route checks need the gateway's catalog; it is built in core-api (and the gateway).
+  optional: ['gatewayCatalog'],
+  permissions: OBJECT_EVENTS_PERMISSIONS,
+  config: ObjectEventsConfig,
+  migrations: path.join(here, 'migrations'),
+  setup: (deps) => createObjectEventServices(deps),
+  provides: {
+    objectEventQueue: ({ services }) => services.queue,
+  },
+  async onStart({ services, recordHooks }) {
+    if (!services.enabled) return;
+    for (const recordType of RECORD_KINDS.keys()) recordHooks.subscribe(recordType, (change, trx) => services.recorder.record(change, trx));
+    await services.notifications.start();
+  },
+  onStop: ({ services }) => services.notifications.stop(),
+  routes: (app, { services }) => subscriptionRoutes(app, services),
+  jobs: [
+    {
+      name: 'leftovers.purge',
+      firstRunAfterMs: 60_000,
+      intervalMs: 3600_000,
+      run: ({ db, clock, pluginConfig }) => purgeLeftovers(db, clock.now(), pluginConfig.OBJECT_EVENTS_LOOP_WINDOW_SECONDS * 1000),
+    },
+  ],
+});

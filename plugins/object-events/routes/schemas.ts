@@ -1,0 +1,57 @@
+import { Type } from '@sinclair/typebox';
+import { EVENT_TYPES } from '../events.ts';
+
+export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+const EventType = Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)));
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const RefId = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._:-]+$' });
+const ActorId = Type.String({ minLength: 1, maxLength: 200 });
+
+const fields = {
+  name: Name,
+  events: Type.Array(EventType, { minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true }),
+  endpointId: RefId,
+  routeId: RefId,
+  classId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  enabled: Type.Boolean(),
+  ignoreActors: Type.Array(ActorId, { maxItems: 100 }),
+  // A variable name of the gateway process, never the secret itself.
+  signingSecretRef: Type.Union([Type.String({ pattern: '^OBJECT_EVENTS_SECRET_[A-Z0-9_]+$', maxLength: 120 }), Type.Null()]),
+};
+
+export const CreateSubscription = Type.Object(
+  {
+    name: fields.name,
+    events: fields.events,
+    endpointId: fields.endpointId,
+    routeId: fields.routeId,
+    classId: Type.Optional(fields.classId),
+    enabled: Type.Optional(fields.enabled),
+    ignoreActors: Type.Optional(fields.ignoreActors),
+    signingSecretRef: Type.Optional(fields.signingSecretRef),
+  },
+  { additionalProperties: false },
+);
+
+export const PatchSubscription = Type.Partial(Type.Object(fields), { additionalProperties: false });
+
+export const DeliveryStatusFilter = Type.Union(['pending', 'delivered', 'retrying', 'dead', 'stopped'].map((s) => Type.Literal(s)));
+
+export const DeliveriesQuery = Type.Object(
+  {
+    status: Type.Optional(DeliveryStatusFilter),
+    type: Type.Optional(EventType),
+    recordId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  },
+  { additionalProperties: false },
+);
+
+export const DeleteDeliveries = Type.Object(
+  {
+    ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 500 })),
+    status: Type.Optional(Type.Union(['delivered', 'dead', 'stopped'].map((s) => Type.Literal(s)))),
+  },
+  { additionalProperties: false },
+);

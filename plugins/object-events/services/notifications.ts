@@ -1,0 +1,71 @@
+import pg from 'pg';
+import type { Db, Logger } from '../../../kernel/index.ts';
+
+/**
+ * One LISTEN connection per process for this plugin's channels (subscription changes, queued
+ * deliveries). Notices are hints: every reader also works without them (cache TTL, worker polling), so a
+ * lost connection is only logged and reopened after a pause.
+ */
+export class DatabaseNotifications {
+  private client: pg.Client | undefined;
+  private readonly listeners = new Map<string, Set<() => void>>();
+  private stopped = false;
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: { db: Db; log: Logger }) {}
+
+  on(channel: string, listener: () => void): () => void {
+    let set = this.listeners.get(channel);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(channel, set);
+      // A channel added after connecting is listened to from now on.
+      this.client?.query(`LISTEN ${pg.escapeIdentifier(channel)}`).catch((err) => this.scheduleReconnect(err));
+    }
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.connect().catch((err) => this.scheduleReconnect(err));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    // knex keeps the connection settings it was made with; the listener uses the same server and role.
+    const settings = (this.deps.db.client as { connectionSettings: pg.ClientConfig }).connectionSettings;
+    const client = new pg.Client({ ...settings, application_name: 'cms-object-events-listen' });
+    client.on('error', (err) => this.scheduleReconnect(err));
+    client.on('notification', (msg) => {
+      for (const listener of this.listeners.get(msg.channel) ?? []) listener();
+    });
+    await client.connect();
+    if (this.stopped) {
+      await client.end();
+      return;
+    }
+    for (const channel of this.listeners.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    this.client = client;
+    // Something may have changed while no one listened.
+    for (const set of this.listeners.values()) for (const listener of set) listener();
+  }
+
+  private scheduleReconnect(err: unknown): void {
+    const client = this.client;
+    this.client = undefined;
+    client?.end().catch(() => undefined);
+    if (this.stopped) return;
+    this.deps.log.warn({ err }, 'object events: notification connection lost, reconnecting in 5 s (polling meanwhile)');
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => void this.connect().catch((e) => this.scheduleReconnect(e)), 5_000);
+    this.retry.unref();
+  }
+}

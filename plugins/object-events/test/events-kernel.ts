@@ -1,0 +1,98 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { ManualClock } from '../../../kernel/clock.ts';
+import { createKnex, type DatabaseHandle, type Db } from '../../../kernel/database.ts';
+import type { RecordChange } from '../../../kernel/record-hooks.ts';
+import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+import catalogFixture from './fixtures/test-gateway-catalog/index.ts';
+import type { Receiver } from './receiver.ts';
+
+export type User = Awaited<ReturnType<TestKernel['createUser']>>;
+
+/** An endpoint of the test catalog pointing at `baseUrl`, with one route per method/path given. */
+export async function addEndpoint(db: Db, baseUrl: string, routes: { method: string; path: string }[]) {
+  const endpointId = `ep-${randomBytes(4).toString('hex')}`;
+  await db('test_gateway_endpoints').insert({ id: endpointId, name: endpointId, base_url: baseUrl, auth_header: `Bearer secret-of-${endpointId}` });
+  const routeIds: string[] = [];
+  for (const r of routes) {
+    const id = `rt-${randomBytes(4).toString('hex')}`;
+    await db('test_gateway_routes').insert({ id, endpoint_id: endpointId, method: r.method, path_template: r.path });
+    routeIds.push(id);
+  }
+  return { endpointId, routeIds };
+}
+
+/**
+ * A kernel with data, object-events, event-delivery and the test gateway catalog; a manual clock;
+ * a manager (object_events:manage) and a data publisher.
+ */
+export async function startEventsKernel(opts: { env?: Record<string, string>; withData?: boolean; delivery?: boolean; database?: DatabaseHandle } = {}) {
+  const clock = new ManualClock();
+  const plugins = ['object-events', ...(opts.delivery === false ? [] : ['event-delivery']), ...(opts.withData === false ? [] : ['data'])];
+  const t = await startTestKernel({
+    plugins,
+    extraPlugins: [catalogFixture],
+    clock,
+    env: { OBJECT_EVENTS_POLL_MS: '50', ...opts.env },
+    database: opts.database,
+  });
+  const manager = await t.createUser({ permissions: ['object_events:manage'] });
+  const call = (method: string, url: string, user: User | null, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> =>
+    t.inject({ method: method as 'GET', url, payload: body as object, headers: { ...(user ? { cookie: user.cookie } : {}), ...headers } });
+
+  /** A subscription to a fresh endpoint+route at the receiver; returns its view. */
+  const subscribe = async (receiver: Receiver, body: Record<string, unknown> = {}, path = '/hook') => {
+    const { endpointId, routeIds } = await addEndpoint(t.db, receiver.url, [{ method: 'POST', path }]);
+    const res = await call('POST', '/object-event-subscriptions', manager, {
+      name: `sub-${randomUUID()}`,
+      events: ['object.created', 'object.updated', 'object.deleted'],
+      endpointId,
+      routeId: routeIds[0],
+      ...body,
+    });
+    if (res.statusCode !== 201) throw new Error(`subscription create failed: ${res.body}`);
+    return res.json() as { id: string; name: string; endpointId: string; routeId: string };
+  };
+
+  /** Announces a change the way a writing plugin does, in a transaction of its own. */
+  const announce = (change: RecordChange) => t.db.transaction((trx) => t.kernel.resolve('recordHooks').announce(trx, change));
+
+  const deliveries = (subscriptionId: string) => t.db('object_event_deliveries').where({ subscription_id: subscriptionId }).orderBy('seq');
+
+  /** Polls `check` until it returns true (the worker runs on its own timer). */
+  const until = async (check: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> => {
+    const end = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error('condition not met in time');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+
+  return { t, clock, manager, call, subscribe, announce, deliveries, until };
+}
+
+export type EventsKernel = Awaited<ReturnType<typeof startEventsKernel>>;
+
+/** A record change of an object in `classId`, as the data plugin announces it. */
+export function objectChange({ classId = randomUUID(), ...over }: Partial<RecordChange> & { classId?: string } = {}): RecordChange {
+  const id = over.recordId ?? randomUUID();
+  return {
+    recordType: 'object',
+    recordId: id,
+    kind: 'updated',
+    changedFields: ['title'],
+    actor: { type: 'user', id: randomUUID() },
+    data: {
+      class: { id: classId, name: 'article' },
+      object: { id, translationGroupId: id, locale: 'en', key: null, published: false, workflowState: null, updatedAt: new Date().toISOString() },
+    },
+    ...over,
+  };
+}
+
+/** A second connection pool on the database of `db`: another process's view of the same data. */
+export function secondHandle(db: Db): DatabaseHandle {
+  const url = (db.client as { connectionSettings: { connectionString: string } }).connectionSettings.connectionString;
+  const other = createKnex(url, 5);
+  return { db: other, url, close: () => other.destroy() };
+}
