@@ -8,7 +8,7 @@ import { isUuid } from './attributes.ts';
 import type { DataServiceDeps } from './deps.ts';
 import { afterCondition, decodeCursor, encodeCursor, type KeyTerm } from './page-cursor.ts';
 import type { CachedAnswer, PublicReadCache } from './public-read-cache.ts';
-import { attributeBytes, publicObject, type PublicRow } from './public-row.ts';
+import { publicObject, type PublicRow } from './public-row.ts';
 import type { PlannedOrder, QueryInput, QueryService } from './query-service.ts';
 import { assertWellFormed } from './well-formed.ts';
 
@@ -96,22 +96,19 @@ export class PublicReadService {
       keys: terms.map((t, i) => keyText(order[i], t.sql)),
       limitParam: param(limit + 1),
       offsetParam: param(input.offset ?? 0),
+      maxBytesParam: param(this.deps.kernel.pluginConfig.DATA_MAX_PAGE_BYTES),
       withTotal: input.includeTotal === true,
     });
     const rows = await this.sql.rows<PublicRow & { total?: number }>(text, values);
-    // At most `limit` objects and at most DATA_MAX_PAGE_BYTES of attribute text (at least one object):
-    // a page cut short for size has more to come.
-    const maxBytes = this.deps.kernel.pluginConfig.DATA_MAX_PAGE_BYTES;
+    // At most `limit` objects; a row past the page's byte cap comes without attributes (the SQL says why).
     const objects: unknown[] = [];
-    let bytes = 0;
     let cut = false;
     for (const row of rows) {
       if (objects.length === limit) break;
-      if (objects.length > 0 && bytes >= maxBytes) {
+      if (row.attributes_text === null) {
         cut = true;
         break;
       }
-      bytes += attributeBytes(row);
       objects.push(publicObject(row, cls.name));
     }
     const hasMore = cut || rows.length > limit;

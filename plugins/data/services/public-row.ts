@@ -1,8 +1,9 @@
 /**
  * One object row of the public read path (store/public-read-sql.ts) as the driver gives it (uuids,
  * texts and the formatted timestamps as strings, `published` as a boolean, attributes as jsonb's
- * text). The answer is written from it directly: `attributes` is parsed once (JSON.parse) so `JSON.stringify` gives the same bytes the DTO mapping gave
- * (jsonb's text form puts spaces after `:` and `,`); its length in bytes is the page's byte budget unit.
+ * text). The answer is written from it directly: `attributes` is parsed once (JSON.parse) so
+ * `JSON.stringify` gives the same bytes the DTO mapping gave (jsonb's text form puts spaces after `:`
+ * and `,`).
  */
 export interface PublicRow {
   id: string;
@@ -14,7 +15,8 @@ export interface PublicRow {
   path: string | null;
   published: boolean;
   workflow_state: string | null;
-  attributes_text: string;
+  /** Null on a row past the page's byte cap (store/public-read-sql.ts). */
+  attributes_text: string | null;
   created_text: string;
   updated_text: string;
   [key: `k${number}`]: string | null;
@@ -33,11 +35,9 @@ export function publicObject(row: PublicRow, className: string): Record<string, 
     path: row.path,
     published: row.published,
     workflowState: row.workflow_state,
-    attributes: JSON.parse(row.attributes_text),
+    attributes: JSON.parse(row.attributes_text ?? '{}'),
     createdAt: row.created_text,
     updatedAt: row.updated_text,
   };
 }
 
-/** Bytes of the row's attributes as jsonb's text (what `octet_length(attributes::text)` gives). */
-export const attributeBytes = (row: PublicRow): number => Buffer.byteLength(row.attributes_text);

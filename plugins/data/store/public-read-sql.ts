@@ -5,9 +5,9 @@ import { partitionOf } from './object-partitions.ts';
  * and returns plain columns, already in their answer form: timestamps formatted like
  * `Date#toISOString()` (UTC, milliseconds truncated), attributes as jsonb's text (so the driver does
  * not parse them, and their byte length is known). The caller writes the answer from them
- * (services/public-row.ts). Building the JSON in PostgreSQL instead (json_build_object per row, a window for the byte cap,
+ * (services/public-row.ts). Building the JSON in PostgreSQL instead (json_build_object per row,
  * ordered json_agg) cost 15x the baseline's execution time for a page of 20 (bench/data-explain.ts),
- * on the same CPU the Node process needs. Texts use `$n` parameters (named prepared statements,
+ * on the CPU Node needs too. Texts use `$n` parameters (named prepared statements,
  * store/prepared-reads.ts).
  */
 
@@ -41,6 +41,8 @@ export interface PageSqlInput {
   keys: string[];
   limitParam: string;
   offsetParam: string;
+  /** Bytes of attributes text a page may carry (at least one object). */
+  maxBytesParam: string;
   /** Adds column `total`: the count of the filters' matches (an InitPlan, computed once). */
   withTotal: boolean;
 }
@@ -48,18 +50,30 @@ export interface PageSqlInput {
 const whereOf = (parts: string[]) => (parts.length > 0 ? `where ${parts.join(' and ')}` : '');
 
 /**
- * One page's rows (one past the limit, so the caller tells `hasMore`), with the text of each row's
- * sort values. Only `limit + 1` rows are read from the index; nothing is computed for the others.
- * The total, when asked for, rides on every row (same statement, same snapshot); a page with no rows
- * asks `publicCountSql` for it.
+ * One page's rows (one past the limit, so the caller tells `hasMore`), in order, with the text of each
+ * row's sort values (k0, k1...). Only `limit + 1` rows are read from the index; the window sum over
+ * them is the byte cap: a row whose predecessors already carry `maxBytes` of attributes text comes
+ * with `attributes_text` null (the caller stops there: the page was cut), so rows past the cap never
+ * leave the database. The total, when asked for, rides on every row (same statement, same snapshot);
+ * a page with no rows asks `publicCountSql` for it.
  */
 export function publicPageSql(p: PageSqlInput): string {
   const where = whereOf(p.after ? [...p.where, p.after] : p.where);
   const orderSql = p.order.map((o) => `${o.sql} ${o.direction}`).join(', ');
   const keys = p.keys.map((k, i) => `${k} as k${i}`).join(', ');
   const total = p.withTotal ? `, (${publicCountSql(p.classId, p.where)}) as total` : '';
-  return `select ${OBJECT_COLUMNS}, ${keys}${total} from "${partitionOf(p.classId)}" o ${where}
-    order by ${orderSql} limit ${p.limitParam} offset ${p.offsetParam}`;
+  return `select q.id, q.class_id, q.translation_group_id, q.locale, q.key, q.parent_id, q.path, q.published, q.workflow_state,
+      case when q.bytes_before < ${p.maxBytesParam} then q.attributes_text end as attributes_text,
+      q.created_text, q.updated_text, ${p.keys.map((_, i) => `q.k${i}`).join(', ')}${total}
+    from (
+      select r.*, coalesce(sum(octet_length(r.attributes_text)) over (order by r.page_row rows between unbounded preceding and 1 preceding), 0) as bytes_before
+      from (
+        select ${OBJECT_COLUMNS}, ${keys}, row_number() over (order by ${orderSql}) as page_row
+        from "${partitionOf(p.classId)}" o ${where}
+        order by ${orderSql} limit ${p.limitParam} offset ${p.offsetParam}
+      ) r
+    ) q
+    order by q.page_row`;
 }
 
 /** Every match of the query, not only those after the cursor: the same total on every page. */
