@@ -3,21 +3,14 @@ import type { Knex } from 'knex';
 import { notFound } from '../../../kernel/index.ts';
 import type { ClassRow } from '../model.ts';
 import type { PreparedReads } from '../store/prepared-reads.ts';
-import { cursorTimestamp, publicPageSql, publishedByIdSql } from '../store/public-read-sql.ts';
+import { cursorTimestamp, publicCountSql, publicPageSql, publishedByIdSql } from '../store/public-read-sql.ts';
 import { isUuid } from './attributes.ts';
 import type { DataServiceDeps } from './deps.ts';
 import { afterCondition, decodeCursor, encodeCursor, type KeyTerm } from './page-cursor.ts';
 import type { CachedAnswer, PublicReadCache } from './public-read-cache.ts';
+import { publicObject, type PublicRow } from './public-row.ts';
 import type { PlannedOrder, QueryInput, QueryService } from './query-service.ts';
 import { assertWellFormed } from './well-formed.ts';
-
-/** What PostgreSQL answers for a page (store/public-read-sql.ts). */
-interface PageJson {
-  rows: unknown[];
-  keys: Array<Array<string | null>>;
-  cut: boolean;
-  total: number | null;
-}
 
 /** `?` placeholders of a knex-style fragment as numbered parameters of one statement. */
 function numbered(sql: string, bindings: readonly Knex.RawBinding[], param: (value: unknown) => string): string {
@@ -33,10 +26,10 @@ function keyText(term: PlannedOrder, sql: string): string {
 
 /**
  * The public read path (GET by id, list, query; and `dataObjects.getPublished/queryPublished`):
- * answers as final JSON text, from the read cache when it holds them, otherwise from one named
- * prepared statement on the class's partition that builds the objects' JSON in PostgreSQL. Node
- * reparses and restringifies that text once (native JSON), which gives exactly the bytes the
- * row-by-row DTO mapping gave (jsonb's text form puts spaces after `:` and `,`).
+ * answers as final JSON text, from the read cache when it holds them, otherwise from a named prepared
+ * statement on the class's partition that reads only the page's rows (plus a count when asked for);
+ * the answer is written from those rows (services/public-row.ts), exactly the bytes the DTO mapping
+ * gives.
  */
 export class PublicReadService {
   /** By-id statement text per class: built once, not per request. */
@@ -61,9 +54,9 @@ export class PublicReadService {
     const ticket = this.cache.ticket(classId);
     let text = this.byIdText.get(classId);
     if (text === undefined) this.byIdText.set(classId, (text = publishedByIdSql(classId)));
-    const rows = await this.sql.rows<{ body: string }>(text, [id, classId, cls.name]);
+    const rows = await this.sql.rows<PublicRow>(text, [id, classId]);
     if (rows.length === 0) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
-    return this.cache.put(key, classId, ticket, JSON.stringify(JSON.parse(rows[0].body)));
+    return this.cache.put(key, classId, ticket, JSON.stringify(publicObject(rows[0], cls.name)));
   }
 
   /** `{ objects, hasMore, total?, nextCursor? }` of published objects. */
@@ -88,15 +81,15 @@ export class PublicReadService {
     const { conditions, order } = this.query.plan(cls, input, 'public');
     const values: unknown[] = [];
     const param = (value: unknown) => `$${values.push(value)}`;
-    const classNameParam = param(cls.name);
     const where = conditions.map((c) => numbered(c.sql, c.bindings, param));
     const terms: KeyTerm[] = order.map((o) => ({ sql: numbered(o.sql, o.bindings, param), direction: o.direction, kind: o.kind, nullable: o.nullable }));
+    // The count sees the filters only (the same total on every page): its values are the filters'.
+    const countValues = values.slice();
     const orderTag = tagOf(cls, terms);
     const after = input.after === undefined ? undefined : afterCondition(terms, decodeCursor(input.after, orderTag, terms), param);
     const ticket = this.cache.ticket(cls.id);
     const text = publicPageSql({
       classId: cls.id,
-      classNameParam,
       where,
       after,
       order: terms,
@@ -106,15 +99,33 @@ export class PublicReadService {
       maxBytesParam: param(this.deps.kernel.pluginConfig.DATA_MAX_PAGE_BYTES),
       withTotal: input.includeTotal === true,
     });
-    const [row] = await this.sql.rows<{ body: string }>(text, values);
-    const page = JSON.parse(row.body) as PageJson;
-    const objects = page.rows.length > limit ? page.rows.slice(0, limit) : page.rows;
-    const hasMore = page.cut || page.rows.length > limit;
+    const rows = await this.sql.rows<PublicRow & { total?: number }>(text, values);
+    // At most `limit` objects; a row past the page's byte cap comes without attributes (the SQL says why).
+    const objects: unknown[] = [];
+    let cut = false;
+    for (const row of rows) {
+      if (objects.length === limit) break;
+      if (row.attributes_text === null) {
+        cut = true;
+        break;
+      }
+      objects.push(publicObject(row, cls.name));
+    }
+    const hasMore = cut || rows.length > limit;
     const answer: Record<string, unknown> = { objects, hasMore };
-    if (page.total !== null) answer.total = page.total;
-    if (hasMore && objects.length > 0) answer.nextCursor = encodeCursor(orderTag, page.keys[objects.length - 1]);
+    if (input.includeTotal === true) {
+      answer.total = rows.length > 0 ? rows[0].total : (await this.sql.rows<{ total: number }>(publicCountSql(cls.id, where), countValues))[0].total;
+    }
+    if (hasMore && objects.length > 0) answer.nextCursor = encodeCursor(orderTag, keysOf(rows[objects.length - 1], terms.length));
     return this.cache.put(key, cls.id, ticket, JSON.stringify(answer));
   }
+}
+
+/** The text of a row's sort values (columns k0, k1...), as the cursor carries them. */
+function keysOf(row: PublicRow, count: number): Array<string | null> {
+  const out: Array<string | null> = [];
+  for (let i = 0; i < count; i++) out.push(row[`k${i}`] ?? null);
+  return out;
 }
 
 /** Names the order a cursor belongs to (class and sort terms), short. */

@@ -31,7 +31,7 @@ export class PreparedReads {
     private readonly maxNames = 500,
   ) {}
 
-  async rows<T extends Record<string, unknown>>(text: string, values: unknown[]): Promise<T[]> {
+  async rows<T>(text: string, values: unknown[]): Promise<T[]> {
     const client = this.db.client as unknown as PoolClient;
     const connection = await client.acquireConnection();
     try {

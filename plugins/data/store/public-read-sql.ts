@@ -1,10 +1,14 @@
 import { partitionOf } from './object-partitions.ts';
 
 /**
- * SQL of the public read path. PostgreSQL builds each object's answer with `json_build_object`, in the
- * key order of `toObjectDto` (model.ts) and with timestamps formatted like `Date#toISOString()`
- * (UTC, milliseconds truncated), so Node neither maps rows nor parses dates: it receives one JSON text
- * per request. Texts use `$n` parameters (they run as named prepared statements, store/prepared-reads.ts).
+ * SQL of the public read path. Each statement walks the class's partition (an index in sort order)
+ * and returns plain columns, already in their answer form: timestamps formatted like
+ * `Date#toISOString()` (UTC, milliseconds truncated), attributes as jsonb's text (so the driver does
+ * not parse them, and their byte length is known). The caller writes the answer from them
+ * (services/public-row.ts). Building the JSON in PostgreSQL instead (json_build_object per row,
+ * ordered json_agg) cost 15x the baseline's execution time for a page of 20 (bench/data-explain.ts),
+ * on the CPU Node needs too. Texts use `$n` parameters (named prepared statements,
+ * store/prepared-reads.ts).
  */
 
 const iso = (column: string, unit: 'MS' | 'US') => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.${unit}"Z"')`;
@@ -12,64 +16,67 @@ const iso = (column: string, unit: 'MS' | 'US') => `to_char(${column} at time zo
 /** A timestamp in the cursor's form: ISO 8601 UTC with microseconds (what the column holds, exactly). */
 export const cursorTimestamp = (column: string) => iso(column, 'US');
 
-/** One object as the public API answers it; `$className` is the parameter carrying the class name. */
-export function objectJson(className: string): string {
-  return `json_build_object('id', o.id, 'class', json_build_object('id', o.class_id, 'name', ${className}::text), 'classId', o.class_id,
-    'translationGroupId', o.translation_group_id, 'locale', o.locale, 'key', o.key, 'parentId', o.parent_id, 'path', o.path,
-    'published', o.published, 'workflowState', o.workflow_state, 'attributes', o.attributes,
-    'createdAt', ${iso('o.created_at', 'MS')}, 'updatedAt', ${iso('o.updated_at', 'MS')})`;
-}
+/**
+ * The columns of one object, in the order of `toObjectDto` (model.ts); services/public-row.ts reads them.
+ * Converted columns get names of their own: ORDER BY resolves a bare name (`created_at`) to an output
+ * column first, and would then sort by the text instead of walking the index.
+ */
+const OBJECT_COLUMNS = `o.id, o.class_id, o.translation_group_id, o.locale, o.key, o.parent_id, o.path, o.published, o.workflow_state,
+  o.attributes::text as attributes_text, ${iso('o.created_at', 'MS')} as created_text, ${iso('o.updated_at', 'MS')} as updated_text`;
 
-/** A published object by id: `$1` id, `$2` class id, `$3` class name. One row `{ body }`, or none. */
+/** A published object by id: `$1` id, `$2` class id. One row, or none. */
 export function publishedByIdSql(classId: string): string {
-  return `select ${objectJson('$3')}::text as body from "${partitionOf(classId)}" o where o.id = $1 and o.class_id = $2 and o.published`;
+  return `select ${OBJECT_COLUMNS} from "${partitionOf(classId)}" o where o.id = $1 and o.class_id = $2 and o.published`;
 }
 
 export interface PageSqlInput {
   classId: string;
-  /** Parameter of the class name in `values` (e.g. `$1`). */
-  classNameParam: string;
   /** WHERE fragments over alias `o`, `$n` parameters already numbered. */
   where: string[];
   /** The keyset condition (`after`), which narrows the page but not the total. */
   after?: string;
   /** ORDER BY terms over alias `o` (id last). */
   order: Array<{ sql: string; direction: 'asc' | 'desc' }>;
-  /** Text form of each ORDER BY term's value, for the cursor of the next page. */
+  /** Text form of each ORDER BY term's value, for the cursor of the next page (columns k0, k1...). */
   keys: string[];
   limitParam: string;
   offsetParam: string;
+  /** Bytes of attributes text a page may carry (at least one object). */
   maxBytesParam: string;
+  /** Adds column `total`: the count of the filters' matches (an InitPlan, computed once). */
   withTotal: boolean;
 }
 
+const whereOf = (parts: string[]) => (parts.length > 0 ? `where ${parts.join(' and ')}` : '');
+
 /**
- * One page in one statement, as one JSON text: `{ rows: [object...], keys: [[sort values...]...],
- * cut, total }`. It reads one row past the limit (the caller tells `hasMore` from it) and stops after
- * `maxBytes` of attribute JSON (at least one row): `cut` says rows were left out for that reason. The
- * count, when asked for, is a subquery of the same statement, so the page still walks an index in
- * sort order.
+ * One page's rows (one past the limit, so the caller tells `hasMore`), in order, with the text of each
+ * row's sort values (k0, k1...). Only `limit + 1` rows are read from the index; the window sum over
+ * them is the byte cap: a row whose predecessors already carry `maxBytes` of attributes text comes
+ * with `attributes_text` null (the caller stops there: the page was cut), so rows past the cap never
+ * leave the database. The total, when asked for, rides on every row (same statement, same snapshot);
+ * a page with no rows asks `publicCountSql` for it.
  */
 export function publicPageSql(p: PageSqlInput): string {
-  const from = `"${partitionOf(p.classId)}" o`;
-  const whereOf = (parts: string[]) => (parts.length > 0 ? `where ${parts.join(' and ')}` : '');
   const where = whereOf(p.after ? [...p.where, p.after] : p.where);
   const orderSql = p.order.map((o) => `${o.sql} ${o.direction}`).join(', ');
-  // Every match of the query, not only those after the cursor: the same total on every page.
-  const total = p.withTotal ? `(select count(*) from ${from} ${whereOf(p.where)})` : 'null';
-  return `select json_build_object(
-      'rows', coalesce(json_agg(c.dto order by c.page_row) filter (where c.bytes_before < ${p.maxBytesParam}), '[]'::json),
-      'keys', coalesce(json_agg(c.keys order by c.page_row) filter (where c.bytes_before < ${p.maxBytesParam}), '[]'::json),
-      'cut', coalesce(bool_or(c.bytes_before >= ${p.maxBytesParam}), false),
-      'total', ${total})::text as body
+  const keys = p.keys.map((k, i) => `${k} as k${i}`).join(', ');
+  const total = p.withTotal ? `, (${publicCountSql(p.classId, p.where)}) as total` : '';
+  return `select q.id, q.class_id, q.translation_group_id, q.locale, q.key, q.parent_id, q.path, q.published, q.workflow_state,
+      case when q.bytes_before < ${p.maxBytesParam} then q.attributes_text end as attributes_text,
+      q.created_text, q.updated_text, ${p.keys.map((_, i) => `q.k${i}`).join(', ')}${total}
     from (
-      select s.dto, s.keys, s.page_row, sum(s.row_bytes) over (order by s.page_row rows unbounded preceding) - s.row_bytes as bytes_before
+      select r.*, coalesce(sum(octet_length(r.attributes_text)) over (order by r.page_row rows between unbounded preceding and 1 preceding), 0) as bytes_before
       from (
-        select ${objectJson(p.classNameParam)} as dto, json_build_array(${p.keys.join(', ')}) as keys,
-          row_number() over (order by ${orderSql}) as page_row, octet_length(o.attributes::text) as row_bytes
-        from ${from} ${where}
-        order by ${orderSql}
-        limit ${p.limitParam} offset ${p.offsetParam}
-      ) s
-    ) c`;
+        select ${OBJECT_COLUMNS}, ${keys}, row_number() over (order by ${orderSql}) as page_row
+        from "${partitionOf(p.classId)}" o ${where}
+        order by ${orderSql} limit ${p.limitParam} offset ${p.offsetParam}
+      ) r
+    ) q
+    order by q.page_row`;
+}
+
+/** Every match of the query, not only those after the cursor: the same total on every page. */
+export function publicCountSql(classId: string, where: string[]): string {
+  return `select count(*)::int as total from "${partitionOf(classId)}" o ${whereOf(where)}`;
 }
