@@ -84,8 +84,8 @@ describe('e2e: asset journey (content, data, assets, forms together)', function 
     });
 
     /** intent → PUT of the bytes to the ticket URL; the staged upload's id. */
-    async function stage(data: Buffer, filename = 'me.png'): Promise<string> {
-      const intent = await k.t.inject({ method: 'POST', url: '/public/uploads/intent', payload: { fieldId: 'photo', filename, size: data.length }, headers: client() });
+    async function stage(data: Buffer, filename = 'me.png', fieldId = 'photo'): Promise<string> {
+      const intent = await k.t.inject({ method: 'POST', url: '/public/uploads/intent', payload: { fieldId, filename, size: data.length }, headers: client() });
       expect(intent.statusCode, intent.body).to.equal(201);
       expect(intent.json().maxBytes).to.equal(200_000);
       const put = await k.t.inject({ method: 'PUT', url: intent.json().uploadUrl, payload: data, headers: { 'content-type': 'image/png' } });
@@ -129,6 +129,24 @@ describe('e2e: asset journey (content, data, assets, forms together)', function 
       expect(await assetFiles(), 'no orphan file').to.equal(filesBefore);
       const accepted = await submit({ attributes: { email: 'second@example.test', photo: { uploadId } } });
       expect(accepted.statusCode, accepted.body).to.equal(201);
+    });
+
+    it('the website maxFilesPerSubmit (content plugin) caps the files of one submit: 400, nothing attached', async () => {
+      const cls = await k.call('POST', '/data-classes', k.admin, {
+        name: 'JourneyTwoFiles',
+        fields: [{ name: 'email', type: 'text', required: true }, { name: 'photo', type: 'asset' }, { name: 'back', type: 'asset' }],
+      });
+      const [front, back] = [await stage(picture, 'front.png'), await stage(picture, 'back.png', 'back')];
+      const send = () => k.t.inject({ method: 'POST', url: `/public/forms/${cls.json().id}/submit`, payload: { attributes: { email: 'two@example.test', photo: { uploadId: front }, back: { uploadId: back } } }, headers: client() });
+      await k.call('PUT', `/cms-one/websites/${websiteId}/upload-settings`, k.admin, { maxFilesPerSubmit: 1 });
+      const refused = await send();
+      expect(refused.statusCode, refused.body).to.equal(400);
+      expect(refused.json()).to.include({ code: 'TOO_MANY_FILES', field: 'attributes' });
+      expect(await k.t.db('assets').whereIn('filename', [`${front.slice(0, 8)}-front.png`, `${back.slice(0, 8)}-back.png`]).first()).to.equal(undefined);
+      await k.call('PUT', `/cms-one/websites/${websiteId}/upload-settings`, k.admin, { maxFilesPerSubmit: 2 });
+      const accepted = await send();
+      expect(accepted.statusCode, accepted.body).to.equal(201);
+      expect(accepted.json().attachments).to.have.length(2);
     });
 
     it('uploads switched off through the content plugin stop the intent (403)', async () => {
