@@ -149,6 +149,32 @@ describe('e2e: asset journey (content, data, assets, forms together)', function 
       expect(accepted.json().attachments).to.have.length(2);
     });
 
+    it('every type the content plugin lets a website allow is recognised by the upload check', async () => {
+      const all = ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/avif', 'application/pdf', 'video/mp4', 'audio/mpeg'];
+      const allowed = await k.call('PUT', `/cms-one/websites/${websiteId}/upload-settings`, k.admin, { allowedTypes: all });
+      expect(allowed.statusCode, allowed.body).to.equal(200);
+      const image = sharp({ create: { width: 16, height: 16, channels: 3, background: '#336699' } });
+      const mp4Box = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2')]);
+      const samples: Record<string, Buffer> = {
+        'image/png': await image.clone().png().toBuffer(),
+        'image/jpeg': await image.clone().jpeg().toBuffer(),
+        'image/webp': await image.clone().webp().toBuffer(),
+        'image/gif': await image.clone().gif().toBuffer(),
+        'image/avif': await image.clone().avif().toBuffer(),
+        'application/pdf': Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n'),
+        'video/mp4': Buffer.concat([mp4Box, Buffer.alloc(64, 1)]),
+        // An MPEG-1 Layer III frame with CRC and no ID3 tag (sync FFFA).
+        'audio/mpeg': Buffer.concat([Buffer.from([0xff, 0xfa, 0x90, 0x64]), Buffer.alloc(413, 0x55)]),
+      };
+      for (const type of all) {
+        const data = samples[type];
+        const intent = await k.t.inject({ method: 'POST', url: '/public/uploads/intent', payload: { fieldId: 'photo', filename: 'sample.bin', size: data.length }, headers: client() });
+        const put = await k.t.inject({ method: 'PUT', url: intent.json().uploadUrl, payload: data });
+        expect(put.statusCode, `${type}: ${put.body}`).to.equal(201);
+        expect(put.json().mimeType).to.equal(type);
+      }
+    });
+
     it('uploads switched off through the content plugin stop the intent (403)', async () => {
       await k.call('PUT', `/cms-one/websites/${websiteId}/upload-settings`, k.admin, { enabled: false });
       const intent = await k.t.inject({ method: 'POST', url: '/public/uploads/intent', payload: { fieldId: 'photo', filename: 'me.png', size: 10 }, headers: client() });
