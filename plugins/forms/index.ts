@@ -12,12 +12,15 @@ export default definePlugin({
   id: 'forms',
   services: ['core-api'],
   needs: ['db', 'clock', 'assetLibrary', 'dataObjects'],
+  // The website's upload settings (maxFilesPerSubmit), when the content plugin is there.
+  optional: ['publishedSites'],
   config: FormsConfig,
-  setup: ({ db, clock, assetLibrary, dataObjects, pluginConfig }) =>
+  setup: ({ db, clock, assetLibrary, dataObjects, publishedSites, pluginConfig }) =>
     new FormSubmissions({
       db,
       assets: assetLibrary,
       objects: dataObjects,
+      sites: publishedSites,
       limit: new SubmitRateLimit(pluginConfig.FORM_SUBMIT_RATE_LIMIT_PER_WINDOW, pluginConfig.FORM_SUBMIT_RATE_LIMIT_WINDOW_SECONDS * 1000, () => clock.now().getTime()),
     }),
   routes: (app, { services }) => submitRoutes(app, services),

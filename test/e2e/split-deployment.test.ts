@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import type { DatabaseHandle } from '../../kernel/database.ts';
 import { PROJECT_ROOT } from '../../kernel/loader.ts';
 import type { Upstream } from '../../edge/routes.ts';
@@ -76,6 +77,9 @@ describe('split deployment: three services behind the edge proxy (real processes
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
       TRUST_PROXY: '1',
+      UPLOAD_TOKEN_SECRET: 'split-upload-ticket-secret-0123456789',
+      DAM_SERVICE_TOKEN: 'split-dam-service-token-0123456789',
+      METRICS_TOKEN: 'split-metrics-token-0123456789',
     };
     // core-api applies the migrations; the others start on the migrated schema.
     services.set('core-api', await startService('core-api', env, spawned));
@@ -173,6 +177,59 @@ describe('split deployment: three services behind the edge proxy (real processes
     const search = await call('/cms-one/search?q=x');
     expect(search.status).to.equal(401);
     expect(search.json?.code).to.equal('UNAUTHENTICATED');
+  });
+
+  /** The routes a process answered, from its own request counter (`/metrics` on its port). */
+  const routesServed = async (service: Service) => {
+    const res = await fetch(`http://127.0.0.1:${services.get(service)!.port}/metrics`, { headers: { authorization: 'Bearer split-metrics-token-0123456789' } });
+    return new Set([...(await res.text()).matchAll(/^http_requests_total\{route="([^"]+)",method="([A-Z]+)"/gm)].map((m) => `${m[2]} ${m[1]}`));
+  };
+
+  it('assets: asset-processor stores an upload and delivers it; core-api takes the intent and the form submit; all through the proxy', async () => {
+    const login = await call('/auth/login', { method: 'POST', body: { email: adminEmail, password: adminPassword } });
+    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('cms_session='))!.split(';')[0];
+    const image = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 9, g: 120, b: 200 } } }).png().toBuffer();
+
+    const form = new FormData();
+    form.set('folder', 'split');
+    form.set('file', new Blob([image], { type: 'image/png' }), 'split.png');
+    const upload = await fetch(`${nginx.url}/api/v1/dam/upload`, { method: 'POST', body: form, headers: { cookie, 'x-request-id': 'split-asset-upload' } });
+    expect(upload.status, await upload.clone().text()).to.equal(201);
+    const asset = (await upload.json()) as { path: string; thumbnailUrl: string };
+    const delivered = await fetch(`${nginx.url}/dam-asset/split/split.png`, { headers: { 'x-request-id': 'split-asset-delivery' } });
+    expect(delivered.status).to.equal(200);
+    expect(Buffer.from(await delivered.arrayBuffer()).equals(image)).to.equal(true);
+    expect((await fetch(nginx.url + asset.thumbnailUrl)).headers.get('content-type')).to.equal('image/webp');
+
+    const site = await call('/cms-one/websites', { method: 'POST', cookie, body: { name: 'Split shop', rootPath: '/splitshop', domains: ['split.example'] } });
+    expect(site.status).to.equal(201);
+    expect((await call(`/cms-one/websites/${site.json.id}/upload-settings`, { method: 'PUT', cookie, body: { enabled: true, allowedTypes: ['image/png'] } })).status).to.equal(200);
+    const cls = await call('/data-classes', { method: 'POST', cookie, body: { name: 'SplitContact', fields: [{ name: 'email', type: 'text', required: true }, { name: 'photo', type: 'asset' }] } });
+    expect(cls.status).to.equal(201);
+
+    const intent = await call('/public/uploads/intent', { method: 'POST', body: { fieldId: 'photo', filename: 'me.png', size: image.length }, headers: { origin: 'https://split.example', 'x-request-id': 'split-form-intent' } });
+    expect(intent.status).to.equal(201);
+    const put = await fetch(nginx.url + intent.json.uploadUrl, { method: 'PUT', body: image, headers: { 'content-type': 'image/png', 'x-request-id': 'split-form-bytes' } });
+    expect(put.status, await put.clone().text()).to.equal(201);
+    const submitted = await call(`/public/forms/${cls.json.id}/submit`, {
+      method: 'POST',
+      body: { attributes: { email: 'split@example.test', photo: { uploadId: intent.json.uploadId } } },
+      headers: { 'x-request-id': 'split-form-submit' },
+    });
+    expect(submitted.status, JSON.stringify(submitted.json)).to.equal(201);
+    const object = await call(`/data-objects/${submitted.json.id}`, { cookie });
+    const attached = await call(`/api/v1/dam/assets/${object.json.attributes.photo}`, { cookie });
+    expect(attached.json).to.include({ folder: `form-uploads/${site.json.id}`, visibility: 'private' });
+    // The file core-api attached is in the store asset-processor delivers from.
+    expect((await fetch(nginx.url + attached.json.url)).status, 'private to anonymous callers').to.equal(404);
+    expect((await fetch(nginx.url + attached.json.url, { headers: { cookie } })).status).to.equal(200);
+
+    // Each part was answered where the edge table sends it.
+    const assetRoutes = ['POST /api/v1/dam/upload', 'GET /dam-asset/*', 'PUT /public/upload-data/:ticket'];
+    const coreRoutes = ['POST /public/uploads/intent', 'POST /public/forms/:classId/submit'];
+    const [onAssets, onCore] = [await routesServed('asset-processor'), await routesServed('core-api')];
+    for (const route of assetRoutes) expect(onAssets.has(route) && !onCore.has(route), route).to.equal(true);
+    for (const route of coreRoutes) expect(onCore.has(route) && !onAssets.has(route), route).to.equal(true);
   });
 
   it('stops every service on SIGTERM with exit code 0', async () => {

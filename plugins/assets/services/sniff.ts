@@ -39,7 +39,8 @@ export function sniffType(head: Buffer): SniffedType {
   if (startsWith(head, [0x1f, 0x8b])) return t('application/gzip');
   if (startsWith(head, [0x1a, 0x45, 0xdf, 0xa3])) return t('video/webm', false, true);
   if (ascii(head, 'OggS')) return t('audio/ogg', false, true);
-  if (ascii(head, 'ID3') || startsWith(head, [0xff, 0xfb]) || startsWith(head, [0xff, 0xf3])) return t('audio/mpeg', false, true);
+  // MPEG audio Layer III frame sync (versions 1, 2 and 2.5, with or without CRC: FFFB, FFFA, FFF3, FFF2, FFE3...).
+  if (ascii(head, 'ID3') || (head[0] === 0xff && head.length > 1 && (head[1] & 0xe6) === 0xe2)) return t('audio/mpeg', false, true);
   if (ascii(head, 'wOFF')) return t('font/woff');
   if (ascii(head, 'wOF2')) return t('font/woff2');
   if (startsWith(head, [0x7f, 0x45, 0x4c, 0x46]) || ascii(head, 'MZ')) return t('application/x-executable');

@@ -1,5 +1,7 @@
 import { SYSTEM, badRequest, notFound, tooManyRequests, type Db, type ServiceMap } from '../../../kernel/index.ts';
 
+type StagedUpload = NonNullable<Awaited<ReturnType<ServiceMap['assetLibrary']['stagedUpload']>>>;
+
 /** Submits per client address in a fixed window (in memory: one core-api process, as the spec's deployment has). */
 export class SubmitRateLimit {
   private readonly windows = new Map<string, { start: number; count: number }>();
@@ -27,23 +29,28 @@ const isUploadRef = (v: unknown): v is { uploadId: string } =>
  * asset row, and the asset plugin removes the stored copy when the transaction rolls back.
  */
 export class FormSubmissions {
-  constructor(private readonly d: { db: Db; assets: ServiceMap['assetLibrary']; objects: ServiceMap['dataObjects']; limit: SubmitRateLimit }) {}
+  constructor(private readonly d: { db: Db; assets: ServiceMap['assetLibrary']; objects: ServiceMap['dataObjects']; sites: ServiceMap['publishedSites'] | undefined; limit: SubmitRateLimit }) {}
 
   async submit(address: string, classId: string, body: { attributes: Record<string, unknown>; locale?: string }): Promise<{ id: string; attachments: Array<{ field: string; assetId: string }> }> {
     this.d.limit.take(address);
     return this.d.db.transaction(async (trx) => {
       const attributes: Record<string, unknown> = {};
-      const attachments: Array<{ field: string; assetId: string }> = [];
+      const staged: Array<{ field: string; upload: StagedUpload }> = [];
       for (const [field, value] of Object.entries(body.attributes)) {
         if (!isUploadRef(value)) {
           attributes[field] = value;
           continue;
         }
         const named = `attributes.${field}`;
-        const staged = await this.d.assets.stagedUpload(value.uploadId, trx);
-        if (!staged) throw Object.assign(notFound('Unknown, expired or already attached upload', 'UPLOAD_NOT_FOUND'), { field: named });
-        if (staged.fieldId !== field) throw badRequest(`The upload was asked for the field ${staged.fieldId}`, named, 'UPLOAD_FIELD_MISMATCH');
-        const asset = await this.d.assets.attachFormUpload({ uploadId: staged.uploadId, folder: staged.folder, visibility: staged.visibility }, trx);
+        const upload = await this.d.assets.stagedUpload(value.uploadId, trx);
+        if (!upload) throw Object.assign(notFound('Unknown, expired or already attached upload', 'UPLOAD_NOT_FOUND'), { field: named });
+        if (upload.fieldId !== field) throw badRequest(`The upload was asked for the field ${upload.fieldId}`, named, 'UPLOAD_FIELD_MISMATCH');
+        staged.push({ field, upload });
+      }
+      await this.checkFileCount(staged.map((s) => s.upload));
+      const attachments: Array<{ field: string; assetId: string }> = [];
+      for (const { field, upload } of staged) {
+        const asset = await this.d.assets.attachFormUpload({ uploadId: upload.uploadId, folder: upload.folder, visibility: upload.visibility }, trx);
         attributes[field] = asset.id;
         attachments.push({ field, assetId: asset.id });
       }
@@ -55,5 +62,17 @@ export class FormSubmissions {
         });
       return { id: created.id, attachments };
     });
+  }
+
+  /** The website's `maxFilesPerSubmit` (its upload settings, content plugin); unchecked without that plugin. */
+  private async checkFileCount(uploads: StagedUpload[]): Promise<void> {
+    if (!this.d.sites) return;
+    const perSite = new Map<string, number>();
+    for (const u of uploads) perSite.set(u.websiteId, (perSite.get(u.websiteId) ?? 0) + 1);
+    for (const [websiteId, count] of perSite) {
+      const settings = await this.d.sites.uploadSettings(websiteId);
+      const max = settings?.maxFilesPerSubmit ?? 0;
+      if (count > max) throw badRequest(`This website accepts at most ${max} files per submission`, 'attributes', 'TOO_MANY_FILES');
+    }
   }
 }
