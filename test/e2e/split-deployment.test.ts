@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,6 +64,9 @@ describe('split deployment: three services behind the edge proxy (real processes
   const services = new Map<Service, RunningService>();
   const spawned: ChildProcess[] = [];
   const statics: StubUpstream[] = [];
+  let cookie: string;
+  let thirdParty: Server;
+  let thirdPartyUrl: string;
 
   before(async () => {
     findNginx();
@@ -91,11 +96,16 @@ describe('split deployment: three services behind the edge proxy (real processes
       editor: statics[1].address,
     };
     nginx = await startNginx({ upstreams });
+    // The third-party API the gateway process calls for a page binding.
+    thirdParty = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ city: 'Berlin', temp: 8, secret: 'x' })));
+    await new Promise<void>((r) => thirdParty.listen(0, '127.0.0.1', r));
+    thirdPartyUrl = `http://127.0.0.1:${(thirdParty.address() as AddressInfo).port}`;
   });
 
   after(async () => {
     for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await nginx?.stop();
+    thirdParty?.close();
     await Promise.all(statics.map((s) => s.close()));
     await database?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -130,7 +140,7 @@ describe('split deployment: three services behind the edge proxy (real processes
     expect(login.status).to.equal(200);
     const session = login.headers.getSetCookie().find((c) => c.startsWith('cms_session='));
     expect(session, 'session cookie').to.be.a('string');
-    const cookie = session!.split(';')[0];
+    cookie = session!.split(';')[0];
 
     const created = await call('/data-classes', {
       method: 'POST',
@@ -139,7 +149,7 @@ describe('split deployment: three services behind the edge proxy (real processes
       // As a browser on the proxy's address sends it: the services see the same host in Host.
       headers: { 'x-request-id': 'edge-e2e-class-1', 'x-forwarded-for': '203.0.113.7', origin: nginx.url },
     });
-    expect(created.status).to.equal(201);
+    expect(created.status, JSON.stringify(created.json)).to.equal(201);
     const object = await call('/data-objects', {
       method: 'POST',
       cookie,
@@ -148,7 +158,7 @@ describe('split deployment: three services behind the edge proxy (real processes
     expect(object.status).to.equal(201);
 
     const read = await call('/public/data-objects?className=EdgeArticle');
-    expect(read.status).to.equal(200);
+    expect(read.status, JSON.stringify(read.json)).to.equal(200);
     expect(read.json.objects).to.have.length(1);
     expect(read.json.objects[0]).to.include({ id: object.json.id });
     expect(read.json.objects[0].attributes).to.deep.equal({ title: 'Hello through the proxy' });
@@ -157,6 +167,35 @@ describe('split deployment: three services behind the edge proxy (real processes
     // client claimed.
     const audit = await database.db('audit_log').where({ action: 'data_class.create' }).first();
     expect(audit).to.include({ request_id: 'edge-e2e-class-1', ip: '127.0.0.1' });
+  });
+
+  it('serves the client API and page-binding resolve from the gateway process on the same database', async () => {
+    // Administration and client calls go through the proxy's /api/v1/gateway and /client/v1 rows to
+    // the gateway process; the class and object were written by core-api above.
+    const created = await call('/api/v1/gateway/clients', { method: 'POST', cookie, body: { name: 'edge-app', authMode: 'key', scopes: ['data:read:EdgeArticle'] } });
+    expect(created.status, JSON.stringify(created.json)).to.equal(201);
+    const read = await call('/client/v1/data/EdgeArticle', { headers: { 'x-cms-key': created.json.key } });
+    expect(read.status, JSON.stringify(read.json)).to.equal(200);
+    expect(JSON.stringify(read.json)).to.contain('Hello through the proxy');
+
+    const endpoint = await call('/api/v1/gateway/endpoints', { method: 'POST', cookie, body: { name: 'edge-weather', baseUrl: thirdPartyUrl } });
+    expect(endpoint.status, JSON.stringify(endpoint.json)).to.equal(201);
+    const route = await call(`/api/v1/gateway/endpoints/${endpoint.json.id}/routes`, { method: 'POST', cookie, body: { method: 'GET', path: '/now' } });
+    expect(route.status, JSON.stringify(route.json)).to.equal(201);
+    // The page (and its binding) is saved by core-api, which checks the route through its own catalog.
+    const site = await call('/cms-one/websites', { method: 'POST', cookie, body: { name: 'Edge', rootPath: '/edge', locales: ['en'] } });
+    expect(site.status, JSON.stringify(site.json)).to.equal(201);
+    const binding = { endpointId: endpoint.json.id, routeId: route.json.id, resultFilter: { pick: ['city', 'temp'] } };
+    const page = await call('/cms-one/pages', {
+      method: 'POST',
+      cookie,
+      body: { websiteId: site.json.id, locale: 'en', path: '/now', title: 'Now', content: { type: 'div', props: { binding } } },
+    });
+    expect(page.status, JSON.stringify(page.json)).to.equal(201);
+    const gatewayBindingId = JSON.stringify(page.json).match(/"gatewayBindingId":"([^"]+)"/)?.[1];
+    const resolved = await call('/api/v1/gateway/resolve', { method: 'POST', body: { gatewayBindingId } });
+    expect(resolved.status, JSON.stringify(resolved.json)).to.equal(200);
+    expect(resolved.json.data).to.deep.equal({ city: 'Berlin', temp: 8 });
   });
 
   it('sends the request id through to the error body and keeps /metrics and the dashboard where the table says', async () => {
