@@ -185,6 +185,14 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
     expect(last.headers.authorization).to.equal('Bearer bookshop-token-1');
     expect(JSON.stringify(last.headers)).not.to.contain(key);
 
+    // A JSON body on an imported POST route arrives as JSON with its content type.
+    const order = await client('POST', '/client/v1/gateway/bookshop/books', { isbn: '9780000000003', title: 'New' });
+    expect(order.statusCode, order.body).to.equal(200);
+    const posted = upstream.seen.at(-1)!;
+    expect(posted.method).to.equal('POST');
+    expect(posted.headers['content-type']).to.match(/^application\/json/);
+    expect(JSON.parse(posted.body)).to.deep.equal({ isbn: '9780000000003', title: 'New' });
+
     // A path no route matches answers like any unknown thing of the client API.
     const unknown = await client('GET', '/client/v1/gateway/weather/no/such/route');
     expect(unknown.statusCode).to.equal(404);
@@ -195,6 +203,15 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
     expect(hooks.statusCode, hooks.body).to.equal(201);
     const route = await admin('POST', `/api/v1/gateway/endpoints/${hooks.json().id}/routes`, { method: 'POST', path: '/cms-events' });
     expect(route.statusCode, route.body).to.equal(201);
+    // The real catalog's route refs decide: a GET route or an unknown route is refused, naming routeId.
+    const weatherRoutes = (await admin('GET', `/api/v1/gateway/endpoints/${weather.id}/routes`)).json().items;
+    const onGet = await admin('POST', '/object-event-subscriptions', { name: 'on-get', events: ['object.created'], endpointId: weather.id, routeId: weatherRoutes[0].id });
+    expect(onGet.statusCode).to.equal(400);
+    expect(onGet.json()).to.include({ code: 'ROUTE_METHOD', field: 'routeId' });
+    const elsewhere = await admin('POST', '/object-event-subscriptions', { name: 'elsewhere', events: ['object.created'], endpointId: hooks.json().id, routeId: weatherRoutes[0].id });
+    expect(elsewhere.statusCode).to.equal(400);
+    expect(elsewhere.json()).to.include({ code: 'GATEWAY_ROUTE_NOT_FOUND', field: 'routeId' });
+
     const sub = await admin('POST', '/object-event-subscriptions', {
       name: 'chain',
       events: ['object.created', 'object.updated'],
@@ -274,5 +291,22 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
     expect(wrong.json().code).to.equal('SITE_KEY_INVALID');
     const missing = await call('POST', '/api/v1/gateway/resolve', { body: { gatewayBindingId: bindingId } });
     expect(missing.statusCode).to.equal(401);
+
+    // A binding to a route the catalog does not have is refused when the page is saved.
+    const bad = await admin('POST', '/cms-one/pages', {
+      websiteId,
+      locale: 'en',
+      path: '/broken',
+      title: 'Broken',
+      content: { type: 'div', props: { binding: { endpointId: weather.id, routeId: bookshop.id } } },
+    });
+    expect(bad.statusCode, bad.body).to.equal(400);
+    expect(bad.json().field).to.be.a('string');
+
+    // Once its route is deleted, the binding answers 404 BINDING_NOT_FOUND (not the kernel's unknown-path code).
+    expect((await admin('DELETE', `/api/v1/gateway/routes/${route.id}`)).statusCode).to.equal(204);
+    const gone = await call('POST', '/api/v1/gateway/resolve', { body: { gatewayBindingId: bindingId }, headers: { 'x-cms-site-key': siteKey } });
+    expect(gone.statusCode, gone.body).to.equal(404);
+    expect(gone.json().code).to.equal('BINDING_NOT_FOUND');
   });
 });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -67,6 +68,7 @@ describe('split deployment: three services behind the edge proxy (real processes
   let cookie: string;
   let thirdParty: Server;
   let thirdPartyUrl: string;
+  const received: Array<{ url: string; body: string; headers: import('node:http').IncomingHttpHeaders }> = [];
 
   before(async () => {
     findNginx();
@@ -81,6 +83,8 @@ describe('split deployment: three services behind the edge proxy (real processes
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
       TRUST_PROXY: '1',
+      OBJECT_EVENTS_SECRET_EDGE: 'edge-signing-secret',
+      OBJECT_EVENTS_POLL_MS: '50',
     };
     // core-api applies the migrations; the others start on the migrated schema.
     services.set('core-api', await startService('core-api', env, spawned));
@@ -97,7 +101,16 @@ describe('split deployment: three services behind the edge proxy (real processes
     };
     nginx = await startNginx({ upstreams });
     // The third-party API the gateway process calls for a page binding.
-    thirdParty = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ city: 'Berlin', temp: 8, secret: 'x' })));
+    thirdParty = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => {
+        if (req.method === 'POST') {
+          received.push({ url: req.url!, body, headers: req.headers });
+          return res.writeHead(204).end();
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ city: 'Berlin', temp: 8, secret: 'x' }));
+      });
+    });
     await new Promise<void>((r) => thirdParty.listen(0, '127.0.0.1', r));
     thirdPartyUrl = `http://127.0.0.1:${(thirdParty.address() as AddressInfo).port}`;
   });
@@ -196,6 +209,28 @@ describe('split deployment: three services behind the edge proxy (real processes
     const resolved = await call('/api/v1/gateway/resolve', { method: 'POST', body: { gatewayBindingId } });
     expect(resolved.status, JSON.stringify(resolved.json)).to.equal(200);
     expect(resolved.json.data).to.deep.equal({ city: 'Berlin', temp: 8 });
+  });
+
+  it('records an event in core-api and the gateway process delivers it, signed, through its catalog', async () => {
+    const endpoint = await call('/api/v1/gateway/endpoints', { method: 'POST', cookie, body: { name: 'edge-hooks', baseUrl: thirdPartyUrl } });
+    expect(endpoint.status, JSON.stringify(endpoint.json)).to.equal(201);
+    const route = await call(`/api/v1/gateway/endpoints/${endpoint.json.id}/routes`, { method: 'POST', cookie, body: { method: 'POST', path: '/events' } });
+    expect(route.status, JSON.stringify(route.json)).to.equal(201);
+    const sub = await call('/object-event-subscriptions', {
+      method: 'POST',
+      cookie,
+      body: { name: 'edge', events: ['object.created'], endpointId: endpoint.json.id, routeId: route.json.id, signingSecretRef: 'OBJECT_EVENTS_SECRET_EDGE' },
+    });
+    expect(sub.status, JSON.stringify(sub.json)).to.equal(201);
+    const object = await call('/data-objects', { method: 'POST', cookie, body: { className: 'EdgeArticle', key: 'evented', attributes: { title: 'Evented' } } });
+    expect(object.status).to.equal(201);
+    const deadline = Date.now() + 15_000;
+    while (!received.some((r) => r.body.includes(object.json.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const delivery = received.find((r) => r.body.includes(object.json.id));
+    expect(delivery, 'delivery from the gateway process').to.not.equal(undefined);
+    const ts = String(delivery!.headers['x-cms-timestamp']);
+    const wanted = 'sha256=' + createHmac('sha256', 'edge-signing-secret').update(`${ts}.${delivery!.body}`).digest('hex');
+    expect(delivery!.headers['x-cms-signature']).to.equal(wanted);
   });
 
   it('sends the request id through to the error body and keeps /metrics and the dashboard where the table says', async () => {
