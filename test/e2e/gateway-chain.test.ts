@@ -116,6 +116,8 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
     expect(created.statusCode, created.body).to.equal(201);
     weather = created.json();
     expect(JSON.stringify(weather)).not.to.contain(UPSTREAM_KEY);
+    expect(created.json()).to.deep.include({ presetId: 'openweathermap', baseUrl: upstream.url });
+    expect(created.json().auth).to.deep.include({ type: 'apiKeyQuery', paramName: 'appid', key: { set: true } });
     const routes = (await admin('GET', `/api/v1/gateway/endpoints/${weather.id}/routes`)).json();
     expect(routes.items.map((r: { path: string }) => r.path)).to.include('/data/2.5/weather');
 
@@ -275,7 +277,7 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
       },
     });
     expect(page.statusCode, page.body).to.equal(201);
-    const bindingId = JSON.stringify(page.json()).match(/"gatewayBindingId":"([^"]+)"/)?.[1];
+    const bindingId = page.json().content.children[0].props.gatewayBindingId;
     expect(bindingId, 'gatewayBindingId assigned by the save').to.be.a('string');
 
     const regen = await admin('POST', `/cms-one/websites/${websiteId}/gateway-api-key/regenerate`);
