@@ -29,7 +29,8 @@ describe('object events: a gateway killed mid-delivery', function () {
 
   before(async () => {
     // core-api side: every plugin (so the database has the gateway set's tables), no worker of its own.
-    core = await startTestKernel({ extraPlugins: [catalogFixture], clock: new ManualClock(), env: { CMS_DISABLED_PLUGINS: 'event-delivery' } });
+    // The fixture catalog stands in for the gateway plugin (both provide gatewayCatalog), here and in the child.
+    core = await startTestKernel({ extraPlugins: [catalogFixture], clock: new ManualClock(), env: { CMS_DISABLED_PLUGINS: 'event-delivery,gateway' } });
     receiver = await startReceiver();
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'cms-events-kill-'));
   });
@@ -50,6 +51,7 @@ describe('object events: a gateway killed mid-delivery', function () {
         DATABASE_URL: url,
         CMS_DATA_DIR: dataDir,
         CMS_PLUGIN_PATH: FIXTURE_DIR,
+        CMS_DISABLED_PLUGINS: 'gateway',
         PORT: String(await freePort()),
         HOST: '127.0.0.1',
         OBJECT_EVENTS_CLAIM_SECONDS: '8',
