@@ -73,6 +73,8 @@ function startGateway(url: string, dataDir: string, port: number): ChildProcess 
     env: {
       ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: url, DATABASE_POOL_MAX: String(POOL),
       CMS_DATA_DIR: dataDir, CMS_PLUGIN_PATH: FIXTURE_DIR, PORT: String(port), HOST: '127.0.0.1',
+      // The fixture catalog stands in for the gateway plugin (both provide gatewayCatalog).
+      CMS_DISABLED_PLUGINS: 'gateway',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -98,7 +100,7 @@ async function main(): Promise<void> {
   // A database with every plugin's tables (the gateway process loads its whole set), production pool size.
   const all = await discoverPlugins();
   const corePlugins = ['data', 'object-events', ...(IN_PROCESS ? ['event-delivery'] : [])];
-  const migrations = migrationSets(await resolvePluginSet({ service: 'all', extraPlugins: [catalogFixture] }, loadKernelConfig({})));
+  const migrations = migrationSets(await resolvePluginSet({ service: 'all', extraPlugins: [catalogFixture] }, loadKernelConfig({ CMS_DISABLED_PLUGINS: 'gateway' })));
   const prepared = await createTestDatabase({ migrations });
   await prepared.close();
   const pool = createKnex(prepared.url, POOL);

@@ -9,10 +9,10 @@
  *    (target < 1 ms).
  *
  * The server is a child process (bench/gateway/server.ts) running the kernel with the data and
- * client-api plugins in production mode. The gateway plugin's own catalog is not used: the route
- * catalog is the client-api test fixture (real undici calls to the upstream, credential added), so
- * the passthrough figure is this plugin's cost plus a minimal catalog's, not the full gateway's
- * outbound policy. The upstream is a bare node:http child (bench/gateway/upstream.ts).
+ * client-api plugins in production mode, and the gateway plugin whose real catalog serves the
+ * passthrough (endpoint with an API key header, outbound policy with the upstream's host allowed,
+ * DNS check and pinned address). Only when the gateway plugin is not installed does the client-api
+ * test fixture's catalog stand in. The upstream is a bare node:http child (bench/gateway/upstream.ts).
  *
  * Environment: BENCH_SECONDS (per measured load, default 10), BENCH_WARMUP_SECONDS (default 2),
  * BENCH_CONNECTIONS (throughput loads, default 16), BENCH_OBJECTS (published objects, default 200),
@@ -50,13 +50,12 @@ const ids = (n: number) => Array.from({ length: n }, (_, i) => String(i + 1));
 
 async function main(): Promise<void> {
   const all = await discoverPlugins();
-  const gatewayPresent = all.some((p) => p.id === 'gateway');
-  const database = await createTestDatabase({ migrations: migrationSets(all.filter((p) => p.id === 'data' || p.id === 'client-api')) });
+  const database = await createTestDatabase({ migrations: migrationSets(all.filter((p) => ['data', 'client-api', 'gateway'].includes(p.id))) });
   const upstream = await startChild<{ port: number }>('../gateway/upstream.ts', {});
   children.push(upstream);
   const upstreamUrl = `http://127.0.0.1:${upstream.info.port}`;
   log('seeding the product server');
-  const server = await startChild<{ port: number; key: string; className: string }>('../gateway/server.ts', {
+  const server = await startChild<{ port: number; key: string; className: string; catalog: 'gateway' | 'fixture' }>('../gateway/server.ts', {
     BENCH_DATABASE_URL: database.url,
     BENCH_UPSTREAM_URL: upstreamUrl,
     ...(process.env.BENCH_REDIS_URL ? { BENCH_REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
@@ -77,7 +76,7 @@ async function main(): Promise<void> {
     `# Gateway client surface benchmark (${new Date().toISOString()})`,
     '',
     `Load tool: ${loadToolName()}; ${SECONDS} s per load after ${WARMUP} s warm-up; rate-limit store: ${process.env.BENCH_REDIS_URL ? 'redis' : 'memory'}.`,
-    `Route catalog: client-api test fixture${gatewayPresent ? ' (a gateway plugin is installed, but this bench does not configure its endpoints)' : ' (the gateway plugin is not installed)'}.`,
+    `Route catalog: ${server.info.catalog === 'gateway' ? "the gateway plugin's own (endpoint credentials, outbound policy)" : 'client-api test fixture (the gateway plugin is not installed)'}.`,
     '',
     '| Scenario | Connections | Req/s | p50 ms | p99 ms |',
     '|---|---|---|---|---|',

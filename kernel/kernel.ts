@@ -121,7 +121,10 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     const sets = migrationSets(plugins);
     let appliedMigrations: string[] = [];
     if (migrate) {
-      appliedMigrations = await migrateDatabase(database, sets, config.AUDIT_RETENTION_DAYS, logger);
+      // core-api is the process that migrates a split deployment, so it applies the tables of the
+      // plugins that run only elsewhere too (e.g. a gateway-only plugin), as `cms migrate` does.
+      const every = opts.service === 'core-api' ? migrationSets(await resolvePluginSet({ ...opts, service: 'all' }, config)) : sets;
+      appliedMigrations = await migrateDatabase(database, every, config.AUDIT_RETENTION_DAYS, logger);
       if (appliedMigrations.length) logger.info({ applied: appliedMigrations }, 'migrations applied');
       await bootstrapFirstAdmin({ users: kernelServices.users, config, logger });
     } else {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { createKnex } from '../../kernel/database.ts';
 import { createKernel } from '../../kernel/kernel.ts';
@@ -6,11 +7,12 @@ import { SESSION_COOKIE } from '../../kernel/sessions.ts';
 import { fixtureCatalog } from '../../plugins/client-api/test/fixture-catalog.ts';
 
 /**
- * Child process of the gateway benchmark: the product kernel with the data and client-api plugins and
- * the test fixture's `gatewayCatalog` (one endpoint `bench` on the upstream child, route
- * `GET /items/{id}`), production mode, rate limits out of the way. Seeds one class with published
- * objects and one key client allowed to read it and call the route, then reports
- * `{ port, key, className }` over IPC.
+ * Child process of the gateway benchmark: the product kernel with the data, client-api and gateway
+ * plugins (the gateway's real catalog: endpoint `bench` on the upstream child with an API key header,
+ * route `GET /items/{id}`, outbound policy with the upstream's host allowed), production mode, rate
+ * limits out of the way. Without the gateway plugin installed, the client-api test fixture's catalog
+ * stands in. Seeds one class with published objects and one key client allowed to read it and call
+ * the route, then reports `{ port, key, className, catalog }` over IPC.
  */
 const url = process.env.BENCH_DATABASE_URL;
 const upstream = process.env.BENCH_UPSTREAM_URL;
@@ -25,12 +27,18 @@ const env = {
   PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '1000000',
   CLIENT_DEFAULT_REQUESTS_PER_MINUTE: '1000000',
   DATABASE_POOL_MAX: '10',
+  OUTBOUND_ALLOW_HOSTS: new URL(upstream).hostname,
+  GATEWAY_SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL, CLIENT_RATE_LIMIT_PREFIX: `bench:${process.pid}:` } : {}),
 };
 const db = createKnex(url, 10);
-const plugins = (await discoverPlugins()).filter((p) => p.id === 'data' || p.id === 'client-api');
-const catalog = fixtureCatalog([{ id: 'ep-bench', name: 'bench', baseUrl: upstream, credential: ['x-api-token', 'bench-secret'], routes: [{ id: 'r-item', method: 'GET', pathTemplate: '/items/{id}' }] }]);
-const kernel = await createKernel({ service: 'all', env, plugins, extraPlugins: [catalog.plugin], database: { db, url, close: () => db.destroy() }, logger: pino({ level: 'silent' }), jobs: false });
+const installed = await discoverPlugins();
+const realGateway = installed.some((p) => p.id === 'gateway');
+const plugins = installed.filter((p) => ['data', 'client-api', ...(realGateway ? ['gateway'] : [])].includes(p.id));
+const extraPlugins = realGateway
+  ? []
+  : [fixtureCatalog([{ id: 'ep-bench', name: 'bench', baseUrl: upstream, credential: ['x-api-token', 'bench-secret'], routes: [{ id: 'r-item', method: 'GET', pathTemplate: '/items/{id}' }] }]).plugin];
+const kernel = await createKernel({ service: 'all', env, plugins, extraPlugins, database: { db, url, close: () => db.destroy() }, logger: pino({ level: 'silent' }), jobs: false });
 await kernel.listen(0);
 const address = kernel.app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
@@ -47,8 +55,12 @@ await call('POST', '/data-classes', { name: className, label: className, fields:
 for (let i = 0; i < objects; i++) {
   await call('POST', '/data-objects', { className, key: `item-${i}`, published: true, attributes: { title: `Item ${i}`, price: i % 50, body: 'Lorem ipsum dolor sit amet. '.repeat(10) } });
 }
+if (realGateway) {
+  const endpoint = await call('POST', '/api/v1/gateway/endpoints', { name: 'bench', baseUrl: upstream, auth: { type: 'apiKeyHeader', headerName: 'X-Api-Token', key: 'bench-secret' } });
+  await call('POST', `/api/v1/gateway/endpoints/${endpoint.id}/routes`, { method: 'GET', path: '/items/{id}' });
+}
 const client = await call('POST', '/api/v1/gateway/clients', { name: 'bench', authMode: 'key', scopes: [`data:read:${className}`, 'gateway:call:bench'] });
-process.send({ port, key: client.key, className });
+process.send({ port, key: client.key, className, catalog: realGateway ? 'gateway' : 'fixture' });
 
 const stop = async () => {
   await kernel.close();

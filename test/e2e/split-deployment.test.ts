@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,6 +66,10 @@ describe('split deployment: three services behind the edge proxy (real processes
   const services = new Map<Service, RunningService>();
   const spawned: ChildProcess[] = [];
   const statics: StubUpstream[] = [];
+  let cookie: string;
+  let thirdParty: Server;
+  let thirdPartyUrl: string;
+  const received: Array<{ url: string; body: string; headers: import('node:http').IncomingHttpHeaders }> = [];
 
   before(async () => {
     findNginx();
@@ -80,6 +87,8 @@ describe('split deployment: three services behind the edge proxy (real processes
       UPLOAD_TOKEN_SECRET: 'split-upload-ticket-secret-0123456789',
       DAM_SERVICE_TOKEN: 'split-dam-service-token-0123456789',
       METRICS_TOKEN: 'split-metrics-token-0123456789',
+      OBJECT_EVENTS_SECRET_EDGE: 'edge-signing-secret',
+      OBJECT_EVENTS_POLL_MS: '50',
     };
     // core-api applies the migrations; the others start on the migrated schema.
     services.set('core-api', await startService('core-api', env, spawned));
@@ -95,11 +104,25 @@ describe('split deployment: three services behind the edge proxy (real processes
       editor: statics[1].address,
     };
     nginx = await startNginx({ upstreams });
+    // The third-party API the gateway process calls for a page binding.
+    thirdParty = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => {
+        if (req.method === 'POST') {
+          received.push({ url: req.url!, body, headers: req.headers });
+          return res.writeHead(204).end();
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ city: 'Berlin', temp: 8, secret: 'x' }));
+      });
+    });
+    await new Promise<void>((r) => thirdParty.listen(0, '127.0.0.1', r));
+    thirdPartyUrl = `http://127.0.0.1:${(thirdParty.address() as AddressInfo).port}`;
   });
 
   after(async () => {
     for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await nginx?.stop();
+    thirdParty?.close();
     await Promise.all(statics.map((s) => s.close()));
     await database?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -134,7 +157,7 @@ describe('split deployment: three services behind the edge proxy (real processes
     expect(login.status).to.equal(200);
     const session = login.headers.getSetCookie().find((c) => c.startsWith('cms_session='));
     expect(session, 'session cookie').to.be.a('string');
-    const cookie = session!.split(';')[0];
+    cookie = session!.split(';')[0];
 
     const created = await call('/data-classes', {
       method: 'POST',
@@ -143,7 +166,7 @@ describe('split deployment: three services behind the edge proxy (real processes
       // As a browser on the proxy's address sends it: the services see the same host in Host.
       headers: { 'x-request-id': 'edge-e2e-class-1', 'x-forwarded-for': '203.0.113.7', origin: nginx.url },
     });
-    expect(created.status).to.equal(201);
+    expect(created.status, JSON.stringify(created.json)).to.equal(201);
     const object = await call('/data-objects', {
       method: 'POST',
       cookie,
@@ -152,7 +175,7 @@ describe('split deployment: three services behind the edge proxy (real processes
     expect(object.status).to.equal(201);
 
     const read = await call('/public/data-objects?className=EdgeArticle');
-    expect(read.status).to.equal(200);
+    expect(read.status, JSON.stringify(read.json)).to.equal(200);
     expect(read.json.objects).to.have.length(1);
     expect(read.json.objects[0]).to.include({ id: object.json.id });
     expect(read.json.objects[0].attributes).to.deep.equal({ title: 'Hello through the proxy' });
@@ -161,6 +184,57 @@ describe('split deployment: three services behind the edge proxy (real processes
     // client claimed.
     const audit = await database.db('audit_log').where({ action: 'data_class.create' }).first();
     expect(audit).to.include({ request_id: 'edge-e2e-class-1', ip: '127.0.0.1' });
+  });
+
+  it('serves the client API and page-binding resolve from the gateway process on the same database', async () => {
+    // Administration and client calls go through the proxy's /api/v1/gateway and /client/v1 rows to
+    // the gateway process; the class and object were written by core-api above.
+    const created = await call('/api/v1/gateway/clients', { method: 'POST', cookie, body: { name: 'edge-app', authMode: 'key', scopes: ['data:read:EdgeArticle'] } });
+    expect(created.status, JSON.stringify(created.json)).to.equal(201);
+    const read = await call('/client/v1/data/EdgeArticle', { headers: { 'x-cms-key': created.json.key } });
+    expect(read.status, JSON.stringify(read.json)).to.equal(200);
+    expect(JSON.stringify(read.json)).to.contain('Hello through the proxy');
+
+    const endpoint = await call('/api/v1/gateway/endpoints', { method: 'POST', cookie, body: { name: 'edge-weather', baseUrl: thirdPartyUrl } });
+    expect(endpoint.status, JSON.stringify(endpoint.json)).to.equal(201);
+    const route = await call(`/api/v1/gateway/endpoints/${endpoint.json.id}/routes`, { method: 'POST', cookie, body: { method: 'GET', path: '/now' } });
+    expect(route.status, JSON.stringify(route.json)).to.equal(201);
+    // The page (and its binding) is saved by core-api, which checks the route through its own catalog.
+    const site = await call('/cms-one/websites', { method: 'POST', cookie, body: { name: 'Edge', rootPath: '/edge', locales: ['en'] } });
+    expect(site.status, JSON.stringify(site.json)).to.equal(201);
+    const binding = { endpointId: endpoint.json.id, routeId: route.json.id, resultFilter: { pick: ['city', 'temp'] } };
+    const page = await call('/cms-one/pages', {
+      method: 'POST',
+      cookie,
+      body: { websiteId: site.json.id, locale: 'en', path: '/now', title: 'Now', content: { type: 'div', props: { binding } } },
+    });
+    expect(page.status, JSON.stringify(page.json)).to.equal(201);
+    const gatewayBindingId = JSON.stringify(page.json).match(/"gatewayBindingId":"([^"]+)"/)?.[1];
+    const resolved = await call('/api/v1/gateway/resolve', { method: 'POST', body: { gatewayBindingId } });
+    expect(resolved.status, JSON.stringify(resolved.json)).to.equal(200);
+    expect(resolved.json.data).to.deep.equal({ city: 'Berlin', temp: 8 });
+  });
+
+  it('records an event in core-api and the gateway process delivers it, signed, through its catalog', async () => {
+    const endpoint = await call('/api/v1/gateway/endpoints', { method: 'POST', cookie, body: { name: 'edge-hooks', baseUrl: thirdPartyUrl } });
+    expect(endpoint.status, JSON.stringify(endpoint.json)).to.equal(201);
+    const route = await call(`/api/v1/gateway/endpoints/${endpoint.json.id}/routes`, { method: 'POST', cookie, body: { method: 'POST', path: '/events' } });
+    expect(route.status, JSON.stringify(route.json)).to.equal(201);
+    const sub = await call('/object-event-subscriptions', {
+      method: 'POST',
+      cookie,
+      body: { name: 'edge', events: ['object.created'], endpointId: endpoint.json.id, routeId: route.json.id, signingSecretRef: 'OBJECT_EVENTS_SECRET_EDGE' },
+    });
+    expect(sub.status, JSON.stringify(sub.json)).to.equal(201);
+    const object = await call('/data-objects', { method: 'POST', cookie, body: { className: 'EdgeArticle', key: 'evented', attributes: { title: 'Evented' } } });
+    expect(object.status).to.equal(201);
+    const deadline = Date.now() + 15_000;
+    while (!received.some((r) => r.body.includes(object.json.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const delivery = received.find((r) => r.body.includes(object.json.id));
+    expect(delivery, 'delivery from the gateway process').to.not.equal(undefined);
+    const ts = String(delivery!.headers['x-cms-timestamp']);
+    const wanted = 'sha256=' + createHmac('sha256', 'edge-signing-secret').update(`${ts}.${delivery!.body}`).digest('hex');
+    expect(delivery!.headers['x-cms-signature']).to.equal(wanted);
   });
 
   it('sends the request id through to the error body and keeps /metrics and the dashboard where the table says', async () => {

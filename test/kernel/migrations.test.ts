@@ -56,6 +56,15 @@ describe('migrations', () => {
     expect(await database.db('t_beta_view').select()).to.deep.equal([]);
   });
 
+  it('core-api also applies the migrations of plugins that run only in other services', async () => {
+    const gatewayOnly = { ...beta, services: ['gateway'] } as unknown as PluginManifest;
+    const kernel = await createKernel({ service: 'core-api', env, plugins: [alpha, gatewayOnly], database, logger: pino({ level: 'silent' }), jobs: false });
+    kernels.push(kernel);
+    expect(kernel.plugins.map((p) => p.id)).to.deep.equal(['alpha']);
+    expect(kernel.appliedMigrations).to.include('beta/0001_beta_view');
+    expect(await database.db('t_beta_view').select()).to.deep.equal([]);
+  });
+
   it('records names without extension, each owner in its own table', async () => {
     await start([alpha, beta]);
     const recorded = async (table: string) => (await database.db(table).orderBy('id').pluck('name')) as string[];

@@ -41,8 +41,10 @@ describe('services: each process loads exactly its plugins', () => {
         const audit = await t.inject({ method: 'GET', url: '/audit-log' });
         expect(audit.statusCode).to.equal(expected.includes('audit') ? 401 : 404);
         // Its database holds the migrations of exactly this plugin set, so this start proves that
-        // they suffice.
-        const withMigrations = discovered.filter((p) => expected.includes(p.id) && p.migrations).map((p) => tableNameFor(p.id));
+        // they suffice; core-api, the migrating process of a split deployment, adds every other
+        // installed plugin's (a gateway-only plugin's tables must exist before the gateway starts).
+        const migrated = service === 'core-api' ? discovered.map((p) => p.id) : expected;
+        const withMigrations = discovered.filter((p) => migrated.includes(p.id) && p.migrations).map((p) => tableNameFor(p.id));
         expect(await pluginMigrationTables(t)).to.deep.equal(withMigrations.sort());
       } finally {
         await t.close();

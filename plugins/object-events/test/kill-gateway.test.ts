@@ -28,7 +28,8 @@ describe('object events: a gateway killed mid-delivery', function () {
   const children: ChildProcess[] = [];
 
   before(async () => {
-    // core-api side: every plugin but the real gateway catalog (the test's stands in), no worker of its own.
+    // core-api side: every plugin (so the database has the gateway set's tables), no worker of its own.
+    // The fixture catalog stands in for the gateway plugin (both provide gatewayCatalog), here and in the child.
     core = await startTestKernel({ extraPlugins: [catalogFixture], clock: new ManualClock(), env: { CMS_DISABLED_PLUGINS: 'event-delivery,gateway' } });
     receiver = await startReceiver();
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'cms-events-kill-'));
@@ -50,7 +51,6 @@ describe('object events: a gateway killed mid-delivery', function () {
         DATABASE_URL: url,
         CMS_DATA_DIR: dataDir,
         CMS_PLUGIN_PATH: FIXTURE_DIR,
-        // The test catalog stands in for the gateway plugin's (its endpoints live in the test's table).
         CMS_DISABLED_PLUGINS: 'gateway',
         PORT: String(await freePort()),
         HOST: '127.0.0.1',
