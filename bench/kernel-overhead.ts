@@ -12,6 +12,8 @@
  * - wrk `-t1 -c32 --latency` for BENCH_SECONDS (default 5) per measure, after a 1 s warm-up, bare and
  *   kernel alternately for BENCH_ROUNDS rounds (default 3); the median of the rounds' kernel/bare
  *   ratios is reported, so load from other processes on the machine weighs on both sides alike.
+ * - CPU time per request of each server process (process.cpuUsage over the load / requests), and the
+ *   kernel's extra CPU per request: the figure to compare before and after a change on a loaded machine.
  *
  * Environment: BENCH_SECONDS, BENCH_ROUNDS, TEST_DATABASE_URL (else an embedded cluster is started),
  * BENCH_CHILD_NODE_ARGS (extra node flags for both servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
@@ -55,11 +57,17 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-async function measure(url: string, requests: PreparedRequest[]): Promise<LoadResult> {
+type Measured = LoadResult & { cpuMicrosPerRequest: number };
+const cpuMicros = async (child: ChildServer<{ port: number }>) => (await child.ask<{ micros: number }>('cpu')).micros;
+
+async function measure(child: ChildServer<{ port: number }>, requests: PreparedRequest[]): Promise<Measured> {
+  const url = `http://127.0.0.1:${child.info.port}`;
   await runLoad(url, requests, { connections: CONNECTIONS, seconds: 1 });
+  const before = await cpuMicros(child);
   const result = await runLoad(url, requests, { connections: CONNECTIONS, seconds: SECONDS });
+  const cpu = (await cpuMicros(child)) - before;
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} socket errors`);
-  return result;
+  return { ...result, cpuMicrosPerRequest: cpu / result.requests };
 }
 
 try {
@@ -69,29 +77,35 @@ try {
   children.push(bare);
   const kernel = await startChild<{ port: number }>('kernel-overhead-server.ts', { BENCH_SERVER: 'kernel', BENCH_DATABASE_URL: database.url });
   children.push(kernel);
-  const urls = { bare: `http://127.0.0.1:${bare.info.port}`, kernel: `http://127.0.0.1:${kernel.info.port}` };
 
   const lines = [
     `# Kernel overhead on a public GET (${loadToolName()}, ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds)`,
     '',
-    '| scenario | bare req/s | bare p50 / p99 ms | kernel req/s | kernel p50 / p99 ms | kernel / bare (median of rounds) |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| scenario | bare req/s | bare p50 / p99 ms | bare CPU µs/req | kernel req/s | kernel p50 / p99 ms | kernel CPU µs/req | req/s kernel / bare | CPU kernel - bare µs/req |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const [name, requests] of Object.entries(SCENARIOS)) {
-    const rounds: Array<{ bare: LoadResult; kernel: LoadResult }> = [];
+    const rounds: Array<{ bare: Measured; kernel: Measured }> = [];
     for (let i = 0; i < ROUNDS; i++) {
-      const b = await measure(urls.bare, requests);
-      const k = await measure(urls.kernel, requests);
-      log(`${name}, round ${i + 1}: bare ${fmt(b.rps)} req/s, kernel ${fmt(k.rps)} req/s, ratio ${fmt(k.rps / b.rps, 3)}`);
+      const b = await measure(bare, requests);
+      const k = await measure(kernel, requests);
+      log(
+        `${name}, round ${i + 1}: bare ${fmt(b.rps)} req/s ${fmt(b.cpuMicrosPerRequest)} µs/req, kernel ${fmt(k.rps)} req/s ${fmt(k.cpuMicrosPerRequest)} µs/req, ratio ${fmt(k.rps / b.rps, 3)}`,
+      );
       rounds.push({ bare: b, kernel: k });
     }
     const ratio = median(rounds.map((r) => r.kernel.rps / r.bare.rps));
-    const m = (side: 'bare' | 'kernel', key: 'rps' | 'p50' | 'p99') => median(rounds.map((r) => r[side][key]));
+    const overhead = median(rounds.map((r) => r.kernel.cpuMicrosPerRequest - r.bare.cpuMicrosPerRequest));
+    const m = (side: 'bare' | 'kernel', key: 'rps' | 'p50' | 'p99' | 'cpuMicrosPerRequest') => median(rounds.map((r) => r[side][key]));
     lines.push(
-      `| ${name} | ${fmt(m('bare', 'rps'))} | ${fmt(m('bare', 'p50'), 2)} / ${fmt(m('bare', 'p99'), 2)} | ${fmt(m('kernel', 'rps'))} | ${fmt(m('kernel', 'p50'), 2)} / ${fmt(m('kernel', 'p99'), 2)} | ${fmt(ratio, 3)}x |`,
+      `| ${name} | ${fmt(m('bare', 'rps'))} | ${fmt(m('bare', 'p50'), 2)} / ${fmt(m('bare', 'p99'), 2)} | ${fmt(m('bare', 'cpuMicrosPerRequest'))} | ${fmt(m('kernel', 'rps'))} | ${fmt(m('kernel', 'p50'), 2)} / ${fmt(m('kernel', 'p99'), 2)} | ${fmt(m('kernel', 'cpuMicrosPerRequest'))} | ${fmt(ratio, 3)}x | ${fmt(overhead)} |`,
     );
   }
-  lines.push('', 'Figures are medians of the rounds; on a machine shared with other work, compare ratios, not absolute req/s.');
+  lines.push(
+    '',
+    'Figures are medians of the rounds. CPU µs/req is the server process\'s user+system CPU time over a load divided by its requests:',
+    'on a machine shared with other work it moves far less than req/s, so compare it (and the ratios), not absolute req/s.',
+  );
   console.log(lines.join('\n'));
 } finally {
   await cleanup();

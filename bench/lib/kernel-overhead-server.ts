@@ -8,7 +8,7 @@ import { definePlugin, type PluginManifest } from '../../kernel/plugin.ts';
  * Child process of the kernel overhead benchmark (bench/kernel-overhead.ts). BENCH_SERVER=bare: a
  * bare Fastify 5 instance; BENCH_SERVER=kernel: the real kernel (no product plugins, production mode)
  * with one test plugin. Both serve the same constant JSON on GET /public/ping as a public route, so
- * the difference between them is the kernel's per-request work. Reports `{ port }` over IPC.
+ * the difference between them is the kernel's per-request work. Reports `{ port }` over IPC and answers `cpu` with its CPU time.
  */
 const BODY = { ok: true, service: 'bench', items: [1, 2, 3] };
 const mode = process.env.BENCH_SERVER;
@@ -53,6 +53,14 @@ if (mode === 'bare') {
   };
 }
 process.send({ port });
+// CPU time this process used so far: the parent divides the difference over a load by its requests, a
+// per-request cost that other work on a shared machine distorts far less than req/s.
+process.on('message', (message: { type?: string }) => {
+  if (message?.type === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send!({ type: 'cpu:done', micros: user + system });
+  }
+});
 
 const shutdown = async () => {
   await stop();
