@@ -33,6 +33,8 @@ function textProblem(s: string): InputProblem['code'] | null {
  * body nested a million levels deep costs a loop, not the stack.
  */
 export function findInputProblem(value: unknown): InputProblem | null {
+  const flat = flatObjectProblem(value);
+  if (flat !== undefined) return flat;
   // Each entry: the value, its path, its depth, and the key it sits under (checked when it is reached,
   // so keys and values are reported in document order).
   const stack: Array<[unknown, string, number, string | null]> = [[value, '', 0, null]];
@@ -58,6 +60,28 @@ export function findInputProblem(value: unknown): InputProblem | null {
       const child = keys ? (current as Record<string, unknown>)[childKey] : (current as unknown[])[i];
       stack.push([child, path ? `${path}.${childKey}` : childKey, depth + 1, keys ? childKey : null]);
     }
+  }
+  return null;
+}
+
+/**
+ * The same answer as the full walk for a plain object whose values are all strings, finite numbers,
+ * booleans or null (a query string, path parameters, most small bodies), without building the walk's
+ * stack and path strings; `undefined` when the object holds anything else and needs the full walk.
+ */
+function flatObjectProblem(value: unknown): InputProblem | null | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !isContainer(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const child = record[key];
+    if (typeof child === 'object' ? child !== null : typeof child !== 'string' && typeof child !== 'boolean' && (typeof child !== 'number' || !Number.isFinite(child))) return undefined;
+  }
+  // Keys and values in document order, as the walk reports them.
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const code = textProblem(key) ?? (typeof record[key] === 'string' ? textProblem(record[key] as string) : null);
+    if (code) return { path: key, code };
   }
   return null;
 }

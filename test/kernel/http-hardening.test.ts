@@ -66,6 +66,14 @@ describe('HTTP hardening: input walker', () => {
     expect(findInputProblem({ a: { b: 'ok' } })).to.equal(null);
   });
 
+  it('answers flat objects (queries, path parameters) like the full walk', () => {
+    const query = Object.assign(Object.create(null), { limit: '20', 'filter[slug]': 'x\u0000', sort: 'n\ud800' });
+    expect(findInputProblem(query)).to.deep.equal({ path: 'filter[slug]', code: 'NUL_CHARACTER' });
+    expect(findInputProblem({ a: 'ok', 'k\ud800': 'v\u0000' })).to.deep.equal({ path: 'k\ud800', code: 'INVALID_TEXT' });
+    expect(findInputProblem({ n: 1, t: true, z: null, s: 'fine' })).to.equal(null);
+    expect(findInputProblem({ s: 'fine', n: Infinity })).to.deep.equal({ path: 'n', code: 'NOT_FINITE' });
+  });
+
   it('never walks bytes: a 16 MB binary body passes straight to its route', async () => {
     const payload = Buffer.alloc(16 * 1024 * 1024, 0);
     const res = await t.inject({ method: 'POST', url: '/t/bytes', headers: { 'content-type': 'application/octet-stream' }, payload });
