@@ -190,6 +190,28 @@ describe('HTTP hardening: cross-site requests (CSRF) and CORS', () => {
     expect(other.headers['access-control-allow-origin']).to.equal('*');
     expect(other.headers).not.to.have.property('access-control-allow-credentials');
   });
+
+  it('keeps the CORS details browsers and caches rely on: Vary, allowed methods and headers, max age, refused incomplete preflights', async () => {
+    const read = await t.inject({ method: 'GET', url: '/t/public-read' });
+    expect(read.headers).to.include({ vary: 'Origin', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Retry-After, X-Request-Id, ETag' });
+    const preflight = await t.inject({
+      method: 'OPTIONS',
+      url: '/t/session-write',
+      headers: { origin: 'https://studio.example.net', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-request-id' },
+    });
+    expect(preflight.statusCode).to.equal(204);
+    expect(preflight.headers).to.include({
+      vary: 'Origin, Access-Control-Request-Headers',
+      'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE',
+      'access-control-allow-headers': 'content-type, x-request-id',
+      'access-control-max-age': '600',
+      'content-length': '0',
+    });
+    const incomplete = await t.inject({ method: 'OPTIONS', url: '/t/session-write', headers: { origin: 'https://studio.example.net' } });
+    expect(incomplete.statusCode, 'an allowed origin without a requested method is no preflight').to.equal(400);
+    const foreign = await t.inject({ method: 'OPTIONS', url: '/t/session-write', headers: { origin: 'https://evil.example' } });
+    expect(foreign.statusCode, 'a foreign non-preflight OPTIONS gets no CORS answer').to.equal(401);
+  });
 });
 
 describe('HTTP hardening: client address behind the proxy', () => {
