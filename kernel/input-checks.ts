@@ -102,33 +102,38 @@ export const inputChecks = fp(
     // Both hooks are synchronous callbacks: they never wait for anything, and an async hook costs a
     // promise and a microtask per request on every route.
     app.addHook('preValidation', (request, _reply, done) => {
-      for (const [part, value] of [['body', request.body], ['query', request.query], ['params', request.params]] as const) {
-        // Nothing parsed (no body, no query string, no path parameter): nothing to walk.
-        if (isEmptyInput(value)) continue;
-        const problem = findInputProblem(value);
-        if (problem) {
-          const code = problem.code === 'NOT_FINITE' ? 'VALIDATION_FAILED' : problem.code;
-          return done(badRequest(MESSAGES[problem.code](problem.path || part), problem.path || undefined, code));
-        }
-      }
-      done();
+      // Part by part, without building a list per request.
+      done(partProblem('body', request.body) ?? partProblem('query', request.query) ?? partProblem('params', request.params) ?? undefined);
     });
     // Schema coercion turns "1e400" or "Infinity" in a query into Infinity, which Ajv's integer, minimum
     // and maximum checks let through; no route means a non-finite number.
     app.addHook('preHandler', (request, _reply, done) => {
-      for (const part of [request.query, request.params] as const) {
-        if (!part || typeof part !== 'object') continue;
-        for (const name in part) {
-          if (!Object.hasOwn(part, name)) continue;
-          const value = (part as Record<string, unknown>)[name];
-          if (typeof value === 'number' && !Number.isFinite(value)) return done(badRequest(`${name} must be a finite number`, name));
-        }
-      }
-      done();
+      done(nonFiniteNumber(request.query) ?? nonFiniteNumber(request.params) ?? undefined);
     });
   },
   { name: 'kernel-input-checks' },
 );
+
+/** The 400 for the first problem in one part of the input, or null. */
+function partProblem(part: 'body' | 'query' | 'params', value: unknown): Error | null {
+  // Nothing parsed (no body, no query string, no path parameter): nothing to walk.
+  if (isEmptyInput(value)) return null;
+  const problem = findInputProblem(value);
+  if (!problem) return null;
+  const code = problem.code === 'NOT_FINITE' ? 'VALIDATION_FAILED' : problem.code;
+  return badRequest(MESSAGES[problem.code](problem.path || part), problem.path || undefined, code);
+}
+
+/** The 400 for a coerced query or path value that is not a finite number, or null. */
+function nonFiniteNumber(part: unknown): Error | null {
+  if (!part || typeof part !== 'object') return null;
+  for (const name in part) {
+    if (!Object.hasOwn(part, name)) continue;
+    const value = (part as Record<string, unknown>)[name];
+    if (typeof value === 'number' && !Number.isFinite(value)) return badRequest(`${name} must be a finite number`, name);
+  }
+  return null;
+}
 
 /** True for a missing part or a plain object without own keys (what an empty query string parses to). */
 function isEmptyInput(value: unknown): boolean {
