@@ -33,6 +33,8 @@ function textProblem(s: string): InputProblem['code'] | null {
  * body nested a million levels deep costs a loop, not the stack.
  */
 export function findInputProblem(value: unknown): InputProblem | null {
+  const flat = flatObjectProblem(value);
+  if (flat !== undefined) return flat;
   // Each entry: the value, its path, its depth, and the key it sits under (checked when it is reached,
   // so keys and values are reported in document order).
   const stack: Array<[unknown, string, number, string | null]> = [[value, '', 0, null]];
@@ -62,6 +64,28 @@ export function findInputProblem(value: unknown): InputProblem | null {
   return null;
 }
 
+/**
+ * The same answer as the full walk for a plain object whose values are all strings, finite numbers,
+ * booleans or null (a query string, path parameters, most small bodies), without building the walk's
+ * stack and path strings; `undefined` when the object holds anything else and needs the full walk.
+ */
+function flatObjectProblem(value: unknown): InputProblem | null | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !isContainer(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const child = record[key];
+    if (typeof child === 'object' ? child !== null : typeof child !== 'string' && typeof child !== 'boolean' && (typeof child !== 'number' || !Number.isFinite(child))) return undefined;
+  }
+  // Keys and values in document order, as the walk reports them.
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const code = textProblem(key) ?? (typeof record[key] === 'string' ? textProblem(record[key] as string) : null);
+    if (code) return { path: key, code };
+  }
+  return null;
+}
+
 const MESSAGES: Record<InputProblem['code'], (what: string) => string> = {
   NUL_CHARACTER: (what) => `${what} must not contain the NUL character`,
   INVALID_TEXT: (what) => `${what} contains a lone UTF-16 surrogate, which is not valid text`,
@@ -75,25 +99,47 @@ const MESSAGES: Record<InputProblem['code'], (what: string) => string> = {
  */
 export const inputChecks = fp(
   async (app) => {
-    app.addHook('preValidation', async (request) => {
-      for (const [part, value] of [['body', request.body], ['query', request.query], ['params', request.params]] as const) {
-        const problem = findInputProblem(value);
-        if (problem) {
-          const code = problem.code === 'NOT_FINITE' ? 'VALIDATION_FAILED' : problem.code;
-          throw badRequest(MESSAGES[problem.code](problem.path || part), problem.path || undefined, code);
-        }
-      }
+    // Both hooks are synchronous callbacks: they never wait for anything, and an async hook costs a
+    // promise and a microtask per request on every route.
+    app.addHook('preValidation', (request, _reply, done) => {
+      // Part by part, without building a list per request.
+      done(partProblem('body', request.body) ?? partProblem('query', request.query) ?? partProblem('params', request.params) ?? undefined);
     });
     // Schema coercion turns "1e400" or "Infinity" in a query into Infinity, which Ajv's integer, minimum
     // and maximum checks let through; no route means a non-finite number.
-    app.addHook('preHandler', async (request) => {
-      for (const part of [request.query, request.params] as const) {
-        if (!part || typeof part !== 'object') continue;
-        for (const [name, value] of Object.entries(part as Record<string, unknown>)) {
-          if (typeof value === 'number' && !Number.isFinite(value)) throw badRequest(`${name} must be a finite number`, name);
-        }
-      }
+    app.addHook('preHandler', (request, _reply, done) => {
+      done(nonFiniteNumber(request.query) ?? nonFiniteNumber(request.params) ?? undefined);
     });
   },
   { name: 'kernel-input-checks' },
 );
+
+/** The 400 for the first problem in one part of the input, or null. */
+function partProblem(part: 'body' | 'query' | 'params', value: unknown): Error | null {
+  // Nothing parsed (no body, no query string, no path parameter): nothing to walk.
+  if (isEmptyInput(value)) return null;
+  const problem = findInputProblem(value);
+  if (!problem) return null;
+  const code = problem.code === 'NOT_FINITE' ? 'VALIDATION_FAILED' : problem.code;
+  return badRequest(MESSAGES[problem.code](problem.path || part), problem.path || undefined, code);
+}
+
+/** The 400 for a coerced query or path value that is not a finite number, or null. */
+function nonFiniteNumber(part: unknown): Error | null {
+  if (!part || typeof part !== 'object') return null;
+  for (const name in part) {
+    if (!Object.hasOwn(part, name)) continue;
+    const value = (part as Record<string, unknown>)[name];
+    if (typeof value === 'number' && !Number.isFinite(value)) return badRequest(`${name} must be a finite number`, name);
+  }
+  return null;
+}
+
+/** True for a missing part or a plain object without own keys (what an empty query string parses to). */
+function isEmptyInput(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value !== 'object' || Array.isArray(value) || !isContainer(value)) return false;
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  // Symbol keys are never produced by a parser; a container with only those has nothing to check either.
+  return true;
+}

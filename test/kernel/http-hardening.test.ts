@@ -66,6 +66,14 @@ describe('HTTP hardening: input walker', () => {
     expect(findInputProblem({ a: { b: 'ok' } })).to.equal(null);
   });
 
+  it('answers flat objects (queries, path parameters) like the full walk', () => {
+    const query = Object.assign(Object.create(null), { limit: '20', 'filter[slug]': 'x\u0000', sort: 'n\ud800' });
+    expect(findInputProblem(query)).to.deep.equal({ path: 'filter[slug]', code: 'NUL_CHARACTER' });
+    expect(findInputProblem({ a: 'ok', 'k\ud800': 'v\u0000' })).to.deep.equal({ path: 'k\ud800', code: 'INVALID_TEXT' });
+    expect(findInputProblem({ n: 1, t: true, z: null, s: 'fine' })).to.equal(null);
+    expect(findInputProblem({ s: 'fine', n: Infinity })).to.deep.equal({ path: 'n', code: 'NOT_FINITE' });
+  });
+
   it('never walks bytes: a 16 MB binary body passes straight to its route', async () => {
     const payload = Buffer.alloc(16 * 1024 * 1024, 0);
     const res = await t.inject({ method: 'POST', url: '/t/bytes', headers: { 'content-type': 'application/octet-stream' }, payload });
@@ -181,6 +189,28 @@ describe('HTTP hardening: cross-site requests (CSRF) and CORS', () => {
     expect(other.statusCode).to.equal(204);
     expect(other.headers['access-control-allow-origin']).to.equal('*');
     expect(other.headers).not.to.have.property('access-control-allow-credentials');
+  });
+
+  it('keeps the CORS details browsers and caches rely on: Vary, allowed methods and headers, max age, refused incomplete preflights', async () => {
+    const read = await t.inject({ method: 'GET', url: '/t/public-read' });
+    expect(read.headers).to.include({ vary: 'Origin', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Retry-After, X-Request-Id, ETag' });
+    const preflight = await t.inject({
+      method: 'OPTIONS',
+      url: '/t/session-write',
+      headers: { origin: 'https://studio.example.net', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-request-id' },
+    });
+    expect(preflight.statusCode).to.equal(204);
+    expect(preflight.headers).to.include({
+      vary: 'Origin, Access-Control-Request-Headers',
+      'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE',
+      'access-control-allow-headers': 'content-type, x-request-id',
+      'access-control-max-age': '600',
+      'content-length': '0',
+    });
+    const incomplete = await t.inject({ method: 'OPTIONS', url: '/t/session-write', headers: { origin: 'https://studio.example.net' } });
+    expect(incomplete.statusCode, 'an allowed origin without a requested method is no preflight').to.equal(400);
+    const foreign = await t.inject({ method: 'OPTIONS', url: '/t/session-write', headers: { origin: 'https://evil.example' } });
+    expect(foreign.statusCode, 'a foreign non-preflight OPTIONS gets no CORS answer').to.equal(401);
   });
 });
 
