@@ -42,12 +42,13 @@ describe('e2e: content journey (content + search + data)', () => {
   it('restores an older version of a page and the public read shows it', async () => {
     const site = await k.createWebsite();
     const page = await k.createPage({ websiteId: site.id, path: '/v', title: 'First', published: true });
-    await k.call('PATCH', `/cms-one/pages/${page.id}`, k.publisher, { title: 'Second' });
-    await k.call('PATCH', `/cms-one/pages/${page.id}`, k.publisher, { title: 'Third' });
-    const versions = (await k.call('GET', `/cms-one/pages/${page.id}/versions`, k.publisher)).json();
-    const list = Array.isArray(versions) ? versions : versions.items;
-    const first = list.find((v: { title?: string; data?: { title?: string } }) => (v.title ?? v.data?.title) === 'First');
-    expect(first, JSON.stringify(list)).to.exist;
+    // A save that changes the content snapshots the prior state (title and content).
+    const second = await k.call('PATCH', `/cms-one/pages/${page.id}`, k.publisher, { title: 'Second', content: { type: 'p', text: 'second text' } });
+    expect(second.statusCode, second.body).to.equal(200);
+    await k.call('PATCH', `/cms-one/pages/${page.id}`, k.publisher, { title: 'Third', content: { type: 'p', text: 'third text' } });
+    const list = (await k.call('GET', `/cms-one/pages/${page.id}/versions`, k.publisher)).json() as Array<{ id: string; title: string }>;
+    expect(list.map((v) => v.title)).to.have.members(['First', 'Second']);
+    const first = list.find((v) => v.title === 'First')!;
     const restored = await k.call('POST', `/cms-one/pages/${page.id}/versions/${first.id}/restore`, k.publisher);
     expect(restored.statusCode, restored.body).to.equal(200);
     expect((await k.call('GET', `/public/pages/en${site.rootPath}/v`, null)).json().title).to.equal('First');
