@@ -16,6 +16,9 @@ export { EnvFlag, type Config, type ServiceName } from './config.ts';
 export { HttpError, badRequest, conflict, forbidden, isHttpError, isUniqueViolation, locked, notFound, tooManyRequests, unauthorized, unavailable } from './errors.ts';
 export { requestContext, type ErrorBody } from './http.ts';
 
+// Per-address limits for public routes.
+export { AddressRateLimit } from './address-rate-limit.ts';
+
 // Input from outside: user-supplied regular expressions run on a linear-time engine.
 export { USER_PATTERN_CACHE_SIZE, UserPatternError, compileUserPattern, type UserPattern } from './patterns.ts';
 

@@ -1,3 +1,4 @@
+import { AddressRateLimit } from '../../../kernel/index.ts';
 import { BindingStore } from '../store/bindings.ts';
 import { LayoutStore } from '../store/layouts.ts';
 import { PageStore } from '../store/pages.ts';
@@ -17,7 +18,6 @@ import { PageService } from './pages.ts';
 import { TemplateService } from './templates.ts';
 import { ThemeService } from './themes.ts';
 import { PublicPages } from './public-pages.ts';
-import { PublicRateLimit } from './public-rate-limit.ts';
 import { SettingsService } from './settings.ts';
 import { SnippetService } from './snippets.ts';
 import { StagedPageService } from './staged-pages.ts';
@@ -60,7 +60,7 @@ export function createContentServices(kernel: ContentDeps) {
     publicStore,
     publicPages,
     sitemaps,
-    publicRateLimit: new PublicRateLimit(kernel.pluginConfig.PUBLIC_CONTENT_RATE_LIMIT_PER_MINUTE, () => kernel.clock.now().getTime()),
+    publicRateLimit: new AddressRateLimit(kernel.pluginConfig.PUBLIC_CONTENT_RATE_LIMIT_PER_MINUTE, () => kernel.clock.now().getTime(), 'Too many requests to the public content API; try again later'),
   };
 }
 

@@ -1,3 +1,4 @@
+import { AddressRateLimit } from '../../../kernel/index.ts';
 import { FieldIndexBuilds } from '../store/field-index-builds.ts';
 import { ObjectLocator } from '../store/object-registry.ts';
 import { BatchService } from './batch-service.ts';
@@ -11,7 +12,6 @@ import { PreparedReads } from '../store/prepared-reads.ts';
 import { PreviewService } from './preview-service.ts';
 import { PublicReadCache } from './public-read-cache.ts';
 import { PublicReadService } from './public-read-service.ts';
-import { PublicRateLimit } from './public-rate-limit.ts';
 import { QueryService } from './query-service.ts';
 import { ReadCacheNotices } from './read-cache-notices.ts';
 import { SchemaCache } from './schema-cache.ts';
@@ -45,7 +45,7 @@ export function createDataServices(kernel: DataKernelDeps) {
     previews: new PreviewService({ ...kernel, locator }),
     indexBuilds,
     publicCacheControl: kernel.pluginConfig.PUBLIC_DATA_CACHE_CONTROL,
-    publicRateLimit: new PublicRateLimit(kernel.pluginConfig.PUBLIC_DATA_RATE_LIMIT_PER_MINUTE, () => kernel.clock.now().getTime()),
+    publicRateLimit: new AddressRateLimit(kernel.pluginConfig.PUBLIC_DATA_RATE_LIMIT_PER_MINUTE, () => kernel.clock.now().getTime(), 'Too many requests to the public data API; try again later'),
   };
 }
 

@@ -1,3 +1,4 @@
+import { AddressRateLimit } from '../../../kernel/index.ts';
 import type { Clock, Db, ExtensionFolders, Logger, SecretBox } from '../../../kernel/index.ts';
 import type { Static } from '@sinclair/typebox';
 import type { GatewayConfig } from '../config.ts';
@@ -11,7 +12,6 @@ import { EndpointLimiters } from './endpoint-limiters.ts';
 import { EndpointService } from './endpoint-service.ts';
 import { OAuth2Tokens } from './oauth2-tokens.ts';
 import { Presets } from './presets.ts';
-import { PublicRateLimit } from './public-rate-limit.ts';
 import type { PublishedSites } from './published-sites.ts';
 import { RouteCaller } from './route-caller.ts';
 import { RouteService } from './route-service.ts';
@@ -72,7 +72,7 @@ export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resol
     routeStore,
     catalog: gatewayCatalog({ endpoints: endpointStore, routes: routeStore, caller, outbound, cache }),
     siteBindings: new SiteBindings({ publishedSites: deps.publishedSites, cache, caller }),
-    publicRateLimit: new PublicRateLimit(cfg.GATEWAY_PUBLIC_RATE_LIMIT_PER_MINUTE, () => deps.clock.now().getTime()),
+    publicRateLimit: new AddressRateLimit(cfg.GATEWAY_PUBLIC_RATE_LIMIT_PER_MINUTE, () => deps.clock.now().getTime(), 'Too many gateway requests from this address; try again later'),
     async stop() {
       await limiters.stop();
       await outbound.close();

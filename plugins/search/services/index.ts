@@ -1,9 +1,9 @@
+import { AddressRateLimit } from '../../../kernel/index.ts';
 import type { PluginDeps } from '../../../kernel/index.ts';
 import type { SearchSource } from '../ports.ts';
 import type { SearchConfig } from '../config.ts';
 import { Indexer } from './indexer.ts';
 import { LocaleConfigs } from './locale-configs.ts';
-import { PublicRateLimit } from './public-rate-limit.ts';
 import { reindex, type ReindexReport } from './reindex.ts';
 import { SearchService } from './search-service.ts';
 
@@ -13,7 +13,7 @@ export interface SearchServices {
   search: SearchService;
   indexer: Indexer;
   localeConfigs: LocaleConfigs;
-  rateLimit: PublicRateLimit;
+  rateLimit: AddressRateLimit;
   cacheControl: string;
   reindex(only?: string): Promise<ReindexReport>;
 }
@@ -35,7 +35,7 @@ export async function createSearchServices(deps: SearchDeps): Promise<SearchServ
     search,
     indexer,
     localeConfigs,
-    rateLimit: new PublicRateLimit(config.PUBLIC_SEARCH_RATE_LIMIT_PER_MINUTE),
+    rateLimit: new AddressRateLimit(config.PUBLIC_SEARCH_RATE_LIMIT_PER_MINUTE, Date.now, 'Too many searches; try again later'),
     cacheControl: config.PUBLIC_SEARCH_CACHE_CONTROL,
     reindex: (only) => reindex(deps.db, indexer, deps.searchSources as readonly SearchSource[], only),
   };
