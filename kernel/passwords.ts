@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual, createHash } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { passwordHashQueue } from './work-queue.ts';
 
 /** The scrypt cost of new hashes in every real process (~50 ms of CPU per hash). */
@@ -57,12 +57,13 @@ export async function verifyPassword(password: string, encoded: string | null | 
 const DUMMY_SALT = randomBytes(16);
 
 /** Tokens (sessions, reset links, recovery codes) are stored only as their SHA-256. */
-export const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+// One-shot `crypto.hash` (Node >= 20.12): a third of the cost of createHash().update().digest() on hot paths.
+export const hashToken = (token: string) => hash('sha256', token, 'hex');
 export const newToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
 
 /** Constant-time comparison of two strings of possibly different length. */
 export function safeEqual(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
+  const ha = hash('sha256', a, 'buffer');
+  const hb = hash('sha256', b, 'buffer');
   return timingSafeEqual(ha, hb) && a.length === b.length;
 }

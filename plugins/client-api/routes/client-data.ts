@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ANONYMOUS, conflict, inTransaction, isHttpError, type App, type Db, type Tx } from '../../../kernel/index.ts';
 import { parseFilters, withTypedFilters } from '../services/data-queries.ts';
 import type { ClientApiServices } from '../services/index.ts';
 import { clientOf, ClientNotFound, orNotFound } from './client-scope.ts';
+import { clientObject, ClientObjectTexts } from './client-objects.ts';
 
 const config = { public: true };
 const tags = ['client'];
@@ -14,16 +15,11 @@ const IdParam = Type.String({ minLength: 1, maxLength: 64 });
 const WRITE_BODY_LIMIT = 2 * 1024 * 1024;
 const Attributes = Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), { maxProperties: 500 });
 
-type Dto = Awaited<ReturnType<ClientApiServices['dataObjects']['getPublished']>>;
-
-/** What a client sees of an object: its identity and the class's own attributes. */
-function clientObject(o: Dto) {
-  return { id: o.id, className: o.class.name, locale: o.locale, key: o.key, translationGroupId: o.translationGroupId, published: o.published, attributes: o.attributes, createdAt: o.createdAt, updatedAt: o.updatedAt };
-}
-
 /** GET /client/v1/data/:class, GET .../:class/:id, POST .../:class, PATCH .../:class/:id. */
 export async function clientDataRoutes(app: App, services: ClientApiServices, db: Db): Promise<void> {
   const { dataObjects } = services;
+  const texts = new ClientObjectTexts(dataObjects);
+  const sendJson = (reply: FastifyReply, text: string) => reply.type('application/json; charset=utf-8').send(text);
 
   app.get(
     '/client/v1/data/:class',
@@ -51,9 +47,9 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
         if (!clientOf(request).scopes.mayData('data:read', className)) throw new ClientNotFound();
         const q = request.query;
         const filters = parseFilters(q.filter ?? []);
-        const page = await withTypedFilters(filters, (typed) =>
-          dataObjects
-            .queryPublished({
+        const text = await withTypedFilters(filters, (typed) =>
+          texts
+            .page({
               className,
               filters: typed.map(({ field, op, value }) => ({ field, op, value })),
               orderBy: q.orderBy ? [{ field: q.orderBy, direction: q.dir ?? 'asc' }] : undefined,
@@ -67,7 +63,7 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
               throw err;
             }),
         );
-        return { objects: page.objects.map(clientObject), hasMore: page.hasMore };
+        return sendJson(reply, text);
       }),
   );
 
@@ -75,9 +71,10 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
     orNotFound(reply, async () => {
       const { class: className, id } = request.params;
       if (!clientOf(request).scopes.mayData('data:read', className) || !UUID.test(id)) throw new ClientNotFound();
-      const object = await dataObjects.getPublished(id);
-      if (object.class.name !== className || !object.published) throw new ClientNotFound();
-      return clientObject(object);
+      // The public read path answers published objects only (a draft is its 404).
+      const object = await texts.object(id);
+      if (object.className !== className) throw new ClientNotFound();
+      return sendJson(reply, object.text);
     }),
   );
 

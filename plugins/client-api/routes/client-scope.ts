@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isHttpError, tooManyRequests, type App, type HttpError } from '../../../kernel/index.ts';
 import type { ClientPrincipal } from '../services/authenticator.ts';
+import type { RateVerdict } from '../services/rate-limiter.ts';
 import type { ClientApiServices } from '../services/index.ts';
 
 declare module 'fastify' {
@@ -29,29 +30,41 @@ const EXPOSED = 'Retry-After, X-Request-Id, ETag, RateLimit-Limit, RateLimit-Rem
 export function installClientScope(app: App, services: ClientApiServices): void {
   app.decorateRequest('apiClient', null);
   app.decorateRequest('apiClientRefusal', null);
-  app.addHook('onRequest', async (request, reply) => {
-    let principal: ClientPrincipal;
-    try {
-      principal = await services.authenticator.authenticate(request);
-    } catch (err) {
-      if (!isHttpError(err)) throw err;
-      request.apiClientRefusal = err;
-      return;
-    }
-    request.apiClient = principal;
-    const limit = principal.client.limits.requestsPerMinute ?? services.defaultRequestsPerMinute;
-    const verdict = await services.rateLimiter.hit(principal.client.id, limit);
+  // Callback-style hooks: a known key and in-memory counters answer without a promise round trip.
+  // The steps are defined once here, not per request (a closure per request costs more than the work).
+  type Done = (err?: Error) => void;
+  const refuse = (request: FastifyRequest, err: unknown, done: Done) => {
+    if (!isHttpError(err)) return done(err as Error);
+    request.apiClientRefusal = err;
+    done();
+  };
+  const count = (reply: FastifyReply, verdict: RateVerdict, done: Done) => {
     reply.header('ratelimit-limit', String(verdict.limit));
     reply.header('ratelimit-remaining', String(verdict.remaining));
     reply.header('ratelimit-reset', String(verdict.resetSeconds));
-    if (!verdict.allowed) throw tooManyRequests(`Rate limit of ${verdict.limit} requests per minute reached`, verdict.resetSeconds, 'CLIENT_RATE_LIMITED');
+    if (verdict.allowed) return done();
+    done(tooManyRequests(`Rate limit of ${verdict.limit} requests per minute reached`, verdict.resetSeconds, 'CLIENT_RATE_LIMITED'));
+  };
+  const admit = (request: FastifyRequest, reply: FastifyReply, principal: ClientPrincipal, done: Done) => {
+    request.apiClient = principal;
+    const verdict = services.rateLimiter.hit(principal.client.id, principal.client.limits.requestsPerMinute ?? services.defaultRequestsPerMinute);
+    if (verdict instanceof Promise) verdict.then((v) => count(reply, v, done), done);
+    else count(reply, verdict, done);
+  };
+  app.addHook('onRequest', (request, reply, done) => {
+    let found: ClientPrincipal | Promise<ClientPrincipal>;
+    try {
+      found = services.authenticator.authenticate(request);
+    } catch (err) {
+      return refuse(request, err, done);
+    }
+    if (found instanceof Promise) found.then((p) => admit(request, reply, p, done), (err) => refuse(request, err, done));
+    else admit(request, reply, found, done);
   });
-  app.addHook('preHandler', async (request) => {
-    if (request.apiClientRefusal) throw request.apiClientRefusal;
-  });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('preHandler', (request, _reply, done) => done(request.apiClientRefusal ?? undefined));
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.hasHeader('access-control-allow-origin')) reply.header('access-control-expose-headers', EXPOSED);
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -20,7 +20,6 @@ export interface ClientPrincipal {
 
 interface CachedKey {
   principal: ClientPrincipal;
-  keyHash: string;
   until: number;
 }
 
@@ -44,39 +43,42 @@ export class ClientAuthenticator {
     this.issuerCache.clear();
   }
 
-  async authenticate(request: FastifyRequest): Promise<ClientPrincipal> {
+  /**
+   * The caller's principal. A key already verified (the common case) is answered synchronously, so
+   * the request hook adds no promise round trip; a first sight of a key or a token waits for the
+   * database or the identity provider.
+   */
+  authenticate(request: FastifyRequest): ClientPrincipal | Promise<ClientPrincipal> {
     const credential = credentialOf(request);
     if (!credential) throw unauthorized('An API key or access token is required', 'CLIENT_UNAUTHENTICATED');
-    let principal: ClientPrincipal;
-    if (credential.kind === 'key') {
-      // Keys are server secrets: a browser page holding one has leaked it.
-      if (request.headers.origin !== undefined) throw forbidden('API keys are not accepted from browsers (Origin header present)', 'KEY_FROM_BROWSER');
-      principal = await this.byKey(credential.value);
-    } else {
-      principal = await this.byToken(credential.value);
-    }
-    this.assertUsable(principal, request.ip);
-    return principal;
-  }
-
-  private assertUsable(p: ClientPrincipal, ip: string): void {
-    if (p.client.status !== 'active') throw forbidden('This client is suspended', 'CLIENT_SUSPENDED');
-    if (p.client.expires_at && p.client.expires_at.getTime() <= this.deps.clock.now().getTime()) throw forbidden('This client has expired', 'CLIENT_EXPIRED');
-    if (!p.addresses.allows(ip)) throw forbidden(`Calls from ${ip} are not allowed for this client`, 'ADDRESS_NOT_ALLOWED');
-  }
-
-  private async byKey(key: string): Promise<ClientPrincipal> {
+    const ip = request.ip;
+    if (credential.kind === 'token') return this.byToken(credential.value).then((p) => this.usable(p, ip, this.deps.clock.now().getTime()));
+    // Keys are server secrets: a browser page holding one has leaked it.
+    if (request.headers.origin !== undefined) throw forbidden('API keys are not accepted from browsers (Origin header present)', 'KEY_FROM_BROWSER');
+    const key = credential.value;
     if (!key.startsWith(KEY_PREFIX) || key.length > 200) throw unauthorized('Invalid API key', 'INVALID_KEY');
     const keyHash = hashToken(key);
-    const now = this.deps.clock.now().getTime();
+    // Found by its hash: the map's string match compares digests an attacker cannot steer, not keys.
     const cached = this.keyCache.get(keyHash);
-    if (cached && cached.until > now && safeEqual(cached.keyHash, keyHash)) return cached.principal;
+    const now = this.deps.clock.now().getTime();
+    if (cached && cached.until > now) return this.usable(cached.principal, ip, now);
+    return this.byKeyHash(keyHash).then((p) => this.usable(p, ip, now));
+  }
+
+  private usable(p: ClientPrincipal, ip: string, now: number): ClientPrincipal {
+    if (p.client.status !== 'active') throw forbidden('This client is suspended', 'CLIENT_SUSPENDED');
+    if (p.client.expires_at && p.client.expires_at.getTime() <= now) throw forbidden('This client has expired', 'CLIENT_EXPIRED');
+    if (!p.addresses.allows(ip)) throw forbidden(`Calls from ${ip} are not allowed for this client`, 'ADDRESS_NOT_ALLOWED');
+    return p;
+  }
+
+  private async byKeyHash(keyHash: string): Promise<ClientPrincipal> {
     const found = await findByKeyHash(this.deps.db, keyHash);
     if (!found || !safeEqual(found.key.key_hash, keyHash) || found.client.auth_mode !== 'key') throw unauthorized('Invalid API key', 'INVALID_KEY');
     const principal = principalOf(found.client, found.client.scopes, found.key.id);
     if (this.deps.cacheMs > 0) {
       if (this.keyCache.size > 10_000) this.keyCache.clear();
-      this.keyCache.set(keyHash, { principal, keyHash, until: now + this.deps.cacheMs });
+      this.keyCache.set(keyHash, { principal, until: this.deps.clock.now().getTime() + this.deps.cacheMs });
     }
     return principal;
   }

@@ -101,11 +101,16 @@ export class ClientRateLimiter {
     return { store: 'redis', reachable: this.redis.status === 'ready' };
   }
 
-  async hit(clientId: string, limit: number): Promise<RateVerdict> {
+  /** Counts one request; in memory the verdict is immediate (no promise on the hot path). */
+  hit(clientId: string, limit: number): RateVerdict | Promise<RateVerdict> {
     if (!this.redis || this.redis.status !== 'ready') return this.memory.hit(clientId, limit);
+    return this.sharedHit(this.redis, clientId, limit);
+  }
+
+  private async sharedHit(redis: Redis, clientId: string, limit: number): Promise<RateVerdict> {
     const { start, resetSeconds } = windowOf(this.deps.clock.now().getTime());
     try {
-      const count = (await this.redis.eval(HIT_SCRIPT, 1, `${this.deps.prefix}${clientId}:${start}`, String(WINDOW_MS + 5_000))) as number;
+      const count = (await redis.eval(HIT_SCRIPT, 1, `${this.deps.prefix}${clientId}:${start}`, String(WINDOW_MS + 5_000))) as number;
       return verdict(count, limit, resetSeconds);
     } catch (err) {
       this.markDegraded(err as Error);

@@ -86,6 +86,23 @@ describe('client-api: data on /client/v1', () => {
     }
   });
 
+  it('a repeated read is served again after the object changes: an edit shows, an unpublished object is gone', async () => {
+    const id = await k.createObject(article, { title: 'Eclair', price: 4 }, true, 'eclair');
+    const one = () => k.asClient(reader, 'GET', `/client/v1/data/${article}/${id}`);
+    // Read twice so the second answer comes from the read caches.
+    for (let i = 0; i < 2; i++) {
+      expect((await one()).json().attributes.title).to.equal('Eclair');
+      expect(await list('?orderBy=title')).to.include('eclair');
+    }
+    expect((await k.asAdmin('PATCH', `/data-objects/${id}`, { attributes: { title: 'Eclair au chocolat' } })).statusCode).to.equal(200);
+    expect((await one()).json().attributes.title).to.equal('Eclair au chocolat');
+    expect((await k.asAdmin('PATCH', `/data-objects/${id}`, { published: false })).statusCode).to.equal(200);
+    const gone = await one();
+    expect(gone.statusCode).to.equal(404);
+    expect(gone.body).to.equal('Not found');
+    expect(await list('?orderBy=title')).to.not.include('eclair');
+  });
+
   it('answers 404 Not found for a class out of scope or unknown', async () => {
     for (const url of [`/client/v1/data/${secret}`, `/client/v1/data/${secret}/${ids.secret}`, '/client/v1/data/NoSuchClass']) {
       const res = await k.asClient(reader, 'GET', url);

@@ -2,6 +2,7 @@ import { toObjectDto, type ObjectDto } from '../model.ts';
 import type { WriteContext } from './actor.ts';
 import type { DataServices } from './index.ts';
 import type { CreateObjectInput, UpdateObjectInput } from './object-service.ts';
+import type { CachedAnswer } from './public-read-cache.ts';
 import type { QueryInput } from './query-service.ts';
 
 /**
@@ -15,16 +16,28 @@ export interface DataObjectsApi {
   getPublished(id: string): Promise<ObjectDto>;
   /** A page of published objects of a class, with the public API's filters and sorts. */
   queryPublished(input: QueryInput): Promise<{ objects: ObjectDto[]; hasMore: boolean; total?: number; nextCursor?: string }>;
+  /**
+   * The public API's answers as JSON text (`body`) with their ETag, unparsed: the one published object
+   * (`ObjectDto`) and the page (`{ objects, hasMore, total?, nextCursor? }`). While the read cache
+   * holds an answer, every call returns the *same* object, so a caller that reshapes answers can keep
+   * its own form in a `WeakMap` keyed by it: a change of the class's objects gives a new object.
+   */
+  publishedAnswer(id: string): Promise<PublishedAnswer>;
+  publishedPageAnswer(input: QueryInput): Promise<PublishedAnswer>;
   create(ctx: WriteContext, input: CreateObjectInput): Promise<ObjectDto>;
   update(ctx: WriteContext, id: string, input: UpdateObjectInput): Promise<ObjectDto>;
   remove(ctx: WriteContext, id: string): Promise<void>;
 }
+
+export type PublishedAnswer = Readonly<CachedAnswer>;
 
 export function dataObjectsApi(data: DataServices): DataObjectsApi {
   return {
     // The public routes' answers, cached and invalidated the same way; parsed anew for each caller.
     getPublished: async (id) => JSON.parse((await data.publicReads.byId(id)).body),
     queryPublished: async (input) => JSON.parse((await data.publicReads.page(input)).body),
+    publishedAnswer: (id) => data.publicReads.byId(id),
+    publishedPageAnswer: (input) => data.publicReads.page(input),
     async create(ctx, input) {
       const { row, className } = await data.objects.create(ctx, input);
       return toObjectDto(row, className);
