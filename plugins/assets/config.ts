@@ -9,7 +9,7 @@ export const AssetsConfig = Type.Object({
   ASSET_MAX_INPUT_PIXELS: Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 100_000_000, description: 'largest image in pixels that is decoded (413 beyond; sharp limitInputPixels)' }),
   ASSET_THUMBNAIL_WIDTHS: Type.String({ default: '200,800', pattern: '^[0-9]{1,4}(,[0-9]{1,4}){0,5}$', description: 'widths of the WebP thumbnails made at upload (comma-separated)' }),
   ASSET_SHARP_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 1, description: 'libvips threads per image operation (0 = one per core); requests run side by side, so 1 keeps cores for them' }),
-  ASSET_SHARP_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 50, description: 'libvips operation cache in MB (0 off)' }),
+  ASSET_SHARP_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 0, description: 'libvips operation cache in MB (0 off: requests rarely repeat an operation, and raw image bodies then reuse buffers)' }),
   ASSET_IMAGE_JOBS: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'image operations running at once in this process; more wait in line' }),
   DAM_ENFORCE_ASSET_VISIBILITY: EnvFlag(true, '1: private assets answer 404 on /dam-asset/* without a session'),
   DAM_SERVICE_TOKEN: Type.Optional(Type.String({ minLength: 16, maxLength: 512, description: 'bearer token of service calls (image endpoints, form-upload attach); unset = sessions only' })),

@@ -6,7 +6,9 @@ import { changeActorOf } from '../services/actor.ts';
 import { readExif, readIptc } from '../services/exif.ts';
 import { FITS, MIME_OF, OUTPUT_FORMATS, type ResizeOptions } from '../services/images.ts';
 import type { AssetServices } from '../services/index.ts';
+import type { PooledBody } from '../services/body-buffers.ts';
 import { tooLarge } from '../services/intake.ts';
+import { SNIFF_BYTES, sniffType } from '../services/sniff.ts';
 import { transformAsset } from '../services/transform.ts';
 import { Id } from './schemas.ts';
 
@@ -32,6 +34,13 @@ const imageJson = (maxChars: number) =>
 const JSON_IMAGE_MAX_CHARS = 16 * 1024 * 1024;
 const RAW_IMAGE = /^image\/(jpeg|png|gif|webp|avif|tiff|heic)$/;
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A raw image body read into a reused buffer (services/body-buffers.ts); released by the handler. */
+    pooledImageBody: PooledBody | null;
+  }
+}
+
 /**
  * Image endpoints for sessions and for services holding DAM_SERVICE_TOKEN (`process`, `metadata`), and
  * the library's `dam/transform`. The image comes as multipart (field `file`), a raw `image/*` body, or
@@ -40,7 +49,20 @@ const RAW_IMAGE = /^image\/(jpeg|png|gif|webp|avif|tiff|heic)$/;
 export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
   const max = s.config.ASSET_MAX_FILE_BYTES;
   const tags = ['images'];
-  app.addContentTypeParser(RAW_IMAGE, { parseAs: 'buffer', bodyLimit: max }, (_request, body, done) => done(null, body));
+  const bodies = s.imageBodies;
+  if (bodies) {
+    // Read into a reused buffer; the handler hands it back when its image work is done (withImage).
+    app.decorateRequest('pooledImageBody', null);
+    app.addContentTypeParser(RAW_IMAGE, (request, payload, done) => {
+      const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
+      bodies.read(payload, Number.isFinite(declared) ? declared : undefined, max).then((pooled) => {
+        request.pooledImageBody = pooled;
+        done(null, pooled.body);
+      }, (err: Error) => done(err, undefined));
+    });
+  } else {
+    app.addContentTypeParser(RAW_IMAGE, { parseAs: 'buffer', bodyLimit: max }, (_request, body, done) => done(null, body));
+  }
   // The access check runs before the body is read, like the kernel's own.
   const guard = { onRequest: async (request: FastifyRequest) => s.auth.requireSessionOrToken(request) };
   // Base64 in JSON is for small images (≤ 12 MB); larger ones come raw or as multipart.
@@ -68,6 +90,14 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
     if (data.length > max) throw tooLarge(max);
     return data;
   };
+  /** Runs a handler's image work; a pooled body goes back only after it, when sharp no longer reads it. */
+  const withImage = async <T>(request: FastifyRequest, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } finally {
+      request.pooledImageBody?.release();
+    }
+  };
   const bodySchema = { content: { 'application/json': { schema: ImageJson } } };
 
   app.post('/api/v1/process', {
@@ -75,31 +105,35 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
     bodyLimit,
     ...guard,
     schema: { tags, querystring: ProcessQuery, body: bodySchema as never },
-  }, async (request, reply) => {
+  }, async (request, reply) => withImage(request, async () => {
     const q = request.query;
     const input = await readImage(request);
-    const probe = await s.images.probe(input);
     const options: ResizeOptions = { width: q.width, height: q.height, fit: q.fit, format: q.format, quality: q.quality };
-    if (q.mode === 'variants') {
-      const widths = (q.widths ?? '320,640,1280').split(',').map(Number);
-      if (widths.some((w) => w < 1 || w > 10_000)) throw badRequest('widths must be between 1 and 10000', 'widths');
-      const variants = [];
-      for (const width of widths) {
-        const out = await s.images.resize(input, { ...options, width, height: undefined }, probe.format);
-        variants.push({ width: out.width, height: out.height, format: out.format, size: out.data.length, data: out.data.toString('base64') });
-      }
-      return { source: { width: probe.width, height: probe.height, format: probe.format }, variants };
+    if (q.mode !== 'variants') {
+      // A raster image's format is known from its first bytes, and sharp's own pixel limit (413) runs
+      // in the one decode: no separate header pass. Anything else is probed first (400 when unreadable).
+      const sniffed = sniffType(input.subarray(0, SNIFF_BYTES));
+      const inputFormat = sniffed.image ? sniffed.mimeType.slice('image/'.length) : (await s.images.probe(input)).format;
+      const out = await s.images.resize(input, options, inputFormat);
+      return reply.type(MIME_OF[out.format]).header('x-image-width', out.width).header('x-image-height', out.height).header('cache-control', 'no-store').send(out.data);
     }
-    const out = await s.images.resize(input, options, probe.format);
-    return reply.type(MIME_OF[out.format]).header('x-image-width', out.width).header('x-image-height', out.height).header('cache-control', 'no-store').send(out.data);
-  });
+    const probe = await s.images.probe(input);
+    const widths = (q.widths ?? '320,640,1280').split(',').map(Number);
+    if (widths.some((w) => w < 1 || w > 10_000)) throw badRequest('widths must be between 1 and 10000', 'widths');
+    const variants = [];
+    for (const width of widths) {
+      const out = await s.images.resize(input, { ...options, width, height: undefined }, probe.format);
+      variants.push({ width: out.width, height: out.height, format: out.format, size: out.data.length, data: out.data.toString('base64') });
+    }
+    return { source: { width: probe.width, height: probe.height, format: probe.format }, variants };
+  }));
 
   app.post('/api/v1/metadata', {
     config: { public: true },
     bodyLimit,
     ...guard,
     schema: { tags, body: bodySchema as never },
-  }, async (request) => {
+  }, async (request) => withImage(request, async () => {
     const input = await readImage(request);
     const { meta, width, height, format } = await s.images.probe(input);
     const { camera, gps } = readExif(meta.exif);
@@ -113,7 +147,7 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
       iptc: readIptc(meta.iptc),
       hasIcc: Boolean(meta.icc),
     };
-  });
+  }));
 
   app.post('/api/v1/dam/transform', {
     config: { permission: ASSET_KEYS.upload },

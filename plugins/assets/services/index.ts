@@ -6,6 +6,7 @@ import { S3Storage } from '../storage/s3.ts';
 import { CdnMirror } from './cdn-mirror.ts';
 import { Delivery } from './delivery.ts';
 import { AssetUrls } from './dto.ts';
+import { BodyBuffers } from './body-buffers.ts';
 import { configureSharp, ImageProcessor } from './images.ts';
 import { AssetLibrary } from './library.ts';
 import { PresetCatalog } from './presets.ts';
@@ -16,6 +17,9 @@ import { UploadTickets } from './tickets.ts';
 export type AssetNeeds = 'db' | 'recordHooks' | 'sessions' | 'permissions' | 'config' | 'clock';
 /** Websites' upload settings (content plugin), for public form uploads. */
 export type AssetOptional = 'publishedSites';
+/** Larger raw image bodies get a buffer of their own, so an idle process keeps at most jobs x 16 MB. */
+const MAX_KEPT_BODY_BYTES = 16 * 1024 * 1024;
+
 export type AssetDeps = PluginDeps<AssetNeeds, AssetOptional, typeof AssetsConfig>;
 
 /** The plugin's services, built once per process: one store client, one image queue, one delivery cache. */
@@ -25,6 +29,8 @@ export function createAssetServices(deps: AssetDeps) {
   const storage = createStorage(cfg, dataDir);
   configureSharp({ concurrency: cfg.ASSET_SHARP_CONCURRENCY, cacheMb: cfg.ASSET_SHARP_CACHE_MB });
   const images = new ImageProcessor({ maxInputPixels: cfg.ASSET_MAX_INPUT_PIXELS, jobs: cfg.ASSET_IMAGE_JOBS });
+  // Raw image bodies are read into reused buffers only while the libvips cache is off (body-buffers.ts says why).
+  const imageBodies = cfg.ASSET_SHARP_CACHE_MB === 0 ? new BodyBuffers({ keep: cfg.ASSET_IMAGE_JOBS, maxKeptBytes: MAX_KEPT_BODY_BYTES }) : null;
   const urls = new AssetUrls(cfg.DAM_PUBLIC_BASE_URL.replace(/\/$/, ''));
   const auth = new ServiceAuth({ sessions: deps.sessions, permissions: deps.permissions, token: cfg.DAM_SERVICE_TOKEN });
   const presets = new PresetCatalog(deps.db);
@@ -74,7 +80,7 @@ export function createAssetServices(deps: AssetDeps) {
       })
     : null;
   const mirror = new CdnMirror({ db: deps.db, storage, target: mirrorTarget, publicBaseUrl: cfg.DAM_CDN_MIRROR_PUBLIC_BASE_URL, prefix: cfg.DAM_CDN_MIRROR_KEY_PREFIX, library });
-  return { storage, images, urls, auth, presets, library, delivery, formUploads, mirror, mirrorTarget, tmpDir, config: cfg };
+  return { storage, images, imageBodies, urls, auth, presets, library, delivery, formUploads, mirror, mirrorTarget, tmpDir, config: cfg };
 }
 
 export type AssetServices = ReturnType<typeof createAssetServices>;

@@ -63,6 +63,46 @@ describe('assets: images (sharp)', function () {
     expect(empty.statusCode).to.equal(400);
   });
 
+  it('raw bodies share reused buffers: back to back and at once, each request reads only its own image', async () => {
+    // A large image first, so later smaller ones land in a buffer holding its leftover bytes.
+    const images = [await jpeg(1100, 800), await png(120, 80), await jpeg(300, 200), await png(640, 10), await jpeg(50, 50)];
+    const expected = [[1100, 800], [120, 80], [300, 200], [640, 10], [50, 50]];
+    const meta = (data: Buffer, i: number) => k.call('POST', '/api/v1/metadata', null, data, { ...bearer, 'content-type': i % 2 ? 'image/png' : 'image/jpeg' });
+    for (let i = 0; i < images.length; i++) expect((await meta(images[i], i)).json(), `request ${i}`).to.include({ width: expected[i][0], height: expected[i][1] });
+    const together = await Promise.all(images.map((data, i) => k.call('POST', '/api/v1/process?format=png', null, data, { ...bearer, 'content-type': i % 2 ? 'image/png' : 'image/jpeg' })));
+    for (let i = 0; i < images.length; i++) {
+      expect(together[i].statusCode, together[i].body).to.equal(200);
+      expect(await sharp(together[i].rawPayload).metadata(), `request ${i}`).to.include({ width: expected[i][0], height: expected[i][1] });
+    }
+  });
+
+  it('a reused body buffer goes back only when the image work over it has finished', async () => {
+    const bodies = k.services().imageBodies;
+    expect(bodies, 'the libvips cache is off by default, so raw bodies are pooled').to.not.equal(null);
+    const big = await jpeg(1600, 1200);
+    const before = bodies!.kept;
+    const images = k.services().images;
+    // Hold the image work until the check below has run.
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    const original = images.resize.bind(images);
+    images.resize = async (...args: Parameters<typeof images.resize>) => {
+      await gate;
+      return original(...args);
+    };
+    try {
+      const pending = k.call('POST', '/api/v1/process?width=100', null, big, { ...bearer, 'content-type': 'image/jpeg' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(bodies!.kept, 'in use while sharp has not finished').to.equal(Math.max(0, before - 1));
+      letGo();
+      expect((await pending).statusCode).to.equal(200);
+      expect(bodies!.kept).to.equal(Math.max(1, before));
+    } finally {
+      images.resize = original;
+      letGo();
+    }
+  });
+
   it('metadata reads camera, EXIF and GPS', async () => {
     const res = await k.call('POST', '/api/v1/metadata', null, photo, { ...bearer, 'content-type': 'image/jpeg' });
     expect(res.statusCode, res.body).to.equal(200);

@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import { BodyBuffers } from '../services/body-buffers.ts';
+
+async function* chunks(...parts: Array<string | Buffer>): AsyncIterable<Buffer> {
+  for (const part of parts) yield Buffer.from(part);
+}
+
+describe('assets: reused buffers for raw image bodies', () => {
+  it('hands on exactly the bytes received, also in a reused buffer that held a longer body', async () => {
+    const pool = new BodyBuffers({ keep: 2, maxKeptBytes: 1024 });
+    const first = await pool.read(chunks('a'.repeat(100), 'b'.repeat(50)), 150, 1000);
+    expect(first.body.toString()).to.equal('a'.repeat(100) + 'b'.repeat(50));
+    first.release();
+    expect(pool.kept).to.equal(1);
+    const second = await pool.read(chunks('xyz'), 3, 1000);
+    expect(second.body.toString()).to.equal('xyz');
+    // The same memory came back: reuse is real, and nothing of the earlier body shows.
+    expect(second.body.buffer).to.equal(first.body.buffer);
+    second.release();
+    second.release();
+    expect(pool.kept, 'a second release is a no-op').to.equal(1);
+  });
+
+  it('a buffer in use is never handed to another read', async () => {
+    const pool = new BodyBuffers({ keep: 2, maxKeptBytes: 1024 });
+    const a = await pool.read(chunks('first'), 5, 100);
+    a.release();
+    const b = await pool.read(chunks('second'), 6, 100);
+    const c = await pool.read(chunks('third!'), 6, 100);
+    expect(b.body.buffer).to.not.equal(c.body.buffer);
+    expect([b.body.toString(), c.body.toString()]).to.deep.equal(['second', 'third!']);
+  });
+
+  it('grows for a body without a length, and refuses one over the limit with 413 (declared or counted)', async () => {
+    const pool = new BodyBuffers({ keep: 2, maxKeptBytes: 4 * 1024 * 1024 });
+    const big = 'q'.repeat(700_000);
+    const grown = await pool.read(chunks(big, big), undefined, 2_000_000);
+    expect(grown.body.length).to.equal(1_400_000);
+    expect(grown.body.toString()).to.equal(big + big);
+    for (const attempt of [() => pool.read(chunks('12345'), 5, 4), () => pool.read(chunks('123', '45'), undefined, 4)]) {
+      const err = await attempt().then(() => null, (e: { statusCode?: number; code?: string }) => e);
+      expect(err?.statusCode).to.equal(413);
+      expect(err?.code).to.equal('ASSET_TOO_LARGE');
+    }
+  });
+
+  it('keeps at most `keep` buffers and none over maxKeptBytes', async () => {
+    const pool = new BodyBuffers({ keep: 1, maxKeptBytes: 100 });
+    const large = await pool.read(chunks('z'.repeat(200)), 200, 1000);
+    large.release();
+    expect(pool.kept).to.equal(0);
+    const one = await pool.read(chunks('1'), 1, 1000);
+    const two = await pool.read(chunks('2'), 1, 1000);
+    one.release();
+    two.release();
+    expect(pool.kept).to.equal(1);
+  });
+});
