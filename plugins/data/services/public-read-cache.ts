@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** A cached public answer: its JSON text and weak ETag (the same value @fastify/etag would compute). */
 export interface CachedAnswer {
@@ -14,7 +14,7 @@ interface Entry extends CachedAnswer {
 }
 
 /** The validator of an answer: sha1 of its text, as `@fastify/etag` (`algorithm: sha1, weak: true`) makes it. */
-export const weakEtag = (body: string): string => `W/"${createHash('sha1').update(body).digest('base64')}"`;
+export const weakEtag = (body: string): string => `W/"${hash('sha1', body, 'base64')}"`;
 
 /**
  * Answers of the public read path (published objects by id, pages), kept as their final JSON text.
