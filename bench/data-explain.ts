@@ -5,8 +5,10 @@
  * `EXPLAIN (ANALYZE, BUFFERS)` of it twice: with a custom plan (the parameters known) and with the
  * generic plan a named prepared statement switches to after five executions
  * (`plan_cache_mode = force_generic_plan`). The baseline's statements are printed for comparison.
+ * Then the PostgreSQL backend's CPU per execution of each statement (BENCH_SQL_RUNS, default 2,000).
  * BENCH_KEEP=1 keeps both servers up afterwards (their URLs are printed) for wrk or --cpu-prof runs.
  */
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { createTestDatabase, teardownTestDatabases } from '../test/helpers/database.ts';
 import { startChild, type ChildServer } from './lib/children.ts';
@@ -19,6 +21,8 @@ import { seedArticles, seedOtherClasses, settle } from './data/seed.ts';
 import { SETTINGS } from './data/settings.ts';
 
 const others = Number(process.env.BENCH_OTHER_CLASSES ?? 0);
+// Linux's USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s.
+const CLOCK_TICKS = 100;
 
 async function capture(child: ChildServer<unknown>, baseUrl: string, r: PreparedRequest): Promise<CapturedStatement[]> {
   await child.ask('sql-capture:start');
@@ -48,6 +52,39 @@ async function explain(dbUrl: string, s: CapturedStatement): Promise<string> {
   return out.join('\n');
 }
 
+/**
+ * CPU the PostgreSQL backend spends per execution of the statement (named prepared, one connection,
+ * the captured values), read from /proc/<backend pid>/stat around BENCH_SQL_RUNS executions: the
+ * database's share of a request, which EXPLAIN's timings leave out (protocol, projection, output).
+ * Only where the server runs on this machine; otherwise says so.
+ */
+async function backendCpu(dbUrl: string, s: CapturedStatement): Promise<string> {
+  const runs = Number(process.env.BENCH_SQL_RUNS ?? 2000);
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid;
+    const cpuMicros = async () => {
+      const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
+    };
+    try {
+      await cpuMicros();
+    } catch {
+      return '--- backend CPU: not measurable (the server does not run on this machine)';
+    }
+    const query = { name: 'measured', text: s.text, values: s.values };
+    for (let i = 0; i < 200; i++) await client.query(query);
+    const before = await cpuMicros();
+    const started = performance.now();
+    for (let i = 0; i < runs; i++) await client.query(query);
+    const wall = ((performance.now() - started) * 1000) / runs;
+    return `--- backend CPU per execution: ${(((await cpuMicros()) - before) / runs).toFixed(0)} µs (wall ${wall.toFixed(0)} µs; ${runs} runs)`;
+  } finally {
+    await client.end();
+  }
+}
+
 async function main() {
   const productDb = await createTestDatabase();
   const baselineDb = await createTestDatabase({ fresh: true });
@@ -68,7 +105,7 @@ async function main() {
       const statements = await capture(child, url, request);
       for (const s of statements) {
         console.log(`\n===== ${key} / ${side}: ${request.method} ${request.path} ${request.body ?? ''}\n${s.text}\n-- values ${JSON.stringify(s.values)}`);
-        if (/^\s*select/i.test(s.text)) console.log(await explain(dbUrl, s));
+        if (/^\s*select/i.test(s.text)) console.log(`${await explain(dbUrl, s)}\n${await backendCpu(dbUrl, s)}`);
       }
     }
   }

@@ -35,11 +35,13 @@ export class PreparedReads {
     const client = this.db.client as unknown as PoolClient;
     const connection = await client.acquireConnection();
     try {
-      this.db.emit('query', { sql: text, bindings: values, method: 'raw' });
+      if (this.db.listenerCount('query') > 0) this.db.emit('query', { sql: text, bindings: values, method: 'raw' });
       const result = await connection.query({ name: this.nameOf(text), text, values });
       return result.rows as T[];
     } finally {
-      await client.releaseConnection(connection);
+      // Handed back at once, not awaited: the answer does not wait for the pool's bookkeeping, and the
+      // next waiting request gets the connection in the same turn.
+      client.releaseConnection(connection).catch(() => undefined);
     }
   }
 

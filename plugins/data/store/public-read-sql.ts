@@ -61,19 +61,23 @@ export function publicPageSql(p: PageSqlInput): string {
   const where = whereOf(p.after ? [...p.where, p.after] : p.where);
   const orderSql = p.order.map((o) => `${o.sql} ${o.direction}`).join(', ');
   const keys = p.keys.map((k, i) => `${k} as k${i}`).join(', ');
+  // The sort values themselves (s0, s1...) ride along, so the window and the final order name the
+  // subquery's own ordering: PostgreSQL then neither numbers the rows nor sorts them again.
+  const sorts = p.order.map((o, i) => `${o.sql} as s${i}`).join(', ');
+  const outerOrder = (alias: string) => p.order.map((o, i) => `${alias}.s${i} ${o.direction}`).join(', ');
   const total = p.withTotal ? `, (${publicCountSql(p.classId, p.where)}) as total` : '';
   return `select q.id, q.class_id, q.translation_group_id, q.locale, q.key, q.parent_id, q.path, q.published, q.workflow_state,
       case when q.bytes_before < ${p.maxBytesParam} then q.attributes_text end as attributes_text,
       q.created_text, q.updated_text, ${p.keys.map((_, i) => `q.k${i}`).join(', ')}${total}
     from (
-      select r.*, coalesce(sum(octet_length(r.attributes_text)) over (order by r.page_row rows between unbounded preceding and 1 preceding), 0) as bytes_before
+      select r.*, coalesce(sum(octet_length(r.attributes_text)) over (order by ${outerOrder('r')} rows between unbounded preceding and 1 preceding), 0) as bytes_before
       from (
-        select ${OBJECT_COLUMNS}, ${keys}, row_number() over (order by ${orderSql}) as page_row
+        select ${OBJECT_COLUMNS}, ${keys}, ${sorts}
         from "${partitionOf(p.classId)}" o ${where}
         order by ${orderSql} limit ${p.limitParam} offset ${p.offsetParam}
       ) r
     ) q
-    order by q.page_row`;
+    order by ${outerOrder('q')}`;
 }
 
 /** Every match of the query, not only those after the cursor: the same total on every page. */
