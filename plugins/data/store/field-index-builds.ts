@@ -81,10 +81,15 @@ export class FieldIndexBuilds {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       try {
+        // Builds are background work: one process per build, no parallel workers, so the reads
+        // that go on meanwhile keep the other cores (with them a 1,000,000-object build took both
+        // cores of a 2-core machine and the reads' p99 doubled).
+        await conn.query('SET max_parallel_maintenance_workers = 0');
         const cls = (await conn.query('SELECT fields FROM data_classes WHERE id = $1', [classId])).rows[0] as { fields: FieldDef[] } | undefined;
         if (!cls) await this.dropPartition(conn, classId);
         else await this.build(conn, classId, cls.fields);
       } finally {
+        await conn.query('RESET max_parallel_maintenance_workers');
         await conn.query('SELECT pg_advisory_unlock($1)', [BUILD_LOCK_KEY]);
       }
     } finally {
