@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { notFound } from '../../../kernel/index.ts';
-import type { ClassRow } from '../model.ts';
 import type { PreparedReads } from '../store/prepared-reads.ts';
 import { cursorTimestamp, publicCountSql, publicPageSql, publishedByIdSql } from '../store/public-read-sql.ts';
 import { isUuid } from './attributes.ts';
@@ -16,6 +15,11 @@ import { assertWellFormed } from './well-formed.ts';
 function numbered(sql: string, bindings: readonly Knex.RawBinding[], param: (value: unknown) => string): string {
   let i = 0;
   return sql.replace(/\?/g, () => param(bindings[i++]));
+}
+
+/** `$n` for each value pushed onto `values` (an unnamed closure: no per-request naming cost). */
+function parameterOf(values: unknown[]): (value: unknown) => string {
+  return (value) => `$${values.push(value)}`;
 }
 
 /** The text of a sort term's value, as the cursor carries it. */
@@ -34,6 +38,8 @@ function keyText(term: PlannedOrder, sql: string): string {
 export class PublicReadService {
   /** By-id statement text per class: built once, not per request. */
   private readonly byIdText = new Map<string, string>();
+  /** Page statement texts and cursor tags per query shape. */
+  private readonly shapes = new StatementShapes();
 
   constructor(
     private readonly deps: DataServiceDeps,
@@ -80,25 +86,24 @@ export class PublicReadService {
 
     const { conditions, order } = this.query.plan(cls, input, 'public');
     const values: unknown[] = [];
-    const param = (value: unknown) => `$${values.push(value)}`;
+    const param = parameterOf(values);
     const where = conditions.map((c) => numbered(c.sql, c.bindings, param));
     const terms: KeyTerm[] = order.map((o) => ({ sql: numbered(o.sql, o.bindings, param), direction: o.direction, kind: o.kind, nullable: o.nullable }));
     // The count sees the filters only (the same total on every page): its values are the filters'.
     const countValues = values.slice();
-    const orderTag = tagOf(cls, terms);
+    const orderText = `${cls.id}|${terms.map((t) => `${t.sql} ${t.direction}`).join(',')}`;
+    const orderTag = this.shapes.tag(orderText);
     const after = input.after === undefined ? undefined : afterCondition(terms, decodeCursor(input.after, orderTag, terms), param);
     const ticket = this.cache.ticket(cls.id);
-    const text = publicPageSql({
-      classId: cls.id,
-      where,
-      after,
-      order: terms,
-      keys: terms.map((t, i) => keyText(order[i], t.sql)),
-      limitParam: param(limit + 1),
-      offsetParam: param(input.offset ?? 0),
-      maxBytesParam: param(this.deps.kernel.pluginConfig.DATA_MAX_PAGE_BYTES),
-      withTotal: input.includeTotal === true,
-    });
+    const limitParam = param(limit + 1);
+    const offsetParam = param(input.offset ?? 0);
+    const maxBytesParam = param(this.deps.kernel.pluginConfig.DATA_MAX_PAGE_BYTES);
+    const withTotal = input.includeTotal === true;
+    // The statement's text follows from its fragments (values are parameters): built once per shape.
+    const kinds = order.map((o) => o.kind).join(',');
+    const text = this.shapes.text(`${orderText}\u0000${kinds}\u0000${where.join('\u0001')}\u0000${after ?? ''}\u0000${withTotal}`, () =>
+      publicPageSql({ classId: cls.id, where, after, order: terms, keys: terms.map((t, i) => keyText(order[i], t.sql)), limitParam, offsetParam, maxBytesParam, withTotal }),
+    );
     const rows = await this.sql.rows<PublicRow & { total?: number }>(text, values);
     // At most `limit` objects; a row past the page's byte cap comes without attributes (the SQL says why).
     // The answer is written as text, in the key order of `{ objects, hasMore, total?, nextCursor? }`.
@@ -131,8 +136,33 @@ function keysOf(row: PublicRow, count: number): Array<string | null> {
   return out;
 }
 
-/** Names the order a cursor belongs to (class and sort terms), short. */
-function tagOf(cls: ClassRow, terms: readonly KeyTerm[]): string {
-  const text = `${cls.id}|${terms.map((t) => `${t.sql} ${t.direction}`).join(',')}`;
-  return createHash('sha1').update(text).digest('base64url').slice(0, 12);
+/**
+ * Page statement texts and cursor tags by the shape of the query (class, filter and sort fragments),
+ * so a request of a known shape builds no SQL and hashes nothing. Shapes are chosen by callers
+ * (filter combinations), so each map is emptied when it reaches `max` entries.
+ */
+class StatementShapes {
+  private readonly texts = new Map<string, string>();
+  private readonly tags = new Map<string, string>();
+
+  constructor(private readonly max = 2_000) {}
+
+  text(shape: string, build: () => string): string {
+    let text = this.texts.get(shape);
+    if (text === undefined) {
+      if (this.texts.size >= this.max) this.texts.clear();
+      this.texts.set(shape, (text = build()));
+    }
+    return text;
+  }
+
+  /** Names the order a cursor belongs to (class and sort terms), short. */
+  tag(orderText: string): string {
+    let tag = this.tags.get(orderText);
+    if (tag === undefined) {
+      if (this.tags.size >= this.max) this.tags.clear();
+      this.tags.set(orderText, (tag = createHash('sha1').update(orderText).digest('base64url').slice(0, 12)));
+    }
+    return tag;
+  }
 }

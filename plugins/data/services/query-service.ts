@@ -117,40 +117,41 @@ export class QueryService {
     const t = this.target(cls, filter.field, `${at}.field`, audience);
     const op = filter.op as Operator;
     if (!(OPERATORS as readonly string[]).includes(op)) throw badRequest(`Unknown operator; use one of ${OPERATORS.join(', ')}`, `${at}.op`);
-    const refuse = () => badRequest(`Operator ${op} does not apply to ${filter.field}`, `${at}.op`);
-    const value = (v: unknown) => coerce(t, v, `${at}.value`);
     if (op === 'exists') {
       if (typeof filter.value !== 'boolean') throw badRequest('exists takes true or false', `${at}.value`);
       return { sql: `${t.sql} is ${filter.value ? 'not ' : ''}null`, bindings: t.bindings };
     }
     if (t.kind === 'array') {
-      if (op !== 'contains') throw refuse();
+      if (op !== 'contains') throw refuseOperator(op, filter.field, at);
       return { sql: `${t.sql} @> ?::jsonb`, bindings: [...t.bindings, JSON.stringify([filter.value])] };
     }
     switch (op) {
       case 'eq':
-        return { sql: `${t.sql} = ?`, bindings: [...t.bindings, value(filter.value)] };
+        return { sql: `${t.sql} = ?`, bindings: [...t.bindings, coerce(t, filter.value, `${at}.value`)] };
       case 'ne':
         // "Different or no value": objects without the field are included.
-        return { sql: `${t.sql} is distinct from ?`, bindings: [...t.bindings, value(filter.value)] };
+        return { sql: `${t.sql} is distinct from ?`, bindings: [...t.bindings, coerce(t, filter.value, `${at}.value`)] };
       case 'in': {
         if (!Array.isArray(filter.value) || filter.value.length === 0 || filter.value.length > 100) throw badRequest('in takes an array of 1 to 100 values', `${at}.value`);
-        const values = filter.value.map(value);
+        const values = filter.value.map((v) => coerce(t, v, `${at}.value`));
         return { sql: `${t.sql} in (${values.map(() => '?').join(', ')})`, bindings: [...t.bindings, ...values] };
       }
       case 'contains':
       case 'startsWith': {
-        if (t.kind !== 'text') throw refuse();
+        if (t.kind !== 'text') throw refuseOperator(op, filter.field, at);
         if (typeof filter.value !== 'string' || filter.value === '') throw badRequest(`${op} takes a non-empty string`, `${at}.value`);
         const pattern = op === 'contains' ? `%${escapeLike(filter.value)}%` : `${escapeLike(filter.value)}%`;
         return { sql: `${t.sql} like ?`, bindings: [...t.bindings, pattern] };
       }
       default:
-        if (!RANGE_OPS.has(op) || t.kind === 'boolean') throw refuse();
-        return { sql: `${t.sql} ${SQL_OP.get(op)} ?`, bindings: [...t.bindings, value(filter.value)] };
+        if (!RANGE_OPS.has(op) || t.kind === 'boolean') throw refuseOperator(op, filter.field, at);
+        return { sql: `${t.sql} ${SQL_OP.get(op)} ?`, bindings: [...t.bindings, coerce(t, filter.value, `${at}.value`)] };
     }
   }
 }
+
+// Module-level rather than per-call closures: a named closure made on every request is not free.
+const refuseOperator = (op: string, field: string, at: string) => badRequest(`Operator ${op} does not apply to ${field}`, `${at}.op`);
 
 function keyKind(target: Target): KeyKind {
   if (target.kind === 'number' || target.kind === 'boolean' || target.kind === 'timestamp') return target.kind;
