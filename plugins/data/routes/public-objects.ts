@@ -19,17 +19,25 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export async function publicObjectRoutes(app: App, data: DataServices): Promise<void> {
   await app.register(async (scope) => {
     const pub = scope as App;
-    pub.addHook('onRequest', async (request) => data.publicRateLimit.hit(request.ip));
+    // Callback-style hooks: synchronous work needs no promise per request. `hit` throws 429.
+    pub.addHook('onRequest', (request, _reply, done) => {
+      try {
+        data.publicRateLimit.hit(request.ip);
+      } catch (err) {
+        return done(err as Error);
+      }
+      done();
+    });
     // Answers carry a validator: a client or CDN that revalidates with If-None-Match gets 304 without the body.
     await pub.register(etag, { algorithm: 'sha1', weak: true });
     const cacheControl = data.publicCacheControl;
     // Answers come as JSON text with their validator (services/public-read-service.ts); @fastify/etag
     // keeps an ETag that is already set, so a cached answer is not hashed again.
     const send = (reply: FastifyReply, answer: CachedAnswer) => reply.header('etag', answer.etag).type(JSON_TYPE).send(answer.body);
-    pub.addHook('onSend', async (_request, reply, payload) => {
+    pub.addHook('onSend', (_request, reply, payload, done) => {
       if (reply.statusCode === 200 || reply.statusCode === 304) reply.header('cache-control', cacheControl);
       else reply.removeHeader('etag');
-      return payload;
+      done(null, payload);
     });
     const config = { public: true };
     const tags = ['public'];
