@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { finished, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HttpError } from '../../../kernel/index.ts';
 import { SNIFF_BYTES } from './sniff.ts';
@@ -17,6 +17,7 @@ export interface ReceivedFile {
   discard(): Promise<void>;
 }
 
+const interrupted = () => new HttpError(400, 'UPLOAD_INTERRUPTED', 'The upload ended before its last byte');
 export const tooLarge = (maxBytes: number) => new HttpError(413, 'ASSET_TOO_LARGE', `The file is larger than ${maxBytes} bytes`);
 
 /**
@@ -44,7 +45,21 @@ export async function receiveToTemp(body: Readable, opts: { maxBytes: number; tm
   });
   const discard = () => fs.rm(tempPath, { force: true });
   try {
-    await pipeline(body, meter, createWriteStream(tempPath, { flags: 'wx' }));
+    // The body is piped in, not part of the pipeline: a cut (413) must not destroy the request, or
+    // the answer never reaches the client (Node 22+ tears the connection down with it).
+    const written = pipeline(meter, createWriteStream(tempPath, { flags: 'wx' }));
+    // A body that fails, or closes before its end (the client went away, also before this point),
+    // fails the write; `finished` sees a stream that is already closed too.
+    const stopWatching = finished(body, { writable: false }, (err) => {
+      if (err) meter.destroy((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' ? interrupted() : err);
+    });
+    body.pipe(meter);
+    try {
+      await written;
+    } finally {
+      stopWatching();
+      body.unpipe(meter);
+    }
   } catch (err) {
     await discard();
     // Drain what the client still sends so the 413 reaches it instead of a reset connection.
