@@ -68,11 +68,14 @@ describe('data: public read cache across processes on one database', () => {
     const id = created.json().id as string;
     expect((await readCore(id)).json().attributes.title).to.equal('v1');
     expect((await readGateway(id)).json().attributes.title).to.equal('v1');
-    // The second read in each process is a cache hit.
-    const hits = [servicesOf(core).readCache.stats.hits, servicesOf(gateway).readCache.stats.hits];
-    expect((await readCore(id)).statusCode).to.equal(200);
-    expect((await readGateway(id)).statusCode).to.equal(200);
-    expect([servicesOf(core).readCache.stats.hits, servicesOf(gateway).readCache.stats.hits]).to.deep.equal([hits[0] + 1, hits[1] + 1]);
+    // A later read in each process is a cache hit. (The create's own notice may reach a process after
+    // its first read and drop what that read stored, as any notice of the class does: read again.)
+    await eventually(async () => {
+      const hits = [servicesOf(core).readCache.stats.hits, servicesOf(gateway).readCache.stats.hits];
+      expect((await readCore(id)).statusCode).to.equal(200);
+      expect((await readGateway(id)).statusCode).to.equal(200);
+      return servicesOf(core).readCache.stats.hits === hits[0] + 1 && servicesOf(gateway).readCache.stats.hits === hits[1] + 1;
+    }, 'a cache hit in both processes');
 
     expect((await write('PATCH', `/data-objects/${id}`, { published: false })).statusCode).to.equal(200);
     // The writer's process: at once, no waiting.
