@@ -1,5 +1,8 @@
 import { tooLarge } from './intake.ts';
 
+/** The most set aside for a body before its bytes arrive (typical photos fit, so they are not copied). */
+const INITIAL_BYTES = 8 * 1024 * 1024;
+
 /** A request body read into a kept buffer; `release` hands the buffer back once nothing reads it. */
 export interface PooledBody {
   body: Buffer;
@@ -29,7 +32,9 @@ export class BodyBuffers {
   /** Reads `payload` (at most `limit` bytes; 413 beyond, from the declared length before any byte is read). */
   async read(payload: AsyncIterable<Buffer>, declaredLength: number | undefined, limit: number): Promise<PooledBody> {
     if (declaredLength !== undefined && declaredLength > limit) throw tooLarge(limit);
-    let buffer = this.take(declaredLength !== undefined && declaredLength > 0 ? declaredLength : 1024 * 1024);
+    // A declared length is a claim, not bytes: at most INITIAL_BYTES is set aside before data arrives
+    // (200 callers declaring 50 MB and sending nothing must not reserve 10 GB); beyond it, growth.
+    let buffer = this.take(declaredLength !== undefined && declaredLength > 0 ? Math.min(declaredLength, INITIAL_BYTES) : 1024 * 1024);
     let length = 0;
     try {
       for await (const chunk of payload) {

@@ -55,4 +55,19 @@ describe('assets: reused buffers for raw image bodies', () => {
     two.release();
     expect(pool.kept).to.equal(1);
   });
+
+  it('a declared length sets aside at most 8 MB before any byte arrives; larger bodies grow as they come', async () => {
+    const pool = new BodyBuffers({ keep: 2, maxKeptBytes: 64 * 1024 * 1024 });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    async function* late(): AsyncIterable<Buffer> {
+      await gate;
+      yield Buffer.alloc(10 * 1024 * 1024, 1);
+    }
+    const reading = pool.read(late(), 50 * 1024 * 1024, 60 * 1024 * 1024);
+    release();
+    const body = await reading;
+    expect(body.body.length).to.equal(10 * 1024 * 1024);
+    expect(body.body.buffer.byteLength, 'grown from 8 MB, not the declared 50 MB').to.equal(16 * 1024 * 1024);
+  });
 });
