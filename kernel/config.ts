@@ -42,6 +42,13 @@ export const KernelConfigSchema = Type.Object({
         'role that owns the schema and runs migrations; DATABASE_URL is then the application role, which cannot alter the audit log (the embedded default sets up both)',
     }),
   ),
+  HEAP_GROWING_PERCENT: Type.Integer({
+    minimum: 0,
+    maximum: 400,
+    default: 100,
+    description:
+      'a full garbage collection starts once the old generation grew by this percent over what survived the last one (0 = V8 decides); V8 alone leaves too little room over a server heap and collects every few requests',
+  }),
   DATABASE_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'database connections per process' }),
   CMS_DATA_DIR: Type.String({ default: 'data', minLength: 1, description: 'folder of the embedded database and of locally generated keys' }),
   EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329, description: 'loopback port of the embedded PostgreSQL' }),

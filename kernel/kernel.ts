@@ -5,6 +5,7 @@ import { SystemClock, type Clock } from './clock.ts';
 import type { TObject } from '@sinclair/typebox';
 import { loadKernelConfig, parseEnvSlice, SERVICE_PORTS, type Config, type ServiceName } from './config.ts';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from './database.ts';
+import { applyHeapGrowingPercent } from './heap.ts';
 import { createHttpApp } from './http.ts';
 import { ExtensionFolders } from './extensions.ts';
 import { discoverPlugins, KERNEL_MIGRATIONS_DIR, mountsRoutes, orderPlugins, PROJECT_ROOT, selectPlugins } from './loader.ts';
@@ -87,6 +88,7 @@ const KERNEL_SERVICE_NAMES: Array<keyof KernelServices> = [
 export async function createKernel(opts: KernelOptions): Promise<Kernel> {
   const env = opts.env ?? process.env;
   const config = loadKernelConfig(env);
+  applyHeapGrowingPercent(config.HEAP_GROWING_PERCENT);
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
   const plugins = await resolvePluginSet(opts, config);
   for (const p of plugins) if (p.config) config.plugins[p.id] = parseEnvSlice(p.config, env);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { LoadOptions, LoadResult, PreparedRequest } from './load.ts';
 
 const SCRIPT = fileURLToPath(new URL('wrk-requests.lua', import.meta.url));
+const POST_FILE_SCRIPT = fileURLToPath(new URL('wrk-post-file.lua', import.meta.url));
 const running = new Set<ChildProcess>();
 let available: boolean | undefined;
 
@@ -31,23 +32,42 @@ export async function runWrk(baseUrl: string, requests: readonly PreparedRequest
   try {
     const file = path.join(dir, 'requests.tsv');
     writeFileSync(file, requests.map(requestLine).join('\n') + '\n');
-    const args = ['-t1', `-c${opts.connections}`, `-d${opts.seconds}s`, '--latency', '--timeout', '10s', '-s', SCRIPT, baseUrl, '--', file];
-    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    running.add(child);
-    let out = '';
-    child.stdout!.on('data', (chunk) => (out += chunk));
-    child.stderr!.on('data', (chunk) => (out += chunk));
-    void opts.until?.then(() => child.kill('SIGINT'));
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (c) => resolve(c));
-    });
-    running.delete(child);
-    if (code !== 0 && !/Requests\/sec/.test(out)) throw new Error(`wrk exited with ${code}:\n${out}`);
-    return parseWrkOutput(out);
+    return await wrkRun(['-s', SCRIPT, baseUrl, '--', file], opts);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Closed-loop POSTs of one binary body (an image) to `url`, `opts.connections` at once; the body is
+ * written to a file the Lua script reads once.
+ */
+export async function runWrkPostFile(url: string, body: Buffer, contentType: string, headers: Record<string, string>, opts: LoadOptions): Promise<LoadResult> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-wrk-'));
+  try {
+    const file = path.join(dir, 'body.bin');
+    writeFileSync(file, body);
+    return await wrkRun(['-s', POST_FILE_SCRIPT, url, '--', file, contentType, ...Object.entries(headers).flat()], opts);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function wrkRun(scriptArgs: string[], opts: LoadOptions): Promise<LoadResult> {
+  const args = ['-t1', `-c${opts.connections}`, `-d${opts.seconds}s`, '--latency', '--timeout', '10s', ...scriptArgs];
+  const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  let out = '';
+  child.stdout!.on('data', (chunk) => (out += chunk));
+  child.stderr!.on('data', (chunk) => (out += chunk));
+  void opts.until?.then(() => child.kill('SIGINT'));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (c) => resolve(c));
+  });
+  running.delete(child);
+  if (code !== 0 && !/Requests\/sec/.test(out)) throw new Error(`wrk exited with ${code}:\n${out}`);
+  return parseWrkOutput(out);
 }
 
 function requestLine(r: PreparedRequest): string {

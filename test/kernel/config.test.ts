@@ -24,6 +24,8 @@ describe('configuration is validated at start, naming the variable', () => {
     ['AUDIT_RETENTION_DAYS', 'forever'],
     ['TRUST_PROXY', 'yes'],
     ['METRICS_TOKEN', 'short'],
+    ['HEAP_GROWING_PERCENT', '-5'],
+    ['HEAP_GROWING_PERCENT', '1000'],
   ]) {
     it(`${name}=${value}`, async () => {
       expect(() => loadKernelConfig({ [name]: value })).to.throw(new RegExp(`\\b${name}\\b`));
@@ -34,7 +36,7 @@ describe('configuration is validated at start, naming the variable', () => {
 
   it('applies defaults and converts types', () => {
     const config = loadKernelConfig({ PORT: '8080', TRUST_PROXY: '1' });
-    expect(config).to.include({ PORT: 8080, TRUST_PROXY: 1, AUDIT_RETENTION_DAYS: 365, NODE_ENV: 'development', production: false });
+    expect(config).to.include({ PORT: 8080, TRUST_PROXY: 1, AUDIT_RETENTION_DAYS: 365, NODE_ENV: 'development', production: false, HEAP_GROWING_PERCENT: 100 });
     expect(loadKernelConfig({ AUDIT_RETENTION_DAYS: '0', NODE_ENV: 'production' })).to.include({ AUDIT_RETENTION_DAYS: 0, production: true });
   });
 

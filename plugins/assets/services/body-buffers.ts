@@ -1,3 +1,4 @@
+import { finished, type Readable } from 'node:stream';
 import { tooLarge } from './intake.ts';
 
 /** The most set aside for a body before its bytes arrive (typical photos fit, so they are not copied). */
@@ -29,17 +30,31 @@ export class BodyBuffers {
 
   constructor(private readonly opts: { keep: number; maxKeptBytes: number }) {}
 
-  /** Reads `payload` (at most `limit` bytes; 413 beyond, from the declared length before any byte is read). */
-  async read(payload: AsyncIterable<Buffer>, declaredLength: number | undefined, limit: number): Promise<PooledBody> {
-    if (declaredLength !== undefined && declaredLength > limit) throw tooLarge(limit);
+  /**
+   * Reads `payload` (at most `limit` bytes; 413 beyond, from the declared length before any byte is
+   * read). The body is taken with `data` events: a flowing stream hands each socket read straight on,
+   * where an async iterator buffers it and pauses the socket after every 64 KB chunk.
+   */
+  read(payload: Readable, declaredLength: number | undefined, limit: number): Promise<PooledBody> {
+    if (declaredLength !== undefined && declaredLength > limit) return Promise.reject(tooLarge(limit));
     // A declared length is a claim, not bytes: at most INITIAL_BYTES is set aside before data arrives
     // (200 callers declaring 50 MB and sending nothing must not reserve 10 GB); beyond it, growth.
     let buffer = this.take(declaredLength !== undefined && declaredLength > 0 ? Math.min(declaredLength, INITIAL_BYTES) : 1024 * 1024);
     let length = 0;
-    try {
-      for await (const chunk of payload) {
+    let settled = false;
+    return new Promise<PooledBody>((resolve, reject) => {
+      const fail = (err: Error) => {
+        if (settled) return;
+        settled = true;
+        payload.off('data', onData);
+        // The rest is drained, not destroyed, so the error answer still reaches the caller.
+        payload.resume();
+        this.give(buffer);
+        reject(err);
+      };
+      const onData = (chunk: Buffer) => {
         const end = length + chunk.length;
-        if (end > limit) throw tooLarge(limit);
+        if (end > limit) return fail(tooLarge(limit));
         if (end > buffer.length) {
           // A body without a length (chunked) or longer than declared: grow by doubling.
           const bigger = this.take(Math.min(limit, Math.max(buffer.length * 2, end)));
@@ -49,12 +64,18 @@ export class BodyBuffers {
         }
         chunk.copy(buffer, length);
         length = end;
-      }
-    } catch (err) {
-      this.give(buffer);
-      throw err;
-    }
-    const kept = buffer;
+      };
+      payload.on('data', onData);
+      finished(payload, { writable: false }, (err) => {
+        if (err) return fail(err);
+        if (settled) return;
+        settled = true;
+        resolve(this.handOut(buffer, length));
+      });
+    });
+  }
+
+  private handOut(kept: Buffer, length: number): PooledBody {
     let released = false;
     return {
       body: kept.subarray(0, length),

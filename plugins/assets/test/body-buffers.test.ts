@@ -1,9 +1,8 @@
 import { expect } from 'chai';
+import { Readable } from 'node:stream';
 import { BodyBuffers } from '../services/body-buffers.ts';
 
-async function* chunks(...parts: Array<string | Buffer>): AsyncIterable<Buffer> {
-  for (const part of parts) yield Buffer.from(part);
-}
+const chunks = (...parts: Array<string | Buffer>): Readable => Readable.from(parts.map((part) => Buffer.from(part)));
 
 describe('assets: reused buffers for raw image bodies', () => {
   it('hands on exactly the bytes received, also in a reused buffer that held a longer body', async () => {
@@ -64,10 +63,33 @@ describe('assets: reused buffers for raw image bodies', () => {
       await gate;
       yield Buffer.alloc(10 * 1024 * 1024, 1);
     }
-    const reading = pool.read(late(), 50 * 1024 * 1024, 60 * 1024 * 1024);
+    const reading = pool.read(Readable.from(late()), 50 * 1024 * 1024, 60 * 1024 * 1024);
     release();
     const body = await reading;
     expect(body.body.length).to.equal(10 * 1024 * 1024);
     expect(body.body.buffer.byteLength, 'grown from 8 MB, not the declared 50 MB').to.equal(16 * 1024 * 1024);
+  });
+
+  it('a body cut off midway fails and its buffer goes back; an over-limit body is drained, not destroyed', async () => {
+    const pool = new BodyBuffers({ keep: 2, maxKeptBytes: 1024 * 1024 });
+    const cut = new Readable({ read() {} });
+    const reading = pool.read(cut, 100, 1000);
+    cut.push(Buffer.from('partial'));
+    cut.destroy(new Error('aborted'));
+    const failed = await reading.then(() => null, (e: Error) => e);
+    expect(failed?.message).to.equal('aborted');
+    expect(pool.kept, 'the buffer of a failed read is kept for reuse').to.equal(1);
+
+    const over = new Readable({ read() {} });
+    const refused = pool.read(over, undefined, 10);
+    over.push(Buffer.from('12345678'));
+    over.push(Buffer.from('90abc'));
+    const err = await refused.then(() => null, (e: { statusCode?: number }) => e);
+    expect(err?.statusCode).to.equal(413);
+    // The rest of the body is read and dropped, so the 413 can still be written on this connection.
+    expect(over.destroyed).to.equal(false);
+    expect(over.readableFlowing).to.equal(true);
+    expect(over.listenerCount('data')).to.equal(0);
+    over.push(null);
   });
 });

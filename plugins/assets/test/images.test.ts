@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
+import { request } from 'undici';
 import { readIptc } from '../services/exif.ts';
 import { jpeg, multipartBody, png, SERVICE_TOKEN, startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
 
@@ -147,5 +149,34 @@ describe('assets: images (sharp)', function () {
     const res = await k.call('POST', '/api/v1/dam/regenerate-thumbnails', k.editor, { ids: [a.id, text.id, '00000000-0000-4000-8000-000000000000'] });
     expect(res.json().results.map((r: { status: string }) => r.status)).to.deep.equal(['regenerated', 'not_an_image', 'not_found']);
     expect((await k.call('GET', a.thumbnails[0].url, null)).statusCode).to.equal(200);
+  });
+});
+
+describe('assets: raw image bodies over a real socket', function () {
+  this.timeout(60_000);
+  let k: AssetsKernel;
+  let base: string;
+  before(async () => {
+    k = await startAssetsKernel({ ASSET_MAX_FILE_BYTES: String(1024 * 1024) });
+    base = await k.t.kernel.listen(0);
+  });
+  after(async () => k.close());
+
+  const post = (body: Buffer | Readable, headers: Record<string, string> = {}) =>
+    request(`${base}/api/v1/process?width=64&format=png`, { method: 'POST', body, headers: { authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'image/jpeg', ...headers } });
+
+  it('a chunked body over ASSET_MAX_FILE_BYTES gets its 413, and the connection serves the next image', async () => {
+    async function* chunks() {
+      for (let i = 0; i < 48; i++) yield Buffer.alloc(64 * 1024, i);
+    }
+    const over = await post(Readable.from(chunks()));
+    expect(over.statusCode).to.equal(413);
+    expect((await over.body.json()) as { code: string }).to.include({ code: 'ASSET_TOO_LARGE' });
+    const declared = await post(Buffer.alloc(2 * 1024 * 1024, 1));
+    expect(declared.statusCode).to.equal(413);
+    await declared.body.text();
+    const ok = await post(await jpeg(400, 300));
+    expect(ok.statusCode).to.equal(200);
+    expect(await sharp(Buffer.from(await ok.body.arrayBuffer())).metadata()).to.include({ format: 'png', width: 64 });
   });
 });
