@@ -21,7 +21,7 @@ export const AssetsConfig = Type.Object({
   S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'secret key of the asset store (never returned)' })),
   S3_FORCE_PATH_STYLE: EnvFlag(true, '1: path-style requests (http://host/bucket/key), as most self-hosted stores need'),
   S3_KEY_PREFIX: Type.String({ default: '', maxLength: 200, pattern: '^([A-Za-z0-9._-]+/)*$', description: 'key prefix inside the bucket (ends with /)' }),
-  S3_PART_SIZE_MB: Type.Integer({ minimum: 5, maximum: 512, default: 8, description: 'multipart upload part size in MB' }),
+  S3_PART_SIZE_MB: Type.Integer({ minimum: 5, maximum: 512, default: 5, description: 'multipart upload part size in MB (5, the S3 minimum, holds the least memory per upload; larger parts mean fewer requests)' }),
   S3_UPLOAD_QUEUE_SIZE: Type.Integer({ minimum: 1, maximum: 16, default: 2, description: 'parts uploaded at once (memory per upload ≈ part size × this)' }),
   DAM_CDN_MIRROR_S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 500, description: 'S3-compatible endpoint of the CDN mirror target; set with the bucket and keys to enable mirror-cdn' })),
   DAM_CDN_MIRROR_S3_BUCKET: Type.Optional(Type.String({ minLength: 3, maxLength: 63, description: 'bucket of the CDN mirror target' })),
