@@ -153,6 +153,11 @@ async function presetBench(server: Server, staticDir: string): Promise<string[]>
 }
 
 async function memoryAndRange(server: Server, label: string, bigFile: string): Promise<string[]> {
+  // A first upload loads and compiles the upload path (on S3 the SDK's multipart modules): memory
+  // that is code, not the file. One 12 MB upload (three 5 MB parts on S3) comes first.
+  await server.ask('rss-start');
+  await upload(server, `bench/${label}-warm-up`, 'warm.bin', randomBytes(12 * 1024 * 1024));
+  const warm = await server.ask<{ baseline: number; peak: number }>('rss-stop');
   await server.ask('rss-start');
   const asset = await upload(server, `bench/${label}`, 'big.bin', bigFile);
   const { baseline, peak } = await server.ask<{ baseline: number; peak: number }>('rss-stop');
@@ -175,7 +180,8 @@ async function memoryAndRange(server: Server, label: string, bigFile: string): P
   const p50 = percentile(ttfb.slice(5), 50);
   const p95 = percentile(ttfb.slice(5), 95);
   return [
-    `| 50 MB upload on ${label}: resident memory growth | ${mb(growth)} (baseline ${mb(baseline)}, peak ${mb(peak)}) | | | < 64 MB ${verdict(growth < 64 * 1024 * 1024)} |`,
+    `| first upload into the idle ${label} process (12 MB): resident memory growth | ${mb(warm.peak - warm.baseline)} | | | reported |`,
+    `| 50 MB upload on ${label}: resident memory growth (after a 12 MB warm-up upload) | ${mb(growth)} (baseline ${mb(baseline)}, peak ${mb(peak)}) | | | < 64 MB ${verdict(growth < 64 * 1024 * 1024)} |`,
     `| Range first byte in the middle of 50 MB on ${label} (25 requests after 5 warm-ups) | p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms | | | < 20 ms ${verdict(p50 < 20)} |`,
   ];
 }
