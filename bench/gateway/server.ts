@@ -29,6 +29,8 @@ const env = {
   DATABASE_POOL_MAX: '10',
   OUTBOUND_ALLOW_HOSTS: new URL(upstream).hostname,
   GATEWAY_SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+  // For comparing the kernel's heap setting with V8's own (HEAP_GROWING_PERCENT=0).
+  ...(process.env.HEAP_GROWING_PERCENT ? { HEAP_GROWING_PERCENT: process.env.HEAP_GROWING_PERCENT } : {}),
   ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL, CLIENT_RATE_LIMIT_PREFIX: `bench:${process.pid}:` } : {}),
 };
 const db = createKnex(url, 10);
