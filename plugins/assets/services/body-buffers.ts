@@ -47,7 +47,13 @@ export class BodyBuffers {
         if (settled) return;
         settled = true;
         payload.off('data', onData);
-        // The rest is drained, not destroyed, so the error answer still reaches the caller.
+        // The rest is drained, not destroyed, so the error answer still reaches the caller; a body
+        // that goes on past another `limit` bytes has its connection cut.
+        let drained = 0;
+        payload.on('data', (chunk: Buffer) => {
+          drained += chunk.length;
+          if (drained > limit) payload.destroy();
+        });
         payload.resume();
         this.give(buffer);
         reject(err);

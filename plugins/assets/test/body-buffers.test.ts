@@ -89,7 +89,12 @@ describe('assets: reused buffers for raw image bodies', () => {
     // The rest of the body is read and dropped, so the 413 can still be written on this connection.
     expect(over.destroyed).to.equal(false);
     expect(over.readableFlowing).to.equal(true);
-    expect(over.listenerCount('data')).to.equal(0);
-    over.push(null);
+    over.push(Buffer.from('!'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(over.destroyed, 'a few bytes more are drained').to.equal(false);
+    // A body that goes on and on past another `limit` bytes has its connection cut.
+    over.push(Buffer.alloc(20));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(over.destroyed).to.equal(true);
   });
 });
