@@ -165,7 +165,7 @@ describe('assets: raw image bodies over a real socket', function () {
   const post = (body: Buffer | Readable, headers: Record<string, string> = {}) =>
     request(`${base}/api/v1/process?width=64&format=png`, { method: 'POST', body, headers: { authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'image/jpeg', ...headers } });
 
-  it('a chunked body over ASSET_MAX_FILE_BYTES gets its 413 (the connection is cut once another limit's worth keeps coming), and the next image is served', async () => {
+  it('a chunked body over ASSET_MAX_FILE_BYTES gets its 413 (the connection is cut once another limit of bytes keeps coming), and the next image is served', async () => {
     async function* chunks() {
       for (let i = 0; i < 48; i++) yield Buffer.alloc(64 * 1024, i);
     }
