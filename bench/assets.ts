@@ -38,18 +38,21 @@ type Server = ChildServer<{ port: number; cookie: string; token: string }>;
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
 
 /** Runs `work` from `concurrency` loops for `seconds`; operations per second. */
 async function closedLoop(concurrency: number, seconds: number, work: () => Promise<void>): Promise<number> {
   const end = performance.now() + seconds * 1000;
   let done = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < end) {
-      await work();
-      done++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        await work();
+        done++;
+      }
+    }),
+  );
   return done / seconds;
 }
 
@@ -57,7 +60,8 @@ async function processBench(server: Server, jpeg: Buffer): Promise<string[]> {
   const bare = await startChild<{ port: number }>('sharp-server.ts', {});
   try {
     const rows: string[] = [];
-    for (const concurrency of PROCESS_CONCURRENCY) rows.push(...(await processAt(server, bare.info.port, jpeg, concurrency)));
+    for (const concurrency of PROCESS_CONCURRENCY)
+      rows.push(...(await processAt(server, bare.info.port, jpeg, concurrency)));
     return rows;
   } finally {
     await bare.stop();
@@ -68,16 +72,26 @@ async function processBench(server: Server, jpeg: Buffer): Promise<string[]> {
  * Closed-loop POSTs of the JPEG to `url`, `concurrency` at once; requests per second. With wrk when it
  * is installed (a Node client would take CPU from the server on these 2 cores), else undici here.
  */
-async function postLoop(url: string, jpeg: Buffer, headers: Record<string, string>, concurrency: number): Promise<number> {
+async function postLoop(
+  url: string,
+  jpeg: Buffer,
+  headers: Record<string, string>,
+  concurrency: number,
+): Promise<number> {
   const once = async () => {
-    const res = await request(url, { method: 'POST', body: jpeg, headers: { 'content-type': 'image/jpeg', ...headers } });
+    const res = await request(url, {
+      method: 'POST',
+      body: jpeg,
+      headers: { 'content-type': 'image/jpeg', ...headers },
+    });
     if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${await res.body.text()}`);
     await res.body.arrayBuffer();
   };
   await once();
   if (!wrkAvailable()) return closedLoop(concurrency, SECONDS, once);
   const result = await runWrkPostFile(url, jpeg, 'image/jpeg', headers, { connections: concurrency, seconds: SECONDS });
-  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} answers not 2xx, ${result.errors} socket errors under load`);
+  if (result.non2xx || result.errors)
+    throw new Error(`${url}: ${result.non2xx} answers not 2xx, ${result.errors} socket errors under load`);
   return result.rps;
 }
 
@@ -85,11 +99,22 @@ async function processAt(server: Server, barePort: number, jpeg: Buffer, concurr
   // The product's defaults: one libvips thread per operation, operation cache off.
   sharp.concurrency(1);
   sharp.cache(false);
-  const raw = () => sharp(jpeg, { limitInputPixels: 100_000_000 }).rotate().resize({ width: 800, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer().then(() => undefined);
+  const raw = () =>
+    sharp(jpeg, { limitInputPixels: 100_000_000 })
+      .rotate()
+      .resize({ width: 800, withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer()
+      .then(() => undefined);
   await raw();
   const rawRate = await closedLoop(concurrency, SECONDS, raw);
   const gcBefore = await server.ask<{ majorGcs: number }>('gc-count');
-  const httpRate = await postLoop(`http://127.0.0.1:${server.info.port}/api/v1/process?width=800&format=webp&quality=80`, jpeg, { authorization: `Bearer ${server.info.token}` }, concurrency);
+  const httpRate = await postLoop(
+    `http://127.0.0.1:${server.info.port}/api/v1/process?width=800&format=webp&quality=80`,
+    jpeg,
+    { authorization: `Bearer ${server.info.token}` },
+    concurrency,
+  );
   const gcAfter = await server.ask<{ majorGcs: number }>('gc-count');
   const gcPer100 = ((gcAfter.majorGcs - gcBefore.majorGcs) / Math.max(1, httpRate * SECONDS)) * 100;
   const bareRate = await postLoop(`http://127.0.0.1:${barePort}/process?width=800`, jpeg, {}, concurrency);
@@ -101,20 +126,34 @@ async function processAt(server: Server, barePort: number, jpeg: Buffer, concurr
   ];
 }
 
-async function upload(server: Server, folder: string, name: string, body: Buffer | string): Promise<{ url: string; id: string }> {
+async function upload(
+  server: Server,
+  folder: string,
+  name: string,
+  body: Buffer | string,
+): Promise<{ url: string; id: string }> {
   const boundary = `----bench${randomBytes(6).toString('hex')}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="folder"\r\n\r\n${folder}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="folder"\r\n\r\n${folder}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const size = typeof body === 'string' ? (await fs.stat(body)).size : body.length;
-  const stream = Readable.from((async function* () {
-    yield head;
-    if (typeof body === 'string') yield* createReadStream(body, { highWaterMark: 256 * 1024 });
-    else yield body;
-    yield tail;
-  })());
+  const stream = Readable.from(
+    (async function* () {
+      yield head;
+      if (typeof body === 'string') yield* createReadStream(body, { highWaterMark: 256 * 1024 });
+      else yield body;
+      yield tail;
+    })(),
+  );
   const res = await request(`http://127.0.0.1:${server.info.port}/api/v1/dam/upload`, {
-    method: 'POST', body: stream,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + size + tail.length), cookie: server.info.cookie },
+    method: 'POST',
+    body: stream,
+    headers: {
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(head.length + size + tail.length),
+      cookie: server.info.cookie,
+    },
   });
   const text = await res.body.text();
   if (res.statusCode !== 201) throw new Error(`upload answered ${res.statusCode}: ${text}`);
@@ -123,13 +162,19 @@ async function upload(server: Server, folder: string, name: string, body: Buffer
 
 async function presetBench(server: Server, staticDir: string): Promise<string[]> {
   // Random colour blobs scaled up: a photo-like amount of detail, so the rendition is about 100 KB.
-  const blobs = await sharp(randomBytes(240 * 160 * 3), { raw: { width: 240, height: 160, channels: 3 } }).resize(2400, 1600, { kernel: 'cubic' }).blur(2).png().toBuffer();
+  const blobs = await sharp(randomBytes(240 * 160 * 3), { raw: { width: 240, height: 160, channels: 3 } })
+    .resize(2400, 1600, { kernel: 'cubic' })
+    .blur(2)
+    .png()
+    .toBuffer();
   const source = await sharp(blobs).jpeg({ quality: 85 }).toBuffer();
   const asset = await upload(server, 'bench/preset', 'photo.jpg', source);
   const base = `http://127.0.0.1:${server.info.port}`;
   const presetName = `bench-${Date.now().toString(36)}`;
   const saved = await request(`${base}/api/v1/dam/presets`, {
-    method: 'POST', body: JSON.stringify({ name: presetName, width: 960, format: 'auto', quality: 45 }), headers: { 'content-type': 'application/json', cookie: server.info.cookie },
+    method: 'POST',
+    body: JSON.stringify({ name: presetName, width: 960, format: 'auto', quality: 45 }),
+    headers: { 'content-type': 'application/json', cookie: server.info.cookie },
   });
   await saved.body.text();
   const presetPath = `${asset.url.split('?')[0]}?preset=${presetName}`;
@@ -140,8 +185,15 @@ async function presetBench(server: Server, staticDir: string): Promise<string[]>
   await fs.writeFile(path.join(staticDir, 'preset.webp'), bytes);
   const staticServer = await startChild<{ port: number }>('static-server.ts', { BENCH_STATIC_DIR: staticDir });
   try {
-    const product = await runLoad(base, [{ method: 'GET', path: presetPath, headers: { accept: 'image/webp' } }], { connections: CONNECTIONS, seconds: SECONDS });
-    const baseline = await runLoad(`http://127.0.0.1:${staticServer.info.port}`, [{ method: 'GET', path: '/preset.webp' }], { connections: CONNECTIONS, seconds: SECONDS });
+    const product = await runLoad(base, [{ method: 'GET', path: presetPath, headers: { accept: 'image/webp' } }], {
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+    });
+    const baseline = await runLoad(
+      `http://127.0.0.1:${staticServer.info.port}`,
+      [{ method: 'GET', path: '/preset.webp' }],
+      { connections: CONNECTIONS, seconds: SECONDS },
+    );
     const ratio = product.rps / baseline.rps;
     return [
       `| cached preset (${(bytes.length / 1024).toFixed(0)} KB WebP), ${CONNECTIONS} connections | ${product.rps.toFixed(0)} req/s (p50 ${product.p50.toFixed(1)} ms, p99 ${product.p99.toFixed(1)} ms, non-2xx ${product.non2xx}) | @fastify/static ${baseline.rps.toFixed(0)} req/s (p99 ${baseline.p99.toFixed(1)} ms) | ${ratio.toFixed(2)}x | ≥ 0.7x ${verdict(ratio >= 0.7)} |`,
@@ -203,9 +255,23 @@ async function main(): Promise<void> {
     const common = { BENCH_DATABASE_URL: database.url, BENCH_DATA_DIR: path.join(work, 'data') };
     const disk = await startChild<Server['info']>('assets-server.ts', common);
     children.push(disk as Server);
-    const onS3 = await startChild<Server['info']>('assets-server.ts', { ...common, BENCH_DATA_DIR: path.join(work, 'data-s3'), ...s3.env('bench') });
+    const onS3 = await startChild<Server['info']>('assets-server.ts', {
+      ...common,
+      BENCH_DATA_DIR: path.join(work, 'data-s3'),
+      ...s3.env('bench'),
+    });
     children.push(onS3 as Server);
-    const jpeg = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 120, g: 100, b: 80 }, noise: { type: 'gaussian', mean: 110, sigma: 20 } } }).jpeg({ quality: 85 }).toBuffer();
+    const jpeg = await sharp({
+      create: {
+        width: 4000,
+        height: 3000,
+        channels: 3,
+        background: { r: 120, g: 100, b: 80 },
+        noise: { type: 'gaussian', mean: 110, sigma: 20 },
+      },
+    })
+      .jpeg({ quality: 85 })
+      .toBuffer();
     const bigFile = path.join(work, 'big.bin');
     await fs.writeFile(bigFile, randomBytes(BIG));
     const staticDir = path.join(work, 'static');
@@ -219,7 +285,9 @@ async function main(): Promise<void> {
       ...(want('upload') ? await memoryAndRange(disk as Server, 'disk', bigFile) : []),
       ...(want('upload') ? await memoryAndRange(onS3 as Server, 'S3 (s3rver)', bigFile) : []),
     ];
-    console.log(`\n# bench:assets (${new Date().toISOString()}, ${os.cpus().length} cores, ${SECONDS} s per load, ${loadToolName()})\n`);
+    console.log(
+      `\n# bench:assets (${new Date().toISOString()}, ${os.cpus().length} cores, ${SECONDS} s per load, ${loadToolName()})\n`,
+    );
     console.log('| Scenario | Product | Baseline | Ratio | Target |');
     console.log('|---|---|---|---|---|');
     for (const row of rows) console.log(row);

@@ -17,11 +17,27 @@ const WARMUP = 3;
 
 // Weighted like a real workspace: many setting and user changes, few purges.
 const ACTIONS: Array<[string, number]> = [
-  ['user.update', 12], ['user.create', 4], ['user.delete', 1], ['user.reset_password', 3], ['user.sso_roles', 2],
-  ['role.update', 2], ['role.create', 1], ['website.update', 14], ['website.publish', 10], ['website.create', 2],
-  ['website.theme_update', 4], ['website_path.create', 5], ['website_path.update', 6], ['setting.update', 10],
-  ['setting.mail_update', 1], ['data_subject.search', 2], ['data_subject.export', 1], ['data_class.retention_update', 2],
-  ['object_event_subscription.update', 3], ['migration_source.import_objects', 2], ['retention.purge', 1],
+  ['user.update', 12],
+  ['user.create', 4],
+  ['user.delete', 1],
+  ['user.reset_password', 3],
+  ['user.sso_roles', 2],
+  ['role.update', 2],
+  ['role.create', 1],
+  ['website.update', 14],
+  ['website.publish', 10],
+  ['website.create', 2],
+  ['website.theme_update', 4],
+  ['website_path.create', 5],
+  ['website_path.update', 6],
+  ['setting.update', 10],
+  ['setting.mail_update', 1],
+  ['data_subject.search', 2],
+  ['data_subject.export', 1],
+  ['data_class.retention_update', 2],
+  ['object_event_subscription.update', 3],
+  ['migration_source.import_objects', 2],
+  ['retention.purge', 1],
 ];
 
 function actionSql(): string {
@@ -61,7 +77,9 @@ async function seed(db: import('../kernel/database.ts').Db): Promise<number> {
   // A VACUUM racing the end of the insert can leave pages not yet all-visible: repeat until they are.
   for (let i = 0; i < 5; i++) {
     await db.raw('VACUUM (ANALYZE) audit_log');
-    const { rows } = await db.raw<{ rows: Array<{ visible: number }> }>("SELECT relallvisible::float / greatest(relpages, 1) AS visible FROM pg_class WHERE relname = 'audit_log'");
+    const { rows } = await db.raw<{ rows: Array<{ visible: number }> }>(
+      "SELECT relallvisible::float / greatest(relpages, 1) AS visible FROM pg_class WHERE relname = 'audit_log'",
+    );
     if (rows[0].visible > 0.99) break;
   }
   return performance.now() - started;
@@ -75,7 +93,9 @@ function percentile(sorted: number[], p: number): number {
 function planSummary(lines: string[]): string {
   const nodes = lines
     .map((l) => l.trim().replace(/^->\s*/, ''))
-    .filter((l) => /^(Limit|Index|Bitmap|Seq Scan|Sort|Incremental Sort|Aggregate|Finalize|Partial|Gather|Parallel)/.test(l))
+    .filter((l) =>
+      /^(Limit|Index|Bitmap|Seq Scan|Sort|Incremental Sort|Aggregate|Finalize|Partial|Gather|Parallel)/.test(l),
+    )
     .map((l) => l.replace(/\s+\(cost=.*$/, '').replace(/ on audit_log(?!\w)( audit_log(_\d+)?)?/, ''));
   const time = lines.find((l) => l.startsWith('Execution Time'))?.replace('Execution Time: ', '') ?? '';
   return `${nodes.join(' > ')}  [${time}]`;
@@ -98,7 +118,9 @@ async function main(): Promise<void> {
       jobs: false,
     });
     await db('roles').insert({ name: 'bench-auditor', permissions: ['audit:read'] });
-    const { id } = await kernel.resolve('users').create({ email: 'auditor@example.test', password: 'bench-password-1', roles: ['bench-auditor'] });
+    const { id } = await kernel
+      .resolve('users')
+      .create({ email: 'auditor@example.test', password: 'bench-password-1', roles: ['bench-auditor'] });
     const cookie = `${SESSION_COOKIE}=${(await kernel.resolve('sessions').create(id, {})).token}`;
 
     const day = (offset: number) => new Date(Date.now() - offset * 24 * 3600_000).toISOString().slice(0, 10);
@@ -122,7 +144,8 @@ async function main(): Promise<void> {
     const plans: string[] = [];
     for (const [name, query] of queries) {
       const captured: Array<{ sql: string; bindings: unknown[] }> = [];
-      const capture = (q: { sql: string; bindings?: unknown[] }) => captured.push({ sql: q.sql, bindings: q.bindings ?? [] });
+      const capture = (q: { sql: string; bindings?: unknown[] }) =>
+        captured.push({ sql: q.sql, bindings: q.bindings ?? [] });
       const times: number[] = [];
       let summary = '';
       for (let i = 0; i < WARMUP + RUNS; i++) {
@@ -140,12 +163,22 @@ async function main(): Promise<void> {
         }
       }
       times.sort((a, b) => a - b);
-      console.log(name.padEnd(28) + percentile(times, 50).toFixed(1).padStart(9) + percentile(times, 99).toFixed(1).padStart(9) + summary);
+      console.log(
+        name.padEnd(28) +
+          percentile(times, 50).toFixed(1).padStart(9) +
+          percentile(times, 99).toFixed(1).padStart(9) +
+          summary,
+      );
       for (const q of captured.filter((c) => /from "audit_log"/i.test(c.sql))) {
-        const { rows } = await db.raw<{ rows: Array<{ 'QUERY PLAN': string }> }>(`EXPLAIN (ANALYZE, BUFFERS) ${q.sql.replace(/\$\d+/g, "?")}`, q.bindings as never);
+        const { rows } = await db.raw<{ rows: Array<{ 'QUERY PLAN': string }> }>(
+          `EXPLAIN (ANALYZE, BUFFERS) ${q.sql.replace(/\$\d+/g, '?')}`,
+          q.bindings as never,
+        );
         const kind = /count\(/i.test(q.sql) ? 'count' : 'page ';
         const lines = rows.map((r) => r['QUERY PLAN']);
-        plans.push(`${name.padEnd(28)}${kind}  ${planSummary(lines)}${lines.some((l) => l.includes('Seq Scan')) ? '  <-- SEQUENTIAL SCAN' : ''}`);
+        plans.push(
+          `${name.padEnd(28)}${kind}  ${planSummary(lines)}${lines.some((l) => l.includes('Seq Scan')) ? '  <-- SEQUENTIAL SCAN' : ''}`,
+        );
       }
     }
     console.log('\nplans (EXPLAIN ANALYZE of the SQL each request ran):\n');

@@ -51,7 +51,15 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 function mean(a: LoadResult, b: LoadResult): LoadResult {
-  return { ...a, rps: (a.rps + b.rps) / 2, p50: (a.p50 + b.p50) / 2, p99: (a.p99 + b.p99) / 2, requests: a.requests + b.requests, non2xx: a.non2xx + b.non2xx, errors: a.errors + b.errors };
+  return {
+    ...a,
+    rps: (a.rps + b.rps) / 2,
+    p50: (a.p50 + b.p50) / 2,
+    p99: (a.p99 + b.p99) / 2,
+    requests: a.requests + b.requests,
+    non2xx: a.non2xx + b.non2xx,
+    errors: a.errors + b.errors,
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -80,7 +88,10 @@ async function main(): Promise<void> {
   databases.push(productDb);
   const baselineDb = await createTestDatabase({ fresh: true });
   databases.push(baselineDb);
-  const product = await startChild<{ port: number; cookie: string }>('../content/product-server.ts', { BENCH_DATABASE_URL: productDb.url, NODE_ENV: 'production' });
+  const product = await startChild<{ port: number; cookie: string }>('../content/product-server.ts', {
+    BENCH_DATABASE_URL: productDb.url,
+    NODE_ENV: 'production',
+  });
   children.push(product);
   const productUrl = `http://127.0.0.1:${product.info.port}`;
   const admin = { cookie: product.info.cookie, 'content-type': 'application/json' };
@@ -88,21 +99,38 @@ async function main(): Promise<void> {
   const roots = ['shop', 'docs', 'blog'].map((r) => `${r}${process.pid}`);
   const siteIds: string[] = [];
   for (const root of roots) {
-    const res = await expectStatus(await fetch(`${productUrl}/cms-one/websites`, { method: 'POST', headers: admin, body: JSON.stringify({ name: root, rootPath: `/${root}`, locales: LOCALES }) }), 201, 'website');
+    const res = await expectStatus(
+      await fetch(`${productUrl}/cms-one/websites`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ name: root, rootPath: `/${root}`, locales: LOCALES }),
+      }),
+      201,
+      'website',
+    );
     siteIds.push(((await res.json()) as { id: string }).id);
   }
   const pages = planPages(PAGES, roots.length);
   log('seeding');
   await seedProduct(productDb.db, siteIds, pages);
   await seedBaseline(baselineDb.url, roots, pages);
-  const baseline = await startChild<{ port: number }>('../content/baseline-server.ts', { BENCH_BASELINE_DATABASE_URL: baselineDb.url, NODE_ENV: 'production' });
+  const baseline = await startChild<{ port: number }>('../content/baseline-server.ts', {
+    BENCH_BASELINE_DATABASE_URL: baselineDb.url,
+    NODE_ENV: 'production',
+  });
   children.push(baseline);
   const baselineUrl = `http://127.0.0.1:${baseline.info.port}`;
 
   const readable = pages.filter((_, i) => isPublished(i));
   const picks = Array.from({ length: 2000 }, (_, i) => readable[(i * 7919) % readable.length]);
-  const productReqs: PreparedRequest[] = picks.map((p) => ({ method: 'GET', path: `/public/pages/${p.locale}/${roots[p.site]}${p.path}` }));
-  const baselineReqs: PreparedRequest[] = picks.map((p) => ({ method: 'GET', path: `/pages/${p.locale}/${roots[p.site]}${p.path}` }));
+  const productReqs: PreparedRequest[] = picks.map((p) => ({
+    method: 'GET',
+    path: `/public/pages/${p.locale}/${roots[p.site]}${p.path}`,
+  }));
+  const baselineReqs: PreparedRequest[] = picks.map((p) => ({
+    method: 'GET',
+    path: `/pages/${p.locale}/${roots[p.site]}${p.path}`,
+  }));
   await expectStatus(await fetch(productUrl + productReqs[0].path), 200, 'product read');
   await expectStatus(await fetch(baselineUrl + baselineReqs[0].path), 200, 'baseline read');
 
@@ -124,7 +152,15 @@ async function main(): Promise<void> {
   // A title change before each GET makes a new validator, so every timed GET builds the document.
   const builds: number[] = [];
   for (let i = 0; i < Math.max(5, Math.floor(SAMPLES / 20)); i++) {
-    await expectStatus(await fetch(patchUrl(readable[i].id), { method: 'PATCH', headers: admin, body: JSON.stringify({ title: `Changed ${i}` }) }), 200, 'patch');
+    await expectStatus(
+      await fetch(patchUrl(readable[i].id), {
+        method: 'PATCH',
+        headers: admin,
+        body: JSON.stringify({ title: `Changed ${i}` }),
+      }),
+      200,
+      'patch',
+    );
     const start = performance.now();
     await (await expectStatus(await fetch(`${productUrl}/public/sitemap.xml`), 200, 'sitemap')).text();
     builds.push(performance.now() - start);
@@ -143,12 +179,21 @@ async function main(): Promise<void> {
   log('page PATCH with version snapshot');
   const patch = await timed(SAMPLES, async (i) => {
     const page = readable[(i * 31) % readable.length];
-    await expectStatus(await fetch(patchUrl(page.id), { method: 'PATCH', headers: admin, body: JSON.stringify({ content: pageTree(1_000_000 + i) }) }), 200, 'patch content');
+    await expectStatus(
+      await fetch(patchUrl(page.id), {
+        method: 'PATCH',
+        headers: admin,
+        body: JSON.stringify({ content: pageTree(1_000_000 + i) }),
+      }),
+      200,
+      'patch content',
+    );
   });
 
   const ratio = productRead.rps / baselineRead.rps;
   const mark = (ok: boolean) => (ok ? 'PASS' : 'MISS');
-  const row = (name: string, r: LoadResult) => `| ${name} | ${fmt(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.non2xx} | ${r.errors} |`;
+  const row = (name: string, r: LoadResult) =>
+    `| ${name} | ${fmt(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.non2xx} | ${r.errors} |`;
   const checks = [
     [`public read ≥ 0.7x baseline (${fmt(ratio)}x)`, ratio >= 0.7],
     [`public read p99 < 15 ms (${fmt(productRead.p99)} ms)`, productRead.p99 < 15],

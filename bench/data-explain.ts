@@ -26,7 +26,11 @@ const CLOCK_TICKS = 100;
 
 async function capture(child: ChildServer<unknown>, baseUrl: string, r: PreparedRequest): Promise<CapturedStatement[]> {
   await child.ask('sql-capture:start');
-  const res = await fetch(baseUrl + r.path, { method: r.method, headers: r.body ? { 'content-type': 'application/json' } : {}, body: r.body });
+  const res = await fetch(baseUrl + r.path, {
+    method: r.method,
+    headers: r.body ? { 'content-type': 'application/json' } : {},
+    body: r.body,
+  });
   await res.arrayBuffer();
   return (await child.ask<{ statements: CapturedStatement[] }>('sql-capture:stop')).statements;
 }
@@ -42,7 +46,9 @@ async function explain(dbUrl: string, s: CapturedStatement): Promise<string> {
       await client.query({ name: 'explained', text: s.text, values: s.values }); // prepares it
       // Warm-up executions so the timings are not the first touch of the pages.
       for (let i = 0; i < 3; i++) await client.query({ name: 'explained', text: s.text, values: s.values });
-      const params = s.values.map((v) => (v === null ? 'null' : `'${String(typeof v === 'object' ? JSON.stringify(v) : v).replace(/'/g, "''")}'`));
+      const params = s.values.map((v) =>
+        v === null ? 'null' : `'${String(typeof v === 'object' ? JSON.stringify(v) : v).replace(/'/g, "''")}'`,
+      );
       const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE explained(${params.join(', ')})`);
       out.push(`--- ${mode}`, ...rows.map((r) => r['QUERY PLAN'] as string));
     } finally {
@@ -88,13 +94,20 @@ async function backendCpu(dbUrl: string, s: CapturedStatement): Promise<string> 
 async function main() {
   const productDb = await createTestDatabase();
   const baselineDb = await createTestDatabase({ fresh: true });
-  const product = await startChild<{ port: number; cookie: string }>('product-server.ts', { BENCH_DATABASE_URL: productDb.url, NODE_ENV: 'production', BENCH_READ_CACHE_BYTES: '0' });
+  const product = await startChild<{ port: number; cookie: string }>('product-server.ts', {
+    BENCH_DATABASE_URL: productDb.url,
+    NODE_ENV: 'production',
+    BENCH_READ_CACHE_BYTES: '0',
+  });
   const api = new ProductApi(`http://127.0.0.1:${product.info.port}`, product.info.cookie);
   const seeded = await seedArticles(api, SETTINGS.articles, SETTINGS.bulkSize);
   await seedBaselineTable(baselineDb.url, seeded.articles, seeded.ids);
   if (others > 0) await seedOtherClasses(api, others, SETTINGS.objectsPerOtherClass);
   await settle(productDb.url);
-  const baseline = await startChild<{ port: number }>('baseline-server.ts', { BENCH_BASELINE_DATABASE_URL: baselineDb.url, NODE_ENV: 'production' });
+  const baseline = await startChild<{ port: number }>('baseline-server.ts', {
+    BENCH_BASELINE_DATABASE_URL: baselineDb.url,
+    NODE_ENV: 'production',
+  });
   const shapes = readScenarios(seeded);
   for (const key of (process.env.BENCH_SHAPES?.split(',') ?? Object.keys(shapes)) as ReadKey[]) {
     for (const [side, child, url, dbUrl] of [
@@ -104,13 +117,17 @@ async function main() {
       const request = shapes[key][side][0];
       const statements = await capture(child, url, request);
       for (const s of statements) {
-        console.log(`\n===== ${key} / ${side}: ${request.method} ${request.path} ${request.body ?? ''}\n${s.text}\n-- values ${JSON.stringify(s.values)}`);
+        console.log(
+          `\n===== ${key} / ${side}: ${request.method} ${request.path} ${request.body ?? ''}\n${s.text}\n-- values ${JSON.stringify(s.values)}`,
+        );
         if (/^\s*select/i.test(s.text)) console.log(`${await explain(dbUrl, s)}\n${await backendCpu(dbUrl, s)}`);
       }
     }
   }
   if (process.env.BENCH_KEEP === '1') {
-    console.log(`\nproduct http://127.0.0.1:${product.info.port} baseline http://127.0.0.1:${baseline.info.port} db ${productDb.url}; Ctrl-C to stop`);
+    console.log(
+      `\nproduct http://127.0.0.1:${product.info.port} baseline http://127.0.0.1:${baseline.info.port} db ${productDb.url}; Ctrl-C to stop`,
+    );
     await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
   }
   await product.stop();

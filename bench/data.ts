@@ -77,16 +77,24 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 type Shapes = Record<ReadKey, ReadScenario>;
 
-async function planningOf(child: ChildServer<unknown>, url: string, dbUrl: string, shapes: Shapes, side: 'product' | 'baseline'): Promise<Record<ReadKey, Planning>> {
+async function planningOf(
+  child: ChildServer<unknown>,
+  url: string,
+  dbUrl: string,
+  shapes: Shapes,
+  side: 'product' | 'baseline',
+): Promise<Record<ReadKey, Planning>> {
   const out = {} as Record<ReadKey, Planning>;
-  for (const key of Object.keys(shapes) as ReadKey[]) out[key] = await capturePlanning(child, url, dbUrl, shapes[key][side][0]);
+  for (const key of Object.keys(shapes) as ReadKey[])
+    out[key] = await capturePlanning(child, url, dbUrl, shapes[key][side][0]);
   return out;
 }
 
 function commitLabel(): string {
   try {
     const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
     return dirty ? `${sha} + uncommitted changes` : sha;
   } catch {
     return 'unknown commit';
@@ -102,7 +110,11 @@ async function main(): Promise<number> {
 
   // Reads are measured without the public read cache (each one reaches PostgreSQL); cached reads on a
   // second product process over the same database with the cache on.
-  const product = await startChild<{ port: number; cookie: string }>('product-server.ts', { BENCH_DATABASE_URL: productDb.url, NODE_ENV: 'production', BENCH_READ_CACHE_BYTES: '0' });
+  const product = await startChild<{ port: number; cookie: string }>('product-server.ts', {
+    BENCH_DATABASE_URL: productDb.url,
+    NODE_ENV: 'production',
+    BENCH_READ_CACHE_BYTES: '0',
+  });
   children.push(product);
   const api = new ProductApi(`http://127.0.0.1:${product.info.port}`, product.info.cookie);
 
@@ -110,7 +122,10 @@ async function main(): Promise<number> {
   const seeded = await seedArticles(api, SETTINGS.articles, SETTINGS.bulkSize);
   await seedBaselineTable(baselineDb.url, seeded.articles, seeded.ids);
   await settle(productDb.url);
-  const baseline = await startChild<{ port: number }>('baseline-server.ts', { BENCH_BASELINE_DATABASE_URL: baselineDb.url, NODE_ENV: 'production' });
+  const baseline = await startChild<{ port: number }>('baseline-server.ts', {
+    BENCH_BASELINE_DATABASE_URL: baselineDb.url,
+    NODE_ENV: 'production',
+  });
   children.push(baseline);
   const servers: Servers = { productUrl: api.baseUrl, baselineUrl: `http://127.0.0.1:${baseline.info.port}` };
 
@@ -126,15 +141,24 @@ async function main(): Promise<number> {
   const planOne = await planning();
 
   const classCount = SETTINGS.otherClasses + 1;
-  log(`creating ${SETTINGS.otherClasses} more classes of 10 indexed fields, ${SETTINGS.objectsPerOtherClass} objects each`);
+  log(
+    `creating ${SETTINGS.otherClasses} more classes of 10 indexed fields, ${SETTINGS.objectsPerOtherClass} objects each`,
+  );
   const otherSeconds = await seedOtherClasses(api, SETTINGS.otherClasses, SETTINGS.objectsPerOtherClass);
   const settleSeconds = await settle(productDb.url);
   const manyClasses = await measureReads(servers, Object.values(shapes), `${classCount} classes`);
   const planMany = await planning();
-  const cachingProduct = await startChild<{ port: number; cookie: string }>('product-server.ts', { BENCH_DATABASE_URL: productDb.url, NODE_ENV: 'production' });
+  const cachingProduct = await startChild<{ port: number; cookie: string }>('product-server.ts', {
+    BENCH_DATABASE_URL: productDb.url,
+    NODE_ENV: 'production',
+  });
   children.push(cachingProduct);
   const cachingApi = new ProductApi(`http://127.0.0.1:${cachingProduct.info.port}`, cachingProduct.info.cookie);
-  const cached = await measureReads({ ...servers, productUrl: cachingApi.baseUrl }, await cachedScenarios(cachingApi, publishedIds(seeded, 1000)), `${classCount} classes, cached`);
+  const cached = await measureReads(
+    { ...servers, productUrl: cachingApi.baseUrl },
+    await cachedScenarios(cachingApi, publishedIds(seeded, 1000)),
+    `${classCount} classes, cached`,
+  );
   await cachingProduct.stop();
   children.splice(children.indexOf(cachingProduct), 1);
 
@@ -146,7 +170,12 @@ async function main(): Promise<number> {
     log(`seeding the big class: ${fmt(SETTINGS.bigObjects)} objects, ${SETTINGS.seedCallers} concurrent bulk callers`);
     const big = await seedBigClass(api, SETTINGS.bigObjects, SETTINGS.seedCallers, SETTINGS.bulkSize);
     const settleSeconds = await settle(productDb.url);
-    bigClass = { objects: SETTINGS.bigObjects, seedSeconds: big.seconds, settleSeconds, addField: await addFieldUnderLoad(api, big, productDb.url) };
+    bigClass = {
+      objects: SETTINGS.bigObjects,
+      seedSeconds: big.seconds,
+      settleSeconds,
+      addField: await addFieldUnderLoad(api, big, productDb.url),
+    };
   }
 
   const report: Report = {
@@ -187,16 +216,15 @@ async function main(): Promise<number> {
   return missed.length > 0 && SETTINGS.strict ? 1 : 0;
 }
 
-main()
-  .then(
-    async (code) => {
-      await cleanup();
-      process.exit(code);
-    },
-    async (err) => {
-      // After Ctrl-C the run fails wherever it was; that error says nothing.
-      if (!interrupted) console.error(err);
-      await cleanup().catch((e) => console.error(e));
-      process.exit(1);
-    },
-  );
+main().then(
+  async (code) => {
+    await cleanup();
+    process.exit(code);
+  },
+  async (err) => {
+    // After Ctrl-C the run fails wherever it was; that error says nothing.
+    if (!interrupted) console.error(err);
+    await cleanup().catch((e) => console.error(e));
+    process.exit(1);
+  },
+);

@@ -33,7 +33,15 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const POOL = Number(process.env.BENCH_POOL ?? 10);
 const IN_PROCESS = process.env.BENCH_IN_PROCESS === '1';
 const WARMUP = 100;
-const FIXTURE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'plugins', 'object-events', 'test', 'fixtures', 'test-gateway-catalog');
+const FIXTURE_DIR = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'plugins',
+  'object-events',
+  'test',
+  'fixtures',
+  'test-gateway-catalog',
+);
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -47,7 +55,12 @@ async function createObjects(t: TestKernel, cookie: string, classId: string, cou
     while (next < count) {
       const i = next++;
       const started = performance.now();
-      const res = await t.inject({ method: 'POST', url: '/data-objects', headers: { cookie }, payload: { classId, attributes: { title: `t${i}`, price: i } } });
+      const res = await t.inject({
+        method: 'POST',
+        url: '/data-objects',
+        headers: { cookie },
+        payload: { classId, attributes: { title: `t${i}`, price: i } },
+      });
       latencies.push(performance.now() - started);
       if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
     }
@@ -62,7 +75,10 @@ async function waitForDeliveries(t: TestKernel, received: () => number, expected
   for (;;) {
     // The database is asked only once every call has arrived, so the wait adds no load while sending.
     if (received() >= expected) {
-      const [{ left }] = await t.db('object_event_deliveries').whereNot({ status: 'delivered' }).count<{ left: number }[]>({ left: '*' });
+      const [{ left }] = await t
+        .db('object_event_deliveries')
+        .whereNot({ status: 'delivered' })
+        .count<{ left: number }[]>({ left: '*' });
       if (left === 0) return;
     }
     if (Date.now() > deadline) throw new Error(`only ${received()} of ${expected} deliveries arrived in 180 s`);
@@ -74,8 +90,15 @@ async function waitForDeliveries(t: TestKernel, received: () => number, expected
 function startGateway(url: string, dataDir: string, port: number): ChildProcess {
   const child = spawn('node', [path.join(PROJECT_ROOT, 'bin', 'cms.js'), 'start', '--service', 'gateway'], {
     env: {
-      ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: url, DATABASE_POOL_MAX: String(POOL),
-      CMS_DATA_DIR: dataDir, CMS_PLUGIN_PATH: FIXTURE_DIR, PORT: String(port), HOST: '127.0.0.1',
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: url,
+      DATABASE_POOL_MAX: String(POOL),
+      CMS_DATA_DIR: dataDir,
+      CMS_PLUGIN_PATH: FIXTURE_DIR,
+      PORT: String(port),
+      HOST: '127.0.0.1',
       // The fixture catalog stands in for the gateway plugin (both provide gatewayCatalog).
       CMS_DISABLED_PLUGINS: 'gateway',
     },
@@ -103,7 +126,12 @@ async function main(): Promise<void> {
   // A database with every plugin's tables (the gateway process loads its whole set), production pool size.
   const all = await discoverPlugins();
   const corePlugins = ['data', 'object-events', ...(IN_PROCESS ? ['event-delivery'] : [])];
-  const migrations = migrationSets(await resolvePluginSet({ service: 'all', extraPlugins: [catalogFixture] }, loadKernelConfig({ CMS_DISABLED_PLUGINS: 'gateway' })));
+  const migrations = migrationSets(
+    await resolvePluginSet(
+      { service: 'all', extraPlugins: [catalogFixture] },
+      loadKernelConfig({ CMS_DISABLED_PLUGINS: 'gateway' }),
+    ),
+  );
   const prepared = await createTestDatabase({ migrations });
   await prepared.close();
   const pool = createKnex(prepared.url, POOL);
@@ -122,17 +150,32 @@ async function main(): Promise<void> {
   try {
     const admin = await t.admin();
     const cls = await t.inject({
-      method: 'POST', url: '/data-classes', headers: { cookie: admin.cookie },
-      payload: { name: 'bench_articles', label: 'Articles', fields: [{ name: 'title', type: 'text' }, { name: 'price', type: 'number' }] },
+      method: 'POST',
+      url: '/data-classes',
+      headers: { cookie: admin.cookie },
+      payload: {
+        name: 'bench_articles',
+        label: 'Articles',
+        fields: [
+          { name: 'title', type: 'text' },
+          { name: 'price', type: 'number' },
+        ],
+      },
     });
     const classId = cls.json().id as string;
     await createObjects(t, admin.cookie, classId, WARMUP);
 
-    const { endpointId, routeIds } = await addEndpoint(t.db, receiverUrl, Array.from({ length: SUBSCRIPTIONS }, (_, i) => ({ method: 'POST', path: `/hook/${i}` })));
+    const { endpointId, routeIds } = await addEndpoint(
+      t.db,
+      receiverUrl,
+      Array.from({ length: SUBSCRIPTIONS }, (_, i) => ({ method: 'POST', path: `/hook/${i}` })),
+    );
     const subscriptionIds: string[] = [];
     for (const [i, routeId] of routeIds.entries()) {
       const res = await t.inject({
-        method: 'POST', url: '/object-event-subscriptions', headers: { cookie: admin.cookie },
+        method: 'POST',
+        url: '/object-event-subscriptions',
+        headers: { cookie: admin.cookie },
         payload: { name: `bench-${i}`, events: ['object.created'], endpointId, routeId },
       });
       if (res.statusCode !== 201) throw new Error(`subscription failed: ${res.body}`);
@@ -140,11 +183,18 @@ async function main(): Promise<void> {
     }
     const setEnabled = async (enabled: boolean) => {
       for (const id of subscriptionIds) {
-        await t.inject({ method: 'PATCH', url: `/object-event-subscriptions/${id}`, headers: { cookie: admin.cookie }, payload: { enabled } });
+        await t.inject({
+          method: 'PATCH',
+          url: `/object-event-subscriptions/${id}`,
+          headers: { cookie: admin.cookie },
+          payload: { enabled },
+        });
       }
     };
     const expected = WRITES * SUBSCRIPTIONS;
-    const inProcessWorker = IN_PROCESS ? (t.kernel.pluginDeps('event-delivery').services as { worker: { start(): void; stop(): Promise<void> } }).worker : undefined;
+    const inProcessWorker = IN_PROCESS
+      ? (t.kernel.pluginDeps('event-delivery').services as { worker: { start(): void; stop(): Promise<void> } }).worker
+      : undefined;
 
     // The write path alone (no worker sending), without and with the subscriptions in alternating
     // rounds, so a machine whose load drifts weighs on both sides alike.
@@ -179,15 +229,32 @@ async function main(): Promise<void> {
     const p50With = percentile(withSubs, 50);
     const line = (label: string, value: string) => console.log(`| ${label} | ${value} |`);
     const where = IN_PROCESS ? 'worker in this process' : 'worker in a gateway process';
-    console.log(`\n## bench:events (${WRITES} writes, ${SUBSCRIPTIONS} subscriptions, ${CONCURRENCY} concurrent writers, ${where})\n`);
+    console.log(
+      `\n## bench:events (${WRITES} writes, ${SUBSCRIPTIONS} subscriptions, ${CONCURRENCY} concurrent writers, ${where})\n`,
+    );
     console.log('| Figure | Value |\n|---|---|');
-    line('create p50 / p99, no subscription (the 5 paused)', `${p50Without.toFixed(2)} ms / ${percentile(without, 99).toFixed(2)} ms`);
-    line(`create p50 / p99, ${SUBSCRIPTIONS} subscriptions (no worker; rounds alternating with the line above)`, `${p50With.toFixed(2)} ms / ${percentile(withSubs, 99).toFixed(2)} ms`);
+    line(
+      'create p50 / p99, no subscription (the 5 paused)',
+      `${p50Without.toFixed(2)} ms / ${percentile(without, 99).toFixed(2)} ms`,
+    );
+    line(
+      `create p50 / p99, ${SUBSCRIPTIONS} subscriptions (no worker; rounds alternating with the line above)`,
+      `${p50With.toFixed(2)} ms / ${percentile(withSubs, 99).toFixed(2)} ms`,
+    );
     line('write path overhead (ratio of create p50)', `${(p50With / p50Without).toFixed(2)}x`);
-    line(`${expected} queued deliveries sent by the worker alone in`, `${(drainOnly / 1000).toFixed(2)} s (${Math.round(expected / (drainOnly / 1000))} /s)`);
-    line(`create p50 / p99, ${SUBSCRIPTIONS} subscriptions, worker sending meanwhile`, `${percentile(endToEndWrites, 50).toFixed(2)} ms / ${percentile(endToEndWrites, 99).toFixed(2)} ms`);
+    line(
+      `${expected} queued deliveries sent by the worker alone in`,
+      `${(drainOnly / 1000).toFixed(2)} s (${Math.round(expected / (drainOnly / 1000))} /s)`,
+    );
+    line(
+      `create p50 / p99, ${SUBSCRIPTIONS} subscriptions, worker sending meanwhile`,
+      `${percentile(endToEndWrites, 50).toFixed(2)} ms / ${percentile(endToEndWrites, 99).toFixed(2)} ms`,
+    );
     line(`${WRITES} writes done after`, `${(writesDone / 1000).toFixed(2)} s`);
-    line(`end to end: all ${expected} deliveries delivered after`, `${(allDelivered / 1000).toFixed(2)} s (target < 10 s: ${allDelivered < 10_000 ? 'PASS' : 'MISS'})`);
+    line(
+      `end to end: all ${expected} deliveries delivered after`,
+      `${(allDelivered / 1000).toFixed(2)} s (target < 10 s: ${allDelivered < 10_000 ? 'PASS' : 'MISS'})`,
+    );
   } finally {
     stopGateway();
     await t.close();

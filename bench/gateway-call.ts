@@ -18,7 +18,8 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 1);
 const WARMUP = Math.min(200, REQUESTS);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Latencies in microseconds of `count` calls, `concurrency` at a time. */
 async function timed(count: number, concurrency: number, call: () => Promise<void>): Promise<number[]> {
@@ -57,13 +58,24 @@ async function main(): Promise<void> {
     const db = database.db;
     const secretBox = kernel.resolve('secretBox');
     const [endpoint] = await db('gateway_endpoints')
-      .insert({ name: 'bench', base_url: base, auth_type: 'bearer', auth_secret: secretBox.encrypt('GATEWAY_SECRETS_ENCRYPTION_KEY', 'bench-token'), timeout_ms: 10_000 })
+      .insert({
+        name: 'bench',
+        base_url: base,
+        auth_type: 'bearer',
+        auth_secret: secretBox.encrypt('GATEWAY_SECRETS_ENCRYPTION_KEY', 'bench-token'),
+        timeout_ms: 10_000,
+      })
       .returning('id');
-    const [route] = await db('gateway_routes').insert({ endpoint_id: endpoint.id, method: 'GET', path: '/users/{id}' }).returning('id');
+    const [route] = await db('gateway_routes')
+      .insert({ endpoint_id: endpoint.id, method: 'GET', path: '/users/{id}' })
+      .returning('id');
 
     const agent = new Agent({ keepAliveTimeout: 10_000 });
     const direct = async () => {
-      const res = await request(`${base}/users/42`, { dispatcher: agent, headers: { authorization: 'Bearer bench-token' } });
+      const res = await request(`${base}/users/42`, {
+        dispatcher: agent,
+        headers: { authorization: 'Bearer bench-token' },
+      });
       await res.body.arrayBuffer();
     };
     const viaGateway = async () => {
@@ -73,7 +85,8 @@ async function main(): Promise<void> {
     await timed(WARMUP, CONCURRENCY, viaGateway);
     const d = await timed(REQUESTS, CONCURRENCY, direct);
     const g = await timed(REQUESTS, CONCURRENCY, viaGateway);
-    const row = (name: string, s: number[]) => `${name.padEnd(22)} p50 ${percentile(s, 50).toFixed(0).padStart(6)} µs   p90 ${percentile(s, 90).toFixed(0).padStart(6)} µs   p99 ${percentile(s, 99).toFixed(0).padStart(6)} µs`;
+    const row = (name: string, s: number[]) =>
+      `${name.padEnd(22)} p50 ${percentile(s, 50).toFixed(0).padStart(6)} µs   p90 ${percentile(s, 90).toFixed(0).padStart(6)} µs   p99 ${percentile(s, 99).toFixed(0).padStart(6)} µs`;
     console.log(`GET ${base}/users/42, ${REQUESTS} calls each, concurrency ${CONCURRENCY}`);
     console.log(row('direct undici', d));
     console.log(row('gatewayCatalog.callRoute', g));

@@ -37,13 +37,22 @@ const cleanup = async () => {
   for (const child of children.reverse()) await child.stop();
   await teardownTestDatabases();
 };
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
 
-async function measured(name: string, base: string, requests: PreparedRequest[], connections: number): Promise<LoadResult> {
+async function measured(
+  name: string,
+  base: string,
+  requests: PreparedRequest[],
+  connections: number,
+): Promise<LoadResult> {
   if (WARMUP > 0) await runLoad(base, requests, { connections, seconds: WARMUP });
   const result = await runLoad(base, requests, { connections, seconds: SECONDS });
-  log(`${name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(3)} ms, p99 ${result.p99.toFixed(3)} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers and ${result.errors} socket errors`);
+  log(
+    `${name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(3)} ms, p99 ${result.p99.toFixed(3)} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
+  );
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${name}: ${result.non2xx} non-2xx answers and ${result.errors} socket errors`);
   return result;
 }
 
@@ -51,16 +60,22 @@ const ids = (n: number) => Array.from({ length: n }, (_, i) => String(i + 1));
 
 async function main(): Promise<void> {
   const all = await discoverPlugins();
-  const database = await createTestDatabase({ migrations: migrationSets(all.filter((p) => ['data', 'client-api', 'gateway'].includes(p.id))) });
+  const database = await createTestDatabase({
+    migrations: migrationSets(all.filter((p) => ['data', 'client-api', 'gateway'].includes(p.id))),
+  });
   const upstream = await startChild<{ port: number }>('../gateway/upstream.ts', {});
   children.push(upstream);
   const upstreamUrl = `http://127.0.0.1:${upstream.info.port}`;
   log('seeding the product server');
-  const server = await startChild<{ port: number; key: string; className: string; catalog: 'gateway' | 'fixture' }>('../gateway/server.ts', {
-    BENCH_DATABASE_URL: database.url,
-    BENCH_UPSTREAM_URL: upstreamUrl,
-    ...(process.env.BENCH_REDIS_URL ? { BENCH_REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
-  }, 180_000);
+  const server = await startChild<{ port: number; key: string; className: string; catalog: 'gateway' | 'fixture' }>(
+    '../gateway/server.ts',
+    {
+      BENCH_DATABASE_URL: database.url,
+      BENCH_UPSTREAM_URL: upstreamUrl,
+      ...(process.env.BENCH_REDIS_URL ? { BENCH_REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
+    },
+    180_000,
+  );
   children.push(server);
   const base = `http://127.0.0.1:${server.info.port}`;
   const { key, className } = server.info;
@@ -68,20 +83,44 @@ async function main(): Promise<void> {
 
   // The two reads alternate over ROUNDS rounds (order swapped each round) and the median pair is
   // reported: on a shared 2-core machine one load alone can land on a slow or fast stretch.
-  const publicRequest: PreparedRequest[] = [{ method: 'GET', path: `/public/data-objects?className=${className}&limit=20` }];
-  const clientRequest: PreparedRequest[] = [{ method: 'GET', path: `/client/v1/data/${className}?limit=20`, headers: auth }];
+  const publicRequest: PreparedRequest[] = [
+    { method: 'GET', path: `/public/data-objects?className=${className}&limit=20` },
+  ];
+  const clientRequest: PreparedRequest[] = [
+    { method: 'GET', path: `/client/v1/data/${className}?limit=20`, headers: auth },
+  ];
   const pairs: Array<{ publicRead: LoadResult; clientRead: LoadResult; ratio: number }> = [];
   for (let round = 0; round < ROUNDS; round++) {
     const first = round % 2 === 0 ? 'public' : 'client';
-    const a = await measured(`round ${round + 1} ${first} read`, base, first === 'public' ? publicRequest : clientRequest, CONNECTIONS);
-    const b = await measured(`round ${round + 1} ${first === 'public' ? 'client' : 'public'} read`, base, first === 'public' ? clientRequest : publicRequest, CONNECTIONS);
+    const a = await measured(
+      `round ${round + 1} ${first} read`,
+      base,
+      first === 'public' ? publicRequest : clientRequest,
+      CONNECTIONS,
+    );
+    const b = await measured(
+      `round ${round + 1} ${first === 'public' ? 'client' : 'public'} read`,
+      base,
+      first === 'public' ? clientRequest : publicRequest,
+      CONNECTIONS,
+    );
     const [publicRead, clientRead] = first === 'public' ? [a, b] : [b, a];
     pairs.push({ publicRead, clientRead, ratio: clientRead.rps / publicRead.rps });
   }
   pairs.sort((x, y) => x.ratio - y.ratio);
   const { publicRead, clientRead } = pairs[Math.floor(pairs.length / 2)];
-  const direct = await measured('upstream direct', upstreamUrl, ids(100).map((id) => ({ method: 'GET' as const, path: `/items/${id}` })), 1);
-  const passthrough = await measured('passthrough', base, ids(100).map((id) => ({ method: 'GET' as const, path: `/client/v1/gateway/bench/items/${id}`, headers: auth })), 1);
+  const direct = await measured(
+    'upstream direct',
+    upstreamUrl,
+    ids(100).map((id) => ({ method: 'GET' as const, path: `/items/${id}` })),
+    1,
+  );
+  const passthrough = await measured(
+    'passthrough',
+    base,
+    ids(100).map((id) => ({ method: 'GET' as const, path: `/client/v1/gateway/bench/items/${id}`, headers: auth })),
+    1,
+  );
 
   const ratio = clientRead.rps / publicRead.rps;
   const ratios = pairs.map((p) => p.ratio.toFixed(2)).join(', ');
@@ -106,9 +145,8 @@ async function main(): Promise<void> {
   console.log(lines.join('\n'));
 }
 
-main()
-  .then(cleanup, async (err) => {
-    console.error(err);
-    await cleanup();
-    process.exitCode = 1;
-  });
+main().then(cleanup, async (err) => {
+  console.error(err);
+  await cleanup();
+  process.exitCode = 1;
+});

@@ -37,7 +37,10 @@ const SCENARIOS: Record<string, PreparedRequest[]> = {
     {
       method: 'GET',
       path: '/public/ping?limit=20&sort=title&filter%5Bslug%5D=hello-world',
-      headers: { Cookie: 'cms_session=0123456789abcdef0123456789abcdef0123456789abcdef; theme=dark; _ga=GA1.2.3456789.1234567890' },
+      headers: {
+        Cookie:
+          'cms_session=0123456789abcdef0123456789abcdef0123456789abcdef; theme=dark; _ga=GA1.2.3456789.1234567890',
+      },
     },
   ],
 };
@@ -50,7 +53,8 @@ const cleanup = async () => {
   await database?.close();
   await teardownTestDatabases();
 };
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -66,7 +70,8 @@ async function measure(child: ChildServer<{ port: number }>, requests: PreparedR
   const before = await cpuMicros(child);
   const result = await runLoad(url, requests, { connections: CONNECTIONS, seconds: SECONDS });
   const cpu = (await cpuMicros(child)) - before;
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} socket errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} socket errors`);
   return { ...result, cpuMicrosPerRequest: cpu / result.requests };
 }
 
@@ -75,7 +80,10 @@ try {
   database = await createTestDatabase({ migrations: migrationSets([]) });
   const bare = await startChild<{ port: number }>('kernel-overhead-server.ts', { BENCH_SERVER: 'bare' });
   children.push(bare);
-  const kernel = await startChild<{ port: number }>('kernel-overhead-server.ts', { BENCH_SERVER: 'kernel', BENCH_DATABASE_URL: database.url });
+  const kernel = await startChild<{ port: number }>('kernel-overhead-server.ts', {
+    BENCH_SERVER: 'kernel',
+    BENCH_DATABASE_URL: database.url,
+  });
   children.push(kernel);
 
   const lines = [
@@ -96,14 +104,15 @@ try {
     }
     const ratio = median(rounds.map((r) => r.kernel.rps / r.bare.rps));
     const overhead = median(rounds.map((r) => r.kernel.cpuMicrosPerRequest - r.bare.cpuMicrosPerRequest));
-    const m = (side: 'bare' | 'kernel', key: 'rps' | 'p50' | 'p99' | 'cpuMicrosPerRequest') => median(rounds.map((r) => r[side][key]));
+    const m = (side: 'bare' | 'kernel', key: 'rps' | 'p50' | 'p99' | 'cpuMicrosPerRequest') =>
+      median(rounds.map((r) => r[side][key]));
     lines.push(
       `| ${name} | ${fmt(m('bare', 'rps'))} | ${fmt(m('bare', 'p50'), 2)} / ${fmt(m('bare', 'p99'), 2)} | ${fmt(m('bare', 'cpuMicrosPerRequest'))} | ${fmt(m('kernel', 'rps'))} | ${fmt(m('kernel', 'p50'), 2)} / ${fmt(m('kernel', 'p99'), 2)} | ${fmt(m('kernel', 'cpuMicrosPerRequest'))} | ${fmt(ratio, 3)}x | ${fmt(overhead)} |`,
     );
   }
   lines.push(
     '',
-    'Figures are medians of the rounds. CPU µs/req is the server process\'s user+system CPU time over a load divided by its requests:',
+    "Figures are medians of the rounds. CPU µs/req is the server process's user+system CPU time over a load divided by its requests:",
     'on a machine shared with other work it moves far less than req/s, so compare it (and the ratios), not absolute req/s.',
   );
   console.log(lines.join('\n'));

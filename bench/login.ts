@@ -57,7 +57,9 @@ async function main(): Promise<void> {
     try {
       await kernel.resolve('users').create({ email: EMAIL, password: PASSWORD, roles: ['editor'] });
       const address = await kernel.listen(0);
-      console.log(`POST /auth/login on ${address}: ${CONNECTIONS} connections for ${SECONDS} s (libuv pool ${process.env.UV_THREADPOOL_SIZE ?? 4} threads)`);
+      console.log(
+        `POST /auth/login on ${address}: ${CONNECTIONS} connections for ${SECONDS} s (libuv pool ${process.env.UV_THREADPOOL_SIZE ?? 4} threads)`,
+      );
       const result = await measure(
         address,
         { method: 'POST', build: () => ({ path: '/auth/login', body: { email: EMAIL, password: PASSWORD } }) },

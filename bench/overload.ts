@@ -19,14 +19,18 @@ const CONCURRENCY = Number(process.env.OVERLOAD_CONCURRENCY ?? 200);
 const log = (...args: unknown[]) => console.error('[bench:overload]', ...args);
 
 const rssMb = (pid: number) => {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
   return Number(line.replace(/\D+/g, '')) / 1024;
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<number> {
   const database = await createTestDatabase();
-  const server = await startChild<{ port: number; cookie: string; pid: number }>('../overload/server.ts', { BENCH_DATABASE_URL: database.url });
+  const server = await startChild<{ port: number; cookie: string; pid: number }>('../overload/server.ts', {
+    BENCH_DATABASE_URL: database.url,
+  });
   const base = `http://127.0.0.1:${server.info.port}`;
   const { cookie, pid } = server.info;
   const call = async (method: string, path: string, body?: unknown, auth = true) => {
@@ -42,7 +46,13 @@ async function main(): Promise<number> {
     const created = await fetch(`${base}/data-classes`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Heavy', fields: [{ name: 'title', type: 'text' }, { name: 'body', type: 'markdown' }] }),
+      body: JSON.stringify({
+        name: 'Heavy',
+        fields: [
+          { name: 'title', type: 'text' },
+          { name: 'body', type: 'markdown' },
+        ],
+      }),
     });
     const classId = ((await created.json()) as { id: string }).id;
     const ids: string[] = [];
@@ -50,20 +60,36 @@ async function main(): Promise<number> {
       const res = await fetch(`${base}/data-objects`, {
         method: 'POST',
         headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({ classId, published: true, attributes: { title: `heavy ${i}`, body: String(i).repeat(OBJECT_BYTES - 64) } }),
+        body: JSON.stringify({
+          classId,
+          published: true,
+          attributes: { title: `heavy ${i}`, body: String(i).repeat(OBJECT_BYTES - 64) },
+        }),
       });
       if (res.status !== 201) throw new Error(`storing object ${i} answered ${res.status}: ${await res.text()}`);
       ids.push(((await res.json()) as { id: string }).id);
     }
     const mixed = (n: number) => {
       switch (n % 7) {
-        case 0: return call('GET', `/data-objects?classId=${classId}&limit=10`);
-        case 1: return call('GET', '/public/data-objects?className=Heavy&limit=10', undefined, false);
-        case 2: return call('POST', '/public/data-objects/query', { className: 'Heavy', orderBy: [{ field: 'title' }], limit: 10 }, false);
-        case 3: return call('GET', `/public/data-objects/${ids[n % ids.length]}`, undefined, false);
-        case 4: return call('PATCH', `/data-objects/${ids[n % ids.length]}`, { attributes: { title: `heavy ${n}` } });
-        case 5: return call('POST', '/auth/login', { email: 'nobody@example.test', password: 'wrong-password' }, false);
-        default: return call('GET', '/audit-log?limit=100');
+        case 0:
+          return call('GET', `/data-objects?classId=${classId}&limit=10`);
+        case 1:
+          return call('GET', '/public/data-objects?className=Heavy&limit=10', undefined, false);
+        case 2:
+          return call(
+            'POST',
+            '/public/data-objects/query',
+            { className: 'Heavy', orderBy: [{ field: 'title' }], limit: 10 },
+            false,
+          );
+        case 3:
+          return call('GET', `/public/data-objects/${ids[n % ids.length]}`, undefined, false);
+        case 4:
+          return call('PATCH', `/data-objects/${ids[n % ids.length]}`, { attributes: { title: `heavy ${n}` } });
+        case 5:
+          return call('POST', '/auth/login', { email: 'nobody@example.test', password: 'wrong-password' }, false);
+        default:
+          return call('GET', '/audit-log?limit=100');
       }
     };
     for (let i = 0; i < 14; i++) await mixed(i); // warm every path once
@@ -75,10 +101,15 @@ async function main(): Promise<number> {
     const bad: string[] = [];
     const started = Date.now();
     for (let wave = 0; wave < WAVES; wave++) {
-      const answers = await Promise.all(Array.from({ length: CONCURRENCY }, (_, n) => mixed(wave * CONCURRENCY + n).catch((err) => ({ status: 0, retryAfter: String(err) }))));
+      const answers = await Promise.all(
+        Array.from({ length: CONCURRENCY }, (_, n) =>
+          mixed(wave * CONCURRENCY + n).catch((err) => ({ status: 0, retryAfter: String(err) })),
+        ),
+      );
       for (const a of answers) {
         statuses.set(String(a.status), (statuses.get(String(a.status)) ?? 0) + 1);
-        if (a.status === 0 || (a.status >= 500 && !(a.status === 503 && a.retryAfter))) bad.push(`${a.status} ${a.retryAfter ?? ''}`);
+        if (a.status === 0 || (a.status >= 500 && !(a.status === 503 && a.retryAfter)))
+          bad.push(`${a.status} ${a.retryAfter ?? ''}`);
       }
     }
     const seconds = (Date.now() - started) / 1000;
@@ -89,12 +120,18 @@ async function main(): Promise<number> {
       after = rssMb(pid);
     }
     const settled = after <= idle * 1.2;
-    console.log(`\n## Overload run: ${WAVES} waves of ${CONCURRENCY} concurrent mixed requests, 10 stored objects of ${OBJECT_BYTES} bytes\n`);
+    console.log(
+      `\n## Overload run: ${WAVES} waves of ${CONCURRENCY} concurrent mixed requests, 10 stored objects of ${OBJECT_BYTES} bytes\n`,
+    );
     console.log('| status | answers |\n|---|---|');
     for (const [status, count] of [...statuses].sort()) console.log(`| ${status} | ${count} |`);
     console.log(`\n- duration: ${seconds.toFixed(1)} s`);
-    console.log(`- resident memory: idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, after ${after.toFixed(0)} MB (${settled ? 'within' : 'NOT within'} 20 % of idle)`);
-    console.log(`- 5xx other than 503 with Retry-After: ${bad.length}${bad.length ? ` (${[...new Set(bad)].join(', ')})` : ''}`);
+    console.log(
+      `- resident memory: idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, after ${after.toFixed(0)} MB (${settled ? 'within' : 'NOT within'} 20 % of idle)`,
+    );
+    console.log(
+      `- 5xx other than 503 with Retry-After: ${bad.length}${bad.length ? ` (${[...new Set(bad)].join(', ')})` : ''}`,
+    );
     return bad.length === 0 && settled ? 0 : 1;
   } finally {
     await server.stop();

@@ -47,7 +47,8 @@ const cleanup = () =>
     await database?.close();
     await teardownTestDatabases();
   })());
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
 
 const random = seeded(42);
 const words = vocabulary(30_000, random);
@@ -55,13 +56,15 @@ const draw = zipf(words.length, random);
 // Query words: the same distribution without the stop words (a user types a stop word now and then,
 // which the english configuration drops, leaving a one-word query: the cheaper case).
 const drawQueryWord = zipf(words.length, random, STOP_WORDS);
-const phrase = (min: number, max: number) => Array.from({ length: min + Math.floor(random() * (max - min + 1)) }, () => words[draw()]).join(' ');
+const phrase = (min: number, max: number) =>
+  Array.from({ length: min + Math.floor(random() * (max - min + 1)) }, () => words[draw()]).join(' ');
 
 async function seed(db: DatabaseHandle['db']): Promise<number> {
   const started = Date.now();
   // One GIN build after the rows is several times faster than 100,000 index insertions; the index is
   // created again with the migration's definition.
-  const gin: string = (await db.raw(`SELECT indexdef FROM pg_indexes WHERE indexname = 'search_documents_tsv'`)).rows[0].indexdef;
+  const gin: string = (await db.raw(`SELECT indexdef FROM pg_indexes WHERE indexname = 'search_documents_tsv'`)).rows[0]
+    .indexdef;
   await db.raw('DROP INDEX search_documents_tsv');
   const batch = 1000;
   for (let i = 0; i < DOCUMENTS; i += batch) {
@@ -91,7 +94,8 @@ async function seed(db: DatabaseHandle['db']): Promise<number> {
   return Date.now() - started;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function explain(db: DatabaseHandle['db'], queries: Array<{ q: string; websiteId: string }>) {
   const planning: number[] = [];
@@ -101,14 +105,20 @@ async function explain(db: DatabaseHandle['db'], queries: Array<{ q: string; web
   for (const { q, websiteId } of queries) {
     const source = toTsquerySource(q)!;
     const tsquery: string = (await db.raw(`SELECT to_tsquery('english', ?)::text AS q`, [source])).rows[0].q;
-    const { sql, bindings } = searchStatement(tsquery, { public: true, locale: 'en', websiteId }, { limit: 10, offset: 0, candidates: CANDIDATES, snippetWord: firstPositiveWord(q) });
+    const { sql, bindings } = searchStatement(
+      tsquery,
+      { public: true, locale: 'en', websiteId },
+      { limit: 10, offset: 0, candidates: CANDIDATES, snippetWord: firstPositiveWord(q) },
+    );
     const plan = (await db.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, bindings)).rows[0]['QUERY PLAN'][0];
     const t0 = performance.now();
     await db.raw(sql, bindings);
     direct.push(performance.now() - t0);
     planning.push(plan['Planning Time']);
     execution.push(plan['Execution Time']);
-    matches.push(Number((await db.raw('SELECT count(*) AS n FROM search_documents WHERE tsv @@ ?::tsquery', [tsquery])).rows[0].n));
+    matches.push(
+      Number((await db.raw('SELECT count(*) AS n FROM search_documents WHERE tsv @@ ?::tsquery', [tsquery])).rows[0].n),
+    );
   }
   for (const list of [planning, execution, matches, direct]) list.sort((a, b) => a - b);
   return { planning, execution, matches, direct };
@@ -118,12 +128,19 @@ async function main(): Promise<number> {
   database = await createTestDatabase();
   log(`seeding ${DOCUMENTS} documents`);
   const seedMs = await seed(database.db);
-  const size = (await database.db.raw(`SELECT pg_size_pretty(pg_total_relation_size('search_documents')) AS t, pg_size_pretty(pg_relation_size('search_documents_tsv')) AS g`)).rows[0];
+  const size = (
+    await database.db.raw(
+      `SELECT pg_size_pretty(pg_total_relation_size('search_documents')) AS t, pg_size_pretty(pg_relation_size('search_documents_tsv')) AS g`,
+    )
+  ).rows[0];
   log(`seeded in ${seedMs} ms; starting the server`);
   child = await startChild<{ port: number }>('../search/server.ts', { BENCH_DATABASE_URL: database.url });
   const base = `http://127.0.0.1:${child.info.port}`;
 
-  const queries = Array.from({ length: 500 }, (_, i) => ({ q: `${words[drawQueryWord()]} ${words[drawQueryWord()]}`, websiteId: `site-${(i % 5) + 1}` }));
+  const queries = Array.from({ length: 500 }, (_, i) => ({
+    q: `${words[drawQueryWord()]} ${words[drawQueryWord()]}`,
+    websiteId: `site-${(i % 5) + 1}`,
+  }));
   const requests: PreparedRequest[] = queries.map(({ q, websiteId }) => ({
     method: 'GET',
     path: `/public/search?${new URLSearchParams({ q, locale: 'en', websiteId }).toString()}`,

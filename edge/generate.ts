@@ -78,7 +78,8 @@ function checkInputs(inputs: EdgeInputs): void {
   };
   if (!LISTEN.test(inputs.listen)) fail('EDGE_LISTEN', inputs.listen, 'a port or address:port');
   if (!SIZE.test(inputs.maxBody)) fail('WS_MAX_BODY', inputs.maxBody, 'a size such as 100m, 512k or 1g');
-  if (!WORKERS.test(inputs.workerProcesses)) fail('EDGE_WORKER_PROCESSES', inputs.workerProcesses, '"auto" or a number');
+  if (!WORKERS.test(inputs.workerProcesses))
+    fail('EDGE_WORKER_PROCESSES', inputs.workerProcesses, '"auto" or a number');
   for (const u of UPSTREAMS) {
     if (!HOST_PORT.test(inputs.upstreams[u])) fail(UPSTREAM_ENV[u], inputs.upstreams[u], 'host:port');
   }
@@ -126,13 +127,18 @@ function block(head: string, body: string[]): string[] {
 
 function rowLocations(row: EdgeRow): string[] {
   if (row.websiteRoots) return websiteRootLocations(row);
-  return row.paths.flatMap((path) => locationsOf(path)).flatMap((loc) => {
-    if (row.upstream === null) return [`location ${loc} { return 404; }`];
-    if (row.requestBuffering === false) {
-      return block(`location ${loc}`, ['proxy_request_buffering off;', `proxy_pass http://${upstreamName(row.upstream)};`]);
-    }
-    return [`location ${loc} { proxy_pass http://${upstreamName(row.upstream)}; }`];
-  });
+  return row.paths
+    .flatMap((path) => locationsOf(path))
+    .flatMap((loc) => {
+      if (row.upstream === null) return [`location ${loc} { return 404; }`];
+      if (row.requestBuffering === false) {
+        return block(`location ${loc}`, [
+          'proxy_request_buffering off;',
+          `proxy_pass http://${upstreamName(row.upstream)};`,
+        ]);
+      }
+      return [`location ${loc} { proxy_pass http://${upstreamName(row.upstream)}; }`];
+    });
 }
 
 /**
@@ -228,7 +234,7 @@ export function renderNginxConf(inputs: EdgeInputs, rows: readonly EdgeRow[] = E
   const http = [
     'server_tokens off;',
     ...runtime,
-    '# A client\'s X-Request-Id when it is a short token, else a fresh one.',
+    "# A client's X-Request-Id when it is a short token, else a fresh one.",
     'map $http_x_request_id $cms_request_id {',
     '  default $request_id;',
     '  "~^[A-Za-z0-9._:-]{1,128}$" $http_x_request_id;',

@@ -106,7 +106,7 @@ export const EDGE_TABLE: readonly EdgeRow[] = [
     // admin dashboard, where nothing answers them.
     paths: ['/migration-sources', '/figma'],
     upstream: 'core-api',
-    note: 'core-api endpoints of the spec\'s endpoint tables that the edge table does not list',
+    note: "core-api endpoints of the spec's endpoint tables that the edge table does not list",
   },
   {
     paths: ['/public/upload-data/'],

@@ -29,7 +29,11 @@ export interface AuditFieldRules {
 }
 
 const fingerprint = (value: unknown) =>
-  'sha:' + createHash('sha256').update(typeof value === 'string' ? value : JSON.stringify(value)).digest('hex').slice(0, 12);
+  'sha:' +
+  createHash('sha256')
+    .update(typeof value === 'string' ? value : JSON.stringify(value))
+    .digest('hex')
+    .slice(0, 12);
 
 function present(field: string, value: unknown, rules: AuditFieldRules): unknown {
   if (rules.secrets?.includes(field)) return 'changed';

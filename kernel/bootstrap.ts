@@ -6,7 +6,11 @@ import type { UserDirectory } from './users.ts';
  * At first start, when no user exists, creates the administrator from CMS_ADMIN_EMAIL and
  * CMS_ADMIN_PASSWORD, or says how to create one. The password is never logged.
  */
-export async function bootstrapFirstAdmin(deps: { users: UserDirectory; config: Config; logger: Logger }): Promise<void> {
+export async function bootstrapFirstAdmin(deps: {
+  users: UserDirectory;
+  config: Config;
+  logger: Logger;
+}): Promise<void> {
   if ((await deps.users.count()) > 0) return;
   const { CMS_ADMIN_EMAIL: email, CMS_ADMIN_PASSWORD: password } = deps.config;
   if (!email || !password) {

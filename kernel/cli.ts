@@ -35,11 +35,15 @@ export async function main(argv: string[]): Promise<void> {
 async function start(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { service: { type: 'string' } } });
   const service = (values.service ?? 'all') as ServiceName | 'all';
-  if (service !== 'all' && !SERVICE_NAMES.includes(service)) throw new ConfigError(`unknown service "${service}"; one of ${SERVICE_NAMES.join(', ')}`);
+  if (service !== 'all' && !SERVICE_NAMES.includes(service))
+    throw new ConfigError(`unknown service "${service}"; one of ${SERVICE_NAMES.join(', ')}`);
   const started = Date.now();
   const kernel = await createKernel({ service });
   const address = await kernel.listen();
-  kernel.app.log.info({ service, address, plugins: kernel.plugins.map((p) => p.id), startMs: Date.now() - started }, 'listening');
+  kernel.app.log.info(
+    { service, address, plugins: kernel.plugins.map((p) => p.id), startMs: Date.now() - started },
+    'listening',
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

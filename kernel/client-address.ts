@@ -2,10 +2,21 @@ import net from 'node:net';
 
 /** Where a reverse proxy of this installation can sit: loopback, private and link-local networks. */
 const PROXY_NETWORKS = new net.BlockList();
-for (const [address, prefix] of [['127.0.0.0', 8], ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['169.254.0.0', 16]] as const) {
+for (const [address, prefix] of [
+  ['127.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['169.254.0.0', 16],
+] as const) {
   PROXY_NETWORKS.addSubnet(address, prefix, 'ipv4');
 }
-for (const [address, prefix] of [['::1', 128], ['fc00::', 7], ['fe80::', 10]] as const) PROXY_NETWORKS.addSubnet(address, prefix, 'ipv6');
+for (const [address, prefix] of [
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const)
+  PROXY_NETWORKS.addSubnet(address, prefix, 'ipv6');
 
 function isProxyNetwork(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
@@ -20,7 +31,9 @@ function isProxyNetwork(address: string): boolean {
  * loopback or private network, so a client that reaches the process directly cannot pose as a proxy.
  * A list of addresses/CIDRs trusts exactly those proxies.
  */
-export function trustProxyOption(setting: false | number | string[]): false | string[] | ((address: string, hop: number) => boolean) {
+export function trustProxyOption(
+  setting: false | number | string[],
+): false | string[] | ((address: string, hop: number) => boolean) {
   if (setting === false || Array.isArray(setting)) return setting;
   const hops = setting;
   return (address, hop) => hop < hops && (hop > 0 || isProxyNetwork(address));

@@ -16,7 +16,8 @@ export const SERVICE_PORTS: Record<ServiceName | 'all', number> = {
  * An on/off environment variable for plugin config slices: accepts 1/0/true/false and arrives as a
  * boolean in `pluginConfig`.
  */
-export const EnvFlag = (defaultValue: boolean, description: string) => Type.Boolean({ default: defaultValue, description });
+export const EnvFlag = (defaultValue: boolean, description: string) =>
+  Type.Boolean({ default: defaultValue, description });
 
 /** Environment variables the kernel reads. Plugins add their own slice (manifest `config`). */
 export const KernelConfigSchema = Type.Object({
@@ -25,7 +26,11 @@ export const KernelConfigSchema = Type.Object({
     description: 'production: Secure cookies, generic 5xx messages, secret keys must be set explicitly',
   }),
   PORT: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 65535, description: 'listening port; default 3000 all-in-one, else the service port (3003, 3002, 3001)' }),
+    Type.Integer({
+      minimum: 1,
+      maximum: 65535,
+      description: 'listening port; default 3000 all-in-one, else the service port (3003, 3002, 3001)',
+    }),
   ),
   HOST: Type.String({ default: '0.0.0.0', description: 'listening address' }),
   LOG_LEVEL: Type.Union(
@@ -33,7 +38,10 @@ export const KernelConfigSchema = Type.Object({
     { default: 'info', description: 'log level' },
   ),
   DATABASE_URL: Type.Optional(
-    Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL connection string; unset = embedded PostgreSQL under CMS_DATA_DIR' }),
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      description: 'PostgreSQL connection string; unset = embedded PostgreSQL under CMS_DATA_DIR',
+    }),
   ),
   DATABASE_OWNER_URL: Type.Optional(
     Type.String({
@@ -49,46 +57,97 @@ export const KernelConfigSchema = Type.Object({
     description:
       'a full garbage collection starts once the old generation grew by this percent over what survived the last one (0 = V8 decides); V8 alone leaves too little room over a server heap and collects every few requests',
   }),
-  DATABASE_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'database connections per process' }),
-  CMS_DATA_DIR: Type.String({ default: 'data', minLength: 1, description: 'folder of the embedded database and of locally generated keys' }),
-  EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329, description: 'loopback port of the embedded PostgreSQL' }),
+  DATABASE_POOL_MAX: Type.Integer({
+    minimum: 1,
+    maximum: 200,
+    default: 10,
+    description: 'database connections per process',
+  }),
+  CMS_DATA_DIR: Type.String({
+    default: 'data',
+    minLength: 1,
+    description: 'folder of the embedded database and of locally generated keys',
+  }),
+  EMBEDDED_PG_PORT: Type.Integer({
+    minimum: 1,
+    maximum: 65535,
+    default: 54329,
+    description: 'loopback port of the embedded PostgreSQL',
+  }),
   CMS_DISABLED_PLUGINS: Type.String({ default: '', description: 'comma-separated ids of plugins not to load' }),
   CMS_PLUGIN_PATH: Type.String({
     default: '',
-    description: 'extra plugin folders outside the project, separated by ":" (each a folder of plugin folders or one plugin folder; their presets/ too)',
+    description:
+      'extra plugin folders outside the project, separated by ":" (each a folder of plugin folders or one plugin folder; their presets/ too)',
   }),
-  CMS_ADMIN_EMAIL: Type.Optional(Type.String({ format: 'email', description: 'first administrator, created at first start when no user exists' })),
-  CMS_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 1, description: 'password of the first administrator (never logged)' })),
+  CMS_ADMIN_EMAIL: Type.Optional(
+    Type.String({ format: 'email', description: 'first administrator, created at first start when no user exists' }),
+  ),
+  CMS_ADMIN_PASSWORD: Type.Optional(
+    Type.String({ minLength: 1, description: 'password of the first administrator (never logged)' }),
+  ),
   TRUST_PROXY: Type.String({
     default: '0',
     pattern: '^(true|false|[0-9]|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$',
     description:
-      'proxies in front of this process: a hop count (1 = the one reverse proxy; the client address is the X-Forwarded-For entry it appended) or the proxies\' addresses/CIDRs, comma-separated; 0 = none',
+      "proxies in front of this process: a hop count (1 = the one reverse proxy; the client address is the X-Forwarded-For entry it appended) or the proxies' addresses/CIDRs, comma-separated; 0 = none",
   }),
   CORS_ALLOWED_ORIGINS: Type.String({
     default: '',
-    description: 'origins (scheme://host[:port], comma-separated) allowed credentialed CORS and state-changing requests with the session cookie, beside PUBLIC_BASE_URL',
+    description:
+      'origins (scheme://host[:port], comma-separated) allowed credentialed CORS and state-changing requests with the session cookie, beside PUBLIC_BASE_URL',
   }),
   CORS_ALLOWED_HOSTS: Type.String({
     default: '',
-    description: 'host names (comma-separated; `*.example.com` for subdomains) allowed like CORS_ALLOWED_ORIGINS on any scheme and port',
+    description:
+      'host names (comma-separated; `*.example.com` for subdomains) allowed like CORS_ALLOWED_ORIGINS on any scheme and port',
   }),
   TOTP_ENCRYPTION_KEY: Type.Optional(
     Type.String({
       minLength: 1,
-      description: 'key sealing second-factor secrets (64 hex chars or a passphrase); unset outside production: generated in CMS_DATA_DIR/keys',
+      description:
+        'key sealing second-factor secrets (64 hex chars or a passphrase); unset outside production: generated in CMS_DATA_DIR/keys',
     }),
   ),
-  SESSION_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 90, default: 168, description: 'session lifetime in hours' }),
-  LOGIN_LOCKOUT_MAX_FAILURES: Type.Integer({ minimum: 1, maximum: 1000, default: 5, description: 'failed logins per e-mail within the window before 429' }),
-  LOGIN_LOCKOUT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 900, description: 'login lockout window in seconds' }),
-  AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36500, default: 365, description: 'audit rows older than this are purged at start and daily; 0 keeps all' }),
+  SESSION_TTL_HOURS: Type.Integer({
+    minimum: 1,
+    maximum: 24 * 90,
+    default: 168,
+    description: 'session lifetime in hours',
+  }),
+  LOGIN_LOCKOUT_MAX_FAILURES: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 5,
+    description: 'failed logins per e-mail within the window before 429',
+  }),
+  LOGIN_LOCKOUT_WINDOW_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86400,
+    default: 900,
+    description: 'login lockout window in seconds',
+  }),
+  AUDIT_RETENTION_DAYS: Type.Integer({
+    minimum: 0,
+    maximum: 36500,
+    default: 365,
+    description: 'audit rows older than this are purged at start and daily; 0 keeps all',
+  }),
   METRICS_TOKEN: Type.Optional(
     Type.String({ minLength: 16, description: 'enables GET /metrics, presented as Authorization: Bearer <token>' }),
   ),
-  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'SMTP server for kernel mail; unset = mail is logged, not sent' })),
+  SMTP_URL: Type.Optional(
+    Type.String({
+      pattern: '^smtps?://',
+      description: 'SMTP server for kernel mail; unset = mail is logged, not sent',
+    }),
+  ),
   MAIL_FROM: Type.String({ default: 'cms@localhost', description: 'sender address of kernel mail' }),
-  PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000', pattern: '^https?://', description: 'public address used in links sent by mail' }),
+  PUBLIC_BASE_URL: Type.String({
+    default: 'http://localhost:3000',
+    pattern: '^https?://',
+    description: 'public address used in links sent by mail',
+  }),
 });
 
 type KernelEnv = Static<typeof KernelConfigSchema>;
@@ -135,7 +194,10 @@ function trustedProxies(value: string): false | number | string[] {
   if (value === 'false' || value === '0') return false;
   if (value === 'true') return 1;
   if (/^[0-9]$/.test(value)) return Number(value);
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function loadKernelConfig(env: Record<string, string | undefined>): Config {

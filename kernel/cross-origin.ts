@@ -16,8 +16,15 @@ export class OriginPolicy {
   private readonly hostSuffixes: string[];
 
   constructor(config: Pick<Config, 'PUBLIC_BASE_URL' | 'CORS_ALLOWED_ORIGINS' | 'CORS_ALLOWED_HOSTS'>) {
-    const list = (s: string) => s.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean);
-    this.origins = new Set([new URL(config.PUBLIC_BASE_URL).origin, ...list(config.CORS_ALLOWED_ORIGINS).map((o) => o.replace(/\/+$/, ''))]);
+    const list = (s: string) =>
+      s
+        .split(',')
+        .map((x) => x.trim().toLowerCase())
+        .filter(Boolean);
+    this.origins = new Set([
+      new URL(config.PUBLIC_BASE_URL).origin,
+      ...list(config.CORS_ALLOWED_ORIGINS).map((o) => o.replace(/\/+$/, '')),
+    ]);
     const hosts = list(config.CORS_ALLOWED_HOSTS);
     this.hosts = hosts.filter((h) => !h.startsWith('*.'));
     this.hostSuffixes = hosts.filter((h) => h.startsWith('*.')).map((h) => h.slice(1));
@@ -71,7 +78,10 @@ export function assertSameOriginWrite(request: FastifyRequest, policy: OriginPol
   const origin = browserOrigin(request);
   if (origin === undefined) return;
   if (!policy.allows(origin, request.headers.host)) {
-    throw forbidden(`Cross-site request refused: origin ${origin} is not allowed to change data here`, 'CSRF_ORIGIN_REFUSED');
+    throw forbidden(
+      `Cross-site request refused: origin ${origin} is not allowed to change data here`,
+      'CSRF_ORIGIN_REFUSED',
+    );
   }
 }
 
@@ -88,7 +98,14 @@ function addVary(reply: FastifyReply, field: string): void {
     return;
   }
   const text = Array.isArray(current) ? current.join(', ') : String(current);
-  if (text === '*' || text.toLowerCase().split(',').some((f) => f.trim() === field.toLowerCase())) return;
+  if (
+    text === '*' ||
+    text
+      .toLowerCase()
+      .split(',')
+      .some((f) => f.trim() === field.toLowerCase())
+  )
+    return;
   reply.header('vary', `${text}, ${field}`);
 }
 

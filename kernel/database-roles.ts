@@ -62,7 +62,11 @@ export async function storeAuditRetention(db: Db, days: number): Promise<void> {
  * The embedded default's application role: created on first use with a random password kept beside
  * the cluster's own, and given that password again at every start (the file is the truth).
  */
-export async function ensureEmbeddedAppRole(superuserUrl: string, passwordFile: string, role = 'cms_app'): Promise<string> {
+export async function ensureEmbeddedAppRole(
+  superuserUrl: string,
+  passwordFile: string,
+  role = 'cms_app',
+): Promise<string> {
   let password: string;
   if (existsSync(passwordFile)) password = (await readFile(passwordFile, 'utf8')).trim();
   else {
@@ -74,11 +78,18 @@ export async function ensureEmbeddedAppRole(superuserUrl: string, passwordFile: 
   try {
     const exists = (await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role])).rowCount === 1;
     const literal = client.escapeLiteral(password);
-    if (exists) await client.query(`ALTER ROLE ${ident(role)} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS PASSWORD ${literal}`);
+    if (exists)
+      await client.query(
+        `ALTER ROLE ${ident(role)} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS PASSWORD ${literal}`,
+      );
     else {
-      await client.query(`CREATE ROLE ${ident(role)} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS PASSWORD ${literal}`).catch((err) => {
-        if ((err as { code?: string }).code !== '23505' && (err as { code?: string }).code !== '42710') throw err; // created concurrently
-      });
+      await client
+        .query(
+          `CREATE ROLE ${ident(role)} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS PASSWORD ${literal}`,
+        )
+        .catch((err) => {
+          if ((err as { code?: string }).code !== '23505' && (err as { code?: string }).code !== '42710') throw err; // created concurrently
+        });
     }
   } finally {
     await client.end();

@@ -14,7 +14,12 @@ export type Tx = Knex.Transaction;
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 /** A knex instance; its own warnings (dropped connections and the like) go to `logger` when given. */
-export function createKnex(url: string, poolMax: number, logger?: Logger, opts: { acquireTimeoutMs?: number } = {}): Db {
+export function createKnex(
+  url: string,
+  poolMax: number,
+  logger?: Logger,
+  opts: { acquireTimeoutMs?: number } = {},
+): Db {
   const log = logger?.child({ component: 'database' });
   return knexFactory({
     client: 'pg',
@@ -63,12 +68,19 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
     }
     // The superuser owns the schema and migrates; the processes connect as an unprivileged role.
     ownerUrl = cluster.urlFor('cms');
-    const appPassword = await ensureEmbeddedAppRole(cluster.urlFor('postgres'), path.join(config.CMS_DATA_DIR, 'postgres', 'pg-app-password'), EMBEDDED_APP_ROLE);
+    const appPassword = await ensureEmbeddedAppRole(
+      cluster.urlFor('postgres'),
+      path.join(config.CMS_DATA_DIR, 'postgres', 'pg-app-password'),
+      EMBEDDED_APP_ROLE,
+    );
     const app = new URL(ownerUrl);
     app.username = EMBEDDED_APP_ROLE;
     app.password = encodeURIComponent(appPassword);
     url = app.toString();
-    logger.info({ port: cluster.port, attached: cluster.attached }, 'using embedded PostgreSQL (set DATABASE_URL to use your own)');
+    logger.info(
+      { port: cluster.port, attached: cluster.attached },
+      'using embedded PostgreSQL (set DATABASE_URL to use your own)',
+    );
   }
   const db = createKnex(url, config.DATABASE_POOL_MAX, logger);
   return {
@@ -88,7 +100,12 @@ const EMBEDDED_APP_ROLE = 'cms_app';
  * Applies pending migrations as the schema owner, then (when the processes connect as another role)
  * hands that role what it may use; records the audit retention `audit_purge()` enforces either way.
  */
-export async function migrateDatabase(handle: DatabaseHandle, sets: MigrationSet[], auditRetentionDays: number, logger?: Logger): Promise<string[]> {
+export async function migrateDatabase(
+  handle: DatabaseHandle,
+  sets: MigrationSet[],
+  auditRetentionDays: number,
+  logger?: Logger,
+): Promise<string[]> {
   if (!handle.ownerUrl) {
     const applied = await migrateAll(handle.db, sets);
     await storeAuditRetention(handle.db, auditRetentionDays);

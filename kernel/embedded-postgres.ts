@@ -77,7 +77,8 @@ function clusterFiles(dir: string): ClusterFiles {
 }
 
 function clusterHandle(port: number, password: string, attached: boolean, stop: () => Promise<void>): EmbeddedCluster {
-  const urlFor = (database: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  const urlFor = (database: string) =>
+    `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
   return {
     urlFor,
     port,
@@ -100,7 +101,10 @@ function clusterHandle(port: number, password: string, attached: boolean, stop: 
 }
 
 function attach(running: Postmaster, log: Logger): EmbeddedCluster {
-  log.info({ postmasterPid: running.pid, port: running.port }, 'using the embedded PostgreSQL another process started (it stops with that process)');
+  log.info(
+    { postmasterPid: running.pid, port: running.port },
+    'using the embedded PostgreSQL another process started (it stops with that process)',
+  );
   return clusterHandle(running.port, running.password, true, async () => undefined);
 }
 
@@ -156,7 +160,9 @@ async function startCluster(
     await cluster.start();
   } catch (err) {
     const reason = [...output].reverse().find((line) => /FATAL|ERROR/.test(line)) ?? String(err ?? 'exited');
-    throw new ConfigError(`embedded PostgreSQL did not start on port ${opts.port} (is the port in use? set EMBEDDED_PG_PORT or DATABASE_URL): ${reason}`);
+    throw new ConfigError(
+      `embedded PostgreSQL did not start on port ${opts.port} (is the port in use? set EMBEDDED_PG_PORT or DATABASE_URL): ${reason}`,
+    );
   }
   return clusterHandle(opts.port, password, false, () => cluster.stop());
 }
@@ -196,7 +202,9 @@ async function findRunningCluster(files: ClusterFiles): Promise<Postmaster | 'no
       const answer = await probe(lock.port, password, files.dataDir);
       if (answer.ok) return { pid: lock.pid, port: lock.port, password };
       if (answer.final || Date.now() - started > WAIT_FOR_CLUSTER_MS) {
-        throw new ConfigError(`${running} but does not answer with the password in ${files.passwordFile}: ${answer.reason}`);
+        throw new ConfigError(
+          `${running} but does not answer with the password in ${files.passwordFile}: ${answer.reason}`,
+        );
       }
     } else if (Date.now() - started > WAIT_FOR_PID_FILE_MS) {
       return 'stale';
@@ -248,14 +256,22 @@ type ProbeResult = { ok: true } | { ok: false; final: boolean; reason: string };
 
 /** Whether the cluster of `dataDir` answers on `port` with `password`; `final` when waiting cannot help. */
 async function probe(port: number, password: string, dataDir: string): Promise<ProbeResult> {
-  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres', connectionTimeoutMillis: 3000 });
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    password,
+    database: 'postgres',
+    connectionTimeoutMillis: 3000,
+  });
   client.on('error', () => undefined);
   let connected = false;
   try {
     await client.connect();
     connected = true;
     const { rows } = await client.query<{ dir: string }>(`SELECT current_setting('data_directory') AS dir`);
-    if (!(await samePath(rows[0].dir, dataDir))) return { ok: false, final: true, reason: `port ${port} answers for ${rows[0].dir}` };
+    if (!(await samePath(rows[0].dir, dataDir)))
+      return { ok: false, final: true, reason: `port ${port} answers for ${rows[0].dir}` };
     return { ok: true };
   } catch (err) {
     // A wrong password stays wrong; "starting up", "shutting down" and a refused connection pass.
@@ -297,7 +313,9 @@ async function lockStart(dir: string): Promise<() => Promise<void>> {
       }
       if (Date.now() > deadline) {
         const who = holder > 0 ? `process ${holder}` : 'another process';
-        throw new ConfigError(`${who} has been starting the embedded PostgreSQL of ${dir} for over ${WAIT_FOR_STARTER_MS / 1000} s; stop it or remove ${lockFile}`);
+        throw new ConfigError(
+          `${who} has been starting the embedded PostgreSQL of ${dir} for over ${WAIT_FOR_STARTER_MS / 1000} s; stop it or remove ${lockFile}`,
+        );
       }
       await sleep(200);
     }
@@ -332,15 +350,22 @@ async function assertPostgresCanEnter(dir: string): Promise<void> {
   const mode = ((await stat(blocked)).mode & 0o777).toString(8).padStart(4, '0');
   const sentence = `embedded PostgreSQL runs as the \`postgres\` user, which cannot enter ${blocked} (mode ${mode})`;
   if (programs && isWithin(programs, blocked)) {
-    throw new ConfigError(`${sentence}, where its programs are installed: install the project in a folder it can reach, e.g. /opt/cms, or set DATABASE_URL`);
+    throw new ConfigError(
+      `${sentence}, where its programs are installed: install the project in a folder it can reach, e.g. /opt/cms, or set DATABASE_URL`,
+    );
   }
-  throw new ConfigError(`${sentence}: set CMS_DATA_DIR to a folder it can reach, e.g. /var/lib/cms, or set DATABASE_URL`);
+  throw new ConfigError(
+    `${sentence}: set CMS_DATA_DIR to a folder it can reach, e.g. /var/lib/cms, or set DATABASE_URL`,
+  );
 }
 
 const run = promisify(execFile);
 
 async function postgresUserIds(): Promise<{ uid: number; gid: number } | undefined> {
-  const out = await run('id', ['postgres']).then((r) => r.stdout, () => '');
+  const out = await run('id', ['postgres']).then(
+    (r) => r.stdout,
+    () => '',
+  );
   const uid = /uid=(\d+)/.exec(out)?.[1];
   const gid = /gid=(\d+)/.exec(out)?.[1];
   return uid && gid ? { uid: Number(uid), gid: Number(gid) } : undefined;
@@ -373,7 +398,10 @@ function isWithin(inner: string, outer: string): boolean {
 }
 
 /** The first of `folders` (outermost first) the user cannot enter; undefined when all can be, or the probe fails. */
-async function firstFolderNotEntered(folders: string[], ids: { uid: number; gid: number }): Promise<string | undefined> {
+async function firstFolderNotEntered(
+  folders: string[],
+  ids: { uid: number; gid: number },
+): Promise<string | undefined> {
   const script = 'for d do [ -x "$d" ] || { printf %s "$d"; exit 3; }; done';
   try {
     await run('/bin/sh', ['-c', script, 'sh', ...folders], { ...ids, cwd: '/', timeout: 5000 });

@@ -46,8 +46,26 @@ export function isUniqueViolation(err: unknown): err is { code: string; constrai
 
 // Connection-level failures and PostgreSQL's "cannot serve now" classes: the database is down, restarting,
 // out of connections, or this process's pool is exhausted. None is the client's fault, and a retry helps.
-const UNAVAILABLE_NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
-const UNAVAILABLE_SQLSTATES = new Set(['53300', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
+const UNAVAILABLE_NET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'EAI_AGAIN',
+]);
+const UNAVAILABLE_SQLSTATES = new Set([
+  '53300',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
 
 /** True when an error means the database cannot serve right now (answer 503 with Retry-After). */
 export function isDatabaseUnavailable(err: unknown): boolean {
@@ -55,5 +73,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const { name, code, message } = err as { name?: string; code?: string; message?: string };
   if (name === 'KnexTimeoutError') return true; // "Timeout acquiring a connection. The pool is probably full."
   if (code && (UNAVAILABLE_NET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code))) return true;
-  return typeof message === 'string' && /Connection terminated|connection timeout|timeout exceeded when trying to connect|^timeout expired$/i.test(message);
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|^timeout expired$/i.test(message)
+  );
 }

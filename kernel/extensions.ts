@@ -41,7 +41,8 @@ export class ExtensionFolders {
     const projectPlugins = path.join(this.projectRoot, 'plugins');
     if (existsSync(projectPlugins)) folders.push(...childrenOf(projectPlugins));
     for (const root of this.externalRoots) {
-      if (!existsSync(root) || !statSync(root).isDirectory()) throw new Error(`CMS_PLUGIN_PATH names "${root}", which is not a folder`);
+      if (!existsSync(root) || !statSync(root).isDirectory())
+        throw new Error(`CMS_PLUGIN_PATH names "${root}", which is not a folder`);
       if (pluginIndexIn(root)) folders.push(root);
       else if (existsSync(path.join(root, 'plugins'))) folders.push(...childrenOf(path.join(root, 'plugins')));
       else folders.push(...childrenOf(root));
@@ -58,7 +59,8 @@ export class ExtensionFolders {
     for (const root of this.externalRoots) {
       candidates.push(path.join(root, name));
       if (!pluginIndexIn(root) && existsSync(root)) {
-        for (const e of readdirSync(root, { withFileTypes: true })) if (e.isDirectory()) candidates.push(path.join(root, e.name, name));
+        for (const e of readdirSync(root, { withFileTypes: true }))
+          if (e.isDirectory()) candidates.push(path.join(root, e.name, name));
       }
     }
     return [...new Set(candidates)].filter((f) => existsSync(f) && statSync(f).isDirectory());

@@ -12,8 +12,16 @@ import v8 from 'node:v8';
  * The flag is read at every limit computation, so setting it at start is enough; 0 restores V8's own
  * choice. A `--heap-growing-percent` given to node itself is left alone.
  */
-export function applyHeapGrowingPercent(percent: number, execArgv: readonly string[] = process.execArgv, setFlags: (flags: string) => void = v8.setFlagsFromString): boolean {
-  if (execArgv.some((arg) => /^--heap[-_]growing[-_]percent(=|$)/.test(arg)) || /--heap[-_]growing[-_]percent/.test(process.env.NODE_OPTIONS ?? '')) return false;
+export function applyHeapGrowingPercent(
+  percent: number,
+  execArgv: readonly string[] = process.execArgv,
+  setFlags: (flags: string) => void = v8.setFlagsFromString,
+): boolean {
+  if (
+    execArgv.some((arg) => /^--heap[-_]growing[-_]percent(=|$)/.test(arg)) ||
+    /--heap[-_]growing[-_]percent/.test(process.env.NODE_OPTIONS ?? '')
+  )
+    return false;
   setFlags(`--heap-growing-percent=${Math.trunc(percent)}`);
   return true;
 }

@@ -72,16 +72,32 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
     frameworkErrors: (err, request, reply) => {
       const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const code = status === 414 ? 'PATH_PARAMETER_TOO_LONG' : 'INVALID_URL';
-      const message = status === 414 ? `A path segment is longer than ${MAX_PATH_PARAMETER_LENGTH} characters` : 'The URL is not validly encoded';
+      const message =
+        status === 414
+          ? `A path segment is longer than ${MAX_PATH_PARAMETER_LENGTH} characters`
+          : 'The URL is not validly encoded';
       sendError(new HttpError(status, code, message) as unknown as FastifyError, request, reply, deps);
     },
     // strictNumbers: Infinity and NaN ("limit=1e400") are not numbers, whatever coercion made of them.
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, strictNumbers: true } },
+    ajv: {
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: false,
+        strictNumbers: true,
+      },
+    },
   }).withTypeProvider() as unknown as App;
 
   app.setErrorHandler((err, request, reply) => sendError(err as FastifyError, request, reply, deps));
   app.setNotFoundHandler((request, reply) =>
-    sendError(new HttpError(404, 'ROUTE_NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`), request, reply, deps),
+    sendError(
+      new HttpError(404, 'ROUTE_NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`),
+      request,
+      reply,
+      deps,
+    ),
   );
 
   await app.register(cookie);
@@ -118,7 +134,11 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
   // prom-client 15 hashes the labels on every increment, also through a cached `labels()` child, so
   // the label object is passed directly.
   app.addHook('onResponse', (request, reply, done) => {
-    deps.metrics.httpRequests.inc({ route: request.routeOptions.url ?? 'unmatched', method: request.method, status: reply.statusCode });
+    deps.metrics.httpRequests.inc({
+      route: request.routeOptions.url ?? 'unmatched',
+      method: request.method,
+      status: reply.statusCode,
+    });
     done();
   });
   return app;
@@ -129,15 +149,22 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
  * route that declares none. The check runs before body parsing, so an unauthenticated caller never
  * learns about validation rules.
  */
-const accessControl = fp<HttpDeps & { origins: OriginPolicy }>(async (app, deps) => installAccessControl(app as unknown as App, deps), { name: 'kernel-access-control' });
+const accessControl = fp<HttpDeps & { origins: OriginPolicy }>(
+  async (app, deps) => installAccessControl(app as unknown as App, deps),
+  { name: 'kernel-access-control' },
+);
 
 function installAccessControl(app: App, deps: HttpDeps & { origins: OriginPolicy }): void {
   app.decorateRequest('actor', null as never);
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as { permission?: string; public?: boolean; session?: boolean };
-    const declared = [config.permission !== undefined, config.public === true, config.session === true].filter(Boolean).length;
+    const declared = [config.permission !== undefined, config.public === true, config.session === true].filter(
+      Boolean,
+    ).length;
     if (declared !== 1) {
-      throw new Error(`route ${route.method} ${route.url} must declare exactly one of config.permission, config.session or config.public`);
+      throw new Error(
+        `route ${route.method} ${route.url} must declare exactly one of config.permission, config.session or config.public`,
+      );
     }
     if (config.permission !== undefined && !deps.permissions.has(config.permission)) {
       throw new Error(`route ${route.method} ${route.url} requires unknown permission key "${config.permission}"`);
@@ -153,7 +180,11 @@ function installAccessControl(app: App, deps: HttpDeps & { origins: OriginPolicy
   });
 }
 
-async function authenticate(request: FastifyRequest, access: { permission?: string }, deps: HttpDeps & { origins: OriginPolicy }): Promise<void> {
+async function authenticate(
+  request: FastifyRequest,
+  access: { permission?: string },
+  deps: HttpDeps & { origins: OriginPolicy },
+): Promise<void> {
   const token = request.cookies[SESSION_COOKIE];
   const actor = token ? await deps.sessions.resolve(token) : null;
   if (!actor) throw unauthorized();
@@ -165,7 +196,6 @@ async function authenticate(request: FastifyRequest, access: { permission?: stri
   }
 }
 
-
 /** The audit context of a request: its actor, client address and request id. */
 export function requestContext(request: FastifyRequest): AuditContext {
   return { actor: request.actor, ip: request.ip, requestId: request.id };
@@ -176,14 +206,20 @@ function validationField(err: FastifyError): string | undefined {
   if (!first) return undefined;
   const params = first.params as { missingProperty?: string; additionalProperty?: string } | undefined;
   // JSON pointer segments escape `~` and `/`; a missing or unknown property is named after its parent.
-  const segments = first.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = first.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const named = params?.missingProperty ?? params?.additionalProperty;
   if (named) segments.push(named);
   return segments.join('.') || undefined;
 }
 
-function classify(err: FastifyError & { statusCode?: number }): { status: number; code: string; message: string; field?: string; headers?: Record<string, string> } | null {
-  if (isHttpError(err)) return { status: err.statusCode, code: err.code, message: err.message, field: err.field, headers: err.headers };
+function classify(
+  err: FastifyError & { statusCode?: number },
+): { status: number; code: string; message: string; field?: string; headers?: Record<string, string> } | null {
+  if (isHttpError(err))
+    return { status: err.statusCode, code: err.code, message: err.message, field: err.field, headers: err.headers };
   if (err.validation) {
     return { status: 400, code: 'VALIDATION_FAILED', message: err.message, field: validationField(err) };
   }
@@ -198,11 +234,19 @@ function classify(err: FastifyError & { statusCode?: number }): { status: number
   }
   // Invalid text for the database encoding (a NUL that slipped past the hook): the caller's input.
   const pgCode = (err as { code?: string }).code;
-  if (pgCode === '22021' || pgCode === '22P05') return { status: 400, code: 'INVALID_TEXT', message: 'Input contains characters that cannot be stored' };
-  if (typeof pgCode === 'string' && /^22[0-9A-Z]{3}$/.test(pgCode)) return { status: 400, code: 'INVALID_VALUE', message: 'A value is out of range or not valid for its type' };
-  if (isUniqueViolation(err as unknown)) return { status: 409, code: 'UNIQUE_VIOLATION', message: 'A unique value is already in use' };
+  if (pgCode === '22021' || pgCode === '22P05')
+    return { status: 400, code: 'INVALID_TEXT', message: 'Input contains characters that cannot be stored' };
+  if (typeof pgCode === 'string' && /^22[0-9A-Z]{3}$/.test(pgCode))
+    return { status: 400, code: 'INVALID_VALUE', message: 'A value is out of range or not valid for its type' };
+  if (isUniqueViolation(err as unknown))
+    return { status: 409, code: 'UNIQUE_VIOLATION', message: 'A unique value is already in use' };
   if (isDatabaseUnavailable(err)) {
-    return { status: 503, code: 'DATABASE_UNAVAILABLE', message: 'The service is overloaded or its database is unreachable; retry shortly', headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } };
+    return {
+      status: 503,
+      code: 'DATABASE_UNAVAILABLE',
+      message: 'The service is overloaded or its database is unreachable; retry shortly',
+      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+    };
   }
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return { status: err.statusCode, code: err.code ?? 'BAD_REQUEST', message: err.message };

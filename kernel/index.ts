@@ -7,13 +7,36 @@
 // The plugin contract.
 export { definePlugin } from './plugin.ts';
 export type {
-  AnyPluginManifest, App, ContributionKey, KernelServices, PluginContext, PluginContributions, PluginDeps, PluginJob, PluginManifest,
-  PluginServices, RouteAccess, ServiceKey, ServiceMap,
+  AnyPluginManifest,
+  App,
+  ContributionKey,
+  KernelServices,
+  PluginContext,
+  PluginContributions,
+  PluginDeps,
+  PluginJob,
+  PluginManifest,
+  PluginServices,
+  RouteAccess,
+  ServiceKey,
+  ServiceMap,
 } from './plugin.ts';
 export { EnvFlag, type Config, type ServiceName } from './config.ts';
 
 // Errors with a status and a stable code; one handler maps them to the documented body.
-export { HttpError, badRequest, conflict, forbidden, isHttpError, isUniqueViolation, locked, notFound, tooManyRequests, unauthorized, unavailable } from './errors.ts';
+export {
+  HttpError,
+  badRequest,
+  conflict,
+  forbidden,
+  isHttpError,
+  isUniqueViolation,
+  locked,
+  notFound,
+  tooManyRequests,
+  unauthorized,
+  unavailable,
+} from './errors.ts';
 export { requestContext, type ErrorBody } from './http.ts';
 
 // Per-address limits for public routes.
@@ -28,7 +51,12 @@ export type { PermissionDefinition, PermissionRegistry } from './permissions.ts'
 export { SESSION_COOKIE, type SessionService } from './sessions.ts';
 export type { UserDirectory } from './users.ts';
 export { hashPassword, hashToken, newToken, safeEqual, verifyPassword } from './passwords.ts';
-export { DEFAULT_PASSWORD_POLICY, PASSWORD_MAX_LENGTH, assertPasswordAllowed, type PasswordPolicy } from './password-policy.ts';
+export {
+  DEFAULT_PASSWORD_POLICY,
+  PASSWORD_MAX_LENGTH,
+  assertPasswordAllowed,
+  type PasswordPolicy,
+} from './password-policy.ts';
 
 // Data, writes and what they announce.
 export { databaseAnswers, inTransaction, type Db, type Tx, type WriteOptions } from './database.ts';

@@ -75,7 +75,14 @@ function flatObjectProblem(value: unknown): InputProblem | null | undefined {
   for (const key in record) {
     if (!Object.hasOwn(record, key)) continue;
     const child = record[key];
-    if (typeof child === 'object' ? child !== null : typeof child !== 'string' && typeof child !== 'boolean' && (typeof child !== 'number' || !Number.isFinite(child))) return undefined;
+    if (
+      typeof child === 'object'
+        ? child !== null
+        : typeof child !== 'string' &&
+          typeof child !== 'boolean' &&
+          (typeof child !== 'number' || !Number.isFinite(child))
+    )
+      return undefined;
   }
   // Keys and values in document order, as the walk reports them.
   for (const key in record) {
@@ -103,7 +110,12 @@ export const inputChecks = fp(
     // promise and a microtask per request on every route.
     app.addHook('preValidation', (request, _reply, done) => {
       // Part by part, without building a list per request.
-      done(partProblem('body', request.body) ?? partProblem('query', request.query) ?? partProblem('params', request.params) ?? undefined);
+      done(
+        partProblem('body', request.body) ??
+          partProblem('query', request.query) ??
+          partProblem('params', request.params) ??
+          undefined,
+      );
     });
     // Schema coercion turns "1e400" or "Infinity" in a query into Infinity, which Ajv's integer, minimum
     // and maximum checks let through; no route means a non-finite number.
@@ -130,7 +142,8 @@ function nonFiniteNumber(part: unknown): Error | null {
   for (const name in part) {
     if (!Object.hasOwn(part, name)) continue;
     const value = (part as Record<string, unknown>)[name];
-    if (typeof value === 'number' && !Number.isFinite(value)) return badRequest(`${name} must be a finite number`, name);
+    if (typeof value === 'number' && !Number.isFinite(value))
+      return badRequest(`${name} must be a finite number`, name);
   }
   return null;
 }

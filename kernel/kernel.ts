@@ -8,7 +8,14 @@ import { migrateDatabase, openDatabase, type DatabaseHandle } from './database.t
 import { applyHeapGrowingPercent } from './heap.ts';
 import { createHttpApp } from './http.ts';
 import { ExtensionFolders } from './extensions.ts';
-import { discoverPlugins, KERNEL_MIGRATIONS_DIR, mountsRoutes, orderPlugins, PROJECT_ROOT, selectPlugins } from './loader.ts';
+import {
+  discoverPlugins,
+  KERNEL_MIGRATIONS_DIR,
+  mountsRoutes,
+  orderPlugins,
+  PROJECT_ROOT,
+  selectPlugins,
+} from './loader.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { MailPort } from './mail.ts';
 import { Metrics } from './metrics.ts';
@@ -24,7 +31,9 @@ import { UserDirectory } from './users.ts';
 import { bootstrapFirstAdmin } from './bootstrap.ts';
 
 // Run from source the project root holds package.json; run from a build (dist/) it is one level up.
-const packageFile = [PROJECT_ROOT, path.join(PROJECT_ROOT, '..')].map((d) => path.join(d, 'package.json')).find(existsSync)!;
+const packageFile = [PROJECT_ROOT, path.join(PROJECT_ROOT, '..')]
+  .map((d) => path.join(d, 'package.json'))
+  .find(existsSync)!;
 export const VERSION: string = JSON.parse(readFileSync(packageFile, 'utf8')).version;
 const DAY_MS = 24 * 3600_000;
 
@@ -69,16 +78,37 @@ export function migrationSets(plugins: AnyPluginManifest[]): MigrationSet[] {
 }
 
 /** Resolves and orders the plugin set of a service, failing on a bad manifest or dependency. */
-export async function resolvePluginSet(opts: Pick<KernelOptions, 'service' | 'plugins' | 'extraPlugins'>, config: Config): Promise<AnyPluginManifest[]> {
+export async function resolvePluginSet(
+  opts: Pick<KernelOptions, 'service' | 'plugins' | 'extraPlugins'>,
+  config: Config,
+): Promise<AnyPluginManifest[]> {
   const extensions = new ExtensionFolders(PROJECT_ROOT, config.CMS_PLUGIN_PATH);
   const all = [...(opts.plugins ?? (await discoverPlugins(extensions))), ...(opts.extraPlugins ?? [])];
-  const disabled = config.CMS_DISABLED_PLUGINS.split(',').map((s) => s.trim()).filter(Boolean);
-  const selected = opts.plugins && opts.service === 'all' ? all.filter((p) => !disabled.includes(p.id)) : selectPlugins(all, opts.service, disabled);
+  const disabled = config.CMS_DISABLED_PLUGINS.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const selected =
+    opts.plugins && opts.service === 'all'
+      ? all.filter((p) => !disabled.includes(p.id))
+      : selectPlugins(all, opts.service, disabled);
   return orderPlugins(selected, new Set(KERNEL_SERVICE_NAMES));
 }
 
 const KERNEL_SERVICE_NAMES: Array<keyof KernelServices> = [
-  'config', 'logger', 'db', 'clock', 'secretBox', 'sessions', 'users', 'permissions', 'audit', 'recordHooks', 'scheduler', 'metrics', 'mail', 'extensions',
+  'config',
+  'logger',
+  'db',
+  'clock',
+  'secretBox',
+  'sessions',
+  'users',
+  'permissions',
+  'audit',
+  'recordHooks',
+  'scheduler',
+  'metrics',
+  'mail',
+  'extensions',
 ];
 
 /**
@@ -125,7 +155,8 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     if (migrate) {
       // core-api is the process that migrates a split deployment, so it applies the tables of the
       // plugins that run only elsewhere too (e.g. a gateway-only plugin), as `cms migrate` does.
-      const every = opts.service === 'core-api' ? migrationSets(await resolvePluginSet({ ...opts, service: 'all' }, config)) : sets;
+      const every =
+        opts.service === 'core-api' ? migrationSets(await resolvePluginSet({ ...opts, service: 'all' }, config)) : sets;
       appliedMigrations = await migrateDatabase(database, every, config.AUDIT_RETENTION_DAYS, logger);
       if (appliedMigrations.length) logger.info({ applied: appliedMigrations }, 'migrations applied');
       await bootstrapFirstAdmin({ users: kernelServices.users, config, logger });
@@ -157,7 +188,11 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
       for (const plugin of mounted) {
         for (const job of plugin.jobs ?? []) {
           const ctx = scopes.contextOf(plugin.id);
-          kernelServices.scheduler.schedule({ ...job, name: `${plugin.id}.${job.name}`, run: () => job.run(ctx as never) });
+          kernelServices.scheduler.schedule({
+            ...job,
+            name: `${plugin.id}.${job.name}`,
+            run: () => job.run(ctx as never),
+          });
         }
       }
     }

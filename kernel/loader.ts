@@ -14,7 +14,9 @@ const PLUGIN_ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
  * Imports every plugin folder (the project's `plugins/<id>/` and those on CMS_PLUGIN_PATH) and checks
  * each manifest: id equal to its folder name, known services, no id twice.
  */
-export async function discoverPlugins(extensions = new ExtensionFolders(PROJECT_ROOT, undefined)): Promise<AnyPluginManifest[]> {
+export async function discoverPlugins(
+  extensions = new ExtensionFolders(PROJECT_ROOT, undefined),
+): Promise<AnyPluginManifest[]> {
   const found: AnyPluginManifest[] = [];
   const folderOf = new Map<string, string>();
   for (const folder of extensions.pluginFolders()) {
@@ -22,8 +24,10 @@ export async function discoverPlugins(extensions = new ExtensionFolders(PROJECT_
     const mod = (await import(pathToFileURL(file).href)) as { default?: AnyPluginManifest };
     const manifest = mod.default;
     const name = path.basename(folder);
-    if (!manifest || typeof manifest.id !== 'string') throw new Error(`plugin folder ${folder}: index does not default-export a plugin manifest`);
-    if (manifest.id !== name) throw new Error(`plugin folder ${folder}: manifest id "${manifest.id}" differs from its folder name`);
+    if (!manifest || typeof manifest.id !== 'string')
+      throw new Error(`plugin folder ${folder}: index does not default-export a plugin manifest`);
+    if (manifest.id !== name)
+      throw new Error(`plugin folder ${folder}: manifest id "${manifest.id}" differs from its folder name`);
     const other = folderOf.get(manifest.id);
     if (other) throw new Error(`plugin id "${manifest.id}" is used by two folders: ${other} and ${folder}`);
     folderOf.set(manifest.id, folder);
@@ -38,9 +42,12 @@ export function checkManifest(p: AnyPluginManifest): void {
     throw new Error(`plugin "${p.id}": ${what}`);
   };
   if (!PLUGIN_ID.test(p.id)) fail('id must be kebab-case (a-z, 0-9, single dashes)');
-  if (!Array.isArray(p.services) || p.services.length === 0) fail('services must list at least one of ' + SERVICE_NAMES.join(', '));
-  for (const s of [...p.services, ...(p.routesIn ?? [])]) if (!SERVICE_NAMES.includes(s)) fail(`unknown service "${s}"`);
-  for (const s of p.routesIn ?? []) if (!p.services.includes(s)) fail(`routesIn names "${s}", which is not in services`);
+  if (!Array.isArray(p.services) || p.services.length === 0)
+    fail('services must list at least one of ' + SERVICE_NAMES.join(', '));
+  for (const s of [...p.services, ...(p.routesIn ?? [])])
+    if (!SERVICE_NAMES.includes(s)) fail(`unknown service "${s}"`);
+  for (const s of p.routesIn ?? [])
+    if (!p.services.includes(s)) fail(`routesIn names "${s}", which is not in services`);
   if (!Array.isArray(p.needs)) fail('needs must be an array');
   for (const name of p.optional ?? []) if (p.needs.includes(name)) fail(`"${name}" is both needed and optional`);
 }
@@ -51,7 +58,11 @@ export function mountsRoutes(p: AnyPluginManifest, service: ServiceName | 'all')
 }
 
 /** The plugins one process loads: those of its service (all of them for all-in-one), minus disabled ones. */
-export function selectPlugins(all: AnyPluginManifest[], service: ServiceName | 'all', disabled: string[]): AnyPluginManifest[] {
+export function selectPlugins(
+  all: AnyPluginManifest[],
+  service: ServiceName | 'all',
+  disabled: string[],
+): AnyPluginManifest[] {
   return all.filter((p) => (service === 'all' || p.services.includes(service)) && !disabled.includes(p.id));
 }
 
@@ -76,13 +87,15 @@ export function orderPlugins(plugins: AnyPluginManifest[], kernelServices: Reado
   for (const p of plugins) {
     for (const name of p.collects ?? []) {
       if (registries.has(name)) throw new Error(`registry "${name}" is collected by two plugins (one is "${p.id}")`);
-      if (providerOf.has(name) || kernelServices.has(name)) throw new Error(`plugin "${p.id}" collects "${name}", which is also a service name`);
+      if (providerOf.has(name) || kernelServices.has(name))
+        throw new Error(`plugin "${p.id}" collects "${name}", which is also a service name`);
       registries.add(name);
     }
   }
   const ordered: AnyPluginManifest[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
-  const providerFor = (need: string) => (kernelServices.has(need) || registries.has(need) ? undefined : providerOf.get(need));
+  const providerFor = (need: string) =>
+    kernelServices.has(need) || registries.has(need) ? undefined : providerOf.get(need);
   // Plugins a plugin cannot start without: the providers of its `needs`, transitively.
   const requiredClosure = (p: AnyPluginManifest, seen = new Set<AnyPluginManifest>()): Set<AnyPluginManifest> => {
     for (const need of p.needs as readonly string[]) {
@@ -101,7 +114,8 @@ export function orderPlugins(plugins: AnyPluginManifest[], kernelServices: Reado
     for (const need of p.needs as readonly string[]) {
       if (kernelServices.has(need) || registries.has(need)) continue;
       const provider = providerOf.get(need);
-      if (!provider) throw new Error(`plugin "${p.id}" needs "${need}", which neither the kernel nor a loaded plugin provides`);
+      if (!provider)
+        throw new Error(`plugin "${p.id}" needs "${need}", which neither the kernel nor a loaded plugin provides`);
       if (provider !== p) visit(provider, [...chain, p.id]);
     }
     // An optional service orders its provider first when it can. When that would close a circle (two

@@ -45,7 +45,8 @@ export class MailPort {
     const log = this.opts.logger.child({ component: 'mail' });
     return {
       send: async (m) => {
-        if (this.opts.production) log.info({ to: m.to, subject: m.subject }, 'mail (no SMTP_URL set: logged, not sent)');
+        if (this.opts.production)
+          log.info({ to: m.to, subject: m.subject }, 'mail (no SMTP_URL set: logged, not sent)');
         else log.info({ to: m.to, subject: m.subject, text: m.text }, 'mail (no SMTP_URL set: logged, not sent)');
       },
     };

@@ -9,7 +9,11 @@ export class Metrics {
     labelNames: ['route', 'method', 'status'] as const,
     registers: [this.registry],
   });
-  readonly databaseUp = new Gauge({ name: 'database_up', help: '1 when the database answers', registers: [this.registry] });
+  readonly databaseUp = new Gauge({
+    name: 'database_up',
+    help: '1 when the database answers',
+    registers: [this.registry],
+  });
   readonly auditRowsLost = new Counter({
     name: 'audit_rows_lost_total',
     help: 'Audit rows that could not be written',

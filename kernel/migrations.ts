@@ -72,7 +72,8 @@ export async function pendingMigrations(db: Db, sets: MigrationSet[]): Promise<s
   for (const set of sets) {
     const [, list] = (await db.migrate.list(configFor(set))) as [unknown[], Array<{ file: string } | string>];
     const source = new FolderMigrationSource(set.directory);
-    for (const item of list) pending.push(`${set.owner}/${source.getMigrationName(typeof item === 'string' ? item : item.file)}`);
+    for (const item of list)
+      pending.push(`${set.owner}/${source.getMigrationName(typeof item === 'string' ? item : item.file)}`);
   }
   return pending;
 }

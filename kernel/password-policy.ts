@@ -10,7 +10,12 @@ export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = { minLength: 8, requireTh
 export const PASSWORD_MAX_LENGTH = 128;
 
 /** Throws a 400 naming `field` when the password breaks the policy. The e-mail is never allowed. */
-export function assertPasswordAllowed(password: string, email: string, policy: PasswordPolicy, field = 'password'): void {
+export function assertPasswordAllowed(
+  password: string,
+  email: string,
+  policy: PasswordPolicy,
+  field = 'password',
+): void {
   if (password.length < policy.minLength) {
     throw badRequest(`${field} must be at least ${policy.minLength} characters`, field, 'PASSWORD_POLICY');
   }

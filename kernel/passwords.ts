@@ -28,7 +28,9 @@ function scryptAsync(password: string, salt: Buffer, n: number, r: number, p: nu
   return passwordHashQueue.run(
     () =>
       new Promise((resolve, reject) =>
-        scrypt(password, salt, KEYLEN, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+        scrypt(password, salt, KEYLEN, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+          err ? reject(err) : resolve(key),
+        ),
       ),
   );
 }

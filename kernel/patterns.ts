@@ -43,7 +43,8 @@ export function compileUserPattern(source: string): UserPattern {
 
 /** `\uXXXX` and `\u{X}` (JavaScript) become RE2's `\x{X}`; every other escape is kept as written. */
 function withRe2Escapes(source: string): string {
-  return source.replace(/\\(?:u\{([0-9A-Fa-f]{1,6})\}|u([0-9A-Fa-f]{4})|[\s\S])/g, (escape, braced?: string, four?: string) =>
-    braced ?? four ? `\\x{${braced ?? four}}` : escape,
+  return source.replace(
+    /\\(?:u\{([0-9A-Fa-f]{1,6})\}|u([0-9A-Fa-f]{4})|[\s\S])/g,
+    (escape, braced?: string, four?: string) => ((braced ?? four) ? `\\x{${braced ?? four}}` : escape),
   );
 }

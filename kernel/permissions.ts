@@ -63,5 +63,8 @@ export const KERNEL_PERMISSIONS: PermissionDefinition[] = [
   { key: 'settings:manage', description: 'Change workspace settings' },
   { key: 'users:manage', description: 'Manage users and roles' },
   { key: 'audit:read', description: 'Read the audit log' },
-  { key: 'gateway:manage', description: 'Manage gateway endpoints, routes and API clients (gateway and client-api plugins)' },
+  {
+    key: 'gateway:manage',
+    description: 'Manage gateway endpoints, routes and API clients (gateway and client-api plugins)',
+  },
 ];

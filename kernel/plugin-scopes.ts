@@ -68,7 +68,11 @@ export class PluginScopes {
       scope.register(need, asValue(this.root.resolve(need)));
     }
     for (const name of (plugin.optional ?? []) as readonly string[]) {
-      const value = this.root.hasRegistration(name) ? this.root.resolve(name) : this.provided.has(name) ? this.lateBound(name, plugin.id) : undefined;
+      const value = this.root.hasRegistration(name)
+        ? this.root.resolve(name)
+        : this.provided.has(name)
+          ? this.lateBound(name, plugin.id)
+          : undefined;
       scope.register(name, asValue(value));
     }
 
@@ -99,7 +103,10 @@ export class PluginScopes {
    */
   private lateBound(name: string, user: string): object {
     const target = () => {
-      if (!this.root.hasRegistration(name)) throw new Error(`plugin "${user}" used "${name}" during its setup, before the plugin that provides it was set up`);
+      if (!this.root.hasRegistration(name))
+        throw new Error(
+          `plugin "${user}" used "${name}" during its setup, before the plugin that provides it was set up`,
+        );
       return this.root.resolve(name) as Record<string | symbol, unknown>;
     };
     return new Proxy(

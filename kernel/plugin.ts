@@ -1,5 +1,11 @@
 import type { Static, TObject } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyBaseLogger, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyBaseLogger,
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuditWriter } from './audit.ts';
 import type { Clock } from './clock.ts';
@@ -48,7 +54,8 @@ export interface PluginServices {}
 export interface PluginContributions {}
 
 /** Everything a plugin can name in `needs` or `optional`. */
-export type ServiceMap = KernelServices & PluginServices & { [K in keyof PluginContributions]: readonly PluginContributions[K][] };
+export type ServiceMap = KernelServices &
+  PluginServices & { [K in keyof PluginContributions]: readonly PluginContributions[K][] };
 export type ServiceKey = keyof ServiceMap;
 export type ContributionKey = keyof PluginContributions;
 
@@ -56,7 +63,10 @@ export type ContributionKey = keyof PluginContributions;
  * What `setup` receives: exactly the services a plugin declared (`optional` ones may be undefined), plus
  * its own logger and typed environment slice. Reading anything else throws (strict awilix scope).
  */
-export type PluginDeps<N extends ServiceKey = never, O extends ServiceKey = never, C extends TObject = TObject> = Pick<ServiceMap, N> &
+export type PluginDeps<N extends ServiceKey = never, O extends ServiceKey = never, C extends TObject = TObject> = Pick<
+  ServiceMap,
+  N
+> &
   Partial<Pick<ServiceMap, O>> & {
     /** This plugin's logger (carries its id). */
     log: Logger;
@@ -66,13 +76,24 @@ export type PluginDeps<N extends ServiceKey = never, O extends ServiceKey = neve
   };
 
 /** What routes, jobs, `provides`, `contributes`, `onStart` and `onStop` receive: the deps plus the one result of `setup`. */
-export type PluginContext<N extends ServiceKey = never, O extends ServiceKey = never, C extends TObject = TObject, S = undefined> = PluginDeps<N, O, C> & {
+export type PluginContext<
+  N extends ServiceKey = never,
+  O extends ServiceKey = never,
+  C extends TObject = TObject,
+  S = undefined,
+> = PluginDeps<N, O, C> & {
   /** What `setup` returned: the plugin's one set of services, shared by all its entry points. */
   services: S;
 };
 
 /** The Fastify instance a plugin's routes are registered on (typebox type provider). */
-export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 export interface PluginJob<Ctx> {
   name: string;
@@ -92,7 +113,12 @@ export interface PluginJob<Ctx> {
  */
 // The defaults erase the parameters: `PluginManifest` alone is a manifest of any shape, as the loader handles it.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export interface PluginManifest<N extends ServiceKey = any, O extends ServiceKey = any, C extends TObject = any, S = any> {
+export interface PluginManifest<
+  N extends ServiceKey = any,
+  O extends ServiceKey = any,
+  C extends TObject = any,
+  S = any,
+> {
   /** kebab-case id, equal to the folder name. */
   id: string;
   /** The processes that build its services (setup, provides, contributions). All-in-one loads every plugin. */
@@ -116,7 +142,11 @@ export interface PluginManifest<N extends ServiceKey = any, O extends ServiceKey
   /** Registries it owns: every loaded plugin's contribution to each is gathered into one array. */
   collects?: readonly ContributionKey[];
   /** Items it adds to other plugins' registries (ignored when no loaded plugin collects the name). */
-  contributes?: { [K in ContributionKey]?: (ctx: PluginContext<N, O, C, NoInfer<S>>) => PluginContributions[K] | readonly PluginContributions[K][] };
+  contributes?: {
+    [K in ContributionKey]?: (
+      ctx: PluginContext<N, O, C, NoInfer<S>>,
+    ) => PluginContributions[K] | readonly PluginContributions[K][];
+  };
   /** Its routes, registered in an encapsulated Fastify context. */
   routes?(app: App, ctx: PluginContext<N, O, C, NoInfer<S>>): Promise<void> | void;
   /** Background jobs, run by the kernel scheduler where its routes are mounted, stopped on shutdown. */
@@ -131,9 +161,12 @@ export interface PluginManifest<N extends ServiceKey = any, O extends ServiceKey
 export type AnyPluginManifest = PluginManifest;
 
 /** Identity function that gives a manifest its types (declare `setup` before the members that use `ctx.services`). */
-export function definePlugin<N extends ServiceKey, O extends ServiceKey = never, C extends TObject = TObject, S = undefined>(
-  manifest: PluginManifest<N, O, C, S>,
-): PluginManifest<N, O, C, S> {
+export function definePlugin<
+  N extends ServiceKey,
+  O extends ServiceKey = never,
+  C extends TObject = TObject,
+  S = undefined,
+>(manifest: PluginManifest<N, O, C, S>): PluginManifest<N, O, C, S> {
   return manifest;
 }
 

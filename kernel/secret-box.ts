@@ -25,7 +25,9 @@ export class SecretBox {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', keyName, iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')].join(':');
+    return ['v1', keyName, iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')].join(
+      ':',
+    );
   }
 
   /** Throws when the stored value was sealed with another key (e.g. after losing the key). */
@@ -62,7 +64,10 @@ export class SecretBox {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const generated = randomBytes(32).toString('hex');
     writeFileSync(file, generated + '\n', { mode: 0o600 });
-    this.opts.logger.warn({ keyName, file }, `${keyName} is not set: generated a local key; set it explicitly in production`);
+    this.opts.logger.warn(
+      { keyName, file },
+      `${keyName} is not set: generated a local key; set it explicitly in production`,
+    );
     return generated;
   }
 }

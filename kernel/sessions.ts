@@ -24,7 +24,11 @@ interface SessionRow {
 export class SessionService {
   constructor(private readonly deps: { db: Db; clock: Clock; ttlHours: number }) {}
 
-  async create(userId: string, meta: { ip?: string; userAgent?: string }, trx?: Tx): Promise<{ token: string; id: string; expiresAt: Date }> {
+  async create(
+    userId: string,
+    meta: { ip?: string; userAgent?: string },
+    trx?: Tx,
+  ): Promise<{ token: string; id: string; expiresAt: Date }> {
     const token = newToken(32);
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + this.deps.ttlHours * 3600_000);
@@ -77,11 +81,17 @@ export class SessionService {
   }
 
   async revoke(sessionId: string, trx?: Tx): Promise<void> {
-    await (trx ?? this.deps.db)('sessions').where({ id: sessionId }).whereNull('revoked_at').update({ revoked_at: this.deps.clock.now() });
+    await (trx ?? this.deps.db)('sessions')
+      .where({ id: sessionId })
+      .whereNull('revoked_at')
+      .update({ revoked_at: this.deps.clock.now() });
   }
 
   async revokeAllForUser(userId: string, trx?: Tx): Promise<void> {
-    await (trx ?? this.deps.db)('sessions').where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: this.deps.clock.now() });
+    await (trx ?? this.deps.db)('sessions')
+      .where({ user_id: userId })
+      .whereNull('revoked_at')
+      .update({ revoked_at: this.deps.clock.now() });
   }
 
   /** Revokes every open session of these users in one statement, however many they are. */

@@ -20,7 +20,9 @@ export class WorkQueue {
       this.running += 1;
     } else {
       if (this.waiting.length >= this.opts.maxQueued) {
-        throw new HttpError(503, 'OVERLOADED', this.opts.busyMessage, undefined, { 'retry-after': String(this.drainSeconds()) });
+        throw new HttpError(503, 'OVERLOADED', this.opts.busyMessage, undefined, {
+          'retry-after': String(this.drainSeconds()),
+        });
       }
       // The finishing task hands its slot over (see release), so `running` is already counted.
       await new Promise<void>((resolve) => this.waiting.push(resolve));
@@ -37,7 +39,12 @@ export class WorkQueue {
 
   /** Tasks running and waiting now. */
   load(): { running: number; queued: number; concurrency: number; maxQueued: number } {
-    return { running: this.running, queued: this.waiting.length, concurrency: this.opts.concurrency, maxQueued: this.opts.maxQueued };
+    return {
+      running: this.running,
+      queued: this.waiting.length,
+      concurrency: this.opts.concurrency,
+      maxQueued: this.opts.maxQueued,
+    };
   }
 
   /** Seconds until the tasks waiting now have run (at least 1). */

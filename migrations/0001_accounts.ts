@@ -34,8 +34,18 @@ export async function up(knex: Knex): Promise<void> {
 
   // '*' grants every key, present and future: the spec's "admin (all, plus audit:read and data_subject:manage)".
   await knex('roles').insert([
-    { name: 'admin', description: 'Every permission', permissions: ['*', 'audit:read', 'data_subject:manage'], builtin: true },
-    { name: 'editor', description: 'Read and write content', permissions: ['objects:read', 'objects:write'], builtin: true },
+    {
+      name: 'admin',
+      description: 'Every permission',
+      permissions: ['*', 'audit:read', 'data_subject:manage'],
+      builtin: true,
+    },
+    {
+      name: 'editor',
+      description: 'Read and write content',
+      permissions: ['objects:read', 'objects:write'],
+      builtin: true,
+    },
     { name: 'viewer', description: 'Read content', permissions: ['objects:read'], builtin: true },
   ]);
 

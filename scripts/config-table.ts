@@ -14,8 +14,13 @@ function rows(owner: string, schema: TObject): string[] {
   });
 }
 
-const lines = ['| Variable | Read by | Default | Meaning |', '|---|---|---|---|', ...rows('kernel', KernelConfigSchema)];
-for (const plugin of await discoverPlugins()) if (plugin.config) lines.push(...rows(`plugin ${plugin.id}`, plugin.config));
+const lines = [
+  '| Variable | Read by | Default | Meaning |',
+  '|---|---|---|---|',
+  ...rows('kernel', KernelConfigSchema),
+];
+for (const plugin of await discoverPlugins())
+  if (plugin.config) lines.push(...rows(`plugin ${plugin.id}`, plugin.config));
 const table = lines.join('\n');
 
 if (process.argv.includes('--write')) {

@@ -101,12 +101,17 @@ async function runEach(files: string[]): Promise<number> {
     mocha.grep(new RegExp(`^${escapeRegExp(title)}$`));
     const errors: string[] = [];
     const failures = await new Promise<number>((resolve) => {
-      mocha.run(resolve).on('fail', (t: Mocha.Runnable, err: Error) => errors.push(`${t.fullTitle()}: ${err.stack ?? err.message}`));
+      mocha
+        .run(resolve)
+        .on('fail', (t: Mocha.Runnable, err: Error) => errors.push(`${t.fullTitle()}: ${err.stack ?? err.message}`));
     });
     await releaseTestDatabases();
     process.stdout.write(failures ? 'F' : '.');
     if ((i + 1) % 80 === 0) process.stdout.write(` ${i + 1}/${tests.length}\n`);
-    if (failures) failed.push(`FAILED ALONE: ${path.relative(PROJECT_ROOT, test.file!)} "${title}"\n${errors.join('\n').split('\n').slice(0, 30).join('\n')}`);
+    if (failures)
+      failed.push(
+        `FAILED ALONE: ${path.relative(PROJECT_ROOT, test.file!)} "${title}"\n${errors.join('\n').split('\n').slice(0, 30).join('\n')}`,
+      );
   }
   await teardownTestDatabases();
   console.log(`\n\n${tests.length - failed.length} of ${tests.length} tests pass alone`);

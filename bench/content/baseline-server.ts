@@ -13,9 +13,12 @@ const url = process.env.BENCH_BASELINE_DATABASE_URL;
 if (!url || !process.send) throw new Error('baseline-server runs as a child of bench/content.ts');
 
 const pool = new pg.Pool({ connectionString: url, max: 10 });
-const sites = new Map<string, string>((await pool.query('SELECT id, root FROM bench_sites')).rows.map((r) => [r.root, r.id]));
+const sites = new Map<string, string>(
+  (await pool.query('SELECT id, root FROM bench_sites')).rows.map((r) => [r.root, r.id]),
+);
 const app = Fastify({ logger: false });
-const SELECT = 'SELECT id, site_id, locale, path, title, content, updated_at FROM bench_pages WHERE site_id = $1 AND locale = $2 AND path = $3 AND published';
+const SELECT =
+  'SELECT id, site_id, locale, path, title, content, updated_at FROM bench_pages WHERE site_id = $1 AND locale = $2 AND path = $3 AND published';
 
 app.get<{ Params: { locale: string; '*': string } }>('/pages/:locale/*', async (request, reply) => {
   const [root, ...rest] = request.params['*'].split('/');

@@ -22,11 +22,20 @@ const env = {
 };
 const db = createKnex(url, 10);
 const plugins = (await discoverPlugins()).filter((p) => p.id === 'data' || p.id === 'content');
-const kernel = await createKernel({ service: 'all', env, plugins, database: { db, url, close: () => db.destroy() }, logger: pino({ level: 'silent' }), jobs: false });
+const kernel = await createKernel({
+  service: 'all',
+  env,
+  plugins,
+  database: { db, url, close: () => db.destroy() },
+  logger: pino({ level: 'silent' }),
+  jobs: false,
+});
 await kernel.listen(0);
 const address = kernel.app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
-const { id } = await kernel.resolve('users').create({ email: `bench-${process.pid}@example.test`, password: `bench-${process.pid}-pw-long`, roles: ['admin'] });
+const { id } = await kernel
+  .resolve('users')
+  .create({ email: `bench-${process.pid}@example.test`, password: `bench-${process.pid}-pw-long`, roles: ['admin'] });
 const session = await kernel.resolve('sessions').create(id, {});
 process.send({ port, cookie: `${SESSION_COOKIE}=${session.token}` });
 

@@ -20,7 +20,11 @@ const DDL = [
 ];
 
 /** Creates the table and inserts the articles with the ids the product gave them, 1,000 per statement. */
-export async function seedBaselineTable(url: string, articles: readonly Article[], ids: readonly string[]): Promise<void> {
+export async function seedBaselineTable(
+  url: string,
+  articles: readonly Article[],
+  ids: readonly string[],
+): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -33,7 +37,10 @@ export async function seedBaselineTable(url: string, articles: readonly Article[
         const p = i * 5;
         return `($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5})`;
       });
-      await client.query(`INSERT INTO bench_articles (id, title, slug, body, published) VALUES ${tuples.join(', ')}`, values);
+      await client.query(
+        `INSERT INTO bench_articles (id, title, slug, body, published) VALUES ${tuples.join(', ')}`,
+        values,
+      );
     }
     await client.query('VACUUM (ANALYZE) bench_articles');
   } finally {

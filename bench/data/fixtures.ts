@@ -46,7 +46,12 @@ export function makeArticles(count: number, seed = 1, prefix = ''): Article[] {
     const number = `${prefix}${String(n).padStart(6, '0')}`;
     const title = `${capital(words[0])} ${words[1]} ${words[2]} ${number}`;
     const paragraphs = Array.from({ length: 4 }, () => Array.from({ length: 30 }, () => pick(random)).join(' ') + '.');
-    return { title, slug: `${words.join('-')}-${number}`.toLowerCase(), body: `# ${title}\n\n${paragraphs.join('\n\n')}`, published: n % 5 !== 4 };
+    return {
+      title,
+      slug: `${words.join('-')}-${number}`.toLowerCase(),
+      body: `# ${title}\n\n${paragraphs.join('\n\n')}`,
+      published: n % 5 !== 4,
+    };
   });
 }
 
@@ -82,7 +87,9 @@ export function otherClassObjects(classIndex: number, count: number): Array<{ at
       stock: Math.floor(random() * 1000),
       category: CATEGORIES[n % CATEGORIES.length],
       status: STATUSES[n % STATUSES.length],
-      releasedOn: day(Math.floor(random() * 2000)).toISOString().slice(0, 10),
+      releasedOn: day(Math.floor(random() * 2000))
+        .toISOString()
+        .slice(0, 10),
       checkedAt: day(Math.floor(random() * 2000)).toISOString(),
       featured: random() < 0.1,
       author: `${capital(pick(random))} ${capital(pick(random))}`,
@@ -101,6 +108,12 @@ export const BIG_CLASS_FIELDS = [
 export function bigClassObjects(start: number, count: number): Array<{ attributes: Record<string, unknown> }> {
   return Array.from({ length: count }, (_, i) => {
     const n = start + i;
-    return { attributes: { sensor: `s${n % 5000}`, value: (n * 7919) % 100_000, takenOn: `202${n % 5}-0${1 + (n % 9)}-1${n % 10}` } };
+    return {
+      attributes: {
+        sensor: `s${n % 5000}`,
+        value: (n * 7919) % 100_000,
+        takenOn: `202${n % 5}-0${1 + (n % 9)}-1${n % 10}`,
+      },
+    };
   });
 }

@@ -27,7 +27,12 @@ export interface Planning {
 
 const isRead = (text: string) => /^\s*\(?\s*(select|with)\b/i.test(text);
 
-export async function capturePlanning(child: ChildServer<unknown>, baseUrl: string, dbUrl: string, request: PreparedRequest): Promise<Planning> {
+export async function capturePlanning(
+  child: ChildServer<unknown>,
+  baseUrl: string,
+  dbUrl: string,
+  request: PreparedRequest,
+): Promise<Planning> {
   await child.ask('sql-capture:start');
   let statements: CapturedStatement[];
   try {
@@ -46,9 +51,18 @@ export async function capturePlanning(child: ChildServer<unknown>, baseUrl: stri
   try {
     let total = 0;
     for (const s of reads) total += await medianPlanningMs(client, s);
-    return { statements: statements.length, prepared: statements.some((s) => s.name), planningMs: reads.length ? total : null };
+    return {
+      statements: statements.length,
+      prepared: statements.some((s) => s.name),
+      planningMs: reads.length ? total : null,
+    };
   } catch (err) {
-    return { statements: statements.length, prepared: statements.some((s) => s.name), planningMs: null, error: (err as Error).message };
+    return {
+      statements: statements.length,
+      prepared: statements.some((s) => s.name),
+      planningMs: null,
+      error: (err as Error).message,
+    };
   } finally {
     await client.end();
   }
@@ -57,7 +71,10 @@ export async function capturePlanning(child: ChildServer<unknown>, baseUrl: stri
 async function medianPlanningMs(client: pg.Client, s: CapturedStatement): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < 6; i++) {
-    const { rows } = await client.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN (SUMMARY) ${s.text}`, values: s.values });
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>({
+      text: `EXPLAIN (SUMMARY) ${s.text}`,
+      values: s.values,
+    });
     const line = rows.map((r) => r['QUERY PLAN']).find((l) => l.startsWith('Planning Time'));
     if (!line) throw new Error('EXPLAIN (SUMMARY) printed no planning time');
     if (i > 0) times.push(Number(/([\d.]+) ms/.exec(line)![1]));

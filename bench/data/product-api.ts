@@ -11,10 +11,19 @@ export class ProductApi {
     private readonly cookie: string,
   ) {}
 
-  async call<T = unknown>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer<T>> {
+  async call<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiAnswer<T>> {
     const res = await fetch(this.baseUrl + path, {
       method,
-      headers: { cookie: this.cookie, ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        cookie: this.cookie,
+        ...headers,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();
@@ -42,8 +51,16 @@ export class ProductApi {
 
   /** One bulk call; every object must be created (a rejected row means the fixtures are wrong). */
   async bulkCreate(className: string, objects: unknown[]): Promise<string[]> {
-    const result = await this.expect<{ created: string[]; rejected: unknown[] }>([200, 201], 'POST', '/data-objects/bulk', { className, objects });
-    if (result.created.length !== objects.length) throw new Error(`bulk created ${result.created.length} of ${objects.length}: ${JSON.stringify(result.rejected).slice(0, 500)}`);
+    const result = await this.expect<{ created: string[]; rejected: unknown[] }>(
+      [200, 201],
+      'POST',
+      '/data-objects/bulk',
+      { className, objects },
+    );
+    if (result.created.length !== objects.length)
+      throw new Error(
+        `bulk created ${result.created.length} of ${objects.length}: ${JSON.stringify(result.rejected).slice(0, 500)}`,
+      );
     return result.created;
   }
 

@@ -27,7 +27,11 @@ async function measureSide(baseUrl: string, requests: readonly PreparedRequest[]
 }
 
 /** Each scenario on the product, then on the baseline, back to back. */
-export async function measureReads(servers: Servers, scenarios: readonly ReadScenario[], phase: string): Promise<ReadResult[]> {
+export async function measureReads(
+  servers: Servers,
+  scenarios: readonly ReadScenario[],
+  phase: string,
+): Promise<ReadResult[]> {
   const out: ReadResult[] = [];
   for (const s of scenarios) {
     log(`${phase}: ${s.label} (${SETTINGS.warmupSeconds} s warm-up + ${SETTINGS.seconds} s, product then baseline)`);
@@ -55,10 +59,17 @@ export async function cachedScenarios(api: ProductApi, ids: readonly string[]): 
     if (first.status !== 200) throw new Error(`GET /public/data-objects/${id} answered ${first.status}`);
     const etag = first.headers.get('etag');
     if (etag) withEtag++;
-    product.push({ method: 'GET', path: `/public/data-objects/${id}`, headers: { 'If-None-Match': etag ?? '"bench-no-etag"' } });
+    product.push({
+      method: 'GET',
+      path: `/public/data-objects/${id}`,
+      headers: { 'If-None-Match': etag ?? '"bench-no-etag"' },
+    });
   }
   const probe = await api.call('GET', product[0].path, undefined, product[0].headers);
-  const note = withEtag === 0 ? `answers ${probe.status} (no ETag sent)` : `answers ${probe.status} (${withEtag} of ${ids.length} GETs had an ETag)`;
+  const note =
+    withEtag === 0
+      ? `answers ${probe.status} (no ETag sent)`
+      : `answers ${probe.status} (${withEtag} of ${ids.length} GETs had an ETag)`;
   const baseline: PreparedRequest[] = ids.map((id) => ({ method: 'GET', path: `/articles/${id}` }));
   return [
     { key: 'conditional', label: 'conditional GET (If-None-Match)', product, baseline, note },

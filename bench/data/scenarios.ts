@@ -30,7 +30,12 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
 }
 
 const listBody = (from: string) =>
-  JSON.stringify({ className: ARTICLE_CLASS, filters: [{ field: 'title', op: 'gte', value: from }], orderBy: [{ field: 'title', direction: 'asc' }], limit: 20 });
+  JSON.stringify({
+    className: ARTICLE_CLASS,
+    filters: [{ field: 'title', op: 'gte', value: from }],
+    orderBy: [{ field: 'title', direction: 'asc' }],
+    limit: 20,
+  });
 
 /**
  * The three public reads of the issue, over published articles in a fixed random order:
@@ -56,12 +61,18 @@ export function readScenarios({ articles, ids }: SeededArticles): Record<ReadKey
       key: 'list',
       label: 'list 20 by title',
       product: published.map((a) => ({ method: 'POST', path: '/public/data-objects/query', body: listBody(a.title) })),
-      baseline: published.map((a) => ({ method: 'GET', path: `/articles?from=${encodeURIComponent(a.title)}&limit=20` })),
+      baseline: published.map((a) => ({
+        method: 'GET',
+        path: `/articles?from=${encodeURIComponent(a.title)}&limit=20`,
+      })),
     },
     slug: {
       key: 'slug',
       label: 'slug filter',
-      product: published.map((a) => ({ method: 'GET', path: `/public/data-objects?className=${ARTICLE_CLASS}&slug=${a.slug}` })),
+      product: published.map((a) => ({
+        method: 'GET',
+        path: `/public/data-objects?className=${ARTICLE_CLASS}&slug=${a.slug}`,
+      })),
       baseline: published.map((a) => ({ method: 'GET', path: `/articles?slug=${a.slug}` })),
     },
   };
@@ -69,7 +80,9 @@ export function readScenarios({ articles, ids }: SeededArticles): Record<ReadKey
 
 /** The first published ids of the read order (the cached-read scenarios use a sample of them). */
 export function publishedIds(seeded: SeededArticles, count: number): string[] {
-  return readScenarios(seeded).byId.product.slice(0, count).map((r) => r.path.split('/').pop()!);
+  return readScenarios(seeded)
+    .byId.product.slice(0, count)
+    .map((r) => r.path.split('/').pop()!);
 }
 
 type Json = Record<string, unknown>;
@@ -82,7 +95,8 @@ async function send(baseUrl: string, r: PreparedRequest): Promise<unknown> {
     headers: { ...r.headers, ...(r.body !== undefined ? { 'content-type': 'application/json' } : {}) },
     body: r.body,
   });
-  if (res.status !== 200) throw new Error(`${r.method} ${baseUrl}${r.path} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  if (res.status !== 200)
+    throw new Error(`${r.method} ${baseUrl}${r.path} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
   return res.json();
 }
 
@@ -92,7 +106,11 @@ async function send(baseUrl: string, r: PreparedRequest): Promise<unknown> {
  * Returns warnings for list order differences (a non-C collation on TEST_DATABASE_URL sorts titles
  * differently from the product's code-point order); anything else throws.
  */
-export async function checkSameArticles(productUrl: string, baselineUrl: string, scenarios: Record<ReadKey, ReadScenario>): Promise<string[]> {
+export async function checkSameArticles(
+  productUrl: string,
+  baselineUrl: string,
+  scenarios: Record<ReadKey, ReadScenario>,
+): Promise<string[]> {
   const warnings: string[] = [];
   for (const s of Object.values(scenarios)) {
     for (const i of [0, 1, 2, Math.floor(s.product.length / 2), s.product.length - 1]) {
@@ -103,7 +121,8 @@ export async function checkSameArticles(productUrl: string, baselineUrl: string,
       if (JSON.stringify(ps) === JSON.stringify(bs)) continue;
       const sameSet = JSON.stringify([...ps].sort()) === JSON.stringify([...bs].sort());
       const message = `${s.label}, input ${i}: product answered ${JSON.stringify(ps.slice(0, 3))}..., baseline ${JSON.stringify(bs.slice(0, 3))}...`;
-      if (s.key === 'list' && (sameSet || ps.length === bs.length)) warnings.push(`${message} (title collation differs?)`);
+      if (s.key === 'list' && (sameSet || ps.length === bs.length))
+        warnings.push(`${message} (title collation differs?)`);
       else throw new Error(`product and baseline serve different articles: ${message}`);
     }
   }

@@ -23,13 +23,22 @@ import type { SeededArticles } from './scenarios.ts';
 const log = (...args: unknown[]) => console.error('[bench:data]', ...args);
 const seconds = (since: number) => (performance.now() - since) / 1000;
 
-export async function seedArticles(api: ProductApi, count: number, bulkSize: number): Promise<SeededArticles & { seconds: number }> {
+export async function seedArticles(
+  api: ProductApi,
+  count: number,
+  bulkSize: number,
+): Promise<SeededArticles & { seconds: number }> {
   const started = performance.now();
   await api.createClass(ARTICLE_CLASS, ARTICLE_FIELDS);
   const articles = makeArticles(count);
   const ids: string[] = [];
   for (let i = 0; i < articles.length; i += bulkSize) {
-    ids.push(...(await api.bulkCreate(ARTICLE_CLASS, articles.slice(i, i + bulkSize).map((a) => ({ attributes: articleAttributes(a) })))));
+    ids.push(
+      ...(await api.bulkCreate(
+        ARTICLE_CLASS,
+        articles.slice(i, i + bulkSize).map((a) => ({ attributes: articleAttributes(a) })),
+      )),
+    );
   }
   await api.publish(ids.filter((_, i) => articles[i].published));
   return { articles, ids, seconds: seconds(started) };
@@ -47,7 +56,8 @@ export async function seedOtherClasses(api: ProductApi, count: number, perClass:
     await inParallel(count, 2, async (k) => {
       const objects = otherClassObjects(k + 1, perClass);
       const ids: string[] = [];
-      for (let i = 0; i < objects.length; i += 500) ids.push(...(await api.bulkCreate(otherClassName(k + 1), objects.slice(i, i + 500))));
+      for (let i = 0; i < objects.length; i += 500)
+        ids.push(...(await api.bulkCreate(otherClassName(k + 1), objects.slice(i, i + 500))));
       await api.publish(ids.filter((_, n) => n % 2 === 0));
     });
   }
@@ -62,16 +72,25 @@ export interface BigClass {
 }
 
 /** The big class, filled through bulk create by several concurrent callers. */
-export async function seedBigClass(api: ProductApi, count: number, callers: number, bulkSize: number): Promise<BigClass> {
+export async function seedBigClass(
+  api: ProductApi,
+  count: number,
+  callers: number,
+  bulkSize: number,
+): Promise<BigClass> {
   const started = performance.now();
   const classId = await api.createClass(BIG_CLASS, BIG_CLASS_FIELDS);
   const calls = Math.ceil(count / bulkSize);
   const firstIds: string[] = [];
   let done = 0;
   await inParallel(calls, callers, async (call) => {
-    const ids = await api.bulkCreate(BIG_CLASS, bigClassObjects(call * bulkSize, Math.min(bulkSize, count - call * bulkSize)));
+    const ids = await api.bulkCreate(
+      BIG_CLASS,
+      bigClassObjects(call * bulkSize, Math.min(bulkSize, count - call * bulkSize)),
+    );
     if (call * bulkSize < 5000) firstIds.push(...ids);
-    if (++done % Math.max(1, Math.floor(calls / 10)) === 0) log(`  big class: ${Math.min(done * bulkSize, count)} of ${count} objects (${seconds(started).toFixed(0)} s)`);
+    if (++done % Math.max(1, Math.floor(calls / 10)) === 0)
+      log(`  big class: ${Math.min(done * bulkSize, count)} of ${count} objects (${seconds(started).toFixed(0)} s)`);
   });
   await api.publish(firstIds);
   return { classId, publishedIds: firstIds, seconds: seconds(started) };

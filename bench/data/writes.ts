@@ -27,7 +27,11 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 export async function singleCreates(api: ProductApi, count: number): Promise<Timings> {
   const articles = makeArticles(count + 10, 2, 's');
   const create = (i: number) =>
-    api.expect(201, 'POST', '/data-objects', { className: ARTICLE_CLASS, published: true, attributes: articleAttributes(articles[i]) });
+    api.expect(201, 'POST', '/data-objects', {
+      className: ARTICLE_CLASS,
+      published: true,
+      attributes: articleAttributes(articles[i]),
+    });
   for (let i = 0; i < 10; i++) await create(count + i);
   const ms: number[] = [];
   for (let i = 0; i < count; i++) ms.push(await timed(() => create(i)));
@@ -37,7 +41,11 @@ export async function singleCreates(api: ProductApi, count: number): Promise<Tim
 /** Sequential bulk creates of `size` articles, after one warm-up call. */
 export async function bulkCreates(api: ProductApi, calls: number, size: number): Promise<Timings> {
   const articles = makeArticles((calls + 1) * size, 3, 'b');
-  const call = (i: number) => api.bulkCreate(ARTICLE_CLASS, articles.slice(i * size, (i + 1) * size).map((a) => ({ attributes: articleAttributes(a) })));
+  const call = (i: number) =>
+    api.bulkCreate(
+      ARTICLE_CLASS,
+      articles.slice(i * size, (i + 1) * size).map((a) => ({ attributes: articleAttributes(a) })),
+    );
   await call(calls);
   const ms: number[] = [];
   for (let i = 0; i < calls; i++) ms.push(await timed(() => call(i)));
@@ -66,7 +74,9 @@ async function indexBuildsSettled(dbUrl: string, minMs: number, maxMs = 30 * 60_
   let lastSeen: number | null = null;
   try {
     while (performance.now() - started < maxMs) {
-      const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_progress_create_index WHERE datname = current_database()');
+      const { rows } = await client.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_stat_progress_create_index WHERE datname = current_database()',
+      );
       const now = performance.now() - started;
       if (rows[0].n > 0) lastSeen = now;
       else if (now >= minMs && (lastSeen === null || now - lastSeen >= 500)) return lastSeen;
@@ -102,7 +112,9 @@ export async function addFieldUnderLoad(api: ProductApi, big: BigClass, dbUrl: s
   let backgroundBuildMs: number | null = null;
   try {
     patchMs = await timed(async () => {
-      status = (await api.call('PATCH', `/data-classes/${big.classId}`, { fields: [...fields, { name: 'note', type: 'text' }] })).status;
+      status = (
+        await api.call('PATCH', `/data-classes/${big.classId}`, { fields: [...fields, { name: 'note', type: 'text' }] })
+      ).status;
     });
     backgroundBuildMs = await indexBuildsSettled(dbUrl, 2000);
   } finally {

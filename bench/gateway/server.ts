@@ -31,7 +31,9 @@ const env = {
   GATEWAY_SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   // For comparing the kernel's heap setting with V8's own (HEAP_GROWING_PERCENT=0).
   ...(process.env.HEAP_GROWING_PERCENT ? { HEAP_GROWING_PERCENT: process.env.HEAP_GROWING_PERCENT } : {}),
-  ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL, CLIENT_RATE_LIMIT_PREFIX: `bench:${process.pid}:` } : {}),
+  ...(process.env.BENCH_REDIS_URL
+    ? { REDIS_URL: process.env.BENCH_REDIS_URL, CLIENT_RATE_LIMIT_PREFIX: `bench:${process.pid}:` }
+    : {}),
 };
 const db = createKnex(url, 10);
 const installed = await discoverPlugins();
@@ -39,13 +41,33 @@ const realGateway = installed.some((p) => p.id === 'gateway');
 const plugins = installed.filter((p) => ['data', 'client-api', ...(realGateway ? ['gateway'] : [])].includes(p.id));
 const extraPlugins = realGateway
   ? []
-  : [fixtureCatalog([{ id: 'ep-bench', name: 'bench', baseUrl: upstream, credential: ['x-api-token', 'bench-secret'], routes: [{ id: 'r-item', method: 'GET', pathTemplate: '/items/{id}' }] }]).plugin];
-const kernel = await createKernel({ service: 'all', env, plugins, extraPlugins, database: { db, url, close: () => db.destroy() }, logger: pino({ level: 'silent' }), jobs: false });
+  : [
+      fixtureCatalog([
+        {
+          id: 'ep-bench',
+          name: 'bench',
+          baseUrl: upstream,
+          credential: ['x-api-token', 'bench-secret'],
+          routes: [{ id: 'r-item', method: 'GET', pathTemplate: '/items/{id}' }],
+        },
+      ]).plugin,
+    ];
+const kernel = await createKernel({
+  service: 'all',
+  env,
+  plugins,
+  extraPlugins,
+  database: { db, url, close: () => db.destroy() },
+  logger: pino({ level: 'silent' }),
+  jobs: false,
+});
 await kernel.listen(0);
 const address = kernel.app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
 
-const { id } = await kernel.resolve('users').create({ email: `bench-${process.pid}@example.test`, password: `bench-${process.pid}-pw-long`, roles: ['admin'] });
+const { id } = await kernel
+  .resolve('users')
+  .create({ email: `bench-${process.pid}@example.test`, password: `bench-${process.pid}-pw-long`, roles: ['admin'] });
 const cookie = `${SESSION_COOKIE}=${(await kernel.resolve('sessions').create(id, {})).token}`;
 const call = async (method: 'POST', path: string, payload: object) => {
   const res = await kernel.app.inject({ method, url: path, payload, headers: { cookie } });
@@ -53,15 +75,36 @@ const call = async (method: 'POST', path: string, payload: object) => {
   return res.json();
 };
 const className = `BenchItem${process.pid}`;
-await call('POST', '/data-classes', { name: className, label: className, fields: [{ name: 'title', type: 'text' }, { name: 'price', type: 'number' }, { name: 'body', type: 'markdown' }] });
+await call('POST', '/data-classes', {
+  name: className,
+  label: className,
+  fields: [
+    { name: 'title', type: 'text' },
+    { name: 'price', type: 'number' },
+    { name: 'body', type: 'markdown' },
+  ],
+});
 for (let i = 0; i < objects; i++) {
-  await call('POST', '/data-objects', { className, key: `item-${i}`, published: true, attributes: { title: `Item ${i}`, price: i % 50, body: 'Lorem ipsum dolor sit amet. '.repeat(10) } });
+  await call('POST', '/data-objects', {
+    className,
+    key: `item-${i}`,
+    published: true,
+    attributes: { title: `Item ${i}`, price: i % 50, body: 'Lorem ipsum dolor sit amet. '.repeat(10) },
+  });
 }
 if (realGateway) {
-  const endpoint = await call('POST', '/api/v1/gateway/endpoints', { name: 'bench', baseUrl: upstream, auth: { type: 'apiKeyHeader', headerName: 'X-Api-Token', key: 'bench-secret' } });
+  const endpoint = await call('POST', '/api/v1/gateway/endpoints', {
+    name: 'bench',
+    baseUrl: upstream,
+    auth: { type: 'apiKeyHeader', headerName: 'X-Api-Token', key: 'bench-secret' },
+  });
   await call('POST', `/api/v1/gateway/endpoints/${endpoint.id}/routes`, { method: 'GET', path: '/items/{id}' });
 }
-const client = await call('POST', '/api/v1/gateway/clients', { name: 'bench', authMode: 'key', scopes: [`data:read:${className}`, 'gateway:call:bench'] });
+const client = await call('POST', '/api/v1/gateway/clients', {
+  name: 'bench',
+  authMode: 'key',
+  scopes: [`data:read:${className}`, 'gateway:call:bench'],
+});
 process.send({ port, key: client.key, className, catalog: realGateway ? 'gateway' : 'fixture' });
 
 const stop = async () => {

@@ -26,17 +26,27 @@ const env: Record<string, string> = {
 for (const [k, v] of Object.entries(process.env)) if (v !== undefined && /^(S3_|ASSET_|DAM_|HEAP_)/.test(k)) env[k] = v;
 const db = createKnex(url, 10);
 const plugins = (await discoverPlugins()).filter((p) => p.id === 'assets');
-const kernel = await createKernel({ service: 'all', env, plugins, database: { db, url, close: () => db.destroy() }, logger: pino({ level: 'silent' }), jobs: false });
+const kernel = await createKernel({
+  service: 'all',
+  env,
+  plugins,
+  database: { db, url, close: () => db.destroy() },
+  logger: pino({ level: 'silent' }),
+  jobs: false,
+});
 await kernel.listen(0);
 const address = kernel.app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
-const { id } = await kernel.resolve('users').create({ email: `bench-${process.pid}@example.test`, password: `bench-${process.pid}-pw-long`, roles: ['admin'] });
+const { id } = await kernel
+  .resolve('users')
+  .create({ email: `bench-${process.pid}@example.test`, password: `bench-${process.pid}-pw-long`, roles: ['admin'] });
 const session = await kernel.resolve('sessions').create(id, {});
 
 // Full (mark-compact) collections, counted for the transform benchmark's report.
 let majorGcs = 0;
 new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) if (((entry as { detail?: { kind?: number } }).detail)?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) majorGcs++;
+  for (const entry of list.getEntries())
+    if ((entry as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) majorGcs++;
 }).observe({ entryTypes: ['gc'] });
 
 let sampler: NodeJS.Timeout | undefined;

@@ -27,7 +27,8 @@ app.get<{ Params: { id: string } }>('/articles/:id', async (request, reply) => {
 // starting at ?from (a title), ?limit long.
 app.get<{ Querystring: { slug?: string; from?: string; limit?: string } }>('/articles', async (request) => {
   const { slug, from = '', limit = '20' } = request.query;
-  if (slug !== undefined) return (await pool.query({ text: `${COLUMNS} WHERE slug = $1 AND published`, values: [slug] })).rows;
+  if (slug !== undefined)
+    return (await pool.query({ text: `${COLUMNS} WHERE slug = $1 AND published`, values: [slug] })).rows;
   const text = `${COLUMNS} WHERE published AND title >= $1 ORDER BY title LIMIT $2`;
   return (await pool.query({ text, values: [from, Math.min(Number(limit) || 20, 100)] })).rows;
 });

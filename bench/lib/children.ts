@@ -10,7 +10,11 @@ export interface ChildServer<T> {
 }
 
 /** Forks `bench/lib/<file>` under tsx and waits for its first IPC message (its port and the like). */
-export async function startChild<T>(file: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ChildServer<T>> {
+export async function startChild<T>(
+  file: string,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ChildServer<T>> {
   const child: ChildProcess = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
     env: { ...process.env, ...env },
     // BENCH_CHILD_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, profiles the servers.

@@ -12,7 +12,8 @@ import { definePlugin, type PluginManifest } from '../../kernel/plugin.ts';
  */
 const BODY = { ok: true, service: 'bench', items: [1, 2, 3] };
 const mode = process.env.BENCH_SERVER;
-if (!process.send || (mode !== 'bare' && mode !== 'kernel')) throw new Error('kernel-overhead-server runs as a child of bench/kernel-overhead.ts');
+if (!process.send || (mode !== 'bare' && mode !== 'kernel'))
+  throw new Error('kernel-overhead-server runs as a child of bench/kernel-overhead.ts');
 
 let port = 0;
 let stop: () => Promise<void>;
@@ -37,7 +38,12 @@ if (mode === 'bare') {
   const db = createKnex(url, 5);
   const kernel = await createKernel({
     service: 'all',
-    env: { NODE_ENV: 'production', LOG_LEVEL: 'silent', HOST: '127.0.0.1', CMS_DATA_DIR: process.env.BENCH_DATA_DIR ?? '.bench-data' },
+    env: {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      CMS_DATA_DIR: process.env.BENCH_DATA_DIR ?? '.bench-data',
+    },
     plugins: [],
     extraPlugins: [ping],
     database: { db, url, close: () => db.destroy() },

@@ -43,9 +43,14 @@ export function runLoad(baseUrl: string, requests: readonly PreparedRequest[], o
   return wrkAvailable() ? runWrk(baseUrl, requests, opts) : runAutocannon(baseUrl, requests, opts);
 }
 
-export const loadToolName = (): string => (wrkAvailable() ? 'wrk (1 thread)' : 'autocannon (wrk not installed, or BENCH_LOAD_TOOL=autocannon)');
+export const loadToolName = (): string =>
+  wrkAvailable() ? 'wrk (1 thread)' : 'autocannon (wrk not installed, or BENCH_LOAD_TOOL=autocannon)';
 
-async function runAutocannon(baseUrl: string, requests: readonly PreparedRequest[], opts: LoadOptions): Promise<LoadResult> {
+async function runAutocannon(
+  baseUrl: string,
+  requests: readonly PreparedRequest[],
+  opts: LoadOptions,
+): Promise<LoadResult> {
   let n = 0;
   const instance = autocannon({
     url: baseUrl,
@@ -55,15 +60,27 @@ async function runAutocannon(baseUrl: string, requests: readonly PreparedRequest
       {
         setupRequest: (req) => {
           const next = requests[n++ % requests.length];
-          const headers = { ...next.headers, ...(next.body !== undefined ? { 'content-type': 'application/json' } : {}) };
-          return { ...req, method: next.method, path: next.path, headers, ...(next.body !== undefined ? { body: next.body } : {}) };
+          const headers = {
+            ...next.headers,
+            ...(next.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          };
+          return {
+            ...req,
+            method: next.method,
+            path: next.path,
+            headers,
+            ...(next.body !== undefined ? { body: next.body } : {}),
+          };
         },
       },
     ],
   });
   void opts.until?.then(() => instance.stop());
   const result = await instance;
-  const failed = Object.entries(result.statusCodeStats).reduce((sum, [code, s]) => sum + (Number(code) >= 400 ? s.count : 0), 0);
+  const failed = Object.entries(result.statusCodeStats).reduce(
+    (sum, [code, s]) => sum + (Number(code) >= 400 ? s.count : 0),
+    0,
+  );
   return {
     rps: result.requests.total / Math.max(result.duration, 0.001),
     p50: result.latency.p50,
@@ -79,7 +96,11 @@ async function runAutocannon(baseUrl: string, requests: readonly PreparedRequest
  * Runs autocannon against `baseUrl` with `connections` for `seconds`. Every request is produced by
  * `build`, so product and baseline see the same inputs in the same order.
  */
-export async function measure(baseUrl: string, request: LoadRequest, opts: { connections: number; seconds: number }): Promise<LoadResult> {
+export async function measure(
+  baseUrl: string,
+  request: LoadRequest,
+  opts: { connections: number; seconds: number },
+): Promise<LoadResult> {
   let n = 0;
   const result = await autocannon({
     url: baseUrl,

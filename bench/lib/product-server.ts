@@ -39,7 +39,9 @@ await kernel.listen(0);
 const address = kernel.app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
 
-const { id } = await kernel.resolve('users').create({ email: `bench-${process.pid}@example.test`, password: `bench-${process.pid}-pw-long`, roles: ['admin'] });
+const { id } = await kernel
+  .resolve('users')
+  .create({ email: `bench-${process.pid}@example.test`, password: `bench-${process.pid}-pw-long`, roles: ['admin'] });
 const session = await kernel.resolve('sessions').create(id, {});
 answerSqlCaptureRequests();
 process.send({ port, cookie: `${SESSION_COOKIE}=${session.token}` });

@@ -14,7 +14,11 @@ const app = Fastify({ logger: false, bodyLimit: 60 * 1024 * 1024 });
 app.addContentTypeParser(/^image\//, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 app.post('/process', async (request, reply) => {
   const width = Number((request.query as { width?: string }).width ?? 800);
-  const out = await sharp(request.body as Buffer, { limitInputPixels: 100_000_000 }).rotate().resize({ width, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
+  const out = await sharp(request.body as Buffer, { limitInputPixels: 100_000_000 })
+    .rotate()
+    .resize({ width, withoutEnlargement: true })
+    .webp({ quality: 80 })
+    .toBuffer();
   return reply.type('image/webp').send(out);
 });
 await app.listen({ port: 0, host: '127.0.0.1' });

@@ -39,5 +39,9 @@ export function answerSqlCaptureRequests(): void {
 function describe(config: unknown, values: unknown): CapturedStatement {
   if (typeof config === 'string') return { text: config, values: Array.isArray(values) ? values : [] };
   const c = config as { text?: string; values?: unknown[]; name?: string };
-  return { text: c.text ?? '', values: c.values ?? (Array.isArray(values) ? values : []), ...(c.name ? { name: c.name } : {}) };
+  return {
+    text: c.text ?? '',
+    values: c.values ?? (Array.isArray(values) ? values : []),
+    ...(c.name ? { name: c.name } : {}),
+  };
 }

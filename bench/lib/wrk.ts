@@ -12,7 +12,9 @@ let available: boolean | undefined;
 
 /** Whether the `wrk` binary is on PATH (Debian package `wrk`); BENCH_LOAD_TOOL=autocannon says no. */
 export function wrkAvailable(): boolean {
-  available ??= process.env.BENCH_LOAD_TOOL !== 'autocannon' && spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
+  available ??=
+    process.env.BENCH_LOAD_TOOL !== 'autocannon' &&
+    spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
   return available;
 }
 
@@ -27,7 +29,11 @@ export function stopWrk(): void {
  * Lua script replays in order. `until` interrupts it early with SIGINT, after which wrk still prints
  * what it measured.
  */
-export async function runWrk(baseUrl: string, requests: readonly PreparedRequest[], opts: LoadOptions): Promise<LoadResult> {
+export async function runWrk(
+  baseUrl: string,
+  requests: readonly PreparedRequest[],
+  opts: LoadOptions,
+): Promise<LoadResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-wrk-'));
   try {
     const file = path.join(dir, 'requests.tsv');
@@ -42,12 +48,21 @@ export async function runWrk(baseUrl: string, requests: readonly PreparedRequest
  * Closed-loop POSTs of one binary body (an image) to `url`, `opts.connections` at once; the body is
  * written to a file the Lua script reads once.
  */
-export async function runWrkPostFile(url: string, body: Buffer, contentType: string, headers: Record<string, string>, opts: LoadOptions): Promise<LoadResult> {
+export async function runWrkPostFile(
+  url: string,
+  body: Buffer,
+  contentType: string,
+  headers: Record<string, string>,
+  opts: LoadOptions,
+): Promise<LoadResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-wrk-'));
   try {
     const file = path.join(dir, 'body.bin');
     writeFileSync(file, body);
-    return await wrkRun(['-s', POST_FILE_SCRIPT, url, '--', file, contentType, ...Object.entries(headers).flat()], opts);
+    return await wrkRun(
+      ['-s', POST_FILE_SCRIPT, url, '--', file, contentType, ...Object.entries(headers).flat()],
+      opts,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -72,7 +87,8 @@ async function wrkRun(scriptArgs: string[], opts: LoadOptions): Promise<LoadResu
 
 function requestLine(r: PreparedRequest): string {
   const cells = [r.method, r.path, r.body ?? '', ...Object.entries(r.headers ?? {}).flat()];
-  if (cells.some((c) => /[\t\r\n]/.test(c))) throw new Error(`request cannot hold tabs or line breaks: ${r.method} ${r.path}`);
+  if (cells.some((c) => /[\t\r\n]/.test(c)))
+    throw new Error(`request cannot hold tabs or line breaks: ${r.method} ${r.path}`);
   return cells.join('\t');
 }
 

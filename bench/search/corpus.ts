@@ -6,11 +6,13 @@
  * queries drawn from the same distribution match anything from none to tens of thousands of documents.
  * Deterministic (seeded).
  */
-const STOP = `the of and to a in is that it was for on are as with his they at be this from have or by one had not but what all were
+const STOP =
+  `the of and to a in is that it was for on are as with his they at be this from have or by one had not but what all were
 when we there can an your which their said if do will each about how up out them then she many some so these would other into has
 more her two like him see time no could way`.split(/\s+/);
 
-const COMMON = `year people day man thing woman life child world school state family student group country problem hand part place case
+const COMMON =
+  `year people day man thing woman life child world school state family student group country problem hand part place case
 week company system program question work government number night point home water room mother area money story fact month lot right
 study book eye job word business issue side kind head house service friend father power hour game line end member law car city
 community name president team minute idea kid body information back parent face others level office door health person art war
@@ -24,7 +26,28 @@ organization hair window evidence population garden river mountain bicycle coffe
 museum library kitchen summer winter autumn spring ocean desert village station festival concert theatre painting sculpture journey
 recipe chocolate lemon pepper salmon tomato`.split(/\s+/);
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'po', 'lan', 'mor', 'ter', 'vin', 'sel', 'dra', 'quo', 'bex', 'ful', 'gri'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'ru',
+  'sa',
+  'ti',
+  'vo',
+  'ze',
+  'po',
+  'lan',
+  'mor',
+  'ter',
+  'vin',
+  'sel',
+  'dra',
+  'quo',
+  'bex',
+  'ful',
+  'gri',
+];
 
 export const STOP_WORDS = STOP.length;
 

@@ -21,7 +21,14 @@ const env = {
 };
 const db = createKnex(url, 10);
 const plugins = (await discoverPlugins()).filter((p) => ['data', 'search', 'health'].includes(p.id));
-const kernel = await createKernel({ service: 'all', env, plugins, database: { db, url, close: () => db.destroy() }, logger: pino({ level: 'silent' }), jobs: false });
+const kernel = await createKernel({
+  service: 'all',
+  env,
+  plugins,
+  database: { db, url, close: () => db.destroy() },
+  logger: pino({ level: 'silent' }),
+  jobs: false,
+});
 await kernel.listen(0);
 const address = kernel.app.server.address();
 process.send({ port: typeof address === 'object' && address ? address.port : 0 });

@@ -5,33 +5,147 @@ const MB = 1024 * 1024;
 
 /** The environment variables this plugin reads (its `pluginConfig`). */
 export const AssetsConfig = Type.Object({
-  ASSET_MAX_FILE_BYTES: Type.Integer({ minimum: 1024, maximum: 5 * 1024 * MB, default: 50 * MB, description: 'largest asset file in bytes (413 beyond, nothing stored)' }),
-  ASSET_MAX_INPUT_PIXELS: Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 100_000_000, description: 'largest image in pixels that is decoded (413 beyond; sharp limitInputPixels)' }),
-  ASSET_THUMBNAIL_WIDTHS: Type.String({ default: '200,800', pattern: '^[0-9]{1,4}(,[0-9]{1,4}){0,5}$', description: 'widths of the WebP thumbnails made at upload (comma-separated)' }),
-  ASSET_SHARP_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 1, description: 'libvips threads per image operation (0 = one per core); requests run side by side, so 1 keeps cores for them' }),
-  ASSET_SHARP_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 0, description: 'libvips operation cache in MB (0 off: requests rarely repeat an operation, and raw image bodies then reuse buffers)' }),
-  ASSET_IMAGE_JOBS: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'image operations running at once in this process; more wait in line' }),
+  ASSET_MAX_FILE_BYTES: Type.Integer({
+    minimum: 1024,
+    maximum: 5 * 1024 * MB,
+    default: 50 * MB,
+    description: 'largest asset file in bytes (413 beyond, nothing stored)',
+  }),
+  ASSET_MAX_INPUT_PIXELS: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000_000,
+    default: 100_000_000,
+    description: 'largest image in pixels that is decoded (413 beyond; sharp limitInputPixels)',
+  }),
+  ASSET_THUMBNAIL_WIDTHS: Type.String({
+    default: '200,800',
+    pattern: '^[0-9]{1,4}(,[0-9]{1,4}){0,5}$',
+    description: 'widths of the WebP thumbnails made at upload (comma-separated)',
+  }),
+  ASSET_SHARP_CONCURRENCY: Type.Integer({
+    minimum: 0,
+    maximum: 64,
+    default: 1,
+    description:
+      'libvips threads per image operation (0 = one per core); requests run side by side, so 1 keeps cores for them',
+  }),
+  ASSET_SHARP_CACHE_MB: Type.Integer({
+    minimum: 0,
+    maximum: 4096,
+    default: 0,
+    description:
+      'libvips operation cache in MB (0 off: requests rarely repeat an operation, and raw image bodies then reuse buffers)',
+  }),
+  ASSET_IMAGE_JOBS: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 2,
+    description: 'image operations running at once in this process; more wait in line',
+  }),
   DAM_ENFORCE_ASSET_VISIBILITY: EnvFlag(true, '1: private assets answer 404 on /dam-asset/* without a session'),
-  DAM_SERVICE_TOKEN: Type.Optional(Type.String({ minLength: 16, maxLength: 512, description: 'bearer token of service calls (image endpoints, form-upload attach); unset = sessions only' })),
-  DAM_PUBLIC_BASE_URL: Type.String({ default: '', maxLength: 500, pattern: '^(https?://[^\\s]+)?$', description: 'absolute prefix of the delivery URLs returned by the API; empty = relative /dam-asset/... URLs' }),
-  S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 500, description: 'S3-compatible endpoint; set with S3_BUCKET and credentials to store assets there instead of CMS_DATA_DIR/assets' })),
+  DAM_SERVICE_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 16,
+      maxLength: 512,
+      description: 'bearer token of service calls (image endpoints, form-upload attach); unset = sessions only',
+    }),
+  ),
+  DAM_PUBLIC_BASE_URL: Type.String({
+    default: '',
+    maxLength: 500,
+    pattern: '^(https?://[^\\s]+)?$',
+    description: 'absolute prefix of the delivery URLs returned by the API; empty = relative /dam-asset/... URLs',
+  }),
+  S3_ENDPOINT: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      maxLength: 500,
+      description:
+        'S3-compatible endpoint; set with S3_BUCKET and credentials to store assets there instead of CMS_DATA_DIR/assets',
+    }),
+  ),
   S3_BUCKET: Type.Optional(Type.String({ minLength: 3, maxLength: 63, description: 'bucket of the asset store' })),
   S3_REGION: Type.String({ default: 'us-east-1', maxLength: 64, description: 'region sent to the S3 endpoint' }),
-  S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'access key of the asset store' })),
-  S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'secret key of the asset store (never returned)' })),
-  S3_FORCE_PATH_STYLE: EnvFlag(true, '1: path-style requests (http://host/bucket/key), as most self-hosted stores need'),
-  S3_KEY_PREFIX: Type.String({ default: '', maxLength: 200, pattern: '^([A-Za-z0-9._-]+/)*$', description: 'key prefix inside the bucket (ends with /)' }),
-  S3_PART_SIZE_MB: Type.Integer({ minimum: 5, maximum: 512, default: 5, description: 'multipart upload part size in MB (5, the S3 minimum, holds the least memory per upload; larger parts mean fewer requests)' }),
-  S3_UPLOAD_QUEUE_SIZE: Type.Integer({ minimum: 1, maximum: 16, default: 2, description: 'parts uploaded at once (memory per upload ≈ part size × this)' }),
-  DAM_CDN_MIRROR_S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 500, description: 'S3-compatible endpoint of the CDN mirror target; set with the bucket and keys to enable mirror-cdn' })),
-  DAM_CDN_MIRROR_S3_BUCKET: Type.Optional(Type.String({ minLength: 3, maxLength: 63, description: 'bucket of the CDN mirror target' })),
-  DAM_CDN_MIRROR_S3_REGION: Type.String({ default: 'us-east-1', maxLength: 64, description: 'region of the CDN mirror target' }),
-  DAM_CDN_MIRROR_S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'access key of the CDN mirror target' })),
-  DAM_CDN_MIRROR_S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'secret key of the CDN mirror target (never returned)' })),
+  S3_ACCESS_KEY_ID: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 256, description: 'access key of the asset store' }),
+  ),
+  S3_SECRET_ACCESS_KEY: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 256, description: 'secret key of the asset store (never returned)' }),
+  ),
+  S3_FORCE_PATH_STYLE: EnvFlag(
+    true,
+    '1: path-style requests (http://host/bucket/key), as most self-hosted stores need',
+  ),
+  S3_KEY_PREFIX: Type.String({
+    default: '',
+    maxLength: 200,
+    pattern: '^([A-Za-z0-9._-]+/)*$',
+    description: 'key prefix inside the bucket (ends with /)',
+  }),
+  S3_PART_SIZE_MB: Type.Integer({
+    minimum: 5,
+    maximum: 512,
+    default: 5,
+    description:
+      'multipart upload part size in MB (5, the S3 minimum, holds the least memory per upload; larger parts mean fewer requests)',
+  }),
+  S3_UPLOAD_QUEUE_SIZE: Type.Integer({
+    minimum: 1,
+    maximum: 16,
+    default: 2,
+    description: 'parts uploaded at once (memory per upload ≈ part size × this)',
+  }),
+  DAM_CDN_MIRROR_S3_ENDPOINT: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      maxLength: 500,
+      description: 'S3-compatible endpoint of the CDN mirror target; set with the bucket and keys to enable mirror-cdn',
+    }),
+  ),
+  DAM_CDN_MIRROR_S3_BUCKET: Type.Optional(
+    Type.String({ minLength: 3, maxLength: 63, description: 'bucket of the CDN mirror target' }),
+  ),
+  DAM_CDN_MIRROR_S3_REGION: Type.String({
+    default: 'us-east-1',
+    maxLength: 64,
+    description: 'region of the CDN mirror target',
+  }),
+  DAM_CDN_MIRROR_S3_ACCESS_KEY_ID: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 256, description: 'access key of the CDN mirror target' }),
+  ),
+  DAM_CDN_MIRROR_S3_SECRET_ACCESS_KEY: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 256, description: 'secret key of the CDN mirror target (never returned)' }),
+  ),
   DAM_CDN_MIRROR_S3_FORCE_PATH_STYLE: EnvFlag(true, '1: path-style requests to the CDN mirror target'),
-  DAM_CDN_MIRROR_KEY_PREFIX: Type.String({ default: '', maxLength: 200, pattern: '^([A-Za-z0-9._-]+/)*$', description: 'key prefix of mirrored copies (ends with /)' }),
-  DAM_CDN_MIRROR_PUBLIC_BASE_URL: Type.String({ default: '', maxLength: 500, pattern: '^(https?://[^\\s]+)?$', description: 'public address of the CDN in front of the mirror bucket; mirrored URLs are <this>/<key>' }),
-  UPLOAD_TOKEN_SECRET: Type.Optional(Type.String({ minLength: 32, maxLength: 512, description: 'HMAC key of public form upload tickets; unset = POST /public/uploads/intent answers 503' })),
-  UPLOAD_TICKET_TTL_SECONDS: Type.Integer({ minimum: 30, maximum: 86400, default: 900, description: 'lifetime of an upload ticket (PUT /public/upload-data/<ticket>)' }),
-  UPLOAD_STAGING_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 7 * 86400, default: 7200, description: 'staged form upload bytes not attached within this time are removed by a job' }),
+  DAM_CDN_MIRROR_KEY_PREFIX: Type.String({
+    default: '',
+    maxLength: 200,
+    pattern: '^([A-Za-z0-9._-]+/)*$',
+    description: 'key prefix of mirrored copies (ends with /)',
+  }),
+  DAM_CDN_MIRROR_PUBLIC_BASE_URL: Type.String({
+    default: '',
+    maxLength: 500,
+    pattern: '^(https?://[^\\s]+)?$',
+    description: 'public address of the CDN in front of the mirror bucket; mirrored URLs are <this>/<key>',
+  }),
+  UPLOAD_TOKEN_SECRET: Type.Optional(
+    Type.String({
+      minLength: 32,
+      maxLength: 512,
+      description: 'HMAC key of public form upload tickets; unset = POST /public/uploads/intent answers 503',
+    }),
+  ),
+  UPLOAD_TICKET_TTL_SECONDS: Type.Integer({
+    minimum: 30,
+    maximum: 86400,
+    default: 900,
+    description: 'lifetime of an upload ticket (PUT /public/upload-data/<ticket>)',
+  }),
+  UPLOAD_STAGING_TTL_SECONDS: Type.Integer({
+    minimum: 60,
+    maximum: 7 * 86400,
+    default: 7200,
+    description: 'staged form upload bytes not attached within this time are removed by a job',
+  }),
 });

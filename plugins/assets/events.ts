@@ -43,12 +43,19 @@ export async function announceAssetChange(hooks: RecordHooks, trx: Tx, input: As
 }
 
 /** One event for a change of many assets (a folder deleted with everything under it): never one per row. */
-export async function announceAssetBulk(hooks: RecordHooks, trx: Tx, input: { kind: string; rows: readonly AssetRow[]; actor: ChangeActor; folder?: string }): Promise<void> {
+export async function announceAssetBulk(
+  hooks: RecordHooks,
+  trx: Tx,
+  input: { kind: string; rows: readonly AssetRow[]; actor: ChangeActor; folder?: string },
+): Promise<void> {
   await hooks.announce(trx, {
     recordType: 'asset',
     recordId: input.rows[0]?.id ?? '',
     kind: 'bulk',
     actor: input.actor,
-    data: { bulk: { kind: input.kind, count: input.rows.length, firstIds: input.rows.slice(0, 10).map((r) => r.id) }, ...(input.folder !== undefined ? { folder: input.folder } : {}) },
+    data: {
+      bulk: { kind: input.kind, count: input.rows.length, firstIds: input.rows.slice(0, 10).map((r) => r.id) },
+      ...(input.folder !== undefined ? { folder: input.folder } : {}),
+    },
   });
 }

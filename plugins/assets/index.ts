@@ -60,6 +60,11 @@ export default definePlugin({
   },
   jobs: [
     // Staged form-upload bytes never attached are removed after UPLOAD_STAGING_TTL_SECONDS (~2 h).
-    { name: 'form-uploads.purge', firstRunAfterMs: 60_000, intervalMs: 10 * 60_000, run: async ({ services }) => void (await services.formUploads.purgeStaging()) },
+    {
+      name: 'form-uploads.purge',
+      firstRunAfterMs: 60_000,
+      intervalMs: 10 * 60_000,
+      run: async ({ services }) => void (await services.formUploads.purgeStaging()),
+    },
   ],
 });

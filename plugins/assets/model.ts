@@ -31,5 +31,9 @@ export const keys = {
   /** Everything stored for an asset (all versions, thumbnails, derived files). */
   prefixes: (id: string) => [`a/${id}/`, `t/${id}/`, `d/${id}/`],
   /** Everything stored for one version. */
-  versionPrefixes: (id: string, version: number) => [`a/${id}/v${version}`, `t/${id}/v${version}/`, `d/${id}/v${version}/`],
+  versionPrefixes: (id: string, version: number) => [
+    `a/${id}/v${version}`,
+    `t/${id}/v${version}/`,
+    `d/${id}/v${version}/`,
+  ],
 };

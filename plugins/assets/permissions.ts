@@ -13,8 +13,20 @@ export const ASSET_KEYS = {
 } as const;
 
 export const ASSET_PERMISSIONS: PermissionDefinition[] = [
-  { key: ASSET_KEYS.read, description: 'List and read assets, folders, URLs and presets', grantedBy: ['objects:read', 'objects:write', ASSET_KEYS.upload, ASSET_KEYS.manage] },
-  { key: ASSET_KEYS.upload, description: 'Store files in the asset library, transform them, create folders', grantedBy: ['objects:write'] },
-  { key: ASSET_KEYS.manage, description: 'Change, move and delete assets and folders; define image presets; CDN mirror copies', grantedBy: ['objects:write'] },
+  {
+    key: ASSET_KEYS.read,
+    description: 'List and read assets, folders, URLs and presets',
+    grantedBy: ['objects:read', 'objects:write', ASSET_KEYS.upload, ASSET_KEYS.manage],
+  },
+  {
+    key: ASSET_KEYS.upload,
+    description: 'Store files in the asset library, transform them, create folders',
+    grantedBy: ['objects:write'],
+  },
+  {
+    key: ASSET_KEYS.manage,
+    description: 'Change, move and delete assets and folders; define image presets; CDN mirror copies',
+    grantedBy: ['objects:write'],
+  },
   { key: ASSET_KEYS.storage, description: 'Create the storage bucket (ensure-bucket)', grantedBy: ['settings:manage'] },
 ];

@@ -24,5 +24,12 @@ export default definePlugin({
   async routes(app, ctx) {
     await auditLogRoutes(app, { reader: ctx.services.reader, now: () => ctx.clock.now() });
   },
-  jobs: [{ name: 'purge', firstRunAfterMs: 5_000, intervalMs: DAY_MS, run: (ctx) => purgeExpiredAuditRows(ctx).then(() => undefined) }],
+  jobs: [
+    {
+      name: 'purge',
+      firstRunAfterMs: 5_000,
+      intervalMs: DAY_MS,
+      run: (ctx) => purgeExpiredAuditRows(ctx).then(() => undefined),
+    },
+  ],
 });

@@ -5,7 +5,8 @@ export const ClientApiConfig = Type.Object({
   REDIS_URL: Type.String({
     default: '',
     maxLength: 2000,
-    description: 'shared counter store for client rate limits (redis://host:6379/0); empty: counters in this process memory',
+    description:
+      'shared counter store for client rate limits (redis://host:6379/0); empty: counters in this process memory',
   }),
   CLIENT_RATE_LIMIT_PREFIX: Type.String({
     default: 'cms:client-rl:',
@@ -17,18 +18,21 @@ export const ClientApiConfig = Type.Object({
     minimum: 1,
     maximum: 1_000_000,
     default: 600,
-    description: 'requests per minute of an API client whose limits do not set requestsPerMinute (429 with Retry-After beyond)',
+    description:
+      'requests per minute of an API client whose limits do not set requestsPerMinute (429 with Retry-After beyond)',
   }),
   CLIENT_AUTH_CACHE_MS: Type.Integer({
     minimum: 0,
     maximum: 60_000,
     default: 5_000,
-    description: 'how long a verified key -> client lookup is reused in this process (cleared here at once on revoke, suspend, change)',
+    description:
+      'how long a verified key -> client lookup is reused in this process (cleared here at once on revoke, suspend, change)',
   }),
   CLIENT_JWKS_CACHE_SECONDS: Type.Integer({
     minimum: 10,
     maximum: 86_400,
     default: 600,
-    description: 'how long an identity provider discovery document and key set are reused (a token with an unknown key id refreshes sooner)',
+    description:
+      'how long an identity provider discovery document and key set are reused (a token with an unknown key id refreshes sooner)',
   }),
 });

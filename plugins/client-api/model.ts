@@ -64,7 +64,12 @@ export interface ClientDto {
   updatedAt: string;
 }
 
-export const toKeyDto = (k: KeyRow): KeyDto => ({ id: k.id, prefix: k.prefix, createdAt: k.created_at.toISOString(), revokedAt: k.revoked_at?.toISOString() ?? null });
+export const toKeyDto = (k: KeyRow): KeyDto => ({
+  id: k.id,
+  prefix: k.prefix,
+  createdAt: k.created_at.toISOString(),
+  revokedAt: k.revoked_at?.toISOString() ?? null,
+});
 
 export function toClientDto(c: ClientRow, keys: KeyRow[]): ClientDto {
   return {

@@ -12,7 +12,14 @@ export type PageChangeKind = 'created' | 'updated' | 'deleted' | 'published' | '
 export const changeActor = (actor: Actor): ChangeActor =>
   actor.type === 'user' ? { type: 'user', id: actor.id } : { type: 'system', id: null };
 
-export async function announcePage(hooks: RecordHooks, trx: Tx, kind: PageChangeKind, page: PageRow, actor: Actor, changedFields?: string[]): Promise<void> {
+export async function announcePage(
+  hooks: RecordHooks,
+  trx: Tx,
+  kind: PageChangeKind,
+  page: PageRow,
+  actor: Actor,
+  changedFields?: string[],
+): Promise<void> {
   await hooks.announce(trx, {
     recordType: 'page',
     recordId: page.id,

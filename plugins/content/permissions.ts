@@ -11,9 +11,21 @@ export const CONTENT_PERMISSIONS: PermissionDefinition[] = [
   { key: 'snippets:delete', description: 'Delete snippets', grantedBy: ['objects:write'] },
   { key: 'templates:edit', description: 'Create and change page templates and kits', grantedBy: ['objects:write'] },
   { key: 'templates:delete', description: 'Delete page templates and kits', grantedBy: ['objects:write'] },
-  { key: 'websites:edit', description: 'Create and change websites, layouts, upload settings, site keys, website themes', grantedBy: ['objects:write'] },
+  {
+    key: 'websites:edit',
+    description: 'Create and change websites, layouts, upload settings, site keys, website themes',
+    grantedBy: ['objects:write'],
+  },
   { key: 'websites:delete', description: 'Delete websites', grantedBy: ['objects:write'] },
-  { key: 'menus:edit', description: 'Create, change and delete website paths (menu entries)', grantedBy: ['objects:write'] },
+  {
+    key: 'menus:edit',
+    description: 'Create, change and delete website paths (menu entries)',
+    grantedBy: ['objects:write'],
+  },
   { key: 'themes:edit', description: 'Create, change and delete global themes', grantedBy: ['objects:write'] },
-  { key: 'content_settings:edit', description: 'Change editor settings (placeholder image, comments, logging, autosave, Alpine presets)', grantedBy: ['objects:write'] },
+  {
+    key: 'content_settings:edit',
+    description: 'Change editor settings (placeholder image, comments, logging, autosave, Alpine presets)',
+    grantedBy: ['objects:write'],
+  },
 ];

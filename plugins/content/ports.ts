@@ -55,7 +55,11 @@ export interface PublishedSites {
    */
   checkSiteKey(websiteId: string, presented: string | undefined): Promise<boolean>;
   /** The website whose root path is the first segment of `path`, or whose domain is `host`. */
-  findWebsite(by: { id?: string; host?: string; path?: string }): Promise<{ id: string; name: string; rootPath: string } | undefined>;
+  findWebsite(by: {
+    id?: string;
+    host?: string;
+    path?: string;
+  }): Promise<{ id: string; name: string; rootPath: string } | undefined>;
   uploadSettings(websiteId: string): Promise<WebsiteUploadSettings | undefined>;
 }
 

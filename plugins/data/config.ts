@@ -3,7 +3,10 @@ import { EnvFlag } from '../../kernel/index.ts';
 
 /** The environment variables this plugin reads (its `pluginConfig`, typed and defaulted by the kernel). */
 export const DataConfig = Type.Object({
-  ENFORCE_PUBLISH_PERMISSION: EnvFlag(true, '1: publishing objects needs objects:publish; objects created without it are drafts'),
+  ENFORCE_PUBLISH_PERMISSION: EnvFlag(
+    true,
+    '1: publishing objects needs objects:publish; objects created without it are drafts',
+  ),
   PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 1,
     maximum: 1_000_000_000,
@@ -14,24 +17,28 @@ export const DataConfig = Type.Object({
     default: 'no-cache',
     maxLength: 200,
     pattern: '^[a-zA-Z0-9=,\\- ]+$',
-    description: 'Cache-Control of public data answers (they carry an ETag; no-cache = revalidate every time, a 304 when unchanged)',
+    description:
+      'Cache-Control of public data answers (they carry an ETag; no-cache = revalidate every time, a 304 when unchanged)',
   }),
   PUBLIC_DATA_READ_CACHE_BYTES: Type.Integer({
     minimum: 0,
     maximum: 4 * 1024 * 1024 * 1024,
     default: 64 * 1024 * 1024,
-    description: 'memory for public answers (objects by id, pages) kept between changes, per process; 0 turns the read cache off',
+    description:
+      'memory for public answers (objects by id, pages) kept between changes, per process; 0 turns the read cache off',
   }),
   DATA_MAX_OBJECT_BYTES: Type.Integer({
     minimum: 1024,
     maximum: 16 * 1024 * 1024,
     default: 1024 * 1024,
-    description: 'largest attributes of one stored object, in bytes of JSON (413 OBJECT_TOO_LARGE beyond; a bulk row is rejected)',
+    description:
+      'largest attributes of one stored object, in bytes of JSON (413 OBJECT_TOO_LARGE beyond; a bulk row is rejected)',
   }),
   DATA_MAX_PAGE_BYTES: Type.Integer({
     minimum: 64 * 1024,
     maximum: 64 * 1024 * 1024,
     default: 4 * 1024 * 1024,
-    description: 'attribute bytes in one page of a list or query: the page stops there (at least one object) and answers hasMore',
+    description:
+      'attribute bytes in one page of a list or query: the page stops there (at least one object) and answers hasMore',
   }),
 });

@@ -6,7 +6,14 @@ import type { ObjectRow } from './model.ts';
  * created, updated, published, unpublished, transitioned, deleted, bulk. Subscribers (object events,
  * search) run in the same transaction; a failing one fails the write.
  */
-export type ObjectChangeKind = 'created' | 'updated' | 'published' | 'unpublished' | 'transitioned' | 'deleted' | 'bulk';
+export type ObjectChangeKind =
+  | 'created'
+  | 'updated'
+  | 'published'
+  | 'unpublished'
+  | 'transitioned'
+  | 'deleted'
+  | 'bulk';
 
 export interface ObjectChangeInput {
   kind: Exclude<ObjectChangeKind, 'bulk'>;
@@ -50,7 +57,14 @@ export async function announceObjectChange(hooks: RecordHooks, trx: Tx, input: O
 export async function announceObjectBulk(
   hooks: RecordHooks,
   trx: Tx,
-  input: { bulkKind: string; classId: string; className: string; ids: string[]; actor: ChangeActor; flags?: Record<string, string> },
+  input: {
+    bulkKind: string;
+    classId: string;
+    className: string;
+    ids: string[];
+    actor: ChangeActor;
+    flags?: Record<string, string>;
+  },
 ): Promise<void> {
   if (input.ids.length === 0) return;
   await hooks.announce(trx, {

@@ -72,6 +72,11 @@ export default definePlugin({
     { ...retentionJob, run: (ctx) => retentionJob.run(ctx) },
     // Field index builds that a stop or a failure left unfinished are picked up again shortly after
     // start, and retried every few hours; only where the routes run (core-api), never in the gateway.
-    { name: 'index-builds.resume', firstRunAfterMs: 2_000, intervalMs: 6 * 3600_000, run: ({ services }) => services.indexBuilds.resumeAll() },
+    {
+      name: 'index-builds.resume',
+      firstRunAfterMs: 2_000,
+      intervalMs: 6 * 3600_000,
+      run: ({ services }) => services.indexBuilds.resumeAll(),
+    },
   ],
 });

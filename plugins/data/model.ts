@@ -53,7 +53,20 @@ export function toObjectDto(row: ObjectRow, className: string): ObjectDto {
 
 /** The field types a class or component may declare. */
 export const FIELD_TYPES = [
-  'text', 'richtext', 'markdown', 'json', 'array', 'slug', 'relation', 'number', 'boolean', 'date', 'datetime', 'select', 'asset', 'component',
+  'text',
+  'richtext',
+  'markdown',
+  'json',
+  'array',
+  'slug',
+  'relation',
+  'number',
+  'boolean',
+  'date',
+  'datetime',
+  'select',
+  'asset',
+  'component',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 

@@ -13,8 +13,20 @@ export const DATA_KEYS = {
 } as const;
 
 export const DATA_PERMISSIONS: PermissionDefinition[] = [
-  { key: DATA_KEYS.classesRead, description: 'Read class and component definitions', grantedBy: ['objects:read', 'objects:write'] },
-  { key: DATA_KEYS.classesManage, description: 'Create, change, empty and delete classes and components', grantedBy: ['objects:write'] },
-  { key: DATA_KEYS.objectsRead, description: 'Read data objects, drafts included', grantedBy: ['objects:read', 'objects:write'] },
+  {
+    key: DATA_KEYS.classesRead,
+    description: 'Read class and component definitions',
+    grantedBy: ['objects:read', 'objects:write'],
+  },
+  {
+    key: DATA_KEYS.classesManage,
+    description: 'Create, change, empty and delete classes and components',
+    grantedBy: ['objects:write'],
+  },
+  {
+    key: DATA_KEYS.objectsRead,
+    description: 'Read data objects, drafts included',
+    grantedBy: ['objects:read', 'objects:write'],
+  },
   { key: DATA_KEYS.objectsWrite, description: 'Create, change and delete data objects', grantedBy: ['objects:write'] },
 ];

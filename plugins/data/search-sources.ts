@@ -16,8 +16,18 @@ const TEXT_TYPES = new Set(['text', 'markdown', 'richtext']);
 const BATCH = 500;
 
 /** Announced by the class service on create, update and delete (record type `class`). */
-export async function announceClassChange(hooks: RecordHooks, trx: Tx, change: { kind: 'created' | 'updated' | 'deleted'; classId: string; name: string; actor: ChangeActor }) {
-  await hooks.announce(trx, { recordType: 'class', recordId: change.classId, kind: change.kind, actor: change.actor, data: { class: { id: change.classId, name: change.name } } });
+export async function announceClassChange(
+  hooks: RecordHooks,
+  trx: Tx,
+  change: { kind: 'created' | 'updated' | 'deleted'; classId: string; name: string; actor: ChangeActor },
+) {
+  await hooks.announce(trx, {
+    recordType: 'class',
+    recordId: change.classId,
+    kind: change.kind,
+    actor: change.actor,
+    data: { class: { id: change.classId, name: change.name } },
+  });
 }
 
 /** Richtext as plain words: tags become spaces, the common entities their characters. */
@@ -58,7 +68,8 @@ export function objectDocument(row: ObjectRow, cls: ClassRow): SearchDocument {
 }
 
 const classIdOf = (change: RecordChange) => (change.data?.class as { id?: string } | undefined)?.id;
-const bulkOf = (change: RecordChange) => (change.data?.bulk as { kind?: string; count?: number; firstIds?: string[] } | undefined) ?? {};
+const bulkOf = (change: RecordChange) =>
+  (change.data?.bulk as { kind?: string; count?: number; firstIds?: string[] } | undefined) ?? {};
 
 /**
  * The rows a bulk write wrote in this transaction. The event names at most 10 ids; beyond, created
@@ -104,7 +115,9 @@ export const objectSearchSource: SearchSource = {
       const rows = await rowsOfBulkWrite(trx, classId, bulk.firstIds ?? [], bulk.count ?? 0);
       return rows.map((r) => objectDocument(r, cls));
     }
-    const row: ObjectRow | undefined = await trx('data_objects').where({ class_id: classId, id: change.recordId }).first();
+    const row: ObjectRow | undefined = await trx('data_objects')
+      .where({ class_id: classId, id: change.recordId })
+      .first();
     return row ? [objectDocument(row, cls)] : [];
   },
 
@@ -118,7 +131,11 @@ export const objectSearchSource: SearchSource = {
     for (const cls of await listClasses(trx)) {
       let after = '00000000-0000-0000-0000-000000000000';
       for (;;) {
-        const rows: ObjectRow[] = await trx('data_objects').where({ class_id: cls.id }).andWhere('id', '>', after).orderBy('id').limit(BATCH);
+        const rows: ObjectRow[] = await trx('data_objects')
+          .where({ class_id: cls.id })
+          .andWhere('id', '>', after)
+          .orderBy('id')
+          .limit(BATCH);
         if (rows.length === 0) break;
         yield rows.map((r) => objectDocument(r, cls));
         if (rows.length < BATCH) break;

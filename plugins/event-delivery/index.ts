@@ -17,20 +17,23 @@ export default definePlugin({
   config: EventDeliveryConfig,
   setup: ({ objectEventQueue, gatewayCatalog, clock, config, log, pluginConfig }) => ({
     enabled: pluginConfig.OBJECT_EVENTS_ENABLED && gatewayCatalog !== undefined,
-    worker: gatewayCatalog && new DeliveryWorker(
-      { queue: objectEventQueue, catalog: gatewayCatalog, clock, log },
-      {
-        concurrency: pluginConfig.OBJECT_EVENTS_CONCURRENCY,
-        pollMs: pluginConfig.OBJECT_EVENTS_POLL_MS,
-        leaseMs: pluginConfig.OBJECT_EVENTS_CLAIM_SECONDS * 1000,
-        instance: new URL(config.PUBLIC_BASE_URL).hostname,
-      },
-    ),
+    worker:
+      gatewayCatalog &&
+      new DeliveryWorker(
+        { queue: objectEventQueue, catalog: gatewayCatalog, clock, log },
+        {
+          concurrency: pluginConfig.OBJECT_EVENTS_CONCURRENCY,
+          pollMs: pluginConfig.OBJECT_EVENTS_POLL_MS,
+          leaseMs: pluginConfig.OBJECT_EVENTS_CLAIM_SECONDS * 1000,
+          instance: new URL(config.PUBLIC_BASE_URL).hostname,
+        },
+      ),
   }),
   onStart({ services, objectEventQueue, log }) {
     const worker = services.worker;
     if (!services.enabled || !worker) {
-      if (!services.worker) log.warn('object events: no gatewayCatalog in this process, deliveries are not sent from here');
+      if (!services.worker)
+        log.warn('object events: no gatewayCatalog in this process, deliveries are not sent from here');
       return;
     }
     objectEventQueue.onQueued(() => worker.wake());

@@ -21,7 +21,11 @@ export default definePlugin({
       assets: assetLibrary,
       objects: dataObjects,
       sites: publishedSites,
-      limit: new SubmitRateLimit(pluginConfig.FORM_SUBMIT_RATE_LIMIT_PER_WINDOW, pluginConfig.FORM_SUBMIT_RATE_LIMIT_WINDOW_SECONDS * 1000, () => clock.now().getTime()),
+      limit: new SubmitRateLimit(
+        pluginConfig.FORM_SUBMIT_RATE_LIMIT_PER_WINDOW,
+        pluginConfig.FORM_SUBMIT_RATE_LIMIT_WINDOW_SECONDS * 1000,
+        () => clock.now().getTime(),
+      ),
     }),
   routes: (app, { services }) => submitRoutes(app, services),
 });

@@ -48,7 +48,10 @@ export default definePlugin({
     await app.register(async (scope) => publishedRoutes(scope, services));
     const forwarder = new InternalForwarder();
     app.addHook('onClose', () => forwarder.close());
-    await passthroughRoutes(app, forwarder, { coreApi: pluginConfig.GATEWAY_CORE_API_URL, assetProcessor: pluginConfig.GATEWAY_ASSET_PROCESSOR_URL });
+    await passthroughRoutes(app, forwarder, {
+      coreApi: pluginConfig.GATEWAY_CORE_API_URL,
+      assetProcessor: pluginConfig.GATEWAY_ASSET_PROCESSOR_URL,
+    });
     const mounted = await mountRemotePlugins(app, ctx.gatewayRemotePlugins);
     await catalogRoutes(app, services, mounted);
   },

@@ -3,9 +3,21 @@ import type { AuthType } from './services/auth-types.ts';
 
 export const RateLimit = Type.Object(
   {
-    requestsPerMinute: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'calls per minute to this endpoint from this process' })),
+    requestsPerMinute: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        description: 'calls per minute to this endpoint from this process',
+      }),
+    ),
     maxConcurrent: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'calls in flight at once' })),
-    maxQueued: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'calls waiting for a slot; beyond: 429 (default 0: refuse at once)' })),
+    maxQueued: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 10_000,
+        description: 'calls waiting for a slot; beyond: 429 (default 0: refuse at once)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

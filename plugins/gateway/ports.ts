@@ -50,13 +50,26 @@ export interface GatewayCatalog {
    * The route of an endpoint (by id or name) whose method and path template match a concrete call,
    * e.g. `GET /users/42` matches `GET /users/{id}` with `params: { id: '42' }` (client passthrough).
    */
-  matchRoute(endpoint: string, method: string, path: string): Promise<{ route: GatewayRouteRef; params: Record<string, string> } | undefined>;
+  matchRoute(
+    endpoint: string,
+    method: string,
+    path: string,
+  ): Promise<{ route: GatewayRouteRef; params: Record<string, string> } | undefined>;
   /**
    * A plain outbound request under the same policy (loopback/private ranges, address pinned after
    * DNS resolution, redirects re-checked, timeouts, body cap), e.g. an identity provider's discovery
    * document and keys. No credentials are added.
    */
-  fetchOutbound(url: string, init?: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number; maxBytes?: number }): Promise<GatewayAnswer>;
+  fetchOutbound(
+    url: string,
+    init?: {
+      method?: string;
+      headers?: Record<string, string>;
+      body?: string | Buffer;
+      timeoutMs?: number;
+      maxBytes?: number;
+    },
+  ): Promise<GatewayAnswer>;
 }
 
 declare module '../../kernel/index.ts' {

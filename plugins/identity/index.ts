@@ -44,7 +44,8 @@ export default definePlugin({
       name: 'reset-tokens.purge',
       firstRunAfterMs: 60_000,
       intervalMs: DAY_MS,
-      run: async ({ services, clock }) => void (await services.resets.purgeExpired(new Date(clock.now().getTime() - DAY_MS))),
+      run: async ({ services, clock }) =>
+        void (await services.resets.purgeExpired(new Date(clock.now().getTime() - DAY_MS))),
     },
   ],
   async routes(app, { services }) {

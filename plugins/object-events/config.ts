@@ -14,13 +14,20 @@ export const ObjectEventsConfig = Type.Object({
     minimum: 0,
     maximum: 100_000,
     default: 12,
-    description: 'events by API clients per subscription and record within the window; the next ones are stopped (0: off)',
+    description:
+      'events by API clients per subscription and record within the window; the next ones are stopped (0: off)',
   }),
-  OBJECT_EVENTS_LOOP_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 60, description: 'loop guard window in seconds' }),
+  OBJECT_EVENTS_LOOP_WINDOW_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 60,
+    description: 'loop guard window in seconds',
+  }),
   OBJECT_EVENTS_SUBSCRIPTION_CACHE_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 3600,
     default: 30,
-    description: 'longest time a process keeps its subscription list without a change notice from the database (LISTEN/NOTIFY)',
+    description:
+      'longest time a process keeps its subscription list without a change notice from the database (LISTEN/NOTIFY)',
   }),
 });

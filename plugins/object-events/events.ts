@@ -2,9 +2,20 @@ import type { RecordChange } from '../../kernel/index.ts';
 
 /** Every event kind a subscription may tick (spec "Events"). */
 export const EVENT_TYPES = [
-  'object.created', 'object.updated', 'object.published', 'object.unpublished', 'object.transitioned', 'object.deleted', 'object.bulk',
-  'asset.created', 'asset.updated', 'asset.moved', 'asset.deleted', 'asset.bulk',
-  'page.published', 'page.unpublished',
+  'object.created',
+  'object.updated',
+  'object.published',
+  'object.unpublished',
+  'object.transitioned',
+  'object.deleted',
+  'object.bulk',
+  'asset.created',
+  'asset.updated',
+  'asset.moved',
+  'asset.deleted',
+  'asset.bulk',
+  'page.published',
+  'page.unpublished',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -18,7 +29,9 @@ export const RECORD_KINDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 
 /** The event kind of a change, or undefined when the change emits no event. */
 export function eventTypeOf(change: RecordChange): EventType | undefined {
-  return RECORD_KINDS.get(change.recordType)?.has(change.kind) ? (`${change.recordType}.${change.kind}` as EventType) : undefined;
+  return RECORD_KINDS.get(change.recordType)?.has(change.kind)
+    ? (`${change.recordType}.${change.kind}` as EventType)
+    : undefined;
 }
 
 /** The id of the all-zero object a test event describes. */

@@ -33,7 +33,8 @@ export default definePlugin({
   },
   async onStart({ services, recordHooks }) {
     if (!services.enabled) return;
-    for (const recordType of RECORD_KINDS.keys()) recordHooks.subscribe(recordType, (change, trx) => services.recorder.record(change, trx));
+    for (const recordType of RECORD_KINDS.keys())
+      recordHooks.subscribe(recordType, (change, trx) => services.recorder.record(change, trx));
     await services.notifications.start();
   },
   onStop: ({ services }) => services.notifications.stop(),
@@ -43,7 +44,8 @@ export default definePlugin({
       name: 'leftovers.purge',
       firstRunAfterMs: 60_000,
       intervalMs: 3600_000,
-      run: ({ db, clock, pluginConfig }) => purgeLeftovers(db, clock.now(), pluginConfig.OBJECT_EVENTS_LOOP_WINDOW_SECONDS * 1000),
+      run: ({ db, clock, pluginConfig }) =>
+        purgeLeftovers(db, clock.now(), pluginConfig.OBJECT_EVENTS_LOOP_WINDOW_SECONDS * 1000),
     },
   ],
 });

@@ -12,7 +12,8 @@ export const SearchConfig = Type.Object({
     default: 'no-cache',
     maxLength: 200,
     pattern: '^[a-zA-Z0-9=,\\- ]+$',
-    description: 'Cache-Control of /public/search answers (they carry an ETag; no-cache = revalidate every time, a 304 when unchanged)',
+    description:
+      'Cache-Control of /public/search answers (they carry an ETag; no-cache = revalidate every time, a 304 when unchanged)',
   }),
   SEARCH_BODY_MAX_CHARS: Type.Integer({
     minimum: 1000,

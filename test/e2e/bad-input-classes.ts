@@ -55,13 +55,16 @@ export const validation =
       : `expected 400 VALIDATION_FAILED${field ? ` naming ${field}` : ''}`;
 
 /** The handler looked the id up and did not find it. */
-export const notFound: Expectation = (a) => (a.status === 404 && a.code !== 'ROUTE_NOT_FOUND' ? null : "expected the handler's 404");
+export const notFound: Expectation = (a) =>
+  a.status === 404 && a.code !== 'ROUTE_NOT_FOUND' ? null : "expected the handler's 404";
 
 /** Refused by the schema naming the parameter, or not found by the handler (ids that are plain strings). */
 const validationOrNotFound =
   (field: string): Expectation =>
   (a) =>
-    validation(field)(a) === null || notFound(a) === null ? null : `expected 400 VALIDATION_FAILED naming ${field}, or the handler's 404`;
+    validation(field)(a) === null || notFound(a) === null
+      ? null
+      : `expected 400 VALIDATION_FAILED naming ${field}, or the handler's 404`;
 
 /** The handler answered, whatever it decided (the common rules still apply: no 5xx, no 401...). */
 export const handled: Expectation = () => null;
@@ -75,17 +78,29 @@ const ignoredField =
 export const kernelCode =
   (code: string, field?: string): Expectation =>
   (a) =>
-    a.status === 400 && a.code === code && (field === undefined || a.field === field) ? null : `expected 400 ${code}${field ? ` naming ${field}` : ''}`;
+    a.status === 400 && a.code === code && (field === undefined || a.field === field)
+      ? null
+      : `expected 400 ${code}${field ? ` naming ${field}` : ''}`;
 
 // ---- building requests ------------------------------------------------------------------------
 
 /** The URL of a route: path parameters a well-formed unknown id unless given, required query values minimal. */
-export function urlFor(route: DocumentedRoute, opts: { params?: Record<string, string>; query?: Record<string, string>; rawQuery?: string } = {}): string {
-  const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) => opts.params?.[name] ?? encodeURIComponent(PROBE_UUID));
+export function urlFor(
+  route: DocumentedRoute,
+  opts: { params?: Record<string, string>; query?: Record<string, string>; rawQuery?: string } = {},
+): string {
+  const path = route.path.replace(
+    /\{([^}]+)\}/g,
+    (_, name: string) => opts.params?.[name] ?? encodeURIComponent(PROBE_UUID),
+  );
   const query = new URLSearchParams();
   for (const p of route.query) {
     // Parameters with a default are filled in by the schema; the others get a minimal valid value.
-    if (p.required && (p.schema as { default?: unknown }).default === undefined && !(opts.query && p.name in opts.query)) {
+    if (
+      p.required &&
+      (p.schema as { default?: unknown }).default === undefined &&
+      !(opts.query && p.name in opts.query)
+    ) {
       query.set(p.name, String(minimalValue(p.schema)));
     }
   }
@@ -192,7 +207,14 @@ export const BAD_INPUT_CLASSES: BadInputClass[] = [
       topLevel(route).flatMap(([name, schema]) => {
         const wrong = wrongTypeValue(schema);
         if (wrong === undefined) return [];
-        return [{ what: `body.${name}: ${JSON.stringify(wrong)}`, url: urlFor(route), payload: bodyWith(route, { [name]: wrong }), expect: validation(name) }];
+        return [
+          {
+            what: `body.${name}: ${JSON.stringify(wrong)}`,
+            url: urlFor(route),
+            payload: bodyWith(route, { [name]: wrong }),
+            expect: validation(name),
+          },
+        ];
       }),
   },
   {
@@ -202,19 +224,40 @@ export const BAD_INPUT_CLASSES: BadInputClass[] = [
         const value = oversizeString(p.schema);
         if (value === undefined) return [];
         const where = route.pathParams.includes(p) ? { params: { [p.name]: value } } : { query: { [p.name]: value } };
-        return [{ what: `${p.name}: ${value.length} chars`, url: urlFor(route, where), payload: minimalBody(route), expect: validation(p.name) }];
+        return [
+          {
+            what: `${p.name}: ${value.length} chars`,
+            url: urlFor(route, where),
+            payload: minimalBody(route),
+            expect: validation(p.name),
+          },
+        ];
       }),
       ...topLevel(route).flatMap(([name, schema]) => {
         const types = acceptedTypes(schema);
         if (types.has('array') && schema.maxItems !== undefined) {
           const items = Array.from({ length: schema.maxItems + 1 }, () => minimalValue(schema.items ?? {}));
-          return [{ what: `body.${name}: ${items.length} items`, url: urlFor(route), payload: bodyWith(route, { [name]: items }), expect: validation(name) }];
+          return [
+            {
+              what: `body.${name}: ${items.length} items`,
+              url: urlFor(route),
+              payload: bodyWith(route, { [name]: items }),
+              expect: validation(name),
+            },
+          ];
         }
         if (!types.has('string')) return [];
         const capped = oversizeString(schema);
         // Without a cap the handler decides; it must still answer with its own 4xx or accept it.
         const value = capped ?? UNCAPPED_STRING;
-        return [{ what: `body.${name}: ${value.length} chars`, url: urlFor(route), payload: bodyWith(route, { [name]: value }), expect: capped ? validation(name) : handled }];
+        return [
+          {
+            what: `body.${name}: ${value.length} chars`,
+            url: urlFor(route),
+            payload: bodyWith(route, { [name]: value }),
+            expect: capped ? validation(name) : handled,
+          },
+        ];
       }),
     ],
   },
@@ -222,7 +265,12 @@ export const BAD_INPUT_CLASSES: BadInputClass[] = [
     name: 'unknown fields',
     probes: (route) => [
       // Every route, even one without input: an unknown query parameter is refused or ignored.
-      { what: 'query probeUnknownField=1', url: urlFor(route, { rawQuery: 'probeUnknownField=1' }), payload: minimalBody(route), expect: handled },
+      {
+        what: 'query probeUnknownField=1',
+        url: urlFor(route, { rawQuery: 'probeUnknownField=1' }),
+        payload: minimalBody(route),
+        expect: handled,
+      },
       ...(route.body
         ? [
             {
@@ -241,13 +289,32 @@ export const BAD_INPUT_CLASSES: BadInputClass[] = [
     probes: (route) => {
       const firstString = topLevel(route).find(([, schema]) => acceptedTypes(schema).has('string'))?.[0];
       return [
-        ...route.pathParams.map((p) => ({ what: `${p.name}=%00`, url: urlFor(route, { params: { [p.name]: '%00' } }), payload: minimalBody(route), expect: kernelCode('NUL_CHARACTER', p.name) })),
-        ...route.query.map((p) => ({ what: `query ${p.name}=%00`, url: urlFor(route, { query: { [p.name]: '\u0000' } }), expect: kernelCode('NUL_CHARACTER', p.name) })),
+        ...route.pathParams.map((p) => ({
+          what: `${p.name}=%00`,
+          url: urlFor(route, { params: { [p.name]: '%00' } }),
+          payload: minimalBody(route),
+          expect: kernelCode('NUL_CHARACTER', p.name),
+        })),
+        ...route.query.map((p) => ({
+          what: `query ${p.name}=%00`,
+          url: urlFor(route, { query: { [p.name]: '\u0000' } }),
+          expect: kernelCode('NUL_CHARACTER', p.name),
+        })),
         ...(route.body
           ? [
               firstString
-                ? { what: `body.${firstString}: "a\\u0000b"`, url: urlFor(route), payload: bodyWith(route, { [firstString]: 'a\u0000b' }), expect: kernelCode('NUL_CHARACTER', firstString) }
-                : { what: 'body key "probe\\u0000"', url: urlFor(route), payload: bodyWith(route, { 'probe\u0000': 1 }), expect: kernelCode('NUL_CHARACTER', 'probe\u0000') },
+                ? {
+                    what: `body.${firstString}: "a\\u0000b"`,
+                    url: urlFor(route),
+                    payload: bodyWith(route, { [firstString]: 'a\u0000b' }),
+                    expect: kernelCode('NUL_CHARACTER', firstString),
+                  }
+                : {
+                    what: 'body key "probe\\u0000"',
+                    url: urlFor(route),
+                    payload: bodyWith(route, { 'probe\u0000': 1 }),
+                    expect: kernelCode('NUL_CHARACTER', 'probe\u0000'),
+                  },
             ]
           : []),
       ];
@@ -257,12 +324,20 @@ export const BAD_INPUT_CLASSES: BadInputClass[] = [
     // Names that are properties of every plain object: a lookup of user text in one finds them.
     name: 'prototype property names',
     probes: (route) => [
-      ...PROTOTYPE_NAMES.map((name) => ({ what: `query ${name}=1`, url: urlFor(route, { rawQuery: `${name}=1` }), payload: minimalBody(route), expect: handled })),
+      ...PROTOTYPE_NAMES.map((name) => ({
+        what: `query ${name}=1`,
+        url: urlFor(route, { rawQuery: `${name}=1` }),
+        payload: minimalBody(route),
+        expect: handled,
+      })),
       ...(route.body
         ? PROTOTYPE_NAMES.map((name) => ({
             what: `body key ${name}`,
             url: urlFor(route),
-            payload: JSON.stringify({ ...(minimalValue(route.body!) as Record<string, unknown>), [name]: { probe: 1 } }),
+            payload: JSON.stringify({
+              ...(minimalValue(route.body!) as Record<string, unknown>),
+              [name]: { probe: 1 },
+            }),
             expect: handled,
           }))
         : []),
@@ -274,8 +349,18 @@ export const BAD_INPUT_CLASSES: BadInputClass[] = [
     probes: (route) =>
       route.body
         ? [
-            { what: 'body nested 100 deep', url: urlFor(route), payload: bodyWith(route, { probe: nested(100) }), expect: kernelCode('TOO_DEEP') },
-            { what: 'body nested 100,000 deep', url: urlFor(route), payload: `{"probe":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`, expect: kernelCode('TOO_DEEP') },
+            {
+              what: 'body nested 100 deep',
+              url: urlFor(route),
+              payload: bodyWith(route, { probe: nested(100) }),
+              expect: kernelCode('TOO_DEEP'),
+            },
+            {
+              what: 'body nested 100,000 deep',
+              url: urlFor(route),
+              payload: `{"probe":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`,
+              expect: kernelCode('TOO_DEEP'),
+            },
           ]
         : [],
   },
@@ -287,7 +372,14 @@ export const BAD_INPUT_CLASSES: BadInputClass[] = [
       if (!route.body) return [];
       // Written as JSON escapes: the text on the wire is valid UTF-8, the parsed string is not.
       const field = firstString ?? 'probe';
-      return [{ what: `body.${field}: "a\\ud800"`, url: urlFor(route), payload: bodyWith(route, { [field]: 'SURROGATE' }).replace('"SURROGATE"', '"a\\ud800"'), expect: kernelCode('INVALID_TEXT', field) }];
+      return [
+        {
+          what: `body.${field}: "a\\ud800"`,
+          url: urlFor(route),
+          payload: bodyWith(route, { [field]: 'SURROGATE' }).replace('"SURROGATE"', '"a\\ud800"'),
+          expect: kernelCode('INVALID_TEXT', field),
+        },
+      ];
     },
   },
   {
@@ -295,18 +387,44 @@ export const BAD_INPUT_CLASSES: BadInputClass[] = [
     probes: (route) => [
       ...route.query.flatMap((p) => {
         const types = acceptedTypes(p.schema);
-        if (types.has('integer') || types.has('number')) return ['1e400', '-1e400', 'Infinity', 'NaN'].map((v) => ({ what: `query ${p.name}=${v}`, url: urlFor(route, { query: { [p.name]: v } }), expect: validation(p.name) }));
-        if (p.schema.format === 'date-time' || p.schema.format === 'date' || ['from', 'to', 'since', 'until'].includes(p.name)) {
-          return OUT_OF_RANGE_DATES.map((v) => ({ what: `query ${p.name}=${v}`, url: urlFor(route, { query: { [p.name]: v } }), expect: handled }));
+        if (types.has('integer') || types.has('number'))
+          return ['1e400', '-1e400', 'Infinity', 'NaN'].map((v) => ({
+            what: `query ${p.name}=${v}`,
+            url: urlFor(route, { query: { [p.name]: v } }),
+            expect: validation(p.name),
+          }));
+        if (
+          p.schema.format === 'date-time' ||
+          p.schema.format === 'date' ||
+          ['from', 'to', 'since', 'until'].includes(p.name)
+        ) {
+          return OUT_OF_RANGE_DATES.map((v) => ({
+            what: `query ${p.name}=${v}`,
+            url: urlFor(route, { query: { [p.name]: v } }),
+            expect: handled,
+          }));
         }
         return [];
       }),
       ...topLevel(route).flatMap(([name, schema]) => {
         const types = acceptedTypes(schema);
         if (types.has('integer') || types.has('number')) {
-          return [{ what: `body.${name}: 1e400`, url: urlFor(route), payload: bodyWith(route, { [name]: 'NUMBER' }).replace('"NUMBER"', '1e400'), expect: validation(name) }];
+          return [
+            {
+              what: `body.${name}: 1e400`,
+              url: urlFor(route),
+              payload: bodyWith(route, { [name]: 'NUMBER' }).replace('"NUMBER"', '1e400'),
+              expect: validation(name),
+            },
+          ];
         }
-        if (types.has('string')) return OUT_OF_RANGE_DATES.slice(0, 1).map((v) => ({ what: `body.${name}: ${v}`, url: urlFor(route), payload: bodyWith(route, { [name]: v }), expect: handled }));
+        if (types.has('string'))
+          return OUT_OF_RANGE_DATES.slice(0, 1).map((v) => ({
+            what: `body.${name}: ${v}`,
+            url: urlFor(route),
+            payload: bodyWith(route, { [name]: v }),
+            expect: handled,
+          }));
         return [];
       }),
     ],
@@ -316,16 +434,28 @@ export const BAD_INPUT_CLASSES: BadInputClass[] = [
     probes: (route) => [
       ...route.query
         .filter((p) => p.name === 'offset')
-        .map((p) => ({ what: 'query offset=100000000000000000000', url: urlFor(route, { query: { [p.name]: '100000000000000000000' } }), expect: validation('offset') })),
+        .map((p) => ({
+          what: 'query offset=100000000000000000000',
+          url: urlFor(route, { query: { [p.name]: '100000000000000000000' } }),
+          expect: validation('offset'),
+        })),
       ...topLevel(route)
         .filter(([name]) => name === 'offset')
-        .map(([name]) => ({ what: 'body.offset: 1e20', url: urlFor(route), payload: bodyWith(route, { [name]: 1e20 }), expect: validation(name) })),
+        .map(([name]) => ({
+          what: 'body.offset: 1e20',
+          url: urlFor(route),
+          payload: bodyWith(route, { [name]: 1e20 }),
+          expect: validation(name),
+        })),
     ],
   },
   {
     name: 'malformed JSON',
     kernelCodes: ['INVALID_JSON'],
-    probes: (route) => (route.body ? [{ what: 'body {"probe":', url: urlFor(route), payload: '{"probe":', expect: kernelCode('INVALID_JSON') }] : []),
+    probes: (route) =>
+      route.body
+        ? [{ what: 'body {"probe":', url: urlFor(route), payload: '{"probe":', expect: kernelCode('INVALID_JSON') }]
+        : [],
   },
 ];
 
@@ -336,18 +466,30 @@ export const BAD_INPUT_CLASSES: BadInputClass[] = [
 export const EXEMPT: Array<{ route: string; class: string; probe?: string; reason: string }> = [
   // An optional body: the route takes a JSON null like no body at all (`request.body ??= {}`), so the
   // handler goes on and answers for the path id (404) or the signed-in user (enrolment starts).
-  ...['POST /auth/mfa/setup', 'POST /auth/users/{id}/reset-password', 'POST /data-objects/{id}/preview-link'].map((route) => ({
-    route,
-    class: 'wrong body types',
-    probe: 'body null',
-    reason: 'optional body: null means no body',
-  })),
+  ...['POST /auth/mfa/setup', 'POST /auth/users/{id}/reset-password', 'POST /data-objects/{id}/preview-link'].map(
+    (route) => ({
+      route,
+      class: 'wrong body types',
+      probe: 'body null',
+      reason: 'optional body: null means no body',
+    }),
+  ),
   // The client surface ignores staff sessions: a schema-valid request without a client credential answers
   // 401 before any lookup. plugins/client-api/test/bad-input.test.ts sends these classes with a key.
   ...[
-    'GET /client/v1/data/{class}', 'POST /client/v1/data/{class}', 'GET /client/v1/data/{class}/{id}', 'PATCH /client/v1/data/{class}/{id}',
-    'POST /client/v1/automations/{endpoint}/{*}', ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => `${m} /client/v1/gateway/{endpoint}/{*}`),
-  ].flatMap((route) => ['malformed path ids', 'well-formed unknown ids'].map((cls) => ({ route, class: cls, reason: 'client credentials, not sessions; probed with a key in the plugin' }))),
+    'GET /client/v1/data/{class}',
+    'POST /client/v1/data/{class}',
+    'GET /client/v1/data/{class}/{id}',
+    'PATCH /client/v1/data/{class}/{id}',
+    'POST /client/v1/automations/{endpoint}/{*}',
+    ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => `${m} /client/v1/gateway/{endpoint}/{*}`),
+  ].flatMap((route) =>
+    ['malformed path ids', 'well-formed unknown ids'].map((cls) => ({
+      route,
+      class: cls,
+      reason: 'client credentials, not sessions; probed with a key in the plugin',
+    })),
+  ),
 ];
 
 /**

@@ -2,13 +2,28 @@ import { expect } from 'chai';
 import { SESSION_COOKIE } from '../../kernel/sessions.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
 import { documentedRoutes, type DocumentedRoute } from '../helpers/openapi-routes.ts';
-import { BAD_INPUT_CLASSES, EXEMPT, KNOWN_FAILURES, type Answer, type BadInputClass, type Probe } from './bad-input-classes.ts';
+import {
+  BAD_INPUT_CLASSES,
+  EXEMPT,
+  KNOWN_FAILURES,
+  type Answer,
+  type BadInputClass,
+  type Probe,
+} from './bad-input-classes.ts';
 
 const exempts = (e: (typeof EXEMPT)[number], route: DocumentedRoute, cls: BadInputClass, probe: Probe) =>
   e.route === route.label && e.class === cls.name && (e.probe === undefined || e.probe === probe.what);
 
 /** Answered before any handler: never the outcome of a probe, unless its class is about that code. */
-const KERNEL_CODES = ['UNAUTHENTICATED', 'FORBIDDEN', 'ROUTE_NOT_FOUND', 'NUL_CHARACTER', 'INVALID_JSON', 'INVALID_TEXT', 'TOO_DEEP'];
+const KERNEL_CODES = [
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'ROUTE_NOT_FOUND',
+  'NUL_CHARACTER',
+  'INVALID_JSON',
+  'INVALID_TEXT',
+  'TOO_DEEP',
+];
 
 /**
  * Every route of the all-in-one process, as its OpenAPI document lists it (so a route added later is
@@ -34,7 +49,10 @@ describe('bad input reaches every handler and gets its own 4xx', () => {
     const res = await t.inject({
       method: route.method as 'POST',
       url: probe.url,
-      headers: { cookie: `${SESSION_COOKIE}=${session.token}`, ...(probe.payload !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        cookie: `${SESSION_COOKIE}=${session.token}`,
+        ...(probe.payload !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       payload: probe.payload,
     });
     let parsed: { code?: string; field?: string } = {};
@@ -43,16 +61,23 @@ describe('bad input reaches every handler and gets its own 4xx', () => {
     } catch {
       // Not JSON (a CSV page, an empty 204): no code to read.
     }
-    return { status: res.statusCode, code: typeof parsed?.code === 'string' ? parsed.code : undefined, field: parsed?.field, body: res.body };
+    return {
+      status: res.statusCode,
+      code: typeof parsed?.code === 'string' ? parsed.code : undefined,
+      field: parsed?.field,
+      body: res.body,
+    };
   }
 
   /** The rules every probe's answer follows, whatever its class. */
   function commonRule(answer: Answer, cls: BadInputClass): string | null {
     if (answer.status >= 500) return 'a server error';
-    if (answer.code && KERNEL_CODES.includes(answer.code) && !cls.kernelCodes?.includes(answer.code)) return `answered by the kernel (${answer.code}), not the handler`;
+    if (answer.code && KERNEL_CODES.includes(answer.code) && !cls.kernelCodes?.includes(answer.code))
+      return `answered by the kernel (${answer.code}), not the handler`;
     if (answer.status === 401 || answer.status === 403) {
       // A handler's own 401 (wrong credentials, unknown token) is its answer; the session layer's is not.
-      if (!answer.code || answer.code === 'UNAUTHENTICATED' || answer.code === 'FORBIDDEN') return 'refused by the session layer';
+      if (!answer.code || answer.code === 'UNAUTHENTICATED' || answer.code === 'FORBIDDEN')
+        return 'refused by the session layer';
     }
     return null;
   }
@@ -72,10 +97,15 @@ describe('bad input reaches every handler and gets its own 4xx', () => {
         if (knownFailure) {
           knownSeen.add(knownFailure);
           if (why && answer.status === knownFailure.status) continue;
-          failures.push(`${route.label} ${probe.what}: listed as a known failure (${knownFailure.issue}) but answered ${answer.status}; update KNOWN_FAILURES`);
+          failures.push(
+            `${route.label} ${probe.what}: listed as a known failure (${knownFailure.issue}) but answered ${answer.status}; update KNOWN_FAILURES`,
+          );
           continue;
         }
-        if (why) failures.push(`${route.label} ${probe.what} -> ${answer.status} ${answer.code ?? ''} ${answer.field ?? ''}: ${why}; ${answer.body.slice(0, 160)}`);
+        if (why)
+          failures.push(
+            `${route.label} ${probe.what} -> ${answer.status} ${answer.code ?? ''} ${answer.field ?? ''}: ${why}; ${answer.body.slice(0, 160)}`,
+          );
       }
     }
     for (const k of known) if (!knownSeen.has(k)) failures.push(`known failure never probed: ${k.route} ${k.probe}`);
@@ -93,11 +123,21 @@ describe('bad input reaches every handler and gets its own 4xx', () => {
 
   it('probes every documented route, and every exemption and known failure names a probe that exists', () => {
     expect(routes.length).to.be.greaterThan(50);
-    const probesOf = (route: DocumentedRoute) => BAD_INPUT_CLASSES.flatMap((cls) => cls.probes(route).map((probe) => ({ cls, probe })));
+    const probesOf = (route: DocumentedRoute) =>
+      BAD_INPUT_CLASSES.flatMap((cls) => cls.probes(route).map((probe) => ({ cls, probe })));
     expect(routes.filter((route) => probesOf(route).length === 0).map((r) => r.label)).to.deep.equal([]);
     const stale = [
-      ...EXEMPT.filter((e) => !routes.some((route) => probesOf(route).some(({ cls, probe }) => exempts(e, route, cls, probe)))),
-      ...KNOWN_FAILURES.filter((k) => !routes.some((route) => route.label === k.route && probesOf(route).some(({ cls, probe }) => cls.name === k.class && probe.what === k.probe))),
+      ...EXEMPT.filter(
+        (e) => !routes.some((route) => probesOf(route).some(({ cls, probe }) => exempts(e, route, cls, probe))),
+      ),
+      ...KNOWN_FAILURES.filter(
+        (k) =>
+          !routes.some(
+            (route) =>
+              route.label === k.route &&
+              probesOf(route).some(({ cls, probe }) => cls.name === k.class && probe.what === k.probe),
+          ),
+      ),
     ];
     expect(stale).to.deep.equal([]);
   });
@@ -105,15 +145,36 @@ describe('bad input reaches every handler and gets its own 4xx', () => {
   it('refuses the NUL character, which the database cannot store, with 400 naming the field, also inside attributes and nested keys', async () => {
     const { cookie } = await t.admin();
     const call = (method: string, url: string, payload?: unknown) =>
-      t.inject({ method: method as 'POST', url, headers: { cookie, 'content-type': 'application/json' }, payload: payload === undefined ? undefined : JSON.stringify(payload) });
-    const cls = await call('POST', '/data-classes', { name: `NulProbe_${Date.now().toString(36)}`, fields: [{ name: 'title', type: 'text' }, { name: 'meta', type: 'json' }] });
+      t.inject({
+        method: method as 'POST',
+        url,
+        headers: { cookie, 'content-type': 'application/json' },
+        payload: payload === undefined ? undefined : JSON.stringify(payload),
+      });
+    const cls = await call('POST', '/data-classes', {
+      name: `NulProbe_${Date.now().toString(36)}`,
+      fields: [
+        { name: 'title', type: 'text' },
+        { name: 'meta', type: 'json' },
+      ],
+    });
     expect(cls.statusCode).to.equal(201);
     const cases: Array<[string, string, unknown, string | undefined]> = [
       ['POST', '/auth/login', { email: 'a\u0000@x.y', password: 'password' }, 'email'],
       ['POST', '/auth/roles', { name: 'r\u0000', permissions: [] }, 'name'],
       ['POST', '/data-objects', { classId: cls.json().id, attributes: { title: 'a\u0000b' } }, 'attributes.title'],
-      ['POST', '/data-objects', { classId: cls.json().id, attributes: { meta: { 'x\u0000': 1 } } }, 'attributes.meta.x\u0000'],
-      ['POST', '/data-objects/bulk', { classId: cls.json().id, objects: [{ attributes: { title: '\u0000' } }] }, 'objects.0.attributes.title'],
+      [
+        'POST',
+        '/data-objects',
+        { classId: cls.json().id, attributes: { meta: { 'x\u0000': 1 } } },
+        'attributes.meta.x\u0000',
+      ],
+      [
+        'POST',
+        '/data-objects/bulk',
+        { classId: cls.json().id, objects: [{ attributes: { title: '\u0000' } }] },
+        'objects.0.attributes.title',
+      ],
       ['POST', '/public/data-objects/query', { className: 'Nul\u0000Probe' }, 'className'],
       ['GET', `/public/data-objects?className=${cls.json().name}&title=%00`, undefined, 'title'],
       ['GET', '/audit-log?action=%00', undefined, 'action'],
@@ -123,6 +184,8 @@ describe('bad input reaches every handler and gets its own 4xx', () => {
       expect(res.statusCode, `${method} ${url}`).to.equal(400);
       expect(res.json(), `${method} ${url}`).to.include({ code: 'NUL_CHARACTER', field });
     }
-    expect(await t.db('data_objects').where({ class_id: cls.json().id }).count({ n: '*' }).first()).to.deep.equal({ n: 0 });
+    expect(await t.db('data_objects').where({ class_id: cls.json().id }).count({ n: '*' }).first()).to.deep.equal({
+      n: 0,
+    });
   });
 });

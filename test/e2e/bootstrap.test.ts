@@ -34,13 +34,21 @@ describe('first administrator at first start', () => {
     const user = await database.db('users').where({ email: 'boss@example.com' }).first();
     expect(user.active).to.equal(true);
     expect(await verifyPassword('Very-secret-42', user.password_hash)).to.equal(true);
-    const roles = await database.db('user_roles').join('roles', 'roles.id', 'user_roles.role_id').where({ user_id: user.id }).pluck('name');
+    const roles = await database
+      .db('user_roles')
+      .join('roles', 'roles.id', 'user_roles.role_id')
+      .where({ user_id: user.id })
+      .pluck('name');
     expect(roles).to.deep.equal(['admin']);
     expect(lines.join('')).to.contain('first administrator created');
     expect(lines.join('')).not.to.contain('Very-secret-42');
 
     // A second start finds a user and creates nothing.
-    await bootstrapFirstAdmin({ users, config: loadKernelConfig({ CMS_ADMIN_EMAIL: 'other@example.com', CMS_ADMIN_PASSWORD: 'another-pass' }), logger });
+    await bootstrapFirstAdmin({
+      users,
+      config: loadKernelConfig({ CMS_ADMIN_EMAIL: 'other@example.com', CMS_ADMIN_PASSWORD: 'another-pass' }),
+      logger,
+    });
     expect(await users.count()).to.equal(1);
   });
 

@@ -11,7 +11,6 @@ import { acceptsConnections, freePort } from '../helpers/ports.ts';
 const run = promisify(execFile);
 const CMS = path.join(PROJECT_ROOT, 'bin', 'cms.js');
 
-
 /** True when something accepts connections on the loopback port. */
 
 function isAlive(pid: number): boolean {
@@ -30,7 +29,11 @@ function isAlive(pid: number): boolean {
  */
 describe('cms command line on the embedded database', function () {
   this.timeout(60_000);
-  const dataDir = path.join(PROJECT_ROOT, '.test-data', `cli-embedded-${process.pid}-${randomBytes(3).toString('hex')}`);
+  const dataDir = path.join(
+    PROJECT_ROOT,
+    '.test-data',
+    `cli-embedded-${process.pid}-${randomBytes(3).toString('hex')}`,
+  );
   const pidFile = path.join(dataDir, 'postgres', 'pgdata', 'postmaster.pid');
   let pgPort: number;
   let env: NodeJS.ProcessEnv;
@@ -64,7 +67,9 @@ describe('cms command line on the embedded database', function () {
   it('cms migrate with no server running starts the cluster, migrates and stops it again', async () => {
     const out = await run('node', [CMS, 'migrate'], { env });
     // Whichever test of this file runs first migrates the folder's database; the other finds it current.
-    expect(out.stdout).to.satisfy((text: string) => text.includes('kernel/0001_accounts') || text.trim() === 'nothing to apply');
+    expect(out.stdout).to.satisfy(
+      (text: string) => text.includes('kernel/0001_accounts') || text.trim() === 'nothing to apply',
+    );
     const again = await run('node', [CMS, 'migrate'], { env });
     expect(again.stdout.trim()).to.equal('nothing to apply');
     expect(existsSync(pidFile), 'postmaster.pid left behind').to.equal(false);
@@ -120,7 +125,10 @@ describe('cms command line on the embedded database', function () {
     await chmod(locked, 0o700);
     try {
       const started = Date.now();
-      const failed = await run('node', [CMS, 'migrate'], { env: { ...env, CMS_DATA_DIR: path.join(locked, 'data') }, timeout: 20_000 }).catch((e) => e);
+      const failed = await run('node', [CMS, 'migrate'], {
+        env: { ...env, CMS_DATA_DIR: path.join(locked, 'data') },
+        timeout: 20_000,
+      }).catch((e) => e);
       expect(failed.code).to.equal(1);
       expect(Date.now() - started).to.be.below(10_000);
       expect(failed.stderr.trim()).to.equal(

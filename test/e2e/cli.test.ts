@@ -11,7 +11,6 @@ import { freePort } from '../helpers/ports.ts';
 const run = promisify(execFile);
 const CMS = path.join(PROJECT_ROOT, 'bin', 'cms.js');
 
-
 /** The `cms` command as an operator runs it, against a fresh database named by DATABASE_URL. */
 describe('cms command line', function () {
   this.timeout(60_000);
@@ -32,13 +31,17 @@ describe('cms command line', function () {
   });
 
   it('cms admin create makes an active administrator with the password from the environment', async () => {
-    const out = await run('node', [CMS, 'admin', 'create', '--email', 'ops@example.com'], { env: { ...env, CMS_ADMIN_PASSWORD: 'operator-pass-1' } });
+    const out = await run('node', [CMS, 'admin', 'create', '--email', 'ops@example.com'], {
+      env: { ...env, CMS_ADMIN_PASSWORD: 'operator-pass-1' },
+    });
     expect(out.stdout).to.contain('administrator ops@example.com created');
     const user = await database.db('users').where({ email: 'ops@example.com' }).first();
     expect(user.active).to.equal(true);
     expect(user.password_hash, 'a real process hashes at production cost').to.match(/^scrypt\$16384\$8\$1\$/);
     expect(await verifyPassword('operator-pass-1', user.password_hash)).to.equal(true);
-    const refused = await run('node', [CMS, 'admin', 'create', '--email', 'ops@example.com'], { env: { ...env, CMS_ADMIN_PASSWORD: 'operator-pass-2' } }).catch((e) => e);
+    const refused = await run('node', [CMS, 'admin', 'create', '--email', 'ops@example.com'], {
+      env: { ...env, CMS_ADMIN_PASSWORD: 'operator-pass-2' },
+    }).catch((e) => e);
     expect(refused.code).to.equal(1);
     expect(refused.stderr).to.contain('already exists');
   });
@@ -51,7 +54,10 @@ describe('cms command line', function () {
 
   it('cms start --service gateway serves its own plugins and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
-    const child = spawn('node', [CMS, 'start', '--service', 'gateway'], { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
+    const child = spawn('node', [CMS, 'start', '--service', 'gateway'], {
+      env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: 'ignore',
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     let health: Response | undefined;
     for (let i = 0; i < 100 && !health; i++) {

@@ -11,8 +11,20 @@ describe('e2e: content journey (content + search + data)', () => {
 
   it('publishes pages in two locales, serves them, the sitemap and the search; a draft appears nowhere', async () => {
     const site = await k.createWebsite({ locales: ['en', 'de'] });
-    const en = await k.createPage({ websiteId: site.id, locale: 'en', path: '/about', title: 'About zebrafish', published: true });
-    const de = await k.createPage({ websiteId: site.id, locale: 'de', path: '/about', title: 'Über zebrafish', published: true });
+    const en = await k.createPage({
+      websiteId: site.id,
+      locale: 'en',
+      path: '/about',
+      title: 'About zebrafish',
+      published: true,
+    });
+    const de = await k.createPage({
+      websiteId: site.id,
+      locale: 'de',
+      path: '/about',
+      title: 'Über zebrafish',
+      published: true,
+    });
     await k.createPage({ websiteId: site.id, locale: 'en', path: '/hidden', title: 'Draft quokkaword' });
     expect((await k.call('GET', `/public/pages/en${site.rootPath}/about`, null)).json().id).to.equal(en.id);
     expect((await k.call('GET', `/public/pages/de${site.rootPath}/about`, null)).json().id).to.equal(de.id);
@@ -43,10 +55,19 @@ describe('e2e: content journey (content + search + data)', () => {
     const site = await k.createWebsite();
     const page = await k.createPage({ websiteId: site.id, path: '/v', title: 'First', published: true });
     // A save that changes the content snapshots the prior state (title and content).
-    const second = await k.call('PATCH', `/cms-one/pages/${page.id}`, k.publisher, { title: 'Second', content: { type: 'p', text: 'second text' } });
+    const second = await k.call('PATCH', `/cms-one/pages/${page.id}`, k.publisher, {
+      title: 'Second',
+      content: { type: 'p', text: 'second text' },
+    });
     expect(second.statusCode, second.body).to.equal(200);
-    await k.call('PATCH', `/cms-one/pages/${page.id}`, k.publisher, { title: 'Third', content: { type: 'p', text: 'third text' } });
-    const list = (await k.call('GET', `/cms-one/pages/${page.id}/versions`, k.publisher)).json() as Array<{ id: string; title: string }>;
+    await k.call('PATCH', `/cms-one/pages/${page.id}`, k.publisher, {
+      title: 'Third',
+      content: { type: 'p', text: 'third text' },
+    });
+    const list = (await k.call('GET', `/cms-one/pages/${page.id}/versions`, k.publisher)).json() as Array<{
+      id: string;
+      title: string;
+    }>;
     expect(list.map((v) => v.title)).to.have.members(['First', 'Second']);
     const first = list.find((v) => v.title === 'First')!;
     const restored = await k.call('POST', `/cms-one/pages/${page.id}/versions/${first.id}/restore`, k.publisher);
@@ -55,11 +76,25 @@ describe('e2e: content journey (content + search + data)', () => {
   });
 
   it('a locked snippet refuses autosave with 423 and takes a manual save', async () => {
-    const snip = await k.call('POST', '/cms-one/snippets', k.publisher, { name: k.unique('Snip '), content: { type: 'p', text: 'x' } });
+    const snip = await k.call('POST', '/cms-one/snippets', k.publisher, {
+      name: k.unique('Snip '),
+      content: { type: 'p', text: 'x' },
+    });
     expect(snip.statusCode, snip.body).to.equal(201);
     const id = snip.json().id;
-    expect((await k.call('PUT', `/cms-one/snippets/${id}/lock`, k.publisher, { locked: true })).statusCode).to.equal(200);
-    expect((await k.call('PATCH', `/cms-one/snippets/${id}`, k.publisher, { content: { type: 'p', text: 'y' }, autosave: true })).statusCode).to.equal(423);
-    expect((await k.call('PATCH', `/cms-one/snippets/${id}`, k.publisher, { content: { type: 'p', text: 'z' } })).statusCode).to.equal(200);
+    expect((await k.call('PUT', `/cms-one/snippets/${id}/lock`, k.publisher, { locked: true })).statusCode).to.equal(
+      200,
+    );
+    expect(
+      (
+        await k.call('PATCH', `/cms-one/snippets/${id}`, k.publisher, {
+          content: { type: 'p', text: 'y' },
+          autosave: true,
+        })
+      ).statusCode,
+    ).to.equal(423);
+    expect(
+      (await k.call('PATCH', `/cms-one/snippets/${id}`, k.publisher, { content: { type: 'p', text: 'z' } })).statusCode,
+    ).to.equal(200);
   });
 });

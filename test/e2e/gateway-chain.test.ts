@@ -15,15 +15,20 @@ interface Seen {
   body: string;
 }
 
-async function listen(handler: (seen: Seen, res: import('node:http').ServerResponse) => void): Promise<{ server: Server; url: string; seen: Seen[] }> {
+async function listen(
+  handler: (seen: Seen, res: import('node:http').ServerResponse) => void,
+): Promise<{ server: Server; url: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
     let body = '';
-    req.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => {
-      const s = { method: req.method!, url: req.url!, headers: req.headers, body };
-      seen.push(s);
-      handler(s, res);
-    });
+    req
+      .setEncoding('utf8')
+      .on('data', (c) => (body += c))
+      .on('end', () => {
+        const s = { method: req.method!, url: req.url!, headers: req.headers, body };
+        seen.push(s);
+        handler(s, res);
+      });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
@@ -44,7 +49,9 @@ function standardWebhooksAccepts(secret: string, headers: IncomingHttpHeaders, b
   const ts = String(headers['webhook-timestamp'] ?? '');
   const key = secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret);
   const wanted = 'v1,' + createHmac('sha256', key).update(`${id}.${ts}.${body}`).digest('base64');
-  return String(headers['webhook-signature'] ?? '').split(' ').includes(wanted);
+  return String(headers['webhook-signature'] ?? '')
+    .split(' ')
+    .includes(wanted);
 }
 
 const UPSTREAM_KEY = 'upstream-appid-0123456789';
@@ -68,7 +75,11 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
   const articles: { published: string[]; drafts: string[] } = { published: [], drafts: [] };
   let classId: string;
 
-  const call = async (method: string, url: string, opts: { body?: unknown; headers?: Record<string, string>; cookie?: string } = {}) => {
+  const call = async (
+    method: string,
+    url: string,
+    opts: { body?: unknown; headers?: Record<string, string>; cookie?: string } = {},
+  ) => {
     const res = await t.inject({
       method: method as 'GET',
       url,
@@ -85,13 +96,25 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
     upstream = await listen((s, res) => {
       if (s.url.startsWith('/data/2.5/weather')) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ name: 'Berlin', main: { temp: 281.5, humidity: 80 }, weather: [{ main: 'Clouds' }], appidSeen: new URL(s.url, 'http://x').searchParams.get('appid') === UPSTREAM_KEY }),
+          JSON.stringify({
+            name: 'Berlin',
+            main: { temp: 281.5, humidity: 80 },
+            weather: [{ main: 'Clouds' }],
+            appidSeen: new URL(s.url, 'http://x').searchParams.get('appid') === UPSTREAM_KEY,
+          }),
         );
       } else if (s.url.startsWith('/books')) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ isbn: '9780000000001', title: 'Chain', price: 12 }, { isbn: '9780000000002', title: 'Links', price: 9 }]));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify([
+            { isbn: '9780000000001', title: 'Chain', price: 12 },
+            { isbn: '9780000000002', title: 'Links', price: 9 },
+          ]),
+        );
       } else res.writeHead(404, { 'content-type': 'text/plain' }).end('no such upstream path');
     });
-    receiver = await listen((s, res) => res.writeHead(readmeReceiverAccepts(SECRET, s.headers, s.body) ? 204 : 401).end());
+    receiver = await listen((s, res) =>
+      res.writeHead(readmeReceiverAccepts(SECRET, s.headers, s.body) ? 204 : 401).end(),
+    );
     process.env[SECRET_NAME] = SECRET;
     t = await startTestKernel({ service: 'all', jobs: true, env: { OBJECT_EVENTS_POLL_MS: '50' } });
     cookie = (await t.admin()).cookie;
@@ -121,10 +144,17 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
     const routes = (await admin('GET', `/api/v1/gateway/endpoints/${weather.id}/routes`)).json();
     expect(routes.items.map((r: { path: string }) => r.path)).to.include('/data/2.5/weather');
 
-    const shop = await admin('POST', '/api/v1/gateway/endpoints', { name: 'bookshop', baseUrl: upstream.url, auth: { type: 'bearer', token: 'bookshop-token-1' } });
+    const shop = await admin('POST', '/api/v1/gateway/endpoints', {
+      name: 'bookshop',
+      baseUrl: upstream.url,
+      auth: { type: 'bearer', token: 'bookshop-token-1' },
+    });
     expect(shop.statusCode, shop.body).to.equal(201);
     bookshop = shop.json();
-    const spec = readFileSync(path.join(PROJECT_ROOT, 'plugins/gateway/test/fixtures/bookshop-openapi-3.1.yaml'), 'utf8');
+    const spec = readFileSync(
+      path.join(PROJECT_ROOT, 'plugins/gateway/test/fixtures/bookshop-openapi-3.1.yaml'),
+      'utf8',
+    );
     const imported = await admin('POST', `/api/v1/gateway/endpoints/${bookshop.id}/import-openapi`, { spec });
     expect(imported.statusCode, imported.body).to.equal(200);
     expect(imported.json().created).to.have.length.greaterThan(0);
@@ -144,11 +174,19 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
   });
 
   it('(c) reads published articles with the key; a draft is 404 Not found', async () => {
-    const cls = await admin('POST', '/data-classes', { name: 'Article', fields: [{ name: 'title', type: 'text', required: true }] });
+    const cls = await admin('POST', '/data-classes', {
+      name: 'Article',
+      fields: [{ name: 'title', type: 'text', required: true }],
+    });
     expect(cls.statusCode, cls.body).to.equal(201);
     classId = cls.json().id;
     for (const [i, published] of [true, true, false].entries()) {
-      const o = await admin('POST', '/data-objects', { className: 'Article', key: `a${i}`, published, attributes: { title: `Article ${i}` } });
+      const o = await admin('POST', '/data-objects', {
+        className: 'Article',
+        key: `a${i}`,
+        published,
+        attributes: { title: `Article ${i}` },
+      });
       expect(o.statusCode, o.body).to.equal(201);
       (published ? articles.published : articles.drafts).push(o.json().id);
     }
@@ -201,16 +239,33 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
   });
 
   it('(e) delivers signed object events to the receiver (README check and Standard Webhooks)', async () => {
-    const hooks = await admin('POST', '/api/v1/gateway/endpoints', { name: 'receiver', baseUrl: receiver.url, auth: { type: 'none' } });
+    const hooks = await admin('POST', '/api/v1/gateway/endpoints', {
+      name: 'receiver',
+      baseUrl: receiver.url,
+      auth: { type: 'none' },
+    });
     expect(hooks.statusCode, hooks.body).to.equal(201);
-    const route = await admin('POST', `/api/v1/gateway/endpoints/${hooks.json().id}/routes`, { method: 'POST', path: '/cms-events' });
+    const route = await admin('POST', `/api/v1/gateway/endpoints/${hooks.json().id}/routes`, {
+      method: 'POST',
+      path: '/cms-events',
+    });
     expect(route.statusCode, route.body).to.equal(201);
     // The real catalog's route refs decide: a GET route or an unknown route is refused, naming routeId.
     const weatherRoutes = (await admin('GET', `/api/v1/gateway/endpoints/${weather.id}/routes`)).json().items;
-    const onGet = await admin('POST', '/object-event-subscriptions', { name: 'on-get', events: ['object.created'], endpointId: weather.id, routeId: weatherRoutes[0].id });
+    const onGet = await admin('POST', '/object-event-subscriptions', {
+      name: 'on-get',
+      events: ['object.created'],
+      endpointId: weather.id,
+      routeId: weatherRoutes[0].id,
+    });
     expect(onGet.statusCode).to.equal(400);
     expect(onGet.json()).to.include({ code: 'ROUTE_METHOD', field: 'routeId' });
-    const elsewhere = await admin('POST', '/object-event-subscriptions', { name: 'elsewhere', events: ['object.created'], endpointId: hooks.json().id, routeId: weatherRoutes[0].id });
+    const elsewhere = await admin('POST', '/object-event-subscriptions', {
+      name: 'elsewhere',
+      events: ['object.created'],
+      endpointId: hooks.json().id,
+      routeId: weatherRoutes[0].id,
+    });
     expect(elsewhere.statusCode).to.equal(400);
     expect(elsewhere.json()).to.include({ code: 'GATEWAY_ROUTE_NOT_FOUND', field: 'routeId' });
 
@@ -224,16 +279,24 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
     });
     expect(sub.statusCode, sub.body).to.equal(201);
 
-    const o = await admin('POST', '/data-objects', { className: 'Article', key: 'evented', published: false, attributes: { title: 'Evented' } });
+    const o = await admin('POST', '/data-objects', {
+      className: 'Article',
+      key: 'evented',
+      published: false,
+      attributes: { title: 'Evented' },
+    });
     expect(o.statusCode, o.body).to.equal(201);
     const deadline = Date.now() + 20_000;
-    while (!receiver.seen.some((s) => s.body.includes(o.json().id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!receiver.seen.some((s) => s.body.includes(o.json().id)) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     const delivery = receiver.seen.find((s) => s.body.includes(o.json().id));
     expect(delivery, 'delivery for the new object').to.not.equal(undefined);
     expect(delivery!.method).to.equal('POST');
     expect(delivery!.url).to.equal('/cms-events');
     expect(readmeReceiverAccepts(SECRET, delivery!.headers, delivery!.body), 'README receiver check').to.equal(true);
-    expect(standardWebhooksAccepts(SECRET, delivery!.headers, delivery!.body), 'Standard Webhooks check').to.equal(true);
+    expect(standardWebhooksAccepts(SECRET, delivery!.headers, delivery!.body), 'Standard Webhooks check').to.equal(
+      true,
+    );
     expect(standardWebhooksAccepts('other-secret', delivery!.headers, delivery!.body)).to.equal(false);
     const event = JSON.parse(delivery!.body);
     expect(event).to.include({ type: 'object.created' });
@@ -253,7 +316,9 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
     const site = await admin('POST', '/cms-one/websites', { name: 'Chain', rootPath: '/chain', locales: ['en'] });
     expect(site.statusCode, site.body).to.equal(201);
     const websiteId = site.json().id;
-    const route = (await admin('GET', `/api/v1/gateway/endpoints/${weather.id}/routes`)).json().items.find((r: { path: string }) => r.path === '/data/2.5/weather');
+    const route = (await admin('GET', `/api/v1/gateway/endpoints/${weather.id}/routes`))
+      .json()
+      .items.find((r: { path: string }) => r.path === '/data/2.5/weather');
     const page = await admin('POST', '/cms-one/pages', {
       websiteId,
       locale: 'en',
@@ -284,11 +349,17 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
     expect(regen.statusCode, regen.body).to.equal(200);
     const siteKey = regen.json().siteKey;
 
-    const resolved = await call('POST', '/api/v1/gateway/resolve', { body: { gatewayBindingId: bindingId }, headers: { 'x-cms-site-key': siteKey } });
+    const resolved = await call('POST', '/api/v1/gateway/resolve', {
+      body: { gatewayBindingId: bindingId },
+      headers: { 'x-cms-site-key': siteKey },
+    });
     expect(resolved.statusCode, resolved.body).to.equal(200);
     expect(resolved.json().data).to.deep.equal({ city: 'Berlin', main: { temp: 281.5, humidity: 80 } });
 
-    const wrong = await call('POST', '/api/v1/gateway/resolve', { body: { gatewayBindingId: bindingId }, headers: { 'x-cms-site-key': 'wsk_wrong' } });
+    const wrong = await call('POST', '/api/v1/gateway/resolve', {
+      body: { gatewayBindingId: bindingId },
+      headers: { 'x-cms-site-key': 'wsk_wrong' },
+    });
     expect(wrong.statusCode).to.equal(401);
     expect(wrong.json().code).to.equal('SITE_KEY_INVALID');
     const missing = await call('POST', '/api/v1/gateway/resolve', { body: { gatewayBindingId: bindingId } });
@@ -307,7 +378,10 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
 
     // Once its route is deleted, the binding answers 404 BINDING_NOT_FOUND (not the kernel's unknown-path code).
     expect((await admin('DELETE', `/api/v1/gateway/routes/${route.id}`)).statusCode).to.equal(204);
-    const gone = await call('POST', '/api/v1/gateway/resolve', { body: { gatewayBindingId: bindingId }, headers: { 'x-cms-site-key': siteKey } });
+    const gone = await call('POST', '/api/v1/gateway/resolve', {
+      body: { gatewayBindingId: bindingId },
+      headers: { 'x-cms-site-key': siteKey },
+    });
     expect(gone.statusCode, gone.body).to.equal(404);
     expect(gone.json().code).to.equal('BINDING_NOT_FOUND');
   });

@@ -46,7 +46,12 @@ async function boot(db: ReturnType<typeof createKnex>, url: string): Promise<{ k
     jobs: false,
     migrate: false,
   });
-  const { id } = await kernel.resolve('users').create({ email: `ops-${Date.now()}@example.test`, password: 'operator-pass-1', displayName: 'ops', roles: ['admin'] });
+  const { id } = await kernel.resolve('users').create({
+    email: `ops-${Date.now()}@example.test`,
+    password: 'operator-pass-1',
+    displayName: 'ops',
+    roles: ['admin'],
+  });
   const session = await kernel.resolve('sessions').create(id, {});
   return { kernel, cookie: `${SESSION_COOKIE}=${session.token}` };
 }

@@ -120,11 +120,15 @@ describe('graceful shutdown', () => {
       services: ['core-api'],
       needs: [],
       async routes(app) {
-        app.get('/slow', { config: { public: true }, schema: { response: { 200: Type.Object({ done: Type.Boolean() }) } } }, async () => {
-          started();
-          await new Promise((r) => setTimeout(r, 300));
-          return { done: true };
-        });
+        app.get(
+          '/slow',
+          { config: { public: true }, schema: { response: { 200: Type.Object({ done: Type.Boolean() }) } } },
+          async () => {
+            started();
+            await new Promise((r) => setTimeout(r, 300));
+            return { done: true };
+          },
+        );
       },
     });
     const t = await startTestKernel({ plugins: ['health'], extraPlugins: [slow] });

@@ -27,7 +27,11 @@ interface RunningService {
  * `cms start --service <name>` as an operator runs it; resolves once its /health answers 200.
  * `spawned` gets the process at once, so a failing start elsewhere still lets `after` stop it.
  */
-async function startService(service: Service, env: NodeJS.ProcessEnv, spawned: ChildProcess[]): Promise<RunningService> {
+async function startService(
+  service: Service,
+  env: NodeJS.ProcessEnv,
+  spawned: ChildProcess[],
+): Promise<RunningService> {
   const port = await freePort();
   const child = spawn('node', [CMS, 'start', '--service', service], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
@@ -92,7 +96,10 @@ describe('split deployment: three services behind the edge proxy (real processes
     };
     // core-api applies the migrations; the others start on the migrated schema.
     services.set('core-api', await startService('core-api', env, spawned));
-    const [assets, gateway] = await Promise.all([startService('asset-processor', env, spawned), startService('gateway', env, spawned)]);
+    const [assets, gateway] = await Promise.all([
+      startService('asset-processor', env, spawned),
+      startService('gateway', env, spawned),
+    ]);
     services.set('asset-processor', assets).set('gateway', gateway);
     for (const name of ['admin-dashboard', 'editor']) statics.push(await startStub(name));
     const at = (s: Service) => `127.0.0.1:${services.get(s)!.port}`;
@@ -107,13 +114,18 @@ describe('split deployment: three services behind the edge proxy (real processes
     // The third-party API the gateway process calls for a page binding.
     thirdParty = createServer((req, res) => {
       let body = '';
-      req.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => {
-        if (req.method === 'POST') {
-          received.push({ url: req.url!, body, headers: req.headers });
-          return res.writeHead(204).end();
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ city: 'Berlin', temp: 8, secret: 'x' }));
-      });
+      req
+        .setEncoding('utf8')
+        .on('data', (c) => (body += c))
+        .on('end', () => {
+          if (req.method === 'POST') {
+            received.push({ url: req.url!, body, headers: req.headers });
+            return res.writeHead(204).end();
+          }
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ city: 'Berlin', temp: 8, secret: 'x' }));
+        });
     });
     await new Promise<void>((r) => thirdParty.listen(0, '127.0.0.1', r));
     thirdPartyUrl = `http://127.0.0.1:${(thirdParty.address() as AddressInfo).port}`;
@@ -128,7 +140,10 @@ describe('split deployment: three services behind the edge proxy (real processes
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const call = async (pathname: string, opts: { method?: string; cookie?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
+  const call = async (
+    pathname: string,
+    opts: { method?: string; cookie?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ) => {
     const res = await fetch(nginx.url + pathname, {
       method: opts.method ?? 'GET',
       headers: {
@@ -139,7 +154,11 @@ describe('split deployment: three services behind the edge proxy (real processes
       body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
     });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, json: text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : undefined };
+    return {
+      status: res.status,
+      headers: res.headers,
+      json: text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : undefined,
+    };
   };
 
   it('answers /health: core-api through the proxy, asset-processor and gateway on their own ports', async () => {
@@ -170,7 +189,12 @@ describe('split deployment: three services behind the edge proxy (real processes
     const object = await call('/data-objects', {
       method: 'POST',
       cookie,
-      body: { className: 'EdgeArticle', key: 'hello', published: true, attributes: { title: 'Hello through the proxy' } },
+      body: {
+        className: 'EdgeArticle',
+        key: 'hello',
+        published: true,
+        attributes: { title: 'Hello through the proxy' },
+      },
     });
     expect(object.status).to.equal(201);
 
@@ -189,24 +213,46 @@ describe('split deployment: three services behind the edge proxy (real processes
   it('serves the client API and page-binding resolve from the gateway process on the same database', async () => {
     // Administration and client calls go through the proxy's /api/v1/gateway and /client/v1 rows to
     // the gateway process; the class and object were written by core-api above.
-    const created = await call('/api/v1/gateway/clients', { method: 'POST', cookie, body: { name: 'edge-app', authMode: 'key', scopes: ['data:read:EdgeArticle'] } });
+    const created = await call('/api/v1/gateway/clients', {
+      method: 'POST',
+      cookie,
+      body: { name: 'edge-app', authMode: 'key', scopes: ['data:read:EdgeArticle'] },
+    });
     expect(created.status, JSON.stringify(created.json)).to.equal(201);
     const read = await call('/client/v1/data/EdgeArticle', { headers: { 'x-cms-key': created.json.key } });
     expect(read.status, JSON.stringify(read.json)).to.equal(200);
     expect(JSON.stringify(read.json)).to.contain('Hello through the proxy');
 
-    const endpoint = await call('/api/v1/gateway/endpoints', { method: 'POST', cookie, body: { name: 'edge-weather', baseUrl: thirdPartyUrl } });
+    const endpoint = await call('/api/v1/gateway/endpoints', {
+      method: 'POST',
+      cookie,
+      body: { name: 'edge-weather', baseUrl: thirdPartyUrl },
+    });
     expect(endpoint.status, JSON.stringify(endpoint.json)).to.equal(201);
-    const route = await call(`/api/v1/gateway/endpoints/${endpoint.json.id}/routes`, { method: 'POST', cookie, body: { method: 'GET', path: '/now' } });
+    const route = await call(`/api/v1/gateway/endpoints/${endpoint.json.id}/routes`, {
+      method: 'POST',
+      cookie,
+      body: { method: 'GET', path: '/now' },
+    });
     expect(route.status, JSON.stringify(route.json)).to.equal(201);
     // The page (and its binding) is saved by core-api, which checks the route through its own catalog.
-    const site = await call('/cms-one/websites', { method: 'POST', cookie, body: { name: 'Edge', rootPath: '/edge', locales: ['en'] } });
+    const site = await call('/cms-one/websites', {
+      method: 'POST',
+      cookie,
+      body: { name: 'Edge', rootPath: '/edge', locales: ['en'] },
+    });
     expect(site.status, JSON.stringify(site.json)).to.equal(201);
     const binding = { endpointId: endpoint.json.id, routeId: route.json.id, resultFilter: { pick: ['city', 'temp'] } };
     const page = await call('/cms-one/pages', {
       method: 'POST',
       cookie,
-      body: { websiteId: site.json.id, locale: 'en', path: '/now', title: 'Now', content: { type: 'div', props: { binding } } },
+      body: {
+        websiteId: site.json.id,
+        locale: 'en',
+        path: '/now',
+        title: 'Now',
+        content: { type: 'div', props: { binding } },
+      },
     });
     expect(page.status, JSON.stringify(page.json)).to.equal(201);
     const gatewayBindingId = JSON.stringify(page.json).match(/"gatewayBindingId":"([^"]+)"/)?.[1];
@@ -216,24 +262,44 @@ describe('split deployment: three services behind the edge proxy (real processes
   });
 
   it('records an event in core-api and the gateway process delivers it, signed, through its catalog', async () => {
-    const endpoint = await call('/api/v1/gateway/endpoints', { method: 'POST', cookie, body: { name: 'edge-hooks', baseUrl: thirdPartyUrl } });
+    const endpoint = await call('/api/v1/gateway/endpoints', {
+      method: 'POST',
+      cookie,
+      body: { name: 'edge-hooks', baseUrl: thirdPartyUrl },
+    });
     expect(endpoint.status, JSON.stringify(endpoint.json)).to.equal(201);
-    const route = await call(`/api/v1/gateway/endpoints/${endpoint.json.id}/routes`, { method: 'POST', cookie, body: { method: 'POST', path: '/events' } });
+    const route = await call(`/api/v1/gateway/endpoints/${endpoint.json.id}/routes`, {
+      method: 'POST',
+      cookie,
+      body: { method: 'POST', path: '/events' },
+    });
     expect(route.status, JSON.stringify(route.json)).to.equal(201);
     const sub = await call('/object-event-subscriptions', {
       method: 'POST',
       cookie,
-      body: { name: 'edge', events: ['object.created'], endpointId: endpoint.json.id, routeId: route.json.id, signingSecretRef: 'OBJECT_EVENTS_SECRET_EDGE' },
+      body: {
+        name: 'edge',
+        events: ['object.created'],
+        endpointId: endpoint.json.id,
+        routeId: route.json.id,
+        signingSecretRef: 'OBJECT_EVENTS_SECRET_EDGE',
+      },
     });
     expect(sub.status, JSON.stringify(sub.json)).to.equal(201);
-    const object = await call('/data-objects', { method: 'POST', cookie, body: { className: 'EdgeArticle', key: 'evented', attributes: { title: 'Evented' } } });
+    const object = await call('/data-objects', {
+      method: 'POST',
+      cookie,
+      body: { className: 'EdgeArticle', key: 'evented', attributes: { title: 'Evented' } },
+    });
     expect(object.status).to.equal(201);
     const deadline = Date.now() + 15_000;
-    while (!received.some((r) => r.body.includes(object.json.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!received.some((r) => r.body.includes(object.json.id)) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     const delivery = received.find((r) => r.body.includes(object.json.id));
     expect(delivery, 'delivery from the gateway process').to.not.equal(undefined);
     const ts = String(delivery!.headers['x-cms-timestamp']);
-    const wanted = 'sha256=' + createHmac('sha256', 'edge-signing-secret').update(`${ts}.${delivery!.body}`).digest('hex');
+    const wanted =
+      'sha256=' + createHmac('sha256', 'edge-signing-secret').update(`${ts}.${delivery!.body}`).digest('hex');
     expect(delivery!.headers['x-cms-signature']).to.equal(wanted);
   });
 
@@ -255,35 +321,84 @@ describe('split deployment: three services behind the edge proxy (real processes
 
   /** The routes a process answered, from its own request counter (`/metrics` on its port). */
   const routesServed = async (service: Service) => {
-    const res = await fetch(`http://127.0.0.1:${services.get(service)!.port}/metrics`, { headers: { authorization: 'Bearer split-metrics-token-0123456789' } });
-    return new Set([...(await res.text()).matchAll(/^http_requests_total\{route="([^"]+)",method="([A-Z]+)"/gm)].map((m) => `${m[2]} ${m[1]}`));
+    const res = await fetch(`http://127.0.0.1:${services.get(service)!.port}/metrics`, {
+      headers: { authorization: 'Bearer split-metrics-token-0123456789' },
+    });
+    return new Set(
+      [...(await res.text()).matchAll(/^http_requests_total\{route="([^"]+)",method="([A-Z]+)"/gm)].map(
+        (m) => `${m[2]} ${m[1]}`,
+      ),
+    );
   };
 
   it('assets: asset-processor stores an upload and delivers it; core-api takes the intent and the form submit; all through the proxy', async () => {
     const login = await call('/auth/login', { method: 'POST', body: { email: adminEmail, password: adminPassword } });
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('cms_session='))!.split(';')[0];
-    const image = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 9, g: 120, b: 200 } } }).png().toBuffer();
+    const cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('cms_session='))!
+      .split(';')[0];
+    const image = await sharp({
+      create: { width: 300, height: 200, channels: 3, background: { r: 9, g: 120, b: 200 } },
+    })
+      .png()
+      .toBuffer();
 
     const form = new FormData();
     form.set('folder', 'split');
     form.set('file', new Blob([image], { type: 'image/png' }), 'split.png');
-    const upload = await fetch(`${nginx.url}/api/v1/dam/upload`, { method: 'POST', body: form, headers: { cookie, 'x-request-id': 'split-asset-upload' } });
+    const upload = await fetch(`${nginx.url}/api/v1/dam/upload`, {
+      method: 'POST',
+      body: form,
+      headers: { cookie, 'x-request-id': 'split-asset-upload' },
+    });
     expect(upload.status, await upload.clone().text()).to.equal(201);
     const asset = (await upload.json()) as { path: string; thumbnailUrl: string };
-    const delivered = await fetch(`${nginx.url}/dam-asset/split/split.png`, { headers: { 'x-request-id': 'split-asset-delivery' } });
+    const delivered = await fetch(`${nginx.url}/dam-asset/split/split.png`, {
+      headers: { 'x-request-id': 'split-asset-delivery' },
+    });
     expect(delivered.status).to.equal(200);
     expect(Buffer.from(await delivered.arrayBuffer()).equals(image)).to.equal(true);
     expect((await fetch(nginx.url + asset.thumbnailUrl)).headers.get('content-type')).to.equal('image/webp');
 
-    const site = await call('/cms-one/websites', { method: 'POST', cookie, body: { name: 'Split shop', rootPath: '/splitshop', domains: ['split.example'] } });
+    const site = await call('/cms-one/websites', {
+      method: 'POST',
+      cookie,
+      body: { name: 'Split shop', rootPath: '/splitshop', domains: ['split.example'] },
+    });
     expect(site.status).to.equal(201);
-    expect((await call(`/cms-one/websites/${site.json.id}/upload-settings`, { method: 'PUT', cookie, body: { enabled: true, allowedTypes: ['image/png'] } })).status).to.equal(200);
-    const cls = await call('/data-classes', { method: 'POST', cookie, body: { name: 'SplitContact', fields: [{ name: 'email', type: 'text', required: true }, { name: 'photo', type: 'asset' }] } });
+    expect(
+      (
+        await call(`/cms-one/websites/${site.json.id}/upload-settings`, {
+          method: 'PUT',
+          cookie,
+          body: { enabled: true, allowedTypes: ['image/png'] },
+        })
+      ).status,
+    ).to.equal(200);
+    const cls = await call('/data-classes', {
+      method: 'POST',
+      cookie,
+      body: {
+        name: 'SplitContact',
+        fields: [
+          { name: 'email', type: 'text', required: true },
+          { name: 'photo', type: 'asset' },
+        ],
+      },
+    });
     expect(cls.status).to.equal(201);
 
-    const intent = await call('/public/uploads/intent', { method: 'POST', body: { fieldId: 'photo', filename: 'me.png', size: image.length }, headers: { origin: 'https://split.example', 'x-request-id': 'split-form-intent' } });
+    const intent = await call('/public/uploads/intent', {
+      method: 'POST',
+      body: { fieldId: 'photo', filename: 'me.png', size: image.length },
+      headers: { origin: 'https://split.example', 'x-request-id': 'split-form-intent' },
+    });
     expect(intent.status).to.equal(201);
-    const put = await fetch(nginx.url + intent.json.uploadUrl, { method: 'PUT', body: image, headers: { 'content-type': 'image/png', 'x-request-id': 'split-form-bytes' } });
+    const put = await fetch(nginx.url + intent.json.uploadUrl, {
+      method: 'PUT',
+      body: image,
+      headers: { 'content-type': 'image/png', 'x-request-id': 'split-form-bytes' },
+    });
     expect(put.status, await put.clone().text()).to.equal(201);
     const submitted = await call(`/public/forms/${cls.json.id}/submit`, {
       method: 'POST',

@@ -3,7 +3,13 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { DEFAULT_EDGE_INPUTS, EdgeInputError, edgeInputsFromEnv, locationsOf, renderNginxConf } from '../../edge/generate.ts';
+import {
+  DEFAULT_EDGE_INPUTS,
+  EdgeInputError,
+  edgeInputsFromEnv,
+  locationsOf,
+  renderNginxConf,
+} from '../../edge/generate.ts';
 import { EDGE_TABLE } from '../../edge/routes.ts';
 import { PROJECT_ROOT } from '../../kernel/loader.ts';
 
@@ -22,7 +28,9 @@ describe('edge: nginx.conf generated from the edge table', () => {
     const locations = [...conf.matchAll(/^\s*location\s+(\S+)\s+(\S+)/gm)].map((m) => [m[1], m[2]]);
     expect(locations.length).to.be.greaterThan(40);
     for (const [modifier, target] of locations) {
-      expect(['=', '^~'].includes(modifier) || modifier.startsWith('@'), `location ${modifier} ${target}`).to.equal(true);
+      expect(['=', '^~'].includes(modifier) || modifier.startsWith('@'), `location ${modifier} ${target}`).to.equal(
+        true,
+      );
     }
     expect(conf).to.not.match(/location\s+~/);
   });
@@ -47,7 +55,9 @@ describe('edge: nginx.conf generated from the edge table', () => {
     expect(bad({ WS_MAX_BODY: '1m; include /etc/passwd' })).to.throw(EdgeInputError, 'WS_MAX_BODY');
     expect(bad({ EDGE_CORE_API: 'core-api' })).to.throw(EdgeInputError, 'EDGE_CORE_API');
     expect(bad({ EDGE_RUNTIME_DIR: 'relative/dir' })).to.throw(EdgeInputError, 'EDGE_RUNTIME_DIR');
-    expect(renderNginxConf(edgeInputsFromEnv({ EDGE_RUNTIME_DIR: '/tmp/edge' }))).to.contain('pid "/tmp/edge/nginx.pid";');
+    expect(renderNginxConf(edgeInputsFromEnv({ EDGE_RUNTIME_DIR: '/tmp/edge' }))).to.contain(
+      'pid "/tmp/edge/nginx.pid";',
+    );
   });
 
   it('refuses a table that names a location twice', () => {
@@ -57,9 +67,13 @@ describe('edge: nginx.conf generated from the edge table', () => {
 
   it('npm run edge:config prints the configuration for the given inputs', async () => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(EDGE_|WS_MAX_BODY$)/.test(name)));
-    const { stdout } = await run('node', ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts', 'edge-config.ts'), '--stdout'], {
-      env: { ...env, WS_MAX_BODY: '1g' },
-    });
+    const { stdout } = await run(
+      'node',
+      ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts', 'edge-config.ts'), '--stdout'],
+      {
+        env: { ...env, WS_MAX_BODY: '1g' },
+      },
+    );
     expect(stdout).to.equal(renderNginxConf({ ...DEFAULT_EDGE_INPUTS, maxBody: '1g' }));
   });
 });

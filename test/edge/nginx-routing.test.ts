@@ -13,7 +13,12 @@ interface Answer {
 }
 
 /** One request with a raw path (no URL normalisation on the client side). */
-function send(base: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: Buffer } = {}): Promise<Answer> {
+function send(
+  base: string,
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; body?: Buffer } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(base);
     const req = http.request({ hostname, port, path, method, headers: opts.headers, agent: false }, (res) => {
@@ -34,18 +39,28 @@ function send(base: string, method: string, path: string, opts: { headers?: Reco
  * A GET written on a plain socket, for request targets an HTTP client would rewrite or refuse
  * (`//metrics`) and for HTTP/1.0 without Host; answers the status and whether a stub answered.
  */
-function rawGet(port: number, target: string, head = 'HTTP/1.1\r\nHost: edge.test\r\nConnection: close'): Promise<{ status: number; fromUpstream: boolean }> {
+function rawGet(
+  port: number,
+  target: string,
+  head = 'HTTP/1.1\r\nHost: edge.test\r\nConnection: close',
+): Promise<{ status: number; fromUpstream: boolean }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => socket.write(`GET ${target} ${head}\r\n\r\n`));
     let text = '';
     socket.setEncoding('latin1');
     socket.on('data', (c) => (text += c));
     socket.on('error', reject);
-    socket.on('end', () => resolve({ status: Number(text.split(' ')[1]), fromUpstream: /\r\nx-upstream:/i.test(text) }));
+    socket.on('end', () =>
+      resolve({ status: Number(text.split(' ')[1]), fromUpstream: /\r\nx-upstream:/i.test(text) }),
+    );
   });
 }
 
-const WEBSITE_ROOTS = new Map([['shop', 204], ['gone', 404], ['broken', 500]]);
+const WEBSITE_ROOTS = new Map([
+  ['shop', 204],
+  ['gone', 404],
+  ['broken', 500],
+]);
 const CAP_BYTES = 64 * 1024;
 
 /** The generated nginx.conf, run by the real nginx in front of stub upstreams. */
@@ -66,14 +81,19 @@ describe('edge: nginx routing (real nginx, stub upstreams)', function () {
           }
           if (name === 'asset-processor' && req.url?.startsWith('/dam-asset/')) {
             // What asset-processor decides per file.
-            const cache = req.url.startsWith('/dam-asset/private/') ? 'private, no-store' : 'public, max-age=31536000, immutable';
+            const cache = req.url.startsWith('/dam-asset/private/')
+              ? 'private, no-store'
+              : 'public, max-age=31536000, immutable';
             return { status: 200, headers: { 'cache-control': cache } };
           }
           return undefined;
         }),
       );
     }
-    const upstreams = Object.fromEntries([...stubs].map(([name, stub]) => [name, stub.address])) as Record<Upstream, string>;
+    const upstreams = Object.fromEntries([...stubs].map(([name, stub]) => [name, stub.address])) as Record<
+      Upstream,
+      string
+    >;
     nginx = await startNginx({ upstreams, maxBody: '64k' });
   });
 
@@ -89,7 +109,14 @@ describe('edge: nginx routing (real nginx, stub upstreams)', function () {
   it('routes a sample path of every row of the edge table to its upstream, URI unchanged', async () => {
     for (const row of EDGE_TABLE) {
       for (const p of row.paths) {
-        const samples = p === '/' ? ['/some-dashboard-page'] : p.endsWith('*') ? [`${p.slice(0, -1)}sample`] : p.endsWith('/') ? [`${p}sample`] : [p, `${p}/sample?q=1`];
+        const samples =
+          p === '/'
+            ? ['/some-dashboard-page']
+            : p.endsWith('*')
+              ? [`${p.slice(0, -1)}sample`]
+              : p.endsWith('/')
+                ? [`${p}sample`]
+                : [p, `${p}/sample?q=1`];
         for (const sample of samples) {
           const before = totalSeen();
           const answer = await get(sample);
@@ -186,7 +213,9 @@ describe('edge: nginx routing (real nginx, stub upstreams)', function () {
     for (const [path, upstream] of expected) {
       const answer = await get(path);
       if (answer.echo?.upstream !== upstream || answer.echo.url !== path) {
-        wrong.push(`${path}: expected ${upstream}, got ${answer.echo?.upstream ?? answer.status} ${answer.echo?.url ?? ''}`);
+        wrong.push(
+          `${path}: expected ${upstream}, got ${answer.echo?.upstream ?? answer.status} ${answer.echo?.url ?? ''}`,
+        );
       }
     }
     expect(wrong).to.deep.equal([]);
@@ -194,7 +223,15 @@ describe('edge: nginx routing (real nginx, stub upstreams)', function () {
 
   it('does not route /metrics: 404 from the proxy, in any spelling, no upstream reached', async () => {
     const before = totalSeen();
-    for (const path of ['/metrics', '/metrics?token=x', '/metrics/', '/%6Detrics', '//metrics', '/health/../metrics', '/public/..%2Fmetrics']) {
+    for (const path of [
+      '/metrics',
+      '/metrics?token=x',
+      '/metrics/',
+      '/%6Detrics',
+      '//metrics',
+      '/health/../metrics',
+      '/public/..%2Fmetrics',
+    ]) {
       const answer = await rawGet(nginx.port, path);
       expect(answer, path).to.deep.equal({ status: 404, fromUpstream: false });
     }
@@ -220,13 +257,16 @@ describe('edge: nginx routing (real nginx, stub upstreams)', function () {
       expect(answer.echo?.url, path).to.equal(path);
     }
     // A POST to a non-website path keeps its method and body on the way to the dashboard.
-    const post = await send(nginx.url, 'POST', '/login', { body: Buffer.from('a=1'), headers: { 'content-type': 'text/plain' } });
+    const post = await send(nginx.url, 'POST', '/login', {
+      body: Buffer.from('a=1'),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(post.echo).to.include({ upstream: 'admin-dashboard', method: 'POST', bodyBytes: 3 });
     // The check location is internal: a client cannot call it.
     expect((await get('/_edge/site-root')).echo?.upstream).to.not.equal('core-api');
   });
 
-  it('passes asset-processor\'s Cache-Control through unchanged: nothing added for a private file', async () => {
+  it("passes asset-processor's Cache-Control through unchanged: nothing added for a private file", async () => {
     const privateFile = await get('/dam-asset/private/contract.pdf');
     expect(privateFile.status).to.equal(200);
     expect(privateFile.headers['cache-control']).to.equal('private, no-store');
@@ -258,7 +298,12 @@ describe('edge: nginx routing (real nginx, stub upstreams)', function () {
 
   it('answers 413 over the body cap (WS_MAX_BODY) without reaching an upstream, on every route', async () => {
     const before = totalSeen();
-    for (const [method, path] of [['POST', '/data-objects'], ['PUT', '/public/upload-data/t1'], ['POST', '/api/v1/process'], ['POST', '/client/v1/x']]) {
+    for (const [method, path] of [
+      ['POST', '/data-objects'],
+      ['PUT', '/public/upload-data/t1'],
+      ['POST', '/api/v1/process'],
+      ['POST', '/client/v1/x'],
+    ]) {
       const answer = await send(nginx.url, method, path, { body: Buffer.alloc(CAP_BYTES + 1) });
       expect(answer.status, path).to.equal(413);
     }
@@ -284,10 +329,13 @@ describe('edge: nginx routing (real nginx, stub upstreams)', function () {
       const { hostname, port } = new URL(nginx.url);
       let finish = () => {};
       const answer = new Promise<number>((resolve, reject) => {
-        const req = http.request({ hostname, port, path, method: 'PUT', headers: { 'content-length': String(total) }, agent: false }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        });
+        const req = http.request(
+          { hostname, port, path, method: 'PUT', headers: { 'content-length': String(total) }, agent: false },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
         req.on('error', reject);
         req.write(Buffer.alloc(1024));
         finish = () => req.end(Buffer.alloc(total - 1024));
@@ -299,7 +347,12 @@ describe('edge: nginx routing (real nginx, stub upstreams)', function () {
       stub.onRequestStart = undefined;
       return early;
     };
-    expect(await arrivesBeforeBodyEnds('asset-processor', '/public/upload-data/ticket-1', 5_000), 'upload streamed').to.equal(true);
-    expect(await arrivesBeforeBodyEnds('core-api', '/public/forms/1/submit', 300), 'form body buffered').to.equal(false);
+    expect(
+      await arrivesBeforeBodyEnds('asset-processor', '/public/upload-data/ticket-1', 5_000),
+      'upload streamed',
+    ).to.equal(true);
+    expect(await arrivesBeforeBodyEnds('core-api', '/public/forms/1/submit', 300), 'form body buffered').to.equal(
+      false,
+    );
   });
 });

@@ -34,7 +34,6 @@ let created: string[] = [];
 const RUN_TAG = (process.env.CMS_TEST_RUN ??= randomBytes(3).toString('hex'));
 const RUN = `${RUN_TAG}_${process.pid}_${randomBytes(2).toString('hex')}`;
 
-
 function getServer(): Promise<Server> {
   server ??= (async () => {
     const external = process.env.TEST_DATABASE_URL;
@@ -82,7 +81,11 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>, on?: Server): Promise<
 }
 
 /** Same owners and folders, whatever the order: a full plugin set always shares one template. */
-const templateKey = (sets: MigrationSet[]) => sets.map((s) => `${s.owner}=${s.directory}`).sort().join('\n');
+const templateKey = (sets: MigrationSet[]) =>
+  sets
+    .map((s) => `${s.owner}=${s.directory}`)
+    .sort()
+    .join('\n');
 
 function getTemplate(sets: MigrationSet[]): Promise<string> {
   const key = templateKey(sets);
@@ -152,7 +155,8 @@ export async function teardownTestDatabases(): Promise<void> {
       String.raw`SELECT datname FROM pg_database WHERE datname LIKE 'cms\_t\_' || $1 || '\_%' OR datname LIKE 'cms\_tmpl\_' || $1 || '\_%' ORDER BY datname LIKE 'cms\_tmpl%'`,
       [RUN_TAG],
     );
-    for (const { datname } of rows) await c.query(`DROP DATABASE IF EXISTS ${c.escapeIdentifier(datname)} WITH (FORCE)`);
+    for (const { datname } of rows)
+      await c.query(`DROP DATABASE IF EXISTS ${c.escapeIdentifier(datname)} WITH (FORCE)`);
   }, s).catch(() => undefined);
   if (s.cluster) {
     await s.cluster.stop();

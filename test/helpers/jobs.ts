@@ -6,7 +6,9 @@ import { startTestKernel, type TestKernel, type TestKernelOptions } from './kern
  * scheduled (`<plugin>.<job>`, timings, and the run function the timers would call). The timers are
  * real but minutes away; `close()` clears them.
  */
-export async function startWithScheduledJobs(opts: Omit<TestKernelOptions, 'jobs'>): Promise<{ t: TestKernel; jobs: Map<string, JobDefinition> }> {
+export async function startWithScheduledJobs(
+  opts: Omit<TestKernelOptions, 'jobs'>,
+): Promise<{ t: TestKernel; jobs: Map<string, JobDefinition> }> {
   const jobs = new Map<string, JobDefinition>();
   const schedule = Scheduler.prototype.schedule;
   Scheduler.prototype.schedule = function (this: Scheduler, job: JobDefinition) {

@@ -31,7 +31,12 @@ export interface TestKernel {
   db: Db;
   inject(opts: InjectOptions): Promise<LightMyRequestResponse>;
   /** Creates a user with these roles (created on the fly from permission keys when `permissions` is given). */
-  createUser(opts: { email?: string; password?: string; roles?: string[]; permissions?: string[] }): Promise<{ id: string; email: string; password: string; cookie: string }>;
+  createUser(opts: {
+    email?: string;
+    password?: string;
+    roles?: string[];
+    permissions?: string[];
+  }): Promise<{ id: string; email: string; password: string; cookie: string }>;
   /** A signed-in administrator (role admin). */
   admin(): Promise<{ id: string; email: string; password: string; cookie: string }>;
   close(): Promise<void>;
@@ -41,7 +46,10 @@ export interface TestKernel {
  * The migrations of exactly the plugin set this kernel will load, as the kernel resolves it. When
  * that fails the kernel start fails too, with its own message; any template does until then.
  */
-async function migrationsOf(selection: Pick<KernelOptions, 'service' | 'plugins' | 'extraPlugins'>, env: Record<string, string>): Promise<MigrationSet[] | undefined> {
+async function migrationsOf(
+  selection: Pick<KernelOptions, 'service' | 'plugins' | 'extraPlugins'>,
+  env: Record<string, string>,
+): Promise<MigrationSet[] | undefined> {
   try {
     return migrationSets(await resolvePluginSet(selection, loadKernelConfig(env)));
   } catch {
@@ -69,9 +77,17 @@ export async function startTestKernel(opts: TestKernelOptions = {}): Promise<Tes
       return p;
     });
   }
-  const selection = { service: opts.plugins ? 'all' : (opts.service ?? 'all'), plugins, extraPlugins: opts.extraPlugins } as const;
+  const selection = {
+    service: opts.plugins ? 'all' : (opts.service ?? 'all'),
+    plugins,
+    extraPlugins: opts.extraPlugins,
+  } as const;
   const database =
-    opts.database ?? (await createTestDatabase({ fresh: opts.fresh, migrations: opts.fresh ? undefined : await migrationsOf(selection, env) }));
+    opts.database ??
+    (await createTestDatabase({
+      fresh: opts.fresh,
+      migrations: opts.fresh ? undefined : await migrationsOf(selection, env),
+    }));
   const kernel = await createKernel({
     ...selection,
     env,

@@ -48,7 +48,10 @@ export interface RunningNginx {
  * on a free loopback port, with pid file, logs and temporary files in a folder of its own (no
  * root-owned folder needed). Resolves once the port accepts connections.
  */
-export async function startNginx(opts: { upstreams: Record<Upstream, string>; maxBody?: string }): Promise<RunningNginx> {
+export async function startNginx(opts: {
+  upstreams: Record<Upstream, string>;
+  maxBody?: string;
+}): Promise<RunningNginx> {
   const bin = findNginx();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cms-edge-'));
   // Run as root, nginx's workers switch to an unprivileged user that must reach the temp folders.
@@ -105,7 +108,6 @@ export async function startNginx(opts: { upstreams: Record<Upstream, string>; ma
   return { url: `http://127.0.0.1:${port}`, port, conf, errorLog, stop };
 }
 
-
 /** What a stub upstream saw of one request. */
 export interface SeenRequest {
   method: string;
@@ -135,7 +137,10 @@ export interface StubAnswer {
  * A stand-in upstream: answers with its name in `x-upstream` and, as JSON, what it received (method,
  * url, headers, body size); `answer` may choose another status and add headers.
  */
-export async function startStub(name: string, answer?: (req: http.IncomingMessage) => StubAnswer | undefined): Promise<StubUpstream> {
+export async function startStub(
+  name: string,
+  answer?: (req: http.IncomingMessage) => StubAnswer | undefined,
+): Promise<StubUpstream> {
   const stub: StubUpstream = { name, address: '', seen: [], close: async () => undefined };
   const server = http.createServer((req, res) => {
     stub.onRequestStart?.(req);

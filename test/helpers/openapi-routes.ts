@@ -54,7 +54,9 @@ export function documentedRoutes(doc: { paths: Record<string, Record<string, Ope
   for (const [path, operations] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(operations)) {
       const params = (where: string) =>
-        (op.parameters ?? []).filter((p) => p.in === where).map((p) => ({ name: p.name, schema: p.schema ?? {}, required: p.required === true }));
+        (op.parameters ?? [])
+          .filter((p) => p.in === where)
+          .map((p) => ({ name: p.name, schema: p.schema ?? {}, required: p.required === true }));
       routes.push({
         label: `${method.toUpperCase()} ${path}`,
         method: method.toUpperCase(),
@@ -72,7 +74,8 @@ export function documentedRoutes(doc: { paths: Record<string, Record<string, Ope
 export function acceptedTypes(schema: JsonSchema): Set<string> {
   const options = schema.anyOf ?? schema.oneOf;
   if (options) return new Set(options.flatMap((o) => [...acceptedTypes(o)]));
-  if (schema.enum || schema.const !== undefined) return new Set((schema.enum ?? [schema.const]).map((v) => (v === null ? 'null' : typeof v)));
+  if (schema.enum || schema.const !== undefined)
+    return new Set((schema.enum ?? [schema.const]).map((v) => (v === null ? 'null' : typeof v)));
   if (schema.type === undefined) return new Set(['any']);
   const types = new Set(Array.isArray(schema.type) ? schema.type : [schema.type]);
   if (schema.nullable) types.add('null');
@@ -93,7 +96,9 @@ export function minimalValue(schema: JsonSchema): unknown {
   const type = [...types].find((t) => t !== 'null' && t !== 'number') ?? [...types][0];
   switch (type) {
     case 'object':
-      return Object.fromEntries((schema.required ?? []).map((name) => [name, minimalValue(schema.properties?.[name] ?? {})]));
+      return Object.fromEntries(
+        (schema.required ?? []).map((name) => [name, minimalValue(schema.properties?.[name] ?? {})]),
+      );
     case 'array':
       return Array.from({ length: schema.minItems ?? 0 }, () => minimalValue(schema.items ?? {}));
     case 'string':

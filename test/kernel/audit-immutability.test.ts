@@ -19,7 +19,8 @@ describe('audit log: append-only in the database', () => {
 
   beforeEach(async () => {
     t = await startTestKernel({ plugins: [] });
-    for (const action of ['user.create', 'user.update', 'role.delete']) await t.kernel.resolve('audit').record({ actor: SYSTEM }, { action });
+    for (const action of ['user.create', 'user.update', 'role.delete'])
+      await t.kernel.resolve('audit').record({ actor: SYSTEM }, { action });
   });
   afterEach(() => t.close());
 

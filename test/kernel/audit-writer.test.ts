@@ -35,7 +35,11 @@ const failingAudit = definePlugin({
 describe('audit writer: a failed audit write never fails the request', () => {
   let t: TestKernel;
   const lost = async () => {
-    const res = await t.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const res = await t.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
     return Number(/^audit_rows_lost_total (\d+)$/m.exec(res.body)?.[1]);
   };
   const health = async () => (await t.inject({ method: 'GET', url: '/health' })).json();

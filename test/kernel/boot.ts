@@ -16,7 +16,13 @@ export const testEnv = (extra: Record<string, string> = {}) => ({
 export async function startFailure(opts: Omit<KernelOptions, 'database' | 'logger'>): Promise<string> {
   const database = await createTestDatabase();
   try {
-    const kernel = await createKernel({ env: testEnv(), jobs: false, ...opts, database, logger: pino({ level: 'silent' }) });
+    const kernel = await createKernel({
+      env: testEnv(),
+      jobs: false,
+      ...opts,
+      database,
+      logger: pino({ level: 'silent' }),
+    });
     await kernel.close();
   } catch (err) {
     return (err as Error).message;

@@ -36,22 +36,46 @@ describe('configuration is validated at start, naming the variable', () => {
 
   it('applies defaults and converts types', () => {
     const config = loadKernelConfig({ PORT: '8080', TRUST_PROXY: '1' });
-    expect(config).to.include({ PORT: 8080, TRUST_PROXY: 1, AUDIT_RETENTION_DAYS: 365, NODE_ENV: 'development', production: false, HEAP_GROWING_PERCENT: 100 });
-    expect(loadKernelConfig({ AUDIT_RETENTION_DAYS: '0', NODE_ENV: 'production' })).to.include({ AUDIT_RETENTION_DAYS: 0, production: true });
+    expect(config).to.include({
+      PORT: 8080,
+      TRUST_PROXY: 1,
+      AUDIT_RETENTION_DAYS: 365,
+      NODE_ENV: 'development',
+      production: false,
+      HEAP_GROWING_PERCENT: 100,
+    });
+    expect(loadKernelConfig({ AUDIT_RETENTION_DAYS: '0', NODE_ENV: 'production' })).to.include({
+      AUDIT_RETENTION_DAYS: 0,
+      production: true,
+    });
   });
 
   it('validates a plugin config slice the same way', async () => {
-    const limit = await startFailure({ service: 'all', plugins: [configured], env: testEnv({ TEST_WIDGET_LIMIT: '11' }) });
+    const limit = await startFailure({
+      service: 'all',
+      plugins: [configured],
+      env: testEnv({ TEST_WIDGET_LIMIT: '11' }),
+    });
     expect(limit).to.contain('TEST_WIDGET_LIMIT');
-    const mode = await startFailure({ service: 'all', plugins: [configured], env: testEnv({ TEST_WIDGET_MODE: 'reckless' }) });
+    const mode = await startFailure({
+      service: 'all',
+      plugins: [configured],
+      env: testEnv({ TEST_WIDGET_MODE: 'reckless' }),
+    });
     expect(mode).to.contain('TEST_WIDGET_MODE');
   });
 
   it('gives the plugin its validated slice', async () => {
     const t = await startTestKernel({ plugins: [], extraPlugins: [configured], env: { TEST_WIDGET_MODE: 'safe' } });
     try {
-      expect(t.kernel.pluginDeps('test-configured').pluginConfig).to.deep.equal({ TEST_WIDGET_LIMIT: 3, TEST_WIDGET_MODE: 'safe' });
-      expect(t.kernel.config.plugins['test-configured']).to.deep.equal({ TEST_WIDGET_LIMIT: 3, TEST_WIDGET_MODE: 'safe' });
+      expect(t.kernel.pluginDeps('test-configured').pluginConfig).to.deep.equal({
+        TEST_WIDGET_LIMIT: 3,
+        TEST_WIDGET_MODE: 'safe',
+      });
+      expect(t.kernel.config.plugins['test-configured']).to.deep.equal({
+        TEST_WIDGET_LIMIT: 3,
+        TEST_WIDGET_MODE: 'safe',
+      });
     } finally {
       await t.close();
     }

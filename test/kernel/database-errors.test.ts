@@ -5,7 +5,11 @@ import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
 // Each route hands a client's text to PostgreSQL unchecked, as a route that forgot a bound would.
 const CASTS: Record<string, { sql: string; value: string; sqlstate: string }> = {
   'bigint-out-of-range': { sql: 'select ?::bigint as v', value: '100000000000000000000', sqlstate: '22003' },
-  'timestamp-out-of-range': { sql: 'select ?::timestamptz as v', value: '4715-01-01 00:00:00+00 BC', sqlstate: '22008' },
+  'timestamp-out-of-range': {
+    sql: 'select ?::timestamptz as v',
+    value: '4715-01-01 00:00:00+00 BC',
+    sqlstate: '22008',
+  },
   'invalid-json': { sql: 'select ?::jsonb as v', value: '"\\ud800"', sqlstate: '22P02' },
 };
 
@@ -17,7 +21,11 @@ const dbPlugin = definePlugin({
     for (const [name, cast] of Object.entries(CASTS)) {
       app.get(`/t/db/${name}`, { config: { public: true } }, async () => (await db.raw(cast.sql, [cast.value])).rows);
     }
-    app.get('/t/db/missing-table', { config: { public: true } }, async () => (await db.raw('select * from no_such_table')).rows);
+    app.get(
+      '/t/db/missing-table',
+      { config: { public: true } },
+      async () => (await db.raw('select * from no_such_table')).rows,
+    );
   },
 }) as PluginManifest;
 

@@ -45,20 +45,29 @@ describe('database roles: the application role cannot alter the audit log', () =
       await database.close();
     };
     await kernel.resolve('audit').record({ actor: SYSTEM }, { action: 'user.create' });
-    await owner('audit_log').insert({ at: new Date(Date.now() - 40 * 86_400_000), actor_type: 'system', action: 'test.old' });
+    await owner('audit_log').insert({
+      at: new Date(Date.now() - 40 * 86_400_000),
+      actor_type: 'system',
+      action: 'test.old',
+    });
   });
   after(() => close());
 
   const refused = async (statement: () => Promise<unknown>) => {
-    const err = await statement().then(() => null, (e: { code?: string }) => e);
+    const err = await statement().then(
+      () => null,
+      (e: { code?: string }) => e,
+    );
     expect(err, 'statement was not refused').not.to.equal(null);
     expect(err!.code).to.equal('42501'); // insufficient_privilege / must be owner
   };
 
   it('connects as the application role, which is no superuser and owns neither the audit log nor its trigger', async () => {
-    const me = (await app.raw('SELECT current_user AS who, usesuper FROM pg_user WHERE usename = current_user')).rows[0];
+    const me = (await app.raw('SELECT current_user AS who, usesuper FROM pg_user WHERE usename = current_user'))
+      .rows[0];
     expect(me).to.deep.equal({ who: role, usesuper: false });
-    const auditOwner = (await app.raw("SELECT tableowner FROM pg_tables WHERE tablename = 'audit_log'")).rows[0].tableowner;
+    const auditOwner = (await app.raw("SELECT tableowner FROM pg_tables WHERE tablename = 'audit_log'")).rows[0]
+      .tableowner;
     expect(auditOwner).not.to.equal(role);
   });
 
@@ -75,7 +84,11 @@ describe('database roles: the application role cannot alter the audit log', () =
     await refused(() => app.raw('ALTER TABLE audit_log DISABLE TRIGGER ALL'));
     await refused(() => app.raw('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update'));
     await refused(() => app.raw('DROP TRIGGER audit_log_no_update ON audit_log'));
-    await refused(() => app.raw('CREATE OR REPLACE FUNCTION audit_log_guard() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN OLD; END $$'));
+    await refused(() =>
+      app.raw(
+        'CREATE OR REPLACE FUNCTION audit_log_guard() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN OLD; END $$',
+      ),
+    );
     await refused(() => app('audit_settings').update({ retention_days: 0 }));
     await refused(() => app.raw('ALTER TABLE audit_log OWNER TO CURRENT_USER'));
     expect(await app('audit_log').where({ action: 'user.create' }).first()).to.include({ action: 'user.create' });
@@ -91,12 +104,33 @@ describe('database roles: the application role cannot alter the audit log', () =
 
   it('still runs the product: sign-in, a class with indexed fields (run-time DDL on its own tables), objects', async () => {
     const users = kernel.resolve('users');
-    const { id } = await users.create({ email: 'owner-split@example.test', password: 'split-pass-123', displayName: 'x', roles: ['admin'] });
+    const { id } = await users.create({
+      email: 'owner-split@example.test',
+      password: 'split-pass-123',
+      displayName: 'x',
+      roles: ['admin'],
+    });
     const session = await kernel.resolve('sessions').create(id, {});
     const headers = { cookie: `${SESSION_COOKIE}=${session.token}` };
-    const cls = await kernel.app.inject({ method: 'POST', url: '/data-classes', headers, payload: { name: 'RoleSplit', fields: [{ name: 'slug', type: 'slug', unique: true }, { name: 'n', type: 'number' }] } });
+    const cls = await kernel.app.inject({
+      method: 'POST',
+      url: '/data-classes',
+      headers,
+      payload: {
+        name: 'RoleSplit',
+        fields: [
+          { name: 'slug', type: 'slug', unique: true },
+          { name: 'n', type: 'number' },
+        ],
+      },
+    });
     expect(cls.statusCode, cls.body).to.equal(201);
-    const obj = await kernel.app.inject({ method: 'POST', url: '/data-objects', headers, payload: { classId: cls.json().id, published: true, attributes: { slug: 'a', n: 1 } } });
+    const obj = await kernel.app.inject({
+      method: 'POST',
+      url: '/data-objects',
+      headers,
+      payload: { classId: cls.json().id, published: true, attributes: { slug: 'a', n: 1 } },
+    });
     expect(obj.statusCode, obj.body).to.equal(201);
     const log = await kernel.app.inject({ method: 'GET', url: '/audit-log?action=data_class.create', headers });
     expect(log.json().entries).to.have.length(1);

@@ -55,7 +55,10 @@ export async function down(knex: Knex) {
 }
 `,
   );
-  writeFileSync(path.join(root, 'presets', 'acme-weather.json'), JSON.stringify({ id: 'acme-weather', baseUrl: 'https://weather.example' }));
+  writeFileSync(
+    path.join(root, 'presets', 'acme-weather.json'),
+    JSON.stringify({ id: 'acme-weather', baseUrl: 'https://weather.example' }),
+  );
 }
 
 describe('plugins from outside the repository (CMS_PLUGIN_PATH)', () => {
@@ -63,7 +66,7 @@ describe('plugins from outside the repository (CMS_PLUGIN_PATH)', () => {
   before(() => writeExternalFolder(root, 'hello-ext'));
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  it('loads the plugin with its own migration, permission keys and routes, beside the project\'s plugins', async () => {
+  it("loads the plugin with its own migration, permission keys and routes, beside the project's plugins", async () => {
     const t = await startTestKernel({ service: 'all', env: { CMS_PLUGIN_PATH: root } });
     try {
       const ids = t.kernel.plugins.map((p) => p.id);
@@ -100,7 +103,10 @@ describe('plugins from outside the repository (CMS_PLUGIN_PATH)', () => {
     expect(missing).to.contain(path.join(root, 'nope'));
     const clash = path.join(root, 'clash');
     mkdirSync(path.join(clash, 'data'), { recursive: true });
-    writeFileSync(path.join(clash, 'data', 'index.js'), "export default { id: 'data', services: ['core-api'], needs: [] };\n");
+    writeFileSync(
+      path.join(clash, 'data', 'index.js'),
+      "export default { id: 'data', services: ['core-api'], needs: [] };\n",
+    );
     const taken = await startFailure({ service: 'all', env: testEnv({ CMS_PLUGIN_PATH: clash }) });
     expect(taken).to.contain('"data"').and.to.contain(path.join(clash, 'data'));
   });

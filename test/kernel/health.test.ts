@@ -49,7 +49,11 @@ describe('health and metrics', () => {
 
   it('GET /metrics needs the bearer token', async () => {
     expect((await t.inject({ method: 'GET', url: '/metrics' })).statusCode).to.equal(401);
-    const res = await t.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer a-metrics-token-of-length' } });
+    const res = await t.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: 'Bearer a-metrics-token-of-length' },
+    });
     expect(res.statusCode).to.equal(200);
     expect(res.body).to.contain('http_requests_total');
     expect(res.body).to.contain('database_up 1');

@@ -10,7 +10,10 @@ const probe = definePlugin({
   services: ['core-api'],
   needs: ['audit'],
   routes(app, { audit }) {
-    app.post('/t/public-echo', { config: { public: true } }, async (request) => ({ ip: request.ip, body: request.body ?? null }));
+    app.post('/t/public-echo', { config: { public: true } }, async (request) => ({
+      ip: request.ip,
+      body: request.body ?? null,
+    }));
     app.get('/t/public-read', { config: { public: true } }, async () => ({ ok: true }));
     app.get('/t/session-read', { config: { session: true } }, async () => ({ ok: true }));
     app.post('/t/session-write', { config: { session: true } }, async (request) => {
@@ -19,8 +22,14 @@ const probe = definePlugin({
     });
     // A route that takes raw bytes, as the asset and gateway services do.
     app.register(async (bytes) => {
-      bytes.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: 32 * 1024 * 1024 }, (_req, body, done) => done(null, body));
-      bytes.post('/t/bytes', { config: { public: true } }, async (request) => ({ length: (request.body as Buffer).length }));
+      bytes.addContentTypeParser(
+        'application/octet-stream',
+        { parseAs: 'buffer', bodyLimit: 32 * 1024 * 1024 },
+        (_req, body, done) => done(null, body),
+      );
+      bytes.post('/t/bytes', { config: { public: true } }, async (request) => ({
+        length: (request.body as Buffer).length,
+      }));
     });
   },
 }) as PluginManifest;
@@ -34,7 +43,8 @@ describe('HTTP hardening: input walker', () => {
   });
   after(() => t.close());
 
-  const postJson = (payload: string) => t.inject({ method: 'POST', url: '/t/public-echo', headers: { 'content-type': 'application/json' }, payload });
+  const postJson = (payload: string) =>
+    t.inject({ method: 'POST', url: '/t/public-echo', headers: { 'content-type': 'application/json' }, payload });
 
   it('refuses a body nested a million levels deep with 400 TOO_DEEP, not a stack overflow', async () => {
     const res = await postJson(nested(1_000_000));
@@ -61,7 +71,10 @@ describe('HTTP hardening: input walker', () => {
   });
 
   it('reports the first problem in document order, keys before their values', () => {
-    expect(findInputProblem({ a: 'fine', b: ['x', 'n\u0000'], c: 'n\u0000' })).to.deep.equal({ path: 'b.1', code: 'NUL_CHARACTER' });
+    expect(findInputProblem({ a: 'fine', b: ['x', 'n\u0000'], c: 'n\u0000' })).to.deep.equal({
+      path: 'b.1',
+      code: 'NUL_CHARACTER',
+    });
     expect(findInputProblem({ 'k\u0000': 'v\u0000' })).to.deep.equal({ path: 'k\u0000', code: 'NUL_CHARACTER' });
     expect(findInputProblem({ a: { b: 'ok' } })).to.equal(null);
   });
@@ -69,14 +82,22 @@ describe('HTTP hardening: input walker', () => {
   it('answers flat objects (queries, path parameters) like the full walk', () => {
     const query = Object.assign(Object.create(null), { limit: '20', 'filter[slug]': 'x\u0000', sort: 'n\ud800' });
     expect(findInputProblem(query)).to.deep.equal({ path: 'filter[slug]', code: 'NUL_CHARACTER' });
-    expect(findInputProblem({ a: 'ok', 'k\ud800': 'v\u0000' })).to.deep.equal({ path: 'k\ud800', code: 'INVALID_TEXT' });
+    expect(findInputProblem({ a: 'ok', 'k\ud800': 'v\u0000' })).to.deep.equal({
+      path: 'k\ud800',
+      code: 'INVALID_TEXT',
+    });
     expect(findInputProblem({ n: 1, t: true, z: null, s: 'fine' })).to.equal(null);
     expect(findInputProblem({ s: 'fine', n: Infinity })).to.deep.equal({ path: 'n', code: 'NOT_FINITE' });
   });
 
   it('never walks bytes: a 16 MB binary body passes straight to its route', async () => {
     const payload = Buffer.alloc(16 * 1024 * 1024, 0);
-    const res = await t.inject({ method: 'POST', url: '/t/bytes', headers: { 'content-type': 'application/octet-stream' }, payload });
+    const res = await t.inject({
+      method: 'POST',
+      url: '/t/bytes',
+      headers: { 'content-type': 'application/octet-stream' },
+      payload,
+    });
     expect(res.statusCode).to.equal(200);
     expect(res.json()).to.deep.equal({ length: payload.length });
     // Walking it byte by byte took 34 s before: the walker must not even list a Buffer's keys.
@@ -86,7 +107,13 @@ describe('HTTP hardening: input walker', () => {
       },
     });
     expect(findInputProblem({ file: untouchable })).to.equal(null);
-    expect(findInputProblem({ instance: new (class Stream { text = 'n\u0000' })() })).to.equal(null);
+    expect(
+      findInputProblem({
+        instance: new (class Stream {
+          text = 'n\u0000';
+        })(),
+      }),
+    ).to.equal(null);
   });
 });
 
@@ -101,7 +128,12 @@ describe('HTTP: validation errors name the field', () => {
           '/t/strict',
           {
             config: { public: true },
-            schema: { body: Type.Object({ name: Type.String(), size: Type.Object({ width: Type.Integer() }, { additionalProperties: false }) }, { additionalProperties: false }) },
+            schema: {
+              body: Type.Object(
+                { name: Type.String(), size: Type.Object({ width: Type.Integer() }, { additionalProperties: false }) },
+                { additionalProperties: false },
+              ),
+            },
           },
           async () => ({ ok: true }),
         );
@@ -109,10 +141,18 @@ describe('HTTP: validation errors name the field', () => {
     }) as PluginManifest;
     const t = await startTestKernel({ plugins: [], extraPlugins: [strict] });
     try {
-      const top = await t.inject({ method: 'POST', url: '/t/strict', payload: { name: 'a', size: { width: 1 }, colour: 'red' } });
+      const top = await t.inject({
+        method: 'POST',
+        url: '/t/strict',
+        payload: { name: 'a', size: { width: 1 }, colour: 'red' },
+      });
       expect(top.statusCode).to.equal(400);
       expect(top.json()).to.include({ code: 'VALIDATION_FAILED', field: 'colour' });
-      const nested = await t.inject({ method: 'POST', url: '/t/strict', payload: { name: 'a', size: { width: 1, depth: 2 } } });
+      const nested = await t.inject({
+        method: 'POST',
+        url: '/t/strict',
+        payload: { name: 'a', size: { width: 1, depth: 2 } },
+      });
       expect(nested.json()).to.include({ field: 'size.depth' });
     } finally {
       await t.close();
@@ -127,13 +167,18 @@ describe('HTTP hardening: cross-site requests (CSRF) and CORS', () => {
     t = await startTestKernel({
       plugins: ['identity'],
       extraPlugins: [probe],
-      env: { PUBLIC_BASE_URL: 'https://cms.example.org', CORS_ALLOWED_ORIGINS: 'https://studio.example.net', CORS_ALLOWED_HOSTS: '*.partner.example' },
+      env: {
+        PUBLIC_BASE_URL: 'https://cms.example.org',
+        CORS_ALLOWED_ORIGINS: 'https://studio.example.net',
+        CORS_ALLOWED_HOSTS: '*.partner.example',
+      },
     });
     cookie = (await t.createUser({ roles: ['viewer'] })).cookie;
   });
   after(() => t.close());
 
-  const write = (headers: Record<string, string>) => t.inject({ method: 'POST', url: '/t/session-write', headers: { cookie, ...headers }, payload: {} });
+  const write = (headers: Record<string, string>) =>
+    t.inject({ method: 'POST', url: '/t/session-write', headers: { cookie, ...headers }, payload: {} });
 
   it('refuses a cookie-authenticated write from a foreign Origin or Referer with 403 CSRF_ORIGIN_REFUSED', async () => {
     for (const headers of <Array<Record<string, string>>>[
@@ -146,12 +191,17 @@ describe('HTTP hardening: cross-site requests (CSRF) and CORS', () => {
       expect(res.statusCode, JSON.stringify(headers)).to.equal(403);
       expect(res.json()).to.include({ code: 'CSRF_ORIGIN_REFUSED' });
     }
-    const logout = await t.inject({ method: 'POST', url: '/auth/logout', headers: { cookie, origin: 'https://evil.example', 'content-type': 'text/plain' }, payload: 'x' });
+    const logout = await t.inject({
+      method: 'POST',
+      url: '/auth/logout',
+      headers: { cookie, origin: 'https://evil.example', 'content-type': 'text/plain' },
+      payload: 'x',
+    });
     expect(logout.statusCode).to.equal(403);
     expect((await t.inject({ method: 'GET', url: '/t/session-read', headers: { cookie } })).statusCode).to.equal(200);
   });
 
-  it('accepts writes from the workspace, the allowlists, the request\'s own host, and clients that send no Origin', async () => {
+  it("accepts writes from the workspace, the allowlists, the request's own host, and clients that send no Origin", async () => {
     for (const headers of [
       {},
       { origin: 'https://cms.example.org' },
@@ -165,26 +215,45 @@ describe('HTTP hardening: cross-site requests (CSRF) and CORS', () => {
   });
 
   it('answers credentialed CORS only to allowed origins on session routes', async () => {
-    const allowed = await t.inject({ method: 'GET', url: '/t/session-read', headers: { cookie, origin: 'https://studio.example.net' } });
+    const allowed = await t.inject({
+      method: 'GET',
+      url: '/t/session-read',
+      headers: { cookie, origin: 'https://studio.example.net' },
+    });
     expect(allowed.headers['access-control-allow-origin']).to.equal('https://studio.example.net');
     expect(allowed.headers['access-control-allow-credentials']).to.equal('true');
-    const foreign = await t.inject({ method: 'GET', url: '/t/session-read', headers: { cookie, origin: 'https://evil.example' } });
+    const foreign = await t.inject({
+      method: 'GET',
+      url: '/t/session-read',
+      headers: { cookie, origin: 'https://evil.example' },
+    });
     expect(foreign.headers).not.to.have.property('access-control-allow-origin');
     expect(foreign.headers).not.to.have.property('access-control-allow-credentials');
   });
 
   it('answers public routes to any origin without credentials', async () => {
-    const res = await t.inject({ method: 'GET', url: '/t/public-read', headers: { origin: 'https://any-site.example' } });
+    const res = await t.inject({
+      method: 'GET',
+      url: '/t/public-read',
+      headers: { origin: 'https://any-site.example' },
+    });
     expect(res.headers['access-control-allow-origin']).to.equal('*');
     expect(res.headers).not.to.have.property('access-control-allow-credentials');
   });
 
   it('answers preflights: allowed origins with credentials, others without', async () => {
     const preflight = (origin: string) =>
-      t.inject({ method: 'OPTIONS', url: '/t/session-write', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      t.inject({
+        method: 'OPTIONS',
+        url: '/t/session-write',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
     const allowed = await preflight('https://studio.example.net');
     expect(allowed.statusCode).to.equal(204);
-    expect(allowed.headers).to.include({ 'access-control-allow-origin': 'https://studio.example.net', 'access-control-allow-credentials': 'true' });
+    expect(allowed.headers).to.include({
+      'access-control-allow-origin': 'https://studio.example.net',
+      'access-control-allow-credentials': 'true',
+    });
     const other = await preflight('https://site.example');
     expect(other.statusCode).to.equal(204);
     expect(other.headers['access-control-allow-origin']).to.equal('*');
@@ -193,11 +262,19 @@ describe('HTTP hardening: cross-site requests (CSRF) and CORS', () => {
 
   it('keeps the CORS details browsers and caches rely on: Vary, allowed methods and headers, max age, refused incomplete preflights', async () => {
     const read = await t.inject({ method: 'GET', url: '/t/public-read' });
-    expect(read.headers).to.include({ vary: 'Origin', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Retry-After, X-Request-Id, ETag' });
+    expect(read.headers).to.include({
+      vary: 'Origin',
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': 'Retry-After, X-Request-Id, ETag',
+    });
     const preflight = await t.inject({
       method: 'OPTIONS',
       url: '/t/session-write',
-      headers: { origin: 'https://studio.example.net', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-request-id' },
+      headers: {
+        origin: 'https://studio.example.net',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, x-request-id',
+      },
     });
     expect(preflight.statusCode).to.equal(204);
     expect(preflight.headers).to.include({
@@ -207,9 +284,17 @@ describe('HTTP hardening: cross-site requests (CSRF) and CORS', () => {
       'access-control-max-age': '600',
       'content-length': '0',
     });
-    const incomplete = await t.inject({ method: 'OPTIONS', url: '/t/session-write', headers: { origin: 'https://studio.example.net' } });
+    const incomplete = await t.inject({
+      method: 'OPTIONS',
+      url: '/t/session-write',
+      headers: { origin: 'https://studio.example.net' },
+    });
     expect(incomplete.statusCode, 'an allowed origin without a requested method is no preflight').to.equal(400);
-    const foreign = await t.inject({ method: 'OPTIONS', url: '/t/session-write', headers: { origin: 'https://evil.example' } });
+    const foreign = await t.inject({
+      method: 'OPTIONS',
+      url: '/t/session-write',
+      headers: { origin: 'https://evil.example' },
+    });
     expect(foreign.statusCode, 'a foreign non-preflight OPTIONS gets no CORS answer').to.equal(401);
   });
 });
@@ -218,10 +303,20 @@ describe('HTTP hardening: client address behind the proxy', () => {
   it('TRUST_PROXY=1 takes the address the proxy saw (the rightmost X-Forwarded-For entry), not what the client claims', async () => {
     const t = await startTestKernel({ plugins: [], extraPlugins: [probe], env: { TRUST_PROXY: '1' } });
     try {
-      const res = await t.inject({ method: 'POST', url: '/t/public-echo', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '6.6.6.6, 198.51.100.9' } });
+      const res = await t.inject({
+        method: 'POST',
+        url: '/t/public-echo',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': '6.6.6.6, 198.51.100.9' },
+      });
       expect(res.json().ip).to.equal('198.51.100.9');
       // A client reaching the process directly (not from a proxy network) cannot pose as a proxy.
-      const direct = await t.inject({ method: 'POST', url: '/t/public-echo', remoteAddress: '203.0.113.5', headers: { 'x-forwarded-for': '6.6.6.6' } });
+      const direct = await t.inject({
+        method: 'POST',
+        url: '/t/public-echo',
+        remoteAddress: '203.0.113.5',
+        headers: { 'x-forwarded-for': '6.6.6.6' },
+      });
       expect(direct.json().ip).to.equal('203.0.113.5');
     } finally {
       await t.close();
@@ -229,12 +324,17 @@ describe('HTTP hardening: client address behind the proxy', () => {
   });
 
   it('a client cannot pass a per-address limit by spoofing the leftmost X-Forwarded-For entry', async () => {
-    const t = await startTestKernel({ plugins: ['data'], env: { TRUST_PROXY: '1', PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '2' } });
+    const t = await startTestKernel({
+      plugins: ['data'],
+      env: { TRUST_PROXY: '1', PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '2' },
+    });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) {
         const res = await t.inject({
-          method: 'GET', url: '/public/data-objects?className=Nothing', remoteAddress: '127.0.0.1',
+          method: 'GET',
+          url: '/public/data-objects?className=Nothing',
+          remoteAddress: '127.0.0.1',
           headers: { 'x-forwarded-for': `10.9.9.${i}, 198.51.100.77` },
         });
         statuses.push(res.statusCode);
@@ -242,7 +342,10 @@ describe('HTTP hardening: client address behind the proxy', () => {
       expect(statuses.filter((s) => s === 429)).to.have.length(4);
       // Another client behind the same proxy keeps its own budget.
       const other = await t.inject({
-        method: 'GET', url: '/public/data-objects?className=Nothing', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '198.51.100.78' },
+        method: 'GET',
+        url: '/public/data-objects?className=Nothing',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': '198.51.100.78' },
       });
       expect(other.statusCode).not.to.equal(429);
     } finally {
@@ -251,11 +354,25 @@ describe('HTTP hardening: client address behind the proxy', () => {
   });
 
   it('TRUST_PROXY with addresses trusts only those proxies', async () => {
-    const t = await startTestKernel({ plugins: [], extraPlugins: [probe], env: { TRUST_PROXY: '127.0.0.1,10.0.0.0/8' } });
+    const t = await startTestKernel({
+      plugins: [],
+      extraPlugins: [probe],
+      env: { TRUST_PROXY: '127.0.0.1,10.0.0.0/8' },
+    });
     try {
-      const viaProxy = await t.inject({ method: 'POST', url: '/t/public-echo', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '6.6.6.6, 10.1.2.3' } });
+      const viaProxy = await t.inject({
+        method: 'POST',
+        url: '/t/public-echo',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': '6.6.6.6, 10.1.2.3' },
+      });
       expect(viaProxy.json().ip).to.equal('6.6.6.6');
-      const direct = await t.inject({ method: 'POST', url: '/t/public-echo', remoteAddress: '203.0.113.5', headers: { 'x-forwarded-for': '6.6.6.6' } });
+      const direct = await t.inject({
+        method: 'POST',
+        url: '/t/public-echo',
+        remoteAddress: '203.0.113.5',
+        headers: { 'x-forwarded-for': '6.6.6.6' },
+      });
       expect(direct.json().ip).to.equal('203.0.113.5');
     } finally {
       await t.close();
@@ -269,9 +386,13 @@ describe('HTTP: errors the router raises before a route is chosen', () => {
     services: ['core-api'],
     needs: [],
     routes(app) {
-      app.get('/t/items/:id', { config: { public: true }, schema: { params: Type.Object({ id: Type.String({ maxLength: 200 }) }) } }, async (request) => ({
-        id: (request.params as { id: string }).id,
-      }));
+      app.get(
+        '/t/items/:id',
+        { config: { public: true }, schema: { params: Type.Object({ id: Type.String({ maxLength: 200 }) }) } },
+        async (request) => ({
+          id: (request.params as { id: string }).id,
+        }),
+      );
     },
   }) as PluginManifest;
   let t: TestKernel;

@@ -4,7 +4,8 @@ import { requestContext } from '../../kernel/http.ts';
 import { definePlugin, type PluginManifest } from '../../kernel/plugin.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
 
-const SECRET_ERROR = 'select * from secret_table where token = $1 failed at /work/main/plugins/test/secret-file.ts:12:3';
+const SECRET_ERROR =
+  'select * from secret_table where token = $1 failed at /work/main/plugins/test/secret-file.ts:12:3';
 
 const httpPlugin = definePlugin({
   id: 'test-http',
@@ -17,11 +18,18 @@ const httpPlugin = definePlugin({
         config: { public: true },
         schema: {
           tags: ['test'],
-          body: Type.Object({ name: Type.String({ minLength: 1 }), size: Type.Object({ width: Type.Integer({ minimum: 1 }) }) }, { additionalProperties: false }),
+          body: Type.Object(
+            { name: Type.String({ minLength: 1 }), size: Type.Object({ width: Type.Integer({ minimum: 1 }) }) },
+            { additionalProperties: false },
+          ),
         },
       },
       async (request) => {
-        await deps.audit.record(requestContext(request), { action: 'widget.create', targetType: 'widget', targetLabel: request.body.name });
+        await deps.audit.record(requestContext(request), {
+          action: 'widget.create',
+          targetType: 'widget',
+          targetLabel: request.body.name,
+        });
         return { ok: true };
       },
     );
@@ -39,7 +47,12 @@ describe('HTTP: errors, request ids, client address, OpenAPI', () => {
   after(() => t.close());
 
   const post = (payload: string | object, headers: Record<string, string> = {}) =>
-    t.inject({ method: 'POST', url: '/t/widgets', payload, headers: { 'content-type': 'application/json', ...headers } });
+    t.inject({
+      method: 'POST',
+      url: '/t/widgets',
+      payload,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
   const lastAudit = () => t.db('audit_log').orderBy('id', 'desc').first();
 
   it('answers 400 INVALID_JSON for a malformed body', async () => {
@@ -82,7 +95,11 @@ describe('HTTP: errors, request ids, client address, OpenAPI', () => {
     expect(failed.json().requestId).to.equal('edge-req-0001');
     const ok = await post({ name: 'traced', size: { width: 2 } }, { 'x-request-id': 'edge-req-0002' });
     expect(ok.statusCode).to.equal(200);
-    expect(await lastAudit()).to.include({ action: 'widget.create', target_label: 'traced', request_id: 'edge-req-0002' });
+    expect(await lastAudit()).to.include({
+      action: 'widget.create',
+      target_label: 'traced',
+      request_id: 'edge-req-0002',
+    });
     const generated = await post({ name: 'untraced', size: { width: 2 } });
     expect((await lastAudit()).request_id).to.match(/^[0-9a-f-]{36}$/);
     expect(generated.statusCode).to.equal(200);
@@ -98,8 +115,11 @@ describe('HTTP: errors, request ids, client address, OpenAPI', () => {
 
   it('takes the audit ip from the socket without TRUST_PROXY, ignoring X-Forwarded-For', async () => {
     await t.inject({
-      method: 'POST', url: '/t/widgets', remoteAddress: '192.0.2.10',
-      headers: { 'x-forwarded-for': '203.0.113.7' }, payload: { name: 'direct', size: { width: 1 } },
+      method: 'POST',
+      url: '/t/widgets',
+      remoteAddress: '192.0.2.10',
+      headers: { 'x-forwarded-for': '203.0.113.7' },
+      payload: { name: 'direct', size: { width: 1 } },
     });
     expect(await lastAudit()).to.include({ target_label: 'direct', ip: '192.0.2.10' });
   });
@@ -117,7 +137,12 @@ describe('HTTP: errors, request ids, client address, OpenAPI', () => {
     expect(doc.openapi).to.match(/^3\./);
     expect(doc.info.version).to.be.a('string');
     expect(doc.paths).to.include.keys('/health', '/audit-log', '/t/widgets');
-    expect(doc.paths['/audit-log'].get.parameters.map((p: { name: string }) => p.name)).to.include.members(['action', 'actor', 'limit', 'format']);
+    expect(doc.paths['/audit-log'].get.parameters.map((p: { name: string }) => p.name)).to.include.members([
+      'action',
+      'actor',
+      'limit',
+      'format',
+    ]);
     expect(doc.paths).not.to.have.property('/openapi.json');
   });
 });
@@ -129,7 +154,11 @@ describe('HTTP: production and proxy behaviour', () => {
       const res = await t.inject({ method: 'GET', url: '/t/boom', headers: { 'x-request-id': 'prod-req-1' } });
       expect(res.statusCode).to.equal(500);
       expect(res.json()).to.deep.equal({
-        statusCode: 500, error: 'Internal Server Error', code: 'INTERNAL', message: 'Internal server error', requestId: 'prod-req-1',
+        statusCode: 500,
+        error: 'Internal Server Error',
+        code: 'INTERNAL',
+        message: 'Internal server error',
+        requestId: 'prod-req-1',
       });
       expect(res.body).not.to.match(/secret_table|select|\.ts|\/work\/|at /i);
     } finally {
@@ -141,8 +170,11 @@ describe('HTTP: production and proxy behaviour', () => {
     const t = await startTestKernel({ plugins: [], extraPlugins: [httpPlugin], env: { TRUST_PROXY: '1' } });
     try {
       const res = await t.inject({
-        method: 'POST', url: '/t/widgets', remoteAddress: '10.0.0.2',
-        headers: { 'x-forwarded-for': '203.0.113.7', 'x-request-id': 'proxied-1' }, payload: { name: 'proxied', size: { width: 1 } },
+        method: 'POST',
+        url: '/t/widgets',
+        remoteAddress: '10.0.0.2',
+        headers: { 'x-forwarded-for': '203.0.113.7', 'x-request-id': 'proxied-1' },
+        payload: { name: 'proxied', size: { width: 1 } },
       });
       expect(res.statusCode).to.equal(200);
       expect(await t.db('audit_log').where({ request_id: 'proxied-1' }).first()).to.include({ ip: '203.0.113.7' });

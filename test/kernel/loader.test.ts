@@ -12,12 +12,18 @@ const manifest = (m: { id: string; needs?: string[]; provides?: string[] }) =>
 
 describe('plugin loader: refuses a bad plugin set, naming what is wrong', () => {
   it('a plugin needing a service nobody provides', async () => {
-    const message = await startFailure({ service: 'all', plugins: [manifest({ id: 'test-needy', needs: ['db', 'crystalBall'] })] });
+    const message = await startFailure({
+      service: 'all',
+      plugins: [manifest({ id: 'test-needy', needs: ['db', 'crystalBall'] })],
+    });
     expect(message).to.contain('"test-needy"').and.to.contain('"crystalBall"');
   });
 
   it('a plugin needing a service of a plugin that is not loaded in this service', async () => {
-    const provider = { ...manifest({ id: 'test-provider', provides: ['providedThing'] }), services: ['gateway'] } as PluginManifest;
+    const provider = {
+      ...manifest({ id: 'test-provider', provides: ['providedThing'] }),
+      services: ['gateway'],
+    } as PluginManifest;
     const consumer = manifest({ id: 'test-consumer', needs: ['providedThing'] });
     const message = await startFailure({ service: 'core-api', plugins: [], extraPlugins: [provider, consumer] });
     expect(message).to.contain('"test-consumer"').and.to.contain('"providedThing"');
@@ -35,7 +41,10 @@ describe('plugin loader: refuses a bad plugin set, naming what is wrong', () => 
     // a needs b, b needs c, c needs a: no optional edge can break it.
     const a = manifest({ id: 'test-a', needs: ['bThing'], provides: ['aThing'] });
     const b = manifest({ id: 'test-b', needs: ['cThing'], provides: ['bThing'] });
-    const c = { ...manifest({ id: 'test-c', needs: ['aThing'], provides: ['cThing'] }), optional: ['bThing'] } as PluginManifest;
+    const c = {
+      ...manifest({ id: 'test-c', needs: ['aThing'], provides: ['cThing'] }),
+      optional: ['bThing'],
+    } as PluginManifest;
     expect(await startFailure({ service: 'all', plugins: [a, b, c] })).to.match(/circular/);
   });
 
@@ -45,13 +54,22 @@ describe('plugin loader: refuses a bad plugin set, naming what is wrong', () => 
       plugins: [manifest({ id: 'test-one', provides: ['thing'] }), manifest({ id: 'test-two', provides: ['thing'] })],
     });
     expect(twice).to.contain('"thing"').and.to.contain('test-one').and.to.contain('test-two');
-    const kernelName = await startFailure({ service: 'all', plugins: [manifest({ id: 'test-usurper', provides: ['db'] })] });
+    const kernelName = await startFailure({
+      service: 'all',
+      plugins: [manifest({ id: 'test-usurper', provides: ['db'] })],
+    });
     expect(kernelName).to.contain('test-usurper').and.to.contain('"db"');
   });
 
   it('a permission key declared by two plugins', async () => {
-    const a = { ...manifest({ id: 'test-keys-a' }), permissions: [{ key: 'things:manage', description: 'a' }] } as PluginManifest;
-    const b = { ...manifest({ id: 'test-keys-b' }), permissions: [{ key: 'things:manage', description: 'b' }] } as PluginManifest;
+    const a = {
+      ...manifest({ id: 'test-keys-a' }),
+      permissions: [{ key: 'things:manage', description: 'a' }],
+    } as PluginManifest;
+    const b = {
+      ...manifest({ id: 'test-keys-b' }),
+      permissions: [{ key: 'things:manage', description: 'b' }],
+    } as PluginManifest;
     const message = await startFailure({ service: 'all', plugins: [a, b] });
     expect(message).to.contain('things:manage').and.to.contain('test-keys-a').and.to.contain('test-keys-b');
   });

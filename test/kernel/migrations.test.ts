@@ -12,15 +12,27 @@ import { startTestKernel } from '../helpers/kernel.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.join(here, 'fixtures', 'migrations');
-const names = (dir: string) => readdirSync(dir).filter((f) => /\.(ts|js)$/.test(f)).map((f) => f.replace(/\.(ts|js)$/, '')).sort();
+const names = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => /\.(ts|js)$/.test(f))
+    .map((f) => f.replace(/\.(ts|js)$/, ''))
+    .sort();
 const kernelMigrations = names(KERNEL_MIGRATIONS_DIR);
 
 // beta needs what alpha provides, so alpha's migrations must run first whatever the listing order.
 const alpha = {
-  id: 'alpha', services: ['core-api'], needs: [], migrations: path.join(fixtures, 'alpha'),
+  id: 'alpha',
+  services: ['core-api'],
+  needs: [],
+  migrations: path.join(fixtures, 'alpha'),
   provides: { alphaService: () => ({}) },
 } as unknown as PluginManifest;
-const beta = { id: 'beta', services: ['core-api'], needs: ['alphaService'], migrations: path.join(fixtures, 'beta') } as unknown as PluginManifest;
+const beta = {
+  id: 'beta',
+  services: ['core-api'],
+  needs: ['alphaService'],
+  migrations: path.join(fixtures, 'beta'),
+} as unknown as PluginManifest;
 
 const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', CMS_DATA_DIR: path.join(PROJECT_ROOT, '.test-data', 'data') };
 const boot = (database: DatabaseHandle, plugins: PluginManifest[]) =>
@@ -58,7 +70,14 @@ describe('migrations', () => {
 
   it('core-api also applies the migrations of plugins that run only in other services', async () => {
     const gatewayOnly = { ...beta, services: ['gateway'] } as unknown as PluginManifest;
-    const kernel = await createKernel({ service: 'core-api', env, plugins: [alpha, gatewayOnly], database, logger: pino({ level: 'silent' }), jobs: false });
+    const kernel = await createKernel({
+      service: 'core-api',
+      env,
+      plugins: [alpha, gatewayOnly],
+      database,
+      logger: pino({ level: 'silent' }),
+      jobs: false,
+    });
     kernels.push(kernel);
     expect(kernel.plugins.map((p) => p.id)).to.deep.equal(['alpha']);
     expect(kernel.appliedMigrations).to.include('beta/0001_beta_view');
@@ -92,9 +111,14 @@ describe('migrations', () => {
       const applied = t.kernel.appliedMigrations;
       expect(applied.slice(0, kernelMigrations.length)).to.deep.equal(kernelMigrations.map((n) => `kernel/${n}`));
       for (const p of discovered.filter((d) => d.migrations)) {
-        expect(applied.filter((a) => a.startsWith(`${p.id}/`)), p.id).to.deep.equal(names(p.migrations!).map((n) => `${p.id}/${n}`));
+        expect(
+          applied.filter((a) => a.startsWith(`${p.id}/`)),
+          p.id,
+        ).to.deep.equal(names(p.migrations!).map((n) => `${p.id}/${n}`));
       }
-      expect(applied).to.have.length(kernelMigrations.length + discovered.reduce((n, p) => n + (p.migrations ? names(p.migrations).length : 0), 0));
+      expect(applied).to.have.length(
+        kernelMigrations.length + discovered.reduce((n, p) => n + (p.migrations ? names(p.migrations).length : 0), 0),
+      );
     } finally {
       await t.close();
     }

@@ -7,6 +7,8 @@ describe('kernel permission keys', () => {
     registry.register('kernel', KERNEL_PERMISSIONS);
     expect(registry.has('gateway:manage')).to.equal(true);
     // A plugin that declares a kernel key again is refused at start: one owner per key.
-    expect(() => registry.register('some-plugin', [{ key: 'gateway:manage', description: 'again' }])).to.throw(/declared by both "kernel" and "some-plugin"/);
+    expect(() => registry.register('some-plugin', [{ key: 'gateway:manage', description: 'again' }])).to.throw(
+      /declared by both "kernel" and "some-plugin"/,
+    );
   });
 });

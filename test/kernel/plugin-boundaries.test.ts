@@ -37,8 +37,10 @@ export function boundaryViolations(file: string, text: string): string[] {
       continue;
     }
     const targetPlugin = pluginOf(target);
-    if (targetPlugin !== null && targetPlugin !== owner) found.push(`${at}: a plugin never imports another plugin (talk through provided services or hooks)`);
-    if (!isTest && inside(target, KERNEL) && target !== KERNEL_SURFACE) found.push(`${at}: plugins import the kernel only through kernel/index.ts`);
+    if (targetPlugin !== null && targetPlugin !== owner)
+      found.push(`${at}: a plugin never imports another plugin (talk through provided services or hooks)`);
+    if (!isTest && inside(target, KERNEL) && target !== KERNEL_SURFACE)
+      found.push(`${at}: plugins import the kernel only through kernel/index.ts`);
   }
   return found;
 }
@@ -58,8 +60,15 @@ describe('plugin boundaries: imports keep to the contract', () => {
     expect(boundaryViolations(service, "import type { X } from '../../identity/services/users.ts';")).to.have.length(1);
     expect(boundaryViolations(service, "const m = await import('../../audit/index.ts');")).to.have.length(1);
     expect(boundaryViolations(test, "import { x } from '../../identity/test/helpers.ts';")).to.have.length(1);
-    expect(boundaryViolations(path.join(KERNEL, 'x.ts'), "import d from '../plugins/data/index.ts';")).to.have.length(1);
-    expect(boundaryViolations(service, "import { badRequest } from '../../../kernel/index.ts';\nimport { y } from './y.ts';")).to.deep.equal([]);
+    expect(boundaryViolations(path.join(KERNEL, 'x.ts'), "import d from '../plugins/data/index.ts';")).to.have.length(
+      1,
+    );
+    expect(
+      boundaryViolations(
+        service,
+        "import { badRequest } from '../../../kernel/index.ts';\nimport { y } from './y.ts';",
+      ),
+    ).to.deep.equal([]);
     expect(boundaryViolations(test, "import { ManualClock } from '../../../kernel/clock.ts';")).to.deep.equal([]);
   });
 });

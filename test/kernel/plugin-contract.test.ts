@@ -46,7 +46,14 @@ function counterPlugin(log: ReturnType<typeof journal>) {
         return { ok: true };
       });
     },
-    jobs: [{ name: 'tick', firstRunAfterMs: 3_600_000, intervalMs: 3_600_000, run: async ({ services }) => void log.add(`job:${services.next()}`) }],
+    jobs: [
+      {
+        name: 'tick',
+        firstRunAfterMs: 3_600_000,
+        intervalMs: 3_600_000,
+        run: async ({ services }) => void log.add(`job:${services.next()}`),
+      },
+    ],
     onStart: ({ services }) => void log.add(`start:${services.next()}`),
     onStop: () => void log.add('stop:test-counter'),
   });
@@ -64,7 +71,12 @@ function consumerPlugin(log: ReturnType<typeof journal>) {
       log.add(`consumer-setup:dataObjects=${dataObjects === undefined ? 'absent' : 'present'}`);
       return { counter: testCounter };
     },
-    contributes: { testGreetings: () => [{ from: 'test-consumer', text: 'hi' }, { from: 'test-consumer', text: 'hey' }] },
+    contributes: {
+      testGreetings: () => [
+        { from: 'test-consumer', text: 'hi' },
+        { from: 'test-consumer', text: 'hey' },
+      ],
+    },
     routes(app, ctx) {
       app.get('/t/consumer', { config: { public: true } }, async () => ({
         n: ctx.services.counter.next(),
@@ -76,10 +88,14 @@ function consumerPlugin(log: ReturnType<typeof journal>) {
 }
 
 describe('plugin contract: setup, provides, contributions, optional needs, stop', () => {
-  it('builds a plugin\'s services once, after migrations, shared by routes, jobs, provides and onStart', async () => {
+  it("builds a plugin's services once, after migrations, shared by routes, jobs, provides and onStart", async () => {
     const log = journal();
     const counter = counterPlugin(log);
-    const t = await startTestKernel({ plugins: [], extraPlugins: [counter, consumerPlugin(log)], env: { TEST_COUNTER_LOUD: 'true' } });
+    const t = await startTestKernel({
+      plugins: [],
+      extraPlugins: [counter, consumerPlugin(log)],
+      env: { TEST_COUNTER_LOUD: 'true' },
+    });
     try {
       expect(log.events.filter((e) => e.startsWith('setup:'))).to.deep.equal(['setup:1:users=number:loud=true']);
       // onStart took 1; the route, the consumer's route (through `provides`) and the job share the counter.
@@ -94,7 +110,7 @@ describe('plugin contract: setup, provides, contributions, optional needs, stop'
     }
   });
 
-  it('gathers every loaded plugin\'s contributions into the collector\'s registry, in plugin order', async () => {
+  it("gathers every loaded plugin's contributions into the collector's registry, in plugin order", async () => {
     const log = journal();
     const t = await startTestKernel({ plugins: [], extraPlugins: [counterPlugin(log), consumerPlugin(log)] });
     try {
@@ -111,12 +127,15 @@ describe('plugin contract: setup, provides, contributions, optional needs, stop'
     await a.close();
     expect(without.events).to.include('consumer-setup:dataObjects=absent');
     const withData = journal();
-    const b = await startTestKernel({ plugins: ['data'], extraPlugins: [counterPlugin(withData), consumerPlugin(withData)] });
+    const b = await startTestKernel({
+      plugins: ['data'],
+      extraPlugins: [counterPlugin(withData), consumerPlugin(withData)],
+    });
     await b.close();
     expect(withData.events).to.include('consumer-setup:dataObjects=present');
   });
 
-  it('starts two plugins that use each other\'s services optionally; the later one arrives late-bound, usable from onStart', async () => {
+  it("starts two plugins that use each other's services optionally; the later one arrives late-bound, usable from onStart", async () => {
     // Typed loosely: the two service names exist only in this test.
     const mutual = (id: string, provides: string, uses: string) =>
       ({
@@ -126,11 +145,17 @@ describe('plugin contract: setup, provides, contributions, optional needs, stop'
         optional: [uses],
         setup: (deps: Record<string, unknown>) => ({ other: () => deps[uses] as { name(): string } | undefined }),
         provides: { [provides]: () => ({ name: () => id }) },
-        routes(app: import('../../kernel/plugin.ts').App, ctx: { services: { other(): { name(): string } | undefined } }) {
+        routes(
+          app: import('../../kernel/plugin.ts').App,
+          ctx: { services: { other(): { name(): string } | undefined } },
+        ) {
           app.get(`/t/${id}`, { config: { public: true } }, async () => ({ other: ctx.services.other()?.name() }));
         },
       }) as unknown as PluginManifest;
-    const t = await startTestKernel({ plugins: [], extraPlugins: [mutual('test-left', 'leftThing', 'rightThing'), mutual('test-right', 'rightThing', 'leftThing')] });
+    const t = await startTestKernel({
+      plugins: [],
+      extraPlugins: [mutual('test-left', 'leftThing', 'rightThing'), mutual('test-right', 'rightThing', 'leftThing')],
+    });
     try {
       expect((await t.inject({ url: '/t/test-left' })).json()).to.deep.equal({ other: 'test-right' });
       expect((await t.inject({ url: '/t/test-right' })).json()).to.deep.equal({ other: 'test-left' });
@@ -175,9 +200,18 @@ describe('plugin contract: setup, provides, contributions, optional needs, stop'
 
   it('refuses routesIn outside services and a need that is also optional, naming the plugin', async () => {
     const outside = definePlugin({ id: 'test-outside', services: ['core-api'], routesIn: ['gateway'], needs: [] });
-    expect(await startFailure({ service: 'all', plugins: [outside as PluginManifest] })).to.contain('"test-outside"').and.to.contain('routesIn');
-    const both = { id: 'test-both-ways', services: ['core-api'], needs: ['db'], optional: ['db'] } as unknown as PluginManifest;
-    expect(await startFailure({ service: 'all', plugins: [both] })).to.contain('"test-both-ways"').and.to.contain('"db"');
+    expect(await startFailure({ service: 'all', plugins: [outside as PluginManifest] }))
+      .to.contain('"test-outside"')
+      .and.to.contain('routesIn');
+    const both = {
+      id: 'test-both-ways',
+      services: ['core-api'],
+      needs: ['db'],
+      optional: ['db'],
+    } as unknown as PluginManifest;
+    expect(await startFailure({ service: 'all', plugins: [both] }))
+      .to.contain('"test-both-ways"')
+      .and.to.contain('"db"');
   });
 
   it('stops the plugins already set up when a later setup fails', async () => {

@@ -44,7 +44,9 @@ describe('services: each process loads exactly its plugins', () => {
         // they suffice; core-api, the migrating process of a split deployment, adds every other
         // installed plugin's (a gateway-only plugin's tables must exist before the gateway starts).
         const migrated = service === 'core-api' ? discovered.map((p) => p.id) : expected;
-        const withMigrations = discovered.filter((p) => migrated.includes(p.id) && p.migrations).map((p) => tableNameFor(p.id));
+        const withMigrations = discovered
+          .filter((p) => migrated.includes(p.id) && p.migrations)
+          .map((p) => tableNameFor(p.id));
         expect(await pluginMigrationTables(t)).to.deep.equal(withMigrations.sort());
       } finally {
         await t.close();
@@ -77,25 +79,38 @@ describe('services: access declaration on every route (fail closed)', () => {
   });
 
   it('refuses a route declaring two kinds of access', async () => {
-    const message = await startFailure({ service: 'all', plugins: [routePlugin('test-both', { public: true, permission: 'audit:read' })] });
+    const message = await startFailure({
+      service: 'all',
+      plugins: [routePlugin('test-both', { public: true, permission: 'audit:read' })],
+    });
     expect(message).to.contain('GET /t/naked').and.to.contain('exactly one');
   });
 
   it('refuses a route requiring an unknown permission key', async () => {
-    const message = await startFailure({ service: 'all', plugins: [routePlugin('test-unknown-key', { permission: 'nothing:such' })] });
+    const message = await startFailure({
+      service: 'all',
+      plugins: [routePlugin('test-unknown-key', { permission: 'nothing:such' })],
+    });
     expect(message).to.contain('GET /t/naked').and.to.contain('nothing:such');
   });
 
   it('answers 401 without a valid session, 403 without the key and 200 with it', async () => {
-    const t = await startTestKernel({ plugins: [], extraPlugins: [routePlugin('test-guarded', { permission: 'users:manage' })] });
+    const t = await startTestKernel({
+      plugins: [],
+      extraPlugins: [routePlugin('test-guarded', { permission: 'users:manage' })],
+    });
     try {
       expect((await t.inject({ method: 'GET', url: '/t/naked' })).statusCode).to.equal(401);
       const bad = await t.inject({ method: 'GET', url: '/t/naked', headers: { cookie: 'cms_session=forged' } });
       expect(bad.statusCode).to.equal(401);
       const viewer = await t.createUser({ roles: ['viewer'] });
-      expect((await t.inject({ method: 'GET', url: '/t/naked', headers: { cookie: viewer.cookie } })).statusCode).to.equal(403);
+      expect(
+        (await t.inject({ method: 'GET', url: '/t/naked', headers: { cookie: viewer.cookie } })).statusCode,
+      ).to.equal(403);
       const manager = await t.createUser({ permissions: ['users:manage'] });
-      expect((await t.inject({ method: 'GET', url: '/t/naked', headers: { cookie: manager.cookie } })).statusCode).to.equal(200);
+      expect(
+        (await t.inject({ method: 'GET', url: '/t/naked', headers: { cookie: manager.cookie } })).statusCode,
+      ).to.equal(200);
     } finally {
       await t.close();
     }

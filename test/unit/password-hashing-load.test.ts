@@ -45,7 +45,9 @@ describe('password hashing under load', () => {
     try {
       const results = await Promise.all(
         Array.from({ length: 16 }, (_, i) =>
-          i % 3 === 0 ? hashPassword(`new-${i}`) : verifyPassword(i % 3 === 1 ? 'the right one' : 'a wrong one', i % 2 ? stored : null),
+          i % 3 === 0
+            ? hashPassword(`new-${i}`)
+            : verifyPassword(i % 3 === 1 ? 'the right one' : 'a wrong one', i % 2 ? stored : null),
         ),
       );
       expect(watch.seen.calls).to.equal(16);
@@ -93,8 +95,15 @@ describe('WorkQueue', () => {
       return new Promise<number>((resolve) => finish.push(() => resolve(i)));
     };
     const runs = [0, 1, 2, 3].map((i) => queue.run(task(i)));
-    const overflow = await queue.run(task(4)).catch((err: { statusCode: number; headers: Record<string, string> }) => err);
-    expect(overflow).to.deep.include({ statusCode: 503, code: 'OVERLOADED', message: 'busy', headers: { 'retry-after': '1' } });
+    const overflow = await queue
+      .run(task(4))
+      .catch((err: { statusCode: number; headers: Record<string, string> }) => err);
+    expect(overflow).to.deep.include({
+      statusCode: 503,
+      code: 'OVERLOADED',
+      message: 'busy',
+      headers: { 'retry-after': '1' },
+    });
     await Promise.resolve();
     expect(started).to.deep.equal([0, 1]);
     expect(queue.load()).to.include({ running: 2, queued: 2 });

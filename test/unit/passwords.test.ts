@@ -10,8 +10,13 @@ describe('passwords and policy', () => {
   it('hashes at production cost (scrypt N=16384, r=8, p=1) unless the test suite lowers it', async () => {
     expect(PRODUCTION_SCRYPT_COST).to.deep.equal({ N: 16384, r: 8, p: 1 });
     // A process that is not this test run: the module's own default, as every real process has it.
-    const script = "const { hashPassword } = await import('./kernel/passwords.ts'); process.stdout.write(await hashPassword('correct horse'));";
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: PROJECT_ROOT });
+    const script =
+      "const { hashPassword } = await import('./kernel/passwords.ts'); process.stdout.write(await hashPassword('correct horse'));";
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: PROJECT_ROOT },
+    );
     expect(stdout).to.match(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{88}$/);
     // Hashes carry their parameters: one made at production cost verifies here too.
     expect(await verifyPassword('correct horse', stdout)).to.equal(true);
@@ -48,8 +53,12 @@ describe('passwords and policy', () => {
 
   it('applies length 8..128, the e-mail rule and three of four classes', () => {
     expect(refusal(() => assertPasswordAllowed('short', 'a@b.c', DEFAULT_PASSWORD_POLICY))?.field).to.equal('password');
-    expect(refusal(() => assertPasswordAllowed('x'.repeat(129), 'a@b.c', DEFAULT_PASSWORD_POLICY))?.statusCode).to.equal(400);
-    expect(refusal(() => assertPasswordAllowed('Admin@Example.com', 'admin@example.com', DEFAULT_PASSWORD_POLICY))?.message).to.contain('e-mail');
+    expect(
+      refusal(() => assertPasswordAllowed('x'.repeat(129), 'a@b.c', DEFAULT_PASSWORD_POLICY))?.statusCode,
+    ).to.equal(400);
+    expect(
+      refusal(() => assertPasswordAllowed('Admin@Example.com', 'admin@example.com', DEFAULT_PASSWORD_POLICY))?.message,
+    ).to.contain('e-mail');
     expect(refusal(() => assertPasswordAllowed('longenough', 'a@b.c', DEFAULT_PASSWORD_POLICY))).to.equal(null);
     const strict = { minLength: 10, requireThreeClasses: true };
     expect(refusal(() => assertPasswordAllowed('alllowercase', 'a@b.c', strict))?.code).to.equal('PASSWORD_POLICY');

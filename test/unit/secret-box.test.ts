@@ -10,7 +10,10 @@ const logger = pino({ level: 'silent' });
 
 describe('secret box (AES-256-GCM with named keys)', () => {
   it('round-trips and never stores the plaintext', () => {
-    const box = new SecretBox({ TOTP_ENCRYPTION_KEY: 'a'.repeat(64) }, { production: true, dataDir: '/nonexistent', logger });
+    const box = new SecretBox(
+      { TOTP_ENCRYPTION_KEY: 'a'.repeat(64) },
+      { production: true, dataDir: '/nonexistent', logger },
+    );
     const sealed = box.encrypt('TOTP_ENCRYPTION_KEY', 'JBSWY3DPEHPK3PXP');
     expect(sealed).to.match(/^v1:TOTP_ENCRYPTION_KEY:/);
     expect(sealed).not.to.contain('JBSWY3DPEHPK3PXP');
@@ -55,7 +58,8 @@ describe('secret box (AES-256-GCM with named keys)', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'cms-keys-'));
     const dataDir = path.join(root, 'data', 'nested');
     new SecretBox({}, { production: false, dataDir, logger }).encrypt('TOTP_ENCRYPTION_KEY', 'x');
-    for (const folder of [path.join(root, 'data'), dataDir]) expect(statSync(folder).mode & 0o055, folder).to.equal(0o055);
+    for (const folder of [path.join(root, 'data'), dataDir])
+      expect(statSync(folder).mode & 0o055, folder).to.equal(0o055);
     expect(statSync(path.join(dataDir, 'keys')).mode & 0o077).to.equal(0);
   });
 });

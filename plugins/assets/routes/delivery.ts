@@ -16,8 +16,16 @@ const DeliveryQuery = Type.Object({
  * an anonymous caller can never ask for an arbitrary size.
  */
 export async function deliveryRoutes(app: App, { delivery }: AssetServices): Promise<void> {
-  app.get('/dam-asset/*', {
-    config: { public: true },
-    schema: { tags: ['assets'], params: Type.Object({ '*': Type.String({ maxLength: 2048 }) }), querystring: DeliveryQuery },
-  }, async (request, reply) => delivery.serve(request, reply, request.params['*'], request.query));
+  app.get(
+    '/dam-asset/*',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['assets'],
+        params: Type.Object({ '*': Type.String({ maxLength: 2048 }) }),
+        querystring: DeliveryQuery,
+      },
+    },
+    async (request, reply) => delivery.serve(request, reply, request.params['*'], request.query),
+  );
 }

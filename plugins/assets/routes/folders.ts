@@ -8,14 +8,40 @@ import { FolderText, PathText } from './schemas.ts';
 /** Folders: path-based, listed one level at a time; deleting one removes everything under it. */
 export async function folderRoutes(app: App, { library }: AssetServices): Promise<void> {
   const tags = ['assets'];
-  app.get('/api/v1/dam/folders', { config: { permission: ASSET_KEYS.read }, schema: { tags, querystring: Type.Object({ parent: Type.Optional(FolderText) }, { additionalProperties: false }) } }, async (request) => ({
-    folders: (await library.listFolders(request.query.parent ?? '')).map((f) => ({ path: f.path, name: f.name, createdAt: f.createdAt.toISOString() })),
-  }));
-  app.post('/api/v1/dam/folders', { config: { permission: ASSET_KEYS.upload }, schema: { tags, body: Type.Object({ path: PathText }, { additionalProperties: false }) } }, async (request, reply) => {
-    const out = await library.createFolder(request.body.path);
-    return reply.code(out.created ? 201 : 200).send(out);
-  });
-  app.delete('/api/v1/dam/folders', { config: { permission: ASSET_KEYS.manage }, schema: { tags, querystring: Type.Object({ path: PathText }, { additionalProperties: false }) } }, async (request) =>
-    library.deleteFolder(request.query.path, changeActorOf(request.actor)),
+  app.get(
+    '/api/v1/dam/folders',
+    {
+      config: { permission: ASSET_KEYS.read },
+      schema: {
+        tags,
+        querystring: Type.Object({ parent: Type.Optional(FolderText) }, { additionalProperties: false }),
+      },
+    },
+    async (request) => ({
+      folders: (await library.listFolders(request.query.parent ?? '')).map((f) => ({
+        path: f.path,
+        name: f.name,
+        createdAt: f.createdAt.toISOString(),
+      })),
+    }),
+  );
+  app.post(
+    '/api/v1/dam/folders',
+    {
+      config: { permission: ASSET_KEYS.upload },
+      schema: { tags, body: Type.Object({ path: PathText }, { additionalProperties: false }) },
+    },
+    async (request, reply) => {
+      const out = await library.createFolder(request.body.path);
+      return reply.code(out.created ? 201 : 200).send(out);
+    },
+  );
+  app.delete(
+    '/api/v1/dam/folders',
+    {
+      config: { permission: ASSET_KEYS.manage },
+      schema: { tags, querystring: Type.Object({ path: PathText }, { additionalProperties: false }) },
+    },
+    async (request) => library.deleteFolder(request.query.path, changeActorOf(request.actor)),
   );
 }

@@ -30,7 +30,12 @@ const ProcessQuery = Type.Object(
 );
 /** JSON `{ image }`: base64 of at most ASSET_MAX_FILE_BYTES (plus a data: URL prefix). */
 const imageJson = (maxChars: number) =>
-  Type.Object({ image: Type.String({ minLength: 1, maxLength: maxChars, description: 'base64 (a data: URL prefix is allowed)' }) }, { additionalProperties: false });
+  Type.Object(
+    {
+      image: Type.String({ minLength: 1, maxLength: maxChars, description: 'base64 (a data: URL prefix is allowed)' }),
+    },
+    { additionalProperties: false },
+  );
 const JSON_IMAGE_MAX_CHARS = 16 * 1024 * 1024;
 const RAW_IMAGE = /^image\/(jpeg|png|gif|webp|avif|tiff|heic)$/;
 
@@ -54,14 +59,20 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
     // Read into a reused buffer; the handler hands it back when its image work is done (withImage).
     app.decorateRequest('pooledImageBody', null);
     app.addContentTypeParser(RAW_IMAGE, (request, payload, done) => {
-      const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
-      bodies.read(payload, Number.isFinite(declared) ? declared : undefined, max).then((pooled) => {
-        request.pooledImageBody = pooled;
-        done(null, pooled.body);
-      }, (err: Error) => done(err, undefined));
+      const declared =
+        request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
+      bodies.read(payload, Number.isFinite(declared) ? declared : undefined, max).then(
+        (pooled) => {
+          request.pooledImageBody = pooled;
+          done(null, pooled.body);
+        },
+        (err: Error) => done(err, undefined),
+      );
     });
   } else {
-    app.addContentTypeParser(RAW_IMAGE, { parseAs: 'buffer', bodyLimit: max }, (_request, body, done) => done(null, body));
+    app.addContentTypeParser(RAW_IMAGE, { parseAs: 'buffer', bodyLimit: max }, (_request, body, done) =>
+      done(null, body),
+    );
   }
   // The access check runs before the body is read, like the kernel's own.
   const guard = { onRequest: async (request: FastifyRequest) => s.auth.requireSessionOrToken(request) };
@@ -84,7 +95,8 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
       return data;
     }
     const json = body as Static<ReturnType<typeof imageJson>> | undefined;
-    if (!json || typeof json.image !== 'string') throw badRequest('Send an image (multipart field "file", an image/* body, or JSON { image })', 'image');
+    if (!json || typeof json.image !== 'string')
+      throw badRequest('Send an image (multipart field "file", an image/* body, or JSON { image })', 'image');
     const data = Buffer.from(json.image.replace(/^data:[^,]{0,100},/, ''), 'base64');
     if (data.length === 0) throw badRequest('image is not base64 image data', 'image');
     if (data.length > max) throw tooLarge(max);
@@ -100,79 +112,128 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
   };
   const bodySchema = { content: { 'application/json': { schema: ImageJson } } };
 
-  app.post('/api/v1/process', {
-    config: { public: true },
-    bodyLimit,
-    ...guard,
-    schema: { tags, querystring: ProcessQuery, body: bodySchema as never },
-  }, async (request, reply) => withImage(request, async () => {
-    const q = request.query;
-    const input = await readImage(request);
-    const options: ResizeOptions = { width: q.width, height: q.height, fit: q.fit, format: q.format, quality: q.quality };
-    if (q.mode !== 'variants') {
-      // A raster image's format is known from its first bytes, and sharp's own pixel limit (413) runs
-      // in the one decode: no separate header pass. Anything else is probed first (400 when unreadable).
-      const sniffed = sniffType(input.subarray(0, SNIFF_BYTES));
-      const inputFormat = sniffed.image ? sniffed.mimeType.slice('image/'.length) : (await s.images.probe(input)).format;
-      const out = await s.images.resize(input, options, inputFormat);
-      return reply.type(MIME_OF[out.format]).header('x-image-width', out.width).header('x-image-height', out.height).header('cache-control', 'no-store').send(out.data);
-    }
-    const probe = await s.images.probe(input);
-    const widths = (q.widths ?? '320,640,1280').split(',').map(Number);
-    if (widths.some((w) => w < 1 || w > 10_000)) throw badRequest('widths must be between 1 and 10000', 'widths');
-    const variants = [];
-    for (const width of widths) {
-      const out = await s.images.resize(input, { ...options, width, height: undefined }, probe.format);
-      variants.push({ width: out.width, height: out.height, format: out.format, size: out.data.length, data: out.data.toString('base64') });
-    }
-    return { source: { width: probe.width, height: probe.height, format: probe.format }, variants };
-  }));
-
-  app.post('/api/v1/metadata', {
-    config: { public: true },
-    bodyLimit,
-    ...guard,
-    schema: { tags, body: bodySchema as never },
-  }, async (request) => withImage(request, async () => {
-    const input = await readImage(request);
-    const { meta, width, height, format } = await s.images.probe(input);
-    const { camera, gps } = readExif(meta.exif);
-    return {
-      format, width, height,
-      space: meta.space ?? null, channels: meta.channels ?? null, density: meta.density ?? null, hasAlpha: meta.hasAlpha ?? false,
-      orientation: meta.orientation ?? null, pages: meta.pages ?? 1,
-      camera: { make: camera.make ?? null, model: camera.model ?? null, lens: camera.lensModel ?? null },
-      exif: camera,
-      gps,
-      iptc: readIptc(meta.iptc),
-      hasIcc: Boolean(meta.icc),
-    };
-  }));
-
-  app.post('/api/v1/dam/transform', {
-    config: { permission: ASSET_KEYS.upload },
-    schema: {
-      tags,
-      body: Type.Object(
-        {
-          id: Id,
-          rotate: Type.Optional(Type.Integer({ minimum: -360, maximum: 360 })),
-          crop: Type.Optional(Type.Object({ left: Type.Integer({ minimum: 0, maximum: 100_000 }), top: Type.Integer({ minimum: 0, maximum: 100_000 }), width: Side, height: Side }, { additionalProperties: false })),
-          width: Type.Optional(Side),
-          height: Type.Optional(Side),
-          fit: Type.Optional(Fit),
-          format: Type.Optional(Format),
-          quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-          saveAs: Type.Union([Type.Literal('version'), Type.Literal('copy')]),
-          filename: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-        },
-        { additionalProperties: false },
-      ),
+  app.post(
+    '/api/v1/process',
+    {
+      config: { public: true },
+      bodyLimit,
+      ...guard,
+      schema: { tags, querystring: ProcessQuery, body: bodySchema as never },
     },
-  }, async (request, reply) => {
-    const { id, ...req } = request.body;
-    const row = await s.library.get(id);
-    const out = await transformAsset(s.library, s.images, row, req, changeActorOf(request.actor), s.tmpDir);
-    return reply.code(req.saveAs === 'copy' ? 201 : 200).send(s.urls.dto(out));
-  });
+    async (request, reply) =>
+      withImage(request, async () => {
+        const q = request.query;
+        const input = await readImage(request);
+        const options: ResizeOptions = {
+          width: q.width,
+          height: q.height,
+          fit: q.fit,
+          format: q.format,
+          quality: q.quality,
+        };
+        if (q.mode !== 'variants') {
+          // A raster image's format is known from its first bytes, and sharp's own pixel limit (413) runs
+          // in the one decode: no separate header pass. Anything else is probed first (400 when unreadable).
+          const sniffed = sniffType(input.subarray(0, SNIFF_BYTES));
+          const inputFormat = sniffed.image
+            ? sniffed.mimeType.slice('image/'.length)
+            : (await s.images.probe(input)).format;
+          const out = await s.images.resize(input, options, inputFormat);
+          return reply
+            .type(MIME_OF[out.format])
+            .header('x-image-width', out.width)
+            .header('x-image-height', out.height)
+            .header('cache-control', 'no-store')
+            .send(out.data);
+        }
+        const probe = await s.images.probe(input);
+        const widths = (q.widths ?? '320,640,1280').split(',').map(Number);
+        if (widths.some((w) => w < 1 || w > 10_000)) throw badRequest('widths must be between 1 and 10000', 'widths');
+        const variants = [];
+        for (const width of widths) {
+          const out = await s.images.resize(input, { ...options, width, height: undefined }, probe.format);
+          variants.push({
+            width: out.width,
+            height: out.height,
+            format: out.format,
+            size: out.data.length,
+            data: out.data.toString('base64'),
+          });
+        }
+        return { source: { width: probe.width, height: probe.height, format: probe.format }, variants };
+      }),
+  );
+
+  app.post(
+    '/api/v1/metadata',
+    {
+      config: { public: true },
+      bodyLimit,
+      ...guard,
+      schema: { tags, body: bodySchema as never },
+    },
+    async (request) =>
+      withImage(request, async () => {
+        const input = await readImage(request);
+        const { meta, width, height, format } = await s.images.probe(input);
+        const { camera, gps } = readExif(meta.exif);
+        return {
+          format,
+          width,
+          height,
+          space: meta.space ?? null,
+          channels: meta.channels ?? null,
+          density: meta.density ?? null,
+          hasAlpha: meta.hasAlpha ?? false,
+          orientation: meta.orientation ?? null,
+          pages: meta.pages ?? 1,
+          camera: { make: camera.make ?? null, model: camera.model ?? null, lens: camera.lensModel ?? null },
+          exif: camera,
+          gps,
+          iptc: readIptc(meta.iptc),
+          hasIcc: Boolean(meta.icc),
+        };
+      }),
+  );
+
+  app.post(
+    '/api/v1/dam/transform',
+    {
+      config: { permission: ASSET_KEYS.upload },
+      schema: {
+        tags,
+        body: Type.Object(
+          {
+            id: Id,
+            rotate: Type.Optional(Type.Integer({ minimum: -360, maximum: 360 })),
+            crop: Type.Optional(
+              Type.Object(
+                {
+                  left: Type.Integer({ minimum: 0, maximum: 100_000 }),
+                  top: Type.Integer({ minimum: 0, maximum: 100_000 }),
+                  width: Side,
+                  height: Side,
+                },
+                { additionalProperties: false },
+              ),
+            ),
+            width: Type.Optional(Side),
+            height: Type.Optional(Side),
+            fit: Type.Optional(Fit),
+            format: Type.Optional(Format),
+            quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+            saveAs: Type.Union([Type.Literal('version'), Type.Literal('copy')]),
+            filename: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const { id, ...req } = request.body;
+      const row = await s.library.get(id);
+      const out = await transformAsset(s.library, s.images, row, req, changeActorOf(request.actor), s.tmpDir);
+      return reply.code(req.saveAs === 'copy' ? 201 : 200).send(s.urls.dto(out));
+    },
+  );
 }

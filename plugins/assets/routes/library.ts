@@ -5,7 +5,18 @@ import { ASSET_KEYS } from '../permissions.ts';
 import { changeActorOf } from '../services/actor.ts';
 import type { AssetServices } from '../services/index.ts';
 import { normaliseAssetPath } from '../services/paths.ts';
-import { asBool, BoolText, ByIdOrPath, FolderText, Id, ListQuery, Metadata, PathText, Paths, Visibility } from './schemas.ts';
+import {
+  asBool,
+  BoolText,
+  ByIdOrPath,
+  FolderText,
+  Id,
+  ListQuery,
+  Metadata,
+  PathText,
+  Paths,
+  Visibility,
+} from './schemas.ts';
 
 const UploadQuery = Type.Object(
   {
@@ -22,116 +33,229 @@ export async function libraryRoutes(app: App, s: AssetServices): Promise<void> {
   const { library, urls } = s;
   const tags = ['assets'];
   await app.register(multipart, {
-    limits: { fileSize: s.config.ASSET_MAX_FILE_BYTES + 1, files: 1, fields: 10, fieldSize: 80 * 1024, parts: 12, headerPairs: 50 },
+    limits: {
+      fileSize: s.config.ASSET_MAX_FILE_BYTES + 1,
+      files: 1,
+      fields: 10,
+      fieldSize: 80 * 1024,
+      parts: 12,
+      headerPairs: 50,
+    },
   });
 
-  app.post('/api/v1/dam/upload', { config: { permission: ASSET_KEYS.upload }, schema: { tags, querystring: UploadQuery } }, async (request, reply) => {
-    if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data (field "file")', 'file', 'MULTIPART_REQUIRED');
-    const file = await request.file();
-    if (!file) throw badRequest('No file in the request', 'file');
-    // Fields sent before the file part arrive with it; the query string works as well.
-    const field = (name: string) => {
-      const f = file.fields[name];
-      const one = Array.isArray(f) ? f[0] : f;
-      return one && one.type === 'field' ? String(one.value) : undefined;
-    };
-    const q = request.query;
-    const visibility = field('visibility') ?? q.visibility ?? 'public';
-    if (visibility !== 'public' && visibility !== 'private') throw badRequest('visibility must be public or private', 'visibility');
-    let metadata: Record<string, unknown> | undefined;
-    const rawMetadata = field('metadata');
-    if (rawMetadata !== undefined) {
-      try {
-        metadata = JSON.parse(rawMetadata);
-      } catch {
-        throw badRequest('metadata must be a JSON object', 'metadata');
+  app.post(
+    '/api/v1/dam/upload',
+    { config: { permission: ASSET_KEYS.upload }, schema: { tags, querystring: UploadQuery } },
+    async (request, reply) => {
+      if (!request.isMultipart())
+        throw badRequest('Send the file as multipart/form-data (field "file")', 'file', 'MULTIPART_REQUIRED');
+      const file = await request.file();
+      if (!file) throw badRequest('No file in the request', 'file');
+      // Fields sent before the file part arrive with it; the query string works as well.
+      const field = (name: string) => {
+        const f = file.fields[name];
+        const one = Array.isArray(f) ? f[0] : f;
+        return one && one.type === 'field' ? String(one.value) : undefined;
+      };
+      const q = request.query;
+      const visibility = field('visibility') ?? q.visibility ?? 'public';
+      if (visibility !== 'public' && visibility !== 'private')
+        throw badRequest('visibility must be public or private', 'visibility');
+      let metadata: Record<string, unknown> | undefined;
+      const rawMetadata = field('metadata');
+      if (rawMetadata !== undefined) {
+        try {
+          metadata = JSON.parse(rawMetadata);
+        } catch {
+          throw badRequest('metadata must be a JSON object', 'metadata');
+        }
+        if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
+          throw badRequest('metadata must be a JSON object', 'metadata');
       }
-      if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) throw badRequest('metadata must be a JSON object', 'metadata');
-    }
-    const explicitPath = field('path') ?? q.path;
-    const target = explicitPath !== undefined
-      ? normaliseAssetPath(explicitPath)
-      : { folder: field('folder') ?? q.folder ?? '', filename: file.filename };
-    if (!target.filename) throw badRequest('The file part needs a file name', 'filename');
-    const row = await library.upload({
-      body: file.file,
-      folder: target.folder,
-      filename: target.filename,
-      visibility,
-      metadata,
-      overwrite: asBool((field('overwrite') as '1' | '0' | undefined) ?? q.overwrite),
-      actor: changeActorOf(request.actor),
-      createdBy: request.actor.type === 'user' ? request.actor.id : null,
-    });
-    return reply.code(row.version > 1 ? 200 : 201).send(urls.dto(row));
-  });
-
-  const list = async (query: { folder?: string; limit?: number; offset?: number; search?: string; recursive?: boolean }) => {
-    const { rows, total } = await library.list(query.folder ?? '', { limit: query.limit ?? 100, offset: query.offset ?? 0, search: query.search, recursive: query.recursive });
-    return { assets: rows.map((r) => urls.dto(r)), total };
-  };
-  app.get('/api/v1/dam/assets', { config: { permission: ASSET_KEYS.read }, schema: { tags, querystring: ListQuery } }, async (request) => list(request.query));
-  app.post('/api/v1/dam/assets', { config: { permission: ASSET_KEYS.read }, schema: { tags, body: ListQuery } }, async (request) => list(request.body));
-
-  app.get('/api/v1/dam/assets/:id', { config: { permission: ASSET_KEYS.read }, schema: { tags, params: Type.Object({ id: Id }) } }, async (request) =>
-    urls.dto(await library.get(request.params.id)),
+      const explicitPath = field('path') ?? q.path;
+      const target =
+        explicitPath !== undefined
+          ? normaliseAssetPath(explicitPath)
+          : { folder: field('folder') ?? q.folder ?? '', filename: file.filename };
+      if (!target.filename) throw badRequest('The file part needs a file name', 'filename');
+      const row = await library.upload({
+        body: file.file,
+        folder: target.folder,
+        filename: target.filename,
+        visibility,
+        metadata,
+        overwrite: asBool((field('overwrite') as '1' | '0' | undefined) ?? q.overwrite),
+        actor: changeActorOf(request.actor),
+        createdBy: request.actor.type === 'user' ? request.actor.id : null,
+      });
+      return reply.code(row.version > 1 ? 200 : 201).send(urls.dto(row));
+    },
   );
 
-  app.patch('/api/v1/dam/assets/metadata', {
-    config: { permission: ASSET_KEYS.manage },
-    schema: { tags, body: Type.Object({ ...ByIdOrPath, metadata: Metadata, merge: Type.Optional(Type.Boolean()), visibility: Type.Optional(Visibility) }, { additionalProperties: false }) },
-  }, async (request) => {
-    const { id, path, ...patch } = request.body;
-    return urls.dto(await library.updateMetadata({ id, path }, patch, changeActorOf(request.actor)));
-  });
+  const list = async (query: {
+    folder?: string;
+    limit?: number;
+    offset?: number;
+    search?: string;
+    recursive?: boolean;
+  }) => {
+    const { rows, total } = await library.list(query.folder ?? '', {
+      limit: query.limit ?? 100,
+      offset: query.offset ?? 0,
+      search: query.search,
+      recursive: query.recursive,
+    });
+    return { assets: rows.map((r) => urls.dto(r)), total };
+  };
+  app.get(
+    '/api/v1/dam/assets',
+    { config: { permission: ASSET_KEYS.read }, schema: { tags, querystring: ListQuery } },
+    async (request) => list(request.query),
+  );
+  app.post(
+    '/api/v1/dam/assets',
+    { config: { permission: ASSET_KEYS.read }, schema: { tags, body: ListQuery } },
+    async (request) => list(request.body),
+  );
 
-  app.post('/api/v1/dam/assets/move', {
-    config: { permission: ASSET_KEYS.manage },
-    schema: {
-      tags,
-      body: Type.Object({ ...ByIdOrPath, to: Type.Optional(PathText), folder: Type.Optional(FolderText), filename: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }, { additionalProperties: false }),
+  app.get(
+    '/api/v1/dam/assets/:id',
+    { config: { permission: ASSET_KEYS.read }, schema: { tags, params: Type.Object({ id: Id }) } },
+    async (request) => urls.dto(await library.get(request.params.id)),
+  );
+
+  app.patch(
+    '/api/v1/dam/assets/metadata',
+    {
+      config: { permission: ASSET_KEYS.manage },
+      schema: {
+        tags,
+        body: Type.Object(
+          {
+            ...ByIdOrPath,
+            metadata: Metadata,
+            merge: Type.Optional(Type.Boolean()),
+            visibility: Type.Optional(Visibility),
+          },
+          { additionalProperties: false },
+        ),
+      },
     },
-  }, async (request) => {
-    const b = request.body;
-    if (b.to === undefined && b.folder === undefined && b.filename === undefined) throw badRequest('Give to, folder or filename', 'to');
-    return urls.dto(await library.move({ id: b.id, path: b.path }, { path: b.to, folder: b.folder, filename: b.filename }, changeActorOf(request.actor)));
-  });
+    async (request) => {
+      const { id, path, ...patch } = request.body;
+      return urls.dto(await library.updateMetadata({ id, path }, patch, changeActorOf(request.actor)));
+    },
+  );
 
-  app.delete('/api/v1/dam/asset', {
-    config: { permission: ASSET_KEYS.manage },
-    schema: { tags, querystring: Type.Object(ByIdOrPath, { additionalProperties: false }) },
-  }, async (request) => {
-    const row = await library.delete(request.query, changeActorOf(request.actor));
-    return { deleted: true, id: row.id, path: row.path };
-  });
+  app.post(
+    '/api/v1/dam/assets/move',
+    {
+      config: { permission: ASSET_KEYS.manage },
+      schema: {
+        tags,
+        body: Type.Object(
+          {
+            ...ByIdOrPath,
+            to: Type.Optional(PathText),
+            folder: Type.Optional(FolderText),
+            filename: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      if (b.to === undefined && b.folder === undefined && b.filename === undefined)
+        throw badRequest('Give to, folder or filename', 'to');
+      return urls.dto(
+        await library.move(
+          { id: b.id, path: b.path },
+          { path: b.to, folder: b.folder, filename: b.filename },
+          changeActorOf(request.actor),
+        ),
+      );
+    },
+  );
+
+  app.delete(
+    '/api/v1/dam/asset',
+    {
+      config: { permission: ASSET_KEYS.manage },
+      schema: { tags, querystring: Type.Object(ByIdOrPath, { additionalProperties: false }) },
+    },
+    async (request) => {
+      const row = await library.delete(request.query, changeActorOf(request.actor));
+      return { deleted: true, id: row.id, path: row.path };
+    },
+  );
 
   const resolveUrls = async (paths: string[]) => {
     const found = await library.byPaths(paths);
     return paths.map((p) => {
       const row = found.get(normaliseAssetPath(p).path);
-      return { path: p, exists: Boolean(row), url: row ? urls.delivery(row) : null, thumbnailUrl: row ? urls.ref(row).thumbnailUrl : null, visibility: row?.visibility ?? null };
+      return {
+        path: p,
+        exists: Boolean(row),
+        url: row ? urls.delivery(row) : null,
+        thumbnailUrl: row ? urls.ref(row).thumbnailUrl : null,
+        visibility: row?.visibility ?? null,
+      };
     });
   };
-  app.get('/api/v1/dam/asset-urls', { config: { permission: ASSET_KEYS.read }, schema: { tags, querystring: Type.Object({ path: PathText }, { additionalProperties: false }) } }, async (request) =>
-    (await resolveUrls([request.query.path]))[0],
+  app.get(
+    '/api/v1/dam/asset-urls',
+    {
+      config: { permission: ASSET_KEYS.read },
+      schema: { tags, querystring: Type.Object({ path: PathText }, { additionalProperties: false }) },
+    },
+    async (request) => (await resolveUrls([request.query.path]))[0],
   );
-  app.post('/api/v1/dam/asset-urls', { config: { permission: ASSET_KEYS.read }, schema: { tags, body: Type.Object({ paths: Paths }, { additionalProperties: false }) } }, async (request) => ({
-    results: await resolveUrls(request.body.paths),
-  }));
+  app.post(
+    '/api/v1/dam/asset-urls',
+    {
+      config: { permission: ASSET_KEYS.read },
+      schema: { tags, body: Type.Object({ paths: Paths }, { additionalProperties: false }) },
+    },
+    async (request) => ({
+      results: await resolveUrls(request.body.paths),
+    }),
+  );
 
   const exists = async (paths: string[]) => {
     const found = await library.byPaths(paths);
     return paths.map((p) => ({ path: p, exists: found.has(normaliseAssetPath(p).path) }));
   };
-  app.get('/api/v1/dam/exists', { config: { permission: ASSET_KEYS.read }, schema: { tags, querystring: Type.Object({ path: PathText }, { additionalProperties: false }) } }, async (request) =>
-    (await exists([request.query.path]))[0],
+  app.get(
+    '/api/v1/dam/exists',
+    {
+      config: { permission: ASSET_KEYS.read },
+      schema: { tags, querystring: Type.Object({ path: PathText }, { additionalProperties: false }) },
+    },
+    async (request) => (await exists([request.query.path]))[0],
   );
-  app.post('/api/v1/dam/exists', { config: { permission: ASSET_KEYS.read }, schema: { tags, body: Type.Object({ paths: Paths }, { additionalProperties: false }) } }, async (request) => ({
-    results: await exists(request.body.paths),
-  }));
+  app.post(
+    '/api/v1/dam/exists',
+    {
+      config: { permission: ASSET_KEYS.read },
+      schema: { tags, body: Type.Object({ paths: Paths }, { additionalProperties: false }) },
+    },
+    async (request) => ({
+      results: await exists(request.body.paths),
+    }),
+  );
 
-  app.post('/api/v1/dam/regenerate-thumbnails', {
-    config: { permission: ASSET_KEYS.upload },
-    schema: { tags, body: Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false }) },
-  }, async (request) => ({ results: await library.regenerateThumbnails(request.body.ids, changeActorOf(request.actor)) }));
+  app.post(
+    '/api/v1/dam/regenerate-thumbnails',
+    {
+      config: { permission: ASSET_KEYS.upload },
+      schema: {
+        tags,
+        body: Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false }),
+      },
+    },
+    async (request) => ({
+      results: await library.regenerateThumbnails(request.body.ids, changeActorOf(request.actor)),
+    }),
+  );
 }

@@ -7,19 +7,37 @@ import { Id } from './schemas.ts';
 
 /** CDN mirror: push a copy (assets:manage), and the public batch status by path. */
 export async function mirrorRoutes(app: App, { mirror }: AssetServices): Promise<void> {
-  app.post('/api/v1/dam/assets/:id/mirror-cdn', { config: { permission: ASSET_KEYS.manage }, schema: { tags: ['assets'], params: Type.Object({ id: Id }) } }, async (request) =>
-    mirror.mirror(request.params.id),
+  app.post(
+    '/api/v1/dam/assets/:id/mirror-cdn',
+    { config: { permission: ASSET_KEYS.manage }, schema: { tags: ['assets'], params: Type.Object({ id: Id }) } },
+    async (request) => mirror.mirror(request.params.id),
   );
-  app.get('/public/dam/assets/mirror-status', {
-    config: { public: true },
-    schema: {
-      tags: ['public'],
-      querystring: Type.Object({ paths: Type.String({ minLength: 1, maxLength: 20_000, description: 'comma-separated asset paths (at most 100)' }) }, { additionalProperties: false }),
+  app.get(
+    '/public/dam/assets/mirror-status',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['public'],
+        querystring: Type.Object(
+          {
+            paths: Type.String({
+              minLength: 1,
+              maxLength: 20_000,
+              description: 'comma-separated asset paths (at most 100)',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+      },
     },
-  }, async (request) => {
-    const raw = request.query.paths.split(',').map((p) => p.trim()).filter(Boolean);
-    if (raw.length === 0 || raw.length > 100) throw badRequest('paths must name 1 to 100 asset paths', 'paths');
-    const paths = raw.map((p) => normaliseAssetPath(p, 'paths').path);
-    return { configured: mirror.configured, results: await mirror.status(paths) };
-  });
+    async (request) => {
+      const raw = request.query.paths
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean);
+      if (raw.length === 0 || raw.length > 100) throw badRequest('paths must name 1 to 100 asset paths', 'paths');
+      const paths = raw.map((p) => normaliseAssetPath(p, 'paths').path);
+      return { configured: mirror.configured, results: await mirror.status(paths) };
+    },
+  );
 }

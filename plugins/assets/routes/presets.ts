@@ -22,14 +22,31 @@ const PresetBody = Type.Object(
 export async function presetRoutes(app: App, { presets }: AssetServices): Promise<void> {
   const tags = ['assets'];
   const params = Type.Object({ name: Type.String({ pattern: PRESET_NAME, maxLength: 64 }) });
-  app.get('/api/v1/dam/presets', { config: { permission: ASSET_KEYS.read }, schema: { tags } }, async () => ({ presets: await presets.list() }));
+  app.get('/api/v1/dam/presets', { config: { permission: ASSET_KEYS.read }, schema: { tags } }, async () => ({
+    presets: await presets.list(),
+  }));
   // Create or replace by name (POST, so no path id names a record that may not exist yet).
-  app.post('/api/v1/dam/presets', { config: { permission: ASSET_KEYS.manage }, schema: { tags, body: PresetBody } }, async (request) => {
-    const b = request.body;
-    return presets.save({ name: b.name, width: b.width ?? null, height: b.height ?? null, fit: b.fit ?? 'inside', format: (b.format ?? 'auto') as Preset['format'], quality: b.quality ?? 80 });
-  });
-  app.delete('/api/v1/dam/presets/:name', { config: { permission: ASSET_KEYS.manage }, schema: { tags, params } }, async (request) => {
-    await presets.remove(request.params.name);
-    return { deleted: true };
-  });
+  app.post(
+    '/api/v1/dam/presets',
+    { config: { permission: ASSET_KEYS.manage }, schema: { tags, body: PresetBody } },
+    async (request) => {
+      const b = request.body;
+      return presets.save({
+        name: b.name,
+        width: b.width ?? null,
+        height: b.height ?? null,
+        fit: b.fit ?? 'inside',
+        format: (b.format ?? 'auto') as Preset['format'],
+        quality: b.quality ?? 80,
+      });
+    },
+  );
+  app.delete(
+    '/api/v1/dam/presets/:name',
+    { config: { permission: ASSET_KEYS.manage }, schema: { tags, params } },
+    async (request) => {
+      await presets.remove(request.params.name);
+      return { deleted: true };
+    },
+  );
 }

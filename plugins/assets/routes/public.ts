@@ -4,14 +4,28 @@ import type { AssetServices } from '../services/index.ts';
 
 /** Public references: a stable uuid resolves to the current delivery URL of a public asset. */
 export async function publicRoutes(app: App, { library, urls }: AssetServices): Promise<void> {
-  app.get('/public/assets/:uuid', {
-    config: { public: true },
-    schema: { tags: ['public'], params: Type.Object({ uuid: Type.String({ maxLength: 64 }) }) },
-  }, async (request) => {
-    const row = (await library.resolve([request.params.uuid])).get(request.params.uuid);
-    // Private assets are not revealed to anonymous callers, as on /dam-asset.
-    if (!row || row.uuid !== request.params.uuid || row.visibility !== 'public') throw notFound('Asset not found', 'ASSET_NOT_FOUND');
-    const ref = urls.ref(row);
-    return { uuid: ref.uuid, url: ref.url, thumbnailUrl: ref.thumbnailUrl, filename: ref.filename, mimeType: ref.mimeType, size: ref.size, width: row.width, height: row.height };
-  });
+  app.get(
+    '/public/assets/:uuid',
+    {
+      config: { public: true },
+      schema: { tags: ['public'], params: Type.Object({ uuid: Type.String({ maxLength: 64 }) }) },
+    },
+    async (request) => {
+      const row = (await library.resolve([request.params.uuid])).get(request.params.uuid);
+      // Private assets are not revealed to anonymous callers, as on /dam-asset.
+      if (!row || row.uuid !== request.params.uuid || row.visibility !== 'public')
+        throw notFound('Asset not found', 'ASSET_NOT_FOUND');
+      const ref = urls.ref(row);
+      return {
+        uuid: ref.uuid,
+        url: ref.url,
+        thumbnailUrl: ref.thumbnailUrl,
+        filename: ref.filename,
+        mimeType: ref.mimeType,
+        size: ref.size,
+        width: row.width,
+        height: row.height,
+      };
+    },
+  );
 }

@@ -39,7 +39,9 @@ export class BodyBuffers {
     if (declaredLength !== undefined && declaredLength > limit) return Promise.reject(tooLarge(limit));
     // A declared length is a claim, not bytes: at most INITIAL_BYTES is set aside before data arrives
     // (200 callers declaring 50 MB and sending nothing must not reserve 10 GB); beyond it, growth.
-    let buffer = this.take(declaredLength !== undefined && declaredLength > 0 ? Math.min(declaredLength, INITIAL_BYTES) : 1024 * 1024);
+    let buffer = this.take(
+      declaredLength !== undefined && declaredLength > 0 ? Math.min(declaredLength, INITIAL_BYTES) : 1024 * 1024,
+    );
     let length = 0;
     let settled = false;
     return new Promise<PooledBody>((resolve, reject) => {

@@ -9,7 +9,16 @@ import type { AssetLibrary } from './library.ts';
  * key. Private assets are never mirrored: a CDN would serve them to anyone.
  */
 export class CdnMirror {
-  constructor(private readonly d: { db: Db; storage: ObjectStorage; target: ObjectStorage | null; publicBaseUrl: string; prefix: string; library: AssetLibrary }) {}
+  constructor(
+    private readonly d: {
+      db: Db;
+      storage: ObjectStorage;
+      target: ObjectStorage | null;
+      publicBaseUrl: string;
+      prefix: string;
+      library: AssetLibrary;
+    },
+  ) {}
 
   get configured(): boolean {
     return this.d.target !== null;
@@ -17,19 +26,26 @@ export class CdnMirror {
 
   async mirror(id: string): Promise<{ id: string; key: string; url: string | null; version: number }> {
     const row = await this.d.library.get(id);
-    if (!this.d.target) throw conflict('No CDN mirror target is configured (DAM_CDN_MIRROR_S3_*)', 'MIRROR_NOT_CONFIGURED');
-    if (row.visibility !== 'public') throw conflict('Private assets are not mirrored to the CDN', 'ASSET_PRIVATE', 'id');
+    if (!this.d.target)
+      throw conflict('No CDN mirror target is configured (DAM_CDN_MIRROR_S3_*)', 'MIRROR_NOT_CONFIGURED');
+    if (row.visibility !== 'public')
+      throw conflict('Private assets are not mirrored to the CDN', 'ASSET_PRIVATE', 'id');
     const key = this.keyOf(row);
     const got = await this.d.storage.get(row.storage_key);
     if (!got) throw notFound('The stored file of this asset is missing', 'FILE_MISSING');
     await this.d.target.put(key, got.body, { contentType: row.mime_type, size: Number(row.size) });
-    await this.d.db('asset_mirrors').insert({ asset_id: row.id, version: row.version, key, mirrored_at: this.d.db.fn.now() }).onConflict('asset_id').merge();
+    await this.d
+      .db('asset_mirrors')
+      .insert({ asset_id: row.id, version: row.version, key, mirrored_at: this.d.db.fn.now() })
+      .onConflict('asset_id')
+      .merge();
     return { id: row.id, key, url: this.urlOf(key), version: row.version };
   }
 
   /** For each path: whether a copy of its current version exists on the mirror, and its CDN URL. */
   async status(paths: readonly string[]): Promise<Array<{ path: string; mirrored: boolean; url: string | null }>> {
-    const rows = await this.d.db('assets as a')
+    const rows = await this.d
+      .db('assets as a')
       .join('asset_mirrors as m', 'm.asset_id', 'a.id')
       .whereIn('a.path', paths as string[])
       .andWhere('a.visibility', 'public')

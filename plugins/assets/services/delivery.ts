@@ -43,21 +43,28 @@ export class Delivery {
   private readonly derivedKnown = new Map<string, StoredObjectInfo>();
   private readonly rendering = new Map<string, Promise<StoredObjectInfo>>();
 
-  constructor(private readonly d: {
-    db: Db;
-    storage: ObjectStorage;
-    images: ImageProcessor;
-    presets: PresetCatalog;
-    library: AssetLibrary;
-    enforceVisibility: boolean;
-    hasSession(request: FastifyRequest): Promise<boolean>;
-  }) {}
+  constructor(
+    private readonly d: {
+      db: Db;
+      storage: ObjectStorage;
+      images: ImageProcessor;
+      presets: PresetCatalog;
+      library: AssetLibrary;
+      enforceVisibility: boolean;
+      hasSession(request: FastifyRequest): Promise<boolean>;
+    },
+  ) {}
 
   invalidate(paths: readonly string[]): void {
     for (const p of paths) this.rows.delete(p);
   }
 
-  async serve(request: FastifyRequest, reply: FastifyReply, rawPath: string, query: DeliveryQuery): Promise<FastifyReply> {
+  async serve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    rawPath: string,
+    query: DeliveryQuery,
+  ): Promise<FastifyReply> {
     let path: string;
     try {
       path = normaliseAssetPath(rawPath).path;
@@ -66,7 +73,8 @@ export class Delivery {
     }
     const row = await this.row(path);
     if (!row) throw notFound();
-    if (row.visibility === 'private' && this.d.enforceVisibility && !(await this.d.hasSession(request))) throw notFound();
+    if (row.visibility === 'private' && this.d.enforceVisibility && !(await this.d.hasSession(request)))
+      throw notFound();
 
     const variant = await this.variant(request, row, query);
     const info = variant.info ?? (await this.d.storage.head(variant.key));
@@ -85,10 +93,21 @@ export class Delivery {
     if (notModified(request, variant)) return reply.code(304).send();
 
     const ifRange = request.headers['if-range'];
-    const range = parseRange(request.headers.range, info.size, typeof ifRange === 'string' ? ifRange : undefined, variant.etag);
+    const range = parseRange(
+      request.headers.range,
+      info.size,
+      typeof ifRange === 'string' ? ifRange : undefined,
+      variant.etag,
+    );
     if (range === 'unsatisfiable') {
       reply.header('content-range', `bytes */${info.size}`);
-      throw new HttpError(416, 'RANGE_NOT_SATISFIABLE', `The range lies outside the file's ${info.size} bytes`, undefined, { 'content-range': `bytes */${info.size}` });
+      throw new HttpError(
+        416,
+        'RANGE_NOT_SATISFIABLE',
+        `The range lies outside the file's ${info.size} bytes`,
+        undefined,
+        { 'content-range': `bytes */${info.size}` },
+      );
     }
     const length = range ? range.end - range.start + 1 : info.size;
     reply.header('content-length', length);
@@ -114,7 +133,12 @@ export class Delivery {
     const base = row.sha256.slice(0, 24);
     if (query.thumb !== undefined) {
       if (!row.thumbnails.includes(query.thumb)) throw notFound('No thumbnail of that width', 'THUMBNAIL_NOT_FOUND');
-      return { key: keys.thumbnail(row.id, row.version, query.thumb), mimeType: 'image/webp', etag: `"${base}-t${query.thumb}"`, lastModified: new Date(row.updated_at) };
+      return {
+        key: keys.thumbnail(row.id, row.version, query.thumb),
+        mimeType: 'image/webp',
+        etag: `"${base}-t${query.thumb}"`,
+        lastModified: new Date(row.updated_at),
+      };
     }
     if (query.preset !== undefined) {
       const preset = await this.d.presets.get(query.preset);
@@ -125,15 +149,30 @@ export class Delivery {
       const key = keys.derived(row.id, row.version, name);
       const info = await this.derived(row, key, preset, format);
       return {
-        key, info, mimeType: MIME_OF[format], etag: `"${base}-${name}"`, lastModified: new Date(row.updated_at),
+        key,
+        info,
+        mimeType: MIME_OF[format],
+        etag: `"${base}-${name}"`,
+        lastModified: new Date(row.updated_at),
         vary: preset.format === 'auto' ? 'Accept' : undefined,
       };
     }
-    return { key: row.storage_key, mimeType: row.mime_type, etag: `"${base}"`, lastModified: new Date(row.updated_at), info: { size: Number(row.size), lastModified: new Date(row.updated_at) } };
+    return {
+      key: row.storage_key,
+      mimeType: row.mime_type,
+      etag: `"${base}"`,
+      lastModified: new Date(row.updated_at),
+      info: { size: Number(row.size), lastModified: new Date(row.updated_at) },
+    };
   }
 
   /** The stored rendition, made once: concurrent first requests share one rendering. */
-  private async derived(row: AssetRow, key: string, preset: Parameters<typeof derivedName>[0], format: OutputFormat): Promise<StoredObjectInfo> {
+  private async derived(
+    row: AssetRow,
+    key: string,
+    preset: Parameters<typeof derivedName>[0],
+    format: OutputFormat,
+  ): Promise<StoredObjectInfo> {
     const known = this.derivedKnown.get(key);
     if (known) return known;
     let pending = this.rendering.get(key);
@@ -142,7 +181,17 @@ export class Delivery {
         const existing = await this.d.storage.head(key);
         if (existing) return existing;
         const out = await this.d.library.withLocalCopy(row, (file) =>
-          this.d.images.resize(file, { width: preset.width ?? undefined, height: preset.height ?? undefined, fit: preset.fit, format, quality: preset.quality }, format),
+          this.d.images.resize(
+            file,
+            {
+              width: preset.width ?? undefined,
+              height: preset.height ?? undefined,
+              fit: preset.fit,
+              format,
+              quality: preset.quality,
+            },
+            format,
+          ),
         );
         await this.d.storage.put(key, bufferStream(out.data), { contentType: MIME_OF[format], size: out.data.length });
         return { size: out.data.length, lastModified: new Date() };
@@ -173,7 +222,12 @@ function notModified(request: FastifyRequest, v: Variant): boolean {
 }
 
 /** One byte range of `Range: bytes=...`; several ranges are answered whole (allowed by RFC 9110). */
-export function parseRange(header: string | undefined, size: number, ifRange: string | undefined, etag: string): { start: number; end: number } | null | 'unsatisfiable' {
+export function parseRange(
+  header: string | undefined,
+  size: number,
+  ifRange: string | undefined,
+  etag: string,
+): { start: number; end: number } | null | 'unsatisfiable' {
   if (!header) return null;
   if (ifRange && ifRange.trim() !== etag) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());

@@ -45,7 +45,9 @@ export class AssetUrls {
       height: row.height,
       version: row.version,
       sha256: row.sha256,
-      thumbnails: [...row.thumbnails].sort((a, b) => a - b).map((width) => ({ width, url: this.thumbnail(row, width) })),
+      thumbnails: [...row.thumbnails]
+        .sort((a, b) => a - b)
+        .map((width) => ({ width, url: this.thumbnail(row, width) })),
       publicUrl: this.publicReference(row),
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),

@@ -5,15 +5,37 @@
  */
 
 const TAGS: Record<number, string> = {
-  0x010f: 'make', 0x0110: 'model', 0x0112: 'orientation', 0x0131: 'software', 0x0132: 'modifiedAt', 0x013b: 'artist', 0x8298: 'copyright',
-  0x829a: 'exposureTime', 0x829d: 'fNumber', 0x8827: 'iso', 0x9003: 'takenAt', 0x920a: 'focalLength', 0xa434: 'lensModel', 0x010e: 'description',
+  0x010f: 'make',
+  0x0110: 'model',
+  0x0112: 'orientation',
+  0x0131: 'software',
+  0x0132: 'modifiedAt',
+  0x013b: 'artist',
+  0x8298: 'copyright',
+  0x829a: 'exposureTime',
+  0x829d: 'fNumber',
+  0x8827: 'iso',
+  0x9003: 'takenAt',
+  0x920a: 'focalLength',
+  0xa434: 'lensModel',
+  0x010e: 'description',
 };
-const GPS_TAGS: Record<number, string> = { 1: 'latitudeRef', 2: 'latitude', 3: 'longitudeRef', 4: 'longitude', 5: 'altitudeRef', 6: 'altitude' };
+const GPS_TAGS: Record<number, string> = {
+  1: 'latitudeRef',
+  2: 'latitude',
+  3: 'longitudeRef',
+  4: 'longitude',
+  5: 'altitudeRef',
+  6: 'altitude',
+};
 const TYPE_SIZES: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 7: 1, 9: 4, 10: 8 };
 
 type Value = string | number | number[];
 
-export function readExif(raw: Buffer | undefined): { camera: Record<string, Value>; gps: { latitude: number; longitude: number; altitude?: number } | null } {
+export function readExif(raw: Buffer | undefined): {
+  camera: Record<string, Value>;
+  gps: { latitude: number; longitude: number; altitude?: number } | null;
+} {
   const camera: Record<string, Value> = {};
   let gps: { latitude: number; longitude: number; altitude?: number } | null = null;
   if (!raw || raw.length < 14) return { camera, gps };
@@ -24,7 +46,11 @@ export function readExif(raw: Buffer | undefined): { camera: Record<string, Valu
   const u32 = (o: number) => (o + 4 <= tiff.length ? (little ? tiff.readUInt32LE(o) : tiff.readUInt32BE(o)) : 0);
   const i32 = (o: number) => (o + 4 <= tiff.length ? (little ? tiff.readInt32LE(o) : tiff.readInt32BE(o)) : 0);
 
-  const readIfd = (offset: number, names: Record<number, string>, out: Record<string, Value>): { exif?: number; gps?: number } => {
+  const readIfd = (
+    offset: number,
+    names: Record<number, string>,
+    out: Record<string, Value>,
+  ): { exif?: number; gps?: number } => {
     const pointers: { exif?: number; gps?: number } = {};
     const count = u16(offset);
     if (offset <= 0 || offset + 2 + count * 12 > tiff.length || count > 500) return pointers;
@@ -40,7 +66,11 @@ export function readExif(raw: Buffer | undefined): { camera: Record<string, Valu
       if (!name || size === 0 || n > 4096) continue;
       const at = size <= 4 ? entry + 8 : u32(entry + 8);
       if (at + size > tiff.length) continue;
-      if (type === 2) out[name] = tiff.toString('utf8', at, at + n).replace(/\0+$/, '').trim();
+      if (type === 2)
+        out[name] = tiff
+          .toString('utf8', at, at + n)
+          .replace(/\0+$/, '')
+          .trim();
       else if (type === 3) out[name] = n === 1 ? u16(at) : Array.from({ length: n }, (_, k) => u16(at + 2 * k));
       else if (type === 4 || type === 9) out[name] = type === 4 ? u32(at) : i32(at);
       else if (type === 5 || type === 10) {
@@ -49,7 +79,8 @@ export function readExif(raw: Buffer | undefined): { camera: Record<string, Valu
           return den === 0 ? 0 : (type === 5 ? u32(at + 8 * k) : i32(at + 8 * k)) / den;
         });
         out[name] = n === 1 ? values[0] : values;
-      } else if (type === 1 || type === 7) out[name] = n === 1 ? tiff[at] : Array.from(tiff.subarray(at, at + Math.min(n, 8)));
+      } else if (type === 1 || type === 7)
+        out[name] = n === 1 ? tiff[at] : Array.from(tiff.subarray(at, at + Math.min(n, 8)));
     }
     return pointers;
   };
@@ -59,7 +90,8 @@ export function readExif(raw: Buffer | undefined): { camera: Record<string, Valu
   if (first.gps) {
     const g: Record<string, Value> = {};
     readIfd(first.gps, GPS_TAGS, g);
-    const degrees = (v: Value | undefined) => (Array.isArray(v) && v.length === 3 ? v[0] + v[1] / 60 + v[2] / 3600 : undefined);
+    const degrees = (v: Value | undefined) =>
+      Array.isArray(v) && v.length === 3 ? v[0] + v[1] / 60 + v[2] / 3600 : undefined;
     const lat = degrees(g.latitude);
     const lon = degrees(g.longitude);
     if (lat !== undefined && lon !== undefined) {
@@ -75,7 +107,17 @@ export function readExif(raw: Buffer | undefined): { camera: Record<string, Valu
 
 const round = (n: number) => Math.round(n * 1e7) / 1e7;
 
-const IPTC: Record<number, string> = { 5: 'title', 25: 'keywords', 80: 'byline', 90: 'city', 101: 'country', 105: 'headline', 110: 'credit', 116: 'copyright', 120: 'caption' };
+const IPTC: Record<number, string> = {
+  5: 'title',
+  25: 'keywords',
+  80: 'byline',
+  90: 'city',
+  101: 'country',
+  105: 'headline',
+  110: 'credit',
+  116: 'copyright',
+  120: 'caption',
+};
 
 /** IPTC-IIM records of dataset 2 (application records), as sharp returns them from the APP13 block. */
 export function readIptc(raw: Buffer | undefined): Record<string, string | string[]> {

@@ -1,6 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { HttpError, badRequest, forbidden, inTransaction, notFound, tooManyRequests, unavailable, type Clock, type Db, type Logger, type ServiceMap, type Tx } from '../../../kernel/index.ts';
+import {
+  HttpError,
+  badRequest,
+  forbidden,
+  inTransaction,
+  notFound,
+  tooManyRequests,
+  unavailable,
+  type Clock,
+  type Db,
+  type Logger,
+  type ServiceMap,
+  type Tx,
+} from '../../../kernel/index.ts';
 import { keys, type AssetRow, type Visibility } from '../model.ts';
 import type { ObjectStorage } from '../storage/port.ts';
 import * as store from '../store/form-upload-store.ts';
@@ -12,7 +25,8 @@ import { sniffType, type SniffedType } from './sniff.ts';
 import type { UploadTickets } from './tickets.ts';
 
 /** Never accepted from the public, whatever a website allows: markup, scripts, programs, unknown bytes. */
-const NEVER = /^(text\/html|image\/svg\+xml|application\/xml|text\/x-script|application\/x-executable|application\/octet-stream)$/;
+const NEVER =
+  /^(text\/html|image\/svg\+xml|application\/xml|text\/x-script|application\/x-executable|application\/octet-stream)$/;
 const DAY_MS = 86_400_000;
 
 export interface IntentInput {
@@ -29,42 +43,66 @@ export interface IntentInput {
  * in the form submit's transaction, and removal of staged bytes never attached.
  */
 export class FormUploads {
-  constructor(private readonly d: {
-    db: Db;
-    clock: Clock;
-    storage: ObjectStorage;
-    library: AssetLibrary;
-    log: Logger;
-    tickets: UploadTickets | null;
-    sites: ServiceMap['publishedSites'] | undefined;
-    maxFileBytes: number;
-    ticketTtlSeconds: number;
-    stagingTtlSeconds: number;
-    tmpDir: string;
-    uploadUrlBase: string;
-  }) {}
+  constructor(
+    private readonly d: {
+      db: Db;
+      clock: Clock;
+      storage: ObjectStorage;
+      library: AssetLibrary;
+      log: Logger;
+      tickets: UploadTickets | null;
+      sites: ServiceMap['publishedSites'] | undefined;
+      maxFileBytes: number;
+      ticketTtlSeconds: number;
+      stagingTtlSeconds: number;
+      tmpDir: string;
+      uploadUrlBase: string;
+    },
+  ) {}
 
   // Order: the request's own faults (400 name, 404 website) first, then 503 without UPLOAD_TOKEN_SECRET.
-  async intent(input: IntentInput): Promise<{ uploadId: string; uploadUrl: string; expiresIn: number; maxBytes: number }> {
+  async intent(
+    input: IntentInput,
+  ): Promise<{ uploadId: string; uploadUrl: string; expiresIn: number; maxBytes: number }> {
     const filename = normaliseFilename(input.filename);
     const website = await this.website(input);
-    if (!this.d.tickets) throw unavailable('Public uploads are not configured (UPLOAD_TOKEN_SECRET)', 'UPLOADS_UNAVAILABLE');
+    if (!this.d.tickets)
+      throw unavailable('Public uploads are not configured (UPLOAD_TOKEN_SECRET)', 'UPLOADS_UNAVAILABLE');
     const settings = await this.d.sites!.uploadSettings(website.id);
     if (!settings?.enabled) throw forbidden('This website does not accept uploads', 'UPLOADS_DISABLED');
     const maxBytes = Math.min(settings.maxFileBytes, this.d.maxFileBytes);
-    if (input.size > maxBytes) throw new HttpError(413, 'ASSET_TOO_LARGE', `The file is larger than ${maxBytes} bytes`, 'size');
+    if (input.size > maxBytes)
+      throw new HttpError(413, 'ASSET_TOO_LARGE', `The file is larger than ${maxBytes} bytes`, 'size');
     const now = this.d.clock.now();
     const dayStart = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
     if ((await store.bytesToday(this.d.db, website.id, dayStart)) + input.size > settings.dailyBytes) {
-      throw tooManyRequests('The website has used its upload volume for today', (dayStart.getTime() + DAY_MS - now.getTime()) / 1000, 'UPLOAD_QUOTA_EXCEEDED');
+      throw tooManyRequests(
+        'The website has used its upload volume for today',
+        (dayStart.getTime() + DAY_MS - now.getTime()) / 1000,
+        'UPLOAD_QUOTA_EXCEEDED',
+      );
     }
     const uploadId = randomUUID();
     const expiresAt = new Date(now.getTime() + this.d.ticketTtlSeconds * 1000);
     await store.insertFormUpload(this.d.db, {
-      id: uploadId, website_id: website.id, field_id: input.fieldId, filename, declared_size: input.size, max_bytes: maxBytes,
-      allowed_types: settings.allowedTypes, folder: normaliseFolder(settings.folder), visibility: settings.visibility, expires_at: expiresAt, created_at: now,
+      id: uploadId,
+      website_id: website.id,
+      field_id: input.fieldId,
+      filename,
+      declared_size: input.size,
+      max_bytes: maxBytes,
+      allowed_types: settings.allowedTypes,
+      folder: normaliseFolder(settings.folder),
+      visibility: settings.visibility,
+      expires_at: expiresAt,
+      created_at: now,
     });
-    return { uploadId, uploadUrl: `${this.d.uploadUrlBase}/public/upload-data/${this.d.tickets.sign(uploadId, expiresAt)}`, expiresIn: this.d.ticketTtlSeconds, maxBytes };
+    return {
+      uploadId,
+      uploadUrl: `${this.d.uploadUrlBase}/public/upload-data/${this.d.tickets.sign(uploadId, expiresAt)}`,
+      expiresIn: this.d.ticketTtlSeconds,
+      maxBytes,
+    };
   }
 
   /** The website of an intent: an explicit id, else the Origin's host, else the Referer's host or first path segment. */
@@ -101,10 +139,17 @@ export class FormUploads {
       if (received.size === 0) throw badRequest('The file is empty', 'file', 'EMPTY_FILE');
       const key = keys.staged(row.id);
       await this.d.storage.putFile(key, received.tempPath, { contentType: type.mimeType });
-      await store.markStaged(this.d.db, row.id, { staged_at: this.d.clock.now(), size: received.size, sha256: received.sha256, mime_type: type.mimeType }).catch(async (err) => {
-        await this.d.storage.delete(key);
-        throw err;
-      });
+      await store
+        .markStaged(this.d.db, row.id, {
+          staged_at: this.d.clock.now(),
+          size: received.size,
+          sha256: received.sha256,
+          mime_type: type.mimeType,
+        })
+        .catch(async (err) => {
+          await this.d.storage.delete(key);
+          throw err;
+        });
       return { uploadId: row.id, size: received.size, mimeType: type.mimeType };
     } finally {
       await received.discard();
@@ -117,23 +162,36 @@ export class FormUploads {
    */
   async attach(input: AttachFormUploadInput, trx?: Tx): Promise<AssetRow> {
     const folder = normaliseFolder(input.folder);
-    if (input.visibility !== 'public' && input.visibility !== 'private') throw badRequest('visibility must be public or private', 'visibility');
+    if (input.visibility !== 'public' && input.visibility !== 'private')
+      throw badRequest('visibility must be public or private', 'visibility');
     const stagedAfter = new Date(this.d.clock.now().getTime() - this.d.stagingTtlSeconds * 1000);
     return inTransaction(this.d.db, trx, async (t) => {
       const row = await store.findAttachable(t, input.uploadId, stagedAfter);
       if (!row) throw notFound('Unknown, expired or already attached upload', 'UPLOAD_NOT_FOUND');
       const received = await this.stagedCopy(row);
       try {
-        if (received.sha256 !== row.sha256) throw badRequest('The staged file changed since it was received', 'uploadId', 'UPLOAD_MISMATCH');
+        if (received.sha256 !== row.sha256)
+          throw badRequest('The staged file changed since it was received', 'uploadId', 'UPLOAD_MISMATCH');
         const refusal = refusedType(sniffType(received.head), row.allowed_types);
         if (refusal) throw badRequest(refusal, 'uploadId', 'FILE_TYPE_REFUSED');
         // The upload id keeps names from different senders apart in the website's folder.
-        const asset = await this.d.library.storeReceived(received, {
-          folder, filename: `${row.id.slice(0, 8)}-${row.filename}`, visibility: input.visibility as Visibility, actor: { type: 'system', id: null },
-          metadata: { source: 'form-upload', uploadId: row.id, websiteId: row.website_id, fieldId: row.field_id },
-        }, t, trx ?? t);
+        const asset = await this.d.library.storeReceived(
+          received,
+          {
+            folder,
+            filename: `${row.id.slice(0, 8)}-${row.filename}`,
+            visibility: input.visibility as Visibility,
+            actor: { type: 'system', id: null },
+            metadata: { source: 'form-upload', uploadId: row.id, websiteId: row.website_id, fieldId: row.field_id },
+          },
+          t,
+          trx ?? t,
+        );
         await store.markAttached(t, row.id, asset.id, this.d.clock.now());
-        this.d.library.afterOutcome(trx ?? t, { committed: () => this.d.storage.delete(keys.staged(row.id)), rolledBack: () => undefined });
+        this.d.library.afterOutcome(trx ?? t, {
+          committed: () => this.d.storage.delete(keys.staged(row.id)),
+          rolledBack: () => undefined,
+        });
         return asset;
       } finally {
         await received.discard();
@@ -145,7 +203,15 @@ export class FormUploads {
   async staged(uploadId: string, trx?: Tx): Promise<StagedUpload | undefined> {
     const stagedAfter = new Date(this.d.clock.now().getTime() - this.d.stagingTtlSeconds * 1000);
     const row = await store.findStaged(trx ?? this.d.db, uploadId, stagedAfter);
-    return row ? { uploadId: row.id, websiteId: row.website_id, fieldId: row.field_id, folder: row.folder, visibility: row.visibility } : undefined;
+    return row
+      ? {
+          uploadId: row.id,
+          websiteId: row.website_id,
+          fieldId: row.field_id,
+          folder: row.folder,
+          visibility: row.visibility,
+        }
+      : undefined;
   }
 
   private async stagedCopy(row: store.FormUploadRow): Promise<ReceivedFile> {
@@ -164,7 +230,10 @@ export class FormUploads {
       const rows = await store.findExpired(this.d.db, before, 200);
       if (rows.length === 0) return removed;
       for (const row of rows) await this.d.storage.delete(keys.staged(row.id));
-      await store.deleteFormUploads(this.d.db, rows.map((r) => r.id));
+      await store.deleteFormUploads(
+        this.d.db,
+        rows.map((r) => r.id),
+      );
       removed += rows.length;
     }
   }

@@ -27,7 +27,12 @@ export interface ImageOutput {
   height: number;
 }
 
-export const MIME_OF: Record<OutputFormat, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', avif: 'image/avif' };
+export const MIME_OF: Record<OutputFormat, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  avif: 'image/avif',
+};
 
 export const imageTooLarge = (maxPixels: number) =>
   new HttpError(413, 'IMAGE_TOO_LARGE', `The image has more than ${maxPixels} pixels (ASSET_MAX_INPUT_PIXELS)`);
@@ -67,10 +72,15 @@ export class ImageProcessor {
       let img = this.open(input).rotate();
       if (o.rotate) img = sharp(await img.toBuffer(), { limitInputPixels: this.opts.maxInputPixels }).rotate(o.rotate);
       if (o.crop) img = img.extract(o.crop);
-      if (o.width || o.height) img = img.resize({ width: o.width, height: o.height, fit: o.fit ?? 'inside', withoutEnlargement: true });
-      const format = o.format ?? (OUTPUT_FORMATS.includes(inputFormat as OutputFormat) ? (inputFormat as OutputFormat) : 'jpeg');
+      if (o.width || o.height)
+        img = img.resize({ width: o.width, height: o.height, fit: o.fit ?? 'inside', withoutEnlargement: true });
+      const format =
+        o.format ?? (OUTPUT_FORMATS.includes(inputFormat as OutputFormat) ? (inputFormat as OutputFormat) : 'jpeg');
       const quality = o.quality ?? 80;
-      img = img.toFormat(format, format === 'png' ? { compressionLevel: 6 } : { quality, ...(format === 'avif' ? { effort: 2 } : {}) });
+      img = img.toFormat(
+        format,
+        format === 'png' ? { compressionLevel: 6 } : { quality, ...(format === 'avif' ? { effort: 2 } : {}) },
+      );
       const { data, info } = await img.toBuffer({ resolveWithObject: true });
       return { data, format, width: info.width, height: info.height };
     });
@@ -95,8 +105,13 @@ function imageError(err: unknown, maxPixels: number): unknown {
   if (err instanceof HttpError || (typeof err === 'object' && err !== null && 'statusCode' in err)) return err;
   const message = err instanceof Error ? err.message : String(err);
   if (/pixel limit/i.test(message)) return imageTooLarge(maxPixels);
-  if (/extract_area|bad extract area/i.test(message)) return badRequest('crop lies outside the image', 'crop', 'INVALID_CROP');
-  if (/unsupported image format|Input (buffer|file)|VipsJpeg|VipsPng|gifload|webpload|heif|corrupt|premature end|Invalid|vips_/i.test(message)) {
+  if (/extract_area|bad extract area/i.test(message))
+    return badRequest('crop lies outside the image', 'crop', 'INVALID_CROP');
+  if (
+    /unsupported image format|Input (buffer|file)|VipsJpeg|VipsPng|gifload|webpload|heif|corrupt|premature end|Invalid|vips_/i.test(
+      message,
+    )
+  ) {
     return badRequest(`The image cannot be read: ${message.split('\n')[0].slice(0, 200)}`, 'file', 'INVALID_IMAGE');
   }
   return err;

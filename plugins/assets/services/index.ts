@@ -30,9 +30,16 @@ export function createAssetServices(deps: AssetDeps) {
   configureSharp({ concurrency: cfg.ASSET_SHARP_CONCURRENCY, cacheMb: cfg.ASSET_SHARP_CACHE_MB });
   const images = new ImageProcessor({ maxInputPixels: cfg.ASSET_MAX_INPUT_PIXELS, jobs: cfg.ASSET_IMAGE_JOBS });
   // Raw image bodies are read into reused buffers only while the libvips cache is off (body-buffers.ts says why).
-  const imageBodies = cfg.ASSET_SHARP_CACHE_MB === 0 ? new BodyBuffers({ keep: cfg.ASSET_IMAGE_JOBS, maxKeptBytes: MAX_KEPT_BODY_BYTES }) : null;
+  const imageBodies =
+    cfg.ASSET_SHARP_CACHE_MB === 0
+      ? new BodyBuffers({ keep: cfg.ASSET_IMAGE_JOBS, maxKeptBytes: MAX_KEPT_BODY_BYTES })
+      : null;
   const urls = new AssetUrls(cfg.DAM_PUBLIC_BASE_URL.replace(/\/$/, ''));
-  const auth = new ServiceAuth({ sessions: deps.sessions, permissions: deps.permissions, token: cfg.DAM_SERVICE_TOKEN });
+  const auth = new ServiceAuth({
+    sessions: deps.sessions,
+    permissions: deps.permissions,
+    token: cfg.DAM_SERVICE_TOKEN,
+  });
   const presets = new PresetCatalog(deps.db);
   // Received bytes wait here (same disk as the embedded store, so a rename would do) until stored.
   const tmpDir = path.join(dataDir, 'tmp', 'assets');
@@ -45,7 +52,9 @@ export function createAssetServices(deps: AssetDeps) {
     urls,
     log: deps.log,
     maxFileBytes: cfg.ASSET_MAX_FILE_BYTES,
-    thumbnailWidths: cfg.ASSET_THUMBNAIL_WIDTHS.split(',').map(Number).filter((n) => n > 0),
+    thumbnailWidths: cfg.ASSET_THUMBNAIL_WIDTHS.split(',')
+      .map(Number)
+      .filter((n) => n > 0),
     tmpDir,
     invalidate: (paths) => delivery?.invalidate(paths),
   });
@@ -72,15 +81,46 @@ export function createAssetServices(deps: AssetDeps) {
     tmpDir,
     uploadUrlBase: cfg.DAM_PUBLIC_BASE_URL.replace(/\/$/, ''),
   });
-  const mirrorTarget = cfg.DAM_CDN_MIRROR_S3_ENDPOINT && cfg.DAM_CDN_MIRROR_S3_BUCKET && cfg.DAM_CDN_MIRROR_S3_ACCESS_KEY_ID && cfg.DAM_CDN_MIRROR_S3_SECRET_ACCESS_KEY
-    ? new S3Storage({
-        endpoint: cfg.DAM_CDN_MIRROR_S3_ENDPOINT, bucket: cfg.DAM_CDN_MIRROR_S3_BUCKET, region: cfg.DAM_CDN_MIRROR_S3_REGION,
-        accessKeyId: cfg.DAM_CDN_MIRROR_S3_ACCESS_KEY_ID, secretAccessKey: cfg.DAM_CDN_MIRROR_S3_SECRET_ACCESS_KEY,
-        forcePathStyle: cfg.DAM_CDN_MIRROR_S3_FORCE_PATH_STYLE, partSizeBytes: cfg.S3_PART_SIZE_MB * 1024 * 1024, queueSize: cfg.S3_UPLOAD_QUEUE_SIZE, prefix: '',
-      })
-    : null;
-  const mirror = new CdnMirror({ db: deps.db, storage, target: mirrorTarget, publicBaseUrl: cfg.DAM_CDN_MIRROR_PUBLIC_BASE_URL, prefix: cfg.DAM_CDN_MIRROR_KEY_PREFIX, library });
-  return { storage, images, imageBodies, urls, auth, presets, library, delivery, formUploads, mirror, mirrorTarget, tmpDir, config: cfg };
+  const mirrorTarget =
+    cfg.DAM_CDN_MIRROR_S3_ENDPOINT &&
+    cfg.DAM_CDN_MIRROR_S3_BUCKET &&
+    cfg.DAM_CDN_MIRROR_S3_ACCESS_KEY_ID &&
+    cfg.DAM_CDN_MIRROR_S3_SECRET_ACCESS_KEY
+      ? new S3Storage({
+          endpoint: cfg.DAM_CDN_MIRROR_S3_ENDPOINT,
+          bucket: cfg.DAM_CDN_MIRROR_S3_BUCKET,
+          region: cfg.DAM_CDN_MIRROR_S3_REGION,
+          accessKeyId: cfg.DAM_CDN_MIRROR_S3_ACCESS_KEY_ID,
+          secretAccessKey: cfg.DAM_CDN_MIRROR_S3_SECRET_ACCESS_KEY,
+          forcePathStyle: cfg.DAM_CDN_MIRROR_S3_FORCE_PATH_STYLE,
+          partSizeBytes: cfg.S3_PART_SIZE_MB * 1024 * 1024,
+          queueSize: cfg.S3_UPLOAD_QUEUE_SIZE,
+          prefix: '',
+        })
+      : null;
+  const mirror = new CdnMirror({
+    db: deps.db,
+    storage,
+    target: mirrorTarget,
+    publicBaseUrl: cfg.DAM_CDN_MIRROR_PUBLIC_BASE_URL,
+    prefix: cfg.DAM_CDN_MIRROR_KEY_PREFIX,
+    library,
+  });
+  return {
+    storage,
+    images,
+    imageBodies,
+    urls,
+    auth,
+    presets,
+    library,
+    delivery,
+    formUploads,
+    mirror,
+    mirrorTarget,
+    tmpDir,
+    config: cfg,
+  };
 }
 
 export type AssetServices = ReturnType<typeof createAssetServices>;

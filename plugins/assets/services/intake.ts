@@ -18,7 +18,8 @@ export interface ReceivedFile {
 }
 
 const interrupted = () => new HttpError(400, 'UPLOAD_INTERRUPTED', 'The upload ended before its last byte');
-export const tooLarge = (maxBytes: number) => new HttpError(413, 'ASSET_TOO_LARGE', `The file is larger than ${maxBytes} bytes`);
+export const tooLarge = (maxBytes: number) =>
+  new HttpError(413, 'ASSET_TOO_LARGE', `The file is larger than ${maxBytes} bytes`);
 
 /**
  * Streams an incoming body to a temporary file while counting, hashing and keeping the first bytes.
@@ -51,7 +52,8 @@ export async function receiveToTemp(body: Readable, opts: { maxBytes: number; tm
     // A body that fails, or closes before its end (the client went away, also before this point),
     // fails the write; `finished` sees a stream that is already closed too.
     const stopWatching = finished(body, { writable: false }, (err) => {
-      if (err) meter.destroy((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' ? interrupted() : err);
+      if (err)
+        meter.destroy((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' ? interrupted() : err);
     });
     body.pipe(meter);
     try {

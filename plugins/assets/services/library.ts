@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { badRequest, conflict, inTransaction, notFound, type ChangeActor, type Db, type Logger, type RecordHooks, type Tx } from '../../../kernel/index.ts';
+import {
+  badRequest,
+  conflict,
+  inTransaction,
+  notFound,
+  type ChangeActor,
+  type Db,
+  type Logger,
+  type RecordHooks,
+  type Tx,
+} from '../../../kernel/index.ts';
 import { announceAssetBulk, announceAssetChange } from '../events.ts';
 import { keys, type AssetRow, type Visibility } from '../model.ts';
 import type { ObjectStorage } from '../storage/port.ts';
@@ -77,7 +87,12 @@ export class AssetLibrary {
    * Stores a file already on local disk (a received upload or a staged form upload). `outcome` is the
    * outermost transaction whose end decides whether the stored files stay (default: `trx`).
    */
-  async storeReceived(received: ReceivedFile, input: Omit<UploadInput, 'body'>, trx?: Tx, outcome: Tx | undefined = trx): Promise<AssetRow> {
+  async storeReceived(
+    received: ReceivedFile,
+    input: Omit<UploadInput, 'body'>,
+    trx?: Tx,
+    outcome: Tx | undefined = trx,
+  ): Promise<AssetRow> {
     const type = sniffType(received.head);
     const refusal = input.accept?.(type);
     if (refusal) throw badRequest(refusal, 'file', 'FILE_TYPE_REFUSED');
@@ -91,23 +106,46 @@ export class AssetLibrary {
     try {
       const row = await inTransaction(this.d.db, trx, async (t) => {
         const values = {
-          mime_type: type.mimeType, size: received.size, sha256: received.sha256, width: stored.width, height: stored.height,
-          thumbnails: stored.thumbnails, version, storage_key: keys.original(id, version),
+          mime_type: type.mimeType,
+          size: received.size,
+          sha256: received.sha256,
+          width: stored.width,
+          height: stored.height,
+          thumbnails: stored.thumbnails,
+          version,
+          storage_key: keys.original(id, version),
         };
         if (existing) {
           const locked = await store.findAsset(t, { id }, true);
-          if (!locked || locked.version !== existing.version) throw conflict(`${path} changed while uploading; try again`, 'ASSET_CHANGED', 'path');
+          if (!locked || locked.version !== existing.version)
+            throw conflict(`${path} changed while uploading; try again`, 'ASSET_CHANGED', 'path');
           const metadata = input.metadata ?? locked.metadata;
           const updated = await store.updateAsset(t, id, { ...values, visibility: input.visibility, metadata });
-          await announceAssetChange(this.d.recordHooks, t, { kind: 'updated', row: updated, actor: input.actor, changedFields: ['file', ...(input.metadata ? ['metadata'] : [])] });
+          await announceAssetChange(this.d.recordHooks, t, {
+            kind: 'updated',
+            row: updated,
+            actor: input.actor,
+            changedFields: ['file', ...(input.metadata ? ['metadata'] : [])],
+          });
           return updated;
         }
         await store.ensureFolders(t, input.folder);
-        const created = await store.insertAsset(t, {
-          id, path, folder: input.folder, filename: input.filename, visibility: input.visibility, metadata: input.metadata ?? {}, created_by: input.createdBy ?? null, ...values,
-        }).catch((err) => {
-          throw store.isUuid(id) && (err as { code?: string }).code === '23505' ? conflict(`An asset already exists at ${path}`, 'ASSET_EXISTS', 'path') : err;
-        });
+        const created = await store
+          .insertAsset(t, {
+            id,
+            path,
+            folder: input.folder,
+            filename: input.filename,
+            visibility: input.visibility,
+            metadata: input.metadata ?? {},
+            created_by: input.createdBy ?? null,
+            ...values,
+          })
+          .catch((err) => {
+            throw store.isUuid(id) && (err as { code?: string }).code === '23505'
+              ? conflict(`An asset already exists at ${path}`, 'ASSET_EXISTS', 'path')
+              : err;
+          });
         await announceAssetChange(this.d.recordHooks, t, { kind: 'created', row: created, actor: input.actor });
         return created;
       });
@@ -171,7 +209,10 @@ export class AssetLibrary {
     return out;
   }
 
-  async regenerateThumbnails(ids: readonly string[], actor: ChangeActor): Promise<Array<{ id: string; status: 'regenerated' | 'not_found' | 'not_an_image' }>> {
+  async regenerateThumbnails(
+    ids: readonly string[],
+    actor: ChangeActor,
+  ): Promise<Array<{ id: string; status: 'regenerated' | 'not_found' | 'not_an_image' }>> {
     const results: Array<{ id: string; status: 'regenerated' | 'not_found' | 'not_an_image' }> = [];
     for (const id of ids) {
       const row = await store.findAsset(this.d.db, { id });
@@ -186,10 +227,18 @@ export class AssetLibrary {
       await this.withLocalCopy(row, async (file) => {
         const thumbs = await this.makeThumbnails(file);
         await this.d.storage.deletePrefix(`t/${row.id}/v${row.version}/`);
-        for (const t of thumbs) await this.d.storage.put(keys.thumbnail(row.id, row.version, t.width), bufferStream(t.data), { contentType: 'image/webp' });
+        for (const t of thumbs)
+          await this.d.storage.put(keys.thumbnail(row.id, row.version, t.width), bufferStream(t.data), {
+            contentType: 'image/webp',
+          });
         await this.d.db.transaction(async (trx) => {
           const updated = await store.updateAsset(trx, row.id, { thumbnails: thumbs.map((t) => t.width) });
-          await announceAssetChange(this.d.recordHooks, trx, { kind: 'updated', row: updated, actor, changedFields: ['thumbnails'] });
+          await announceAssetChange(this.d.recordHooks, trx, {
+            kind: 'updated',
+            row: updated,
+            actor,
+            changedFields: ['thumbnails'],
+          });
         });
       });
       results.push({ id, status: 'regenerated' });
@@ -231,7 +280,11 @@ export class AssetLibrary {
     return store.listInFolder(this.d.db, normaliseFolder(folder), page);
   }
 
-  async updateMetadata(by: { id?: string; path?: string }, patch: { metadata: Record<string, unknown>; merge?: boolean; visibility?: Visibility }, actor: ChangeActor): Promise<AssetRow> {
+  async updateMetadata(
+    by: { id?: string; path?: string },
+    patch: { metadata: Record<string, unknown>; merge?: boolean; visibility?: Visibility },
+    actor: ChangeActor,
+  ): Promise<AssetRow> {
     checkMetadata(patch.metadata);
     const target = await this.find(by);
     const row = await this.d.db.transaction(async (trx) => {
@@ -243,8 +296,16 @@ export class AssetLibrary {
         ...(patch.visibility && patch.visibility !== locked.visibility ? ['visibility'] : []),
       ];
       if (changed.length === 0) return locked;
-      const updated = await store.updateAsset(trx, locked.id, { metadata, ...(patch.visibility ? { visibility: patch.visibility } : {}) });
-      await announceAssetChange(this.d.recordHooks, trx, { kind: 'updated', row: updated, actor, changedFields: changed });
+      const updated = await store.updateAsset(trx, locked.id, {
+        metadata,
+        ...(patch.visibility ? { visibility: patch.visibility } : {}),
+      });
+      await announceAssetChange(this.d.recordHooks, trx, {
+        kind: 'updated',
+        row: updated,
+        actor,
+        changedFields: changed,
+      });
       return updated;
     });
     this.d.invalidate([row.path]);
@@ -252,23 +313,39 @@ export class AssetLibrary {
   }
 
   /** Moves or renames: one row update (the bytes are keyed by id). */
-  async move(by: { id?: string; path?: string }, to: { folder?: string; filename?: string; path?: string }, actor: ChangeActor): Promise<AssetRow> {
+  async move(
+    by: { id?: string; path?: string },
+    to: { folder?: string; filename?: string; path?: string },
+    actor: ChangeActor,
+  ): Promise<AssetRow> {
     const target = await this.find(by);
-    const dest = to.path !== undefined
-      ? normaliseAssetPath(to.path, 'to')
-      : (() => {
-          const folder = to.folder !== undefined ? normaliseFolder(to.folder, 'folder') : target.folder;
-          const filename = to.filename !== undefined ? normaliseFilename(to.filename) : target.filename;
-          return { path: joinPath(folder, filename), folder, filename };
-        })();
+    const dest =
+      to.path !== undefined
+        ? normaliseAssetPath(to.path, 'to')
+        : (() => {
+            const folder = to.folder !== undefined ? normaliseFolder(to.folder, 'folder') : target.folder;
+            const filename = to.filename !== undefined ? normaliseFilename(to.filename) : target.filename;
+            return { path: joinPath(folder, filename), folder, filename };
+          })();
     if (dest.path === target.path) return target;
     const row = await this.d.db.transaction(async (trx) => {
-      if (await store.findAsset(trx, { path: dest.path })) throw conflict(`An asset already exists at ${dest.path}`, 'ASSET_EXISTS', 'to');
+      if (await store.findAsset(trx, { path: dest.path }))
+        throw conflict(`An asset already exists at ${dest.path}`, 'ASSET_EXISTS', 'to');
       await store.ensureFolders(trx, dest.folder);
-      const updated = await store.updateAsset(trx, target.id, { path: dest.path, folder: dest.folder, filename: dest.filename }).catch((err) => {
-        throw (err as { code?: string }).code === '23505' ? conflict(`An asset already exists at ${dest.path}`, 'ASSET_EXISTS', 'to') : err;
+      const updated = await store
+        .updateAsset(trx, target.id, { path: dest.path, folder: dest.folder, filename: dest.filename })
+        .catch((err) => {
+          throw (err as { code?: string }).code === '23505'
+            ? conflict(`An asset already exists at ${dest.path}`, 'ASSET_EXISTS', 'to')
+            : err;
+        });
+      await announceAssetChange(this.d.recordHooks, trx, {
+        kind: 'moved',
+        row: updated,
+        actor,
+        from: target.path,
+        changedFields: ['path'],
       });
-      await announceAssetChange(this.d.recordHooks, trx, { kind: 'moved', row: updated, actor, from: target.path, changedFields: ['path'] });
       return updated;
     });
     this.d.invalidate([target.path, row.path]);
@@ -305,7 +382,8 @@ export class AssetLibrary {
     if (!(await store.folderExists(this.d.db, folder))) throw notFound('Folder not found', 'FOLDER_NOT_FOUND');
     const rows = await this.d.db.transaction(async (trx) => {
       const deleted = await store.deleteFolderTree(trx, folder);
-      if (deleted.length) await announceAssetBulk(this.d.recordHooks, trx, { kind: 'folder-delete', rows: deleted, actor, folder });
+      if (deleted.length)
+        await announceAssetBulk(this.d.recordHooks, trx, { kind: 'folder-delete', rows: deleted, actor, folder });
       return deleted;
     });
     this.d.invalidate(rows.map((r) => r.path));
@@ -330,7 +408,10 @@ export class AssetLibrary {
   }
 
   /** Runs the cleanup that fits how the transaction ended (own transactions have ended already: committed). */
-  afterOutcome(trx: Tx | undefined, then: { committed: () => Promise<void> | void; rolledBack: () => Promise<void> | void }): void {
+  afterOutcome(
+    trx: Tx | undefined,
+    then: { committed: () => Promise<void> | void; rolledBack: () => Promise<void> | void },
+  ): void {
     const log = (err: unknown) => this.d.log.warn({ err }, 'asset storage cleanup failed');
     if (!trx) {
       Promise.resolve().then(then.committed).catch(log);
@@ -354,12 +435,15 @@ export class AssetLibrary {
   }
 }
 
-export const isImageType = (mime: string) => ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/tiff', 'image/heic'].includes(mime);
+export const isImageType = (mime: string) =>
+  ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/tiff', 'image/heic'].includes(mime);
 
 function checkMetadata(metadata: Record<string, unknown> | undefined): void {
   if (metadata === undefined) return;
-  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) throw badRequest('metadata must be an object', 'metadata');
-  if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_METADATA_BYTES) throw badRequest(`metadata is larger than ${MAX_METADATA_BYTES} bytes`, 'metadata', 'METADATA_TOO_LARGE');
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
+    throw badRequest('metadata must be an object', 'metadata');
+  if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_METADATA_BYTES)
+    throw badRequest(`metadata is larger than ${MAX_METADATA_BYTES} bytes`, 'metadata', 'METADATA_TOO_LARGE');
 }
 
 export const bufferStream = (data: Buffer) => Readable.from([data]);

@@ -13,12 +13,17 @@ const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\\<>:"|?*]/;
 export function normaliseFolder(raw: string | undefined, field = 'folder'): string {
   if (raw === undefined || raw === '' || raw === '/') return '';
   const text = raw.normalize('NFC');
-  if (text.startsWith('/') && text.length > 1 && text[1] === '/') throw badRequest(`${field} must not be an absolute or network path`, field, 'INVALID_PATH');
+  if (text.startsWith('/') && text.length > 1 && text[1] === '/')
+    throw badRequest(`${field} must not be an absolute or network path`, field, 'INVALID_PATH');
   if (/^[A-Za-z]:/.test(text)) throw badRequest(`${field} must not be an absolute path`, field, 'INVALID_PATH');
   // A single leading slash is read as "from the library root", the way the UI shows folders.
   const trimmed = text.replace(/^\//, '').replace(/\/$/, '');
-  if (trimmed.length > MAX_PATH_LENGTH) throw badRequest(`${field} is longer than ${MAX_PATH_LENGTH} characters`, field, 'INVALID_PATH');
-  return trimmed.split('/').map((s) => segment(s, field)).join('/');
+  if (trimmed.length > MAX_PATH_LENGTH)
+    throw badRequest(`${field} is longer than ${MAX_PATH_LENGTH} characters`, field, 'INVALID_PATH');
+  return trimmed
+    .split('/')
+    .map((s) => segment(s, field))
+    .join('/');
 }
 
 /** One file name: the same rules as a path segment. */
@@ -29,10 +34,13 @@ export function normaliseFilename(raw: string, field = 'filename'): string {
 
 function segment(s: string, field: string): string {
   if (s === '') throw badRequest(`${field} must not contain empty segments (//)`, field, 'INVALID_PATH');
-  if (s === '.' || s === '..') throw badRequest(`${field} must not contain "." or ".." segments`, field, 'INVALID_PATH');
-  if (FORBIDDEN.test(s)) throw badRequest(`${field} must not contain control characters or any of \\ < > : " | ? *`, field, 'INVALID_PATH');
+  if (s === '.' || s === '..')
+    throw badRequest(`${field} must not contain "." or ".." segments`, field, 'INVALID_PATH');
+  if (FORBIDDEN.test(s))
+    throw badRequest(`${field} must not contain control characters or any of \\ < > : " | ? *`, field, 'INVALID_PATH');
   if (s.trim() !== s) throw badRequest(`${field} segments must not start or end with spaces`, field, 'INVALID_PATH');
-  if (s.length > MAX_SEGMENT_LENGTH) throw badRequest(`${field} has a segment longer than ${MAX_SEGMENT_LENGTH} characters`, field, 'INVALID_PATH');
+  if (s.length > MAX_SEGMENT_LENGTH)
+    throw badRequest(`${field} has a segment longer than ${MAX_SEGMENT_LENGTH} characters`, field, 'INVALID_PATH');
   return s;
 }
 

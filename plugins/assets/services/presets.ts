@@ -51,11 +51,20 @@ export class PresetCatalog {
   private async reload(): Promise<void> {
     const rows = await store.listPresets(this.db);
     this.cache = new Map(
-      rows.map((r) => [r.name, {
-        name: r.name, width: r.width, height: r.height, quality: r.quality,
-        fit: FITS.includes(r.fit as Fit) ? (r.fit as Fit) : 'inside',
-        format: r.format === 'auto' || r.format === 'original' || OUTPUT_FORMATS.includes(r.format as OutputFormat) ? (r.format as Preset['format']) : 'auto',
-      }]),
+      rows.map((r) => [
+        r.name,
+        {
+          name: r.name,
+          width: r.width,
+          height: r.height,
+          quality: r.quality,
+          fit: FITS.includes(r.fit as Fit) ? (r.fit as Fit) : 'inside',
+          format:
+            r.format === 'auto' || r.format === 'original' || OUTPUT_FORMATS.includes(r.format as OutputFormat)
+              ? (r.format as Preset['format'])
+              : 'auto',
+        },
+      ]),
     );
     this.loadedAt = performance.now();
   }
@@ -64,7 +73,14 @@ export class PresetCatalog {
 /** The output format of a preset for one request: AVIF, then WebP, when the client accepts them. */
 export function negotiateFormat(preset: Preset, accept: string | undefined, sourceMime: string): OutputFormat {
   if (preset.format !== 'auto' && preset.format !== 'original') return preset.format;
-  const own: OutputFormat = sourceMime === 'image/png' ? 'png' : sourceMime === 'image/webp' ? 'webp' : sourceMime === 'image/avif' ? 'avif' : 'jpeg';
+  const own: OutputFormat =
+    sourceMime === 'image/png'
+      ? 'png'
+      : sourceMime === 'image/webp'
+        ? 'webp'
+        : sourceMime === 'image/avif'
+          ? 'avif'
+          : 'jpeg';
   if (preset.format === 'original') return own;
   const a = (accept ?? '').toLowerCase();
   if (/image\/avif(?!\s*;\s*q=0(\.0*)?\b)/.test(a)) return 'avif';
@@ -74,6 +90,9 @@ export function negotiateFormat(preset: Preset, accept: string | undefined, sour
 
 /** The stored name of a derived file: changes whenever the preset's settings change. */
 export function derivedName(preset: Preset, format: OutputFormat): string {
-  const digest = createHash('sha256').update(JSON.stringify([preset.width, preset.height, preset.fit, preset.quality, format])).digest('hex').slice(0, 12);
+  const digest = createHash('sha256')
+    .update(JSON.stringify([preset.width, preset.height, preset.fit, preset.quality, format]))
+    .digest('hex')
+    .slice(0, 12);
   return `${preset.name}-${digest}.${format}`;
 }

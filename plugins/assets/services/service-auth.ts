@@ -1,5 +1,13 @@
 import type { FastifyRequest } from 'fastify';
-import { SESSION_COOKIE, forbidden, safeEqual, unauthorized, type Actor, type PermissionRegistry, type SessionService } from '../../../kernel/index.ts';
+import {
+  SESSION_COOKIE,
+  forbidden,
+  safeEqual,
+  unauthorized,
+  type Actor,
+  type PermissionRegistry,
+  type SessionService,
+} from '../../../kernel/index.ts';
 
 /** The actor of calls made with `Authorization: Bearer DAM_SERVICE_TOKEN`. */
 export const DAM_SERVICE_ACTOR: Actor = { type: 'system', id: null, label: 'dam-service' };
@@ -10,7 +18,9 @@ export const DAM_SERVICE_ACTOR: Actor = { type: 'system', id: null, label: 'dam-
  * kernel and checked here, before the body is read.
  */
 export class ServiceAuth {
-  constructor(private readonly d: { sessions: SessionService; permissions: PermissionRegistry; token: string | undefined }) {}
+  constructor(
+    private readonly d: { sessions: SessionService; permissions: PermissionRegistry; token: string | undefined },
+  ) {}
 
   bearer(request: FastifyRequest): boolean {
     const header = request.headers.authorization;
@@ -37,6 +47,7 @@ export class ServiceAuth {
   /** Service routes: the token, or a signed-in user holding `key`. */
   async requireTokenOrPermission(request: FastifyRequest, key: string): Promise<void> {
     await this.requireSessionOrToken(request);
-    if (request.actor.type === 'user' && !this.d.permissions.allows(request.actor, key)) throw forbidden(`Missing permission ${key}`, 'PERMISSION_REQUIRED');
+    if (request.actor.type === 'user' && !this.d.permissions.allows(request.actor, key))
+      throw forbidden(`Missing permission ${key}`, 'PERMISSION_REQUIRED');
   }
 }

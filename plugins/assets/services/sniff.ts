@@ -12,7 +12,8 @@ export interface SniffedType {
 const t = (mimeType: string, image = false, inline = image): SniffedType => ({ mimeType, image, inline });
 
 const startsWith = (b: Buffer, bytes: number[], offset = 0) => bytes.every((v, i) => b[offset + i] === v);
-const ascii = (b: Buffer, text: string, offset = 0) => b.length >= offset + text.length && b.toString('latin1', offset, offset + text.length) === text;
+const ascii = (b: Buffer, text: string, offset = 0) =>
+  b.length >= offset + text.length && b.toString('latin1', offset, offset + text.length) === text;
 
 /**
  * The file's type from its first bytes, never from its name or the client's header. Markup (HTML,
@@ -25,7 +26,8 @@ export function sniffType(head: Buffer): SniffedType {
   if (ascii(head, 'GIF87a') || ascii(head, 'GIF89a')) return t('image/gif', true);
   if (ascii(head, 'RIFF') && ascii(head, 'WEBP', 8)) return t('image/webp', true);
   if (ascii(head, 'RIFF') && ascii(head, 'WAVE', 8)) return t('audio/wav', false, true);
-  if (startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a])) return t('image/tiff', true, false);
+  if (startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a]))
+    return t('image/tiff', true, false);
   if (ascii(head, 'ftyp', 4)) {
     const brand = head.toString('latin1', 8, 12);
     if (brand === 'avif' || brand === 'avis') return t('image/avif', true);
@@ -40,7 +42,8 @@ export function sniffType(head: Buffer): SniffedType {
   if (startsWith(head, [0x1a, 0x45, 0xdf, 0xa3])) return t('video/webm', false, true);
   if (ascii(head, 'OggS')) return t('audio/ogg', false, true);
   // MPEG audio Layer III frame sync (versions 1, 2 and 2.5, with or without CRC: FFFB, FFFA, FFF3, FFF2, FFE3...).
-  if (ascii(head, 'ID3') || (head[0] === 0xff && head.length > 1 && (head[1] & 0xe6) === 0xe2)) return t('audio/mpeg', false, true);
+  if (ascii(head, 'ID3') || (head[0] === 0xff && head.length > 1 && (head[1] & 0xe6) === 0xe2))
+    return t('audio/mpeg', false, true);
   if (ascii(head, 'wOFF')) return t('font/woff');
   if (ascii(head, 'wOF2')) return t('font/woff2');
   if (startsWith(head, [0x7f, 0x45, 0x4c, 0x46]) || ascii(head, 'MZ')) return t('application/x-executable');
@@ -55,7 +58,8 @@ function sniffText(head: Buffer): SniffedType {
   if (text.slice(0, -4).includes('\uFFFD')) return t('application/octet-stream');
   const lead = text.replace(/^\s+/, '').slice(0, 1024).toLowerCase();
   const markup = stripPrologue(lead);
-  if (markup.startsWith('<svg') || (lead.startsWith('<?xml') && /<svg[\s>]/.test(text.toLowerCase()))) return t('image/svg+xml');
+  if (markup.startsWith('<svg') || (lead.startsWith('<?xml') && /<svg[\s>]/.test(text.toLowerCase())))
+    return t('image/svg+xml');
   if (/^<(!doctype html|html|head|body|script|iframe|meta|style|title|div|a\s|img)/.test(markup)) return t('text/html');
   if (lead.startsWith('<?xml')) return t('application/xml');
   if (lead.startsWith('#!')) return t('text/x-script');
@@ -76,6 +80,13 @@ function stripPrologue(s: string): string {
 
 /** The usual file extension of a sniffed type (derived files, downloads). */
 export function extensionOf(mimeType: string): string {
-  const map: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'image/avif': 'avif', 'image/tiff': 'tiff' };
+  const map: Record<string, string> = {
+    'image/jpeg': 'jpg',
+    'image/png': 'png',
+    'image/gif': 'gif',
+    'image/webp': 'webp',
+    'image/avif': 'avif',
+    'image/tiff': 'tiff',
+  };
   return Object.hasOwn(map, mimeType) ? map[mimeType] : 'bin';
 }

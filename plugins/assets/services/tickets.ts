@@ -19,7 +19,14 @@ export class UploadTickets {
   /** The upload id of a well-signed, unexpired ticket, else null. */
   verify(ticket: string, now: Date): string | null {
     const [payload, signature, extra] = ticket.split('.');
-    if (!payload || !signature || extra !== undefined || payload.length > 48 || !safeEqual(signature, this.mac(payload))) return null;
+    if (
+      !payload ||
+      !signature ||
+      extra !== undefined ||
+      payload.length > 48 ||
+      !safeEqual(signature, this.mac(payload))
+    )
+      return null;
     const hex = payload.slice(0, 32);
     const expires = Number.parseInt(payload.slice(32), 36);
     if (!UUID_HEX.test(hex) || !Number.isSafeInteger(expires) || expires * 1000 < now.getTime()) return null;

@@ -17,9 +17,22 @@ export interface TransformRequest extends TransformOptions {
  * `dam/transform`: rotate, crop, resize, re-encode an asset, saved as a new version of the same asset
  * (same id, uuid and path; the old version's files are removed) or as an edited copy next to it.
  */
-export async function transformAsset(library: AssetLibrary, images: ImageProcessor, row: AssetRow, req: TransformRequest, actor: ChangeActor, tmpDir: string): Promise<AssetRow> {
+export async function transformAsset(
+  library: AssetLibrary,
+  images: ImageProcessor,
+  row: AssetRow,
+  req: TransformRequest,
+  actor: ChangeActor,
+  tmpDir: string,
+): Promise<AssetRow> {
   if (!isImageType(row.mime_type)) throw badRequest('Only images can be transformed', 'id', 'NOT_AN_IMAGE');
-  if (req.crop && row.width && row.height && (req.crop.left + req.crop.width > row.width || req.crop.top + req.crop.height > row.height) && !req.rotate) {
+  if (
+    req.crop &&
+    row.width &&
+    row.height &&
+    (req.crop.left + req.crop.width > row.width || req.crop.top + req.crop.height > row.height) &&
+    !req.rotate
+  ) {
     throw badRequest('crop lies outside the image', 'crop', 'INVALID_CROP');
   }
   const out = await library.withLocalCopy(row, (file) => images.resize(file, req, row.mime_type.split('/')[1]));
@@ -27,7 +40,12 @@ export async function transformAsset(library: AssetLibrary, images: ImageProcess
   try {
     const ext = extensionOf(`image/${out.format}`);
     const base = row.filename.replace(/\.[^.]+$/, '');
-    const filename = req.saveAs === 'copy' ? (req.filename !== undefined ? normaliseFilename(req.filename) : `${base}-edited.${ext}`) : row.filename;
+    const filename =
+      req.saveAs === 'copy'
+        ? req.filename !== undefined
+          ? normaliseFilename(req.filename)
+          : `${base}-edited.${ext}`
+        : row.filename;
     return await library.storeReceived(received, {
       folder: row.folder,
       filename,

@@ -4,7 +4,14 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
-import { assertStorageKey, assertStoragePrefix, type ByteRange, type ObjectStorage, type StorageInfo, type StoredObjectInfo } from './port.ts';
+import {
+  assertStorageKey,
+  assertStoragePrefix,
+  type ByteRange,
+  type ObjectStorage,
+  type StorageInfo,
+  type StoredObjectInfo,
+} from './port.ts';
 
 /**
  * The embedded default: files under `<CMS_DATA_DIR>/assets`. Writes go to a temporary name in the
@@ -21,7 +28,10 @@ export class FilesystemStorage implements ObjectStorage {
   }
 
   async ensureBucket(): Promise<{ created: boolean }> {
-    const existed = await fs.stat(this.root).then(() => true, () => false);
+    const existed = await fs.stat(this.root).then(
+      () => true,
+      () => false,
+    );
     await fs.mkdir(this.tmpDir, { recursive: true });
     return { created: !existed };
   }

@@ -11,7 +11,9 @@ export type { ObjectStorage } from './port.ts';
 export function createStorage(cfg: Static<typeof AssetsConfig>, dataDir: string): ObjectStorage {
   const s3 = [cfg.S3_ENDPOINT, cfg.S3_BUCKET, cfg.S3_ACCESS_KEY_ID, cfg.S3_SECRET_ACCESS_KEY];
   if (s3.some(Boolean) && !s3.every(Boolean)) {
-    throw new Error('assets: S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all');
+    throw new Error(
+      'assets: S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all',
+    );
   }
   if (!cfg.S3_ENDPOINT) return new FilesystemStorage(path.resolve(dataDir, 'assets'));
   return new S3Storage({

@@ -1,13 +1,31 @@
 import {
-  CopyObjectCommand, CreateBucketCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand,
-  HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException,
-  type GetObjectCommandOutput, type HeadObjectCommandOutput, type ListObjectsV2CommandOutput,
+  CopyObjectCommand,
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  S3ServiceException,
+  type GetObjectCommandOutput,
+  type HeadObjectCommandOutput,
+  type ListObjectsV2CommandOutput,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { HttpError } from '../../../kernel/index.ts';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { assertStorageKey, assertStoragePrefix, type ByteRange, type ObjectStorage, type PutOptions, type StorageInfo, type StoredObjectInfo } from './port.ts';
+import {
+  assertStorageKey,
+  assertStoragePrefix,
+  type ByteRange,
+  type ObjectStorage,
+  type PutOptions,
+  type StorageInfo,
+  type StoredObjectInfo,
+} from './port.ts';
 
 export interface S3Settings {
   endpoint: string;
@@ -27,14 +45,25 @@ export interface S3Settings {
 function storageError(err: unknown): unknown {
   const status = err instanceof S3ServiceException ? err.$metadata?.httpStatusCode : undefined;
   const code = (err as { code?: string }).code;
-  if ((status !== undefined && status >= 500) || (status === undefined && (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ENOTFOUND'))) {
-    return new HttpError(503, 'STORAGE_UNAVAILABLE', 'The asset store is unreachable; retry shortly', undefined, { 'retry-after': '5' });
+  if (
+    (status !== undefined && status >= 500) ||
+    (status === undefined &&
+      (code === 'ECONNREFUSED' ||
+        code === 'ECONNRESET' ||
+        code === 'ETIMEDOUT' ||
+        code === 'EHOSTUNREACH' ||
+        code === 'ENOTFOUND'))
+  ) {
+    return new HttpError(503, 'STORAGE_UNAVAILABLE', 'The asset store is unreachable; retry shortly', undefined, {
+      'retry-after': '5',
+    });
   }
   return err;
 }
 
 const isMissing = (err: unknown) =>
-  err instanceof S3ServiceException && (err.$metadata?.httpStatusCode === 404 || err.name === 'NoSuchKey' || err.name === 'NotFound');
+  err instanceof S3ServiceException &&
+  (err.$metadata?.httpStatusCode === 404 || err.name === 'NoSuchKey' || err.name === 'NotFound');
 
 /**
  * Any S3-compatible store through the AWS SDK. Uploads go through `lib-storage` (multipart above one
@@ -105,7 +134,11 @@ export class S3Storage implements ObjectStorage {
   async get(key: string, range?: ByteRange): Promise<{ body: Readable; info: StoredObjectInfo } | null> {
     try {
       const out = await this.send<GetObjectCommandOutput>(
-        new GetObjectCommand({ Bucket: this.s.bucket, Key: this.key(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+        new GetObjectCommand({
+          Bucket: this.s.bucket,
+          Key: this.key(key),
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
       );
       // The full size: from Content-Range on a ranged answer, else Content-Length.
       const total = out.ContentRange ? Number(out.ContentRange.split('/')[1]) : Number(out.ContentLength ?? 0);
@@ -121,8 +154,14 @@ export class S3Storage implements ObjectStorage {
 
   async head(key: string): Promise<StoredObjectInfo | null> {
     try {
-      const out = await this.send<HeadObjectCommandOutput>(new HeadObjectCommand({ Bucket: this.s.bucket, Key: this.key(key) }));
-      return { size: Number(out.ContentLength ?? 0), lastModified: out.LastModified ?? new Date(0), contentType: out.ContentType };
+      const out = await this.send<HeadObjectCommandOutput>(
+        new HeadObjectCommand({ Bucket: this.s.bucket, Key: this.key(key) }),
+      );
+      return {
+        size: Number(out.ContentLength ?? 0),
+        lastModified: out.LastModified ?? new Date(0),
+        contentType: out.ContentType,
+      };
     } catch (err) {
       if (isMissing(err)) return null;
       throw err;
@@ -147,7 +186,10 @@ export class S3Storage implements ObjectStorage {
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
       await this.send(
-        new DeleteObjectsCommand({ Bucket: this.s.bucket, Delete: { Objects: batch.map((k) => ({ Key: this.key(k) })), Quiet: true } }),
+        new DeleteObjectsCommand({
+          Bucket: this.s.bucket,
+          Delete: { Objects: batch.map((k) => ({ Key: this.key(k) })), Quiet: true },
+        }),
       );
     }
     return keys.length;

@@ -6,8 +6,13 @@ type Q = Db | Tx;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: string) => UUID.test(s);
 
-export async function insertAsset(q: Q, row: Partial<AssetRow> & Pick<AssetRow, 'path' | 'folder' | 'filename'>): Promise<AssetRow> {
-  const [out] = await q('assets').insert({ ...row, metadata: JSON.stringify(row.metadata ?? {}), thumbnails: JSON.stringify(row.thumbnails ?? []) }).returning('*');
+export async function insertAsset(
+  q: Q,
+  row: Partial<AssetRow> & Pick<AssetRow, 'path' | 'folder' | 'filename'>,
+): Promise<AssetRow> {
+  const [out] = await q('assets')
+    .insert({ ...row, metadata: JSON.stringify(row.metadata ?? {}), thumbnails: JSON.stringify(row.thumbnails ?? []) })
+    .returning('*');
   return out as AssetRow;
 }
 
@@ -19,7 +24,11 @@ export async function updateAsset(q: Q, id: string, patch: Partial<AssetRow>): P
   return out as AssetRow;
 }
 
-export async function findAsset(q: Q, by: { id?: string; path?: string; uuid?: string }, lock = false): Promise<AssetRow | undefined> {
+export async function findAsset(
+  q: Q,
+  by: { id?: string; path?: string; uuid?: string },
+  lock = false,
+): Promise<AssetRow | undefined> {
   if (by.id !== undefined && !isUuid(by.id)) return undefined;
   if (by.uuid !== undefined && !isUuid(by.uuid)) return undefined;
   const query = q<AssetRow>('assets').where(by).first();
@@ -40,14 +49,21 @@ export async function findByPaths(q: Q, paths: readonly string[]): Promise<Asset
   return paths.length ? q<AssetRow>('assets').whereIn('path', paths as string[]) : [];
 }
 
-export async function listInFolder(q: Q, folder: string, page: { limit: number; offset: number; search?: string; recursive?: boolean }): Promise<{ rows: AssetRow[]; total: number }> {
+export async function listInFolder(
+  q: Q,
+  folder: string,
+  page: { limit: number; offset: number; search?: string; recursive?: boolean },
+): Promise<{ rows: AssetRow[]; total: number }> {
   const base = q<AssetRow>('assets').where((w) => {
     if (page.recursive && folder) w.where('folder', folder).orWhere('folder', 'like', `${escapeLike(folder)}/%`);
     else if (!page.recursive) w.where('folder', folder);
   });
   if (page.search) base.andWhere('filename', 'ilike', `%${escapeLike(page.search)}%`);
   const [{ count }] = await base.clone().count<{ count: number }[]>({ count: '*' });
-  const rows = await base.orderBy([{ column: 'filename' }, { column: 'id' }]).limit(page.limit).offset(page.offset);
+  const rows = await base
+    .orderBy([{ column: 'filename' }, { column: 'id' }])
+    .limit(page.limit)
+    .offset(page.offset);
   return { rows, total: Number(count) };
 }
 
@@ -60,7 +76,11 @@ export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 // Folders are rows of their own so an empty folder exists; every asset's folder chain has rows too.
 export async function ensureFolders(q: Q, folder: string): Promise<void> {
   const chain = folderChain(folder);
-  if (chain.length) await q('asset_folders').insert(chain.map((path) => ({ path }))).onConflict('path').ignore();
+  if (chain.length)
+    await q('asset_folders')
+      .insert(chain.map((path) => ({ path })))
+      .onConflict('path')
+      .ignore();
 }
 
 export async function folderExists(q: Q, folder: string): Promise<boolean> {
@@ -68,10 +88,16 @@ export async function folderExists(q: Q, folder: string): Promise<boolean> {
 }
 
 /** Direct children of a folder ('' = root), with their asset counts. */
-export async function listFolders(q: Q, parent: string): Promise<Array<{ path: string; name: string; createdAt: Date }>> {
+export async function listFolders(
+  q: Q,
+  parent: string,
+): Promise<Array<{ path: string; name: string; createdAt: Date }>> {
   const rows = await q<{ path: string; created_at: Date }>('asset_folders')
     .where((w) => {
-      if (parent) w.where('path', 'like', `${escapeLike(parent)}/%`).andWhereRaw("position('/' in substr(path, ?)) = 0", [parent.length + 2]);
+      if (parent)
+        w.where('path', 'like', `${escapeLike(parent)}/%`).andWhereRaw("position('/' in substr(path, ?)) = 0", [
+          parent.length + 2,
+        ]);
       else w.whereRaw("position('/' in path) = 0");
     })
     .orderBy('path')
@@ -82,7 +108,11 @@ export async function listFolders(q: Q, parent: string): Promise<Array<{ path: s
 /** Deletes a folder, its subfolders and every asset under them; returns the deleted asset rows. */
 export async function deleteFolderTree(q: Q, folder: string): Promise<AssetRow[]> {
   const like = `${escapeLike(folder)}/%`;
-  const assets = await q<AssetRow>('assets').where('folder', folder).orWhere('folder', 'like', like).delete().returning('*');
+  const assets = await q<AssetRow>('assets')
+    .where('folder', folder)
+    .orWhere('folder', 'like', like)
+    .delete()
+    .returning('*');
   await q('asset_folders').where('path', folder).orWhere('path', 'like', like).delete();
   return assets as AssetRow[];
 }

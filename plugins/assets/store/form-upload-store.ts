@@ -24,30 +24,56 @@ export interface FormUploadRow {
   created_at: Date;
 }
 
-export async function insertFormUpload(q: Q, row: Omit<FormUploadRow, 'ticket_used_at' | 'staged_at' | 'size' | 'sha256' | 'mime_type' | 'attached_at' | 'asset_id'>): Promise<void> {
+export async function insertFormUpload(
+  q: Q,
+  row: Omit<
+    FormUploadRow,
+    'ticket_used_at' | 'staged_at' | 'size' | 'sha256' | 'mime_type' | 'attached_at' | 'asset_id'
+  >,
+): Promise<void> {
   await q('asset_form_uploads').insert({ ...row, allowed_types: JSON.stringify(row.allowed_types) });
 }
 
 /** Marks the ticket used; only the first caller gets the row (single use, also under concurrency). */
 export async function claimTicket(q: Q, id: string, now: Date): Promise<FormUploadRow | undefined> {
   if (!isUuid(id)) return undefined;
-  const [row] = await q('asset_form_uploads').where({ id }).whereNull('ticket_used_at').andWhere('expires_at', '>', now).update({ ticket_used_at: now }).returning('*');
+  const [row] = await q('asset_form_uploads')
+    .where({ id })
+    .whereNull('ticket_used_at')
+    .andWhere('expires_at', '>', now)
+    .update({ ticket_used_at: now })
+    .returning('*');
   return row as FormUploadRow | undefined;
 }
 
-export async function markStaged(q: Q, id: string, values: { staged_at: Date; size: number; sha256: string; mime_type: string }): Promise<void> {
+export async function markStaged(
+  q: Q,
+  id: string,
+  values: { staged_at: Date; size: number; sha256: string; mime_type: string },
+): Promise<void> {
   await q('asset_form_uploads').where({ id }).update(values);
 }
 
 /** A staged, unattached upload still inside the staging time, locked for the attach. */
 export async function findAttachable(q: Tx, id: string, stagedAfter: Date): Promise<FormUploadRow | undefined> {
   if (!isUuid(id)) return undefined;
-  return q<FormUploadRow>('asset_form_uploads').where({ id }).whereNotNull('staged_at').whereNull('attached_at').andWhere('staged_at', '>', stagedAfter).forUpdate().first();
+  return q<FormUploadRow>('asset_form_uploads')
+    .where({ id })
+    .whereNotNull('staged_at')
+    .whereNull('attached_at')
+    .andWhere('staged_at', '>', stagedAfter)
+    .forUpdate()
+    .first();
 }
 
 export async function findStaged(q: Q, id: string, stagedAfter: Date): Promise<FormUploadRow | undefined> {
   if (!isUuid(id)) return undefined;
-  return q<FormUploadRow>('asset_form_uploads').where({ id }).whereNotNull('staged_at').whereNull('attached_at').andWhere('staged_at', '>', stagedAfter).first();
+  return q<FormUploadRow>('asset_form_uploads')
+    .where({ id })
+    .whereNotNull('staged_at')
+    .whereNull('attached_at')
+    .andWhere('staged_at', '>', stagedAfter)
+    .first();
 }
 
 export async function markAttached(q: Q, id: string, assetId: string, now: Date): Promise<void> {
@@ -55,7 +81,10 @@ export async function markAttached(q: Q, id: string, assetId: string, now: Date)
 }
 
 export async function bytesToday(q: Q, websiteId: string, since: Date): Promise<number> {
-  const [{ total }] = await q('asset_form_uploads').where({ website_id: websiteId }).andWhere('created_at', '>=', since).sum<{ total: string | null }[]>({ total: 'declared_size' });
+  const [{ total }] = await q('asset_form_uploads')
+    .where({ website_id: websiteId })
+    .andWhere('created_at', '>=', since)
+    .sum<{ total: string | null }[]>({ total: 'declared_size' });
   return Number(total ?? 0);
 }
 
@@ -65,5 +94,8 @@ export function findExpired(q: Q, before: Date, limit: number): Promise<FormUplo
 }
 
 export async function deleteFormUploads(q: Q, ids: readonly string[]): Promise<void> {
-  if (ids.length) await q('asset_form_uploads').whereIn('id', ids as string[]).delete();
+  if (ids.length)
+    await q('asset_form_uploads')
+      .whereIn('id', ids as string[])
+      .delete();
 }

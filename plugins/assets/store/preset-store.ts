@@ -13,7 +13,11 @@ export interface PresetRow {
 export const listPresets = (db: Db) => db<PresetRow>('asset_presets').orderBy('name');
 
 export async function upsertPreset(db: Db, row: Omit<PresetRow, 'updated_at'>): Promise<PresetRow> {
-  const [out] = await db('asset_presets').insert({ ...row, updated_at: db.fn.now() }).onConflict('name').merge().returning('*');
+  const [out] = await db('asset_presets')
+    .insert({ ...row, updated_at: db.fn.now() })
+    .onConflict('name')
+    .merge()
+    .returning('*');
   return out as PresetRow;
 }
 

@@ -36,8 +36,14 @@ describe('assets: reused buffers for raw image bodies', () => {
     const grown = await pool.read(chunks(big, big), undefined, 2_000_000);
     expect(grown.body.length).to.equal(1_400_000);
     expect(grown.body.toString()).to.equal(big + big);
-    for (const attempt of [() => pool.read(chunks('12345'), 5, 4), () => pool.read(chunks('123', '45'), undefined, 4)]) {
-      const err = await attempt().then(() => null, (e: { statusCode?: number; code?: string }) => e);
+    for (const attempt of [
+      () => pool.read(chunks('12345'), 5, 4),
+      () => pool.read(chunks('123', '45'), undefined, 4),
+    ]) {
+      const err = await attempt().then(
+        () => null,
+        (e: { statusCode?: number; code?: string }) => e,
+      );
       expect(err?.statusCode).to.equal(413);
       expect(err?.code).to.equal('ASSET_TOO_LARGE');
     }
@@ -76,7 +82,10 @@ describe('assets: reused buffers for raw image bodies', () => {
     const reading = pool.read(cut, 100, 1000);
     cut.push(Buffer.from('partial'));
     cut.destroy(new Error('aborted'));
-    const failed = await reading.then(() => null, (e: Error) => e);
+    const failed = await reading.then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(failed?.message).to.equal('aborted');
     expect(pool.kept, 'the buffer of a failed read is kept for reuse').to.equal(1);
 
@@ -84,7 +93,10 @@ describe('assets: reused buffers for raw image bodies', () => {
     const refused = pool.read(over, undefined, 10);
     over.push(Buffer.from('12345678'));
     over.push(Buffer.from('90abc'));
-    const err = await refused.then(() => null, (e: { statusCode?: number }) => e);
+    const err = await refused.then(
+      () => null,
+      (e: { statusCode?: number }) => e,
+    );
     expect(err?.statusCode).to.equal(413);
     // The rest of the body is read and dropped, so the 413 can still be written on this connection.
     expect(over.destroyed).to.equal(false);

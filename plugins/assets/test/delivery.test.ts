@@ -27,7 +27,9 @@ describe('assets: delivery /dam-asset/*', function () {
     const again = await k.call('GET', url, null, undefined, { 'if-none-match': res.headers.etag as string });
     expect(again.statusCode).to.equal(304);
     expect(again.rawPayload.length).to.equal(0);
-    const since = await k.call('GET', url, null, undefined, { 'if-modified-since': res.headers['last-modified'] as string });
+    const since = await k.call('GET', url, null, undefined, {
+      'if-modified-since': res.headers['last-modified'] as string,
+    });
     expect(since.statusCode).to.equal(304);
   });
 
@@ -55,7 +57,9 @@ describe('assets: delivery /dam-asset/*', function () {
   });
 
   it('private files: 404 without a session, served with one, never cached publicly', async () => {
-    const priv = (await k.upload({ name: 'secret.txt', data: Buffer.from('secret') }, { folder: 'dl', visibility: 'private' })).json();
+    const priv = (
+      await k.upload({ name: 'secret.txt', data: Buffer.from('secret') }, { folder: 'dl', visibility: 'private' })
+    ).json();
     expect((await k.call('GET', priv.url, null)).statusCode).to.equal(404);
     const withSession = await k.call('GET', priv.url, k.reader);
     expect(withSession.statusCode).to.equal(200);
@@ -75,13 +79,33 @@ describe('assets: delivery /dam-asset/*', function () {
   });
 
   it('SVG and HTML are delivered as attachments in a sandbox, whatever their name', async () => {
-    const svg = (await k.upload({ name: 'logo.png', data: Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), type: 'image/png' }, { folder: 'dl' })).json();
+    const svg = (
+      await k.upload(
+        {
+          name: 'logo.png',
+          data: Buffer.from(
+            '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+          ),
+          type: 'image/png',
+        },
+        { folder: 'dl' },
+      )
+    ).json();
     expect(svg.mimeType).to.equal('image/svg+xml');
     const res = await k.call('GET', svg.url, null);
     expect(res.headers['content-type']).to.match(/^image\/svg\+xml/);
     expect(res.headers['content-disposition']).to.match(/^attachment/);
     expect(res.headers['content-security-policy']).to.include('sandbox');
-    const html = (await k.upload({ name: 'pic.jpg', data: Buffer.from('<!DOCTYPE html><html><script>alert(1)</script></html>'), type: 'image/jpeg' }, { folder: 'dl' })).json();
+    const html = (
+      await k.upload(
+        {
+          name: 'pic.jpg',
+          data: Buffer.from('<!DOCTYPE html><html><script>alert(1)</script></html>'),
+          type: 'image/jpeg',
+        },
+        { folder: 'dl' },
+      )
+    ).json();
     expect(html.mimeType).to.equal('text/html');
     expect((await k.call('GET', html.url, null)).headers['content-disposition']).to.match(/^attachment/);
   });
@@ -94,8 +118,15 @@ describe('assets: delivery /dam-asset/*', function () {
 
   it('named presets: rendered once, stored and reused; auto format follows Accept with Vary; arbitrary sizes are not rendered', async () => {
     const img = (await k.upload({ name: 'big.jpg', data: await jpeg(1600, 1200) }, { folder: 'dl' })).json();
-    expect((await k.call('POST', '/api/v1/dam/presets', k.reader, { name: 'card', width: 400 })).statusCode).to.equal(403);
-    const saved = await k.call('POST', '/api/v1/dam/presets', k.editor, { name: 'card', width: 400, format: 'auto', quality: 70 });
+    expect((await k.call('POST', '/api/v1/dam/presets', k.reader, { name: 'card', width: 400 })).statusCode).to.equal(
+      403,
+    );
+    const saved = await k.call('POST', '/api/v1/dam/presets', k.editor, {
+      name: 'card',
+      width: 400,
+      format: 'auto',
+      quality: 70,
+    });
     expect(saved.statusCode, saved.body).to.equal(200);
     const path = img.url.split('?')[0];
     const webp = await k.call('GET', `${path}?preset=card`, null, undefined, { accept: 'image/webp,*/*' });
@@ -110,7 +141,10 @@ describe('assets: delivery /dam-asset/*', function () {
     expect(derived).to.have.length(3);
     await k.call('GET', `${path}?preset=card`, null, undefined, { accept: 'image/webp' });
     expect(await k.services().storage.list(`d/${img.id}/`)).to.deep.equal(derived);
-    const again = await k.call('GET', `${path}?preset=card`, null, undefined, { accept: 'image/webp', 'if-none-match': webp.headers.etag as string });
+    const again = await k.call('GET', `${path}?preset=card`, null, undefined, {
+      accept: 'image/webp',
+      'if-none-match': webp.headers.etag as string,
+    });
     expect(again.statusCode).to.equal(304);
     expect((await k.call('GET', `${path}?preset=nope`, null)).statusCode).to.equal(404);
     const arbitrary = await k.call('GET', `${path}?width=50&w=50`, null);

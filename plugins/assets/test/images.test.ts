@@ -16,7 +16,12 @@ describe('assets: images (sharp)', function () {
       exif: {
         IFD0: { Make: 'Canon', Model: 'EOS R5' },
         IFD2: { ExposureTime: '1/250', FNumber: '28/10', LensModel: 'RF 24-70' },
-        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2964/100', GPSLongitudeRef: 'W', GPSLongitude: '2/1 17/1 4000/100' },
+        IFD3: {
+          GPSLatitudeRef: 'N',
+          GPSLatitude: '48/1 51/1 2964/100',
+          GPSLongitudeRef: 'W',
+          GPSLongitude: '2/1 17/1 4000/100',
+        },
       },
     });
   });
@@ -25,28 +30,52 @@ describe('assets: images (sharp)', function () {
   it('process needs a session or the service token (401 otherwise, also for a wrong token)', async () => {
     const raw = { 'content-type': 'image/jpeg' };
     expect((await k.call('POST', '/api/v1/process?width=100', null, photo, raw)).statusCode).to.equal(401);
-    expect((await k.call('POST', '/api/v1/process?width=100', null, photo, { ...raw, authorization: 'Bearer wrong-token-0123456789' })).statusCode).to.equal(401);
+    expect(
+      (
+        await k.call('POST', '/api/v1/process?width=100', null, photo, {
+          ...raw,
+          authorization: 'Bearer wrong-token-0123456789',
+        })
+      ).statusCode,
+    ).to.equal(401);
     expect((await k.call('POST', '/api/v1/metadata', null, photo, raw)).statusCode).to.equal(401);
     expect((await k.call('POST', '/api/v1/process?width=100', k.reader, photo, raw)).statusCode).to.equal(200);
   });
 
   it('process resizes and converts a raw, multipart or base64 image', async () => {
-    const raw = await k.call('POST', '/api/v1/process?width=800&format=webp&quality=80', null, photo, { ...bearer, 'content-type': 'image/jpeg' });
+    const raw = await k.call('POST', '/api/v1/process?width=800&format=webp&quality=80', null, photo, {
+      ...bearer,
+      'content-type': 'image/jpeg',
+    });
     expect(raw.statusCode, raw.body).to.equal(200);
     expect(raw.headers['content-type']).to.equal('image/webp');
     const meta = await sharp(raw.rawPayload).metadata();
     expect([meta.format, meta.width, meta.height]).to.deep.equal(['webp', 800, 600]);
     const form = multipartBody({ name: 'p.jpg', data: photo });
-    const multi = await k.t.inject({ method: 'POST', url: '/api/v1/process?width=300&height=300&fit=cover&format=png', payload: form.payload, headers: { ...form.headers, ...bearer } });
+    const multi = await k.t.inject({
+      method: 'POST',
+      url: '/api/v1/process?width=300&height=300&fit=cover&format=png',
+      payload: form.payload,
+      headers: { ...form.headers, ...bearer },
+    });
     expect(multi.statusCode, multi.body).to.equal(200);
     expect(await sharp(multi.rawPayload).metadata()).to.include({ format: 'png', width: 300, height: 300 });
-    const b64 = await k.call('POST', '/api/v1/process?width=120', null, { image: `data:image/jpeg;base64,${photo.toString('base64')}` }, bearer);
+    const b64 = await k.call(
+      'POST',
+      '/api/v1/process?width=120',
+      null,
+      { image: `data:image/jpeg;base64,${photo.toString('base64')}` },
+      bearer,
+    );
     expect(b64.statusCode, b64.body).to.equal(200);
     expect(b64.headers['content-type']).to.equal('image/jpeg');
   });
 
   it('mode=variants returns several sizes in one call', async () => {
-    const res = await k.call('POST', '/api/v1/process?mode=variants&widths=100,200,400&format=webp', null, photo, { ...bearer, 'content-type': 'image/jpeg' });
+    const res = await k.call('POST', '/api/v1/process?mode=variants&widths=100,200,400&format=webp', null, photo, {
+      ...bearer,
+      'content-type': 'image/jpeg',
+    });
     expect(res.statusCode, res.body).to.equal(200);
     const body = res.json();
     expect(body.source).to.deep.equal({ width: 1200, height: 900, format: 'jpeg' });
@@ -59,7 +88,10 @@ describe('assets: images (sharp)', function () {
     const res = await k.call('POST', '/api/v1/process?width=10', null, big, { ...bearer, 'content-type': 'image/png' });
     expect(res.statusCode).to.equal(413);
     expect(res.json().code).to.equal('IMAGE_TOO_LARGE');
-    const junk = await k.call('POST', '/api/v1/process?width=10', null, Buffer.from('not an image at all'), { ...bearer, 'content-type': 'image/jpeg' });
+    const junk = await k.call('POST', '/api/v1/process?width=10', null, Buffer.from('not an image at all'), {
+      ...bearer,
+      'content-type': 'image/jpeg',
+    });
     expect(junk.statusCode).to.equal(400);
     const empty = await k.call('POST', '/api/v1/process', null, { image: '!!!' }, bearer);
     expect(empty.statusCode).to.equal(400);
@@ -67,14 +99,41 @@ describe('assets: images (sharp)', function () {
 
   it('raw bodies share reused buffers: back to back and at once, each request reads only its own image', async () => {
     // A large image first, so later smaller ones land in a buffer holding its leftover bytes.
-    const images = [await jpeg(1100, 800), await png(120, 80), await jpeg(300, 200), await png(640, 10), await jpeg(50, 50)];
-    const expected = [[1100, 800], [120, 80], [300, 200], [640, 10], [50, 50]];
-    const meta = (data: Buffer, i: number) => k.call('POST', '/api/v1/metadata', null, data, { ...bearer, 'content-type': i % 2 ? 'image/png' : 'image/jpeg' });
-    for (let i = 0; i < images.length; i++) expect((await meta(images[i], i)).json(), `request ${i}`).to.include({ width: expected[i][0], height: expected[i][1] });
-    const together = await Promise.all(images.map((data, i) => k.call('POST', '/api/v1/process?format=png', null, data, { ...bearer, 'content-type': i % 2 ? 'image/png' : 'image/jpeg' })));
+    const images = [
+      await jpeg(1100, 800),
+      await png(120, 80),
+      await jpeg(300, 200),
+      await png(640, 10),
+      await jpeg(50, 50),
+    ];
+    const expected = [
+      [1100, 800],
+      [120, 80],
+      [300, 200],
+      [640, 10],
+      [50, 50],
+    ];
+    const meta = (data: Buffer, i: number) =>
+      k.call('POST', '/api/v1/metadata', null, data, { ...bearer, 'content-type': i % 2 ? 'image/png' : 'image/jpeg' });
+    for (let i = 0; i < images.length; i++)
+      expect((await meta(images[i], i)).json(), `request ${i}`).to.include({
+        width: expected[i][0],
+        height: expected[i][1],
+      });
+    const together = await Promise.all(
+      images.map((data, i) =>
+        k.call('POST', '/api/v1/process?format=png', null, data, {
+          ...bearer,
+          'content-type': i % 2 ? 'image/png' : 'image/jpeg',
+        }),
+      ),
+    );
     for (let i = 0; i < images.length; i++) {
       expect(together[i].statusCode, together[i].body).to.equal(200);
-      expect(await sharp(together[i].rawPayload).metadata(), `request ${i}`).to.include({ width: expected[i][0], height: expected[i][1] });
+      expect(await sharp(together[i].rawPayload).metadata(), `request ${i}`).to.include({
+        width: expected[i][0],
+        height: expected[i][1],
+      });
     }
   });
 
@@ -93,7 +152,10 @@ describe('assets: images (sharp)', function () {
       return original(...args);
     };
     try {
-      const pending = k.call('POST', '/api/v1/process?width=100', null, big, { ...bearer, 'content-type': 'image/jpeg' });
+      const pending = k.call('POST', '/api/v1/process?width=100', null, big, {
+        ...bearer,
+        'content-type': 'image/jpeg',
+      });
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(bodies!.kept, 'in use while sharp has not finished').to.equal(Math.max(0, before - 1));
       letGo();
@@ -117,28 +179,63 @@ describe('assets: images (sharp)', function () {
   });
 
   it('reads IPTC records (title, keywords, copyright)', () => {
-    const rec = (n: number, v: string) => Buffer.concat([Buffer.from([0x1c, 2, n]), Buffer.from([0, v.length]), Buffer.from(v)]);
-    const out = readIptc(Buffer.concat([rec(5, 'Title'), rec(25, 'a'), rec(25, 'b'), rec(116, '(c) me'), Buffer.from([0x1c, 2, 120, 0xff, 0xff])]));
+    const rec = (n: number, v: string) =>
+      Buffer.concat([Buffer.from([0x1c, 2, n]), Buffer.from([0, v.length]), Buffer.from(v)]);
+    const out = readIptc(
+      Buffer.concat([
+        rec(5, 'Title'),
+        rec(25, 'a'),
+        rec(25, 'b'),
+        rec(116, '(c) me'),
+        Buffer.from([0x1c, 2, 120, 0xff, 0xff]),
+      ]),
+    );
     expect(out).to.deep.equal({ title: 'Title', keywords: ['a', 'b'], copyright: '(c) me' });
   });
 
   it('dam/transform saves a new version or an edited copy', async () => {
     const a = (await k.upload({ name: 't.jpg', data: await jpeg(800, 400) }, { folder: 'tr' })).json();
     k.events.splice(0);
-    const rotated = await k.call('POST', '/api/v1/dam/transform', k.editor, { id: a.id, rotate: 90, saveAs: 'version' });
+    const rotated = await k.call('POST', '/api/v1/dam/transform', k.editor, {
+      id: a.id,
+      rotate: 90,
+      saveAs: 'version',
+    });
     expect(rotated.statusCode, rotated.body).to.equal(200);
-    expect(rotated.json()).to.include({ id: a.id, uuid: a.uuid, version: 2, width: 400, height: 800, path: 'tr/t.jpg' });
-    const copy = await k.call('POST', '/api/v1/dam/transform', k.editor, { id: a.id, crop: { left: 0, top: 0, width: 100, height: 100 }, format: 'webp', saveAs: 'copy' });
+    expect(rotated.json()).to.include({
+      id: a.id,
+      uuid: a.uuid,
+      version: 2,
+      width: 400,
+      height: 800,
+      path: 'tr/t.jpg',
+    });
+    const copy = await k.call('POST', '/api/v1/dam/transform', k.editor, {
+      id: a.id,
+      crop: { left: 0, top: 0, width: 100, height: 100 },
+      format: 'webp',
+      saveAs: 'copy',
+    });
     expect(copy.statusCode, copy.body).to.equal(201);
     expect(copy.json()).to.include({ path: 'tr/t-edited.webp', mimeType: 'image/webp', width: 100, height: 100 });
     expect(copy.json().metadata).to.deep.equal({ editedFrom: a.id });
     expect(k.events.map((e) => e.kind)).to.deep.equal(['updated', 'created']);
-    const outside = await k.call('POST', '/api/v1/dam/transform', k.editor, { id: a.id, crop: { left: 300, top: 0, width: 200, height: 100 }, saveAs: 'copy', filename: 'x.jpg' });
+    const outside = await k.call('POST', '/api/v1/dam/transform', k.editor, {
+      id: a.id,
+      crop: { left: 300, top: 0, width: 200, height: 100 },
+      saveAs: 'copy',
+      filename: 'x.jpg',
+    });
     expect(outside.statusCode).to.equal(400);
     expect(outside.json().field).to.equal('crop');
     const text = (await k.upload({ name: 'n.txt', data: Buffer.from('n') }, { folder: 'tr' })).json();
-    expect((await k.call('POST', '/api/v1/dam/transform', k.editor, { id: text.id, rotate: 90, saveAs: 'version' })).statusCode).to.equal(400);
-    expect((await k.call('POST', '/api/v1/dam/transform', k.reader, { id: a.id, rotate: 90, saveAs: 'version' })).statusCode).to.equal(403);
+    expect(
+      (await k.call('POST', '/api/v1/dam/transform', k.editor, { id: text.id, rotate: 90, saveAs: 'version' }))
+        .statusCode,
+    ).to.equal(400);
+    expect(
+      (await k.call('POST', '/api/v1/dam/transform', k.reader, { id: a.id, rotate: 90, saveAs: 'version' })).statusCode,
+    ).to.equal(403);
   });
 
   it('regenerate-thumbnails rebuilds them and reports unknown ids and non-images', async () => {
@@ -146,8 +243,14 @@ describe('assets: images (sharp)', function () {
     const text = (await k.upload({ name: 'r.txt', data: Buffer.from('r') }, { folder: 'rg' })).json();
     await k.services().storage.deletePrefix(`t/${a.id}/`);
     expect((await k.call('GET', a.thumbnails[0].url, null)).statusCode).to.equal(404);
-    const res = await k.call('POST', '/api/v1/dam/regenerate-thumbnails', k.editor, { ids: [a.id, text.id, '00000000-0000-4000-8000-000000000000'] });
-    expect(res.json().results.map((r: { status: string }) => r.status)).to.deep.equal(['regenerated', 'not_an_image', 'not_found']);
+    const res = await k.call('POST', '/api/v1/dam/regenerate-thumbnails', k.editor, {
+      ids: [a.id, text.id, '00000000-0000-4000-8000-000000000000'],
+    });
+    expect(res.json().results.map((r: { status: string }) => r.status)).to.deep.equal([
+      'regenerated',
+      'not_an_image',
+      'not_found',
+    ]);
     expect((await k.call('GET', a.thumbnails[0].url, null)).statusCode).to.equal(200);
   });
 });
@@ -163,7 +266,11 @@ describe('assets: raw image bodies over a real socket', function () {
   after(async () => k.close());
 
   const post = (body: Buffer | Readable, headers: Record<string, string> = {}) =>
-    request(`${base}/api/v1/process?width=64&format=png`, { method: 'POST', body, headers: { authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'image/jpeg', ...headers } });
+    request(`${base}/api/v1/process?width=64&format=png`, {
+      method: 'POST',
+      body,
+      headers: { authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'image/jpeg', ...headers },
+    });
 
   it('a chunked body over ASSET_MAX_FILE_BYTES gets its 413 (the connection is cut once another limit of bytes keeps coming), and the next image is served', async () => {
     async function* chunks() {

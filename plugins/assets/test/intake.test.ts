@@ -16,7 +16,10 @@ describe('assets: receiving a body to a temporary file', () => {
     const received = receiveToTemp(body, { maxBytes: 10, tmpDir });
     body.write(Buffer.alloc(8));
     body.write(Buffer.alloc(8));
-    const err = await received.then(() => null, (e: { statusCode?: number; code?: string }) => e);
+    const err = await received.then(
+      () => null,
+      (e: { statusCode?: number; code?: string }) => e,
+    );
     expect(err?.statusCode).to.equal(413);
     expect(err?.code).to.equal('ASSET_TOO_LARGE');
     expect(body.destroyed, 'the request stream is not destroyed').to.equal(false);
@@ -30,7 +33,10 @@ describe('assets: receiving a body to a temporary file', () => {
     body.write(Buffer.alloc(100));
     await new Promise((resolve) => setImmediate(resolve));
     body.destroy();
-    const err = await received.then(() => null, (e: { statusCode?: number; code?: string }) => e);
+    const err = await received.then(
+      () => null,
+      (e: { statusCode?: number; code?: string }) => e,
+    );
     expect(err?.code).to.equal('UPLOAD_INTERRUPTED');
     expect(await leftovers()).to.equal(0);
   });

@@ -5,17 +5,33 @@ describe('assets: library', function () {
   this.timeout(60_000);
   let k: AssetsKernel;
   before(async () => {
-    k = await startAssetsKernel({ ASSET_MAX_FILE_BYTES: String(2 * 1024 * 1024), ASSET_MAX_INPUT_PIXELS: String(4_000_000) });
+    k = await startAssetsKernel({
+      ASSET_MAX_FILE_BYTES: String(2 * 1024 * 1024),
+      ASSET_MAX_INPUT_PIXELS: String(4_000_000),
+    });
   });
   after(async () => k.close());
   beforeEach(() => k.events.splice(0));
 
   it('stores an upload with its type from the content, thumbnails and a created event without contents', async () => {
     const data = await jpeg(1200, 800);
-    const res = await k.upload({ name: 'photo.txt', data, type: 'text/plain' }, { folder: 'lib/photos', visibility: 'public', metadata: '{"alt":"red"}' });
+    const res = await k.upload(
+      { name: 'photo.txt', data, type: 'text/plain' },
+      { folder: 'lib/photos', visibility: 'public', metadata: '{"alt":"red"}' },
+    );
     expect(res.statusCode, res.body).to.equal(201);
     const a = res.json();
-    expect(a).to.include({ path: 'lib/photos/photo.txt', folder: 'lib/photos', filename: 'photo.txt', mimeType: 'image/jpeg', size: data.length, visibility: 'public', width: 1200, height: 800, version: 1 });
+    expect(a).to.include({
+      path: 'lib/photos/photo.txt',
+      folder: 'lib/photos',
+      filename: 'photo.txt',
+      mimeType: 'image/jpeg',
+      size: data.length,
+      visibility: 'public',
+      width: 1200,
+      height: 800,
+      version: 1,
+    });
     expect(a.metadata).to.deep.equal({ alt: 'red' });
     expect(a.thumbnails.map((t: { width: number }) => t.width)).to.deep.equal([200, 800]);
     expect(a.url).to.equal('/dam-asset/lib/photos/photo.txt?v=1');
@@ -74,7 +90,10 @@ describe('assets: library', function () {
     const again = await k.upload({ name: 'same.png', data: await png(50, 50) }, { folder: 'lib/same' });
     expect(again.statusCode).to.equal(409);
     expect(again.json()).to.include({ code: 'ASSET_EXISTS', field: 'path' });
-    const replaced = await k.upload({ name: 'same.png', data: await png(60, 60) }, { folder: 'lib/same', overwrite: '1' });
+    const replaced = await k.upload(
+      { name: 'same.png', data: await png(60, 60) },
+      { folder: 'lib/same', overwrite: '1' },
+    );
     expect(replaced.statusCode, replaced.body).to.equal(200);
     expect(replaced.json()).to.include({ id: first.id, uuid: first.uuid, version: 2, width: 60 });
     expect(k.events.map((e) => e.kind)).to.deep.equal(['created', 'updated']);
@@ -86,7 +105,11 @@ describe('assets: library', function () {
 
   it('changes metadata, moves, deletes with thumbnails, each announced', async () => {
     const a = (await k.upload({ name: 'm.jpg', data: await jpeg(300, 200) }, { folder: 'lib/m' })).json();
-    const meta = await k.call('PATCH', '/api/v1/dam/assets/metadata', k.editor, { id: a.id, metadata: { title: 'T' }, merge: true });
+    const meta = await k.call('PATCH', '/api/v1/dam/assets/metadata', k.editor, {
+      id: a.id,
+      metadata: { title: 'T' },
+      merge: true,
+    });
     expect(meta.statusCode, meta.body).to.equal(200);
     expect(meta.json().metadata).to.deep.equal({ title: 'T' });
     const same = await k.call('PATCH', '/api/v1/dam/assets/metadata', k.editor, { id: a.id, metadata: { title: 'T' } });
@@ -96,7 +119,9 @@ describe('assets: library', function () {
     expect(moved.json()).to.include({ path: 'lib/other/renamed.jpg', folder: 'lib/other', id: a.id });
     expect((await k.call('GET', '/dam-asset/lib/m/m.jpg', null)).statusCode).to.equal(404);
     expect((await k.call('GET', '/dam-asset/lib/other/renamed.jpg', null)).statusCode).to.equal(200);
-    expect((await k.call('POST', '/api/v1/dam/assets/move', k.editor, { id: a.id, to: '../x.jpg' })).statusCode).to.equal(400);
+    expect(
+      (await k.call('POST', '/api/v1/dam/assets/move', k.editor, { id: a.id, to: '../x.jpg' })).statusCode,
+    ).to.equal(400);
     const del = await k.call('DELETE', '/api/v1/dam/asset?path=lib/other/renamed.jpg', k.editor);
     expect(del.statusCode, del.body).to.equal(200);
     expect(k.events.map((e) => e.kind)).to.deep.equal(['created', 'updated', 'moved', 'deleted']);
@@ -128,11 +153,16 @@ describe('assets: library', function () {
   });
 
   it('asset-urls and exists, single and batch', async () => {
-    const a = (await k.upload({ name: 'u.txt', data: Buffer.from('u') }, { folder: 'lib/u', visibility: 'private' })).json();
+    const a = (
+      await k.upload({ name: 'u.txt', data: Buffer.from('u') }, { folder: 'lib/u', visibility: 'private' })
+    ).json();
     const one = await k.call('GET', '/api/v1/dam/asset-urls?path=lib/u/u.txt', k.reader);
     expect(one.json()).to.include({ path: 'lib/u/u.txt', exists: true, url: a.url, visibility: 'private' });
     const batch = await k.call('POST', '/api/v1/dam/exists', k.reader, { paths: ['lib/u/u.txt', 'lib/u/none.txt'] });
-    expect(batch.json().results).to.deep.equal([{ path: 'lib/u/u.txt', exists: true }, { path: 'lib/u/none.txt', exists: false }]);
+    expect(batch.json().results).to.deep.equal([
+      { path: 'lib/u/u.txt', exists: true },
+      { path: 'lib/u/none.txt', exists: false },
+    ]);
     const urls = await k.call('POST', '/api/v1/dam/asset-urls', k.reader, { paths: ['lib/u/none.txt'] });
     expect(urls.json().results[0]).to.include({ exists: false, url: null });
   });
@@ -141,7 +171,9 @@ describe('assets: library', function () {
     expect((await k.upload({ name: 'r.txt', data: Buffer.from('r') }, {}, k.reader)).statusCode).to.equal(403);
     expect((await k.upload({ name: 'r.txt', data: Buffer.from('r') }, {}, null)).statusCode).to.equal(401);
     const uploader = await k.t.createUser({ permissions: ['assets:upload'] });
-    expect((await k.upload({ name: 'r.txt', data: Buffer.from('r') }, { folder: 'perm' }, uploader)).statusCode).to.equal(201);
+    expect(
+      (await k.upload({ name: 'r.txt', data: Buffer.from('r') }, { folder: 'perm' }, uploader)).statusCode,
+    ).to.equal(201);
     expect((await k.call('DELETE', '/api/v1/dam/asset?path=perm/r.txt', uploader)).statusCode).to.equal(403);
     expect((await k.call('GET', '/api/v1/dam/assets?folder=perm', uploader)).statusCode).to.equal(200);
     expect((await k.call('GET', '/api/v1/dam/info', null)).statusCode).to.equal(401);
@@ -150,7 +182,10 @@ describe('assets: library', function () {
   });
 
   it('stores a file that only looks like an image without dimensions or thumbnails', async () => {
-    const res = await k.upload({ name: 'broken.jpg', data: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(500, 7)]) }, { folder: 'lib/broken' });
+    const res = await k.upload(
+      { name: 'broken.jpg', data: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(500, 7)]) },
+      { folder: 'lib/broken' },
+    );
     expect(res.statusCode, res.body).to.equal(201);
     expect(res.json()).to.include({ mimeType: 'image/jpeg', width: null, height: null, thumbnailUrl: null });
   });
@@ -181,7 +216,9 @@ describe('assets: library', function () {
 
   it('resolves a public asset by its stable uuid; private ones are not revealed', async () => {
     const pub = (await k.upload({ name: 'p.txt', data: Buffer.from('p') }, { folder: 'lib/pub' })).json();
-    const priv = (await k.upload({ name: 'q.txt', data: Buffer.from('q') }, { folder: 'lib/pub', visibility: 'private' })).json();
+    const priv = (
+      await k.upload({ name: 'q.txt', data: Buffer.from('q') }, { folder: 'lib/pub', visibility: 'private' })
+    ).json();
     const res = await k.call('GET', `/public/assets/${pub.uuid}`, null);
     expect(res.statusCode).to.equal(200);
     expect(res.json()).to.include({ uuid: pub.uuid, url: pub.url });

@@ -11,12 +11,23 @@ describe('assets: the assetLibrary port and the data batch action resolve-assets
   after(async () => k.close());
 
   it('resolve finds assets by id, uuid or path; unknown references are absent', async () => {
-    const a = (await k.upload({ name: 'r.txt', data: Buffer.from('r') }, { folder: 'port', visibility: 'private' })).json();
+    const a = (
+      await k.upload({ name: 'r.txt', data: Buffer.from('r') }, { folder: 'port', visibility: 'private' })
+    ).json();
     const library = k.t.kernel.resolve('assetLibrary') as AssetLibrary;
     const out = await library.resolve([a.id, a.uuid, 'port/r.txt', 'port/none.txt', 'not-a-uuid']);
     expect([...out.keys()]).to.deep.equal([a.id, a.uuid, 'port/r.txt']);
     expect(out.get(a.uuid)).to.deep.equal({
-      id: a.id, uuid: a.uuid, path: 'port/r.txt', folder: 'port', filename: 'r.txt', mimeType: 'text/plain', size: 1, visibility: 'private', url: a.url, thumbnailUrl: null,
+      id: a.id,
+      uuid: a.uuid,
+      path: 'port/r.txt',
+      folder: 'port',
+      filename: 'r.txt',
+      mimeType: 'text/plain',
+      size: 1,
+      visibility: 'private',
+      url: a.url,
+      thumbnailUrl: null,
     });
   });
 
@@ -24,13 +35,24 @@ describe('assets: the assetLibrary port and the data batch action resolve-assets
     const img = (await k.upload({ name: 'hero.txt', data: Buffer.from('hero') }, { folder: 'port' })).json();
     const cls = await k.call('POST', '/data-classes', k.admin, {
       name: `assetful_${Date.now()}`,
-      fields: [{ name: 'title', type: 'text' }, { name: 'hero', type: 'asset' }, { name: 'gallery', type: 'array', of: 'asset' }, { name: 'none', type: 'asset' }],
+      fields: [
+        { name: 'title', type: 'text' },
+        { name: 'hero', type: 'asset' },
+        { name: 'gallery', type: 'array', of: 'asset' },
+        { name: 'none', type: 'asset' },
+      ],
     });
     expect(cls.statusCode, cls.body).to.equal(201);
-    const obj = await k.call('POST', '/data-objects', k.admin, { classId: cls.json().id, attributes: { title: 't', hero: img.id, gallery: ['port/hero.txt', 'port/missing.png'] } });
+    const obj = await k.call('POST', '/data-objects', k.admin, {
+      classId: cls.json().id,
+      attributes: { title: 't', hero: img.id, gallery: ['port/hero.txt', 'port/missing.png'] },
+    });
     expect(obj.statusCode, obj.body).to.equal(201);
     const missing = '00000000-0000-4000-8000-000000000000';
-    const res = await k.call('POST', '/data-objects/batch', k.editor, { ids: [obj.json().id, missing], action: 'resolve-assets' });
+    const res = await k.call('POST', '/data-objects/batch', k.editor, {
+      ids: [obj.json().id, missing],
+      action: 'resolve-assets',
+    });
     expect(res.statusCode, res.body).to.equal(200);
     const [first, second] = res.json().results;
     expect(first.status).to.equal('resolved');

@@ -9,7 +9,11 @@ describe('assets: the library on an S3 store (s3rver on loopback)', function () 
   let k: AssetsKernel;
   before(async () => {
     s3 = await startLocalS3();
-    k = await startAssetsKernel({ ...s3.env('library'), S3_PART_SIZE_MB: '5', ASSET_MAX_FILE_BYTES: String(8 * 1024 * 1024) });
+    k = await startAssetsKernel({
+      ...s3.env('library'),
+      S3_PART_SIZE_MB: '5',
+      ASSET_MAX_FILE_BYTES: String(8 * 1024 * 1024),
+    });
   });
   after(async () => {
     await k?.close();
@@ -41,7 +45,11 @@ describe('assets: the library on an S3 store (s3rver on loopback)', function () 
     const preset = await k.call('GET', `${img.url.split('?')[0]}?preset=thumb`, null);
     expect(preset.statusCode, preset.body).to.equal(200);
     expect(preset.headers['content-type']).to.equal('image/webp');
-    const rotated = await k.call('POST', '/api/v1/dam/transform', k.editor, { id: img.id, rotate: 180, saveAs: 'version' });
+    const rotated = await k.call('POST', '/api/v1/dam/transform', k.editor, {
+      id: img.id,
+      rotate: 180,
+      saveAs: 'version',
+    });
     expect(rotated.statusCode, rotated.body).to.equal(200);
 
     expect((await k.call('DELETE', `/api/v1/dam/asset?id=${file.id}`, k.editor)).statusCode).to.equal(200);
@@ -51,7 +59,12 @@ describe('assets: the library on an S3 store (s3rver on loopback)', function () 
 
   it('an unreachable store: the process still starts, and uploads answer 503 with Retry-After, storing no row', async () => {
     const port = await freePort();
-    const down = await startAssetsKernel({ S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_BUCKET: 'down', S3_ACCESS_KEY_ID: 'x', S3_SECRET_ACCESS_KEY: 'y' });
+    const down = await startAssetsKernel({
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_BUCKET: 'down',
+      S3_ACCESS_KEY_ID: 'x',
+      S3_SECRET_ACCESS_KEY: 'y',
+    });
     try {
       const res = await down.upload({ name: 'x.txt', data: Buffer.from('x') }, { folder: 'down' });
       expect(res.statusCode, res.body).to.equal(503);

@@ -31,7 +31,13 @@ export async function startLocalS3(): Promise<LocalS3> {
     endpoint,
     accessKeyId: 'S3RVER',
     secretAccessKey: 'S3RVER',
-    env: (bucket) => ({ S3_ENDPOINT: endpoint, S3_BUCKET: bucket, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: '1' }),
+    env: (bucket) => ({
+      S3_ENDPOINT: endpoint,
+      S3_BUCKET: bucket,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_FORCE_PATH_STYLE: '1',
+    }),
     async close() {
       await server.close();
       await fs.rm(directory, { recursive: true, force: true });

@@ -30,7 +30,9 @@ function storageContract(name: string, make: () => Promise<{ storage: ObjectStor
 
     it('puts a stream and reads it back whole and by range', async () => {
       const bytes = randomBytes(100_000);
-      await storage.put('c/one/file.bin', Readable.from([bytes.subarray(0, 40_000), bytes.subarray(40_000)]), { contentType: 'application/octet-stream' });
+      await storage.put('c/one/file.bin', Readable.from([bytes.subarray(0, 40_000), bytes.subarray(40_000)]), {
+        contentType: 'application/octet-stream',
+      });
       const whole = await storage.get('c/one/file.bin');
       expect(whole!.info.size).to.equal(100_000);
       expect((await buffer(whole!.body)).equals(bytes)).to.equal(true);
@@ -88,7 +90,10 @@ function storageContract(name: string, make: () => Promise<{ storage: ObjectStor
           this.destroy(new Error('client went away'));
         },
       });
-      await storage.put('c/failed/file.bin', failing).then(() => expect.fail('stored'), (err: Error) => expect(err.message).to.match(/went away/));
+      await storage.put('c/failed/file.bin', failing).then(
+        () => expect.fail('stored'),
+        (err: Error) => expect(err.message).to.match(/went away/),
+      );
       expect(await storage.head('c/failed/file.bin')).to.equal(null);
     });
   });
@@ -102,8 +107,15 @@ storageContract('filesystem', async () => {
 storageContract('s3 (s3rver on loopback)', async () => {
   const s3: LocalS3 = await startLocalS3();
   const storage = new S3Storage({
-    endpoint: s3.endpoint, bucket: 'contract', region: 'us-east-1', accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey,
-    forcePathStyle: true, partSizeBytes: 5 * 1024 * 1024, queueSize: 2, prefix: 'p/',
+    endpoint: s3.endpoint,
+    bucket: 'contract',
+    region: 'us-east-1',
+    accessKeyId: s3.accessKeyId,
+    secretAccessKey: s3.secretAccessKey,
+    forcePathStyle: true,
+    partSizeBytes: 5 * 1024 * 1024,
+    queueSize: 2,
+    prefix: 'p/',
   });
   return {
     storage,

@@ -10,12 +10,22 @@ export const MAX_OFFSET = 1_000_000;
 
 const Query = Type.Object(
   {
-    action: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Exact action, or a prefix when it ends in a dot (`user.`)' })),
-    actor: Type.Optional(Type.String({ minLength: 1, maxLength: 320, description: 'Actor id, or actor e-mail (case-insensitive)' })),
+    action: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Exact action, or a prefix when it ends in a dot (`user.`)',
+      }),
+    ),
+    actor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 320, description: 'Actor id, or actor e-mail (case-insensitive)' }),
+    ),
     targetType: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     targetId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     from: Type.Optional(Type.String({ maxLength: 64, description: 'ISO date or timestamp, inclusive' })),
-    to: Type.Optional(Type.String({ maxLength: 64, description: 'ISO date (whole UTC day included) or timestamp, inclusive' })),
+    to: Type.Optional(
+      Type.String({ maxLength: 64, description: 'ISO date (whole UTC day included) or timestamp, inclusive' }),
+    ),
     limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 100 }),
     offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
     format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')])),
@@ -60,13 +70,19 @@ export async function auditLogRoutes(app: App, deps: { reader: AuditLogReader; n
       const page = await deps.reader.page(toFilter(rest), { limit, offset });
       reply.header('cache-control', 'no-store');
       if (format !== 'csv') return page;
-      const stamp = deps.now().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="audit-log-${stamp}.csv"`)
-        .header('x-total-count', String(page.total))
-        // The 200 schema describes the JSON form; Fastify sends a string body as it is, unserialized.
-        .send(toCsv(ENTRY_COLUMNS, page.entries) as unknown as typeof page);
+      const stamp = deps
+        .now()
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z');
+      return (
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="audit-log-${stamp}.csv"`)
+          .header('x-total-count', String(page.total))
+          // The 200 schema describes the JSON form; Fastify sends a string body as it is, unserialized.
+          .send(toCsv(ENTRY_COLUMNS, page.entries) as unknown as typeof page)
+      );
     },
   );
 }

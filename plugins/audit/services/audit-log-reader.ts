@@ -5,8 +5,19 @@ export type AuditLogEntry = Omit<AuditLogRow, 'at'> & { at: string };
 
 /** Columns of the CSV export, in order. */
 export const ENTRY_COLUMNS = [
-  'id', 'at', 'actor_type', 'actor_id', 'actor_label', 'ip', 'action',
-  'target_type', 'target_id', 'target_label', 'before', 'after', 'request_id',
+  'id',
+  'at',
+  'actor_type',
+  'actor_id',
+  'actor_label',
+  'ip',
+  'action',
+  'target_type',
+  'target_id',
+  'target_label',
+  'before',
+  'after',
+  'request_id',
 ] as const satisfies ReadonlyArray<keyof AuditLogEntry>;
 
 /** Reads the audit log; there is deliberately no method that writes. */
@@ -14,7 +25,10 @@ export class AuditLogReader {
   constructor(private readonly deps: { store: AuditLogStore }) {}
 
   /** One page, newest first, with the exact number of matching rows. */
-  async page(filter: AuditLogFilter, page: { limit: number; offset: number }): Promise<{ entries: AuditLogEntry[]; total: number }> {
+  async page(
+    filter: AuditLogFilter,
+    page: { limit: number; offset: number },
+  ): Promise<{ entries: AuditLogEntry[]; total: number }> {
     // Two statements on two pool connections: the page and the count run side by side.
     const [rows, total] = await Promise.all([this.deps.store.list(filter, page), this.deps.store.count(filter)]);
     return { entries: rows.map((row) => ({ ...row, at: row.at.toISOString() })), total };

@@ -30,7 +30,8 @@ function validCalendarDate(y: number, m: number, d: number): boolean {
 
 /** Parses an ISO date (`2024-05-01`, UTC day) or timestamp; throws a 400 naming `field`. */
 export function parseInstant(value: string, field: 'from' | 'to'): ParsedInstant {
-  const invalid = () => badRequest(`${field} must be an ISO date (2024-05-01) or timestamp (2024-05-01T12:00:00Z)`, field);
+  const invalid = () =>
+    badRequest(`${field} must be an ISO date (2024-05-01) or timestamp (2024-05-01T12:00:00Z)`, field);
   const trimmed = value.trim();
   const date = DATE.exec(trimmed);
   if (date) {
@@ -56,7 +57,8 @@ export function parseInstant(value: string, field: 'from' | 'to'): ParsedInstant
  */
 export function toFilter(input: AuditLogQueryInput): AuditLogFilter {
   const filter: AuditLogFilter = {};
-  if (input.action !== undefined) filter.action = input.action.endsWith('.') ? { prefix: input.action } : { exact: input.action };
+  if (input.action !== undefined)
+    filter.action = input.action.endsWith('.') ? { prefix: input.action } : { exact: input.action };
   if (input.actor !== undefined) filter.actor = input.actor.trim();
   if (input.targetType !== undefined) filter.targetType = input.targetType;
   if (input.targetId !== undefined) filter.targetId = input.targetId;
@@ -67,6 +69,7 @@ export function toFilter(input: AuditLogQueryInput): AuditLogFilter {
     // millisecond" keeps a row whose own `at` is passed back as `to`.
     filter.before = new Date(to.at.getTime() + (to.wholeDay ? DAY_MS : 1));
   }
-  if (filter.from && filter.before && filter.before <= filter.from) throw badRequest('to must not be before from', 'to');
+  if (filter.from && filter.before && filter.before <= filter.from)
+    throw badRequest('to must not be before from', 'to');
   return filter;
 }

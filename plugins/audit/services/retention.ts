@@ -15,7 +15,9 @@ export interface PurgeResult {
  * DELETE the table accepts, after `SET LOCAL cms.audit_purge = 'on'`) and records `audit.purge` in the
  * same transaction when something was deleted. 0 days keeps everything.
  */
-export async function purgeExpiredAuditRows(deps: PluginDeps<'db' | 'audit' | 'clock' | 'config'>): Promise<PurgeResult> {
+export async function purgeExpiredAuditRows(
+  deps: PluginDeps<'db' | 'audit' | 'clock' | 'config'>,
+): Promise<PurgeResult> {
   const days = deps.config.AUDIT_RETENTION_DAYS;
   if (days === 0) return { deleted: 0, olderThan: null };
   const cutoff = new Date(deps.clock.now().getTime() - days * DAY_MS);
@@ -25,7 +27,11 @@ export async function purgeExpiredAuditRows(deps: PluginDeps<'db' | 'audit' | 'c
     if (!(await store.tryLockPurge(trx))) return { deleted: 0, olderThan };
     const deleted = await store.deleteOlderThan(trx, cutoff);
     if (deleted > 0) {
-      await deps.audit.record({ actor: SYSTEM }, { action: 'audit.purge', targetType: 'audit_log', after: { deleted, olderThan } }, trx);
+      await deps.audit.record(
+        { actor: SYSTEM },
+        { action: 'audit.purge', targetType: 'audit_log', after: { deleted, olderThan } },
+        trx,
+      );
       deps.log.info({ deleted, olderThan }, 'audit log purged');
     }
     return { deleted, olderThan };

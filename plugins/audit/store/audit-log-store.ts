@@ -33,8 +33,19 @@ export interface AuditLogRow {
 }
 
 const COLUMNS = [
-  'id', 'at', 'actor_type', 'actor_id', 'actor_label', 'ip', 'action',
-  'target_type', 'target_id', 'target_label', 'before', 'after', 'request_id',
+  'id',
+  'at',
+  'actor_type',
+  'actor_id',
+  'actor_label',
+  'ip',
+  'action',
+  'target_type',
+  'target_id',
+  'target_label',
+  'before',
+  'after',
+  'request_id',
 ] as const;
 
 // Any transaction-scoped advisory lock key will do as long as it is this job's alone: with several
@@ -58,7 +69,10 @@ export class AuditLogStore {
    */
   async list(filter: AuditLogFilter, page: { limit: number; offset: number }): Promise<AuditLogRow[]> {
     const db = this.deps.db;
-    const newestFirst = [{ column: 'at', order: 'desc' as const }, { column: 'id', order: 'desc' as const }];
+    const newestFirst = [
+      { column: 'at', order: 'desc' as const },
+      { column: 'id', order: 'desc' as const },
+    ];
     const branch = (actorMatch: ActorMatch) => {
       const query = db('audit_log').select(COLUMNS);
       applyFilter(query, filter, actorMatch);
@@ -99,7 +113,10 @@ export class AuditLogStore {
    * covers the same rows).
    */
   async tryLockPurge(trx: Tx): Promise<boolean> {
-    const { rows } = await trx.raw<{ rows: Array<{ locked: boolean }> }>('SELECT pg_try_advisory_xact_lock(hashtext(?)) AS locked', [PURGE_LOCK_KEY]);
+    const { rows } = await trx.raw<{ rows: Array<{ locked: boolean }> }>(
+      'SELECT pg_try_advisory_xact_lock(hashtext(?)) AS locked',
+      [PURGE_LOCK_KEY],
+    );
     return rows[0]?.locked === true;
   }
 
@@ -128,7 +145,8 @@ function applyFilter(query: Knex.QueryBuilder, filter: AuditLogFilter, actorMatc
   if (action && 'prefix' in action) query.whereRaw('action LIKE ?', [`${escapeLike(action.prefix)}%`]);
   if (actor !== undefined) {
     if (actorMatch === 'id') query.where('actor_id', actor);
-    else if (actorMatch === 'label-only') query.whereRaw('lower(actor_label) = lower(?) AND actor_id IS DISTINCT FROM ?', [actor, actor]);
+    else if (actorMatch === 'label-only')
+      query.whereRaw('lower(actor_label) = lower(?) AND actor_id IS DISTINCT FROM ?', [actor, actor]);
     else query.where((q) => q.where('actor_id', actor).orWhereRaw('lower(actor_label) = lower(?)', [actor]));
   }
   if (filter.targetType !== undefined) query.where('target_type', filter.targetType);

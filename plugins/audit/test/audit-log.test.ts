@@ -6,20 +6,38 @@ import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.t
 import { parseCsv } from './csv-parse.ts';
 
 const userActor = (id: string, email: string): UserActor => ({
-  type: 'user', id, email, displayName: email, roles: [], permissions: new Set(),
+  type: 'user',
+  id,
+  email,
+  displayName: email,
+  roles: [],
+  permissions: new Set(),
 });
 const alice = userActor('u-alice', 'alice@example.test');
 const bob = userActor('u-bob', 'Bob@Example.test');
 
 const ENTRY_FIELDS = [
-  'id', 'at', 'actor_type', 'actor_id', 'actor_label', 'ip', 'action',
-  'target_type', 'target_id', 'target_label', 'before', 'after', 'request_id',
+  'id',
+  'at',
+  'actor_type',
+  'actor_id',
+  'actor_label',
+  'ip',
+  'action',
+  'target_type',
+  'target_id',
+  'target_label',
+  'before',
+  'after',
+  'request_id',
 ];
 
 describe('audit plugin: GET /audit-log', () => {
   let t: TestKernel;
   let reader: { cookie: string };
-  let get: (query?: string) => Promise<{ statusCode: number; body: string; headers: Record<string, unknown>; json: () => any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test response bodies
+  let get: (
+    query?: string,
+  ) => Promise<{ statusCode: number; body: string; headers: Record<string, unknown>; json: () => any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test response bodies
 
   before(async () => {
     t = await startTestKernel({ plugins: ['audit'] });
@@ -27,14 +45,54 @@ describe('audit plugin: GET /audit-log', () => {
     get = (query = '') => t.inject({ method: 'GET', url: `/audit-log${query}`, headers: { cookie: reader.cookie } });
     const audit: AuditWriter = t.kernel.resolve('audit');
     // 150 filler rows first (oldest), then the rows the filters look for.
-    for (let i = 0; i < 150; i++) await audit.record({ actor: SYSTEM }, { action: 'retention.purge', targetType: 'filler', targetId: String(i) });
-    await audit.record({ actor: alice, ip: '10.0.0.1', requestId: 'req-1' }, { action: 'user.create', targetType: 'user', targetId: 'u-1', targetLabel: 'one@example.test', after: { email: 'one@example.test', roles: ['editor'] } });
-    await audit.record({ actor: alice }, { action: 'user.update', targetType: 'user', targetId: 'u-1', before: { active: true }, after: { active: false } });
-    await audit.record({ actor: bob }, { action: 'role.create', targetType: 'role', targetId: 'r-1', targetLabel: '=cmd|calc' });
-    await audit.record({ actor: bob }, { action: 'user.delete', targetType: 'user', targetId: 'u-2', targetLabel: '+x', before: { email: 'two@example.test' } });
-    await audit.record({ actor: SYSTEM }, { action: 'usermeta.update', targetType: 'user', targetId: 'u-1', targetLabel: '-y' });
-    await audit.record({ actor: alice }, { action: 'website_path.create', targetType: 'website_path', targetId: 'p-1', targetLabel: '@z' });
-    await audit.record({ actor: alice }, { action: 'websiteXpath.create', targetType: 'website_path', targetId: 'p-2', targetLabel: 'a "quoted", label' });
+    for (let i = 0; i < 150; i++)
+      await audit.record({ actor: SYSTEM }, { action: 'retention.purge', targetType: 'filler', targetId: String(i) });
+    await audit.record(
+      { actor: alice, ip: '10.0.0.1', requestId: 'req-1' },
+      {
+        action: 'user.create',
+        targetType: 'user',
+        targetId: 'u-1',
+        targetLabel: 'one@example.test',
+        after: { email: 'one@example.test', roles: ['editor'] },
+      },
+    );
+    await audit.record(
+      { actor: alice },
+      {
+        action: 'user.update',
+        targetType: 'user',
+        targetId: 'u-1',
+        before: { active: true },
+        after: { active: false },
+      },
+    );
+    await audit.record(
+      { actor: bob },
+      { action: 'role.create', targetType: 'role', targetId: 'r-1', targetLabel: '=cmd|calc' },
+    );
+    await audit.record(
+      { actor: bob },
+      {
+        action: 'user.delete',
+        targetType: 'user',
+        targetId: 'u-2',
+        targetLabel: '+x',
+        before: { email: 'two@example.test' },
+      },
+    );
+    await audit.record(
+      { actor: SYSTEM },
+      { action: 'usermeta.update', targetType: 'user', targetId: 'u-1', targetLabel: '-y' },
+    );
+    await audit.record(
+      { actor: alice },
+      { action: 'website_path.create', targetType: 'website_path', targetId: 'p-1', targetLabel: '@z' },
+    );
+    await audit.record(
+      { actor: alice },
+      { action: 'websiteXpath.create', targetType: 'website_path', targetId: 'p-2', targetLabel: 'a "quoted", label' },
+    );
   });
   after(() => t.close());
 
@@ -56,8 +114,16 @@ describe('audit plugin: GET /audit-log', () => {
     expect(Object.keys(entries[0]).sort()).to.deep.equal([...ENTRY_FIELDS].sort());
     expect(entries[0].action).to.equal('websiteXpath.create');
     expect(entries[6]).to.deep.include({
-      action: 'user.create', actor_type: 'user', actor_id: 'u-alice', actor_label: 'alice@example.test', ip: '10.0.0.1',
-      target_type: 'user', target_id: 'u-1', target_label: 'one@example.test', before: null, request_id: 'req-1',
+      action: 'user.create',
+      actor_type: 'user',
+      actor_id: 'u-alice',
+      actor_label: 'alice@example.test',
+      ip: '10.0.0.1',
+      target_type: 'user',
+      target_id: 'u-1',
+      target_label: 'one@example.test',
+      before: null,
+      request_id: 'req-1',
     });
     expect(entries[6].after).to.deep.equal({ email: 'one@example.test', roles: ['editor'] });
     expect(entries[0].at).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -96,7 +162,11 @@ describe('audit plugin: GET /audit-log', () => {
     expect(exact.total).to.equal(1);
     expect(exact.entries[0].action).to.equal('user.update');
     const prefix = (await get('?action=user.')).json();
-    expect(prefix.entries.map((e: { action: string }) => e.action)).to.deep.equal(['user.delete', 'user.update', 'user.create']);
+    expect(prefix.entries.map((e: { action: string }) => e.action)).to.deep.equal([
+      'user.delete',
+      'user.update',
+      'user.create',
+    ]);
     expect(prefix.total).to.equal(3);
     // `_` is literal, not a LIKE wildcard.
     const underscore = (await get('?action=website_path.')).json();
@@ -113,7 +183,10 @@ describe('audit plugin: GET /audit-log', () => {
     expect((await get('?actor=bob')).json().total).to.equal(0);
     const paged = (await get('?actor=ALICE%40example.test&limit=2&offset=1')).json();
     expect(paged.total).to.equal(4);
-    expect(paged.entries.map((e: { action: string }) => e.action)).to.deep.equal(['website_path.create', 'user.update']);
+    expect(paged.entries.map((e: { action: string }) => e.action)).to.deep.equal([
+      'website_path.create',
+      'user.update',
+    ]);
   });
 
   it('counts a row whose actor id and label both match once', async () => {
@@ -121,7 +194,12 @@ describe('audit plugin: GET /audit-log', () => {
     try {
       const importer = { type: 'system' as const, id: 'importer', label: 'Importer' };
       await t2.kernel.resolve('audit').record({ actor: importer }, { action: 'migration_source.import_objects' });
-      await t2.kernel.resolve('audit').record({ actor: { type: 'system', id: 'other', label: 'importer' } }, { action: 'migration_source.import_classes' });
+      await t2.kernel
+        .resolve('audit')
+        .record(
+          { actor: { type: 'system', id: 'other', label: 'importer' } },
+          { action: 'migration_source.import_classes' },
+        );
       const { cookie } = await t2.createUser({ permissions: ['audit:read'] });
       const res = await t2.inject({ method: 'GET', url: '/audit-log?actor=importer', headers: { cookie } });
       expect(res.json().total).to.equal(2);
@@ -134,7 +212,11 @@ describe('audit plugin: GET /audit-log', () => {
   it('filters by target type and id', async () => {
     expect((await get('?targetType=user')).json().total).to.equal(4);
     const one = (await get('?targetType=user&targetId=u-1')).json();
-    expect(one.entries.map((e: { action: string }) => e.action)).to.deep.equal(['usermeta.update', 'user.update', 'user.create']);
+    expect(one.entries.map((e: { action: string }) => e.action)).to.deep.equal([
+      'usermeta.update',
+      'user.update',
+      'user.create',
+    ]);
     expect((await get('?targetId=p-2')).json().entries[0].action).to.equal('websiteXpath.create');
     expect((await get('?targetType=user&targetId=p-2')).json().total).to.equal(0);
   });
@@ -185,7 +267,10 @@ describe('audit plugin: GET /audit-log', () => {
     it('honours the same filters and limit', async () => {
       const rows = parseCsv((await get('?format=csv&actor=u-alice&limit=2')).body);
       expect(rows).to.have.length(3);
-      expect(rows.slice(1).map((r) => r[ENTRY_FIELDS.indexOf('action')])).to.deep.equal(['websiteXpath.create', 'website_path.create']);
+      expect(rows.slice(1).map((r) => r[ENTRY_FIELDS.indexOf('action')])).to.deep.equal([
+        'websiteXpath.create',
+        'website_path.create',
+      ]);
     });
   });
 });
@@ -199,7 +284,13 @@ describe('audit plugin: GET /audit-log date range', () => {
     const { cookie } = await t.createUser({ permissions: ['audit:read'] });
     get = (query) => t.inject({ method: 'GET', url: `/audit-log?${query}`, headers: { cookie } });
     // Only the retention job may delete, but anyone may insert: rows with chosen times.
-    const at = ['2020-01-01T10:00:00Z', '2020-01-02T00:00:00Z', '2020-01-02T23:59:59.999Z', '2020-01-03T00:00:00Z', '2020-01-04T12:00:00.123456Z'];
+    const at = [
+      '2020-01-01T10:00:00Z',
+      '2020-01-02T00:00:00Z',
+      '2020-01-02T23:59:59.999Z',
+      '2020-01-03T00:00:00Z',
+      '2020-01-04T12:00:00.123456Z',
+    ];
     await t.db('audit_log').insert(at.map((a, i) => ({ at: a, actor_type: 'system', action: `test.row${i}` })));
   });
   after(() => t.close());
@@ -208,15 +299,27 @@ describe('audit plugin: GET /audit-log date range', () => {
 
   it('from is inclusive; to as a plain date includes that whole UTC day', async () => {
     expect(actions((await get('from=2020-01-02&to=2020-01-02')).json())).to.deep.equal(['test.row2', 'test.row1']);
-    expect(actions((await get('from=2020-01-02')).json())).to.deep.equal(['test.row4', 'test.row3', 'test.row2', 'test.row1']);
+    expect(actions((await get('from=2020-01-02')).json())).to.deep.equal([
+      'test.row4',
+      'test.row3',
+      'test.row2',
+      'test.row1',
+    ]);
     expect(actions((await get('to=2020-01-01')).json())).to.deep.equal(['test.row0']);
   });
 
   it('accepts timestamps with or without zone; a timestamp `to` includes that instant', async () => {
-    expect(actions((await get('from=2020-01-01T10:00:00Z&to=2020-01-02T00:00:00Z')).json())).to.deep.equal(['test.row1', 'test.row0']);
-    expect(actions((await get('from=2020-01-02T01:00:00%2B01:00&to=2020-01-02T00:00')).json())).to.deep.equal(['test.row1']);
+    expect(actions((await get('from=2020-01-01T10:00:00Z&to=2020-01-02T00:00:00Z')).json())).to.deep.equal([
+      'test.row1',
+      'test.row0',
+    ]);
+    expect(actions((await get('from=2020-01-02T01:00:00%2B01:00&to=2020-01-02T00:00')).json())).to.deep.equal([
+      'test.row1',
+    ]);
     // An unencoded + arrives as a space and is read back as +.
-    expect(actions((await get('from=2020-01-02T01:00:00+01:00&to=2020-01-02T00:00')).json())).to.deep.equal(['test.row1']);
+    expect(actions((await get('from=2020-01-02T01:00:00+01:00&to=2020-01-02T00:00')).json())).to.deep.equal([
+      'test.row1',
+    ]);
     // A row's own `at` (milliseconds) used as `to` keeps that row although it is stored with microseconds.
     const row4 = (await get('action=test.row4')).json().entries[0];
     expect(row4.at).to.equal('2020-01-04T12:00:00.123Z');

@@ -8,7 +8,9 @@ const DAY_MS = 24 * 3600_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
 
 async function seedAged(t: TestKernel, ages: number[]): Promise<void> {
-  await t.db('audit_log').insert(ages.map((age) => ({ at: daysAgo(age), actor_type: 'system', action: `test.age_${age}` })));
+  await t
+    .db('audit_log')
+    .insert(ages.map((age) => ({ at: daysAgo(age), actor_type: 'system', action: `test.age_${age}` })));
 }
 
 const actions = async (t: TestKernel) => (await t.db('audit_log').orderBy('id').pluck('action')) as string[];
@@ -18,7 +20,8 @@ describe('audit plugin: retention', () => {
     let t: TestKernel;
     let mark: number;
     /** Actions of the rows written since this case started, oldest id first. */
-    const recent = async () => (await t.db('audit_log').where('id', '>', mark).orderBy('id').pluck('action')) as string[];
+    const recent = async () =>
+      (await t.db('audit_log').where('id', '>', mark).orderBy('id').pluck('action')) as string[];
     const purge = () => purgeExpiredAuditRows(t.kernel.pluginDeps('audit'));
     before(async () => {
       t = await startTestKernel({ plugins: ['audit'] });
@@ -37,7 +40,12 @@ describe('audit plugin: retention', () => {
       expect(Date.parse(result.olderThan!)).to.be.closeTo(daysAgo(365).getTime(), 60_000);
       expect(await recent()).to.deep.equal(['test.age_364', 'test.age_10', 'test.age_0', 'audit.purge']);
       const purgeRow = await t.db('audit_log').where('id', '>', mark).where({ action: 'audit.purge' }).first();
-      expect(purgeRow).to.include({ actor_type: 'system', actor_id: null, actor_label: 'system', target_type: 'audit_log' });
+      expect(purgeRow).to.include({
+        actor_type: 'system',
+        actor_id: null,
+        actor_label: 'system',
+        target_type: 'audit_log',
+      });
       expect(purgeRow.after).to.deep.equal({ deleted: 3, olderThan: result.olderThan });
       expect(purgeRow.before).to.equal(null);
     });
@@ -110,7 +118,7 @@ describe('audit plugin: retention', () => {
     }
   });
 
-  it('follows AUDIT_RETENTION_DAYS and the kernel clock, which can never push the cutoff past the database\'s own time', async () => {
+  it("follows AUDIT_RETENTION_DAYS and the kernel clock, which can never push the cutoff past the database's own time", async () => {
     let offset = -5 * DAY_MS;
     const clock = { now: () => new Date(Date.now() + offset) };
     const t = await startTestKernel({ plugins: ['audit'], env: { AUDIT_RETENTION_DAYS: '30' }, clock });

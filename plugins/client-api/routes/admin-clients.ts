@@ -11,7 +11,10 @@ const Id = Type.String({ format: 'uuid' });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const AuthMode = Type.Union([Type.Literal('key'), Type.Literal('jwt')]);
 const Scopes = Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: MAX_SCOPES, uniqueItems: true });
-const Limits = Type.Object({ requestsPerMinute: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })) }, { additionalProperties: false });
+const Limits = Type.Object(
+  { requestsPerMinute: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })) },
+  { additionalProperties: false },
+);
 const Addresses = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_ADDRESSES });
 const ExpiresAt = Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.Null()]);
 const Jwt = Type.Union([
@@ -62,16 +65,31 @@ export async function adminClientRoutes(app: App, services: ClientApiServices): 
 
   app.get(
     base,
-    { config, schema: { tags, querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }), offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }) }) } },
+    {
+      config,
+      schema: {
+        tags,
+        querystring: Type.Object({
+          limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
+          offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+        }),
+      },
+    },
     async (request) => ({ clients: await admin.list(request.query.limit, request.query.offset) }),
   );
 
-  app.post(base, { config, schema: { tags, body: CreateBody } }, async (request, reply) => reply.code(201).send(await admin.create(request.body)));
+  app.post(base, { config, schema: { tags, body: CreateBody } }, async (request, reply) =>
+    reply.code(201).send(await admin.create(request.body)),
+  );
 
-  app.get(`${base}/:id`, { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request) => admin.get(request.params.id));
+  app.get(`${base}/:id`, { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request) =>
+    admin.get(request.params.id),
+  );
 
-  app.patch(`${base}/:id`, { config, schema: { tags, params: Type.Object({ id: Id }), body: PatchBody } }, async (request) =>
-    admin.patch(request.params.id, request.body),
+  app.patch(
+    `${base}/:id`,
+    { config, schema: { tags, params: Type.Object({ id: Id }), body: PatchBody } },
+    async (request) => admin.patch(request.params.id, request.body),
   );
 
   app.delete(`${base}/:id`, { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request, reply) => {
@@ -83,7 +101,9 @@ export async function adminClientRoutes(app: App, services: ClientApiServices): 
     reply.code(201).send(await admin.addKey(request.params.id)),
   );
 
-  app.delete(`${base}/:id/keys/:keyId`, { config, schema: { tags, params: Type.Object({ id: Id, keyId: Id }) } }, async (request) =>
-    admin.revokeKey(request.params.id, request.params.keyId),
+  app.delete(
+    `${base}/:id/keys/:keyId`,
+    { config, schema: { tags, params: Type.Object({ id: Id, keyId: Id }) } },
+    async (request) => admin.revokeKey(request.params.id, request.params.keyId),
   );
 }

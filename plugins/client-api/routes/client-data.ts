@@ -67,22 +67,30 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
       }),
   );
 
-  app.get('/client/v1/data/:class/:id', { config, schema: { tags, params: Type.Object({ class: ClassParam, id: IdParam }) } }, async (request, reply) =>
-    orNotFound(reply, async () => {
-      const { class: className, id } = request.params;
-      if (!clientOf(request).scopes.mayData('data:read', className) || !UUID.test(id)) throw new ClientNotFound();
-      // The public read path answers published objects only (a draft is its 404).
-      const object = await texts.object(id);
-      if (object.className !== className) throw new ClientNotFound();
-      return sendJson(reply, object.text);
-    }),
+  app.get(
+    '/client/v1/data/:class/:id',
+    { config, schema: { tags, params: Type.Object({ class: ClassParam, id: IdParam }) } },
+    async (request, reply) =>
+      orNotFound(reply, async () => {
+        const { class: className, id } = request.params;
+        if (!clientOf(request).scopes.mayData('data:read', className) || !UUID.test(id)) throw new ClientNotFound();
+        // The public read path answers published objects only (a draft is its 404).
+        const object = await texts.object(id);
+        if (object.className !== className) throw new ClientNotFound();
+        return sendJson(reply, object.text);
+      }),
   );
 
   /** Who writes: the client for the record-change hooks; the anonymous actor for checks, so a client never publishes. */
   const writeContext = (request: FastifyRequest, trx?: Tx) => {
     const flow = request.headers['x-cms-flow'];
     const stop = typeof flow === 'string' && flow.trim().toLowerCase() === 'stop';
-    return { actor: ANONYMOUS, changeActor: { type: 'api-client' as const, id: clientOf(request).client.id }, flags: stop ? { flow: 'stop' } : undefined, trx };
+    return {
+      actor: ANONYMOUS,
+      changeActor: { type: 'api-client' as const, id: clientOf(request).client.id },
+      flags: stop ? { flow: 'stop' } : undefined,
+      trx,
+    };
   };
 
   app.post(
@@ -111,7 +119,8 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
         const created = await dataObjects
           .create(writeContext(request as FastifyRequest), { ...request.body, className, published: false })
           .catch((err: unknown) => {
-            if (isHttpError(err) && err.statusCode === 400 && (err.field === 'className' || err.field === 'classId')) throw new ClientNotFound();
+            if (isHttpError(err) && err.statusCode === 400 && (err.field === 'className' || err.field === 'classId'))
+              throw new ClientNotFound();
             throw err;
           });
         return reply.code(201).send(clientObject(created));
@@ -126,7 +135,13 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
       schema: {
         tags,
         params: Type.Object({ class: ClassParam, id: IdParam }),
-        body: Type.Object({ key: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])), attributes: Type.Optional(Attributes) }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            key: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+            attributes: Type.Optional(Attributes),
+          },
+          { additionalProperties: false },
+        ),
       },
     },
     async (request, reply) =>
@@ -137,7 +152,8 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
         const updated = await inTransaction(db, undefined, async (trx) => {
           const object = await dataObjects.update(writeContext(request as FastifyRequest, trx), id, request.body);
           if (object.class.name !== className) throw new ClientNotFound();
-          if (object.published) throw conflict('Clients change drafts only; this object is published', 'OBJECT_PUBLISHED');
+          if (object.published)
+            throw conflict('Clients change drafts only; this object is published', 'OBJECT_PUBLISHED');
           return object;
         });
         return clientObject(updated);

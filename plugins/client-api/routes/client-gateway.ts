@@ -15,9 +15,21 @@ const PASSED_ANSWER_HEADERS = ['content-type', 'content-language', 'cache-contro
 // Request headers passed on to the upstream: never the client's credentials, cookies or addresses.
 const PASSED_REQUEST_HEADERS = ['accept', 'accept-language', 'content-type', 'if-none-match', 'if-modified-since'];
 
-const EndpointParams = Type.Object({ endpoint: Type.String({ minLength: 1, maxLength: 64 }), '*': Type.String({ maxLength: 2000 }) });
+const EndpointParams = Type.Object({
+  endpoint: Type.String({ minLength: 1, maxLength: 64 }),
+  '*': Type.String({ maxLength: 2000 }),
+});
 // Free-form: the upstream's own parameters pass through (a repeated name arrives as a list).
-const Query = Type.Object({}, { additionalProperties: Type.Union([Type.String({ maxLength: 4000 }), Type.Array(Type.String({ maxLength: 4000 }), { maxItems: 50 })]), maxProperties: 50 });
+const Query = Type.Object(
+  {},
+  {
+    additionalProperties: Type.Union([
+      Type.String({ maxLength: 4000 }),
+      Type.Array(Type.String({ maxLength: 4000 }), { maxItems: 50 }),
+    ]),
+    maxProperties: 50,
+  },
+);
 // A JSON object: what an automation engine takes as its input document.
 const AutomationBody = Type.Object({}, { additionalProperties: true, maxProperties: 1000 });
 
@@ -56,13 +68,22 @@ function outcomeOf(response: unknown): string | undefined {
 }
 
 /** The catalog route for this call, or ClientNotFound when it does not exist or is out of scope. */
-async function routeFor(catalog: Catalog | undefined, request: FastifyRequest, method: string, kind: 'automation:run' | 'gateway:call') {
+async function routeFor(
+  catalog: Catalog | undefined,
+  request: FastifyRequest,
+  method: string,
+  kind: 'automation:run' | 'gateway:call',
+) {
   const scopes = clientOf(request).scopes;
   const params = request.params as { endpoint: string; '*': string };
   // No scope of this kind at all: nothing to look up.
   if (!catalog || !scopes.hasKind(kind)) throw new ClientNotFound();
   const match = await catalog.matchRoute(params.endpoint, method, `/${params['*']}`);
-  if (!match || !scopes.mayRoute(kind, { id: match.route.endpointId, name: match.route.endpointName }, match.route.routeId)) throw new ClientNotFound();
+  if (
+    !match ||
+    !scopes.mayRoute(kind, { id: match.route.endpointId, name: match.route.endpointName }, match.route.routeId)
+  )
+    throw new ClientNotFound();
   return match;
 }
 
@@ -72,18 +93,32 @@ export async function clientGatewayRoutes(app: App, services: ClientApiServices)
 
   app.post(
     '/client/v1/automations/:endpoint/*',
-    { config, bodyLimit: AUTOMATION_BODY_LIMIT, schema: { tags, params: EndpointParams, querystring: Query, body: AutomationBody } },
+    {
+      config,
+      bodyLimit: AUTOMATION_BODY_LIMIT,
+      schema: { tags, params: EndpointParams, querystring: Query, body: AutomationBody },
+    },
     async (request, reply) =>
       orNotFound(reply, async () => {
         const { route, params } = await routeFor(catalog, request as FastifyRequest, 'POST', 'automation:run');
         let answer;
         try {
-          answer = await catalog!.callRoute(route.endpointId, route.routeId, { params, query: request.query, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: request.body });
+          answer = await catalog!.callRoute(route.endpointId, route.routeId, {
+            params,
+            query: request.query,
+            headers: { 'content-type': 'application/json', accept: 'application/json' },
+            body: request.body,
+          });
         } catch (err) {
           if (isHttpError(err) && err.statusCode === 404) throw err;
           throw engineError(isHttpError(err) ? err.message : 'The automation engine did not answer');
         }
-        if (answer.status >= 500 || answer.truncated) throw engineError(answer.truncated ? 'The automation answer was too large' : `The automation engine answered ${answer.status}`);
+        if (answer.status >= 500 || answer.truncated)
+          throw engineError(
+            answer.truncated
+              ? 'The automation answer was too large'
+              : `The automation engine answered ${answer.status}`,
+          );
         const response = decoded(answer.body, answer.headers['content-type']);
         const outcome = outcomeOf(response);
         return { ok: answer.status < 400, ...(outcome ? { outcome } : {}), response };
@@ -105,8 +140,10 @@ export async function clientGatewayRoutes(app: App, services: ClientApiServices)
           headers: passedHeaders(request),
           body: request.body === undefined || request.body === null ? undefined : request.body,
         });
-        if (answer.truncated) throw new HttpError(502, 'UPSTREAM_TOO_LARGE', 'The upstream answer was larger than the gateway passes on');
-        for (const name of PASSED_ANSWER_HEADERS) if (answer.headers[name] !== undefined) reply.header(name, answer.headers[name]);
+        if (answer.truncated)
+          throw new HttpError(502, 'UPSTREAM_TOO_LARGE', 'The upstream answer was larger than the gateway passes on');
+        for (const name of PASSED_ANSWER_HEADERS)
+          if (answer.headers[name] !== undefined) reply.header(name, answer.headers[name]);
         return reply.code(answer.status).send(answer.body);
       }),
   });

@@ -7,7 +7,17 @@ type Answer = Awaited<ReturnType<DataObjects['publishedAnswer']>>;
 
 /** What a client sees of an object: its identity and the class's own attributes. */
 export function clientObject(o: Dto) {
-  return { id: o.id, className: o.class.name, locale: o.locale, key: o.key, translationGroupId: o.translationGroupId, published: o.published, attributes: o.attributes, createdAt: o.createdAt, updatedAt: o.updatedAt };
+  return {
+    id: o.id,
+    className: o.class.name,
+    locale: o.locale,
+    key: o.key,
+    translationGroupId: o.translationGroupId,
+    published: o.published,
+    attributes: o.attributes,
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
+  };
 }
 
 /**

@@ -43,11 +43,20 @@ export function installClientScope(app: App, services: ClientApiServices): void 
     reply.header('ratelimit-remaining', String(verdict.remaining));
     reply.header('ratelimit-reset', String(verdict.resetSeconds));
     if (verdict.allowed) return done();
-    done(tooManyRequests(`Rate limit of ${verdict.limit} requests per minute reached`, verdict.resetSeconds, 'CLIENT_RATE_LIMITED'));
+    done(
+      tooManyRequests(
+        `Rate limit of ${verdict.limit} requests per minute reached`,
+        verdict.resetSeconds,
+        'CLIENT_RATE_LIMITED',
+      ),
+    );
   };
   const admit = (request: FastifyRequest, reply: FastifyReply, principal: ClientPrincipal, done: Done) => {
     request.apiClient = principal;
-    const verdict = services.rateLimiter.hit(principal.client.id, principal.client.limits.requestsPerMinute ?? services.defaultRequestsPerMinute);
+    const verdict = services.rateLimiter.hit(
+      principal.client.id,
+      principal.client.limits.requestsPerMinute ?? services.defaultRequestsPerMinute,
+    );
     if (verdict instanceof Promise) verdict.then((v) => count(reply, v, done), done);
     else count(reply, verdict, done);
   };
@@ -58,7 +67,11 @@ export function installClientScope(app: App, services: ClientApiServices): void 
     } catch (err) {
       return refuse(request, err, done);
     }
-    if (found instanceof Promise) found.then((p) => admit(request, reply, p, done), (err) => refuse(request, err, done));
+    if (found instanceof Promise)
+      found.then(
+        (p) => admit(request, reply, p, done),
+        (err) => refuse(request, err, done),
+      );
     else admit(request, reply, found, done);
   });
   app.addHook('preHandler', (request, _reply, done) => done(request.apiClientRefusal ?? undefined));

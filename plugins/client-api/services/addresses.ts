@@ -19,7 +19,12 @@ function parseCidr(text: string): { address: string; prefix: number; family: 'ip
 /** 400 naming the first entry that is not an IPv4/IPv6 address or CIDR block. */
 export function assertAddresses(list: readonly string[]): void {
   list.forEach((text, i) => {
-    if (!parseCidr(text)) throw badRequest(`"${text}" is not an IPv4 or IPv6 address or CIDR block`, `allowedAddresses.${i}`, 'INVALID_ADDRESS');
+    if (!parseCidr(text))
+      throw badRequest(
+        `"${text}" is not an IPv4 or IPv6 address or CIDR block`,
+        `allowedAddresses.${i}`,
+        'INVALID_ADDRESS',
+      );
   });
 }
 

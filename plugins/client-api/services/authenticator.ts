@@ -52,9 +52,11 @@ export class ClientAuthenticator {
     const credential = credentialOf(request);
     if (!credential) throw unauthorized('An API key or access token is required', 'CLIENT_UNAUTHENTICATED');
     const ip = request.ip;
-    if (credential.kind === 'token') return this.byToken(credential.value).then((p) => this.usable(p, ip, this.deps.clock.now().getTime()));
+    if (credential.kind === 'token')
+      return this.byToken(credential.value).then((p) => this.usable(p, ip, this.deps.clock.now().getTime()));
     // Keys are server secrets: a browser page holding one has leaked it.
-    if (request.headers.origin !== undefined) throw forbidden('API keys are not accepted from browsers (Origin header present)', 'KEY_FROM_BROWSER');
+    if (request.headers.origin !== undefined)
+      throw forbidden('API keys are not accepted from browsers (Origin header present)', 'KEY_FROM_BROWSER');
     const key = credential.value;
     if (!key.startsWith(KEY_PREFIX) || key.length > 200) throw unauthorized('Invalid API key', 'INVALID_KEY');
     const keyHash = hashToken(key);
@@ -67,14 +69,17 @@ export class ClientAuthenticator {
 
   private usable(p: ClientPrincipal, ip: string, now: number): ClientPrincipal {
     if (p.client.status !== 'active') throw forbidden('This client is suspended', 'CLIENT_SUSPENDED');
-    if (p.client.expires_at && p.client.expires_at.getTime() <= now) throw forbidden('This client has expired', 'CLIENT_EXPIRED');
-    if (!p.addresses.allows(ip)) throw forbidden(`Calls from ${ip} are not allowed for this client`, 'ADDRESS_NOT_ALLOWED');
+    if (p.client.expires_at && p.client.expires_at.getTime() <= now)
+      throw forbidden('This client has expired', 'CLIENT_EXPIRED');
+    if (!p.addresses.allows(ip))
+      throw forbidden(`Calls from ${ip} are not allowed for this client`, 'ADDRESS_NOT_ALLOWED');
     return p;
   }
 
   private async byKeyHash(keyHash: string): Promise<ClientPrincipal> {
     const found = await findByKeyHash(this.deps.db, keyHash);
-    if (!found || !safeEqual(found.key.key_hash, keyHash) || found.client.auth_mode !== 'key') throw unauthorized('Invalid API key', 'INVALID_KEY');
+    if (!found || !safeEqual(found.key.key_hash, keyHash) || found.client.auth_mode !== 'key')
+      throw unauthorized('Invalid API key', 'INVALID_KEY');
     const principal = principalOf(found.client, found.client.scopes, found.key.id);
     if (this.deps.cacheMs > 0) {
       if (this.keyCache.size > 10_000) this.keyCache.clear();
@@ -102,7 +107,8 @@ export class ClientAuthenticator {
     const principal = principalOf(client, effective);
     // Checked before the claims so a suspended client hears "suspended", not "no access".
     this.assertUsableBeforeClaims(principal);
-    if (effective.length === 0) throw forbidden('The token is valid but its claims give no access to this client\'s scopes', 'TOKEN_NO_ACCESS');
+    if (effective.length === 0)
+      throw forbidden("The token is valid but its claims give no access to this client's scopes", 'TOKEN_NO_ACCESS');
     return principal;
   }
 
@@ -125,7 +131,13 @@ export class ClientAuthenticator {
 }
 
 function principalOf(client: ClientRow, scopes: string[], keyId?: string): ClientPrincipal {
-  return { client, scopes: new ScopeSet(scopes), scopeList: scopes, addresses: new AddressAllowList(client.allowed_addresses), keyId };
+  return {
+    client,
+    scopes: new ScopeSet(scopes),
+    scopeList: scopes,
+    addresses: new AddressAllowList(client.allowed_addresses),
+    keyId,
+  };
 }
 
 /** A space-separated string (OAuth `scope`) or an array of strings (`scp`, `roles`...). */

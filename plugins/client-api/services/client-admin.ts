@@ -1,5 +1,14 @@
 import { badRequest, conflict, inTransaction, notFound, type Clock, type Db } from '../../../kernel/index.ts';
-import { toClientDto, toKeyDto, type AuthMode, type ClientDto, type ClientLimits, type ClientStatus, type JwtRegistration, type KeyDto } from '../model.ts';
+import {
+  toClientDto,
+  toKeyDto,
+  type AuthMode,
+  type ClientDto,
+  type ClientLimits,
+  type ClientStatus,
+  type JwtRegistration,
+  type KeyDto,
+} from '../model.ts';
 import * as store from '../store/client-store.ts';
 import { assertAddresses } from './addresses.ts';
 import type { ClientAuthenticator } from './authenticator.ts';
@@ -33,12 +42,22 @@ export interface PatchClientInput {
  * the next request here (other gateway processes within CLIENT_AUTH_CACHE_MS).
  */
 export class ClientAdmin {
-  constructor(private readonly deps: { db: Db; clock: Clock; authenticator: ClientAuthenticator; production: boolean }) {}
+  constructor(
+    private readonly deps: { db: Db; clock: Clock; authenticator: ClientAuthenticator; production: boolean },
+  ) {}
 
   async list(limit: number, offset: number): Promise<ClientDto[]> {
     const rows = await store.listClients(this.deps.db, limit, offset);
-    const keys = await store.keysOf(this.deps.db, rows.map((r) => r.id));
-    return rows.map((r) => toClientDto(r, keys.filter((k) => k.client_id === r.id)));
+    const keys = await store.keysOf(
+      this.deps.db,
+      rows.map((r) => r.id),
+    );
+    return rows.map((r) =>
+      toClientDto(
+        r,
+        keys.filter((k) => k.client_id === r.id),
+      ),
+    );
   }
 
   async get(id: string): Promise<ClientDto> {
@@ -53,8 +72,14 @@ export class ClientAdmin {
     assertAddresses(input.allowedAddresses ?? []);
     const created = await inTransaction(this.deps.db, undefined, async (trx) => {
       const row = await store.insertClient(trx, {
-        name: input.name, auth_mode: input.authMode, status: 'active', scopes: input.scopes ?? [], limits: input.limits ?? {},
-        allowed_addresses: input.allowedAddresses ?? [], expires_at: expiry(input.expiresAt), jwt,
+        name: input.name,
+        auth_mode: input.authMode,
+        status: 'active',
+        scopes: input.scopes ?? [],
+        limits: input.limits ?? {},
+        allowed_addresses: input.allowedAddresses ?? [],
+        expires_at: expiry(input.expiresAt),
+        jwt,
       });
       if (row.auth_mode !== 'key') return toClientDto(row, []);
       const fresh = newClientKey();
@@ -100,8 +125,10 @@ export class ClientAdmin {
     return inTransaction(this.deps.db, undefined, async (trx) => {
       const client = await store.findClient(trx, clientId, true);
       if (!client) throw notFound('Client not found', 'CLIENT_NOT_FOUND');
-      if (client.auth_mode !== 'key') throw conflict('A jwt client authenticates with tokens, not keys', 'CLIENT_NOT_KEY_MODE');
-      if ((await store.keysOf(trx, [clientId])).filter((k) => !k.revoked_at).length >= 20) throw conflict('A client has at most 20 live keys; revoke one first', 'TOO_MANY_KEYS');
+      if (client.auth_mode !== 'key')
+        throw conflict('A jwt client authenticates with tokens, not keys', 'CLIENT_NOT_KEY_MODE');
+      if ((await store.keysOf(trx, [clientId])).filter((k) => !k.revoked_at).length >= 20)
+        throw conflict('A client has at most 20 live keys; revoke one first', 'TOO_MANY_KEYS');
       const fresh = newClientKey();
       return { ...toKeyDto(await store.insertKey(trx, clientId, fresh.prefix, fresh.hash)), key: fresh.key };
     });
@@ -120,14 +147,16 @@ export class ClientAdmin {
       if (jwt) throw badRequest('jwt is only for clients with authMode jwt', 'jwt');
       return null;
     }
-    if (!jwt) throw badRequest('A jwt client needs its identity provider registration (jwt.issuer, jwt.audience)', 'jwt');
+    if (!jwt)
+      throw badRequest('A jwt client needs its identity provider registration (jwt.issuer, jwt.audience)', 'jwt');
     let url: URL;
     try {
       url = new URL(jwt.issuer);
     } catch {
       throw badRequest('jwt.issuer must be a URL', 'jwt.issuer');
     }
-    if (url.protocol !== 'https:' && (this.deps.production || url.protocol !== 'http:')) throw badRequest('jwt.issuer must be an https URL', 'jwt.issuer');
+    if (url.protocol !== 'https:' && (this.deps.production || url.protocol !== 'http:'))
+      throw badRequest('jwt.issuer must be an https URL', 'jwt.issuer');
     return jwt;
   }
 }
@@ -138,4 +167,3 @@ function expiry(value: string | null | undefined): Date | null {
   if (Number.isNaN(date.getTime())) throw badRequest('expiresAt must be a date-time', 'expiresAt');
   return date;
 }
-

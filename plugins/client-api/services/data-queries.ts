@@ -45,7 +45,10 @@ export function asText(f: ParsedFilter): ParsedFilter {
  * against its field's type; when a guessed number or boolean is refused for a text field (`42` in a
  * postal code), that filter is retried as the text that was sent. At most one retry per filter.
  */
-export async function withTypedFilters<T>(filters: ParsedFilter[], run: (filters: ParsedFilter[]) => Promise<T>): Promise<T> {
+export async function withTypedFilters<T>(
+  filters: ParsedFilter[],
+  run: (filters: ParsedFilter[]) => Promise<T>,
+): Promise<T> {
   let current = filters;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -54,7 +57,8 @@ export async function withTypedFilters<T>(filters: ParsedFilter[], run: (filters
       const at = isHttpError(err) && err.statusCode === 400 ? /^filters\.(\d+)\.value$/.exec(err.field ?? '') : null;
       const index = at ? Number(at[1]) : -1;
       const filter = current[index];
-      if (!filter || attempt >= filters.length || JSON.stringify(filter.value) === JSON.stringify(asText(filter).value)) throw renamed(err);
+      if (!filter || attempt >= filters.length || JSON.stringify(filter.value) === JSON.stringify(asText(filter).value))
+        throw renamed(err);
       current = current.map((f, i) => (i === index ? asText(f) : f));
     }
   }

@@ -17,7 +17,12 @@ export const DEFAULT_MAX_TOKEN_LIFETIME_SECONDS = 3_600;
 
 /** A direct fetch (no gateway loaded): timeouts and a size cap, no redirects. */
 export const directFetcher: DocumentFetcher = async (url) => {
-  const res = await request(url, { method: 'GET', headers: { accept: 'application/json' }, headersTimeout: FETCH_TIMEOUT_MS, bodyTimeout: FETCH_TIMEOUT_MS });
+  const res = await request(url, {
+    method: 'GET',
+    headers: { accept: 'application/json' },
+    headersTimeout: FETCH_TIMEOUT_MS,
+    bodyTimeout: FETCH_TIMEOUT_MS,
+  });
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of res.body) {
@@ -46,30 +51,49 @@ export class IdentityProviders {
   private readonly cache = new Map<string, IssuerKeys>();
   private readonly pending = new Map<string, Promise<IssuerKeys>>();
 
-  constructor(private readonly deps: { clock: Clock; log: Logger; fetcher: () => DocumentFetcher; cacheSeconds: number }) {}
+  constructor(
+    private readonly deps: { clock: Clock; log: Logger; fetcher: () => DocumentFetcher; cacheSeconds: number },
+  ) {}
 
   async verify(token: string, reg: JwtRegistration): Promise<JWTPayload> {
     const keys = await this.keysOf(reg.issuer, false);
     const skew = reg.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS;
-    const options = { issuer: reg.issuer, audience: reg.audience, clockTolerance: skew, algorithms: ALGORITHMS, requiredClaims: ['exp', 'iat'], currentDate: this.deps.clock.now() };
+    const options = {
+      issuer: reg.issuer,
+      audience: reg.audience,
+      clockTolerance: skew,
+      algorithms: ALGORITHMS,
+      requiredClaims: ['exp', 'iat'],
+      currentDate: this.deps.clock.now(),
+    };
     let payload: JWTPayload;
     try {
       payload = (await jwtVerify(token, keys.keys, options)).payload;
     } catch (err) {
-      if (!(err instanceof joseErrors.JWKSNoMatchingKey) || this.deps.clock.now().getTime() - keys.fetchedAt < REFRESH_COOLDOWN_MS) throw invalidToken(err);
+      if (
+        !(err instanceof joseErrors.JWKSNoMatchingKey) ||
+        this.deps.clock.now().getTime() - keys.fetchedAt < REFRESH_COOLDOWN_MS
+      )
+        throw invalidToken(err);
       // The provider may have rotated its keys since we fetched them.
       const fresh = await this.keysOf(reg.issuer, true);
-      payload = (await jwtVerify(token, fresh.keys, options).catch((e: unknown) => { throw invalidToken(e); })).payload;
+      payload = (
+        await jwtVerify(token, fresh.keys, options).catch((e: unknown) => {
+          throw invalidToken(e);
+        })
+      ).payload;
     }
     const lifetime = (payload.exp ?? 0) - (payload.iat ?? 0);
     const max = reg.maxTokenLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
-    if (lifetime > max) throw unauthorized(`Token lifetime ${lifetime}s is over the client's maximum of ${max}s`, 'INVALID_TOKEN');
+    if (lifetime > max)
+      throw unauthorized(`Token lifetime ${lifetime}s is over the client's maximum of ${max}s`, 'INVALID_TOKEN');
     return payload;
   }
 
   private async keysOf(issuer: string, refresh: boolean): Promise<IssuerKeys> {
     const cached = this.cache.get(issuer);
-    if (!refresh && cached && this.deps.clock.now().getTime() - cached.fetchedAt < this.deps.cacheSeconds * 1000) return cached;
+    if (!refresh && cached && this.deps.clock.now().getTime() - cached.fetchedAt < this.deps.cacheSeconds * 1000)
+      return cached;
     let pending = this.pending.get(issuer);
     if (!pending) {
       pending = this.load(issuer).finally(() => this.pending.delete(issuer));
@@ -99,7 +123,8 @@ export class IdentityProviders {
     const res = await this.deps.fetcher()(url);
     if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
     const value = JSON.parse(res.body.toString('utf8')) as unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${url} is not a JSON object`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new Error(`${url} is not a JSON object`);
     return value as Record<string, unknown>;
   }
 }

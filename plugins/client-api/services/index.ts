@@ -5,7 +5,11 @@ import { ClientAdmin } from './client-admin.ts';
 import { directFetcher, IdentityProviders, type DocumentFetcher } from './identity-providers.ts';
 import { ClientRateLimiter } from './rate-limiter.ts';
 
-export type ClientApiDeps = PluginDeps<'db' | 'clock' | 'config' | 'dataObjects', 'gatewayCatalog', typeof ClientApiConfig>;
+export type ClientApiDeps = PluginDeps<
+  'db' | 'clock' | 'config' | 'dataObjects',
+  'gatewayCatalog',
+  typeof ClientApiConfig
+>;
 
 const OUTBOUND_TIMEOUT_MS = 5_000;
 const OUTBOUND_MAX_BYTES = 256 * 1024;
@@ -16,16 +20,39 @@ export function createClientApiServices(deps: ClientApiDeps) {
   const catalog = deps.gatewayCatalog;
   const fetcher: DocumentFetcher = catalog
     ? async (url) => {
-        const answer = await catalog.fetchOutbound(url, { method: 'GET', headers: { accept: 'application/json' }, timeoutMs: OUTBOUND_TIMEOUT_MS, maxBytes: OUTBOUND_MAX_BYTES });
+        const answer = await catalog.fetchOutbound(url, {
+          method: 'GET',
+          headers: { accept: 'application/json' },
+          timeoutMs: OUTBOUND_TIMEOUT_MS,
+          maxBytes: OUTBOUND_MAX_BYTES,
+        });
         if (answer.truncated) throw new Error(`${url} answered more than ${OUTBOUND_MAX_BYTES} bytes`);
         return { status: answer.status, body: answer.body };
       }
     : directFetcher;
-  const providers = new IdentityProviders({ clock, log, fetcher: () => fetcher, cacheSeconds: pluginConfig.CLIENT_JWKS_CACHE_SECONDS });
+  const providers = new IdentityProviders({
+    clock,
+    log,
+    fetcher: () => fetcher,
+    cacheSeconds: pluginConfig.CLIENT_JWKS_CACHE_SECONDS,
+  });
   const authenticator = new ClientAuthenticator({ db, clock, providers, cacheMs: pluginConfig.CLIENT_AUTH_CACHE_MS });
   const admin = new ClientAdmin({ db, clock, authenticator, production: deps.config.production });
-  const rateLimiter = new ClientRateLimiter({ clock, log, redisUrl: pluginConfig.REDIS_URL, prefix: pluginConfig.CLIENT_RATE_LIMIT_PREFIX });
-  return { admin, authenticator, rateLimiter, providers, dataObjects: deps.dataObjects, gatewayCatalog: catalog, defaultRequestsPerMinute: pluginConfig.CLIENT_DEFAULT_REQUESTS_PER_MINUTE };
+  const rateLimiter = new ClientRateLimiter({
+    clock,
+    log,
+    redisUrl: pluginConfig.REDIS_URL,
+    prefix: pluginConfig.CLIENT_RATE_LIMIT_PREFIX,
+  });
+  return {
+    admin,
+    authenticator,
+    rateLimiter,
+    providers,
+    dataObjects: deps.dataObjects,
+    gatewayCatalog: catalog,
+    defaultRequestsPerMinute: pluginConfig.CLIENT_DEFAULT_REQUESTS_PER_MINUTE,
+  };
 }
 
 export type ClientApiServices = ReturnType<typeof createClientApiServices>;

@@ -110,7 +110,12 @@ export class ClientRateLimiter {
   private async sharedHit(redis: Redis, clientId: string, limit: number): Promise<RateVerdict> {
     const { start, resetSeconds } = windowOf(this.deps.clock.now().getTime());
     try {
-      const count = (await redis.eval(HIT_SCRIPT, 1, `${this.deps.prefix}${clientId}:${start}`, String(WINDOW_MS + 5_000))) as number;
+      const count = (await redis.eval(
+        HIT_SCRIPT,
+        1,
+        `${this.deps.prefix}${clientId}:${start}`,
+        String(WINDOW_MS + 5_000),
+      )) as number;
       return verdict(count, limit, resetSeconds);
     } catch (err) {
       this.markDegraded(err as Error);
@@ -126,6 +131,9 @@ export class ClientRateLimiter {
   private markDegraded(err: Error): void {
     if (this.degraded) return;
     this.degraded = true;
-    this.deps.log.warn({ err: err.message }, 'client rate limits: shared counter store unreachable, counting in this process until it answers');
+    this.deps.log.warn(
+      { err: err.message },
+      'client rate limits: shared counter store unreachable, counting in this process until it answers',
+    );
   }
 }

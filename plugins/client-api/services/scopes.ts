@@ -47,8 +47,14 @@ export function parseScope(text: string): Scope | undefined {
 export function assertScopes(scopes: readonly string[], authMode: 'key' | 'jwt'): void {
   scopes.forEach((text, i) => {
     const scope = parseScope(text);
-    if (!scope) throw badRequest(`Scope "${text}" does not follow the grammar (data:read:<Class>, data:write:<Class>, automation:run:<endpoint>:<route>, gateway:call:<endpoint>[:<route>])`, `scopes.${i}`, 'INVALID_SCOPE');
-    if (authMode === 'jwt' && KEY_ONLY.has(scope.kind)) throw badRequest(`Scope "${text}" is for key clients only`, `scopes.${i}`, 'INVALID_SCOPE');
+    if (!scope)
+      throw badRequest(
+        `Scope "${text}" does not follow the grammar (data:read:<Class>, data:write:<Class>, automation:run:<endpoint>:<route>, gateway:call:<endpoint>[:<route>])`,
+        `scopes.${i}`,
+        'INVALID_SCOPE',
+      );
+    if (authMode === 'jwt' && KEY_ONLY.has(scope.kind))
+      throw badRequest(`Scope "${text}" is for key clients only`, `scopes.${i}`, 'INVALID_SCOPE');
   });
 }
 
@@ -71,7 +77,10 @@ export class ScopeSet {
   /** `endpoint` is the route's endpoint id and name: a scope may name either. */
   mayRoute(kind: 'automation:run' | 'gateway:call', endpoint: { id: string; name: string }, routeId: string): boolean {
     return this.scopes.some(
-      (s) => s.kind === kind && (s.endpoint === endpoint.id || s.endpoint === endpoint.name) && (s.route === '*' || s.route === routeId),
+      (s) =>
+        s.kind === kind &&
+        (s.endpoint === endpoint.id || s.endpoint === endpoint.name) &&
+        (s.route === '*' || s.route === routeId),
     );
   }
 

@@ -4,7 +4,10 @@ import type { ClientRow, KeyRow } from '../model.ts';
 type Conn = Db | Tx;
 const json = (v: unknown) => JSON.stringify(v);
 
-export type ClientFields = Pick<ClientRow, 'name' | 'auth_mode' | 'status' | 'scopes' | 'limits' | 'allowed_addresses' | 'expires_at' | 'jwt'>;
+export type ClientFields = Pick<
+  ClientRow,
+  'name' | 'auth_mode' | 'status' | 'scopes' | 'limits' | 'allowed_addresses' | 'expires_at' | 'jwt'
+>;
 
 function encode(fields: Partial<ClientFields>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...fields };
@@ -19,8 +22,16 @@ export async function insertClient(db: Conn, fields: ClientFields): Promise<Clie
   return row as ClientRow;
 }
 
-export async function updateClient(db: Conn, id: string, fields: Partial<ClientFields>, now: Date): Promise<ClientRow | undefined> {
-  const [row] = await db('api_clients').where({ id }).update({ ...encode(fields), updated_at: now }).returning('*');
+export async function updateClient(
+  db: Conn,
+  id: string,
+  fields: Partial<ClientFields>,
+  now: Date,
+): Promise<ClientRow | undefined> {
+  const [row] = await db('api_clients')
+    .where({ id })
+    .update({ ...encode(fields), updated_at: now })
+    .returning('*');
   return row as ClientRow | undefined;
 }
 
@@ -30,7 +41,13 @@ export async function findClient(db: Conn, id: string, lock = false): Promise<Cl
 }
 
 export async function listClients(db: Conn, limit: number, offset: number): Promise<ClientRow[]> {
-  return db('api_clients').orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }]).limit(limit).offset(offset);
+  return db('api_clients')
+    .orderBy([
+      { column: 'created_at', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ])
+    .limit(limit)
+    .offset(offset);
 }
 
 export async function deleteClient(db: Conn, id: string): Promise<boolean> {
@@ -49,17 +66,30 @@ export async function insertKey(db: Conn, clientId: string, prefix: string, keyH
 
 export async function keysOf(db: Conn, clientIds: string[]): Promise<KeyRow[]> {
   if (clientIds.length === 0) return [];
-  return db('api_client_keys').whereIn('client_id', clientIds).orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }]);
+  return db('api_client_keys')
+    .whereIn('client_id', clientIds)
+    .orderBy([
+      { column: 'created_at', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ]);
 }
 
 export async function revokeKey(db: Conn, clientId: string, keyId: string, now: Date): Promise<KeyRow | undefined> {
-  const [row] = await db('api_client_keys').where({ id: keyId, client_id: clientId }).update({ revoked_at: db.raw('coalesce(revoked_at, ?)', [now]) }).returning('*');
+  const [row] = await db('api_client_keys')
+    .where({ id: keyId, client_id: clientId })
+    .update({ revoked_at: db.raw('coalesce(revoked_at, ?)', [now]) })
+    .returning('*');
   return row as KeyRow | undefined;
 }
 
 /** The live key with this hash and its client (one indexed lookup on the hot path). */
-export async function findByKeyHash(db: Conn, keyHash: string): Promise<{ key: KeyRow; client: ClientRow } | undefined> {
-  const key = (await db('api_client_keys').where({ key_hash: keyHash }).whereNull('revoked_at').first()) as KeyRow | undefined;
+export async function findByKeyHash(
+  db: Conn,
+  keyHash: string,
+): Promise<{ key: KeyRow; client: ClientRow } | undefined> {
+  const key = (await db('api_client_keys').where({ key_hash: keyHash }).whereNull('revoked_at').first()) as
+    | KeyRow
+    | undefined;
   if (!key) return undefined;
   const client = await findClient(db, key.client_id);
   return client ? { key, client } : undefined;

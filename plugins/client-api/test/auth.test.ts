@@ -16,11 +16,21 @@ describe('client-api: authentication on /client/v1', () => {
 
   describe('keys', () => {
     it('accepts a key as Bearer or X-Cms-Key; /me shows name, mode, scopes, limits, store state and no secret', async () => {
-      const { key } = await k.createClient({ name: 'reporting', scopes: ['data:read:Article'], limits: { requestsPerMinute: 50 } });
+      const { key } = await k.createClient({
+        name: 'reporting',
+        scopes: ['data:read:Article'],
+        limits: { requestsPerMinute: 50 },
+      });
       for (const headers of [{ authorization: `Bearer ${key}` }, { 'x-cms-key': key }]) {
         const res = await k.asClient(null, 'GET', '/client/v1/me', { headers });
         expect(res.statusCode).to.equal(200);
-        expect(res.json()).to.deep.include({ name: 'reporting', authMode: 'key', scopes: ['data:read:Article'], limits: { requestsPerMinute: 50 }, rateLimitStore: { store: 'memory', reachable: true } });
+        expect(res.json()).to.deep.include({
+          name: 'reporting',
+          authMode: 'key',
+          scopes: ['data:read:Article'],
+          limits: { requestsPerMinute: 50 },
+          rateLimitStore: { store: 'memory', reachable: true },
+        });
         expect(res.body).to.not.include(key);
         expect(res.body).to.not.include('hash');
       }
@@ -29,14 +39,24 @@ describe('client-api: authentication on /client/v1', () => {
     it('answers 401 without a credential, with an unknown key, a malformed header or a session cookie only', async () => {
       expect((await k.asClient(null, 'GET', '/client/v1/me')).statusCode).to.equal(401);
       expect((await k.asClient('wbk_' + 'x'.repeat(43), 'GET', '/client/v1/me')).statusCode).to.equal(401);
-      expect((await k.asClient(null, 'GET', '/client/v1/me', { headers: { 'x-cms-key': 'nope' } })).statusCode).to.equal(401);
-      expect((await k.asClient(null, 'GET', '/client/v1/me', { headers: { authorization: 'Basic abc' } })).statusCode).to.equal(401);
-      expect((await k.asClient(null, 'GET', '/client/v1/me', { headers: { cookie: k.admin.cookie } })).statusCode).to.equal(401);
+      expect(
+        (await k.asClient(null, 'GET', '/client/v1/me', { headers: { 'x-cms-key': 'nope' } })).statusCode,
+      ).to.equal(401);
+      expect(
+        (await k.asClient(null, 'GET', '/client/v1/me', { headers: { authorization: 'Basic abc' } })).statusCode,
+      ).to.equal(401);
+      expect(
+        (await k.asClient(null, 'GET', '/client/v1/me', { headers: { cookie: k.admin.cookie } })).statusCode,
+      ).to.equal(401);
     });
 
     it('refuses a key sent with an Origin header (403), valid or not', async () => {
       const { key } = await k.createClient({});
-      for (const headers of [{ authorization: `Bearer ${key}`, origin: 'https://app.example' }, { 'x-cms-key': key, origin: 'null' }, { 'x-cms-key': 'wbk_unknown', origin: 'https://x.test' }]) {
+      for (const headers of [
+        { authorization: `Bearer ${key}`, origin: 'https://app.example' },
+        { 'x-cms-key': key, origin: 'null' },
+        { 'x-cms-key': 'wbk_unknown', origin: 'https://x.test' },
+      ]) {
         const res = await k.asClient(null, 'GET', '/client/v1/me', { headers });
         expect(res.statusCode).to.equal(403);
         expect(res.json().code).to.equal('KEY_FROM_BROWSER');
@@ -57,7 +77,9 @@ describe('client-api: authentication on /client/v1', () => {
     it('answers 403 once the client has expired', async () => {
       const { id, key } = await k.createClient({ expiresAt: new Date(Date.now() + 3600_000).toISOString() });
       expect((await k.asClient(key, 'GET', '/client/v1/me')).statusCode).to.equal(200);
-      await k.asAdmin('PATCH', `/api/v1/gateway/clients/${id}`, { expiresAt: new Date(Date.now() - 1000).toISOString() });
+      await k.asAdmin('PATCH', `/api/v1/gateway/clients/${id}`, {
+        expiresAt: new Date(Date.now() - 1000).toISOString(),
+      });
       const res = await k.asClient(key, 'GET', '/client/v1/me');
       expect(res.statusCode).to.equal(403);
       expect(res.json().code).to.equal('CLIENT_EXPIRED');
@@ -66,7 +88,12 @@ describe('client-api: authentication on /client/v1', () => {
     it('allows only the listed IPv4 and IPv6 networks, with the address from X-Forwarded-For behind a trusted proxy', async () => {
       const { key } = await k.createClient({ allowedAddresses: ['203.0.113.0/24', '2001:db8:1::/48'] });
       const from = async (remoteAddress: string, forwarded?: string) =>
-        (await k.asClient(key, 'GET', '/client/v1/me', { remoteAddress, headers: forwarded ? { 'x-forwarded-for': forwarded } : {} })).statusCode;
+        (
+          await k.asClient(key, 'GET', '/client/v1/me', {
+            remoteAddress,
+            headers: forwarded ? { 'x-forwarded-for': forwarded } : {},
+          })
+        ).statusCode;
       expect(await from('203.0.113.9')).to.equal(200);
       expect(await from('198.51.100.1')).to.equal(403);
       expect(await from('2001:db8:1:ffff::1')).to.equal(200);
@@ -82,11 +109,21 @@ describe('client-api: authentication on /client/v1', () => {
     });
 
     it('answers CORS open and cookie-free on /client/v1, preflight included', async () => {
-      const pre = await k.t.inject({ method: 'OPTIONS', url: '/client/v1/me', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+      const pre = await k.t.inject({
+        method: 'OPTIONS',
+        url: '/client/v1/me',
+        headers: {
+          origin: 'https://app.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'authorization',
+        },
+      });
       expect(pre.headers['access-control-allow-origin']).to.equal('*');
       expect(pre.headers['access-control-allow-credentials']).to.equal(undefined);
       const { key } = await k.createClient({});
-      const res = await k.asClient(null, 'GET', '/client/v1/me', { headers: { 'x-cms-key': key, origin: 'https://app.example' } });
+      const res = await k.asClient(null, 'GET', '/client/v1/me', {
+        headers: { 'x-cms-key': key, origin: 'https://app.example' },
+      });
       expect(res.headers['access-control-allow-origin']).to.equal('*');
       expect(res.headers['access-control-allow-credentials']).to.equal(undefined);
       expect(String(res.headers['access-control-expose-headers'])).to.include('RateLimit-Remaining');
@@ -99,14 +136,22 @@ describe('client-api: authentication on /client/v1', () => {
     before(async () => {
       issuer = await startIssuer();
       audience = `app-${Date.now()}`;
-      await k.createClient({ authMode: 'jwt', name: 'spa', jwt: { issuer: issuer.url, audience, maxTokenLifetimeSeconds: 600, clockSkewSeconds: 30 }, scopes: ['data:read:Article', 'gateway:call:crm'] });
+      await k.createClient({
+        authMode: 'jwt',
+        name: 'spa',
+        jwt: { issuer: issuer.url, audience, maxTokenLifetimeSeconds: 600, clockSkewSeconds: 30 },
+        scopes: ['data:read:Article', 'gateway:call:crm'],
+      });
     });
     after(() => issuer?.close());
 
-    const me = (token: string, headers: Record<string, string> = {}) => k.asClient(null, 'GET', '/client/v1/me', { headers: { authorization: `Bearer ${token}`, ...headers } });
+    const me = (token: string, headers: Record<string, string> = {}) =>
+      k.asClient(null, 'GET', '/client/v1/me', { headers: { authorization: `Bearer ${token}`, ...headers } });
 
-    it('accepts a valid token; the scopes are the client\'s narrowed by the token\'s scope claim', async () => {
-      const res = await me(await issuer.token({ aud: audience, sub: 'u1', scope: 'data:read:Article openid' }), { origin: 'https://app.example' });
+    it("accepts a valid token; the scopes are the client's narrowed by the token's scope claim", async () => {
+      const res = await me(await issuer.token({ aud: audience, sub: 'u1', scope: 'data:read:Article openid' }), {
+        origin: 'https://app.example',
+      });
       expect(res.statusCode).to.equal(200);
       expect(res.json()).to.deep.include({ name: 'spa', authMode: 'jwt', scopes: ['data:read:Article'] });
       expect(res.headers['access-control-allow-origin']).to.equal('*');
@@ -114,7 +159,11 @@ describe('client-api: authentication on /client/v1', () => {
 
     it('answers 403 once the jwt client is suspended or its address list excludes the caller', async () => {
       const aud = `other-${Date.now()}`;
-      const { id } = await k.createClient({ authMode: 'jwt', jwt: { issuer: issuer.url, audience: aud }, scopes: ['data:read:Article'] });
+      const { id } = await k.createClient({
+        authMode: 'jwt',
+        jwt: { issuer: issuer.url, audience: aud },
+        scopes: ['data:read:Article'],
+      });
       const token = await issuer.token({ aud, scope: 'data:read:Article' });
       expect((await me(token)).statusCode).to.equal(200);
       await k.asAdmin('PATCH', `/api/v1/gateway/clients/${id}`, { status: 'suspended' });
@@ -144,7 +193,9 @@ describe('client-api: authentication on /client/v1', () => {
       };
       for (const [name, token] of Object.entries(cases)) expect((await me(token)).statusCode, name).to.equal(401);
       // Within the clock skew an expired-by-10-seconds token still passes.
-      expect((await me(await issuer.token({ aud: audience, scope }, { iat: now - 310, lifetime: 300 }))).statusCode).to.equal(200);
+      expect(
+        (await me(await issuer.token({ aud: audience, scope }, { iat: now - 310, lifetime: 300 }))).statusCode,
+      ).to.equal(200);
     });
 
     it('caches the key set, and fetches it again when the provider rotates its key', async () => {
@@ -170,7 +221,10 @@ describe('client-api: provider documents through the gateway catalog when it is 
       await k.createClient({ authMode: 'jwt', jwt: { issuer: issuer.url, audience: 'a' }, scopes: ['data:read:X'] });
       const res = await k.asClient(await issuer.token({ aud: 'a', scope: 'data:read:X' }), 'GET', '/client/v1/me');
       expect(res.statusCode).to.equal(200);
-      expect(fixture.outboundCalls).to.deep.equal([`${issuer.url}/.well-known/openid-configuration`, `${issuer.url}/jwks.json`]);
+      expect(fixture.outboundCalls).to.deep.equal([
+        `${issuer.url}/.well-known/openid-configuration`,
+        `${issuer.url}/jwks.json`,
+      ]);
     } finally {
       await k.close();
       await issuer.close();

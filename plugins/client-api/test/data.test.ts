@@ -13,7 +13,11 @@ describe('client-api: data on /client/v1', () => {
 
   before(async () => {
     k = await startClientKernel({ env: { CLIENT_DEFAULT_REQUESTS_PER_MINUTE: '100000' } });
-    const fields = [{ name: 'title', type: 'text' }, { name: 'price', type: 'number' }, { name: 'code', type: 'text' }];
+    const fields = [
+      { name: 'title', type: 'text' },
+      { name: 'price', type: 'number' },
+      { name: 'code', type: 'text' },
+    ];
     article = await k.createClass(fields);
     other = await k.createClass(fields);
     secret = await k.createClass(fields);
@@ -23,7 +27,8 @@ describe('client-api: data on /client/v1', () => {
       { key: 'cake', title: 'Cheese cake', price: 8, code: '42', published: false },
       { key: 'donut', title: 'Donut', price: 1, code: 'x', published: true },
     ];
-    for (const { key, published, ...attributes } of rows) ids[key] = await k.createObject(article, attributes, published, key);
+    for (const { key, published, ...attributes } of rows)
+      ids[key] = await k.createObject(article, attributes, published, key);
     ids.otherClass = await k.createObject(other, { title: 'Elsewhere', price: 3 }, true);
     ids.secret = await k.createObject(secret, { title: 'Hidden', price: 3 }, true);
     reader = (await k.createClient({ scopes: [`data:read:${article}`, `data:read:${other}`] })).key;
@@ -37,12 +42,17 @@ describe('client-api: data on /client/v1', () => {
     return (res.json().objects as Array<{ key: string }>).map((o) => o.key);
   };
 
-  it('lists published objects only, with the class\'s own attributes', async () => {
+  it("lists published objects only, with the class's own attributes", async () => {
     const res = await k.asClient(reader, 'GET', `/client/v1/data/${article}?orderBy=title`);
     expect(res.statusCode).to.equal(200);
     const objects = res.json().objects;
     expect(objects.map((o: { key: string }) => o.key)).to.deep.equal(['apple', 'bread', 'donut']);
-    expect(objects[0]).to.deep.include({ id: ids.apple, className: article, published: true, attributes: { title: 'Apple pie', price: 5, code: '42' } });
+    expect(objects[0]).to.deep.include({
+      id: ids.apple,
+      className: article,
+      published: true,
+      attributes: { title: 'Apple pie', price: 5, code: '42' },
+    });
   });
 
   it('filters (field:op:value, up to 5), orders, pages and takes a locale', async () => {
@@ -52,7 +62,10 @@ describe('client-api: data on /client/v1', () => {
     // A number-looking value for a text field is compared as the text sent.
     expect(await list('?filter=code:eq:42')).to.deep.equal(['apple']);
     expect(await list('?filter=title:contains:e%3Ap')).to.deep.equal([]);
-    expect(await list('?filter=price:gte:1&filter=price:lte:5&orderBy=price&limit=2&offset=1')).to.deep.equal(['bread', 'apple']);
+    expect(await list('?filter=price:gte:1&filter=price:lte:5&orderBy=price&limit=2&offset=1')).to.deep.equal([
+      'bread',
+      'apple',
+    ]);
     expect(await list('?locale=de')).to.deep.equal([]);
     const page = await k.asClient(reader, 'GET', `/client/v1/data/${article}?limit=1`);
     expect(page.json().hasMore).to.equal(true);
@@ -94,7 +107,9 @@ describe('client-api: data on /client/v1', () => {
       expect((await one()).json().attributes.title).to.equal('Eclair');
       expect(await list('?orderBy=title')).to.include('eclair');
     }
-    expect((await k.asAdmin('PATCH', `/data-objects/${id}`, { attributes: { title: 'Eclair au chocolat' } })).statusCode).to.equal(200);
+    expect(
+      (await k.asAdmin('PATCH', `/data-objects/${id}`, { attributes: { title: 'Eclair au chocolat' } })).statusCode,
+    ).to.equal(200);
     expect((await one()).json().attributes.title).to.equal('Eclair au chocolat');
     expect((await k.asAdmin('PATCH', `/data-objects/${id}`, { published: false })).statusCode).to.equal(200);
     const gone = await one();
@@ -104,7 +119,11 @@ describe('client-api: data on /client/v1', () => {
   });
 
   it('answers 404 Not found for a class out of scope or unknown', async () => {
-    for (const url of [`/client/v1/data/${secret}`, `/client/v1/data/${secret}/${ids.secret}`, '/client/v1/data/NoSuchClass']) {
+    for (const url of [
+      `/client/v1/data/${secret}`,
+      `/client/v1/data/${secret}/${ids.secret}`,
+      '/client/v1/data/NoSuchClass',
+    ]) {
       const res = await k.asClient(reader, 'GET', url);
       expect(res.statusCode, url).to.equal(404);
       expect(res.body).to.equal('Not found');
@@ -119,28 +138,42 @@ describe('client-api: data on /client/v1', () => {
   describe('writes', () => {
     it('creates a draft with the client as actor; X-Cms-Flow: stop reaches the record-change hooks', async () => {
       k.changes.splice(0);
-      const res = await k.asClient(writer, 'POST', `/client/v1/data/${article}`, { payload: { key: 'new-one', attributes: { title: 'From a client', price: 9 } }, headers: { 'x-cms-flow': 'stop' } });
+      const res = await k.asClient(writer, 'POST', `/client/v1/data/${article}`, {
+        payload: { key: 'new-one', attributes: { title: 'From a client', price: 9 } },
+        headers: { 'x-cms-flow': 'stop' },
+      });
       expect(res.statusCode, res.body).to.equal(201);
       const created = res.json();
       expect(created).to.include({ published: false, className: article, key: 'new-one' });
       const writerId = (await k.asClient(writer, 'GET', '/client/v1/me')).json().id;
       expect(k.changes).to.have.length(1);
-      expect(k.changes[0]).to.deep.include({ recordId: created.id, kind: 'created', actor: { type: 'api-client', id: writerId }, flags: { flow: 'stop' } });
+      expect(k.changes[0]).to.deep.include({
+        recordId: created.id,
+        kind: 'created',
+        actor: { type: 'api-client', id: writerId },
+        flags: { flow: 'stop' },
+      });
       // A draft: not readable on the client surface.
       expect((await k.asClient(writer, 'GET', `/client/v1/data/${article}/${created.id}`)).statusCode).to.equal(404);
     });
 
     it('patches a draft (without flags when the header is absent); refuses published objects and other classes with nothing changed', async () => {
       k.changes.splice(0);
-      const res = await k.asClient(writer, 'PATCH', `/client/v1/data/${article}/${ids.cake}`, { payload: { attributes: { title: 'Cheesecake' } } });
+      const res = await k.asClient(writer, 'PATCH', `/client/v1/data/${article}/${ids.cake}`, {
+        payload: { attributes: { title: 'Cheesecake' } },
+      });
       expect(res.statusCode, res.body).to.equal(200);
       expect(res.json().attributes.title).to.equal('Cheesecake');
       expect(k.changes[0]).to.deep.include({ kind: 'updated', flags: undefined });
       expect(k.changes[0].actor.type).to.equal('api-client');
 
-      const published = await k.asClient(writer, 'PATCH', `/client/v1/data/${article}/${ids.apple}`, { payload: { attributes: { title: 'Changed' } } });
+      const published = await k.asClient(writer, 'PATCH', `/client/v1/data/${article}/${ids.apple}`, {
+        payload: { attributes: { title: 'Changed' } },
+      });
       expect(published.statusCode).to.equal(409);
-      const otherClass = await k.asClient(writer, 'PATCH', `/client/v1/data/${article}/${ids.otherClass}`, { payload: { attributes: { title: 'Changed' } } });
+      const otherClass = await k.asClient(writer, 'PATCH', `/client/v1/data/${article}/${ids.otherClass}`, {
+        payload: { attributes: { title: 'Changed' } },
+      });
       expect(otherClass.statusCode).to.equal(404);
       expect(otherClass.body).to.equal('Not found');
       const rows = await k.t.db('data_objects').whereIn('id', [ids.apple, ids.otherClass]).select('attributes');
@@ -148,13 +181,19 @@ describe('client-api: data on /client/v1', () => {
     });
 
     it('refuses writes without data:write for the class (404), a published flag (400) and bad attributes (400)', async () => {
-      const none = await k.asClient(reader, 'POST', `/client/v1/data/${article}`, { payload: { attributes: { title: 'x' } } });
+      const none = await k.asClient(reader, 'POST', `/client/v1/data/${article}`, {
+        payload: { attributes: { title: 'x' } },
+      });
       expect(none.statusCode).to.equal(404);
       expect(none.body).to.equal('Not found');
-      const flag = await k.asClient(writer, 'POST', `/client/v1/data/${article}`, { payload: { attributes: { title: 'x' }, published: true } });
+      const flag = await k.asClient(writer, 'POST', `/client/v1/data/${article}`, {
+        payload: { attributes: { title: 'x' }, published: true },
+      });
       expect(flag.statusCode).to.equal(400);
       expect(flag.json().field).to.equal('published');
-      const typed = await k.asClient(writer, 'POST', `/client/v1/data/${article}`, { payload: { attributes: { price: 'cheap' } } });
+      const typed = await k.asClient(writer, 'POST', `/client/v1/data/${article}`, {
+        payload: { attributes: { price: 'cheap' } },
+      });
       expect(typed.statusCode).to.equal(400);
     });
   });

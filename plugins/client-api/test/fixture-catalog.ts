@@ -61,7 +61,12 @@ function templateRegex(template: string): { regex: RegExp; names: string[] } {
 export function fixtureCatalog(endpoints: FixtureEndpoint[]): { plugin: PluginManifest; outboundCalls: string[] } {
   const outboundCalls: string[] = [];
   const refOf = (e: FixtureEndpoint, r: FixtureEndpoint['routes'][number]): RouteRef => ({
-    endpointId: e.id, endpointName: e.name, routeId: r.id, method: r.method, pathTemplate: r.pathTemplate, pathParams: templateRegex(r.pathTemplate).names,
+    endpointId: e.id,
+    endpointName: e.name,
+    routeId: r.id,
+    method: r.method,
+    pathTemplate: r.pathTemplate,
+    pathParams: templateRegex(r.pathTemplate).names,
   });
   const endpointOf = (idOrName: string) => endpoints.find((e) => e.id === idOrName || e.name === idOrName);
 
@@ -77,7 +82,11 @@ export function fixtureCatalog(endpoints: FixtureEndpoint[]): { plugin: PluginMa
         if (r.method !== method.toUpperCase()) continue;
         const { regex, names } = templateRegex(r.pathTemplate);
         const m = regex.exec(path);
-        if (m) return { route: refOf(e!, r), params: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])])) };
+        if (m)
+          return {
+            route: refOf(e!, r),
+            params: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])])),
+          };
       }
       return undefined;
     },
@@ -85,14 +94,31 @@ export function fixtureCatalog(endpoints: FixtureEndpoint[]): { plugin: PluginMa
       const e = endpoints.find((x) => x.id === endpointId);
       const r = e?.routes.find((x) => x.id === routeId);
       if (!e || !r) throw new HttpError(404, 'ROUTE_NOT_FOUND', 'Route not found');
-      const path = r.pathTemplate.replace(/\{([A-Za-z0-9_]+)\}/g, (_, n: string) => encodeURIComponent(input.params?.[n] ?? ''));
+      const path = r.pathTemplate.replace(/\{([A-Za-z0-9_]+)\}/g, (_, n: string) =>
+        encodeURIComponent(input.params?.[n] ?? ''),
+      );
       const url = new URL(path, e.baseUrl);
-      for (const [name, value] of Object.entries(input.query ?? {})) for (const v of [value].flat()) url.searchParams.append(name, v);
-      const body = input.body === undefined ? undefined : Buffer.isBuffer(input.body) || typeof input.body === 'string' ? input.body : JSON.stringify(input.body);
+      for (const [name, value] of Object.entries(input.query ?? {}))
+        for (const v of [value].flat()) url.searchParams.append(name, v);
+      const body =
+        input.body === undefined
+          ? undefined
+          : Buffer.isBuffer(input.body) || typeof input.body === 'string'
+            ? input.body
+            : JSON.stringify(input.body);
       const headers: Record<string, string> = { ...(input.headers ?? {}), [e.credential[0]]: e.credential[1] };
-      if (body !== undefined && !Buffer.isBuffer(input.body) && typeof input.body !== 'string') headers['content-type'] = 'application/json';
+      if (body !== undefined && !Buffer.isBuffer(input.body) && typeof input.body !== 'string')
+        headers['content-type'] = 'application/json';
       try {
-        return await answerOf(await request(url, { method: r.method as 'GET', headers, body, headersTimeout: input.timeoutMs ?? 5_000, bodyTimeout: input.timeoutMs ?? 5_000 }));
+        return await answerOf(
+          await request(url, {
+            method: r.method as 'GET',
+            headers,
+            body,
+            headersTimeout: input.timeoutMs ?? 5_000,
+            bodyTimeout: input.timeoutMs ?? 5_000,
+          }),
+        );
       } catch (err) {
         throw new HttpError(502, 'UPSTREAM_FAILED', `Upstream failed: ${(err as Error).message}`);
       }
@@ -100,13 +126,20 @@ export function fixtureCatalog(endpoints: FixtureEndpoint[]): { plugin: PluginMa
     async fetchOutbound(url, init = {}) {
       outboundCalls.push(url);
       try {
-        return await answerOf(await request(url, { method: (init.method ?? 'GET') as 'GET', headers: init.headers, body: init.body }));
+        return await answerOf(
+          await request(url, { method: (init.method ?? 'GET') as 'GET', headers: init.headers, body: init.body }),
+        );
       } catch (err) {
         throw new HttpError(502, 'UPSTREAM_FAILED', `Outbound request failed: ${(err as Error).message}`);
       }
     },
   };
-  const plugin = definePlugin({ id: 'fixture-gateway-catalog', services: ['gateway', 'core-api'], needs: [], provides: { gatewayCatalog: () => catalog } });
+  const plugin = definePlugin({
+    id: 'fixture-gateway-catalog',
+    services: ['gateway', 'core-api'],
+    needs: [],
+    provides: { gatewayCatalog: () => catalog },
+  });
   return { plugin: plugin as PluginManifest, outboundCalls };
 }
 
@@ -127,7 +160,12 @@ export async function startUpstream(respond?: (req: SeenRequest, res: http.Serve
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const s = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const s = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       seen.push(s);
       if (respond) return respond(s, res);
       res.setHeader('content-type', 'application/json');
@@ -140,6 +178,10 @@ export async function startUpstream(respond?: (req: SeenRequest, res: http.Serve
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

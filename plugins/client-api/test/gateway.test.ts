@@ -24,7 +24,10 @@ describe('client-api: automations and passthrough through the gateway catalog', 
     });
     const fixture = fixtureCatalog([
       {
-        id: 'ep-crm', name: 'crm', baseUrl: crm.url, credential: ['x-api-token', 'server-side-secret'],
+        id: 'ep-crm',
+        name: 'crm',
+        baseUrl: crm.url,
+        credential: ['x-api-token', 'server-side-secret'],
         routes: [
           { id: 'r-user', method: 'GET', pathTemplate: '/users/{id}' },
           { id: 'r-create', method: 'POST', pathTemplate: '/users' },
@@ -32,17 +35,38 @@ describe('client-api: automations and passthrough through the gateway catalog', 
         ],
       },
       {
-        id: 'ep-engine', name: 'engine', baseUrl: engine.url, credential: ['authorization', 'Bearer engine-secret'],
+        id: 'ep-engine',
+        name: 'engine',
+        baseUrl: engine.url,
+        credential: ['authorization', 'Bearer engine-secret'],
         routes: [
           { id: 'r-signup', method: 'POST', pathTemplate: '/flows/signup' },
           { id: 'r-broken', method: 'POST', pathTemplate: '/flows/broken' },
           { id: 'r-other', method: 'POST', pathTemplate: '/flows/other' },
         ],
       },
-      { id: 'ep-down', name: 'down', baseUrl: 'http://127.0.0.1:1', credential: ['x', 'y'], routes: [{ id: 'r-down', method: 'POST', pathTemplate: '/run' }] },
+      {
+        id: 'ep-down',
+        name: 'down',
+        baseUrl: 'http://127.0.0.1:1',
+        credential: ['x', 'y'],
+        routes: [{ id: 'r-down', method: 'POST', pathTemplate: '/run' }],
+      },
     ]);
-    k = await startClientKernel({ extraPlugins: [fixture.plugin], env: { CLIENT_DEFAULT_REQUESTS_PER_MINUTE: '100000' } });
-    full = (await k.createClient({ scopes: ['gateway:call:crm', 'automation:run:engine:r-signup', 'automation:run:engine:r-broken', 'automation:run:ep-down:*'] })).key;
+    k = await startClientKernel({
+      extraPlugins: [fixture.plugin],
+      env: { CLIENT_DEFAULT_REQUESTS_PER_MINUTE: '100000' },
+    });
+    full = (
+      await k.createClient({
+        scopes: [
+          'gateway:call:crm',
+          'automation:run:engine:r-signup',
+          'automation:run:engine:r-broken',
+          'automation:run:ep-down:*',
+        ],
+      })
+    ).key;
     narrow = (await k.createClient({ scopes: ['gateway:call:ep-crm:r-user'] })).key;
   });
   after(async () => {
@@ -53,7 +77,9 @@ describe('client-api: automations and passthrough through the gateway catalog', 
 
   describe('POST /client/v1/automations/:endpoint/*', () => {
     it('calls the route, waits, and answers { ok, outcome, response }', async () => {
-      const res = await k.asClient(full, 'POST', '/client/v1/automations/engine/flows/signup', { payload: { email: 'a@b.test', answer: { outcome: 'created', id: 7 } } });
+      const res = await k.asClient(full, 'POST', '/client/v1/automations/engine/flows/signup', {
+        payload: { email: 'a@b.test', answer: { outcome: 'created', id: 7 } },
+      });
       expect(res.statusCode, res.body).to.equal(200);
       expect(res.json()).to.deep.equal({ ok: true, outcome: 'created', response: { outcome: 'created', id: 7 } });
       const seen = engine.seen.at(-1)!;
@@ -64,9 +90,13 @@ describe('client-api: automations and passthrough through the gateway catalog', 
     });
 
     it('gives outcome for a plain key answer and none otherwise', async () => {
-      const plain = await k.asClient(full, 'POST', '/client/v1/automations/engine/flows/signup', { payload: { answer: 'queued' } });
+      const plain = await k.asClient(full, 'POST', '/client/v1/automations/engine/flows/signup', {
+        payload: { answer: 'queued' },
+      });
       expect(plain.json()).to.deep.equal({ ok: true, outcome: 'queued', response: 'queued' });
-      const long = await k.asClient(full, 'POST', '/client/v1/automations/engine/flows/signup', { payload: { answer: 'not a key at all' } });
+      const long = await k.asClient(full, 'POST', '/client/v1/automations/engine/flows/signup', {
+        payload: { answer: 'not a key at all' },
+      });
       expect(long.json()).to.deep.equal({ ok: true, response: 'not a key at all' });
     });
 
@@ -79,7 +109,11 @@ describe('client-api: automations and passthrough through the gateway catalog', 
     });
 
     it('answers 404 Not found for a route out of scope, an unknown route or endpoint', async () => {
-      for (const url of ['/client/v1/automations/engine/flows/other', '/client/v1/automations/engine/flows/none', '/client/v1/automations/nowhere/x']) {
+      for (const url of [
+        '/client/v1/automations/engine/flows/other',
+        '/client/v1/automations/engine/flows/none',
+        '/client/v1/automations/nowhere/x',
+      ]) {
         const res = await k.asClient(full, 'POST', url, { payload: {} });
         expect(res.statusCode, url).to.equal(404);
         expect(res.body).to.equal('Not found');
@@ -96,8 +130,10 @@ describe('client-api: automations and passthrough through the gateway catalog', 
   });
 
   describe('ALL /client/v1/gateway/:endpoint/*', () => {
-    it('matches a path template, passes query and JSON body, adds the gateway credential, strips the client\'s', async () => {
-      const res = await k.asClient(full, 'GET', '/client/v1/gateway/crm/users/42?fields=name&tag=a&tag=b', { headers: { cookie: 'cms_session=abc', 'x-forwarded-for': '1.2.3.4' } });
+    it("matches a path template, passes query and JSON body, adds the gateway credential, strips the client's", async () => {
+      const res = await k.asClient(full, 'GET', '/client/v1/gateway/crm/users/42?fields=name&tag=a&tag=b', {
+        headers: { cookie: 'cms_session=abc', 'x-forwarded-for': '1.2.3.4' },
+      });
       expect(res.statusCode, res.body).to.equal(200);
       expect(res.json()).to.deep.include({ method: 'GET', url: '/users/42?fields=name&tag=a&tag=b' });
       // Upstream-only answer headers stay behind.
@@ -105,9 +141,13 @@ describe('client-api: automations and passthrough through the gateway catalog', 
       expect(res.headers['x-upstream-secret']).to.equal(undefined);
       const seen = crm.seen.at(-1)!;
       expect(seen.headers['x-api-token']).to.equal('server-side-secret');
-      for (const name of ['authorization', 'x-cms-key', 'cookie', 'x-forwarded-for']) expect(seen.headers[name], name).to.equal(undefined);
+      for (const name of ['authorization', 'x-cms-key', 'cookie', 'x-forwarded-for'])
+        expect(seen.headers[name], name).to.equal(undefined);
 
-      const viaHeader = await k.asClient(null, 'POST', '/client/v1/gateway/crm/users', { headers: { 'x-cms-key': full }, payload: { name: 'Ada' } });
+      const viaHeader = await k.asClient(null, 'POST', '/client/v1/gateway/crm/users', {
+        headers: { 'x-cms-key': full },
+        payload: { name: 'Ada' },
+      });
       expect(viaHeader.statusCode).to.equal(200);
       expect(JSON.parse(viaHeader.json().body)).to.deep.equal({ name: 'Ada' });
       expect(crm.seen.at(-1)!.headers['x-cms-key']).to.equal(undefined);
@@ -116,7 +156,12 @@ describe('client-api: automations and passthrough through the gateway catalog', 
     it('allows only the routes the scopes name (endpoint by name or id, one route or all)', async () => {
       expect((await k.asClient(narrow, 'GET', '/client/v1/gateway/crm/users/1')).statusCode).to.equal(200);
       expect((await k.asClient(narrow, 'GET', '/client/v1/gateway/ep-crm/users/1')).statusCode).to.equal(200);
-      for (const [method, url] of [['GET', '/client/v1/gateway/crm/users/1/orders'], ['POST', '/client/v1/gateway/crm/users'], ['GET', '/client/v1/gateway/engine/flows/signup'], ['DELETE', '/client/v1/gateway/crm/users/1']]) {
+      for (const [method, url] of [
+        ['GET', '/client/v1/gateway/crm/users/1/orders'],
+        ['POST', '/client/v1/gateway/crm/users'],
+        ['GET', '/client/v1/gateway/engine/flows/signup'],
+        ['DELETE', '/client/v1/gateway/crm/users/1'],
+      ]) {
         const res = await k.asClient(narrow, method, url, method === 'POST' ? { payload: {} } : {});
         expect(res.statusCode, `${method} ${url}`).to.equal(404);
         expect(res.body).to.equal('Not found');

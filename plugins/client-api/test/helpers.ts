@@ -37,7 +37,13 @@ export function sameDatabase(handle: DatabaseHandle): DatabaseHandle {
  * record change collected in `changes`.
  */
 export async function startClientKernel(opts: ClientKernelOptions = {}) {
-  const t = await startTestKernel({ plugins: PLUGINS, extraPlugins: opts.extraPlugins, env: opts.env, clock: opts.clock, database: opts.database });
+  const t = await startTestKernel({
+    plugins: PLUGINS,
+    extraPlugins: opts.extraPlugins,
+    env: opts.env,
+    clock: opts.clock,
+    database: opts.database,
+  });
   const admin = await t.admin();
   const changes: RecordChange[] = [];
   t.kernel.resolve('recordHooks').subscribe('object', (change) => void changes.push(change));
@@ -46,16 +52,32 @@ export async function startClientKernel(opts: ClientKernelOptions = {}) {
     t.inject({ method: method as 'GET', url, payload: body as object, headers: { cookie: admin.cookie } });
 
   /** Creates a client through the admin API; `key` is the first key for a key client. */
-  const createClient = async (body: Record<string, unknown>): Promise<{ id: string; key: string; body: Record<string, unknown> }> => {
-    const res = await asAdmin('POST', '/api/v1/gateway/clients', { name: `client-${Math.random().toString(36).slice(2, 8)}`, authMode: 'key', ...body });
+  const createClient = async (
+    body: Record<string, unknown>,
+  ): Promise<{ id: string; key: string; body: Record<string, unknown> }> => {
+    const res = await asAdmin('POST', '/api/v1/gateway/clients', {
+      name: `client-${Math.random().toString(36).slice(2, 8)}`,
+      authMode: 'key',
+      ...body,
+    });
     if (res.statusCode !== 201) throw new Error(`client create failed: ${res.statusCode} ${res.body}`);
     const json = res.json();
     return { id: json.id, key: json.key, body: json };
   };
 
   /** A call to /client/v1 with a key (Authorization: Bearer) unless headers say otherwise. */
-  const asClient = (key: string | null, method: string, url: string, extra: Partial<InjectOptions> = {}): Promise<LightMyRequestResponse> =>
-    t.inject({ method: method as 'GET', url, ...extra, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(extra.headers ?? {}) } });
+  const asClient = (
+    key: string | null,
+    method: string,
+    url: string,
+    extra: Partial<InjectOptions> = {},
+  ): Promise<LightMyRequestResponse> =>
+    t.inject({
+      method: method as 'GET',
+      url,
+      ...extra,
+      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(extra.headers ?? {}) },
+    });
 
   let n = 0;
   const createClass = async (fields: unknown[]): Promise<string> => {
@@ -64,7 +86,12 @@ export async function startClientKernel(opts: ClientKernelOptions = {}) {
     if (res.statusCode !== 201) throw new Error(`class create failed: ${res.body}`);
     return name;
   };
-  const createObject = async (className: string, attributes: Record<string, unknown>, published: boolean, key?: string): Promise<string> => {
+  const createObject = async (
+    className: string,
+    attributes: Record<string, unknown>,
+    published: boolean,
+    key?: string,
+  ): Promise<string> => {
     const res = await asAdmin('POST', '/data-objects', { className, attributes, published, key });
     if (res.statusCode !== 201) throw new Error(`object create failed: ${res.body}`);
     return res.json().id;

@@ -30,7 +30,10 @@ export async function startIssuer() {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   /** A token from this issuer; `lifetime` seconds from `iat` (default now). */
-  const token = async (claims: JWTPayload & { aud?: string }, opts: { lifetime?: number; iat?: number; key?: Key; kid?: string; issuer?: string } = {}) => {
+  const token = async (
+    claims: JWTPayload & { aud?: string },
+    opts: { lifetime?: number; iat?: number; key?: Key; kid?: string; issuer?: string } = {},
+  ) => {
     const iat = opts.iat ?? Math.floor(Date.now() / 1000);
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: opts.kid ?? current.kid })

@@ -96,7 +96,13 @@ describe('client-api: per-client rate limits', () => {
       });
       await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
       const port = (proxy.address() as net.AddressInfo).port;
-      k = await startClientKernel({ env: { REDIS_URL: `redis://127.0.0.1:${port}`, CLIENT_RATE_LIMIT_PREFIX: `test:${randomBytes(6).toString('hex')}:` }, clock: midMinuteClock() });
+      k = await startClientKernel({
+        env: {
+          REDIS_URL: `redis://127.0.0.1:${port}`,
+          CLIENT_RATE_LIMIT_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
+        },
+        clock: midMinuteClock(),
+      });
     });
     after(async () => {
       await k?.close();

@@ -140,7 +140,18 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   for (const table of [
-    'content_gateway_bindings', 'content_staged_pages', 'content_settings', 'content_themes', 'content_website_paths',
-    'content_layouts', 'content_kits', 'content_templates', 'content_snippets', 'content_versions', 'content_pages', 'content_websites',
-  ]) await knex.schema.dropTableIfExists(table);
+    'content_gateway_bindings',
+    'content_staged_pages',
+    'content_settings',
+    'content_themes',
+    'content_website_paths',
+    'content_layouts',
+    'content_kits',
+    'content_templates',
+    'content_snippets',
+    'content_versions',
+    'content_pages',
+    'content_websites',
+  ])
+    await knex.schema.dropTableIfExists(table);
 }

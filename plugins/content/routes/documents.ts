@@ -10,13 +10,29 @@ import { IdParams, ListQuery, Name, Tree } from './schemas.ts';
  */
 export function documentRoutes(app: App, s: ContentServices): void {
   const tags = ['documents'];
-  app.get('/documents', { config: { permission: 'objects:read' }, schema: { tags, querystring: Type.Object(ListQuery) } }, async (request) =>
-    (await s.pages.list(request.query)).map(toPageDto),
+  app.get(
+    '/documents',
+    { config: { permission: 'objects:read' }, schema: { tags, querystring: Type.Object(ListQuery) } },
+    async (request) => (await s.pages.list(request.query)).map(toPageDto),
   );
-  app.get('/documents/:id', { config: { permission: 'objects:read' }, schema: { tags, params: IdParams } }, async (request) => toPageDto(await s.pages.get(request.params.id)));
+  app.get(
+    '/documents/:id',
+    { config: { permission: 'objects:read' }, schema: { tags, params: IdParams } },
+    async (request) => toPageDto(await s.pages.get(request.params.id)),
+  );
   app.patch(
     '/documents/:id',
-    { config: { permission: 'pages:edit' }, schema: { tags, params: IdParams, body: Type.Object({ content: Type.Optional(Tree), title: Type.Optional(Name) }, { additionalProperties: false }) } },
+    {
+      config: { permission: 'pages:edit' },
+      schema: {
+        tags,
+        params: IdParams,
+        body: Type.Object(
+          { content: Type.Optional(Tree), title: Type.Optional(Name) },
+          { additionalProperties: false },
+        ),
+      },
+    },
     async (request) => toPageDto(await s.pages.update(request.actor, request.params.id, request.body)),
   );
 }

@@ -4,12 +4,23 @@ import type { ContentServices } from '../services/index.ts';
 import { toLayoutDto } from '../services/layouts.ts';
 import { Id, IdParams, Locale, Name, Tree } from './schemas.ts';
 
-const Slot = Type.Object({ className: Type.Optional(Type.String({ maxLength: 500, pattern: '^[A-Za-z0-9 _:/.\\[\\]-]*$' })), style: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false });
+const Slot = Type.Object(
+  {
+    className: Type.Optional(Type.String({ maxLength: 500, pattern: '^[A-Za-z0-9 _:/.\\[\\]-]*$' })),
+    style: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+);
 const LayoutFields = {
   name: Name,
   regions: Type.Record(Type.String({ maxLength: 20 }), Type.Union([Type.Null(), Tree]), { maxProperties: 5 }),
-  slots: Type.Record(Type.String({ minLength: 1, maxLength: 50, pattern: '^[A-Za-z][A-Za-z0-9_-]*$' }), Slot, { maxProperties: 20 }),
-  pathPatterns: Type.Array(Type.String({ minLength: 1, maxLength: 500, pattern: '^(\\*|/[A-Za-z0-9/._~:-]*(/\\*)?)$' }), { maxItems: 50 }),
+  slots: Type.Record(Type.String({ minLength: 1, maxLength: 50, pattern: '^[A-Za-z][A-Za-z0-9_-]*$' }), Slot, {
+    maxProperties: 20,
+  }),
+  pathPatterns: Type.Array(
+    Type.String({ minLength: 1, maxLength: 500, pattern: '^(\\*|/[A-Za-z0-9/._~:-]*(/\\*)?)$' }),
+    { maxItems: 50 },
+  ),
   locale: Type.Union([Type.Null(), Locale]),
   isDefault: Type.Boolean(),
 };
@@ -23,23 +34,51 @@ export function layoutRoutes(app: App, s: ContentServices): void {
   const tags = ['layouts'];
   const base = '/cms-one/websites/:websiteId/templates';
 
-  app.get(base, { config: read, schema: { tags, params: Type.Object({ websiteId: Id }) } }, async (request) => (await s.layouts.list(request.params.websiteId)).map(toLayoutDto));
-  app.post(base, { config: edit, schema: { tags, params: Type.Object({ websiteId: Id }), body: Type.Object({ name, ...Type.Partial(Type.Object(rest)).properties }, { additionalProperties: false }) } }, async (request, reply) =>
-    reply.code(201).send(toLayoutDto(await s.layouts.create(request.params.websiteId, request.body))),
+  app.get(base, { config: read, schema: { tags, params: Type.Object({ websiteId: Id }) } }, async (request) =>
+    (await s.layouts.list(request.params.websiteId)).map(toLayoutDto),
   );
-  app.get(`${base}/:id`, { config: read, schema: { tags, params: Params } }, async (request) => toLayoutDto(await s.layouts.get(request.params.websiteId, request.params.id)));
-  app.patch(`${base}/:id`, { config: edit, schema: { tags, params: Params, body: Type.Partial(Type.Object(LayoutFields), { additionalProperties: false }) } }, async (request) =>
-    toLayoutDto(await s.layouts.update(request.params.websiteId, request.params.id, request.body)),
+  app.post(
+    base,
+    {
+      config: edit,
+      schema: {
+        tags,
+        params: Type.Object({ websiteId: Id }),
+        body: Type.Object({ name, ...Type.Partial(Type.Object(rest)).properties }, { additionalProperties: false }),
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(toLayoutDto(await s.layouts.create(request.params.websiteId, request.body))),
+  );
+  app.get(`${base}/:id`, { config: read, schema: { tags, params: Params } }, async (request) =>
+    toLayoutDto(await s.layouts.get(request.params.websiteId, request.params.id)),
+  );
+  app.patch(
+    `${base}/:id`,
+    {
+      config: edit,
+      schema: { tags, params: Params, body: Type.Partial(Type.Object(LayoutFields), { additionalProperties: false }) },
+    },
+    async (request) => toLayoutDto(await s.layouts.update(request.params.websiteId, request.params.id, request.body)),
   );
   app.delete(`${base}/:id`, { config: edit, schema: { tags, params: Params } }, async (request, reply) => {
     await s.layouts.remove(request.params.websiteId, request.params.id);
     return reply.code(204).send();
   });
 
-  app.get('/cms-one/pages/:id/layout', { config: read, schema: { tags: ['pages'], params: IdParams } }, async (request) => {
-    const page = await s.pages.get(request.params.id);
-    const layout = await s.layouts.forPage(page);
-    const body = layout?.slots.body ?? {};
-    return { pageId: page.id, layoutId: layout?.id ?? null, layoutName: layout?.name ?? null, body: { className: body.className ?? '', style: body.style ?? '' } };
-  });
+  app.get(
+    '/cms-one/pages/:id/layout',
+    { config: read, schema: { tags: ['pages'], params: IdParams } },
+    async (request) => {
+      const page = await s.pages.get(request.params.id);
+      const layout = await s.layouts.forPage(page);
+      const body = layout?.slots.body ?? {};
+      return {
+        pageId: page.id,
+        layoutId: layout?.id ?? null,
+        layoutName: layout?.name ?? null,
+        body: { className: body.className ?? '', style: body.style ?? '' },
+      };
+    },
+  );
 }

@@ -20,7 +20,10 @@ const PageFields = {
   kind: Type.Union([Type.Null(), Type.Literal('app'), Type.Literal('page')]),
 };
 const { websiteId, locale, path, title, ...optional } = PageFields;
-const CreateBody = Type.Object({ websiteId, locale, path, title, ...Type.Partial(Type.Object(optional)).properties }, { additionalProperties: false });
+const CreateBody = Type.Object(
+  { websiteId, locale, path, title, ...Type.Partial(Type.Object(optional)).properties },
+  { additionalProperties: false },
+);
 const { translationGroupId: _group, ...patchable } = PageFields;
 const PatchBody = Type.Partial(Type.Object(patchable), { additionalProperties: false });
 const VersionParams = Type.Object({ id: Id, versionId: Id });
@@ -30,36 +33,59 @@ export function pageRoutes(app: App, s: ContentServices): void {
   const edit = { permission: 'pages:edit' };
   const tags = ['pages'];
 
-  app.get('/cms-one/pages', { config: read, schema: { tags, querystring: Type.Object({ websiteId: Type.Optional(Id), ...ListQuery }) } }, async (request) =>
-    (await s.pages.list(request.query)).map(toPageDto),
+  app.get(
+    '/cms-one/pages',
+    { config: read, schema: { tags, querystring: Type.Object({ websiteId: Type.Optional(Id), ...ListQuery }) } },
+    async (request) => (await s.pages.list(request.query)).map(toPageDto),
   );
   app.post('/cms-one/pages', { config: edit, schema: { tags, body: CreateBody } }, async (request, reply) =>
     reply.code(201).send(toPageDto(await s.pages.create(request.actor, request.body))),
   );
-  app.get('/cms-one/pages/:id', { config: read, schema: { tags, params: IdParams } }, async (request) => toPageDto(await s.pages.get(request.params.id)));
-  app.patch('/cms-one/pages/:id', { config: edit, schema: { tags, params: IdParams, body: PatchBody } }, async (request) =>
-    toPageDto(await s.pages.update(request.actor, request.params.id, request.body)),
+  app.get('/cms-one/pages/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
+    toPageDto(await s.pages.get(request.params.id)),
   );
-  app.delete('/cms-one/pages/:id', { config: { permission: 'pages:delete' }, schema: { tags, params: IdParams } }, async (request, reply) => {
-    await s.pages.remove(request.actor, request.params.id);
-    return reply.code(204).send();
-  });
-  app.put('/cms-one/pages/:id/thumbnail', { config: edit, schema: { tags, params: IdParams, body: Type.Object({ thumbnail: Thumbnail }, { additionalProperties: false }) } }, async (request) => {
-    const row = await s.pages.update(request.actor, request.params.id, { thumbnail: request.body.thumbnail });
-    return { id: row.id, thumbnail: row.thumbnail };
-  });
+  app.patch(
+    '/cms-one/pages/:id',
+    { config: edit, schema: { tags, params: IdParams, body: PatchBody } },
+    async (request) => toPageDto(await s.pages.update(request.actor, request.params.id, request.body)),
+  );
+  app.delete(
+    '/cms-one/pages/:id',
+    { config: { permission: 'pages:delete' }, schema: { tags, params: IdParams } },
+    async (request, reply) => {
+      await s.pages.remove(request.actor, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+  app.put(
+    '/cms-one/pages/:id/thumbnail',
+    {
+      config: edit,
+      schema: { tags, params: IdParams, body: Type.Object({ thumbnail: Thumbnail }, { additionalProperties: false }) },
+    },
+    async (request) => {
+      const row = await s.pages.update(request.actor, request.params.id, { thumbnail: request.body.thumbnail });
+      return { id: row.id, thumbnail: row.thumbnail };
+    },
+  );
   app.get('/cms-one/pages/:id/versions', { config: read, schema: { tags, params: IdParams } }, async (request) => {
     await s.pages.get(request.params.id);
     return (await s.pages.versions(request.params.id)).map(versionDto);
   });
-  app.get('/cms-one/pages/:id/versions/:versionId', { config: read, schema: { tags, params: VersionParams } }, async (request) =>
-    versionDto(await s.pages.version(request.params.id, request.params.versionId)),
+  app.get(
+    '/cms-one/pages/:id/versions/:versionId',
+    { config: read, schema: { tags, params: VersionParams } },
+    async (request) => versionDto(await s.pages.version(request.params.id, request.params.versionId)),
   );
-  app.get('/cms-one/pages/:id/versions/:versionId/diff', { config: read, schema: { tags, params: VersionParams } }, async (request) =>
-    s.pages.diff(request.params.id, request.params.versionId),
+  app.get(
+    '/cms-one/pages/:id/versions/:versionId/diff',
+    { config: read, schema: { tags, params: VersionParams } },
+    async (request) => s.pages.diff(request.params.id, request.params.versionId),
   );
-  app.post('/cms-one/pages/:id/versions/:versionId/restore', { config: edit, schema: { tags, params: VersionParams } }, async (request) =>
-    toPageDto(await s.pages.restore(request.actor, request.params.id, request.params.versionId)),
+  app.post(
+    '/cms-one/pages/:id/versions/:versionId/restore',
+    { config: edit, schema: { tags, params: VersionParams } },
+    async (request) => toPageDto(await s.pages.restore(request.actor, request.params.id, request.params.versionId)),
   );
   app.post('/cms-one/pages/:id/render', { config: read, schema: { tags, params: IdParams } }, async (request) => {
     const row = await s.pages.get(request.params.id);
@@ -70,6 +96,18 @@ export function pageRoutes(app: App, s: ContentServices): void {
   );
 }
 
-export function versionDto(v: { id: string; title: string | null; created_by: string | null; created_at: Date; content?: unknown }) {
-  return { id: v.id, title: v.title, createdBy: v.created_by, createdAt: v.created_at, ...(v.content !== undefined ? { content: v.content } : {}) };
+export function versionDto(v: {
+  id: string;
+  title: string | null;
+  created_by: string | null;
+  created_at: Date;
+  content?: unknown;
+}) {
+  return {
+    id: v.id,
+    title: v.title,
+    createdBy: v.created_by,
+    createdAt: v.created_at,
+    ...(v.content !== undefined ? { content: v.content } : {}),
+  };
 }

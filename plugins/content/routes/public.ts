@@ -37,44 +37,91 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
     const tags = ['public'];
     const origin = (request: { protocol: string; host: string }) => `${request.protocol}://${request.host}`;
 
-    pub.get('/public/pages/:locale/*', { config, schema: { tags, params: Type.Object({ locale: Type.String({ minLength: 1, maxLength: 64 }), '*': Type.String({ maxLength: 2000 }) }) } }, async (request, reply) => {
-      const located = await s.publicPages.locate(request.params['*'], request.headers.host);
-      const page = located && (await s.publicPages.find(located.site, request.params.locale, located.path));
-      if (!page) throw notFound();
-      if (page.etag) reply.header('etag', page.etag);
-      return reply.type('application/json; charset=utf-8').send(page.body);
-    });
+    pub.get(
+      '/public/pages/:locale/*',
+      {
+        config,
+        schema: {
+          tags,
+          params: Type.Object({
+            locale: Type.String({ minLength: 1, maxLength: 64 }),
+            '*': Type.String({ maxLength: 2000 }),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const located = await s.publicPages.locate(request.params['*'], request.headers.host);
+        const page = located && (await s.publicPages.find(located.site, request.params.locale, located.path));
+        if (!page) throw notFound();
+        if (page.etag) reply.header('etag', page.etag);
+        return reply.type('application/json; charset=utf-8').send(page.body);
+      },
+    );
 
-    pub.get('/public/page/*', { config, schema: { tags, params: Wildcard, querystring: Type.Object({ locale: Type.Optional(Locale) }) } }, async (request, reply) => {
-      const located = await s.publicPages.locate(request.params['*'], undefined);
-      const page = located && (await s.publicPages.find(located.site, request.query.locale ?? located.site.locales[0], located.path));
-      if (!page) throw notFound();
-      if (page.etag) reply.header('etag', page.etag);
-      return reply.type('application/json; charset=utf-8').send(page.body);
-    });
+    pub.get(
+      '/public/page/*',
+      { config, schema: { tags, params: Wildcard, querystring: Type.Object({ locale: Type.Optional(Locale) }) } },
+      async (request, reply) => {
+        const located = await s.publicPages.locate(request.params['*'], undefined);
+        const page =
+          located &&
+          (await s.publicPages.find(located.site, request.query.locale ?? located.site.locales[0], located.path));
+        if (!page) throw notFound();
+        if (page.etag) reply.header('etag', page.etag);
+        return reply.type('application/json; charset=utf-8').send(page.body);
+      },
+    );
 
-    pub.get('/public/pages', { config, schema: { tags, querystring: Type.Object({ websiteId: Id, locale: Type.Optional(Locale), limit: Type.Integer({ minimum: 1, maximum: 1000, default: 1000 }), offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }) }) } }, async (request) => {
-      if (!(await s.directory.byId(request.query.websiteId))) throw notFound();
-      const rows = await s.publicStore.list(request.query);
-      return rows.map((r) => ({ id: r.id, slug: r.path, title: r.title, locale: r.locale }));
-    });
+    pub.get(
+      '/public/pages',
+      {
+        config,
+        schema: {
+          tags,
+          querystring: Type.Object({
+            websiteId: Id,
+            locale: Type.Optional(Locale),
+            limit: Type.Integer({ minimum: 1, maximum: 1000, default: 1000 }),
+            offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+          }),
+        },
+      },
+      async (request) => {
+        if (!(await s.directory.byId(request.query.websiteId))) throw notFound();
+        const rows = await s.publicStore.list(request.query);
+        return rows.map((r) => ({ id: r.id, slug: r.path, title: r.title, locale: r.locale }));
+      },
+    );
 
-    pub.get('/public/apps/:websiteId', { config, schema: { tags, params: Type.Object({ websiteId: Id }) } }, async (request) => {
-      if (!(await s.directory.byId(request.params.websiteId))) throw notFound();
-      const rows = await s.publicStore.list({ websiteId: request.params.websiteId, kind: 'app', limit: 1000, offset: 0 });
-      return rows.map((r) => ({ id: r.id, slug: r.path, title: r.title, locale: r.locale }));
-    });
+    pub.get(
+      '/public/apps/:websiteId',
+      { config, schema: { tags, params: Type.Object({ websiteId: Id }) } },
+      async (request) => {
+        if (!(await s.directory.byId(request.params.websiteId))) throw notFound();
+        const rows = await s.publicStore.list({
+          websiteId: request.params.websiteId,
+          kind: 'app',
+          limit: 1000,
+          offset: 0,
+        });
+        return rows.map((r) => ({ id: r.id, slug: r.path, title: r.title, locale: r.locale }));
+      },
+    );
 
-    pub.get('/public/404/:websiteId', { config, schema: { tags, params: Type.Object({ websiteId: Id }) } }, async (request, reply) => {
-      const site = await s.directory.byId(request.params.websiteId);
-      if (!site) throw notFound();
-      const content = await s.layouts.notFoundContent(site.id);
-      if (content) return { websiteId: site.id, content };
-      // Without a layout region, a published page at /404 is the website's 404 content.
-      const page = await s.publicStore.pageBody(site.id, site.locales[0], '/404');
-      if (!page) throw notFound();
-      return reply.type('application/json; charset=utf-8').send(page.body);
-    });
+    pub.get(
+      '/public/404/:websiteId',
+      { config, schema: { tags, params: Type.Object({ websiteId: Id }) } },
+      async (request, reply) => {
+        const site = await s.directory.byId(request.params.websiteId);
+        if (!site) throw notFound();
+        const content = await s.layouts.notFoundContent(site.id);
+        if (content) return { websiteId: site.id, content };
+        // Without a layout region, a published page at /404 is the website's 404 content.
+        const page = await s.publicStore.pageBody(site.id, site.locales[0], '/404');
+        if (!page) throw notFound();
+        return reply.type('application/json; charset=utf-8').send(page.body);
+      },
+    );
 
     pub.get('/public/snippets/:id', { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request) => {
       const row = await s.snippets.get(request.params.id).catch(() => undefined);
@@ -82,29 +129,53 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
       return { id: row.id, name: row.name, content: row.content, updatedAt: row.updated_at };
     });
 
-    pub.get('/public/websites', { config, schema: { tags } }, async () => (await s.directory.all()).map((w) => ({ id: w.id, name: w.name })));
+    pub.get('/public/websites', { config, schema: { tags } }, async () =>
+      (await s.directory.all()).map((w) => ({ id: w.id, name: w.name })),
+    );
 
     pub.get('/public/websites/:id', { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request) => {
       const site = await s.directory.byId(request.params.id);
       if (!site) throw notFound();
       const r = site.row;
-      return { id: r.id, name: r.name, rootPath: r.root_path, locales: r.locales, kind: r.kind, domains: r.domains, theme: r.theme, settings: redactSecrets(r.settings) };
+      return {
+        id: r.id,
+        name: r.name,
+        rootPath: r.root_path,
+        locales: r.locales,
+        kind: r.kind,
+        domains: r.domains,
+        theme: r.theme,
+        settings: redactSecrets(r.settings),
+      };
     });
 
-    pub.get('/public/sitemap.xml', { config, schema: { tags, querystring: Type.Object({ websiteId: Type.Optional(Id), part: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })) }) } }, async (request, reply) => {
-      const scope = await s.sitemaps.scope(request.query.websiteId, request.headers.host);
-      if (scope && scope.length === 0) throw notFound();
-      const base = origin(request);
-      const self = `${base}/public/sitemap.xml?${request.query.websiteId ? `websiteId=${request.query.websiteId}&` : ''}`;
-      // The validator covers the URL form too: the index's part links depend on it.
-      const tag = await s.sitemaps.tag(scope, self, request.query.part);
-      reply.header('etag', tag).type('application/xml; charset=utf-8');
-      // The validator is known before the document: an unchanged sitemap is never built again.
-      if (request.headers['if-none-match'] === tag) return reply.code(304).send('');
-      const doc = await s.sitemaps.build(scope, base, request.query.part, tag, self);
-      if (doc === undefined) throw notFound();
-      return reply.send(doc);
-    });
+    pub.get(
+      '/public/sitemap.xml',
+      {
+        config,
+        schema: {
+          tags,
+          querystring: Type.Object({
+            websiteId: Type.Optional(Id),
+            part: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const scope = await s.sitemaps.scope(request.query.websiteId, request.headers.host);
+        if (scope && scope.length === 0) throw notFound();
+        const base = origin(request);
+        const self = `${base}/public/sitemap.xml?${request.query.websiteId ? `websiteId=${request.query.websiteId}&` : ''}`;
+        // The validator covers the URL form too: the index's part links depend on it.
+        const tag = await s.sitemaps.tag(scope, self, request.query.part);
+        reply.header('etag', tag).type('application/xml; charset=utf-8');
+        // The validator is known before the document: an unchanged sitemap is never built again.
+        if (request.headers['if-none-match'] === tag) return reply.code(304).send('');
+        const doc = await s.sitemaps.build(scope, base, request.query.part, tag, self);
+        if (doc === undefined) throw notFound();
+        return reply.send(doc);
+      },
+    );
 
     pub.get('/public/robots.txt', { config, schema: { tags } }, async (request, reply) => {
       const scope = await s.sitemaps.scope(undefined, request.headers.host);

@@ -17,7 +17,9 @@ export const Seo = Type.Object(
     title: Type.Optional(Type.String({ maxLength: 300 })),
     description: Type.Optional(Type.String({ maxLength: 1000 })),
     canonical: Type.Optional(Type.String({ maxLength: 2000, pattern: '^(https?://|/)' })),
-    openGraph: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2000 }), { maxProperties: 30 })),
+    openGraph: Type.Optional(
+      Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2000 }), { maxProperties: 30 }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -11,7 +11,14 @@ import { firstSegment } from '../services/site-directory.ts';
 export function siteRootRoute(app: App, s: ContentServices): void {
   app.get(
     '/site-root',
-    { config: { public: true }, schema: { tags: ['public'], querystring: Type.Object({}, { additionalProperties: false }), headers: Type.Object({ 'x-original-uri': Type.Optional(Type.String({ maxLength: 8192 })) }) } },
+    {
+      config: { public: true },
+      schema: {
+        tags: ['public'],
+        querystring: Type.Object({}, { additionalProperties: false }),
+        headers: Type.Object({ 'x-original-uri': Type.Optional(Type.String({ maxLength: 8192 })) }),
+      },
+    },
     async (request, reply) => {
       const segment = firstSegment(request.headers['x-original-uri'] ?? '');
       const site = segment ? await s.directory.bySegment(segment) : undefined;

@@ -7,9 +7,17 @@ import { versionDto } from './pages.ts';
 import { Id, IdParams, ListQuery, Name, Thumbnail, Tree } from './schemas.ts';
 
 const NullableId = Type.Union([Type.Null(), Id]);
-const CreateBody = Type.Object({ name: Name, websiteId: Type.Optional(NullableId), content: Type.Optional(Tree) }, { additionalProperties: false });
+const CreateBody = Type.Object(
+  { name: Name, websiteId: Type.Optional(NullableId), content: Type.Optional(Tree) },
+  { additionalProperties: false },
+);
 const PatchBody = Type.Object(
-  { name: Type.Optional(Name), websiteId: Type.Optional(NullableId), content: Type.Optional(Tree), autosave: Type.Optional(Type.Boolean()) },
+  {
+    name: Type.Optional(Name),
+    websiteId: Type.Optional(NullableId),
+    content: Type.Optional(Tree),
+    autosave: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false },
 );
 const ListQ = Type.Object({ websiteId: Type.Optional(Id), ...ListQuery });
@@ -22,34 +30,62 @@ export function snippetRoutes(app: App, s: ContentServices): void {
   const tags = ['snippets'];
 
   for (const base of ['/cms-one/snippets', '/snippets']) {
-    app.get(base, { config: read, schema: { tags, querystring: ListQ } }, async (request) => (await s.snippets.list(request.query)).map(toSnippetDto));
-    app.post(base, { config: edit, schema: { tags, body: CreateBody } }, async (request, reply) => reply.code(201).send(toSnippetDto(await s.snippets.create(request.body))));
+    app.get(base, { config: read, schema: { tags, querystring: ListQ } }, async (request) =>
+      (await s.snippets.list(request.query)).map(toSnippetDto),
+    );
+    app.post(base, { config: edit, schema: { tags, body: CreateBody } }, async (request, reply) =>
+      reply.code(201).send(toSnippetDto(await s.snippets.create(request.body))),
+    );
     app.delete(`${base}/:id`, { config: del, schema: { tags, params: IdParams } }, async (request, reply) => {
       await s.snippets.remove(request.params.id);
       return reply.code(204).send();
     });
   }
-  app.get('/cms-one/snippets/:id', { config: read, schema: { tags, params: IdParams } }, async (request) => toSnippetDto(await s.snippets.get(request.params.id)));
-  app.patch('/cms-one/snippets/:id', { config: edit, schema: { tags, params: IdParams, body: PatchBody } }, async (request) =>
-    toSnippetDto(await s.snippets.update(request.actor, request.params.id, request.body)),
+  app.get('/cms-one/snippets/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
+    toSnippetDto(await s.snippets.get(request.params.id)),
+  );
+  app.patch(
+    '/cms-one/snippets/:id',
+    { config: edit, schema: { tags, params: IdParams, body: PatchBody } },
+    async (request) => toSnippetDto(await s.snippets.update(request.actor, request.params.id, request.body)),
   );
   app.get('/cms-one/snippets/:id/versions', { config: read, schema: { tags, params: IdParams } }, async (request) => {
     await s.snippets.get(request.params.id);
     return (await s.snippets.versions(request.params.id)).map(versionDto);
   });
-  app.get('/cms-one/snippets/:id/versions/:versionId', { config: read, schema: { tags, params: Type.Object({ id: Id, versionId: Id }) } }, async (request) =>
-    versionDto(await s.snippets.version(request.params.id, request.params.versionId)),
+  app.get(
+    '/cms-one/snippets/:id/versions/:versionId',
+    { config: read, schema: { tags, params: Type.Object({ id: Id, versionId: Id }) } },
+    async (request) => versionDto(await s.snippets.version(request.params.id, request.params.versionId)),
   );
   app.post('/cms-one/snippets/:id/render', { config: read, schema: { tags, params: IdParams } }, async (request) => {
     const row = await s.snippets.get(request.params.id);
     return { html: renderEmailHtml(row.name, row.content, { stripComments: await s.settings.stripHtmlComments() }) };
   });
-  app.put('/cms-one/snippets/:id/thumbnail', { config: edit, schema: { tags, params: IdParams, body: Type.Object({ thumbnail: Thumbnail }, { additionalProperties: false }) } }, async (request) => {
-    const row = await s.snippets.update(request.actor, request.params.id, { thumbnail: request.body.thumbnail });
-    return { id: row.id, thumbnail: row.thumbnail };
-  });
-  app.put('/cms-one/snippets/:id/lock', { config: edit, schema: { tags, params: IdParams, body: Type.Object({ locked: Type.Boolean() }, { additionalProperties: false }) } }, async (request) => {
-    const row = await s.snippets.update(request.actor, request.params.id, { locked: request.body.locked });
-    return { id: row.id, locked: row.locked };
-  });
+  app.put(
+    '/cms-one/snippets/:id/thumbnail',
+    {
+      config: edit,
+      schema: { tags, params: IdParams, body: Type.Object({ thumbnail: Thumbnail }, { additionalProperties: false }) },
+    },
+    async (request) => {
+      const row = await s.snippets.update(request.actor, request.params.id, { thumbnail: request.body.thumbnail });
+      return { id: row.id, thumbnail: row.thumbnail };
+    },
+  );
+  app.put(
+    '/cms-one/snippets/:id/lock',
+    {
+      config: edit,
+      schema: {
+        tags,
+        params: IdParams,
+        body: Type.Object({ locked: Type.Boolean() }, { additionalProperties: false }),
+      },
+    },
+    async (request) => {
+      const row = await s.snippets.update(request.actor, request.params.id, { locked: request.body.locked });
+      return { id: row.id, locked: row.locked };
+    },
+  );
 }

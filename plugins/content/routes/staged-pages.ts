@@ -8,18 +8,36 @@ import { Id, IdParams, ListQuery } from './schemas.ts';
 export function stagedPageRoutes(app: App, s: ContentServices): void {
   const tags = ['pages'];
   const read = { permission: 'objects:read' };
-  app.get('/cms-one/pages/staged', { config: read, schema: { tags, querystring: Type.Object({ websiteId: Type.Optional(Id), ...ListQuery }) } }, async (request) =>
-    (await s.staged.list(request.query.websiteId, request.query.limit, request.query.offset)).map((r) => toStagedDto(r, false)),
+  app.get(
+    '/cms-one/pages/staged',
+    { config: read, schema: { tags, querystring: Type.Object({ websiteId: Type.Optional(Id), ...ListQuery }) } },
+    async (request) =>
+      (await s.staged.list(request.query.websiteId, request.query.limit, request.query.offset)).map((r) =>
+        toStagedDto(r, false),
+      ),
   );
-  app.get('/cms-one/pages/staged/:id', { config: read, schema: { tags, params: IdParams } }, async (request) => toStagedDto(await s.staged.get(request.params.id)));
-  app.post('/cms-one/pages/staged/promote', { config: { permission: 'pages:edit' }, schema: { tags, querystring: Type.Object({ websiteId: Type.Optional(Id) }) } }, async (request) =>
-    s.staged.promoteAll(request.actor, request.query.websiteId),
+  app.get('/cms-one/pages/staged/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
+    toStagedDto(await s.staged.get(request.params.id)),
   );
-  app.post('/cms-one/pages/staged/:id/promote', { config: { permission: 'pages:edit' }, schema: { tags, params: IdParams } }, async (request) =>
-    s.staged.promote(request.actor, request.params.id),
+  app.post(
+    '/cms-one/pages/staged/promote',
+    {
+      config: { permission: 'pages:edit' },
+      schema: { tags, querystring: Type.Object({ websiteId: Type.Optional(Id) }) },
+    },
+    async (request) => s.staged.promoteAll(request.actor, request.query.websiteId),
   );
-  app.delete('/cms-one/pages/staged/:id', { config: { permission: 'pages:delete' }, schema: { tags, params: IdParams } }, async (request, reply) => {
-    await s.staged.discard(request.params.id);
-    return reply.code(204).send();
-  });
+  app.post(
+    '/cms-one/pages/staged/:id/promote',
+    { config: { permission: 'pages:edit' }, schema: { tags, params: IdParams } },
+    async (request) => s.staged.promote(request.actor, request.params.id),
+  );
+  app.delete(
+    '/cms-one/pages/staged/:id',
+    { config: { permission: 'pages:delete' }, schema: { tags, params: IdParams } },
+    async (request, reply) => {
+      await s.staged.discard(request.params.id);
+      return reply.code(204).send();
+    },
+  );
 }

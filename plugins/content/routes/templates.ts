@@ -15,29 +15,76 @@ export function templateRoutes(app: App, s: ContentServices): void {
   const tags = ['templates'];
   const list = Type.Object(ListQuery);
 
-  app.get('/cms-one/templates', { config: read, schema: { tags, querystring: list } }, async (request) => (await s.templates.list(request.query.limit, request.query.offset)).map(toTemplateDto));
-  app.post('/cms-one/templates', { config: edit, schema: { tags, body: Type.Object({ path: TemplatePath, name: Name, content: Type.Optional(Tree) }, { additionalProperties: false }) } }, async (request, reply) =>
-    reply.code(201).send(toTemplateDto(await s.templates.create(request.body))),
+  app.get('/cms-one/templates', { config: read, schema: { tags, querystring: list } }, async (request) =>
+    (await s.templates.list(request.query.limit, request.query.offset)).map(toTemplateDto),
   );
-  app.get('/cms-one/templates/:id', { config: read, schema: { tags, params: IdParams } }, async (request) => toTemplateDto(await s.templates.get(request.params.id)));
-  app.patch('/cms-one/templates/:id', { config: edit, schema: { tags, params: IdParams, body: Type.Object({ path: Type.Optional(TemplatePath), name: Type.Optional(Name), content: Type.Optional(Tree) }, { additionalProperties: false }) } }, async (request) =>
-    toTemplateDto(await s.templates.update(request.params.id, request.body)),
+  app.post(
+    '/cms-one/templates',
+    {
+      config: edit,
+      schema: {
+        tags,
+        body: Type.Object(
+          { path: TemplatePath, name: Name, content: Type.Optional(Tree) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => reply.code(201).send(toTemplateDto(await s.templates.create(request.body))),
+  );
+  app.get('/cms-one/templates/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
+    toTemplateDto(await s.templates.get(request.params.id)),
+  );
+  app.patch(
+    '/cms-one/templates/:id',
+    {
+      config: edit,
+      schema: {
+        tags,
+        params: IdParams,
+        body: Type.Object(
+          { path: Type.Optional(TemplatePath), name: Type.Optional(Name), content: Type.Optional(Tree) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => toTemplateDto(await s.templates.update(request.params.id, request.body)),
   );
   app.delete('/cms-one/templates/:id', { config: del, schema: { tags, params: IdParams } }, async (request, reply) => {
     await s.templates.remove(request.params.id);
     return reply.code(204).send();
   });
 
-  app.get('/cms-one/kits', { config: read, schema: { tags, querystring: list } }, async (request) => (await s.templates.listKits(request.query.limit, request.query.offset)).map(toKitDto));
-  app.post('/cms-one/kits', { config: edit, schema: { tags, body: Type.Object({ name: Name, templateIds: Type.Optional(Type.Array(Id, { maxItems: KIT_MAX_TEMPLATES })) }, { additionalProperties: false }) } }, async (request, reply) =>
-    reply.code(201).send(toKitDto(await s.templates.createKit(request.body))),
+  app.get('/cms-one/kits', { config: read, schema: { tags, querystring: list } }, async (request) =>
+    (await s.templates.listKits(request.query.limit, request.query.offset)).map(toKitDto),
   );
-  app.get('/cms-one/kits/:id', { config: read, schema: { tags, params: IdParams } }, async (request) => toKitDto(await s.templates.getKit(request.params.id)));
+  app.post(
+    '/cms-one/kits',
+    {
+      config: edit,
+      schema: {
+        tags,
+        body: Type.Object(
+          { name: Name, templateIds: Type.Optional(Type.Array(Id, { maxItems: KIT_MAX_TEMPLATES })) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => reply.code(201).send(toKitDto(await s.templates.createKit(request.body))),
+  );
+  app.get('/cms-one/kits/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
+    toKitDto(await s.templates.getKit(request.params.id)),
+  );
   app.delete('/cms-one/kits/:id', { config: del, schema: { tags, params: IdParams } }, async (request, reply) => {
     await s.templates.removeKit(request.params.id);
     return reply.code(204).send();
   });
-  app.post('/cms-one/kits/:id/templates', { config: edit, schema: { tags, params: IdParams, body: Type.Object({ templateId: Id }, { additionalProperties: false }) } }, async (request) =>
-    toKitDto(await s.templates.appendTemplate(request.params.id, request.body.templateId)),
+  app.post(
+    '/cms-one/kits/:id/templates',
+    {
+      config: edit,
+      schema: { tags, params: IdParams, body: Type.Object({ templateId: Id }, { additionalProperties: false }) },
+    },
+    async (request) => toKitDto(await s.templates.appendTemplate(request.params.id, request.body.templateId)),
   );
 }

@@ -19,18 +19,54 @@ export function websitePathRoutes(app: App, s: ContentServices): void {
   const read = { permission: 'objects:read' };
   const edit = { permission: 'menus:edit' };
   const tags = ['website-paths'];
-  app.get('/cms-one/website-paths', { config: read, schema: { tags, querystring: Type.Object({ websiteId: Type.Optional(Id), ...ListQuery, limit: Type.Integer({ minimum: 1, maximum: 5000, default: 1000 }) }) } }, async (request) =>
-    (await s.menus.list(request.query.websiteId, request.query.limit, request.query.offset)).map(toWebsitePathDto),
+  app.get(
+    '/cms-one/website-paths',
+    {
+      config: read,
+      schema: {
+        tags,
+        querystring: Type.Object({
+          websiteId: Type.Optional(Id),
+          ...ListQuery,
+          limit: Type.Integer({ minimum: 1, maximum: 5000, default: 1000 }),
+        }),
+      },
+    },
+    async (request) =>
+      (await s.menus.list(request.query.websiteId, request.query.limit, request.query.offset)).map(toWebsitePathDto),
   );
-  app.post('/cms-one/website-paths', { config: edit, schema: { tags, body: Type.Object({ websiteId, label, ...Type.Partial(Type.Object(optional)).properties }, { additionalProperties: false }) } }, async (request, reply) =>
-    reply.code(201).send(toWebsitePathDto(await s.menus.create(requestContext(request), request.body))),
+  app.post(
+    '/cms-one/website-paths',
+    {
+      config: edit,
+      schema: {
+        tags,
+        body: Type.Object(
+          { websiteId, label, ...Type.Partial(Type.Object(optional)).properties },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(toWebsitePathDto(await s.menus.create(requestContext(request), request.body))),
   );
-  app.get('/cms-one/website-paths/:id', { config: read, schema: { tags, params: IdParams } }, async (request) => toWebsitePathDto(await s.menus.get(request.params.id)));
-  app.patch('/cms-one/website-paths/:id', { config: edit, schema: { tags, params: IdParams, body: Type.Partial(Type.Object(Fields), { additionalProperties: false }) } }, async (request) =>
-    toWebsitePathDto(await s.menus.update(requestContext(request), request.params.id, request.body)),
+  app.get('/cms-one/website-paths/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
+    toWebsitePathDto(await s.menus.get(request.params.id)),
   );
-  app.delete('/cms-one/website-paths/:id', { config: edit, schema: { tags, params: IdParams } }, async (request, reply) => {
-    await s.menus.remove(requestContext(request), request.params.id);
-    return reply.code(204).send();
-  });
+  app.patch(
+    '/cms-one/website-paths/:id',
+    {
+      config: edit,
+      schema: { tags, params: IdParams, body: Type.Partial(Type.Object(Fields), { additionalProperties: false }) },
+    },
+    async (request) => toWebsitePathDto(await s.menus.update(requestContext(request), request.params.id, request.body)),
+  );
+  app.delete(
+    '/cms-one/website-paths/:id',
+    { config: edit, schema: { tags, params: IdParams } },
+    async (request, reply) => {
+      await s.menus.remove(requestContext(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
 }

@@ -60,7 +60,11 @@ export function createContentServices(kernel: ContentDeps) {
     publicStore,
     publicPages,
     sitemaps,
-    publicRateLimit: new AddressRateLimit(kernel.pluginConfig.PUBLIC_CONTENT_RATE_LIMIT_PER_MINUTE, () => kernel.clock.now().getTime(), 'Too many requests to the public content API; try again later'),
+    publicRateLimit: new AddressRateLimit(
+      kernel.pluginConfig.PUBLIC_CONTENT_RATE_LIMIT_PER_MINUTE,
+      () => kernel.clock.now().getTime(),
+      'Too many requests to the public content API; try again later',
+    ),
   };
 }
 

@@ -15,8 +15,16 @@ export interface LayoutInput {
 }
 
 export const toLayoutDto = (r: LayoutRow) => ({
-  id: r.id, websiteId: r.website_id, name: r.name, regions: r.regions, slots: r.slots, pathPatterns: r.path_patterns,
-  locale: r.locale, isDefault: r.is_default, createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  websiteId: r.website_id,
+  name: r.name,
+  regions: r.regions,
+  slots: r.slots,
+  pathPatterns: r.path_patterns,
+  locale: r.locale,
+  isDefault: r.is_default,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 /** `/blog/*` matches everything below `/blog`, `*` every path, anything else itself. */
@@ -39,14 +47,22 @@ export class LayoutService {
     if (input.regions !== undefined) {
       const regions: LayoutWrite['regions'] = {};
       for (const [name, tree] of Object.entries(input.regions)) {
-        if (!(REGIONS as readonly string[]).includes(name)) throw badRequest(`Unknown region "${name.slice(0, 64)}" (header, aside, main, footer, notFound)`, `regions.${name}`);
-        regions[name as (typeof REGIONS)[number]] = tree === null ? null : validateNodeTree(tree, `regions.${name}`, this.deps.kernel.pluginConfig.CONTENT_MAX_TREE_BYTES);
+        if (!(REGIONS as readonly string[]).includes(name))
+          throw badRequest(
+            `Unknown region "${name.slice(0, 64)}" (header, aside, main, footer, notFound)`,
+            `regions.${name}`,
+          );
+        regions[name as (typeof REGIONS)[number]] =
+          tree === null
+            ? null
+            : validateNodeTree(tree, `regions.${name}`, this.deps.kernel.pluginConfig.CONTENT_MAX_TREE_BYTES);
       }
       w.regions = regions;
     }
     if (input.slots !== undefined) {
       for (const [name, slot] of Object.entries(input.slots)) {
-        if (/expression\(|javascript:|behavior:/i.test(slot.style ?? '')) throw badRequest('Script in styles is not allowed', `slots.${name}.style`);
+        if (/expression\(|javascript:|behavior:/i.test(slot.style ?? ''))
+          throw badRequest('Script in styles is not allowed', `slots.${name}.style`);
       }
       w.slots = input.slots;
     }
@@ -99,14 +115,19 @@ export class LayoutService {
 
   /** The layout a page gets: the most specific matching pattern for its locale, else the default. */
   async forPage(page: { website_id: string; locale: string; path: string }): Promise<LayoutRow | undefined> {
-    const layouts = (await this.deps.store.list(page.website_id)).filter((l) => l.locale === null || l.locale === page.locale);
+    const layouts = (await this.deps.store.list(page.website_id)).filter(
+      (l) => l.locale === null || l.locale === page.locale,
+    );
     let best: { layout: LayoutRow; score: number } | undefined;
     for (const layout of layouts) {
       for (const pattern of layout.path_patterns) {
-        if (patternMatches(pattern, page.path) && (!best || pattern.length > best.score)) best = { layout, score: pattern.length };
+        if (patternMatches(pattern, page.path) && (!best || pattern.length > best.score))
+          best = { layout, score: pattern.length };
       }
     }
-    return best?.layout ?? layouts.find((l) => l.is_default && l.locale === page.locale) ?? layouts.find((l) => l.is_default);
+    return (
+      best?.layout ?? layouts.find((l) => l.is_default && l.locale === page.locale) ?? layouts.find((l) => l.is_default)
+    );
   }
 
   /** The website's 404 content: the default layout's notFound region. */

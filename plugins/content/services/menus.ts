@@ -1,4 +1,11 @@
-import { badRequest, diffForAudit, inTransaction, notFound, type AuditContext, type Tx } from '../../../kernel/index.ts';
+import {
+  badRequest,
+  diffForAudit,
+  inTransaction,
+  notFound,
+  type AuditContext,
+  type Tx,
+} from '../../../kernel/index.ts';
 import type { WebsitePathStore } from '../store/website-paths.ts';
 import type { ContentDeps } from './deps.ts';
 
@@ -26,7 +33,15 @@ export interface WebsitePathInput {
 export const MENU_MAX_DEPTH = 10;
 
 export const toWebsitePathDto = (r: WebsitePathRow) => ({
-  id: r.id, websiteId: r.website_id, parentId: r.parent_id, label: r.label, path: r.path, pageId: r.page_id, position: r.position, createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  websiteId: r.website_id,
+  parentId: r.parent_id,
+  label: r.label,
+  path: r.path,
+  pageId: r.page_id,
+  position: r.position,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 const AUDIT = { allow: ['websiteId', 'parentId', 'label', 'path', 'pageId', 'position'] };
@@ -64,15 +79,36 @@ export class MenuService {
     }
   }
 
-  async create(ctx: AuditContext, input: WebsitePathInput & { websiteId: string; label: string }): Promise<WebsitePathRow> {
+  async create(
+    ctx: AuditContext,
+    input: WebsitePathInput & { websiteId: string; label: string },
+  ): Promise<WebsitePathRow> {
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
-      if (!(await this.deps.store.websiteExists(input.websiteId, trx))) throw badRequest('Website not found', 'websiteId');
+      if (!(await this.deps.store.websiteExists(input.websiteId, trx)))
+        throw badRequest('Website not found', 'websiteId');
       await this.check(trx, input.websiteId, null, input);
       const row = await this.deps.store.insert(
-        { website_id: input.websiteId, parent_id: input.parentId ?? null, label: input.label, path: input.path ?? null, page_id: input.pageId ?? null, position: input.position ?? 0 },
+        {
+          website_id: input.websiteId,
+          parent_id: input.parentId ?? null,
+          label: input.label,
+          path: input.path ?? null,
+          page_id: input.pageId ?? null,
+          position: input.position ?? 0,
+        },
         trx,
       );
-      await this.deps.kernel.audit.record(ctx, { action: 'website_path.create', targetType: 'website_path', targetId: row.id, targetLabel: row.label, ...diffForAudit(null, view(row), AUDIT) }, trx);
+      await this.deps.kernel.audit.record(
+        ctx,
+        {
+          action: 'website_path.create',
+          targetType: 'website_path',
+          targetId: row.id,
+          targetLabel: row.label,
+          ...diffForAudit(null, view(row), AUDIT),
+        },
+        trx,
+      );
       return row;
     });
   }
@@ -80,8 +116,12 @@ export class MenuService {
   async update(ctx: AuditContext, id: string, input: WebsitePathInput): Promise<WebsitePathRow> {
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = await this.get(id, trx);
-      if (input.websiteId !== undefined && input.websiteId !== before.website_id) throw badRequest('An entry cannot move to another website', 'websiteId');
-      await this.check(trx, before.website_id, id, { ...input, parentId: input.parentId === undefined ? before.parent_id : input.parentId });
+      if (input.websiteId !== undefined && input.websiteId !== before.website_id)
+        throw badRequest('An entry cannot move to another website', 'websiteId');
+      await this.check(trx, before.website_id, id, {
+        ...input,
+        parentId: input.parentId === undefined ? before.parent_id : input.parentId,
+      });
       const change: Record<string, unknown> = {};
       if (input.parentId !== undefined) change.parent_id = input.parentId;
       if (input.label !== undefined) change.label = input.label;
@@ -90,7 +130,12 @@ export class MenuService {
       if (input.position !== undefined) change.position = input.position;
       const row = await this.deps.store.update(id, change, trx);
       const diff = diffForAudit(view(before), view(row), AUDIT);
-      if (diff) await this.deps.kernel.audit.record(ctx, { action: 'website_path.update', targetType: 'website_path', targetId: id, targetLabel: row.label, ...diff }, trx);
+      if (diff)
+        await this.deps.kernel.audit.record(
+          ctx,
+          { action: 'website_path.update', targetType: 'website_path', targetId: id, targetLabel: row.label, ...diff },
+          trx,
+        );
       return row;
     });
   }
@@ -99,7 +144,17 @@ export class MenuService {
     await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = await this.get(id, trx);
       await this.deps.store.remove(id, trx);
-      await this.deps.kernel.audit.record(ctx, { action: 'website_path.delete', targetType: 'website_path', targetId: id, targetLabel: before.label, ...diffForAudit(view(before), null, AUDIT) }, trx);
+      await this.deps.kernel.audit.record(
+        ctx,
+        {
+          action: 'website_path.delete',
+          targetType: 'website_path',
+          targetId: id,
+          targetLabel: before.label,
+          ...diffForAudit(view(before), null, AUDIT),
+        },
+        trx,
+      );
     });
   }
 }

@@ -18,11 +18,43 @@ export const NODE_LIMITS = { depth: 64, nodes: 20_000, textChars: 100_000, props
 const TYPE = /^[a-z][a-z0-9-]{0,63}$/;
 const PROP_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
 /** Node types that are script or raw markup in disguise; never stored. */
-const REFUSED_TYPES = new Set(['script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'html', 'raw', 'raw-html', 'svg', 'math', 'base', 'meta', 'link', 'noscript']);
+const REFUSED_TYPES = new Set([
+  'script',
+  'style',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'html',
+  'raw',
+  'raw-html',
+  'svg',
+  'math',
+  'base',
+  'meta',
+  'link',
+  'noscript',
+]);
 /** Props that would carry raw HTML. */
 const RAW_HTML_PROPS = new Set(['innerhtml', 'outerhtml', 'dangerouslysetinnerhtml', 'html', 'srcdoc']);
 /** Props whose value is a URL: only http(s), mailto, tel, relative and inline images. */
-const URL_PROPS = new Set(['href', 'src', 'action', 'formaction', 'poster', 'cite', 'background', 'srcset', 'xlink:href', 'data', 'ping', 'manifest', 'icon']);
+const URL_PROPS = new Set([
+  'href',
+  'src',
+  'action',
+  'formaction',
+  'poster',
+  'cite',
+  'background',
+  'srcset',
+  'xlink:href',
+  'data',
+  'ping',
+  'manifest',
+  'icon',
+]);
 const SCRIPT_SCHEME = /^(javascript|vbscript|livescript|mocha):/;
 const SAFE_DATA_URL = /^data:image\/(png|jpeg|webp|gif|avif);/;
 
@@ -37,20 +69,28 @@ function checkPropName(name: string, path: string): void {
   const lower = name.toLowerCase();
   if (/^on[a-z]/.test(lower)) throw badRequest('Inline event handlers are not allowed', path);
   if (lower.startsWith('x-') || lower.startsWith('@') || lower.startsWith(':')) {
-    throw badRequest('Inline Alpine directives are not allowed; name a preset from /cms-one/settings/alpine-presets', path);
+    throw badRequest(
+      'Inline Alpine directives are not allowed; name a preset from /cms-one/settings/alpine-presets',
+      path,
+    );
   }
   if (RAW_HTML_PROPS.has(lower)) throw badRequest('Raw HTML is not allowed in content', path);
 }
 
 function checkString(name: string, value: string, path: string): void {
-  if (value.length > NODE_LIMITS.textChars) throw badRequest(`Text longer than ${NODE_LIMITS.textChars} characters`, path);
+  if (value.length > NODE_LIMITS.textChars)
+    throw badRequest(`Text longer than ${NODE_LIMITS.textChars} characters`, path);
   const scheme = normalizedScheme(value);
   if (SCRIPT_SCHEME.test(scheme) || scheme.startsWith('data:text/html') || scheme.startsWith('data:application/')) {
     throw badRequest('Script URLs are not allowed', path);
   }
   const lower = name.toLowerCase();
-  if (URL_PROPS.has(lower) && scheme.startsWith('data:') && !SAFE_DATA_URL.test(scheme)) throw badRequest('Only image data URLs are allowed', path);
-  if (lower === 'style' && (scheme.includes('javascript:') || scheme.includes('expression(') || scheme.includes('behavior:'))) {
+  if (URL_PROPS.has(lower) && scheme.startsWith('data:') && !SAFE_DATA_URL.test(scheme))
+    throw badRequest('Only image data URLs are allowed', path);
+  if (
+    lower === 'style' &&
+    (scheme.includes('javascript:') || scheme.includes('expression(') || scheme.includes('behavior:'))
+  ) {
     throw badRequest('Script in styles is not allowed', path);
   }
 }
@@ -70,7 +110,8 @@ function checkPropValue(name: string, value: unknown, path: string): void {
       continue;
     }
     if (typeof v !== 'object') throw badRequest('Unsupported value', p);
-    if (d >= NODE_LIMITS.propDepth) throw badRequest(`Property values nest deeper than ${NODE_LIMITS.propDepth} levels`, p);
+    if (d >= NODE_LIMITS.propDepth)
+      throw badRequest(`Property values nest deeper than ${NODE_LIMITS.propDepth} levels`, p);
     if (Array.isArray(v)) {
       v.forEach((item, i) => stack.push({ v: item, p: `${p}.${i}`, d: d + 1 }));
     } else {
@@ -95,21 +136,28 @@ export function validateNodeTree(tree: unknown, field: string, maxBytes: number)
     const { node, path, depth } = stack.pop()!;
     if (++count > NODE_LIMITS.nodes) throw badRequest(`Content has more than ${NODE_LIMITS.nodes} nodes`, field);
     if (depth > NODE_LIMITS.depth) throw badRequest(`Content nests deeper than ${NODE_LIMITS.depth} levels`, path);
-    if (node === null || typeof node !== 'object' || Array.isArray(node)) throw badRequest('A node must be an object', path);
+    if (node === null || typeof node !== 'object' || Array.isArray(node))
+      throw badRequest('A node must be an object', path);
     const n = node as Record<string, unknown>;
     for (const key of Object.keys(n)) {
-      if (key !== 'type' && key !== 'props' && key !== 'children' && key !== 'text') throw badRequest(`Unknown node member "${key.slice(0, 64)}"`, `${path}.${key}`);
+      if (key !== 'type' && key !== 'props' && key !== 'children' && key !== 'text')
+        throw badRequest(`Unknown node member "${key.slice(0, 64)}"`, `${path}.${key}`);
     }
-    if (typeof n.type !== 'string' || !TYPE.test(n.type)) throw badRequest('Node type must be lower-case letters, digits and dashes', `${path}.type`);
-    if (REFUSED_TYPES.has(n.type)) throw badRequest(`Node type "${n.type}" is not allowed (script or raw markup)`, `${path}.type`);
+    if (typeof n.type !== 'string' || !TYPE.test(n.type))
+      throw badRequest('Node type must be lower-case letters, digits and dashes', `${path}.type`);
+    if (REFUSED_TYPES.has(n.type))
+      throw badRequest(`Node type "${n.type}" is not allowed (script or raw markup)`, `${path}.type`);
     if (n.text !== undefined) {
       if (typeof n.text !== 'string') throw badRequest('Text must be a string', `${path}.text`);
-      if (n.text.length > NODE_LIMITS.textChars) throw badRequest(`Text longer than ${NODE_LIMITS.textChars} characters`, `${path}.text`);
+      if (n.text.length > NODE_LIMITS.textChars)
+        throw badRequest(`Text longer than ${NODE_LIMITS.textChars} characters`, `${path}.text`);
     }
     if (n.props !== undefined) {
-      if (n.props === null || typeof n.props !== 'object' || Array.isArray(n.props)) throw badRequest('Props must be an object', `${path}.props`);
+      if (n.props === null || typeof n.props !== 'object' || Array.isArray(n.props))
+        throw badRequest('Props must be an object', `${path}.props`);
       const entries = Object.entries(n.props);
-      if (entries.length > NODE_LIMITS.propsPerNode) throw badRequest(`More than ${NODE_LIMITS.propsPerNode} props`, `${path}.props`);
+      if (entries.length > NODE_LIMITS.propsPerNode)
+        throw badRequest(`More than ${NODE_LIMITS.propsPerNode} props`, `${path}.props`);
       for (const [name, value] of entries) {
         const propPath = `${path}.props.${name}`;
         checkPropName(name, propPath);
@@ -118,7 +166,8 @@ export function validateNodeTree(tree: unknown, field: string, maxBytes: number)
     }
     if (n.children !== undefined) {
       if (!Array.isArray(n.children)) throw badRequest('Children must be an array', `${path}.children`);
-      for (let i = n.children.length - 1; i >= 0; i--) stack.push({ node: n.children[i], path: `${path}.children.${i}`, depth: depth + 1 });
+      for (let i = n.children.length - 1; i >= 0; i--)
+        stack.push({ node: n.children[i], path: `${path}.children.${i}`, depth: depth + 1 });
     }
   }
   return tree as ContentNode;

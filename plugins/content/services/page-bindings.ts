@@ -9,10 +9,13 @@ const ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 
 function stringMap(value: unknown, path: string): Record<string, string> | undefined {
   if (value === undefined) return undefined;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest('Must be an object of strings', path);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw badRequest('Must be an object of strings', path);
   const entries = Object.entries(value);
   if (entries.length > 50) throw badRequest('At most 50 parameters', path);
-  for (const [k, v] of entries) if (typeof v !== 'string' || v.length > 2000) throw badRequest('Parameter values must be strings up to 2000 characters', `${path}.${k}`);
+  for (const [k, v] of entries)
+    if (typeof v !== 'string' || v.length > 2000)
+      throw badRequest('Parameter values must be strings up to 2000 characters', `${path}.${k}`);
   return Object.fromEntries(entries) as Record<string, string>;
 }
 
@@ -22,16 +25,19 @@ function resultFilter(value: unknown, path: string): GatewayBinding['resultFilte
   const f = value as Record<string, unknown>;
   const out: NonNullable<GatewayBinding['resultFilter']> = {};
   if (f.path !== undefined) {
-    if (typeof f.path !== 'string' || !/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/.test(f.path) || f.path.length > 200) throw badRequest('Path must be a dot path', `${path}.path`);
+    if (typeof f.path !== 'string' || !/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/.test(f.path) || f.path.length > 200)
+      throw badRequest('Path must be a dot path', `${path}.path`);
     out.path = f.path;
   }
   if (f.pick !== undefined) {
-    if (!Array.isArray(f.pick) || f.pick.length > 100 || f.pick.some((p) => typeof p !== 'string' || p.length > 100)) throw badRequest('Pick must be up to 100 field names', `${path}.pick`);
+    if (!Array.isArray(f.pick) || f.pick.length > 100 || f.pick.some((p) => typeof p !== 'string' || p.length > 100))
+      throw badRequest('Pick must be up to 100 field names', `${path}.pick`);
     out.pick = f.pick as string[];
   }
   if (f.rename !== undefined) out.rename = stringMap(f.rename, `${path}.rename`);
   if (f.limit !== undefined) {
-    if (!Number.isInteger(f.limit) || (f.limit as number) < 1 || (f.limit as number) > 1000) throw badRequest('Limit must be 1-1000', `${path}.limit`);
+    if (!Number.isInteger(f.limit) || (f.limit as number) < 1 || (f.limit as number) > 1000)
+      throw badRequest('Limit must be 1-1000', `${path}.limit`);
     out.limit = f.limit as number;
   }
   return out;
@@ -54,7 +60,8 @@ export async function bindContent(
   walkNodes(tree, 'content', (node, path) => {
     const binding = node.props?.binding;
     if (binding !== undefined) {
-      if (binding === null || typeof binding !== 'object' || Array.isArray(binding)) throw badRequest('Binding must be an object', `${path}.props.binding`);
+      if (binding === null || typeof binding !== 'object' || Array.isArray(binding))
+        throw badRequest('Binding must be an object', `${path}.props.binding`);
       found.push({ node, path, binding: binding as Record<string, unknown> });
     } else if (node.props && 'gatewayBindingId' in node.props) {
       delete node.props.gatewayBindingId; // only the server assigns them
@@ -67,12 +74,14 @@ export async function bindContent(
   for (const { node, path, binding } of found) {
     const at = `${path}.props.binding`;
     for (const key of ['endpointId', 'routeId'] as const) {
-      if (typeof binding[key] !== 'string' || !ID.test(binding[key] as string)) throw badRequest(`${key} is required`, `${at}.${key}`);
+      if (typeof binding[key] !== 'string' || !ID.test(binding[key] as string))
+        throw badRequest(`${key} is required`, `${at}.${key}`);
     }
     const mode = binding.mode ?? 'resolve';
     if (mode !== 'resolve' && mode !== 'submit') throw badRequest('Mode must be resolve or submit', `${at}.mode`);
     const params = binding.parameters ?? {};
-    if (params === null || typeof params !== 'object' || Array.isArray(params)) throw badRequest('Parameters must be an object', `${at}.parameters`);
+    if (params === null || typeof params !== 'object' || Array.isArray(params))
+      throw badRequest('Parameters must be an object', `${at}.parameters`);
     const p = params as Record<string, unknown>;
     const parameters: GatewayBinding['parameters'] = {};
     const pathParams = stringMap(p.path, `${at}.parameters.path`);
@@ -84,16 +93,27 @@ export async function bindContent(
     const catalog = deps.kernel.gatewayCatalog;
     if (catalog) {
       const route = await catalog.findRoute(endpointId, routeId, trx);
-      if (!route) throw badRequest(`Gateway route ${routeId} of endpoint ${endpointId} does not exist`, `${at}.routeId`);
+      if (!route)
+        throw badRequest(`Gateway route ${routeId} of endpoint ${endpointId} does not exist`, `${at}.routeId`);
       for (const name of route.pathParams) {
-        if (!parameters.path?.[name]) throw badRequest(`Path parameter "${name}" of the route has no value`, `${at}.parameters.path.${name}`);
+        if (!parameters.path?.[name])
+          throw badRequest(`Path parameter "${name}" of the route has no value`, `${at}.parameters.path.${name}`);
       }
     }
     const kept = node.props?.gatewayBindingId;
     const id = typeof kept === 'string' && existing.has(kept) && !used.has(kept) ? kept : randomUUID();
     used.add(id);
     node.props = { ...node.props, gatewayBindingId: id };
-    out.push({ id, websiteId: page.websiteId, pageId: page.id, endpointId, routeId, parameters, resultFilter: resultFilter(binding.resultFilter, `${at}.resultFilter`), mode });
+    out.push({
+      id,
+      websiteId: page.websiteId,
+      pageId: page.id,
+      endpointId,
+      routeId,
+      parameters,
+      resultFilter: resultFilter(binding.resultFilter, `${at}.resultFilter`),
+      mode,
+    });
   }
   return out;
 }

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, forbidden, inTransaction, isUniqueViolation, notFound, type Actor, type Tx } from '../../../kernel/index.ts';
+import {
+  badRequest,
+  conflict,
+  forbidden,
+  inTransaction,
+  isUniqueViolation,
+  notFound,
+  type Actor,
+  type Tx,
+} from '../../../kernel/index.ts';
 import { announcePage, type PageChangeKind } from '../events.ts';
 import type { BindingStore } from '../store/bindings.ts';
 import type { PageRow, PageStore, PageWrite } from '../store/pages.ts';
@@ -64,11 +73,21 @@ const EMPTY_TREE: ContentNode = { type: 'div', children: [] };
 /** Pages: node trees, version history, publication (objects:publish while enforced), gateway bindings. */
 export class PageService {
   constructor(
-    private readonly deps: { kernel: ContentDeps; pages: PageStore; versions: VersionStore; bindings: BindingStore; directory: SiteDirectory; onChange: () => void },
+    private readonly deps: {
+      kernel: ContentDeps;
+      pages: PageStore;
+      versions: VersionStore;
+      bindings: BindingStore;
+      directory: SiteDirectory;
+      onChange: () => void;
+    },
   ) {}
 
   private mayPublish(actor: Actor): boolean {
-    return !this.deps.kernel.pluginConfig.ENFORCE_PUBLISH_PERMISSION || this.deps.kernel.permissions.allows(actor, 'objects:publish');
+    return (
+      !this.deps.kernel.pluginConfig.ENFORCE_PUBLISH_PERMISSION ||
+      this.deps.kernel.permissions.allows(actor, 'objects:publish')
+    );
   }
 
   async get(id: string, trx?: Tx): Promise<PageRow> {
@@ -84,7 +103,8 @@ export class PageService {
   private async checkWebsite(websiteId: string, locale: string, trx: Tx): Promise<void> {
     const site = await this.deps.pages.websiteLocales(websiteId, trx);
     if (!site) throw badRequest('Website not found', 'websiteId');
-    if (!(site.locales as string[]).includes(locale)) throw badRequest(`Locale ${locale} is not one of the website's locales`, 'locale');
+    if (!(site.locales as string[]).includes(locale))
+      throw badRequest(`Locale ${locale} is not one of the website's locales`, 'locale');
   }
 
   private shape(input: PageInput, current: Partial<PageRow>): PageWrite {
@@ -99,7 +119,8 @@ export class PageService {
       if (input.path !== undefined) w.path = input.path;
     }
     if (input.title !== undefined) w.title = input.title;
-    if (input.content !== undefined) w.content = validateNodeTree(input.content, 'content', this.deps.kernel.pluginConfig.CONTENT_MAX_TREE_BYTES);
+    if (input.content !== undefined)
+      w.content = validateNodeTree(input.content, 'content', this.deps.kernel.pluginConfig.CONTENT_MAX_TREE_BYTES);
     if (input.seo !== undefined) w.seo = input.seo as Record<string, unknown>;
     if (input.inSitemap !== undefined) w.in_sitemap = input.inSitemap;
     if (input.indexable !== undefined) w.indexable = input.indexable;
@@ -111,7 +132,8 @@ export class PageService {
     try {
       return await work();
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict('Another page of this website and locale has this path', 'UNIQUE_VIOLATION', 'path');
+      if (isUniqueViolation(err))
+        throw conflict('Another page of this website and locale has this path', 'UNIQUE_VIOLATION', 'path');
       throw err;
     }
   }
@@ -121,14 +143,26 @@ export class PageService {
     trx.executionPromise?.then(this.deps.onChange, this.deps.onChange);
   }
 
-  async create(actor: Actor, input: PageInput & { websiteId: string; locale: string; path: string; title: string }, opts: { trx?: Tx } = {}): Promise<PageRow> {
-    if (input.published && !this.mayPublish(actor)) throw forbidden('Publishing needs objects:publish', 'PUBLISH_FORBIDDEN');
+  async create(
+    actor: Actor,
+    input: PageInput & { websiteId: string; locale: string; path: string; title: string },
+    opts: { trx?: Tx } = {},
+  ): Promise<PageRow> {
+    if (input.published && !this.mayPublish(actor))
+      throw forbidden('Publishing needs objects:publish', 'PUBLISH_FORBIDDEN');
     const w = this.shape({ content: EMPTY_TREE, ...input }, {});
     return this.writing(() =>
       inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
         await this.checkWebsite(input.websiteId, input.locale, trx);
-        if (input.translationGroupId && (await this.deps.pages.groupHasLocale(input.translationGroupId, input.locale, trx))) {
-          throw conflict('The translation group already has a page in this locale', 'UNIQUE_VIOLATION', 'translationGroupId');
+        if (
+          input.translationGroupId &&
+          (await this.deps.pages.groupHasLocale(input.translationGroupId, input.locale, trx))
+        ) {
+          throw conflict(
+            'The translation group already has a page in this locale',
+            'UNIQUE_VIOLATION',
+            'translationGroupId',
+          );
         }
         const id = randomUUID();
         const bindings = await bindContent(this.deps, { id, websiteId: input.websiteId, isNew: true }, w.content!, trx);
@@ -153,15 +187,24 @@ export class PageService {
     );
   }
 
-  async update(actor: Actor, id: string, input: PageInput & { thumbnail?: string | null }, opts: { trx?: Tx; snapshot?: boolean } = {}): Promise<PageRow> {
+  async update(
+    actor: Actor,
+    id: string,
+    input: PageInput & { thumbnail?: string | null },
+    opts: { trx?: Tx; snapshot?: boolean } = {},
+  ): Promise<PageRow> {
     return this.writing(() =>
       inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
         const before = await this.deps.pages.findForUpdate(id, trx);
         if (!before) throw notFound('Page not found');
         if (input.published !== undefined && input.published !== before.published && !this.mayPublish(actor)) {
-          throw forbidden(`${input.published ? 'Publishing' : 'Unpublishing'} needs objects:publish`, 'PUBLISH_FORBIDDEN');
+          throw forbidden(
+            `${input.published ? 'Publishing' : 'Unpublishing'} needs objects:publish`,
+            'PUBLISH_FORBIDDEN',
+          );
         }
-        if (input.websiteId !== undefined && input.websiteId !== before.website_id) throw badRequest('A page cannot move to another website', 'websiteId');
+        if (input.websiteId !== undefined && input.websiteId !== before.website_id)
+          throw badRequest('A page cannot move to another website', 'websiteId');
         const w = this.shape(input, before);
         if (input.locale !== undefined && input.locale !== before.locale) {
           await this.checkWebsite(before.website_id, input.locale, trx);
@@ -172,22 +215,44 @@ export class PageService {
         }
         if (input.thumbnail !== undefined) w.thumbnail = checkThumbnail(input.thumbnail);
         if (w.content) {
-          const bindings = await bindContent(this.deps, { id, websiteId: before.website_id, isNew: false }, w.content, trx);
+          const bindings = await bindContent(
+            this.deps,
+            { id, websiteId: before.website_id, isNew: false },
+            w.content,
+            trx,
+          );
           await this.deps.bindings.replaceForPage(id, bindings, trx);
         }
         const contentChanged = w.content !== undefined && JSON.stringify(w.content) !== JSON.stringify(before.content);
         if (contentChanged && opts.snapshot !== false) {
-          await this.deps.versions.snapshot({ owner_type: 'page', owner_id: id, title: before.title, content: before.content, created_by: actor.type === 'user' ? actor.id : null }, VERSIONS_KEPT, trx);
+          await this.deps.versions.snapshot(
+            {
+              owner_type: 'page',
+              owner_id: id,
+              title: before.title,
+              content: before.content,
+              created_by: actor.type === 'user' ? actor.id : null,
+            },
+            VERSIONS_KEPT,
+            trx,
+          );
         }
         if (input.published !== undefined && input.published !== before.published) {
           w.published = input.published;
           w.published_at = input.published ? this.deps.kernel.clock.now() : before.published_at;
         }
         const row = await this.deps.pages.update(id, w, trx);
-        const changed = Object.keys(w).filter((k) => k !== 'published' && k !== 'published_at' && JSON.stringify((w as Record<string, unknown>)[k]) !== JSON.stringify((before as unknown as Record<string, unknown>)[k]));
+        const changed = Object.keys(w).filter(
+          (k) =>
+            k !== 'published' &&
+            k !== 'published_at' &&
+            JSON.stringify((w as Record<string, unknown>)[k]) !==
+              JSON.stringify((before as unknown as Record<string, unknown>)[k]),
+        );
         const hooks = this.deps.kernel.recordHooks;
         if (changed.length) await announcePage(hooks, trx, 'updated', row, actor, changed);
-        if (row.published !== before.published) await announcePage(hooks, trx, row.published ? 'published' : 'unpublished', row, actor);
+        if (row.published !== before.published)
+          await announcePage(hooks, trx, row.published ? 'published' : 'unpublished', row, actor);
         this.done(trx);
         return row;
       }),

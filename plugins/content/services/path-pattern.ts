@@ -9,7 +9,8 @@ export function parsePagePath(path: string, field = 'path'): { dynamic: boolean;
   const segments = path.slice(1).split('/');
   const params: string[] = [];
   for (const s of segments) {
-    if (!SEGMENT.test(s)) throw badRequest(`Path segment "${s.slice(0, 64)}" is not allowed (letters, digits, . _ ~ - or :param)`, field);
+    if (!SEGMENT.test(s))
+      throw badRequest(`Path segment "${s.slice(0, 64)}" is not allowed (letters, digits, . _ ~ - or :param)`, field);
     if (s.startsWith(':')) params.push(s.slice(1));
   }
   if (new Set(params).size !== params.length) throw badRequest('Path parameters must have distinct names', field);

@@ -22,7 +22,10 @@ export class PublicPages {
   }
 
   /** Website and path inside it for a full path whose first segment is the root (`/shop/about`), or by host. */
-  async locate(fullPath: string, host: string | undefined): Promise<{ site: ResolvedWebsite; path: string } | undefined> {
+  async locate(
+    fullPath: string,
+    host: string | undefined,
+  ): Promise<{ site: ResolvedWebsite; path: string } | undefined> {
     const clean = '/' + fullPath.split(/[?#]/, 1)[0].split('/').filter(Boolean).join('/');
     const segment = firstSegment(clean);
     const site = segment ? await this.deps.directory.bySegment(segment) : undefined;
@@ -32,7 +35,11 @@ export class PublicPages {
   }
 
   /** JSON text of the published page (with its validator for a static page), or undefined (404). */
-  async find(site: ResolvedWebsite, locale: string, path: string): Promise<{ body: string; etag?: string } | undefined> {
+  async find(
+    site: ResolvedWebsite,
+    locale: string,
+    path: string,
+  ): Promise<{ body: string; etag?: string } | undefined> {
     if (!site.locales.includes(locale) || path.length > 2000) return undefined;
     const page = await this.deps.store.pageBody(site.id, locale, path);
     if (page !== undefined) return page;
@@ -60,7 +67,11 @@ export class PublicPages {
       try {
         const found = await data.queryPublished({
           className: pattern.data_class,
-          filters: Object.entries(params).map(([field, value]) => ({ field, op: 'eq', value: decodeURIComponent(value) })),
+          filters: Object.entries(params).map(([field, value]) => ({
+            field,
+            op: 'eq',
+            value: decodeURIComponent(value),
+          })),
           limit: 1,
           locale,
         });

@@ -20,7 +20,12 @@ export const PWA_PRECACHE_PAGES = 50;
  * published pages; stored in `settings.pwa` with a version that grows on every generation (the cache
  * name), audited as `website.pwa_generate`.
  */
-export async function generatePwa(deps: { kernel: ContentDeps; directory: SiteDirectory; websites: WebsiteStore }, ctx: AuditContext, websiteId: string, input: PwaInput) {
+export async function generatePwa(
+  deps: { kernel: ContentDeps; directory: SiteDirectory; websites: WebsiteStore },
+  ctx: AuditContext,
+  websiteId: string,
+  input: PwaInput,
+) {
   return inTransaction(deps.kernel.db, undefined, async (trx) => {
     const site = await deps.websites.findForUpdate(websiteId, trx);
     if (!site) throw notFound('Website not found');
@@ -47,7 +52,18 @@ export async function generatePwa(deps: { kernel: ContentDeps; directory: SiteDi
     };
     const pwa = { version, generatedAt: deps.kernel.clock.now().toISOString(), manifest, serviceWorker };
     await deps.websites.update(websiteId, { settings: { ...site.settings, pwa } }, trx);
-    await deps.kernel.audit.record(ctx, { action: 'website.pwa_generate', targetType: 'website', targetId: websiteId, targetLabel: site.name, before: previous ? { version: previous } : null, after: { version } }, trx);
+    await deps.kernel.audit.record(
+      ctx,
+      {
+        action: 'website.pwa_generate',
+        targetType: 'website',
+        targetId: websiteId,
+        targetLabel: site.name,
+        before: previous ? { version: previous } : null,
+        after: { version },
+      },
+      trx,
+    );
     deps.directory.invalidate();
     return pwa;
   });

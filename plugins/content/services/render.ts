@@ -2,10 +2,64 @@ import type { ContentNode } from './node-tree.ts';
 
 /** Node types rendered as the HTML element of the same name. */
 const ELEMENTS = new Set([
-  'section', 'div', 'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'span', 'a', 'img', 'ul', 'ol', 'li', 'strong', 'em', 'b', 'i', 'u',
-  'blockquote', 'code', 'pre', 'br', 'hr', 'button', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'figure',
-  'figcaption', 'header', 'footer', 'nav', 'main', 'aside', 'article', 'small', 'sup', 'sub', 'label', 'picture', 'source',
-  'video', 'audio', 'details', 'summary', 'dl', 'dt', 'dd', 'time', 'mark', 'abbr',
+  'section',
+  'div',
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'span',
+  'a',
+  'img',
+  'ul',
+  'ol',
+  'li',
+  'strong',
+  'em',
+  'b',
+  'i',
+  'u',
+  'blockquote',
+  'code',
+  'pre',
+  'br',
+  'hr',
+  'button',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'th',
+  'td',
+  'caption',
+  'figure',
+  'figcaption',
+  'header',
+  'footer',
+  'nav',
+  'main',
+  'aside',
+  'article',
+  'small',
+  'sup',
+  'sub',
+  'label',
+  'picture',
+  'source',
+  'video',
+  'audio',
+  'details',
+  'summary',
+  'dl',
+  'dt',
+  'dd',
+  'time',
+  'mark',
+  'abbr',
 ]);
 const VOID = new Set(['img', 'br', 'hr', 'source']);
 /** Props that are configuration, not attributes. */
@@ -37,7 +91,8 @@ function attributes(node: ContentNode): string {
   for (const [prop, value] of Object.entries(node.props ?? {})) {
     if (NOT_ATTRIBUTES.has(prop) || value === null || value === false || value === undefined) continue;
     let text: string;
-    if (prop === 'style' && typeof value === 'object' && !Array.isArray(value)) text = styleText(value as Record<string, unknown>);
+    if (prop === 'style' && typeof value === 'object' && !Array.isArray(value))
+      text = styleText(value as Record<string, unknown>);
     else if (typeof value === 'object') continue;
     else text = value === true ? '' : String(value);
     out += ` ${attributeName(prop)}="${escapeHtml(text)}"`;
@@ -56,7 +111,9 @@ function tagOf(node: ContentNode): { tag: string; extra: string } {
   // Components (gateway bindings, snippets, slots, editor widgets) render as a marked container the
   // site's script hydrates.
   const binding = node.props?.gatewayBindingId;
-  const extra = ` data-node="${escapeHtml(node.type)}"` + (typeof binding === 'string' ? ` data-gateway-binding-id="${escapeHtml(binding)}"` : '');
+  const extra =
+    ` data-node="${escapeHtml(node.type)}"` +
+    (typeof binding === 'string' ? ` data-gateway-binding-id="${escapeHtml(binding)}"` : '');
   return { tag: 'div', extra };
 }
 

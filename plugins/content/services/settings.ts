@@ -43,7 +43,11 @@ export class SettingsService {
       const diff = diffForAudit(before, value, { allow: Object.keys(value), longTexts: ['presets'] });
       if (diff) {
         const action = key === 'cdn-mirror' ? 'setting.cdn_mirror_update' : 'setting.update';
-        await this.deps.kernel.audit.record(ctx, { action, targetType: 'setting', targetId: key, targetLabel: key, ...diff }, trx);
+        await this.deps.kernel.audit.record(
+          ctx,
+          { action, targetType: 'setting', targetId: key, targetLabel: key, ...diff },
+          trx,
+        );
       }
       return value;
     });
@@ -53,7 +57,18 @@ export class SettingsService {
     await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = (await this.deps.store.get(key, trx)) as Record<string, unknown> | undefined;
       if (!(await this.deps.store.remove(key, trx)) || !before) return;
-      await this.deps.kernel.audit.record(ctx, { action: 'setting.cdn_mirror_remove', targetType: 'setting', targetId: key, targetLabel: key, before, after: null }, trx);
+      await this.deps.kernel.audit.record(
+        ctx,
+        {
+          action: 'setting.cdn_mirror_remove',
+          targetType: 'setting',
+          targetId: key,
+          targetLabel: key,
+          before,
+          after: null,
+        },
+        trx,
+      );
     });
   }
 }

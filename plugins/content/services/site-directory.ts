@@ -21,7 +21,12 @@ const TTL_MS = 5_000;
  * the 5 s.
  */
 export class SiteDirectory {
-  private loaded: { at: number; byId: Map<string, ResolvedWebsite>; bySegment: Map<string, ResolvedWebsite>; byDomain: Map<string, ResolvedWebsite> } | null = null;
+  private loaded: {
+    at: number;
+    byId: Map<string, ResolvedWebsite>;
+    bySegment: Map<string, ResolvedWebsite>;
+    byDomain: Map<string, ResolvedWebsite>;
+  } | null = null;
   private loading: Promise<NonNullable<SiteDirectory['loaded']>> | null = null;
   private gen = 0;
 
@@ -43,25 +48,36 @@ export class SiteDirectory {
     if (this.loaded && now - this.loaded.at < TTL_MS) return this.loaded;
     if (this.loading) return this.loading;
     const generation = this.gen;
-    const loading = this.deps.websites.list().then((rows) => {
-      const byId = new Map<string, ResolvedWebsite>();
-      const bySegment = new Map<string, ResolvedWebsite>();
-      const byDomain = new Map<string, ResolvedWebsite>();
-      for (const row of rows) {
-        const site: ResolvedWebsite = { id: row.id, name: row.name, rootPath: row.root_path, segment: row.root_path.slice(1), locales: row.locales, domains: row.domains, row };
-        byId.set(site.id, site);
-        bySegment.set(site.segment, site);
-        for (const domain of row.domains) byDomain.set(domain.toLowerCase(), site);
-      }
-      const result = { at: now, byId, bySegment, byDomain };
-      // A write during the load made this result stale: serve it to the waiting callers only.
-      if (generation === this.gen) this.loaded = result;
-      this.loading = null;
-      return result;
-    }, (err) => {
-      this.loading = null;
-      throw err;
-    });
+    const loading = this.deps.websites.list().then(
+      (rows) => {
+        const byId = new Map<string, ResolvedWebsite>();
+        const bySegment = new Map<string, ResolvedWebsite>();
+        const byDomain = new Map<string, ResolvedWebsite>();
+        for (const row of rows) {
+          const site: ResolvedWebsite = {
+            id: row.id,
+            name: row.name,
+            rootPath: row.root_path,
+            segment: row.root_path.slice(1),
+            locales: row.locales,
+            domains: row.domains,
+            row,
+          };
+          byId.set(site.id, site);
+          bySegment.set(site.segment, site);
+          for (const domain of row.domains) byDomain.set(domain.toLowerCase(), site);
+        }
+        const result = { at: now, byId, bySegment, byDomain };
+        // A write during the load made this result stale: serve it to the waiting callers only.
+        if (generation === this.gen) this.loaded = result;
+        this.loading = null;
+        return result;
+      },
+      (err) => {
+        this.loading = null;
+        throw err;
+      },
+    );
     this.loading = loading;
     return loading;
   }

@@ -53,19 +53,30 @@ export class Sitemaps {
     const stamp = await this.deps.store.sitemapStamp(scope ? scope.map((s) => s.id) : null);
     const sites = scope ?? (await this.deps.directory.all());
     const siteStamp = sites.map((s) => `${s.id}:${s.row.updated_at.toISOString()}`).join(',');
-    const hash = createHash('sha1').update(`${stamp.count}|${stamp.latest}|${origin}|${part ?? ''}|${siteStamp}`).digest('base64');
+    const hash = createHash('sha1')
+      .update(`${stamp.count}|${stamp.latest}|${origin}|${part ?? ''}|${siteStamp}`)
+      .digest('base64');
     return `W/"${hash}"`;
   }
 
   /** `selfUrl`: this sitemap's own URL with the query that chose its scope, for the index's part links. */
-  async build(scope: ResolvedWebsite[] | null, origin: string, part: number | undefined, tag: string, selfUrl = `${origin}/public/sitemap.xml?`): Promise<string | undefined> {
+  async build(
+    scope: ResolvedWebsite[] | null,
+    origin: string,
+    part: number | undefined,
+    tag: string,
+    selfUrl = `${origin}/public/sitemap.xml?`,
+  ): Promise<string | undefined> {
     if (this.cached?.tag === tag) return this.cached.xml;
     const rows = await this.deps.store.sitemapRows(scope ? scope.map((s) => s.id) : null);
     const sites = new Map((scope ?? (await this.deps.directory.all())).map((s) => [s.id, s]));
     let doc: string | undefined;
     if (part === undefined && rows.length > SITEMAP_MAX_URLS) {
       const parts = Math.ceil(rows.length / SITEMAP_MAX_URLS);
-      const entries = Array.from({ length: parts }, (_, i) => `<sitemap><loc>${xml(`${selfUrl}part=${i + 1}`)}</loc></sitemap>`);
+      const entries = Array.from(
+        { length: parts },
+        (_, i) => `<sitemap><loc>${xml(`${selfUrl}part=${i + 1}`)}</loc></sitemap>`,
+      );
       doc = `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</sitemapindex>\n`;
     } else {
       const index = (part ?? 1) - 1;
@@ -90,16 +101,25 @@ function urlSet(slice: SitemapRow[], all: SitemapRow[], sites: Map<string, Resol
     else groups.set(row.translation_group_id, [row]);
   }
   const alternates = new Map<string, string>();
-  for (const [group, rows] of groups) if (rows.length > 1) alternates.set(group, rows.map((r) => lines.get(r)!.alternate).join(''));
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">'];
+  for (const [group, rows] of groups)
+    if (rows.length > 1) alternates.set(group, rows.map((r) => lines.get(r)!.alternate).join(''));
+  const out: string[] = [
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+  ];
   for (const row of slice) {
-    out.push(`<url><loc>${lines.get(row)!.loc}</loc><lastmod>${row.lastmod}</lastmod>${alternates.get(row.translation_group_id) ?? ''}</url>`);
+    out.push(
+      `<url><loc>${lines.get(row)!.loc}</loc><lastmod>${row.lastmod}</lastmod>${alternates.get(row.translation_group_id) ?? ''}</url>`,
+    );
   }
   out.push('</urlset>\n');
   return out.join('');
 }
 
-export function robotsTxt(origin: string, disallowed: Array<{ website_id: string; path: string }>, sites: Map<string, ResolvedWebsite>): string {
+export function robotsTxt(
+  origin: string,
+  disallowed: Array<{ website_id: string; path: string }>,
+  sites: Map<string, ResolvedWebsite>,
+): string {
   const lines = ['User-agent: *'];
   for (const d of disallowed) {
     const site = sites.get(d.website_id);

@@ -45,14 +45,21 @@ export class SnippetService {
 
   async create(input: SnippetInput & { name: string }): Promise<SnippetRow> {
     const content = this.tree(input.content ?? { type: 'div', children: [] });
-    return inTransaction(this.deps.kernel.db, undefined, (trx) => this.deps.store.insert({ name: input.name, website_id: input.websiteId ?? null, content }, trx));
+    return inTransaction(this.deps.kernel.db, undefined, (trx) =>
+      this.deps.store.insert({ name: input.name, website_id: input.websiteId ?? null, content }, trx),
+    );
   }
 
-  async update(actor: Actor, id: string, input: SnippetInput & { thumbnail?: string | null; locked?: boolean }): Promise<SnippetRow> {
+  async update(
+    actor: Actor,
+    id: string,
+    input: SnippetInput & { thumbnail?: string | null; locked?: boolean },
+  ): Promise<SnippetRow> {
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = await this.deps.store.findForUpdate(id, trx);
       if (!before) throw notFound('Snippet not found');
-      if (before.locked && input.autosave === true) throw locked('The snippet is locked: autosave is paused, save manually', 'SNIPPET_LOCKED');
+      if (before.locked && input.autosave === true)
+        throw locked('The snippet is locked: autosave is paused, save manually', 'SNIPPET_LOCKED');
       const w: SnippetWrite = {};
       if (input.content !== undefined) w.content = this.tree(input.content);
       if (input.name !== undefined) w.name = input.name;
@@ -60,7 +67,17 @@ export class SnippetService {
       if (input.thumbnail !== undefined) w.thumbnail = checkThumbnail(input.thumbnail);
       if (input.locked !== undefined) w.locked = input.locked;
       if (w.content && JSON.stringify(w.content) !== JSON.stringify(before.content)) {
-        await this.deps.versions.snapshot({ owner_type: 'snippet', owner_id: id, title: before.name, content: before.content, created_by: actor.type === 'user' ? actor.id : null }, VERSIONS_KEPT, trx);
+        await this.deps.versions.snapshot(
+          {
+            owner_type: 'snippet',
+            owner_id: id,
+            title: before.name,
+            content: before.content,
+            created_by: actor.type === 'user' ? actor.id : null,
+          },
+          VERSIONS_KEPT,
+          trx,
+        );
       }
       return this.deps.store.update(id, w, trx);
     });

@@ -19,8 +19,18 @@ export interface StagedPageRow {
 }
 
 export const toStagedDto = (r: StagedPageRow, withContent = true) => ({
-  id: r.id, websiteId: r.website_id, locale: r.locale, path: r.path, title: r.title, ...(withContent ? { content: r.content } : {}),
-  seo: r.seo, source: r.source, state: r.state, pageId: r.page_id, createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  websiteId: r.website_id,
+  locale: r.locale,
+  path: r.path,
+  title: r.title,
+  ...(withContent ? { content: r.content } : {}),
+  seo: r.seo,
+  source: r.source,
+  state: r.state,
+  pageId: r.page_id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 /**
@@ -44,8 +54,24 @@ export class StagedPageService {
   private async promoteRow(actor: Actor, row: StagedPageRow, trx: Tx): Promise<string> {
     const existing = await this.deps.store.existingPage(row, trx);
     const page = existing
-      ? await this.deps.pages.update(actor, existing.id, { title: row.title, content: row.content, seo: row.seo }, { trx })
-      : await this.deps.pages.create(actor, { websiteId: row.website_id, locale: row.locale, path: row.path, title: row.title, content: row.content, seo: row.seo }, { trx });
+      ? await this.deps.pages.update(
+          actor,
+          existing.id,
+          { title: row.title, content: row.content, seo: row.seo },
+          { trx },
+        )
+      : await this.deps.pages.create(
+          actor,
+          {
+            websiteId: row.website_id,
+            locale: row.locale,
+            path: row.path,
+            title: row.title,
+            content: row.content,
+            seo: row.seo,
+          },
+          { trx },
+        );
     await this.deps.store.markPromoted(row.id, page.id, trx);
     return page.id;
   }
@@ -59,10 +85,14 @@ export class StagedPageService {
   }
 
   /** Every staged page (of one website when given), all or nothing. */
-  async promoteAll(actor: Actor, websiteId: string | undefined): Promise<{ promoted: Array<{ id: string; pageId: string }> }> {
+  async promoteAll(
+    actor: Actor,
+    websiteId: string | undefined,
+  ): Promise<{ promoted: Array<{ id: string; pageId: string }> }> {
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const promoted = [];
-      for (const row of await this.deps.store.allForUpdate(websiteId, trx)) promoted.push({ id: row.id, pageId: await this.promoteRow(actor, row, trx) });
+      for (const row of await this.deps.store.allForUpdate(websiteId, trx))
+        promoted.push({ id: row.id, pageId: await this.promoteRow(actor, row, trx) });
       return { promoted };
     });
   }

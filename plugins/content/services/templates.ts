@@ -6,16 +6,28 @@ import { validateNodeTree } from './node-tree.ts';
 export const KIT_MAX_TEMPLATES = 500;
 
 export const toTemplateDto = (r: Partial<TemplateRow> & { id: string }) => ({
-  id: r.id, path: r.path, name: r.name, ...(r.content !== undefined ? { content: r.content } : {}), createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  path: r.path,
+  name: r.name,
+  ...(r.content !== undefined ? { content: r.content } : {}),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
-export const toKitDto = (r: KitRow) => ({ id: r.id, name: r.name, templateIds: r.template_ids, createdAt: r.created_at, updatedAt: r.updated_at });
+export const toKitDto = (r: KitRow) => ({
+  id: r.id,
+  name: r.name,
+  templateIds: r.template_ids,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
 
 /** Page templates and kits. Content editing: not audited. */
 export class TemplateService {
   constructor(private readonly deps: { kernel: ContentDeps; store: TemplateStore }) {}
 
   private checkPath(path: string | undefined): void {
-    if (path !== undefined && !/^\/[A-Za-z0-9/._~-]*$/.test(path)) throw badRequest('Template path must start with / and hold letters, digits, / . _ ~ -', 'path');
+    if (path !== undefined && !/^\/[A-Za-z0-9/._~-]*$/.test(path))
+      throw badRequest('Template path must start with / and hold letters, digits, / . _ ~ -', 'path');
   }
 
   private tree(content: unknown) {
@@ -44,12 +56,23 @@ export class TemplateService {
   create(input: { path: string; name: string; content?: unknown }) {
     this.checkPath(input.path);
     const content = this.tree(input.content ?? { type: 'div', children: [] });
-    return this.unique(() => inTransaction(this.deps.kernel.db, undefined, (trx) => this.deps.store.insertTemplate({ path: input.path, name: input.name, content }, trx)), 'path', 'template');
+    return this.unique(
+      () =>
+        inTransaction(this.deps.kernel.db, undefined, (trx) =>
+          this.deps.store.insertTemplate({ path: input.path, name: input.name, content }, trx),
+        ),
+      'path',
+      'template',
+    );
   }
 
   update(id: string, input: { path?: string; name?: string; content?: unknown }) {
     this.checkPath(input.path);
-    const change = { ...input, ...(input.content !== undefined ? { content: this.tree(input.content) } : {}) } as { path?: string; name?: string; content?: TemplateRow['content'] };
+    const change = { ...input, ...(input.content !== undefined ? { content: this.tree(input.content) } : {}) } as {
+      path?: string;
+      name?: string;
+      content?: TemplateRow['content'];
+    };
     return this.unique(
       () =>
         inTransaction(this.deps.kernel.db, undefined, async (trx) => {
@@ -98,8 +121,10 @@ export class TemplateService {
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const kit = await this.deps.store.findKit(kitId, trx);
       if (!kit) throw notFound('Kit not found');
-      if (!(await this.deps.store.existingTemplateIds([templateId], trx)).size) throw badRequest('Template not found', 'templateId');
-      if (kit.template_ids.length >= KIT_MAX_TEMPLATES) throw badRequest(`A kit holds at most ${KIT_MAX_TEMPLATES} templates`, 'templateId');
+      if (!(await this.deps.store.existingTemplateIds([templateId], trx)).size)
+        throw badRequest('Template not found', 'templateId');
+      if (kit.template_ids.length >= KIT_MAX_TEMPLATES)
+        throw badRequest(`A kit holds at most ${KIT_MAX_TEMPLATES} templates`, 'templateId');
       return (await this.deps.store.appendToKit(kitId, templateId, trx))!;
     });
   }

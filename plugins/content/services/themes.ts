@@ -1,4 +1,11 @@
-import { badRequest, diffForAudit, inTransaction, notFound, type AuditContext, type Tx } from '../../../kernel/index.ts';
+import {
+  badRequest,
+  diffForAudit,
+  inTransaction,
+  notFound,
+  type AuditContext,
+  type Tx,
+} from '../../../kernel/index.ts';
 import type { ThemeStore } from '../store/themes.ts';
 import type { ContentDeps } from './deps.ts';
 
@@ -22,16 +29,28 @@ export interface ThemeInput {
 }
 
 export const toThemeDto = (r: ThemeRow) => ({
-  id: r.id, websiteId: r.website_id, name: r.name, colors: r.colors, fonts: r.fonts, customStyles: r.custom_styles, isDefault: r.is_default, createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  websiteId: r.website_id,
+  name: r.name,
+  colors: r.colors,
+  fonts: r.fonts,
+  customStyles: r.custom_styles,
+  isDefault: r.is_default,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 // Theme text is audited as a fingerprint (the spec's "theme text ... short fingerprint prefixed sha:").
-const AUDIT = { allow: ['name', 'colors', 'fonts', 'customStyles', 'isDefault'], longTexts: ['customStyles', 'colors', 'fonts'] };
+const AUDIT = {
+  allow: ['name', 'colors', 'fonts', 'customStyles', 'isDefault'],
+  longTexts: ['customStyles', 'colors', 'fonts'],
+};
 const view = (r: ThemeRow) => toThemeDto(r) as unknown as Record<string, unknown>;
 
 function checkStyles(css: string | undefined): void {
   if (css === undefined) return;
-  if (/<\/?style|<script|javascript:|expression\s*\(|behavior\s*:|@import/i.test(css)) throw badRequest('Custom styles may not contain markup, script URLs, expressions or @import', 'customStyles');
+  if (/<\/?style|<script|javascript:|expression\s*\(|behavior\s*:|@import/i.test(css))
+    throw badRequest('Custom styles may not contain markup, script URLs, expressions or @import', 'customStyles');
 }
 
 /**
@@ -73,7 +92,18 @@ export class ThemeService {
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       if (websiteId) await this.website(websiteId, trx);
       const row = await this.deps.store.insert(columns, websiteId, trx);
-      if (websiteId) await this.deps.kernel.audit.record(ctx, { action: 'website.theme_create', targetType: 'website', targetId: websiteId, targetLabel: row.name, ...diffForAudit(null, view(row), AUDIT) }, trx);
+      if (websiteId)
+        await this.deps.kernel.audit.record(
+          ctx,
+          {
+            action: 'website.theme_create',
+            targetType: 'website',
+            targetId: websiteId,
+            targetLabel: row.name,
+            ...diffForAudit(null, view(row), AUDIT),
+          },
+          trx,
+        );
       return row;
     });
   }
@@ -84,7 +114,18 @@ export class ThemeService {
       const before = await this.get(id, websiteId, trx);
       const row = await this.deps.store.update(id, columns, trx);
       const diff = diffForAudit(view(before), view(row), AUDIT);
-      if (websiteId && diff) await this.deps.kernel.audit.record(ctx, { action: 'website.theme_update', targetType: 'website', targetId: websiteId, targetLabel: row.name, ...diff }, trx);
+      if (websiteId && diff)
+        await this.deps.kernel.audit.record(
+          ctx,
+          {
+            action: 'website.theme_update',
+            targetType: 'website',
+            targetId: websiteId,
+            targetLabel: row.name,
+            ...diff,
+          },
+          trx,
+        );
       return row;
     });
   }
@@ -93,7 +134,18 @@ export class ThemeService {
     await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = await this.get(id, websiteId, trx);
       await this.deps.store.remove(id, trx);
-      if (websiteId) await this.deps.kernel.audit.record(ctx, { action: 'website.theme_delete', targetType: 'website', targetId: websiteId, targetLabel: before.name, ...diffForAudit(view(before), null, AUDIT) }, trx);
+      if (websiteId)
+        await this.deps.kernel.audit.record(
+          ctx,
+          {
+            action: 'website.theme_delete',
+            targetType: 'website',
+            targetId: websiteId,
+            targetLabel: before.name,
+            ...diffForAudit(view(before), null, AUDIT),
+          },
+          trx,
+        );
     });
   }
 
@@ -111,7 +163,18 @@ export class ThemeService {
       const before = await this.deps.store.active(websiteId, trx);
       if (before?.id === themeId) return theme;
       const row = await this.deps.store.makeDefault(websiteId, themeId, trx);
-      await this.deps.kernel.audit.record(ctx, { action: 'website.theme_set', targetType: 'website', targetId: websiteId, targetLabel: site.name, before: { themeId: before?.id ?? null }, after: { themeId } }, trx);
+      await this.deps.kernel.audit.record(
+        ctx,
+        {
+          action: 'website.theme_set',
+          targetType: 'website',
+          targetId: websiteId,
+          targetLabel: site.name,
+          before: { themeId: before?.id ?? null },
+          after: { themeId },
+        },
+        trx,
+      );
       return row;
     });
   }

@@ -12,7 +12,8 @@ function magicMatches(kind: string, bytes: Buffer): boolean {
 /** A thumbnail is a webp, png or jpeg data URL under 400k characters whose bytes are what it says; null clears. */
 export function checkThumbnail(value: string | null): string | null {
   if (value === null) return null;
-  if (value.length >= THUMBNAIL_MAX_CHARS) throw badRequest(`Thumbnail must be under ${THUMBNAIL_MAX_CHARS} characters`, 'thumbnail');
+  if (value.length >= THUMBNAIL_MAX_CHARS)
+    throw badRequest(`Thumbnail must be under ${THUMBNAIL_MAX_CHARS} characters`, 'thumbnail');
   const m = DATA_URL.exec(value);
   if (!m) throw badRequest('Thumbnail must be a base64 data URL of a webp, png or jpeg image', 'thumbnail');
   const head = Buffer.from(m[2].slice(0, 24), 'base64');

@@ -4,10 +4,23 @@ import { badRequest } from '../../../kernel/index.ts';
 import type { WebsiteUploadSettings } from '../ports.ts';
 
 /** Types whose content the asset service checks by magic bytes; never html, svg, scripts or programs. */
-export const CHECKABLE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/avif', 'application/pdf', 'video/mp4', 'audio/mpeg'];
+export const CHECKABLE_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/gif',
+  'image/avif',
+  'application/pdf',
+  'video/mp4',
+  'audio/mpeg',
+];
 
 /** Ceilings the stored numbers are clamped to. */
-export const UPLOAD_CEILINGS = { maxFileBytes: 50 * 1024 * 1024, maxFilesPerSubmit: 10, dailyBytes: 1024 * 1024 * 1024 } as const;
+export const UPLOAD_CEILINGS = {
+  maxFileBytes: 50 * 1024 * 1024,
+  maxFilesPerSubmit: 10,
+  dailyBytes: 1024 * 1024 * 1024,
+} as const;
 
 export const defaultUploadSettings = (websiteId: string): WebsiteUploadSettings => ({
   enabled: false,
@@ -59,12 +72,23 @@ export function checkUploadSettingsInput(value: unknown, field: string): UploadS
 const clamp = (n: number, max: number) => Math.max(1, Math.min(max, Math.floor(n)));
 
 /** Merges a change into the stored settings: unknown types refused, numbers clamped to the ceilings. */
-export function normalizeUploadSettings(websiteId: string, stored: unknown, input: UploadSettingsInput, fieldPrefix = ''): WebsiteUploadSettings {
-  const base = { ...defaultUploadSettings(websiteId), ...(stored && typeof stored === 'object' ? (stored as Partial<WebsiteUploadSettings>) : {}) };
+export function normalizeUploadSettings(
+  websiteId: string,
+  stored: unknown,
+  input: UploadSettingsInput,
+  fieldPrefix = '',
+): WebsiteUploadSettings {
+  const base = {
+    ...defaultUploadSettings(websiteId),
+    ...(stored && typeof stored === 'object' ? (stored as Partial<WebsiteUploadSettings>) : {}),
+  };
   const types = input.allowedTypes ?? base.allowedTypes;
   types.forEach((type, i) => {
     if (!CHECKABLE_TYPES.includes(type.toLowerCase())) {
-      throw badRequest(`File type "${type.slice(0, 100)}" cannot be accepted: only types whose content can be checked (${CHECKABLE_TYPES.join(', ')})`, `${fieldPrefix}allowedTypes.${i}`);
+      throw badRequest(
+        `File type "${type.slice(0, 100)}" cannot be accepted: only types whose content can be checked (${CHECKABLE_TYPES.join(', ')})`,
+        `${fieldPrefix}allowedTypes.${i}`,
+      );
     }
   });
   const visibility = input.visibility ?? base.visibility;

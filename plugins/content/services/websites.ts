@@ -1,6 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  badRequest, conflict, diffForAudit, inTransaction, isUniqueViolation, newToken, notFound, safeEqual, type AuditContext, type Tx,
+  badRequest,
+  conflict,
+  diffForAudit,
+  inTransaction,
+  isUniqueViolation,
+  newToken,
+  notFound,
+  safeEqual,
+  type AuditContext,
+  type Tx,
 } from '../../../kernel/index.ts';
 import { announcePage } from '../events.ts';
 import type { WebsiteUploadSettings } from '../ports.ts';
@@ -65,7 +74,8 @@ export class WebsiteService {
   constructor(private readonly deps: { kernel: ContentDeps; store: WebsiteStore; directory: SiteDirectory }) {}
 
   private checkRoot(rootPath: string): void {
-    if (!/^\/[a-z0-9][a-z0-9_-]*$/.test(rootPath)) throw badRequest('Root path must be one segment of lower-case letters, digits, _ and - (e.g. /shop)', 'rootPath');
+    if (!/^\/[a-z0-9][a-z0-9_-]*$/.test(rootPath))
+      throw badRequest('Root path must be one segment of lower-case letters, digits, _ and - (e.g. /shop)', 'rootPath');
     const segment = rootPath.slice(1);
     if (isReservedRoot(segment)) throw badRequest(`Root path ${rootPath} is used by the host`, 'rootPath');
   }
@@ -73,7 +83,10 @@ export class WebsiteService {
   /** Drops the resolved list now and again when the transaction ends (a rollback restores nothing stale). */
   private changed(trx: Tx): void {
     this.deps.directory.invalidate();
-    trx.executionPromise?.then(() => this.deps.directory.invalidate(), () => this.deps.directory.invalidate());
+    trx.executionPromise?.then(
+      () => this.deps.directory.invalidate(),
+      () => this.deps.directory.invalidate(),
+    );
   }
 
   async list(): Promise<WebsiteDto[]> {
@@ -105,12 +118,24 @@ export class WebsiteService {
     return w;
   }
 
-  private settingsOf(id: string, stored: Record<string, unknown>, input: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  private settingsOf(
+    id: string,
+    stored: Record<string, unknown>,
+    input: Record<string, unknown> | undefined,
+  ): Record<string, unknown> | undefined {
     if (!input) return undefined;
     const next = { ...stored, ...input };
-    if (input.uploads !== undefined) next.uploads = normalizeUploadSettings(id, stored.uploads, checkUploadSettingsInput(input.uploads ?? {}, 'settings.uploads'), 'settings.uploads.');
-    if (input.themes !== undefined && !Array.isArray(input.themes)) throw badRequest('settings.themes must be an array (the theme catalog)', 'settings.themes');
-    if (Buffer.byteLength(JSON.stringify(next)) > WEBSITE_SETTINGS_MAX_BYTES) throw badRequest(`Settings are larger than ${WEBSITE_SETTINGS_MAX_BYTES} bytes`, 'settings');
+    if (input.uploads !== undefined)
+      next.uploads = normalizeUploadSettings(
+        id,
+        stored.uploads,
+        checkUploadSettingsInput(input.uploads ?? {}, 'settings.uploads'),
+        'settings.uploads.',
+      );
+    if (input.themes !== undefined && !Array.isArray(input.themes))
+      throw badRequest('settings.themes must be an array (the theme catalog)', 'settings.themes');
+    if (Buffer.byteLength(JSON.stringify(next)) > WEBSITE_SETTINGS_MAX_BYTES)
+      throw badRequest(`Settings are larger than ${WEBSITE_SETTINGS_MAX_BYTES} bytes`, 'settings');
     return next;
   }
 
@@ -133,7 +158,17 @@ export class WebsiteService {
         const settings = this.settingsOf(row.id, {}, input.settings);
         const saved = settings ? await this.deps.store.update(row.id, { settings }, trx) : row;
         const dto = toWebsiteDto(saved);
-        await this.deps.kernel.audit.record(ctx, { action: 'website.create', targetType: 'website', targetId: row.id, targetLabel: row.name, ...diffForAudit(null, auditView(dto), AUDIT_FIELDS) }, trx);
+        await this.deps.kernel.audit.record(
+          ctx,
+          {
+            action: 'website.create',
+            targetType: 'website',
+            targetId: row.id,
+            targetLabel: row.name,
+            ...diffForAudit(null, auditView(dto), AUDIT_FIELDS),
+          },
+          trx,
+        );
         this.changed(trx);
         return dto;
       }),
@@ -152,7 +187,12 @@ export class WebsiteService {
         if (settings) w.settings = settings;
         const row = await this.deps.store.update(id, w, trx);
         const diff = diffForAudit(auditView(toWebsiteDto(before)), auditView(toWebsiteDto(row)), AUDIT_FIELDS);
-        if (diff) await this.deps.kernel.audit.record(ctx, { action: 'website.update', targetType: 'website', targetId: id, targetLabel: row.name, ...diff }, trx);
+        if (diff)
+          await this.deps.kernel.audit.record(
+            ctx,
+            { action: 'website.update', targetType: 'website', targetId: id, targetLabel: row.name, ...diff },
+            trx,
+          );
         this.changed(trx);
         return toWebsiteDto(row);
       }),
@@ -173,7 +213,17 @@ export class WebsiteService {
         if (page.published) await announcePage(this.deps.kernel.recordHooks, trx, 'unpublished', page, ctx.actor);
         await announcePage(this.deps.kernel.recordHooks, trx, 'deleted', page, ctx.actor);
       }
-      await this.deps.kernel.audit.record(ctx, { action: 'website.delete', targetType: 'website', targetId: id, targetLabel: before.name, ...diffForAudit(auditView(toWebsiteDto(before)), null, AUDIT_FIELDS) }, trx);
+      await this.deps.kernel.audit.record(
+        ctx,
+        {
+          action: 'website.delete',
+          targetType: 'website',
+          targetId: id,
+          targetLabel: before.name,
+          ...diffForAudit(auditView(toWebsiteDto(before)), null, AUDIT_FIELDS),
+        },
+        trx,
+      );
       this.changed(trx);
     });
   }
@@ -185,7 +235,18 @@ export class WebsiteService {
       const row = await this.deps.store.findForUpdate(id, trx);
       if (!row) throw notFound('Website not found');
       await this.deps.store.update(id, { site_key_hash: hashSiteKey(key) }, trx);
-      await this.deps.kernel.audit.record(ctx, { action: 'website.api_key_regenerate', targetType: 'website', targetId: id, targetLabel: row.name, before: null, after: { siteKey: 'changed' } }, trx);
+      await this.deps.kernel.audit.record(
+        ctx,
+        {
+          action: 'website.api_key_regenerate',
+          targetType: 'website',
+          targetId: id,
+          targetLabel: row.name,
+          before: null,
+          after: { siteKey: 'changed' },
+        },
+        trx,
+      );
       this.changed(trx);
     });
     return { siteKey: key };
@@ -197,7 +258,18 @@ export class WebsiteService {
       if (!row) throw notFound('Website not found');
       if (row.site_key_hash === null) return; // nothing changed: no audit row
       await this.deps.store.update(id, { site_key_hash: null }, trx);
-      await this.deps.kernel.audit.record(ctx, { action: 'website.api_key_clear', targetType: 'website', targetId: id, targetLabel: row.name, before: { siteKey: 'changed' }, after: null }, trx);
+      await this.deps.kernel.audit.record(
+        ctx,
+        {
+          action: 'website.api_key_clear',
+          targetType: 'website',
+          targetId: id,
+          targetLabel: row.name,
+          before: { siteKey: 'changed' },
+          after: null,
+        },
+        trx,
+      );
       this.changed(trx);
     });
   }
@@ -218,15 +290,28 @@ export class WebsiteService {
     return normalizeUploadSettings(id, row.settings.uploads ?? defaultUploadSettings(id), {});
   }
 
-  async putUploadSettings(ctx: AuditContext, id: string, input: Parameters<typeof normalizeUploadSettings>[2]): Promise<WebsiteUploadSettings> {
+  async putUploadSettings(
+    ctx: AuditContext,
+    id: string,
+    input: Parameters<typeof normalizeUploadSettings>[2],
+  ): Promise<WebsiteUploadSettings> {
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const row = await this.deps.store.findForUpdate(id, trx);
       if (!row) throw notFound('Website not found');
       const before = normalizeUploadSettings(id, row.settings.uploads, {});
       const uploads = normalizeUploadSettings(id, row.settings.uploads, input);
       await this.deps.store.update(id, { settings: { ...row.settings, uploads } }, trx);
-      const diff = diffForAudit(before as unknown as Record<string, unknown>, uploads as unknown as Record<string, unknown>, { allow: Object.keys(uploads) });
-      if (diff) await this.deps.kernel.audit.record(ctx, { action: 'website.upload_settings', targetType: 'website', targetId: id, targetLabel: row.name, ...diff }, trx);
+      const diff = diffForAudit(
+        before as unknown as Record<string, unknown>,
+        uploads as unknown as Record<string, unknown>,
+        { allow: Object.keys(uploads) },
+      );
+      if (diff)
+        await this.deps.kernel.audit.record(
+          ctx,
+          { action: 'website.upload_settings', targetType: 'website', targetId: id, targetLabel: row.name, ...diff },
+          trx,
+        );
       this.changed(trx);
       return uploads;
     });

@@ -13,8 +13,14 @@ interface BindingRow {
 }
 
 const toBinding = (r: BindingRow): GatewayBinding => ({
-  id: r.id, websiteId: r.website_id, pageId: r.page_id, endpointId: r.endpoint_id, routeId: r.route_id,
-  parameters: r.parameters, resultFilter: r.result_filter, mode: r.mode,
+  id: r.id,
+  websiteId: r.website_id,
+  pageId: r.page_id,
+  endpointId: r.endpoint_id,
+  routeId: r.route_id,
+  parameters: r.parameters,
+  resultFilter: r.result_filter,
+  mode: r.mode,
 });
 
 export class BindingStore {
@@ -36,8 +42,14 @@ export class BindingStore {
     if (!bindings.length) return;
     await trx('content_gateway_bindings').insert(
       bindings.map((b) => ({
-        id: b.id, website_id: b.websiteId, page_id: pageId, endpoint_id: b.endpointId, route_id: b.routeId,
-        parameters: JSON.stringify(b.parameters), result_filter: b.resultFilter ? JSON.stringify(b.resultFilter) : null, mode: b.mode,
+        id: b.id,
+        website_id: b.websiteId,
+        page_id: pageId,
+        endpoint_id: b.endpointId,
+        route_id: b.routeId,
+        parameters: JSON.stringify(b.parameters),
+        result_filter: b.resultFilter ? JSON.stringify(b.resultFilter) : null,
+        mode: b.mode,
       })),
     );
   }

@@ -1,7 +1,10 @@
 import type { Db, Tx } from '../../../kernel/index.ts';
 import type { ContentNode } from '../services/node-tree.ts';
 
-export interface LayoutSlot { className?: string; style?: string }
+export interface LayoutSlot {
+  className?: string;
+  style?: string;
+}
 export interface LayoutRow {
   id: string;
   website_id: string;
@@ -36,12 +39,17 @@ export class LayoutStore {
   }
 
   async insert(websiteId: string, w: LayoutWrite, trx: Tx): Promise<LayoutRow> {
-    const [row] = await trx('content_layouts').insert({ ...json(w), website_id: websiteId }).returning('*');
+    const [row] = await trx('content_layouts')
+      .insert({ ...json(w), website_id: websiteId })
+      .returning('*');
     return row;
   }
 
   async update(websiteId: string, id: string, w: LayoutWrite, trx: Tx): Promise<LayoutRow | undefined> {
-    const [row] = await trx('content_layouts').where({ website_id: websiteId, id }).update({ ...json(w), updated_at: trx.fn.now() }).returning('*');
+    const [row] = await trx('content_layouts')
+      .where({ website_id: websiteId, id })
+      .update({ ...json(w), updated_at: trx.fn.now() })
+      .returning('*');
     return row;
   }
 

@@ -25,7 +25,24 @@ export interface PageRow {
 export type PageWrite = Partial<Omit<PageRow, 'created_at' | 'updated_at'>>;
 
 /** Columns of lists: everything but the content and the thumbnail. */
-const LIST_COLUMNS = ['id', 'website_id', 'locale', 'translation_group_id', 'path', 'dynamic', 'data_class', 'title', 'seo', 'in_sitemap', 'indexable', 'published', 'published_at', 'kind', 'created_at', 'updated_at'];
+const LIST_COLUMNS = [
+  'id',
+  'website_id',
+  'locale',
+  'translation_group_id',
+  'path',
+  'dynamic',
+  'data_class',
+  'title',
+  'seo',
+  'in_sitemap',
+  'indexable',
+  'published',
+  'published_at',
+  'kind',
+  'created_at',
+  'updated_at',
+];
 
 const json = (w: PageWrite) => ({
   ...w,
@@ -37,7 +54,11 @@ export class PageStore {
   constructor(private readonly db: Db) {}
 
   list(filter: { websiteId?: string; limit: number; offset: number }, trx?: Tx): Promise<PageRow[]> {
-    const q = (trx ?? this.db)('content_pages').select(LIST_COLUMNS).orderBy([{ column: 'website_id' }, { column: 'locale' }, { column: 'path' }]).limit(filter.limit).offset(filter.offset);
+    const q = (trx ?? this.db)('content_pages')
+      .select(LIST_COLUMNS)
+      .orderBy([{ column: 'website_id' }, { column: 'locale' }, { column: 'path' }])
+      .limit(filter.limit)
+      .offset(filter.offset);
     if (filter.websiteId) q.where({ website_id: filter.websiteId });
     return q;
   }
@@ -51,7 +72,11 @@ export class PageStore {
   }
 
   translations(groupId: string, trx?: Tx): Promise<PageRow[]> {
-    return (trx ?? this.db)('content_pages').select(LIST_COLUMNS).where({ translation_group_id: groupId }).orderBy('locale').limit(1000);
+    return (trx ?? this.db)('content_pages')
+      .select(LIST_COLUMNS)
+      .where({ translation_group_id: groupId })
+      .orderBy('locale')
+      .limit(1000);
   }
 
   async insert(w: PageWrite, trx: Tx): Promise<PageRow> {
@@ -60,7 +85,10 @@ export class PageStore {
   }
 
   async update(id: string, w: PageWrite, trx: Tx): Promise<PageRow> {
-    const [row] = await trx('content_pages').where({ id }).update({ ...json(w), updated_at: trx.fn.now() }).returning('*');
+    const [row] = await trx('content_pages')
+      .where({ id })
+      .update({ ...json(w), updated_at: trx.fn.now() })
+      .returning('*');
     return row;
   }
 

@@ -39,10 +39,17 @@ export class PublicPageStore {
    * per connection, without the query builder.
    */
   async pageBody(websiteId: string, locale: string, path: string): Promise<{ body: string; etag: string } | undefined> {
-    const client = this.db.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> };
+    const client = this.db.client as {
+      acquireConnection(): Promise<PgConnection>;
+      releaseConnection(c: PgConnection): Promise<void>;
+    };
     const connection = await client.acquireConnection();
     try {
-      const { rows } = await connection.query({ name: 'content_public_page', text: PAGE_BY_PATH, values: [websiteId, locale, path] });
+      const { rows } = await connection.query({
+        name: 'content_public_page',
+        text: PAGE_BY_PATH,
+        values: [websiteId, locale, path],
+      });
       return rows[0];
     } finally {
       await client.releaseConnection(connection);
@@ -55,11 +62,26 @@ export class PublicPageStore {
   }
 
   dynamicPatterns(websiteId: string, locale: string): Promise<DynamicPattern[]> {
-    return this.db('content_pages').select('id', 'path', 'data_class').where({ website_id: websiteId, locale, dynamic: true, published: true }).orderBy('path').limit(1000);
+    return this.db('content_pages')
+      .select('id', 'path', 'data_class')
+      .where({ website_id: websiteId, locale, dynamic: true, published: true })
+      .orderBy('path')
+      .limit(1000);
   }
 
-  list(filter: { websiteId: string; locale?: string; kind?: string; limit: number; offset: number }): Promise<Array<{ id: string; path: string; title: string; locale: string }>> {
-    const q = this.db('content_pages').select('id', 'path', 'title', 'locale', 'kind').where({ website_id: filter.websiteId, published: true }).orderBy(['path', 'locale']).limit(filter.limit).offset(filter.offset);
+  list(filter: {
+    websiteId: string;
+    locale?: string;
+    kind?: string;
+    limit: number;
+    offset: number;
+  }): Promise<Array<{ id: string; path: string; title: string; locale: string }>> {
+    const q = this.db('content_pages')
+      .select('id', 'path', 'title', 'locale', 'kind')
+      .where({ website_id: filter.websiteId, published: true })
+      .orderBy(['path', 'locale'])
+      .limit(filter.limit)
+      .offset(filter.offset);
     if (filter.locale) q.where({ locale: filter.locale });
     if (filter.kind) q.where({ kind: filter.kind });
     return q;
@@ -67,7 +89,10 @@ export class PublicPageStore {
 
   /** What a sitemap's validator is computed from: count and latest change of its pages. */
   async sitemapStamp(websiteIds: string[] | null): Promise<{ count: number; latest: string }> {
-    const q = this.db('content_pages').count<{ count: string }[]>({ count: '*' }).max({ latest: 'updated_at' }).where({ published: true, in_sitemap: true, dynamic: false });
+    const q = this.db('content_pages')
+      .count<{ count: string }[]>({ count: '*' })
+      .max({ latest: 'updated_at' })
+      .where({ published: true, in_sitemap: true, dynamic: false });
     if (websiteIds) q.whereIn('website_id', websiteIds);
     const [row] = (await q) as unknown as Array<{ count: string; latest: Date | null }>;
     return { count: Number(row.count), latest: row.latest ? row.latest.toISOString() : '' };
@@ -76,13 +101,19 @@ export class PublicPageStore {
   sitemapRows(websiteIds: string[] | null): Promise<SitemapRow[]> {
     // lastmod formatted by the database: no Date built and formatted again per row.
     const lastmod = this.db.raw(`to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as lastmod`);
-    const q = this.db('content_pages').select('website_id', 'locale', 'path', 'translation_group_id', lastmod).where({ published: true, in_sitemap: true, dynamic: false }).orderBy(['website_id', 'path', 'locale']);
+    const q = this.db('content_pages')
+      .select('website_id', 'locale', 'path', 'translation_group_id', lastmod)
+      .where({ published: true, in_sitemap: true, dynamic: false })
+      .orderBy(['website_id', 'path', 'locale']);
     if (websiteIds) q.whereIn('website_id', websiteIds);
     return q;
   }
 
   notIndexable(websiteIds: string[] | null): Promise<Array<{ website_id: string; path: string }>> {
-    const q = this.db('content_pages').distinct('website_id', 'path').where({ published: true, indexable: false, dynamic: false }).limit(10_000);
+    const q = this.db('content_pages')
+      .distinct('website_id', 'path')
+      .where({ published: true, indexable: false, dynamic: false })
+      .limit(10_000);
     if (websiteIds) q.whereIn('website_id', websiteIds);
     return q;
   }

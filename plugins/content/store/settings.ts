@@ -10,7 +10,10 @@ export class SettingsStore {
   }
 
   async put(key: string, value: unknown, trx: Tx): Promise<void> {
-    await trx('content_settings').insert({ key, value: JSON.stringify(value), updated_at: trx.fn.now() }).onConflict('key').merge();
+    await trx('content_settings')
+      .insert({ key, value: JSON.stringify(value), updated_at: trx.fn.now() })
+      .onConflict('key')
+      .merge();
   }
 
   async remove(key: string, trx: Tx): Promise<boolean> {

@@ -20,7 +20,11 @@ export class SnippetStore {
   constructor(private readonly db: Db) {}
 
   list(filter: { websiteId?: string; limit: number; offset: number }): Promise<SnippetRow[]> {
-    const q = this.db('content_snippets').select('id', 'name', 'website_id', 'locked', 'thumbnail', 'created_at', 'updated_at').orderBy('name').limit(filter.limit).offset(filter.offset);
+    const q = this.db('content_snippets')
+      .select('id', 'name', 'website_id', 'locked', 'thumbnail', 'created_at', 'updated_at')
+      .orderBy('name')
+      .limit(filter.limit)
+      .offset(filter.offset);
     if (filter.websiteId) q.where({ website_id: filter.websiteId });
     return q;
   }
@@ -39,7 +43,10 @@ export class SnippetStore {
   }
 
   async update(id: string, w: SnippetWrite, trx: Tx): Promise<SnippetRow> {
-    const [row] = await trx('content_snippets').where({ id }).update({ ...json(w), updated_at: trx.fn.now() }).returning('*');
+    const [row] = await trx('content_snippets')
+      .where({ id })
+      .update({ ...json(w), updated_at: trx.fn.now() })
+      .returning('*');
     return row;
   }
 

@@ -6,7 +6,12 @@ export class StagedPageStore {
   constructor(private readonly db: Db) {}
 
   list(websiteId: string | undefined, limit: number, offset: number): Promise<StagedPageRow[]> {
-    const q = this.db('content_staged_pages').select('*').where({ state: 'staged' }).orderBy('created_at').limit(limit).offset(offset);
+    const q = this.db('content_staged_pages')
+      .select('*')
+      .where({ state: 'staged' })
+      .orderBy('created_at')
+      .limit(limit)
+      .offset(offset);
     if (websiteId) q.where({ website_id: websiteId });
     return q;
   }
@@ -31,10 +36,16 @@ export class StagedPageStore {
   }
 
   async markPromoted(id: string, pageId: string, trx: Tx): Promise<void> {
-    await trx('content_staged_pages').where({ id }).update({ state: 'promoted', page_id: pageId, updated_at: trx.fn.now() });
+    await trx('content_staged_pages')
+      .where({ id })
+      .update({ state: 'promoted', page_id: pageId, updated_at: trx.fn.now() });
   }
 
   async markDiscarded(id: string): Promise<boolean> {
-    return (await this.db('content_staged_pages').where({ id, state: 'staged' }).update({ state: 'discarded', updated_at: this.db.fn.now() })) > 0;
+    return (
+      (await this.db('content_staged_pages')
+        .where({ id, state: 'staged' })
+        .update({ state: 'discarded', updated_at: this.db.fn.now() })) > 0
+    );
   }
 }

@@ -1,15 +1,32 @@
 import type { Db, Tx } from '../../../kernel/index.ts';
 import type { ContentNode } from '../services/node-tree.ts';
 
-export interface TemplateRow { id: string; path: string; name: string; content: ContentNode; created_at: Date; updated_at: Date }
-export interface KitRow { id: string; name: string; template_ids: string[]; created_at: Date; updated_at: Date }
+export interface TemplateRow {
+  id: string;
+  path: string;
+  name: string;
+  content: ContentNode;
+  created_at: Date;
+  updated_at: Date;
+}
+export interface KitRow {
+  id: string;
+  name: string;
+  template_ids: string[];
+  created_at: Date;
+  updated_at: Date;
+}
 
 /** Whole-page templates (unique path) and kits (named, ordered collections of templates). */
 export class TemplateStore {
   constructor(private readonly db: Db) {}
 
   listTemplates(limit: number, offset: number): Promise<Array<Omit<TemplateRow, 'content'>>> {
-    return this.db('content_templates').select('id', 'path', 'name', 'created_at', 'updated_at').orderBy('path').limit(limit).offset(offset);
+    return this.db('content_templates')
+      .select('id', 'path', 'name', 'created_at', 'updated_at')
+      .orderBy('path')
+      .limit(limit)
+      .offset(offset);
   }
 
   findTemplate(id: string, trx?: Tx): Promise<TemplateRow | undefined> {
@@ -17,18 +34,29 @@ export class TemplateStore {
   }
 
   async insertTemplate(t: { path: string; name: string; content: ContentNode }, trx: Tx): Promise<TemplateRow> {
-    const [row] = await trx('content_templates').insert({ ...t, content: JSON.stringify(t.content) }).returning('*');
+    const [row] = await trx('content_templates')
+      .insert({ ...t, content: JSON.stringify(t.content) })
+      .returning('*');
     return row;
   }
 
-  async updateTemplate(id: string, t: { path?: string; name?: string; content?: ContentNode }, trx: Tx): Promise<TemplateRow | undefined> {
-    const [row] = await trx('content_templates').where({ id }).update({ ...t, ...(t.content ? { content: JSON.stringify(t.content) } : {}), updated_at: trx.fn.now() }).returning('*');
+  async updateTemplate(
+    id: string,
+    t: { path?: string; name?: string; content?: ContentNode },
+    trx: Tx,
+  ): Promise<TemplateRow | undefined> {
+    const [row] = await trx('content_templates')
+      .where({ id })
+      .update({ ...t, ...(t.content ? { content: JSON.stringify(t.content) } : {}), updated_at: trx.fn.now() })
+      .returning('*');
     return row;
   }
 
   async removeTemplate(id: string, trx: Tx): Promise<boolean> {
     // Kits keep their order without the removed template.
-    await trx('content_kits').whereRaw('template_ids \\? ?', [id]).update({ template_ids: trx.raw('template_ids - ?', [id]), updated_at: trx.fn.now() });
+    await trx('content_kits')
+      .whereRaw('template_ids \\? ?', [id])
+      .update({ template_ids: trx.raw('template_ids - ?', [id]), updated_at: trx.fn.now() });
     return (await trx('content_templates').where({ id }).delete()) > 0;
   }
 
@@ -41,12 +69,20 @@ export class TemplateStore {
   }
 
   async insertKit(k: { name: string; template_ids: string[] }, trx: Tx): Promise<KitRow> {
-    const [row] = await trx('content_kits').insert({ name: k.name, template_ids: JSON.stringify(k.template_ids) }).returning('*');
+    const [row] = await trx('content_kits')
+      .insert({ name: k.name, template_ids: JSON.stringify(k.template_ids) })
+      .returning('*');
     return row;
   }
 
   async appendToKit(id: string, templateId: string, trx: Tx): Promise<KitRow | undefined> {
-    const [row] = await trx('content_kits').where({ id }).update({ template_ids: trx.raw("template_ids || jsonb_build_array(?::text)", [templateId]), updated_at: trx.fn.now() }).returning('*');
+    const [row] = await trx('content_kits')
+      .where({ id })
+      .update({
+        template_ids: trx.raw('template_ids || jsonb_build_array(?::text)', [templateId]),
+        updated_at: trx.fn.now(),
+      })
+      .returning('*');
     return row;
   }
 
@@ -55,7 +91,9 @@ export class TemplateStore {
   }
 
   async existingTemplateIds(ids: string[], trx: Tx): Promise<Set<string>> {
-    const rows: Array<{ id: string }> = ids.length ? await trx('content_templates').select('id').whereIn('id', ids) : [];
+    const rows: Array<{ id: string }> = ids.length
+      ? await trx('content_templates').select('id').whereIn('id', ids)
+      : [];
     return new Set(rows.map((r) => r.id));
   }
 }

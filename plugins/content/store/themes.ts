@@ -6,7 +6,10 @@ export class ThemeStore {
   constructor(private readonly db: Db) {}
 
   list(scope: string | null | 'all'): Promise<ThemeRow[]> {
-    const q = this.db('content_themes').select('*').orderBy([{ column: 'website_id' }, { column: 'name' }]).limit(5000);
+    const q = this.db('content_themes')
+      .select('*')
+      .orderBy([{ column: 'website_id' }, { column: 'name' }])
+      .limit(5000);
     if (scope === 'all') q.whereNotNull('website_id');
     else if (scope === null) q.whereNull('website_id');
     else q.where({ website_id: scope });
@@ -14,7 +17,10 @@ export class ThemeStore {
   }
 
   find(id: string, websiteId: string | null, trx?: Tx): Promise<ThemeRow | undefined> {
-    return (trx ?? this.db)('content_themes').where({ id }).andWhere((q) => (websiteId === null ? q.whereNull('website_id') : q.where({ website_id: websiteId }))).first();
+    return (trx ?? this.db)('content_themes')
+      .where({ id })
+      .andWhere((q) => (websiteId === null ? q.whereNull('website_id') : q.where({ website_id: websiteId })))
+      .first();
   }
 
   websiteName(websiteId: string, trx?: Tx): Promise<{ name: string } | undefined> {
@@ -22,12 +28,17 @@ export class ThemeStore {
   }
 
   async insert(columns: Record<string, unknown>, websiteId: string | null, trx: Tx): Promise<ThemeRow> {
-    const [row] = await trx('content_themes').insert({ ...columns, website_id: websiteId }).returning('*');
+    const [row] = await trx('content_themes')
+      .insert({ ...columns, website_id: websiteId })
+      .returning('*');
     return row;
   }
 
   async update(id: string, columns: Record<string, unknown>, trx: Tx): Promise<ThemeRow> {
-    const [row] = await trx('content_themes').where({ id }).update({ ...columns, updated_at: trx.fn.now() }).returning('*');
+    const [row] = await trx('content_themes')
+      .where({ id })
+      .update({ ...columns, updated_at: trx.fn.now() })
+      .returning('*');
     return row;
   }
 
@@ -42,7 +53,10 @@ export class ThemeStore {
   /** Moves the website's one default to `themeId` (the partial unique index allows one at a time). */
   async makeDefault(websiteId: string, themeId: string, trx: Tx): Promise<ThemeRow> {
     await trx('content_themes').where({ website_id: websiteId, is_default: true }).update({ is_default: false });
-    const [row] = await trx('content_themes').where({ id: themeId }).update({ is_default: true, updated_at: trx.fn.now() }).returning('*');
+    const [row] = await trx('content_themes')
+      .where({ id: themeId })
+      .update({ is_default: true, updated_at: trx.fn.now() })
+      .returning('*');
     return row;
   }
 }

@@ -16,15 +16,30 @@ export class VersionStore {
   constructor(private readonly db: Db) {}
 
   async snapshot(v: Omit<VersionRow, 'id' | 'created_at'>, keep: number, trx: Tx): Promise<void> {
-    await trx('content_versions').insert({ ...v, content: JSON.stringify(v.content), created_at: trx.raw('clock_timestamp()') });
+    await trx('content_versions').insert({
+      ...v,
+      content: JSON.stringify(v.content),
+      created_at: trx.raw('clock_timestamp()'),
+    });
     await trx('content_versions')
       .where({ owner_type: v.owner_type, owner_id: v.owner_id })
-      .whereNotIn('id', trx('content_versions').select('id').where({ owner_type: v.owner_type, owner_id: v.owner_id }).orderBy('created_at', 'desc').limit(keep))
+      .whereNotIn(
+        'id',
+        trx('content_versions')
+          .select('id')
+          .where({ owner_type: v.owner_type, owner_id: v.owner_id })
+          .orderBy('created_at', 'desc')
+          .limit(keep),
+      )
       .delete();
   }
 
   list(ownerType: string, ownerId: string): Promise<Array<Omit<VersionRow, 'content'>>> {
-    return this.db('content_versions').select('id', 'owner_type', 'owner_id', 'title', 'created_by', 'created_at').where({ owner_type: ownerType, owner_id: ownerId }).orderBy('created_at', 'desc').limit(50);
+    return this.db('content_versions')
+      .select('id', 'owner_type', 'owner_id', 'title', 'created_by', 'created_at')
+      .where({ owner_type: ownerType, owner_id: ownerId })
+      .orderBy('created_at', 'desc')
+      .limit(50);
   }
 
   find(ownerType: string, ownerId: string, id: string, trx?: Tx): Promise<VersionRow | undefined> {

@@ -6,7 +6,11 @@ export class WebsitePathStore {
   constructor(private readonly db: Db) {}
 
   list(websiteId: string | undefined, limit: number, offset: number): Promise<WebsitePathRow[]> {
-    const q = this.db('content_website_paths').select('*').orderBy([{ column: 'website_id' }, { column: 'position' }, { column: 'label' }]).limit(limit).offset(offset);
+    const q = this.db('content_website_paths')
+      .select('*')
+      .orderBy([{ column: 'website_id' }, { column: 'position' }, { column: 'label' }])
+      .limit(limit)
+      .offset(offset);
     if (websiteId) q.where({ website_id: websiteId });
     return q;
   }
@@ -29,7 +33,10 @@ export class WebsitePathStore {
   }
 
   async update(id: string, change: Record<string, unknown>, trx: Tx): Promise<WebsitePathRow> {
-    const [row] = await trx('content_website_paths').where({ id }).update({ ...change, updated_at: trx.fn.now() }).returning('*');
+    const [row] = await trx('content_website_paths')
+      .where({ id })
+      .update({ ...change, updated_at: trx.fn.now() })
+      .returning('*');
     return row;
   }
 

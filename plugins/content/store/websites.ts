@@ -45,7 +45,10 @@ export class WebsiteStore {
   }
 
   async update(id: string, w: WebsiteWrite, trx: Tx): Promise<WebsiteRow> {
-    const [row] = await trx('content_websites').where({ id }).update({ ...json(w), updated_at: trx.fn.now() }).returning('*');
+    const [row] = await trx('content_websites')
+      .where({ id })
+      .update({ ...json(w), updated_at: trx.fn.now() })
+      .returning('*');
     return row;
   }
 
@@ -61,18 +64,37 @@ export class WebsiteStore {
   }
 
   /** What removal announcements need of each page of a website. */
-  pagesOf(websiteId: string, trx: Tx): Promise<Array<Pick<PageRow, 'id' | 'website_id' | 'translation_group_id' | 'locale' | 'path' | 'title' | 'published'>>> {
-    return trx('content_pages').where({ website_id: websiteId }).select('id', 'website_id', 'translation_group_id', 'locale', 'path', 'title', 'published');
+  pagesOf(
+    websiteId: string,
+    trx: Tx,
+  ): Promise<
+    Array<Pick<PageRow, 'id' | 'website_id' | 'translation_group_id' | 'locale' | 'path' | 'title' | 'published'>>
+  > {
+    return trx('content_pages')
+      .where({ website_id: websiteId })
+      .select('id', 'website_id', 'translation_group_id', 'locale', 'path', 'title', 'published');
   }
 
   async removePageVersions(websiteId: string, trx: Tx): Promise<void> {
-    await trx('content_versions').where({ owner_type: 'page' }).whereIn('owner_id', trx('content_pages').select('id').where({ website_id: websiteId })).delete();
+    await trx('content_versions')
+      .where({ owner_type: 'page' })
+      .whereIn('owner_id', trx('content_pages').select('id').where({ website_id: websiteId }))
+      .delete();
   }
 
   /** Inputs of the PWA generation: the active theme's colours and the most recently changed published paths. */
-  async pwaInputs(websiteId: string, locale: string, limit: number, trx: Tx): Promise<{ colors: Record<string, string>; paths: string[] }> {
+  async pwaInputs(
+    websiteId: string,
+    locale: string,
+    limit: number,
+    trx: Tx,
+  ): Promise<{ colors: Record<string, string>; paths: string[] }> {
     const theme = await trx('content_themes').where({ website_id: websiteId, is_default: true }).first('colors');
-    const pages: Array<{ path: string }> = await trx('content_pages').select('path').where({ website_id: websiteId, published: true, dynamic: false, locale }).orderBy('updated_at', 'desc').limit(limit);
+    const pages: Array<{ path: string }> = await trx('content_pages')
+      .select('path')
+      .where({ website_id: websiteId, published: true, dynamic: false, locale })
+      .orderBy('updated_at', 'desc')
+      .limit(limit);
     return { colors: (theme?.colors ?? {}) as Record<string, string>, paths: pages.map((p) => p.path) };
   }
 }

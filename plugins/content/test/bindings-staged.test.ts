@@ -17,21 +17,38 @@ describe('content: gateway bindings and staged pages', () => {
 
   const bound = (binding: unknown, extra: Record<string, unknown> = {}) => ({
     type: 'section',
-    children: [{ type: 'p', text: 'x' }, { type: 'weather-card', props: { binding, ...extra } }],
+    children: [
+      { type: 'p', text: 'x' },
+      { type: 'weather-card', props: { binding, ...extra } },
+    ],
   });
 
   it('assigns a binding id per bound node, stores it, and the port finds it', async () => {
     const page = await k.createPage({
       websiteId: site.id,
       path: '/weather',
-      content: bound({ endpointId: 'weather', routeId: 'current', parameters: { path: { city: 'Oslo' }, query: { units: 'metric' } }, resultFilter: { path: 'data', pick: ['temp'], limit: 5 } }, { gatewayBindingId: 'client-chosen' }),
+      content: bound(
+        {
+          endpointId: 'weather',
+          routeId: 'current',
+          parameters: { path: { city: 'Oslo' }, query: { units: 'metric' } },
+          resultFilter: { path: 'data', pick: ['temp'], limit: 5 },
+        },
+        { gatewayBindingId: 'client-chosen' },
+      ),
     });
     const id = page.content.children[1].props.gatewayBindingId as string;
     expect(id).to.match(/^[0-9a-f-]{36}$/);
     const binding = await k.t.kernel.resolve('publishedSites').findBinding(id);
     expect(binding).to.deep.equal({
-      id, websiteId: site.id, pageId: page.id, endpointId: 'weather', routeId: 'current',
-      parameters: { path: { city: 'Oslo' }, query: { units: 'metric' } }, resultFilter: { path: 'data', pick: ['temp'], limit: 5 }, mode: 'resolve',
+      id,
+      websiteId: site.id,
+      pageId: page.id,
+      endpointId: 'weather',
+      routeId: 'current',
+      parameters: { path: { city: 'Oslo' }, query: { units: 'metric' } },
+      resultFilter: { path: 'data', pick: ['temp'], limit: 5 },
+      mode: 'resolve',
     });
     // A save that keeps the node keeps its id; a node without a binding loses it.
     const again = await k.call('PATCH', `/cms-one/pages/${page.id}`, k.editor, { content: page.content });
@@ -46,29 +63,58 @@ describe('content: gateway bindings and staged pages', () => {
       [{ endpointId: 'weather', routeId: 'current' }, 'content.children.1.props.binding.parameters.path.city'],
       [{ routeId: 'current' }, 'content.children.1.props.binding.endpointId'],
       [{ endpointId: 'crm', routeId: 'lead', mode: 'delete' }, 'content.children.1.props.binding.mode'],
-      [{ endpointId: 'crm', routeId: 'lead', resultFilter: { limit: 5000 } }, 'content.children.1.props.binding.resultFilter.limit'],
+      [
+        { endpointId: 'crm', routeId: 'lead', resultFilter: { limit: 5000 } },
+        'content.children.1.props.binding.resultFilter.limit',
+      ],
       ['not an object', 'content.children.1.props.binding'],
     ];
     for (const [binding, field] of cases) {
-      const res = await k.call('POST', '/cms-one/pages', k.editor, { websiteId: site.id, locale: 'en', path: '/bad-binding', title: 't', content: bound(binding) });
+      const res = await k.call('POST', '/cms-one/pages', k.editor, {
+        websiteId: site.id,
+        locale: 'en',
+        path: '/bad-binding',
+        title: 't',
+        content: bound(binding),
+      });
       expect(res.statusCode, field).to.equal(400);
       expect(res.json().field).to.equal(field);
     }
-    const submit = await k.createPage({ websiteId: site.id, path: '/form', content: bound({ endpointId: 'crm', routeId: 'lead', mode: 'submit' }) });
-    const binding = await k.t.kernel.resolve('publishedSites').findBinding(submit.content.children[1].props.gatewayBindingId);
+    const submit = await k.createPage({
+      websiteId: site.id,
+      path: '/form',
+      content: bound({ endpointId: 'crm', routeId: 'lead', mode: 'submit' }),
+    });
+    const binding = await k.t.kernel
+      .resolve('publishedSites')
+      .findBinding(submit.content.children[1].props.gatewayBindingId);
     expect(binding?.mode).to.equal('submit');
   });
 
   it('staged pages: list, get, promote one (new draft page), promote all (new version of an existing page), discard', async () => {
     const existing = await k.createPage({ websiteId: site.id, path: '/imported-2' });
     const stage = async (path: string, content: unknown = { type: 'p', text: `staged ${path}` }) =>
-      (await k.t.db('content_staged_pages').insert({ website_id: site.id, locale: 'en', path, title: `T ${path}`, content: JSON.stringify(content), source: 'import' }).returning('id'))[0].id as string;
+      (
+        await k.t
+          .db('content_staged_pages')
+          .insert({
+            website_id: site.id,
+            locale: 'en',
+            path,
+            title: `T ${path}`,
+            content: JSON.stringify(content),
+            source: 'import',
+          })
+          .returning('id')
+      )[0].id as string;
     const a = await stage('/imported-1');
     const b = await stage('/imported-2');
     const c = await stage('/imported-3');
     const list = (await k.call('GET', `/cms-one/pages/staged?websiteId=${site.id}`, k.reader)).json();
     expect(list.map((s: { id: string }) => s.id)).to.include.members([a, b, c]);
-    expect((await k.call('GET', `/cms-one/pages/staged/${a}`, k.reader)).json().content.text).to.equal('staged /imported-1');
+    expect((await k.call('GET', `/cms-one/pages/staged/${a}`, k.reader)).json().content.text).to.equal(
+      'staged /imported-1',
+    );
     const one = await k.call('POST', `/cms-one/pages/staged/${a}/promote`, k.editor);
     expect(one.statusCode).to.equal(200);
     const page = (await k.call('GET', `/cms-one/pages/${one.json().pageId}`, k.reader)).json();
@@ -77,7 +123,9 @@ describe('content: gateway bindings and staged pages', () => {
     expect((await k.call('DELETE', `/cms-one/pages/staged/${c}`, k.editor)).statusCode).to.equal(204);
     const all = await k.call('POST', `/cms-one/pages/staged/promote?websiteId=${site.id}`, k.editor);
     expect(all.json().promoted).to.deep.equal([{ id: b, pageId: existing.id }]);
-    expect((await k.call('GET', `/cms-one/pages/${existing.id}`, k.reader)).json().content.text).to.equal('staged /imported-2');
+    expect((await k.call('GET', `/cms-one/pages/${existing.id}`, k.reader)).json().content.text).to.equal(
+      'staged /imported-2',
+    );
     expect((await k.call('GET', `/cms-one/pages/${existing.id}/versions`, k.reader)).json()).to.have.length(1);
     expect((await k.call('GET', `/cms-one/pages/staged/${c}`, k.reader)).statusCode).to.equal(404);
     const bad = await stage('/imported-bad', { type: 'a', props: { href: 'javascript:x' } });
@@ -89,8 +137,11 @@ describe('content: gateway bindings and staged pages', () => {
   it('permissions of the staged page routes', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
     const routes: Array<[string, string]> = [
-      ['GET', '/cms-one/pages/staged'], ['GET', `/cms-one/pages/staged/${id}`], ['POST', '/cms-one/pages/staged/promote'],
-      ['POST', `/cms-one/pages/staged/${id}/promote`], ['DELETE', `/cms-one/pages/staged/${id}`],
+      ['GET', '/cms-one/pages/staged'],
+      ['GET', `/cms-one/pages/staged/${id}`],
+      ['POST', '/cms-one/pages/staged/promote'],
+      ['POST', `/cms-one/pages/staged/${id}/promote`],
+      ['DELETE', `/cms-one/pages/staged/${id}`],
     ];
     for (const [method, url] of routes) {
       expect((await k.call(method, url, null)).statusCode, `${method} ${url}`).to.equal(401);

@@ -11,8 +11,14 @@ export type User = Awaited<ReturnType<TestKernel['createUser']>>;
  * editor (objects:read + objects:write), a publisher (editor + objects:publish), a reader and a user
  * without keys; every `page` change is collected in `events`.
  */
-export async function startContentKernel(opts: { env?: Record<string, string>; plugins?: string[]; extraPlugins?: PluginManifest[] } = {}) {
-  const t = await startTestKernel({ plugins: opts.plugins ?? ['data', 'content'], env: opts.env, extraPlugins: opts.extraPlugins });
+export async function startContentKernel(
+  opts: { env?: Record<string, string>; plugins?: string[]; extraPlugins?: PluginManifest[] } = {},
+) {
+  const t = await startTestKernel({
+    plugins: opts.plugins ?? ['data', 'content'],
+    env: opts.env,
+    extraPlugins: opts.extraPlugins,
+  });
   const admin = await t.admin();
   const editor = await t.createUser({ permissions: ['objects:read', 'objects:write'] });
   const publisher = await t.createUser({ permissions: ['objects:read', 'objects:write', 'objects:publish'] });
@@ -21,23 +27,58 @@ export async function startContentKernel(opts: { env?: Record<string, string>; p
   const events: RecordChange[] = [];
   t.kernel.resolve('recordHooks').subscribe('page', (change) => void events.push(change));
 
-  const call = (method: string, url: string, user: User | null, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> =>
-    t.inject({ method: method as 'GET', url, payload: body as object, headers: { ...(user ? { cookie: user.cookie } : {}), ...headers } });
+  const call = (
+    method: string,
+    url: string,
+    user: User | null,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> =>
+    t.inject({
+      method: method as 'GET',
+      url,
+      payload: body as object,
+      headers: { ...(user ? { cookie: user.cookie } : {}), ...headers },
+    });
 
   let n = 0;
   const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${n++}`;
   const createWebsite = async (body: Record<string, unknown> = {}) => {
-    const res = await call('POST', '/cms-one/websites', admin, { name: unique('Site '), rootPath: `/${unique('s')}`, locales: ['en', 'de'], ...body });
+    const res = await call('POST', '/cms-one/websites', admin, {
+      name: unique('Site '),
+      rootPath: `/${unique('s')}`,
+      locales: ['en', 'de'],
+      ...body,
+    });
     if (res.statusCode !== 201) throw new Error(`website create failed: ${res.body}`);
     return res.json();
   };
   const createPage = async (body: Record<string, unknown>, user: User = publisher) => {
-    const res = await call('POST', '/cms-one/pages', user, { locale: 'en', title: 'A page', content: { type: 'section', children: [{ type: 'p', text: 'Hello' }] }, ...body });
+    const res = await call('POST', '/cms-one/pages', user, {
+      locale: 'en',
+      title: 'A page',
+      content: { type: 'section', children: [{ type: 'p', text: 'Hello' }] },
+      ...body,
+    });
     if (res.statusCode !== 201) throw new Error(`page create failed: ${res.body}`);
     return res.json();
   };
   const services = () => t.kernel.pluginDeps('content').services as ContentServices;
-  return { t, admin, editor, publisher, reader, nobody, events, call, unique, createWebsite, createPage, services, clearEvents: () => events.splice(0) };
+  return {
+    t,
+    admin,
+    editor,
+    publisher,
+    reader,
+    nobody,
+    events,
+    call,
+    unique,
+    createWebsite,
+    createPage,
+    services,
+    clearEvents: () => events.splice(0),
+  };
 }
 
 export type ContentKernel = Awaited<ReturnType<typeof startContentKernel>>;

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { startContentKernel, type ContentKernel } from './content-kernel.ts';
 
-const PNG = 'data:image/png;base64,' + Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(40)]).toString('base64');
+const PNG =
+  'data:image/png;base64,' +
+  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(40)]).toString('base64');
 
 describe('content: pages', () => {
   let k: ContentKernel;
@@ -14,8 +16,27 @@ describe('content: pages', () => {
 
   it('creates a draft page, announces created without content, and reads it back', async () => {
     k.clearEvents();
-    const page = await k.createPage({ websiteId: site.id, path: '/about', seo: { title: 'About', description: 'd', canonical: '/about', openGraph: { 'og:image': 'https://x.test/i.png' } } }, k.editor);
-    expect(page).to.include({ websiteId: site.id, locale: 'en', path: '/about', published: false, inSitemap: true, indexable: true });
+    const page = await k.createPage(
+      {
+        websiteId: site.id,
+        path: '/about',
+        seo: {
+          title: 'About',
+          description: 'd',
+          canonical: '/about',
+          openGraph: { 'og:image': 'https://x.test/i.png' },
+        },
+      },
+      k.editor,
+    );
+    expect(page).to.include({
+      websiteId: site.id,
+      locale: 'en',
+      path: '/about',
+      published: false,
+      inSitemap: true,
+      indexable: true,
+    });
     expect(page.seo.openGraph).to.deep.equal({ 'og:image': 'https://x.test/i.png' });
     expect(k.events.map((e) => e.kind)).to.deep.equal(['created']);
     expect(k.events[0].data).to.include({ websiteId: site.id, locale: 'en', path: '/about', title: 'A page' });
@@ -31,7 +52,17 @@ describe('content: pages', () => {
     const refused = await k.call('PATCH', `/cms-one/pages/${page.id}`, k.editor, { published: true });
     expect(refused.statusCode).to.equal(403);
     expect(refused.json().code).to.equal('PUBLISH_FORBIDDEN');
-    expect((await k.call('POST', '/cms-one/pages', k.editor, { websiteId: site.id, locale: 'en', path: '/pub2', title: 't', published: true })).statusCode).to.equal(403);
+    expect(
+      (
+        await k.call('POST', '/cms-one/pages', k.editor, {
+          websiteId: site.id,
+          locale: 'en',
+          path: '/pub2',
+          title: 't',
+          published: true,
+        })
+      ).statusCode,
+    ).to.equal(403);
     k.clearEvents();
     const ok = await k.call('PATCH', `/cms-one/pages/${page.id}`, k.publisher, { published: true });
     expect(ok.json().published).to.equal(true);
@@ -45,7 +76,12 @@ describe('content: pages', () => {
       throw new Error('subscriber refuses');
     });
     try {
-      const res = await k.call('POST', '/cms-one/pages', k.publisher, { websiteId: site.id, locale: 'en', path: '/never', title: 't' });
+      const res = await k.call('POST', '/cms-one/pages', k.publisher, {
+        websiteId: site.id,
+        locale: 'en',
+        path: '/never',
+        title: 't',
+      });
       expect(res.statusCode).to.equal(500);
     } finally {
       unsubscribe();
@@ -59,7 +95,9 @@ describe('content: pages', () => {
     await k.call('PATCH', url, k.editor, { title: 'Only the title' });
     expect((await k.call('GET', `${url}/versions`, k.reader)).json()).to.have.length(0);
     for (let i = 1; i <= 12; i++) {
-      const res = await k.call('PATCH', url, k.editor, { content: { type: 'section', children: [{ type: 'p', text: `v${i}` }] } });
+      const res = await k.call('PATCH', url, k.editor, {
+        content: { type: 'section', children: [{ type: 'p', text: `v${i}` }] },
+      });
       expect(res.statusCode).to.equal(200);
     }
     const versions = (await k.call('GET', `${url}/versions`, k.reader)).json();
@@ -73,14 +111,30 @@ describe('content: pages', () => {
     const restored = await k.call('POST', `${url}/versions/${versions[9].id}/restore`, k.editor);
     expect(restored.json().content.children[0].text).to.equal('v2');
     expect((await k.call('GET', `${url}/versions`, k.reader)).json()[0].id).not.to.equal(versions[0].id);
-    expect((await k.call('GET', `${url}/versions/00000000-0000-4000-8000-000000000000`, k.reader)).statusCode).to.equal(404);
+    expect((await k.call('GET', `${url}/versions/00000000-0000-4000-8000-000000000000`, k.reader)).statusCode).to.equal(
+      404,
+    );
   });
 
   it('validates the node tree and names the bad node', async () => {
     const base = { websiteId: site.id, locale: 'en', path: '/bad', title: 't' };
     const cases: Array<[unknown, string]> = [
-      [{ type: 'div', children: [{ type: 'p' }, { type: 'p' }, { type: 'p' }, { type: 'a', props: { href: 'javascript:alert(1)' } }] }, 'content.children.3.props.href'],
-      [{ type: 'div', children: [{ type: 'a', props: { href: ' JaVa\tScript:alert(1)' } }] }, 'content.children.0.props.href'],
+      [
+        {
+          type: 'div',
+          children: [
+            { type: 'p' },
+            { type: 'p' },
+            { type: 'p' },
+            { type: 'a', props: { href: 'javascript:alert(1)' } },
+          ],
+        },
+        'content.children.3.props.href',
+      ],
+      [
+        { type: 'div', children: [{ type: 'a', props: { href: ' JaVa\tScript:alert(1)' } }] },
+        'content.children.0.props.href',
+      ],
       [{ type: 'div', props: { onclick: 'x()' } }, 'content.props.onclick'],
       [{ type: 'div', props: { '@click': 'x()' } }, 'content.props.@click'],
       [{ type: 'script', text: 'alert(1)' }, 'content.type'],
@@ -99,17 +153,34 @@ describe('content: pages', () => {
     let deep: Record<string, unknown> = { type: 'div' };
     for (let i = 0; i < 100; i++) deep = { type: 'div', children: [deep] };
     expect((await k.call('POST', '/cms-one/pages', k.editor, { ...base, content: deep })).statusCode).to.equal(400);
-    const ok = await k.call('POST', '/cms-one/pages', k.editor, { ...base, content: { type: 'a', props: { href: 'https://example.test', className: 'x' }, text: '<b>' } });
+    const ok = await k.call('POST', '/cms-one/pages', k.editor, {
+      ...base,
+      content: { type: 'a', props: { href: 'https://example.test', className: 'x' }, text: '<b>' },
+    });
     expect(ok.statusCode).to.equal(201);
   });
 
   it('refuses bad paths, unknown websites and locales, duplicates, a dynamic path without a class', async () => {
     const base = { websiteId: site.id, locale: 'en', title: 't' };
-    expect((await k.call('POST', '/cms-one/pages', k.editor, { ...base, path: 'no-slash' })).json().field).to.equal('path');
+    expect((await k.call('POST', '/cms-one/pages', k.editor, { ...base, path: 'no-slash' })).json().field).to.equal(
+      'path',
+    );
     expect((await k.call('POST', '/cms-one/pages', k.editor, { ...base, path: '/a b' })).json().field).to.equal('path');
-    expect((await k.call('POST', '/cms-one/pages', k.editor, { ...base, path: '/blog/:slug' })).json().field).to.equal('dataClass');
-    expect((await k.call('POST', '/cms-one/pages', k.editor, { ...base, path: '/x', locale: 'fr' })).json().field).to.equal('locale');
-    expect((await k.call('POST', '/cms-one/pages', k.editor, { ...base, path: '/x', websiteId: '00000000-0000-4000-8000-000000000000' })).json().field).to.equal('websiteId');
+    expect((await k.call('POST', '/cms-one/pages', k.editor, { ...base, path: '/blog/:slug' })).json().field).to.equal(
+      'dataClass',
+    );
+    expect(
+      (await k.call('POST', '/cms-one/pages', k.editor, { ...base, path: '/x', locale: 'fr' })).json().field,
+    ).to.equal('locale');
+    expect(
+      (
+        await k.call('POST', '/cms-one/pages', k.editor, {
+          ...base,
+          path: '/x',
+          websiteId: '00000000-0000-4000-8000-000000000000',
+        })
+      ).json().field,
+    ).to.equal('websiteId');
     await k.createPage({ websiteId: site.id, path: '/dup' });
     const dup = await k.call('POST', '/cms-one/pages', k.editor, { ...base, path: '/dup' });
     expect(dup.statusCode).to.equal(409);
@@ -122,16 +193,31 @@ describe('content: pages', () => {
     expect((await k.call('PUT', url, k.editor, { thumbnail: PNG })).json().thumbnail).to.equal(PNG);
     const lie = 'data:image/jpeg;base64,' + PNG.split(',')[1];
     expect((await k.call('PUT', url, k.editor, { thumbnail: lie })).json().field).to.equal('thumbnail');
-    expect((await k.call('PUT', url, k.editor, { thumbnail: 'data:image/svg+xml;base64,PHN2Zz4=' })).statusCode).to.equal(400);
-    expect((await k.call('PUT', url, k.editor, { thumbnail: 'data:image/png;base64,' + 'A'.repeat(400_000) })).statusCode).to.equal(400);
+    expect(
+      (await k.call('PUT', url, k.editor, { thumbnail: 'data:image/svg+xml;base64,PHN2Zz4=' })).statusCode,
+    ).to.equal(400);
+    expect(
+      (await k.call('PUT', url, k.editor, { thumbnail: 'data:image/png;base64,' + 'A'.repeat(400_000) })).statusCode,
+    ).to.equal(400);
     const cleared = await k.call('PUT', url, k.editor, { thumbnail: null });
     expect(cleared.json(), cleared.body).to.have.property('thumbnail', null);
   });
 
   it('translations of a group; delete announces unpublished and deleted', async () => {
     const en = await k.createPage({ websiteId: site.id, path: '/tr', published: true });
-    const de = await k.createPage({ websiteId: site.id, path: '/tr', locale: 'de', translationGroupId: en.translationGroupId });
-    const twice = await k.call('POST', '/cms-one/pages', k.editor, { websiteId: site.id, locale: 'de', path: '/tr-2', title: 't', translationGroupId: en.translationGroupId });
+    const de = await k.createPage({
+      websiteId: site.id,
+      path: '/tr',
+      locale: 'de',
+      translationGroupId: en.translationGroupId,
+    });
+    const twice = await k.call('POST', '/cms-one/pages', k.editor, {
+      websiteId: site.id,
+      locale: 'de',
+      path: '/tr-2',
+      title: 't',
+      translationGroupId: en.translationGroupId,
+    });
     expect(twice.statusCode).to.equal(409);
     expect(twice.json().field).to.equal('translationGroupId');
     const list = (await k.call('GET', `/cms-one/pages/${en.id}/translations`, k.reader)).json();
@@ -162,10 +248,13 @@ describe('content: pages', () => {
     for (const [method, url, body] of routes) {
       expect((await k.call(method, url, null, body)).statusCode, `${method} ${url}`).to.equal(401);
       expect((await k.call(method, url, k.nobody, body)).statusCode, `${method} ${url}`).to.equal(403);
-      if (method !== 'GET') expect((await k.call(method, url, k.reader, body)).statusCode, `${method} ${url}`).to.equal(403);
+      if (method !== 'GET')
+        expect((await k.call(method, url, k.reader, body)).statusCode, `${method} ${url}`).to.equal(403);
     }
     const pageEditor = await k.t.createUser({ permissions: ['pages:edit'] });
-    expect((await k.call('PATCH', `/cms-one/pages/${page.id}`, pageEditor, { title: 'by key' })).statusCode).to.equal(200);
+    expect((await k.call('PATCH', `/cms-one/pages/${page.id}`, pageEditor, { title: 'by key' })).statusCode).to.equal(
+      200,
+    );
     expect((await k.call('DELETE', `/cms-one/pages/${page.id}`, pageEditor)).statusCode).to.equal(403);
     const deleter = await k.t.createUser({ permissions: ['pages:delete'] });
     expect((await k.call('DELETE', `/cms-one/pages/${page.id}`, deleter)).statusCode).to.equal(204);

@@ -7,7 +7,9 @@ describe('content: public API and /site-root', () => {
   let site: { id: string; rootPath: string; name: string };
   before(async () => {
     k = await startContentKernel({ env: { PUBLIC_CONTENT_CACHE_CONTROL: 'public, max-age=30' } });
-    site = await k.createWebsite({ settings: { analytics: { id: 'UA-1', apiToken: 'hidden-token' }, smtpPassword: 'pw', color: 'red' } });
+    site = await k.createWebsite({
+      settings: { analytics: { id: 'UA-1', apiToken: 'hidden-token' }, smtpPassword: 'pw', color: 'red' },
+    });
   });
   after(() => k.t.close());
 
@@ -22,7 +24,9 @@ describe('content: public API and /site-root', () => {
     expect(body.content.children[0].text).to.equal('Hello');
     expect(res.headers['cache-control']).to.equal('public, max-age=30');
     expect(res.headers.etag).to.match(/^W\//);
-    const again = await k.call('GET', `/public/pages/en${root()}/about`, null, undefined, { 'if-none-match': res.headers.etag as string });
+    const again = await k.call('GET', `/public/pages/en${root()}/about`, null, undefined, {
+      'if-none-match': res.headers.etag as string,
+    });
     expect(again.statusCode).to.equal(304);
     expect(again.body).to.equal('');
     const noLocale = await k.call('GET', `/public/page${root()}/about`, null);
@@ -35,7 +39,12 @@ describe('content: public API and /site-root', () => {
   });
 
   it('never reveals a draft: every public route answers as for an unknown record', async () => {
-    const draft = await k.createPage({ websiteId: site.id, path: '/secret-draft', title: 'Secret draft title', kind: 'app' });
+    const draft = await k.createPage({
+      websiteId: site.id,
+      path: '/secret-draft',
+      title: 'Secret draft title',
+      kind: 'app',
+    });
     const draftApp = draft;
     const urls = [
       `/public/pages/en${root()}/secret-draft`,
@@ -63,9 +72,20 @@ describe('content: public API and /site-root', () => {
   });
 
   it('lists published pages and apps of a website; websites with id and name, config with secrets redacted', async () => {
-    const app = await k.createPage({ websiteId: site.id, path: '/app', title: 'The app', kind: 'app', published: true });
+    const app = await k.createPage({
+      websiteId: site.id,
+      path: '/app',
+      title: 'The app',
+      kind: 'app',
+      published: true,
+    });
     const pages = (await k.call('GET', `/public/pages?websiteId=${site.id}`, null)).json();
-    expect(pages.find((p: { id: string }) => p.id === app.id)).to.deep.equal({ id: app.id, slug: '/app', title: 'The app', locale: 'en' });
+    expect(pages.find((p: { id: string }) => p.id === app.id)).to.deep.equal({
+      id: app.id,
+      slug: '/app',
+      title: 'The app',
+      locale: 'en',
+    });
     const apps = (await k.call('GET', `/public/apps/${site.id}`, null)).json();
     expect(apps.map((p: { id: string }) => p.id)).to.deep.equal([app.id]);
     const websites = (await k.call('GET', '/public/websites', null)).json();
@@ -76,14 +96,22 @@ describe('content: public API and /site-root', () => {
     expect(one.body).not.to.include('hidden-token');
     expect(one.body).not.to.include('smtpPassword');
     expect(one.body).not.to.include('siteKey');
-    expect((await k.call('GET', '/public/websites/00000000-0000-4000-8000-000000000000', null)).statusCode).to.equal(404);
+    expect((await k.call('GET', '/public/websites/00000000-0000-4000-8000-000000000000', null)).statusCode).to.equal(
+      404,
+    );
     expect((await k.call('GET', '/public/pages', null)).statusCode).to.equal(400);
   });
 
   it('sitemap with hreflang alternates and lastmod, 304 on If-None-Match, a new tag after a change; robots.txt', async () => {
     const s2 = await k.createWebsite({ domains: ['www.maps.test'] });
     const en = await k.createPage({ websiteId: s2.id, path: '/hello', published: true });
-    await k.createPage({ websiteId: s2.id, path: '/hallo', locale: 'de', translationGroupId: en.translationGroupId, published: true });
+    await k.createPage({
+      websiteId: s2.id,
+      path: '/hallo',
+      locale: 'de',
+      translationGroupId: en.translationGroupId,
+      published: true,
+    });
     await k.createPage({ websiteId: s2.id, path: '/hidden', published: true, inSitemap: false, indexable: false });
     const url = `/public/sitemap.xml?websiteId=${s2.id}`;
     const res = await k.call('GET', url, null);
@@ -102,7 +130,9 @@ describe('content: public API and /site-root', () => {
     const byHost = await k.call('GET', '/public/robots.txt', null, undefined, { host: 'www.maps.test' });
     expect(byHost.body).to.include(`Disallow: ${s2.rootPath}/hidden`);
     expect(byHost.body).to.include('Sitemap: http://www.maps.test/public/sitemap.xml');
-    expect((await k.call('GET', '/public/sitemap.xml?websiteId=00000000-0000-4000-8000-000000000000', null)).statusCode).to.equal(404);
+    expect(
+      (await k.call('GET', '/public/sitemap.xml?websiteId=00000000-0000-4000-8000-000000000000', null)).statusCode,
+    ).to.equal(404);
     expect((await k.call('GET', '/public/sitemap.xml?part=0', null)).statusCode).to.equal(400);
   });
 
@@ -126,13 +156,34 @@ describe('content: public API and /site-root', () => {
   });
 
   it('dynamic page bound to a data class resolves against published objects only', async () => {
-    const cls = await k.call('POST', '/data-classes', k.admin, { name: `Post${Date.now()}`, label: 'Post', fields: [{ name: 'slug', type: 'slug' }, { name: 'headline', type: 'text' }] });
+    const cls = await k.call('POST', '/data-classes', k.admin, {
+      name: `Post${Date.now()}`,
+      label: 'Post',
+      fields: [
+        { name: 'slug', type: 'slug' },
+        { name: 'headline', type: 'text' },
+      ],
+    });
     expect(cls.statusCode, cls.body).to.equal(201);
     const className = cls.json().name;
-    await k.createPage({ websiteId: site.id, path: '/blog/:slug', dataClass: className, title: 'Blog post', published: true });
-    const obj = await k.call('POST', '/data-objects', k.publisher, { classId: cls.json().id, published: true, attributes: { slug: 'first', headline: 'First!' } });
+    await k.createPage({
+      websiteId: site.id,
+      path: '/blog/:slug',
+      dataClass: className,
+      title: 'Blog post',
+      published: true,
+    });
+    const obj = await k.call('POST', '/data-objects', k.publisher, {
+      classId: cls.json().id,
+      published: true,
+      attributes: { slug: 'first', headline: 'First!' },
+    });
     expect(obj.statusCode, obj.body).to.equal(201);
-    await k.call('POST', '/data-objects', k.publisher, { classId: cls.json().id, published: false, attributes: { slug: 'draft-post', headline: 'Draft' } });
+    await k.call('POST', '/data-objects', k.publisher, {
+      classId: cls.json().id,
+      published: false,
+      attributes: { slug: 'draft-post', headline: 'Draft' },
+    });
     const res = await k.call('GET', `/public/pages/en${root()}/blog/first`, null);
     expect(res.statusCode, res.body).to.equal(200);
     expect(res.json()).to.include({ title: 'Blog post', path: '/blog/:slug' });
@@ -162,13 +213,20 @@ describe('content: public rate limit and site-root cache', () => {
     // Start just after a minute boundary so the three counted requests share one window.
     clock.advance(60_000 - (clock.now().getTime() % 60_000) + 50);
     const { startTestKernel } = await import('../../../test/helpers/kernel.ts');
-    const t = await startTestKernel({ plugins: ['content'], clock, env: { PUBLIC_CONTENT_RATE_LIMIT_PER_MINUTE: '3' } });
+    const t = await startTestKernel({
+      plugins: ['content'],
+      clock,
+      env: { PUBLIC_CONTENT_RATE_LIMIT_PER_MINUTE: '3' },
+    });
     try {
-      for (let i = 0; i < 3; i++) expect((await t.inject({ method: 'GET', url: '/public/websites' })).statusCode).to.equal(200);
+      for (let i = 0; i < 3; i++)
+        expect((await t.inject({ method: 'GET', url: '/public/websites' })).statusCode).to.equal(200);
       const limited = await t.inject({ method: 'GET', url: '/public/websites' });
       expect(limited.statusCode).to.equal(429);
       expect(Number(limited.headers['retry-after'])).to.be.greaterThan(0);
-      expect((await t.inject({ method: 'GET', url: '/public/websites', remoteAddress: '10.0.0.9' })).statusCode).to.equal(200);
+      expect(
+        (await t.inject({ method: 'GET', url: '/public/websites', remoteAddress: '10.0.0.9' })).statusCode,
+      ).to.equal(200);
       const ask = () => t.inject({ method: 'GET', url: '/site-root', headers: { 'x-original-uri': '/direct/about' } });
       expect((await ask()).statusCode).to.equal(403);
       // A website written by another process (straight into the table) is seen once the 5 s are over.

@@ -30,10 +30,30 @@ describe('content: search source and processes', () => {
   it('documents a published indexable page as public, a draft for editors only, with text from the tree', async () => {
     const site = await k.createWebsite();
     collected.splice(0);
-    const page = await k.createPage({ websiteId: site.id, path: '/find-me', title: 'Findable', seo: { description: 'About finding' }, content: { type: 'section', children: [{ type: 'h1', text: 'Needle' }, { type: 'img', props: { alt: 'hay', src: '/x.png' } }] } });
+    const page = await k.createPage({
+      websiteId: site.id,
+      path: '/find-me',
+      title: 'Findable',
+      seo: { description: 'About finding' },
+      content: {
+        type: 'section',
+        children: [
+          { type: 'h1', text: 'Needle' },
+          { type: 'img', props: { alt: 'hay', src: '/x.png' } },
+        ],
+      },
+    });
     expect(collected[0].kind).to.equal('created');
     const draftDoc = collected[0].docs[0] as Record<string, unknown>;
-    expect(draftDoc).to.include({ sourceType: 'page', sourceId: page.id, websiteId: site.id, locale: 'en', title: 'Findable', public: false, url: `${site.rootPath}/find-me` });
+    expect(draftDoc).to.include({
+      sourceType: 'page',
+      sourceId: page.id,
+      websiteId: site.id,
+      locale: 'en',
+      title: 'Findable',
+      public: false,
+      url: `${site.rootPath}/find-me`,
+    });
     expect(draftDoc.body).to.equal('About finding Needle hay');
     await k.call('PATCH', `/cms-one/pages/${page.id}`, k.publisher, { published: true });
     expect((collected.at(-1)!.docs[0] as { public: boolean }).public).to.equal(true);
@@ -47,7 +67,9 @@ describe('content: search source and processes', () => {
     await k.t.db.transaction(async (trx) => {
       for await (const batch of source.allDocuments(trx)) all.push(...batch);
     });
-    expect(all.map((d) => (d as { sourceId: string }).sourceId)).to.include(kept.id).and.not.include(page.id);
+    expect(all.map((d) => (d as { sourceId: string }).sourceId))
+      .to.include(kept.id)
+      .and.not.include(page.id);
     collected.splice(0);
     await k.call('DELETE', `/cms-one/websites/${site.id}`, k.admin);
     expect(collected).to.deep.equal([{ kind: 'deleted', docs: [] }]);

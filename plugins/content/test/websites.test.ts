@@ -8,7 +8,8 @@ describe('content: websites', () => {
   });
   after(() => k.t.close());
 
-  const auditRows = (targetId: string) => k.t.db('audit_log').where({ target_id: targetId }).orderBy('at').select('action', 'before', 'after');
+  const auditRows = (targetId: string) =>
+    k.t.db('audit_log').where({ target_id: targetId }).orderBy('at').select('action', 'before', 'after');
 
   it('creates, reads, updates and deletes a website, each write audited', async () => {
     const site = await k.createWebsite({ kind: 'documentation', domains: ['Docs.Example.test'] });
@@ -38,13 +39,30 @@ describe('content: websites', () => {
     await k.call('PATCH', `/cms-one/pages/${page.id}`, k.editor, { content: { type: 'p', text: 'v2' } });
     k.clearEvents();
     expect((await k.call('DELETE', `/cms-one/websites/${site.id}`, k.admin)).statusCode).to.equal(204);
-    expect(k.events.map((e) => [e.kind, e.recordId])).to.deep.equal([['unpublished', page.id], ['deleted', page.id]]);
+    expect(k.events.map((e) => [e.kind, e.recordId])).to.deep.equal([
+      ['unpublished', page.id],
+      ['deleted', page.id],
+    ]);
     expect(await k.t.db('content_versions').where({ owner_id: page.id })).to.have.length(0);
     expect((await k.call('GET', `/cms-one/pages/${page.id}`, k.reader)).statusCode).to.equal(404);
   });
 
   it('refuses root paths the host or the edge table uses, and a duplicate', async () => {
-    for (const root of ['/api', '/auth', '/assets', '/login', '/settings', '/cms-one', '/editor', '/public', '/documents', '/data-anything', '/object-event-x', '/metrics', '/health']) {
+    for (const root of [
+      '/api',
+      '/auth',
+      '/assets',
+      '/login',
+      '/settings',
+      '/cms-one',
+      '/editor',
+      '/public',
+      '/documents',
+      '/data-anything',
+      '/object-event-x',
+      '/metrics',
+      '/health',
+    ]) {
       const res = await k.call('POST', '/cms-one/websites', k.admin, { name: 'x', rootPath: root });
       expect(res.statusCode, root).to.equal(400);
       expect(res.json().field, root).to.equal('rootPath');
@@ -54,10 +72,20 @@ describe('content: websites', () => {
     expect(dup.statusCode).to.equal(409);
     expect(dup.json().code).to.equal('UNIQUE_VIOLATION');
     const withDomain = await k.createWebsite({ domains: ['taken.example.test'] });
-    const taken = await k.call('POST', '/cms-one/websites', k.admin, { name: 'x', rootPath: `/${k.unique('d')}`, domains: ['free.example.test', 'Taken.example.test'] });
+    const taken = await k.call('POST', '/cms-one/websites', k.admin, {
+      name: 'x',
+      rootPath: `/${k.unique('d')}`,
+      domains: ['free.example.test', 'Taken.example.test'],
+    });
     expect(taken.statusCode).to.equal(409);
     expect(taken.json().field).to.equal('domains.1');
-    expect((await k.call('PATCH', `/cms-one/websites/${withDomain.id}`, k.admin, { domains: ['taken.example.test', 'more.example.test'] })).statusCode).to.equal(200);
+    expect(
+      (
+        await k.call('PATCH', `/cms-one/websites/${withDomain.id}`, k.admin, {
+          domains: ['taken.example.test', 'more.example.test'],
+        })
+      ).statusCode,
+    ).to.equal(200);
     const bad = await k.call('POST', '/cms-one/websites', k.admin, { name: 'x', rootPath: '/a/b' });
     expect(bad.statusCode).to.equal(400);
     expect(bad.json().field).to.equal('rootPath');
@@ -97,38 +125,80 @@ describe('content: websites', () => {
     const pub = await k.call('PUT', url, k.editor, { visibility: 'public' });
     expect(pub.statusCode).to.equal(400);
     expect(pub.json().field).to.equal('visibility');
-    const ok = await k.call('PUT', url, k.editor, { enabled: true, allowedTypes: ['image/png', 'application/pdf'], maxFileBytes: 10 ** 12, maxFilesPerSubmit: 500, dailyBytes: 10 ** 13 });
+    const ok = await k.call('PUT', url, k.editor, {
+      enabled: true,
+      allowedTypes: ['image/png', 'application/pdf'],
+      maxFileBytes: 10 ** 12,
+      maxFilesPerSubmit: 500,
+      dailyBytes: 10 ** 13,
+    });
     expect(ok.statusCode).to.equal(200);
-    expect(ok.json()).to.include({ enabled: true, maxFileBytes: 50 * 1024 * 1024, maxFilesPerSubmit: 10, dailyBytes: 1024 ** 3, visibility: 'private' });
-    const allowed = await k.call('PUT', url, k.editor, { visibility: 'public', allowPublicFolder: true, folder: '/public-forms' });
+    expect(ok.json()).to.include({
+      enabled: true,
+      maxFileBytes: 50 * 1024 * 1024,
+      maxFilesPerSubmit: 10,
+      dailyBytes: 1024 ** 3,
+      visibility: 'private',
+    });
+    const allowed = await k.call('PUT', url, k.editor, {
+      visibility: 'public',
+      allowPublicFolder: true,
+      folder: '/public-forms',
+    });
     expect(allowed.json()).to.include({ visibility: 'public', folder: '/public-forms' });
     expect((await k.call('GET', url, k.reader)).json().folder).to.equal('/public-forms');
     k.services().directory.invalidate();
-    expect(await k.t.kernel.resolve('publishedSites').uploadSettings(site.id)).to.include({ enabled: true, visibility: 'public' });
+    expect(await k.t.kernel.resolve('publishedSites').uploadSettings(site.id)).to.include({
+      enabled: true,
+      visibility: 'public',
+    });
     expect((await auditRows(site.id)).filter((r) => r.action === 'website.upload_settings')).to.have.length(2);
     // The same rules apply to settings.uploads inside a website write.
-    const viaSettings = await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, { settings: { uploads: { allowedTypes: 'image/png' } } });
+    const viaSettings = await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, {
+      settings: { uploads: { allowedTypes: 'image/png' } },
+    });
     expect(viaSettings.statusCode).to.equal(400);
     expect(viaSettings.json().field).to.equal('settings.uploads.allowedTypes');
-    const html = await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, { settings: { uploads: { allowedTypes: ['text/html'] } } });
+    const html = await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, {
+      settings: { uploads: { allowedTypes: ['text/html'] } },
+    });
     expect(html.json().field).to.equal('settings.uploads.allowedTypes.0');
-    const clamped = await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, { settings: { uploads: { maxFilesPerSubmit: 99 }, themes: ['light'] } });
+    const clamped = await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, {
+      settings: { uploads: { maxFilesPerSubmit: 99 }, themes: ['light'] },
+    });
     expect(clamped.json().settings.uploads.maxFilesPerSubmit).to.equal(10);
     expect(clamped.json().settings.themes).to.deep.equal(['light']);
-    expect((await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, { settings: { themes: 'light' } })).json().field).to.equal('settings.themes');
-    expect((await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, { settings: { big: 'x'.repeat(300_000) } })).json().field).to.equal('settings');
+    expect(
+      (await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, { settings: { themes: 'light' } })).json().field,
+    ).to.equal('settings.themes');
+    expect(
+      (
+        await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, { settings: { big: 'x'.repeat(300_000) } })
+      ).json().field,
+    ).to.equal('settings');
   });
 
   it('generate-pwa: manifest and service worker config from the website, theme and published pages; audited', async () => {
     const site = await k.createWebsite();
     await k.createPage({ websiteId: site.id, path: '/about', published: true });
     await k.createPage({ websiteId: site.id, path: '/draft' });
-    const theme = (await k.call('POST', `/cms-one/websites/${site.id}/themes`, k.editor, { name: 'T', colors: { primary: '#112233' } })).json();
+    const theme = (
+      await k.call('POST', `/cms-one/websites/${site.id}/themes`, k.editor, {
+        name: 'T',
+        colors: { primary: '#112233' },
+      })
+    ).json();
     await k.call('PUT', `/cms-one/websites/${site.id}/theme`, k.editor, { themeId: theme.id });
     const res = await k.call('POST', `/cms-one/websites/${site.id}/generate-pwa`, k.editor, { shortName: 'Shop' });
     expect(res.statusCode, res.body).to.equal(200);
     const pwa = res.json();
-    expect(pwa.manifest).to.include({ name: site.name, short_name: 'Shop', start_url: `${site.rootPath}/`, theme_color: '#112233', lang: 'en' });
+    expect(pwa.manifest).to.include({
+      name: site.name,
+      short_name: 'Shop',
+      start_url: `${site.rootPath}/`,
+      theme_color: '#112233',
+      lang: 'en',
+    });
     expect(pwa.serviceWorker.precache).to.deep.equal([`${site.rootPath}/about`]);
     expect(pwa.version).to.equal(1);
     const again = await k.call('POST', `/cms-one/websites/${site.id}/generate-pwa`, k.editor, {});
@@ -139,8 +209,15 @@ describe('content: websites', () => {
     const url = `/cms-one/websites/${site.id}/generate-pwa`;
     expect((await k.call('POST', url, null, {})).statusCode).to.equal(401);
     expect((await k.call('POST', url, k.reader, {})).statusCode).to.equal(403);
-    expect((await k.call('POST', url, k.editor, { icons: [{ src: 'javascript:x', sizes: '1x1', type: 'image/png' }] })).json().field).to.equal('icons.0.src');
-    expect((await k.call('POST', '/cms-one/websites/00000000-0000-4000-8000-000000000000/generate-pwa', k.editor, {})).statusCode).to.equal(404);
+    expect(
+      (
+        await k.call('POST', url, k.editor, { icons: [{ src: 'javascript:x', sizes: '1x1', type: 'image/png' }] })
+      ).json().field,
+    ).to.equal('icons.0.src');
+    expect(
+      (await k.call('POST', '/cms-one/websites/00000000-0000-4000-8000-000000000000/generate-pwa', k.editor, {}))
+        .statusCode,
+    ).to.equal(404);
   });
 
   it('port findWebsite by id, path and host', async () => {
@@ -169,15 +246,21 @@ describe('content: websites', () => {
     for (const [method, url, body] of routes) {
       expect((await k.call(method, url, null, body)).statusCode, `${method} ${url}`).to.equal(401);
       expect((await k.call(method, url, k.nobody, body)).statusCode, `${method} ${url}`).to.equal(403);
-      if (method !== 'GET') expect((await k.call(method, url, k.reader, body)).statusCode, `${method} ${url}`).to.equal(403);
+      if (method !== 'GET')
+        expect((await k.call(method, url, k.reader, body)).statusCode, `${method} ${url}`).to.equal(403);
     }
     const editOnly = await k.t.createUser({ permissions: ['websites:edit'] });
-    expect((await k.call('PATCH', `/cms-one/websites/${site.id}`, editOnly, { name: 'by key' })).statusCode).to.equal(200);
+    expect((await k.call('PATCH', `/cms-one/websites/${site.id}`, editOnly, { name: 'by key' })).statusCode).to.equal(
+      200,
+    );
     expect((await k.call('DELETE', `/cms-one/websites/${site.id}`, editOnly)).statusCode).to.equal(403);
     const bad = await k.call('POST', '/cms-one/websites', k.admin, { name: '', rootPath: '/ok' });
     expect(bad.statusCode).to.equal(400);
     expect(bad.json().field).to.equal('name');
     expect((await k.call('GET', '/cms-one/websites/not-a-uuid', k.reader)).statusCode).to.equal(400);
-    expect((await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, { locales: ['en', 'not a locale'] })).json().field).to.equal('locales.1');
+    expect(
+      (await k.call('PATCH', `/cms-one/websites/${site.id}`, k.editor, { locales: ['en', 'not a locale'] })).json()
+        .field,
+    ).to.equal('locales.1');
   });
 });

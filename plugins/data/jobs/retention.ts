@@ -50,10 +50,17 @@ export async function runRetention(deps: RetentionDeps): Promise<RetentionRunRes
     result.classes.push({ classId: cls.id, className: cls.name, deleted, retentionDays: cls.retention_days });
     await deps.audit.record(
       { actor: SYSTEM },
-      { action: 'retention.purge', targetType: 'data_class', targetId: cls.id, targetLabel: cls.name, after: { deleted, retentionDays: cls.retention_days } },
+      {
+        action: 'retention.purge',
+        targetType: 'data_class',
+        targetId: cls.id,
+        targetLabel: cls.name,
+        after: { deleted, retentionDays: cls.retention_days },
+      },
     );
   }
-  if (result.deleted > 0) deps.log.info({ deleted: result.deleted, batches: result.batches }, 'object retention purged objects');
+  if (result.deleted > 0)
+    deps.log.info({ deleted: result.deleted, batches: result.batches }, 'object retention purged objects');
   return result;
 }
 

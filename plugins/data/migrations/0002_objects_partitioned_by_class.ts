@@ -3,7 +3,8 @@ import type { FieldDef } from '../model.ts';
 import { syncFieldIndexes } from '../store/field-index-store.ts';
 import { createClassPartition } from '../store/object-partitions.ts';
 
-const COLUMNS = 'id, class_id, translation_group_id, locale, key, parent_id, path, published, workflow_state, attributes, created_by, created_at, updated_at';
+const COLUMNS =
+  'id, class_id, translation_group_id, locale, key, parent_id, path, published, workflow_state, attributes, created_by, created_at, updated_at';
 
 // Objects partitioned by class. With one table and per-class partial indexes, every class added
 // indexes that every insert and every plan of every query paid for; now a class's field indexes live on
@@ -27,7 +28,13 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('DROP TRIGGER IF EXISTS data_objects_release_unique_values ON data_objects');
   await knex.raw('DROP FUNCTION IF EXISTS data_release_unique_values()');
   await knex.raw('ALTER TABLE data_objects RENAME TO data_objects_unpartitioned');
-  for (const name of ['data_objects_pkey', 'data_objects_key', 'data_objects_class_published', 'data_objects_class_created', 'data_objects_parent']) {
+  for (const name of [
+    'data_objects_pkey',
+    'data_objects_key',
+    'data_objects_class_published',
+    'data_objects_class_created',
+    'data_objects_parent',
+  ]) {
     await knex.raw(`ALTER INDEX IF EXISTS ${name} RENAME TO ${name}_unpartitioned`);
   }
 
@@ -98,7 +105,9 @@ export async function up(knex: Knex): Promise<void> {
   for (const cls of classes) await createClassPartition(knex, cls.id);
   await knex.raw(`INSERT INTO data_objects (${COLUMNS}) SELECT ${COLUMNS} FROM data_objects_unpartitioned`);
   // Links whose object is gone would break the new key; the old cascade never let them exist.
-  await knex.raw('DELETE FROM data_preview_links l WHERE NOT EXISTS (SELECT 1 FROM data_object_registry r WHERE r.id = l.object_id)');
+  await knex.raw(
+    'DELETE FROM data_preview_links l WHERE NOT EXISTS (SELECT 1 FROM data_object_registry r WHERE r.id = l.object_id)',
+  );
   await knex.raw(`
     ALTER TABLE data_preview_links ADD CONSTRAINT data_preview_links_object_fk
     FOREIGN KEY (object_id) REFERENCES data_object_registry (id) ON DELETE CASCADE`);
@@ -112,7 +121,13 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.raw('ALTER TABLE data_preview_links DROP CONSTRAINT IF EXISTS data_preview_links_object_fk');
   await knex.raw('ALTER TABLE data_objects RENAME TO data_objects_partitioned');
-  for (const name of ['data_objects_pkey', 'data_objects_key', 'data_objects_class_published', 'data_objects_class_created', 'data_objects_parent']) {
+  for (const name of [
+    'data_objects_pkey',
+    'data_objects_key',
+    'data_objects_class_published',
+    'data_objects_class_created',
+    'data_objects_parent',
+  ]) {
     await knex.raw(`ALTER INDEX IF EXISTS ${name} RENAME TO ${name}_partitioned`);
   }
   await knex.schema.createTable('data_objects', (t) => {
@@ -152,6 +167,8 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
     CREATE TRIGGER data_objects_release_unique_values AFTER DELETE ON data_objects
     REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION data_release_unique_values()`);
-  await knex.raw(`ALTER TABLE data_preview_links ADD CONSTRAINT data_preview_links_object_id_foreign FOREIGN KEY (object_id) REFERENCES data_objects (id) ON DELETE CASCADE`);
+  await knex.raw(
+    `ALTER TABLE data_preview_links ADD CONSTRAINT data_preview_links_object_id_foreign FOREIGN KEY (object_id) REFERENCES data_objects (id) ON DELETE CASCADE`,
+  );
   // Field indexes are not rebuilt here; an earlier release's class service does not recreate them either.
 }

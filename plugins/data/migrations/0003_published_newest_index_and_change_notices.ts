@@ -11,7 +11,9 @@ import type { Knex } from 'knex';
 //    within a transaction. A trigger rather than a statement from the service: no extra round trip in
 //    the write, and writes that bypass the services (maintenance SQL) are heard too.
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw('CREATE INDEX IF NOT EXISTS data_objects_published_newest ON data_objects (created_at DESC, id DESC) WHERE published');
+  await knex.raw(
+    'CREATE INDEX IF NOT EXISTS data_objects_published_newest ON data_objects (created_at DESC, id DESC) WHERE published',
+  );
   await knex.raw(`
     CREATE FUNCTION data_objects_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
@@ -31,7 +33,8 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const event of ['insert', 'update', 'delete']) await knex.raw(`DROP TRIGGER IF EXISTS data_objects_notify_${event} ON data_objects`);
+  for (const event of ['insert', 'update', 'delete'])
+    await knex.raw(`DROP TRIGGER IF EXISTS data_objects_notify_${event} ON data_objects`);
   await knex.raw('DROP FUNCTION IF EXISTS data_objects_notify_change()');
   await knex.raw('DROP INDEX IF EXISTS data_objects_published_newest');
 }

@@ -13,11 +13,23 @@ const ClassBody = {
   retentionDays: Type.Union([Type.Integer({ minimum: 1, maximum: 36500 }), Type.Null()]),
 };
 const CreateClass = Type.Object(
-  { name: ClassBody.name, label: Type.Optional(ClassBody.label), fields: Type.Optional(ClassBody.fields), viewConfig: Type.Optional(ClassBody.viewConfig), retentionDays: Type.Optional(ClassBody.retentionDays) },
+  {
+    name: ClassBody.name,
+    label: Type.Optional(ClassBody.label),
+    fields: Type.Optional(ClassBody.fields),
+    viewConfig: Type.Optional(ClassBody.viewConfig),
+    retentionDays: Type.Optional(ClassBody.retentionDays),
+  },
   { additionalProperties: false },
 );
 const PatchClass = Type.Object(
-  { name: Type.Optional(ClassBody.name), label: Type.Optional(ClassBody.label), fields: Type.Optional(ClassBody.fields), viewConfig: Type.Optional(ClassBody.viewConfig), retentionDays: Type.Optional(ClassBody.retentionDays) },
+  {
+    name: Type.Optional(ClassBody.name),
+    label: Type.Optional(ClassBody.label),
+    fields: Type.Optional(ClassBody.fields),
+    viewConfig: Type.Optional(ClassBody.viewConfig),
+    retentionDays: Type.Optional(ClassBody.retentionDays),
+  },
   { additionalProperties: false },
 );
 
@@ -33,10 +45,14 @@ export async function classRoutes(app: App, data: DataServices): Promise<void> {
     reply.code(201).send(await data.classes.create(requestContext(request), request.body)),
   );
 
-  app.get('/data-classes/:id', { config: read, schema: { tags, params: IdParams } }, async (request) => data.classes.get(request.params.id));
+  app.get('/data-classes/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
+    data.classes.get(request.params.id),
+  );
 
-  app.patch('/data-classes/:id', { config: manage, schema: { tags, params: IdParams, body: PatchClass } }, async (request) =>
-    data.classes.update(requestContext(request), request.params.id, request.body),
+  app.patch(
+    '/data-classes/:id',
+    { config: manage, schema: { tags, params: IdParams, body: PatchClass } },
+    async (request) => data.classes.update(requestContext(request), request.params.id, request.body),
   );
 
   app.delete('/data-classes/:id', { config: manage, schema: { tags, params: IdParams } }, async (request, reply) => {
@@ -50,9 +66,21 @@ export async function classRoutes(app: App, data: DataServices): Promise<void> {
 
   app.post(
     '/data-classes/:id/empty',
-    { config: manage, schema: { tags, params: IdParams, body: Type.Object({ confirm: Type.String() }, { additionalProperties: false }) } },
+    {
+      config: manage,
+      schema: {
+        tags,
+        params: IdParams,
+        body: Type.Object({ confirm: Type.String() }, { additionalProperties: false }),
+      },
+    },
     async (request) => ({
-      deleted: await data.classes.empty(requestContext(request), writeContextOf(request), request.params.id, request.body.confirm),
+      deleted: await data.classes.empty(
+        requestContext(request),
+        writeContextOf(request),
+        request.params.id,
+        request.body.confirm,
+      ),
     }),
   );
 }

@@ -5,7 +5,11 @@ import type { DataServices } from '../services/index.ts';
 import { IdParams } from './schemas.ts';
 
 const CreateComponent = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 63 }), label: Type.Optional(Type.String({ maxLength: 200 })), fields: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 200 })) },
+  {
+    name: Type.String({ minLength: 1, maxLength: 63 }),
+    label: Type.Optional(Type.String({ maxLength: 200 })),
+    fields: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 200 })),
+  },
   { additionalProperties: false },
 );
 const PatchComponent = Type.Partial(CreateComponent, { additionalProperties: false });
@@ -16,16 +20,22 @@ export async function componentRoutes(app: App, data: DataServices): Promise<voi
   const manage = { permission: DATA_KEYS.classesManage };
   const tags = ['data-components'];
 
-  app.get('/data-components', { config: read, schema: { tags } }, async () => ({ components: await data.components.list() }));
+  app.get('/data-components', { config: read, schema: { tags } }, async () => ({
+    components: await data.components.list(),
+  }));
 
   app.post('/data-components', { config: manage, schema: { tags, body: CreateComponent } }, async (request, reply) =>
     reply.code(201).send(await data.components.create(request.body)),
   );
 
-  app.get('/data-components/:id', { config: read, schema: { tags, params: IdParams } }, async (request) => data.components.get(request.params.id));
+  app.get('/data-components/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
+    data.components.get(request.params.id),
+  );
 
-  app.patch('/data-components/:id', { config: manage, schema: { tags, params: IdParams, body: PatchComponent } }, async (request) =>
-    data.components.update(request.params.id, request.body),
+  app.patch(
+    '/data-components/:id',
+    { config: manage, schema: { tags, params: IdParams, body: PatchComponent } },
+    async (request) => data.components.update(request.params.id, request.body),
   );
 
   app.delete('/data-components/:id', { config: manage, schema: { tags, params: IdParams } }, async (request, reply) => {
@@ -33,5 +43,7 @@ export async function componentRoutes(app: App, data: DataServices): Promise<voi
     return reply.code(204).send();
   });
 
-  app.get('/data-components/:id/usage', { config: read, schema: { tags, params: IdParams } }, async (request) => data.components.usage(request.params.id));
+  app.get('/data-components/:id/usage', { config: read, schema: { tags, params: IdParams } }, async (request) =>
+    data.components.usage(request.params.id),
+  );
 }

@@ -11,7 +11,14 @@ const BulkBody = Type.Object(
     classId: Type.Optional(Type.String()),
     className: Type.Optional(Type.String()),
     objects: Type.Array(
-      Type.Object({ key: Type.Optional(Type.Union([Type.String(), Type.Null()])), locale: Type.Optional(Type.String()), attributes: Type.Optional(Attributes) }, { additionalProperties: false }),
+      Type.Object(
+        {
+          key: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+          locale: Type.Optional(Type.String()),
+          attributes: Type.Optional(Attributes),
+        },
+        { additionalProperties: false },
+      ),
       { minItems: 1, maxItems: BULK_MAX },
     ),
     onConflict: Type.Optional(Type.Literal('update')),
@@ -21,7 +28,12 @@ const BulkBody = Type.Object(
 const BatchBody = Type.Object(
   {
     ids: Type.Array(Type.String(), { minItems: 1, maxItems: 100 }),
-    action: Type.Union([Type.Literal('publish'), Type.Literal('unpublish'), Type.Literal('delete'), Type.Literal('resolve-assets')]),
+    action: Type.Union([
+      Type.Literal('publish'),
+      Type.Literal('unpublish'),
+      Type.Literal('delete'),
+      Type.Literal('resolve-assets'),
+    ]),
   },
   { additionalProperties: false },
 );
@@ -32,10 +44,14 @@ export async function objectBatchRoutes(app: App, data: DataServices): Promise<v
   const write = { permission: DATA_KEYS.objectsWrite };
   const tags = ['data-objects'];
 
-  app.post('/data-objects/bulk', { config: write, schema: { tags, body: BulkBody } }, async (request) => data.bulk.run(writeContextOf(request), request.body));
+  app.post('/data-objects/bulk', { config: write, schema: { tags, body: BulkBody } }, async (request) =>
+    data.bulk.run(writeContextOf(request), request.body),
+  );
 
-  app.get('/data-objects/batch', { config: read, schema: { tags, querystring: Type.Object({ ids: Ids }) } }, async (request) =>
-    data.reads.batch(request.query.ids, 'admin'),
+  app.get(
+    '/data-objects/batch',
+    { config: read, schema: { tags, querystring: Type.Object({ ids: Ids }) } },
+    async (request) => data.reads.batch(request.query.ids, 'admin'),
   );
 
   app.post('/data-objects/batch', { config: write, schema: { tags, body: BatchBody } }, async (request) => ({

@@ -28,7 +28,11 @@ const PatchObject = Type.Object(
   },
   { additionalProperties: false },
 );
-const ListQuery = Type.Object({ classId: Type.Optional(Type.String()), locale: Type.Optional(Type.String()), ...Paging });
+const ListQuery = Type.Object({
+  classId: Type.Optional(Type.String()),
+  locale: Type.Optional(Type.String()),
+  ...Paging,
+});
 
 /** Data objects (one row per language): /data-objects and their translations. */
 export async function objectRoutes(app: App, data: DataServices): Promise<void> {
@@ -51,12 +55,18 @@ export async function objectRoutes(app: App, data: DataServices): Promise<void> 
     async (request) => ({ objects: await data.reads.translationGroup(request.params.translationGroupId) }),
   );
 
-  app.get('/data-objects/:id', { config: read, schema: { tags, params: IdParams } }, async (request) => data.reads.get(request.params.id, 'admin'));
+  app.get('/data-objects/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
+    data.reads.get(request.params.id, 'admin'),
+  );
 
-  app.patch('/data-objects/:id', { config: write, schema: { tags, params: IdParams, body: PatchObject } }, async (request) => {
-    const { row, className } = await data.objects.update(writeContextOf(request), request.params.id, request.body);
-    return toObjectDto(row, className);
-  });
+  app.patch(
+    '/data-objects/:id',
+    { config: write, schema: { tags, params: IdParams, body: PatchObject } },
+    async (request) => {
+      const { row, className } = await data.objects.update(writeContextOf(request), request.params.id, request.body);
+      return toObjectDto(row, className);
+    },
+  );
 
   app.delete('/data-objects/:id', { config: write, schema: { tags, params: IdParams } }, async (request, reply) => {
     await data.objects.remove(writeContextOf(request), request.params.id);

@@ -31,7 +31,10 @@ export async function previewLinkRoutes(app: App, { previews }: { previews: Prev
       schema: {
         tags,
         params: ObjectParams,
-        body: Type.Object({ expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })) }, { additionalProperties: false }),
+        body: Type.Object(
+          { expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })) },
+          { additionalProperties: false },
+        ),
         response: { 201: Type.Object({ token: Type.String(), url: Type.String(), expiresAt: Type.String() }) },
       },
       // The body is optional: a POST without one means "the default expiry".
@@ -40,14 +43,21 @@ export async function previewLinkRoutes(app: App, { previews }: { previews: Prev
       },
     },
     async (request, reply) => {
-      const link = await previews.create(request.actor, request.params.id, request.body.expiresInDays ?? DEFAULT_PREVIEW_DAYS);
+      const link = await previews.create(
+        request.actor,
+        request.params.id,
+        request.body.expiresInDays ?? DEFAULT_PREVIEW_DAYS,
+      );
       return reply.code(201).send(link);
     },
   );
 
   app.get(
     '/data-objects/:id/preview-links',
-    { config: { permission: 'objects:publish' }, schema: { tags, params: ObjectParams, response: { 200: Type.Array(PreviewLink) } } },
+    {
+      config: { permission: 'objects:publish' },
+      schema: { tags, params: ObjectParams, response: { 200: Type.Array(PreviewLink) } },
+    },
     async (request) => previews.list(request.params.id),
   );
 

@@ -33,7 +33,8 @@ export async function publicObjectRoutes(app: App, data: DataServices): Promise<
     const cacheControl = data.publicCacheControl;
     // Answers come as JSON text with their validator (services/public-read-service.ts); @fastify/etag
     // keeps an ETag that is already set, so a cached answer is not hashed again.
-    const send = (reply: FastifyReply, answer: CachedAnswer) => reply.header('etag', answer.etag).type(JSON_TYPE).send(answer.body);
+    const send = (reply: FastifyReply, answer: CachedAnswer) =>
+      reply.header('etag', answer.etag).type(JSON_TYPE).send(answer.body);
     pub.addHook('onSend', (_request, reply, payload, done) => {
       if (reply.statusCode === 200 || reply.statusCode === 304) reply.header('cache-control', cacheControl);
       else reply.removeHeader('etag');
@@ -48,9 +49,17 @@ export async function publicObjectRoutes(app: App, data: DataServices): Promise<
         config,
         schema: {
           tags,
-          description: 'Published objects of a class; other query parameters are equality filters on indexed fields (`?color=red`).',
+          description:
+            'Published objects of a class; other query parameters are equality filters on indexed fields (`?color=red`).',
           querystring: Type.Object(
-            { className: Type.String({ minLength: 1 }), locale: Type.Optional(Type.String()), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }), offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }), includeTotal: Type.Optional(Type.Boolean()), after: Type.Optional(After) },
+            {
+              className: Type.String({ minLength: 1 }),
+              locale: Type.Optional(Type.String()),
+              limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+              offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+              includeTotal: Type.Optional(Type.Boolean()),
+              after: Type.Optional(After),
+            },
             { additionalProperties: Type.String() },
           ),
         },
@@ -74,17 +83,24 @@ export async function publicObjectRoutes(app: App, data: DataServices): Promise<
       },
     );
 
-    pub.get('/public/data-objects/batch', { config, schema: { tags, querystring: Type.Object({ ids: Ids }) } }, async (request) => ({
-      objects: (await data.reads.batch(request.query.ids, 'public')).objects,
-    }));
-
-    pub.post('/public/data-objects/query', { config, schema: { tags, body: PublicQueryBody } }, async (request, reply) =>
-      send(reply, await data.publicReads.page(request.body)),
+    pub.get(
+      '/public/data-objects/batch',
+      { config, schema: { tags, querystring: Type.Object({ ids: Ids }) } },
+      async (request) => ({
+        objects: (await data.reads.batch(request.query.ids, 'public')).objects,
+      }),
     );
 
-    pub.get('/public/data-objects/:id', { config, schema: { tags, params: Type.Object({ id: Type.String() }) } }, async (request, reply) =>
-      send(reply, await data.publicReads.byId(request.params.id)),
+    pub.post(
+      '/public/data-objects/query',
+      { config, schema: { tags, body: PublicQueryBody } },
+      async (request, reply) => send(reply, await data.publicReads.page(request.body)),
+    );
+
+    pub.get(
+      '/public/data-objects/:id',
+      { config, schema: { tags, params: Type.Object({ id: Type.String() }) } },
+      async (request, reply) => send(reply, await data.publicReads.byId(request.params.id)),
     );
   });
 }
-

@@ -8,27 +8,52 @@ export const Paging = {
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
 };
-export const Ids = Type.String({ minLength: 1, maxLength: 4000, description: 'comma-separated object ids (at most 100)' });
+export const Ids = Type.String({
+  minLength: 1,
+  maxLength: 4000,
+  description: 'comma-separated object ids (at most 100)',
+});
 
 const queryProperties = {
   className: Type.String({ minLength: 1 }),
   filters: Type.Optional(
-    Type.Array(Type.Object({ field: Type.String(), op: Type.String(), value: Type.Optional(Type.Unknown()) }, { additionalProperties: false }), { maxItems: 20 }),
+    Type.Array(
+      Type.Object(
+        { field: Type.String(), op: Type.String(), value: Type.Optional(Type.Unknown()) },
+        { additionalProperties: false },
+      ),
+      { maxItems: 20 },
+    ),
   ),
   orderBy: Type.Optional(
-    Type.Array(Type.Object({ field: Type.String(), direction: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])) }, { additionalProperties: false }), { maxItems: 3 }),
+    Type.Array(
+      Type.Object(
+        { field: Type.String(), direction: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])) },
+        { additionalProperties: false },
+      ),
+      { maxItems: 3 },
+    ),
   ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
   locale: Type.Optional(Type.String()),
-  includeTotal: Type.Optional(Type.Boolean({ description: 'public route: also count every match (admin route: always counted)' })),
+  includeTotal: Type.Optional(
+    Type.Boolean({ description: 'public route: also count every match (admin route: always counted)' }),
+  ),
 };
 
 /** Keyset cursor of the public list and query: `nextCursor` of the previous page. */
-export const After = Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'nextCursor of the previous page: the objects after it in the same order' });
+export const After = Type.String({
+  minLength: 1,
+  maxLength: MAX_CURSOR_LENGTH,
+  description: 'nextCursor of the previous page: the objects after it in the same order',
+});
 
 /** Body of POST /data-objects/query. */
 export const QueryBody = Type.Object(queryProperties, { additionalProperties: false });
 
 /** Body of POST /public/data-objects/query: the admin body plus the keyset cursor `after`. */
-export const PublicQueryBody = Type.Object({ ...queryProperties, after: Type.Optional(After) }, { additionalProperties: false });
+export const PublicQueryBody = Type.Object(
+  { ...queryProperties, after: Type.Optional(After) },
+  { additionalProperties: false },
+);

@@ -8,7 +8,13 @@ const ObjectParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 const TransitionList = Type.Object({
   place: Type.Union([Type.String(), Type.Null()]),
   transitions: Type.Array(
-    Type.Object({ name: Type.String(), label: Type.String(), from: Type.Array(Type.String()), to: Type.String(), permissions: Type.Array(Type.String()) }),
+    Type.Object({
+      name: Type.String(),
+      label: Type.String(),
+      from: Type.Array(Type.String()),
+      to: Type.String(),
+      permissions: Type.Array(Type.String()),
+    }),
   ),
 });
 const tags = ['data-objects'];
@@ -21,7 +27,10 @@ const tags = ['data-objects'];
 export async function transitionRoutes(app: App, { workflows }: { workflows: WorkflowService }): Promise<void> {
   app.get(
     '/data-objects/:id/transitions',
-    { config: { permission: DATA_KEYS.objectsRead }, schema: { tags, params: ObjectParams, response: { 200: TransitionList } } },
+    {
+      config: { permission: DATA_KEYS.objectsRead },
+      schema: { tags, params: ObjectParams, response: { 200: TransitionList } },
+    },
     async (request) => workflows.availableTransitions(request.actor, request.params.id),
   );
 
@@ -32,9 +41,13 @@ export async function transitionRoutes(app: App, { workflows }: { workflows: Wor
       schema: {
         tags,
         params: ObjectParams,
-        body: Type.Object({ transition: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+        body: Type.Object(
+          { transition: Type.String({ minLength: 1, maxLength: 64 }) },
+          { additionalProperties: false },
+        ),
       },
     },
-    async (request) => workflows.runTransition(request.actor, request.params.id, request.body.transition, changeFlagsOf(request)),
+    async (request) =>
+      workflows.runTransition(request.actor, request.params.id, request.body.transition, changeFlagsOf(request)),
   );
 }

@@ -15,7 +15,10 @@ const tags = ['data-classes'];
 export async function workflowRoutes(app: App, { workflows }: { workflows: WorkflowService }): Promise<void> {
   app.get(
     '/data-classes/:id/workflow',
-    { config: { permission: DATA_KEYS.classesRead }, schema: { tags, params: ClassParams, response: { 200: WorkflowSchema } } },
+    {
+      config: { permission: DATA_KEYS.classesRead },
+      schema: { tags, params: ClassParams, response: { 200: WorkflowSchema } },
+    },
     async (request) => workflows.getWorkflow(request.params.id),
   );
 

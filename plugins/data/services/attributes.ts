@@ -13,7 +13,8 @@ export const isUuid = (value: unknown): value is string => typeof value === 'str
  * The value stored under `name` on `values` itself: field names such as `constructor` or `toString`
  * must not find what every plain object inherits.
  */
-export const ownValue = (values: Record<string, unknown>, name: string): unknown => (Object.hasOwn(values, name) ? values[name] : undefined);
+export const ownValue = (values: Record<string, unknown>, name: string): unknown =>
+  Object.hasOwn(values, name) ? values[name] : undefined;
 
 /** A relation value found while validating, checked against the database afterwards in one query. */
 export interface RelationRef {
@@ -24,7 +25,11 @@ export interface RelationRef {
 
 /** A value problem: the dotted field path (`attributes.title`), a reason and the error code of its 400. */
 export class AttributeError extends Error {
-  constructor(readonly field: string, readonly reason: string, readonly code = 'VALIDATION_FAILED') {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+    readonly code = 'VALIDATION_FAILED',
+  ) {
     super(reason);
   }
 }
@@ -40,7 +45,11 @@ export interface AttributeSchema {
  * in UTC ISO form, empty values dropped). Throws AttributeError naming the first bad field; the
  * relation values it met are pushed to `relations`.
  */
-export function normalizeAttributes(input: unknown, schema: AttributeSchema, relations: RelationRef[] = []): Record<string, unknown> {
+export function normalizeAttributes(
+  input: unknown,
+  schema: AttributeSchema,
+  relations: RelationRef[] = [],
+): Record<string, unknown> {
   // Every string and key, json values included: PostgreSQL refuses lone surrogates in jsonb.
   const problem = findTextProblem(input, 'attributes');
   if (problem) throw new AttributeError(problem.path, problem.reason, problem.code);
@@ -48,7 +57,11 @@ export function normalizeAttributes(input: unknown, schema: AttributeSchema, rel
 }
 
 /** Same, as a 400 for single-object routes. */
-export function normalizeAttributesOr400(input: unknown, schema: AttributeSchema, relations: RelationRef[] = []): Record<string, unknown> {
+export function normalizeAttributesOr400(
+  input: unknown,
+  schema: AttributeSchema,
+  relations: RelationRef[] = [],
+): Record<string, unknown> {
   try {
     return normalizeAttributes(input, schema, relations);
   } catch (err) {
@@ -57,8 +70,15 @@ export function normalizeAttributesOr400(input: unknown, schema: AttributeSchema
   }
 }
 
-function normalizeObject(input: unknown, fields: readonly FieldDef[], schema: AttributeSchema, at: string, relations: RelationRef[]): Record<string, unknown> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new AttributeError(at, 'must be an object');
+function normalizeObject(
+  input: unknown,
+  fields: readonly FieldDef[],
+  schema: AttributeSchema,
+  at: string,
+  relations: RelationRef[],
+): Record<string, unknown> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new AttributeError(at, 'must be an object');
   const values = input as Record<string, unknown>;
   const byName = new Map(fields.map((f) => [f.name, f]));
   for (const name of Object.keys(values)) {
@@ -72,29 +92,51 @@ function normalizeObject(input: unknown, fields: readonly FieldDef[], schema: At
       if (field.required) throw new AttributeError(path, 'is required');
       continue;
     }
-    out[field.name] = field.type === 'array' ? normalizeArray(value, field, schema, path, relations) : normalizeValue(value, field, field.type, schema, path, relations);
+    out[field.name] =
+      field.type === 'array'
+        ? normalizeArray(value, field, schema, path, relations)
+        : normalizeValue(value, field, field.type, schema, path, relations);
   }
   return out;
 }
 
 const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
 
-function normalizeArray(value: unknown, field: FieldDef, schema: AttributeSchema, path: string, relations: RelationRef[]): unknown[] {
+function normalizeArray(
+  value: unknown,
+  field: FieldDef,
+  schema: AttributeSchema,
+  path: string,
+  relations: RelationRef[],
+): unknown[] {
   if (!Array.isArray(value)) throw new AttributeError(path, 'must be an array');
   const { minLength, maxLength } = field.validation ?? {};
-  if (minLength !== undefined && value.length < minLength) throw new AttributeError(path, `needs at least ${minLength} items`);
-  if (maxLength !== undefined && value.length > maxLength) throw new AttributeError(path, `takes at most ${maxLength} items`);
+  if (minLength !== undefined && value.length < minLength)
+    throw new AttributeError(path, `needs at least ${minLength} items`);
+  if (maxLength !== undefined && value.length > maxLength)
+    throw new AttributeError(path, `takes at most ${maxLength} items`);
   if (!field.of || field.of === 'json') return value;
   const item = field.of;
   // Item rules: the field's own text rules (pattern) apply to each text item; lengths counted the array.
-  const itemField: FieldDef = { ...field, type: item, validation: field.validation?.pattern ? { pattern: field.validation.pattern } : undefined };
+  const itemField: FieldDef = {
+    ...field,
+    type: item,
+    validation: field.validation?.pattern ? { pattern: field.validation.pattern } : undefined,
+  };
   return value.map((v, i) => {
     if (isEmpty(v)) throw new AttributeError(`${path}.${i}`, 'must not be empty');
     return normalizeValue(v, itemField, item, schema, `${path}.${i}`, relations);
   });
 }
 
-function normalizeValue(value: unknown, field: FieldDef, type: FieldType, schema: AttributeSchema, path: string, relations: RelationRef[]): unknown {
+function normalizeValue(
+  value: unknown,
+  field: FieldDef,
+  type: FieldType,
+  schema: AttributeSchema,
+  path: string,
+  relations: RelationRef[],
+): unknown {
   const rules = field.validation ?? {};
   switch (type) {
     case 'text':
@@ -103,7 +145,8 @@ function normalizeValue(value: unknown, field: FieldDef, type: FieldType, schema
       if (typeof value !== 'string') throw new AttributeError(path, 'must be a string');
       const max = type === 'text' ? Math.min(rules.maxLength ?? TEXT_MAX_LENGTH, TEXT_MAX_LENGTH) : rules.maxLength;
       if (max !== undefined && value.length > max) throw new AttributeError(path, `is longer than ${max} characters`);
-      if (rules.minLength !== undefined && value.length < rules.minLength) throw new AttributeError(path, `is shorter than ${rules.minLength} characters`);
+      if (rules.minLength !== undefined && value.length < rules.minLength)
+        throw new AttributeError(path, `is shorter than ${rules.minLength} characters`);
       checkPattern(rules.pattern, value, path);
       return value;
     }
@@ -133,10 +176,12 @@ function normalizeValue(value: unknown, field: FieldDef, type: FieldType, schema
       return new Date(ms).toISOString();
     }
     case 'select':
-      if (typeof value !== 'string' || !field.options?.includes(value)) throw new AttributeError(path, `must be one of ${(field.options ?? []).join(', ')}`);
+      if (typeof value !== 'string' || !field.options?.includes(value))
+        throw new AttributeError(path, `must be one of ${(field.options ?? []).join(', ')}`);
       return value;
     case 'asset':
-      if (typeof value !== 'string' || value.length > SHORT_MAX_LENGTH) throw new AttributeError(path, `must be an asset id (a string of at most ${SHORT_MAX_LENGTH} characters)`);
+      if (typeof value !== 'string' || value.length > SHORT_MAX_LENGTH)
+        throw new AttributeError(path, `must be an asset id (a string of at most ${SHORT_MAX_LENGTH} characters)`);
       return value;
     case 'relation':
       if (!isUuid(value)) throw new AttributeError(path, 'must be the id (uuid) of an object');
@@ -164,7 +209,8 @@ function checkPattern(pattern: string | undefined, value: string, path: string):
   try {
     matches = compileUserPattern(pattern).test(value);
   } catch (err) {
-    if (err instanceof UserPatternError) throw new AttributeError(path, `the field's pattern cannot be used (${err.message}); correct the definition`);
+    if (err instanceof UserPatternError)
+      throw new AttributeError(path, `the field's pattern cannot be used (${err.message}); correct the definition`);
     throw err;
   }
   if (!matches) throw new AttributeError(path, 'does not match the pattern');

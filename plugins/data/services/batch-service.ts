@@ -20,7 +20,10 @@ export interface BatchResult {
  * event (published, unpublished, deleted); unknown ids are reported, not fatal.
  */
 export class BatchService {
-  constructor(private readonly deps: DataServiceDeps, private readonly objects: ObjectService) {}
+  constructor(
+    private readonly deps: DataServiceDeps,
+    private readonly objects: ObjectService,
+  ) {}
 
   async run(ctx: WriteContext, rawIds: readonly string[], action: BatchAction): Promise<BatchResult[]> {
     const ids = parseIds(rawIds);
@@ -31,17 +34,24 @@ export class BatchService {
     return inTransaction(this.deps.kernel.db, ctx.trx, async (trx) => {
       const rows = await findObjectsByIds(trx, ids, { lock: 'update' });
       const found = new Set(rows.map((r) => r.id));
-      const results = new Map<string, BatchResult['status']>(ids.map((id) => [id, found.has(id) ? 'unchanged' : 'not_found']));
+      const results = new Map<string, BatchResult['status']>(
+        ids.map((id) => [id, found.has(id) ? 'unchanged' : 'not_found']),
+      );
       const names = await this.classNames(rows);
       if (action === 'delete') {
-        for (const [classId, group] of groupBy(rows)) await this.objects.deleteRows(trx, names.get(classId)!, group, ctx);
+        for (const [classId, group] of groupBy(rows))
+          await this.objects.deleteRows(trx, names.get(classId)!, group, ctx);
         for (const row of rows) results.set(row.id, 'deleted');
       } else {
         const changed = await setPublished(trx, rows, action === 'publish');
         for (const row of changed) {
           results.set(row.id, action === 'publish' ? 'published' : 'unpublished');
           await announceObjectChange(this.deps.kernel.recordHooks, trx, {
-            kind: action === 'publish' ? 'published' : 'unpublished', row, className: names.get(row.class_id)!, actor: ctx.changeActor, flags: ctx.flags,
+            kind: action === 'publish' ? 'published' : 'unpublished',
+            row,
+            className: names.get(row.class_id)!,
+            actor: ctx.changeActor,
+            flags: ctx.flags,
           });
         }
       }
@@ -52,15 +62,21 @@ export class BatchService {
   /** Each object's asset fields (top level, and arrays of assets) resolved through the asset plugin. */
   private async resolveAssets(ids: string[]): Promise<BatchResult[]> {
     const library = this.deps.kernel.assetLibrary;
-    if (!library) throw conflict('Asset references cannot be resolved: the asset plugin is not installed', 'ASSETS_UNAVAILABLE');
+    if (!library)
+      throw conflict('Asset references cannot be resolved: the asset plugin is not installed', 'ASSETS_UNAVAILABLE');
     const rows = await findObjectsByIds(this.deps.kernel.db, ids);
     const fieldsOf = new Map<string, string[]>();
     for (const classId of new Set(rows.map((r) => r.class_id))) {
       const fields = (await this.deps.schema.classById(classId))?.fields ?? [];
-      fieldsOf.set(classId, fields.filter((f) => f.type === 'asset' || (f.type === 'array' && f.of === 'asset')).map((f) => f.name));
+      fieldsOf.set(
+        classId,
+        fields.filter((f) => f.type === 'asset' || (f.type === 'array' && f.of === 'asset')).map((f) => f.name),
+      );
     }
     const refs = new Set<string>();
-    for (const row of rows) for (const name of fieldsOf.get(row.class_id)!) for (const v of [row.attributes[name]].flat()) if (typeof v === 'string') refs.add(v);
+    for (const row of rows)
+      for (const name of fieldsOf.get(row.class_id)!)
+        for (const v of [row.attributes[name]].flat()) if (typeof v === 'string') refs.add(v);
     const resolved = await library.resolve([...refs]);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => {
@@ -70,7 +86,11 @@ export class BatchService {
       for (const name of fieldsOf.get(row.class_id)!) {
         const value = row.attributes[name];
         const one = (v: unknown) => (typeof v === 'string' ? (resolved.get(v) ?? null) : null);
-        assets[name] = Array.isArray(value) ? value.map(one) : value === undefined || value === null ? null : one(value);
+        assets[name] = Array.isArray(value)
+          ? value.map(one)
+          : value === undefined || value === null
+            ? null
+            : one(value);
       }
       return { id, status: 'resolved', assets };
     });
@@ -78,7 +98,8 @@ export class BatchService {
 
   private async classNames(rows: readonly ObjectRow[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
-    for (const classId of new Set(rows.map((r) => r.class_id))) out.set(classId, (await this.deps.schema.classById(classId))?.name ?? '');
+    for (const classId of new Set(rows.map((r) => r.class_id)))
+      out.set(classId, (await this.deps.schema.classById(classId))?.name ?? '');
     return out;
   }
 }

@@ -3,12 +3,27 @@ import { inTransaction, type Tx, badRequest, isHttpError } from '../../../kernel
 import { announceObjectBulk } from '../events.ts';
 import type { ClassRow, ObjectRow } from '../model.ts';
 import { findClassById, findClassByName } from '../store/class-store.ts';
-import { findGroupRows, findObjectsByKeys, insertObjects, updateObjectRow, type NewObjectValues } from '../store/object-store.ts';
+import {
+  findGroupRows,
+  findObjectsByKeys,
+  insertObjects,
+  updateObjectRow,
+  type NewObjectValues,
+} from '../store/object-store.ts';
 import { insertClaims, releaseClaims, uniqueKeyOf, type GroupEntry } from '../store/unique-store.ts';
 import type { WriteContext } from './actor.ts';
 import { AttributeError, isUuid, normalizeAttributes, type RelationRef } from './attributes.ts';
 import type { DataServiceDeps } from './deps.ts';
-import { assertObjectSize, changedAttributes, checkKey, checkLocale, claimUniqueValues, relationTargets, uniqueEntriesOf, withSharedFrom } from './object-rules.ts';
+import {
+  assertObjectSize,
+  changedAttributes,
+  checkKey,
+  checkLocale,
+  claimUniqueValues,
+  relationTargets,
+  uniqueEntriesOf,
+  withSharedFrom,
+} from './object-rules.ts';
 
 export const BULK_MAX = 500;
 
@@ -50,7 +65,8 @@ export class BulkService {
   constructor(private readonly deps: DataServiceDeps) {}
 
   async run(ctx: WriteContext, input: BulkInput): Promise<BulkResult> {
-    if (input.objects.length === 0 || input.objects.length > BULK_MAX) throw badRequest(`objects takes 1 to ${BULK_MAX} entries`, 'objects');
+    if (input.objects.length === 0 || input.objects.length > BULK_MAX)
+      throw badRequest(`objects takes 1 to ${BULK_MAX} entries`, 'objects');
     const components = await this.deps.schema.componentFields();
     return inTransaction(this.deps.kernel.db, ctx.trx, async (trx) => {
       const cls = await this.classFor(trx, input);
@@ -82,7 +98,12 @@ export class BulkService {
       for (const item of updates) await this.updateOne(trx, cls, item, result, reject);
       result.rejected.sort((a, b) => a.index - b.index);
       await announceObjectBulk(this.deps.kernel.recordHooks, trx, {
-        bulkKind: 'bulk', classId: cls.id, className: cls.name, ids: [...result.created, ...result.updated], actor: ctx.changeActor, flags: ctx.flags,
+        bulkKind: 'bulk',
+        classId: cls.id,
+        className: cls.name,
+        ids: [...result.created, ...result.updated],
+        actor: ctx.changeActor,
+        flags: ctx.flags,
       });
       return result;
     });
@@ -101,8 +122,15 @@ export class BulkService {
     return cls;
   }
 
-  private async withValidRelations(trx: Tx, items: Item[], reject: (i: number, f: string, r: string) => void): Promise<Item[]> {
-    const classOf = await relationTargets(trx, items.flatMap((i) => i.relations));
+  private async withValidRelations(
+    trx: Tx,
+    items: Item[],
+    reject: (i: number, f: string, r: string) => void,
+  ): Promise<Item[]> {
+    const classOf = await relationTargets(
+      trx,
+      items.flatMap((i) => i.relations),
+    );
     return items.filter((item) => {
       const bad = item.relations.find((r) => classOf.get(r.id) !== r.className);
       if (bad) reject(item.index, bad.field, `no object of class ${bad.className} has id ${bad.id}`);
@@ -111,9 +139,19 @@ export class BulkService {
   }
 
   /** Keys already used in the class (same locale) are updates or rejections; duplicates within the call lose. */
-  private async matchKeys(trx: Tx, cls: ClassRow, items: Item[], update: boolean, reject: (i: number, f: string, r: string) => void): Promise<Item[]> {
+  private async matchKeys(
+    trx: Tx,
+    cls: ClassRow,
+    items: Item[],
+    update: boolean,
+    reject: (i: number, f: string, r: string) => void,
+  ): Promise<Item[]> {
     const keyed = items.filter((i) => i.key !== null);
-    const existing = await findObjectsByKeys(trx, cls.id, keyed.map((i) => ({ key: i.key!, locale: i.locale })));
+    const existing = await findObjectsByKeys(
+      trx,
+      cls.id,
+      keyed.map((i) => ({ key: i.key!, locale: i.locale })),
+    );
     const byKey = new Map(existing.map((r) => [`${r.key}\u0000${r.locale}`, r]));
     const seen = new Set<string>();
     const out: Item[] = [];
@@ -134,10 +172,18 @@ export class BulkService {
   }
 
   /** Claims the unique values of new rows in one statement; rows with a lost claim are rejected. */
-  private async claimForCreates(trx: Tx, cls: ClassRow, items: Item[], reject: (i: number, f: string, r: string) => void): Promise<NewObjectValues[]> {
+  private async claimForCreates(
+    trx: Tx,
+    cls: ClassRow,
+    items: Item[],
+    reject: (i: number, f: string, r: string) => void,
+  ): Promise<NewObjectValues[]> {
     const planned = items.map((item) => {
       const id = randomUUID();
-      const entries: GroupEntry[] = uniqueEntriesOf(cls, item.attributes, item.locale).map((e) => ({ ...e, translation_group_id: id }));
+      const entries: GroupEntry[] = uniqueEntriesOf(cls, item.attributes, item.locale).map((e) => ({
+        ...e,
+        translation_group_id: id,
+      }));
       return { item, id, entries };
     });
     const inCall = new Set<string>();
@@ -150,21 +196,44 @@ export class BulkService {
       p.entries.forEach((e) => inCall.add(uniqueKeyOf(e)));
       return true;
     });
-    const won = await insertClaims(trx, cls.id, contenders.flatMap((p) => p.entries));
+    const won = await insertClaims(
+      trx,
+      cls.id,
+      contenders.flatMap((p) => p.entries),
+    );
     const winners = contenders.filter((p) => {
       const lost = p.entries.find((e) => !won.has(uniqueKeyOf(e)));
       if (lost) reject(p.item.index, `attributes.${lost.field}`, `${lost.field} is already in use`);
       return !lost;
     });
     const losers = contenders.filter((p) => !winners.includes(p));
-    await releaseClaims(trx, cls.id, losers.flatMap((p) => p.entries.filter((e) => won.has(uniqueKeyOf(e)))));
+    await releaseClaims(
+      trx,
+      cls.id,
+      losers.flatMap((p) => p.entries.filter((e) => won.has(uniqueKeyOf(e)))),
+    );
     return winners.map(({ item, id }) => ({
-      id, class_id: cls.id, translation_group_id: id, locale: item.locale, key: item.key, parent_id: null, path: `/${item.key ?? id}`, published: false, attributes: item.attributes, created_by: null,
+      id,
+      class_id: cls.id,
+      translation_group_id: id,
+      locale: item.locale,
+      key: item.key,
+      parent_id: null,
+      path: `/${item.key ?? id}`,
+      published: false,
+      attributes: item.attributes,
+      created_by: null,
     }));
   }
 
   /** Replaces an existing object's attributes (savepoint: a lost unique claim rejects only this row). */
-  private async updateOne(trx: Tx, cls: ClassRow, item: Item, result: BulkResult, reject: (i: number, f: string, r: string) => void): Promise<void> {
+  private async updateOne(
+    trx: Tx,
+    cls: ClassRow,
+    item: Item,
+    result: BulkResult,
+    reject: (i: number, f: string, r: string) => void,
+  ): Promise<void> {
     const before = item.existing!;
     if (changedAttributes(cls.fields, before.attributes, item.attributes).length === 0) {
       result.unchanged.push(before.id);
@@ -178,12 +247,14 @@ export class BulkService {
         for (const other of await findGroupRows(sp, before.translation_group_id)) {
           if (other.id === before.id) continue;
           const attributes = withSharedFrom(cls, other.attributes, item.attributes);
-          if (changedAttributes(cls.fields, other.attributes, attributes).length > 0) await updateObjectRow(sp, other, { attributes });
+          if (changedAttributes(cls.fields, other.attributes, attributes).length > 0)
+            await updateObjectRow(sp, other, { attributes });
         }
       });
       result.updated.push(before.id);
     } catch (err) {
-      if (isHttpError(err) && err.code === 'UNIQUE_VIOLATION') reject(item.index, `attributes.${err.field}`, err.message);
+      if (isHttpError(err) && err.code === 'UNIQUE_VIOLATION')
+        reject(item.index, `attributes.${err.field}`, err.message);
       else throw err;
     }
   }

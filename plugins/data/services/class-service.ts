@@ -1,4 +1,16 @@
-import { type Actor, diffForAudit, type AuditContext, inTransaction, type Tx, type WriteOptions, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../../kernel/index.ts';
+import {
+  type Actor,
+  diffForAudit,
+  type AuditContext,
+  inTransaction,
+  type Tx,
+  type WriteOptions,
+  badRequest,
+  conflict,
+  forbidden,
+  isUniqueViolation,
+  notFound,
+} from '../../../kernel/index.ts';
 import { announceObjectBulk } from '../events.ts';
 import { announceClassChange } from '../search-sources.ts';
 import { toClassDto, type ClassDto, type ClassRow, type FieldDef } from '../model.ts';
@@ -20,7 +32,8 @@ export interface ClassInput {
 }
 
 const AUDITED = { allow: ['name', 'label', 'fields', 'viewConfig'] } as const;
-const isAdministrator = (actor: Actor) => actor.type === 'system' || (actor.type === 'user' && actor.permissions.has('*'));
+const isAdministrator = (actor: Actor) =>
+  actor.type === 'system' || (actor.type === 'user' && actor.permissions.has('*'));
 
 /** Class definitions: names, fields (and their indexes), view config and retention. */
 export class ClassService {
@@ -46,7 +59,8 @@ export class ClassService {
   async create(ctx: AuditContext, input: ClassInput, opts: WriteOptions = {}): Promise<ClassDto> {
     assertWellFormed(input);
     const name = input.name ?? '';
-    if (!NAME_PATTERN.test(name)) throw badRequest('Class name must start with a letter and hold only letters, digits and _ (at most 63)', 'name');
+    if (!NAME_PATTERN.test(name))
+      throw badRequest('Class name must start with a letter and hold only letters, digits and _ (at most 63)', 'name');
     if (input.retentionDays !== undefined && input.retentionDays !== null && !isAdministrator(ctx.actor)) {
       throw forbidden('Only administrators set retentionDays');
     }
@@ -55,17 +69,39 @@ export class ClassService {
       let created: ClassRow;
       try {
         created = await trx.transaction((sp) =>
-          classes.insertClass(sp, { name, label: input.label ?? name, fields, viewConfig: input.viewConfig ?? null, retentionDays: input.retentionDays ?? null }),
+          classes.insertClass(sp, {
+            name,
+            label: input.label ?? name,
+            fields,
+            viewConfig: input.viewConfig ?? null,
+            retentionDays: input.retentionDays ?? null,
+          }),
         );
       } catch (err) {
-        if (isUniqueViolation(err)) throw conflict(`A class named "${name}" already exists`, 'CLASS_NAME_TAKEN', 'name');
+        if (isUniqueViolation(err))
+          throw conflict(`A class named "${name}" already exists`, 'CLASS_NAME_TAKEN', 'name');
         throw err;
       }
       // A new class's partition is empty: its field indexes are built at once, in this transaction.
       await createClassPartition(trx, created.id);
       await syncFieldIndexes(trx, created.id, fields);
-      await this.deps.kernel.audit.record(ctx, { action: 'data_class.create', targetType: 'data_class', targetId: created.id, targetLabel: name, after: { name, label: created.label, fields: fields.map((f) => f.name) } }, trx);
-      await announceClassChange(this.deps.kernel.recordHooks, trx, { kind: 'created', classId: created.id, name, actor: changeActorOf(ctx.actor) });
+      await this.deps.kernel.audit.record(
+        ctx,
+        {
+          action: 'data_class.create',
+          targetType: 'data_class',
+          targetId: created.id,
+          targetLabel: name,
+          after: { name, label: created.label, fields: fields.map((f) => f.name) },
+        },
+        trx,
+      );
+      await announceClassChange(this.deps.kernel.recordHooks, trx, {
+        kind: 'created',
+        classId: created.id,
+        name,
+        actor: changeActorOf(ctx.actor),
+      });
       return created;
     }, opts);
     return toClassDto(row);
@@ -75,9 +111,11 @@ export class ClassService {
     assertWellFormed(input);
     if (input.name !== undefined) {
       const current = await this.require(this.db, id);
-      if (input.name !== current.name) throw badRequest('A class cannot be renamed; create a new class instead', 'name');
+      if (input.name !== current.name)
+        throw badRequest('A class cannot be renamed; create a new class instead', 'name');
     }
-    if (input.retentionDays !== undefined && !isAdministrator(ctx.actor)) throw forbidden('Only administrators change retentionDays');
+    if (input.retentionDays !== undefined && !isAdministrator(ctx.actor))
+      throw forbidden('Only administrators change retentionDays');
     let buildLater = false;
     const row = await this.write(async (trx) => {
       const before = await this.require(trx, id, 'update');
@@ -86,18 +124,44 @@ export class ClassService {
         fields = await this.normalizeFields(trx, input.fields, before.name);
         const breaking = breakingFieldChanges(before.fields, fields);
         if (breaking.length > 0 && (await classes.classHasObjects(trx, id))) {
-          throw conflict(`Field "${breaking[0]}" cannot be removed or changed while objects of this class exist; add a new field instead`, 'CLASS_HAS_OBJECTS', `fields`);
+          throw conflict(
+            `Field "${breaking[0]}" cannot be removed or changed while objects of this class exist; add a new field instead`,
+            'CLASS_HAS_OBJECTS',
+            `fields`,
+          );
         }
         buildLater = await this.reindex(trx, id, fields);
       }
-      const after = await classes.updateClass(trx, id, { label: input.label, fields, viewConfig: input.viewConfig, retentionDays: input.retentionDays });
-      await announceClassChange(this.deps.kernel.recordHooks, trx, { kind: 'updated', classId: id, name: after.name, actor: changeActorOf(ctx.actor) });
+      const after = await classes.updateClass(trx, id, {
+        label: input.label,
+        fields,
+        viewConfig: input.viewConfig,
+        retentionDays: input.retentionDays,
+      });
+      await announceClassChange(this.deps.kernel.recordHooks, trx, {
+        kind: 'updated',
+        classId: id,
+        name: after.name,
+        actor: changeActorOf(ctx.actor),
+      });
       const diff = diffForAudit(auditView(before), auditView(after), { allow: [...AUDITED.allow] });
-      if (diff) await this.deps.kernel.audit.record(ctx, { action: 'data_class.update', targetType: 'data_class', targetId: id, targetLabel: after.name, ...diff }, trx);
+      if (diff)
+        await this.deps.kernel.audit.record(
+          ctx,
+          { action: 'data_class.update', targetType: 'data_class', targetId: id, targetLabel: after.name, ...diff },
+          trx,
+        );
       if (input.retentionDays !== undefined && before.retention_days !== after.retention_days) {
         await this.deps.kernel.audit.record(
           ctx,
-          { action: 'data_class.retention_update', targetType: 'data_class', targetId: id, targetLabel: after.name, before: { retentionDays: before.retention_days }, after: { retentionDays: after.retention_days } },
+          {
+            action: 'data_class.retention_update',
+            targetType: 'data_class',
+            targetId: id,
+            targetLabel: after.name,
+            before: { retentionDays: before.retention_days },
+            after: { retentionDays: after.retention_days },
+          },
           trx,
         );
       }
@@ -110,12 +174,29 @@ export class ClassService {
   async remove(ctx: AuditContext, id: string, opts: WriteOptions = {}): Promise<void> {
     await this.write(async (trx) => {
       const row = await this.require(trx, id, 'update');
-      if (await classes.classHasObjects(trx, id)) throw conflict('A class cannot be deleted while it has objects; empty it first', 'CLASS_HAS_OBJECTS');
+      if (await classes.classHasObjects(trx, id))
+        throw conflict('A class cannot be deleted while it has objects; empty it first', 'CLASS_HAS_OBJECTS');
       const referencing = await classesReferencing(trx, row.name, id);
-      if (referencing.length > 0) throw conflict(`Relation fields of ${referencing.join(', ')} point at this class`, 'CLASS_REFERENCED');
+      if (referencing.length > 0)
+        throw conflict(`Relation fields of ${referencing.join(', ')} point at this class`, 'CLASS_REFERENCED');
       await classes.deleteClass(trx, id);
-      await announceClassChange(this.deps.kernel.recordHooks, trx, { kind: 'deleted', classId: id, name: row.name, actor: changeActorOf(ctx.actor) });
-      await this.deps.kernel.audit.record(ctx, { action: 'data_class.delete', targetType: 'data_class', targetId: id, targetLabel: row.name, before: { name: row.name } }, trx);
+      await announceClassChange(this.deps.kernel.recordHooks, trx, {
+        kind: 'deleted',
+        classId: id,
+        name: row.name,
+        actor: changeActorOf(ctx.actor),
+      });
+      await this.deps.kernel.audit.record(
+        ctx,
+        {
+          action: 'data_class.delete',
+          targetType: 'data_class',
+          targetId: id,
+          targetLabel: row.name,
+          before: { name: row.name },
+        },
+        trx,
+      );
     }, opts);
     // Dropping a partition in the transaction would lock the whole table; it is detached without
     // blocking and dropped (with its indexes) once the delete committed.
@@ -123,15 +204,39 @@ export class ClassService {
   }
 
   /** Deletes every object of the class after the caller typed its name; one `object.bulk` event. */
-  async empty(ctx: AuditContext, write: WriteContext, id: string, confirm: string, opts: WriteOptions = {}): Promise<number> {
+  async empty(
+    ctx: AuditContext,
+    write: WriteContext,
+    id: string,
+    confirm: string,
+    opts: WriteOptions = {},
+  ): Promise<number> {
     return this.write(async (trx) => {
       const row = await this.require(trx, id, 'update');
-      if (confirm !== row.name) throw badRequest('confirm must equal the class name', 'confirm', 'CONFIRMATION_MISMATCH');
+      if (confirm !== row.name)
+        throw badRequest('confirm must equal the class name', 'confirm', 'CONFIRMATION_MISMATCH');
       const deleted: Array<{ id: string }> = await trx('data_objects').where({ class_id: id }).delete().returning('id');
       const ids = deleted.map((d) => d.id);
-      await announceObjectBulk(this.deps.kernel.recordHooks, trx, { bulkKind: 'empty', classId: id, className: row.name, ids, actor: changeActorOf(write.actor), flags: write.flags });
+      await announceObjectBulk(this.deps.kernel.recordHooks, trx, {
+        bulkKind: 'empty',
+        classId: id,
+        className: row.name,
+        ids,
+        actor: changeActorOf(write.actor),
+        flags: write.flags,
+      });
       if (ids.length > 0) {
-        await this.deps.kernel.audit.record(ctx, { action: 'data_class.empty', targetType: 'data_class', targetId: id, targetLabel: row.name, after: { deleted: ids.length } }, trx);
+        await this.deps.kernel.audit.record(
+          ctx,
+          {
+            action: 'data_class.empty',
+            targetType: 'data_class',
+            targetId: id,
+            targetLabel: row.name,
+            after: { deleted: ids.length },
+          },
+          trx,
+        );
       }
       return ids.length;
     }, opts);

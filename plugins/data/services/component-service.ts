@@ -1,4 +1,12 @@
-import { inTransaction, type Tx, type WriteOptions, badRequest, conflict, isUniqueViolation, notFound } from '../../../kernel/index.ts';
+import {
+  inTransaction,
+  type Tx,
+  type WriteOptions,
+  badRequest,
+  conflict,
+  isUniqueViolation,
+  notFound,
+} from '../../../kernel/index.ts';
 import { toComponentDto, type ComponentDto, type ComponentRow, type FieldDef } from '../model.ts';
 import * as components from '../store/component-store.ts';
 import { listClasses } from '../store/class-store.ts';
@@ -47,13 +55,20 @@ export class ComponentService {
   async create(input: ComponentInput, opts: WriteOptions = {}): Promise<ComponentDto> {
     assertWellFormed(input);
     const name = input.name ?? '';
-    if (!NAME_PATTERN.test(name)) throw badRequest('Component name must start with a letter and hold only letters, digits and _ (at most 63)', 'name');
+    if (!NAME_PATTERN.test(name))
+      throw badRequest(
+        'Component name must start with a letter and hold only letters, digits and _ (at most 63)',
+        'name',
+      );
     const row = await this.write(async (trx) => {
       const fields = await this.normalizeFields(trx, input.fields ?? []);
       try {
-        return await trx.transaction((sp) => components.insertComponent(sp, { name, label: input.label ?? name, fields }));
+        return await trx.transaction((sp) =>
+          components.insertComponent(sp, { name, label: input.label ?? name, fields }),
+        );
       } catch (err) {
-        if (isUniqueViolation(err)) throw conflict(`A component named "${name}" already exists`, 'COMPONENT_NAME_TAKEN', 'name');
+        if (isUniqueViolation(err))
+          throw conflict(`A component named "${name}" already exists`, 'COMPONENT_NAME_TAKEN', 'name');
         throw err;
       }
     }, opts);
@@ -64,13 +79,18 @@ export class ComponentService {
     assertWellFormed(input);
     const row = await this.write(async (trx) => {
       const before = await this.require(trx, id, 'update');
-      if (input.name !== undefined && input.name !== before.name) throw badRequest('A component cannot be renamed', 'name');
+      if (input.name !== undefined && input.name !== before.name)
+        throw badRequest('A component cannot be renamed', 'name');
       let fields: FieldDef[] | undefined;
       if (input.fields !== undefined) {
         fields = await this.normalizeFields(trx, input.fields);
         const breaking = breakingFieldChanges(before.fields, fields);
         if (breaking.length > 0 && (await components.componentUsage(trx, before.name)).objectCount > 0) {
-          throw conflict(`Field "${breaking[0]}" cannot be removed or changed while objects use this component`, 'COMPONENT_IN_USE', 'fields');
+          throw conflict(
+            `Field "${breaking[0]}" cannot be removed or changed while objects use this component`,
+            'COMPONENT_IN_USE',
+            'fields',
+          );
         }
       }
       return components.updateComponent(trx, id, { label: input.label, fields });
@@ -82,9 +102,13 @@ export class ComponentService {
     await this.write(async (trx) => {
       const row = await this.require(trx, id, 'update');
       const usage = await components.componentUsage(trx, row.name);
-      if (usage.objectCount > 0) throw conflict('The component is in use by objects and cannot be deleted', 'COMPONENT_IN_USE');
+      if (usage.objectCount > 0)
+        throw conflict('The component is in use by objects and cannot be deleted', 'COMPONENT_IN_USE');
       if (usage.classes.length > 0) {
-        throw conflict(`Classes ${usage.classes.map((c) => c.name).join(', ')} still use this component`, 'COMPONENT_REFERENCED');
+        throw conflict(
+          `Classes ${usage.classes.map((c) => c.name).join(', ')} still use this component`,
+          'COMPONENT_REFERENCED',
+        );
       }
       await components.deleteComponent(trx, id);
     }, opts);
@@ -116,6 +140,10 @@ export class ComponentService {
 
   private async normalizeFields(trx: Tx, fields: unknown[]): Promise<FieldDef[]> {
     const classRows = await listClasses(trx);
-    return normalizeFieldDefs(fields, { classNames: new Set(classRows.map((c) => c.name)), componentNames: new Set(), insideComponent: true });
+    return normalizeFieldDefs(fields, {
+      classNames: new Set(classRows.map((c) => c.name)),
+      componentNames: new Set(),
+      insideComponent: true,
+    });
   }
 }

@@ -15,7 +15,9 @@ export interface DataObjectsApi {
   /** One published object; a draft answers the same 404 as an unknown id. */
   getPublished(id: string): Promise<ObjectDto>;
   /** A page of published objects of a class, with the public API's filters and sorts. */
-  queryPublished(input: QueryInput): Promise<{ objects: ObjectDto[]; hasMore: boolean; total?: number; nextCursor?: string }>;
+  queryPublished(
+    input: QueryInput,
+  ): Promise<{ objects: ObjectDto[]; hasMore: boolean; total?: number; nextCursor?: string }>;
   /**
    * The public API's answers as JSON text (`body`) with their ETag, unparsed: the one published object
    * (`ObjectDto`) and the page (`{ objects, hasMore, total?, nextCursor? }`). While the read cache

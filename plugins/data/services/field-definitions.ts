@@ -10,10 +10,53 @@ export const TEXT_MAX_LENGTH = 600;
 export const SHORT_MAX_LENGTH = 200;
 
 /** Types that get a per-class expression index and may be filtered, sorted or marked unique. */
-export const INDEXED_TYPES: ReadonlySet<FieldType> = new Set(['text', 'slug', 'number', 'boolean', 'date', 'datetime', 'select', 'asset', 'relation']);
-const UNIQUE_TYPES: ReadonlySet<FieldType> = new Set(['text', 'slug', 'number', 'date', 'datetime', 'select', 'asset', 'relation']);
-const ARRAY_ITEM_TYPES: ReadonlySet<FieldType> = new Set(['text', 'number', 'boolean', 'date', 'datetime', 'slug', 'select', 'asset', 'relation', 'json', 'component']);
-const KNOWN_KEYS = new Set(['name', 'type', 'label', 'required', 'unique', 'localized', 'options', 'validation', 'relation', 'component', 'of']);
+export const INDEXED_TYPES: ReadonlySet<FieldType> = new Set([
+  'text',
+  'slug',
+  'number',
+  'boolean',
+  'date',
+  'datetime',
+  'select',
+  'asset',
+  'relation',
+]);
+const UNIQUE_TYPES: ReadonlySet<FieldType> = new Set([
+  'text',
+  'slug',
+  'number',
+  'date',
+  'datetime',
+  'select',
+  'asset',
+  'relation',
+]);
+const ARRAY_ITEM_TYPES: ReadonlySet<FieldType> = new Set([
+  'text',
+  'number',
+  'boolean',
+  'date',
+  'datetime',
+  'slug',
+  'select',
+  'asset',
+  'relation',
+  'json',
+  'component',
+]);
+const KNOWN_KEYS = new Set([
+  'name',
+  'type',
+  'label',
+  'required',
+  'unique',
+  'localized',
+  'options',
+  'validation',
+  'relation',
+  'component',
+  'of',
+]);
 const VALIDATION_KEYS = new Set(['min', 'max', 'minLength', 'maxLength', 'pattern']);
 
 export interface FieldDefContext {
@@ -42,26 +85,45 @@ export function normalizeFieldDefs(input: unknown, ctx: FieldDefContext, base = 
 }
 
 function normalizeOne(raw: unknown, at: string, ctx: FieldDefContext): FieldDef {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest('A field definition must be an object', at);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw badRequest('A field definition must be an object', at);
   const f = raw as Record<string, unknown>;
-  for (const key of Object.keys(f)) if (!KNOWN_KEYS.has(key)) throw badRequest(`Unknown field option "${key}"`, `${at}.${key}`);
+  for (const key of Object.keys(f))
+    if (!KNOWN_KEYS.has(key)) throw badRequest(`Unknown field option "${key}"`, `${at}.${key}`);
   if (typeof f.name !== 'string' || !NAME_PATTERN.test(f.name)) {
-    throw badRequest('Field name must start with a letter and hold only letters, digits and _ (at most 63)', `${at}.name`);
+    throw badRequest(
+      'Field name must start with a letter and hold only letters, digits and _ (at most 63)',
+      `${at}.name`,
+    );
   }
   if (typeof f.type !== 'string' || !(FIELD_TYPES as readonly string[]).includes(f.type)) {
     throw badRequest(`Unknown field type; use one of ${FIELD_TYPES.join(', ')}`, `${at}.type`);
   }
   const type = f.type as FieldType;
-  const def: FieldDef = { name: f.name, type, required: bool(f.required, `${at}.required`), unique: bool(f.unique, `${at}.unique`), localized: bool(f.localized, `${at}.localized`) };
+  const def: FieldDef = {
+    name: f.name,
+    type,
+    required: bool(f.required, `${at}.required`),
+    unique: bool(f.unique, `${at}.unique`),
+    localized: bool(f.localized, `${at}.localized`),
+  };
   if (f.label !== undefined) {
-    if (typeof f.label !== 'string' || f.label.length > 200) throw badRequest('label must be a string of at most 200 characters', `${at}.label`);
+    if (typeof f.label !== 'string' || f.label.length > 200)
+      throw badRequest('label must be a string of at most 200 characters', `${at}.label`);
     def.label = f.label;
   }
   if (def.unique && (!UNIQUE_TYPES.has(type) || ctx.insideComponent)) {
-    throw badRequest(`A ${type} field${ctx.insideComponent ? ' inside a component' : ''} cannot be unique`, `${at}.unique`);
+    throw badRequest(
+      `A ${type} field${ctx.insideComponent ? ' inside a component' : ''} cannot be unique`,
+      `${at}.unique`,
+    );
   }
   const itemType = type === 'array' ? f.of : undefined;
-  if (type === 'array' && f.of !== undefined && (typeof f.of !== 'string' || !ARRAY_ITEM_TYPES.has(f.of as FieldType))) {
+  if (
+    type === 'array' &&
+    f.of !== undefined &&
+    (typeof f.of !== 'string' || !ARRAY_ITEM_TYPES.has(f.of as FieldType))
+  ) {
     throw badRequest(`Array item type must be one of ${[...ARRAY_ITEM_TYPES].join(', ')}`, `${at}.of`);
   }
   if (type !== 'array' && f.of !== undefined) throw badRequest('"of" is only for array fields', `${at}.of`);
@@ -70,7 +132,12 @@ function normalizeOne(raw: unknown, at: string, ctx: FieldDefContext): FieldDef 
 
   if (effective === 'select') {
     const options = f.options;
-    if (!Array.isArray(options) || options.length === 0 || options.some((o) => typeof o !== 'string' || o.length === 0 || o.length > SHORT_MAX_LENGTH) || new Set(options).size !== options.length) {
+    if (
+      !Array.isArray(options) ||
+      options.length === 0 ||
+      options.some((o) => typeof o !== 'string' || o.length === 0 || o.length > SHORT_MAX_LENGTH) ||
+      new Set(options).size !== options.length
+    ) {
       throw badRequest('A select field needs "options": distinct non-empty strings', `${at}.options`);
     }
     def.options = options as string[];
@@ -87,12 +154,14 @@ function normalizeOne(raw: unknown, at: string, ctx: FieldDefContext): FieldDef 
 
   if (effective === 'component') {
     if (ctx.insideComponent) throw badRequest('Components cannot contain component fields', `${at}.type`);
-    if (typeof f.component !== 'string') throw badRequest('A component field needs "component": <component name>', `${at}.component`);
+    if (typeof f.component !== 'string')
+      throw badRequest('A component field needs "component": <component name>', `${at}.component`);
     if (!ctx.componentNames.has(f.component)) throw badRequest(`Unknown component "${f.component}"`, `${at}.component`);
     def.component = f.component;
   } else if (f.component !== undefined) throw badRequest('"component" is only for component fields', `${at}.component`);
 
-  if (f.validation !== undefined) def.validation = normalizeValidation(f.validation, `${at}.validation`, effective, type);
+  if (f.validation !== undefined)
+    def.validation = normalizeValidation(f.validation, `${at}.validation`, effective, type);
   return def;
 }
 
@@ -103,43 +172,58 @@ function bool(value: unknown, at: string): boolean {
 }
 
 function normalizeValidation(raw: unknown, at: string, effective: FieldType, type: FieldType): FieldDef['validation'] {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest('validation must be an object', at);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw badRequest('validation must be an object', at);
   const v = raw as Record<string, unknown>;
   const out: NonNullable<FieldDef['validation']> = {};
   for (const key of Object.keys(v)) {
     if (!VALIDATION_KEYS.has(key)) throw badRequest(`Unknown validation rule "${key}"`, `${at}.${key}`);
     const value = v[key];
     if (key === 'pattern') {
-      if (typeof value !== 'string' || value.length > 200) throw badRequest('pattern must be a regular expression of at most 200 characters', `${at}.pattern`);
+      if (typeof value !== 'string' || value.length > 200)
+        throw badRequest('pattern must be a regular expression of at most 200 characters', `${at}.pattern`);
       try {
         compileUserPattern(value);
       } catch (err) {
-        if (err instanceof UserPatternError) throw badRequest(`pattern cannot be used: ${err.message}`, `${at}.pattern`);
+        if (err instanceof UserPatternError)
+          throw badRequest(`pattern cannot be used: ${err.message}`, `${at}.pattern`);
         throw err;
       }
-      if (!['text', 'slug', 'markdown', 'richtext'].includes(effective)) throw badRequest('pattern is only for text fields', `${at}.pattern`);
+      if (!['text', 'slug', 'markdown', 'richtext'].includes(effective))
+        throw badRequest('pattern is only for text fields', `${at}.pattern`);
       out.pattern = value;
     } else {
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw badRequest(`${key} must be a number`, `${at}.${key}`);
-      if ((key === 'min' || key === 'max') && effective !== 'number') throw badRequest(`${key} is only for number fields`, `${at}.${key}`);
-      if ((key === 'minLength' || key === 'maxLength') && !(type === 'array' || ['text', 'slug', 'markdown', 'richtext'].includes(effective))) {
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        throw badRequest(`${key} must be a number`, `${at}.${key}`);
+      if ((key === 'min' || key === 'max') && effective !== 'number')
+        throw badRequest(`${key} is only for number fields`, `${at}.${key}`);
+      if (
+        (key === 'minLength' || key === 'maxLength') &&
+        !(type === 'array' || ['text', 'slug', 'markdown', 'richtext'].includes(effective))
+      ) {
         throw badRequest(`${key} is only for text and array fields`, `${at}.${key}`);
       }
-      if ((key === 'minLength' || key === 'maxLength') && (!Number.isInteger(value) || value < 0)) throw badRequest(`${key} must be a whole number`, `${at}.${key}`);
+      if ((key === 'minLength' || key === 'maxLength') && (!Number.isInteger(value) || value < 0))
+        throw badRequest(`${key} must be a whole number`, `${at}.${key}`);
       if (key === 'maxLength' && effective === 'text' && type !== 'array' && value > TEXT_MAX_LENGTH) {
-        throw badRequest(`maxLength of a text field is at most ${TEXT_MAX_LENGTH}; use markdown or richtext for long texts`, `${at}.maxLength`);
+        throw badRequest(
+          `maxLength of a text field is at most ${TEXT_MAX_LENGTH}; use markdown or richtext for long texts`,
+          `${at}.maxLength`,
+        );
       }
       out[key as 'min'] = value;
     }
   }
-  if (out.min !== undefined && out.max !== undefined && out.min > out.max) throw badRequest('min is greater than max', `${at}.min`);
-  if (out.minLength !== undefined && out.maxLength !== undefined && out.minLength > out.maxLength) throw badRequest('minLength is greater than maxLength', `${at}.minLength`);
+  if (out.min !== undefined && out.max !== undefined && out.min > out.max)
+    throw badRequest('min is greater than max', `${at}.min`);
+  if (out.minLength !== undefined && out.maxLength !== undefined && out.minLength > out.maxLength)
+    throw badRequest('minLength is greater than maxLength', `${at}.minLength`);
   return out;
 }
 
 /**
  * How a new field list relates to the stored one: fields whose name vanished or whose meaning
-* changed (type, item type, component, relation target, localized, unique) are "breaking" and refused while
+ * changed (type, item type, component, relation target, localized, unique) are "breaking" and refused while
  * objects exist; added fields and label/option/rule edits are not.
  */
 export function breakingFieldChanges(before: readonly FieldDef[], after: readonly FieldDef[]): string[] {
@@ -148,7 +232,14 @@ export function breakingFieldChanges(before: readonly FieldDef[], after: readonl
   for (const old of before) {
     const now = next.get(old.name);
     if (!now) broken.push(old.name);
-    else if (now.type !== old.type || now.of !== old.of || now.component !== old.component || now.relation?.class !== old.relation?.class || !!now.localized !== !!old.localized || !!now.unique !== !!old.unique) {
+    else if (
+      now.type !== old.type ||
+      now.of !== old.of ||
+      now.component !== old.component ||
+      now.relation?.class !== old.relation?.class ||
+      !!now.localized !== !!old.localized ||
+      !!now.unique !== !!old.unique
+    ) {
       broken.push(old.name);
     }
   }

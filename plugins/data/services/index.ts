@@ -45,7 +45,11 @@ export function createDataServices(kernel: DataKernelDeps) {
     previews: new PreviewService({ ...kernel, locator }),
     indexBuilds,
     publicCacheControl: kernel.pluginConfig.PUBLIC_DATA_CACHE_CONTROL,
-    publicRateLimit: new AddressRateLimit(kernel.pluginConfig.PUBLIC_DATA_RATE_LIMIT_PER_MINUTE, () => kernel.clock.now().getTime(), 'Too many requests to the public data API; try again later'),
+    publicRateLimit: new AddressRateLimit(
+      kernel.pluginConfig.PUBLIC_DATA_RATE_LIMIT_PER_MINUTE,
+      () => kernel.clock.now().getTime(),
+      'Too many requests to the public data API; try again later',
+    ),
   };
 }
 

@@ -28,7 +28,14 @@ export class ObjectReadService {
     return (await this.toDtos([row]))[0];
   }
 
-  async list(opts: { classId?: string; className?: string; locale?: string; limit: number; offset: number; publishedOnly: boolean }): Promise<{ objects: ObjectDto[]; total: number; hasMore: boolean }> {
+  async list(opts: {
+    classId?: string;
+    className?: string;
+    locale?: string;
+    limit: number;
+    offset: number;
+    publishedOnly: boolean;
+  }): Promise<{ objects: ObjectDto[]; total: number; hasMore: boolean }> {
     const conditions: SqlCondition[] = [];
     if (opts.classId !== undefined) {
       if (!isUuid(opts.classId)) throw badRequest('classId must be a uuid', 'classId');
@@ -42,10 +49,18 @@ export class ObjectReadService {
     if (opts.publishedOnly) conditions.push({ sql: 'published', bindings: [] });
     if (opts.locale !== undefined) conditions.push({ sql: 'locale = ?', bindings: [checkLocale(opts.locale)] });
     // The admin list always counts (editors page through a class; traffic is low).
-    const { rows, total, hasMore } = await fetchPage(this.deps.kernel.db, conditions, [
-      { sql: 'created_at', bindings: [], direction: 'desc' },
-      { sql: 'id', bindings: [], direction: 'desc' },
-    ], opts.limit, opts.offset, true, this.deps.kernel.pluginConfig.DATA_MAX_PAGE_BYTES);
+    const { rows, total, hasMore } = await fetchPage(
+      this.deps.kernel.db,
+      conditions,
+      [
+        { sql: 'created_at', bindings: [], direction: 'desc' },
+        { sql: 'id', bindings: [], direction: 'desc' },
+      ],
+      opts.limit,
+      opts.offset,
+      true,
+      this.deps.kernel.pluginConfig.DATA_MAX_PAGE_BYTES,
+    );
     return { objects: await this.toDtos(rows), total: total ?? 0, hasMore };
   }
 
@@ -61,7 +76,9 @@ export class ObjectReadService {
   async translationsOf(id: string): Promise<ObjectDto[]> {
     const row = isUuid(id) ? await findObjectById(this.deps.kernel.db, id, undefined, this.deps.locator) : null;
     if (!row) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
-    return this.toDtos(await findGroupRows(this.deps.kernel.db, row.translation_group_id, undefined, this.deps.locator));
+    return this.toDtos(
+      await findGroupRows(this.deps.kernel.db, row.translation_group_id, undefined, this.deps.locator),
+    );
   }
 
   async translationGroup(groupId: string): Promise<ObjectDto[]> {

@@ -17,7 +17,8 @@ export function checkLocale(locale: string, field = 'locale'): string {
 export function checkKey(key: string | null | undefined, field = 'key'): string | null {
   if (key === undefined || key === null) return null;
   if (!KEY.test(key)) throw badRequest('key must be 1-200 characters without slashes or whitespace', field);
-  if (hasLoneSurrogate(key)) throw badRequest('key contains a lone UTF-16 surrogate, which is not valid text', field, 'INVALID_TEXT');
+  if (hasLoneSurrogate(key))
+    throw badRequest('key contains a lone UTF-16 surrogate, which is not valid text', field, 'INVALID_TEXT');
   return key;
 }
 
@@ -49,15 +50,29 @@ export function uniqueEntriesOf(cls: ClassRow, attributes: Record<string, unknow
 export const uniqueViolation = (field: string) => conflict(`${field} is already in use`, 'UNIQUE_VIOLATION', field);
 
 /** Claims a row's unique values (and the group's shared ones) or answers 409 UNIQUE_VIOLATION. */
-export async function claimUniqueValues(trx: Tx, cls: ClassRow, row: Pick<ObjectRow, 'translation_group_id' | 'locale'>, attributes: Record<string, unknown>): Promise<void> {
+export async function claimUniqueValues(
+  trx: Tx,
+  cls: ClassRow,
+  row: Pick<ObjectRow, 'translation_group_id' | 'locale'>,
+  attributes: Record<string, unknown>,
+): Promise<void> {
   if (!cls.fields.some((f) => f.unique)) return;
-  const lost = await claimGroupValues(trx, cls.id, row.translation_group_id, [row.locale, ''], uniqueEntriesOf(cls, attributes, row.locale));
+  const lost = await claimGroupValues(
+    trx,
+    cls.id,
+    row.translation_group_id,
+    [row.locale, ''],
+    uniqueEntriesOf(cls, attributes, row.locale),
+  );
   if (lost) throw uniqueViolation(lost);
 }
 
 /** The class name of each referenced object that exists; one query for all relation values. */
 export async function relationTargets(trx: Tx, refs: readonly RelationRef[]): Promise<Map<string, string>> {
-  return classNamesOfObjects(trx, refs.map((r) => r.id));
+  return classNamesOfObjects(
+    trx,
+    refs.map((r) => r.id),
+  );
 }
 
 /** Relation values must name existing objects of the field's target class. */
@@ -75,12 +90,22 @@ export async function checkRelationsOr400(trx: Tx, refs: readonly RelationRef[])
 export const sharedFields = (cls: ClassRow): FieldDef[] => cls.fields.filter((f) => !f.localized);
 
 /** Attribute names whose values differ (JSON comparison), in class field order. */
-export function changedAttributes(fields: readonly FieldDef[], before: Record<string, unknown>, after: Record<string, unknown>): string[] {
-  return fields.filter((f) => JSON.stringify(ownValue(before, f.name) ?? null) !== JSON.stringify(ownValue(after, f.name) ?? null)).map((f) => f.name);
+export function changedAttributes(
+  fields: readonly FieldDef[],
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): string[] {
+  return fields
+    .filter((f) => JSON.stringify(ownValue(before, f.name) ?? null) !== JSON.stringify(ownValue(after, f.name) ?? null))
+    .map((f) => f.name);
 }
 
 /** `attributes` of `target` with the shared fields copied from `source` (absent values removed). */
-export function withSharedFrom(cls: ClassRow, target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
+export function withSharedFrom(
+  cls: ClassRow,
+  target: Record<string, unknown>,
+  source: Record<string, unknown>,
+): Record<string, unknown> {
   const out = { ...target };
   for (const field of sharedFields(cls)) {
     const value = ownValue(source, field.name);
@@ -97,6 +122,11 @@ export function withSharedFrom(cls: ClassRow, target: Record<string, unknown>, s
 export function assertObjectSize(attributes: Record<string, unknown>, maxBytes: number): void {
   const bytes = Buffer.byteLength(JSON.stringify(attributes), 'utf8');
   if (bytes > maxBytes) {
-    throw new HttpError(413, 'OBJECT_TOO_LARGE', `attributes take ${bytes} bytes; an object may hold at most ${maxBytes}`, 'attributes');
+    throw new HttpError(
+      413,
+      'OBJECT_TOO_LARGE',
+      `attributes take ${bytes} bytes; an object may hold at most ${maxBytes}`,
+      'attributes',
+    );
   }
 }

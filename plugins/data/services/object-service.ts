@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { inTransaction, type Tx, badRequest, conflict, forbidden, isHttpError, isUniqueViolation, notFound } from '../../../kernel/index.ts';
+import {
+  inTransaction,
+  type Tx,
+  badRequest,
+  conflict,
+  forbidden,
+  isHttpError,
+  isUniqueViolation,
+  notFound,
+} from '../../../kernel/index.ts';
 import { announceObjectChange } from '../events.ts';
 import type { ClassRow, ObjectRow } from '../model.ts';
 import { findClassById, findClassByName } from '../store/class-store.ts';
@@ -9,7 +18,18 @@ import { SYSTEM_CHANGE_ACTOR, type WriteContext } from './actor.ts';
 import { isUuid, normalizeAttributesOr400, type RelationRef } from './attributes.ts';
 import type { DataServiceDeps } from './deps.ts';
 import {
-  assertObjectSize, changedAttributes, checkKey, checkLocale, checkRelationsOr400, claimUniqueValues, isSameOrBelow, pathOf, sharedFields, uniqueEntriesOf, uniqueViolation, withSharedFrom,
+  assertObjectSize,
+  changedAttributes,
+  checkKey,
+  checkLocale,
+  checkRelationsOr400,
+  claimUniqueValues,
+  isSameOrBelow,
+  pathOf,
+  sharedFields,
+  uniqueEntriesOf,
+  uniqueViolation,
+  withSharedFrom,
 } from './object-rules.ts';
 
 export interface CreateObjectInput {
@@ -40,7 +60,10 @@ export class ObjectService {
 
   /** True when the actor may publish (or the switch ENFORCE_PUBLISH_PERMISSION is off). */
   mayPublish(ctx: WriteContext): boolean {
-    return !this.deps.kernel.pluginConfig.ENFORCE_PUBLISH_PERMISSION || this.deps.kernel.permissions.allows(ctx.actor, 'objects:publish');
+    return (
+      !this.deps.kernel.pluginConfig.ENFORCE_PUBLISH_PERMISSION ||
+      this.deps.kernel.permissions.allows(ctx.actor, 'objects:publish')
+    );
   }
 
   async create(ctx: WriteContext, input: CreateObjectInput): Promise<{ row: ObjectRow; className: string }> {
@@ -49,17 +72,35 @@ export class ObjectService {
       const cls = await this.classFor(trx, input);
       const locale = checkLocale(input.locale ?? 'en');
       const key = checkKey(input.key);
-      if (!isUuid(input.translationGroupId)) throw badRequest('translationGroupId must be a uuid', 'translationGroupId');
+      if (!isUuid(input.translationGroupId))
+        throw badRequest('translationGroupId must be a uuid', 'translationGroupId');
       const group = await objects.findGroupRows(trx, input.translationGroupId, 'update');
-      if (group.length === 0 || group[0].class_id !== cls.id) throw badRequest('No object of this class has this translationGroupId', 'translationGroupId');
-      if (group.some((r) => r.locale === locale)) throw conflict(`The record already has a ${locale} version`, 'LOCALE_EXISTS', 'locale');
+      if (group.length === 0 || group[0].class_id !== cls.id)
+        throw badRequest('No object of this class has this translationGroupId', 'translationGroupId');
+      if (group.some((r) => r.locale === locale))
+        throw conflict(`The record already has a ${locale} version`, 'LOCALE_EXISTS', 'locale');
       const parent = await this.parentFor(trx, cls, input.parentId ?? null, null);
       // A new language starts from the group's shared values; what the request sends wins.
-      const attributes = await this.normalize(trx, cls, { ...withSharedFrom(cls, {}, group[0].attributes), ...(input.attributes ?? {}) });
-      const values = this.newRow(ctx, input, cls, { locale, key, parent, attributes, groupId: input.translationGroupId });
+      const attributes = await this.normalize(trx, cls, {
+        ...withSharedFrom(cls, {}, group[0].attributes),
+        ...(input.attributes ?? {}),
+      });
+      const values = this.newRow(ctx, input, cls, {
+        locale,
+        key,
+        parent,
+        attributes,
+        groupId: input.translationGroupId,
+      });
       await claimUniqueValues(trx, cls, { translation_group_id: values.translation_group_id, locale }, attributes);
       const [row] = await this.keyed(() => objects.insertObjects(trx, [values]));
-      await announceObjectChange(this.deps.kernel.recordHooks, trx, { kind: 'created', row, className: cls.name, actor: ctx.changeActor, flags: ctx.flags });
+      await announceObjectChange(this.deps.kernel.recordHooks, trx, {
+        kind: 'created',
+        row,
+        className: cls.name,
+        actor: ctx.changeActor,
+        flags: ctx.flags,
+      });
       await this.syncGroup(trx, cls, row, group, ctx);
       return { row, className: cls.name };
     });
@@ -73,7 +114,11 @@ export class ObjectService {
    * read under its lock and the write done again against it, which also gives the real 400s. No row
    * lock is taken before the class lock in either order.
    */
-  private async createRecord(trx: Tx, ctx: WriteContext, input: CreateObjectInput): Promise<{ row: ObjectRow; className: string }> {
+  private async createRecord(
+    trx: Tx,
+    ctx: WriteContext,
+    input: CreateObjectInput,
+  ): Promise<{ row: ObjectRow; className: string }> {
     // With a parent, the class is locked first as before: the parent row is locked while it is read,
     // and taking the class lock after it could deadlock with an "empty class" holding the class lock.
     const cached = input.parentId == null ? await this.cachedClassFor(input) : null;
@@ -94,7 +139,10 @@ export class ObjectService {
     const key = checkKey(input.key);
     const parent = await this.parentFor(trx, cls, input.parentId ?? null, null);
     const attributes = await this.normalize(trx, cls, input.attributes ?? {});
-    return { values: this.newRow(ctx, input, cls, { locale, key, parent, attributes, groupId: randomUUID() }), claims: uniqueEntriesOf(cls, attributes, locale) };
+    return {
+      values: this.newRow(ctx, input, cls, { locale, key, parent, attributes, groupId: randomUUID() }),
+      claims: uniqueEntriesOf(cls, attributes, locale),
+    };
   }
 
   /** Null when `fields` is given and the class no longer has them (nothing written). */
@@ -108,7 +156,13 @@ export class ObjectService {
     const made = await this.keyed(() => objects.insertRecordWithClaims(trx, prepared.values, prepared.claims, fields));
     if (!made) return null;
     if (made.lost) throw uniqueViolation(made.lost);
-    await announceObjectChange(this.deps.kernel.recordHooks, trx, { kind: 'created', row: made.row, className: cls.name, actor: ctx.changeActor, flags: ctx.flags });
+    await announceObjectChange(this.deps.kernel.recordHooks, trx, {
+      kind: 'created',
+      row: made.row,
+      className: cls.name,
+      actor: ctx.changeActor,
+      flags: ctx.flags,
+    });
     return { row: made.row, className: cls.name };
   }
 
@@ -116,18 +170,36 @@ export class ObjectService {
     ctx: WriteContext,
     input: CreateObjectInput,
     cls: ClassRow,
-    v: { locale: string; key: string | null; parent: ObjectRow | null; attributes: Record<string, unknown>; groupId: string },
+    v: {
+      locale: string;
+      key: string | null;
+      parent: ObjectRow | null;
+      attributes: Record<string, unknown>;
+      groupId: string;
+    },
   ): objects.NewObjectValues & { id: string } {
     const id = randomUUID();
     // Objects of writers without objects:publish are drafts (downgraded, not refused).
     const published = input.published === true && this.mayPublish(ctx);
     return {
-      id, class_id: cls.id, translation_group_id: v.groupId, locale: v.locale, key: v.key, parent_id: v.parent?.id ?? null,
-      path: pathOf(v.parent, v.key, id), published, attributes: v.attributes, created_by: ctx.changeActor.id,
+      id,
+      class_id: cls.id,
+      translation_group_id: v.groupId,
+      locale: v.locale,
+      key: v.key,
+      parent_id: v.parent?.id ?? null,
+      path: pathOf(v.parent, v.key, id),
+      published,
+      attributes: v.attributes,
+      created_by: ctx.changeActor.id,
     };
   }
 
-  async update(ctx: WriteContext, id: string, input: UpdateObjectInput): Promise<{ row: ObjectRow; className: string }> {
+  async update(
+    ctx: WriteContext,
+    id: string,
+    input: UpdateObjectInput,
+  ): Promise<{ row: ObjectRow; className: string }> {
     return inTransaction(this.deps.kernel.db, ctx.trx, async (trx) => {
       const before = await objects.findObjectById(trx, id, 'update');
       if (!before) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
@@ -166,7 +238,11 @@ export class ObjectService {
         patch.path = path;
       }
       if (input.published !== undefined && input.published !== before.published) {
-        if (!this.mayPublish(ctx)) throw forbidden(`${input.published ? 'Publishing' : 'Unpublishing'} needs objects:publish`, 'PUBLISH_FORBIDDEN');
+        if (!this.mayPublish(ctx))
+          throw forbidden(
+            `${input.published ? 'Publishing' : 'Unpublishing'} needs objects:publish`,
+            'PUBLISH_FORBIDDEN',
+          );
         patch.published = input.published;
       }
       if (Object.keys(patch).length === 0) return { row: before, className: cls.name };
@@ -174,14 +250,29 @@ export class ObjectService {
       const row = await this.keyed(() => objects.updateObjectRow(trx, before, patch));
       const hooks = this.deps.kernel.recordHooks;
       if (changed.length > 0) {
-        await announceObjectChange(hooks, trx, { kind: 'updated', row, className: cls.name, actor: ctx.changeActor, changedFields: changed, flags: ctx.flags });
+        await announceObjectChange(hooks, trx, {
+          kind: 'updated',
+          row,
+          className: cls.name,
+          actor: ctx.changeActor,
+          changedFields: changed,
+          flags: ctx.flags,
+        });
       }
       if (patch.published !== undefined) {
-        await announceObjectChange(hooks, trx, { kind: row.published ? 'published' : 'unpublished', row, className: cls.name, actor: ctx.changeActor, flags: ctx.flags });
+        await announceObjectChange(hooks, trx, {
+          kind: row.published ? 'published' : 'unpublished',
+          row,
+          className: cls.name,
+          actor: ctx.changeActor,
+          flags: ctx.flags,
+        });
       }
       if (patch.path !== undefined) await this.movePathsBelow(trx, cls, before.path, row.path, ctx);
       if (patch.attributes && changedAttributes(sharedFields(cls), before.attributes, row.attributes).length > 0) {
-        const group = (await objects.findGroupRows(trx, row.translation_group_id, 'update')).filter((r) => r.id !== row.id);
+        const group = (await objects.findGroupRows(trx, row.translation_group_id, 'update')).filter(
+          (r) => r.id !== row.id,
+        );
         await this.syncGroup(trx, cls, row, group, ctx);
       }
       return { row, className: cls.name };
@@ -199,10 +290,17 @@ export class ObjectService {
 
   /** Deletes rows (no children outside the set) and announces each as it was. */
   async deleteRows(trx: Tx, className: string, rows: readonly ObjectRow[], ctx: WriteContext): Promise<void> {
-    if (await objects.hasChildrenOutside(trx, rows)) throw conflict('The object has children; delete or move them first', 'OBJECT_HAS_CHILDREN');
+    if (await objects.hasChildrenOutside(trx, rows))
+      throw conflict('The object has children; delete or move them first', 'OBJECT_HAS_CHILDREN');
     const deleted = await objects.deleteObjects(trx, rows);
     for (const row of deleted) {
-      await announceObjectChange(this.deps.kernel.recordHooks, trx, { kind: 'deleted', row, className, actor: ctx.changeActor, flags: ctx.flags });
+      await announceObjectChange(this.deps.kernel.recordHooks, trx, {
+        kind: 'deleted',
+        row,
+        className,
+        actor: ctx.changeActor,
+        flags: ctx.flags,
+      });
     }
   }
 
@@ -210,20 +308,46 @@ export class ObjectService {
    * Brings the other language rows' shared fields in line with `source`; each row that changed
    * announces `object.updated` with actor `system` (the spec's translation rule).
    */
-  private async syncGroup(trx: Tx, cls: ClassRow, source: ObjectRow, others: readonly ObjectRow[], ctx: WriteContext): Promise<void> {
+  private async syncGroup(
+    trx: Tx,
+    cls: ClassRow,
+    source: ObjectRow,
+    others: readonly ObjectRow[],
+    ctx: WriteContext,
+  ): Promise<void> {
     for (const other of others) {
       const attributes = withSharedFrom(cls, other.attributes, source.attributes);
       const names = changedAttributes(cls.fields, other.attributes, attributes);
       if (names.length === 0) continue;
       const row = await objects.updateObjectRow(trx, other, { attributes });
-      await announceObjectChange(this.deps.kernel.recordHooks, trx, { kind: 'updated', row, className: cls.name, actor: SYSTEM_CHANGE_ACTOR, changedFields: names, flags: ctx.flags });
+      await announceObjectChange(this.deps.kernel.recordHooks, trx, {
+        kind: 'updated',
+        row,
+        className: cls.name,
+        actor: SYSTEM_CHANGE_ACTOR,
+        changedFields: names,
+        flags: ctx.flags,
+      });
     }
   }
 
-  private async movePathsBelow(trx: Tx, cls: ClassRow, oldPath: string, newPath: string, ctx: WriteContext): Promise<void> {
+  private async movePathsBelow(
+    trx: Tx,
+    cls: ClassRow,
+    oldPath: string,
+    newPath: string,
+    ctx: WriteContext,
+  ): Promise<void> {
     const moved = await objects.rewriteDescendantPaths(trx, cls.id, oldPath, newPath);
     for (const row of moved) {
-      await announceObjectChange(this.deps.kernel.recordHooks, trx, { kind: 'updated', row, className: cls.name, actor: ctx.changeActor, changedFields: ['path'], flags: ctx.flags });
+      await announceObjectChange(this.deps.kernel.recordHooks, trx, {
+        kind: 'updated',
+        row,
+        className: cls.name,
+        actor: ctx.changeActor,
+        changedFields: ['path'],
+        flags: ctx.flags,
+      });
     }
   }
 
@@ -247,19 +371,34 @@ export class ObjectService {
     return cls;
   }
 
-  private async parentFor(trx: Tx, cls: ClassRow, parentId: string | null, self: ObjectRow | null): Promise<ObjectRow | null> {
+  private async parentFor(
+    trx: Tx,
+    cls: ClassRow,
+    parentId: string | null,
+    self: ObjectRow | null,
+  ): Promise<ObjectRow | null> {
     if (parentId === null) return null;
     if (!isUuid(parentId)) throw badRequest('parentId must be a uuid', 'parentId');
     // Locked against deletion until the write commits (the database keeps no foreign key here).
     const parent = await objects.findObjectById(trx, parentId, 'share');
-    if (!parent || parent.class_id !== cls.id) throw badRequest('parentId must be an object of the same class', 'parentId');
-    if (self && isSameOrBelow(parent.path, self.path)) throw badRequest('An object cannot be moved below itself', 'parentId');
+    if (!parent || parent.class_id !== cls.id)
+      throw badRequest('parentId must be an object of the same class', 'parentId');
+    if (self && isSameOrBelow(parent.path, self.path))
+      throw badRequest('An object cannot be moved below itself', 'parentId');
     return parent;
   }
 
-  private async normalize(trx: Tx, cls: ClassRow, attributes: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async normalize(
+    trx: Tx,
+    cls: ClassRow,
+    attributes: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     const refs: RelationRef[] = [];
-    const out = normalizeAttributesOr400(attributes, { fields: cls.fields, components: await this.deps.schema.componentFields() }, refs);
+    const out = normalizeAttributesOr400(
+      attributes,
+      { fields: cls.fields, components: await this.deps.schema.componentFields() },
+      refs,
+    );
     assertObjectSize(out, this.deps.kernel.pluginConfig.DATA_MAX_OBJECT_BYTES);
     await checkRelationsOr400(trx, refs);
     return out;
@@ -270,8 +409,10 @@ export class ObjectService {
     try {
       return await write();
     } catch (err) {
-      if (isUniqueViolation(err) && isKeyIndexName(err.constraint)) throw conflict('key is already in use in this class and locale', 'KEY_IN_USE', 'key');
-      if (isUniqueViolation(err)) throw conflict('The record already has a version in this locale', 'LOCALE_EXISTS', 'locale');
+      if (isUniqueViolation(err) && isKeyIndexName(err.constraint))
+        throw conflict('key is already in use in this class and locale', 'KEY_IN_USE', 'key');
+      if (isUniqueViolation(err))
+        throw conflict('The record already has a version in this locale', 'LOCALE_EXISTS', 'locale');
       throw err;
     }
   }

@@ -71,7 +71,11 @@ function fits(kind: KeyKind, value: string): boolean {
  * comparison, which an index in that order answers directly; otherwise the expansion
  * `t1 > v1 or (t1 = v1 and t2 > v2) or ...`.
  */
-export function afterCondition(terms: readonly KeyTerm[], values: ReadonlyArray<string | null>, param: (value: string) => string): string {
+export function afterCondition(
+  terms: readonly KeyTerm[],
+  values: ReadonlyArray<string | null>,
+  param: (value: string) => string,
+): string {
   const direction = terms[0].direction;
   if (terms.every((t) => !t.nullable && t.direction === direction)) {
     return `(${terms.map((t) => t.sql).join(', ')}) ${direction === 'asc' ? '>' : '<'} (${values.map((v) => param(v as string)).join(', ')})`;
@@ -82,7 +86,9 @@ export function afterCondition(terms: readonly KeyTerm[], values: ReadonlyArray<
     // parameter has no type PostgreSQL could infer).
     const beyond = beyondValue(terms[i], values[i], param);
     if (beyond === null) continue;
-    const equal = terms.slice(0, i).map((t, j) => (values[j] === null ? `${t.sql} is null` : `${t.sql} = ${param(values[j] as string)}`));
+    const equal = terms
+      .slice(0, i)
+      .map((t, j) => (values[j] === null ? `${t.sql} is null` : `${t.sql} = ${param(values[j] as string)}`));
     alternatives.push(`(${[...equal, beyond].join(' and ')})`);
   }
   return alternatives.length > 0 ? `(${alternatives.join(' or ')})` : 'false';

@@ -51,7 +51,11 @@ export class PreviewService {
     this.store = new PreviewStore({ db: deps.db, locator: deps.locator });
   }
 
-  async create(actor: Actor, objectId: string, expiresInDays = DEFAULT_PREVIEW_DAYS): Promise<{ token: string; url: string; expiresAt: string }> {
+  async create(
+    actor: Actor,
+    objectId: string,
+    expiresInDays = DEFAULT_PREVIEW_DAYS,
+  ): Promise<{ token: string; url: string; expiresAt: string }> {
     if (!(await this.store.objectExists(objectId))) throw notFound('Data object not found');
     const now = this.deps.clock.now();
     // 256 bits from the CSPRNG, URL-safe without padding (43 characters).

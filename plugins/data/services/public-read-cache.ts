@@ -59,7 +59,11 @@ export class PublicReadCache {
   get(key: string): CachedAnswer | undefined {
     if (!this.enabled) return undefined;
     const entry = this.entries.get(key);
-    if (entry === undefined || entry.epoch !== this.epoch || entry.generation !== (this.generations.get(entry.classId) ?? 0)) {
+    if (
+      entry === undefined ||
+      entry.epoch !== this.epoch ||
+      entry.generation !== (this.generations.get(entry.classId) ?? 0)
+    ) {
       if (entry !== undefined) this.drop(key, entry);
       this.stats.misses++;
       return undefined;
@@ -73,7 +77,8 @@ export class PublicReadCache {
 
   put(key: string, classId: string, ticket: { generation: number; epoch: number }, body: string): CachedAnswer {
     const answer = { body, etag: weakEtag(body) };
-    if (!this.enabled || ticket.epoch !== this.epoch || ticket.generation !== (this.generations.get(classId) ?? 0)) return answer;
+    if (!this.enabled || ticket.epoch !== this.epoch || ticket.generation !== (this.generations.get(classId) ?? 0))
+      return answer;
     const bytes = 2 * (key.length + body.length) + 200;
     if (bytes > this.maxBytes / 16) return answer;
     const old = this.entries.get(key);

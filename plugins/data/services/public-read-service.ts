@@ -88,12 +88,18 @@ export class PublicReadService {
     const values: unknown[] = [];
     const param = parameterOf(values);
     const where = conditions.map((c) => numbered(c.sql, c.bindings, param));
-    const terms: KeyTerm[] = order.map((o) => ({ sql: numbered(o.sql, o.bindings, param), direction: o.direction, kind: o.kind, nullable: o.nullable }));
+    const terms: KeyTerm[] = order.map((o) => ({
+      sql: numbered(o.sql, o.bindings, param),
+      direction: o.direction,
+      kind: o.kind,
+      nullable: o.nullable,
+    }));
     // The count sees the filters only (the same total on every page): its values are the filters'.
     const countValues = values.slice();
     const orderText = `${cls.id}|${terms.map((t) => `${t.sql} ${t.direction}`).join(',')}`;
     const orderTag = this.shapes.tag(orderText);
-    const after = input.after === undefined ? undefined : afterCondition(terms, decodeCursor(input.after, orderTag, terms), param);
+    const after =
+      input.after === undefined ? undefined : afterCondition(terms, decodeCursor(input.after, orderTag, terms), param);
     const ticket = this.cache.ticket(cls.id);
     const limitParam = param(limit + 1);
     const offsetParam = param(input.offset ?? 0);
@@ -101,8 +107,20 @@ export class PublicReadService {
     const withTotal = input.includeTotal === true;
     // The statement's text follows from its fragments (values are parameters): built once per shape.
     const kinds = order.map((o) => o.kind).join(',');
-    const text = this.shapes.text(`${orderText}\u0000${kinds}\u0000${where.join('\u0001')}\u0000${after ?? ''}\u0000${withTotal}`, () =>
-      publicPageSql({ classId: cls.id, where, after, order: terms, keys: terms.map((t, i) => keyText(order[i], t.sql)), limitParam, offsetParam, maxBytesParam, withTotal }),
+    const text = this.shapes.text(
+      `${orderText}\u0000${kinds}\u0000${where.join('\u0001')}\u0000${after ?? ''}\u0000${withTotal}`,
+      () =>
+        publicPageSql({
+          classId: cls.id,
+          where,
+          after,
+          order: terms,
+          keys: terms.map((t, i) => keyText(order[i], t.sql)),
+          limitParam,
+          offsetParam,
+          maxBytesParam,
+          withTotal,
+        }),
     );
     const rows = await this.sql.rows<PublicRow & { total?: number }>(text, values);
     // At most `limit` objects; a row past the page's byte cap comes without attributes (the SQL says why).
@@ -121,10 +139,14 @@ export class PublicReadService {
     const hasMore = cut || rows.length > limit;
     let answer = `{"objects":[${objects}],"hasMore":${hasMore}`;
     if (input.includeTotal === true) {
-      const total = rows.length > 0 ? rows[0].total : (await this.sql.rows<{ total: number }>(publicCountSql(cls.id, where), countValues))[0].total;
+      const total =
+        rows.length > 0
+          ? rows[0].total
+          : (await this.sql.rows<{ total: number }>(publicCountSql(cls.id, where), countValues))[0].total;
       answer += `,"total":${JSON.stringify(total)}`;
     }
-    if (hasMore && count > 0) answer += `,"nextCursor":${JSON.stringify(encodeCursor(orderTag, keysOf(rows[count - 1], terms.length)))}`;
+    if (hasMore && count > 0)
+      answer += `,"nextCursor":${JSON.stringify(encodeCursor(orderTag, keysOf(rows[count - 1], terms.length)))}`;
     return this.cache.put(key, cls.id, ticket, `${answer}}`);
   }
 }

@@ -31,7 +31,10 @@ const q = (value: string | null): string => (value === null ? 'null' : JSON.stri
  * {@link compactJsonbText}. An answer is one string concatenation per object, with no object built.
  */
 export function publicObjectJson(row: PublicRow, className: string): string {
-  const attributes = row.attributes_text === null ? '{}' : (compactJsonbText(row.attributes_text) ?? JSON.stringify(JSON.parse(row.attributes_text)));
+  const attributes =
+    row.attributes_text === null
+      ? '{}'
+      : (compactJsonbText(row.attributes_text) ?? JSON.stringify(JSON.parse(row.attributes_text)));
   return (
     `{"id":${q(row.id)},"class":{"id":${q(row.class_id)},"name":${q(className)}},"classId":${q(row.class_id)},` +
     `"translationGroupId":${q(row.translation_group_id)},"locale":${q(row.locale)},"key":${q(row.key)},"parentId":${q(row.parent_id)},` +

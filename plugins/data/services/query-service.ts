@@ -48,7 +48,13 @@ const BUILT_INS: ReadonlyMap<string, Target> = new Map([
 ]);
 
 const RANGE_OPS = new Set<Operator>(['lt', 'lte', 'gt', 'gte']);
-const SQL_OP: ReadonlyMap<string, string> = new Map([['eq', '='], ['lt', '<'], ['lte', '<='], ['gt', '>'], ['gte', '>=']]);
+const SQL_OP: ReadonlyMap<string, string> = new Map([
+  ['eq', '='],
+  ['lt', '<'],
+  ['lte', '<='],
+  ['gt', '>'],
+  ['gte', '>='],
+]);
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
@@ -71,7 +77,15 @@ export class QueryService {
     const { conditions, order } = this.plan(cls, input, audience);
     conditions.unshift({ sql: 'class_id = ?', bindings: [cls.id] });
     const withTotal = audience === 'admin' || input.includeTotal === true;
-    const page = await fetchPage(this.deps.kernel.db, conditions, order, input.limit ?? 20, input.offset ?? 0, withTotal, this.deps.kernel.pluginConfig.DATA_MAX_PAGE_BYTES);
+    const page = await fetchPage(
+      this.deps.kernel.db,
+      conditions,
+      order,
+      input.limit ?? 20,
+      input.offset ?? 0,
+      withTotal,
+      this.deps.kernel.pluginConfig.DATA_MAX_PAGE_BYTES,
+    );
     return { cls, ...page };
   }
 
@@ -80,7 +94,11 @@ export class QueryService {
    * Field names the class defines go into the SQL as literals (they match NAME_PATTERN), values only
    * as bindings, so one text serves every value and its plan still matches the field indexes.
    */
-  plan(cls: ClassRow, input: QueryInput, audience: 'admin' | 'public'): { conditions: SqlCondition[]; order: PlannedOrder[] } {
+  plan(
+    cls: ClassRow,
+    input: QueryInput,
+    audience: 'admin' | 'public',
+  ): { conditions: SqlCondition[]; order: PlannedOrder[] } {
     const conditions: SqlCondition[] = [];
     if (audience === 'public') conditions.push({ sql: 'published', bindings: [] });
     if (input.locale !== undefined) conditions.push({ sql: 'locale = ?', bindings: [checkLocale(input.locale)] });
@@ -88,18 +106,32 @@ export class QueryService {
     const order: PlannedOrder[] = (input.orderBy ?? []).map((o, i) => {
       const target = this.target(cls, o.field, `orderBy.${i}.field`, audience);
       if (!target.sortable) throw badRequest(`${o.field} cannot be sorted`, `orderBy.${i}.field`);
-      return { sql: target.sql, bindings: target.bindings, direction: o.direction ?? 'asc', kind: keyKind(target), nullable: target.nullable };
+      return {
+        sql: target.sql,
+        bindings: target.bindings,
+        direction: o.direction ?? 'asc',
+        kind: keyKind(target),
+        nullable: target.nullable,
+      };
     });
-    if (order.length === 0) order.push({ sql: 'created_at', bindings: [], direction: 'desc', kind: 'timestamp', nullable: false });
+    if (order.length === 0)
+      order.push({ sql: 'created_at', bindings: [], direction: 'desc', kind: 'timestamp', nullable: false });
     // The id tie-breaker keeps pages stable; it follows the last direction so one index scan serves it.
-    order.push({ sql: 'id', bindings: [], direction: order[order.length - 1].direction, kind: 'uuid', nullable: false });
+    order.push({
+      sql: 'id',
+      bindings: [],
+      direction: order[order.length - 1].direction,
+      kind: 'uuid',
+      nullable: false,
+    });
     return { conditions, order };
   }
 
   private target(cls: ClassRow, name: string, at: string, audience: 'admin' | 'public'): Target {
     const builtIn = BUILT_INS.get(name);
     if (builtIn) {
-      if (name === 'published' && audience === 'public') throw badRequest('published cannot be filtered on the public API', at);
+      if (name === 'published' && audience === 'public')
+        throw badRequest('published cannot be filtered on the public API', at);
       return builtIn;
     }
     const field = cls.fields.find((f) => f.name === name);
@@ -108,15 +140,23 @@ export class QueryService {
     const literal = NAME_PATTERN.test(field.name);
     const quoted = literal ? `'${field.name}'` : '?';
     const bindings = literal ? [] : [field.name];
-    if (field.type === 'array') return { sql: `(attributes -> ${quoted})`, bindings, kind: 'array', sortable: false, nullable: true };
-    if (!INDEXED_TYPES.has(field.type)) throw badRequest(`Field "${name}" (${field.type}) cannot be filtered or sorted`, at);
+    if (field.type === 'array')
+      return { sql: `(attributes -> ${quoted})`, bindings, kind: 'array', sortable: false, nullable: true };
+    if (!INDEXED_TYPES.has(field.type))
+      throw badRequest(`Field "${name}" (${field.type}) cannot be filtered or sorted`, at);
     return { sql: indexedExpression(field, quoted), bindings, kind: kindOf(field), sortable: true, nullable: true };
   }
 
-  private condition(cls: ClassRow, filter: { field: string; op: string; value?: unknown }, at: string, audience: 'admin' | 'public'): SqlCondition {
+  private condition(
+    cls: ClassRow,
+    filter: { field: string; op: string; value?: unknown },
+    at: string,
+    audience: 'admin' | 'public',
+  ): SqlCondition {
     const t = this.target(cls, filter.field, `${at}.field`, audience);
     const op = filter.op as Operator;
-    if (!(OPERATORS as readonly string[]).includes(op)) throw badRequest(`Unknown operator; use one of ${OPERATORS.join(', ')}`, `${at}.op`);
+    if (!(OPERATORS as readonly string[]).includes(op))
+      throw badRequest(`Unknown operator; use one of ${OPERATORS.join(', ')}`, `${at}.op`);
     if (op === 'exists') {
       if (typeof filter.value !== 'boolean') throw badRequest('exists takes true or false', `${at}.value`);
       return { sql: `${t.sql} is ${filter.value ? 'not ' : ''}null`, bindings: t.bindings };
@@ -130,28 +170,37 @@ export class QueryService {
         return { sql: `${t.sql} = ?`, bindings: [...t.bindings, coerce(t, filter.value, `${at}.value`)] };
       case 'ne':
         // "Different or no value": objects without the field are included.
-        return { sql: `${t.sql} is distinct from ?`, bindings: [...t.bindings, coerce(t, filter.value, `${at}.value`)] };
+        return {
+          sql: `${t.sql} is distinct from ?`,
+          bindings: [...t.bindings, coerce(t, filter.value, `${at}.value`)],
+        };
       case 'in': {
-        if (!Array.isArray(filter.value) || filter.value.length === 0 || filter.value.length > 100) throw badRequest('in takes an array of 1 to 100 values', `${at}.value`);
+        if (!Array.isArray(filter.value) || filter.value.length === 0 || filter.value.length > 100)
+          throw badRequest('in takes an array of 1 to 100 values', `${at}.value`);
         const values = filter.value.map((v) => coerce(t, v, `${at}.value`));
         return { sql: `${t.sql} in (${values.map(() => '?').join(', ')})`, bindings: [...t.bindings, ...values] };
       }
       case 'contains':
       case 'startsWith': {
         if (t.kind !== 'text') throw refuseOperator(op, filter.field, at);
-        if (typeof filter.value !== 'string' || filter.value === '') throw badRequest(`${op} takes a non-empty string`, `${at}.value`);
+        if (typeof filter.value !== 'string' || filter.value === '')
+          throw badRequest(`${op} takes a non-empty string`, `${at}.value`);
         const pattern = op === 'contains' ? `%${escapeLike(filter.value)}%` : `${escapeLike(filter.value)}%`;
         return { sql: `${t.sql} like ?`, bindings: [...t.bindings, pattern] };
       }
       default:
         if (!RANGE_OPS.has(op) || t.kind === 'boolean') throw refuseOperator(op, filter.field, at);
-        return { sql: `${t.sql} ${SQL_OP.get(op)} ?`, bindings: [...t.bindings, coerce(t, filter.value, `${at}.value`)] };
+        return {
+          sql: `${t.sql} ${SQL_OP.get(op)} ?`,
+          bindings: [...t.bindings, coerce(t, filter.value, `${at}.value`)],
+        };
     }
   }
 }
 
 // Module-level rather than per-call closures: a named closure made on every request is not free.
-const refuseOperator = (op: string, field: string, at: string) => badRequest(`Operator ${op} does not apply to ${field}`, `${at}.op`);
+const refuseOperator = (op: string, field: string, at: string) =>
+  badRequest(`Operator ${op} does not apply to ${field}`, `${at}.op`);
 
 function keyKind(target: Target): KeyKind {
   if (target.kind === 'number' || target.kind === 'boolean' || target.kind === 'timestamp') return target.kind;

@@ -23,7 +23,10 @@ export class SchemaCache {
       hit = findClassByName(this.db, name);
       this.byName.set(name, hit);
       // Misses are not kept: public callers choose the name, and the map must not grow with them.
-      hit.then((found) => found || this.byName.delete(name), () => this.byName.delete(name));
+      hit.then(
+        (found) => found || this.byName.delete(name),
+        () => this.byName.delete(name),
+      );
     }
     return hit;
   }
@@ -33,7 +36,10 @@ export class SchemaCache {
     if (!hit) {
       hit = findClassById(this.db, id);
       this.byId.set(id, hit);
-      hit.then((found) => found || this.byId.delete(id), () => this.byId.delete(id));
+      hit.then(
+        (found) => found || this.byId.delete(id),
+        () => this.byId.delete(id),
+      );
     }
     return hit;
   }

@@ -17,7 +17,10 @@ export interface TextProblem {
 
 // A UTF-16 surrogate without its other half is not a character: PostgreSQL refuses it in jsonb
 // (22P02) and silently replaces it in text columns.
-const LONE_SURROGATE: Omit<TextProblem, 'path'> = { code: 'INVALID_TEXT', reason: 'contains a lone UTF-16 surrogate, which is not valid text' };
+const LONE_SURROGATE: Omit<TextProblem, 'path'> = {
+  code: 'INVALID_TEXT',
+  reason: 'contains a lone UTF-16 surrogate, which is not valid text',
+};
 const TOO_DEEP: Omit<TextProblem, 'path'> = { code: 'TOO_DEEP', reason: `nests deeper than ${MAX_NESTING} levels` };
 
 export const hasLoneSurrogate = (text: string): boolean => !text.isWellFormed();
@@ -52,7 +55,9 @@ export function findTextProblem(value: unknown, base = ''): TextProblem | null {
     }
     if (v === null || typeof v !== 'object') continue;
     if (frame.depth >= MAX_NESTING) return { path: pathOf(frame), ...TOO_DEEP };
-    const children: Array<[string, unknown]> = Array.isArray(v) ? v.map((child, i) => [String(i), child]) : Object.entries(v);
+    const children: Array<[string, unknown]> = Array.isArray(v)
+      ? v.map((child, i) => [String(i), child])
+      : Object.entries(v);
     for (let i = children.length - 1; i >= 0; i--) {
       const [key, child] = children[i];
       stack.push({ value: child, key, parent: frame, depth: frame.depth + 1 });
@@ -64,5 +69,6 @@ export function findTextProblem(value: unknown, base = ''): TextProblem | null {
 /** Same, as a 400 naming the field with the kernel's code, for inputs checked as a whole (definitions, queries). */
 export function assertWellFormed(value: unknown, base = ''): void {
   const problem = findTextProblem(value, base);
-  if (problem) throw badRequest(`${problem.path || 'input'} ${problem.reason}`, problem.path || undefined, problem.code);
+  if (problem)
+    throw badRequest(`${problem.path || 'input'} ${problem.reason}`, problem.path || undefined, problem.code);
 }

@@ -12,7 +12,10 @@ import { assertWellFormed } from './well-formed.ts';
 const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]*$' });
 const Label = Type.String({ maxLength: 200 });
 
-export const WorkflowPlaceSchema = Type.Object({ name: Name, label: Type.Optional(Label) }, { additionalProperties: false });
+export const WorkflowPlaceSchema = Type.Object(
+  { name: Name, label: Type.Optional(Label) },
+  { additionalProperties: false },
+);
 
 export const WorkflowTransitionSchema = Type.Object(
   {
@@ -62,7 +65,8 @@ export function normalizeWorkflow(input: WorkflowInput, knownPermission: (key: s
   assertWellFormed(input);
   const places = new Set<string>();
   input.places.forEach((place, i) => {
-    if (places.has(place.name)) throw badRequest(`place "${place.name}" is declared twice`, `places.${i}.name`, 'DUPLICATE_PLACE');
+    if (places.has(place.name))
+      throw badRequest(`place "${place.name}" is declared twice`, `places.${i}.name`, 'DUPLICATE_PLACE');
     places.add(place.name);
   });
   if (input.initialPlace !== undefined && !places.has(input.initialPlace)) {
@@ -71,11 +75,16 @@ export function normalizeWorkflow(input: WorkflowInput, knownPermission: (key: s
   const names = new Set<string>();
   input.transitions.forEach((transition, i) => {
     if (names.has(transition.name)) {
-      throw badRequest(`transition "${transition.name}" is declared twice`, `transitions.${i}.name`, 'DUPLICATE_TRANSITION');
+      throw badRequest(
+        `transition "${transition.name}" is declared twice`,
+        `transitions.${i}.name`,
+        'DUPLICATE_TRANSITION',
+      );
     }
     names.add(transition.name);
     transition.from.forEach((from, j) => {
-      if (!places.has(from)) throw badRequest(`place "${from}" is not declared`, `transitions.${i}.from.${j}`, 'UNKNOWN_PLACE');
+      if (!places.has(from))
+        throw badRequest(`place "${from}" is not declared`, `transitions.${i}.from.${j}`, 'UNKNOWN_PLACE');
     });
     if (!places.has(transition.to)) {
       throw badRequest(`place "${transition.to}" is not declared`, `transitions.${i}.to`, 'UNKNOWN_PLACE');

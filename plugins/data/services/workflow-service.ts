@@ -1,10 +1,29 @@
-import { type Actor, type Clock, type Db, inTransaction, type WriteOptions, badRequest, conflict, forbidden, notFound, type PermissionRegistry, type RecordHooks } from '../../../kernel/index.ts';
+import {
+  type Actor,
+  type Clock,
+  type Db,
+  inTransaction,
+  type WriteOptions,
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  type PermissionRegistry,
+  type RecordHooks,
+} from '../../../kernel/index.ts';
 import { announceObjectChange } from '../events.ts';
 import { toObjectDto, type ObjectDto } from '../model.ts';
 import type { ObjectLocator } from '../store/object-registry.ts';
 import { WorkflowStore } from '../store/workflow-store.ts';
 import { changeActorOf } from './actor.ts';
-import { currentPlace, normalizeWorkflow, requiredKeys, type Workflow, type WorkflowInput, type WorkflowTransition } from './workflow-definition.ts';
+import {
+  currentPlace,
+  normalizeWorkflow,
+  requiredKeys,
+  type Workflow,
+  type WorkflowInput,
+  type WorkflowTransition,
+} from './workflow-definition.ts';
 
 export interface WorkflowServiceDeps {
   db: Db;
@@ -35,7 +54,8 @@ export class WorkflowService {
 
   async putWorkflow(classId: string, input: WorkflowInput): Promise<Workflow> {
     const workflow = normalizeWorkflow(input, (key) => this.deps.permissions.has(key));
-    if (!(await this.store.setWorkflow(classId, workflow, this.deps.clock.now()))) throw notFound('Data class not found');
+    if (!(await this.store.setWorkflow(classId, workflow, this.deps.clock.now())))
+      throw notFound('Data class not found');
     return workflow;
   }
 
@@ -45,7 +65,10 @@ export class WorkflowService {
   }
 
   /** The transitions that start from the object's place and whose keys the actor holds. */
-  async availableTransitions(actor: Actor, objectId: string): Promise<{ place: string | null; transitions: WorkflowTransition[] }> {
+  async availableTransitions(
+    actor: Actor,
+    objectId: string,
+  ): Promise<{ place: string | null; transitions: WorkflowTransition[] }> {
     const found = await this.store.findObject(objectId);
     if (!found) throw notFound('Data object not found');
     if (!found.workflow) return { place: found.row.workflow_state, transitions: [] };
@@ -60,7 +83,13 @@ export class WorkflowService {
    * Runs a transition: 404 unknown object, 400 unknown transition, 403 a declared key missing, 409
    * when it does not start from the object's place (also when a concurrent transition moved it first).
    */
-  async runTransition(actor: Actor, objectId: string, name: string, flags?: Record<string, string>, opts: WriteOptions = {}): Promise<ObjectDto> {
+  async runTransition(
+    actor: Actor,
+    objectId: string,
+    name: string,
+    flags?: Record<string, string>,
+    opts: WriteOptions = {},
+  ): Promise<ObjectDto> {
     const found = await this.store.findObject(objectId);
     if (!found) throw notFound('Data object not found');
     const { row, className, workflow } = found;
@@ -76,7 +105,8 @@ export class WorkflowService {
     const changeActor = changeActorOf(actor);
     const moved = await inTransaction(this.deps.db, opts.trx, async (trx) => {
       const updated = await this.store.moveObject(trx, row, row.workflow_state, transition.to, this.deps.clock.now());
-      if (!updated) throw conflict('the object changed its workflow state meanwhile; reload and retry', 'TRANSITION_NOT_ALLOWED');
+      if (!updated)
+        throw conflict('the object changed its workflow state meanwhile; reload and retry', 'TRANSITION_NOT_ALLOWED');
       await announceObjectChange(this.deps.recordHooks, trx, {
         kind: 'transitioned',
         row: updated,

@@ -55,7 +55,8 @@ export class ChangeListener {
   private async connect(): Promise<void> {
     if (this.stopped) return;
     const settings = (this.deps.db.client as unknown as { config: { connection?: unknown } }).config.connection;
-    const connection = typeof settings === 'string' ? { connectionString: settings } : (settings as pg.ClientConfig | undefined);
+    const connection =
+      typeof settings === 'string' ? { connectionString: settings } : (settings as pg.ClientConfig | undefined);
     if (!connection) {
       this.deps.log.warn('data change notices off: the database connection settings are not at hand for LISTEN');
       return;
@@ -90,7 +91,10 @@ export class ChangeListener {
     client.end().catch(() => undefined);
     if (wasListening) {
       this.deps.on.down();
-      this.deps.log.warn({ err: err?.message }, 'data change notices lost; public read cache off until the channel is back');
+      this.deps.log.warn(
+        { err: err?.message },
+        'data change notices lost; public read cache off until the channel is back',
+      );
     }
     // One reconnect at a time (a failed connect reports both `error` and `end`).
     if (this.stopped || (!wasListening && this.timer)) return;

@@ -24,14 +24,21 @@ export async function listClasses(q: Q): Promise<ClassRow[]> {
 
 export async function insertClass(
   q: Q,
-  values: { name: string; label: string; fields: FieldDef[]; viewConfig: Record<string, unknown> | null; retentionDays: number | null },
+  values: {
+    name: string;
+    label: string;
+    fields: FieldDef[];
+    viewConfig: Record<string, unknown> | null;
+    retentionDays: number | null;
+  },
 ): Promise<ClassRow> {
   const [row] = await q<ClassRow>('data_classes')
     .insert({
       name: values.name,
       label: values.label,
       fields: JSON.stringify(values.fields) as unknown as FieldDef[],
-      view_config: values.viewConfig === null ? null : (JSON.stringify(values.viewConfig) as unknown as Record<string, unknown>),
+      view_config:
+        values.viewConfig === null ? null : (JSON.stringify(values.viewConfig) as unknown as Record<string, unknown>),
       retention_days: values.retentionDays,
     })
     .returning('*');
@@ -41,12 +48,18 @@ export async function insertClass(
 export async function updateClass(
   q: Q,
   id: string,
-  values: Partial<{ label: string; fields: FieldDef[]; viewConfig: Record<string, unknown> | null; retentionDays: number | null }>,
+  values: Partial<{
+    label: string;
+    fields: FieldDef[];
+    viewConfig: Record<string, unknown> | null;
+    retentionDays: number | null;
+  }>,
 ): Promise<ClassRow> {
   const patch: Record<string, unknown> = { updated_at: q.fn.now() };
   if (values.label !== undefined) patch.label = values.label;
   if (values.fields !== undefined) patch.fields = JSON.stringify(values.fields);
-  if (values.viewConfig !== undefined) patch.view_config = values.viewConfig === null ? null : JSON.stringify(values.viewConfig);
+  if (values.viewConfig !== undefined)
+    patch.view_config = values.viewConfig === null ? null : JSON.stringify(values.viewConfig);
   if (values.retentionDays !== undefined) patch.retention_days = values.retentionDays;
   const [row] = await q<ClassRow>('data_classes').where({ id }).update(patch).returning('*');
   return row;

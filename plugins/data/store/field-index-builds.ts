@@ -43,7 +43,10 @@ export class FieldIndexBuilds {
       try {
         await this.reconcile(classId);
       } catch (err) {
-        this.deps.log.error({ err, classId }, 'field index build failed; it is retried on the next schema change or start');
+        this.deps.log.error(
+          { err, classId },
+          'field index build failed; it is retried on the next schema change or start',
+        );
       } finally {
         this.running.delete(classId);
       }
@@ -72,7 +75,10 @@ export class FieldIndexBuilds {
   }
 
   private async reconcile(classId: string): Promise<void> {
-    const client = this.deps.db.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> };
+    const client = this.deps.db.client as {
+      acquireConnection(): Promise<PgConnection>;
+      releaseConnection(c: PgConnection): Promise<void>;
+    };
     const conn = await client.acquireConnection();
     try {
       // Polled, never waited on: a session blocked in pg_advisory_lock holds a snapshot, and the
@@ -85,7 +91,9 @@ export class FieldIndexBuilds {
         // that go on meanwhile keep the other cores (with them a 1,000,000-object build took both
         // cores of a 2-core machine and the reads' p99 doubled).
         await conn.query('SET max_parallel_maintenance_workers = 0');
-        const cls = (await conn.query('SELECT fields FROM data_classes WHERE id = $1', [classId])).rows[0] as { fields: FieldDef[] } | undefined;
+        const cls = (await conn.query('SELECT fields FROM data_classes WHERE id = $1', [classId])).rows[0] as
+          | { fields: FieldDef[] }
+          | undefined;
         if (!cls) await this.dropPartition(conn, classId);
         else await this.build(conn, classId, cls.fields);
       } finally {
@@ -105,7 +113,11 @@ export class FieldIndexBuilds {
     const have = await existingFieldIndexes(this.deps.db, classId);
     for (const old of have) {
       if (names.has(old.name) && old.valid) continue;
-      await conn.query(old.kind === 'index' ? `DROP INDEX CONCURRENTLY IF EXISTS "${old.name}"` : `DROP STATISTICS IF EXISTS "${old.name}"`);
+      await conn.query(
+        old.kind === 'index'
+          ? `DROP INDEX CONCURRENTLY IF EXISTS "${old.name}"`
+          : `DROP STATISTICS IF EXISTS "${old.name}"`,
+      );
     }
     const valid = new Set(have.filter((h) => h.valid && names.has(h.name)).map((h) => h.name));
     for (const spec of wanted) {
@@ -116,10 +128,18 @@ export class FieldIndexBuilds {
 
   private async dropPartition(conn: PgConnection, classId: string): Promise<void> {
     const table = partitionOf(classId);
-    const link = (await conn.query(`SELECT inhdetachpending AS pending FROM pg_inherits WHERE inhrelid = to_regclass($1) AND inhparent = 'data_objects'::regclass`, [table])).rows[0];
+    const link = (
+      await conn.query(
+        `SELECT inhdetachpending AS pending FROM pg_inherits WHERE inhrelid = to_regclass($1) AND inhparent = 'data_objects'::regclass`,
+        [table],
+      )
+    ).rows[0];
     // The class row is gone and the class had no objects, so nothing can write here any more. A
     // detach interrupted half-way is finished with FINALIZE.
-    if (link) await conn.query(`ALTER TABLE data_objects DETACH PARTITION "${table}" ${link.pending ? 'FINALIZE' : 'CONCURRENTLY'}`);
+    if (link)
+      await conn.query(
+        `ALTER TABLE data_objects DETACH PARTITION "${table}" ${link.pending ? 'FINALIZE' : 'CONCURRENTLY'}`,
+      );
     await conn.query(`DROP TABLE IF EXISTS "${table}"`);
   }
 }

@@ -28,7 +28,8 @@ export function indexedExpression(field: FieldDef, quotedName: string): string {
 
 export const isIndexed = (field: FieldDef) => INDEXED_TYPES.has(field.type) || field.type === 'array';
 
-const kindOf = (field: FieldDef) => (field.type === 'number' || field.type === 'boolean' || field.type === 'array' ? field.type : 'text');
+const kindOf = (field: FieldDef) =>
+  field.type === 'number' || field.type === 'boolean' || field.type === 'array' ? field.type : 'text';
 const classHex = (classId: string) => partitionOf(classId).slice('data_objects_c'.length);
 
 /** One index or statistics object a field needs; `create` takes `CONCURRENTLY ` or ''. */
@@ -48,31 +49,55 @@ export function fieldIndexSpecs(classId: string, fields: readonly FieldDef[]): F
   const out: FieldIndexSpec[] = [];
   for (const field of fields.filter(isIndexed)) {
     if (!NAME_PATTERN.test(field.name)) throw new Error('refusing to build an index from an unchecked name');
-    const h = createHash('md5').update(`${kindOf(field)}:${field.name}`).digest('hex').slice(0, 10);
+    const h = createHash('md5')
+      .update(`${kindOf(field)}:${field.name}`)
+      .digest('hex')
+      .slice(0, 10);
     const all = `data_objects_f_${cls}_${h}`;
     const published = `data_objects_p_${cls}_${h}`;
     const cc = (c: boolean) => (c ? 'CONCURRENTLY ' : '');
     if (field.type === 'array') {
       // Element lookups (`contains` on arrays) use jsonb containment, served by a GIN index.
-      out.push({ name: all, kind: 'index', create: (c) => `CREATE INDEX ${cc(c)}IF NOT EXISTS "${all}" ON "${table}" USING gin ((attributes -> '${field.name}') jsonb_path_ops)` });
+      out.push({
+        name: all,
+        kind: 'index',
+        create: (c) =>
+          `CREATE INDEX ${cc(c)}IF NOT EXISTS "${all}" ON "${table}" USING gin ((attributes -> '${field.name}') jsonb_path_ops)`,
+      });
       continue;
     }
     const expr = indexedExpression(field, `'${field.name}'`);
-    out.push({ name: all, kind: 'index', create: (c) => `CREATE INDEX ${cc(c)}IF NOT EXISTS "${all}" ON "${table}" (${expr}, id)` });
+    out.push({
+      name: all,
+      kind: 'index',
+      create: (c) => `CREATE INDEX ${cc(c)}IF NOT EXISTS "${all}" ON "${table}" (${expr}, id)`,
+    });
     // The public index also carries created_at: the common public read, "field = value, newest
     // first" (the default order), then walks it in order and stops after one page; a sort on the
     // field itself still uses its leading column.
-    out.push({ name: published, kind: 'index', create: (c) => `CREATE INDEX ${cc(c)}IF NOT EXISTS "${published}" ON "${table}" (${expr}, created_at, id) WHERE published` });
+    out.push({
+      name: published,
+      kind: 'index',
+      create: (c) =>
+        `CREATE INDEX ${cc(c)}IF NOT EXISTS "${published}" ON "${table}" (${expr}, created_at, id) WHERE published`,
+    });
     // Without statistics on the expression the planner guesses 0.5% for any attribute value and
     // picks slow plans for filtered, sorted queries.
     const stats = `data_objects_s_${cls}_${h}`;
-    out.push({ name: stats, kind: 'statistics', create: () => `CREATE STATISTICS IF NOT EXISTS "${stats}" ON ${expr} FROM "${table}"` });
+    out.push({
+      name: stats,
+      kind: 'statistics',
+      create: () => `CREATE STATISTICS IF NOT EXISTS "${stats}" ON ${expr} FROM "${table}"`,
+    });
   }
   return out;
 }
 
 /** Field indexes and statistics objects that exist on a class's partition (`valid: false`: a failed concurrent build). */
-export async function existingFieldIndexes(q: Q, classId: string): Promise<Array<{ name: string; kind: 'index' | 'statistics'; valid: boolean }>> {
+export async function existingFieldIndexes(
+  q: Q,
+  classId: string,
+): Promise<Array<{ name: string; kind: 'index' | 'statistics'; valid: boolean }>> {
   const table = partitionOf(classId);
   const { rows } = await q.raw(
     `SELECT c.relname AS name, 'index' AS kind, i.indisvalid AS valid
@@ -95,7 +120,9 @@ export async function syncFieldIndexes(q: Q, classId: string, fields: readonly F
   const names = new Set(wanted.map((s) => s.name));
   for (const old of await existingFieldIndexes(q, classId)) {
     if (names.has(old.name) && old.valid) continue;
-    await q.raw(old.kind === 'index' ? `DROP INDEX IF EXISTS "${old.name}"` : `DROP STATISTICS IF EXISTS "${old.name}"`);
+    await q.raw(
+      old.kind === 'index' ? `DROP INDEX IF EXISTS "${old.name}"` : `DROP STATISTICS IF EXISTS "${old.name}"`,
+    );
   }
   for (const spec of wanted) await q.raw(spec.create(false));
 }

@@ -45,7 +45,9 @@ export async function createClassPartition(q: Q, classId: string): Promise<void>
 /** Attached partitions as (table name, class id). */
 export async function listPartitions(q: Q): Promise<Array<{ table: string; classId: string }>> {
   const rows: Array<{ name: string }> = (
-    await q.raw(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'data_objects'::regclass`)
+    await q.raw(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'data_objects'::regclass`,
+    )
   ).rows;
   return rows.flatMap((r) => {
     const classId = classOfPartition(r.name);

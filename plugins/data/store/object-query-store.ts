@@ -52,7 +52,11 @@ export async function fetchPage(
   const orderSql = order.map((o) => `${o.sql} ${o.direction}`).join(', ');
   const orderBindings = order.flatMap((o) => o.bindings);
   const page = filtered()
-    .select('*', db.raw(`row_number() over (order by ${orderSql}) as page_row`, orderBindings), db.raw('octet_length(attributes::text) as row_bytes'))
+    .select(
+      '*',
+      db.raw(`row_number() over (order by ${orderSql}) as page_row`, orderBindings),
+      db.raw('octet_length(attributes::text) as row_bytes'),
+    )
     .orderByRaw(orderSql, orderBindings)
     .limit(limit + 1)
     .offset(offset);
@@ -74,11 +78,18 @@ export async function fetchPage(
 }
 
 /** Objects by id, optionally published only; unknown ids are absent. Only their classes' partitions are read. */
-export async function fetchByIds(db: Db, ids: readonly string[], publishedOnly: boolean, locator: ObjectLocator = REGISTRY): Promise<ObjectRow[]> {
+export async function fetchByIds(
+  db: Db,
+  ids: readonly string[],
+  publishedOnly: boolean,
+  locator: ObjectLocator = REGISTRY,
+): Promise<ObjectRow[]> {
   if (ids.length === 0) return [];
   const classOf = await locator.classesOf(db, ids);
   if (classOf.size === 0) return [];
-  const q = db<ObjectRow>('data_objects').whereIn('class_id', [...new Set(classOf.values())]).whereIn('id', [...classOf.keys()]);
+  const q = db<ObjectRow>('data_objects')
+    .whereIn('class_id', [...new Set(classOf.values())])
+    .whereIn('id', [...classOf.keys()]);
   if (publishedOnly) q.whereRaw('published');
   return q;
 }

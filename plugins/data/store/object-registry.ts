@@ -28,7 +28,9 @@ export class ObjectLocator {
       else misses.push(id);
     }
     if (misses.length === 0) return out;
-    const rows: Array<{ id: string; class_id: string }> = await q('data_object_registry').whereIn('id', [...new Set(misses)]).select('id', 'class_id');
+    const rows: Array<{ id: string; class_id: string }> = await q('data_object_registry')
+      .whereIn('id', [...new Set(misses)])
+      .select('id', 'class_id');
     for (const r of rows) {
       out.set(r.id, r.class_id);
       if (this.cacheable(q)) this.remember(this.ids, r.id, r.class_id);
@@ -40,7 +42,9 @@ export class ObjectLocator {
   async classOfGroup(q: Q, groupId: string): Promise<string | null> {
     const hit = this.hit(this.groups, groupId);
     if (hit) return hit;
-    const row: { class_id: string } | undefined = await q('data_object_registry').where({ translation_group_id: groupId }).first('class_id');
+    const row: { class_id: string } | undefined = await q('data_object_registry')
+      .where({ translation_group_id: groupId })
+      .first('class_id');
     if (!row) return null;
     if (this.cacheable(q)) this.remember(this.groups, groupId, row.class_id);
     return row.class_id;

@@ -11,7 +11,11 @@ export type ObjectRef = string | Pick<ObjectRow, 'id' | 'class_id'>;
  * id -> class of the given objects: from the refs themselves when they are rows, otherwise from the
  * registry. Every query below names the classes, so PostgreSQL touches only their partitions.
  */
-async function located(q: Q, refs: readonly ObjectRef[], locator: ObjectLocator): Promise<{ ids: string[]; classIds: string[] }> {
+async function located(
+  q: Q,
+  refs: readonly ObjectRef[],
+  locator: ObjectLocator,
+): Promise<{ ids: string[]; classIds: string[] }> {
   const known = new Map<string, string>();
   const asked: string[] = [];
   for (const ref of refs) {
@@ -23,7 +27,12 @@ async function located(q: Q, refs: readonly ObjectRef[], locator: ObjectLocator)
 }
 
 /** One object row by id, or null. `lock: 'update'` holds the row until the write's transaction ends; `share` keeps it from being deleted. */
-export async function findObjectById(q: Q, id: string, lock?: 'update' | 'share', locator: ObjectLocator = REGISTRY): Promise<ObjectRow | null> {
+export async function findObjectById(
+  q: Q,
+  id: string,
+  lock?: 'update' | 'share',
+  locator: ObjectLocator = REGISTRY,
+): Promise<ObjectRow | null> {
   const classId = (await locator.classesOf(q, [id])).get(id);
   if (!classId) return null;
   const query = q<ObjectRow>('data_objects').where({ class_id: classId, id }).first();
@@ -48,20 +57,34 @@ export async function findObjectsByIds(
 }
 
 /** Every language row of a translation group, ordered by locale. */
-export async function findGroupRows(q: Q, translationGroupId: string, lock?: 'update', locator: ObjectLocator = REGISTRY): Promise<ObjectRow[]> {
+export async function findGroupRows(
+  q: Q,
+  translationGroupId: string,
+  lock?: 'update',
+  locator: ObjectLocator = REGISTRY,
+): Promise<ObjectRow[]> {
   const classId = await locator.classOfGroup(q, translationGroupId);
   if (!classId) return [];
-  const query = q<ObjectRow>('data_objects').where({ class_id: classId, translation_group_id: translationGroupId }).orderBy('locale');
+  const query = q<ObjectRow>('data_objects')
+    .where({ class_id: classId, translation_group_id: translationGroupId })
+    .orderBy('locale');
   if (lock === 'update') query.forUpdate();
   return query;
 }
 
 /** Rows of one class matched by key and locale (bulk `onConflict: update`). */
-export async function findObjectsByKeys(q: Q, classId: string, pairs: Array<{ key: string; locale: string }>): Promise<ObjectRow[]> {
+export async function findObjectsByKeys(
+  q: Q,
+  classId: string,
+  pairs: Array<{ key: string; locale: string }>,
+): Promise<ObjectRow[]> {
   if (pairs.length === 0) return [];
   return q<ObjectRow>('data_objects')
     .where({ class_id: classId })
-    .whereIn(['key', 'locale'], pairs.map((p) => [p.key, p.locale]))
+    .whereIn(
+      ['key', 'locale'],
+      pairs.map((p) => [p.key, p.locale]),
+    )
     .forUpdate();
 }
 
@@ -110,13 +133,27 @@ export async function insertRecordWithClaims(
      select coalesce(?::uuid, gen_random_uuid()), cls.id, ?::uuid, ?::text, ?::text, ?::uuid, ?::text, ?::boolean, ?::jsonb, ?::text from cls
      returning *, (select coalesce(json_agg(json_build_array(won.field, won.scope, won.value)), '[]'::json) from won) as won_claims`,
     [
-      row.class_id, expected, expected,
-      row.class_id, row.translation_group_id, JSON.stringify(claims),
-      row.id ?? null, row.translation_group_id, row.locale, row.key, row.parent_id, row.path, row.published, JSON.stringify(row.attributes), row.created_by,
+      row.class_id,
+      expected,
+      expected,
+      row.class_id,
+      row.translation_group_id,
+      JSON.stringify(claims),
+      row.id ?? null,
+      row.translation_group_id,
+      row.locale,
+      row.key,
+      row.parent_id,
+      row.path,
+      row.published,
+      JSON.stringify(row.attributes),
+      row.created_by,
     ],
   );
   if (result.rows.length === 0) return null;
-  const { won_claims: wonClaims, ...inserted } = result.rows[0] as ObjectRow & { won_claims: Array<[string, string, string]> };
+  const { won_claims: wonClaims, ...inserted } = result.rows[0] as ObjectRow & {
+    won_claims: Array<[string, string, string]>;
+  };
   const won = new Set(wonClaims.map(([field, scope, value]) => `${field}\u0000${scope}\u0000${value}`));
   const lost = claims.find((c) => !won.has(`${c.field}\u0000${c.scope}\u0000${c.value}`));
   return { row: inserted as ObjectRow, lost: lost ? lost.field : null };
@@ -130,7 +167,11 @@ export async function updateObjectRow(
   const patch: Record<string, unknown> = { ...values, updated_at: q.fn.now() };
   if (values.attributes !== undefined) patch.attributes = JSON.stringify(values.attributes);
   const where = await located(q, [ref], REGISTRY);
-  const [row] = await q<ObjectRow>('data_objects').whereIn('class_id', where.classIds).whereIn('id', where.ids).update(patch).returning('*');
+  const [row] = await q<ObjectRow>('data_objects')
+    .whereIn('class_id', where.classIds)
+    .whereIn('id', where.ids)
+    .update(patch)
+    .returning('*');
   return row;
 }
 
@@ -152,7 +193,11 @@ export async function deleteObjects(q: Q, refs: readonly ObjectRef[]): Promise<O
   if (refs.length === 0) return [];
   const where = await located(q, refs, REGISTRY);
   if (where.ids.length === 0) return [];
-  return q<ObjectRow>('data_objects').whereIn('class_id', where.classIds).whereIn('id', where.ids).delete().returning('*');
+  return q<ObjectRow>('data_objects')
+    .whereIn('class_id', where.classIds)
+    .whereIn('id', where.ids)
+    .delete()
+    .returning('*');
 }
 
 /** Whether a row outside `rows` has one of them as its parent (children share their parent's class). */
@@ -168,11 +213,19 @@ export async function hasChildrenOutside(q: Q, rows: readonly Pick<ObjectRow, 'i
 }
 
 /** Rewrites the path of every descendant of a moved or re-keyed object (prefix swap). */
-export async function rewriteDescendantPaths(q: Q, classId: string, oldPath: string, newPath: string): Promise<ObjectRow[]> {
+export async function rewriteDescendantPaths(
+  q: Q,
+  classId: string,
+  oldPath: string,
+  newPath: string,
+): Promise<ObjectRow[]> {
   const prefix = oldPath.endsWith('/') ? oldPath : `${oldPath}/`;
   return q<ObjectRow>('data_objects')
     .where({ class_id: classId })
     .whereRaw('starts_with(path, ?)', [prefix])
-    .update({ path: q.raw('? || substr(path, ?)', [newPath.endsWith('/') ? newPath : `${newPath}/`, prefix.length + 1]), updated_at: q.fn.now() })
+    .update({
+      path: q.raw('? || substr(path, ?)', [newPath.endsWith('/') ? newPath : `${newPath}/`, prefix.length + 1]),
+      updated_at: q.fn.now(),
+    })
     .returning('*');
 }

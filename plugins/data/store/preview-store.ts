@@ -32,15 +32,31 @@ export class PreviewStore {
     return (await this.deps.db('data_object_registry').where({ id }).first('id')) !== undefined;
   }
 
-  async insert(link: { token: string; objectId: string; expiresAt: Date; createdBy: string | null; now: Date }): Promise<PreviewLinkRow> {
-    const [row] = await this.deps.db('data_preview_links')
-      .insert({ token: link.token, object_id: link.objectId, expires_at: link.expiresAt, created_by: link.createdBy, created_at: link.now })
+  async insert(link: {
+    token: string;
+    objectId: string;
+    expiresAt: Date;
+    createdBy: string | null;
+    now: Date;
+  }): Promise<PreviewLinkRow> {
+    const [row] = await this.deps
+      .db('data_preview_links')
+      .insert({
+        token: link.token,
+        object_id: link.objectId,
+        expires_at: link.expiresAt,
+        created_by: link.createdBy,
+        created_at: link.now,
+      })
       .returning('*');
     return row;
   }
 
   listForObject(objectId: string): Promise<PreviewLinkRow[]> {
-    return this.deps.db('data_preview_links').where({ object_id: objectId }).orderBy([{ column: 'created_at', order: 'desc' }, 'token']);
+    return this.deps
+      .db('data_preview_links')
+      .where({ object_id: objectId })
+      .orderBy([{ column: 'created_at', order: 'desc' }, 'token']);
   }
 
   async find(token: string): Promise<PreviewLinkRow | null> {
@@ -49,13 +65,18 @@ export class PreviewStore {
 
   /** active -> revoked; a link already revoked keeps its first revocation time. */
   async revoke(token: string, now: Date): Promise<boolean> {
-    const updated = await this.deps.db('data_preview_links').where({ token }).whereNull('revoked_at').update({ revoked_at: now });
+    const updated = await this.deps
+      .db('data_preview_links')
+      .where({ token })
+      .whereNull('revoked_at')
+      .update({ revoked_at: now });
     return updated > 0;
   }
 
   /** revoked or expired -> removed, in one statement so a link cannot be re-activated in between. */
   async removeInactive(token: string, now: Date): Promise<boolean> {
-    const removed = await this.deps.db('data_preview_links')
+    const removed = await this.deps
+      .db('data_preview_links')
       .where({ token })
       .andWhere((q) => q.whereNotNull('revoked_at').orWhere('expires_at', '<=', now))
       .delete();
@@ -69,7 +90,8 @@ export class PreviewStore {
    * nothing, as its link would be gone with it.
    */
   async view(token: string, now: Date): Promise<(ObjectRow & { class_name: string }) | null> {
-    const hit: Array<{ object_id: string }> = await this.deps.db('data_preview_links')
+    const hit: Array<{ object_id: string }> = await this.deps
+      .db('data_preview_links')
       .where({ token })
       .whereNull('revoked_at')
       .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now))

@@ -11,7 +11,8 @@ import { partitionOf } from './object-partitions.ts';
  * store/prepared-reads.ts).
  */
 
-const iso = (column: string, unit: 'MS' | 'US') => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.${unit}"Z"')`;
+const iso = (column: string, unit: 'MS' | 'US') =>
+  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.${unit}"Z"')`;
 
 /** A timestamp in the cursor's form: ISO 8601 UTC with microseconds (what the column holds, exactly). */
 export const cursorTimestamp = (column: string) => iso(column, 'US');

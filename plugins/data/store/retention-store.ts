@@ -11,7 +11,11 @@ export class RetentionStore {
   constructor(private readonly deps: { db: Db }) {}
 
   classesWithRetention(): Promise<RetentionClassRow[]> {
-    return this.deps.db('data_classes').where('retention_days', '>=', 1).orderBy('name').select('id', 'name', 'retention_days');
+    return this.deps
+      .db('data_classes')
+      .where('retention_days', '>=', 1)
+      .orderBy('name')
+      .select('id', 'name', 'retention_days');
   }
 
   /**

@@ -21,7 +21,13 @@ const keyOf = (e: UniqueEntry) => `${e.field}\u0000${e.scope}\u0000${e.value}`;
  * belongs to another group, so the first such field is returned (the caller answers 409); the
  * transaction is then rolled back by the caller, so nothing half-written stays.
  */
-export async function claimGroupValues(q: Q, classId: string, groupId: string, scopes: readonly string[], desired: readonly UniqueEntry[]): Promise<string | null> {
+export async function claimGroupValues(
+  q: Q,
+  classId: string,
+  groupId: string,
+  scopes: readonly string[],
+  desired: readonly UniqueEntry[],
+): Promise<string | null> {
   const current: UniqueEntry[] = await q('data_unique_values')
     .where({ class_id: classId, translation_group_id: groupId })
     .whereIn('scope', scopes as string[])
@@ -32,12 +38,19 @@ export async function claimGroupValues(q: Q, classId: string, groupId: string, s
   if (stale.length > 0) {
     await q('data_unique_values')
       .where({ class_id: classId, translation_group_id: groupId })
-      .whereIn(['field', 'scope', 'value'], stale.map((e) => [e.field, e.scope, e.value]))
+      .whereIn(
+        ['field', 'scope', 'value'],
+        stale.map((e) => [e.field, e.scope, e.value]),
+      )
       .delete();
   }
   const fresh = desired.filter((e) => !have.has(keyOf(e)));
   if (fresh.length === 0) return null;
-  const won = await insertClaims(q, classId, fresh.map((e) => ({ ...e, translation_group_id: groupId })));
+  const won = await insertClaims(
+    q,
+    classId,
+    fresh.map((e) => ({ ...e, translation_group_id: groupId })),
+  );
   const lost = fresh.find((e) => !won.has(keyOf(e)));
   return lost ? lost.field : null;
 }
@@ -60,7 +73,10 @@ export async function releaseClaims(q: Q, classId: string, entries: readonly Gro
   if (entries.length === 0) return;
   await q('data_unique_values')
     .where({ class_id: classId })
-    .whereIn(['field', 'scope', 'value', 'translation_group_id'], entries.map((e) => [e.field, e.scope, e.value, e.translation_group_id]))
+    .whereIn(
+      ['field', 'scope', 'value', 'translation_group_id'],
+      entries.map((e) => [e.field, e.scope, e.value, e.translation_group_id]),
+    )
     .delete();
 }
 
@@ -69,7 +85,10 @@ export async function ownersOf(q: Q, classId: string, entries: readonly UniqueEn
   if (entries.length === 0) return new Map();
   const rows: GroupEntry[] = await q('data_unique_values')
     .where({ class_id: classId })
-    .whereIn(['field', 'scope', 'value'], entries.map((e) => [e.field, e.scope, e.value]))
+    .whereIn(
+      ['field', 'scope', 'value'],
+      entries.map((e) => [e.field, e.scope, e.value]),
+    )
     .select('field', 'scope', 'value', 'translation_group_id');
   return new Map(rows.map((r) => [keyOf(r), r.translation_group_id]));
 }

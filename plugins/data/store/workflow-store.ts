@@ -18,8 +18,19 @@ export interface ObjectWithWorkflow {
 }
 
 const OBJECT_COLUMNS = [
-  'o.id', 'o.class_id', 'o.translation_group_id', 'o.locale', 'o.key', 'o.parent_id', 'o.path', 'o.published',
-  'o.workflow_state', 'o.attributes', 'o.created_by', 'o.created_at', 'o.updated_at',
+  'o.id',
+  'o.class_id',
+  'o.translation_group_id',
+  'o.locale',
+  'o.key',
+  'o.parent_id',
+  'o.path',
+  'o.published',
+  'o.workflow_state',
+  'o.attributes',
+  'o.created_by',
+  'o.created_at',
+  'o.updated_at',
 ];
 
 /** Workflow definitions (`data_classes.workflow`) and object workflow states. */
@@ -37,7 +48,8 @@ export class WorkflowStore {
 
   /** Stores (or with null removes) a class's workflow; false when the class does not exist. */
   async setWorkflow(classId: string, workflow: Workflow | null, now: Date): Promise<boolean> {
-    const updated = await this.deps.db('data_classes')
+    const updated = await this.deps
+      .db('data_classes')
       .where({ id: classId })
       .update({ workflow: workflow === null ? null : JSON.stringify(workflow), updated_at: now });
     return updated > 0;
@@ -53,7 +65,10 @@ export class WorkflowStore {
       .where('o.id', id)
       .first([...OBJECT_COLUMNS, 'c.name as class_name', 'c.workflow as class_workflow']);
     if (!row) return null;
-    const { class_name, class_workflow, ...object } = row as ObjectRow & { class_name: string; class_workflow: Workflow | null };
+    const { class_name, class_workflow, ...object } = row as ObjectRow & {
+      class_name: string;
+      class_workflow: Workflow | null;
+    };
     return { row: object, className: class_name, workflow: class_workflow };
   }
 
@@ -61,7 +76,13 @@ export class WorkflowStore {
    * Moves an object to `to` only if its state is still `from` (null included): of two concurrent
    * transitions from the same state, exactly one matches. Returns the updated row, or null.
    */
-  async moveObject(trx: Tx, object: Pick<ObjectRow, 'id' | 'class_id'>, from: string | null, to: string, now: Date): Promise<ObjectRow | null> {
+  async moveObject(
+    trx: Tx,
+    object: Pick<ObjectRow, 'id' | 'class_id'>,
+    from: string | null,
+    to: string,
+    now: Date,
+  ): Promise<ObjectRow | null> {
     const rows: ObjectRow[] = await trx('data_objects')
       .where({ class_id: object.class_id, id: object.id })
       .whereRaw('workflow_state is not distinct from ?::text', [from])

@@ -20,14 +20,20 @@ describe('data: bulk and batch', () => {
 
   /** Objects k0..k<n-1> with title t<i>, sku S<i> and price i, then no event. */
   const seed = async (n: number) => {
-    const objects = Array.from({ length: n }, (_, i) => ({ key: `k${i}`, attributes: { title: `t${i}`, sku: `S${i}`, price: i } }));
+    const objects = Array.from({ length: n }, (_, i) => ({
+      key: `k${i}`,
+      attributes: { title: `t${i}`, sku: `S${i}`, price: i },
+    }));
     const res = await k.call('POST', '/data-objects/bulk', k.publisher, { classId: cls.id, objects });
     expect(res.json().created, res.body).to.have.length(n);
     k.clearEvents();
   };
 
   it('creates 500 drafts in one call with exactly one object.bulk event', async () => {
-    const objects = Array.from({ length: 500 }, (_, i) => ({ key: `k${i}`, attributes: { title: `t${i}`, sku: `S${i}`, price: i } }));
+    const objects = Array.from({ length: 500 }, (_, i) => ({
+      key: `k${i}`,
+      attributes: { title: `t${i}`, sku: `S${i}`, price: i },
+    }));
     const res = await k.call('POST', '/data-objects/bulk', k.publisher, { classId: cls.id, objects });
     expect(res.statusCode).to.equal(200);
     const body = res.json();
@@ -71,7 +77,10 @@ describe('data: bulk and batch', () => {
       { index: 7, field: 'attributes.nope', reason: 'is not a field of this class' },
     ]);
     // The rejected rows' claims were released.
-    expect((await k.call('POST', '/data-objects', k.editor, { classId: cls.id, attributes: { title: 'x', sku: 'B2' } })).statusCode).to.equal(201);
+    expect(
+      (await k.call('POST', '/data-objects', k.editor, { classId: cls.id, attributes: { title: 'x', sku: 'B2' } }))
+        .statusCode,
+    ).to.equal(201);
   });
 
   it("onConflict: 'update' updates objects matched by key and locale", async () => {
@@ -122,7 +131,10 @@ describe('data: bulk and batch', () => {
     const denied = await k.call('POST', '/data-objects/batch', k.editor, { ids: [a.id], action: 'publish' });
     expect(denied.statusCode).to.equal(403);
     const pub = await k.call('POST', '/data-objects/batch', k.publisher, { ids: [a.id, b.id], action: 'publish' });
-    expect(pub.json().results).to.deep.equal([{ id: a.id, status: 'published' }, { id: b.id, status: 'unchanged' }]);
+    expect(pub.json().results).to.deep.equal([
+      { id: a.id, status: 'published' },
+      { id: b.id, status: 'unchanged' },
+    ]);
     expect(k.events.map((e) => [e.recordId, e.kind])).to.deep.equal([[a.id, 'published']]);
     k.clearEvents();
     await k.call('POST', '/data-objects/batch', k.publisher, { ids: [a.id], action: 'unpublish' });
@@ -130,13 +142,20 @@ describe('data: bulk and batch', () => {
     k.clearEvents();
     const missing = '00000000-0000-4000-8000-000000000000';
     const del = await k.call('POST', '/data-objects/batch', k.editor, { ids: [a.id, b.id, missing], action: 'delete' });
-    expect(del.json().results.map((r: { status: string }) => r.status)).to.deep.equal(['deleted', 'deleted', 'not_found']);
-    expect(k.events.map((e) => [e.recordId, e.kind])).to.have.deep.members([[a.id, 'deleted'], [b.id, 'deleted']]);
+    expect(del.json().results.map((r: { status: string }) => r.status)).to.deep.equal([
+      'deleted',
+      'deleted',
+      'not_found',
+    ]);
+    expect(k.events.map((e) => [e.recordId, e.kind])).to.have.deep.members([
+      [a.id, 'deleted'],
+      [b.id, 'deleted'],
+    ]);
     const bDeleted = k.events.find((e) => e.recordId === b.id)!;
     expect((bDeleted.data as { object: { published: boolean } }).object.published).to.equal(true);
   });
 
-  it("resolve-assets answers 409 ASSETS_UNAVAILABLE while the asset plugin is not loaded (resolved with it: plugins/assets/test/resolve-assets.test.ts)", async () => {
+  it('resolve-assets answers 409 ASSETS_UNAVAILABLE while the asset plugin is not loaded (resolved with it: plugins/assets/test/resolve-assets.test.ts)', async () => {
     const a = await k.createObject({ classId: cls.id, attributes: { title: 'a' } });
     const res = await k.call('POST', '/data-objects/batch', k.editor, { ids: [a.id], action: 'resolve-assets' });
     expect(res.statusCode).to.equal(409);

@@ -18,8 +18,19 @@ export async function startDataKernel(env: Record<string, string> = {}) {
   const events: RecordChange[] = [];
   t.kernel.resolve('recordHooks').subscribe('object', (change) => void events.push(change));
 
-  const call = (method: string, url: string, user: User | null, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> =>
-    t.inject({ method: method as 'GET', url, payload: body as object, headers: { ...(user ? { cookie: user.cookie } : {}), ...headers } });
+  const call = (
+    method: string,
+    url: string,
+    user: User | null,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> =>
+    t.inject({
+      method: method as 'GET',
+      url,
+      payload: body as object,
+      headers: { ...(user ? { cookie: user.cookie } : {}), ...headers },
+    });
 
   let n = 0;
   /** Creates a class with a unique name and returns its id and name. */
@@ -36,7 +47,19 @@ export async function startDataKernel(env: Record<string, string> = {}) {
   };
   /** The plugin's services (background index builds, for specs that wait for them). */
   const services = () => t.kernel.pluginDeps('data').services as DataServices;
-  return { t, admin, editor, publisher, reader, events, call, createClass, createObject, services, clearEvents: () => events.splice(0) };
+  return {
+    t,
+    admin,
+    editor,
+    publisher,
+    reader,
+    events,
+    call,
+    createClass,
+    createObject,
+    services,
+    clearEvents: () => events.splice(0),
+  };
 }
 
 export type DataKernel = Awaited<ReturnType<typeof startDataKernel>>;

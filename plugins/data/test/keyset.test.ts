@@ -11,18 +11,34 @@ describe('data: keyset pagination of the public list and query (after / nextCurs
   before(async function () {
     this.timeout(30_000);
     k = await startDataKernel({ PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '100000' });
-    cls = await k.createClass([{ name: 'title', type: 'text' }, { name: 'rank', type: 'number' }, { name: 'flag', type: 'boolean' }], 'keyset');
+    cls = await k.createClass(
+      [
+        { name: 'title', type: 'text' },
+        { name: 'rank', type: 'number' },
+        { name: 'flag', type: 'boolean' },
+      ],
+      'keyset',
+    );
     // Equal values, missing values (nulls) and equal timestamps, so ties and nulls are crossed.
     const rows = Array.from({ length: 23 }, (_, i) => ({
       key: `k${i}`,
-      attributes: { ...(i % 5 === 0 ? {} : { title: `t${i % 4}` }), ...(i % 7 === 3 ? {} : { rank: (i * 37) % 9 }), flag: i % 2 === 0 },
+      attributes: {
+        ...(i % 5 === 0 ? {} : { title: `t${i % 4}` }),
+        ...(i % 7 === 3 ? {} : { rank: (i * 37) % 9 }),
+        flag: i % 2 === 0,
+      },
     }));
     const bulk = await k.call('POST', '/data-objects/bulk', k.editor, { classId: cls.id, objects: rows });
     expect(bulk.statusCode, bulk.body).to.equal(200);
     const ids = bulk.json().created as string[];
-    expect((await k.call('POST', '/data-objects/batch', k.publisher, { ids, action: 'publish' })).statusCode).to.equal(200);
+    expect((await k.call('POST', '/data-objects/batch', k.publisher, { ids, action: 'publish' })).statusCode).to.equal(
+      200,
+    );
     // Two pairs with the very same created_at: the id breaks the tie.
-    await k.t.db.raw(`update data_objects set created_at = '2024-01-01T00:00:00.000001Z' where class_id = ? and key in ('k1', 'k2', 'k3')`, [cls.id]);
+    await k.t.db.raw(
+      `update data_objects set created_at = '2024-01-01T00:00:00.000001Z' where class_id = ? and key in ('k1', 'k2', 'k3')`,
+      [cls.id],
+    );
   });
   after(() => k.t.close());
 
@@ -53,8 +69,14 @@ describe('data: keyset pagination of the public list and query (after / nextCurs
     undefined,
     [{ field: 'title', direction: 'asc' }],
     [{ field: 'title', direction: 'desc' }],
-    [{ field: 'rank', direction: 'desc' }, { field: 'title', direction: 'asc' }],
-    [{ field: 'flag', direction: 'asc' }, { field: 'createdAt', direction: 'desc' }],
+    [
+      { field: 'rank', direction: 'desc' },
+      { field: 'title', direction: 'asc' },
+    ],
+    [
+      { field: 'flag', direction: 'asc' },
+      { field: 'createdAt', direction: 'desc' },
+    ],
     [{ field: 'key', direction: 'asc' }],
   ]) {
     it(`walks every object once, in the offset order: orderBy ${JSON.stringify(orderBy ?? 'default')}`, async () => {
@@ -67,7 +89,8 @@ describe('data: keyset pagination of the public list and query (after / nextCurs
 
   it('stays stable under concurrent inserts (newest first: new objects do not shift later pages)', async () => {
     const first = await query({ limit: 5 });
-    for (let i = 0; i < 3; i++) await k.createObject({ classId: cls.id, published: true, attributes: { title: `new${i}` } });
+    for (let i = 0; i < 3; i++)
+      await k.createObject({ classId: cls.id, published: true, attributes: { title: `new${i}` } });
     const rest: string[] = [];
     let after = first.nextCursor;
     while (after) {
@@ -83,7 +106,9 @@ describe('data: keyset pagination of the public list and query (after / nextCurs
   it('total (includeTotal) counts every match on every page, also after a cursor', async () => {
     const first = await query({ limit: 5, includeTotal: true });
     const next = await query({ limit: 5, includeTotal: true, after: first.nextCursor });
-    expect((first as { total?: number }).total).to.be.a('number').greaterThan(5);
+    expect((first as { total?: number }).total)
+      .to.be.a('number')
+      .greaterThan(5);
     expect((next as { total?: number }).total).to.equal((first as { total?: number }).total);
     expect(Object.keys(next)).to.deep.equal(['objects', 'hasMore', 'total', 'nextCursor']);
   });
@@ -92,7 +117,11 @@ describe('data: keyset pagination of the public list and query (after / nextCurs
     const first = await k.call('GET', `/public/data-objects?className=${cls.name}&limit=2&title=t1`, null);
     const page = first.json();
     expect(page.hasMore).to.equal(true);
-    const next = await k.call('GET', `/public/data-objects?className=${cls.name}&limit=2&title=t1&after=${page.nextCursor}`, null);
+    const next = await k.call(
+      'GET',
+      `/public/data-objects?className=${cls.name}&limit=2&title=t1&after=${page.nextCursor}`,
+      null,
+    );
     expect(next.statusCode, next.body).to.equal(200);
     const ids = [...page.objects, ...next.json().objects].map((o: { id: string }) => o.id);
     expect(new Set(ids).size).to.equal(4);
@@ -116,12 +145,20 @@ describe('data: keyset pagination of the public list and query (after / nextCurs
       expect(res.statusCode, after).to.equal(400);
       expect(res.json().field).to.equal('after');
     }
-    const other = await k.call('POST', '/public/data-objects/query', null, { className: cls.name, orderBy: [{ field: 'rank' }], after: page.nextCursor });
+    const other = await k.call('POST', '/public/data-objects/query', null, {
+      className: cls.name,
+      orderBy: [{ field: 'rank' }],
+      after: page.nextCursor,
+    });
     expect(other.statusCode).to.equal(400);
     expect(other.json().field).to.equal('after');
     const number = await query({ orderBy: [{ field: 'rank' }], limit: 1 });
     const bad = JSON.parse(Buffer.from(number.nextCursor!, 'base64url').toString()) as { o: string; v: unknown[] };
-    const res = await k.call('POST', '/public/data-objects/query', null, { className: cls.name, orderBy: [{ field: 'rank' }], after: forged({ o: bad.o, v: ['1e999x', bad.v[1]] }) });
+    const res = await k.call('POST', '/public/data-objects/query', null, {
+      className: cls.name,
+      orderBy: [{ field: 'rank' }],
+      after: forged({ o: bad.o, v: ['1e999x', bad.v[1]] }),
+    });
     expect(res.statusCode).to.equal(400);
     const get = await k.call('GET', `/public/data-objects?className=${cls.name}&after=%21%21`, null);
     expect(get.statusCode).to.equal(400);
@@ -142,7 +179,10 @@ describe('data: keyset pagination of the public list and query (after / nextCurs
     // The page statement selects the sort values as k0, k1... (store/public-read-sql.ts).
     const pages = seen.filter((q) => q.sql.includes(' as k0'));
     expect(pages).to.have.length(2);
-    const client = k.t.db.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> };
+    const client = k.t.db.client as {
+      acquireConnection(): Promise<PgConnection>;
+      releaseConnection(c: PgConnection): Promise<void>;
+    };
     const conn = await client.acquireConnection();
     try {
       // 23 rows: without these settings a sequential scan and a sort are cheaper; what matters is that
@@ -152,9 +192,12 @@ describe('data: keyset pagination of the public list and query (after / nextCurs
       await conn.query('set local enable_bitmapscan = off');
       for (const q of pages) {
         const plan = (await conn.query(`explain ${q.sql}`, q.bindings)).rows.map((r) => r['QUERY PLAN']).join('\n');
-        const index = new RegExp(`Index Scan using (\\S+) on data_objects_c${cls.id.replace(/-/g, '')}`).exec(plan)?.[1];
+        const index = new RegExp(`Index Scan using (\\S+) on data_objects_c${cls.id.replace(/-/g, '')}`).exec(
+          plan,
+        )?.[1];
         expect(index, plan).to.be.a('string');
-        const def = (await conn.query('select indexdef from pg_indexes where indexname = $1', [index])).rows[0].indexdef;
+        const def = (await conn.query('select indexdef from pg_indexes where indexname = $1', [index])).rows[0]
+          .indexdef;
         expect(def, plan).to.contain('(created_at DESC, id DESC) WHERE published');
         // No Sort below the page's LIMIT: the index gives the order.
         expect(plan.slice(plan.indexOf('Limit')), plan).not.to.match(/-> +Sort /);

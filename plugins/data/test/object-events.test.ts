@@ -18,7 +18,12 @@ describe('data: object events, translations and publish rules', () => {
   it('announces object.created per row with the user actor', async () => {
     const obj = await k.createObject({ classId: cls.id, attributes: { title: 'a' } }, k.editor);
     expect(k.events).to.have.length(1);
-    expect(k.events[0]).to.deep.include({ recordType: 'object', recordId: obj.id, kind: 'created', actor: { type: 'user', id: k.editor.id } });
+    expect(k.events[0]).to.deep.include({
+      recordType: 'object',
+      recordId: obj.id,
+      kind: 'created',
+      actor: { type: 'user', id: k.editor.id },
+    });
     expect((k.events[0].data as { class: unknown }).class).to.deep.equal({ id: cls.id, name: cls.name });
   });
 
@@ -44,7 +49,10 @@ describe('data: object events, translations and publish rules', () => {
     expect(k.events.map((e) => e.kind)).to.deep.equal(['published']);
     k.clearEvents();
     await k.call('PATCH', `/data-objects/${obj.id}`, k.publisher, { published: false, attributes: { price: 3 } });
-    expect(k.events.map((e) => [e.kind, e.changedFields])).to.deep.equal([['updated', ['price']], ['unpublished', undefined]]);
+    expect(k.events.map((e) => [e.kind, e.changedFields])).to.deep.equal([
+      ['updated', ['price']],
+      ['unpublished', undefined],
+    ]);
   });
 
   it('objects created without objects:publish are drafts (downgraded); with it they may be published', async () => {
@@ -62,7 +70,10 @@ describe('data: object events, translations and publish rules', () => {
     expect(k.events).to.have.length(1);
     const e = k.events[0];
     expect(e).to.deep.include({ kind: 'deleted', recordId: obj.id, flags: { flow: 'stop' } });
-    expect((e.data as { object: { key: string; published: boolean } }).object).to.include({ key: 'gone', published: true });
+    expect((e.data as { object: { key: string; published: boolean } }).object).to.include({
+      key: 'gone',
+      published: true,
+    });
     k.clearEvents();
     await k.createObject({ classId: cls.id, attributes: { title: 'n' } });
     expect(k.events[0].flags).to.equal(undefined);
@@ -71,24 +82,45 @@ describe('data: object events, translations and publish rules', () => {
   it('adding a language syncs shared fields to the other rows, each announced as updated by system', async () => {
     const en = await k.createObject({ classId: cls.id, locale: 'en', attributes: { title: 'Hello', price: 5 } });
     k.clearEvents();
-    const de = await k.createObject({ classId: cls.id, locale: 'de', translationGroupId: en.translationGroupId, attributes: { title: 'Hallo', price: 6 } });
+    const de = await k.createObject({
+      classId: cls.id,
+      locale: 'de',
+      translationGroupId: en.translationGroupId,
+      attributes: { title: 'Hallo', price: 6 },
+    });
     expect(de.translationGroupId).to.equal(en.translationGroupId);
     expect(k.events.map((e) => [e.recordId, e.kind, e.actor.type, e.changedFields])).to.deep.equal([
       [de.id, 'created', 'user', undefined],
       [en.id, 'updated', 'system', ['price']],
     ]);
     const rows = (await k.call('GET', `/data-objects/${en.id}/translations`, k.reader)).json().objects;
-    expect(rows.map((r: { locale: string; attributes: { title: string; price: number } }) => [r.locale, r.attributes.title, r.attributes.price])).to.deep.equal([
+    expect(
+      rows.map((r: { locale: string; attributes: { title: string; price: number } }) => [
+        r.locale,
+        r.attributes.title,
+        r.attributes.price,
+      ]),
+    ).to.deep.equal([
       ['de', 'Hallo', 6],
       ['en', 'Hello', 6],
     ]);
     const byGroup = await k.call('GET', `/data-objects/translations/${en.translationGroupId}`, k.reader);
     expect(byGroup.json().objects).to.have.length(2);
-    const again = await k.call('POST', '/data-objects', k.editor, { classId: cls.id, locale: 'de', translationGroupId: en.translationGroupId, attributes: { title: 'x' } });
+    const again = await k.call('POST', '/data-objects', k.editor, {
+      classId: cls.id,
+      locale: 'de',
+      translationGroupId: en.translationGroupId,
+      attributes: { title: 'x' },
+    });
     expect(again.statusCode).to.equal(409);
     expect(again.json().code).to.equal('LOCALE_EXISTS');
     // A new language inherits shared values it does not send.
-    const fr = await k.createObject({ classId: cls.id, locale: 'fr', translationGroupId: en.translationGroupId, attributes: { title: 'Bonjour' } });
+    const fr = await k.createObject({
+      classId: cls.id,
+      locale: 'fr',
+      translationGroupId: en.translationGroupId,
+      attributes: { title: 'Bonjour' },
+    });
     expect(fr.attributes.price).to.equal(6);
     k.clearEvents();
     await k.call('PATCH', `/data-objects/${fr.id}`, k.editor, { attributes: { price: 7, title: 'Salut' } });
@@ -97,8 +129,13 @@ describe('data: object events, translations and publish rules', () => {
       ['updated', 'system', ['price']],
       ['updated', 'system', ['price']],
     ]);
-    expect((await k.call('GET', `/data-objects/${de.id}`, k.reader)).json().attributes).to.deep.equal({ title: 'Hallo', price: 7 });
-    expect((await k.call('GET', '/data-objects/translations/00000000-0000-4000-8000-000000000000', k.reader)).statusCode).to.equal(404);
+    expect((await k.call('GET', `/data-objects/${de.id}`, k.reader)).json().attributes).to.deep.equal({
+      title: 'Hallo',
+      price: 7,
+    });
+    expect(
+      (await k.call('GET', '/data-objects/translations/00000000-0000-4000-8000-000000000000', k.reader)).statusCode,
+    ).to.equal(404);
   });
 
   it('ENFORCE_PUBLISH_PERMISSION=0 lets writers publish', async () => {

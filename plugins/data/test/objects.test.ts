@@ -7,7 +7,10 @@ describe('data: objects', () => {
   let target: { id: string; name: string };
   before(async () => {
     k = await startDataKernel();
-    await k.call('POST', '/data-components', k.admin, { name: 'seo', fields: [{ name: 'metaTitle', type: 'text', required: true }] });
+    await k.call('POST', '/data-components', k.admin, {
+      name: 'seo',
+      fields: [{ name: 'metaTitle', type: 'text', required: true }],
+    });
     target = await k.createClass([{ name: 'title', type: 'text' }], 'author');
     cls = await k.createClass([
       { name: 'title', type: 'text', required: true, localized: true, validation: { maxLength: 20 } },
@@ -31,13 +34,35 @@ describe('data: objects', () => {
   it('creates an object with every field type and reads it back', async () => {
     const author = await k.createObject({ classId: target.id, attributes: { title: 'Ann' } });
     const res = await k.call('POST', '/data-objects', k.publisher, {
-      className: cls.name, key: 'first', attributes: {
-        title: 'Hello', body: '<p>x</p>', notes: '# n', meta: { a: [1] }, tags: ['a', 'b'], slug: 'hello-world', author: author.id, price: 9.5, live: true, day: '2024-02-29', at: '2024-03-01T10:00:00+02:00', color: 'red', image: 'asset-1', seo: { metaTitle: 'M' },
+      className: cls.name,
+      key: 'first',
+      attributes: {
+        title: 'Hello',
+        body: '<p>x</p>',
+        notes: '# n',
+        meta: { a: [1] },
+        tags: ['a', 'b'],
+        slug: 'hello-world',
+        author: author.id,
+        price: 9.5,
+        live: true,
+        day: '2024-02-29',
+        at: '2024-03-01T10:00:00+02:00',
+        color: 'red',
+        image: 'asset-1',
+        seo: { metaTitle: 'M' },
       },
     });
     expect(res.statusCode).to.equal(201);
     const obj = res.json();
-    expect(obj).to.include({ key: 'first', locale: 'en', published: false, path: '/first', parentId: null, workflowState: null });
+    expect(obj).to.include({
+      key: 'first',
+      locale: 'en',
+      published: false,
+      path: '/first',
+      parentId: null,
+      workflowState: null,
+    });
     expect(obj.class).to.deep.equal({ id: cls.id, name: cls.name });
     expect(obj.attributes.at).to.equal('2024-03-01T08:00:00.000Z');
     const got = await k.call('GET', `/data-objects/${obj.id}`, k.reader);
@@ -73,7 +98,9 @@ describe('data: objects', () => {
       expect(res.statusCode, JSON.stringify(attributes)).to.equal(400);
       expect(res.json().field, JSON.stringify(attributes)).to.equal(field);
     }
-    expect((await k.call('POST', '/data-objects', k.editor, { className: 'missing', attributes: {} })).json().field).to.equal('className');
+    expect(
+      (await k.call('POST', '/data-objects', k.editor, { className: 'missing', attributes: {} })).json().field,
+    ).to.equal('className');
   });
 
   it('answers 404 for unknown ids, 400 for malformed ones', async () => {
@@ -94,7 +121,9 @@ describe('data: objects', () => {
     expect(page.json().objects[0].class.name).to.equal(c.name);
     const beyond = await k.call('GET', `/data-objects?classId=${c.id}&offset=10`, k.reader);
     expect(beyond.json()).to.deep.equal({ objects: [], total: 5, hasMore: false });
-    expect((await k.call('POST', '/data-objects', k.reader, { classId: c.id, attributes: {} })).statusCode).to.equal(403);
+    expect((await k.call('POST', '/data-objects', k.reader, { classId: c.id, attributes: {} })).statusCode).to.equal(
+      403,
+    );
   });
 
   it('keeps tree paths: parent of the same class, paths follow key and parent changes', async () => {

@@ -28,12 +28,21 @@ describe('data: preview links', () => {
   after(() => t.close());
 
   const createLink = (objectId: string, body?: object, cookie = publisher.cookie) =>
-    t.inject({ method: 'POST', url: `/data-objects/${objectId}/preview-link`, headers: { cookie }, ...(body ? { payload: body } : {}) });
+    t.inject({
+      method: 'POST',
+      url: `/data-objects/${objectId}/preview-link`,
+      headers: { cookie },
+      ...(body ? { payload: body } : {}),
+    });
   const view = (token: string) => t.inject({ method: 'GET', url: `/preview/objects/${token}` });
   const listLinks = (objectId: string, cookie = publisher.cookie) =>
     t.inject({ method: 'GET', url: `/data-objects/${objectId}/preview-links`, headers: { cookie } });
   const remove = (token: string, permanent = false, cookie = publisher.cookie) =>
-    t.inject({ method: 'DELETE', url: `/data-objects/preview-links/${token}${permanent ? '?permanent=true' : ''}`, headers: { cookie } });
+    t.inject({
+      method: 'DELETE',
+      url: `/data-objects/preview-links/${token}${permanent ? '?permanent=true' : ''}`,
+      headers: { cookie },
+    });
 
   /** Every dead token answers exactly this (the request id aside). */
   const deadBody = (res: { statusCode: number; json(): Record<string, unknown> }) => {
@@ -49,7 +58,9 @@ describe('data: preview links', () => {
   it('creating needs objects:publish (403 for an editor, 401 without a session) and a known object', async () => {
     const obj = await seedObject(t.db, classId);
     expect((await createLink(obj.id, {}, editor.cookie)).statusCode).to.equal(403);
-    expect((await t.inject({ method: 'POST', url: `/data-objects/${obj.id}/preview-link`, payload: {} })).statusCode).to.equal(401);
+    expect(
+      (await t.inject({ method: 'POST', url: `/data-objects/${obj.id}/preview-link`, payload: {} })).statusCode,
+    ).to.equal(401);
     expect((await createLink(randomUUID(), {})).statusCode).to.equal(404);
     expect(await t.db('data_preview_links').where({ object_id: obj.id })).to.have.length(0);
   });
@@ -84,7 +95,15 @@ describe('data: preview links', () => {
     const list = await listLinks(obj.id);
     expect(list.statusCode).to.equal(200);
     expect(list.json()).to.have.length(1);
-    expect(list.json()[0]).to.deep.include({ token, url, objectId: obj.id, state: 'active', revoked: false, viewCount: 5, expiresAt });
+    expect(list.json()[0]).to.deep.include({
+      token,
+      url,
+      objectId: obj.id,
+      state: 'active',
+      revoked: false,
+      viewCount: 5,
+      expiresAt,
+    });
     expect(list.json()[0].lastViewedAt).to.be.a('string');
     expect(list.json()[0].createdBy).to.equal(publisher.id);
     expect((await listLinks(obj.id, editor.cookie)).statusCode).to.equal(403);

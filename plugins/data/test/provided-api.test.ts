@@ -38,20 +38,38 @@ describe('data: services without routes in the gateway process', () => {
   });
 
   it('reads published objects through dataObjects; a draft answers like an unknown id', async () => {
-    const cls = await data.classes.create({ actor: SYSTEM }, { name: 'GatewayRead', fields: [{ name: 'title', type: 'text' }] });
+    const cls = await data.classes.create(
+      { actor: SYSTEM },
+      { name: 'GatewayRead', fields: [{ name: 'title', type: 'text' }] },
+    );
     const api = t.kernel.resolve('dataObjects');
-    const published = await api.create(SYSTEM_WRITE, { classId: cls.id, published: true, attributes: { title: 'out' } });
-    const draft = await api.create(SYSTEM_WRITE, { classId: cls.id, published: false, attributes: { title: 'hidden' } });
+    const published = await api.create(SYSTEM_WRITE, {
+      classId: cls.id,
+      published: true,
+      attributes: { title: 'out' },
+    });
+    const draft = await api.create(SYSTEM_WRITE, {
+      classId: cls.id,
+      published: false,
+      attributes: { title: 'hidden' },
+    });
     const ok = await t.inject({ method: 'GET', url: `/t/published/${published.id}` });
     expect(ok.statusCode).to.equal(200);
-    expect(ok.json()).to.deep.include({ id: published.id, class: { id: cls.id, name: 'GatewayRead' }, attributes: { title: 'out' } });
+    expect(ok.json()).to.deep.include({
+      id: published.id,
+      class: { id: cls.id, name: 'GatewayRead' },
+      attributes: { title: 'out' },
+    });
     expect((await t.inject({ method: 'GET', url: `/t/published/${draft.id}` })).statusCode).to.equal(404);
-    const page = await api.queryPublished({ className: 'GatewayRead', filters: [{ field: 'title', op: 'eq', value: 'out' }] });
+    const page = await api.queryPublished({
+      className: 'GatewayRead',
+      filters: [{ field: 'title', op: 'eq', value: 'out' }],
+    });
     expect(page.objects.map((o) => o.id)).to.deep.equal([published.id]);
   });
 });
 
-describe('data: writes join a caller\'s transaction (trx)', () => {
+describe("data: writes join a caller's transaction (trx)", () => {
   let t: TestKernel;
   let data: DataServices;
   const events: RecordChange[] = [];
@@ -62,7 +80,8 @@ describe('data: writes join a caller\'s transaction (trx)', () => {
   });
   after(() => t.close());
 
-  const count = async (table: string, where: Record<string, unknown> = {}) => Number((await t.db(table).where(where).count({ n: '*' }).first())!.n);
+  const count = async (table: string, where: Record<string, unknown> = {}) =>
+    Number((await t.db(table).where(where).count({ n: '*' }).first())!.n);
 
   it('a rolled-back caller transaction leaves no class, object, unique claim or audit row', async () => {
     const auditBefore = await count('audit_log');
@@ -70,8 +89,14 @@ describe('data: writes join a caller\'s transaction (trx)', () => {
     events.length = 0;
     const failed = await t.db
       .transaction(async (trx) => {
-        const cls = await data.classes.create({ actor: SYSTEM }, { name: 'ImportedThing', fields: [{ name: 'sku', type: 'text', unique: true }] }, { trx });
-        await t.kernel.resolve('dataObjects').create({ ...SYSTEM_WRITE, trx }, { classId: cls.id, published: true, attributes: { sku: 'A-1' } });
+        const cls = await data.classes.create(
+          { actor: SYSTEM },
+          { name: 'ImportedThing', fields: [{ name: 'sku', type: 'text', unique: true }] },
+          { trx },
+        );
+        await t.kernel
+          .resolve('dataObjects')
+          .create({ ...SYSTEM_WRITE, trx }, { classId: cls.id, published: true, attributes: { sku: 'A-1' } });
         throw new Error('the page import failed');
       })
       .catch((err: Error) => err.message);
@@ -89,8 +114,14 @@ describe('data: writes join a caller\'s transaction (trx)', () => {
 
   it('a committed caller transaction keeps every write', async () => {
     const objectId = await t.db.transaction(async (trx) => {
-      const cls = await data.classes.create({ actor: SYSTEM }, { name: 'ImportedKept', fields: [{ name: 'sku', type: 'text', unique: true }] }, { trx });
-      const made = await t.kernel.resolve('dataObjects').create({ ...SYSTEM_WRITE, trx }, { classId: cls.id, published: true, attributes: { sku: 'K-1' } });
+      const cls = await data.classes.create(
+        { actor: SYSTEM },
+        { name: 'ImportedKept', fields: [{ name: 'sku', type: 'text', unique: true }] },
+        { trx },
+      );
+      const made = await t.kernel
+        .resolve('dataObjects')
+        .create({ ...SYSTEM_WRITE, trx }, { classId: cls.id, published: true, attributes: { sku: 'K-1' } });
       return made.id;
     });
     const res = await t.inject({ method: 'GET', url: `/public/data-objects/${objectId}` });
@@ -99,11 +130,16 @@ describe('data: writes join a caller\'s transaction (trx)', () => {
   });
 
   it('a refused write inside a caller transaction rolls back only its savepoint', async () => {
-    const cls = await data.classes.create({ actor: SYSTEM }, { name: 'ImportedTwice', fields: [{ name: 'sku', type: 'text', unique: true }] });
+    const cls = await data.classes.create(
+      { actor: SYSTEM },
+      { name: 'ImportedTwice', fields: [{ name: 'sku', type: 'text', unique: true }] },
+    );
     const api = t.kernel.resolve('dataObjects');
     const outcome = await t.db.transaction(async (trx) => {
       await api.create({ ...SYSTEM_WRITE, trx }, { classId: cls.id, published: true, attributes: { sku: 'dup' } });
-      const second = await api.create({ ...SYSTEM_WRITE, trx }, { classId: cls.id, published: true, attributes: { sku: 'dup' } }).catch((err) => err.statusCode);
+      const second = await api
+        .create({ ...SYSTEM_WRITE, trx }, { classId: cls.id, published: true, attributes: { sku: 'dup' } })
+        .catch((err) => err.statusCode);
       return second;
     });
     expect(outcome).to.equal(409);

@@ -17,27 +17,34 @@ describe('data: public answers are byte for byte those of the DTO mapping', () =
     k = await startDataKernel({ PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '100000' });
     await k.call('POST', '/data-components', k.admin, {
       name: 'seoBytes',
-      fields: [{ name: 'metaTitle', type: 'text' }, { name: 'weight', type: 'number' }, { name: 'extra', type: 'json' }],
+      fields: [
+        { name: 'metaTitle', type: 'text' },
+        { name: 'weight', type: 'number' },
+        { name: 'extra', type: 'json' },
+      ],
     });
     const related = await k.createClass([{ name: 'title', type: 'text' }], 'rel');
     target = await k.createObject({ classId: related.id, published: true, attributes: { title: 'target' } });
-    cls = await k.createClass([
-      { name: 'title', type: 'text' },
-      { name: 'body', type: 'richtext' },
-      { name: 'notes', type: 'markdown' },
-      { name: 'slug', type: 'slug' },
-      { name: 'price', type: 'number' },
-      { name: 'active', type: 'boolean' },
-      { name: 'day', type: 'date' },
-      { name: 'at', type: 'datetime' },
-      { name: 'color', type: 'select', options: ['red', 'grün', '🟦'] },
-      { name: 'image', type: 'asset' },
-      { name: 'link', type: 'relation', relation: { class: related.name } },
-      { name: 'data', type: 'json' },
-      { name: 'tags', type: 'array', of: 'text' },
-      { name: 'seo', type: 'component', component: 'seoBytes' },
-      { name: 'blocks', type: 'array', of: 'component', component: 'seoBytes' },
-    ], 'bytes');
+    cls = await k.createClass(
+      [
+        { name: 'title', type: 'text' },
+        { name: 'body', type: 'richtext' },
+        { name: 'notes', type: 'markdown' },
+        { name: 'slug', type: 'slug' },
+        { name: 'price', type: 'number' },
+        { name: 'active', type: 'boolean' },
+        { name: 'day', type: 'date' },
+        { name: 'at', type: 'datetime' },
+        { name: 'color', type: 'select', options: ['red', 'grün', '🟦'] },
+        { name: 'image', type: 'asset' },
+        { name: 'link', type: 'relation', relation: { class: related.name } },
+        { name: 'data', type: 'json' },
+        { name: 'tags', type: 'array', of: 'text' },
+        { name: 'seo', type: 'component', component: 'seoBytes' },
+        { name: 'blocks', type: 'array', of: 'component', component: 'seoBytes' },
+      ],
+      'bytes',
+    );
   });
   after(() => k.t.close());
 
@@ -55,23 +62,50 @@ describe('data: public answers are byte for byte those of the DTO mapping', () =
       color: '🟦',
       image: 'asset-1',
       link: target.id,
-      data: { z: 1, a: [1, 2.5, -0.001, 1e21, 1e-7, 123456789012345680000, null, true, 'x'], nested: { deeper: { deepest: [{}, []] } }, '': 'empty key', 'ключ': 'значение' },
+      data: {
+        z: 1,
+        a: [1, 2.5, -0.001, 1e21, 1e-7, 123456789012345680000, null, true, 'x'],
+        nested: { deeper: { deepest: [{}, []] } },
+        '': 'empty key',
+        ключ: 'значение',
+      },
       tags: ['a', 'β', 'γ δ'],
       seo: { metaTitle: 'Méta', weight: 0.1, extra: { k: [null] } },
-      blocks: [{ metaTitle: 'one', weight: 3 }, { metaTitle: 'two', extra: 'text' }],
+      blocks: [
+        { metaTitle: 'one', weight: 3 },
+        { metaTitle: 'two', extra: 'text' },
+      ],
     },
     { title: null, price: 0, active: true, data: null, tags: [] },
     { price: 9007199254740991, data: [[[['deep']]]] },
     // Keys JavaScript orders first (array indexes) and keys that only look like them; numbers jsonb prints its own way.
-    { title: 'keys', price: 1e-7, data: { '10': 1, b: 2, '2': [3, { '0': 'x', z: 0.00001 }], '01': 'not an index', '4294967295': 'nor this', '-1': 'nor this' } },
-    { title: 'numbers', price: -1e21, data: [0, -0, 1.5e300, -2.5e-300, 5e-324, 0.1, 100, 1e21, 123e-20, 'a "quoted, spaced: string" \\" x'] },
+    {
+      title: 'keys',
+      price: 1e-7,
+      data: {
+        '10': 1,
+        b: 2,
+        '2': [3, { '0': 'x', z: 0.00001 }],
+        '01': 'not an index',
+        '4294967295': 'nor this',
+        '-1': 'nor this',
+      },
+    },
+    {
+      title: 'numbers',
+      price: -1e21,
+      data: [0, -0, 1.5e300, -2.5e-300, 5e-324, 0.1, 100, 1e21, 123e-20, 'a "quoted, spaced: string" \\" x'],
+    },
   ];
 
   it('get by id: the same bytes for every field type, unicode, numbers, nulls and nested components', async () => {
     for (const [i, attributes] of samples().entries()) {
       const created = await k.createObject({ classId: cls.id, key: `b${i}`, published: true, attributes });
       // Microseconds in the timestamps: both paths truncate to milliseconds.
-      await k.t.db.raw(`update data_objects set created_at = '2024-01-02 03:04:05.678999+00', updated_at = '2024-01-02 03:04:05.999999+00' where class_id = ? and id = ?`, [cls.id, created.id]);
+      await k.t.db.raw(
+        `update data_objects set created_at = '2024-01-02 03:04:05.678999+00', updated_at = '2024-01-02 03:04:05.999999+00' where class_id = ? and id = ?`,
+        [cls.id, created.id],
+      );
       const row = await findObjectById(k.t.db, created.id);
       const expected = JSON.stringify(toObjectDto(row!, cls.name));
       const res = await k.call('GET', `/public/data-objects/${created.id}`, null);
@@ -93,7 +127,11 @@ describe('data: public answers are byte for byte those of the DTO mapping', () =
     ]) {
       const page = await data.query.run(input, 'public');
       const objects = await data.reads.toDtos(page.rows);
-      const expected = JSON.stringify(page.total === undefined ? { objects, hasMore: page.hasMore } : { objects, hasMore: page.hasMore, total: page.total });
+      const expected = JSON.stringify(
+        page.total === undefined
+          ? { objects, hasMore: page.hasMore }
+          : { objects, hasMore: page.hasMore, total: page.total },
+      );
       expect(objects.length).to.be.greaterThan(0);
       const res = await k.call('POST', '/public/data-objects/query', null, input);
       expect(res.statusCode, res.body).to.equal(200);
@@ -108,11 +146,46 @@ describe('data: public answers are byte for byte those of the DTO mapping', () =
 
   it('jsonb text made compact equals JSON.stringify(JSON.parse(text)) for random documents', async () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
-    const chars = ['a', ' ', ':', ',', '"', '\\', '\n', '\t', '\u0001', '\u001f', '\u007f', 'é', '日', '🎉', '\u2028', '{', '[', '1', '-'];
+    const chars = [
+      'a',
+      ' ',
+      ':',
+      ',',
+      '"',
+      '\\',
+      '\n',
+      '\t',
+      '\u0001',
+      '\u001f',
+      '\u007f',
+      'é',
+      '日',
+      '🎉',
+      '\u2028',
+      '{',
+      '[',
+      '1',
+      '-',
+    ];
     const text = () => Array.from({ length: Math.floor(rnd() * 12) }, () => pick(chars)).join('');
-    const num = () => pick([0, -0, 1, -1, 0.5, 1e21, 1e-7, 123456.789, -9.99e-12, 2 ** 53 + 2, 1.7976931348623157e308, 5e-324, Math.floor(rnd() * 1e6) / 1e3]);
+    const num = () =>
+      pick([
+        0,
+        -0,
+        1,
+        -1,
+        0.5,
+        1e21,
+        1e-7,
+        123456.789,
+        -9.99e-12,
+        2 ** 53 + 2,
+        1.7976931348623157e308,
+        5e-324,
+        Math.floor(rnd() * 1e6) / 1e3,
+      ]);
     const key = () => pick(['a', 'b', 'zz', '0', '7', '10', '01', '-3', '', ' ', ':', '"q"', 'ключ', text()]);
     const value = (depth: number): unknown => {
       const kind = depth > 3 ? Math.floor(rnd() * 4) : Math.floor(rnd() * 6);

@@ -42,7 +42,9 @@ describe('data: public answers carry an ETag and honour If-None-Match', () => {
   it('tags lists and queries too', async () => {
     const list = await k.call('GET', `/public/data-objects?className=${cls.name}`, null);
     expect(list.statusCode).to.equal(200);
-    const same = await k.call('GET', `/public/data-objects?className=${cls.name}`, null, undefined, { 'if-none-match': list.headers.etag as string });
+    const same = await k.call('GET', `/public/data-objects?className=${cls.name}`, null, undefined, {
+      'if-none-match': list.headers.etag as string,
+    });
     expect(same.statusCode).to.equal(304);
     const query = await k.call('POST', '/public/data-objects/query', null, { className: cls.name });
     expect(query.headers.etag).to.be.a('string');

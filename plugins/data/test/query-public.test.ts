@@ -21,7 +21,15 @@ describe('data: queries and the public API', () => {
     const rows = [
       { key: 'apple', title: 'Apple pie', price: 5, live: true, day: '2024-01-01', tags: ['sweet'], published: true },
       { key: 'bread', title: 'Bread', price: 2, live: false, day: '2024-02-01', tags: ['salty'], published: true },
-      { key: 'cake', title: 'Cheese cake', price: 8, live: true, day: '2024-03-01', tags: ['sweet', 'rich'], published: false },
+      {
+        key: 'cake',
+        title: 'Cheese cake',
+        price: 8,
+        live: true,
+        day: '2024-03-01',
+        tags: ['sweet', 'rich'],
+        published: false,
+      },
       { key: 'donut', title: 'Donut', price: 1, day: '2024-04-01', tags: [], published: true },
     ];
     for (const r of rows) {
@@ -32,7 +40,10 @@ describe('data: queries and the public API', () => {
   after(() => k.t.close());
 
   const query = async (body: Record<string, unknown>, path = '/data-objects/query') => {
-    const res = await k.call('POST', path, path.startsWith('/public') ? null : k.reader, { className: cls.name, ...body });
+    const res = await k.call('POST', path, path.startsWith('/public') ? null : k.reader, {
+      className: cls.name,
+      ...body,
+    });
     return res;
   };
   const keys = async (body: Record<string, unknown>, path?: string) => {
@@ -42,7 +53,10 @@ describe('data: queries and the public API', () => {
   };
 
   it('supports every operator on attributes and built-ins', async () => {
-    const f = (field: string, op: string, value?: unknown) => ({ filters: [{ field, op, value }], orderBy: [{ field: 'key' }] });
+    const f = (field: string, op: string, value?: unknown) => ({
+      filters: [{ field, op, value }],
+      orderBy: [{ field: 'key' }],
+    });
     expect(await keys(f('price', 'eq', 5))).to.deep.equal(['apple']);
     expect(await keys(f('title', 'ne', 'Bread'))).to.deep.equal(['apple', 'cake', 'donut']);
     expect(await keys(f('price', 'lt', 2))).to.deep.equal(['donut']);
@@ -61,7 +75,12 @@ describe('data: queries and the public API', () => {
   });
 
   it('orders and pages with a total', async () => {
-    expect(await keys({ orderBy: [{ field: 'price', direction: 'desc' }] })).to.deep.equal(['cake', 'apple', 'bread', 'donut']);
+    expect(await keys({ orderBy: [{ field: 'price', direction: 'desc' }] })).to.deep.equal([
+      'cake',
+      'apple',
+      'bread',
+      'donut',
+    ]);
     const page = await query({ orderBy: [{ field: 'title' }], limit: 2, offset: 1 });
     expect(page.json().total).to.equal(4);
     expect(page.json().objects.map((o: { key: string }) => o.key)).to.deep.equal(['bread', 'cake']);
@@ -70,7 +89,15 @@ describe('data: queries and the public API', () => {
   it('answers 400 naming the filter for unknown fields, operators and bad values', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ filters: [{ field: 'nope', op: 'eq', value: 1 }] }, 'filters.0.field'],
-      [{ filters: [{ field: 'price', op: 'eq', value: 1 }, { field: 'price', op: 'like', value: 1 }] }, 'filters.1.op'],
+      [
+        {
+          filters: [
+            { field: 'price', op: 'eq', value: 1 },
+            { field: 'price', op: 'like', value: 1 },
+          ],
+        },
+        'filters.1.op',
+      ],
       [{ filters: [{ field: 'price', op: 'eq', value: 'five' }] }, 'filters.0.value'],
       [{ filters: [{ field: 'price', op: 'contains', value: 'x' }] }, 'filters.0.op'],
       [{ filters: [{ field: 'body', op: 'eq', value: 'x' }] }, 'filters.0.field'],
@@ -86,15 +113,26 @@ describe('data: queries and the public API', () => {
   });
 
   it('public routes serve published objects only; a draft answers the same 404 as an unknown id', async () => {
-    expect(await keys({ orderBy: [{ field: 'key' }] }, '/public/data-objects/query')).to.deep.equal(['apple', 'bread', 'donut']);
-    expect((await query({ filters: [{ field: 'published', op: 'eq', value: false }] }, '/public/data-objects/query')).statusCode).to.equal(400);
+    expect(await keys({ orderBy: [{ field: 'key' }] }, '/public/data-objects/query')).to.deep.equal([
+      'apple',
+      'bread',
+      'donut',
+    ]);
+    expect(
+      (await query({ filters: [{ field: 'published', op: 'eq', value: false }] }, '/public/data-objects/query'))
+        .statusCode,
+    ).to.equal(400);
     const list = await k.call('GET', `/public/data-objects?className=${cls.name}&price=5`, null);
     expect(list.statusCode).to.equal(200);
     expect(list.json().objects.map((o: { key: string }) => o.key)).to.deep.equal(['apple']);
     const all = await k.call('GET', `/public/data-objects?className=${cls.name}&limit=2`, null);
     expect(all.json()).to.include({ hasMore: true }).and.not.to.have.property('total');
     expect(all.json().objects).to.have.length(2);
-    const counted = await k.call('GET', `/public/data-objects?className=${cls.name}&limit=2&offset=2&includeTotal=true`, null);
+    const counted = await k.call(
+      'GET',
+      `/public/data-objects?className=${cls.name}&limit=2&offset=2&includeTotal=true`,
+      null,
+    );
     expect(counted.json()).to.include({ total: 3, hasMore: false });
     expect(counted.json().objects).to.have.length(1);
     const queried = await query({ limit: 1, includeTotal: true }, '/public/data-objects/query');
@@ -112,7 +150,10 @@ describe('data: queries and the public API', () => {
 
   /** EXPLAIN of the exact statement the route sent ($n placeholders), through a pool connection. */
   const explain = async (sql: string, bindings: unknown[]): Promise<string> => {
-    const client = k.t.db.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> };
+    const client = k.t.db.client as {
+      acquireConnection(): Promise<PgConnection>;
+      releaseConnection(c: PgConnection): Promise<void>;
+    };
     const conn = await client.acquireConnection();
     try {
       const res = await conn.query(`explain ${sql}`, bindings);
@@ -132,7 +173,10 @@ describe('data: queries and the public API', () => {
        from generate_series(1, 100000) n`,
       [big.id],
     );
-    const fields = [{ name: 'title', type: 'text' }, { name: 'price', type: 'number' }];
+    const fields = [
+      { name: 'title', type: 'text' },
+      { name: 'price', type: 'number' },
+    ];
     expect((await k.call('PATCH', `/data-classes/${big.id}`, k.editor, { fields })).statusCode).to.equal(200);
     // The class has objects, so its new indexes are built concurrently after the PATCH answered.
     await k.services().indexBuilds.idle();
@@ -143,7 +187,10 @@ describe('data: queries and the public API', () => {
     for (const path of ['/data-objects/query', '/public/data-objects/query']) {
       seen.length = 0;
       const res = await k.call('POST', path, path.startsWith('/public') ? null : k.reader, {
-        className: big.name, filters: [{ field: 'price', op: 'gte', value: 990 }], orderBy: [{ field: 'price', direction: 'desc' }], limit: 10,
+        className: big.name,
+        filters: [{ field: 'price', op: 'gte', value: 990 }],
+        orderBy: [{ field: 'price', direction: 'desc' }],
+        limit: 10,
       });
       expect(res.statusCode).to.equal(200);
       expect(res.json().objects[0].attributes.price).to.equal(path.startsWith('/public') ? 998 : 999);
@@ -178,7 +225,12 @@ describe('data: queries and the public API', () => {
         break;
       }
       // Admin routes are not counted, even from the limited address.
-      const admin = await k2.t.inject({ method: 'GET', url: '/data-classes', headers: { cookie: k2.reader.cookie }, remoteAddress: address });
+      const admin = await k2.t.inject({
+        method: 'GET',
+        url: '/data-classes',
+        headers: { cookie: k2.reader.cookie },
+        remoteAddress: address,
+      });
       expect(admin.statusCode).to.equal(200);
     } finally {
       await k2.t.close();

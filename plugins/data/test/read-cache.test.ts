@@ -50,16 +50,25 @@ describe('data: public read cache across processes on one database', () => {
       database: { db: gatewayDb, url: database.url, close: () => gatewayDb.destroy() },
     });
     cookie = (await core.admin()).cookie;
-    const cls = await core.inject({ method: 'POST', url: '/data-classes', headers: { cookie }, payload: { name: 'cached', label: 'Cached', fields: [{ name: 'title', type: 'text' }] } });
+    const cls = await core.inject({
+      method: 'POST',
+      url: '/data-classes',
+      headers: { cookie },
+      payload: { name: 'cached', label: 'Cached', fields: [{ name: 'title', type: 'text' }] },
+    });
     classId = cls.json().id;
-    await eventually(async () => servicesOf(core).changes.listening && servicesOf(gateway).changes.listening, 'both processes listening');
+    await eventually(
+      async () => servicesOf(core).changes.listening && servicesOf(gateway).changes.listening,
+      'both processes listening',
+    );
   });
   after(async () => {
     await gateway?.close();
     await core?.close();
   });
 
-  const write = (method: 'POST' | 'PATCH', url: string, payload: object) => core.inject({ method, url, headers: { cookie }, payload });
+  const write = (method: 'POST' | 'PATCH', url: string, payload: object) =>
+    core.inject({ method, url, headers: { cookie }, payload });
   const readCore = (id: string) => core.inject({ method: 'GET', url: `/public/data-objects/${id}` });
   const readGateway = (id: string) => gateway.inject({ method: 'GET', url: `/t/cached/${id}` });
 
@@ -74,7 +83,10 @@ describe('data: public read cache across processes on one database', () => {
       const hits = [servicesOf(core).readCache.stats.hits, servicesOf(gateway).readCache.stats.hits];
       expect((await readCore(id)).statusCode).to.equal(200);
       expect((await readGateway(id)).statusCode).to.equal(200);
-      return servicesOf(core).readCache.stats.hits === hits[0] + 1 && servicesOf(gateway).readCache.stats.hits === hits[1] + 1;
+      return (
+        servicesOf(core).readCache.stats.hits === hits[0] + 1 &&
+        servicesOf(gateway).readCache.stats.hits === hits[1] + 1
+      );
     }, 'a cache hit in both processes');
 
     expect((await write('PATCH', `/data-objects/${id}`, { published: false })).statusCode).to.equal(200);
@@ -84,9 +96,14 @@ describe('data: public read cache across processes on one database', () => {
     await eventually(async () => (await readGateway(id)).statusCode === 404, 'gateway answers 404 after the unpublish');
     expect((await readGateway(id)).statusCode).to.equal(404);
 
-    expect((await write('PATCH', `/data-objects/${id}`, { published: true, attributes: { title: 'v2' } })).statusCode).to.equal(200);
+    expect(
+      (await write('PATCH', `/data-objects/${id}`, { published: true, attributes: { title: 'v2' } })).statusCode,
+    ).to.equal(200);
     expect((await readCore(id)).json().attributes.title).to.equal('v2');
-    await eventually(async () => (await readGateway(id)).json()?.attributes?.title === 'v2', 'gateway sees the republished object');
+    await eventually(
+      async () => (await readGateway(id)).json()?.attributes?.title === 'v2',
+      'gateway sees the republished object',
+    );
   });
 
   it('pages are invalidated too; a write in a caller transaction counts when it commits', async () => {
@@ -95,7 +112,12 @@ describe('data: public read cache across processes on one database', () => {
     expect((await list()).json().objects.length).to.equal(before);
     const trx = await core.db.transaction();
     try {
-      await core.kernel.resolve('dataObjects').create({ actor: SYSTEM, changeActor: { type: 'system', id: null }, trx }, { classId, published: true, attributes: { title: 'in trx' } });
+      await core.kernel
+        .resolve('dataObjects')
+        .create(
+          { actor: SYSTEM, changeActor: { type: 'system', id: null }, trx },
+          { classId, published: true, attributes: { title: 'in trx' } },
+        );
       // Not committed: the cached page (and a fresh read) shows no new object.
       expect((await list()).json().objects.length).to.equal(before);
       await trx.commit();
@@ -110,7 +132,11 @@ describe('data: public read cache across processes on one database', () => {
     const created = await write('POST', '/data-objects', { classId, published: true, attributes: { title: 'raw-0' } });
     const id = created.json().id as string;
     // Maintenance SQL that bypasses the plugin: the statement trigger still sends the notice.
-    const raw = (title: string) => core.db.raw(`update data_objects set attributes = jsonb_build_object('title', ?::text) where class_id = ? and id = ?`, [title, classId, id]);
+    const raw = (title: string) =>
+      core.db.raw(
+        `update data_objects set attributes = jsonb_build_object('title', ?::text) where class_id = ? and id = ?`,
+        [title, classId, id],
+      );
     const title = async () => (await readGateway(id)).json().attributes.title as string;
     const hits = () => servicesOf(gateway).readCache.stats.hits;
     expect(await title()).to.equal('raw-0');
@@ -120,7 +146,9 @@ describe('data: public read cache across processes on one database', () => {
 
     // The notice connections are cut: the cache turns off at once and every read goes to the database,
     // so a change whose notice nobody heard is still seen (a cache that stayed on would answer raw-0).
-    await core.db.raw(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'cms-data-notices' and datname = current_database()`);
+    await core.db.raw(
+      `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'cms-data-notices' and datname = current_database()`,
+    );
     await eventually(async () => !servicesOf(gateway).changes.listening, 'gateway noticed the lost connection');
     expect(servicesOf(gateway).readCache.enabled).to.equal(false);
     await raw('raw-1');
@@ -138,16 +166,26 @@ describe('data: public read cache across processes on one database', () => {
     expect(hits()).to.equal(up + 1);
     await raw('raw-2');
     await eventually(async () => (await title()) === 'raw-2', 'gateway hears the change after reconnecting');
-    expect((await write('PATCH', `/data-objects/${id}`, { attributes: { title: 'through the api' } })).statusCode).to.equal(200);
+    expect(
+      (await write('PATCH', `/data-objects/${id}`, { attributes: { title: 'through the api' } })).statusCode,
+    ).to.equal(200);
     await eventually(async () => (await title()) === 'through the api', 'gateway sees the write through the API');
   });
 
-  it('a class change in one process drops the other process\'s definitions', async () => {
+  it("a class change in one process drops the other process's definitions", async () => {
     // Warm the gateway's schema cache with the class, then add a field through core-api.
     const created = await write('POST', '/data-objects', { classId, published: true, attributes: { title: 'x' } });
     await readGateway(created.json().id);
-    const patched = await write('PATCH', `/data-classes/${classId}`, { fields: [{ name: 'title', type: 'text' }, { name: 'rank', type: 'number' }] });
+    const patched = await write('PATCH', `/data-classes/${classId}`, {
+      fields: [
+        { name: 'title', type: 'text' },
+        { name: 'rank', type: 'number' },
+      ],
+    });
     expect(patched.statusCode, patched.body).to.equal(200);
-    await eventually(async () => (await servicesOf(gateway).query.classNamed('cached')).fields.length === 2, 'gateway sees the new field');
+    await eventually(
+      async () => (await servicesOf(gateway).query.classNamed('cached')).fields.length === 2,
+      'gateway sees the new field',
+    );
   });
 });

@@ -15,7 +15,8 @@ describe('data: object retention job', () => {
   let bulkEvents: RecordChange[];
   const daysAgo = (days: number) => new Date(clock.now().getTime() - days * DAY_MS);
   const run = () => runRetention(t.kernel.pluginDeps('data') as RetentionDeps);
-  const count = async (classId: string) => Number((await t.db('data_objects').where({ class_id: classId }).count({ n: '*' }))[0].n);
+  const count = async (classId: string) =>
+    Number((await t.db('data_objects').where({ class_id: classId }).count({ n: '*' }))[0].n);
   const purgeAudits = () => t.db('audit_log').where({ action: 'retention.purge' }).orderBy('id');
 
   before(async () => {
@@ -61,7 +62,9 @@ describe('data: object retention job', () => {
     const result = await run();
     expect(result).to.include({ deleted: 450, batches: 3 });
     expect(await count(purged.id)).to.equal(5);
-    expect(await t.db('data_objects').where({ class_id: purged.id }).where('created_at', '<', daysAgo(30)).first()).to.equal(undefined);
+    expect(
+      await t.db('data_objects').where({ class_id: purged.id }).where('created_at', '<', daysAgo(30)).first(),
+    ).to.equal(undefined);
     expect(await count(kept.id)).to.equal(10);
     expect(await count(longer.id)).to.equal(3);
 
@@ -104,14 +107,22 @@ describe('data: object retention job', () => {
     await seedObject(t.db, cls.id, { translationGroupId: soloGroup, createdAt: daysAgo(20) });
     await seedObject(t.db, cls.id, { translationGroupId: mixedGroup, locale: 'en', createdAt: daysAgo(20) });
     await seedObject(t.db, cls.id, { translationGroupId: mixedGroup, locale: 'de', createdAt: daysAgo(2) });
-    const unique = (field: string, scope: string, value: string, group: string) => ({ class_id: cls.id, field, scope, value, translation_group_id: group });
-    await t.db('data_unique_values').insert([
-      unique('sku', '', 'solo-sku', soloGroup),
-      unique('slug', 'en', 'solo-slug', soloGroup),
-      unique('sku', '', 'mixed-sku', mixedGroup),
-      unique('slug', 'en', 'mixed-en', mixedGroup),
-      unique('slug', 'de', 'mixed-de', mixedGroup),
-    ]);
+    const unique = (field: string, scope: string, value: string, group: string) => ({
+      class_id: cls.id,
+      field,
+      scope,
+      value,
+      translation_group_id: group,
+    });
+    await t
+      .db('data_unique_values')
+      .insert([
+        unique('sku', '', 'solo-sku', soloGroup),
+        unique('slug', 'en', 'solo-slug', soloGroup),
+        unique('sku', '', 'mixed-sku', mixedGroup),
+        unique('slug', 'en', 'mixed-en', mixedGroup),
+        unique('slug', 'de', 'mixed-de', mixedGroup),
+      ]);
 
     expect((await run()).deleted).to.equal(2);
     const left = await t.db('data_unique_values').where({ class_id: cls.id }).orderBy('value').pluck('value');
@@ -121,10 +132,21 @@ describe('data: object retention job', () => {
   it('uses retentionDays set through PATCH /data-classes/:id, which only administrators may do', async () => {
     const editor = await t.createUser({ roles: ['editor'] });
     const admin = await t.admin();
-    const cls = await t.inject({ method: 'POST', url: '/data-classes', headers: { cookie: editor.cookie }, payload: { name: `Lead_${randomUUID().slice(0, 8)}`, fields: [{ name: 'email', type: 'text' }] } });
+    const cls = await t.inject({
+      method: 'POST',
+      url: '/data-classes',
+      headers: { cookie: editor.cookie },
+      payload: { name: `Lead_${randomUUID().slice(0, 8)}`, fields: [{ name: 'email', type: 'text' }] },
+    });
     expect(cls.statusCode, cls.body).to.equal(201);
     const classId = cls.json().id;
-    const patch = (cookie: string) => t.inject({ method: 'PATCH', url: `/data-classes/${classId}`, headers: { cookie }, payload: { retentionDays: 30 } });
+    const patch = (cookie: string) =>
+      t.inject({
+        method: 'PATCH',
+        url: `/data-classes/${classId}`,
+        headers: { cookie },
+        payload: { retentionDays: 30 },
+      });
     expect((await patch(editor.cookie)).statusCode).to.equal(403);
     expect((await t.db('data_classes').where({ id: classId }).first()).retention_days).to.equal(null);
     const patched = await patch(admin.cookie);
@@ -132,7 +154,12 @@ describe('data: object retention job', () => {
     expect(patched.json().retentionDays).to.equal(30);
 
     for (const email of ['a@example.test', 'b@example.test']) {
-      const res = await t.inject({ method: 'POST', url: '/data-objects', headers: { cookie: editor.cookie }, payload: { classId, attributes: { email } } });
+      const res = await t.inject({
+        method: 'POST',
+        url: '/data-objects',
+        headers: { cookie: editor.cookie },
+        payload: { classId, attributes: { email } },
+      });
       expect(res.statusCode, res.body).to.equal(201);
     }
     expect((await run()).deleted).to.equal(0);
@@ -156,7 +183,8 @@ describe('data: object retention job', () => {
       own,
       events,
       run: () => runRetention(own.kernel.pluginDeps('data') as RetentionDeps),
-      count: async (classId: string) => Number((await own.db('data_objects').where({ class_id: classId }).count({ n: '*' }))[0].n),
+      count: async (classId: string) =>
+        Number((await own.db('data_objects').where({ class_id: classId }).count({ n: '*' }))[0].n),
     };
   }
   const ago = (days: number) => new Date(Date.now() - days * DAY_MS);
@@ -182,7 +210,10 @@ describe('data: object retention job', () => {
       expect(events.map((e) => e.recordId)).to.deep.equal([first.id, second.id]);
       expect(await count(first.id)).to.equal(0);
       expect(await count(second.id)).to.equal(0);
-      const audits = (await own.db('audit_log').where({ action: 'retention.purge', target_id: first.id }).orderBy('id')) as Array<{ after: { deleted: number } }>;
+      const audits = (await own
+        .db('audit_log')
+        .where({ action: 'retention.purge', target_id: first.id })
+        .orderBy('id')) as Array<{ after: { deleted: number } }>;
       expect(audits.map((a) => a.after.deleted)).to.deep.equal([20_000, 50]);
     } finally {
       await own.close();
@@ -207,7 +238,10 @@ describe('data: object retention job', () => {
       events.length = 0;
       const result = await run();
       expect(result.deleted).to.equal(450);
-      expect(events.map((e) => (e.data?.bulk as { count: number }).count), 'objects per batch').to.deep.equal([200, 200, 50]);
+      expect(
+        events.map((e) => (e.data?.bulk as { count: number }).count),
+        'objects per batch',
+      ).to.deep.equal([200, 200, 50]);
       expect(result.batches, 'batches').to.equal(3);
     } finally {
       await own.close();

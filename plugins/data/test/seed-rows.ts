@@ -7,10 +7,18 @@ import { createClassPartition } from '../store/object-partitions.ts';
  * Direct inserts for the workflow, preview and retention specs: they are about objects that exist
  * (and about their age), not about how objects are created, so they do not go through the object API.
  */
-export async function seedClass(db: Db, opts: { name?: string; retentionDays?: number | null } = {}): Promise<{ id: string; name: string }> {
+export async function seedClass(
+  db: Db,
+  opts: { name?: string; retentionDays?: number | null } = {},
+): Promise<{ id: string; name: string }> {
   const name = opts.name ?? `cls_${randomUUID().slice(0, 8)}`;
   const [row] = await db('data_classes')
-    .insert({ name, label: name, fields: JSON.stringify([{ name: 'title', type: 'text' }]), retention_days: opts.retentionDays ?? null })
+    .insert({
+      name,
+      label: name,
+      fields: JSON.stringify([{ name: 'title', type: 'text' }]),
+      retention_days: opts.retentionDays ?? null,
+    })
     .returning(['id', 'name']);
   // Objects are stored in their class's partition, which the class service creates with the class.
   await createClassPartition(db, row.id);
@@ -20,7 +28,14 @@ export async function seedClass(db: Db, opts: { name?: string; retentionDays?: n
 export async function seedObject(
   db: Db,
   classId: string,
-  opts: { workflowState?: string | null; published?: boolean; createdAt?: Date; locale?: string; translationGroupId?: string; title?: string } = {},
+  opts: {
+    workflowState?: string | null;
+    published?: boolean;
+    createdAt?: Date;
+    locale?: string;
+    translationGroupId?: string;
+    title?: string;
+  } = {},
 ): Promise<ObjectRow> {
   const [row] = await db('data_objects')
     .insert({

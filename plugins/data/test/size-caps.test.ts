@@ -8,12 +8,21 @@ describe('data: object size and page byte caps', () => {
   const text = (bytes: number, c = 'x') => c.repeat(bytes);
   before(async () => {
     k = await startDataKernel({ DATA_MAX_OBJECT_BYTES: '40000', DATA_MAX_PAGE_BYTES: '65536' });
-    cls = await k.createClass([{ name: 'body', type: 'markdown' }, { name: 'n', type: 'number' }], 'Caps');
+    cls = await k.createClass(
+      [
+        { name: 'body', type: 'markdown' },
+        { name: 'n', type: 'number' },
+      ],
+      'Caps',
+    );
   });
   after(() => k.t.close());
 
   it('refuses a create or an update over DATA_MAX_OBJECT_BYTES with 413 OBJECT_TOO_LARGE, storing nothing', async () => {
-    const big = await k.call('POST', '/data-objects', k.publisher, { classId: cls.id, attributes: { body: text(40_001) } });
+    const big = await k.call('POST', '/data-objects', k.publisher, {
+      classId: cls.id,
+      attributes: { body: text(40_001) },
+    });
     expect(big.statusCode).to.equal(413);
     expect(big.json()).to.include({ code: 'OBJECT_TOO_LARGE', field: 'attributes' });
     expect(await k.t.db('data_objects').where({ class_id: cls.id }).count({ n: '*' }).first()).to.deep.equal({ n: 0 });
@@ -38,15 +47,34 @@ describe('data: object size and page byte caps', () => {
   });
 
   it('stops a page at DATA_MAX_PAGE_BYTES (at least one object) and answers hasMore, on every list and query route', async () => {
-    for (let n = 0; n < 5; n++) await k.createObject({ classId: cls.id, published: true, attributes: { body: text(30_000, String(n)), n } });
-    const pages: Array<{ route: string; fetch: (offset: number) => Promise<{ objects: Array<{ attributes: { n: number } }>; hasMore: boolean }> }> = [
-      { route: 'admin list', fetch: async (offset) => (await k.call('GET', `/data-objects?classId=${cls.id}&limit=10&offset=${offset}`, k.admin)).json() },
+    for (let n = 0; n < 5; n++)
+      await k.createObject({ classId: cls.id, published: true, attributes: { body: text(30_000, String(n)), n } });
+    const pages: Array<{
+      route: string;
+      fetch: (offset: number) => Promise<{ objects: Array<{ attributes: { n: number } }>; hasMore: boolean }>;
+    }> = [
+      {
+        route: 'admin list',
+        fetch: async (offset) =>
+          (await k.call('GET', `/data-objects?classId=${cls.id}&limit=10&offset=${offset}`, k.admin)).json(),
+      },
       {
         route: 'public query',
         fetch: async (offset) =>
-          (await k.call('POST', '/public/data-objects/query', null, { className: cls.name, orderBy: [{ field: 'n' }], limit: 10, offset })).json(),
+          (
+            await k.call('POST', '/public/data-objects/query', null, {
+              className: cls.name,
+              orderBy: [{ field: 'n' }],
+              limit: 10,
+              offset,
+            })
+          ).json(),
       },
-      { route: 'public list', fetch: async (offset) => (await k.call('GET', `/public/data-objects?className=${cls.name}&limit=10&offset=${offset}`, null)).json() },
+      {
+        route: 'public list',
+        fetch: async (offset) =>
+          (await k.call('GET', `/public/data-objects?className=${cls.name}&limit=10&offset=${offset}`, null)).json(),
+      },
     ];
     for (const { route, fetch } of pages) {
       const first = await fetch(0);

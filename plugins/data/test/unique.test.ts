@@ -27,7 +27,14 @@ describe('data: unique fields', () => {
     const results = await Promise.all([create({ sku: 'RACE' }), create({ sku: 'RACE' })]);
     expect(results.map((r) => r.statusCode).sort()).to.deep.equal([201, 409]);
     expect(results.find((r) => r.statusCode === 409)!.json().code).to.equal('UNIQUE_VIOLATION');
-    expect(await k.t.db('data_objects').where({ class_id: cls.id }).whereRaw(`attributes->>'sku' = 'RACE'`).count('* as n').first()).to.deep.equal({ n: 1 });
+    expect(
+      await k.t
+        .db('data_objects')
+        .where({ class_id: cls.id })
+        .whereRaw(`attributes->>'sku' = 'RACE'`)
+        .count('* as n')
+        .first(),
+    ).to.deep.equal({ n: 1 });
   });
 
   it('localized fields are unique per locale; shared ones across a translation group once', async () => {
@@ -37,7 +44,10 @@ describe('data: unique fields', () => {
     // Same slug in the same locale: refused.
     expect((await create({ slug: 'hello' }, { locale: 'en' })).json().field).to.equal('slug');
     // A translation of the same record shares the shared value without conflict.
-    const fr = await create({ sku: 'G1', slug: 'bonjour' }, { locale: 'fr', translationGroupId: en.translationGroupId });
+    const fr = await create(
+      { sku: 'G1', slug: 'bonjour' },
+      { locale: 'fr', translationGroupId: en.translationGroupId },
+    );
     expect(fr.statusCode).to.equal(201);
     // Freeing values: a changed value releases the old one; deleting releases them all.
     const sku = await k.call('PATCH', `/data-objects/${en.id}`, k.editor, { attributes: { sku: 'G2' } });

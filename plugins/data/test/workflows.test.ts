@@ -43,7 +43,12 @@ describe('data: workflows and transitions', () => {
   const transitions = (objectId: string, cookie: string) =>
     t.inject({ method: 'GET', url: `/data-objects/${objectId}/transitions`, headers: { cookie } });
   const run = (objectId: string, transition: string, cookie: string, headers: Record<string, string> = {}) =>
-    t.inject({ method: 'POST', url: `/data-objects/${objectId}/transition`, headers: { cookie, ...headers }, payload: { transition } });
+    t.inject({
+      method: 'POST',
+      url: `/data-objects/${objectId}/transition`,
+      headers: { cookie, ...headers },
+      payload: { transition },
+    });
 
   describe('PUT /data-classes/:id/workflow', () => {
     const withChange = (change: (w: typeof REVIEW_WORKFLOW & { initialPlace?: string }) => void) => {
@@ -53,13 +58,38 @@ describe('data: workflows and transitions', () => {
     };
     const cases: Array<[string, unknown, string, string]> = [
       ['a duplicate place', withChange((w) => w.places.push({ name: 'draft' })), 'places.3.name', 'DUPLICATE_PLACE'],
-      ['a duplicate transition', withChange((w) => w.transitions.push({ ...w.transitions[0] })), 'transitions.4.name', 'DUPLICATE_TRANSITION'],
-      ['an unknown from place', withChange((w) => (w.transitions[1].from = ['review', 'nowhere'])), 'transitions.1.from.1', 'UNKNOWN_PLACE'],
-      ['an unknown to place', withChange((w) => (w.transitions[2].to = 'nowhere')), 'transitions.2.to', 'UNKNOWN_PLACE'],
-      ['an unknown permission key', withChange((w) => (w.transitions[0].permissions = ['objects:write', 'objects:fly'])), 'transitions.0.permissions.1', 'UNKNOWN_PERMISSION'],
+      [
+        'a duplicate transition',
+        withChange((w) => w.transitions.push({ ...w.transitions[0] })),
+        'transitions.4.name',
+        'DUPLICATE_TRANSITION',
+      ],
+      [
+        'an unknown from place',
+        withChange((w) => (w.transitions[1].from = ['review', 'nowhere'])),
+        'transitions.1.from.1',
+        'UNKNOWN_PLACE',
+      ],
+      [
+        'an unknown to place',
+        withChange((w) => (w.transitions[2].to = 'nowhere')),
+        'transitions.2.to',
+        'UNKNOWN_PLACE',
+      ],
+      [
+        'an unknown permission key',
+        withChange((w) => (w.transitions[0].permissions = ['objects:write', 'objects:fly'])),
+        'transitions.0.permissions.1',
+        'UNKNOWN_PERMISSION',
+      ],
       ['an unknown initial place', withChange((w) => (w.initialPlace = 'nowhere')), 'initialPlace', 'UNKNOWN_PLACE'],
       ['no places', { places: [], transitions: [] }, 'places', 'VALIDATION_FAILED'],
-      ['a transition without from', withChange((w) => (w.transitions[0].from = [])), 'transitions.0.from', 'VALIDATION_FAILED'],
+      [
+        'a transition without from',
+        withChange((w) => (w.transitions[0].from = [])),
+        'transitions.0.from',
+        'VALIDATION_FAILED',
+      ],
       ['a missing transitions list', { places: [{ name: 'a' }] }, 'transitions', 'VALIDATION_FAILED'],
     ];
     for (const [what, body, field, code] of cases) {
@@ -75,7 +105,10 @@ describe('data: workflows and transitions', () => {
       expect((await putWorkflow(REVIEW_WORKFLOW, viewer.cookie)).statusCode).to.equal(403);
       const res = await putWorkflow(REVIEW_WORKFLOW, editor.cookie, randomUUID());
       expect(res.statusCode).to.equal(404);
-      expect((await t.inject({ method: 'PUT', url: `/data-classes/${classId}/workflow`, payload: REVIEW_WORKFLOW })).statusCode).to.equal(401);
+      expect(
+        (await t.inject({ method: 'PUT', url: `/data-classes/${classId}/workflow`, payload: REVIEW_WORKFLOW }))
+          .statusCode,
+      ).to.equal(401);
     });
 
     it('stores the workflow with defaults filled in; GET returns it', async () => {
@@ -83,8 +116,18 @@ describe('data: workflows and transitions', () => {
       expect(res.statusCode, res.body).to.equal(200);
       expect(res.json().initialPlace).to.equal('draft');
       expect(res.json().places[1]).to.deep.equal({ name: 'review', label: 'review' });
-      expect(res.json().transitions[1]).to.deep.equal({ name: 'approve', label: 'Approve', from: ['review'], to: 'live', permissions: ['objects:publish'] });
-      const got = await t.inject({ method: 'GET', url: `/data-classes/${classId}/workflow`, headers: { cookie: viewer.cookie } });
+      expect(res.json().transitions[1]).to.deep.equal({
+        name: 'approve',
+        label: 'Approve',
+        from: ['review'],
+        to: 'live',
+        permissions: ['objects:publish'],
+      });
+      const got = await t.inject({
+        method: 'GET',
+        url: `/data-classes/${classId}/workflow`,
+        headers: { cookie: viewer.cookie },
+      });
       expect(got.statusCode).to.equal(200);
       expect(got.json()).to.deep.equal(res.json());
       const stored = await t.db('data_classes').where({ id: classId }).first('workflow');
@@ -107,8 +150,12 @@ describe('data: workflows and transitions', () => {
       expect((await transitions(obj.id, viewer.cookie)).json().transitions).to.deep.equal([]);
 
       const inReview = await seedObject(t.db, classId, { workflowState: 'review' });
-      expect((await transitions(inReview.id, editor.cookie)).json().transitions.map((x: { name: string }) => x.name)).to.deep.equal(['reject']);
-      expect((await transitions(inReview.id, admin.cookie)).json().transitions.map((x: { name: string }) => x.name)).to.deep.equal(['approve', 'reject']);
+      expect(
+        (await transitions(inReview.id, editor.cookie)).json().transitions.map((x: { name: string }) => x.name),
+      ).to.deep.equal(['reject']);
+      expect(
+        (await transitions(inReview.id, admin.cookie)).json().transitions.map((x: { name: string }) => x.name),
+      ).to.deep.equal(['approve', 'reject']);
       expect((await transitions(randomUUID(), editor.cookie)).statusCode).to.equal(404);
     });
 
@@ -117,7 +164,10 @@ describe('data: workflows and transitions', () => {
       const res = await run(obj.id, 'submit', editor.cookie);
       expect(res.statusCode, res.body).to.equal(200);
       expect(res.json()).to.include({ id: obj.id, workflowState: 'review', classId });
-      expect(res.json().class).to.deep.equal({ id: classId, name: (await t.db('data_classes').where({ id: classId }).first()).name });
+      expect(res.json().class).to.deep.equal({
+        id: classId,
+        name: (await t.db('data_classes').where({ id: classId }).first()).name,
+      });
       expect(new Date(res.json().updatedAt).getTime()).to.be.greaterThan(new Date(obj.updated_at).getTime());
       expect((await t.db('data_objects').where({ id: obj.id }).first()).workflow_state).to.equal('review');
 
@@ -163,7 +213,16 @@ describe('data: workflows and transitions', () => {
       expect(res.statusCode).to.equal(400);
       expect(res.json()).to.include({ code: 'UNKNOWN_TRANSITION', field: 'transition' });
       expect((await run(randomUUID(), 'submit', editor.cookie)).statusCode).to.equal(404);
-      expect((await t.inject({ method: 'POST', url: `/data-objects/${obj.id}/transition`, headers: { cookie: editor.cookie }, payload: {} })).statusCode).to.equal(400);
+      expect(
+        (
+          await t.inject({
+            method: 'POST',
+            url: `/data-objects/${obj.id}/transition`,
+            headers: { cookie: editor.cookie },
+            payload: {},
+          })
+        ).statusCode,
+      ).to.equal(400);
     });
 
     it('lets only one of two concurrent transitions from the same state succeed', async () => {
@@ -202,7 +261,10 @@ describe('data: workflows and transitions', () => {
       expect((await run(id, 'submit', editor.cookie)).statusCode).to.equal(409);
       const approved = await run(id, 'approve', admin.cookie);
       expect(approved.statusCode, approved.body).to.equal(200);
-      expect(events.find((e) => e.kind === 'transitioned')?.data?.transition).to.deep.equal({ from: 'review', to: 'live' });
+      expect(events.find((e) => e.kind === 'transitioned')?.data?.transition).to.deep.equal({
+        from: 'review',
+        to: 'live',
+      });
       const read = await t.inject({ method: 'GET', url: `/data-objects/${id}`, headers: { cookie: viewer.cookie } });
       expect(read.json().workflowState).to.equal('live');
     });
@@ -213,16 +275,40 @@ describe('data: workflows and transitions', () => {
       const cls = await seedClass(t.db);
       expect((await putWorkflow(REVIEW_WORKFLOW, editor.cookie, cls.id)).statusCode).to.equal(200);
       const obj = await seedObject(t.db, cls.id, { workflowState: 'review' });
-      expect((await t.inject({ method: 'DELETE', url: `/data-classes/${cls.id}/workflow`, headers: { cookie: viewer.cookie } })).statusCode).to.equal(403);
-      const res = await t.inject({ method: 'DELETE', url: `/data-classes/${cls.id}/workflow`, headers: { cookie: editor.cookie } });
+      expect(
+        (
+          await t.inject({
+            method: 'DELETE',
+            url: `/data-classes/${cls.id}/workflow`,
+            headers: { cookie: viewer.cookie },
+          })
+        ).statusCode,
+      ).to.equal(403);
+      const res = await t.inject({
+        method: 'DELETE',
+        url: `/data-classes/${cls.id}/workflow`,
+        headers: { cookie: editor.cookie },
+      });
       expect(res.statusCode).to.equal(204);
-      const got = await t.inject({ method: 'GET', url: `/data-classes/${cls.id}/workflow`, headers: { cookie: editor.cookie } });
+      const got = await t.inject({
+        method: 'GET',
+        url: `/data-classes/${cls.id}/workflow`,
+        headers: { cookie: editor.cookie },
+      });
       expect(got.statusCode).to.equal(404);
       expect(got.json().code).to.equal('NO_WORKFLOW');
       expect((await t.db('data_objects').where({ id: obj.id }).first()).workflow_state).to.equal('review');
       expect((await transitions(obj.id, admin.cookie)).json()).to.deep.equal({ place: 'review', transitions: [] });
       expect((await run(obj.id, 'approve', admin.cookie)).json().code).to.equal('UNKNOWN_TRANSITION');
-      expect((await t.inject({ method: 'DELETE', url: `/data-classes/${randomUUID()}/workflow`, headers: { cookie: editor.cookie } })).statusCode).to.equal(404);
+      expect(
+        (
+          await t.inject({
+            method: 'DELETE',
+            url: `/data-classes/${randomUUID()}/workflow`,
+            headers: { cookie: editor.cookie },
+          })
+        ).statusCode,
+      ).to.equal(404);
     });
   });
 });

@@ -12,14 +12,26 @@ const TRAILING = ['changed', 'actor', 'test'];
  */
 export function deliveryBody(delivery: ClaimedDelivery, instance: string): string {
   const envelope = delivery.envelope as Record<string, unknown>;
-  const body: Record<string, unknown> = { id: delivery.eventId, type: envelope.type, occurredAt: envelope.occurredAt, instance };
-  const middle = Object.keys(envelope).filter((k) => !LEADING.includes(k) && !TRAILING.includes(k) && k !== 'type' && k !== 'occurredAt');
+  const body: Record<string, unknown> = {
+    id: delivery.eventId,
+    type: envelope.type,
+    occurredAt: envelope.occurredAt,
+    instance,
+  };
+  const middle = Object.keys(envelope).filter(
+    (k) => !LEADING.includes(k) && !TRAILING.includes(k) && k !== 'type' && k !== 'occurredAt',
+  );
   for (const key of [...LEADING, ...middle, ...TRAILING]) if (envelope[key] !== undefined) body[key] = envelope[key];
   return JSON.stringify(body);
 }
 
 /** The delivery headers: ours, and the Standard Webhooks set in parallel; signatures only with a secret. */
-export function deliveryHeaders(delivery: ClaimedDelivery, body: string, timestamp: number, secret: string | undefined): Record<string, string> {
+export function deliveryHeaders(
+  delivery: ClaimedDelivery,
+  body: string,
+  timestamp: number,
+  secret: string | undefined,
+): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'x-cms-event-id': delivery.eventId,

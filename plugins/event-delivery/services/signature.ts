@@ -11,10 +11,14 @@ export function cmsSignature(secret: string, timestamp: number, body: string): s
  * `whsec_` + base64(value)).
  */
 export function standardWebhooksKey(secret: string): Buffer {
-  return secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8');
+  return secret.startsWith('whsec_')
+    ? Buffer.from(secret.slice('whsec_'.length), 'base64')
+    : Buffer.from(secret, 'utf8');
 }
 
 /** `webhook-signature` value: `v1,` + base64 HMAC-SHA256(key, id + '.' + timestamp + '.' + body). */
 export function standardWebhooksSignature(secret: string, id: string, timestamp: number, body: string): string {
-  return 'v1,' + createHmac('sha256', standardWebhooksKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return (
+    'v1,' + createHmac('sha256', standardWebhooksKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64')
+  );
 }

@@ -90,7 +90,10 @@ export class DeliveryWorker {
     }
     // Claims not started go back at once instead of waiting for their lease.
     const unsent = this.claimed.splice(0).map((c) => c.delivery);
-    if (unsent.length > 0) await this.deps.queue.release(unsent).catch((err) => this.deps.log.warn({ err }, 'object events: releasing claims failed'));
+    if (unsent.length > 0)
+      await this.deps.queue
+        .release(unsent)
+        .catch((err) => this.deps.log.warn({ err }, 'object events: releasing claims failed'));
   }
 
   /**
@@ -106,7 +109,11 @@ export class DeliveryWorker {
     }
     // Given back at once (the try not counted), so slow receivers do not age deliveries unsent.
     if (late.length > 0) {
-      this.track(this.deps.queue.release(late).catch((err) => this.deps.log.warn({ err }, 'object events: releasing late claims failed')));
+      this.track(
+        this.deps.queue
+          .release(late)
+          .catch((err) => this.deps.log.warn({ err }, 'object events: releasing late claims failed')),
+      );
     }
   }
 
@@ -155,10 +162,15 @@ export class DeliveryWorker {
     let secret: string | undefined;
     if (delivery.signingSecretRef) {
       // Only the signing-secret namespace, whatever a row says: never DATABASE_URL or another secret.
-      if (!SECRET_REF.test(delivery.signingSecretRef)) return { kind: 'failed', problem: 'signing secret reference outside OBJECT_EVENTS_SECRET_*; nothing sent' };
+      if (!SECRET_REF.test(delivery.signingSecretRef))
+        return { kind: 'failed', problem: 'signing secret reference outside OBJECT_EVENTS_SECRET_*; nothing sent' };
       // The variable is named at run time by the subscription, so it cannot be part of the typed config slice.
       secret = (this.opts.secretOf ?? ((name) => process.env[name]))(delivery.signingSecretRef);
-      if (!secret) return { kind: 'failed', problem: `signing secret variable ${delivery.signingSecretRef} is not set; nothing sent` };
+      if (!secret)
+        return {
+          kind: 'failed',
+          problem: `signing secret variable ${delivery.signingSecretRef} is not set; nothing sent`,
+        };
     }
     const now = this.deps.clock.now();
     const timestamp = Math.floor(now.getTime() / 1000);
@@ -169,13 +181,18 @@ export class DeliveryWorker {
       timeoutMs: this.timeoutMs,
     });
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.timeoutMs + 500)));
+    const timeout = new Promise<'timeout'>(
+      (resolve) => (timer = setTimeout(() => resolve('timeout'), this.timeoutMs + 500)),
+    );
     try {
       const answer = await Promise.race([call, timeout]);
       if (answer === 'timeout') return { kind: 'failed', problem: `no answer within ${this.timeoutMs / 1000} s` };
       if (answer.status >= 200 && answer.status < 300) return { kind: 'delivered' };
       if (answer.status === 410) return { kind: 'gone', problem: 'receiver answered 410 Gone; subscription disabled' };
-      const retryAfter = answer.status === 429 || answer.status === 503 ? retryAfterMs(headerOf(answer.headers, 'retry-after'), now) : undefined;
+      const retryAfter =
+        answer.status === 429 || answer.status === 503
+          ? retryAfterMs(headerOf(answer.headers, 'retry-after'), now)
+          : undefined;
       return { kind: 'failed', problem: `receiver answered HTTP ${answer.status}`, retryAfterMs: retryAfter };
     } catch (err) {
       const problem = isHttpError(err) ? `${err.code}: ${err.message}` : 'network error';
@@ -188,6 +205,7 @@ export class DeliveryWorker {
 }
 
 function headerOf(headers: Record<string, string>, name: string): string | undefined {
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return Array.isArray(value) ? value[0] : value;
+  for (const [key, value] of Object.entries(headers))
+    if (key.toLowerCase() === name) return Array.isArray(value) ? value[0] : value;
   return undefined;
 }

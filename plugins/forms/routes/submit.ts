@@ -3,20 +3,25 @@ import type { App } from '../../../kernel/index.ts';
 import type { FormSubmissions } from '../services/form-submit.ts';
 
 export async function submitRoutes(app: App, forms: FormSubmissions): Promise<void> {
-  app.post('/public/forms/:classId/submit', {
-    config: { public: true },
-    schema: {
-      tags: ['public'],
-      params: Type.Object({ classId: Type.String({ minLength: 1, maxLength: 64 }) }),
-      body: Type.Object(
-        {
-          attributes: Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), { maxProperties: 200 }),
-          locale: Type.Optional(Type.String({ minLength: 2, maxLength: 35 })),
-          // Accepted and ignored until a mail plugin exists (README).
-          notify: Type.Optional(Type.Unknown()),
-        },
-        { additionalProperties: false },
-      ),
+  app.post(
+    '/public/forms/:classId/submit',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['public'],
+        params: Type.Object({ classId: Type.String({ minLength: 1, maxLength: 64 }) }),
+        body: Type.Object(
+          {
+            attributes: Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), { maxProperties: 200 }),
+            locale: Type.Optional(Type.String({ minLength: 2, maxLength: 35 })),
+            // Accepted and ignored until a mail plugin exists (README).
+            notify: Type.Optional(Type.Unknown()),
+          },
+          { additionalProperties: false },
+        ),
+      },
     },
-  }, async (request, reply) => reply.code(201).send(await forms.submit(request.ip, request.params.classId, request.body)));
+    async (request, reply) =>
+      reply.code(201).send(await forms.submit(request.ip, request.params.classId, request.body)),
+  );
 }

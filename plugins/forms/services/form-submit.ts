@@ -5,23 +5,37 @@ type StagedUpload = NonNullable<Awaited<ReturnType<ServiceMap['assetLibrary']['s
 /** Submits per client address in a fixed window (in memory: one core-api process, as the spec's deployment has). */
 export class SubmitRateLimit {
   private readonly windows = new Map<string, { start: number; count: number }>();
-  constructor(private readonly perWindow: number, private readonly windowMs: number, private readonly now: () => number) {}
+  constructor(
+    private readonly perWindow: number,
+    private readonly windowMs: number,
+    private readonly now: () => number,
+  ) {}
 
   take(address: string): void {
     const now = this.now();
-    if (this.windows.size > 100_000) for (const [k, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(k);
+    if (this.windows.size > 100_000)
+      for (const [k, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(k);
     const w = this.windows.get(address);
     if (!w || now - w.start >= this.windowMs) {
       this.windows.set(address, { start: now, count: 1 });
       return;
     }
-    if (w.count >= this.perWindow) throw tooManyRequests('Too many form submissions from this address; try again later', (w.start + this.windowMs - now) / 1000, 'FORM_RATE_LIMITED');
+    if (w.count >= this.perWindow)
+      throw tooManyRequests(
+        'Too many form submissions from this address; try again later',
+        (w.start + this.windowMs - now) / 1000,
+        'FORM_RATE_LIMITED',
+      );
     w.count++;
   }
 }
 
 const isUploadRef = (v: unknown): v is { uploadId: string } =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as { uploadId?: unknown }).uploadId === 'string';
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  Object.keys(v).length === 1 &&
+  typeof (v as { uploadId?: unknown }).uploadId === 'string';
 
 /**
  * `POST /public/forms/:classId/submit`: one unpublished object (actor `system`), each `{ uploadId }`
@@ -29,9 +43,21 @@ const isUploadRef = (v: unknown): v is { uploadId: string } =>
  * asset row, and the asset plugin removes the stored copy when the transaction rolls back.
  */
 export class FormSubmissions {
-  constructor(private readonly d: { db: Db; assets: ServiceMap['assetLibrary']; objects: ServiceMap['dataObjects']; sites: ServiceMap['publishedSites'] | undefined; limit: SubmitRateLimit }) {}
+  constructor(
+    private readonly d: {
+      db: Db;
+      assets: ServiceMap['assetLibrary'];
+      objects: ServiceMap['dataObjects'];
+      sites: ServiceMap['publishedSites'] | undefined;
+      limit: SubmitRateLimit;
+    },
+  ) {}
 
-  async submit(address: string, classId: string, body: { attributes: Record<string, unknown>; locale?: string }): Promise<{ id: string; attachments: Array<{ field: string; assetId: string }> }> {
+  async submit(
+    address: string,
+    classId: string,
+    body: { attributes: Record<string, unknown>; locale?: string },
+  ): Promise<{ id: string; attachments: Array<{ field: string; assetId: string }> }> {
     this.d.limit.take(address);
     return this.d.db.transaction(async (trx) => {
       const attributes: Record<string, unknown> = {};
@@ -43,22 +69,34 @@ export class FormSubmissions {
         }
         const named = `attributes.${field}`;
         const upload = await this.d.assets.stagedUpload(value.uploadId, trx);
-        if (!upload) throw Object.assign(notFound('Unknown, expired or already attached upload', 'UPLOAD_NOT_FOUND'), { field: named });
-        if (upload.fieldId !== field) throw badRequest(`The upload was asked for the field ${upload.fieldId}`, named, 'UPLOAD_FIELD_MISMATCH');
+        if (!upload)
+          throw Object.assign(notFound('Unknown, expired or already attached upload', 'UPLOAD_NOT_FOUND'), {
+            field: named,
+          });
+        if (upload.fieldId !== field)
+          throw badRequest(`The upload was asked for the field ${upload.fieldId}`, named, 'UPLOAD_FIELD_MISMATCH');
         staged.push({ field, upload });
       }
       await this.checkFileCount(staged.map((s) => s.upload));
       const attachments: Array<{ field: string; assetId: string }> = [];
       for (const { field, upload } of staged) {
-        const asset = await this.d.assets.attachFormUpload({ uploadId: upload.uploadId, folder: upload.folder, visibility: upload.visibility }, trx);
+        const asset = await this.d.assets.attachFormUpload(
+          { uploadId: upload.uploadId, folder: upload.folder, visibility: upload.visibility },
+          trx,
+        );
         attributes[field] = asset.id;
         attachments.push({ field, assetId: asset.id });
       }
       const created = await this.d.objects
-        .create({ actor: SYSTEM, changeActor: { type: 'system', id: null }, trx }, { classId, locale: body.locale, published: false, attributes })
+        .create(
+          { actor: SYSTEM, changeActor: { type: 'system', id: null }, trx },
+          { classId, locale: body.locale, published: false, attributes },
+        )
         .catch((err: { statusCode?: number; field?: string }) => {
           // The class is named by the path: an unknown one is a 404 of this route.
-          throw err.statusCode === 400 && err.field === 'classId' ? notFound('Class not found', 'CLASS_NOT_FOUND') : err;
+          throw err.statusCode === 400 && err.field === 'classId'
+            ? notFound('Class not found', 'CLASS_NOT_FOUND')
+            : err;
         });
       return { id: created.id, attachments };
     });
@@ -72,7 +110,8 @@ export class FormSubmissions {
     for (const [websiteId, count] of perSite) {
       const settings = await this.d.sites.uploadSettings(websiteId);
       const max = settings?.maxFilesPerSubmit ?? 0;
-      if (count > max) throw badRequest(`This website accepts at most ${max} files per submission`, 'attributes', 'TOO_MANY_FILES');
+      if (count > max)
+        throw badRequest(`This website accepts at most ${max} files per submission`, 'attributes', 'TOO_MANY_FILES');
     }
   }
 }

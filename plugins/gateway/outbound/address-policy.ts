@@ -10,8 +10,16 @@ const ranges = (entries: [string, number, 'ipv4' | 'ipv6'][]) => {
 };
 
 // 0.0.0.0/8 and `::` reach the local host on Linux, so they count as loopback.
-const LOOPBACK = ranges([['127.0.0.0', 8, 'ipv4'], ['0.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6'], ['::', 128, 'ipv6']]);
-const LINK_LOCAL = ranges([['169.254.0.0', 16, 'ipv4'], ['fe80::', 10, 'ipv6']]);
+const LOOPBACK = ranges([
+  ['127.0.0.0', 8, 'ipv4'],
+  ['0.0.0.0', 8, 'ipv4'],
+  ['::1', 128, 'ipv6'],
+  ['::', 128, 'ipv6'],
+]);
+const LINK_LOCAL = ranges([
+  ['169.254.0.0', 16, 'ipv4'],
+  ['fe80::', 10, 'ipv6'],
+]);
 const PRIVATE = ranges([
   ['10.0.0.0', 8, 'ipv4'],
   ['172.16.0.0', 12, 'ipv4'],
@@ -86,14 +94,21 @@ export class AddressPolicy {
     if (kind === 'public') return undefined;
     if (kind === 'reserved') return `${address} is not a unicast address`;
     if (this.allowHosts.has(normaliseHost(host))) return undefined;
-    if (kind === 'loopback' && this.opts.refuseLoopback) return `${host} resolves to the loopback address ${address}; name it in OUTBOUND_ALLOW_HOSTS to allow it`;
-    if (kind === 'private' && !this.opts.allowPrivate) return `${host} resolves to the private address ${address} and OUTBOUND_ALLOW_PRIVATE=false`;
-    if (kind === 'link-local') return `${host} resolves to the link-local address ${address}; name it in OUTBOUND_ALLOW_HOSTS to allow it`;
+    if (kind === 'loopback' && this.opts.refuseLoopback)
+      return `${host} resolves to the loopback address ${address}; name it in OUTBOUND_ALLOW_HOSTS to allow it`;
+    if (kind === 'private' && !this.opts.allowPrivate)
+      return `${host} resolves to the private address ${address} and OUTBOUND_ALLOW_PRIVATE=false`;
+    if (kind === 'link-local')
+      return `${host} resolves to the link-local address ${address}; name it in OUTBOUND_ALLOW_HOSTS to allow it`;
     return undefined;
   }
 }
 
 /** Lower case, IPv6 brackets and a trailing dot removed. */
 export function normaliseHost(host: string): string {
-  return host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
 }

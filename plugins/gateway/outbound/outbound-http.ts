@@ -9,7 +9,8 @@ import { AddressPolicy, normaliseHost } from './address-policy.ts';
 /** Resolves a host name to its addresses (injectable so tests can point a name anywhere). */
 export type Resolver = (host: string) => Promise<string[]>;
 
-const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+const systemResolver: Resolver = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /** Thrown from the connector when the policy refuses every address of a host; mapped to 403 OUTBOUND_REFUSED. */
 export class OutboundRefusedError extends Error {
@@ -37,7 +38,18 @@ export interface OutboundRequest {
 }
 
 // Connection-level headers that describe one hop, never forwarded in either direction.
-export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
+export const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+]);
 
 /**
  * The one module through which the gateway talks to the outside (undici). Every connection goes
@@ -58,7 +70,15 @@ export class OutboundHttp {
       connect: (connectOpts, callback) => {
         const host = normaliseHost(connectOpts.hostname);
         this.pinnedAddress(host).then(
-          (address) => base({ ...connectOpts, hostname: address, servername: connectOpts.servername || (isIP(host) ? undefined : host) }, callback),
+          (address) =>
+            base(
+              {
+                ...connectOpts,
+                hostname: address,
+                servername: connectOpts.servername || (isIP(host) ? undefined : host),
+              },
+              callback,
+            ),
           (err: Error) => callback(err, null),
         );
       },
@@ -108,13 +128,19 @@ export class OutboundHttp {
     for (let hop = 0; ; hop++) {
       const answer = await this.request(current, step);
       const location = answer.headers.location;
-      if (![301, 302, 303, 307, 308].includes(answer.status) || !location || hop >= this.opts.maxRedirects) return answer;
+      if (![301, 302, 303, 307, 308].includes(answer.status) || !location || hop >= this.opts.maxRedirects)
+        return answer;
       const next = new URL(location, current);
       if (next.protocol !== 'http:' && next.protocol !== 'https:') return answer;
       if (next.origin !== current.origin) {
-        step.headers = Object.fromEntries(Object.entries(step.headers).filter(([k]) => !['authorization', 'cookie'].includes(k.toLowerCase())));
+        step.headers = Object.fromEntries(
+          Object.entries(step.headers).filter(([k]) => !['authorization', 'cookie'].includes(k.toLowerCase())),
+        );
       }
-      if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && (step.method ?? 'GET') !== 'GET')) {
+      if (
+        answer.status === 303 ||
+        ((answer.status === 301 || answer.status === 302) && (step.method ?? 'GET') !== 'GET')
+      ) {
         step = { ...step, method: 'GET', body: undefined };
       }
       current = next;
@@ -134,12 +160,17 @@ export function checkedUrl(url: string | URL): URL {
   } catch {
     throw badRequest('Not an absolute URL', 'url');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw badRequest('Only http and https URLs are called', 'url');
-  if (parsed.username || parsed.password) throw badRequest('Credentials in a URL are not accepted; configure them on the endpoint', 'url');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw badRequest('Only http and https URLs are called', 'url');
+  if (parsed.username || parsed.password)
+    throw badRequest('Credentials in a URL are not accepted; configure them on the endpoint', 'url');
   return parsed;
 }
 
-async function readCapped(stream: Readable & AsyncIterable<Buffer>, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+async function readCapped(
+  stream: Readable & AsyncIterable<Buffer>,
+  maxBytes: number,
+): Promise<{ body: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -168,7 +199,8 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 /** Maps a failed call to the port's documented errors; messages name the host, never credentials or the query. */
 export function upstreamError(err: unknown, url: URL, timedOut: boolean): HttpError {
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
-  if (err instanceof OutboundRefusedError || e?.code === 'OUTBOUND_REFUSED') return new HttpError(403, 'OUTBOUND_REFUSED', e.message ?? 'Outbound call refused');
+  if (err instanceof OutboundRefusedError || e?.code === 'OUTBOUND_REFUSED')
+    return new HttpError(403, 'OUTBOUND_REFUSED', e.message ?? 'Outbound call refused');
   if (err instanceof HttpError) return err;
   if (timedOut || e?.name === 'TimeoutError' || TIMEOUT_CODES.has(e?.code ?? '')) {
     return new HttpError(504, 'UPSTREAM_TIMEOUT', `The upstream ${url.host} did not answer in time`);
@@ -185,7 +217,10 @@ export function upstreamError(err: unknown, url: URL, timedOut: boolean): HttpEr
 export class InternalForwarder {
   private readonly agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: 5_000 } });
 
-  async forward(url: string, init: { method: string; headers: Record<string, string>; body?: Buffer; timeoutMs: number }): Promise<Dispatcher.ResponseData> {
+  async forward(
+    url: string,
+    init: { method: string; headers: Record<string, string>; body?: Buffer; timeoutMs: number },
+  ): Promise<Dispatcher.ResponseData> {
     const target = new URL(url);
     try {
       return await request(target, {

@@ -8,7 +8,11 @@ const tags = ['gateway'];
 const config = { permission: GATEWAY_MANAGE };
 
 /** GET /api/v1/gateway/plugins and /presets: what this gateway process loaded. */
-export async function catalogRoutes(app: App, { presets }: GatewayServices, mounted: readonly MountedRemotePlugin[]): Promise<void> {
+export async function catalogRoutes(
+  app: App,
+  { presets }: GatewayServices,
+  mounted: readonly MountedRemotePlugin[],
+): Promise<void> {
   app.get(
     '/api/v1/gateway/plugins',
     {
@@ -49,7 +53,14 @@ export async function catalogRoutes(app: App, { presets }: GatewayServices, moun
                 docsUrl: Type.Union([Type.String(), Type.Null()]),
                 baseUrl: Type.String(),
                 auth: Type.Record(Type.String(), Type.String()),
-                routes: Type.Array(Type.Object({ method: Type.String(), path: Type.String(), name: Type.Optional(Type.String()), description: Type.Optional(Type.String()) })),
+                routes: Type.Array(
+                  Type.Object({
+                    method: Type.String(),
+                    path: Type.String(),
+                    name: Type.Optional(Type.String()),
+                    description: Type.Optional(Type.String()),
+                  }),
+                ),
               }),
             ),
           }),

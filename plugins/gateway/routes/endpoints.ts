@@ -11,33 +11,53 @@ const config = { permission: GATEWAY_MANAGE };
 
 /** /api/v1/gateway/endpoints...: endpoints, their routes and OpenAPI import (gateway:manage). Credentials are never read back. */
 export async function endpointRoutes(app: App, { endpoints, routes }: GatewayServices): Promise<void> {
-  app.get('/api/v1/gateway/endpoints', { config, schema: { tags, response: { 200: Type.Object({ items: Type.Array(EndpointView) }) } } }, async () => ({
-    items: (await endpoints.list()).map(endpointView),
-  }));
-
-  app.post('/api/v1/gateway/endpoints', { config, schema: { tags, body: EndpointCreate, response: { 201: EndpointView } } }, async (request, reply) =>
-    reply.code(201).send(endpointView(await endpoints.create(request.body))),
+  app.get(
+    '/api/v1/gateway/endpoints',
+    { config, schema: { tags, response: { 200: Type.Object({ items: Type.Array(EndpointView) }) } } },
+    async () => ({
+      items: (await endpoints.list()).map(endpointView),
+    }),
   );
 
-  app.get('/api/v1/gateway/endpoints/:id', { config, schema: { tags, params: IdParams, response: { 200: EndpointView } } }, async (request) =>
-    endpointView(await endpoints.get(request.params.id)),
+  app.post(
+    '/api/v1/gateway/endpoints',
+    { config, schema: { tags, body: EndpointCreate, response: { 201: EndpointView } } },
+    async (request, reply) => reply.code(201).send(endpointView(await endpoints.create(request.body))),
   );
 
-  app.patch('/api/v1/gateway/endpoints/:id', { config, schema: { tags, params: IdParams, body: EndpointPatch, response: { 200: EndpointView } } }, async (request) =>
-    endpointView(await endpoints.update(request.params.id, request.body)),
+  app.get(
+    '/api/v1/gateway/endpoints/:id',
+    { config, schema: { tags, params: IdParams, response: { 200: EndpointView } } },
+    async (request) => endpointView(await endpoints.get(request.params.id)),
   );
 
-  app.delete('/api/v1/gateway/endpoints/:id', { config, schema: { tags, params: IdParams } }, async (request, reply) => {
-    await endpoints.delete(request.params.id);
-    return reply.code(204).send();
-  });
+  app.patch(
+    '/api/v1/gateway/endpoints/:id',
+    { config, schema: { tags, params: IdParams, body: EndpointPatch, response: { 200: EndpointView } } },
+    async (request) => endpointView(await endpoints.update(request.params.id, request.body)),
+  );
 
-  app.get('/api/v1/gateway/endpoints/:id/routes', { config, schema: { tags, params: IdParams, response: { 200: Type.Object({ items: Type.Array(RouteView) }) } } }, async (request) => ({
-    items: (await routes.list(request.params.id)).map(routeView),
-  }));
+  app.delete(
+    '/api/v1/gateway/endpoints/:id',
+    { config, schema: { tags, params: IdParams } },
+    async (request, reply) => {
+      await endpoints.delete(request.params.id);
+      return reply.code(204).send();
+    },
+  );
 
-  app.post('/api/v1/gateway/endpoints/:id/routes', { config, schema: { tags, params: IdParams, body: RouteCreate, response: { 201: RouteView } } }, async (request, reply) =>
-    reply.code(201).send(routeView(await routes.create(request.params.id, request.body))),
+  app.get(
+    '/api/v1/gateway/endpoints/:id/routes',
+    { config, schema: { tags, params: IdParams, response: { 200: Type.Object({ items: Type.Array(RouteView) }) } } },
+    async (request) => ({
+      items: (await routes.list(request.params.id)).map(routeView),
+    }),
+  );
+
+  app.post(
+    '/api/v1/gateway/endpoints/:id/routes',
+    { config, schema: { tags, params: IdParams, body: RouteCreate, response: { 201: RouteView } } },
+    async (request, reply) => reply.code(201).send(routeView(await routes.create(request.params.id, request.body))),
   );
 
   app.post(
@@ -48,7 +68,16 @@ export async function endpointRoutes(app: App, { endpoints, routes }: GatewaySer
       schema: {
         tags,
         params: IdParams,
-        body: Type.Object({ spec: Type.String({ minLength: 1, maxLength: 10 * 1024 * 1024, description: 'the OpenAPI 3.0/3.1 or Swagger 2.0 document, JSON or YAML text' }) }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            spec: Type.String({
+              minLength: 1,
+              maxLength: 10 * 1024 * 1024,
+              description: 'the OpenAPI 3.0/3.1 or Swagger 2.0 document, JSON or YAML text',
+            }),
+          },
+          { additionalProperties: false },
+        ),
         response: {
           200: Type.Object({
             format: Type.String(),

@@ -21,7 +21,11 @@ interface Passthrough {
  * asset-processor, `/public/*` → core-api. Mounted only where the base URLs are configured (the split
  * deployment); in the all-in-one process the same process serves those paths itself.
  */
-export async function passthroughRoutes(app: App, forwarder: InternalForwarder, urls: { coreApi?: string; assetProcessor?: string }): Promise<void> {
+export async function passthroughRoutes(
+  app: App,
+  forwarder: InternalForwarder,
+  urls: { coreApi?: string; assetProcessor?: string },
+): Promise<void> {
   const list: Passthrough[] = [];
   if (urls.coreApi) {
     list.push({ from: '/api/internal', to: urls.coreApi, access: 'session', keepPrefix: false });
@@ -33,7 +37,9 @@ export async function passthroughRoutes(app: App, forwarder: InternalForwarder, 
   await app.register(async (scope) => {
     // Bodies pass as bytes, whatever their type: the upstream parses and validates them.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) =>
+      done(null, body),
+    );
     for (const p of list) {
       scope.route({
         method: [...METHODS],
@@ -58,7 +64,12 @@ async function forward(forwarder: InternalForwarder, p: Passthrough, request: Fa
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   headers['x-forwarded-for'] = [request.headers['x-forwarded-for'], request.ip].filter(Boolean).join(', ');
-  const answer = await forwarder.forward(target, { method: request.method, headers, body: Buffer.isBuffer(request.body) ? request.body : undefined, timeoutMs: 60_000 });
+  const answer = await forwarder.forward(target, {
+    method: request.method,
+    headers,
+    body: Buffer.isBuffer(request.body) ? request.body : undefined,
+    timeoutMs: 60_000,
+  });
   reply.code(answer.statusCode).headers(flattenHeaders({ ...answer.headers, 'set-cookie': undefined }));
   // Several cookies stay several headers (a joined Set-Cookie would be one broken cookie).
   if (answer.headers['set-cookie'] !== undefined) reply.header('set-cookie', answer.headers['set-cookie']);

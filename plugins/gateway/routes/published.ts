@@ -6,7 +6,11 @@ import type { GatewayServices } from '../services/index.ts';
 export const SITE_KEY_HEADER = 'x-cms-site-key';
 
 const tags = ['gateway-public'];
-const BindingId = Type.String({ minLength: 1, maxLength: 100, description: 'server-assigned gatewayBindingId from the saved page' });
+const BindingId = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description: 'server-assigned gatewayBindingId from the saved page',
+});
 const SiteKey = Type.Optional(Type.String({ minLength: 1, maxLength: 500 }));
 
 /**
@@ -49,9 +53,20 @@ export async function publishedRoutes(app: App, { siteBindings, publicRateLimit 
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Object({ success: Type.Boolean(), response: Type.Unknown(), outcome: Type.Optional(Type.String()) }) },
+        response: {
+          200: Type.Object({
+            success: Type.Boolean(),
+            response: Type.Unknown(),
+            outcome: Type.Optional(Type.String()),
+          }),
+        },
       },
     },
-    async (request) => siteBindings.submit(request.body.gatewayBindingId, siteKeyOf(request.headers, request.body), request.body.fields ?? {}),
+    async (request) =>
+      siteBindings.submit(
+        request.body.gatewayBindingId,
+        siteKeyOf(request.headers, request.body),
+        request.body.fields ?? {},
+      ),
   );
 }

@@ -15,7 +15,9 @@ const FilterSchema = Type.Object(
   {
     path: Type.Optional(Type.String({ maxLength: 500 })),
     pick: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
-    rename: Type.Optional(Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 200 }), { maxProperties: 100 })),
+    rename: Type.Optional(
+      Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 200 }), { maxProperties: 100 }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   },
   { additionalProperties: false },
@@ -29,8 +31,10 @@ function answerBody(answer: GatewayAnswer): unknown {
 
 /** /api/v1/gateway/routes/:id... and preview-resolve (gateway:manage). */
 export async function routeRoutes(app: App, { routes, catalog }: GatewayServices): Promise<void> {
-  app.patch('/api/v1/gateway/routes/:id', { config, schema: { tags, params: IdParams, body: RoutePatch, response: { 200: RouteView } } }, async (request) =>
-    routeView(await routes.update(request.params.id, request.body)),
+  app.patch(
+    '/api/v1/gateway/routes/:id',
+    { config, schema: { tags, params: IdParams, body: RoutePatch, response: { 200: RouteView } } },
+    async (request) => routeView(await routes.update(request.params.id, request.body)),
   );
 
   app.delete('/api/v1/gateway/routes/:id', { config, schema: { tags, params: IdParams } }, async (request, reply) => {
@@ -76,10 +80,14 @@ export async function routeRoutes(app: App, { routes, catalog }: GatewayServices
     },
   );
 
-  app.post('/api/v1/gateway/routes/:id/execute', { config, schema: { tags, params: IdParams, body: Type.Optional(CallBody), response: { 200: AnswerView } } }, async (request) => {
-    const { answer } = await routes.call(request.params.id, request.body ?? {});
-    return { status: answer.status, headers: answer.headers, body: answerBody(answer), truncated: answer.truncated };
-  });
+  app.post(
+    '/api/v1/gateway/routes/:id/execute',
+    { config, schema: { tags, params: IdParams, body: Type.Optional(CallBody), response: { 200: AnswerView } } },
+    async (request) => {
+      const { answer } = await routes.call(request.params.id, request.body ?? {});
+      return { status: answer.status, headers: answer.headers, body: answerBody(answer), truncated: answer.truncated };
+    },
+  );
 
   const SchemaView = Type.Object({
     routeId: Type.String(),
@@ -88,14 +96,24 @@ export async function routeRoutes(app: App, { routes, catalog }: GatewayServices
     source: Type.Union([Type.String(), Type.Null()]),
     updatedAt: Type.Union([Type.String(), Type.Null()]),
   });
-  const schemaView = (r: Awaited<ReturnType<typeof routes.get>>) => ({ routeId: r.id, schema: r.responseSchema, sample: r.sample, source: r.schemaSource, updatedAt: r.schemaUpdatedAt });
+  const schemaView = (r: Awaited<ReturnType<typeof routes.get>>) => ({
+    routeId: r.id,
+    schema: r.responseSchema,
+    sample: r.sample,
+    source: r.schemaSource,
+    updatedAt: r.schemaUpdatedAt,
+  });
 
-  app.get('/api/v1/gateway/routes/:id/schema', { config, schema: { tags, params: IdParams, response: { 200: SchemaView } } }, async (request) =>
-    schemaView(await routes.get(request.params.id)),
+  app.get(
+    '/api/v1/gateway/routes/:id/schema',
+    { config, schema: { tags, params: IdParams, response: { 200: SchemaView } } },
+    async (request) => schemaView(await routes.get(request.params.id)),
   );
 
-  app.post('/api/v1/gateway/routes/:id/refresh-schema', { config, schema: { tags, params: IdParams, body: Type.Optional(CallBody), response: { 200: SchemaView } } }, async (request) =>
-    schemaView(await routes.refreshSchema(request.params.id, request.body ?? {})),
+  app.post(
+    '/api/v1/gateway/routes/:id/refresh-schema',
+    { config, schema: { tags, params: IdParams, body: Type.Optional(CallBody), response: { 200: SchemaView } } },
+    async (request) => schemaView(await routes.refreshSchema(request.params.id, request.body ?? {})),
   );
 
   // What a binding would show, before the page is saved: the binding picker's live preview.
@@ -112,8 +130,16 @@ export async function routeRoutes(app: App, { routes, catalog }: GatewayServices
             parameters: Type.Optional(
               Type.Object(
                 {
-                  path: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 2000 }), { maxProperties: 64 })),
-                  query: Type.Optional(Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 2000 }), { maxProperties: 100 })),
+                  path: Type.Optional(
+                    Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 2000 }), {
+                      maxProperties: 64,
+                    }),
+                  ),
+                  query: Type.Optional(
+                    Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 2000 }), {
+                      maxProperties: 100,
+                    }),
+                  ),
                 },
                 { additionalProperties: false },
               ),
@@ -127,10 +153,18 @@ export async function routeRoutes(app: App, { routes, catalog }: GatewayServices
     },
     async (request) => {
       const { endpointId, routeId, parameters, resultFilter } = request.body;
-      if (!(await catalog.findRoute(endpointId, routeId))) throw notFound('No such route of this endpoint', 'GATEWAY_ROUTE_NOT_FOUND');
-      const answer = await catalog.callRoute(endpointId, routeId, { params: parameters?.path, query: parameters?.query });
+      if (!(await catalog.findRoute(endpointId, routeId)))
+        throw notFound('No such route of this endpoint', 'GATEWAY_ROUTE_NOT_FOUND');
+      const answer = await catalog.callRoute(endpointId, routeId, {
+        params: parameters?.path,
+        query: parameters?.query,
+      });
       const body = answerBody(answer);
-      return { status: answer.status, data: typeof body === 'string' ? body : applyResultFilter(body, resultFilter ?? null), truncated: answer.truncated };
+      return {
+        status: answer.status,
+        data: typeof body === 'string' ? body : applyResultFilter(body, resultFilter ?? null),
+        truncated: answer.truncated,
+      };
     },
   );
 }

@@ -8,8 +8,14 @@ const Value = Type.String({ maxLength: 2000 });
 export const CallBody = Type.Object(
   {
     params: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Value, { maxProperties: 64 })),
-    query: Type.Optional(Type.Record(Type.String({ maxLength: 200 }), Type.Union([Value, Type.Array(Value, { maxItems: 50 })]), { maxProperties: 100 })),
-    headers: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 8000 }), { maxProperties: 50 })),
+    query: Type.Optional(
+      Type.Record(Type.String({ maxLength: 200 }), Type.Union([Value, Type.Array(Value, { maxItems: 50 })]), {
+        maxProperties: 100,
+      }),
+    ),
+    headers: Type.Optional(
+      Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 8000 }), { maxProperties: 50 }),
+    ),
     body: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false },

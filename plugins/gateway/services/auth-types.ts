@@ -1,17 +1,30 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 /** Header and parameter names an API key may travel in (RFC 7230 token characters). */
-const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$' });
+const Name = Type.String({ minLength: 1, maxLength: 100, pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" });
 const Secret = Type.String({ minLength: 1, maxLength: 4000 });
 const Url = Type.String({ minLength: 8, maxLength: 2000, pattern: '^https?://' });
 
 /** How the gateway authenticates to an upstream, as written by an administrator (secrets in clear, once). */
 export const AuthInput = Type.Union([
   Type.Object({ type: Type.Literal('none') }, { additionalProperties: false }),
-  Type.Object({ type: Type.Literal('apiKeyHeader'), headerName: Type.Optional(Name), key: Type.Optional(Secret) }, { additionalProperties: false }),
-  Type.Object({ type: Type.Literal('apiKeyQuery'), paramName: Type.Optional(Name), key: Type.Optional(Secret) }, { additionalProperties: false }),
+  Type.Object(
+    { type: Type.Literal('apiKeyHeader'), headerName: Type.Optional(Name), key: Type.Optional(Secret) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { type: Type.Literal('apiKeyQuery'), paramName: Type.Optional(Name), key: Type.Optional(Secret) },
+    { additionalProperties: false },
+  ),
   Type.Object({ type: Type.Literal('bearer'), token: Type.Optional(Secret) }, { additionalProperties: false }),
-  Type.Object({ type: Type.Literal('basic'), username: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[^:]*$' })), password: Type.Optional(Secret) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      type: Type.Literal('basic'),
+      username: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[^:]*$' })),
+      password: Type.Optional(Secret),
+    },
+    { additionalProperties: false },
+  ),
   Type.Object(
     {
       type: Type.Literal('oauth2ClientCredentials'),
@@ -20,7 +33,11 @@ export const AuthInput = Type.Union([
       clientSecret: Type.Optional(Secret),
       scope: Type.Optional(Type.String({ maxLength: 1000 })),
       audience: Type.Optional(Type.String({ maxLength: 1000 })),
-      clientAuth: Type.Optional(Type.Union([Type.Literal('basic'), Type.Literal('body')], { description: 'client credentials in HTTP Basic (default) or in the form body' })),
+      clientAuth: Type.Optional(
+        Type.Union([Type.Literal('basic'), Type.Literal('body')], {
+          description: 'client credentials in HTTP Basic (default) or in the form body',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -28,7 +45,14 @@ export const AuthInput = Type.Union([
 export type AuthInput = Static<typeof AuthInput>;
 export type AuthType = AuthInput['type'];
 
-export const AUTH_TYPES: readonly AuthType[] = ['none', 'apiKeyHeader', 'apiKeyQuery', 'bearer', 'basic', 'oauth2ClientCredentials'];
+export const AUTH_TYPES: readonly AuthType[] = [
+  'none',
+  'apiKeyHeader',
+  'apiKeyQuery',
+  'bearer',
+  'basic',
+  'oauth2ClientCredentials',
+];
 
 /** The one secret each auth type carries, by field name. */
 export const SECRET_FIELD: Record<AuthType, string | undefined> = {
@@ -72,7 +96,11 @@ export const AuthRead = Type.Object(
 export type AuthRead = Static<typeof AuthRead>;
 
 /** Splits an input into what is stored in clear and the one secret to seal. */
-export function splitAuth(input: AuthInput): { type: AuthType; config: Record<string, string>; secret: string | undefined } {
+export function splitAuth(input: AuthInput): {
+  type: AuthType;
+  config: Record<string, string>;
+  secret: string | undefined;
+} {
   const field = SECRET_FIELD[input.type];
   const config: Record<string, string> = {};
   let secret: string | undefined;

@@ -18,7 +18,15 @@ export class CatalogCache {
   private readonly byId = new Map<string, Entry>();
   private readonly idByName = new Map<string, string>();
 
-  constructor(private readonly deps: { endpoints: EndpointStore; routes: RouteStore; clock: Clock; ttlMs: number; maxEntries: number }) {}
+  constructor(
+    private readonly deps: {
+      endpoints: EndpointStore;
+      routes: RouteStore;
+      clock: Clock;
+      ttlMs: number;
+      maxEntries: number;
+    },
+  ) {}
 
   async byEndpointId(id: string): Promise<Entry | undefined> {
     const hit = this.byId.get(id);
@@ -57,7 +65,11 @@ export class CatalogCache {
   }
 
   private async load(endpoint: Endpoint): Promise<Entry> {
-    const entry = { endpoint, routes: await this.deps.routes.listByEndpoint(endpoint.id), loadedAt: this.deps.clock.now().getTime() };
+    const entry = {
+      endpoint,
+      routes: await this.deps.routes.listByEndpoint(endpoint.id),
+      loadedAt: this.deps.clock.now().getTime(),
+    };
     this.forget(endpoint.id);
     if (this.byId.size >= this.deps.maxEntries) this.forget(this.byId.keys().next().value!);
     this.byId.set(endpoint.id, entry);

@@ -11,12 +11,21 @@ import type { CatalogCache } from './catalog-cache.ts';
 import type { RouteCaller } from './route-caller.ts';
 
 export function routeRef(endpoint: Endpoint, route: Route): GatewayRouteRef {
-  return { endpointId: endpoint.id, endpointName: endpoint.name, routeId: route.id, method: route.method, pathTemplate: route.path, pathParams: templateParams(route.path) };
+  return {
+    endpointId: endpoint.id,
+    endpointName: endpoint.name,
+    routeId: route.id,
+    method: route.method,
+    pathTemplate: route.path,
+    pathParams: templateParams(route.path),
+  };
 }
 
 function matchIn(endpoint: Endpoint, routes: Route[], method: string, path: string) {
   const wanted = method.toUpperCase();
-  const candidates = routes.filter((r) => r.method === wanted).sort((a, b) => specificity(b.path) - specificity(a.path));
+  const candidates = routes
+    .filter((r) => r.method === wanted)
+    .sort((a, b) => specificity(b.path) - specificity(a.path));
   for (const route of candidates) {
     const params = matchTemplate(route.path, path);
     if (params) return { route: routeRef(endpoint, route), params };
@@ -25,7 +34,13 @@ function matchIn(endpoint: Endpoint, routes: Route[], method: string, path: stri
 }
 
 /** The `gatewayCatalog` port (ports.ts): built in core-api too, so it holds no connection of its own beyond the lazy undici agent. */
-export function gatewayCatalog(deps: { endpoints: EndpointStore; routes: RouteStore; caller: RouteCaller; outbound: OutboundHttp; cache: CatalogCache }): GatewayCatalog {
+export function gatewayCatalog(deps: {
+  endpoints: EndpointStore;
+  routes: RouteStore;
+  caller: RouteCaller;
+  outbound: OutboundHttp;
+  cache: CatalogCache;
+}): GatewayCatalog {
   const load = async (endpointId: string, routeId: string, trx?: Tx) => {
     if (!isUuid(endpointId) || !isUuid(routeId)) return undefined;
     if (!trx) {
@@ -40,7 +55,10 @@ export function gatewayCatalog(deps: { endpoints: EndpointStore; routes: RouteSt
       return entry && route ? { endpoint: entry.endpoint, route } : undefined;
     }
     // Inside a caller's transaction: what that transaction sees, never the cache.
-    const [endpoint, route] = await Promise.all([deps.endpoints.findById(endpointId, trx), deps.routes.findById(routeId, trx)]);
+    const [endpoint, route] = await Promise.all([
+      deps.endpoints.findById(endpointId, trx),
+      deps.routes.findById(routeId, trx),
+    ]);
     return endpoint && route && route.endpointId === endpoint.id ? { endpoint, route } : undefined;
   };
   return {
@@ -54,7 +72,9 @@ export function gatewayCatalog(deps: { endpoints: EndpointStore; routes: RouteSt
       return deps.caller.call(found.endpoint, found.route, input);
     },
     async matchRoute(endpointKey, method, path) {
-      const entry = isUuid(endpointKey) ? await deps.cache.byEndpointId(endpointKey) : await deps.cache.byEndpointName(endpointKey);
+      const entry = isUuid(endpointKey)
+        ? await deps.cache.byEndpointId(endpointKey)
+        : await deps.cache.byEndpointName(endpointKey);
       if (!entry) return undefined;
       const found = matchIn(entry.endpoint, entry.routes, method, path);
       // No match in an entry older than a second: the route may be newer (at most one reload a second per endpoint).

@@ -22,7 +22,9 @@ export class EndpointLimiters {
         maxConcurrent: limits.maxConcurrent ?? null,
         highWater: limits.maxQueued ?? 0,
         strategy: Bottleneck.strategy.OVERFLOW,
-        ...(perMinute !== undefined ? { reservoir: perMinute, reservoirRefreshAmount: perMinute, reservoirRefreshInterval: 60_000 } : {}),
+        ...(perMinute !== undefined
+          ? { reservoir: perMinute, reservoirRefreshAmount: perMinute, reservoirRefreshInterval: 60_000 }
+          : {}),
       });
       entry = { settings, limiter };
       this.limiters.set(endpoint.id, entry);
@@ -31,7 +33,11 @@ export class EndpointLimiters {
       return await entry.limiter.schedule(work);
     } catch (err) {
       if (err instanceof Bottleneck.BottleneckError) {
-        throw tooManyRequests(`The rate limit of endpoint ${endpoint.name} is reached; try again later`, 60, 'ENDPOINT_RATE_LIMITED');
+        throw tooManyRequests(
+          `The rate limit of endpoint ${endpoint.name} is reached; try again later`,
+          60,
+          'ENDPOINT_RATE_LIMITED',
+        );
       }
       throw err;
     }
@@ -44,7 +50,9 @@ export class EndpointLimiters {
   }
 
   async stop(): Promise<void> {
-    await Promise.all([...this.limiters.values()].map((e) => e.limiter.stop({ dropWaitingJobs: true }).catch(() => undefined)));
+    await Promise.all(
+      [...this.limiters.values()].map((e) => e.limiter.stop({ dropWaitingJobs: true }).catch(() => undefined)),
+    );
     this.limiters.clear();
   }
 }

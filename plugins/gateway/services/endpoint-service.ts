@@ -1,5 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { badRequest, conflict, inTransaction, isUniqueViolation, notFound, type Db, type SecretBox, type Tx } from '../../../kernel/index.ts';
+import {
+  badRequest,
+  conflict,
+  inTransaction,
+  isUniqueViolation,
+  notFound,
+  type Db,
+  type SecretBox,
+  type Tx,
+} from '../../../kernel/index.ts';
 import { HTTP_METHODS, RateLimit, type Endpoint } from '../model.ts';
 import { HOP_BY_HOP } from '../outbound/outbound-http.ts';
 import type { EndpointStore, EndpointWrite } from '../store/endpoint-store.ts';
@@ -9,7 +18,12 @@ import type { Presets } from './presets.ts';
 
 export const SECRET_KEY_NAME = 'GATEWAY_SECRETS_ENCRYPTION_KEY';
 
-export const EndpointName = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$', description: 'unique; letters, digits, _ and -' });
+export const EndpointName = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$',
+  description: 'unique; letters, digits, _ and -',
+});
 const BaseUrl = Type.String({ minLength: 8, maxLength: 2000, pattern: '^https?://' });
 const Headers = Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2000 }), { maxProperties: 30 });
 
@@ -21,7 +35,13 @@ export const EndpointCreate = Type.Object(
     rateLimit: Type.Optional(Type.Union([RateLimit, Type.Null()])),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 300_000 })),
     defaultHeaders: Type.Optional(Headers),
-    preset: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'id of a vendor preset: base URL, auth type and routes come from it unless given' })),
+    preset: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'id of a vendor preset: base URL, auth type and routes come from it unless given',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -103,12 +123,15 @@ export class EndpointService {
     if (input.preset !== undefined && !preset) throw badRequest(`No preset "${input.preset}"`, 'preset');
     const baseUrl = input.baseUrl ?? preset?.baseUrl;
     if (!baseUrl) throw badRequest('baseUrl is required (or a preset that has one)', 'baseUrl');
-    if (preset && input.auth && input.auth.type !== preset.auth.type) throw badRequest(`Preset "${preset.id}" uses auth type ${preset.auth.type}`, 'auth.type');
-    if (preset && !input.auth && preset.auth.type !== 'none') throw badRequest(`Preset "${preset.id}" needs auth of type ${preset.auth.type} with its credentials`, 'auth');
+    if (preset && input.auth && input.auth.type !== preset.auth.type)
+      throw badRequest(`Preset "${preset.id}" uses auth type ${preset.auth.type}`, 'auth.type');
+    if (preset && !input.auth && preset.auth.type !== 'none')
+      throw badRequest(`Preset "${preset.id}" needs auth of type ${preset.auth.type} with its credentials`, 'auth');
     // The request's settings win over the preset's; the preset fills what the vendor fixes (token URL, header name).
     const auth = input.auth ? ({ ...(preset?.auth ?? {}), ...input.auth } as AuthInput) : ({ type: 'none' } as const);
     const { type, config, secret } = checkedAuth(auth);
-    if (SECRET_FIELD[type] && secret === undefined) throw badRequest(`Auth type ${type} needs its ${SECRET_FIELD[type]}`, `auth.${SECRET_FIELD[type]}`);
+    if (SECRET_FIELD[type] && secret === undefined)
+      throw badRequest(`Auth type ${type} needs its ${SECRET_FIELD[type]}`, `auth.${SECRET_FIELD[type]}`);
     const write: EndpointWrite = {
       name: input.name,
       baseUrl: checkedBaseUrl(baseUrl),
@@ -124,7 +147,16 @@ export class EndpointService {
       return await inTransaction(this.deps.db, undefined, async (trx) => {
         const endpoint = await this.deps.endpoints.insert(write, trx);
         for (const r of preset?.routes ?? []) {
-          await this.deps.routes.insert({ endpointId: endpoint.id, name: r.name ?? null, method: r.method, path: r.path, description: r.description ?? null }, trx);
+          await this.deps.routes.insert(
+            {
+              endpointId: endpoint.id,
+              name: r.name ?? null,
+              method: r.method,
+              path: r.path,
+              description: r.description ?? null,
+            },
+            trx,
+          );
         }
         return endpoint;
       });
@@ -149,7 +181,8 @@ export class EndpointService {
       if (!field) write.sealedSecret = null;
       else if (secret !== undefined) write.sealedSecret = this.seal(secret);
       // Same type and no new secret: the stored one stays (the read form never carries it back).
-      else if (type !== current.authType || current.sealedSecret === null) throw badRequest(`Auth type ${type} needs its ${field}`, `auth.${field}`);
+      else if (type !== current.authType || current.sealedSecret === null)
+        throw badRequest(`Auth type ${type} needs its ${field}`, `auth.${field}`);
     }
     let updated: Endpoint | undefined;
     try {
@@ -164,7 +197,8 @@ export class EndpointService {
 
   /** Deletes the endpoint and its routes. */
   async delete(id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.deps.endpoints.delete(id))) throw notFound('No such endpoint', 'ENDPOINT_NOT_FOUND');
+    if (!isUuid(id) || !(await this.deps.endpoints.delete(id)))
+      throw notFound('No such endpoint', 'ENDPOINT_NOT_FOUND');
     this.deps.changed(id);
   }
 
@@ -188,7 +222,8 @@ function checkedBaseUrl(value: string): string {
   } catch {
     throw badRequest('baseUrl is not a URL', 'baseUrl');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest('baseUrl must be http or https', 'baseUrl');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw badRequest('baseUrl must be http or https', 'baseUrl');
   if (url.username || url.password) throw badRequest('baseUrl must not carry credentials; use auth', 'baseUrl');
   if (url.search || url.hash) throw badRequest('baseUrl has no query or fragment; use routes and auth', 'baseUrl');
   return url.toString().replace(/\/+$/, '');
@@ -199,8 +234,10 @@ const RESERVED_HEADERS = new Set(['authorization', 'cookie', 'x-cms-key', 'x-cms
 function checkedHeaders(headers: Record<string, string>): Record<string, string> {
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/.test(name)) throw badRequest(`Header name "${name}" is not allowed`, 'defaultHeaders');
-    if (RESERVED_HEADERS.has(lower) || HOP_BY_HOP.has(lower)) throw badRequest(`Header "${name}" cannot be a default header; credentials go in auth`, `defaultHeaders.${name}`);
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/.test(name))
+      throw badRequest(`Header name "${name}" is not allowed`, 'defaultHeaders');
+    if (RESERVED_HEADERS.has(lower) || HOP_BY_HOP.has(lower))
+      throw badRequest(`Header "${name}" cannot be a default header; credentials go in auth`, `defaultHeaders.${name}`);
     if (/[\r\n\0]/.test(value)) throw badRequest(`Header "${name}" has a line break`, `defaultHeaders.${name}`);
   }
   return headers;

@@ -38,7 +38,9 @@ export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resol
   const policy = new AddressPolicy({
     refuseLoopback: deps.config.production,
     allowPrivate: cfg.OUTBOUND_ALLOW_PRIVATE,
-    allowHosts: cfg.OUTBOUND_ALLOW_HOSTS.split(',').map((h) => h.trim()).filter(Boolean),
+    allowHosts: cfg.OUTBOUND_ALLOW_HOSTS.split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
   });
   const outbound = new OutboundHttp({
     policy,
@@ -53,14 +55,28 @@ export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resol
   const routeStore = new RouteStore(deps.db);
   const tokens = new OAuth2Tokens({ outbound, secretBox: deps.secretBox, clock: deps.clock });
   const limiters = new EndpointLimiters();
-  const cache = new CatalogCache({ endpoints: endpointStore, routes: routeStore, clock: deps.clock, ttlMs: 5_000, maxEntries: 1_000 });
+  const cache = new CatalogCache({
+    endpoints: endpointStore,
+    routes: routeStore,
+    clock: deps.clock,
+    ttlMs: 5_000,
+    maxEntries: 1_000,
+  });
   const changed = (endpointId: string) => {
     cache.forget(endpointId);
     tokens.invalidate(endpointId);
     limiters.forget(endpointId);
   };
   const caller = new RouteCaller({ outbound, secretBox: deps.secretBox, tokens, limiters });
-  const endpoints = new EndpointService({ db: deps.db, endpoints: endpointStore, routes: routeStore, secretBox: deps.secretBox, presets, defaultTimeoutMs: cfg.OUTBOUND_TIMEOUT_MS, changed });
+  const endpoints = new EndpointService({
+    db: deps.db,
+    endpoints: endpointStore,
+    routes: routeStore,
+    secretBox: deps.secretBox,
+    presets,
+    defaultTimeoutMs: cfg.OUTBOUND_TIMEOUT_MS,
+    changed,
+  });
   const routes = new RouteService({ db: deps.db, routes: routeStore, endpoints, caller, changed });
   return {
     outbound,
@@ -72,7 +88,11 @@ export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resol
     routeStore,
     catalog: gatewayCatalog({ endpoints: endpointStore, routes: routeStore, caller, outbound, cache }),
     siteBindings: new SiteBindings({ publishedSites: deps.publishedSites, cache, caller }),
-    publicRateLimit: new AddressRateLimit(cfg.GATEWAY_PUBLIC_RATE_LIMIT_PER_MINUTE, () => deps.clock.now().getTime(), 'Too many gateway requests from this address; try again later'),
+    publicRateLimit: new AddressRateLimit(
+      cfg.GATEWAY_PUBLIC_RATE_LIMIT_PER_MINUTE,
+      () => deps.clock.now().getTime(),
+      'Too many gateway requests from this address; try again later',
+    ),
     async stop() {
       await limiters.stop();
       await outbound.close();

@@ -25,9 +25,16 @@ export class OAuth2Tokens {
   constructor(private readonly deps: { outbound: OutboundHttp; secretBox: SecretBox; clock: Clock }) {}
 
   async token(endpoint: Endpoint): Promise<string> {
-    const issuedFor = [endpoint.authConfig.tokenUrl, endpoint.authConfig.clientId, endpoint.authConfig.scope, endpoint.authConfig.audience, endpoint.sealedSecret].join('\n');
+    const issuedFor = [
+      endpoint.authConfig.tokenUrl,
+      endpoint.authConfig.clientId,
+      endpoint.authConfig.scope,
+      endpoint.authConfig.audience,
+      endpoint.sealedSecret,
+    ].join('\n');
     const cached = this.cache.get(endpoint.id);
-    if (cached && cached.issuedFor === issuedFor && this.deps.clock.now().getTime() < cached.refreshAt) return cached.accessToken;
+    if (cached && cached.issuedFor === issuedFor && this.deps.clock.now().getTime() < cached.refreshAt)
+      return cached.accessToken;
     let pending = this.inFlight.get(endpoint.id);
     if (!pending) {
       pending = this.fetchToken(endpoint, issuedFor).finally(() => this.inFlight.delete(endpoint.id));
@@ -42,12 +49,20 @@ export class OAuth2Tokens {
 
   private async fetchToken(endpoint: Endpoint, issuedFor: string): Promise<CachedToken> {
     const { tokenUrl, clientId, scope, audience, clientAuth } = endpoint.authConfig;
-    if (!tokenUrl || !clientId || !endpoint.sealedSecret) throw new HttpError(502, 'UPSTREAM_AUTH_FAILED', `Endpoint ${endpoint.name} has no complete OAuth2 client credentials`);
+    if (!tokenUrl || !clientId || !endpoint.sealedSecret)
+      throw new HttpError(
+        502,
+        'UPSTREAM_AUTH_FAILED',
+        `Endpoint ${endpoint.name} has no complete OAuth2 client credentials`,
+      );
     const secret = unseal(this.deps.secretBox, endpoint);
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
     if (scope) form.set('scope', scope);
     if (audience) form.set('audience', audience);
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    };
     if (clientAuth === 'body') {
       form.set('client_id', clientId);
       form.set('client_secret', secret);
@@ -56,7 +71,13 @@ export class OAuth2Tokens {
       const basic = `${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`;
       headers.authorization = `Basic ${Buffer.from(basic).toString('base64')}`;
     }
-    const answer = await this.deps.outbound.request(tokenUrl, { method: 'POST', headers, body: form.toString(), timeoutMs: endpoint.timeoutMs, maxBytes: TOKEN_ANSWER_BYTES });
+    const answer = await this.deps.outbound.request(tokenUrl, {
+      method: 'POST',
+      headers,
+      body: form.toString(),
+      timeoutMs: endpoint.timeoutMs,
+      maxBytes: TOKEN_ANSWER_BYTES,
+    });
     let parsed: { access_token?: unknown; expires_in?: unknown } | undefined;
     try {
       parsed = JSON.parse(answer.body.toString('utf8'));
@@ -64,11 +85,23 @@ export class OAuth2Tokens {
       parsed = undefined;
     }
     if (answer.status !== 200 || typeof parsed?.access_token !== 'string' || parsed.access_token === '') {
-      throw new HttpError(502, 'UPSTREAM_AUTH_FAILED', `The token endpoint of ${endpoint.name} answered ${answer.status} without an access token`);
+      throw new HttpError(
+        502,
+        'UPSTREAM_AUTH_FAILED',
+        `The token endpoint of ${endpoint.name} answered ${answer.status} without an access token`,
+      );
     }
-    const lifetimeMs = Math.max(1, Number.isFinite(Number(parsed.expires_in)) && Number(parsed.expires_in) > 0 ? Number(parsed.expires_in) : 3600) * 1000;
+    const lifetimeMs =
+      Math.max(
+        1,
+        Number.isFinite(Number(parsed.expires_in)) && Number(parsed.expires_in) > 0 ? Number(parsed.expires_in) : 3600,
+      ) * 1000;
     const margin = Math.min(60_000, lifetimeMs * 0.1);
-    const token = { accessToken: parsed.access_token, refreshAt: this.deps.clock.now().getTime() + lifetimeMs - margin, issuedFor };
+    const token = {
+      accessToken: parsed.access_token,
+      refreshAt: this.deps.clock.now().getTime() + lifetimeMs - margin,
+      issuedFor,
+    };
     this.cache.set(endpoint.id, token);
     return token;
   }

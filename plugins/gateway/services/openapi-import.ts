@@ -35,9 +35,21 @@ export function parseOpenApi(text: string): ParsedSpec {
     throw badRequest(`The document is neither JSON nor YAML: ${(err as Error).message.split('\n')[0]}`, 'spec');
   }
   if (!isObject(doc)) throw badRequest('The document is not an object', 'spec');
-  const version = typeof doc.openapi === 'string' ? doc.openapi : typeof doc.swagger === 'string' ? `swagger-${doc.swagger}` : undefined;
-  const format = version?.startsWith('3.0') ? 'openapi-3.0' : version?.startsWith('3.1') ? 'openapi-3.1' : version === 'swagger-2.0' ? 'swagger-2.0' : undefined;
-  if (!format) throw badRequest('Not an OpenAPI 3.0/3.1 or Swagger 2.0 document (no "openapi: 3.x" or "swagger: 2.0")', 'spec');
+  const version =
+    typeof doc.openapi === 'string'
+      ? doc.openapi
+      : typeof doc.swagger === 'string'
+        ? `swagger-${doc.swagger}`
+        : undefined;
+  const format = version?.startsWith('3.0')
+    ? 'openapi-3.0'
+    : version?.startsWith('3.1')
+      ? 'openapi-3.1'
+      : version === 'swagger-2.0'
+        ? 'swagger-2.0'
+        : undefined;
+  if (!format)
+    throw badRequest('Not an OpenAPI 3.0/3.1 or Swagger 2.0 document (no "openapi: 3.x" or "swagger: 2.0")', 'spec');
   if (!isObject(doc.paths)) throw badRequest('The document has no paths', 'spec');
   const operations: ImportedOperation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -50,7 +62,8 @@ export function parseOpenApi(text: string): ParsedSpec {
     for (const method of HTTP_METHODS) {
       const op = item[method.toLowerCase()];
       if (!isObject(op)) continue;
-      if (operations.length >= MAX_OPERATIONS) throw badRequest(`The document has more than ${MAX_OPERATIONS} operations`, 'spec');
+      if (operations.length >= MAX_OPERATIONS)
+        throw badRequest(`The document has more than ${MAX_OPERATIONS} operations`, 'spec');
       operations.push({
         method,
         path,
@@ -60,12 +73,23 @@ export function parseOpenApi(text: string): ParsedSpec {
       });
     }
   }
-  return { format, title: isObject(doc.info) ? (text200(doc.info.title) ?? null) : null, servers: serversOf(doc, format), operations };
+  return {
+    format,
+    title: isObject(doc.info) ? (text200(doc.info.title) ?? null) : null,
+    servers: serversOf(doc, format),
+    operations,
+  };
 }
 
-function successSchema(doc: Record<string, unknown>, op: Record<string, unknown>, format: ParsedSpec['format']): unknown {
+function successSchema(
+  doc: Record<string, unknown>,
+  op: Record<string, unknown>,
+  format: ParsedSpec['format'],
+): unknown {
   if (!isObject(op.responses)) return null;
-  const code = ['200', '201', '202', '2XX', 'default'].find((c) => isObject((op.responses as Record<string, unknown>)[c]));
+  const code = ['200', '201', '202', '2XX', 'default'].find((c) =>
+    isObject((op.responses as Record<string, unknown>)[c]),
+  );
   if (!code) return null;
   let response = (op.responses as Record<string, unknown>)[code] as Record<string, unknown>;
   response = resolveRef(doc, response, 0) as Record<string, unknown>;
@@ -88,7 +112,10 @@ function resolveRef(doc: Record<string, unknown>, node: unknown, depth: number):
   if (typeof node.$ref === 'string') {
     if (depth > MAX_REF_DEPTH || !node.$ref.startsWith('#/')) return { $ref: node.$ref };
     let target: unknown = doc;
-    for (const part of node.$ref.slice(2).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+    for (const part of node.$ref
+      .slice(2)
+      .split('/')
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))) {
       target = isObject(target) && Object.hasOwn(target, part) ? target[part] : undefined;
     }
     return target === undefined ? { $ref: node.$ref } : resolveRef(doc, target, depth + 1);
@@ -101,11 +128,14 @@ function resolveRef(doc: Record<string, unknown>, node: unknown, depth: number):
 function serversOf(doc: Record<string, unknown>, format: ParsedSpec['format']): string[] {
   if (format === 'swagger-2.0') {
     if (typeof doc.host !== 'string') return [];
-    const schemes = Array.isArray(doc.schemes) && doc.schemes.length ? doc.schemes.filter((s) => typeof s === 'string') : ['https'];
+    const schemes =
+      Array.isArray(doc.schemes) && doc.schemes.length ? doc.schemes.filter((s) => typeof s === 'string') : ['https'];
     const basePath = typeof doc.basePath === 'string' ? doc.basePath.replace(/\/+$/, '') : '';
     return schemes.map((s) => `${s}://${doc.host}${basePath}`);
   }
-  return Array.isArray(doc.servers) ? doc.servers.flatMap((s) => (isObject(s) && typeof s.url === 'string' ? [s.url] : [])).slice(0, 20) : [];
+  return Array.isArray(doc.servers)
+    ? doc.servers.flatMap((s) => (isObject(s) && typeof s.url === 'string' ? [s.url] : [])).slice(0, 20)
+    : [];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

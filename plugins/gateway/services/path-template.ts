@@ -28,7 +28,8 @@ export function parseTemplate(template: string, field = 'path'): Segment[] {
       throw badRequest(`Segment "${part}" has unbalanced braces or more than one parameter`, field);
     }
     const name = part.slice(open + 1, close);
-    if (!PARAM_NAME.test(name)) throw badRequest(`Parameter name "${name}" is not allowed (letters, digits, _ . -)`, field);
+    if (!PARAM_NAME.test(name))
+      throw badRequest(`Parameter name "${name}" is not allowed (letters, digits, _ . -)`, field);
     if (names.has(name)) throw badRequest(`Parameter "${name}" appears twice`, field);
     names.add(name);
     return { prefix: part.slice(0, open), param: name, suffix: part.slice(close + 1) };
@@ -47,9 +48,11 @@ export function fillTemplate(template: string, params: Record<string, string> = 
       .map((s) => {
         if (!s.param) return s.prefix;
         const value = Object.hasOwn(params, s.param) ? params[s.param] : undefined;
-        if (typeof value !== 'string' || value === '') throw badRequest(`Parameter "${s.param}" is missing`, `params.${s.param}`);
+        if (typeof value !== 'string' || value === '')
+          throw badRequest(`Parameter "${s.param}" is missing`, `params.${s.param}`);
         // `.` and `..` would survive encoding and climb out of the endpoint's base path.
-        if ((s.prefix === '' && s.suffix === '' && (value === '.' || value === '..'))) throw badRequest(`Parameter "${s.param}" may not be . or ..`, `params.${s.param}`);
+        if (s.prefix === '' && s.suffix === '' && (value === '.' || value === '..'))
+          throw badRequest(`Parameter "${s.param}" may not be . or ..`, `params.${s.param}`);
         return s.prefix + encodeURIComponent(value) + s.suffix;
       })
       .join('/')
@@ -69,7 +72,8 @@ export function matchTemplate(template: string, path: string): Record<string, st
       if (part !== s.prefix) return undefined;
       continue;
     }
-    if (part.length <= s.prefix.length + s.suffix.length || !part.startsWith(s.prefix) || !part.endsWith(s.suffix)) return undefined;
+    if (part.length <= s.prefix.length + s.suffix.length || !part.startsWith(s.prefix) || !part.endsWith(s.suffix))
+      return undefined;
     let value: string;
     try {
       value = decodeURIComponent(part.slice(s.prefix.length, part.length - s.suffix.length));

@@ -74,7 +74,8 @@ export class Presets {
     for (const file of files) {
       const preset = loadPreset(file);
       const existing = this.byId.get(preset.id);
-      if (existing) throw new PresetError(`Gateway preset ${file}: id "${preset.id}" is already used by ${existing.file}`);
+      if (existing)
+        throw new PresetError(`Gateway preset ${file}: id "${preset.id}" is already used by ${existing.file}`);
       this.byId.set(preset.id, preset);
     }
   }
@@ -108,7 +109,8 @@ function loadPreset(file: string): Preset {
     }
   });
   const id = p.id ?? path.basename(file, '.json');
-  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) throw fail(`the file name gives the id "${id}", which is not lower-case letters, digits and -`);
+  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id))
+    throw fail(`the file name gives the id "${id}", which is not lower-case letters, digits and -`);
   return {
     id,
     name: p.name ?? id,

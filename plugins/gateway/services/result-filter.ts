@@ -13,11 +13,13 @@ export function applyResultFilter(value: unknown, filter: BindingResultFilter | 
   let current = value;
   if (filter.path) {
     for (const segment of filter.path.split('.').slice(0, MAX_PATH_SEGMENTS)) {
-      if (current !== null && typeof current === 'object' && Object.hasOwn(current, segment)) current = (current as Record<string, unknown>)[segment];
+      if (current !== null && typeof current === 'object' && Object.hasOwn(current, segment))
+        current = (current as Record<string, unknown>)[segment];
       else return null;
     }
   }
-  if (Array.isArray(current) && filter.limit !== undefined) current = current.slice(0, Math.max(0, Math.min(1000, filter.limit)));
+  if (Array.isArray(current) && filter.limit !== undefined)
+    current = current.slice(0, Math.max(0, Math.min(1000, filter.limit)));
   const shape = (row: unknown): unknown => {
     if (row === null || typeof row !== 'object' || Array.isArray(row)) return row;
     const source = row as Record<string, unknown>;

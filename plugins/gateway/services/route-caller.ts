@@ -7,7 +7,16 @@ import type { OAuth2Tokens } from './oauth2-tokens.ts';
 import { fillTemplate } from './path-template.ts';
 
 // What a caller presents to us is never handed on: its session, API key, site key, or where it came from.
-const CLIENT_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-cms-key', 'x-cms-site-key', 'forwarded', 'x-real-ip', 'x-request-id']);
+const CLIENT_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'x-cms-key',
+  'x-cms-site-key',
+  'forwarded',
+  'x-real-ip',
+  'x-request-id',
+]);
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
 const MAX_HEADER_VALUE = 8192;
 
@@ -18,7 +27,8 @@ export function upstreamHeaders(headers: Record<string, string> | undefined): Re
     const lower = name.toLowerCase();
     if (CLIENT_HEADERS.has(lower) || HOP_BY_HOP.has(lower) || lower.startsWith('x-forwarded-')) continue;
     if (!HEADER_NAME.test(name)) throw badRequest(`Header name "${name.slice(0, 100)}" is not allowed`, 'headers');
-    if (typeof value !== 'string' || value.length > MAX_HEADER_VALUE || /[\r\n\0]/.test(value)) throw badRequest(`Header "${name}" has a value that cannot be sent`, `headers.${name}`);
+    if (typeof value !== 'string' || value.length > MAX_HEADER_VALUE || /[\r\n\0]/.test(value))
+      throw badRequest(`Header "${name}" has a value that cannot be sent`, `headers.${name}`);
     out[lower] = value;
   }
   return out;
@@ -26,14 +36,24 @@ export function upstreamHeaders(headers: Record<string, string> | undefined): Re
 
 /** Calls one route of one endpoint: template, query, credentials, rate limit, timeout, outbound policy. */
 export class RouteCaller {
-  constructor(private readonly deps: { outbound: OutboundHttp; secretBox: SecretBox; tokens: OAuth2Tokens; limiters: EndpointLimiters }) {}
+  constructor(
+    private readonly deps: {
+      outbound: OutboundHttp;
+      secretBox: SecretBox;
+      tokens: OAuth2Tokens;
+      limiters: EndpointLimiters;
+    },
+  ) {}
 
   async call(endpoint: Endpoint, route: Route, input: GatewayCallInput = {}): Promise<GatewayAnswer> {
     const url = new URL(endpoint.baseUrl.replace(/\/+$/, '') + fillTemplate(route.path, input.params));
     for (const [name, value] of Object.entries(input.query ?? {})) {
       for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(v));
     }
-    const headers: Record<string, string> = { ...lowerKeys(endpoint.defaultHeaders), ...upstreamHeaders(input.headers) };
+    const headers: Record<string, string> = {
+      ...lowerKeys(endpoint.defaultHeaders),
+      ...upstreamHeaders(input.headers),
+    };
     let body: string | Buffer | undefined;
     if (input.body !== undefined && input.body !== null && (route.method === 'GET' || route.method === 'HEAD')) {
       throw badRequest(`A ${route.method} route takes no request body`, 'body');
@@ -49,7 +69,8 @@ export class RouteCaller {
     return this.deps.limiters.run(endpoint, async () => {
       await this.addCredentials(endpoint, headers, url);
       const answer = await this.deps.outbound.request(url, { method: route.method, headers, body, timeoutMs });
-      if (answer.status === 401 && endpoint.authType === 'oauth2ClientCredentials') this.deps.tokens.invalidate(endpoint.id);
+      if (answer.status === 401 && endpoint.authType === 'oauth2ClientCredentials')
+        this.deps.tokens.invalidate(endpoint.id);
       return answer;
     });
   }
@@ -89,8 +110,13 @@ export function unseal(secretBox: SecretBox, endpoint: Endpoint): string {
     return secretBox.decrypt(endpoint.sealedSecret);
   } catch (err) {
     if (isHttpError(err)) throw err;
-    throw new HttpError(503, 'CREDENTIALS_UNREADABLE', `The credentials of endpoint ${endpoint.name} cannot be unsealed (was the encryption key changed?); set them again`);
+    throw new HttpError(
+      503,
+      'CREDENTIALS_UNREADABLE',
+      `The credentials of endpoint ${endpoint.name} cannot be unsealed (was the encryption key changed?); set them again`,
+    );
   }
 }
 
-const lowerKeys = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+const lowerKeys = (h: Record<string, string>) =>
+  Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));

@@ -11,7 +11,11 @@ import type { RouteCaller } from './route-caller.ts';
 import { inferSchema, trimSample } from './schema-inference.ts';
 
 export const Method = Type.Union(HTTP_METHODS.map((m) => Type.Literal(m)));
-export const RoutePath = Type.String({ minLength: 1, maxLength: 2000, description: 'template relative to the base URL, e.g. /users/{id}' });
+export const RoutePath = Type.String({
+  minLength: 1,
+  maxLength: 2000,
+  description: 'template relative to the base URL, e.g. /users/{id}',
+});
 
 export const RouteCreate = Type.Object(
   {
@@ -57,7 +61,15 @@ const MAX_STORED_SAMPLE = 64 * 1024;
 
 /** Routes of endpoints: administration, live calls, schemas and OpenAPI import. */
 export class RouteService {
-  constructor(private readonly deps: { db: Db; routes: RouteStore; endpoints: EndpointService; caller: RouteCaller; changed: (endpointId: string) => void }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      routes: RouteStore;
+      endpoints: EndpointService;
+      caller: RouteCaller;
+      changed: (endpointId: string) => void;
+    },
+  ) {}
 
   async list(endpointId: string): Promise<Route[]> {
     await this.deps.endpoints.get(endpointId);
@@ -74,7 +86,13 @@ export class RouteService {
     await this.deps.endpoints.get(endpointId);
     parseTemplate(input.path);
     try {
-      const route = await this.deps.routes.insert({ endpointId, method: input.method, path: input.path, name: input.name ?? null, description: input.description ?? null });
+      const route = await this.deps.routes.insert({
+        endpointId,
+        method: input.method,
+        path: input.path,
+        name: input.name ?? null,
+        description: input.description ?? null,
+      });
       this.deps.changed(endpointId);
       return route;
     } catch (err) {
@@ -103,7 +121,10 @@ export class RouteService {
   }
 
   /** A live call of the route with the endpoint's credentials. */
-  async call(id: string, input: GatewayCallInput): Promise<{ endpoint: Endpoint; route: Route; answer: GatewayAnswer }> {
+  async call(
+    id: string,
+    input: GatewayCallInput,
+  ): Promise<{ endpoint: Endpoint; route: Route; answer: GatewayAnswer }> {
     const route = await this.get(id);
     const endpoint = await this.deps.endpoints.get(route.endpointId);
     return { endpoint, route, answer: await this.deps.caller.call(endpoint, route, input) };
@@ -112,11 +133,22 @@ export class RouteService {
   /** Calls the route and stores the schema inferred from its JSON answer, with a trimmed sample. */
   async refreshSchema(id: string, input: GatewayCallInput): Promise<Route> {
     const { answer } = await this.call(id, input);
-    if (answer.status < 200 || answer.status > 299) throw new HttpError(502, 'UPSTREAM_STATUS', `The upstream answered ${answer.status}; no schema inferred`);
+    if (answer.status < 200 || answer.status > 299)
+      throw new HttpError(502, 'UPSTREAM_STATUS', `The upstream answered ${answer.status}; no schema inferred`);
     const json = parseJson(answer);
-    if (json === undefined) throw new HttpError(502, 'UPSTREAM_NOT_JSON', 'The upstream answer is not JSON (or was cut off); no schema inferred');
+    if (json === undefined)
+      throw new HttpError(
+        502,
+        'UPSTREAM_NOT_JSON',
+        'The upstream answer is not JSON (or was cut off); no schema inferred',
+      );
     const sample = fitting(trimSample(json), MAX_STORED_SAMPLE);
-    const saved = await this.deps.routes.saveSchema(id, fitting(inferSchema(json), MAX_STORED_SCHEMA), sample, 'inferred');
+    const saved = await this.deps.routes.saveSchema(
+      id,
+      fitting(inferSchema(json), MAX_STORED_SCHEMA),
+      sample,
+      'inferred',
+    );
     if (!saved) throw notFound('No such route', 'GATEWAY_ROUTE_NOT_FOUND');
     return saved;
   }
@@ -138,7 +170,15 @@ export class RouteService {
         const schema = op.responseSchema === null ? null : fitting(op.responseSchema, MAX_STORED_SCHEMA);
         created.push(
           await this.deps.routes.insert(
-            { endpointId, method: op.method, path: op.path, name: op.name, description: op.description, responseSchema: schema, schemaSource: schema === null ? undefined : 'openapi' },
+            {
+              endpointId,
+              method: op.method,
+              path: op.path,
+              name: op.name,
+              description: op.description,
+              responseSchema: schema,
+              schemaSource: schema === null ? undefined : 'openapi',
+            },
             trx,
           ),
         );
@@ -165,6 +205,7 @@ function fitting(value: unknown, maxBytes: number): unknown {
 }
 
 function duplicate(err: unknown): unknown {
-  if (isUniqueViolation(err)) return conflict('The endpoint already has a route with this method and path', 'UNIQUE_VIOLATION', 'path');
+  if (isUniqueViolation(err))
+    return conflict('The endpoint already has a route with this method and path', 'UNIQUE_VIOLATION', 'path');
   return err;
 }

@@ -26,7 +26,8 @@ export function inferSchema(value: unknown, depth = 0): Schema {
     case 'object': {
       if (depth >= MAX_DEPTH) return { type: 'object' };
       const properties: Record<string, Schema> = {};
-      for (const [k, v] of Object.entries(value as object).slice(0, MAX_PROPERTIES)) properties[k] = inferSchema(v, depth + 1);
+      for (const [k, v] of Object.entries(value as object).slice(0, MAX_PROPERTIES))
+        properties[k] = inferSchema(v, depth + 1);
       return { type: 'object', properties, required: Object.keys(properties) };
     }
     default:
@@ -56,15 +57,18 @@ export function mergeSchemas(a: Schema, b: Schema): Schema {
     if (a.items && b.items) return { type: 'array', items: mergeSchemas(a.items as Schema, b.items as Schema) };
     return { type: 'array', ...(a.items || b.items ? { items: a.items ?? b.items } : {}) };
   }
-  if ((a.type === 'integer' && b.type === 'number') || (a.type === 'number' && b.type === 'integer')) return { type: 'number' };
+  if ((a.type === 'integer' && b.type === 'number') || (a.type === 'number' && b.type === 'integer'))
+    return { type: 'number' };
   const types = [...new Set([a.type, b.type].flat().filter((t): t is string => typeof t === 'string'))];
   return types.length ? { type: types } : {};
 }
 
 /** The sample as stored: arrays cut to a few items, long strings shortened, depth-capped. */
 export function trimSample(value: unknown, depth = 0): unknown {
-  if (Array.isArray(value)) return depth >= MAX_DEPTH ? [] : value.slice(0, SAMPLE_ARRAY_ITEMS).map((v) => trimSample(v, depth + 1));
-  if (typeof value === 'string') return value.length > SAMPLE_STRING_CHARS ? value.slice(0, SAMPLE_STRING_CHARS) + '…' : value;
+  if (Array.isArray(value))
+    return depth >= MAX_DEPTH ? [] : value.slice(0, SAMPLE_ARRAY_ITEMS).map((v) => trimSample(v, depth + 1));
+  if (typeof value === 'string')
+    return value.length > SAMPLE_STRING_CHARS ? value.slice(0, SAMPLE_STRING_CHARS) + '…' : value;
   if (value && typeof value === 'object') {
     if (depth >= MAX_DEPTH) return {};
     const out: Record<string, unknown> = {};

@@ -16,20 +16,27 @@ const OUTCOME = /^[A-Za-z0-9_-]{1,32}$/;
  * route or a parameter. Without the content plugin every binding id is unknown (404).
  */
 export class SiteBindings {
-  constructor(private readonly deps: { publishedSites: PublishedSites | undefined; cache: CatalogCache; caller: RouteCaller }) {}
+  constructor(
+    private readonly deps: { publishedSites: PublishedSites | undefined; cache: CatalogCache; caller: RouteCaller },
+  ) {}
 
   /** The upstream's JSON answer through the binding's result filter. */
   async resolve(bindingId: string, siteKey: string | undefined): Promise<{ data: unknown }> {
     const binding = await this.binding(bindingId, 'resolve', siteKey);
     const answer = await this.call(binding, undefined);
-    if (answer.status < 200 || answer.status > 299) throw new HttpError(502, 'UPSTREAM_STATUS', `The upstream answered ${answer.status}`);
+    if (answer.status < 200 || answer.status > 299)
+      throw new HttpError(502, 'UPSTREAM_STATUS', `The upstream answered ${answer.status}`);
     const json = parseJson(answer);
     if (json === undefined) throw new HttpError(502, 'UPSTREAM_NOT_JSON', 'The upstream answer is not JSON');
     return { data: applyResultFilter(json, binding.resultFilter) };
   }
 
   /** A form sent to the bound route: `{ success, response }`, plus `outcome` when the upstream answered a plain key. */
-  async submit(bindingId: string, siteKey: string | undefined, fields: Record<string, unknown>): Promise<{ success: boolean; response: unknown; outcome?: string }> {
+  async submit(
+    bindingId: string,
+    siteKey: string | undefined,
+    fields: Record<string, unknown>,
+  ): Promise<{ success: boolean; response: unknown; outcome?: string }> {
     const binding = await this.binding(bindingId, 'submit', siteKey);
     const answer = await this.call(binding, fields);
     const json = parseJson(answer);
@@ -37,24 +44,36 @@ export class SiteBindings {
     const success = answer.status >= 200 && answer.status <= 299;
     const response = json === undefined ? text : success ? applyResultFilter(json, binding.resultFilter) : json;
     const candidate = json === undefined ? text.trim() : typeof json === 'string' ? json : undefined;
-    return candidate !== undefined && OUTCOME.test(candidate) ? { success, response, outcome: candidate } : { success, response };
+    return candidate !== undefined && OUTCOME.test(candidate)
+      ? { success, response, outcome: candidate }
+      : { success, response };
   }
 
-  private async binding(id: string, mode: GatewayBinding['mode'], siteKey: string | undefined): Promise<GatewayBinding> {
+  private async binding(
+    id: string,
+    mode: GatewayBinding['mode'],
+    siteKey: string | undefined,
+  ): Promise<GatewayBinding> {
     const sites = this.deps.publishedSites;
     const binding = sites && isUuidOrKey(id) ? await sites.findBinding(id) : undefined;
     if (!sites || !binding || binding.mode !== mode) throw notFound('No such gateway binding', 'BINDING_NOT_FOUND');
-    if (!(await sites.checkSiteKey(binding.websiteId, siteKey))) throw unauthorized('The website site key is missing or wrong', 'SITE_KEY_INVALID');
+    if (!(await sites.checkSiteKey(binding.websiteId, siteKey)))
+      throw unauthorized('The website site key is missing or wrong', 'SITE_KEY_INVALID');
     return binding;
   }
 
   private async call(binding: GatewayBinding, body: unknown): Promise<GatewayAnswer> {
-    if (!isUuid(binding.endpointId) || !isUuid(binding.routeId)) throw notFound('No such gateway binding', 'BINDING_NOT_FOUND');
+    if (!isUuid(binding.endpointId) || !isUuid(binding.routeId))
+      throw notFound('No such gateway binding', 'BINDING_NOT_FOUND');
     const entry = await this.deps.cache.byEndpointId(binding.endpointId);
     const route = entry?.routes.find((r) => r.id === binding.routeId);
     // A binding whose route was deleted since the page was saved answers like an unknown binding.
     if (!entry || !route) throw notFound('No such gateway binding', 'BINDING_NOT_FOUND');
-    return this.deps.caller.call(entry.endpoint, route, { params: binding.parameters.path, query: binding.parameters.query, body });
+    return this.deps.caller.call(entry.endpoint, route, {
+      params: binding.parameters.path,
+      query: binding.parameters.query,
+      body,
+    });
   }
 }
 

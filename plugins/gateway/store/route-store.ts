@@ -41,7 +41,9 @@ export class RouteStore {
   constructor(private readonly db: Db) {}
 
   async listByEndpoint(endpointId: string, trx?: Tx): Promise<Route[]> {
-    return (await (trx ?? this.db)<RouteRow>('gateway_routes').where({ endpoint_id: endpointId }).orderBy(['path', 'method'])).map(toRoute);
+    return (
+      await (trx ?? this.db)<RouteRow>('gateway_routes').where({ endpoint_id: endpointId }).orderBy(['path', 'method'])
+    ).map(toRoute);
   }
 
   async findById(id: string, trx?: Tx): Promise<Route | undefined> {
@@ -66,7 +68,11 @@ export class RouteStore {
     return toRoute(row as RouteRow);
   }
 
-  async update(id: string, patch: Partial<Pick<Route, 'name' | 'method' | 'path' | 'description'>>, trx?: Tx): Promise<Route | undefined> {
+  async update(
+    id: string,
+    patch: Partial<Pick<Route, 'name' | 'method' | 'path' | 'description'>>,
+    trx?: Tx,
+  ): Promise<Route | undefined> {
     const [row] = await (trx ?? this.db)('gateway_routes')
       .where({ id })
       .update({ ...patch, updated_at: this.db.fn.now() })
@@ -74,10 +80,21 @@ export class RouteStore {
     return row && toRoute(row as RouteRow);
   }
 
-  async saveSchema(id: string, schema: unknown, sample: unknown, source: 'inferred' | 'openapi'): Promise<Route | undefined> {
+  async saveSchema(
+    id: string,
+    schema: unknown,
+    sample: unknown,
+    source: 'inferred' | 'openapi',
+  ): Promise<Route | undefined> {
     const [row] = await this.db('gateway_routes')
       .where({ id })
-      .update({ response_schema: json(schema), sample: json(sample), schema_source: source, schema_updated_at: this.db.fn.now(), updated_at: this.db.fn.now() })
+      .update({
+        response_schema: json(schema),
+        sample: json(sample),
+        schema_source: source,
+        schema_updated_at: this.db.fn.now(),
+        updated_at: this.db.fn.now(),
+      })
       .returning('*');
     return row && toRoute(row as RouteRow);
   }

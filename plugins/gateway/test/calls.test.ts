@@ -45,15 +45,25 @@ describe('gateway calls: credentials per auth type, OAuth2 tokens, rate limit, t
     await up.close();
   });
 
-  const execute = (routeId: string, body: Record<string, unknown> = {}) => g.call('POST', `/api/v1/gateway/routes/${routeId}/execute`, g.manager, body);
+  const execute = (routeId: string, body: Record<string, unknown> = {}) =>
+    g.call('POST', `/api/v1/gateway/routes/${routeId}/execute`, g.manager, body);
 
-  it('adds the endpoint credentials of each auth type and never passes the caller\'s own credentials', async () => {
+  it("adds the endpoint credentials of each auth type and never passes the caller's own credentials", async () => {
     const cases: [Record<string, unknown>, (r: (typeof up.requests)[number]) => void][] = [
       [{ type: 'none' }, (r) => expect(r.headers.authorization).to.equal(undefined)],
-      [{ type: 'apiKeyHeader', headerName: 'X-Api-Key', key: 'k1' }, (r) => expect(r.headers['x-api-key']).to.equal('k1')],
-      [{ type: 'apiKeyQuery', paramName: 'appid', key: 'k 2' }, (r) => expect(new URL(r.url, 'http://x').searchParams.get('appid')).to.equal('k 2')],
+      [
+        { type: 'apiKeyHeader', headerName: 'X-Api-Key', key: 'k1' },
+        (r) => expect(r.headers['x-api-key']).to.equal('k1'),
+      ],
+      [
+        { type: 'apiKeyQuery', paramName: 'appid', key: 'k 2' },
+        (r) => expect(new URL(r.url, 'http://x').searchParams.get('appid')).to.equal('k 2'),
+      ],
       [{ type: 'bearer', token: 't3' }, (r) => expect(r.headers.authorization).to.equal('Bearer t3')],
-      [{ type: 'basic', username: 'ann', password: 'p:4' }, (r) => expect(r.headers.authorization).to.equal(`Basic ${Buffer.from('ann:p:4').toString('base64')}`)],
+      [
+        { type: 'basic', username: 'ann', password: 'p:4' },
+        (r) => expect(r.headers.authorization).to.equal(`Basic ${Buffer.from('ann:p:4').toString('base64')}`),
+      ],
     ];
     for (const [auth, check] of cases) {
       const ep = await g.createEndpoint({ baseUrl: up.url, auth });
@@ -62,7 +72,14 @@ describe('gateway calls: credentials per auth type, OAuth2 tokens, rate limit, t
       const res = await execute(route.id, {
         params: { id: 'a/b' },
         query: { q: ['1', '2'] },
-        headers: { Cookie: 'cms_session=abc', 'X-Cms-Key': 'wbk_client', 'X-Cms-Site-Key': 'site', 'X-Forwarded-For': '1.2.3.4', 'X-Trace': 't', ...(auth.type === 'none' ? { Authorization: 'Bearer client' } : {}) },
+        headers: {
+          Cookie: 'cms_session=abc',
+          'X-Cms-Key': 'wbk_client',
+          'X-Cms-Site-Key': 'site',
+          'X-Forwarded-For': '1.2.3.4',
+          'X-Trace': 't',
+          ...(auth.type === 'none' ? { Authorization: 'Bearer client' } : {}),
+        },
         body: { hello: 'world' },
       });
       expect(res.statusCode, JSON.stringify(auth)).to.equal(200);
@@ -83,7 +100,13 @@ describe('gateway calls: credentials per auth type, OAuth2 tokens, rate limit, t
   it('OAuth2 client credentials: one token fetch for concurrent calls, cached, refreshed before expiry, dropped on 401', async () => {
     const ep = await g.createEndpoint({
       baseUrl: up.url,
-      auth: { type: 'oauth2ClientCredentials', tokenUrl: `${up.url}/token`, clientId: 'app', clientSecret: 's&cret', scope: 'read' },
+      auth: {
+        type: 'oauth2ClientCredentials',
+        tokenUrl: `${up.url}/token`,
+        clientId: 'app',
+        clientSecret: 's&cret',
+        scope: 'read',
+      },
     });
     const route = await g.createRoute(ep.id, 'GET', '/protected');
     const answers = await Promise.all([execute(route.id), execute(route.id), execute(route.id)]);
@@ -92,8 +115,15 @@ describe('gateway calls: credentials per auth type, OAuth2 tokens, rate limit, t
     const tokenCall = up.requests.find((r) => r.url === '/token')!;
     expect(tokenCall.method).to.equal('POST');
     expect(tokenCall.headers.authorization).to.equal(`Basic ${Buffer.from('app:s%26cret').toString('base64')}`);
-    expect(Object.fromEntries(new URLSearchParams(tokenCall.body))).to.deep.equal({ grant_type: 'client_credentials', scope: 'read' });
-    expect(up.requests.filter((r) => r.url === '/protected').map((r) => r.headers.authorization)).to.deep.equal(['Bearer tok-1', 'Bearer tok-1', 'Bearer tok-1']);
+    expect(Object.fromEntries(new URLSearchParams(tokenCall.body))).to.deep.equal({
+      grant_type: 'client_credentials',
+      scope: 'read',
+    });
+    expect(up.requests.filter((r) => r.url === '/protected').map((r) => r.headers.authorization)).to.deep.equal([
+      'Bearer tok-1',
+      'Bearer tok-1',
+      'Bearer tok-1',
+    ]);
 
     // Cached while valid; 545 s into a 600 s token (inside the last minute) it is refreshed.
     clock.advance(500_000);
@@ -109,7 +139,16 @@ describe('gateway calls: credentials per auth type, OAuth2 tokens, rate limit, t
   });
 
   it('a refused token (401 from the upstream) is fetched anew on the next call', async () => {
-    const ep = await g.createEndpoint({ baseUrl: up.url, auth: { type: 'oauth2ClientCredentials', tokenUrl: `${up.url}/token`, clientId: 'app', clientSecret: 'x', clientAuth: 'body' } });
+    const ep = await g.createEndpoint({
+      baseUrl: up.url,
+      auth: {
+        type: 'oauth2ClientCredentials',
+        tokenUrl: `${up.url}/token`,
+        clientId: 'app',
+        clientSecret: 'x',
+        clientAuth: 'body',
+      },
+    });
     const route = await g.createRoute(ep.id, 'GET', '/protected');
     expect((await execute(route.id)).json().status).to.equal(200);
     revoked.add('Bearer tok-1');
@@ -124,7 +163,10 @@ describe('gateway calls: credentials per auth type, OAuth2 tokens, rate limit, t
   });
 
   it('a token endpoint without a token answers 502 UPSTREAM_AUTH_FAILED', async () => {
-    const ep = await g.createEndpoint({ baseUrl: up.url, auth: { type: 'oauth2ClientCredentials', tokenUrl: `${up.url}/nothing-here`, clientId: 'a', clientSecret: 'b' } });
+    const ep = await g.createEndpoint({
+      baseUrl: up.url,
+      auth: { type: 'oauth2ClientCredentials', tokenUrl: `${up.url}/nothing-here`, clientId: 'a', clientSecret: 'b' },
+    });
     const route = await g.createRoute(ep.id, 'GET', '/protected');
     const res = await execute(route.id);
     expect(res.statusCode).to.equal(502);
@@ -179,7 +221,10 @@ describe('gateway calls: credentials per auth type, OAuth2 tokens, rate limit, t
     expect(withBody.statusCode).to.equal(400);
     expect(withBody.json().field).to.equal('body');
     // As after a lost or changed encryption key: the sealed value no longer opens.
-    await g.t.db('gateway_endpoints').where({ id: ep.id }).update({ auth_secret: 'v1:GATEWAY_SECRETS_ENCRYPTION_KEY:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA==:AAAA' });
+    await g.t
+      .db('gateway_endpoints')
+      .where({ id: ep.id })
+      .update({ auth_secret: 'v1:GATEWAY_SECRETS_ENCRYPTION_KEY:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA==:AAAA' });
     await g.call('PATCH', `/api/v1/gateway/endpoints/${ep.id}`, g.manager, { timeoutMs: 5000 });
     const res = await execute(route.id);
     expect(res.statusCode).to.equal(503);

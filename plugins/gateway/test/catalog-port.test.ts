@@ -32,7 +32,9 @@ describe('gatewayCatalog port (as other plugins use it)', () => {
     expect(await catalog().findRoute(ep.id, '00000000-0000-4000-8000-000000000000')).to.equal(undefined);
     expect(await catalog().findRoute('nope', 'nope')).to.equal(undefined);
     // Inside a caller's transaction.
-    await g.t.db.transaction(async (trx) => expect(await catalog().findRoute(ep.id, route.id, trx)).to.not.equal(undefined));
+    await g.t.db.transaction(async (trx) =>
+      expect(await catalog().findRoute(ep.id, route.id, trx)).to.not.equal(undefined),
+    );
   });
 
   it('matchRoute: by endpoint id or name; literal segments win over parameters; decoded values', async () => {
@@ -44,7 +46,9 @@ describe('gatewayCatalog port (as other plugins use it)', () => {
     expect((await catalog().matchRoute(ep.id, 'GET', '/users/42'))!.route.routeId).to.equal(byId.id);
     expect((await catalog().matchRoute(ep.name, 'GET', '/users/me'))!.route.routeId).to.equal(me.id);
     expect(await catalog().matchRoute(ep.name, 'GET', '/users/a%20b')).to.deep.include({ params: { id: 'a b' } });
-    expect(await catalog().matchRoute(ep.name, 'GET', '/files/report.json')).to.deep.include({ params: { name: 'report' } });
+    expect(await catalog().matchRoute(ep.name, 'GET', '/files/report.json')).to.deep.include({
+      params: { name: 'report' },
+    });
     expect((await catalog().matchRoute(ep.name, 'GET', '/files/report.json'))!.route.routeId).to.equal(file.id);
     expect(await catalog().matchRoute(ep.name, 'POST', '/users/42')).to.equal(undefined);
     expect(await catalog().matchRoute(ep.name, 'GET', '/users/42/posts')).to.equal(undefined);
@@ -56,14 +60,20 @@ describe('gatewayCatalog port (as other plugins use it)', () => {
     await g.createRoute(ep.id, 'GET', '/a');
     expect(await catalog().matchRoute(ep.name, 'GET', '/a')).to.not.equal(undefined);
     // Written straight to the table, as the gateway process would while this one (core-api) holds a copy.
-    const [row] = await g.t.db('gateway_routes').insert({ endpoint_id: ep.id, method: 'GET', path: '/b/{x}' }).returning('id');
+    const [row] = await g.t
+      .db('gateway_routes')
+      .insert({ endpoint_id: ep.id, method: 'GET', path: '/b/{x}' })
+      .returning('id');
     expect((await catalog().findRoute(ep.id, row.id))!.pathTemplate).to.equal('/b/{x}');
-    const [row2] = await g.t.db('gateway_routes').insert({ endpoint_id: ep.id, method: 'GET', path: '/c' }).returning('id');
+    const [row2] = await g.t
+      .db('gateway_routes')
+      .insert({ endpoint_id: ep.id, method: 'GET', path: '/c' })
+      .returning('id');
     clock.advance(1001);
     expect((await catalog().matchRoute(ep.name, 'GET', '/c'))!.route.routeId).to.equal(row2.id);
   });
 
-  it('callRoute: fills the template, sends a JSON or raw body, caps the timeout by the endpoint\'s; errors as documented', async () => {
+  it("callRoute: fills the template, sends a JSON or raw body, caps the timeout by the endpoint's; errors as documented", async () => {
     const ep = await g.createEndpoint({ baseUrl: up.url, auth: { type: 'bearer', token: 'tkn' }, timeoutMs: 300 });
     const route = await g.createRoute(ep.id, 'PUT', '/docs/{id}');
     up.handle((req, res) => {
@@ -71,17 +81,29 @@ describe('gatewayCatalog port (as other plugins use it)', () => {
       res.setHeader('content-type', 'text/plain');
       res.end(`${req.method} ${req.url} ${req.headers['content-type']} ${req.body}`);
     });
-    const json = await catalog().callRoute(ep.id, route.id, { params: { id: 'x y' }, body: { a: 1 }, headers: { authorization: 'Bearer client', 'x-cms-key': 'wbk_1' } });
+    const json = await catalog().callRoute(ep.id, route.id, {
+      params: { id: 'x y' },
+      body: { a: 1 },
+      headers: { authorization: 'Bearer client', 'x-cms-key': 'wbk_1' },
+    });
     expect(json.status).to.equal(200);
     expect(json.body.toString()).to.equal('PUT /docs/x%20y application/json {"a":1}');
     expect(json.truncated).to.equal(false);
     expect(up.requests.at(-1)!.headers.authorization).to.equal('Bearer tkn');
     expect(up.requests.at(-1)!.headers['x-cms-key']).to.equal(undefined);
-    const raw = await catalog().callRoute(ep.id, route.id, { params: { id: '1' }, body: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const raw = await catalog().callRoute(ep.id, route.id, {
+      params: { id: '1' },
+      body: 'a=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(raw.body.toString()).to.equal('PUT /docs/1 application/x-www-form-urlencoded a=1');
-    const slow = await catalog().callRoute(ep.id, route.id, { params: { id: 'slow' }, timeoutMs: 60_000 }).catch((e) => e);
+    const slow = await catalog()
+      .callRoute(ep.id, route.id, { params: { id: 'slow' }, timeoutMs: 60_000 })
+      .catch((e) => e);
     expect(slow).to.include({ statusCode: 504, code: 'UPSTREAM_TIMEOUT' });
-    const missing = await catalog().callRoute(ep.id, '00000000-0000-4000-8000-000000000000', {}).catch((e) => e);
+    const missing = await catalog()
+      .callRoute(ep.id, '00000000-0000-4000-8000-000000000000', {})
+      .catch((e) => e);
     expect(missing).to.include({ statusCode: 404, code: 'ROUTE_NOT_FOUND' });
   });
 
@@ -100,7 +122,11 @@ describe('gatewayCatalog port (as other plugins use it)', () => {
     const capped = await catalog().fetchOutbound(`${up.url}/moved`, { maxBytes: 10 });
     expect(capped.body.length).to.equal(10);
     expect(capped.truncated).to.equal(true);
-    expect(await catalog().fetchOutbound('file:///etc/passwd').catch((e) => e)).to.include({ statusCode: 400 });
+    expect(
+      await catalog()
+        .fetchOutbound('file:///etc/passwd')
+        .catch((e) => e),
+    ).to.include({ statusCode: 400 });
   });
 
   it('the core-api process builds the port without the gateway routes', async () => {
@@ -110,7 +136,10 @@ describe('gatewayCatalog port (as other plugins use it)', () => {
       expect(core.kernel.plugins.map((p) => p.id)).to.include('gateway');
       expect(await core.kernel.resolve('gatewayCatalog').findRoute('x', 'y')).to.equal(undefined);
       const admin = await core.admin();
-      expect((await core.inject({ method: 'GET', url: '/api/v1/gateway/endpoints', headers: { cookie: admin.cookie } })).statusCode).to.equal(404);
+      expect(
+        (await core.inject({ method: 'GET', url: '/api/v1/gateway/endpoints', headers: { cookie: admin.cookie } }))
+          .statusCode,
+      ).to.equal(404);
     } finally {
       await core.close();
     }

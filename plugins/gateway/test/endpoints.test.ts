@@ -72,7 +72,9 @@ describe('gateway endpoints and routes: administration', () => {
     expect(JSON.stringify(row)).not.to.contain(secret);
 
     // A PATCH of other auth settings keeps the stored secret; the upstream still gets it.
-    const patched = await g.call('PATCH', `/api/v1/gateway/endpoints/${ep.id}`, g.manager, { auth: { type: 'apiKeyHeader', headerName: 'X-Key' } });
+    const patched = await g.call('PATCH', `/api/v1/gateway/endpoints/${ep.id}`, g.manager, {
+      auth: { type: 'apiKeyHeader', headerName: 'X-Key' },
+    });
     expect(patched.json().auth).to.deep.equal({ type: 'apiKeyHeader', headerName: 'X-Key', key: { set: true } });
     const route = await g.createRoute(ep.id, 'GET', '/ping');
     up.requests.length = 0;
@@ -94,7 +96,10 @@ describe('gateway endpoints and routes: administration', () => {
       [{ name: 'x3', baseUrl: 'https://example.com/?a=1' }, 'baseUrl'],
       [{ name: 'x4', baseUrl: 'https://example.com', auth: { type: 'bearer' } }, 'auth.token'],
       [{ name: 'x5', baseUrl: 'https://example.com', auth: { type: 'basic', password: 'p' } }, 'auth.username'],
-      [{ name: 'x6', baseUrl: 'https://example.com', defaultHeaders: { Authorization: 'Bearer x' } }, 'defaultHeaders.Authorization'],
+      [
+        { name: 'x6', baseUrl: 'https://example.com', defaultHeaders: { Authorization: 'Bearer x' } },
+        'defaultHeaders.Authorization',
+      ],
       [{ name: 'x7', baseUrl: 'https://example.com', preset: 'no-such-preset' }, 'preset'],
     ];
     for (const [body, field] of cases) {
@@ -102,11 +107,17 @@ describe('gateway endpoints and routes: administration', () => {
       expect(res.statusCode, JSON.stringify(body)).to.equal(400);
       expect(res.json().field, JSON.stringify(body)).to.equal(field);
     }
-    const badPath = await g.call('POST', `/api/v1/gateway/endpoints/${ep.id}/routes`, g.manager, { method: 'GET', path: '/a/{b' });
+    const badPath = await g.call('POST', `/api/v1/gateway/endpoints/${ep.id}/routes`, g.manager, {
+      method: 'GET',
+      path: '/a/{b',
+    });
     expect(badPath.statusCode).to.equal(400);
     expect(badPath.json().field).to.equal('path');
     await g.createRoute(ep.id, 'GET', '/a/{b}');
-    const twice = await g.call('POST', `/api/v1/gateway/endpoints/${ep.id}/routes`, g.manager, { method: 'GET', path: '/a/{b}' });
+    const twice = await g.call('POST', `/api/v1/gateway/endpoints/${ep.id}/routes`, g.manager, {
+      method: 'GET',
+      path: '/a/{b}',
+    });
     expect(twice.statusCode).to.equal(409);
   });
 
@@ -115,28 +126,48 @@ describe('gateway endpoints and routes: administration', () => {
     const a = await g.createRoute(ep.id, 'GET', '/users/{id}');
     await g.createRoute(ep.id, 'POST', '/users');
     const list = await g.call('GET', `/api/v1/gateway/endpoints/${ep.id}/routes`, g.manager);
-    expect(list.json().items.map((r: { method: string; path: string; pathParams: string[] }) => `${r.method} ${r.path} ${r.pathParams}`)).to.deep.equal(['POST /users ', 'GET /users/{id} id']);
-    const patched = await g.call('PATCH', `/api/v1/gateway/routes/${a.id}`, g.manager, { path: '/people/{personId}', name: 'person' });
+    expect(
+      list
+        .json()
+        .items.map(
+          (r: { method: string; path: string; pathParams: string[] }) => `${r.method} ${r.path} ${r.pathParams}`,
+        ),
+    ).to.deep.equal(['POST /users ', 'GET /users/{id} id']);
+    const patched = await g.call('PATCH', `/api/v1/gateway/routes/${a.id}`, g.manager, {
+      path: '/people/{personId}',
+      name: 'person',
+    });
     expect(patched.json()).to.include({ path: '/people/{personId}', name: 'person' });
     expect((await g.call('DELETE', `/api/v1/gateway/routes/${a.id}`, g.manager)).statusCode).to.equal(204);
     expect((await g.call('DELETE', `/api/v1/gateway/routes/${a.id}`, g.manager)).statusCode).to.equal(404);
     expect((await g.call('DELETE', `/api/v1/gateway/endpoints/${ep.id}`, g.manager)).statusCode).to.equal(204);
     expect(await g.t.db('gateway_routes').where({ endpoint_id: ep.id })).to.have.length(0);
     expect((await g.call('GET', `/api/v1/gateway/endpoints/${ep.id}`, g.manager)).statusCode).to.equal(404);
-    expect((await g.call('GET', '/api/v1/gateway/endpoints/not-a-uuid', g.manager)).json()).to.include({ statusCode: 400, field: 'id' });
+    expect((await g.call('GET', '/api/v1/gateway/endpoints/not-a-uuid', g.manager)).json()).to.include({
+      statusCode: 400,
+      field: 'id',
+    });
   });
 
   it('lists the shipped presets and creates an endpoint with its routes from one', async () => {
     const presets = await g.call('GET', '/api/v1/gateway/presets', g.manager);
     const ids = presets.json().items.map((p: { id: string }) => p.id);
     expect(ids).to.include.members(['openweathermap', 'hubspot', 'stripe', 'paypal']);
-    const res = await g.call('POST', '/api/v1/gateway/endpoints', g.manager, { name: `crm-${Date.now()}`, preset: 'hubspot', auth: { type: 'bearer', token: 'pat-na1-xyz' } });
+    const res = await g.call('POST', '/api/v1/gateway/endpoints', g.manager, {
+      name: `crm-${Date.now()}`,
+      preset: 'hubspot',
+      auth: { type: 'bearer', token: 'pat-na1-xyz' },
+    });
     expect(res.statusCode).to.equal(201);
     expect(res.json()).to.include({ baseUrl: 'https://api.hubapi.com', presetId: 'hubspot' });
     const routes = await g.call('GET', `/api/v1/gateway/endpoints/${res.json().id}/routes`, g.manager);
     expect(routes.json().items.map((r: { path: string }) => r.path)).to.include('/crm/v3/objects/contacts/{contactId}');
     // The preset fixes the auth type and fills what the vendor fixes (PayPal's token URL).
-    const wrong = await g.call('POST', '/api/v1/gateway/endpoints', g.manager, { name: `pay-${Date.now()}`, preset: 'stripe', auth: { type: 'basic', username: 'u', password: 'p' } });
+    const wrong = await g.call('POST', '/api/v1/gateway/endpoints', g.manager, {
+      name: `pay-${Date.now()}`,
+      preset: 'stripe',
+      auth: { type: 'basic', username: 'u', password: 'p' },
+    });
     expect(wrong.statusCode).to.equal(400);
     const paypal = await g.call('POST', '/api/v1/gateway/endpoints', g.manager, {
       name: `paypal-${Date.now()}`,
@@ -144,6 +175,11 @@ describe('gateway endpoints and routes: administration', () => {
       auth: { type: 'oauth2ClientCredentials', clientId: 'client', clientSecret: 'secret' },
     });
     expect(paypal.statusCode).to.equal(201);
-    expect(paypal.json().auth).to.deep.equal({ type: 'oauth2ClientCredentials', tokenUrl: 'https://api-m.paypal.com/v1/oauth2/token', clientId: 'client', clientSecret: { set: true } });
+    expect(paypal.json().auth).to.deep.equal({
+      type: 'oauth2ClientCredentials',
+      tokenUrl: 'https://api-m.paypal.com/v1/oauth2/token',
+      clientId: 'client',
+      clientSecret: { set: true },
+    });
   });
 });

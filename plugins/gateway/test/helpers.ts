@@ -34,7 +34,12 @@ export async function startUpstream(host = '127.0.0.1'): Promise<Upstream> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(seen);
       handler(seen, res);
     });
@@ -55,15 +60,36 @@ export async function startUpstream(host = '127.0.0.1'): Promise<Upstream> {
 }
 
 /** A kernel with the gateway plugin, an administrator, a gateway manager and a user without the key. */
-export async function startGatewayKernel(opts: { env?: Record<string, string>; extraPlugins?: PluginManifest[]; clock?: Clock; plugins?: string[] } = {}) {
-  const t = await startTestKernel({ plugins: opts.plugins ?? ['gateway'], extraPlugins: opts.extraPlugins, env: opts.env, clock: opts.clock });
+export async function startGatewayKernel(
+  opts: { env?: Record<string, string>; extraPlugins?: PluginManifest[]; clock?: Clock; plugins?: string[] } = {},
+) {
+  const t = await startTestKernel({
+    plugins: opts.plugins ?? ['gateway'],
+    extraPlugins: opts.extraPlugins,
+    env: opts.env,
+    clock: opts.clock,
+  });
   const manager = await t.createUser({ permissions: ['gateway:manage'] });
   const stranger = await t.createUser({ permissions: [] });
-  const call = (method: string, url: string, user: User | null, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> =>
-    t.inject({ method: method as 'GET', url, payload: body as object, headers: { ...(user ? { cookie: user.cookie } : {}), ...headers } });
+  const call = (
+    method: string,
+    url: string,
+    user: User | null,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> =>
+    t.inject({
+      method: method as 'GET',
+      url,
+      payload: body as object,
+      headers: { ...(user ? { cookie: user.cookie } : {}), ...headers },
+    });
   let n = 0;
   const createEndpoint = async (body: Record<string, unknown>) => {
-    const res = await call('POST', '/api/v1/gateway/endpoints', manager, { name: `ep-${Date.now().toString(36)}-${n++}`, ...body });
+    const res = await call('POST', '/api/v1/gateway/endpoints', manager, {
+      name: `ep-${Date.now().toString(36)}-${n++}`,
+      ...body,
+    });
     if (res.statusCode !== 201) throw new Error(`endpoint create failed: ${res.body}`);
     return res.json() as { id: string; name: string };
   };

@@ -19,7 +19,8 @@ describe('gateway OpenAPI import, inferred schemas and preview-resolve', () => {
     await up.close();
   });
 
-  const importSpec = (endpointId: string, spec: string) => g.call('POST', `/api/v1/gateway/endpoints/${endpointId}/import-openapi`, g.manager, { spec });
+  const importSpec = (endpointId: string, spec: string) =>
+    g.call('POST', `/api/v1/gateway/endpoints/${endpointId}/import-openapi`, g.manager, { spec });
 
   it('imports an OpenAPI 3.1 YAML document: one route per operation, success schemas with $refs resolved', async () => {
     const ep = await g.createEndpoint({ baseUrl: up.url });
@@ -59,25 +60,47 @@ describe('gateway OpenAPI import, inferred schemas and preview-resolve', () => {
     const schema = (await g.call('GET', `/api/v1/gateway/routes/${getPet.id}/schema`, g.manager)).json().schema;
     expect(schema.properties.category.properties.name).to.deep.equal({ type: 'string' });
     // An imported route is callable with its parameter.
-    const exec = await g.call('POST', `/api/v1/gateway/routes/${getPet.id}/execute`, g.manager, { params: { petId: '7' } });
+    const exec = await g.call('POST', `/api/v1/gateway/routes/${getPet.id}/execute`, g.manager, {
+      params: { petId: '7' },
+    });
     expect(exec.json().body).to.deep.equal({ ok: true, path: '/pet/7' });
   });
 
   it('refuses documents it cannot read with 400 on spec, creating nothing', async () => {
     const ep = await g.createEndpoint({ baseUrl: up.url });
-    for (const spec of ['{ not json: [', 'openapi: 2.5\npaths: {}', 'just a string', 'swagger: "2.0"\ninfo: {}\n', 'a: &a [*a, *a]']) {
+    for (const spec of [
+      '{ not json: [',
+      'openapi: 2.5\npaths: {}',
+      'just a string',
+      'swagger: "2.0"\ninfo: {}\n',
+      'a: &a [*a, *a]',
+    ]) {
       const res = await importSpec(ep.id, spec);
       expect(res.statusCode, spec).to.equal(400);
       expect(res.json().field, spec).to.equal('spec');
     }
     expect(await g.t.db('gateway_routes').where({ endpoint_id: ep.id })).to.have.length(0);
-    expect((await importSpec('00000000-0000-4000-8000-000000000000', fixture('petstore-swagger-2.0.json'))).statusCode).to.equal(404);
+    expect(
+      (await importSpec('00000000-0000-4000-8000-000000000000', fixture('petstore-swagger-2.0.json'))).statusCode,
+    ).to.equal(404);
   });
 
   it('refresh-schema infers a schema and a trimmed sample from a live JSON answer', async () => {
     up.handle((_req, res) => {
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ data: { items: Array.from({ length: 10 }, (_, i) => ({ id: i, name: `n${i}`, at: '2024-05-01T10:00:00Z', ...(i % 2 ? { extra: true } : {}) })) }, total: 10.5 }));
+      res.end(
+        JSON.stringify({
+          data: {
+            items: Array.from({ length: 10 }, (_, i) => ({
+              id: i,
+              name: `n${i}`,
+              at: '2024-05-01T10:00:00Z',
+              ...(i % 2 ? { extra: true } : {}),
+            })),
+          },
+          total: 10.5,
+        }),
+      );
     });
     const ep = await g.createEndpoint({ baseUrl: up.url });
     const route = await g.createRoute(ep.id, 'GET', '/things');
@@ -91,7 +114,9 @@ describe('gateway OpenAPI import, inferred schemas and preview-resolve', () => {
     expect(item.required).to.deep.equal(['id', 'name', 'at']);
     expect(item.properties.extra).to.deep.equal({ type: 'boolean' });
     expect(sample.data.items).to.have.length(3);
-    expect((await g.call('GET', `/api/v1/gateway/routes/${route.id}/schema`, g.manager)).json().schema).to.deep.equal(schema);
+    expect((await g.call('GET', `/api/v1/gateway/routes/${route.id}/schema`, g.manager)).json().schema).to.deep.equal(
+      schema,
+    );
     up.handle((_req, res) => res.end('<html>'));
     const notJson = await g.call('POST', `/api/v1/gateway/routes/${route.id}/refresh-schema`, g.manager, {});
     expect(notJson.statusCode).to.equal(502);
@@ -101,7 +126,18 @@ describe('gateway OpenAPI import, inferred schemas and preview-resolve', () => {
   it('preview-resolve calls the route live and applies the result filter', async () => {
     up.handle((req, res) => {
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ data: { items: [{ id: 1, title: 'A', secret: 's' }, { id: 2, title: 'B', secret: 's' }, { id: 3, title: 'C' }] }, url: req.url }));
+      res.end(
+        JSON.stringify({
+          data: {
+            items: [
+              { id: 1, title: 'A', secret: 's' },
+              { id: 2, title: 'B', secret: 's' },
+              { id: 3, title: 'C' },
+            ],
+          },
+          url: req.url,
+        }),
+      );
     });
     const ep = await g.createEndpoint({ baseUrl: up.url });
     const route = await g.createRoute(ep.id, 'GET', '/lists/{list}');
@@ -112,10 +148,20 @@ describe('gateway OpenAPI import, inferred schemas and preview-resolve', () => {
       resultFilter: { path: 'data.items', pick: ['id', 'title'], rename: { title: 'headline' }, limit: 2 },
     });
     expect(res.statusCode).to.equal(200);
-    expect(res.json()).to.deep.equal({ status: 200, data: [{ id: 1, headline: 'A' }, { id: 2, headline: 'B' }], truncated: false });
+    expect(res.json()).to.deep.equal({
+      status: 200,
+      data: [
+        { id: 1, headline: 'A' },
+        { id: 2, headline: 'B' },
+      ],
+      truncated: false,
+    });
     expect(up.requests.at(-1)!.url).to.equal('/lists/news?lang=de');
     const other = await g.createEndpoint({ baseUrl: up.url });
-    const mismatch = await g.call('POST', '/api/v1/gateway/preview-resolve', g.manager, { endpointId: other.id, routeId: route.id });
+    const mismatch = await g.call('POST', '/api/v1/gateway/preview-resolve', g.manager, {
+      endpointId: other.id,
+      routeId: route.id,
+    });
     expect(mismatch.statusCode).to.equal(404);
   });
 });

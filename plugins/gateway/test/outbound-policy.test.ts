@@ -87,20 +87,36 @@ describe('outbound HTTP policy', () => {
     const prod = outbound({}, async () => ['127.0.0.1']);
     expect(await refusal(prod.request(`http://rebind.test:${up.port}/`))).to.include({ code: 'OUTBOUND_REFUSED' });
     const privateOff = outbound({ refuseLoopback: false, allowPrivate: false }, async () => ['192.168.0.10']);
-    expect((await refusal(privateOff.request('http://intranet.test/'))).message).to.contain('OUTBOUND_ALLOW_PRIVATE=false');
+    expect((await refusal(privateOff.request('http://intranet.test/'))).message).to.contain(
+      'OUTBOUND_ALLOW_PRIVATE=false',
+    );
   });
 
   it('refuses IPv6 loopback, IPv4-mapped loopback, link-local and the metadata address', async () => {
     const prod = outbound({});
-    for (const url of [`http://[::1]:${up.port}/`, `http://[::ffff:127.0.0.1]:${up.port}/`, `http://0.0.0.0:${up.port}/`]) {
+    for (const url of [
+      `http://[::1]:${up.port}/`,
+      `http://[::ffff:127.0.0.1]:${up.port}/`,
+      `http://0.0.0.0:${up.port}/`,
+    ]) {
       expect(await refusal(prod.request(url)), url).to.include({ code: 'OUTBOUND_REFUSED' });
     }
     // Link-local and metadata stay closed outside production too, and with private ranges open.
     const dev = outbound({ refuseLoopback: false });
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/', 'http://[::ffff:169.254.169.254]/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fe80::1]/',
+      'http://[::ffff:169.254.169.254]/',
+    ]) {
       expect(await refusal(dev.request(url)), url).to.include({ code: 'OUTBOUND_REFUSED' });
     }
-    expect(await refusal(outbound({ refuseLoopback: false }, async () => ['169.254.169.254']).request('http://metadata.google.internal/'))).to.include({ code: 'OUTBOUND_REFUSED' });
+    expect(
+      await refusal(
+        outbound({ refuseLoopback: false }, async () => ['169.254.169.254']).request(
+          'http://metadata.google.internal/',
+        ),
+      ),
+    ).to.include({ code: 'OUTBOUND_REFUSED' });
   });
 
   it('re-checks every redirect hop of a plain fetch; the body is capped', async () => {

@@ -16,7 +16,9 @@ describe('gateway passthroughs /api/internal/*, /dam/*, /public/*', () => {
         res.end(JSON.stringify({ method: req.method, url: req.url, body: req.body }));
       });
     }
-    g = await startGatewayKernel({ env: { GATEWAY_CORE_API_URL: core.url, GATEWAY_ASSET_PROCESSOR_URL: `${assets.url}/api/v1` } });
+    g = await startGatewayKernel({
+      env: { GATEWAY_CORE_API_URL: core.url, GATEWAY_ASSET_PROCESSOR_URL: `${assets.url}/api/v1` },
+    });
   });
   after(async () => {
     await g.t.close();
@@ -26,7 +28,9 @@ describe('gateway passthroughs /api/internal/*, /dam/*, /public/*', () => {
 
   it('/api/internal/* needs a session and reaches core-api without the prefix, cookie, body and status passed through', async () => {
     expect((await g.call('GET', '/api/internal/pages', null)).statusCode).to.equal(401);
-    const res = await g.call('POST', '/api/internal/pages/42?draft=1', g.stranger, '<xml/>', { 'content-type': 'application/xml' });
+    const res = await g.call('POST', '/api/internal/pages/42?draft=1', g.stranger, '<xml/>', {
+      'content-type': 'application/xml',
+    });
     expect(res.statusCode).to.equal(200);
     expect(res.json()).to.deep.equal({ method: 'POST', url: '/pages/42?draft=1', body: '<xml/>' });
     expect(core.requests.at(-1)!.headers.cookie).to.equal(g.stranger.cookie);
@@ -41,7 +45,10 @@ describe('gateway passthroughs /api/internal/*, /dam/*, /public/*', () => {
   });
 
   it('/public/* is open and keeps its prefix; no visitor credential travels', async () => {
-    const res = await g.call('GET', '/public/data-objects?class=news', null, undefined, { cookie: 'cms_session=x', authorization: 'Bearer y' });
+    const res = await g.call('GET', '/public/data-objects?class=news', null, undefined, {
+      cookie: 'cms_session=x',
+      authorization: 'Bearer y',
+    });
     expect(res.statusCode).to.equal(200);
     expect(res.json().url).to.equal('/public/data-objects?class=news');
     expect(core.requests.at(-1)!.headers.cookie).to.equal(undefined);

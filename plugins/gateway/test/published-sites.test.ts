@@ -19,7 +19,11 @@ describe('published sites: /api/v1/gateway/resolve and /submit through bindings'
 
   before(async () => {
     up = await startUpstream();
-    g = await startGatewayKernel({ extraPlugins: [publishedSitesFixture], clock, env: { GATEWAY_PUBLIC_RATE_LIMIT_PER_MINUTE: '1000' } });
+    g = await startGatewayKernel({
+      extraPlugins: [publishedSitesFixture],
+      clock,
+      env: { GATEWAY_PUBLIC_RATE_LIMIT_PER_MINUTE: '1000' },
+    });
     sites = g.t.kernel.pluginDeps('test-published-sites').services as Fixture;
     const ep = await g.createEndpoint({ baseUrl: up.url, auth: { type: 'bearer', token: 'upstream-secret' } });
     endpointId = ep.id;
@@ -45,16 +49,37 @@ describe('published sites: /api/v1/gateway/resolve and /submit through bindings'
         }
         return void res.end(JSON.stringify({ received: fields }));
       }
-      res.end(JSON.stringify({ items: [{ id: 1, title: 'One', body: 'x' }, { id: 2, title: 'Two', body: 'y' }, { id: 3, title: 'Three' }], url: req.url }));
+      res.end(
+        JSON.stringify({
+          items: [
+            { id: 1, title: 'One', body: 'x' },
+            { id: 2, title: 'Two', body: 'y' },
+            { id: 3, title: 'Three' },
+          ],
+          url: req.url,
+        }),
+      );
     });
   });
 
-  const post = (url: string, body: unknown, headers: Record<string, string> = {}) => g.call('POST', url, null, body, headers);
+  const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+    g.call('POST', url, null, body, headers);
 
   it('resolve: calls the bound route with the stored parameters and applies the result filter; public, with CORS', async () => {
     const website = await sites.addWebsite(null);
-    const id = await sites.addBinding({ websiteId: website, endpointId, routeId: getRoute, parameters: { path: { section: 'sport' }, query: { lang: 'en' } }, resultFilter: { path: 'items', pick: ['title'], limit: 2 }, mode: 'resolve' });
-    const res = await post('/api/v1/gateway/resolve', { gatewayBindingId: id }, { origin: 'https://some-site.example', cookie: 'cms_session=abc', authorization: 'Bearer visitor' });
+    const id = await sites.addBinding({
+      websiteId: website,
+      endpointId,
+      routeId: getRoute,
+      parameters: { path: { section: 'sport' }, query: { lang: 'en' } },
+      resultFilter: { path: 'items', pick: ['title'], limit: 2 },
+      mode: 'resolve',
+    });
+    const res = await post(
+      '/api/v1/gateway/resolve',
+      { gatewayBindingId: id },
+      { origin: 'https://some-site.example', cookie: 'cms_session=abc', authorization: 'Bearer visitor' },
+    );
     expect(res.statusCode).to.equal(200);
     expect(res.json()).to.deep.equal({ data: [{ title: 'One' }, { title: 'Two' }] });
     expect(res.headers['access-control-allow-origin']).to.equal('*');
@@ -70,7 +95,11 @@ describe('published sites: /api/v1/gateway/resolve and /submit through bindings'
     const res = await g.t.inject({
       method: 'OPTIONS',
       url: '/api/v1/gateway/resolve',
-      headers: { origin: 'https://some-site.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-cms-site-key' },
+      headers: {
+        origin: 'https://some-site.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-cms-site-key',
+      },
     });
     expect(res.statusCode).to.equal(204);
     expect(res.headers['access-control-allow-origin']).to.equal('*');
@@ -79,27 +108,57 @@ describe('published sites: /api/v1/gateway/resolve and /submit through bindings'
 
   it('asks for the site key when the website has one (header X-Cms-Site-Key or body siteKey): 401 without or wrong', async () => {
     const website = await sites.addWebsite('site-key-123');
-    const id = await sites.addBinding({ websiteId: website, endpointId, routeId: getRoute, parameters: { path: { section: 'a' } }, resultFilter: null, mode: 'resolve' });
+    const id = await sites.addBinding({
+      websiteId: website,
+      endpointId,
+      routeId: getRoute,
+      parameters: { path: { section: 'a' } },
+      resultFilter: null,
+      mode: 'resolve',
+    });
     const missing = await post('/api/v1/gateway/resolve', { gatewayBindingId: id });
     expect(missing.statusCode).to.equal(401);
     expect(missing.json().code).to.equal('SITE_KEY_INVALID');
-    expect((await post('/api/v1/gateway/resolve', { gatewayBindingId: id }, { 'x-cms-site-key': 'wrong' })).statusCode).to.equal(401);
+    expect(
+      (await post('/api/v1/gateway/resolve', { gatewayBindingId: id }, { 'x-cms-site-key': 'wrong' })).statusCode,
+    ).to.equal(401);
     expect(up.requests).to.have.length(0);
-    expect((await post('/api/v1/gateway/resolve', { gatewayBindingId: id }, { 'x-cms-site-key': 'site-key-123' })).statusCode).to.equal(200);
-    expect((await post('/api/v1/gateway/resolve', { gatewayBindingId: id, siteKey: 'site-key-123' })).statusCode).to.equal(200);
+    expect(
+      (await post('/api/v1/gateway/resolve', { gatewayBindingId: id }, { 'x-cms-site-key': 'site-key-123' }))
+        .statusCode,
+    ).to.equal(200);
+    expect(
+      (await post('/api/v1/gateway/resolve', { gatewayBindingId: id, siteKey: 'site-key-123' })).statusCode,
+    ).to.equal(200);
     // The site key never reaches the upstream.
     expect(up.requests.every((r) => r.headers['x-cms-site-key'] === undefined)).to.equal(true);
   });
 
   it('answers 404 for an unknown binding, a binding of the other mode, and a binding whose route is gone', async () => {
     const website = await sites.addWebsite(null);
-    expect((await post('/api/v1/gateway/resolve', { gatewayBindingId: '00000000-0000-4000-8000-000000000000' })).statusCode).to.equal(404);
+    expect(
+      (await post('/api/v1/gateway/resolve', { gatewayBindingId: '00000000-0000-4000-8000-000000000000' })).statusCode,
+    ).to.equal(404);
     expect((await post('/api/v1/gateway/resolve', { gatewayBindingId: 'garbage' })).statusCode).to.equal(404);
-    const submitOnly = await sites.addBinding({ websiteId: website, endpointId, routeId: postRoute, parameters: { path: { form: 'f' } }, resultFilter: null, mode: 'submit' });
+    const submitOnly = await sites.addBinding({
+      websiteId: website,
+      endpointId,
+      routeId: postRoute,
+      parameters: { path: { form: 'f' } },
+      resultFilter: null,
+      mode: 'submit',
+    });
     expect((await post('/api/v1/gateway/resolve', { gatewayBindingId: submitOnly })).statusCode).to.equal(404);
     const ep = await g.createEndpoint({ baseUrl: up.url });
     const route = await g.createRoute(ep.id, 'GET', '/gone');
-    const orphan = await sites.addBinding({ websiteId: website, endpointId: ep.id, routeId: route.id, parameters: {}, resultFilter: null, mode: 'resolve' });
+    const orphan = await sites.addBinding({
+      websiteId: website,
+      endpointId: ep.id,
+      routeId: route.id,
+      parameters: {},
+      resultFilter: null,
+      mode: 'resolve',
+    });
     await g.call('DELETE', `/api/v1/gateway/endpoints/${ep.id}`, g.manager);
     expect((await post('/api/v1/gateway/resolve', { gatewayBindingId: orphan })).statusCode).to.equal(404);
     expect(up.requests).to.have.length(0);
@@ -107,24 +166,48 @@ describe('published sites: /api/v1/gateway/resolve and /submit through bindings'
 
   it('submit: { success, response } plus outcome only for a plain key of 1-32 letters, digits, _ or -', async () => {
     const website = await sites.addWebsite(null);
-    const id = await sites.addBinding({ websiteId: website, endpointId, routeId: postRoute, parameters: { path: { form: 'newsletter' } }, resultFilter: null, mode: 'submit' });
+    const id = await sites.addBinding({
+      websiteId: website,
+      endpointId,
+      routeId: postRoute,
+      parameters: { path: { form: 'newsletter' } },
+      resultFilter: null,
+      mode: 'submit',
+    });
     const send = (fields: Record<string, unknown>) => post('/api/v1/gateway/submit', { gatewayBindingId: id, fields });
     const plain = await send({ answer: 'plain', email: 'a@b.example' });
     expect(plain.json()).to.deep.equal({ success: true, response: 'thanks_1', outcome: 'thanks_1' });
     expect(up.requests[0]!.url).to.equal('/forms/newsletter');
     expect(JSON.parse(up.requests[0]!.body)).to.deep.equal({ answer: 'plain', email: 'a@b.example' });
-    expect((await send({ answer: 'text' })).json()).to.deep.equal({ success: true, response: 'subscribed', outcome: 'subscribed' });
+    expect((await send({ answer: 'text' })).json()).to.deep.equal({
+      success: true,
+      response: 'subscribed',
+      outcome: 'subscribed',
+    });
     expect((await send({ answer: 'long' })).json()).to.deep.equal({ success: true, response: 'x'.repeat(33) });
-    expect((await send({ answer: 'object' })).json()).to.deep.equal({ success: true, response: { received: { answer: 'object' } } });
-    expect((await send({ answer: 'fail' })).json()).to.deep.equal({ success: false, response: { error: 'email missing' } });
+    expect((await send({ answer: 'object' })).json()).to.deep.equal({
+      success: true,
+      response: { received: { answer: 'object' } },
+    });
+    expect((await send({ answer: 'fail' })).json()).to.deep.equal({
+      success: false,
+      response: { error: 'email missing' },
+    });
   });
 
   it('limits resolve and submit per client address (429 with Retry-After)', async () => {
-    const limited = await startGatewayKernel({ extraPlugins: [publishedSitesFixture], clock: new ManualClock(), env: { GATEWAY_PUBLIC_RATE_LIMIT_PER_MINUTE: '2' } });
+    const limited = await startGatewayKernel({
+      extraPlugins: [publishedSitesFixture],
+      clock: new ManualClock(),
+      env: { GATEWAY_PUBLIC_RATE_LIMIT_PER_MINUTE: '2' },
+    });
     try {
       const id = '00000000-0000-4000-8000-000000000000';
       const statuses = [];
-      for (let i = 0; i < 3; i++) statuses.push((await limited.call('POST', '/api/v1/gateway/resolve', null, { gatewayBindingId: id })).statusCode);
+      for (let i = 0; i < 3; i++)
+        statuses.push(
+          (await limited.call('POST', '/api/v1/gateway/resolve', null, { gatewayBindingId: id })).statusCode,
+        );
       expect(statuses).to.deep.equal([404, 404, 429]);
       const last = await limited.call('POST', '/api/v1/gateway/submit', null, { gatewayBindingId: id });
       expect(last.statusCode).to.equal(429);
@@ -137,10 +220,14 @@ describe('published sites: /api/v1/gateway/resolve and /submit through bindings'
   it('without the content plugin every binding id answers 404', async () => {
     const bare = await startGatewayKernel();
     try {
-      const res = await bare.call('POST', '/api/v1/gateway/resolve', null, { gatewayBindingId: '00000000-0000-4000-8000-000000000000' });
+      const res = await bare.call('POST', '/api/v1/gateway/resolve', null, {
+        gatewayBindingId: '00000000-0000-4000-8000-000000000000',
+      });
       expect(res.statusCode).to.equal(404);
       expect(res.json().code).to.equal('BINDING_NOT_FOUND');
-      expect((await bare.call('POST', '/api/v1/gateway/submit', null, { gatewayBindingId: 'x' })).statusCode).to.equal(404);
+      expect((await bare.call('POST', '/api/v1/gateway/submit', null, { gatewayBindingId: 'x' })).statusCode).to.equal(
+        404,
+      );
     } finally {
       await bare.t.close();
     }

@@ -31,7 +31,15 @@ describe('gateway remote plugins (/api/remote/<id>/) and vendor presets', () => 
           res.statusCode = 404;
           return void res.end('{"cod":"404","message":"city not found"}');
         }
-        res.end(JSON.stringify({ name: url.searchParams.get('q'), sys: { country: 'DE' }, main: { temp: 21.5, humidity: 40 }, weather: [{ description: 'clear sky' }], dt: 1_700_000_000 }));
+        res.end(
+          JSON.stringify({
+            name: url.searchParams.get('q'),
+            sys: { country: 'DE' },
+            main: { temp: 21.5, humidity: 40 },
+            weather: [{ description: 'clear sky' }],
+            dt: 1_700_000_000,
+          }),
+        );
       });
     });
     after(() => g.t.close());
@@ -54,12 +62,24 @@ describe('gateway remote plugins (/api/remote/<id>/) and vendor presets', () => 
       const before = await g.call('GET', '/api/remote/weather-widget/current?city=Berlin', null);
       expect(before.statusCode).to.equal(503);
       expect(before.json().code).to.equal('WEATHER_NOT_CONFIGURED');
-      const ep = await g.call('POST', '/api/v1/gateway/endpoints', g.manager, { name: 'openweathermap', preset: 'openweathermap', baseUrl: up.url, auth: { type: 'apiKeyQuery', key: 'owm-key' } });
+      const ep = await g.call('POST', '/api/v1/gateway/endpoints', g.manager, {
+        name: 'openweathermap',
+        preset: 'openweathermap',
+        baseUrl: up.url,
+        auth: { type: 'apiKeyQuery', key: 'owm-key' },
+      });
       expect(ep.statusCode).to.equal(201);
       up.requests.length = 0;
       const res = await g.call('GET', '/api/remote/weather-widget/current?city=Berlin', null);
       expect(res.statusCode).to.equal(200);
-      expect(res.json()).to.deep.equal({ city: 'Berlin', country: 'DE', temperatureC: 21.5, description: 'clear sky', humidity: 40, observedAt: '2023-11-14T22:13:20.000Z' });
+      expect(res.json()).to.deep.equal({
+        city: 'Berlin',
+        country: 'DE',
+        temperatureC: 21.5,
+        description: 'clear sky',
+        humidity: 40,
+        observedAt: '2023-11-14T22:13:20.000Z',
+      });
       const seen = new URL(up.requests[0]!.url, 'http://x');
       expect(seen.pathname).to.equal('/data/2.5/weather');
       expect(Object.fromEntries(seen.searchParams)).to.deep.equal({ q: 'Berlin', units: 'metric', appid: 'owm-key' });
@@ -102,25 +122,48 @@ describe('gateway remote plugins (/api/remote/<id>/) and vendor presets', () => 
         ['{ "baseUrl": ', 'not valid JSON'],
         ['{ "name": "No URL" }', 'baseUrl'],
         ['{ "baseUrl": "https://api.example.com", "auth": { "type": "magic" } }', '/auth'],
-        ['{ "baseUrl": "https://api.example.com", "routes": [{ "method": "GET", "path": "/a/{b" }] }', '/routes/0/path'],
-        ['{ "baseUrl": "https://api.example.com", "routes": [{ "method": "FETCH", "path": "/a" }] }', '/routes/0/method'],
-        ['{ "baseUrl": "https://api.example.com", "auth": { "type": "bearer", "token": "secret-in-a-file" } }', '/auth'],
+        [
+          '{ "baseUrl": "https://api.example.com", "routes": [{ "method": "GET", "path": "/a/{b" }] }',
+          '/routes/0/path',
+        ],
+        [
+          '{ "baseUrl": "https://api.example.com", "routes": [{ "method": "FETCH", "path": "/a" }] }',
+          '/routes/0/method',
+        ],
+        [
+          '{ "baseUrl": "https://api.example.com", "auth": { "type": "bearer", "token": "secret-in-a-file" } }',
+          '/auth',
+        ],
         ['{ "id": "stripe", "baseUrl": "https://api.example.com" }', 'already used'],
       ];
       for (const [i, [content, why]] of cases.entries()) {
         const folder = withPreset(`case-${i}`, content);
         const message = await startFailure({ service: 'gateway', env: testEnv({ CMS_PLUGIN_PATH: folder }) });
-        expect(message, content).to.contain(path.join(folder, 'presets', 'vendor.json')).and.to.contain(why);
+        expect(message, content)
+          .to.contain(path.join(folder, 'presets', 'vendor.json'))
+          .and.to.contain(why);
       }
     });
 
     it('loads a valid preset from a CMS_PLUGIN_PATH folder beside the shipped ones', async () => {
-      const folder = withPreset('ok', JSON.stringify({ name: 'Acme CRM', baseUrl: 'https://api.acme.example', auth: { type: 'apiKeyHeader', headerName: 'X-Acme-Key' }, routes: [{ method: 'GET', path: '/contacts/{id}' }] }));
+      const folder = withPreset(
+        'ok',
+        JSON.stringify({
+          name: 'Acme CRM',
+          baseUrl: 'https://api.acme.example',
+          auth: { type: 'apiKeyHeader', headerName: 'X-Acme-Key' },
+          routes: [{ method: 'GET', path: '/contacts/{id}' }],
+        }),
+      );
       const g = await startGatewayKernel({ env: { CMS_PLUGIN_PATH: folder } });
       try {
         const items = (await g.call('GET', '/api/v1/gateway/presets', g.manager)).json().items;
         const acme = items.find((p: { id: string }) => p.id === 'vendor');
-        expect(acme).to.deep.include({ name: 'Acme CRM', baseUrl: 'https://api.acme.example', auth: { type: 'apiKeyHeader', headerName: 'X-Acme-Key' } });
+        expect(acme).to.deep.include({
+          name: 'Acme CRM',
+          baseUrl: 'https://api.acme.example',
+          auth: { type: 'apiKeyHeader', headerName: 'X-Acme-Key' },
+        });
         expect(items.map((p: { id: string }) => p.id)).to.include('stripe');
       } finally {
         await g.t.close();

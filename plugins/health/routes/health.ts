@@ -29,7 +29,10 @@ export async function healthRoutes(app: App, deps: PluginDeps<'db' | 'audit' | '
 
   app.get(
     '/health/live',
-    { config: { public: true }, schema: { tags: ['health'], response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+    {
+      config: { public: true },
+      schema: { tags: ['health'], response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+    },
     async () => ({ status: 'ok' as const }),
   );
 }

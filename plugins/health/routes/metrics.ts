@@ -1,4 +1,11 @@
-import { databaseAnswers, notFound, unauthorized, safeEqual, type App, type PluginDeps } from '../../../kernel/index.ts';
+import {
+  databaseAnswers,
+  notFound,
+  unauthorized,
+  safeEqual,
+  type App,
+  type PluginDeps,
+} from '../../../kernel/index.ts';
 
 /**
  * GET /metrics, off (404) unless METRICS_TOKEN is set, then presented as `Authorization: Bearer`.

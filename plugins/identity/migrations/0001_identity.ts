@@ -45,7 +45,9 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('mail_log_retention_days');
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
-  await knex.raw('ALTER TABLE identity_security_settings ADD CONSTRAINT identity_security_settings_single CHECK (id = 1)');
+  await knex.raw(
+    'ALTER TABLE identity_security_settings ADD CONSTRAINT identity_security_settings_single CHECK (id = 1)',
+  );
   await knex.raw(
     'ALTER TABLE identity_security_settings ADD CONSTRAINT identity_security_settings_min_length CHECK (password_min_length BETWEEN 8 AND 128)',
   );

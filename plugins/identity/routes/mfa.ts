@@ -2,12 +2,25 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { unauthorized, type App, SESSION_COOKIE } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
-import { clientMeta, emptyBodyIfAbsent, MeBody, PasswordField, setSessionCookie, signedInUser, SignedInBody, STRICT } from './shared.ts';
+import {
+  clientMeta,
+  emptyBodyIfAbsent,
+  MeBody,
+  PasswordField,
+  setSessionCookie,
+  signedInUser,
+  SignedInBody,
+  STRICT,
+} from './shared.ts';
 
 const Code = Type.String({ minLength: 1, maxLength: 32 });
 const Token = Type.String({ minLength: 1, maxLength: 128 });
 
-const StatusBody = Type.Object({ enabled: Type.Boolean(), required: Type.Boolean(), recoveryCodesRemaining: Type.Integer() });
+const StatusBody = Type.Object({
+  enabled: Type.Boolean(),
+  required: Type.Boolean(),
+  recoveryCodesRemaining: Type.Integer(),
+});
 const SetupBody = Type.Object({ secret: Type.String(), otpauthUrl: Type.String(), qrCodeDataUrl: Type.String() });
 const VerifySetupAnswer = Type.Object({ recoveryCodes: Type.Array(Type.String()), user: Type.Optional(MeBody) });
 
@@ -31,17 +44,25 @@ async function enrolling(request: FastifyRequest, s: IdentityServices, enrollmen
 
 /** Second factor: status, enrolment, sign-in challenge and disabling. None of it is audited (spec). */
 export async function mfaRoutes(app: App, s: IdentityServices): Promise<void> {
-  app.get('/auth/mfa/status', { config: { session: true }, schema: { tags: ['auth'], response: { 200: StatusBody } } }, async (request) => {
-    const user = signedInUser(request);
-    return s.mfa.status(user.id, user.roles);
-  });
+  app.get(
+    '/auth/mfa/status',
+    { config: { session: true }, schema: { tags: ['auth'], response: { 200: StatusBody } } },
+    async (request) => {
+      const user = signedInUser(request);
+      return s.mfa.status(user.id, user.roles);
+    },
+  );
 
   app.post(
     '/auth/mfa/setup',
     {
       config: { public: true },
       preValidation: emptyBodyIfAbsent,
-      schema: { tags: ['auth'], body: Type.Object({ enrollmentToken: Type.Optional(Token) }, STRICT), response: { 200: SetupBody } },
+      schema: {
+        tags: ['auth'],
+        body: Type.Object({ enrollmentToken: Type.Optional(Token) }, STRICT),
+        response: { 200: SetupBody },
+      },
     },
     async (request) => {
       const who = await enrolling(request, s, request.body.enrollmentToken);
@@ -53,7 +74,11 @@ export async function mfaRoutes(app: App, s: IdentityServices): Promise<void> {
     '/auth/mfa/verify-setup',
     {
       config: { public: true },
-      schema: { tags: ['auth'], body: Type.Object({ code: Code, enrollmentToken: Type.Optional(Token) }, STRICT), response: { 200: VerifySetupAnswer } },
+      schema: {
+        tags: ['auth'],
+        body: Type.Object({ code: Code, enrollmentToken: Type.Optional(Token) }, STRICT),
+        response: { 200: VerifySetupAnswer },
+      },
     },
     async (request, reply) => {
       const who = await enrolling(request, s, request.body.enrollmentToken);
@@ -67,7 +92,14 @@ export async function mfaRoutes(app: App, s: IdentityServices): Promise<void> {
 
   app.post(
     '/auth/mfa/challenge',
-    { config: { public: true }, schema: { tags: ['auth'], body: Type.Object({ mfaToken: Token, code: Code }, STRICT), response: { 200: SignedInBody } } },
+    {
+      config: { public: true },
+      schema: {
+        tags: ['auth'],
+        body: Type.Object({ mfaToken: Token, code: Code }, STRICT),
+        response: { 200: SignedInBody },
+      },
+    },
     async (request, reply) => {
       const session = await s.signIn.challenge(request.body.mfaToken, request.body.code, clientMeta(request));
       setSessionCookie(reply, session, s.config.production);

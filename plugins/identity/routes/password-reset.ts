@@ -27,7 +27,10 @@ export async function passwordResetRoutes(app: App, s: IdentityServices): Promis
     '/auth/reset-password',
     {
       config: { public: true },
-      schema: { tags: ['auth'], body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }), password: PasswordField }, STRICT) },
+      schema: {
+        tags: ['auth'],
+        body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }), password: PasswordField }, STRICT),
+      },
     },
     async (request, reply) => {
       await s.resets.reset(request.body.token, request.body.password);

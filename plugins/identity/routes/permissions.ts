@@ -16,9 +16,14 @@ const PermissionBody = Type.Object({
 export async function permissionRoutes(app: App, s: IdentityServices): Promise<void> {
   app.get(
     '/auth/permissions',
-    { config: { permission: 'users:manage' }, schema: { tags: ['roles'], response: { 200: Type.Object({ permissions: Type.Array(PermissionBody) }) } } },
+    {
+      config: { permission: 'users:manage' },
+      schema: { tags: ['roles'], response: { 200: Type.Object({ permissions: Type.Array(PermissionBody) }) } },
+    },
     async () => ({
-      permissions: s.permissions.list().map((p) => ({ key: p.key, description: p.description, owner: p.owner, grantedBy: p.grantedBy ?? [] })),
+      permissions: s.permissions
+        .list()
+        .map((p) => ({ key: p.key, description: p.description, owner: p.owner, grantedBy: p.grantedBy ?? [] })),
     }),
   );
 }

@@ -22,21 +22,31 @@ const Keys = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItem
 
 /** /auth/roles: roles and their permission keys, permission `users:manage`. */
 export async function roleRoutes(app: App, s: IdentityServices): Promise<void> {
-  app.get('/auth/roles', { config: access, schema: { tags: ['roles'], response: { 200: Type.Object({ roles: Type.Array(RoleBody) }) } } }, async () => ({
-    roles: await s.roles.list(),
-  }));
+  app.get(
+    '/auth/roles',
+    { config: access, schema: { tags: ['roles'], response: { 200: Type.Object({ roles: Type.Array(RoleBody) }) } } },
+    async () => ({
+      roles: await s.roles.list(),
+    }),
+  );
 
   app.post(
     '/auth/roles',
     {
       config: access,
-      schema: { tags: ['roles'], body: Type.Object({ name: Name, description: Type.Optional(Description), permissions: Keys }, STRICT), response: { 201: RoleBody } },
+      schema: {
+        tags: ['roles'],
+        body: Type.Object({ name: Name, description: Type.Optional(Description), permissions: Keys }, STRICT),
+        response: { 201: RoleBody },
+      },
     },
     async (request, reply) => reply.code(201).send(await s.roles.create(requestContext(request), request.body)),
   );
 
-  app.get('/auth/roles/:id', { config: access, schema: { tags: ['roles'], params: IdParams, response: { 200: RoleBody } } }, async (request) =>
-    s.roles.get(request.params.id),
+  app.get(
+    '/auth/roles/:id',
+    { config: access, schema: { tags: ['roles'], params: IdParams, response: { 200: RoleBody } } },
+    async (request) => s.roles.get(request.params.id),
   );
 
   app.patch(
@@ -46,15 +56,22 @@ export async function roleRoutes(app: App, s: IdentityServices): Promise<void> {
       schema: {
         tags: ['roles'],
         params: IdParams,
-        body: Type.Object({ name: Type.Optional(Name), description: Type.Optional(Description), permissions: Type.Optional(Keys) }, STRICT),
+        body: Type.Object(
+          { name: Type.Optional(Name), description: Type.Optional(Description), permissions: Type.Optional(Keys) },
+          STRICT,
+        ),
         response: { 200: RoleBody },
       },
     },
     async (request) => s.roles.update(requestContext(request), request.params.id, request.body),
   );
 
-  app.delete('/auth/roles/:id', { config: access, schema: { tags: ['roles'], params: IdParams } }, async (request, reply) => {
-    await s.roles.remove(requestContext(request), request.params.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/auth/roles/:id',
+    { config: access, schema: { tags: ['roles'], params: IdParams } },
+    async (request, reply) => {
+      await s.roles.remove(requestContext(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
 }

@@ -14,20 +14,30 @@ const SettingsBody = Type.Object({
   mailLogRetentionDays: RetentionDays,
 });
 
-const UpdateBody = Type.Object({
-  mfaRequiredRoles: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 })),
-  passwordPolicy: Type.Optional(
-    Type.Object({
-      minLength: Type.Optional(Type.Integer({ minimum: 8, maximum: PASSWORD_MAX_LENGTH })),
-      requireThreeClasses: Type.Optional(Type.Boolean()),
-    }, STRICT),
-  ),
-  mailLogRetentionDays: Type.Optional(RetentionDays),
-}, STRICT);
+const UpdateBody = Type.Object(
+  {
+    mfaRequiredRoles: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 })),
+    passwordPolicy: Type.Optional(
+      Type.Object(
+        {
+          minLength: Type.Optional(Type.Integer({ minimum: 8, maximum: PASSWORD_MAX_LENGTH })),
+          requireThreeClasses: Type.Optional(Type.Boolean()),
+        },
+        STRICT,
+      ),
+    ),
+    mailLogRetentionDays: Type.Optional(RetentionDays),
+  },
+  STRICT,
+);
 
 /** GET/PUT /security-settings (methods and body are this plugin's design; see README). */
 export async function securitySettingsRoutes(app: App, s: IdentityServices): Promise<void> {
-  app.get('/security-settings', { config: access, schema: { tags: ['settings'], response: { 200: SettingsBody } } }, async () => s.settings.get());
+  app.get(
+    '/security-settings',
+    { config: access, schema: { tags: ['settings'], response: { 200: SettingsBody } } },
+    async () => s.settings.get(),
+  );
 
   app.put(
     '/security-settings',

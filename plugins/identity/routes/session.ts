@@ -1,12 +1,23 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
-import { clearSessionCookie, clientMeta, MeBody, setSessionCookie, signedInUser, SignedInBody, STRICT } from './shared.ts';
+import {
+  clearSessionCookie,
+  clientMeta,
+  MeBody,
+  setSessionCookie,
+  signedInUser,
+  SignedInBody,
+  STRICT,
+} from './shared.ts';
 
-const LoginBody = Type.Object({
-  email: Type.String({ minLength: 1, maxLength: 254 }),
-  password: Type.String({ minLength: 1, maxLength: 1024 }),
-}, STRICT);
+const LoginBody = Type.Object(
+  {
+    email: Type.String({ minLength: 1, maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  STRICT,
+);
 
 const LoginAnswer = Type.Union([
   SignedInBody,
@@ -22,7 +33,8 @@ export async function sessionRoutes(app: App, s: IdentityServices): Promise<void
     async (request, reply) => {
       const outcome = await s.signIn.login(request.body.email, request.body.password, clientMeta(request));
       if (outcome.kind === 'mfa') return { mfaRequired: true as const, mfaToken: outcome.mfaToken };
-      if (outcome.kind === 'enrolment') return { mfaEnrollmentRequired: true as const, enrollmentToken: outcome.enrollmentToken };
+      if (outcome.kind === 'enrolment')
+        return { mfaEnrollmentRequired: true as const, enrollmentToken: outcome.enrollmentToken };
       setSessionCookie(reply, outcome.session, s.config.production);
       return { user: outcome.session.me };
     },
@@ -35,7 +47,9 @@ export async function sessionRoutes(app: App, s: IdentityServices): Promise<void
     return reply.code(204).send();
   });
 
-  app.get('/auth/me', { config: { session: true }, schema: { tags: ['auth'], response: { 200: MeBody } } }, async (request) =>
-    s.signIn.me(signedInUser(request)),
+  app.get(
+    '/auth/me',
+    { config: { session: true }, schema: { tags: ['auth'], response: { 200: MeBody } } },
+    async (request) => s.signIn.me(signedInUser(request)),
   );
 }

@@ -20,21 +20,27 @@ const Email = Type.String({ format: 'email', maxLength: 254 });
 const DisplayName = Type.String({ maxLength: 200 });
 const Roles = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 });
 
-const CreateBody = Type.Object({
-  email: Email,
-  displayName: Type.Optional(DisplayName),
-  password: Type.Optional(PasswordField),
-  roles: Roles,
-  active: Type.Optional(Type.Boolean()),
-}, STRICT);
+const CreateBody = Type.Object(
+  {
+    email: Email,
+    displayName: Type.Optional(DisplayName),
+    password: Type.Optional(PasswordField),
+    roles: Roles,
+    active: Type.Optional(Type.Boolean()),
+  },
+  STRICT,
+);
 
-const PatchBody = Type.Object({
-  email: Type.Optional(Email),
-  displayName: Type.Optional(DisplayName),
-  active: Type.Optional(Type.Boolean()),
-  roles: Type.Optional(Roles),
-  password: Type.Optional(PasswordField),
-}, STRICT);
+const PatchBody = Type.Object(
+  {
+    email: Type.Optional(Email),
+    displayName: Type.Optional(DisplayName),
+    active: Type.Optional(Type.Boolean()),
+    roles: Type.Optional(Roles),
+    password: Type.Optional(PasswordField),
+  },
+  STRICT,
+);
 
 const ListQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
@@ -51,7 +57,14 @@ export async function userRoutes(app: App, s: IdentityServices): Promise<void> {
       schema: {
         tags: ['users'],
         querystring: ListQuery,
-        response: { 200: Type.Object({ users: Type.Array(UserBody), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }) },
+        response: {
+          200: Type.Object({
+            users: Type.Array(UserBody),
+            total: Type.Integer(),
+            limit: Type.Integer(),
+            offset: Type.Integer(),
+          }),
+        },
       },
     },
     async (request) => {
@@ -60,12 +73,16 @@ export async function userRoutes(app: App, s: IdentityServices): Promise<void> {
     },
   );
 
-  app.post('/auth/users', { config: access, schema: { tags: ['users'], body: CreateBody, response: { 201: UserBody } } }, async (request, reply) =>
-    reply.code(201).send(await s.users.create(requestContext(request), request.body)),
+  app.post(
+    '/auth/users',
+    { config: access, schema: { tags: ['users'], body: CreateBody, response: { 201: UserBody } } },
+    async (request, reply) => reply.code(201).send(await s.users.create(requestContext(request), request.body)),
   );
 
-  app.get('/auth/users/:id', { config: access, schema: { tags: ['users'], params: IdParams, response: { 200: UserBody } } }, async (request) =>
-    s.users.get(request.params.id),
+  app.get(
+    '/auth/users/:id',
+    { config: access, schema: { tags: ['users'], params: IdParams, response: { 200: UserBody } } },
+    async (request) => s.users.get(request.params.id),
   );
 
   app.patch(
@@ -74,10 +91,14 @@ export async function userRoutes(app: App, s: IdentityServices): Promise<void> {
     async (request) => s.users.update(requestContext(request), request.params.id, request.body),
   );
 
-  app.delete('/auth/users/:id', { config: access, schema: { tags: ['users'], params: IdParams } }, async (request, reply) => {
-    await s.users.remove(requestContext(request), request.params.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/auth/users/:id',
+    { config: access, schema: { tags: ['users'], params: IdParams } },
+    async (request, reply) => {
+      await s.users.remove(requestContext(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
 
   app.post(
     '/auth/users/:id/reset-password',
@@ -88,7 +109,12 @@ export async function userRoutes(app: App, s: IdentityServices): Promise<void> {
         tags: ['users'],
         params: IdParams,
         body: Type.Object({ password: Type.Optional(PasswordField) }, STRICT),
-        response: { 200: Type.Object({ method: Type.Union([Type.Literal('password'), Type.Literal('email')]), mailSent: Type.Optional(Type.Boolean()) }) },
+        response: {
+          200: Type.Object({
+            method: Type.Union([Type.Literal('password'), Type.Literal('email')]),
+            mailSent: Type.Optional(Type.Boolean()),
+          }),
+        },
       },
     },
     async (request) => s.users.forceReset(requestContext(request), request.params.id, request.body.password),

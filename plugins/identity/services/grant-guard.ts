@@ -22,7 +22,8 @@ export class GrantGuard {
   /** Refuses a role's keys (create, update) when the actor does not hold each of them. */
   assertMayGrantKeys(actor: Actor, keys: readonly string[]): void {
     const missing = this.lacking(actor, keys);
-    if (missing.length) throw escalation(`permissions: you cannot grant ${missing.join(', ')}: you do not hold it`, 'permissions');
+    if (missing.length)
+      throw escalation(`permissions: you cannot grant ${missing.join(', ')}: you do not hold it`, 'permissions');
   }
 
   /** Refuses giving roles to a user when one of them holds a key the actor does not hold. Unknown names are left to validation. */
@@ -31,7 +32,10 @@ export class GrantGuard {
     for (const role of await this.deps.roles.keysByName(names, trx)) {
       const missing = this.lacking(actor, role.permissions);
       if (missing.length) {
-        throw escalation(`roles: you cannot give the role ${role.name}: it holds ${missing.join(', ')}, which you do not hold`, 'roles');
+        throw escalation(
+          `roles: you cannot give the role ${role.name}: it holds ${missing.join(', ')}, which you do not hold`,
+          'roles',
+        );
       }
     }
   }
@@ -42,14 +46,20 @@ export class GrantGuard {
       throw escalation(`Only a holder of ${ALL_KEYS} may change the ${ADMIN_ROLE} role`);
     }
     const missing = this.lacking(actor, role.permissions);
-    if (missing.length) throw escalation(`The role ${role.name} holds ${missing.join(', ')}, which you do not hold; only a holder may change it`);
+    if (missing.length)
+      throw escalation(
+        `The role ${role.name} holds ${missing.join(', ')}, which you do not hold; only a holder may change it`,
+      );
   }
 
   /** Refuses changing, deactivating, resetting or deleting a user who holds a key the actor does not hold. */
   async assertMayChangeUser(actor: Actor, user: { email: string; roles: readonly string[] }, trx?: Tx): Promise<void> {
     const held = (await this.deps.roles.keysByName(user.roles, trx)).flatMap((r) => r.permissions);
     const missing = this.lacking(actor, held);
-    if (missing.length) throw escalation(`The user ${user.email} holds ${missing.join(', ')}, which you do not hold; only a holder may change this user`);
+    if (missing.length)
+      throw escalation(
+        `The user ${user.email} holds ${missing.join(', ')}, which you do not hold; only a holder may change this user`,
+      );
   }
 
   private lacking(actor: Actor, keys: readonly string[]): string[] {

@@ -17,7 +17,16 @@ import { SignInService } from './sign-in.ts';
 import { LoginLockout, WindowLimiter } from './throttle.ts';
 import { UserAdminService } from './users.ts';
 
-export type IdentityNeeds = 'db' | 'clock' | 'config' | 'sessions' | 'users' | 'permissions' | 'audit' | 'secretBox' | 'mail';
+export type IdentityNeeds =
+  | 'db'
+  | 'clock'
+  | 'config'
+  | 'sessions'
+  | 'users'
+  | 'permissions'
+  | 'audit'
+  | 'secretBox'
+  | 'mail';
 export type IdentityDeps = PluginDeps<IdentityNeeds, never, typeof IdentityConfig>;
 
 const MINUTE = 60_000;
@@ -45,10 +54,24 @@ export function createIdentityServices(deps: IdentityDeps) {
   const mfaStore = new MfaStore(db);
   const grants = new GrantGuard({ permissions: deps.permissions, roles: roleStore });
   const mandatoryMfa = new MandatoryMfa({ store: new MandatoryMfaStore(db), mfa: mfaStore, sessions: deps.sessions });
-  const lockout = new LoginLockout({ clock, maxFailures: config.LOGIN_LOCKOUT_MAX_FAILURES, windowMs: config.LOGIN_LOCKOUT_WINDOW_SECONDS * 1000 });
-  const pending = new PendingSignIns({ clock, ttlMs: { mfa: LIMITS.mfaTokenTtlMs, enrolment: LIMITS.enrollmentTokenTtlMs } });
+  const lockout = new LoginLockout({
+    clock,
+    maxFailures: config.LOGIN_LOCKOUT_MAX_FAILURES,
+    windowMs: config.LOGIN_LOCKOUT_WINDOW_SECONDS * 1000,
+  });
+  const pending = new PendingSignIns({
+    clock,
+    ttlMs: { mfa: LIMITS.mfaTokenTtlMs, enrolment: LIMITS.enrollmentTokenTtlMs },
+  });
 
-  const settings = new SecuritySettingsService({ db, clock, audit: deps.audit, store: settingsStore, roles: roleStore, mandatoryMfa });
+  const settings = new SecuritySettingsService({
+    db,
+    clock,
+    audit: deps.audit,
+    store: settingsStore,
+    roles: roleStore,
+    mandatoryMfa,
+  });
   const resets = new PasswordResetService({
     db,
     clock,
@@ -60,7 +83,11 @@ export function createIdentityServices(deps: IdentityDeps) {
     users: userStore,
     settings,
     lockout,
-    perAddress: new WindowLimiter({ clock, max: pluginConfig.FORGOT_PASSWORD_RATE_LIMIT_PER_WINDOW, windowMs: LIMITS.forgotPerAddressWindowMs }),
+    perAddress: new WindowLimiter({
+      clock,
+      max: pluginConfig.FORGOT_PASSWORD_RATE_LIMIT_PER_WINDOW,
+      windowMs: LIMITS.forgotPerAddressWindowMs,
+    }),
     perEmail: new WindowLimiter({ clock, ...LIMITS.forgotPerEmail }),
   });
   const mfa = new MfaService({
@@ -86,8 +113,16 @@ export function createIdentityServices(deps: IdentityDeps) {
     mandatoryMfa,
     lockout,
     pending,
-    loginPerAddress: new WindowLimiter({ clock, max: pluginConfig.LOGIN_RATE_LIMIT_PER_MINUTE, windowMs: LIMITS.loginPerAddressWindowMs }),
-    challengePerAddress: new WindowLimiter({ clock, max: pluginConfig.MFA_CHALLENGE_RATE_LIMIT_PER_MINUTE, windowMs: LIMITS.challengePerAddressWindowMs }),
+    loginPerAddress: new WindowLimiter({
+      clock,
+      max: pluginConfig.LOGIN_RATE_LIMIT_PER_MINUTE,
+      windowMs: LIMITS.loginPerAddressWindowMs,
+    }),
+    challengePerAddress: new WindowLimiter({
+      clock,
+      max: pluginConfig.MFA_CHALLENGE_RATE_LIMIT_PER_MINUTE,
+      windowMs: LIMITS.challengePerAddressWindowMs,
+    }),
   });
   const users = new UserAdminService({
     db,
@@ -102,9 +137,28 @@ export function createIdentityServices(deps: IdentityDeps) {
     grants,
     mandatoryMfa,
   });
-  const roles = new RoleService({ db, clock, audit: deps.audit, permissions: deps.permissions, store: roleStore, users: userStore, settings: settingsStore, grants });
+  const roles = new RoleService({
+    db,
+    clock,
+    audit: deps.audit,
+    permissions: deps.permissions,
+    store: roleStore,
+    users: userStore,
+    settings: settingsStore,
+    grants,
+  });
 
-  return { config, sessions: deps.sessions, permissions: deps.permissions, settings, resets, mfa, signIn, users, roles };
+  return {
+    config,
+    sessions: deps.sessions,
+    permissions: deps.permissions,
+    settings,
+    resets,
+    mfa,
+    signIn,
+    users,
+    roles,
+  };
 }
 
 export type IdentityServices = ReturnType<typeof createIdentityServices>;

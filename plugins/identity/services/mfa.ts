@@ -1,7 +1,20 @@
 import { randomInt } from 'node:crypto';
 import { authenticator } from 'otplib';
 import QRCode from 'qrcode';
-import { type Clock, type Config, type Db, badRequest, conflict, forbidden, tooManyRequests, unauthorized, type Logger, hashToken, verifyPassword, type SecretBox } from '../../../kernel/index.ts';
+import {
+  type Clock,
+  type Config,
+  type Db,
+  badRequest,
+  conflict,
+  forbidden,
+  tooManyRequests,
+  unauthorized,
+  type Logger,
+  hashToken,
+  verifyPassword,
+  type SecretBox,
+} from '../../../kernel/index.ts';
 import type { MfaStore } from '../store/mfa.ts';
 import type { UserStore } from '../store/users.ts';
 import type { MandatoryMfa } from './mandatory-mfa.ts';
@@ -26,7 +39,8 @@ export interface MfaStatus {
   recoveryCodesRemaining: number;
 }
 
-const mfaRequired = () => forbidden('Your role requires two-factor authentication; it cannot be disabled', 'MFA_REQUIRED');
+const mfaRequired = () =>
+  forbidden('Your role requires two-factor authentication; it cannot be disabled', 'MFA_REQUIRED');
 
 /** Recovery codes are compared case-, space- and dash-insensitively. */
 const normaliseRecoveryCode = (code: string) => code.toLowerCase().replace(/[\s-]/g, '');
@@ -103,7 +117,12 @@ export class MfaService {
     await this.deps.db.transaction(async (trx) => {
       const now = this.deps.clock.now();
       await this.deps.store.enable(userId, now, trx);
-      await this.deps.store.replaceRecoveryCodes(userId, codes.map((c) => hashToken(normaliseRecoveryCode(c))), now, trx);
+      await this.deps.store.replaceRecoveryCodes(
+        userId,
+        codes.map((c) => hashToken(normaliseRecoveryCode(c))),
+        now,
+        trx,
+      );
     });
     this.deps.setupLimiter.clear(userId);
     return codes;
@@ -124,7 +143,8 @@ export class MfaService {
       this.deps.log.warn({ userId: user.id }, 'password re-entry for disabling 2FA failed');
       throw unauthorized('The password is not correct', 'INVALID_PASSWORD');
     }
-    if (!(await this.deps.store.isEnabled(user.id))) throw conflict('Two-factor authentication is not enabled', 'MFA_NOT_ENABLED');
+    if (!(await this.deps.store.isEnabled(user.id)))
+      throw conflict('Two-factor authentication is not enabled', 'MFA_NOT_ENABLED');
     await this.deps.db.transaction(async (trx) => {
       // Again, locked: a role or settings change that made 2FA mandatory meanwhile is waited for.
       if (await this.deps.mandatoryMfa.required(user.id, trx)) throw mfaRequired();
@@ -140,7 +160,10 @@ export class MfaService {
       if (!row?.enabled || !row.secretSealed) return false;
       const secret = this.open(row.secretSealed);
       if (secret === null) {
-        this.deps.log.error({ userId }, 'stored TOTP secret cannot be decrypted (TOTP_ENCRYPTION_KEY changed?): use a recovery code and enrol again');
+        this.deps.log.error(
+          { userId },
+          'stored TOTP secret cannot be decrypted (TOTP_ENCRYPTION_KEY changed?): use a recovery code and enrol again',
+        );
         return false;
       }
       const step = this.matchStep(secret, compact);

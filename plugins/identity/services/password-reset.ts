@@ -1,4 +1,18 @@
-import { type Clock, type Config, type Db, type Tx, badRequest, tooManyRequests, type Logger, type MailPort, assertPasswordAllowed, hashPassword, hashToken, newToken, type SessionService } from '../../../kernel/index.ts';
+import {
+  type Clock,
+  type Config,
+  type Db,
+  type Tx,
+  badRequest,
+  tooManyRequests,
+  type Logger,
+  type MailPort,
+  assertPasswordAllowed,
+  hashPassword,
+  hashToken,
+  newToken,
+  type SessionService,
+} from '../../../kernel/index.ts';
 import type { ResetTokenStore } from '../store/reset-tokens.ts';
 import type { UserStore } from '../store/users.ts';
 import type { SecuritySettingsService } from './security-settings.ts';
@@ -49,7 +63,9 @@ export class PasswordResetService {
       return;
     }
     this.deps.perEmail.hit(key);
-    const work = this.mailIfAccountExists(key).catch((err) => this.deps.log.error({ err }, 'password reset e-mail failed'));
+    const work = this.mailIfAccountExists(key).catch((err) =>
+      this.deps.log.error({ err }, 'password reset e-mail failed'),
+    );
     this.inFlight.add(work);
     void work.finally(() => this.inFlight.delete(work));
   }

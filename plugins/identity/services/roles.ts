@@ -1,4 +1,16 @@
-import { diffForAudit, type AuditContext, type AuditWriter, type Clock, type Db, badRequest, conflict, notFound, type PermissionRegistry, inTransaction, type WriteOptions } from '../../../kernel/index.ts';
+import {
+  diffForAudit,
+  type AuditContext,
+  type AuditWriter,
+  type Clock,
+  type Db,
+  badRequest,
+  conflict,
+  notFound,
+  type PermissionRegistry,
+  inTransaction,
+  type WriteOptions,
+} from '../../../kernel/index.ts';
 import type { RoleRecord, RoleStore } from '../store/roles.ts';
 import type { SettingsStore } from '../store/settings.ts';
 import type { UserStore } from '../store/users.ts';
@@ -48,12 +60,26 @@ export class RoleService {
   }
 
   async create(ctx: AuditContext, input: RoleInput, opts: WriteOptions = {}): Promise<RoleRecord> {
-    const values = { name: input.name.trim(), description: input.description ?? '', permissions: this.checkKeys(input.permissions, []) };
+    const values = {
+      name: input.name.trim(),
+      description: input.description ?? '',
+      permissions: this.checkKeys(input.permissions, []),
+    };
     if (!values.name) throw badRequest('name must not be empty', 'name');
     this.deps.grants.assertMayGrantKeys(ctx.actor, values.permissions);
     return inTransaction(this.deps.db, opts.trx, async (trx) => {
       const id = await this.deps.store.insert(values, trx);
-      await this.deps.audit.record(ctx, { action: 'role.create', targetType: 'role', targetId: id, targetLabel: values.name, ...diffForAudit(null, snapshot(values), AUDIT) }, trx);
+      await this.deps.audit.record(
+        ctx,
+        {
+          action: 'role.create',
+          targetType: 'role',
+          targetId: id,
+          targetLabel: values.name,
+          ...diffForAudit(null, snapshot(values), AUDIT),
+        },
+        trx,
+      );
       return (await this.deps.store.find(id, trx))!;
     });
   }
@@ -80,7 +106,11 @@ export class RoleService {
         await this.deps.store.update(id, after, this.deps.clock.now(), trx);
       });
       if (after.name !== before.name) await this.deps.settings.renameRole(before.name, after.name, trx);
-      await this.deps.audit.record(ctx, { action: 'role.update', targetType: 'role', targetId: id, targetLabel: after.name, ...diff }, trx);
+      await this.deps.audit.record(
+        ctx,
+        { action: 'role.update', targetType: 'role', targetId: id, targetLabel: after.name, ...diff },
+        trx,
+      );
       return (await this.deps.store.find(id, trx))!;
     });
   }
@@ -93,7 +123,17 @@ export class RoleService {
       if (before.builtin) throw conflict(`The built-in role ${before.name} cannot be deleted`, 'BUILTIN_ROLE');
       await keepingAnAdministrator(this.deps.users, trx, () => this.deps.store.delete(id, trx));
       await this.deps.settings.forgetRole(before.name, trx);
-      await this.deps.audit.record(ctx, { action: 'role.delete', targetType: 'role', targetId: id, targetLabel: before.name, ...diffForAudit(snapshot(before), null, AUDIT) }, trx);
+      await this.deps.audit.record(
+        ctx,
+        {
+          action: 'role.delete',
+          targetType: 'role',
+          targetId: id,
+          targetLabel: before.name,
+          ...diffForAudit(snapshot(before), null, AUDIT),
+        },
+        trx,
+      );
     });
   }
 

@@ -1,4 +1,16 @@
-import { type AuditContext, type AuditWriter, diffForAudit, type Clock, type Db, badRequest, conflict, type PasswordPolicy, inTransaction, type Tx, type WriteOptions } from '../../../kernel/index.ts';
+import {
+  type AuditContext,
+  type AuditWriter,
+  diffForAudit,
+  type Clock,
+  type Db,
+  badRequest,
+  conflict,
+  type PasswordPolicy,
+  inTransaction,
+  type Tx,
+  type WriteOptions,
+} from '../../../kernel/index.ts';
 import type { RoleStore } from '../store/roles.ts';
 import type { SecuritySettings, SettingsStore } from '../store/settings.ts';
 import type { MandatoryMfa } from './mandatory-mfa.ts';
@@ -17,7 +29,12 @@ export interface SecuritySettingsInput {
 }
 
 // Flattened so the audit row names exactly the leaf that changed, e.g. `passwordPolicy.minLength`.
-const AUDIT_FIELDS = ['mfaRequiredRoles', 'passwordPolicy.minLength', 'passwordPolicy.requireThreeClasses', 'mailLogRetentionDays'];
+const AUDIT_FIELDS = [
+  'mfaRequiredRoles',
+  'passwordPolicy.minLength',
+  'passwordPolicy.requireThreeClasses',
+  'mailLogRetentionDays',
+];
 
 function flatten(s: SecuritySettings): Record<string, unknown> {
   return {
@@ -33,7 +50,16 @@ function flatten(s: SecuritySettings): Record<string, unknown> {
  * change. Saving the mandatory roles ends the sessions of their members who have no second factor.
  */
 export class SecuritySettingsService implements SecuritySettingsReader {
-  constructor(private readonly deps: { db: Db; clock: Clock; audit: AuditWriter; store: SettingsStore; roles: RoleStore; mandatoryMfa: MandatoryMfa }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      audit: AuditWriter;
+      store: SettingsStore;
+      roles: RoleStore;
+      mandatoryMfa: MandatoryMfa;
+    },
+  ) {}
 
   get(): Promise<SecuritySettings> {
     return this.deps.store.read();
@@ -54,14 +80,18 @@ export class SecuritySettingsService implements SecuritySettingsReader {
     return inTransaction(this.deps.db, opts.trx, async (trx) => {
       const before = await this.deps.store.read(trx, true);
       const after: SecuritySettings = {
-        mfaRequiredRoles: input.mfaRequiredRoles ? [...new Set(input.mfaRequiredRoles)].sort() : before.mfaRequiredRoles,
+        mfaRequiredRoles: input.mfaRequiredRoles
+          ? [...new Set(input.mfaRequiredRoles)].sort()
+          : before.mfaRequiredRoles,
         passwordPolicy: { ...before.passwordPolicy, ...input.passwordPolicy },
-        mailLogRetentionDays: input.mailLogRetentionDays === undefined ? before.mailLogRetentionDays : input.mailLogRetentionDays,
+        mailLogRetentionDays:
+          input.mailLogRetentionDays === undefined ? before.mailLogRetentionDays : input.mailLogRetentionDays,
       };
       if (input.mfaRequiredRoles) {
         const known = await this.deps.roles.existingNames(after.mfaRequiredRoles, trx);
         const unknown = after.mfaRequiredRoles.filter((r) => !known.includes(r));
-        if (unknown.length) throw badRequest(`mfaRequiredRoles: unknown role ${unknown.join(', ')}`, 'mfaRequiredRoles');
+        if (unknown.length)
+          throw badRequest(`mfaRequiredRoles: unknown role ${unknown.join(', ')}`, 'mfaRequiredRoles');
       }
       await this.refuseRequiringOwnRoleWithout2fa(ctx, input, after.mfaRequiredRoles, trx);
       // Also when the list is saved unchanged: that ends sessions opened before a role was mandatory
@@ -70,7 +100,17 @@ export class SecuritySettingsService implements SecuritySettingsReader {
       const diff = diffForAudit(flatten(before), flatten(after), { allow: AUDIT_FIELDS });
       if (!diff) return before;
       await this.deps.store.write(after, this.deps.clock.now(), trx);
-      await this.deps.audit.record(ctx, { action: 'setting.security_update', targetType: 'setting', targetId: 'security', targetLabel: 'security settings', ...diff }, trx);
+      await this.deps.audit.record(
+        ctx,
+        {
+          action: 'setting.security_update',
+          targetType: 'setting',
+          targetId: 'security',
+          targetLabel: 'security settings',
+          ...diff,
+        },
+        trx,
+      );
       return after;
     });
   }
@@ -80,11 +120,20 @@ export class SecuritySettingsService implements SecuritySettingsReader {
    * requiring it for an organisation): otherwise saving would end their own session and leave the
    * administrators' role mandatory before anyone proved they can enrol.
    */
-  private async refuseRequiringOwnRoleWithout2fa(ctx: AuditContext, input: SecuritySettingsInput, required: string[], trx: Tx): Promise<void> {
+  private async refuseRequiringOwnRoleWithout2fa(
+    ctx: AuditContext,
+    input: SecuritySettingsInput,
+    required: string[],
+    trx: Tx,
+  ): Promise<void> {
     if (!input.mfaRequiredRoles || ctx.actor.type !== 'user') return;
     const own = ctx.actor.roles.filter((r) => required.includes(r));
     if (own.length && !(await this.deps.mandatoryMfa.hasSecondFactor(ctx.actor.id, trx))) {
-      throw conflict(`Enable two-factor authentication for your own account before making your role ${own.join(', ')} require it`, 'MFA_NOT_ENABLED', 'mfaRequiredRoles');
+      throw conflict(
+        `Enable two-factor authentication for your own account before making your role ${own.join(', ')} require it`,
+        'MFA_NOT_ENABLED',
+        'mfaRequiredRoles',
+      );
     }
   }
 }

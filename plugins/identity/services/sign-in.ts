@@ -1,4 +1,13 @@
-import { type Db, type UserActor, tooManyRequests, unauthorized, type Logger, verifyPassword, type PermissionRegistry, type SessionService } from '../../../kernel/index.ts';
+import {
+  type Db,
+  type UserActor,
+  tooManyRequests,
+  unauthorized,
+  type Logger,
+  verifyPassword,
+  type PermissionRegistry,
+  type SessionService,
+} from '../../../kernel/index.ts';
 import type { UserStore } from '../store/users.ts';
 import type { MandatoryMfa } from './mandatory-mfa.ts';
 import type { MfaService } from './mfa.ts';
@@ -76,9 +85,12 @@ export class SignInService {
     // Checked and the session opened in one transaction that waits for a role or settings change in
     // progress, so no session slips past a role becoming mandatory.
     const session = await this.deps.db.transaction(async (trx) =>
-      (await this.deps.mandatoryMfa.enrolmentDue(account.id, trx)) ? null : this.deps.sessions.create(account.id, meta, trx),
+      (await this.deps.mandatoryMfa.enrolmentDue(account.id, trx))
+        ? null
+        : this.deps.sessions.create(account.id, meta, trx),
     );
-    if (!session) return { kind: 'enrolment', enrollmentToken: this.deps.pending.issue('enrolment', account.id, account.email) };
+    if (!session)
+      return { kind: 'enrolment', enrollmentToken: this.deps.pending.issue('enrolment', account.id, account.email) };
     this.deps.lockout.succeed(key);
     return { kind: 'session', session: await this.opened(session) };
   }
@@ -90,7 +102,11 @@ export class SignInService {
     if (!entry) throw unauthorized('The sign-in expired or is unknown; sign in again', 'MFA_TOKEN_INVALID');
     const key = LoginLockout.key(entry.email);
     if (entry.failures >= MAX_CHALLENGE_FAILURES) {
-      throw tooManyRequests('Too many wrong codes for this sign-in; sign in again', this.deps.lockout.retryAfter(key), 'MFA_LOCKED');
+      throw tooManyRequests(
+        'Too many wrong codes for this sign-in; sign in again',
+        this.deps.lockout.retryAfter(key),
+        'MFA_LOCKED',
+      );
     }
     this.refuseWhileLocked(key);
     if (!(await this.deps.mfa.verifySecondFactor(entry.userId, code))) {

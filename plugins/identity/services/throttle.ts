@@ -49,7 +49,8 @@ export class LoginLockout {
   }
 
   private sweep(now: number): void {
-    for (const [key, times] of this.failures) if (times[times.length - 1] <= now - this.opts.windowMs) this.failures.delete(key);
+    for (const [key, times] of this.failures)
+      if (times[times.length - 1] <= now - this.opts.windowMs) this.failures.delete(key);
     for (const [key, until] of this.lockedUntil) if (until <= now) this.lockedUntil.delete(key);
   }
 

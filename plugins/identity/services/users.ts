@@ -1,4 +1,19 @@
-import { diffForAudit, type AuditContext, type AuditWriter, type Clock, type Db, conflict, notFound, type Logger, assertPasswordAllowed, hashPassword, type SessionService, type UserDirectory, inTransaction, type WriteOptions } from '../../../kernel/index.ts';
+import {
+  diffForAudit,
+  type AuditContext,
+  type AuditWriter,
+  type Clock,
+  type Db,
+  conflict,
+  notFound,
+  type Logger,
+  assertPasswordAllowed,
+  hashPassword,
+  type SessionService,
+  type UserDirectory,
+  inTransaction,
+  type WriteOptions,
+} from '../../../kernel/index.ts';
 import type { UserRecord, UserStore } from '../store/users.ts';
 import type { GrantGuard } from './grant-guard.ts';
 import type { MandatoryMfa } from './mandatory-mfa.ts';
@@ -68,15 +83,30 @@ export class UserAdminService {
     try {
       return await inTransaction(this.deps.db, opts.trx, async (trx) => {
         await this.deps.grants.assertMayGrantRoles(ctx.actor, input.roles, trx);
-        const { id } = await this.deps.directory.create({ ...input, email: input.email.trim(), roles: [...new Set(input.roles)] }, policy, trx);
+        const { id } = await this.deps.directory.create(
+          { ...input, email: input.email.trim(), roles: [...new Set(input.roles)] },
+          policy,
+          trx,
+        );
         const user = (await this.deps.store.find(id, trx))!;
-        await this.deps.audit.record(ctx, { action: 'user.create', targetType: 'user', targetId: id, targetLabel: user.email, ...diffForAudit(null, snapshot(user), AUDIT) }, trx);
+        await this.deps.audit.record(
+          ctx,
+          {
+            action: 'user.create',
+            targetType: 'user',
+            targetId: id,
+            targetLabel: user.email,
+            ...diffForAudit(null, snapshot(user), AUDIT),
+          },
+          trx,
+        );
         return user;
       });
     } catch (err) {
       // The kernel directory names its own code; the spec's code for a taken unique field is UNIQUE_VIOLATION.
       // Matched by code, not instanceof: a test run may load the kernel's error module twice.
-      if ((err as { code?: unknown }).code === 'EMAIL_TAKEN') throw conflict('email is already in use', 'UNIQUE_VIOLATION', 'email');
+      if ((err as { code?: unknown }).code === 'EMAIL_TAKEN')
+        throw conflict('email is already in use', 'UNIQUE_VIOLATION', 'email');
       throw err;
     }
   }
@@ -87,7 +117,12 @@ export class UserAdminService {
       const before = await this.deps.store.find(id, trx);
       if (!before) throw notFound('User not found');
       await this.deps.grants.assertMayChangeUser(ctx.actor, before, trx);
-      if (patch.roles) await this.deps.grants.assertMayGrantRoles(ctx.actor, patch.roles.filter((r) => !before.roles.includes(r)), trx);
+      if (patch.roles)
+        await this.deps.grants.assertMayGrantRoles(
+          ctx.actor,
+          patch.roles.filter((r) => !before.roles.includes(r)),
+          trx,
+        );
       const email = patch.email?.trim();
       const next = {
         email: email ?? before.email,
@@ -96,17 +131,31 @@ export class UserAdminService {
         roles: patch.roles ? [...new Set(patch.roles)] : before.roles,
       };
       const passwordSet = patch.password !== undefined;
-      const diff = diffForAudit({ ...snapshot(before), password: false }, { ...snapshot(next), password: passwordSet }, AUDIT);
+      const diff = diffForAudit(
+        { ...snapshot(before), password: false },
+        { ...snapshot(next), password: passwordSet },
+        AUDIT,
+      );
       if (!diff) return before;
       if (passwordSet) assertPasswordAllowed(patch.password!, next.email, policy!);
       const passwordHash = passwordSet ? await hashPassword(patch.password!) : undefined;
       await keepingAnAdministrator(this.deps.store, trx, async () => {
-        await this.deps.store.update(id, { email, displayName: patch.displayName, active: patch.active, passwordHash }, this.deps.clock.now(), trx);
+        await this.deps.store.update(
+          id,
+          { email, displayName: patch.displayName, active: patch.active, passwordHash },
+          this.deps.clock.now(),
+          trx,
+        );
         if (patch.roles) await this.deps.store.setRoles(id, next.roles, trx);
       });
       if (passwordSet || (before.active && !next.active)) await this.deps.sessions.revokeAllForUser(id, trx);
-      else if (next.roles.some((r) => !before.roles.includes(r))) await this.deps.mandatoryMfa.endSessionsIfEnrolmentDue(id, trx);
-      await this.deps.audit.record(ctx, { action: 'user.update', targetType: 'user', targetId: id, targetLabel: next.email, ...diff }, trx);
+      else if (next.roles.some((r) => !before.roles.includes(r)))
+        await this.deps.mandatoryMfa.endSessionsIfEnrolmentDue(id, trx);
+      await this.deps.audit.record(
+        ctx,
+        { action: 'user.update', targetType: 'user', targetId: id, targetLabel: next.email, ...diff },
+        trx,
+      );
       return (await this.deps.store.find(id, trx))!;
     });
   }
@@ -117,7 +166,17 @@ export class UserAdminService {
       if (!before) throw notFound('User not found');
       await this.deps.grants.assertMayChangeUser(ctx.actor, before, trx);
       await keepingAnAdministrator(this.deps.store, trx, () => this.deps.store.delete(id, trx));
-      await this.deps.audit.record(ctx, { action: 'user.delete', targetType: 'user', targetId: id, targetLabel: before.email, ...diffForAudit(snapshot(before), null, AUDIT) }, trx);
+      await this.deps.audit.record(
+        ctx,
+        {
+          action: 'user.delete',
+          targetType: 'user',
+          targetId: id,
+          targetLabel: before.email,
+          ...diffForAudit(snapshot(before), null, AUDIT),
+        },
+        trx,
+      );
     });
   }
 
@@ -126,7 +185,12 @@ export class UserAdminService {
    * it, the current password is cleared and a reset link is e-mailed to the user. Either way every
    * session of the user is revoked and earlier reset links are voided.
    */
-  async forceReset(ctx: AuditContext, id: string, password?: string, opts: WriteOptions = {}): Promise<ForcedResetResult> {
+  async forceReset(
+    ctx: AuditContext,
+    id: string,
+    password?: string,
+    opts: WriteOptions = {},
+  ): Promise<ForcedResetResult> {
     const policy = password !== undefined ? await this.deps.settings.passwordPolicy() : null;
     const { email, token } = await inTransaction(this.deps.db, opts.trx, async (trx) => {
       const user = await this.deps.store.find(id, trx);
@@ -141,7 +205,14 @@ export class UserAdminService {
       const method = password === undefined ? 'email' : 'password';
       await this.deps.audit.record(
         ctx,
-        { action: 'user.reset_password', targetType: 'user', targetId: id, targetLabel: user.email, before: null, after: { password: 'changed', method } },
+        {
+          action: 'user.reset_password',
+          targetType: 'user',
+          targetId: id,
+          targetLabel: user.email,
+          before: null,
+          after: { password: 'changed', method },
+        },
         trx,
       );
       return { email: user.email, token: link };

@@ -10,7 +10,9 @@ export class MandatoryMfaStore {
    * for, and one that starts later waits for `trx`; read afterwards, the answer is current.
    */
   async lockUserAndSettings(userId: string, trx: Tx): Promise<void> {
-    await trx.raw('SELECT 1 FROM users u, identity_security_settings s WHERE u.id = ? AND s.id = 1 FOR SHARE OF u, s', [userId]);
+    await trx.raw('SELECT 1 FROM users u, identity_security_settings s WHERE u.id = ? AND s.id = 1 FOR SHARE OF u, s', [
+      userId,
+    ]);
   }
 
   /** Whether one of the user's roles is in the settings' mandatory list. */

@@ -23,7 +23,10 @@ export class MfaStore {
   }
 
   async isEnabled(userId: string, trx?: Tx): Promise<boolean> {
-    const row = await (trx ?? this.db)('identity_mfa').where({ user_id: userId }).whereNotNull('enabled_at').first('user_id');
+    const row = await (trx ?? this.db)('identity_mfa')
+      .where({ user_id: userId })
+      .whereNotNull('enabled_at')
+      .first('user_id');
     return Boolean(row);
   }
 
@@ -41,7 +44,13 @@ export class MfaStore {
   async enable(userId: string, now: Date, trx: Tx): Promise<void> {
     await trx('identity_mfa')
       .where({ user_id: userId })
-      .update({ secret_sealed: trx.ref('pending_secret_sealed'), pending_secret_sealed: null, enabled_at: now, last_used_step: null, updated_at: now });
+      .update({
+        secret_sealed: trx.ref('pending_secret_sealed'),
+        pending_secret_sealed: null,
+        enabled_at: now,
+        last_used_step: null,
+        updated_at: now,
+      });
   }
 
   /**
@@ -63,17 +72,25 @@ export class MfaStore {
 
   async replaceRecoveryCodes(userId: string, hashes: string[], now: Date, trx: Tx): Promise<void> {
     await trx('identity_recovery_codes').where({ user_id: userId }).delete();
-    await trx('identity_recovery_codes').insert(hashes.map((code_hash) => ({ user_id: userId, code_hash, created_at: now })));
+    await trx('identity_recovery_codes').insert(
+      hashes.map((code_hash) => ({ user_id: userId, code_hash, created_at: now })),
+    );
   }
 
   /** Marks an unused code as used; false when there is no such unused code for this user. */
   async useRecoveryCode(userId: string, hash: string, now: Date): Promise<boolean> {
-    const n = await this.db('identity_recovery_codes').where({ user_id: userId, code_hash: hash }).whereNull('used_at').update({ used_at: now });
+    const n = await this.db('identity_recovery_codes')
+      .where({ user_id: userId, code_hash: hash })
+      .whereNull('used_at')
+      .update({ used_at: now });
     return n === 1;
   }
 
   async unusedRecoveryCodes(userId: string): Promise<number> {
-    const [{ count }] = await this.db('identity_recovery_codes').where({ user_id: userId }).whereNull('used_at').count<{ count: number }[]>({ count: '*' });
+    const [{ count }] = await this.db('identity_recovery_codes')
+      .where({ user_id: userId })
+      .whereNull('used_at')
+      .count<{ count: number }[]>({ count: '*' });
     return Number(count);
   }
 }

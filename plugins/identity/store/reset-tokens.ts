@@ -5,7 +5,12 @@ export class ResetTokenStore {
   constructor(private readonly db: Db) {}
 
   async insert(userId: string, tokenHash: string, now: Date, expiresAt: Date, trx?: Tx): Promise<void> {
-    await (trx ?? this.db)('identity_reset_tokens').insert({ user_id: userId, token_hash: tokenHash, created_at: now, expires_at: expiresAt });
+    await (trx ?? this.db)('identity_reset_tokens').insert({
+      user_id: userId,
+      token_hash: tokenHash,
+      created_at: now,
+      expires_at: expiresAt,
+    });
   }
 
   /** The user a usable token belongs to, without using it. */

@@ -42,7 +42,9 @@ export class RoleStore {
 
   async find(id: string, trx?: Tx): Promise<RoleRecord | null> {
     if (!isUuid(id)) return null;
-    const row: RoleRow | undefined = await this.select(trx ?? this.db).where('r.id', id).first();
+    const row: RoleRow | undefined = await this.select(trx ?? this.db)
+      .where('r.id', id)
+      .first();
     return row ? toRecord(row) : null;
   }
 
@@ -55,7 +57,9 @@ export class RoleStore {
   /** The keys of each existing role out of `names`. */
   async keysByName(names: readonly string[], trx?: Tx): Promise<Array<{ name: string; permissions: string[] }>> {
     if (!names.length) return [];
-    const rows: Array<{ name: string; permissions: string[] | null }> = await (trx ?? this.db)('roles').whereIn('name', [...names]).select('name', 'permissions');
+    const rows: Array<{ name: string; permissions: string[] | null }> = await (trx ?? this.db)('roles')
+      .whereIn('name', [...names])
+      .select('name', 'permissions');
     return rows.map((r) => ({ name: r.name, permissions: r.permissions ?? [] }));
   }
 
@@ -68,9 +72,16 @@ export class RoleStore {
     }
   }
 
-  async update(id: string, patch: { name?: string; description?: string; permissions?: string[] }, now: Date, trx: Tx): Promise<void> {
+  async update(
+    id: string,
+    patch: { name?: string; description?: string; permissions?: string[] },
+    now: Date,
+    trx: Tx,
+  ): Promise<void> {
     try {
-      await trx('roles').where({ id }).update({ ...patch, updated_at: now });
+      await trx('roles')
+        .where({ id })
+        .update({ ...patch, updated_at: now });
     } catch (err) {
       throw mapUnique(err);
     }

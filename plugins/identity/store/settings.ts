@@ -43,7 +43,10 @@ export class SettingsStore {
 
   /** Keeps the mandatory-2FA list in step with a renamed role. */
   async renameRole(from: string, to: string, trx: Tx): Promise<void> {
-    await trx.raw(`UPDATE ${TABLE} SET mfa_required_roles = array_replace(mfa_required_roles, ?, ?) WHERE id = 1`, [from, to]);
+    await trx.raw(`UPDATE ${TABLE} SET mfa_required_roles = array_replace(mfa_required_roles, ?, ?) WHERE id = 1`, [
+      from,
+      to,
+    ]);
   }
 
   /** Drops a deleted role from the mandatory-2FA list, so a later role of that name is not caught by it. */

@@ -97,7 +97,10 @@ export class UserStore {
     const q = trx ?? this.db;
     const row = await q('users').where({ id }).first('id', 'email', 'active', 'password_hash');
     if (!row) return null;
-    const roles = await q('user_roles as ur').join('roles as r', 'r.id', 'ur.role_id').where('ur.user_id', id).pluck('r.name');
+    const roles = await q('user_roles as ur')
+      .join('roles as r', 'r.id', 'ur.role_id')
+      .where('ur.user_id', id)
+      .pluck('r.name');
     return { id: row.id, email: row.email, active: row.active, passwordHash: row.password_hash, roles };
   }
 

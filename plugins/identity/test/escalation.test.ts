@@ -29,8 +29,10 @@ describe('identity: no escalation through user and role management', () => {
   after(() => t.close());
 
   const as = (who: Who) => ({
-    post: (url: string, payload?: object) => t.inject({ method: 'POST', url, payload, headers: { cookie: who.cookie } }),
-    patch: (url: string, payload: object) => t.inject({ method: 'PATCH', url, payload, headers: { cookie: who.cookie } }),
+    post: (url: string, payload?: object) =>
+      t.inject({ method: 'POST', url, payload, headers: { cookie: who.cookie } }),
+    patch: (url: string, payload: object) =>
+      t.inject({ method: 'PATCH', url, payload, headers: { cookie: who.cookie } }),
     delete: (url: string) => t.inject({ method: 'DELETE', url, headers: { cookie: who.cookie } }),
     get: (url: string) => t.inject({ method: 'GET', url, headers: { cookie: who.cookie } }),
   });
@@ -46,11 +48,16 @@ describe('identity: no escalation through user and role management', () => {
   it('a user manager cannot create a role with `*` or with a key they do not hold; nothing is written', async () => {
     const before = (await auditRows(t, 'role.create')).length;
     refused(await as(manager).post('/auth/roles', { name: 'everything', permissions: ['*'] }), '*');
-    refused(await as(manager).post('/auth/roles', { name: 'auditors-2', permissions: ['users:manage', 'audit:read'] }), 'audit:read');
+    refused(
+      await as(manager).post('/auth/roles', { name: 'auditors-2', permissions: ['users:manage', 'audit:read'] }),
+      'audit:read',
+    );
     expect(await t.db('roles').whereIn('name', ['everything', 'auditors-2'])).to.have.length(0);
     expect((await auditRows(t, 'role.create')).length).to.equal(before);
     // What they hold, they may give.
-    expect((await as(manager).post('/auth/roles', { name: 'co-managers', permissions: ['users:manage'] })).statusCode).to.equal(201);
+    expect(
+      (await as(manager).post('/auth/roles', { name: 'co-managers', permissions: ['users:manage'] })).statusCode,
+    ).to.equal(201);
   });
 
   it('a user manager cannot add a key they do not hold to a role', async () => {
@@ -67,14 +74,20 @@ describe('identity: no escalation through user and role management', () => {
     refused(await as(manager).patch(`/auth/users/${manager.id}`, { roles: ['editor'] }), 'objects:write');
     const other = await t.createUser({});
     refused(await as(manager).patch(`/auth/users/${other.id}`, { roles: ['admin'] }), 'admin');
-    const created = await as(manager).post('/auth/users', { email: email(), password: 'a-good-password', roles: ['admin'] });
+    const created = await as(manager).post('/auth/users', {
+      email: email(),
+      password: 'a-good-password',
+      roles: ['admin'],
+    });
     refused(created, 'admin');
     expect(created.json().field).to.equal('roles');
     expect((await as(manager).get('/auth/me')).json().roles).to.not.include('admin');
     expect(await auditRows(t, 'user.update', manager.id)).to.have.length(0);
     expect(await auditRows(t, 'user.update', other.id)).to.have.length(0);
     // A role made of keys they hold is theirs to give.
-    expect((await as(manager).post('/auth/users', { email: email(), roles: ['co-managers'] })).statusCode).to.equal(201);
+    expect((await as(manager).post('/auth/users', { email: email(), roles: ['co-managers'] })).statusCode).to.equal(
+      201,
+    );
   });
 
   it('a user manager cannot edit, deactivate, delete or reset the administrator', async () => {
@@ -96,19 +109,30 @@ describe('identity: no escalation through user and role management', () => {
 
   it('nor any user holding a key the manager lacks (no account takeover by password reset)', async () => {
     const settingsAdmin = await t.createUser({ permissions: ['settings:manage'] });
-    refused(await as(manager).post(`/auth/users/${settingsAdmin.id}/reset-password`, { password: 'mallory-knows-it' }), 'settings:manage');
-    refused(await as(manager).patch(`/auth/users/${settingsAdmin.id}`, { email: 'mallory@example.test' }), 'settings:manage');
+    refused(
+      await as(manager).post(`/auth/users/${settingsAdmin.id}/reset-password`, { password: 'mallory-knows-it' }),
+      'settings:manage',
+    );
+    refused(
+      await as(manager).patch(`/auth/users/${settingsAdmin.id}`, { email: 'mallory@example.test' }),
+      'settings:manage',
+    );
     refused(await as(manager).delete(`/auth/users/${settingsAdmin.id}`), 'settings:manage');
     expect((await login(t, settingsAdmin.email, settingsAdmin.password)).statusCode).to.equal(200);
     // Users within the manager's keys stay theirs to manage.
     const peer = await t.createUser({ roles: ['co-managers'] });
-    expect((await as(manager).post(`/auth/users/${peer.id}/reset-password`, { password: 'set-by-a-manager' })).statusCode).to.equal(200);
+    expect(
+      (await as(manager).post(`/auth/users/${peer.id}/reset-password`, { password: 'set-by-a-manager' })).statusCode,
+    ).to.equal(200);
     expect((await as(manager).delete(`/auth/users/${peer.id}`)).statusCode).to.equal(204);
   });
 
   it('a user manager cannot change or delete a role holding more than they do, nor the admin role', async () => {
     const auditors = (await as(admin).post('/auth/roles', { name: 'auditors', permissions: ['audit:read'] })).json();
-    refused(await as(manager).patch(`/auth/roles/${auditors.id}`, { description: 'renamed by a manager' }), 'audit:read');
+    refused(
+      await as(manager).patch(`/auth/roles/${auditors.id}`, { description: 'renamed by a manager' }),
+      'audit:read',
+    );
     refused(await as(manager).patch(`/auth/roles/${auditors.id}`, { permissions: [] }), 'audit:read');
     refused(await as(manager).delete(`/auth/roles/${auditors.id}`), 'audit:read');
     const adminRole = await roleId('admin');
@@ -125,19 +149,33 @@ describe('identity: no escalation through user and role management', () => {
     const writer = await t.createUser({ permissions: ['users:manage', 'objects:write'] });
     const role = await as(writer).post('/auth/roles', { name: 'widget-editors', permissions: ['widgets:edit'] });
     expect(role.statusCode).to.equal(201);
-    expect((await as(writer).post('/auth/users', { email: email(), roles: ['widget-editors'] })).statusCode).to.equal(201);
+    expect((await as(writer).post('/auth/users', { email: email(), roles: ['widget-editors'] })).statusCode).to.equal(
+      201,
+    );
     // The finer key does not grant the broad one.
     const narrow = await t.createUser({ permissions: ['users:manage', 'widgets:edit'] });
-    refused(await as(narrow).post('/auth/roles', { name: 'writers-2', permissions: ['objects:write'] }), 'objects:write');
+    refused(
+      await as(narrow).post('/auth/roles', { name: 'writers-2', permissions: ['objects:write'] }),
+      'objects:write',
+    );
   });
 
   it('a holder of `*` does all of it', async () => {
     const role = await as(admin).post('/auth/roles', { name: 'second-admins', permissions: ['*'] });
     expect(role.statusCode).to.equal(201);
-    const second = await as(admin).post('/auth/users', { email: email(), password: 'a-good-password', roles: ['admin'] });
+    const second = await as(admin).post('/auth/users', {
+      email: email(),
+      password: 'a-good-password',
+      roles: ['admin'],
+    });
     expect(second.statusCode).to.equal(201);
-    expect((await as(admin).patch(`/auth/users/${second.json().id}`, { displayName: 'Second' })).statusCode).to.equal(200);
-    expect((await as(admin).patch(`/auth/roles/${await roleId('auditors')}`, { description: 'Read the audit log' })).statusCode).to.equal(200);
+    expect((await as(admin).patch(`/auth/users/${second.json().id}`, { displayName: 'Second' })).statusCode).to.equal(
+      200,
+    );
+    expect(
+      (await as(admin).patch(`/auth/roles/${await roleId('auditors')}`, { description: 'Read the audit log' }))
+        .statusCode,
+    ).to.equal(200);
     expect((await as(admin).delete(`/auth/users/${second.json().id}`)).statusCode).to.equal(204);
   });
 });
@@ -152,7 +190,8 @@ describe('identity: the last holder of `*` is protected', () => {
   it('a user manager without `*` does not count as the remaining administrator', async () => {
     const admin = await t.admin();
     await t.createUser({ permissions: ['users:manage'] });
-    const api = (method: 'PATCH' | 'DELETE', url: string, payload?: object) => t.inject({ method, url, payload, headers: { cookie: admin.cookie } });
+    const api = (method: 'PATCH' | 'DELETE', url: string, payload?: object) =>
+      t.inject({ method, url, payload, headers: { cookie: admin.cookie } });
     for (const [method, payload] of [
       ['PATCH', { active: false }],
       ['PATCH', { roles: ['viewer', 'editor'] }],
@@ -163,7 +202,9 @@ describe('identity: the last holder of `*` is protected', () => {
       expect(res.json().code).to.equal('LAST_ADMIN');
     }
     const adminRole = await t.db('roles').where({ name: 'admin' }).first();
-    const strip = await api('PATCH', `/auth/roles/${adminRole.id}`, { permissions: ['users:manage', 'settings:manage', 'audit:read'] });
+    const strip = await api('PATCH', `/auth/roles/${adminRole.id}`, {
+      permissions: ['users:manage', 'settings:manage', 'audit:read'],
+    });
     expect(strip.statusCode).to.equal(409);
     expect(strip.json().code).to.equal('LAST_ADMIN');
     // Another holder of `*` (through a role of its own) makes the change possible.

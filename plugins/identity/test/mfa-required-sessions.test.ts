@@ -25,8 +25,10 @@ describe('identity: mandatory 2FA and sessions already open', () => {
   });
 
   const me = (cookie: string) => t.inject({ method: 'GET', url: '/auth/me', headers: { cookie } });
-  const put = (payload: object) => t.inject({ method: 'PUT', url: '/security-settings', headers: { cookie: admin.cookie }, payload });
-  const post = (url: string, payload: object | undefined, cookie: string) => t.inject({ method: 'POST', url, payload, headers: { cookie } });
+  const put = (payload: object) =>
+    t.inject({ method: 'PUT', url: '/security-settings', headers: { cookie: admin.cookie }, payload });
+  const post = (url: string, payload: object | undefined, cookie: string) =>
+    t.inject({ method: 'POST', url, payload, headers: { cookie } });
 
   async function enrolled(roles: string[]): Promise<Who> {
     const u = await t.createUser({ roles });
@@ -46,7 +48,9 @@ describe('identity: mandatory 2FA and sessions already open', () => {
 
     expect((await me(editor.cookie)).statusCode).to.equal(401);
     expect((await me(secondSession)).statusCode).to.equal(401);
-    expect((await t.inject({ method: 'POST', url: '/auth/mfa/setup', headers: { cookie: editor.cookie } })).statusCode).to.equal(401);
+    expect(
+      (await t.inject({ method: 'POST', url: '/auth/mfa/setup', headers: { cookie: editor.cookie } })).statusCode,
+    ).to.equal(401);
     expect(await t.db('sessions').where({ user_id: editor.id }).whereNull('revoked_at')).to.have.length(0);
     // Members who have 2FA, users of other roles and the administrator keep theirs.
     expect((await me(enrolledEditor.cookie)).statusCode).to.equal(200);
@@ -63,14 +67,24 @@ describe('identity: mandatory 2FA and sessions already open', () => {
     const viewer = await t.createUser({ roles: ['viewer'] });
     const enrolledViewer = await enrolled(['viewer']);
     for (const u of [viewer, enrolledViewer]) {
-      const res = await t.inject({ method: 'PATCH', url: `/auth/users/${u.id}`, headers: { cookie: admin.cookie }, payload: { roles: ['viewer', 'editor'] } });
+      const res = await t.inject({
+        method: 'PATCH',
+        url: `/auth/users/${u.id}`,
+        headers: { cookie: admin.cookie },
+        payload: { roles: ['viewer', 'editor'] },
+      });
       expect(res.statusCode).to.equal(200);
     }
     expect((await me(viewer.cookie)).statusCode).to.equal(401);
     expect((await login(t, viewer.email, viewer.password)).json().mfaEnrollmentRequired).to.equal(true);
     expect((await me(enrolledViewer.cookie)).statusCode).to.equal(200);
     // Other changes to a member of a mandatory role do not end anything.
-    const patched = await t.inject({ method: 'PATCH', url: `/auth/users/${enrolledViewer.id}`, headers: { cookie: admin.cookie }, payload: { displayName: 'Still here' } });
+    const patched = await t.inject({
+      method: 'PATCH',
+      url: `/auth/users/${enrolledViewer.id}`,
+      headers: { cookie: admin.cookie },
+      payload: { displayName: 'Still here' },
+    });
     expect(patched.statusCode).to.equal(200);
     expect((await me(enrolledViewer.cookie)).statusCode).to.equal(200);
   });
@@ -97,7 +111,9 @@ describe('identity: mandatory 2FA and sessions already open', () => {
     expect((await me(admin.cookie)).statusCode).to.equal(200);
 
     const { secret } = (await post('/auth/mfa/setup', undefined, admin.cookie)).json();
-    expect((await post('/auth/mfa/verify-setup', { code: totp(secret, clock) }, admin.cookie)).statusCode).to.equal(200);
+    expect((await post('/auth/mfa/verify-setup', { code: totp(secret, clock) }, admin.cookie)).statusCode).to.equal(
+      200,
+    );
     const unenrolledAdmin = await t.createUser({ roles: ['admin'] });
     expect((await put({ mfaRequiredRoles: ['editor', 'admin'] })).statusCode).to.equal(200);
     expect((await me(admin.cookie)).statusCode).to.equal(200);
@@ -109,7 +125,9 @@ describe('identity: mandatory 2FA and sessions already open', () => {
     // An administrator's change in progress: the settings row is written but not yet committed.
     const trx = await t.db.transaction();
     try {
-      await trx('identity_security_settings').where({ id: 1 }).update({ mfa_required_roles: ['viewer'] });
+      await trx('identity_security_settings')
+        .where({ id: 1 })
+        .update({ mfa_required_roles: ['viewer'] });
       let settled = false;
       const signIn = login(t, viewer.email, viewer.password).finally(() => (settled = true));
       await wait(300);
@@ -146,7 +164,9 @@ describe('identity: mandatory 2FA and sessions already open', () => {
     const viewer = await enrolled(['viewer']);
     const trx = await t.db.transaction();
     try {
-      await trx('identity_security_settings').where({ id: 1 }).update({ mfa_required_roles: ['viewer'] });
+      await trx('identity_security_settings')
+        .where({ id: 1 })
+        .update({ mfa_required_roles: ['viewer'] });
       const disable = post('/auth/mfa/disable', { password: viewer.password }, viewer.cookie);
       await wait(300);
       await trx.commit();

@@ -104,8 +104,12 @@ describe('identity: two-factor authentication', () => {
     expect(res.json().user).to.include({ id: u.id, email: u.email });
     expect(res.json().user.permissions).to.include('objects:write');
     const raw = sessionSetCookie(res)!;
-    expect(raw).to.match(/HttpOnly/).and.to.match(/SameSite=Lax/);
-    expect((await t.inject({ method: 'GET', url: '/auth/me', headers: { cookie: cookieOf(res) } })).statusCode).to.equal(200);
+    expect(raw)
+      .to.match(/HttpOnly/)
+      .and.to.match(/SameSite=Lax/);
+    expect(
+      (await t.inject({ method: 'GET', url: '/auth/me', headers: { cookie: cookieOf(res) } })).statusCode,
+    ).to.equal(200);
     // The pending sign-in is used up.
     expect((await post('/auth/mfa/challenge', { mfaToken: token, code })).statusCode).to.equal(401);
     // A replay of the same code on a new sign-in fails.
@@ -119,8 +123,12 @@ describe('identity: two-factor authentication', () => {
     const { secret } = (await post('/auth/mfa/setup', undefined, u.cookie)).json();
     const code = totp(secret, clock);
     expect((await post('/auth/mfa/verify-setup', { code }, u.cookie)).statusCode).to.equal(200);
-    expect((await post('/auth/mfa/challenge', { mfaToken: await mfaToken(u.email, u.password), code })).statusCode).to.equal(200);
-    expect((await post('/auth/mfa/challenge', { mfaToken: await mfaToken(u.email, u.password), code })).statusCode).to.equal(401);
+    expect(
+      (await post('/auth/mfa/challenge', { mfaToken: await mfaToken(u.email, u.password), code })).statusCode,
+    ).to.equal(200);
+    expect(
+      (await post('/auth/mfa/challenge', { mfaToken: await mfaToken(u.email, u.password), code })).statusCode,
+    ).to.equal(401);
   });
 
   it('a code from the previous step is still accepted (window of one step), an older one is not', async () => {
@@ -128,19 +136,29 @@ describe('identity: two-factor authentication', () => {
     const { secret } = await enrol(u.cookie);
     const old = totp(secret, clock);
     clock.advance(STEP);
-    expect((await post('/auth/mfa/challenge', { mfaToken: await mfaToken(u.email, u.password), code: old })).statusCode).to.equal(200);
+    expect(
+      (await post('/auth/mfa/challenge', { mfaToken: await mfaToken(u.email, u.password), code: old })).statusCode,
+    ).to.equal(200);
     const older = totp(secret, clock);
     clock.advance(3 * STEP);
-    expect((await post('/auth/mfa/challenge', { mfaToken: await mfaToken(u.email, u.password), code: older })).statusCode).to.equal(401);
+    expect(
+      (await post('/auth/mfa/challenge', { mfaToken: await mfaToken(u.email, u.password), code: older })).statusCode,
+    ).to.equal(401);
   });
 
   it('a recovery code completes the session once; replayed, it fails', async () => {
     const u = await t.createUser({ roles: ['viewer'] });
     const { recoveryCodes } = await enrol(u.cookie);
-    const ok = await post('/auth/mfa/challenge', { mfaToken: await mfaToken(u.email, u.password), code: recoveryCodes[3].toUpperCase() });
+    const ok = await post('/auth/mfa/challenge', {
+      mfaToken: await mfaToken(u.email, u.password),
+      code: recoveryCodes[3].toUpperCase(),
+    });
     expect(ok.statusCode).to.equal(200);
     expect(sessionSetCookie(ok)).to.be.a('string');
-    const replay = await post('/auth/mfa/challenge', { mfaToken: await mfaToken(u.email, u.password), code: recoveryCodes[3] });
+    const replay = await post('/auth/mfa/challenge', {
+      mfaToken: await mfaToken(u.email, u.password),
+      code: recoveryCodes[3],
+    });
     expect(replay.statusCode).to.equal(401);
     const status = await t.inject({ method: 'GET', url: '/auth/mfa/status', headers: { cookie: cookieOf(ok) } });
     expect(status.json().recoveryCodesRemaining).to.equal(9);
@@ -151,7 +169,10 @@ describe('identity: two-factor authentication', () => {
     const b = await t.createUser({ roles: ['viewer'] });
     const codesOfA = (await enrol(a.cookie)).recoveryCodes;
     await enrol(b.cookie);
-    expect((await post('/auth/mfa/challenge', { mfaToken: await mfaToken(b.email, b.password), code: codesOfA[0] })).statusCode).to.equal(401);
+    expect(
+      (await post('/auth/mfa/challenge', { mfaToken: await mfaToken(b.email, b.password), code: codesOfA[0] }))
+        .statusCode,
+    ).to.equal(401);
   });
 
   it('an unknown or expired mfaToken answers 401', async () => {
@@ -180,7 +201,8 @@ describe('identity: two-factor authentication', () => {
     expect(refused.headers['retry-after']).to.be.a('string');
     // A new sign-in may try again; three more failures reach the e-mail lockout of 8.
     const second = await mfaToken(u.email, u.password);
-    for (let i = 0; i < 3; i++) await post('/auth/mfa/challenge', { mfaToken: second, code: wrong(totp(secret, clock)) });
+    for (let i = 0; i < 3; i++)
+      await post('/auth/mfa/challenge', { mfaToken: second, code: wrong(totp(secret, clock)) });
     const locked = await login(t, u.email, u.password);
     expect(locked.statusCode).to.equal(429);
     expect(locked.json().code).to.equal('LOGIN_LOCKED');
@@ -196,9 +218,13 @@ describe('identity: two-factor authentication', () => {
     const wrong = await post('/auth/mfa/disable', { password: 'not-my-password' }, u.cookie);
     expect(wrong.statusCode).to.equal(401);
     expect(wrong.json().code).to.equal('INVALID_PASSWORD');
-    expect((await t.inject({ method: 'GET', url: '/auth/mfa/status', headers: { cookie: u.cookie } })).json().enabled).to.equal(true);
+    expect(
+      (await t.inject({ method: 'GET', url: '/auth/mfa/status', headers: { cookie: u.cookie } })).json().enabled,
+    ).to.equal(true);
     expect((await post('/auth/mfa/disable', { password: u.password }, u.cookie)).statusCode).to.equal(204);
-    expect((await t.inject({ method: 'GET', url: '/auth/mfa/status', headers: { cookie: u.cookie } })).json()).to.deep.equal({
+    expect(
+      (await t.inject({ method: 'GET', url: '/auth/mfa/status', headers: { cookie: u.cookie } })).json(),
+    ).to.deep.equal({
       enabled: false,
       required: false,
       recoveryCodesRemaining: 0,
@@ -225,7 +251,12 @@ describe('identity: two-factor authentication required by role', () => {
   before(async () => {
     t = await startIdentity({ clock });
     admin = await t.admin();
-    const res = await t.inject({ method: 'PUT', url: '/security-settings', headers: { cookie: admin.cookie }, payload: { mfaRequiredRoles: ['editor'] } });
+    const res = await t.inject({
+      method: 'PUT',
+      url: '/security-settings',
+      headers: { cookie: admin.cookie },
+      payload: { mfaRequiredRoles: ['editor'] },
+    });
     expect(res.statusCode).to.equal(200);
   });
   after(() => t.close());
@@ -271,14 +302,19 @@ describe('identity: two-factor authentication required by role', () => {
     const enrollmentToken = (await login(t, u.email, u.password)).json().enrollmentToken;
     const { secret } = (await post('/auth/mfa/setup', { enrollmentToken })).json();
     const good = totp(secret, clock);
-    const res = await post('/auth/mfa/verify-setup', { enrollmentToken, code: good === '000000' ? '111111' : '000000' });
+    const res = await post('/auth/mfa/verify-setup', {
+      enrollmentToken,
+      code: good === '000000' ? '111111' : '000000',
+    });
     expect(res.statusCode).to.equal(400);
     expect(sessionSetCookie(res)).to.equal(undefined);
   });
 
   it('an unknown enrolment token answers 401; an mfaToken is not an enrolment token', async () => {
     expect((await post('/auth/mfa/setup', { enrollmentToken: 'made-up' })).statusCode).to.equal(401);
-    expect((await post('/auth/mfa/verify-setup', { enrollmentToken: 'made-up', code: '123456' })).statusCode).to.equal(401);
+    expect((await post('/auth/mfa/verify-setup', { enrollmentToken: 'made-up', code: '123456' })).statusCode).to.equal(
+      401,
+    );
   });
 
   it('users of other roles are not affected', async () => {
@@ -290,10 +326,27 @@ describe('identity: two-factor authentication required by role', () => {
 
   it('turning the requirement off lets the user sign in without enrolment again', async () => {
     const u = await t.createUser({ roles: ['viewer'], permissions: ['objects:read'] });
-    const role = (await t.db('user_roles as ur').join('roles as r', 'r.id', 'ur.role_id').where('ur.user_id', u.id).whereNot('r.name', 'viewer').first('r.name')).name;
-    await t.inject({ method: 'PUT', url: '/security-settings', headers: { cookie: admin.cookie }, payload: { mfaRequiredRoles: ['editor', role] } });
+    const role = (
+      await t
+        .db('user_roles as ur')
+        .join('roles as r', 'r.id', 'ur.role_id')
+        .where('ur.user_id', u.id)
+        .whereNot('r.name', 'viewer')
+        .first('r.name')
+    ).name;
+    await t.inject({
+      method: 'PUT',
+      url: '/security-settings',
+      headers: { cookie: admin.cookie },
+      payload: { mfaRequiredRoles: ['editor', role] },
+    });
     expect((await login(t, u.email, u.password)).json().mfaEnrollmentRequired).to.equal(true);
-    await t.inject({ method: 'PUT', url: '/security-settings', headers: { cookie: admin.cookie }, payload: { mfaRequiredRoles: ['editor'] } });
+    await t.inject({
+      method: 'PUT',
+      url: '/security-settings',
+      headers: { cookie: admin.cookie },
+      payload: { mfaRequiredRoles: ['editor'] },
+    });
     expect(sessionSetCookie(await login(t, u.email, u.password))).to.be.a('string');
   });
 });

@@ -12,7 +12,10 @@ describe('identity: forgot and reset password', () => {
   // Each test speaks from its own client address so the per-address limit does not carry over.
   const nextAddress = () => `10.0.0.${++ip}`;
   before(async () => {
-    t = await startIdentity({ clock, env: { PUBLIC_BASE_URL: 'https://cms.example.org/', LOGIN_LOCKOUT_MAX_FAILURES: '2' } });
+    t = await startIdentity({
+      clock,
+      env: { PUBLIC_BASE_URL: 'https://cms.example.org/', LOGIN_LOCKOUT_MAX_FAILURES: '2' },
+    });
     box = mailbox(t);
   });
   after(async () => {
@@ -22,7 +25,8 @@ describe('identity: forgot and reset password', () => {
 
   const forgot = (email: string, remoteAddress = nextAddress()) =>
     t.inject({ method: 'POST', url: '/auth/forgot-password', payload: { email }, remoteAddress });
-  const reset = (token: string, password: string) => t.inject({ method: 'POST', url: '/auth/reset-password', payload: { token, password } });
+  const reset = (token: string, password: string) =>
+    t.inject({ method: 'POST', url: '/auth/reset-password', payload: { token, password } });
 
   async function requestToken(email: string): Promise<string> {
     expect((await forgot(email)).statusCode).to.equal(202);
@@ -75,7 +79,9 @@ describe('identity: forgot and reset password', () => {
     const asEmail = await reset(token, u.email);
     expect(asEmail.json().field).to.equal('password');
     expect((await reset(token, 'a-fresh-password')).statusCode).to.equal(204);
-    expect((await t.inject({ method: 'GET', url: '/auth/me', headers: { cookie: u.cookie } })).statusCode).to.equal(401);
+    expect((await t.inject({ method: 'GET', url: '/auth/me', headers: { cookie: u.cookie } })).statusCode).to.equal(
+      401,
+    );
     expect((await login(t, u.email, u.password)).statusCode).to.equal(401);
     expect((await login(t, u.email, 'a-fresh-password')).statusCode).to.equal(200);
   });

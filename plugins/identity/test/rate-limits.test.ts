@@ -4,7 +4,8 @@ import type { TestKernel } from '../../../test/helpers/kernel.ts';
 import { login, startIdentity } from './helpers.ts';
 
 type Answer = Awaited<ReturnType<TestKernel['inject']>>;
-const statuses = (answers: Answer[]) => answers.reduce<Record<number, number>>((n, r) => ({ ...n, [r.statusCode]: (n[r.statusCode] ?? 0) + 1 }), {});
+const statuses = (answers: Answer[]) =>
+  answers.reduce<Record<number, number>>((n, r) => ({ ...n, [r.statusCode]: (n[r.statusCode] ?? 0) + 1 }), {});
 
 /**
  * Per-address limits on the public sign-in routes, beside the per-e-mail lockout: a flood of
@@ -20,7 +21,9 @@ describe('identity: per-address limits on sign-in routes', () => {
 
     it('parallel logins with distinct e-mails from one address answer 429 with Retry-After beyond 30 a minute', async () => {
       const flood = await Promise.all(
-        Array.from({ length: 45 }, (_, i) => login(t, `flood-${i}@example.test`, 'guessing-a-password', '198.51.100.7')),
+        Array.from({ length: 45 }, (_, i) =>
+          login(t, `flood-${i}@example.test`, 'guessing-a-password', '198.51.100.7'),
+        ),
       );
       expect(statuses(flood)).to.deep.equal({ 401: 30, 429: 15 });
       for (const limited of flood.filter((r) => r.statusCode === 429)) {
@@ -36,7 +39,12 @@ describe('identity: per-address limits on sign-in routes', () => {
     it('parallel second-factor attempts from one address answer 429 beyond 30 a minute', async () => {
       const attempts = await Promise.all(
         Array.from({ length: 35 }, (_, i) =>
-          t.inject({ method: 'POST', url: '/auth/mfa/challenge', payload: { mfaToken: `made-up-${i}`, code: '123456' }, remoteAddress: '198.51.100.9' }),
+          t.inject({
+            method: 'POST',
+            url: '/auth/mfa/challenge',
+            payload: { mfaToken: `made-up-${i}`, code: '123456' },
+            remoteAddress: '198.51.100.9',
+          }),
         ),
       );
       expect(statuses(attempts)).to.deep.equal({ 401: 30, 429: 5 });
@@ -50,14 +58,19 @@ describe('identity: per-address limits on sign-in routes', () => {
     before(async () => {
       t = await startIdentity({
         clock,
-        env: { LOGIN_RATE_LIMIT_PER_MINUTE: '3', MFA_CHALLENGE_RATE_LIMIT_PER_MINUTE: '2', FORGOT_PASSWORD_RATE_LIMIT_PER_WINDOW: '2' },
+        env: {
+          LOGIN_RATE_LIMIT_PER_MINUTE: '3',
+          MFA_CHALLENGE_RATE_LIMIT_PER_MINUTE: '2',
+          FORGOT_PASSWORD_RATE_LIMIT_PER_WINDOW: '2',
+        },
       });
     });
     after(() => t.close());
 
     it('login: every attempt counts, in a sliding minute per address, right passwords too', async () => {
       const u = await t.createUser({ roles: ['viewer'] });
-      for (let i = 0; i < 3; i++) expect((await login(t, `nobody-${i}@example.test`, 'x-x-x-x-x', '192.0.2.1')).statusCode).to.equal(401);
+      for (let i = 0; i < 3; i++)
+        expect((await login(t, `nobody-${i}@example.test`, 'x-x-x-x-x', '192.0.2.1')).statusCode).to.equal(401);
       const limited = await login(t, u.email, u.password, '192.0.2.1');
       expect(limited.statusCode).to.equal(429);
       // The manual clock also moves with real time: the seconds left are the window's, give or take one.
@@ -69,11 +82,23 @@ describe('identity: per-address limits on sign-in routes', () => {
     });
 
     it('second factor and forgot-password have limits of their own', async () => {
-      const challenge = () => t.inject({ method: 'POST', url: '/auth/mfa/challenge', payload: { mfaToken: 'made-up', code: '123456' }, remoteAddress: '192.0.2.2' });
+      const challenge = () =>
+        t.inject({
+          method: 'POST',
+          url: '/auth/mfa/challenge',
+          payload: { mfaToken: 'made-up', code: '123456' },
+          remoteAddress: '192.0.2.2',
+        });
       expect((await challenge()).statusCode).to.equal(401);
       expect((await challenge()).statusCode).to.equal(401);
       expect((await challenge()).statusCode).to.equal(429);
-      const forgot = () => t.inject({ method: 'POST', url: '/auth/forgot-password', payload: { email: 'someone@example.test' }, remoteAddress: '192.0.2.3' });
+      const forgot = () =>
+        t.inject({
+          method: 'POST',
+          url: '/auth/forgot-password',
+          payload: { email: 'someone@example.test' },
+          remoteAddress: '192.0.2.3',
+        });
       expect((await forgot()).statusCode).to.equal(202);
       expect((await forgot()).statusCode).to.equal(202);
       const limited = await forgot();

@@ -28,14 +28,22 @@ describe('identity: roles and permission keys', () => {
   });
 
   it('POST /auth/roles creates a role (201) audited as role.create', async () => {
-    const res = await req('POST', '/auth/roles', { name: 'reviewers', description: 'Review content', permissions: ['objects:read', 'objects:publish'] });
+    const res = await req('POST', '/auth/roles', {
+      name: 'reviewers',
+      description: 'Review content',
+      permissions: ['objects:read', 'objects:publish'],
+    });
     expect(res.statusCode).to.equal(201);
     expect(res.json()).to.include({ name: 'reviewers', description: 'Review content', builtin: false, userCount: 0 });
     expect(res.json().permissions).to.deep.equal(['objects:publish', 'objects:read']);
     expect((await req('GET', `/auth/roles/${res.json().id}`)).json()).to.deep.equal(res.json());
     const [row] = await auditRows(t, 'role.create', res.json().id);
     expect(row.before).to.equal(null);
-    expect(row.after).to.deep.equal({ name: 'reviewers', description: 'Review content', permissions: ['objects:publish', 'objects:read'] });
+    expect(row.after).to.deep.equal({
+      name: 'reviewers',
+      description: 'Review content',
+      permissions: ['objects:publish', 'objects:read'],
+    });
   });
 
   it('unknown permission keys answer 400 naming permissions; bad names 400; a taken name 409; nothing audited', async () => {
@@ -54,16 +62,25 @@ describe('identity: roles and permission keys', () => {
   });
 
   it('PATCH audits only what changed; a no-change PATCH writes no row', async () => {
-    const id = (await req('POST', '/auth/roles', { name: 'patchme', description: 'd', permissions: ['objects:read'] })).json().id;
-    const res = await req('PATCH', `/auth/roles/${id}`, { permissions: ['objects:read', 'objects:write'], description: 'd' });
+    const id = (
+      await req('POST', '/auth/roles', { name: 'patchme', description: 'd', permissions: ['objects:read'] })
+    ).json().id;
+    const res = await req('PATCH', `/auth/roles/${id}`, {
+      permissions: ['objects:read', 'objects:write'],
+      description: 'd',
+    });
     expect(res.statusCode).to.equal(200);
     expect(res.json().permissions).to.deep.equal(['objects:read', 'objects:write']);
     const [row] = await auditRows(t, 'role.update', id);
     expect(row.before).to.deep.equal({ permissions: ['objects:read'] });
     expect(row.after).to.deep.equal({ permissions: ['objects:read', 'objects:write'] });
-    expect((await req('PATCH', `/auth/roles/${id}`, { permissions: ['objects:write', 'objects:read'] })).statusCode).to.equal(200);
+    expect(
+      (await req('PATCH', `/auth/roles/${id}`, { permissions: ['objects:write', 'objects:read'] })).statusCode,
+    ).to.equal(200);
     expect(await auditRows(t, 'role.update', id)).to.have.length(1);
-    expect((await req('PATCH', `/auth/roles/${id}`, { permissions: ['nope:nope'] })).json().field).to.equal('permissions');
+    expect((await req('PATCH', `/auth/roles/${id}`, { permissions: ['nope:nope'] })).json().field).to.equal(
+      'permissions',
+    );
   });
 
   it('built-in roles cannot be renamed or deleted (409), but their permissions can change', async () => {
@@ -73,20 +90,34 @@ describe('identity: roles and permission keys', () => {
     expect(rename.json().code).to.equal('BUILTIN_ROLE');
     const del = await req('DELETE', `/auth/roles/${editor}`);
     expect(del.statusCode).to.equal(409);
-    expect((await req('PATCH', `/auth/roles/${editor}`, { name: 'editor', description: 'Writers' })).statusCode).to.equal(200);
+    expect(
+      (await req('PATCH', `/auth/roles/${editor}`, { name: 'editor', description: 'Writers' })).statusCode,
+    ).to.equal(200);
     const admin = await roleId('admin');
     // The admin role keeps keys of plugins this process does not load (data_subject:manage).
     expect((await req('PATCH', `/auth/roles/${admin}`, { description: 'Everything' })).statusCode).to.equal(200);
-    expect((await req('PATCH', `/auth/roles/${admin}`, { permissions: ['*', 'audit:read', 'data_subject:manage'] })).statusCode).to.equal(200);
+    expect(
+      (await req('PATCH', `/auth/roles/${admin}`, { permissions: ['*', 'audit:read', 'data_subject:manage'] }))
+        .statusCode,
+    ).to.equal(200);
   });
 
   it('renaming a custom role keeps the mandatory-2FA list in step; deleting it removes it from the list', async () => {
     const id = (await req('POST', '/auth/roles', { name: 'finance', permissions: [] })).json().id;
-    await t.inject({ method: 'PUT', url: '/security-settings', headers: { cookie }, payload: { mfaRequiredRoles: ['finance'] } });
+    await t.inject({
+      method: 'PUT',
+      url: '/security-settings',
+      headers: { cookie },
+      payload: { mfaRequiredRoles: ['finance'] },
+    });
     expect((await req('PATCH', `/auth/roles/${id}`, { name: 'accounting' })).json().name).to.equal('accounting');
-    expect((await t.inject({ method: 'GET', url: '/security-settings', headers: { cookie } })).json().mfaRequiredRoles).to.deep.equal(['accounting']);
+    expect(
+      (await t.inject({ method: 'GET', url: '/security-settings', headers: { cookie } })).json().mfaRequiredRoles,
+    ).to.deep.equal(['accounting']);
     expect((await req('DELETE', `/auth/roles/${id}`)).statusCode).to.equal(204);
-    expect((await t.inject({ method: 'GET', url: '/security-settings', headers: { cookie } })).json().mfaRequiredRoles).to.deep.equal([]);
+    expect(
+      (await t.inject({ method: 'GET', url: '/security-settings', headers: { cookie } })).json().mfaRequiredRoles,
+    ).to.deep.equal([]);
   });
 
   it('DELETE removes a custom role (204) from its users, audited with only `before`; unknown ids 404', async () => {
@@ -107,10 +138,27 @@ describe('identity: roles and permission keys', () => {
     const res = await req('GET', '/auth/permissions');
     expect(res.statusCode).to.equal(200);
     const keys = res.json().permissions.map((p: { key: string }) => p.key);
-    expect(keys).to.deep.equal(t.kernel.resolve('permissions').list().map((p) => p.key));
-    expect(keys).to.include.members(['objects:read', 'objects:write', 'objects:publish', 'settings:manage', 'users:manage', 'audit:read']);
+    expect(keys).to.deep.equal(
+      t.kernel
+        .resolve('permissions')
+        .list()
+        .map((p) => p.key),
+    );
+    expect(keys).to.include.members([
+      'objects:read',
+      'objects:write',
+      'objects:publish',
+      'settings:manage',
+      'users:manage',
+      'audit:read',
+    ]);
     const usersManage = res.json().permissions.find((p: { key: string }) => p.key === 'users:manage');
-    expect(usersManage).to.deep.equal({ key: 'users:manage', description: 'Manage users and roles', owner: 'kernel', grantedBy: [] });
+    expect(usersManage).to.deep.equal({
+      key: 'users:manage',
+      description: 'Manage users and roles',
+      owner: 'kernel',
+      grantedBy: [],
+    });
     const viewer = await t.createUser({ roles: ['viewer'] });
     expect((await req('GET', '/auth/permissions', undefined, viewer.cookie)).statusCode).to.equal(403);
     expect((await t.inject({ method: 'GET', url: '/auth/permissions' })).statusCode).to.equal(401);

@@ -31,12 +31,17 @@ describe('identity: security settings', () => {
   after(() => t.close());
 
   const get = (as = cookie) => t.inject({ method: 'GET', url: '/security-settings', headers: { cookie: as } });
-  const put = (payload: object, as = cookie) => t.inject({ method: 'PUT', url: '/security-settings', payload, headers: { cookie: as } });
+  const put = (payload: object, as = cookie) =>
+    t.inject({ method: 'PUT', url: '/security-settings', payload, headers: { cookie: as } });
 
   it('GET answers the defaults: no mandatory 2FA, minimum length 8, no class rule, mail log kept', async () => {
     const res = await get();
     expect(res.statusCode).to.equal(200);
-    expect(res.json()).to.deep.equal({ mfaRequiredRoles: [], passwordPolicy: { minLength: 8, requireThreeClasses: false }, mailLogRetentionDays: null });
+    expect(res.json()).to.deep.equal({
+      mfaRequiredRoles: [],
+      passwordPolicy: { minLength: 8, requireThreeClasses: false },
+      mailLogRetentionDays: null,
+    });
   });
 
   it('needs settings:manage (403) and a session (401)', async () => {
@@ -52,7 +57,11 @@ describe('identity: security settings', () => {
     const earlier = (await auditRows(t, 'setting.security_update')).length;
     const res = await put({ passwordPolicy: { minLength: 10 }, mailLogRetentionDays: 30 });
     expect(res.statusCode).to.equal(200);
-    expect(res.json()).to.deep.equal({ mfaRequiredRoles: [], passwordPolicy: { minLength: 10, requireThreeClasses: false }, mailLogRetentionDays: 30 });
+    expect(res.json()).to.deep.equal({
+      mfaRequiredRoles: [],
+      passwordPolicy: { minLength: 10, requireThreeClasses: false },
+      mailLogRetentionDays: 30,
+    });
     expect((await get()).json()).to.deep.equal(res.json());
     const rows = (await auditRows(t, 'setting.security_update')).slice(earlier);
     expect(rows).to.have.length(1);
@@ -116,7 +125,11 @@ describe('identity: security settings', () => {
     const res = await put({ mailLogRetentionDays: 90, passwordPolicy: { requireThreeClasses: true } });
     expect(res.statusCode).to.equal(200);
     expect(await seen()).to.deep.equal({
-      settings: { mfaRequiredRoles: [], passwordPolicy: { minLength: 8, requireThreeClasses: true }, mailLogRetentionDays: 90 },
+      settings: {
+        mfaRequiredRoles: [],
+        passwordPolicy: { minLength: 8, requireThreeClasses: true },
+        mailLogRetentionDays: 90,
+      },
       methods: ['get'],
     });
   });

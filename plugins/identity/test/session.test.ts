@@ -25,7 +25,13 @@ describe('identity: sign-in, session, logout', () => {
     expect(raw).not.to.match(/Secure/);
     const me = await t.inject({ method: 'GET', url: '/auth/me', headers: { cookie: cookieOf(res) } });
     expect(me.statusCode).to.equal(200);
-    expect(me.json()).to.deep.equal({ id: u.id, email: u.email, displayName: u.email, roles: ['editor'], permissions: ['objects:read', 'objects:write'] });
+    expect(me.json()).to.deep.equal({
+      id: u.id,
+      email: u.email,
+      displayName: u.email,
+      roles: ['editor'],
+      permissions: ['objects:read', 'objects:write'],
+    });
   });
 
   it('the e-mail is matched without regard to case and surrounding spaces', async () => {
@@ -38,7 +44,10 @@ describe('identity: sign-in, session, logout', () => {
     const a = await t.admin();
     const res = await t.inject({ method: 'GET', url: '/auth/me', headers: { cookie: a.cookie } });
     expect(res.statusCode).to.equal(200);
-    const all = t.kernel.resolve('permissions').list().map((p) => p.key);
+    const all = t.kernel
+      .resolve('permissions')
+      .list()
+      .map((p) => p.key);
     expect(res.json().permissions).to.include.members(all);
     expect(res.json().roles).to.deep.equal(['admin']);
   });
@@ -73,7 +82,12 @@ describe('identity: sign-in, session, logout', () => {
 
   it('a password-less account cannot sign in', async () => {
     const a = await t.admin();
-    const created = await t.inject({ method: 'POST', url: '/auth/users', headers: { cookie: a.cookie }, payload: { email: 'nopw@example.test', roles: ['viewer'] } });
+    const created = await t.inject({
+      method: 'POST',
+      url: '/auth/users',
+      headers: { cookie: a.cookie },
+      payload: { email: 'nopw@example.test', roles: ['viewer'] },
+    });
     expect(created.statusCode).to.equal(201);
     expect((await login(t, 'nopw@example.test', '')).statusCode).to.equal(400);
     expect((await login(t, 'nopw@example.test', 'anything-at-all')).statusCode).to.equal(401);
@@ -90,7 +104,8 @@ describe('identity: sign-in, session, logout', () => {
 
   it('locks the e-mail (any case) after the configured failures with 429 + Retry-After, even with the right password, until the window passes', async () => {
     const u = await t.createUser({ roles: ['viewer'] });
-    for (let i = 0; i < 3; i++) expect((await login(t, i === 1 ? u.email.toUpperCase() : u.email, 'nope-nope')).statusCode).to.equal(401);
+    for (let i = 0; i < 3; i++)
+      expect((await login(t, i === 1 ? u.email.toUpperCase() : u.email, 'nope-nope')).statusCode).to.equal(401);
     const locked = await login(t, u.email, u.password);
     expect(locked.statusCode).to.equal(429);
     expect(locked.json().code).to.equal('LOGIN_LOCKED');

@@ -32,25 +32,42 @@ describe('identity: user management', () => {
   });
 
   it('refuses an unknown or misspelt body field with 400 naming it, and changes nothing', async () => {
-    const created = (await api().post('/auth/users', { email: email(), password: 'a-good-password', roles: ['viewer'] })).json();
+    const created = (
+      await api().post('/auth/users', { email: email(), password: 'a-good-password', roles: ['viewer'] })
+    ).json();
     const res = await api().patch(`/auth/users/${created.id}`, { displayName: 'Changed', rolez: ['admin'] });
     expect(res.statusCode).to.equal(400);
     expect(res.json()).to.include({ code: 'VALIDATION_FAILED', field: 'rolez' });
     expect((await api().get(`/auth/users/${created.id}`)).json()).to.include({ displayName: created.displayName });
-    const login = await t.inject({ method: 'POST', url: '/auth/login', payload: { email: created.email, password: 'a-good-password', remember: true } });
+    const login = await t.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: created.email, password: 'a-good-password', remember: true },
+    });
     expect(login.json()).to.include({ field: 'remember' });
   });
 
   it('POST /auth/users creates a user (201) and audits user.create with only `after`, without the password', async () => {
     const address = email();
-    const res = await api().post('/auth/users', { email: address, displayName: 'Pat', password: 'a-good-password', roles: ['editor'] });
+    const res = await api().post('/auth/users', {
+      email: address,
+      displayName: 'Pat',
+      password: 'a-good-password',
+      roles: ['editor'],
+    });
     expect(res.statusCode).to.equal(201);
     const user = res.json();
     expect(user).to.include({ email: address, displayName: 'Pat', active: true, mfaEnabled: false });
     expect(user.roles).to.deep.equal(['editor']);
     expect((await login(t, address, 'a-good-password')).statusCode).to.equal(200);
     const [row] = await auditRows(t, 'user.create', user.id);
-    expect(row).to.include({ actor_type: 'user', actor_id: admin.id, actor_label: admin.email, target_type: 'user', target_label: address });
+    expect(row).to.include({
+      actor_type: 'user',
+      actor_id: admin.id,
+      actor_label: admin.email,
+      target_type: 'user',
+      target_label: address,
+    });
     expect(row.before).to.equal(null);
     expect(row.after).to.deep.equal({ email: address, displayName: 'Pat', active: true, roles: ['editor'] });
     expect(JSON.stringify(row)).not.to.contain('a-good-password');
@@ -93,7 +110,10 @@ describe('identity: user management', () => {
     const page = await api().get(`/auth/users?limit=2&offset=0&q=${tag}`);
     expect(page.statusCode).to.equal(200);
     expect(page.json()).to.include({ total: 3, limit: 2, offset: 0 });
-    expect(page.json().users.map((u: { email: string }) => u.email)).to.deep.equal([`${tag}-0@example.test`, `${tag}-1@example.test`]);
+    expect(page.json().users.map((u: { email: string }) => u.email)).to.deep.equal([
+      `${tag}-0@example.test`,
+      `${tag}-1@example.test`,
+    ]);
     const rest = await api().get(`/auth/users?limit=2&offset=2&q=${tag}`);
     expect(rest.json().users).to.have.length(1);
     const all = await api().get('/auth/users');
@@ -111,13 +131,21 @@ describe('identity: user management', () => {
     expect(res.json()).to.deep.equal(created);
     expect((await api().get('/auth/users/00000000-0000-4000-8000-000000000000')).statusCode).to.equal(404);
     expect((await api().get('/auth/users/not-a-uuid')).statusCode).to.equal(404);
-    expect((await api().patch('/auth/users/00000000-0000-4000-8000-000000000000', { displayName: 'x' })).statusCode).to.equal(404);
+    expect(
+      (await api().patch('/auth/users/00000000-0000-4000-8000-000000000000', { displayName: 'x' })).statusCode,
+    ).to.equal(404);
     expect((await api().delete('/auth/users/00000000-0000-4000-8000-000000000000')).statusCode).to.equal(404);
   });
 
   it('PATCH audits only the changed allow-listed fields; a no-change PATCH writes no row', async () => {
-    const created = (await api().post('/auth/users', { email: email(), displayName: 'Before', roles: ['viewer'] })).json();
-    const res = await api().patch(`/auth/users/${created.id}`, { displayName: 'After', roles: ['viewer', 'editor'], active: true });
+    const created = (
+      await api().post('/auth/users', { email: email(), displayName: 'Before', roles: ['viewer'] })
+    ).json();
+    const res = await api().patch(`/auth/users/${created.id}`, {
+      displayName: 'After',
+      roles: ['viewer', 'editor'],
+      active: true,
+    });
     expect(res.statusCode).to.equal(200);
     expect(res.json()).to.include({ displayName: 'After' });
     expect(res.json().roles).to.deep.equal(['editor', 'viewer']);
@@ -170,7 +198,9 @@ describe('identity: user management', () => {
   it('a role change applies to open sessions at once', async () => {
     const u = await t.createUser({ roles: ['viewer'] });
     expect((await as(u.cookie).get('/auth/users')).statusCode).to.equal(403);
-    const role = (await api().post('/auth/roles', { name: `managers-${Date.now()}`, permissions: ['users:manage'] })).json();
+    const role = (
+      await api().post('/auth/roles', { name: `managers-${Date.now()}`, permissions: ['users:manage'] })
+    ).json();
     await api().patch(`/auth/users/${u.id}`, { roles: ['viewer', role.name] });
     expect((await as(u.cookie).get('/auth/users')).statusCode).to.equal(200);
   });
@@ -214,7 +244,11 @@ describe('identity: user management', () => {
       expect((await login(t, u.email, u.password)).statusCode).to.equal(401);
       const mail = await box.next(u.email);
       expect(mail.text).to.contain('http://localhost:3000/reset-password?token=');
-      const reset = await t.inject({ method: 'POST', url: '/auth/reset-password', payload: { token: resetTokenFrom(mail), password: 'chosen-by-the-user' } });
+      const reset = await t.inject({
+        method: 'POST',
+        url: '/auth/reset-password',
+        payload: { token: resetTokenFrom(mail), password: 'chosen-by-the-user' },
+      });
       expect(reset.statusCode).to.equal(204);
       expect(cookieOf(await login(t, u.email, 'chosen-by-the-user'))).to.match(/^cms_session=/);
       const [row] = await auditRows(t, 'user.reset_password', u.id);
@@ -225,11 +259,22 @@ describe('identity: user management', () => {
   });
 
   it('forced reset of an unknown user answers 404', async () => {
-    expect((await api().post('/auth/users/00000000-0000-4000-8000-000000000000/reset-password', { password: 'whatever-long' })).statusCode).to.equal(404);
+    expect(
+      (
+        await api().post('/auth/users/00000000-0000-4000-8000-000000000000/reset-password', {
+          password: 'whatever-long',
+        })
+      ).statusCode,
+    ).to.equal(404);
   });
 
   it('the password policy of the security settings applies to create, patch and forced reset', async () => {
-    const put = await t.inject({ method: 'PUT', url: '/security-settings', headers: { cookie: admin.cookie }, payload: { passwordPolicy: { minLength: 12, requireThreeClasses: true } } });
+    const put = await t.inject({
+      method: 'PUT',
+      url: '/security-settings',
+      headers: { cookie: admin.cookie },
+      payload: { passwordPolicy: { minLength: 12, requireThreeClasses: true } },
+    });
     expect(put.statusCode).to.equal(200);
     try {
       const weak = await api().post('/auth/users', { email: email(), roles: [], password: 'alllowercaseletters' });
@@ -239,10 +284,20 @@ describe('identity: user management', () => {
       expect(shortish.json().field).to.equal('password');
       const ok = await api().post('/auth/users', { email: email(), roles: [], password: 'Mixed-Case-123' });
       expect(ok.statusCode).to.equal(201);
-      expect((await api().patch(`/auth/users/${ok.json().id}`, { password: 'alllowercaseletters' })).json().field).to.equal('password');
-      expect((await api().post(`/auth/users/${ok.json().id}/reset-password`, { password: 'alllowercaseletters' })).json().field).to.equal('password');
+      expect(
+        (await api().patch(`/auth/users/${ok.json().id}`, { password: 'alllowercaseletters' })).json().field,
+      ).to.equal('password');
+      expect(
+        (await api().post(`/auth/users/${ok.json().id}/reset-password`, { password: 'alllowercaseletters' })).json()
+          .field,
+      ).to.equal('password');
     } finally {
-      await t.inject({ method: 'PUT', url: '/security-settings', headers: { cookie: admin.cookie }, payload: { passwordPolicy: { minLength: 8, requireThreeClasses: false } } });
+      await t.inject({
+        method: 'PUT',
+        url: '/security-settings',
+        headers: { cookie: admin.cookie },
+        payload: { passwordPolicy: { minLength: 8, requireThreeClasses: false } },
+      });
     }
   });
 });
@@ -256,7 +311,8 @@ describe('identity: the last administrator is protected', () => {
 
   it('refuses deactivating, demoting or deleting the only admin (409 LAST_ADMIN), and allows it once another exists', async () => {
     const admin = await t.admin();
-    const api = (method: 'PATCH' | 'DELETE', url: string, payload?: object) => t.inject({ method, url, payload, headers: { cookie: admin.cookie } });
+    const api = (method: 'PATCH' | 'DELETE', url: string, payload?: object) =>
+      t.inject({ method, url, payload, headers: { cookie: admin.cookie } });
     for (const [method, payload] of [
       ['PATCH', { active: false }],
       ['PATCH', { roles: ['viewer'] }],
@@ -267,11 +323,18 @@ describe('identity: the last administrator is protected', () => {
       expect(res.json().code).to.equal('LAST_ADMIN');
     }
     const adminRole = await t.db('roles').where({ name: 'admin' }).first();
-    const strip = await t.inject({ method: 'PATCH', url: `/auth/roles/${adminRole.id}`, headers: { cookie: admin.cookie }, payload: { permissions: ['objects:read'] } });
+    const strip = await t.inject({
+      method: 'PATCH',
+      url: `/auth/roles/${adminRole.id}`,
+      headers: { cookie: admin.cookie },
+      payload: { permissions: ['objects:read'] },
+    });
     expect(strip.statusCode).to.equal(409);
     expect(strip.json().code).to.equal('LAST_ADMIN');
     expect(await t.db('audit_log').whereIn('action', ['user.update', 'user.delete', 'role.update'])).to.have.length(0);
-    expect((await t.inject({ method: 'GET', url: '/auth/me', headers: { cookie: admin.cookie } })).statusCode).to.equal(200);
+    expect((await t.inject({ method: 'GET', url: '/auth/me', headers: { cookie: admin.cookie } })).statusCode).to.equal(
+      200,
+    );
 
     // A second holder of `*` (through a custom role) makes the change possible.
     await t.createUser({ permissions: ['*'] });

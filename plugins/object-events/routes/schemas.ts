@@ -17,7 +17,10 @@ const fields = {
   enabled: Type.Boolean(),
   ignoreActors: Type.Array(ActorId, { maxItems: 100 }),
   // A variable name of the gateway process, never the secret itself.
-  signingSecretRef: Type.Union([Type.String({ pattern: '^OBJECT_EVENTS_SECRET_[A-Z0-9_]+$', maxLength: 120 }), Type.Null()]),
+  signingSecretRef: Type.Union([
+    Type.String({ pattern: '^OBJECT_EVENTS_SECRET_[A-Z0-9_]+$', maxLength: 120 }),
+    Type.Null(),
+  ]),
 };
 
 export const CreateSubscription = Type.Object(
@@ -36,7 +39,9 @@ export const CreateSubscription = Type.Object(
 
 export const PatchSubscription = Type.Partial(Type.Object(fields), { additionalProperties: false });
 
-export const DeliveryStatusFilter = Type.Union(['pending', 'delivered', 'retrying', 'dead', 'stopped'].map((s) => Type.Literal(s)));
+export const DeliveryStatusFilter = Type.Union(
+  ['pending', 'delivered', 'retrying', 'dead', 'stopped'].map((s) => Type.Literal(s)),
+);
 
 export const DeliveriesQuery = Type.Object(
   {

@@ -9,35 +9,65 @@ const tags = ['object-events'];
 
 /** /object-event-subscriptions and their delivery log; /object-event-deliveries/:id/retry. */
 export async function subscriptionRoutes(app: App, { subscriptions, deliveries }: ObjectEventServices): Promise<void> {
-  app.get('/object-event-subscriptions', { config, schema: { tags } }, async () => ({ subscriptions: await subscriptions.list() }));
+  app.get('/object-event-subscriptions', { config, schema: { tags } }, async () => ({
+    subscriptions: await subscriptions.list(),
+  }));
 
-  app.post('/object-event-subscriptions', { config, schema: { tags, body: CreateSubscription } }, async (request, reply) =>
-    reply.code(201).send(await subscriptions.create(requestContext(request), request.body)),
+  app.post(
+    '/object-event-subscriptions',
+    { config, schema: { tags, body: CreateSubscription } },
+    async (request, reply) => reply.code(201).send(await subscriptions.create(requestContext(request), request.body)),
   );
 
-  app.get('/object-event-subscriptions/:id', { config, schema: { tags, params: IdParams } }, async (request) => subscriptions.get(request.params.id));
-
-  app.patch('/object-event-subscriptions/:id', { config, schema: { tags, params: IdParams, body: PatchSubscription } }, async (request) =>
-    subscriptions.update(requestContext(request), request.params.id, request.body),
+  app.get('/object-event-subscriptions/:id', { config, schema: { tags, params: IdParams } }, async (request) =>
+    subscriptions.get(request.params.id),
   );
 
-  app.delete('/object-event-subscriptions/:id', { config, schema: { tags, params: IdParams } }, async (request, reply) => {
-    await subscriptions.remove(requestContext(request), request.params.id);
-    return reply.code(204).send();
-  });
-
-  app.post('/object-event-subscriptions/:id/test', { config, schema: { tags, params: IdParams } }, async (request, reply) =>
-    reply.code(202).send(await subscriptions.queueTest(request.params.id)),
+  app.patch(
+    '/object-event-subscriptions/:id',
+    { config, schema: { tags, params: IdParams, body: PatchSubscription } },
+    async (request) => subscriptions.update(requestContext(request), request.params.id, request.body),
   );
 
-  app.get('/object-event-subscriptions/:id/deliveries', { config, schema: { tags, params: IdParams, querystring: DeliveriesQuery } }, async (request) => {
-    const q = request.query;
-    return { deliveries: await deliveries.list(request.params.id, { status: q.status as DeliveryStatus | undefined, type: q.type, recordId: q.recordId, limit: q.limit ?? 50 }) };
-  });
-
-  app.delete('/object-event-subscriptions/:id/deliveries', { config, schema: { tags, params: IdParams, body: DeleteDeliveries } }, async (request) =>
-    deliveries.delete(request.params.id, request.body as { ids?: string[]; status?: DeliveryStatus }),
+  app.delete(
+    '/object-event-subscriptions/:id',
+    { config, schema: { tags, params: IdParams } },
+    async (request, reply) => {
+      await subscriptions.remove(requestContext(request), request.params.id);
+      return reply.code(204).send();
+    },
   );
 
-  app.post('/object-event-deliveries/:id/retry', { config, schema: { tags, params: IdParams } }, async (request) => deliveries.retry(request.params.id));
+  app.post(
+    '/object-event-subscriptions/:id/test',
+    { config, schema: { tags, params: IdParams } },
+    async (request, reply) => reply.code(202).send(await subscriptions.queueTest(request.params.id)),
+  );
+
+  app.get(
+    '/object-event-subscriptions/:id/deliveries',
+    { config, schema: { tags, params: IdParams, querystring: DeliveriesQuery } },
+    async (request) => {
+      const q = request.query;
+      return {
+        deliveries: await deliveries.list(request.params.id, {
+          status: q.status as DeliveryStatus | undefined,
+          type: q.type,
+          recordId: q.recordId,
+          limit: q.limit ?? 50,
+        }),
+      };
+    },
+  );
+
+  app.delete(
+    '/object-event-subscriptions/:id/deliveries',
+    { config, schema: { tags, params: IdParams, body: DeleteDeliveries } },
+    async (request) =>
+      deliveries.delete(request.params.id, request.body as { ids?: string[]; status?: DeliveryStatus }),
+  );
+
+  app.post('/object-event-deliveries/:id/retry', { config, schema: { tags, params: IdParams } }, async (request) =>
+    deliveries.retry(request.params.id),
+  );
 }

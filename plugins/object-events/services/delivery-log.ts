@@ -18,7 +18,9 @@ export interface DeliveryView {
 }
 
 export class DeliveryLog {
-  constructor(private readonly deps: { db: Db; store: DeliveryStore; subscriptions: SubscriptionService; clock: Clock }) {}
+  constructor(
+    private readonly deps: { db: Db; store: DeliveryStore; subscriptions: SubscriptionService; clock: Clock },
+  ) {}
 
   async list(subscriptionId: string, filter: DeliveryFilter): Promise<DeliveryView[]> {
     await this.deps.subscriptions.require(subscriptionId);
@@ -26,13 +28,20 @@ export class DeliveryLog {
   }
 
   /** Deletes finished rows only; naming a waiting or retrying row refuses the whole call (409). */
-  async delete(subscriptionId: string, body: { ids?: string[]; status?: DeliveryStatus }): Promise<{ deleted: number }> {
+  async delete(
+    subscriptionId: string,
+    body: { ids?: string[]; status?: DeliveryStatus },
+  ): Promise<{ deleted: number }> {
     await this.deps.subscriptions.require(subscriptionId);
-    if ((body.ids === undefined) === (body.status === undefined)) throw badRequest('Give either ids or status', body.ids ? 'status' : 'ids');
+    if ((body.ids === undefined) === (body.status === undefined))
+      throw badRequest('Give either ids or status', body.ids ? 'status' : 'ids');
     return this.deps.db.transaction(async (trx) => {
       if (body.ids) {
-        const unfinished = (await this.deps.store.statusesOf(subscriptionId, body.ids, trx)).filter((r) => r.status === 'pending' || r.status === 'retrying');
-        if (unfinished.length > 0) throw conflict('Waiting and retrying deliveries cannot be deleted', 'DELIVERY_NOT_FINISHED', 'ids');
+        const unfinished = (await this.deps.store.statusesOf(subscriptionId, body.ids, trx)).filter(
+          (r) => r.status === 'pending' || r.status === 'retrying',
+        );
+        if (unfinished.length > 0)
+          throw conflict('Waiting and retrying deliveries cannot be deleted', 'DELIVERY_NOT_FINISHED', 'ids');
         return { deleted: await this.deps.store.deleteRows(subscriptionId, { ids: body.ids }, trx) };
       }
       return { deleted: await this.deps.store.deleteRows(subscriptionId, { status: body.status! }, trx) };

@@ -24,10 +24,19 @@ export function createObjectEventServices(deps: ObjectEventsDeps) {
   const subscriptionStore = new SubscriptionStore(db);
   const deliveryStore = new DeliveryStore(db);
   const notifications = new DatabaseNotifications({ db, log });
-  const cache = new SubscriptionCache({ store: subscriptionStore, ttlMs: cfg.OBJECT_EVENTS_SUBSCRIPTION_CACHE_SECONDS * 1000 });
+  const cache = new SubscriptionCache({
+    store: subscriptionStore,
+    ttlMs: cfg.OBJECT_EVENTS_SUBSCRIPTION_CACHE_SECONDS * 1000,
+  });
   notifications.on(SUBSCRIPTIONS_CHANGED, () => cache.invalidate());
   const subscriptions = new SubscriptionService({
-    db, store: subscriptionStore, cache, clock, audit, gatewayCatalog: deps.gatewayCatalog, eventsEnabled: cfg.OBJECT_EVENTS_ENABLED,
+    db,
+    store: subscriptionStore,
+    cache,
+    clock,
+    audit,
+    gatewayCatalog: deps.gatewayCatalog,
+    eventsEnabled: cfg.OBJECT_EVENTS_ENABLED,
   });
   return {
     enabled: cfg.OBJECT_EVENTS_ENABLED,
@@ -36,8 +45,15 @@ export function createObjectEventServices(deps: ObjectEventsDeps) {
     subscriptions,
     deliveries: new DeliveryLog({ db, store: deliveryStore, subscriptions, clock }),
     recorder: new EventRecorder({
-      cache, clock, audit, log,
-      loopGuard: { clientMax: cfg.OBJECT_EVENTS_LOOP_MAX, subscriptionMax: cfg.OBJECT_EVENTS_LOOP_SUB_MAX, windowMs: cfg.OBJECT_EVENTS_LOOP_WINDOW_SECONDS * 1000 },
+      cache,
+      clock,
+      audit,
+      log,
+      loopGuard: {
+        clientMax: cfg.OBJECT_EVENTS_LOOP_MAX,
+        subscriptionMax: cfg.OBJECT_EVENTS_LOOP_SUB_MAX,
+        windowMs: cfg.OBJECT_EVENTS_LOOP_WINDOW_SECONDS * 1000,
+      },
     }),
     queue: deliveryQueue({ deliveries: deliveryStore, subscriptions: subscriptionStore, notifications, clock, log }),
   };

@@ -22,15 +22,22 @@ export function deliveryQueue(deps: {
 
     async finish(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void> {
       const now = deps.clock.now();
-      if (outcome.kind === 'delivered') return settle({ delivery, status: 'delivered', nextAttemptAt: null, problem: null });
+      if (outcome.kind === 'delivered')
+        return settle({ delivery, status: 'delivered', nextAttemptAt: null, problem: null });
       const problem = outcome.problem.slice(0, PROBLEM_MAX);
       if (outcome.kind === 'gone') {
         const settled = await deps.deliveries.settle(delivery, { status: 'dead', nextAttemptAt: null, problem });
         if (!settled) return;
         if (await deps.subscriptions.disable(delivery.subscriptionId, now)) {
-          deps.log.warn({ subscription: delivery.subscriptionId }, 'object events: receiver answered 410 Gone, subscription disabled');
+          deps.log.warn(
+            { subscription: delivery.subscriptionId },
+            'object events: receiver answered 410 Gone, subscription disabled',
+          );
         }
-        await deps.deliveries.giveUpWaiting(delivery.subscriptionId, 'receiver answered 410 Gone; subscription disabled');
+        await deps.deliveries.giveUpWaiting(
+          delivery.subscriptionId,
+          'receiver answered 410 Gone; subscription disabled',
+        );
         return;
       }
       const waitMs = nextTryAfterMs(delivery.attempt, outcome.retryAfterMs);

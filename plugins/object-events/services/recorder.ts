@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { AuditWriter, Clock, Logger, RecordChange, Tx } from '../../../kernel/index.ts';
 import { SYSTEM } from '../../../kernel/index.ts';
 import { envelopeOf, eventTypeOf } from '../events.ts';
-import { countInWindows, insertEventWithDeliveries, markLoopTripped, workerWakeUp, type PlannedDelivery } from '../store/event-store.ts';
+import {
+  countInWindows,
+  insertEventWithDeliveries,
+  markLoopTripped,
+  workerWakeUp,
+  type PlannedDelivery,
+} from '../store/event-store.ts';
 import type { CachedSubscription, SubscriptionCache } from './subscription-cache.ts';
 
 export interface LoopGuardSettings {
@@ -21,7 +27,13 @@ export class EventRecorder {
   private readonly wakeWorker = workerWakeUp(100);
 
   constructor(
-    private readonly deps: { cache: SubscriptionCache; clock: Clock; audit: AuditWriter; log: Logger; loopGuard: LoopGuardSettings },
+    private readonly deps: {
+      cache: SubscriptionCache;
+      clock: Clock;
+      audit: AuditWriter;
+      log: Logger;
+      loopGuard: LoopGuardSettings;
+    },
   ) {}
 
   async record(change: RecordChange, trx: Tx): Promise<void> {
@@ -29,13 +41,17 @@ export class EventRecorder {
     if (!type) return;
     const classId = classIdOf(change);
     const actorId = change.actor.id;
-    const candidates = (await this.deps.cache.matching(type, classId, trx)).filter((s) => actorId === null || !s.ignoreActors.has(actorId));
+    const candidates = (await this.deps.cache.matching(type, classId, trx)).filter(
+      (s) => actorId === null || !s.ignoreActors.has(actorId),
+    );
     const stop = change.flags?.flow === 'stop';
     if (stop) await this.auditEndOfFlow(change, type, trx);
     if (candidates.length === 0) return;
 
     const now = this.deps.clock.now();
-    const planned = stop ? candidates.map((s) => stopped(s, FLOW_STOP_PROBLEM)) : await this.applyLoopGuard(change, candidates, now, trx);
+    const planned = stop
+      ? candidates.map((s) => stopped(s, FLOW_STOP_PROBLEM))
+      : await this.applyLoopGuard(change, candidates, now, trx);
     const { pending } = await insertEventWithDeliveries(
       trx,
       {
@@ -56,20 +72,43 @@ export class EventRecorder {
    * Only API clients are counted (people, system and imports never): per client and record, and per
    * subscription and record. Over either limit the delivery is stored as stopped.
    */
-  private async applyLoopGuard(change: RecordChange, candidates: CachedSubscription[], now: Date, trx: Tx): Promise<PlannedDelivery[]> {
+  private async applyLoopGuard(
+    change: RecordChange,
+    candidates: CachedSubscription[],
+    now: Date,
+    trx: Tx,
+  ): Promise<PlannedDelivery[]> {
     const { clientMax, subscriptionMax, windowMs } = this.deps.loopGuard;
-    if (change.actor.type !== 'api-client' || (clientMax === 0 && subscriptionMax === 0)) return candidates.map(pending);
+    if (change.actor.type !== 'api-client' || (clientMax === 0 && subscriptionMax === 0))
+      return candidates.map(pending);
     const recordKey = `${change.recordType}:${change.recordId}`;
     let clientTripped = false;
     if (clientMax > 0) {
       const counts = await countInWindows(trx, 'client', [change.actor.id ?? ''], recordKey, now, windowMs);
       clientTripped = (counts.get(change.actor.id ?? '') ?? 0) > clientMax;
     }
-    const perSubscription = subscriptionMax > 0 ? await countInWindows(trx, 'subscription', candidates.map((s) => s.id), recordKey, now, windowMs) : new Map<string, number>();
+    const perSubscription =
+      subscriptionMax > 0
+        ? await countInWindows(
+            trx,
+            'subscription',
+            candidates.map((s) => s.id),
+            recordKey,
+            now,
+            windowMs,
+          )
+        : new Map<string, number>();
     const planned = candidates.map((s) => {
-      if (clientTripped) return stopped(s, `loop guard: more than ${clientMax} events by one API client on this record within ${windowMs / 1000} s`);
+      if (clientTripped)
+        return stopped(
+          s,
+          `loop guard: more than ${clientMax} events by one API client on this record within ${windowMs / 1000} s`,
+        );
       if ((perSubscription.get(s.id) ?? 0) > subscriptionMax) {
-        return stopped(s, `loop guard: more than ${subscriptionMax} events by API clients for this subscription and record within ${windowMs / 1000} s`);
+        return stopped(
+          s,
+          `loop guard: more than ${subscriptionMax} events by API clients for this subscription and record within ${windowMs / 1000} s`,
+        );
       }
       return pending(s);
     });
@@ -77,7 +116,15 @@ export class EventRecorder {
     if (tripped.length > 0) {
       const fresh = await markLoopTripped(trx, tripped, now);
       if (fresh.length > 0) {
-        this.deps.log.warn({ subscriptions: fresh, recordType: change.recordType, recordId: change.recordId, apiClient: change.actor.id }, 'object events: loop guard stopped deliveries');
+        this.deps.log.warn(
+          {
+            subscriptions: fresh,
+            recordType: change.recordType,
+            recordId: change.recordId,
+            apiClient: change.actor.id,
+          },
+          'object events: loop guard stopped deliveries',
+        );
       }
     }
     return planned;
@@ -104,5 +151,13 @@ function classIdOf(change: RecordChange): string | null {
   return typeof cls?.id === 'string' ? cls.id : null;
 }
 
-const pending = (s: CachedSubscription): PlannedDelivery => ({ subscriptionId: s.id, status: 'pending', problem: null });
-const stopped = (s: CachedSubscription, problem: string): PlannedDelivery => ({ subscriptionId: s.id, status: 'stopped', problem });
+const pending = (s: CachedSubscription): PlannedDelivery => ({
+  subscriptionId: s.id,
+  status: 'pending',
+  problem: null,
+});
+const stopped = (s: CachedSubscription, problem: string): PlannedDelivery => ({
+  subscriptionId: s.id,
+  status: 'stopped',
+  problem,
+});

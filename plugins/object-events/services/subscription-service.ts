@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import {
-  badRequest, conflict, diffForAudit, isUniqueViolation, notFound, unavailable,
-  type AuditContext, type AuditWriter, type Clock, type Db, type ServiceMap, type Tx,
+  badRequest,
+  conflict,
+  diffForAudit,
+  isUniqueViolation,
+  notFound,
+  unavailable,
+  type AuditContext,
+  type AuditWriter,
+  type Clock,
+  type Db,
+  type ServiceMap,
+  type Tx,
 } from '../../../kernel/index.ts';
 import { ZERO_ID, type EventEnvelope } from '../events.ts';
 import { DELIVERIES_QUEUED, insertEventWithDeliveries } from '../store/event-store.ts';
@@ -38,7 +48,9 @@ export interface SubscriptionView {
 
 type GatewayCatalog = ServiceMap['gatewayCatalog'];
 
-const AUDIT_FIELDS = { allow: ['name', 'enabled', 'classId', 'events', 'endpointId', 'routeId', 'ignoreActors', 'signingSecretRef'] } as const;
+const AUDIT_FIELDS = {
+  allow: ['name', 'enabled', 'classId', 'events', 'endpointId', 'routeId', 'ignoreActors', 'signingSecretRef'],
+} as const;
 const DELIVERY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const DAY_MS = 86_400_000;
 
@@ -64,12 +76,25 @@ export class SubscriptionService {
     return this.view(await this.require(id));
   }
 
-  async create(ctx: AuditContext, input: Required<Pick<SubscriptionInput, 'name' | 'events' | 'endpointId' | 'routeId'>> & SubscriptionInput): Promise<SubscriptionView> {
+  async create(
+    ctx: AuditContext,
+    input: Required<Pick<SubscriptionInput, 'name' | 'events' | 'endpointId' | 'routeId'>> & SubscriptionInput,
+  ): Promise<SubscriptionView> {
     await this.checkRoute(input.endpointId, input.routeId);
     const row = await this.write(async (trx) => {
       const created = await this.deps.store.insert(toColumns(input), this.deps.clock.now(), trx);
       const after = diffForAudit(null, auditable(created), AUDIT_FIELDS)?.after ?? null;
-      await this.deps.audit.record(ctx, { action: 'object_event_subscription.create', targetType: 'object_event_subscription', targetId: created.id, targetLabel: created.name, after }, trx);
+      await this.deps.audit.record(
+        ctx,
+        {
+          action: 'object_event_subscription.create',
+          targetType: 'object_event_subscription',
+          targetId: created.id,
+          targetLabel: created.name,
+          after,
+        },
+        trx,
+      );
       return created;
     });
     return this.view(row);
@@ -87,7 +112,17 @@ export class SubscriptionService {
       const diff = diffForAudit(auditable(before), auditable({ ...before, ...changes }), AUDIT_FIELDS);
       if (!diff) return before;
       const updated = await this.deps.store.update(id, changes, this.deps.clock.now(), trx);
-      await this.deps.audit.record(ctx, { action: 'object_event_subscription.update', targetType: 'object_event_subscription', targetId: id, targetLabel: updated.name, ...diff }, trx);
+      await this.deps.audit.record(
+        ctx,
+        {
+          action: 'object_event_subscription.update',
+          targetType: 'object_event_subscription',
+          targetId: id,
+          targetLabel: updated.name,
+          ...diff,
+        },
+        trx,
+      );
       return updated;
     });
     return this.view(row);
@@ -99,13 +134,24 @@ export class SubscriptionService {
       if (!before) throw notFound('Subscription not found');
       await this.deps.store.delete(id, trx);
       const diff = diffForAudit(auditable(before), null, AUDIT_FIELDS);
-      await this.deps.audit.record(ctx, { action: 'object_event_subscription.delete', targetType: 'object_event_subscription', targetId: id, targetLabel: before.name, before: diff?.before ?? null }, trx);
+      await this.deps.audit.record(
+        ctx,
+        {
+          action: 'object_event_subscription.delete',
+          targetType: 'object_event_subscription',
+          targetId: id,
+          targetLabel: before.name,
+          before: diff?.before ?? null,
+        },
+        trx,
+      );
     });
   }
 
   /** Queues a synthetic object.updated (test: true, all-zero object) for this one subscription. */
   async queueTest(id: string): Promise<{ eventId: string }> {
-    if (!this.deps.eventsEnabled) throw unavailable('Object events are switched off (OBJECT_EVENTS_ENABLED=0)', 'OBJECT_EVENTS_DISABLED');
+    if (!this.deps.eventsEnabled)
+      throw unavailable('Object events are switched off (OBJECT_EVENTS_ENABLED=0)', 'OBJECT_EVENTS_DISABLED');
     const sub = await this.require(id);
     const now = this.deps.clock.now();
     const eventId = randomUUID();
@@ -113,7 +159,15 @@ export class SubscriptionService {
       type: 'object.updated',
       occurredAt: now.toISOString(),
       class: { id: sub.class_id ?? ZERO_ID, name: 'test' },
-      object: { id: ZERO_ID, translationGroupId: ZERO_ID, locale: 'en', key: null, published: false, workflowState: null, updatedAt: now.toISOString() },
+      object: {
+        id: ZERO_ID,
+        translationGroupId: ZERO_ID,
+        locale: 'en',
+        key: null,
+        published: false,
+        workflowState: null,
+        updatedAt: now.toISOString(),
+      },
       changed: [],
       actor: { type: 'system', id: null },
       test: true,
@@ -121,7 +175,15 @@ export class SubscriptionService {
     const { stored } = await this.deps.db.transaction(async (trx) => {
       const result = await insertEventWithDeliveries(
         trx,
-        { id: eventId, type: 'object.updated', recordType: 'object', recordId: ZERO_ID, occurredAt: now, envelope, match: { classId: null, actorId: null, checkFilters: false } },
+        {
+          id: eventId,
+          type: 'object.updated',
+          recordType: 'object',
+          recordId: ZERO_ID,
+          occurredAt: now,
+          envelope,
+          match: { classId: null, actorId: null, checkFilters: false },
+        },
         [{ subscriptionId: id, status: 'pending', problem: null }],
       );
       await trx.raw('SELECT pg_notify(?, ?)', [DELIVERIES_QUEUED, '']);
@@ -142,7 +204,8 @@ export class SubscriptionService {
     // Without the gateway plugin no route exists at all.
     const route = catalog && (await catalog.findRoute(endpointId, routeId));
     if (!route) throw badRequest('No such route of this endpoint', 'routeId', 'GATEWAY_ROUTE_NOT_FOUND');
-    if (!DELIVERY_METHODS.has(route.method.toUpperCase())) throw badRequest('The route must be POST, PUT or PATCH', 'routeId', 'ROUTE_METHOD');
+    if (!DELIVERY_METHODS.has(route.method.toUpperCase()))
+      throw badRequest('The route must be POST, PUT or PATCH', 'routeId', 'ROUTE_METHOD');
     if (route.pathParams.length > 0 || /\{[^}]*\}/.test(route.pathTemplate)) {
       throw badRequest('The route must have a fixed path (no {parameters})', 'routeId', 'ROUTE_HAS_PARAMETERS');
     }
@@ -153,7 +216,8 @@ export class SubscriptionService {
     try {
       return await this.deps.db.transaction(work);
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict('A subscription with this name already exists', 'UNIQUE_VIOLATION', 'name');
+      if (isUniqueViolation(err))
+        throw conflict('A subscription with this name already exists', 'UNIQUE_VIOLATION', 'name');
       throw err;
     } finally {
       this.deps.cache.invalidate();
@@ -173,7 +237,10 @@ export class SubscriptionService {
       ignoreActors: row.ignore_actors,
       signingSecretRef: row.signing_secret_ref,
       payloadMode: 'minimal',
-      loopGuard: { tripped: tripped !== null && this.deps.clock.now().getTime() - tripped.getTime() < DAY_MS, lastTrippedAt: tripped?.toISOString() ?? null },
+      loopGuard: {
+        tripped: tripped !== null && this.deps.clock.now().getTime() - tripped.getTime() < DAY_MS,
+        lastTrippedAt: tripped?.toISOString() ?? null,
+      },
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),
     };

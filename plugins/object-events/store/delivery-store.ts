@@ -29,7 +29,19 @@ export interface DeliveryFilter {
 }
 
 const TABLE = 'object_event_deliveries';
-const LOG_COLUMNS = ['id', 'event_id', 'subscription_id', 'event_type', 'record_id', 'status', 'attempts', 'next_attempt_at', 'last_problem', 'last_attempt_at', 'created_at'];
+const LOG_COLUMNS = [
+  'id',
+  'event_id',
+  'subscription_id',
+  'event_type',
+  'record_id',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'last_problem',
+  'last_attempt_at',
+  'created_at',
+];
 
 /** The only SQL on delivery rows: the log (list, delete, retry) and the worker's claim and outcome. */
 export class DeliveryStore {
@@ -52,8 +64,14 @@ export class DeliveryStore {
     return trx(TABLE).select('id', 'status').where({ subscription_id: subscriptionId }).whereIn('id', ids).forUpdate();
   }
 
-  async deleteRows(subscriptionId: string, where: { ids: string[] } | { status: DeliveryStatus }, trx: Tx): Promise<number> {
-    const q = trx(TABLE).where({ subscription_id: subscriptionId }).whereIn('status', FINISHED_STATUSES as DeliveryStatus[]);
+  async deleteRows(
+    subscriptionId: string,
+    where: { ids: string[] } | { status: DeliveryStatus },
+    trx: Tx,
+  ): Promise<number> {
+    const q = trx(TABLE)
+      .where({ subscription_id: subscriptionId })
+      .whereIn('status', FINISHED_STATUSES as DeliveryStatus[]);
     if ('ids' in where) q.whereIn('id', where.ids);
     else q.andWhere({ status: where.status });
     const gone: { event_id: string }[] = await q.delete().returning('event_id');
@@ -65,7 +83,14 @@ export class DeliveryStore {
   async retryDead(id: string, now: Date, trx: Tx): Promise<DeliveryRow | undefined> {
     const [row] = await trx(TABLE)
       .where({ id, status: 'dead' })
-      .update({ status: 'pending', attempts: 0, next_attempt_at: now, claimed_until: null, claim_token: null, last_problem: null })
+      .update({
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        claimed_until: null,
+        claim_token: null,
+        last_problem: null,
+      })
       .returning(LOG_COLUMNS);
     if (row) await trx.raw('SELECT pg_notify(?, ?)', ['object_event_deliveries', '']);
     return row;
@@ -96,8 +121,14 @@ export class DeliveryStore {
     );
     return (
       result.rows as {
-        id: string; event_id: string; subscription_id: string; attempts: number;
-        endpoint_id: string; route_id: string; signing_secret_ref: string | null; envelope: EventEnvelope;
+        id: string;
+        event_id: string;
+        subscription_id: string;
+        attempts: number;
+        endpoint_id: string;
+        route_id: string;
+        signing_secret_ref: string | null;
+        envelope: EventEnvelope;
       }[]
     ).map((r) => ({
       id: r.id,
@@ -117,14 +148,20 @@ export class DeliveryStore {
     delivery: ClaimedDelivery,
     next: { status: DeliveryStatus; nextAttemptAt: Date | null; problem: string | null },
   ): Promise<boolean> {
-    const changed = await this.db(TABLE)
-      .where({ id: delivery.id, claim_token: delivery.claimToken })
-      .update({ status: next.status, next_attempt_at: next.nextAttemptAt, last_problem: next.problem, claimed_until: null, claim_token: null });
+    const changed = await this.db(TABLE).where({ id: delivery.id, claim_token: delivery.claimToken }).update({
+      status: next.status,
+      next_attempt_at: next.nextAttemptAt,
+      last_problem: next.problem,
+      claimed_until: null,
+      claim_token: null,
+    });
     return changed > 0;
   }
 
   /** Applies many outcomes in one statement (each only if the claim is still the same). */
-  async settleMany(items: { delivery: ClaimedDelivery; status: DeliveryStatus; nextAttemptAt: Date | null; problem: string | null }[]): Promise<void> {
+  async settleMany(
+    items: { delivery: ClaimedDelivery; status: DeliveryStatus; nextAttemptAt: Date | null; problem: string | null }[],
+  ): Promise<void> {
     if (items.length === 0) return;
     await this.db.raw(
       `UPDATE ${TABLE} d SET status = v.status, next_attempt_at = v.next_attempt_at, last_problem = v.problem, claimed_until = NULL, claim_token = NULL

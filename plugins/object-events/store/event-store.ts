@@ -27,14 +27,20 @@ export interface NewEvent {
  * subscription deleted, paused or changed since the cache was filled gets nothing). Returns how many
  * delivery rows were stored and how many wait for the worker.
  */
-export async function insertEventWithDeliveries(trx: Tx, event: NewEvent, planned: PlannedDelivery[]): Promise<{ stored: number; pending: number }> {
+export async function insertEventWithDeliveries(
+  trx: Tx,
+  event: NewEvent,
+  planned: PlannedDelivery[],
+): Promise<{ stored: number; pending: number }> {
   // A test event goes to its one subscription whatever its filters say.
   const filters = event.match.checkFilters
     ? `AND s.enabled AND ?::text = ANY(s.events)
        AND (s.class_id IS NULL OR s.class_id = ?::uuid)
        AND (?::text IS NULL OR NOT (?::text = ANY(s.ignore_actors)))`
     : '';
-  const filterParams = event.match.checkFilters ? [event.type, event.match.classId, event.match.actorId, event.match.actorId] : [];
+  const filterParams = event.match.checkFilters
+    ? [event.type, event.match.classId, event.match.actorId, event.match.actorId]
+    : [];
   const result = await trx.raw(
     `WITH ev AS (
        INSERT INTO object_events (id, type, record_type, record_id, occurred_at, envelope)
@@ -52,12 +58,21 @@ export async function insertEventWithDeliveries(trx: Tx, event: NewEvent, planne
      )
      SELECT count(*)::int AS stored, count(*) FILTER (WHERE status = 'pending')::int AS pending FROM ins`,
     [
-      event.id, event.type, event.recordType, event.recordId, event.occurredAt, JSON.stringify(event.envelope),
-      planned.map((p) => p.subscriptionId), planned.map((p) => p.status),
+      event.id,
+      event.type,
+      event.recordType,
+      event.recordId,
+      event.occurredAt,
+      JSON.stringify(event.envelope),
+      planned.map((p) => p.subscriptionId),
+      planned.map((p) => p.status),
       // null entries become SQL NULL; knex's binding type does not say arrays may hold null.
       planned.map((p) => p.problem) as string[],
       ...filterParams,
-      event.type, event.recordId, event.occurredAt, event.occurredAt,
+      event.type,
+      event.recordId,
+      event.occurredAt,
+      event.occurredAt,
     ],
   );
   return result.rows[0] as { stored: number; pending: number };

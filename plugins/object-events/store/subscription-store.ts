@@ -15,7 +15,12 @@ export interface SubscriptionRow {
   updated_at: Date;
 }
 
-export type SubscriptionWrite = Partial<Pick<SubscriptionRow, 'name' | 'enabled' | 'class_id' | 'events' | 'endpoint_id' | 'route_id' | 'ignore_actors' | 'signing_secret_ref'>>;
+export type SubscriptionWrite = Partial<
+  Pick<
+    SubscriptionRow,
+    'name' | 'enabled' | 'class_id' | 'events' | 'endpoint_id' | 'route_id' | 'ignore_actors' | 'signing_secret_ref'
+  >
+>;
 
 const TABLE = 'object_event_subscriptions';
 /** Subscriptions changed: every process drops its cached list (sent at commit). */
@@ -39,20 +44,28 @@ export class SubscriptionStore {
   }
 
   async insert(values: SubscriptionWrite, now: Date, trx: Tx): Promise<SubscriptionRow> {
-    const [row] = await trx(TABLE).insert({ ...values, created_at: now, updated_at: now }).returning('*');
+    const [row] = await trx(TABLE)
+      .insert({ ...values, created_at: now, updated_at: now })
+      .returning('*');
     await notifyChanged(trx);
     return row;
   }
 
   async update(id: string, values: SubscriptionWrite, now: Date, trx: Tx): Promise<SubscriptionRow> {
-    const [row] = await trx(TABLE).where({ id }).update({ ...values, updated_at: now }).returning('*');
+    const [row] = await trx(TABLE)
+      .where({ id })
+      .update({ ...values, updated_at: now })
+      .returning('*');
     await notifyChanged(trx);
     return row;
   }
 
   /** Deletes the subscription, its log (waiting deliveries are cancelled with it) and events no one else needs. */
   async delete(id: string, trx: Tx): Promise<void> {
-    const gone: { event_id: string }[] = await trx('object_event_deliveries').where({ subscription_id: id }).delete().returning('event_id');
+    const gone: { event_id: string }[] = await trx('object_event_deliveries')
+      .where({ subscription_id: id })
+      .delete()
+      .returning('event_id');
     await trx(TABLE).where({ id }).delete();
     await deleteOrphanEvents(trx, [...new Set(gone.map((g) => g.event_id))]);
     await notifyChanged(trx);

@@ -24,8 +24,14 @@ describe('object events: delivery log routes', () => {
     for (const r of records.slice(1)) await k.announce(objectChange({ recordId: r }));
     await k.announce(objectChange({ flags: { flow: 'stop' } }));
     const rows = await k.deliveries(sub.id);
-    await k.t.db('object_event_deliveries').where({ id: rows[1].id }).update({ status: 'delivered', attempts: 1, next_attempt_at: null });
-    await k.t.db('object_event_deliveries').where({ id: rows[2].id }).update({ status: 'dead', attempts: 6, next_attempt_at: null, last_problem: 'receiver answered HTTP 500' });
+    await k.t
+      .db('object_event_deliveries')
+      .where({ id: rows[1].id })
+      .update({ status: 'delivered', attempts: 1, next_attempt_at: null });
+    await k.t
+      .db('object_event_deliveries')
+      .where({ id: rows[2].id })
+      .update({ status: 'dead', attempts: 6, next_attempt_at: null, last_problem: 'receiver answered HTTP 500' });
     await k.t.db('object_event_deliveries').where({ id: rows[3].id }).update({ status: 'retrying', attempts: 1 });
     return { sub, rows: await k.deliveries(sub.id), records };
   }
@@ -36,28 +42,51 @@ describe('object events: delivery log routes', () => {
     expect(all.statusCode).to.equal(200);
     const list = all.json().deliveries;
     expect(list.map((d: { id: string }) => d.id)).to.deep.equal(rows.map((r) => r.id).reverse());
-    expect(Object.keys(list[0]).sort()).to.deep.equal(['attempts', 'createdAt', 'eventId', 'id', 'lastAttemptAt', 'lastProblem', 'nextAttemptAt', 'recordId', 'status', 'subscriptionId', 'type']);
-    const byStatus = async (status: string) => (await k.call('GET', `/object-event-subscriptions/${sub.id}/deliveries?status=${status}`, k.manager)).json().deliveries;
+    expect(Object.keys(list[0]).sort()).to.deep.equal([
+      'attempts',
+      'createdAt',
+      'eventId',
+      'id',
+      'lastAttemptAt',
+      'lastProblem',
+      'nextAttemptAt',
+      'recordId',
+      'status',
+      'subscriptionId',
+      'type',
+    ]);
+    const byStatus = async (status: string) =>
+      (await k.call('GET', `/object-event-subscriptions/${sub.id}/deliveries?status=${status}`, k.manager)).json()
+        .deliveries;
     expect((await byStatus('pending')).length).to.equal(2);
     expect((await byStatus('delivered')).length).to.equal(1);
     expect((await byStatus('dead'))[0].lastProblem).to.equal('receiver answered HTTP 500');
     expect((await byStatus('retrying')).length).to.equal(1);
     expect((await byStatus('stopped')).length).to.equal(1);
-    const created = (await k.call('GET', `/object-event-subscriptions/${sub.id}/deliveries?type=object.created`, k.manager)).json().deliveries;
+    const created = (
+      await k.call('GET', `/object-event-subscriptions/${sub.id}/deliveries?type=object.created`, k.manager)
+    ).json().deliveries;
     expect(created.map((d: { recordId: string }) => d.recordId)).to.deep.equal([records[0]]);
-    const one = (await k.call('GET', `/object-event-subscriptions/${sub.id}/deliveries?recordId=${records[2]}`, k.manager)).json().deliveries;
+    const one = (
+      await k.call('GET', `/object-event-subscriptions/${sub.id}/deliveries?recordId=${records[2]}`, k.manager)
+    ).json().deliveries;
     expect(one).to.have.length(1);
-    expect((await k.call('GET', `/object-event-subscriptions/${sub.id}/deliveries?limit=2`, k.manager)).json().deliveries).to.have.length(2);
+    expect(
+      (await k.call('GET', `/object-event-subscriptions/${sub.id}/deliveries?limit=2`, k.manager)).json().deliveries,
+    ).to.have.length(2);
     for (const bad of ['limit=201', 'limit=0', 'status=waiting', 'type=object.exploded']) {
       const res = await k.call('GET', `/object-event-subscriptions/${sub.id}/deliveries?${bad}`, k.manager);
       expect(res.statusCode, bad).to.equal(400);
     }
-    expect((await k.call('GET', `/object-event-subscriptions/${randomUUID()}/deliveries`, k.manager)).statusCode).to.equal(404);
+    expect(
+      (await k.call('GET', `/object-event-subscriptions/${randomUUID()}/deliveries`, k.manager)).statusCode,
+    ).to.equal(404);
   });
 
   it('deletes finished rows by ids or status; waiting and retrying rows cannot be deleted (409, nothing deleted)', async () => {
     const { sub, rows } = await logWithEveryStatus();
-    const del = (body: unknown) => k.call('DELETE', `/object-event-subscriptions/${sub.id}/deliveries`, k.manager, body);
+    const del = (body: unknown) =>
+      k.call('DELETE', `/object-event-subscriptions/${sub.id}/deliveries`, k.manager, body);
     const refused = await del({ ids: [rows[1].id, rows[0].id] });
     expect(refused.statusCode).to.equal(409);
     expect(await k.deliveries(sub.id)).to.have.length(6);
@@ -76,8 +105,16 @@ describe('object events: delivery log routes', () => {
 
   it('two worker processes on one database never send the same delivery at once, and every delivery arrives once', async function () {
     this.timeout(60_000);
-    const second = await startEventsKernel({ withData: false, database: secondHandle(k.t.db), env: { OBJECT_EVENTS_CONCURRENCY: '5' } });
-    const first = await startEventsKernel({ withData: false, database: secondHandle(k.t.db), env: { OBJECT_EVENTS_CONCURRENCY: '5' } });
+    const second = await startEventsKernel({
+      withData: false,
+      database: secondHandle(k.t.db),
+      env: { OBJECT_EVENTS_CONCURRENCY: '5' },
+    });
+    const first = await startEventsKernel({
+      withData: false,
+      database: secondHandle(k.t.db),
+      env: { OBJECT_EVENTS_CONCURRENCY: '5' },
+    });
     const busy = await startReceiver();
     busy.answerWith(async () => {
       await new Promise((r) => setTimeout(r, Math.random() * 10));

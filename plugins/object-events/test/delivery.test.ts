@@ -6,7 +6,12 @@ import { startReceiver, type ReceivedCall, type Receiver } from './receiver.ts';
 /** Verification written from the spec's words, independent of the plugin's code. */
 function verifyCms(call: ReceivedCall, secret: string): boolean {
   const ts = String(call.headers['x-cms-timestamp']);
-  const expected = Buffer.from('sha256=' + createHmac('sha256', secret).update(ts + '.' + call.body).digest('hex'));
+  const expected = Buffer.from(
+    'sha256=' +
+      createHmac('sha256', secret)
+        .update(ts + '.' + call.body)
+        .digest('hex'),
+  );
   const given = Buffer.from(String(call.headers['x-cms-signature']));
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
@@ -16,7 +21,9 @@ function verifyStandardWebhooks(call: ReceivedCall, whsec: string): boolean {
   const key = Buffer.from(whsec.replace(/^whsec_/, ''), 'base64');
   const content = `${call.headers['webhook-id']}.${call.headers['webhook-timestamp']}.${call.body}`;
   const expected = createHmac('sha256', key).update(content).digest('base64');
-  return String(call.headers['webhook-signature']).split(' ').some((sig) => sig === `v1,${expected}`);
+  return String(call.headers['webhook-signature'])
+    .split(' ')
+    .some((sig) => sig === `v1,${expected}`);
 }
 
 describe('object events: delivery worker', () => {
@@ -44,7 +51,9 @@ describe('object events: delivery worker', () => {
     k.until(async () => {
       const row = await statusOf(subscriptionId);
       // A claimed row still shows its previous status: wait until the outcome is in.
-      return row?.status === status && row.claim_token === null && (attempts === undefined || row.attempts === attempts);
+      return (
+        row?.status === status && row.claim_token === null && (attempts === undefined || row.attempts === attempts)
+      );
     });
 
   it('sends the body and headers of the spec, signed (X-Cms-Signature) and in the Standard Webhooks scheme', async () => {
@@ -61,7 +70,16 @@ describe('object events: delivery worker', () => {
     // The gateway catalog added the endpoint's credential.
     expect(call.headers.authorization).to.equal(`Bearer secret-of-${sub.endpointId}`);
     const body = JSON.parse(call.body);
-    expect(Object.keys(body)).to.deep.equal(['id', 'type', 'occurredAt', 'instance', 'class', 'object', 'changed', 'actor']);
+    expect(Object.keys(body)).to.deep.equal([
+      'id',
+      'type',
+      'occurredAt',
+      'instance',
+      'class',
+      'object',
+      'changed',
+      'actor',
+    ]);
     expect(body).to.include({ type: 'object.updated', instance: 'localhost' });
     expect(body.changed).to.deep.equal(['title', 'key']);
     expect(body.object.id).to.equal(change.recordId);
@@ -150,7 +168,9 @@ describe('object events: delivery worker', () => {
     await waitStatus(sub.id, 'delivered', 1);
     const again = await k.call('POST', `/object-event-deliveries/${row.id}/retry`, k.manager);
     expect(again.statusCode).to.equal(409);
-    expect((await k.call('POST', `/object-event-deliveries/${randomUUID()}/retry`, k.manager)).statusCode).to.equal(404);
+    expect((await k.call('POST', `/object-event-deliveries/${randomUUID()}/retry`, k.manager)).statusCode).to.equal(
+      404,
+    );
   });
 
   it('410 Gone disables the subscription and gives up its delivery', async () => {

@@ -12,7 +12,12 @@ export type User = Awaited<ReturnType<TestKernel['createUser']>>;
 /** An endpoint of the test catalog pointing at `baseUrl`, with one route per method/path given. */
 export async function addEndpoint(db: Db, baseUrl: string, routes: { method: string; path: string }[]) {
   const endpointId = `ep-${randomBytes(4).toString('hex')}`;
-  await db('test_gateway_endpoints').insert({ id: endpointId, name: endpointId, base_url: baseUrl, auth_header: `Bearer secret-of-${endpointId}` });
+  await db('test_gateway_endpoints').insert({
+    id: endpointId,
+    name: endpointId,
+    base_url: baseUrl,
+    auth_header: `Bearer secret-of-${endpointId}`,
+  });
   const routeIds: string[] = [];
   for (const r of routes) {
     const id = `rt-${randomBytes(4).toString('hex')}`;
@@ -26,9 +31,15 @@ export async function addEndpoint(db: Db, baseUrl: string, routes: { method: str
  * A kernel with data, object-events, event-delivery and the test gateway catalog; a manual clock;
  * a manager (object_events:manage) and a data publisher.
  */
-export async function startEventsKernel(opts: { env?: Record<string, string>; withData?: boolean; delivery?: boolean; database?: DatabaseHandle } = {}) {
+export async function startEventsKernel(
+  opts: { env?: Record<string, string>; withData?: boolean; delivery?: boolean; database?: DatabaseHandle } = {},
+) {
   const clock = new ManualClock();
-  const plugins = ['object-events', ...(opts.delivery === false ? [] : ['event-delivery']), ...(opts.withData === false ? [] : ['data'])];
+  const plugins = [
+    'object-events',
+    ...(opts.delivery === false ? [] : ['event-delivery']),
+    ...(opts.withData === false ? [] : ['data']),
+  ];
   const t = await startTestKernel({
     plugins,
     extraPlugins: [catalogFixture],
@@ -37,8 +48,19 @@ export async function startEventsKernel(opts: { env?: Record<string, string>; wi
     database: opts.database,
   });
   const manager = await t.createUser({ permissions: ['object_events:manage'] });
-  const call = (method: string, url: string, user: User | null, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> =>
-    t.inject({ method: method as 'GET', url, payload: body as object, headers: { ...(user ? { cookie: user.cookie } : {}), ...headers } });
+  const call = (
+    method: string,
+    url: string,
+    user: User | null,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> =>
+    t.inject({
+      method: method as 'GET',
+      url,
+      payload: body as object,
+      headers: { ...(user ? { cookie: user.cookie } : {}), ...headers },
+    });
 
   /** A subscription to a fresh endpoint+route at the receiver; returns its view. */
   const subscribe = async (receiver: Receiver, body: Record<string, unknown> = {}, path = '/hook') => {
@@ -55,9 +77,11 @@ export async function startEventsKernel(opts: { env?: Record<string, string>; wi
   };
 
   /** Announces a change the way a writing plugin does, in a transaction of its own. */
-  const announce = (change: RecordChange) => t.db.transaction((trx) => t.kernel.resolve('recordHooks').announce(trx, change));
+  const announce = (change: RecordChange) =>
+    t.db.transaction((trx) => t.kernel.resolve('recordHooks').announce(trx, change));
 
-  const deliveries = (subscriptionId: string) => t.db('object_event_deliveries').where({ subscription_id: subscriptionId }).orderBy('seq');
+  const deliveries = (subscriptionId: string) =>
+    t.db('object_event_deliveries').where({ subscription_id: subscriptionId }).orderBy('seq');
 
   /** Polls `check` until it returns true (the worker runs on its own timer). */
   const until = async (check: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> => {
@@ -74,7 +98,10 @@ export async function startEventsKernel(opts: { env?: Record<string, string>; wi
 export type EventsKernel = Awaited<ReturnType<typeof startEventsKernel>>;
 
 /** A record change of an object in `classId`, as the data plugin announces it. */
-export function objectChange({ classId = randomUUID(), ...over }: Partial<RecordChange> & { classId?: string } = {}): RecordChange {
+export function objectChange({
+  classId = randomUUID(),
+  ...over
+}: Partial<RecordChange> & { classId?: string } = {}): RecordChange {
   const id = over.recordId ?? randomUUID();
   return {
     recordType: 'object',
@@ -84,7 +111,15 @@ export function objectChange({ classId = randomUUID(), ...over }: Partial<Record
     actor: { type: 'user', id: randomUUID() },
     data: {
       class: { id: classId, name: 'article' },
-      object: { id, translationGroupId: id, locale: 'en', key: null, published: false, workflowState: null, updatedAt: new Date().toISOString() },
+      object: {
+        id,
+        translationGroupId: id,
+        locale: 'en',
+        key: null,
+        published: false,
+        workflowState: null,
+        updatedAt: new Date().toISOString(),
+      },
     },
     ...over,
   };

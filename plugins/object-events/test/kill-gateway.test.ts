@@ -30,7 +30,11 @@ describe('object events: a gateway killed mid-delivery', function () {
   before(async () => {
     // core-api side: every plugin (so the database has the gateway set's tables), no worker of its own.
     // The fixture catalog stands in for the gateway plugin (both provide gatewayCatalog), here and in the child.
-    core = await startTestKernel({ extraPlugins: [catalogFixture], clock: new ManualClock(), env: { CMS_DISABLED_PLUGINS: 'event-delivery,gateway' } });
+    core = await startTestKernel({
+      extraPlugins: [catalogFixture],
+      clock: new ManualClock(),
+      env: { CMS_DISABLED_PLUGINS: 'event-delivery,gateway' },
+    });
     receiver = await startReceiver();
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'cms-events-kill-'));
   });
@@ -42,7 +46,8 @@ describe('object events: a gateway killed mid-delivery', function () {
   });
 
   async function startGateway(): Promise<ChildProcess> {
-    const url = (core.db.client as { connectionSettings: { connectionString: string } }).connectionSettings.connectionString;
+    const url = (core.db.client as { connectionSettings: { connectionString: string } }).connectionSettings
+      .connectionString;
     const child = spawn('node', [path.join(PROJECT_ROOT, 'bin', 'cms.js'), 'start', '--service', 'gateway'], {
       env: {
         ...process.env,

@@ -34,7 +34,10 @@ describe('object events: the README receiver example', function () {
     const file = path.join(dir, 'receiver.mjs');
     writeFileSync(file, readmeReceiver());
     port = await freePort();
-    child = spawn('node', [file], { env: { ...process.env, CMS_EVENTS_SECRET: secret, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn('node', [file], {
+      env: { ...process.env, CMS_EVENTS_SECRET: secret, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout!.on('data', (c) => (output += c));
     child.stderr!.on('data', (c) => (output += c));
     while (!(await acceptsConnections(port))) await new Promise((r) => setTimeout(r, 50));
@@ -48,9 +51,15 @@ describe('object events: the README receiver example', function () {
   });
 
   it('accepts a real signed delivery (204 → delivered) and prints the event', async () => {
-    const { endpointId, routeIds } = await addEndpoint(k.t.db, `http://127.0.0.1:${port}`, [{ method: 'POST', path: '/' }]);
+    const { endpointId, routeIds } = await addEndpoint(k.t.db, `http://127.0.0.1:${port}`, [
+      { method: 'POST', path: '/' },
+    ]);
     const res = await k.call('POST', '/object-event-subscriptions', k.manager, {
-      name: 'readme', events: ['object.updated'], endpointId, routeId: routeIds[0], signingSecretRef: secretName,
+      name: 'readme',
+      events: ['object.updated'],
+      endpointId,
+      routeId: routeIds[0],
+      signingSecretRef: secretName,
     });
     const sub = res.json();
     await k.announce(objectChange());
@@ -64,7 +73,10 @@ describe('object events: the README receiver example', function () {
       fetch(`http://127.0.0.1:${port}/`, {
         method: 'POST',
         body,
-        headers: { 'x-cms-timestamp': String(ts), 'x-cms-signature': 'sha256=' + createHmac('sha256', key).update(`${ts}.${body}`).digest('hex') },
+        headers: {
+          'x-cms-timestamp': String(ts),
+          'x-cms-signature': 'sha256=' + createHmac('sha256', key).update(`${ts}.${body}`).digest('hex'),
+        },
       });
     const now = Math.floor(Date.now() / 1000);
     expect((await send(now, secret)).status).to.equal(204);

@@ -27,13 +27,19 @@ export async function startReceiver() {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      const call = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const call = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       const key = `${req.headers['x-cms-event-id']}|${req.url}`;
       inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
       maxInFlightPerEvent = Math.max(maxInFlightPerEvent, inFlight.get(key)!);
       calls.push(call);
-      for (const w of waiters.splice(0)) if (calls.length >= w.n) w.resolve();
-      else waiters.push(w);
+      for (const w of waiters.splice(0))
+        if (calls.length >= w.n) w.resolve();
+        else waiters.push(w);
       const a = await answer(call);
       if (a === 'hold') {
         held.push(res);

@@ -4,7 +4,15 @@ import { SYSTEM } from '../../../kernel/index.ts';
 import { objectChange, startEventsKernel, type EventsKernel } from './events-kernel.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
-const ALL_OBJECT = ['object.created', 'object.updated', 'object.published', 'object.unpublished', 'object.transitioned', 'object.deleted', 'object.bulk'];
+const ALL_OBJECT = [
+  'object.created',
+  'object.updated',
+  'object.published',
+  'object.unpublished',
+  'object.transitioned',
+  'object.deleted',
+  'object.bulk',
+];
 
 describe('object events: recording in the write transaction', () => {
   let k: EventsKernel;
@@ -15,7 +23,11 @@ describe('object events: recording in the write transaction', () => {
     k = await startEventsKernel({ delivery: false });
     receiver = await startReceiver();
     const admin = await k.t.admin();
-    const res = await k.call('POST', '/data-classes', admin, { name: `ev_${Date.now().toString(36)}`, label: 'x', fields: [{ name: 'title', type: 'text' }] });
+    const res = await k.call('POST', '/data-classes', admin, {
+      name: `ev_${Date.now().toString(36)}`,
+      label: 'x',
+      fields: [{ name: 'title', type: 'text' }],
+    });
     classId = res.json().id;
   });
   after(async () => {
@@ -34,7 +46,12 @@ describe('object events: recording in the write transaction', () => {
     expect(res.statusCode).to.equal(201);
     const rows = await k.deliveries(sub.id);
     expect(rows).to.have.length(1);
-    expect(rows[0]).to.include({ status: 'pending', event_type: 'object.created', record_id: res.json().id, attempts: 0 });
+    expect(rows[0]).to.include({
+      status: 'pending',
+      event_type: 'object.created',
+      record_id: res.json().id,
+      attempts: 0,
+    });
     const event = await k.t.db('object_events').where({ id: rows[0].event_id }).first();
     expect(event.envelope.class).to.deep.equal({ id: classId, name: event.envelope.class.name });
     expect(event.envelope.object.id).to.equal(res.json().id);
@@ -57,8 +74,12 @@ describe('object events: recording in the write transaction', () => {
 
   it('failing to store the event fails the change (the object is not created)', async () => {
     await k.subscribe(receiver, { events: ['object.created'] });
-    await k.t.db.raw(`CREATE OR REPLACE FUNCTION test_refuse_delivery() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$ LANGUAGE plpgsql`);
-    await k.t.db.raw('CREATE TRIGGER test_refuse BEFORE INSERT ON object_event_deliveries FOR EACH ROW EXECUTE FUNCTION test_refuse_delivery()');
+    await k.t.db.raw(
+      `CREATE OR REPLACE FUNCTION test_refuse_delivery() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$ LANGUAGE plpgsql`,
+    );
+    await k.t.db.raw(
+      'CREATE TRIGGER test_refuse BEFORE INSERT ON object_event_deliveries FOR EACH ROW EXECUTE FUNCTION test_refuse_delivery()',
+    );
     try {
       const title = `refused-${randomUUID()}`;
       const res = await createObject(title);
@@ -119,10 +140,18 @@ describe('object events: recording in the write transaction', () => {
   });
 
   it('asset kinds and page published/unpublished become events; other page kinds produce none', async () => {
-    const sub = await k.subscribe(receiver, { events: ['asset.created', 'asset.moved', 'asset.bulk', 'page.published', 'page.unpublished'] });
+    const sub = await k.subscribe(receiver, {
+      events: ['asset.created', 'asset.moved', 'asset.bulk', 'page.published', 'page.unpublished'],
+    });
     const actor = { type: 'user' as const, id: randomUUID() };
     const assetId = randomUUID();
-    await k.announce({ recordType: 'asset', recordId: assetId, kind: 'moved', actor, data: { folderId: 'f1', mimeType: 'image/png' } });
+    await k.announce({
+      recordType: 'asset',
+      recordId: assetId,
+      kind: 'moved',
+      actor,
+      data: { folderId: 'f1', mimeType: 'image/png' },
+    });
     for (const kind of ['created', 'updated', 'deleted', 'published', 'unpublished']) {
       await k.announce({ recordType: 'page', recordId: 'page-1', kind, actor, data: { websiteId: 'w1' } });
     }
@@ -135,7 +164,12 @@ describe('object events: recording in the write transaction', () => {
 
   it('a subscription with a class receives no asset or page events', async () => {
     const sub = await k.subscribe(receiver, { classId: randomUUID(), events: ['asset.created'] });
-    await k.announce({ recordType: 'asset', recordId: randomUUID(), kind: 'created', actor: { type: 'system', id: null } });
+    await k.announce({
+      recordType: 'asset',
+      recordId: randomUUID(),
+      kind: 'created',
+      actor: { type: 'system', id: null },
+    });
     expect(await k.deliveries(sub.id)).to.have.length(0);
   });
 
@@ -145,7 +179,13 @@ describe('object events: recording in the write transaction', () => {
     await k.announce(objectChange()); // the cache is loaded now, and would stay so for its TTL
     const id = randomUUID();
     await k.t.db.transaction(async (trx) => {
-      await trx('object_event_subscriptions').insert({ id, name: `remote-${id}`, events: ['object.updated'], endpoint_id: other.endpointId, route_id: other.routeId });
+      await trx('object_event_subscriptions').insert({
+        id,
+        name: `remote-${id}`,
+        events: ['object.updated'],
+        endpoint_id: other.endpointId,
+        route_id: other.routeId,
+      });
       await trx.raw("SELECT pg_notify('object_event_subscriptions', '')");
     });
     await k.until(async () => {
@@ -174,14 +214,17 @@ describe('object events: recording in the write transaction', () => {
       expect((await k.deliveries(sub.id)).slice(-2).map((d) => d.status)).to.deep.equal(['pending', 'pending']);
       // The badge goes after a day.
       k.clock.advance(86_400_000);
-      expect((await k.call('GET', `/object-event-subscriptions/${sub.id}`, k.manager)).json().loopGuard.tripped).to.equal(false);
+      expect(
+        (await k.call('GET', `/object-event-subscriptions/${sub.id}`, k.manager)).json().loopGuard.tripped,
+      ).to.equal(false);
     });
 
     it('stops more than 12 events by API clients per subscription and record (several clients)', async () => {
       window();
       const sub = await k.subscribe(receiver);
       const recordId = randomUUID();
-      for (let i = 0; i < 14; i++) await k.announce(objectChange({ recordId, actor: { type: 'api-client', id: `c${i % 4}-${sub.id}` } }));
+      for (let i = 0; i < 14; i++)
+        await k.announce(objectChange({ recordId, actor: { type: 'api-client', id: `c${i % 4}-${sub.id}` } }));
       const statuses = (await k.deliveries(sub.id)).map((d) => d.status);
       expect(statuses.filter((s) => s === 'pending')).to.have.length(12);
       expect(statuses.slice(12)).to.deep.equal(['stopped', 'stopped']);
@@ -210,11 +253,34 @@ describe('object events: recording in the write transaction', () => {
     const ghostEvent = randomUUID();
     const envelope = { type: 'object.updated', occurredAt: old.toISOString(), actor: { type: 'system', id: null } };
     await k.t.db('object_events').insert([
-      { id: orphanEvent, type: 'object.updated', record_type: 'object', record_id: orphanEvent, occurred_at: old, envelope },
-      { id: ghostEvent, type: 'object.updated', record_type: 'object', record_id: ghostEvent, occurred_at: old, envelope },
+      {
+        id: orphanEvent,
+        type: 'object.updated',
+        record_type: 'object',
+        record_id: orphanEvent,
+        occurred_at: old,
+        envelope,
+      },
+      {
+        id: ghostEvent,
+        type: 'object.updated',
+        record_type: 'object',
+        record_id: ghostEvent,
+        occurred_at: old,
+        envelope,
+      },
     ]);
-    await k.t.db('object_event_deliveries').insert({ event_id: ghostEvent, subscription_id: randomUUID(), event_type: 'object.updated', record_id: ghostEvent, status: 'pending', next_attempt_at: old });
-    await k.t.db('object_event_loop_counters').insert({ scope: 'client', subject: 'c-old', record_key: 'object:old', window_start: old, count: 3 });
+    await k.t.db('object_event_deliveries').insert({
+      event_id: ghostEvent,
+      subscription_id: randomUUID(),
+      event_type: 'object.updated',
+      record_id: ghostEvent,
+      status: 'pending',
+      next_attempt_at: old,
+    });
+    await k.t
+      .db('object_event_loop_counters')
+      .insert({ scope: 'client', subject: 'c-old', record_key: 'object:old', window_start: old, count: 3 });
     await k.t.kernel.runJob('object-events', 'leftovers.purge');
     expect(await k.t.db('object_events').whereIn('id', [orphanEvent, ghostEvent])).to.have.length(0);
     expect(await k.t.db('object_event_loop_counters').where({ subject: 'c-old' })).to.have.length(0);
@@ -241,8 +307,26 @@ describe('object events: OBJECT_EVENTS_ENABLED=0', () => {
       expect((await k.call('POST', `/object-event-subscriptions/${sub.id}/test`, k.manager)).statusCode).to.equal(503);
       // A delivery queued earlier (written as a process with events on would) stays unsent.
       const eventId = randomUUID();
-      await k.t.db('object_events').insert({ id: eventId, type: 'object.updated', record_type: 'object', record_id: eventId, occurred_at: new Date(), envelope: { type: 'object.updated', occurredAt: new Date().toISOString(), actor: { type: 'system', id: null } } });
-      await k.t.db('object_event_deliveries').insert({ event_id: eventId, subscription_id: sub.id, event_type: 'object.updated', record_id: eventId, status: 'pending', next_attempt_at: new Date(Date.now() - 1000) });
+      await k.t.db('object_events').insert({
+        id: eventId,
+        type: 'object.updated',
+        record_type: 'object',
+        record_id: eventId,
+        occurred_at: new Date(),
+        envelope: {
+          type: 'object.updated',
+          occurredAt: new Date().toISOString(),
+          actor: { type: 'system', id: null },
+        },
+      });
+      await k.t.db('object_event_deliveries').insert({
+        event_id: eventId,
+        subscription_id: sub.id,
+        event_type: 'object.updated',
+        record_id: eventId,
+        status: 'pending',
+        next_attempt_at: new Date(Date.now() - 1000),
+      });
       await new Promise((r) => setTimeout(r, 400));
       expect(receiver.calls).to.have.length(0);
       expect((await k.deliveries(sub.id))[0].attempts).to.equal(0);

@@ -7,7 +7,10 @@ describe('object events: a slow receiver', function () {
 
   it('claims that would outlive their lease before a slot frees are given back unsent: each delivery sent once, tries not inflated', async () => {
     // Lease 4 s → send timeout 2 s; one slot, so later claims wait behind 1.5 s calls.
-    const k = await startEventsKernel({ withData: false, env: { OBJECT_EVENTS_CONCURRENCY: '1', OBJECT_EVENTS_CLAIM_SECONDS: '4' } });
+    const k = await startEventsKernel({
+      withData: false,
+      env: { OBJECT_EVENTS_CONCURRENCY: '1', OBJECT_EVENTS_CLAIM_SECONDS: '4' },
+    });
     const receiver = await startReceiver();
     receiver.answerWith(async () => {
       await new Promise((r) => setTimeout(r, 1500));

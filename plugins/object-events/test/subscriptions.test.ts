@@ -25,14 +25,28 @@ describe('object events: subscriptions', () => {
     await receiver.close();
   });
 
-  const body = (over: Record<string, unknown> = {}) => ({ name: `s-${Math.random().toString(36).slice(2)}`, events: ['object.created'], endpointId, routeId: post, ...over });
-  const create = (over: Record<string, unknown> = {}) => k.call('POST', '/object-event-subscriptions', k.manager, body(over));
+  const body = (over: Record<string, unknown> = {}) => ({
+    name: `s-${Math.random().toString(36).slice(2)}`,
+    events: ['object.created'],
+    endpointId,
+    routeId: post,
+    ...over,
+  });
+  const create = (over: Record<string, unknown> = {}) =>
+    k.call('POST', '/object-event-subscriptions', k.manager, body(over));
 
   it('creates, reads, lists, patches and deletes with object_events:manage; defaults as documented', async () => {
     const res = await create({ signingSecretRef: 'OBJECT_EVENTS_SECRET_CRM' });
     expect(res.statusCode).to.equal(201);
     const sub = res.json();
-    expect(sub).to.include({ enabled: true, classId: null, endpointId, routeId: post, signingSecretRef: 'OBJECT_EVENTS_SECRET_CRM', payloadMode: 'minimal' });
+    expect(sub).to.include({
+      enabled: true,
+      classId: null,
+      endpointId,
+      routeId: post,
+      signingSecretRef: 'OBJECT_EVENTS_SECRET_CRM',
+      payloadMode: 'minimal',
+    });
     expect(sub.ignoreActors).to.deep.equal([]);
     expect(sub.loopGuard).to.deep.equal({ tripped: false, lastTrippedAt: null });
 
@@ -40,7 +54,11 @@ describe('object events: subscriptions', () => {
     const list = (await k.call('GET', '/object-event-subscriptions', k.manager)).json().subscriptions;
     expect(list.map((s: { id: string }) => s.id)).to.include(sub.id);
 
-    const patched = await k.call('PATCH', `/object-event-subscriptions/${sub.id}`, k.manager, { enabled: false, routeId: put, events: ['object.updated', 'asset.moved'] });
+    const patched = await k.call('PATCH', `/object-event-subscriptions/${sub.id}`, k.manager, {
+      enabled: false,
+      routeId: put,
+      events: ['object.updated', 'asset.moved'],
+    });
     expect(patched.statusCode).to.equal(200);
     expect(patched.json()).to.include({ enabled: false, routeId: put });
     expect(patched.json().events).to.deep.equal(['object.updated', 'asset.moved']);
@@ -55,11 +73,17 @@ describe('object events: subscriptions', () => {
     expect((await k.call('GET', '/object-event-subscriptions', null)).statusCode).to.equal(401);
     expect((await k.call('GET', '/object-event-subscriptions', other)).statusCode).to.equal(403);
     expect((await k.call('POST', '/object-event-subscriptions', other, body())).statusCode).to.equal(403);
-    expect((await k.call('POST', '/object-event-deliveries/00000000-0000-0000-0000-000000000001/retry', other)).statusCode).to.equal(403);
+    expect(
+      (await k.call('POST', '/object-event-deliveries/00000000-0000-0000-0000-000000000001/retry', other)).statusCode,
+    ).to.equal(403);
   });
 
   it('refuses a route that does not exist, is not POST/PUT/PATCH or has a {parameter}, naming routeId', async () => {
-    for (const [routeId, code] of [['nope', 'GATEWAY_ROUTE_NOT_FOUND'], [get, 'ROUTE_METHOD'], [withParam, 'ROUTE_HAS_PARAMETERS']] as const) {
+    for (const [routeId, code] of [
+      ['nope', 'GATEWAY_ROUTE_NOT_FOUND'],
+      [get, 'ROUTE_METHOD'],
+      [withParam, 'ROUTE_HAS_PARAMETERS'],
+    ] as const) {
       const res = await create({ routeId });
       expect(res.statusCode, routeId).to.equal(400);
       expect(res.json()).to.include({ code, field: 'routeId' });
@@ -107,7 +131,11 @@ describe('object events: subscriptions', () => {
     await k.call('PATCH', `/object-event-subscriptions/${sub.id}`, k.manager, { enabled: false });
     await k.call('DELETE', `/object-event-subscriptions/${sub.id}`, k.manager);
     const rows = await k.t.db('audit_log').where({ target_id: sub.id }).orderBy('id');
-    expect(rows.map((r) => r.action)).to.deep.equal(['object_event_subscription.create', 'object_event_subscription.update', 'object_event_subscription.delete']);
+    expect(rows.map((r) => r.action)).to.deep.equal([
+      'object_event_subscription.create',
+      'object_event_subscription.update',
+      'object_event_subscription.delete',
+    ]);
     expect(rows[0]).to.include({ actor_type: 'user', actor_id: k.manager.id, target_label: sub.name });
     expect(rows[0].after).to.include({ name: sub.name, classId: '11111111-1111-4111-8111-111111111111' });
     expect(rows[1].before).to.deep.equal({ enabled: true });
@@ -117,9 +145,15 @@ describe('object events: subscriptions', () => {
   });
 
   it('a refused write leaves no audit row', async () => {
-    const before = await k.t.db('audit_log').where('action', 'like', 'object_event_subscription.%').count<{ count: number }[]>({ count: '*' });
+    const before = await k.t
+      .db('audit_log')
+      .where('action', 'like', 'object_event_subscription.%')
+      .count<{ count: number }[]>({ count: '*' });
     await create({ routeId: get });
-    const after = await k.t.db('audit_log').where('action', 'like', 'object_event_subscription.%').count<{ count: number }[]>({ count: '*' });
+    const after = await k.t
+      .db('audit_log')
+      .where('action', 'like', 'object_event_subscription.%')
+      .count<{ count: number }[]>({ count: '*' });
     expect(after[0].count).to.equal(before[0].count);
   });
 
@@ -130,11 +164,18 @@ describe('object events: subscriptions', () => {
     expect(res.statusCode).to.equal(202);
     const rows = await k.deliveries(a.id);
     expect(rows).to.have.length(1);
-    expect(rows[0]).to.include({ status: 'pending', event_type: 'object.updated', record_id: '00000000-0000-0000-0000-000000000000' });
+    expect(rows[0]).to.include({
+      status: 'pending',
+      event_type: 'object.updated',
+      record_id: '00000000-0000-0000-0000-000000000000',
+    });
     const event = await k.t.db('object_events').where({ id: rows[0].event_id }).first();
     expect(event.envelope).to.include({ test: true, type: 'object.updated' });
     expect(event.envelope.object.id).to.equal('00000000-0000-0000-0000-000000000000');
     expect(await k.deliveries(b.id)).to.have.length(0);
-    expect((await k.call('POST', '/object-event-subscriptions/00000000-0000-4000-8000-000000000000/test', k.manager)).statusCode).to.equal(404);
+    expect(
+      (await k.call('POST', '/object-event-subscriptions/00000000-0000-4000-8000-000000000000/test', k.manager))
+        .statusCode,
+    ).to.equal(404);
   });
 });

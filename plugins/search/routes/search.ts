@@ -24,11 +24,24 @@ export async function searchRoutes(app: App, services: SearchServices): Promise<
       '/public/search',
       {
         config: { public: true },
-        schema: { tags: ['public', 'search'], description: 'Full-text search over published, indexable documents', querystring: PublicSearchQuery, response: { 200: SearchAnswerSchema } },
+        schema: {
+          tags: ['public', 'search'],
+          description: 'Full-text search over published, indexable documents',
+          querystring: PublicSearchQuery,
+          response: { 200: SearchAnswerSchema },
+        },
       },
       async (request) => {
         const { q, websiteId, locale, type, limit, offset } = request.query;
-        return services.search.search({ q, websiteId, locale, sourceTypes: typesOf(type), limit, offset, public: true });
+        return services.search.search({
+          q,
+          websiteId,
+          locale,
+          sourceTypes: typesOf(type),
+          limit,
+          offset,
+          public: true,
+        });
       },
     );
   });
@@ -37,11 +50,24 @@ export async function searchRoutes(app: App, services: SearchServices): Promise<
     '/cms-one/search',
     {
       config: { permission: 'objects:read' },
-      schema: { tags: ['search'], description: 'Search for editors: drafts and non-indexable documents too', querystring: EditorSearchQuery, response: { 200: SearchAnswerSchema } },
+      schema: {
+        tags: ['search'],
+        description: 'Search for editors: drafts and non-indexable documents too',
+        querystring: EditorSearchQuery,
+        response: { 200: SearchAnswerSchema },
+      },
     },
     async (request) => {
       const { q, websiteId, locale, type, limit, offset } = request.query;
-      return services.search.search({ q, websiteId, locale, sourceTypes: typesOf(type), limit, offset, public: request.query.public });
+      return services.search.search({
+        q,
+        websiteId,
+        locale,
+        sourceTypes: typesOf(type),
+        limit,
+        offset,
+        public: request.query.public,
+      });
     },
   );
 
@@ -49,7 +75,11 @@ export async function searchRoutes(app: App, services: SearchServices): Promise<
     '/cms-one/search/reindex',
     {
       config: { permission: 'settings:manage' },
-      schema: { tags: ['search'], description: 'Rebuild the index from every source (or one: `?type=`); answers with counts', querystring: ReindexQuery },
+      schema: {
+        tags: ['search'],
+        description: 'Rebuild the index from every source (or one: `?type=`); answers with counts',
+        querystring: ReindexQuery,
+      },
     },
     async (request) => services.reindex(request.query.type),
   );

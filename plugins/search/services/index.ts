@@ -35,7 +35,11 @@ export async function createSearchServices(deps: SearchDeps): Promise<SearchServ
     search,
     indexer,
     localeConfigs,
-    rateLimit: new AddressRateLimit(config.PUBLIC_SEARCH_RATE_LIMIT_PER_MINUTE, Date.now, 'Too many searches; try again later'),
+    rateLimit: new AddressRateLimit(
+      config.PUBLIC_SEARCH_RATE_LIMIT_PER_MINUTE,
+      Date.now,
+      'Too many searches; try again later',
+    ),
     cacheControl: config.PUBLIC_SEARCH_CACHE_CONTROL,
     reindex: (only) => reindex(deps.db, indexer, deps.searchSources as readonly SearchSource[], only),
   };

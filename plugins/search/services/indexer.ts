@@ -31,9 +31,12 @@ export class Indexer {
   start(sources: readonly SearchSource[]): void {
     const seen = new Set<string>();
     for (const source of sources) {
-      if (seen.has(source.recordType)) throw new Error(`two search sources answer for record type "${source.recordType}"`);
+      if (seen.has(source.recordType))
+        throw new Error(`two search sources answer for record type "${source.recordType}"`);
       seen.add(source.recordType);
-      this.unsubscribe.push(this.opts.recordHooks.subscribe(source.recordType, (change, trx) => this.apply(source, change, trx)));
+      this.unsubscribe.push(
+        this.opts.recordHooks.subscribe(source.recordType, (change, trx) => this.apply(source, change, trx)),
+      );
     }
   }
 
@@ -53,13 +56,18 @@ export class Indexer {
 
   /** Drops the group's documents whose record no longer exists (records deleted in bulk). */
   private async prune(source: SearchSource, groupId: string, trx: Tx): Promise<void> {
-    if (!source.existingIds) throw new Error(`search source "${source.recordType}" asks for a prune but has no existingIds`);
+    if (!source.existingIds)
+      throw new Error(`search source "${source.recordType}" asks for a prune but has no existingIds`);
     let after = '';
     for (;;) {
       const ids = await groupSourceIds(trx, source.recordType, groupId, after, PRUNE_PAGE);
       if (ids.length === 0) return;
       const existing = new Set(await source.existingIds(ids, trx));
-      await deleteSourceIds(trx, source.recordType, ids.filter((id) => !existing.has(id)));
+      await deleteSourceIds(
+        trx,
+        source.recordType,
+        ids.filter((id) => !existing.has(id)),
+      );
       if (ids.length < PRUNE_PAGE) return;
       after = ids[ids.length - 1];
     }
@@ -101,6 +109,8 @@ function cap(text: string, max: number): string {
 
 /** Meta as JSON text; over the cap it is replaced by a marker rather than failing the write. */
 function metaJson(meta: Record<string, unknown> | undefined): string {
-  const json = JSON.stringify(meta ?? {}, (_key, value: unknown) => (typeof value === 'string' ? withoutMarkers(value) : value));
+  const json = JSON.stringify(meta ?? {}, (_key, value: unknown) =>
+    typeof value === 'string' ? withoutMarkers(value) : value,
+  );
   return json.length <= META_MAX_CHARS ? json : JSON.stringify({ truncated: true });
 }

@@ -6,12 +6,36 @@ import type { Db } from '../../../kernel/index.ts';
  * analysed with `simple` (lower-cased words, no stemming, no stop words).
  */
 const LANGUAGE_CONFIGS = new Map<string, string>([
-  ['ar', 'arabic'], ['ca', 'catalan'], ['da', 'danish'], ['de', 'german'], ['el', 'greek'], ['en', 'english'],
-  ['es', 'spanish'], ['eu', 'basque'], ['fi', 'finnish'], ['fr', 'french'], ['ga', 'irish'], ['hi', 'hindi'],
-  ['hu', 'hungarian'], ['hy', 'armenian'], ['id', 'indonesian'], ['it', 'italian'], ['lt', 'lithuanian'],
-  ['nb', 'norwegian'], ['ne', 'nepali'], ['nl', 'dutch'], ['nn', 'norwegian'], ['no', 'norwegian'],
-  ['pt', 'portuguese'], ['ro', 'romanian'], ['ru', 'russian'], ['sr', 'serbian'], ['sv', 'swedish'],
-  ['ta', 'tamil'], ['tr', 'turkish'], ['yi', 'yiddish'],
+  ['ar', 'arabic'],
+  ['ca', 'catalan'],
+  ['da', 'danish'],
+  ['de', 'german'],
+  ['el', 'greek'],
+  ['en', 'english'],
+  ['es', 'spanish'],
+  ['eu', 'basque'],
+  ['fi', 'finnish'],
+  ['fr', 'french'],
+  ['ga', 'irish'],
+  ['hi', 'hindi'],
+  ['hu', 'hungarian'],
+  ['hy', 'armenian'],
+  ['id', 'indonesian'],
+  ['it', 'italian'],
+  ['lt', 'lithuanian'],
+  ['nb', 'norwegian'],
+  ['ne', 'nepali'],
+  ['nl', 'dutch'],
+  ['nn', 'norwegian'],
+  ['no', 'norwegian'],
+  ['pt', 'portuguese'],
+  ['ro', 'romanian'],
+  ['ru', 'russian'],
+  ['sr', 'serbian'],
+  ['sv', 'swedish'],
+  ['ta', 'tamil'],
+  ['tr', 'turkish'],
+  ['yi', 'yiddish'],
 ]);
 
 export const FALLBACK_CONFIG = 'simple';
@@ -23,7 +47,9 @@ export class LocaleConfigs {
   /** Reads the server's configurations of schema pg_catalog (once, at start). */
   async load(db: Db): Promise<void> {
     const rows: Array<{ cfgname: string }> = (
-      await db.raw(`SELECT c.cfgname FROM pg_ts_config c JOIN pg_namespace n ON n.oid = c.cfgnamespace WHERE n.nspname = 'pg_catalog'`)
+      await db.raw(
+        `SELECT c.cfgname FROM pg_ts_config c JOIN pg_namespace n ON n.oid = c.cfgnamespace WHERE n.nspname = 'pg_catalog'`,
+      )
     ).rows;
     this.available = new Set([FALLBACK_CONFIG, ...rows.map((r) => r.cfgname)]);
   }
@@ -43,6 +69,8 @@ export class LocaleConfigs {
 
   /** Which language codes map to which configuration on this server (for the README and /search answers). */
   table(): Array<{ language: string; config: string }> {
-    return [...LANGUAGE_CONFIGS].filter(([, c]) => this.available.has(c)).map(([language, config]) => ({ language, config }));
+    return [...LANGUAGE_CONFIGS]
+      .filter(([, c]) => this.available.has(c))
+      .map(([language, config]) => ({ language, config }));
   }
 }

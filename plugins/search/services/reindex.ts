@@ -21,7 +21,12 @@ const REINDEX_LOCK = 7_354_112_021;
  * are deleted: their records are gone. An advisory lock held by the reading transaction makes a
  * second concurrent reindex answer 409.
  */
-export async function reindex(db: Db, indexer: Indexer, sources: readonly SearchSource[], only?: string): Promise<ReindexReport> {
+export async function reindex(
+  db: Db,
+  indexer: Indexer,
+  sources: readonly SearchSource[],
+  only?: string,
+): Promise<ReindexReport> {
   const started = Date.now();
   const report: ReindexReport = { sources: [], removedOrphans: 0, durationMs: 0 };
   const chosen = only === undefined ? sources : sources.filter((s) => s.recordType === only);
@@ -30,7 +35,8 @@ export async function reindex(db: Db, indexer: Indexer, sources: readonly Search
     let documents = 0;
     await db.transaction(
       async (read) => {
-        const locked: boolean = (await read.raw('SELECT pg_try_advisory_xact_lock(?) AS ok', [REINDEX_LOCK])).rows[0].ok;
+        const locked: boolean = (await read.raw('SELECT pg_try_advisory_xact_lock(?) AS ok', [REINDEX_LOCK])).rows[0]
+          .ok;
         if (!locked) throw conflict('A reindex is already running; try again when it has finished', 'REINDEX_RUNNING');
         for await (const batch of source.allDocuments(read)) {
           const rows = indexer.rowsOf(source, batch);
@@ -43,7 +49,11 @@ export async function reindex(db: Db, indexer: Indexer, sources: readonly Search
     const removed = await deleteNotIndexedSince(db, source.recordType, since);
     report.sources.push({ sourceType: source.recordType, documents, removed });
   }
-  if (only === undefined) report.removedOrphans = await deleteOtherSourceTypes(db, sources.map((s) => s.recordType));
+  if (only === undefined)
+    report.removedOrphans = await deleteOtherSourceTypes(
+      db,
+      sources.map((s) => s.recordType),
+    );
   report.durationMs = Date.now() - started;
   return report;
 }

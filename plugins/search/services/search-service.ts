@@ -79,7 +79,8 @@ export class SearchService {
     const source = toTsquerySource(request.q);
     if (source === null) return empty;
     if (request.locale === undefined) await this.loadConfigs();
-    const configs = request.locale !== undefined ? [this.localeConfigs.configFor(request.locale)] : [...this.configs].sort();
+    const configs =
+      request.locale !== undefined ? [this.localeConfigs.configFor(request.locale)] : [...this.configs].sort();
     if (configs.length === 0) return empty;
     const tsquery = await this.normalised(source, configs);
     if (tsquery === '') return empty;
@@ -116,7 +117,12 @@ export class SearchService {
     const cached = this.tsqueries.get(key);
     if (cached !== undefined) return cached;
     const parts = configs.map(() => 'to_tsquery(?::regconfig, ?)').join(' || ');
-    const row: { q: string } = (await this.db.raw(`SELECT (${parts})::text AS q`, configs.flatMap((c) => [c, source]))).rows[0];
+    const row: { q: string } = (
+      await this.db.raw(
+        `SELECT (${parts})::text AS q`,
+        configs.flatMap((c) => [c, source]),
+      )
+    ).rows[0];
     if (this.tsqueries.size >= TSQUERY_CACHE_SIZE) this.tsqueries.delete(this.tsqueries.keys().next().value!);
     this.tsqueries.set(key, row.q);
     return row.q;

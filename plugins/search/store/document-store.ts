@@ -25,7 +25,13 @@ const KEY = ['source_type', 'source_id', 'website_id', 'locale'];
  * and one multi-row INSERT. The INSERT still resolves a conflict on the natural key: a reindex batch
  * committed between our DELETE's snapshot and our INSERT must not make the write fail.
  */
-export async function replaceDocuments(trx: Tx, sourceType: string, sourceIds: string[], wholeGroup: string | undefined, rows: DocumentRow[]): Promise<void> {
+export async function replaceDocuments(
+  trx: Tx,
+  sourceType: string,
+  sourceIds: string[],
+  wholeGroup: string | undefined,
+  rows: DocumentRow[],
+): Promise<void> {
   if (sourceIds.length > 0 || wholeGroup !== undefined) {
     await trx.raw(
       `DELETE FROM ${TABLE} WHERE source_type = ? AND (source_id = ANY(?::text[])${wholeGroup !== undefined ? ' OR group_id = ?' : ''})`,
@@ -33,7 +39,10 @@ export async function replaceDocuments(trx: Tx, sourceType: string, sourceIds: s
     );
   }
   if (rows.length === 0) return;
-  await trx(TABLE).insert(rows).onConflict(KEY).merge(mergeOf(trx, (c) => `excluded.${c}`));
+  await trx(TABLE)
+    .insert(rows)
+    .onConflict(KEY)
+    .merge(mergeOf(trx, (c) => `excluded.${c}`));
 }
 
 function mergeOf(trx: Tx, valueOf: (column: string) => string): Record<string, unknown> {
@@ -49,7 +58,8 @@ function mergeOf(trx: Tx, valueOf: (column: string) => string): Record<string, u
  */
 export async function upsertReindexBatch(trx: Tx, rows: DocumentRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const keep = (c: string) => `CASE WHEN excluded.updated_at >= ${TABLE}.updated_at THEN excluded.${c} ELSE ${TABLE}.${c} END`;
+  const keep = (c: string) =>
+    `CASE WHEN excluded.updated_at >= ${TABLE}.updated_at THEN excluded.${c} ELSE ${TABLE}.${c} END`;
   await trx(TABLE).insert(rows).onConflict(KEY).merge(mergeOf(trx, keep));
 }
 
@@ -64,7 +74,13 @@ export async function deleteOtherSourceTypes(db: Db, keep: string[]): Promise<nu
 }
 
 /** Source ids of a group's documents, in pages (for pruning records deleted in bulk). */
-export async function groupSourceIds(trx: Tx, sourceType: string, groupId: string, after: string, limit: number): Promise<string[]> {
+export async function groupSourceIds(
+  trx: Tx,
+  sourceType: string,
+  groupId: string,
+  after: string,
+  limit: number,
+): Promise<string[]> {
   const rows: Array<{ source_id: string }> = await trx(TABLE)
     .distinct('source_id')
     .where({ source_type: sourceType, group_id: groupId })
@@ -75,7 +91,8 @@ export async function groupSourceIds(trx: Tx, sourceType: string, groupId: strin
 }
 
 export async function deleteSourceIds(trx: Tx, sourceType: string, sourceIds: string[]): Promise<void> {
-  if (sourceIds.length > 0) await trx.raw(`DELETE FROM ${TABLE} WHERE source_type = ? AND source_id = ANY(?::text[])`, [sourceType, sourceIds]);
+  if (sourceIds.length > 0)
+    await trx.raw(`DELETE FROM ${TABLE} WHERE source_type = ? AND source_id = ANY(?::text[])`, [sourceType, sourceIds]);
 }
 
 /** The configurations documents use now (a handful of values; read once at start). */

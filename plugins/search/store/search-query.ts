@@ -39,7 +39,12 @@ export interface HitRow {
  * text) runs only on the page returned. Rank: `ts_rank_cd` with the default weights (title A = 1.0,
  * body B = 0.4), normalised by document length (flag 1: divided by 1 + log(length)).
  */
-export async function searchDocuments(db: Db, tsquery: string, filters: SearchFilters, page: SearchPage): Promise<{ hits: HitRow[]; hasMore: boolean }> {
+export async function searchDocuments(
+  db: Db,
+  tsquery: string,
+  filters: SearchFilters,
+  page: SearchPage,
+): Promise<{ hits: HitRow[]; hasMore: boolean }> {
   const { sql, bindings } = searchStatement(tsquery, filters, page);
   const rows: Array<HitRow & { fetched: string }> = (await db.raw(sql, bindings)).rows;
   return { hits: rows, hasMore: rows.length > 0 && Number(rows[0].fetched) > page.limit };
@@ -63,7 +68,11 @@ const SNIPPET_WINDOW = 3000;
 const SNIPPET_LEAD = 1000;
 
 /** The statement of one search (exported for the benchmark's EXPLAIN ANALYZE). */
-export function searchStatement(tsquery: string, filters: SearchFilters, page: SearchPage): { sql: string; bindings: Knex.RawBinding[] } {
+export function searchStatement(
+  tsquery: string,
+  filters: SearchFilters,
+  page: SearchPage,
+): { sql: string; bindings: Knex.RawBinding[] } {
   // Bindings in the order their `?` appear in the statement.
   const values: Knex.RawBinding[] = [];
   const bind = (v: Knex.RawBinding) => {

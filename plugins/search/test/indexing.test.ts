@@ -9,18 +9,37 @@ describe('search: documents kept current in the write transaction', () => {
   after(() => k.t.close());
 
   it('indexes a page of another plugin (registry) and a rolled-back write leaves no document', async () => {
-    const page = await k.createPage({ title: 'Lighthouse keepers', body: 'The keeper climbs the spiral staircase', published: true, slug: 'lighthouse' });
+    const page = await k.createPage({
+      title: 'Lighthouse keepers',
+      body: 'The keeper climbs the spiral staircase',
+      published: true,
+      slug: 'lighthouse',
+    });
     const found = await k.publicSearch({ q: 'spiral staircase' });
     expect(k.ids(found)).to.deep.equal([page.id]);
-    expect(found.results[0]).to.include({ sourceType: 'page', url: '/en/lighthouse', websiteId: 'site-1', locale: 'en', public: true });
+    expect(found.results[0]).to.include({
+      sourceType: 'page',
+      url: '/en/lighthouse',
+      websiteId: 'site-1',
+      locale: 'en',
+      public: true,
+    });
 
-    const refused = await k.call('POST', '/test-pages', k.publisher, { title: 'Phantom zeppelin', body: 'zeppelin', published: true, fail: true });
+    const refused = await k.call('POST', '/test-pages', k.publisher, {
+      title: 'Phantom zeppelin',
+      body: 'zeppelin',
+      published: true,
+      fail: true,
+    });
     expect(refused.statusCode).to.equal(400);
     expect(k.ids(await k.editorSearch({ q: 'zeppelin' }))).to.deep.equal([]);
     const rows = await k.t.db('search_documents').where('title', 'like', '%zeppelin%');
     expect(rows).to.have.length(0);
 
-    const patchRefused = await k.call('PATCH', `/test-pages/${page.id}`, k.publisher, { title: 'Changed title', fail: true });
+    const patchRefused = await k.call('PATCH', `/test-pages/${page.id}`, k.publisher, {
+      title: 'Changed title',
+      fail: true,
+    });
     expect(patchRefused.statusCode).to.equal(400);
     expect((await k.publicSearch({ q: 'lighthouse' })).results[0]).to.include({ title: 'Lighthouse keepers' });
   });
@@ -48,12 +67,32 @@ describe('search: documents kept current in the write transaction', () => {
       ],
       'Bicycles',
     );
-    const pub = await k.createObject({ classId: cls.id, key: 'tandem', published: true, attributes: { name: 'Tandem touring bicycle', summary: '<p>Two <b>riders</b> &amp; luggage</p>', notes: '# Frame\nsteel', price: 12 } });
-    const draft = await k.createObject({ classId: cls.id, key: 'racer', attributes: { name: 'Carbon racing bicycle', summary: '<p>light</p>' } });
+    const pub = await k.createObject({
+      classId: cls.id,
+      key: 'tandem',
+      published: true,
+      attributes: {
+        name: 'Tandem touring bicycle',
+        summary: '<p>Two <b>riders</b> &amp; luggage</p>',
+        notes: '# Frame\nsteel',
+        price: 12,
+      },
+    });
+    const draft = await k.createObject({
+      classId: cls.id,
+      key: 'racer',
+      attributes: { name: 'Carbon racing bicycle', summary: '<p>light</p>' },
+    });
 
     const open = await k.publicSearch({ q: 'bicycle' });
     expect(k.ids(open)).to.deep.equal([pub.id]);
-    expect(open.results[0]).to.deep.include({ sourceType: 'object', title: 'Tandem touring bicycle', locale: 'en', websiteId: null, url: null });
+    expect(open.results[0]).to.deep.include({
+      sourceType: 'object',
+      title: 'Tandem touring bicycle',
+      locale: 'en',
+      websiteId: null,
+      url: null,
+    });
     expect(open.results[0].meta).to.deep.equal({ class: cls.name, key: 'tandem' });
     // Richtext is indexed as text (no tag names), markdown as written.
     expect(k.ids(await k.publicSearch({ q: 'riders luggage' }))).to.deep.equal([pub.id]);
@@ -69,7 +108,9 @@ describe('search: documents kept current in the write transaction', () => {
     expect(k.ids(await k.publicSearch({ q: 'bicycle' }))).to.deep.equal([]);
     expect(k.ids(await k.editorSearch({ q: 'bicycle', type: 'object' }))).to.have.members([pub.id, draft.id]);
 
-    const edited = await k.call('PATCH', `/data-objects/${draft.id}`, k.publisher, { attributes: { name: 'Carbon gravel bicycle' } });
+    const edited = await k.call('PATCH', `/data-objects/${draft.id}`, k.publisher, {
+      attributes: { name: 'Carbon gravel bicycle' },
+    });
     expect(edited.statusCode, edited.body).to.equal(200);
     expect(k.ids(await k.editorSearch({ q: 'gravel' }))).to.deep.equal([draft.id]);
 
@@ -79,19 +120,30 @@ describe('search: documents kept current in the write transaction', () => {
 
   it('bulk writes index every row they wrote; emptying a class drops its documents', async () => {
     const cls = await k.createClass([{ name: 'title', type: 'text' }]);
-    const objects = Array.from({ length: 30 }, (_, i) => ({ key: `k${i}`, attributes: { title: `Quokka number ${i}` } }));
+    const objects = Array.from({ length: 30 }, (_, i) => ({
+      key: `k${i}`,
+      attributes: { title: `Quokka number ${i}` },
+    }));
     const bulk = await k.call('POST', '/data-objects/bulk', k.publisher, { classId: cls.id, objects });
     expect(bulk.json().created, bulk.body).to.have.length(30);
     expect((await k.editorSearch({ q: 'quokka', limit: 50, type: 'object' })).results).to.have.length(30);
 
-    const update = await k.call('POST', '/data-objects/bulk', k.publisher, { classId: cls.id, onConflict: 'update', objects: [{ key: 'k29', attributes: { title: 'Wombat now' } }] });
+    const update = await k.call('POST', '/data-objects/bulk', k.publisher, {
+      classId: cls.id,
+      onConflict: 'update',
+      objects: [{ key: 'k29', attributes: { title: 'Wombat now' } }],
+    });
     expect(update.json().updated, update.body).to.have.length(1);
     expect((await k.editorSearch({ q: 'quokka', limit: 50 })).results).to.have.length(29);
     expect((await k.editorSearch({ q: 'wombat' })).results).to.have.length(1);
 
     // More than the 10 ids a bulk event names, updates and creates mixed.
     const mixed = Array.from({ length: 15 }, (_, i) => ({ key: `k${i + 20}`, attributes: { title: `Numbat ${i}` } }));
-    const upsert = await k.call('POST', '/data-objects/bulk', k.publisher, { classId: cls.id, onConflict: 'update', objects: mixed });
+    const upsert = await k.call('POST', '/data-objects/bulk', k.publisher, {
+      classId: cls.id,
+      onConflict: 'update',
+      objects: mixed,
+    });
     expect(upsert.json().updated, upsert.body).to.have.length(10);
     expect(upsert.json().created, upsert.body).to.have.length(5);
     expect((await k.editorSearch({ q: 'numbat', limit: 50 })).results).to.have.length(15);

@@ -23,11 +23,41 @@ describe('search: query language', () => {
     let k: SearchKernel;
     before(async () => {
       k = await startSearchKernel();
-      await k.createPage({ title: 'Gardening in spring', body: 'Planting tomatoes and sunflowers in raised beds. The neighbours grow potatoes.', published: true, slug: 'garden' });
-      await k.createPage({ title: 'Häuser am See', body: 'Die schönsten Häuser und Wohnungen am Bodensee.', locale: 'de', published: true, slug: 'haeuser', websiteId: 'site-de' });
-      await k.createPage({ title: 'Maisons', body: 'Les maisons anciennes du village.', locale: 'fr', published: true, slug: 'maisons', websiteId: 'site-fr' });
-      await k.createPage({ title: 'Sunflower oil', body: 'Pressing oil from seeds <script>alert(1)</script> & more.', published: true, slug: 'oil' });
-      await k.createPage({ title: 'Klingon phrasebook', body: 'Qapla batlh', locale: 'tlh', published: true, slug: 'klingon' });
+      await k.createPage({
+        title: 'Gardening in spring',
+        body: 'Planting tomatoes and sunflowers in raised beds. The neighbours grow potatoes.',
+        published: true,
+        slug: 'garden',
+      });
+      await k.createPage({
+        title: 'Häuser am See',
+        body: 'Die schönsten Häuser und Wohnungen am Bodensee.',
+        locale: 'de',
+        published: true,
+        slug: 'haeuser',
+        websiteId: 'site-de',
+      });
+      await k.createPage({
+        title: 'Maisons',
+        body: 'Les maisons anciennes du village.',
+        locale: 'fr',
+        published: true,
+        slug: 'maisons',
+        websiteId: 'site-fr',
+      });
+      await k.createPage({
+        title: 'Sunflower oil',
+        body: 'Pressing oil from seeds <script>alert(1)</script> & more.',
+        published: true,
+        slug: 'oil',
+      });
+      await k.createPage({
+        title: 'Klingon phrasebook',
+        body: 'Qapla batlh',
+        locale: 'tlh',
+        published: true,
+        slug: 'klingon',
+      });
     });
     after(() => k.t.close());
 
@@ -48,7 +78,14 @@ describe('search: query language', () => {
       // A locale PostgreSQL has no configuration for is analysed with `simple`.
       expect(titles(await k.publicSearch({ q: 'batlh', locale: 'tlh' }))).to.deep.equal(['Klingon phrasebook']);
       const stored = await k.t.db('search_documents').where({ source_type: 'page' }).select('locale', 'config');
-      expect(new Map(stored.map((r) => [r.locale, r.config]))).to.deep.equal(new Map([['en', 'english'], ['de', 'german'], ['fr', 'french'], ['tlh', 'simple']]));
+      expect(new Map(stored.map((r) => [r.locale, r.config]))).to.deep.equal(
+        new Map([
+          ['en', 'english'],
+          ['de', 'german'],
+          ['fr', 'french'],
+          ['tlh', 'simple'],
+        ]),
+      );
     });
 
     it('filters by website (plus documents of no website), locale and source type; phrases, OR and exclusion', async () => {
@@ -57,7 +94,10 @@ describe('search: query language', () => {
       expect(titles(await k.publicSearch({ q: 'bodensee', type: 'object' }))).to.deep.equal([]);
       expect(titles(await k.publicSearch({ q: '"raised beds"' }))).to.deep.equal(['Gardening in spring']);
       expect(titles(await k.publicSearch({ q: '"beds raised"' }))).to.deep.equal([]);
-      expect(titles(await k.publicSearch({ q: 'potatoes or pressing' }))).to.have.members(['Gardening in spring', 'Sunflower oil']);
+      expect(titles(await k.publicSearch({ q: 'potatoes or pressing' }))).to.have.members([
+        'Gardening in spring',
+        'Sunflower oil',
+      ]);
       expect(titles(await k.publicSearch({ q: 'sunflowers -tomatoes' }))).to.deep.equal(['Sunflower oil']);
     });
 
@@ -85,7 +125,8 @@ describe('search: query language', () => {
     });
 
     it('pages with limit, offset and hasMore', async () => {
-      for (let i = 0; i < 5; i++) await k.createPage({ title: `Pagination walrus ${i}`, published: true, slug: `walrus-${i}` });
+      for (let i = 0; i < 5; i++)
+        await k.createPage({ title: `Pagination walrus ${i}`, published: true, slug: `walrus-${i}` });
       const first = await k.publicSearch({ q: 'walrus', limit: 2 });
       const second = await k.publicSearch({ q: 'walrus', limit: 2, offset: 2 });
       const last = await k.publicSearch({ q: 'walrus', limit: 2, offset: 4 });
@@ -98,9 +139,42 @@ describe('search: query language', () => {
 
     it('hostile query text never fails the server', async () => {
       const hostile = [
-        `'`, `''`, `"`, `\\`, `\\'`, `:*`, `a:*B`, `!`, `&&&`, `|`, `(((`, `)`, `<->`, `<2>`, `a <-> b`, `'a' & 'b'`, `-`, `--a`, `- -`,
-        `"unterminated phrase`, `""`, `or`, `OR a`, `a or`, `%00`, `\u0001\u0002`, `🚲 bicycle`, `\uD800`, `x`.repeat(1000),
-        Array.from({ length: 300 }, () => 'ab').join(' '), `the`, `'; DROP TABLE search_documents; --`, `$1`, `?`, `??`, `:name`,
+        `'`,
+        `''`,
+        `"`,
+        `\\`,
+        `\\'`,
+        `:*`,
+        `a:*B`,
+        `!`,
+        `&&&`,
+        `|`,
+        `(((`,
+        `)`,
+        `<->`,
+        `<2>`,
+        `a <-> b`,
+        `'a' & 'b'`,
+        `-`,
+        `--a`,
+        `- -`,
+        `"unterminated phrase`,
+        `""`,
+        `or`,
+        `OR a`,
+        `a or`,
+        `%00`,
+        `\u0001\u0002`,
+        `🚲 bicycle`,
+        `\uD800`,
+        `x`.repeat(1000),
+        Array.from({ length: 300 }, () => 'ab').join(' '),
+        `the`,
+        `'; DROP TABLE search_documents; --`,
+        `$1`,
+        `?`,
+        `??`,
+        `:name`,
       ];
       for (const q of hostile) {
         for (const url of [`/public/search?${k.qs({ q })}`, `/cms-one/search?${k.qs({ q })}`]) {
@@ -113,7 +187,17 @@ describe('search: query language', () => {
       expect(long.json()).to.include({ field: 'q' });
       const nul = await k.call('GET', `/public/search?q=a%00b`, null);
       expect(nul.statusCode).to.be.within(400, 499);
-      for (const bad of ['limit=0', 'limit=51', 'offset=-1', 'offset=1001', 'locale=%3Cx%3E', 'type=PAGE', 'type=a,b,c,d,e,f,g,h,i', 'websiteId=', 'extra=1']) {
+      for (const bad of [
+        'limit=0',
+        'limit=51',
+        'offset=-1',
+        'offset=1001',
+        'locale=%3Cx%3E',
+        'type=PAGE',
+        'type=a,b,c,d,e,f,g,h,i',
+        'websiteId=',
+        'extra=1',
+      ]) {
         const res = await k.call('GET', `/public/search?q=a&${bad}`, null);
         expect(res.statusCode, bad).to.equal(400);
       }

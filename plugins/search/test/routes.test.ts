@@ -4,7 +4,10 @@ import { startSearchKernel, type SearchKernel } from './search-kernel.ts';
 describe('search: routes, access, caching, reindex', () => {
   let k: SearchKernel;
   before(async () => {
-    k = await startSearchKernel({ PUBLIC_SEARCH_RATE_LIMIT_PER_MINUTE: '40', PUBLIC_SEARCH_CACHE_CONTROL: 'public, max-age=30' });
+    k = await startSearchKernel({
+      PUBLIC_SEARCH_RATE_LIMIT_PER_MINUTE: '40',
+      PUBLIC_SEARCH_CACHE_CONTROL: 'public, max-age=30',
+    });
   });
   after(() => k.t.close());
 
@@ -27,7 +30,9 @@ describe('search: routes, access, caching, reindex', () => {
     const again = await k.call('GET', '/public/search?q=narwhal', null, undefined, { 'if-none-match': tag });
     expect(again.statusCode).to.equal(304);
     await k.createPage({ title: 'Second narwhal', published: true, slug: 'narwhal-2' });
-    expect((await k.call('GET', '/public/search?q=narwhal', null, undefined, { 'if-none-match': tag })).statusCode).to.equal(200);
+    expect(
+      (await k.call('GET', '/public/search?q=narwhal', null, undefined, { 'if-none-match': tag })).statusCode,
+    ).to.equal(200);
   });
 
   it('reindex rebuilds from every source, drops documents whose record is gone, and keeps search working', async () => {
@@ -37,8 +42,24 @@ describe('search: routes, access, caching, reindex', () => {
     // Damage the index behind the hooks' back: a lost document, a stale one, one of a vanished source.
     await k.t.db('search_documents').where({ source_id: obj.id }).delete();
     await k.t.db('search_documents').where({ source_id: page.id }).update({ title: 'pangolin stale' });
-    await k.t.db('search_documents').insert({ source_type: 'gone', source_id: 'x', config: 'simple', title: 'pangolin ghost', body: '', public: true, updated_at: new Date() });
-    await k.t.db('search_documents').insert({ source_type: 'page', source_id: 'deleted-page', config: 'simple', title: 'pangolin orphan', body: '', public: true, updated_at: new Date() });
+    await k.t.db('search_documents').insert({
+      source_type: 'gone',
+      source_id: 'x',
+      config: 'simple',
+      title: 'pangolin ghost',
+      body: '',
+      public: true,
+      updated_at: new Date(),
+    });
+    await k.t.db('search_documents').insert({
+      source_type: 'page',
+      source_id: 'deleted-page',
+      config: 'simple',
+      title: 'pangolin orphan',
+      body: '',
+      public: true,
+      updated_at: new Date(),
+    });
     expect(k.ids(await k.publicSearch({ q: 'pangolin' }))).to.have.members([page.id, 'x', 'deleted-page']);
 
     const res = await k.call('POST', '/cms-one/search/reindex', k.admin);
@@ -80,7 +101,10 @@ describe('search: routes, access, caching, reindex', () => {
     await k.t.db.transaction(async (trx) => {
       await trx('data_objects').where({ class_id: cls.id, id: a.id }).delete();
       await k.t.kernel.resolve('recordHooks').announce(trx, {
-        recordType: 'object', recordId: cls.id, kind: 'bulk', actor: { type: 'system', id: null },
+        recordType: 'object',
+        recordId: cls.id,
+        kind: 'bulk',
+        actor: { type: 'system', id: null },
         data: { class: { id: cls.id, name: cls.name }, bulk: { kind: 'retention', count: 1, firstIds: [] } },
       });
     });

@@ -16,8 +16,19 @@ export async function startSearchKernel(env: Record<string, string> = {}) {
   const reader = await t.createUser({ permissions: ['objects:read'] });
   const nobody = await t.createUser({ permissions: [] });
 
-  const call = (method: string, url: string, user: User | null, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> =>
-    t.inject({ method: method as 'GET', url, payload: body as object, headers: { ...(user ? { cookie: user.cookie } : {}), ...headers } });
+  const call = (
+    method: string,
+    url: string,
+    user: User | null,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> =>
+    t.inject({
+      method: method as 'GET',
+      url,
+      payload: body as object,
+      headers: { ...(user ? { cookie: user.cookie } : {}), ...headers },
+    });
 
   let n = 0;
   const createClass = async (fields: unknown[], label?: string): Promise<{ id: string; name: string }> => {
@@ -36,7 +47,8 @@ export async function startSearchKernel(env: Record<string, string> = {}) {
     if (res.statusCode !== 201) throw new Error(`page create failed: ${res.body}`);
     return res.json();
   };
-  const qs = (params: Record<string, string | number | boolean>) => new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const qs = (params: Record<string, string | number | boolean>) =>
+    new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
   /** GET /public/search; returns the parsed answer after checking the status. */
   const publicSearch = async (params: Record<string, string | number | boolean>) => {
     const res = await call('GET', `/public/search?${qs(params)}`, null);
@@ -49,7 +61,21 @@ export async function startSearchKernel(env: Record<string, string> = {}) {
     return res.json() as { results: Array<Record<string, unknown>>; hasMore: boolean };
   };
   const ids = (answer: { results: Array<Record<string, unknown>> }) => answer.results.map((r) => r.sourceId);
-  return { t, admin, publisher, reader, nobody, call, createClass, createObject, createPage, publicSearch, editorSearch, ids, qs };
+  return {
+    t,
+    admin,
+    publisher,
+    reader,
+    nobody,
+    call,
+    createClass,
+    createObject,
+    createPage,
+    publicSearch,
+    editorSearch,
+    ids,
+    qs,
+  };
 }
 
 export type SearchKernel = Awaited<ReturnType<typeof startSearchKernel>>;

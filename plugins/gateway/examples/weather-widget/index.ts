@@ -20,10 +20,26 @@ export default definePlugin({
   services: ['gateway'],
   needs: ['gatewayCatalog', 'clock'],
   config: Type.Object({
-    WEATHER_WIDGET_ENDPOINT: Type.String({ default: 'openweathermap', minLength: 1, maxLength: 100, description: 'name of the gateway endpoint to ask' }),
-    WEATHER_WIDGET_CACHE_SECONDS: Type.Integer({ default: 300, minimum: 0, maximum: 86_400, description: 'how long one city\'s answer is reused' }),
+    WEATHER_WIDGET_ENDPOINT: Type.String({
+      default: 'openweathermap',
+      minLength: 1,
+      maxLength: 100,
+      description: 'name of the gateway endpoint to ask',
+    }),
+    WEATHER_WIDGET_CACHE_SECONDS: Type.Integer({
+      default: 300,
+      minimum: 0,
+      maximum: 86_400,
+      description: "how long one city's answer is reused",
+    }),
   }),
-  setup: ({ gatewayCatalog, clock, pluginConfig }) => weatherService({ catalog: gatewayCatalog, clock, endpoint: pluginConfig.WEATHER_WIDGET_ENDPOINT, cacheSeconds: pluginConfig.WEATHER_WIDGET_CACHE_SECONDS }),
+  setup: ({ gatewayCatalog, clock, pluginConfig }) =>
+    weatherService({
+      catalog: gatewayCatalog,
+      clock,
+      endpoint: pluginConfig.WEATHER_WIDGET_ENDPOINT,
+      cacheSeconds: pluginConfig.WEATHER_WIDGET_CACHE_SECONDS,
+    }),
   contributes: {
     gatewayRemotePlugins: ({ services }) => ({
       id: 'weather-widget',

@@ -12,7 +12,12 @@ export interface CurrentWeather {
 const MAX_CACHED_CITIES = 500;
 
 /** The current weather of a city from OpenWeather's `GET /data/2.5/weather`, trimmed and cached. */
-export function weatherService(deps: { catalog: PluginServices['gatewayCatalog']; clock: Clock; endpoint: string; cacheSeconds: number }) {
+export function weatherService(deps: {
+  catalog: PluginServices['gatewayCatalog'];
+  clock: Clock;
+  endpoint: string;
+  cacheSeconds: number;
+}) {
   const cache = new Map<string, { at: number; value: CurrentWeather }>();
   return {
     async current(city: string): Promise<CurrentWeather> {
@@ -21,10 +26,18 @@ export function weatherService(deps: { catalog: PluginServices['gatewayCatalog']
       const hit = cache.get(key);
       if (hit && now - hit.at < deps.cacheSeconds * 1000) return hit.value;
       const match = await deps.catalog.matchRoute(deps.endpoint, 'GET', '/data/2.5/weather');
-      if (!match) throw new HttpError(503, 'WEATHER_NOT_CONFIGURED', `No gateway endpoint "${deps.endpoint}" with a GET /data/2.5/weather route`);
-      const answer = await deps.catalog.callRoute(match.route.endpointId, match.route.routeId, { query: { q: city.trim(), units: 'metric' } });
+      if (!match)
+        throw new HttpError(
+          503,
+          'WEATHER_NOT_CONFIGURED',
+          `No gateway endpoint "${deps.endpoint}" with a GET /data/2.5/weather route`,
+        );
+      const answer = await deps.catalog.callRoute(match.route.endpointId, match.route.routeId, {
+        query: { q: city.trim(), units: 'metric' },
+      });
       if (answer.status === 404) throw notFound(`No weather for "${city}"`, 'CITY_NOT_FOUND');
-      if (answer.status !== 200) throw new HttpError(502, 'UPSTREAM_STATUS', `The weather service answered ${answer.status}`);
+      if (answer.status !== 200)
+        throw new HttpError(502, 'UPSTREAM_STATUS', `The weather service answered ${answer.status}`);
       const value = toWidget(JSON.parse(answer.body.toString('utf8')));
       if (cache.size >= MAX_CACHED_CITIES) cache.delete(cache.keys().next().value!);
       cache.set(key, { at: now, value });

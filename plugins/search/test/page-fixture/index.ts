@@ -86,7 +86,15 @@ export default definePlugin({
       const { fail, websiteId, ...b } = request.body;
       const row = await db.transaction(async (trx) => {
         const [created]: PageRow[] = await trx(TABLE)
-          .insert({ website_id: websiteId ?? 'site-1', locale: b.locale ?? 'en', slug: b.slug ?? 'page', title: b.title ?? 'Untitled', body: b.body ?? '', published: b.published ?? false, indexable: b.indexable ?? true })
+          .insert({
+            website_id: websiteId ?? 'site-1',
+            locale: b.locale ?? 'en',
+            slug: b.slug ?? 'page',
+            title: b.title ?? 'Untitled',
+            body: b.body ?? '',
+            published: b.published ?? false,
+            indexable: b.indexable ?? true,
+          })
           .returning('*');
         await announce(recordHooks, trx, created.id, 'created');
         if (fail) throw badRequest('refused after the announcement (fixture)', 'fail');
@@ -94,23 +102,35 @@ export default definePlugin({
       });
       return reply.code(201).send({ id: row.id });
     });
-    app.patch('/test-pages/:id', { config, schema: { params: Type.Object({ id: Type.String({ format: 'uuid' }) }), body: PageBody } }, async (request) => {
-      const { fail, websiteId, ...b } = request.body;
-      await db.transaction(async (trx) => {
-        const changes = { ...b, ...(websiteId !== undefined ? { website_id: websiteId } : {}), updated_at: trx.fn.now() };
-        const n = await trx(TABLE).where({ id: request.params.id }).update(changes);
-        if (n === 0) throw notFound();
-        await announce(recordHooks, trx, request.params.id, 'updated');
-        if (fail) throw badRequest('refused after the announcement (fixture)', 'fail');
-      });
-      return { ok: true };
-    });
-    app.delete('/test-pages/:id', { config, schema: { params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } }, async (request) => {
-      await db.transaction(async (trx) => {
-        if ((await trx(TABLE).where({ id: request.params.id }).delete()) === 0) throw notFound();
-        await announce(recordHooks, trx, request.params.id, 'deleted');
-      });
-      return { ok: true };
-    });
+    app.patch(
+      '/test-pages/:id',
+      { config, schema: { params: Type.Object({ id: Type.String({ format: 'uuid' }) }), body: PageBody } },
+      async (request) => {
+        const { fail, websiteId, ...b } = request.body;
+        await db.transaction(async (trx) => {
+          const changes = {
+            ...b,
+            ...(websiteId !== undefined ? { website_id: websiteId } : {}),
+            updated_at: trx.fn.now(),
+          };
+          const n = await trx(TABLE).where({ id: request.params.id }).update(changes);
+          if (n === 0) throw notFound();
+          await announce(recordHooks, trx, request.params.id, 'updated');
+          if (fail) throw badRequest('refused after the announcement (fixture)', 'fail');
+        });
+        return { ok: true };
+      },
+    );
+    app.delete(
+      '/test-pages/:id',
+      { config, schema: { params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } },
+      async (request) => {
+        await db.transaction(async (trx) => {
+          if ((await trx(TABLE).where({ id: request.params.id }).delete()) === 0) throw notFound();
+          await announce(recordHooks, trx, request.params.id, 'deleted');
+        });
+        return { ok: true };
+      },
+    );
   },
 });

@@ -8,7 +8,13 @@ export default async function currentWeather(app: App, opts: { weather: WeatherS
     '/current',
     {
       config: { public: true },
-      schema: { tags: ['remote'], querystring: Type.Object({ city: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^/?#]+$' }) }, { additionalProperties: false }) },
+      schema: {
+        tags: ['remote'],
+        querystring: Type.Object(
+          { city: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^/?#]+$' }) },
+          { additionalProperties: false },
+        ),
+      },
     },
     async (request) => opts.weather.current(request.query.city),
   );
