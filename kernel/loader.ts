@@ -42,19 +42,19 @@ export function checkManifest(p: AnyPluginManifest): void {
     throw new Error(`plugin "${p.id}": ${what}`);
   };
   if (!PLUGIN_ID.test(p.id)) fail('id must be kebab-case (a-z, 0-9, single dashes)');
-  if (!Array.isArray(p.services) || p.services.length === 0)
-    fail('services must list at least one of ' + SERVICE_NAMES.join(', '));
-  for (const s of [...p.services, ...(p.routesIn ?? [])])
+  if (!Array.isArray(p.processes) || p.processes.length === 0)
+    fail('processes must list at least one of ' + SERVICE_NAMES.join(', '));
+  for (const s of [...p.processes, ...(p.routesIn ?? [])])
     if (!SERVICE_NAMES.includes(s)) fail(`unknown service "${s}"`);
   for (const s of p.routesIn ?? [])
-    if (!p.services.includes(s)) fail(`routesIn names "${s}", which is not in services`);
+    if (!p.processes.includes(s)) fail(`routesIn names "${s}", which is not in processes`);
   if (!Array.isArray(p.needs)) fail('needs must be an array');
   for (const name of p.optional ?? []) if (p.needs.includes(name)) fail(`"${name}" is both needed and optional`);
 }
 
 /** True when this process mounts the plugin's routes and runs its jobs (not only its services). */
 export function mountsRoutes(p: AnyPluginManifest, service: ServiceName | 'all'): boolean {
-  return service === 'all' || (p.routesIn ?? p.services).includes(service);
+  return service === 'all' || (p.routesIn ?? p.processes).includes(service);
 }
 
 /** The plugins one process loads: those of its service (all of them for all-in-one), minus disabled ones. */
@@ -63,7 +63,7 @@ export function selectPlugins(
   service: ServiceName | 'all',
   disabled: string[],
 ): AnyPluginManifest[] {
-  return all.filter((p) => (service === 'all' || p.services.includes(service)) && !disabled.includes(p.id));
+  return all.filter((p) => (service === 'all' || p.processes.includes(service)) && !disabled.includes(p.id));
 }
 
 /**

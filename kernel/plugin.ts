@@ -122,8 +122,8 @@ export interface PluginManifest<
   /** kebab-case id, equal to the folder name. */
   id: string;
   /** The processes that build its services (setup, provides, contributions). All-in-one loads every plugin. */
-  services: readonly ServiceName[];
-  /** The processes that also mount its routes and run its jobs; default: all of `services`. */
+  processes: readonly ServiceName[];
+  /** The processes that also mount its routes and run its jobs; default: all of `processes`. */
   routesIn?: readonly ServiceName[];
   /** Kernel services, other plugins' services and registries it uses; anything else is out of reach. */
   needs: readonly N[];

@@ -29,7 +29,7 @@ if (mode === 'bare') {
   if (!url) throw new Error('BENCH_DATABASE_URL is required for the kernel server');
   const ping = definePlugin({
     id: 'bench-ping',
-    services: ['core-api'],
+    processes: ['core-api'],
     needs: [],
     routes(app) {
       app.get('/public/ping', { config: { public: true } }, async () => BODY);

@@ -27,7 +27,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  */
 export default definePlugin({
   id: 'assets',
-  services: ['asset-processor', 'core-api'],
+  processes: ['asset-processor', 'core-api'],
   routesIn: ['asset-processor', 'core-api'],
   needs: ['db', 'recordHooks', 'sessions', 'permissions', 'config', 'clock'],
   // Public form uploads: the website's upload settings (content plugin).

@@ -17,7 +17,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  */
 export default definePlugin({
   id: 'audit',
-  services: ['core-api'],
+  processes: ['core-api'],
   needs: ['db', 'audit', 'clock', 'config'],
   migrations: path.join(here, 'migrations'),
   setup: ({ db }) => ({ reader: new AuditLogReader({ store: new AuditLogStore({ db }) }) }),

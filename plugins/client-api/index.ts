@@ -20,7 +20,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  */
 export default definePlugin({
   id: 'client-api',
-  services: ['gateway'],
+  processes: ['gateway'],
   needs: ['db', 'clock', 'config', 'dataObjects'],
   optional: ['gatewayCatalog'],
   config: ClientApiConfig,

@@ -45,7 +45,7 @@ function publishedSites(s: ContentServices): PublishedSites {
  */
 export default definePlugin({
   id: 'content',
-  services: ['core-api', 'gateway'],
+  processes: ['core-api', 'gateway'],
   routesIn: ['core-api'],
   needs: ['db', 'audit', 'recordHooks', 'permissions', 'clock', 'config'],
   optional: ['dataObjects', 'gatewayCatalog'],

@@ -33,7 +33,7 @@ declare module '../../kernel/index.ts' {
  */
 export default definePlugin({
   id: 'data',
-  services: ['core-api', 'gateway'],
+  processes: ['core-api', 'gateway'],
   routesIn: ['core-api'],
   needs: ['db', 'audit', 'recordHooks', 'permissions', 'clock', 'config'],
   // Resolves asset fields for the batch action `resolve-assets` (409 ASSETS_UNAVAILABLE without it).

@@ -10,7 +10,7 @@ import { DeliveryWorker } from './services/worker.ts';
  */
 export default definePlugin({
   id: 'event-delivery',
-  services: ['gateway'],
+  processes: ['gateway'],
   needs: ['objectEventQueue', 'clock', 'config'],
   // Without the gateway plugin there is nothing to send through: the worker stays off.
   optional: ['gatewayCatalog'],

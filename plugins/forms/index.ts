@@ -10,7 +10,7 @@ import { FormSubmissions, SubmitRateLimit } from './services/form-submit.ts';
  */
 export default definePlugin({
   id: 'forms',
-  services: ['core-api'],
+  processes: ['core-api'],
   needs: ['db', 'clock', 'assetLibrary', 'dataObjects'],
   // The website's upload settings (maxFilesPerSubmit), when the content plugin is there.
   optional: ['publishedSites'],

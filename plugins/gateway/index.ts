@@ -30,7 +30,7 @@ declare module '../../kernel/index.ts' {
  */
 export default definePlugin({
   id: 'gateway',
-  services: ['core-api', 'gateway'],
+  processes: ['core-api', 'gateway'],
   routesIn: ['gateway'],
   needs: ['db', 'clock', 'secretBox', 'extensions', 'config', 'gatewayRemotePlugins'],
   optional: ['publishedSites'],

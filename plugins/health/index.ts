@@ -8,7 +8,7 @@ import { metricsRoutes } from './routes/metrics.ts';
  */
 export default definePlugin({
   id: 'health',
-  services: ['core-api', 'asset-processor', 'gateway'],
+  processes: ['core-api', 'asset-processor', 'gateway'],
   needs: ['db', 'audit', 'metrics', 'config'],
   async routes(app, deps) {
     await healthRoutes(app, deps);

@@ -30,7 +30,7 @@ declare module '../../kernel/index.ts' {
  */
 export default definePlugin({
   id: 'identity',
-  services: ['core-api'],
+  processes: ['core-api'],
   needs: ['db', 'clock', 'config', 'sessions', 'users', 'permissions', 'audit', 'secretBox', 'mail'],
   config: IdentityConfig,
   migrations: path.join(here, 'migrations'),

@@ -19,7 +19,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  */
 export default definePlugin({
   id: 'object-events',
-  services: ['core-api', 'gateway', 'asset-processor'],
+  processes: ['core-api', 'gateway', 'asset-processor'],
   routesIn: ['core-api'],
   needs: ['db', 'clock', 'audit', 'recordHooks'],
   // Route checks need the gateway's catalog; it is built in core-api (and the gateway).

@@ -17,7 +17,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  */
 export default definePlugin({
   id: 'search',
-  services: ['core-api', 'gateway'],
+  processes: ['core-api', 'gateway'],
   routesIn: ['core-api'],
   needs: ['db', 'recordHooks', 'searchSources'],
   collects: ['searchSources'],

@@ -117,7 +117,7 @@ describe('graceful shutdown', () => {
     const inFlight = new Promise<void>((resolve) => (started = resolve));
     const slow = definePlugin({
       id: 'slow-test',
-      services: ['core-api'],
+      processes: ['core-api'],
       needs: [],
       async routes(app) {
         app.get(

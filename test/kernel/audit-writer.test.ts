@@ -8,7 +8,7 @@ const METRICS_TOKEN = 'metrics-token-for-tests';
 // Routes whose audit write fails in three different ways after the change itself succeeded.
 const failingAudit = definePlugin({
   id: 'test-failing-audit',
-  services: ['core-api'],
+  processes: ['core-api'],
   needs: ['db', 'audit'],
   routes(app, deps) {
     app.post('/t/in-transaction', { config: { public: true } }, async (request) => {

@@ -7,7 +7,7 @@ import { startFailure, testEnv } from './boot.ts';
 
 const configured = definePlugin({
   id: 'test-configured',
-  services: ['core-api'],
+  processes: ['core-api'],
   needs: [],
   config: Type.Object({
     TEST_WIDGET_LIMIT: Type.Integer({ minimum: 1, maximum: 10, default: 3 }),

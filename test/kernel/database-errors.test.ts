@@ -15,7 +15,7 @@ const CASTS: Record<string, { sql: string; value: string; sqlstate: string }> = 
 
 const dbPlugin = definePlugin({
   id: 'test-db-errors',
-  services: ['core-api'],
+  processes: ['core-api'],
   needs: ['db'],
   routes(app, { db }) {
     for (const [name, cast] of Object.entries(CASTS)) {

@@ -24,7 +24,7 @@ import { definePlugin, notFound } from 'cms-platform/kernel';
 
 export default definePlugin({
   id: '${pluginId}',
-  services: ['gateway'],
+  processes: ['gateway'],
   needs: ['db'],
   migrations: path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'),
   permissions: [{ key: 'greetings:read', description: 'read greetings' }],
@@ -105,7 +105,7 @@ describe('plugins from outside the repository (CMS_PLUGIN_PATH)', () => {
     mkdirSync(path.join(clash, 'data'), { recursive: true });
     writeFileSync(
       path.join(clash, 'data', 'index.js'),
-      "export default { id: 'data', services: ['core-api'], needs: [] };\n",
+      "export default { id: 'data', processes: ['core-api'], needs: [] };\n",
     );
     const taken = await startFailure({ service: 'all', env: testEnv({ CMS_PLUGIN_PATH: clash }) });
     expect(taken).to.contain('"data"').and.to.contain(path.join(clash, 'data'));

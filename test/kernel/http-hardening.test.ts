@@ -7,7 +7,7 @@ import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
 /** Routes of every access kind, a bytes route, and an echo of the client address. */
 const probe = definePlugin({
   id: 'test-hardening',
-  services: ['core-api'],
+  processes: ['core-api'],
   needs: ['audit'],
   routes(app, { audit }) {
     app.post('/t/public-echo', { config: { public: true } }, async (request) => ({
@@ -121,7 +121,7 @@ describe('HTTP: validation errors name the field', () => {
   it('names an unknown body property, nested or not', async () => {
     const strict = definePlugin({
       id: 'test-strict',
-      services: ['core-api'],
+      processes: ['core-api'],
       needs: [],
       routes(app) {
         app.post(
@@ -383,7 +383,7 @@ describe('HTTP hardening: client address behind the proxy', () => {
 describe('HTTP: errors the router raises before a route is chosen', () => {
   const params = definePlugin({
     id: 'test-params',
-    services: ['core-api'],
+    processes: ['core-api'],
     needs: [],
     routes(app) {
       app.get(

@@ -9,7 +9,7 @@ const SECRET_ERROR =
 
 const httpPlugin = definePlugin({
   id: 'test-http',
-  services: ['core-api'],
+  processes: ['core-api'],
   needs: ['audit'],
   routes(app, deps) {
     app.post(

@@ -5,7 +5,7 @@ import { startFailure } from './boot.ts';
 const manifest = (m: { id: string; needs?: string[]; provides?: string[] }) =>
   ({
     id: m.id,
-    services: ['core-api'],
+    processes: ['core-api'],
     needs: m.needs ?? [],
     provides: Object.fromEntries((m.provides ?? []).map((name) => [name, () => ({})])),
   }) as unknown as PluginManifest;
@@ -22,7 +22,7 @@ describe('plugin loader: refuses a bad plugin set, naming what is wrong', () => 
   it('a plugin needing a service of a plugin that is not loaded in this service', async () => {
     const provider = {
       ...manifest({ id: 'test-provider', provides: ['providedThing'] }),
-      services: ['gateway'],
+      processes: ['gateway'],
     } as PluginManifest;
     const consumer = manifest({ id: 'test-consumer', needs: ['providedThing'] });
     const message = await startFailure({ service: 'core-api', plugins: [], extraPlugins: [provider, consumer] });

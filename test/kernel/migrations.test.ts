@@ -22,14 +22,14 @@ const kernelMigrations = names(KERNEL_MIGRATIONS_DIR);
 // beta needs what alpha provides, so alpha's migrations must run first whatever the listing order.
 const alpha = {
   id: 'alpha',
-  services: ['core-api'],
+  processes: ['core-api'],
   needs: [],
   migrations: path.join(fixtures, 'alpha'),
   provides: { alphaService: () => ({}) },
 } as unknown as PluginManifest;
 const beta = {
   id: 'beta',
-  services: ['core-api'],
+  processes: ['core-api'],
   needs: ['alphaService'],
   migrations: path.join(fixtures, 'beta'),
 } as unknown as PluginManifest;

@@ -24,7 +24,7 @@ function counterPlugin(log: ReturnType<typeof journal>) {
   let setups = 0;
   return definePlugin({
     id: 'test-counter',
-    services: ['core-api'],
+    processes: ['core-api'],
     needs: ['db'],
     config: Type.Object({ TEST_COUNTER_LOUD: EnvFlag(false, 'test flag') }),
     async setup({ db, pluginConfig }) {
@@ -63,7 +63,7 @@ function counterPlugin(log: ReturnType<typeof journal>) {
 function consumerPlugin(log: ReturnType<typeof journal>) {
   return definePlugin({
     id: 'test-consumer',
-    services: ['core-api'],
+    processes: ['core-api'],
     needs: ['testCounter', 'testGreetings'],
     optional: ['dataObjects'],
     collects: ['testGreetings'],
@@ -140,7 +140,7 @@ describe('plugin contract: setup, provides, contributions, optional needs, stop'
     const mutual = (id: string, provides: string, uses: string) =>
       ({
         id,
-        services: ['core-api'],
+        processes: ['core-api'],
         needs: [],
         optional: [uses],
         setup: (deps: Record<string, unknown>) => ({ other: () => deps[uses] as { name(): string } | undefined }),
@@ -182,7 +182,7 @@ describe('plugin contract: setup, provides, contributions, optional needs, stop'
     let reached: string | undefined;
     const nosy = definePlugin({
       id: 'test-nosy',
-      services: ['core-api'],
+      processes: ['core-api'],
       needs: ['clock'],
       setup(deps) {
         try {
@@ -198,14 +198,14 @@ describe('plugin contract: setup, provides, contributions, optional needs, stop'
     expect(reached).to.match(/Could not resolve 'db'/);
   });
 
-  it('refuses routesIn outside services and a need that is also optional, naming the plugin', async () => {
-    const outside = definePlugin({ id: 'test-outside', services: ['core-api'], routesIn: ['gateway'], needs: [] });
+  it('refuses routesIn outside processes and a need that is also optional, naming the plugin', async () => {
+    const outside = definePlugin({ id: 'test-outside', processes: ['core-api'], routesIn: ['gateway'], needs: [] });
     expect(await startFailure({ service: 'all', plugins: [outside as PluginManifest] }))
       .to.contain('"test-outside"')
       .and.to.contain('routesIn');
     const both = {
       id: 'test-both-ways',
-      services: ['core-api'],
+      processes: ['core-api'],
       needs: ['db'],
       optional: ['db'],
     } as unknown as PluginManifest;
@@ -218,7 +218,7 @@ describe('plugin contract: setup, provides, contributions, optional needs, stop'
     const log = journal();
     const failing = definePlugin({
       id: 'test-failing',
-      services: ['core-api'],
+      processes: ['core-api'],
       needs: ['testCounter'],
       setup() {
         throw new Error('setup refused');

@@ -15,7 +15,7 @@ interface Seen {
 // its own per change or vetoes it.
 const writer = definePlugin({
   id: 'test-note-writer',
-  services: ['core-api'],
+  processes: ['core-api'],
   needs: ['db', 'recordHooks'],
   routes(app, deps) {
     app.post(
@@ -42,7 +42,7 @@ const writer = definePlugin({
 function subscriberPlugin(seen: Seen[]): PluginManifest {
   return definePlugin({
     id: 'test-note-subscriber',
-    services: ['core-api'],
+    processes: ['core-api'],
     needs: ['db', 'recordHooks'],
     onStart(deps) {
       deps.recordHooks.subscribe('note', async (change, trx) => {

@@ -9,7 +9,7 @@ import { startFailure } from './boot.ts';
 const routePlugin = (id: string, config: Record<string, unknown> | undefined) =>
   definePlugin({
     id,
-    services: ['core-api'],
+    processes: ['core-api'],
     needs: [],
     routes(app) {
       app.get('/t/naked', config === undefined ? {} : { config }, async () => ({ ok: true }));
@@ -33,7 +33,7 @@ describe('services: each process loads exactly its plugins', () => {
       // Start-up itself is the route check: the kernel refuses a route without a declaration.
       const t = await startTestKernel({ service });
       try {
-        const expected = discovered.filter((p) => service === 'all' || p.services.includes(service)).map((p) => p.id);
+        const expected = discovered.filter((p) => service === 'all' || p.processes.includes(service)).map((p) => p.id);
         expect(t.kernel.plugins.map((p) => p.id).sort()).to.deep.equal(expected.sort());
         expect(t.kernel.service).to.equal(service);
         const health = await t.inject({ method: 'GET', url: '/health' });

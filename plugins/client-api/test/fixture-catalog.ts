@@ -136,7 +136,7 @@ export function fixtureCatalog(endpoints: FixtureEndpoint[]): { plugin: PluginMa
   };
   const plugin = definePlugin({
     id: 'fixture-gateway-catalog',
-    services: ['gateway', 'core-api'],
+    processes: ['gateway', 'core-api'],
     needs: [],
     provides: { gatewayCatalog: () => catalog },
   });

@@ -8,7 +8,7 @@ import { startContentKernel, type ContentKernel } from './content-kernel.ts';
 const collected: Array<{ kind: string; docs: unknown[] }> = [];
 const searchCollector = definePlugin({
   id: 'fixture-search-collector',
-  services: ['core-api'],
+  processes: ['core-api'],
   needs: ['searchSources', 'recordHooks'],
   collects: ['searchSources'],
   setup: ({ searchSources }) => ({ searchSources }),

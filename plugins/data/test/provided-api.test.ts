@@ -8,7 +8,7 @@ const SYSTEM_WRITE = { actor: SYSTEM, changeActor: { type: 'system' as const, id
 /** A gateway-side plugin that reads published objects through the data plugin's provided service. */
 const reader = definePlugin({
   id: 'test-published-reader',
-  services: ['gateway'],
+  processes: ['gateway'],
   needs: ['dataObjects'],
   routes(app, { dataObjects }) {
     app.get<{ Params: { id: string } }>('/t/published/:id', { config: { public: true } }, async (request) => {

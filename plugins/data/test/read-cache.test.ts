@@ -8,7 +8,7 @@ import type { DataServices } from '../services/index.ts';
 /** A gateway-side plugin reading published objects through the data plugin's provided `dataObjects`. */
 const gatewayReader = definePlugin({
   id: 'test-cache-reader',
-  services: ['gateway'],
+  processes: ['gateway'],
   needs: ['dataObjects'],
   routes(app, { dataObjects }) {
     app.get<{ Params: { id: string } }>('/t/cached/:id', { config: { public: true } }, async (request) => {

@@ -6,7 +6,7 @@ import { auditRows, login } from './helpers.ts';
 // A function-level key granted by the broad objects:write, as content plugins declare them.
 const widgets = definePlugin({
   id: 'test-widgets',
-  services: ['core-api'],
+  processes: ['core-api'],
   needs: [],
   permissions: [{ key: 'widgets:edit', description: 'Edit widgets', grantedBy: ['objects:write'] }],
 }) as PluginManifest;

@@ -6,7 +6,7 @@ import { auditRows } from './helpers.ts';
 // Another plugin that declares the settings reader as a dependency and serves what it reads.
 const settingsConsumer = definePlugin({
   id: 'test-settings-consumer',
-  services: ['core-api'],
+  processes: ['core-api'],
   needs: ['securitySettings'],
   routes(app, deps) {
     app.get('/t/settings-seen', { config: { public: true } }, async () => ({

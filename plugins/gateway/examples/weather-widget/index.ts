@@ -17,7 +17,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  */
 export default definePlugin({
   id: 'weather-widget',
-  services: ['gateway'],
+  processes: ['gateway'],
   needs: ['gatewayCatalog', 'clock'],
   config: Type.Object({
     WEATHER_WIDGET_ENDPOINT: Type.String({

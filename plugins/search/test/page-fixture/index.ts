@@ -76,7 +76,7 @@ async function announce(hooks: RecordHooks, trx: Tx, id: string, kind: string) {
 
 export default definePlugin({
   id: 'search-page-fixture',
-  services: ['core-api'],
+  processes: ['core-api'],
   needs: ['db', 'recordHooks'],
   migrations: path.join(here, 'migrations'),
   contributes: { searchSources: () => pageSource },
