@@ -38,7 +38,7 @@ const listBody = (from: string) =>
   });
 
 /**
- * The three public reads of the issue, over published articles in a fixed random order:
+ * The three public reads measured, over published articles in a fixed random order:
  * - get by id: `GET /public/data-objects/:id`;
  * - list: 20 published articles sorted by title from a given title on. The public GET list filters
  *   but cannot sort, so this is `POST /public/data-objects/query` with a `title gte` filter and

@@ -1,4 +1,4 @@
-/** Settings of `npm run bench:data` (environment) and the targets of the "structured data at scale" issue. */
+/** Settings of `npm run bench:data` (environment) and the targets its report checks (PASS/MISS). */
 const num = (name: string, fallback: number) => {
   const raw = process.env[name];
   const value = raw === undefined || raw === '' ? fallback : Number(raw);

@@ -3,7 +3,7 @@ import { authenticator } from 'otplib';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
 
 /**
- * The platform issue's "done when", over a real port with every plugin loaded: the first admin signs
+ * An administrator's first session, over a real port with every plugin loaded: the first admin signs
  * in, creates a viewer who is refused on /auth/users, enables TOTP and completes a challenge, and
  * reads each of those actions in /audit-log, as JSON and CSV.
  */

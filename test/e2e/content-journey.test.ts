@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startContentKernel, type ContentKernel } from '../../plugins/content/test/content-kernel.ts';
 
-// The content "Done when" journey over HTTP with the real content, search and data plugins together.
+// An editor's content journey over HTTP with the real content, search and data plugins together.
 describe('e2e: content journey (content + search + data)', () => {
   let k: ContentKernel;
   before(async () => {

@@ -59,7 +59,7 @@ const SECRET_NAME = 'OBJECT_EVENTS_SECRET_CHAIN_E2E';
 const SECRET = 'chain-e2e-signing-secret';
 
 /**
- * The gateway issue's "Done when", walked with the real plugins of the all-in-one process: gateway,
+ * The whole gateway chain, walked with the real plugins of the all-in-one process: gateway,
  * client-api, data, object-events + event-delivery, content. Local node:http servers play the
  * third-party API and the operator's event receiver.
  */
