@@ -3,9 +3,9 @@
  * receiver, and the time until all 5,000 deliveries are delivered (target < 10 s); plus the write
  * path's cost: create p50 with 5 subscriptions against none.
  *
- * This process plays core-api (kernel with data, object-events and the test gateway catalog; writes
+ * This process plays core-api (kernel with data, object-events and the test gateway routes fixture; writes
  * through `inject`) and holds the receiver; the delivery worker runs where it runs in production, in a
- * gateway process (`cms start --service gateway`, the test catalog on CMS_PLUGIN_PATH). With
+ * gateway process (`cms start --service gateway`, the test gateway routes fixture on CMS_PLUGIN_PATH). With
  * BENCH_IN_PROCESS=1 the worker runs in this process instead. Figures on a shared machine move by tens
  * of percent: read the ratio first. Run with `npm run bench:events`; cleans up after itself.
  */
@@ -22,7 +22,7 @@ import { createKnex } from '../kernel/database.ts';
 import { migrationSets, resolvePluginSet } from '../kernel/kernel.ts';
 import { discoverPlugins, PROJECT_ROOT } from '../kernel/loader.ts';
 import { addEndpoint } from '../plugins/object-events/test/events-kernel.ts';
-import catalogFixture from '../plugins/object-events/test/fixtures/test-gateway-catalog/index.ts';
+import gatewayRoutesFixture from '../plugins/object-events/test/fixtures/test-gateway-routes/index.ts';
 import { createTestDatabase, teardownTestDatabases } from '../test/helpers/database.ts';
 import { startTestKernel, type TestKernel } from '../test/helpers/kernel.ts';
 import { freePort } from '../test/helpers/ports.ts';
@@ -40,7 +40,7 @@ const FIXTURE_DIR = path.join(
   'object-events',
   'test',
   'fixtures',
-  'test-gateway-catalog',
+  'test-gateway-routes',
 );
 
 function percentile(sorted: number[], p: number): number {
@@ -99,7 +99,7 @@ function startGateway(url: string, dataDir: string, port: number): ChildProcess 
       CMS_PLUGIN_PATH: FIXTURE_DIR,
       PORT: String(port),
       HOST: '127.0.0.1',
-      // The fixture catalog stands in for the gateway plugin (both provide gatewayCatalog).
+      // The fixture stands in for the gateway plugin (both provide gatewayRoutes).
       CMS_DISABLED_PLUGINS: 'gateway',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
   const corePlugins = ['data', 'object-events', ...(IN_PROCESS ? ['event-delivery'] : [])];
   const migrations = migrationSets(
     await resolvePluginSet(
-      { service: 'all', extraPlugins: [catalogFixture] },
+      { service: 'all', extraPlugins: [gatewayRoutesFixture] },
       loadKernelConfig({ CMS_DISABLED_PLUGINS: 'gateway' }),
     ),
   );
@@ -138,7 +138,7 @@ async function main(): Promise<void> {
   const t = await startTestKernel({
     plugins: corePlugins.filter((id) => all.some((p) => p.id === id)),
     database: { db: pool, url: prepared.url, close: () => pool.destroy() },
-    extraPlugins: [catalogFixture],
+    extraPlugins: [gatewayRoutesFixture],
     env: { LOG_LEVEL: 'warn' },
   });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cms-bench-events-'));

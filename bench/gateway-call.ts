@@ -1,5 +1,5 @@
 /**
- * What `gatewayCatalog.callRoute` adds to a call: the same local upstream (node:http on 127.0.0.1,
+ * What `gatewayRoutes.callRoute` adds to a call: the same local upstream (node:http on 127.0.0.1,
  * a small JSON answer) asked N times in a row directly with undici and N times through callRoute
  * (endpoint and route read from PostgreSQL, bearer credential unsealed and added, outbound policy
  * with address pinning, body read with the cap). Prints p50/p90/p99 of both and the p50 difference.
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     jobs: false,
   });
   try {
-    const catalog = kernel.resolve('gatewayCatalog');
+    const catalog = kernel.resolve('gatewayRoutes');
     const db = database.db;
     const secretBox = kernel.resolve('secretBox');
     const [endpoint] = await db('gateway_endpoints')
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
       `${name.padEnd(22)} p50 ${percentile(s, 50).toFixed(0).padStart(6)} µs   p90 ${percentile(s, 90).toFixed(0).padStart(6)} µs   p99 ${percentile(s, 99).toFixed(0).padStart(6)} µs`;
     console.log(`GET ${base}/users/42, ${REQUESTS} calls each, concurrency ${CONCURRENCY}`);
     console.log(row('direct undici', d));
-    console.log(row('gatewayCatalog.callRoute', g));
+    console.log(row('gatewayRoutes.callRoute', g));
     console.log(`added latency (p50): ${(percentile(g, 50) - percentile(d, 50)).toFixed(0)} µs`);
     await agent.close();
   } finally {

@@ -6,10 +6,13 @@ import { createKernel, migrationSets, resolvePluginSet } from './kernel.ts';
 import { createLogger } from './logger.ts';
 import { UserDirectory } from './users.ts';
 import { HttpError } from './errors.ts';
+import { describePluginSet } from './plugin-graph.ts';
 
 const USAGE = `usage:
   cms start [--service core-api|asset-processor|gateway]   all plugins on one port (3000) by default
   cms migrate                                               apply every pending migration
+  cms plugins [--service core-api|asset-processor|gateway]  the plugins a process loads, in start order,
+                                                            with what each needs, offers and collects
   cms admin create --email <e-mail> [--name <name>]         create an administrator (password from
                                                             CMS_ADMIN_PASSWORD or asked for)
 Without DATABASE_URL, migrate and admin create use the embedded PostgreSQL of CMS_DATA_DIR: that of
@@ -20,6 +23,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     if (command === 'start') return await start(rest);
     if (command === 'migrate') return await migrate();
+    if (command === 'plugins') return await plugins(rest);
     if (command === 'admin' && rest[0] === 'create') return await createAdmin(rest.slice(1));
     console.error(USAGE);
     process.exitCode = 2;
@@ -57,6 +61,14 @@ async function start(args: string[]): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+async function plugins(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { service: { type: 'string' } } });
+  const service = (values.service ?? 'all') as ServiceName | 'all';
+  if (service !== 'all' && !SERVICE_NAMES.includes(service))
+    throw new ConfigError(`unknown service "${service}"; one of ${SERVICE_NAMES.join(', ')}`);
+  console.log(await describePluginSet(service));
 }
 
 async function migrate(): Promise<void> {

@@ -94,7 +94,8 @@ export async function resolvePluginSet(
   return orderPlugins(selected, new Set(KERNEL_SERVICE_NAMES));
 }
 
-const KERNEL_SERVICE_NAMES: Array<keyof KernelServices> = [
+/** The names the kernel registers in the container (`KernelServices`). */
+export const KERNEL_SERVICE_NAMES: Array<keyof KernelServices> = [
   'config',
   'logger',
   'db',

@@ -66,70 +66,128 @@ export function selectPlugins(
   return all.filter((p) => (service === 'all' || p.processes.includes(service)) && !disabled.includes(p.id));
 }
 
-/**
- * Orders plugins so that each comes after the plugins providing what it needs (or optionally uses, when
- * loaded). Registries (`collects`) impose no order: their arrays exist from the start and fill as
- * contributors are set up. Refuses a missing or circular dependency, naming the plugin.
- */
-export function orderPlugins(plugins: AnyPluginManifest[], kernelServices: ReadonlySet<string>): AnyPluginManifest[] {
+/** Why one loaded plugin depends on another: it names one of the other's services or registries. */
+export interface PluginEdge {
+  /** The plugin that uses (or contributes to) something of `to`. */
+  from: string;
+  to: string;
+  /** The service or registry name. */
+  name: string;
+  /** `needs` and `optional` name a service (or registry); `contributes` adds items to `to`'s registry. */
+  kind: 'needs' | 'optional' | 'contributes';
+  /** True when `name` is a registry `to` collects (no start order: its array exists from the start). */
+  registry: boolean;
+}
+
+/** The plugins that provide each service and collect each registry, refusing a name claimed twice. */
+function claimedNames(
+  plugins: readonly AnyPluginManifest[],
+  kernelServices: ReadonlySet<string>,
+): { providerOf: Map<string, AnyPluginManifest>; collectorOf: Map<string, AnyPluginManifest> } {
   const providerOf = new Map<string, AnyPluginManifest>();
-  const claim = (name: string, p: AnyPluginManifest, what: string) => {
-    if (kernelServices.has(name)) throw new Error(`plugin "${p.id}" ${what} "${name}", a kernel service name`);
-    const other = providerOf.get(name);
-    if (other) throw new Error(`service "${name}" is provided by both "${other.id}" and "${p.id}"`);
-    providerOf.set(name, p);
-  };
-  const registries = new Set<string>();
+  const collectorOf = new Map<string, AnyPluginManifest>();
   for (const p of plugins) {
     checkManifest(p);
-    for (const name of Object.keys(p.provides ?? {})) claim(name, p, 'provides');
+    for (const name of Object.keys(p.provides ?? {})) {
+      if (kernelServices.has(name)) throw new Error(`plugin "${p.id}" provides "${name}", a kernel service name`);
+      const other = providerOf.get(name);
+      if (other) throw new Error(`service "${name}" is provided by both "${other.id}" and "${p.id}"`);
+      providerOf.set(name, p);
+    }
   }
   for (const p of plugins) {
     for (const name of p.collects ?? []) {
-      if (registries.has(name)) throw new Error(`registry "${name}" is collected by two plugins (one is "${p.id}")`);
+      if (collectorOf.has(name)) throw new Error(`registry "${name}" is collected by two plugins (one is "${p.id}")`);
       if (providerOf.has(name) || kernelServices.has(name))
         throw new Error(`plugin "${p.id}" collects "${name}", which is also a service name`);
-      registries.add(name);
+      collectorOf.set(name, p);
     }
   }
-  const ordered: AnyPluginManifest[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const providerFor = (need: string) =>
-    kernelServices.has(need) || registries.has(need) ? undefined : providerOf.get(need);
-  // Plugins a plugin cannot start without: the providers of its `needs`, transitively.
-  const requiredClosure = (p: AnyPluginManifest, seen = new Set<AnyPluginManifest>()): Set<AnyPluginManifest> => {
-    for (const need of p.needs as readonly string[]) {
-      const provider = providerFor(need);
-      if (provider && !seen.has(provider)) {
-        seen.add(provider);
-        requiredClosure(provider, seen);
-      }
+  return { providerOf, collectorOf };
+}
+
+/**
+ * Every dependency between loaded plugins: each `needs` and `optional` name another loaded plugin
+ * provides or collects, and each `contributes` to a registry another loaded plugin collects. Refuses
+ * a needed name that neither the kernel nor a loaded plugin offers, naming the plugin.
+ */
+export function pluginEdges(plugins: readonly AnyPluginManifest[], kernelServices: ReadonlySet<string>): PluginEdge[] {
+  const { providerOf, collectorOf } = claimedNames(plugins, kernelServices);
+  const edges: PluginEdge[] = [];
+  const add = (p: AnyPluginManifest, name: string, kind: PluginEdge['kind'], required: boolean) => {
+    if (kernelServices.has(name)) return;
+    const collector = collectorOf.get(name);
+    const owner = collector ?? providerOf.get(name);
+    if (!owner) {
+      if (required)
+        throw new Error(`plugin "${p.id}" needs "${name}", which neither the kernel nor a loaded plugin provides`);
+      return;
     }
-    return seen;
+    if (owner !== p) edges.push({ from: p.id, to: owner.id, name, kind, registry: owner === collector });
   };
-  const visit = (p: AnyPluginManifest, chain: string[]) => {
-    if (state.get(p.id) === 'done') return;
-    if (state.get(p.id) === 'visiting') throw new Error(`circular plugin dependency: ${[...chain, p.id].join(' -> ')}`);
-    state.set(p.id, 'visiting');
-    for (const need of p.needs as readonly string[]) {
-      if (kernelServices.has(need) || registries.has(need)) continue;
-      const provider = providerOf.get(need);
-      if (!provider)
-        throw new Error(`plugin "${p.id}" needs "${need}", which neither the kernel nor a loaded plugin provides`);
-      if (provider !== p) visit(provider, [...chain, p.id]);
+  for (const p of plugins) {
+    for (const name of p.needs as readonly string[]) add(p, name, 'needs', true);
+    for (const name of (p.optional ?? []) as readonly string[]) add(p, name, 'optional', false);
+    for (const name of Object.keys(p.contributes ?? {})) if (collectorOf.has(name)) add(p, name, 'contributes', false);
+  }
+  return edges;
+}
+
+const describeEdge = (e: PluginEdge) =>
+  e.kind === 'contributes'
+    ? `"${e.from}" contributes to "${e.name}" of "${e.to}"`
+    : `"${e.from}" ${e.kind === 'needs' ? 'needs' : 'optionally uses'} "${e.name}" of "${e.to}"`;
+
+/**
+ * Refuses a circle among the loaded plugins, whatever its edges: required or optional services,
+ * registries used or contributed to. Each plugin may only depend on plugins that never depend back on
+ * it, so every service a plugin declares is set up before it and the graph `cms plugins` prints reads
+ * top down. The message names the plugins in the circle and why each depends on the next.
+ */
+export function refuseCycles(plugins: readonly AnyPluginManifest[], edges: readonly PluginEdge[]): void {
+  const out = new Map<string, PluginEdge[]>();
+  for (const e of edges) out.set(e.from, [...(out.get(e.from) ?? []), e]);
+  const state = new Map<string, 'visiting' | 'done'>();
+  const path: PluginEdge[] = [];
+  const visit = (id: string) => {
+    state.set(id, 'visiting');
+    for (const e of out.get(id) ?? []) {
+      if (state.get(e.to) === 'done') continue;
+      if (state.get(e.to) === 'visiting') {
+        const circle = [...path.slice(path.findIndex((x) => x.from === e.to)), e];
+        const ids = [...circle.map((x) => x.from), e.to];
+        throw new Error(
+          `circular plugin dependency: ${ids.join(' -> ')} (${circle.map(describeEdge).join('; ')}). ` +
+            'Optional services and contributions count too: turn one direction into a registry the other plugin ' +
+            'collects, or move the code to the plugin it depends on (CONTRIBUTING.md, "Ports")',
+        );
+      }
+      path.push(e);
+      visit(e.to);
+      path.pop();
     }
-    // An optional service orders its provider first when it can. When that would close a circle (two
-    // plugins that use each other's services optionally, e.g. gateway and content), the provider comes
-    // later and the plugin receives a late-bound handle (PluginScopes), usable once start-up is done.
-    for (const need of (p.optional ?? []) as readonly string[]) {
-      const provider = providerFor(need);
-      if (!provider || provider === p || state.get(provider.id) === 'visiting') continue;
-      if ([...requiredClosure(provider)].some((q) => q === p || state.get(q.id) === 'visiting')) continue;
-      visit(provider, [...chain, p.id]);
-    }
-    state.set(p.id, 'done');
+    state.set(id, 'done');
+  };
+  for (const p of plugins) if (!state.has(p.id)) visit(p.id);
+}
+
+/**
+ * Orders plugins so that each comes after the plugins providing what it needs or optionally uses.
+ * Registries (`collects`) impose no order: their arrays exist from the start and fill as contributors
+ * are set up. Refuses a missing dependency and any circle (see `refuseCycles`), naming the plugins.
+ */
+export function orderPlugins(plugins: AnyPluginManifest[], kernelServices: ReadonlySet<string>): AnyPluginManifest[] {
+  const edges = pluginEdges(plugins, kernelServices);
+  refuseCycles(plugins, edges);
+  const byId = new Map(plugins.map((p) => [p.id, p]));
+  const ordered: AnyPluginManifest[] = [];
+  const done = new Set<string>();
+  const visit = (p: AnyPluginManifest) => {
+    if (done.has(p.id)) return;
+    done.add(p.id);
+    for (const e of edges) if (e.from === p.id && !e.registry && e.kind !== 'contributes') visit(byId.get(e.to)!);
     ordered.push(p);
   };
-  for (const p of plugins) visit(p, []);
+  for (const p of plugins) visit(p);
   return ordered;
 }

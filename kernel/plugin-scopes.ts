@@ -18,8 +18,6 @@ export class PluginScopes {
   private readonly setUpInOrder: AnyPluginManifest[] = [];
   private readonly registries = new Map<string, unknown[]>();
   private stopped = false;
-  /** Every service name a loaded plugin provides (some are registered only after a later setup). */
-  private readonly provided = new Set<string>();
 
   constructor(
     kernelServices: KernelServices,
@@ -42,7 +40,6 @@ export class PluginScopes {
 
   /** Runs `setup` of each plugin in the given (dependency) order and registers what each offers. */
   async setUp(plugins: readonly AnyPluginManifest[]): Promise<void> {
-    for (const plugin of plugins) for (const name of Object.keys(plugin.provides ?? {})) this.provided.add(name);
     for (const plugin of plugins) {
       for (const name of plugin.collects ?? []) {
         const items: unknown[] = [];
@@ -67,14 +64,10 @@ export class PluginScopes {
       }
       scope.register(need, asValue(this.root.resolve(need)));
     }
-    for (const name of (plugin.optional ?? []) as readonly string[]) {
-      const value = this.root.hasRegistration(name)
-        ? this.root.resolve(name)
-        : this.provided.has(name)
-          ? this.lateBound(name, plugin.id)
-          : undefined;
-      scope.register(name, asValue(value));
-    }
+    // The loader orders every loaded provider before its users and refuses circles, so an optional
+    // service that is not registered yet is one no loaded plugin provides.
+    for (const name of (plugin.optional ?? []) as readonly string[])
+      scope.register(name, asValue(this.root.hasRegistration(name) ? this.root.resolve(name) : undefined));
 
     const services = plugin.setup ? await plugin.setup(scope.cradle) : undefined;
     scope.register('services', asValue(services));
@@ -94,32 +87,6 @@ export class PluginScopes {
       const made = (factory as (c: Context) => unknown)(ctx);
       registry.push(...(Array.isArray(made) ? made : [made]));
     }
-  }
-
-  /**
-   * A handle on an optional service whose provider is set up after the plugin that uses it (the two use
-   * each other's services, see orderPlugins): each member is looked up on use, so it works from
-   * `onStart` on; using it inside `setup` fails, naming both.
-   */
-  private lateBound(name: string, user: string): object {
-    const target = () => {
-      if (!this.root.hasRegistration(name))
-        throw new Error(
-          `plugin "${user}" used "${name}" during its setup, before the plugin that provides it was set up`,
-        );
-      return this.root.resolve(name) as Record<string | symbol, unknown>;
-    };
-    return new Proxy(
-      {},
-      {
-        get: (_t, prop) => {
-          const service = target();
-          const member = service[prop];
-          return typeof member === 'function' ? (member as (...a: unknown[]) => unknown).bind(service) : member;
-        },
-        has: (_t, prop) => prop in target(),
-      },
-    );
   }
 
   /** `onStart` of every plugin, in order. */

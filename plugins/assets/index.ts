@@ -29,9 +29,9 @@ export default definePlugin({
   id: 'assets',
   processes: ['asset-processor', 'core-api'],
   routesIn: ['asset-processor', 'core-api'],
-  needs: ['db', 'recordHooks', 'sessions', 'permissions', 'config', 'clock'],
-  // Public form uploads: the website's upload settings (content plugin).
-  optional: ['publishedSites'],
+  // `websiteUploadRules`: the websites public form uploads are for, and their rules (content plugin).
+  needs: ['db', 'recordHooks', 'sessions', 'permissions', 'config', 'clock', 'websiteUploadRules'],
+  collects: ['websiteUploadRules'],
   permissions: ASSET_PERMISSIONS,
   config: AssetsConfig,
   migrations: path.join(here, 'migrations'),

@@ -5,6 +5,7 @@ import type { Tx } from '../../kernel/index.ts';
  * references (the data plugin's batch `resolve-assets`), and attaching a staged public-form upload
  * to the library in the caller's transaction (in-process in the all-in-one install; the split
  * deployment calls `POST /api/v1/dam/form-uploads/attach` with `DAM_SERVICE_TOKEN` instead).
+ * It collects the registry `websiteUploadRules` (the websites public form uploads are for).
  */
 export interface AssetRef {
   id: string;
@@ -51,8 +52,41 @@ export interface AssetLibrary {
   stagedUpload(uploadId: string, trx?: Tx): Promise<StagedUpload | undefined>;
 }
 
+/** A website's upload rules for public forms (`settings.uploads`), numbers already clamped. */
+export interface WebsiteUploadSettings {
+  enabled: boolean;
+  /** Content-checked types only, e.g. `image/png`, `application/pdf`. */
+  allowedTypes: string[];
+  maxFileBytes: number;
+  maxFilesPerSubmit: number;
+  dailyBytes: number;
+  /** Target folder of attached files. */
+  folder: string;
+  /** `private` unless the administrator explicitly allowed a public folder. */
+  visibility: 'private' | 'public';
+}
+
+/**
+ * An item of the registry `websiteUploadRules`: a plugin that holds websites (the content plugin).
+ * Public form uploads find the website of an intent and its rules here; public form submits read
+ * `maxFilesPerSubmit`. Without a contributor there are no websites (uploads answer 404).
+ */
+export interface WebsiteUploadRules {
+  /** The website whose root path is the first segment of `path`, or whose domain is `host`. */
+  findWebsite(by: {
+    id?: string;
+    host?: string;
+    path?: string;
+  }): Promise<{ id: string; name: string; rootPath: string } | undefined>;
+  /** Undefined for a website this source does not hold. */
+  uploadSettings(websiteId: string): Promise<WebsiteUploadSettings | undefined>;
+}
+
 declare module '../../kernel/index.ts' {
   interface PluginServices {
     assetLibrary: AssetLibrary;
+  }
+  interface PluginContributions {
+    websiteUploadRules: WebsiteUploadRules;
   }
 }

@@ -16,13 +16,14 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  * (`gateway:manage`), key and identity-provider-token authentication, scopes, address lists, expiry,
  * per-client rate limits (memory, or Redis shared by several gateway processes), published data
  * reads and draft writes through the data plugin's `dataObjects`, and automation calls and
- * passthrough to gateway routes through `gatewayCatalog` when the gateway plugin is loaded.
+ * passthrough to gateway routes through `gatewayRoutes` when the gateway plugin is loaded (identity-provider
+ * documents through its `outboundFetch`).
  */
 export default definePlugin({
   id: 'client-api',
   processes: ['gateway'],
   needs: ['db', 'clock', 'config', 'dataObjects'],
-  optional: ['gatewayCatalog'],
+  optional: ['gatewayRoutes', 'outboundFetch'],
   config: ClientApiConfig,
   migrations: path.join(here, 'migrations'),
   setup: (deps) => createClientApiServices(deps),

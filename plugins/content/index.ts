@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { definePlugin } from '../../kernel/index.ts';
 import { ContentConfig } from './config.ts';
 import { CONTENT_PERMISSIONS } from './permissions.ts';
-import type { PublishedSites } from './ports.ts';
+import type { GatewayBindingSource, WebsiteUploadRules } from './ports.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { layoutRoutes } from './routes/layouts.ts';
 import { pageRoutes } from './routes/pages.ts';
@@ -21,10 +21,17 @@ import { pageSearchSource } from './services/search-source.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-function publishedSites(s: ContentServices): PublishedSites {
+/** The gateway content bindings, as the gateway reads them (registry `gatewayBindingSources`). */
+function gatewayBindingSource(s: ContentServices): GatewayBindingSource {
   return {
     findBinding: (id, trx) => s.bindings.find(id, trx),
     checkSiteKey: (websiteId, presented) => s.websites.checkSiteKey(websiteId, presented),
+  };
+}
+
+/** Websites' upload rules, as public form uploads and submits read them (registry `websiteUploadRules`). */
+function websiteUploadRules(s: ContentServices): WebsiteUploadRules {
+  return {
     async findWebsite(by) {
       const site =
         (by.id ? await s.directory.byId(by.id) : undefined) ??
@@ -39,24 +46,24 @@ function publishedSites(s: ContentServices): PublishedSites {
 }
 
 /**
- * Websites and their pages: node trees, versions, publication, the public read API, `/site-root`,
- * and the `publishedSites` port the gateway reads bindings and site keys through. Page changes are
- * announced through the record-change hooks (record type `page`); pages are a search source.
+ * Websites and their pages: node trees, versions, publication, the public read API and `/site-root`.
+ * It provides no service (nothing depends on it); it contributes its pages' gateway bindings to the
+ * gateway, its websites' upload rules to the asset plugin and its pages to search (ports.ts). Page
+ * changes are announced through the record-change hooks (record type `page`).
  */
 export default definePlugin({
   id: 'content',
   processes: ['core-api', 'gateway'],
   routesIn: ['core-api'],
   needs: ['db', 'audit', 'recordHooks', 'permissions', 'clock', 'config'],
-  optional: ['dataObjects', 'gatewayCatalog'],
+  optional: ['dataObjects', 'gatewayRoutes'],
   permissions: CONTENT_PERMISSIONS,
   config: ContentConfig,
   migrations: path.join(here, 'migrations'),
   setup: (deps) => createContentServices(deps),
-  provides: {
-    publishedSites: ({ services }) => publishedSites(services),
-  },
   contributes: {
+    gatewayBindingSources: ({ services }) => gatewayBindingSource(services),
+    websiteUploadRules: ({ services }) => websiteUploadRules(services),
     searchSources: ({ services }) => pageSearchSource({ pages: services.pageStore, directory: services.directory }),
   },
   async routes(app, { services }) {

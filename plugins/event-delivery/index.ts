@@ -5,7 +5,7 @@ import { DeliveryWorker } from './services/worker.ts';
 /**
  * The object events delivery worker, in the gateway process only: sends the deliveries the
  * `object-events` plugin queues (through its `objectEventQueue`) to the endpoint and route of each
- * subscription through `gatewayCatalog.callRoute` (endpoint credentials, outbound policy). No routes,
+ * subscription through `gatewayRoutes.callRoute` (endpoint credentials, outbound policy). No routes,
  * no tables of its own.
  */
 export default definePlugin({
@@ -13,14 +13,14 @@ export default definePlugin({
   processes: ['gateway'],
   needs: ['objectEventQueue', 'clock', 'config'],
   // Without the gateway plugin there is nothing to send through: the worker stays off.
-  optional: ['gatewayCatalog'],
+  optional: ['gatewayRoutes'],
   config: EventDeliveryConfig,
-  setup: ({ objectEventQueue, gatewayCatalog, clock, config, log, pluginConfig }) => ({
-    enabled: pluginConfig.OBJECT_EVENTS_ENABLED && gatewayCatalog !== undefined,
+  setup: ({ objectEventQueue, gatewayRoutes, clock, config, log, pluginConfig }) => ({
+    enabled: pluginConfig.OBJECT_EVENTS_ENABLED && gatewayRoutes !== undefined,
     worker:
-      gatewayCatalog &&
+      gatewayRoutes &&
       new DeliveryWorker(
-        { queue: objectEventQueue, catalog: gatewayCatalog, clock, log },
+        { queue: objectEventQueue, catalog: gatewayRoutes, clock, log },
         {
           concurrency: pluginConfig.OBJECT_EVENTS_CONCURRENCY,
           pollMs: pluginConfig.OBJECT_EVENTS_POLL_MS,
@@ -33,7 +33,7 @@ export default definePlugin({
     const worker = services.worker;
     if (!services.enabled || !worker) {
       if (!services.worker)
-        log.warn('object events: no gatewayCatalog in this process, deliveries are not sent from here');
+        log.warn('object events: no gatewayRoutes in this process, deliveries are not sent from here');
       return;
     }
     objectEventQueue.onQueued(() => worker.wake());

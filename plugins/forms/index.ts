@@ -11,16 +11,15 @@ import { FormSubmissions, SubmitRateLimit } from './services/form-submit.ts';
 export default definePlugin({
   id: 'forms',
   processes: ['core-api'],
-  needs: ['db', 'clock', 'assetLibrary', 'dataObjects'],
-  // The website's upload settings (maxFilesPerSubmit), when the content plugin is there.
-  optional: ['publishedSites'],
+  // `websiteUploadRules` (asset plugin's registry): the website's maxFilesPerSubmit, from the content plugin.
+  needs: ['db', 'clock', 'assetLibrary', 'dataObjects', 'websiteUploadRules'],
   config: FormsConfig,
-  setup: ({ db, clock, assetLibrary, dataObjects, publishedSites, pluginConfig }) =>
+  setup: ({ db, clock, assetLibrary, dataObjects, websiteUploadRules, pluginConfig }) =>
     new FormSubmissions({
       db,
       assets: assetLibrary,
       objects: dataObjects,
-      sites: publishedSites,
+      sites: websiteUploadRules,
       limit: new SubmitRateLimit(
         pluginConfig.FORM_SUBMIT_RATE_LIMIT_PER_WINDOW,
         pluginConfig.FORM_SUBMIT_RATE_LIMIT_WINDOW_SECONDS * 1000,

@@ -24,22 +24,23 @@ declare module '../../kernel/index.ts' {
 
 /**
  * The gateway: upstream endpoints (credentials sealed, rate limits, timeouts) and their routes, OpenAPI
- * import, live calls under one outbound HTTP policy, published-site bindings (resolve/submit), the
- * passthroughs, vendor presets and remote plugins. core-api builds its services for `gatewayCatalog`
+ * import, live calls under one outbound HTTP policy, published-site bindings (resolve/submit) read from
+ * the registry `gatewayBindingSources` (the content plugin contributes its pages' bindings), the
+ * passthroughs, vendor presets and remote plugins. core-api builds its services for `gatewayRoutes`
  * (subscriptions and page bindings check routes there); the routes run in the gateway only.
  */
 export default definePlugin({
   id: 'gateway',
   processes: ['core-api', 'gateway'],
   routesIn: ['gateway'],
-  needs: ['db', 'clock', 'secretBox', 'extensions', 'config', 'gatewayRemotePlugins'],
-  optional: ['publishedSites'],
-  collects: ['gatewayRemotePlugins'],
+  needs: ['db', 'clock', 'secretBox', 'extensions', 'config', 'gatewayRemotePlugins', 'gatewayBindingSources'],
+  collects: ['gatewayRemotePlugins', 'gatewayBindingSources'],
   config: GatewayConfig,
   migrations: path.join(here, 'migrations'),
   setup: (deps) => createGatewayServices(deps),
   provides: {
-    gatewayCatalog: ({ services }) => services.catalog,
+    gatewayRoutes: ({ services }) => services.gatewayRoutes,
+    outboundFetch: ({ services }) => services.outboundFetch,
   },
   async routes(app, ctx) {
     const { services, pluginConfig } = ctx;

@@ -1,8 +1,12 @@
 import type { Tx } from '../../kernel/index.ts';
 
 /**
- * What the gateway plugin offers other plugins (container name `gatewayCatalog`): its endpoints and
- * routes, and one way to call them with the endpoint's credentials under the outbound HTTP policy.
+ * What the gateway plugin offers other plugins:
+ * - `gatewayRoutes`: its endpoints' routes, found by id or matched against a concrete call, and called
+ *   with the endpoint's credentials under the outbound HTTP policy;
+ * - `outboundFetch`: a plain outbound request under the same policy, without credentials;
+ * - the registry `gatewayBindingSources`: where published sites' bindings come from (the content
+ *   plugin contributes its pages' bindings), read by `/api/v1/gateway/resolve` and `/submit`.
  * Built in core-api too (object-event subscriptions and page bindings check that a route exists),
  * so it must not open connections that only the gateway's own routes need.
  */
@@ -37,7 +41,8 @@ export interface GatewayAnswer {
   truncated: boolean;
 }
 
-export interface GatewayCatalog {
+/** Container name `gatewayRoutes`. */
+export interface GatewayRoutes {
   /** The route `routeId` of endpoint `endpointId`, or undefined when either does not exist. */
   findRoute(endpointId: string, routeId: string, trx?: Tx): Promise<GatewayRouteRef | undefined>;
   /**
@@ -55,12 +60,16 @@ export interface GatewayCatalog {
     method: string,
     path: string,
   ): Promise<{ route: GatewayRouteRef; params: Record<string, string> } | undefined>;
+}
+
+/** Container name `outboundFetch`. */
+export interface OutboundFetch {
   /**
-   * A plain outbound request under the same policy (loopback/private ranges, address pinned after
+   * A plain outbound request under the gateway's outbound HTTP policy (loopback/private ranges, address pinned after
    * DNS resolution, redirects re-checked, timeouts, body cap), e.g. an identity provider's discovery
    * document and keys. No credentials are added.
    */
-  fetchOutbound(
+  fetch(
     url: string,
     init?: {
       method?: string;
@@ -72,8 +81,52 @@ export interface GatewayCatalog {
   ): Promise<GatewayAnswer>;
 }
 
+/** Applied by the gateway to an upstream JSON answer before a published site sees it. */
+export interface BindingResultFilter {
+  /** Dot path into the answer whose value is used (e.g. `data.items`); default: the whole answer. */
+  path?: string;
+  /** Fields kept from each row (or from the object); default: all. */
+  pick?: string[];
+  /** Output name by field name, applied after `pick`. */
+  rename?: Record<string, string>;
+  /** Rows kept when the value is an array (1-1000). */
+  limit?: number;
+}
+
+/** One call a published site may make through the gateway, by its id only (never a URL or a route). */
+export interface GatewayBinding {
+  id: string;
+  websiteId: string;
+  pageId: string | null;
+  endpointId: string;
+  routeId: string;
+  /** Fixed parameters stored with the page: path template values and query values. */
+  parameters: { path?: Record<string, string>; query?: Record<string, string> };
+  resultFilter: BindingResultFilter | null;
+  /** `resolve` reads (GET-like), `submit` sends a form (POST-like). */
+  mode: 'resolve' | 'submit';
+}
+
+/**
+ * An item of the registry `gatewayBindingSources`: a plugin that stores bindings (the content plugin,
+ * which assigns them when a page is saved). The gateway asks each source in turn for a binding id and
+ * checks the site key with the source that knew it.
+ */
+export interface GatewayBindingSource {
+  findBinding(bindingId: string, trx?: Tx): Promise<GatewayBinding | undefined>;
+  /**
+   * True when the website has no site key, or `presented` matches its salted hash (constant-time).
+   * False for an unknown website or a wrong/missing key.
+   */
+  checkSiteKey(websiteId: string, presented: string | undefined): Promise<boolean>;
+}
+
 declare module '../../kernel/index.ts' {
   interface PluginServices {
-    gatewayCatalog: GatewayCatalog;
+    gatewayRoutes: GatewayRoutes;
+    outboundFetch: OutboundFetch;
+  }
+  interface PluginContributions {
+    gatewayBindingSources: GatewayBindingSource;
   }
 }

@@ -23,7 +23,7 @@ export default definePlugin({
   routesIn: ['core-api'],
   needs: ['db', 'clock', 'audit', 'recordHooks'],
   // Route checks need the gateway's catalog; it is built in core-api (and the gateway).
-  optional: ['gatewayCatalog'],
+  optional: ['gatewayRoutes'],
   permissions: OBJECT_EVENTS_PERMISSIONS,
   config: ObjectEventsConfig,
   migrations: path.join(here, 'migrations'),

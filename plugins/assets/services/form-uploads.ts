@@ -11,7 +11,6 @@ import {
   type Clock,
   type Db,
   type Logger,
-  type ServiceMap,
   type Tx,
 } from '../../../kernel/index.ts';
 import { keys, type AssetRow, type Visibility } from '../model.ts';
@@ -23,6 +22,7 @@ import type { AssetLibrary } from './library.ts';
 import { normaliseFilename, normaliseFolder } from './paths.ts';
 import { sniffType, type SniffedType } from './sniff.ts';
 import type { UploadTickets } from './tickets.ts';
+import type { UploadRules } from './upload-rules.ts';
 
 /** Never accepted from the public, whatever a website allows: markup, scripts, programs, unknown bytes. */
 const NEVER =
@@ -51,7 +51,7 @@ export class FormUploads {
       library: AssetLibrary;
       log: Logger;
       tickets: UploadTickets | null;
-      sites: ServiceMap['publishedSites'] | undefined;
+      sites: UploadRules;
       maxFileBytes: number;
       ticketTtlSeconds: number;
       stagingTtlSeconds: number;
@@ -68,7 +68,7 @@ export class FormUploads {
     const website = await this.website(input);
     if (!this.d.tickets)
       throw unavailable('Public uploads are not configured (UPLOAD_TOKEN_SECRET)', 'UPLOADS_UNAVAILABLE');
-    const settings = await this.d.sites!.uploadSettings(website.id);
+    const settings = await this.d.sites.uploadSettings(website.id);
     if (!settings?.enabled) throw forbidden('This website does not accept uploads', 'UPLOADS_DISABLED');
     const maxBytes = Math.min(settings.maxFileBytes, this.d.maxFileBytes);
     if (input.size > maxBytes)
@@ -108,7 +108,7 @@ export class FormUploads {
   /** The website of an intent: an explicit id, else the Origin's host, else the Referer's host or first path segment. */
   private async website(input: IntentInput): Promise<{ id: string }> {
     // Without the content plugin there are no websites to find.
-    if (!this.d.sites) throw notFound('No website matches this request', 'WEBSITE_NOT_FOUND');
+    if (!this.d.sites.available) throw notFound('No website matches this request', 'WEBSITE_NOT_FOUND');
     const lookups: Array<{ id?: string; host?: string; path?: string }> = [];
     if (input.websiteId) lookups.push({ id: input.websiteId });
     for (const header of [input.origin, input.referer]) {

@@ -12,15 +12,15 @@ import { AssetLibrary } from './library.ts';
 import { PresetCatalog } from './presets.ts';
 import { ServiceAuth } from './service-auth.ts';
 import { FormUploads } from './form-uploads.ts';
+import { UploadRules } from './upload-rules.ts';
 import { UploadTickets } from './tickets.ts';
 
-export type AssetNeeds = 'db' | 'recordHooks' | 'sessions' | 'permissions' | 'config' | 'clock';
-/** Websites' upload settings (content plugin), for public form uploads. */
-export type AssetOptional = 'publishedSites';
+/** `websiteUploadRules`: the registry of websites' upload rules (the content plugin contributes them). */
+export type AssetNeeds = 'db' | 'recordHooks' | 'sessions' | 'permissions' | 'config' | 'clock' | 'websiteUploadRules';
 /** Larger raw image bodies get a buffer of their own, so an idle process keeps at most jobs x 16 MB. */
 const MAX_KEPT_BODY_BYTES = 16 * 1024 * 1024;
 
-export type AssetDeps = PluginDeps<AssetNeeds, AssetOptional, typeof AssetsConfig>;
+export type AssetDeps = PluginDeps<AssetNeeds, never, typeof AssetsConfig>;
 
 /** The plugin's services, built once per process: one store client, one image queue, one delivery cache. */
 export function createAssetServices(deps: AssetDeps) {
@@ -74,7 +74,7 @@ export function createAssetServices(deps: AssetDeps) {
     library,
     log: deps.log,
     tickets: cfg.UPLOAD_TOKEN_SECRET ? new UploadTickets(cfg.UPLOAD_TOKEN_SECRET) : null,
-    sites: deps.publishedSites,
+    sites: new UploadRules(deps.websiteUploadRules),
     maxFileBytes: cfg.ASSET_MAX_FILE_BYTES,
     ticketTtlSeconds: cfg.UPLOAD_TICKET_TTL_SECONDS,
     stagingTtlSeconds: cfg.UPLOAD_STAGING_TTL_SECONDS,

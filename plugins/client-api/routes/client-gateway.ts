@@ -33,7 +33,7 @@ const Query = Type.Object(
 // A JSON object: what an automation engine takes as its input document.
 const AutomationBody = Type.Object({}, { additionalProperties: true, maxProperties: 1000 });
 
-type Catalog = NonNullable<ClientApiServices['gatewayCatalog']>;
+type GatewayRoutes = NonNullable<ClientApiServices['gatewayRoutes']>;
 
 function passedHeaders(request: FastifyRequest): Record<string, string> {
   const out: Record<string, string> = {};
@@ -67,9 +67,9 @@ function outcomeOf(response: unknown): string | undefined {
   return undefined;
 }
 
-/** The catalog route for this call, or ClientNotFound when it does not exist or is out of scope. */
+/** The gatewayRoutes route for this call, or ClientNotFound when it does not exist or is out of scope. */
 async function routeFor(
-  catalog: Catalog | undefined,
+  gatewayRoutes: GatewayRoutes | undefined,
   request: FastifyRequest,
   method: string,
   kind: 'automation:run' | 'gateway:call',
@@ -77,8 +77,8 @@ async function routeFor(
   const scopes = clientOf(request).scopes;
   const params = request.params as { endpoint: string; '*': string };
   // No scope of this kind at all: nothing to look up.
-  if (!catalog || !scopes.hasKind(kind)) throw new ClientNotFound();
-  const match = await catalog.matchRoute(params.endpoint, method, `/${params['*']}`);
+  if (!gatewayRoutes || !scopes.hasKind(kind)) throw new ClientNotFound();
+  const match = await gatewayRoutes.matchRoute(params.endpoint, method, `/${params['*']}`);
   if (
     !match ||
     !scopes.mayRoute(kind, { id: match.route.endpointId, name: match.route.endpointName }, match.route.routeId)
@@ -89,7 +89,7 @@ async function routeFor(
 
 /** POST /client/v1/automations/:endpoint/* and ALL /client/v1/gateway/:endpoint/*. */
 export async function clientGatewayRoutes(app: App, services: ClientApiServices): Promise<void> {
-  const catalog = services.gatewayCatalog;
+  const gatewayRoutes = services.gatewayRoutes;
 
   app.post(
     '/client/v1/automations/:endpoint/*',
@@ -100,10 +100,10 @@ export async function clientGatewayRoutes(app: App, services: ClientApiServices)
     },
     async (request, reply) =>
       orNotFound(reply, async () => {
-        const { route, params } = await routeFor(catalog, request as FastifyRequest, 'POST', 'automation:run');
+        const { route, params } = await routeFor(gatewayRoutes, request as FastifyRequest, 'POST', 'automation:run');
         let answer;
         try {
-          answer = await catalog!.callRoute(route.endpointId, route.routeId, {
+          answer = await gatewayRoutes!.callRoute(route.endpointId, route.routeId, {
             params,
             query: request.query,
             headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -133,8 +133,8 @@ export async function clientGatewayRoutes(app: App, services: ClientApiServices)
     schema: { tags, params: EndpointParams, querystring: Query },
     handler: async (request, reply) =>
       orNotFound(reply, async () => {
-        const { route, params } = await routeFor(catalog, request as FastifyRequest, request.method, 'gateway:call');
-        const answer = await catalog!.callRoute(route.endpointId, route.routeId, {
+        const { route, params } = await routeFor(gatewayRoutes, request as FastifyRequest, request.method, 'gateway:call');
+        const answer = await gatewayRoutes!.callRoute(route.endpointId, route.routeId, {
           params,
           query: request.query,
           headers: passedHeaders(request),

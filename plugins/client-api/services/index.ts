@@ -7,7 +7,7 @@ import { ClientRateLimiter } from './rate-limiter.ts';
 
 export type ClientApiDeps = PluginDeps<
   'db' | 'clock' | 'config' | 'dataObjects',
-  'gatewayCatalog',
+  'gatewayRoutes' | 'outboundFetch',
   typeof ClientApiConfig
 >;
 
@@ -17,10 +17,10 @@ const OUTBOUND_MAX_BYTES = 256 * 1024;
 export function createClientApiServices(deps: ClientApiDeps) {
   const { db, clock, log, pluginConfig } = deps;
   // The gateway's outbound policy (private ranges, pinned DNS) when it is loaded; a direct fetch otherwise.
-  const catalog = deps.gatewayCatalog;
-  const fetcher: DocumentFetcher = catalog
+  const outbound = deps.outboundFetch;
+  const fetcher: DocumentFetcher = outbound
     ? async (url) => {
-        const answer = await catalog.fetchOutbound(url, {
+        const answer = await outbound.fetch(url, {
           method: 'GET',
           headers: { accept: 'application/json' },
           timeoutMs: OUTBOUND_TIMEOUT_MS,
@@ -50,7 +50,7 @@ export function createClientApiServices(deps: ClientApiDeps) {
     rateLimiter,
     providers,
     dataObjects: deps.dataObjects,
-    gatewayCatalog: catalog,
+    gatewayRoutes: deps.gatewayRoutes,
     defaultRequestsPerMinute: pluginConfig.CLIENT_DEFAULT_REQUESTS_PER_MINUTE,
   };
 }

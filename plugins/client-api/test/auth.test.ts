@@ -212,8 +212,8 @@ describe('client-api: authentication on /client/v1', () => {
   });
 });
 
-describe('client-api: provider documents through the gateway catalog when it is loaded', () => {
-  it('fetches discovery and key set with gatewayCatalog.fetchOutbound', async () => {
+describe('client-api: provider documents through the gateway\'s outbound fetch when it is loaded', () => {
+  it('fetches discovery and key set with outboundFetch.fetch', async () => {
     const issuer = await startIssuer();
     const fixture = fixtureCatalog([]);
     const k = await startClientKernel({ extraPlugins: [fixture.plugin] });

@@ -4,9 +4,10 @@ import { request } from 'undici';
 import { definePlugin, HttpError, type ServiceMap } from '../../../kernel/index.ts';
 import type { PluginManifest } from '../../../kernel/plugin.ts';
 
-type Catalog = ServiceMap['gatewayCatalog'];
-type RouteRef = Awaited<ReturnType<Catalog['findRoute']>> & object;
-type Answer = Awaited<ReturnType<Catalog['callRoute']>>;
+type GatewayRoutes = ServiceMap['gatewayRoutes'];
+type OutboundFetch = ServiceMap['outboundFetch'];
+type RouteRef = Awaited<ReturnType<GatewayRoutes['findRoute']>> & object;
+type Answer = Awaited<ReturnType<GatewayRoutes['callRoute']>>;
 
 export interface FixtureEndpoint {
   id: string;
@@ -54,9 +55,9 @@ function templateRegex(template: string): { regex: RegExp; names: string[] } {
 }
 
 /**
- * A test stand-in for the gateway plugin's `gatewayCatalog`: real endpoints and routes held in memory,
+ * A test stand-in for the gateway plugin's `gatewayRoutes` and `outboundFetch`: real endpoints and routes held in memory,
  * calls made for real with undici to local upstreams, the endpoint's credential added, the caller's
- * headers limited to what it passes. `fetchOutbound` fetches for real and counts its calls.
+ * headers limited to what it passes. `outboundFetch` fetches for real and counts its calls.
  */
 export function fixtureCatalog(endpoints: FixtureEndpoint[]): { plugin: PluginManifest; outboundCalls: string[] } {
   const outboundCalls: string[] = [];
@@ -70,7 +71,7 @@ export function fixtureCatalog(endpoints: FixtureEndpoint[]): { plugin: PluginMa
   });
   const endpointOf = (idOrName: string) => endpoints.find((e) => e.id === idOrName || e.name === idOrName);
 
-  const catalog: Catalog = {
+  const routes: GatewayRoutes = {
     async findRoute(endpointId, routeId) {
       const e = endpoints.find((x) => x.id === endpointId);
       const r = e?.routes.find((x) => x.id === routeId);
@@ -123,7 +124,9 @@ export function fixtureCatalog(endpoints: FixtureEndpoint[]): { plugin: PluginMa
         throw new HttpError(502, 'UPSTREAM_FAILED', `Upstream failed: ${(err as Error).message}`);
       }
     },
-    async fetchOutbound(url, init = {}) {
+  };
+  const outbound: OutboundFetch = {
+    async fetch(url, init = {}) {
       outboundCalls.push(url);
       try {
         return await answerOf(
@@ -135,10 +138,10 @@ export function fixtureCatalog(endpoints: FixtureEndpoint[]): { plugin: PluginMa
     },
   };
   const plugin = definePlugin({
-    id: 'fixture-gateway-catalog',
+    id: 'fixture-gateway',
     processes: ['gateway', 'core-api'],
     needs: [],
-    provides: { gatewayCatalog: () => catalog },
+    provides: { gatewayRoutes: () => routes, outboundFetch: () => outbound },
   });
   return { plugin: plugin as PluginManifest, outboundCalls };
 }

@@ -3,5 +3,5 @@ import type { ContentConfig } from '../config.ts';
 
 /** What the manifest declares: kernel services, and the data and gateway ports when loaded. */
 export type ContentNeeds = 'db' | 'audit' | 'recordHooks' | 'permissions' | 'clock' | 'config';
-export type ContentOptional = 'dataObjects' | 'gatewayCatalog';
+export type ContentOptional = 'dataObjects' | 'gatewayRoutes';
 export type ContentDeps = PluginDeps<ContentNeeds, ContentOptional, typeof ContentConfig>;

@@ -90,7 +90,7 @@ export async function bindContent(
     if (queryParams) parameters.query = queryParams;
     const endpointId = binding.endpointId as string;
     const routeId = binding.routeId as string;
-    const catalog = deps.kernel.gatewayCatalog;
+    const catalog = deps.kernel.gatewayRoutes;
     if (catalog) {
       const route = await catalog.findRoute(endpointId, routeId, trx);
       if (!route)

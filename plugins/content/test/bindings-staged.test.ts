@@ -1,12 +1,13 @@
 import { expect } from 'chai';
-import fixtureGatewayCatalog from './fixtures/gateway-catalog/index.ts';
+import fixtureGatewayRoutes from './fixtures/gateway-routes/index.ts';
 import { startContentKernel, type ContentKernel } from './content-kernel.ts';
+import { contentContributions } from './contributions.ts';
 
 describe('content: gateway bindings and staged pages', () => {
   let k: ContentKernel;
   let site: { id: string };
   before(async () => {
-    k = await startContentKernel({ extraPlugins: [fixtureGatewayCatalog] });
+    k = await startContentKernel({ extraPlugins: [fixtureGatewayRoutes] });
     site = await k.createWebsite();
     await k.t.db('fixture_gateway_routes').insert([
       { endpoint_id: 'weather', route_id: 'current', path_template: '/cities/{city}/now' },
@@ -23,7 +24,7 @@ describe('content: gateway bindings and staged pages', () => {
     ],
   });
 
-  it('assigns a binding id per bound node, stores it, and the port finds it', async () => {
+  it('assigns a binding id per bound node, stores it, and the gateway binding source finds it', async () => {
     const page = await k.createPage({
       websiteId: site.id,
       path: '/weather',
@@ -39,7 +40,7 @@ describe('content: gateway bindings and staged pages', () => {
     });
     const id = page.content.children[1].props.gatewayBindingId as string;
     expect(id).to.match(/^[0-9a-f-]{36}$/);
-    const binding = await k.t.kernel.resolve('publishedSites').findBinding(id);
+    const binding = await contentContributions(k.t).bindings.findBinding(id);
     expect(binding).to.deep.equal({
       id,
       websiteId: site.id,
@@ -54,7 +55,7 @@ describe('content: gateway bindings and staged pages', () => {
     const again = await k.call('PATCH', `/cms-one/pages/${page.id}`, k.editor, { content: page.content });
     expect(again.json().content.children[1].props.gatewayBindingId).to.equal(id);
     await k.call('PATCH', `/cms-one/pages/${page.id}`, k.editor, { content: { type: 'p', text: 'no bindings' } });
-    expect(await k.t.kernel.resolve('publishedSites').findBinding(id)).to.equal(undefined);
+    expect(await contentContributions(k.t).bindings.findBinding(id)).to.equal(undefined);
   });
 
   it('refuses unknown routes, missing path parameters and malformed bindings, naming the path', async () => {
@@ -85,9 +86,7 @@ describe('content: gateway bindings and staged pages', () => {
       path: '/form',
       content: bound({ endpointId: 'crm', routeId: 'lead', mode: 'submit' }),
     });
-    const binding = await k.t.kernel
-      .resolve('publishedSites')
-      .findBinding(submit.content.children[1].props.gatewayBindingId);
+    const binding = await contentContributions(k.t).bindings.findBinding(submit.content.children[1].props.gatewayBindingId);
     expect(binding?.mode).to.equal('submit');
   });
 

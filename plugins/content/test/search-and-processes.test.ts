@@ -75,10 +75,12 @@ describe('content: search source and processes', () => {
     expect(collected).to.deep.equal([{ kind: 'deleted', docs: [] }]);
   });
 
-  it('the gateway process builds publishedSites without mounting the content routes', async () => {
+  it('the gateway process gets its binding source from content without mounting the content routes', async () => {
     const t = await startTestKernel({ service: 'gateway' });
     try {
-      expect(t.kernel.resolve('publishedSites')).to.have.property('findBinding');
+      const sources = t.kernel.resolve('gatewayBindingSources');
+      expect(sources).to.have.length(1);
+      expect(sources[0]).to.have.property('findBinding');
       expect((await t.inject({ method: 'GET', url: '/public/websites' })).statusCode).to.equal(404);
     } finally {
       await t.close();

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startContentKernel, type ContentKernel } from './content-kernel.ts';
+import { contentContributions } from './contributions.ts';
 
 describe('content: websites', () => {
   let k: ContentKernel;
@@ -91,9 +92,9 @@ describe('content: websites', () => {
     expect(bad.json().field).to.equal('rootPath');
   });
 
-  it('site key: plaintext once, salted hash stored, checked in constant time through the port, cleared', async () => {
+  it('site key: plaintext once, salted hash stored, checked in constant time through the gateway binding source, cleared', async () => {
     const site = await k.createWebsite();
-    const sites = k.t.kernel.resolve('publishedSites');
+    const sites = contentContributions(k.t).bindings;
     expect(await sites.checkSiteKey(site.id, undefined)).to.equal(true);
     const res = await k.call('POST', `/cms-one/websites/${site.id}/gateway-api-key/regenerate`, k.editor);
     expect(res.statusCode).to.equal(200);
@@ -148,7 +149,7 @@ describe('content: websites', () => {
     expect(allowed.json()).to.include({ visibility: 'public', folder: '/public-forms' });
     expect((await k.call('GET', url, k.reader)).json().folder).to.equal('/public-forms');
     k.services().directory.invalidate();
-    expect(await k.t.kernel.resolve('publishedSites').uploadSettings(site.id)).to.include({
+    expect(await contentContributions(k.t).uploadRules.uploadSettings(site.id)).to.include({
       enabled: true,
       visibility: 'public',
     });
@@ -220,9 +221,9 @@ describe('content: websites', () => {
     ).to.equal(404);
   });
 
-  it('port findWebsite by id, path and host', async () => {
+  it('upload rules: findWebsite by id, path and host', async () => {
     const site = await k.createWebsite({ domains: ['port.example.test'] });
-    const sites = k.t.kernel.resolve('publishedSites');
+    const sites = contentContributions(k.t).uploadRules;
     const expected = { id: site.id, name: site.name, rootPath: site.rootPath };
     expect(await sites.findWebsite({ id: site.id })).to.deep.equal(expected);
     expect(await sites.findWebsite({ path: `${site.rootPath}/about` })).to.deep.equal(expected);

@@ -2,7 +2,7 @@ import { isHttpError, type Clock, type Logger, type ServiceMap } from '../../../
 import { deliveryBody, deliveryHeaders, retryAfterMs } from './request.ts';
 
 type Queue = ServiceMap['objectEventQueue'];
-type Catalog = ServiceMap['gatewayCatalog'];
+type Catalog = ServiceMap['gatewayRoutes'];
 type ClaimedDelivery = Awaited<ReturnType<Queue['claim']>>[number];
 type Outcome = Parameters<Queue['finish']>[1];
 

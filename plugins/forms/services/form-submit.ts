@@ -48,7 +48,8 @@ export class FormSubmissions {
       db: Db;
       assets: ServiceMap['assetLibrary'];
       objects: ServiceMap['dataObjects'];
-      sites: ServiceMap['publishedSites'] | undefined;
+      /** Registry items: the websites' upload rules (none without the content plugin). */
+      sites: ServiceMap['websiteUploadRules'];
       limit: SubmitRateLimit;
     },
   ) {}
@@ -104,14 +105,23 @@ export class FormSubmissions {
 
   /** The website's `maxFilesPerSubmit` (its upload settings, content plugin); unchecked without that plugin. */
   private async checkFileCount(uploads: StagedUpload[]): Promise<void> {
-    if (!this.d.sites) return;
+    if (!this.d.sites.length) return;
     const perSite = new Map<string, number>();
     for (const u of uploads) perSite.set(u.websiteId, (perSite.get(u.websiteId) ?? 0) + 1);
     for (const [websiteId, count] of perSite) {
-      const settings = await this.d.sites.uploadSettings(websiteId);
+      const settings = await this.uploadSettings(websiteId);
       const max = settings?.maxFilesPerSubmit ?? 0;
       if (count > max)
         throw badRequest(`This website accepts at most ${max} files per submission`, 'attributes', 'TOO_MANY_FILES');
     }
+  }
+
+  /** The first registry item that holds the website answers. */
+  private async uploadSettings(websiteId: string) {
+    for (const source of this.d.sites) {
+      const settings = await source.uploadSettings(websiteId);
+      if (settings) return settings;
+    }
+    return undefined;
   }
 }

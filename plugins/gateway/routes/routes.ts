@@ -30,7 +30,7 @@ function answerBody(answer: GatewayAnswer): unknown {
 }
 
 /** /api/v1/gateway/routes/:id... and preview-resolve (gateway:manage). */
-export async function routeRoutes(app: App, { routes, catalog }: GatewayServices): Promise<void> {
+export async function routeRoutes(app: App, { routes, gatewayRoutes }: GatewayServices): Promise<void> {
   app.patch(
     '/api/v1/gateway/routes/:id',
     { config, schema: { tags, params: IdParams, body: RoutePatch, response: { 200: RouteView } } },
@@ -153,9 +153,9 @@ export async function routeRoutes(app: App, { routes, catalog }: GatewayServices
     },
     async (request) => {
       const { endpointId, routeId, parameters, resultFilter } = request.body;
-      if (!(await catalog.findRoute(endpointId, routeId)))
+      if (!(await gatewayRoutes.findRoute(endpointId, routeId)))
         throw notFound('No such route of this endpoint', 'GATEWAY_ROUTE_NOT_FOUND');
-      const answer = await catalog.callRoute(endpointId, routeId, {
+      const answer = await gatewayRoutes.callRoute(endpointId, routeId, {
         params: parameters?.path,
         query: parameters?.query,
       });

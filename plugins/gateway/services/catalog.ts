@@ -1,7 +1,7 @@
 import type { Tx } from '../../../kernel/index.ts';
 import { HttpError } from '../../../kernel/index.ts';
 import type { OutboundHttp } from '../outbound/outbound-http.ts';
-import type { GatewayCatalog, GatewayRouteRef } from '../ports.ts';
+import type { GatewayRouteRef, GatewayRoutes, OutboundFetch } from '../ports.ts';
 import type { Endpoint, Route } from '../model.ts';
 import type { EndpointStore } from '../store/endpoint-store.ts';
 import type { RouteStore } from '../store/route-store.ts';
@@ -33,14 +33,13 @@ function matchIn(endpoint: Endpoint, routes: Route[], method: string, path: stri
   return undefined;
 }
 
-/** The `gatewayCatalog` port (ports.ts): built in core-api too, so it holds no connection of its own beyond the lazy undici agent. */
-export function gatewayCatalog(deps: {
+/** The `gatewayRoutes` port (ports.ts): built in core-api too, so it holds no connection of its own beyond the lazy undici agent. */
+export function gatewayRoutes(deps: {
   endpoints: EndpointStore;
   routes: RouteStore;
   caller: RouteCaller;
-  outbound: OutboundHttp;
   cache: CatalogCache;
-}): GatewayCatalog {
+}): GatewayRoutes {
   const load = async (endpointId: string, routeId: string, trx?: Tx) => {
     if (!isUuid(endpointId) || !isUuid(routeId)) return undefined;
     if (!trx) {
@@ -82,8 +81,10 @@ export function gatewayCatalog(deps: {
       const fresh = await deps.cache.reload(entry.endpoint.id);
       return fresh && matchIn(fresh.endpoint, fresh.routes, method, path);
     },
-    fetchOutbound(url, init = {}) {
-      return deps.outbound.fetch(url, init);
-    },
   };
+}
+
+/** The `outboundFetch` port (ports.ts): the gateway's outbound HTTP policy for a plain request, no credentials. */
+export function outboundFetch(outbound: OutboundHttp): OutboundFetch {
+  return { fetch: (url, init = {}) => outbound.fetch(url, init) };
 }

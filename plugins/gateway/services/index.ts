@@ -2,17 +2,17 @@ import { AddressRateLimit } from '../../../kernel/index.ts';
 import type { Clock, Db, ExtensionFolders, Logger, SecretBox } from '../../../kernel/index.ts';
 import type { Static } from '@sinclair/typebox';
 import type { GatewayConfig } from '../config.ts';
+import type { GatewayBindingSource } from '../ports.ts';
 import { AddressPolicy } from '../outbound/address-policy.ts';
 import { OutboundHttp, type Resolver } from '../outbound/outbound-http.ts';
 import { EndpointStore } from '../store/endpoint-store.ts';
 import { RouteStore } from '../store/route-store.ts';
 import { CatalogCache } from './catalog-cache.ts';
-import { gatewayCatalog } from './catalog.ts';
+import { gatewayRoutes, outboundFetch } from './catalog.ts';
 import { EndpointLimiters } from './endpoint-limiters.ts';
 import { EndpointService } from './endpoint-service.ts';
 import { OAuth2Tokens } from './oauth2-tokens.ts';
 import { Presets } from './presets.ts';
-import type { PublishedSites } from './published-sites.ts';
 import { RouteCaller } from './route-caller.ts';
 import { RouteService } from './route-service.ts';
 import { SiteBindings } from './site-bindings.ts';
@@ -23,14 +23,14 @@ export interface GatewayDeps {
   secretBox: SecretBox;
   extensions: ExtensionFolders;
   config: { production: boolean };
-  publishedSites?: PublishedSites;
+  gatewayBindingSources: readonly GatewayBindingSource[];
   log: Logger;
   pluginConfig: Static<typeof GatewayConfig>;
 }
 
 /**
  * The gateway's one set of services. Nothing here opens a connection: the undici agent connects on
- * the first call, so core-api (which builds these for `gatewayCatalog`) stays connection-free.
+ * the first call, so core-api (which builds these for `gatewayRoutes`) stays connection-free.
  * `resolve` lets tests point host names at chosen addresses.
  */
 export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resolver } = {}) {
@@ -86,8 +86,9 @@ export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resol
     caller,
     endpointStore,
     routeStore,
-    catalog: gatewayCatalog({ endpoints: endpointStore, routes: routeStore, caller, outbound, cache }),
-    siteBindings: new SiteBindings({ publishedSites: deps.publishedSites, cache, caller }),
+    gatewayRoutes: gatewayRoutes({ endpoints: endpointStore, routes: routeStore, caller, cache }),
+    outboundFetch: outboundFetch(outbound),
+    siteBindings: new SiteBindings({ sources: deps.gatewayBindingSources, cache, caller }),
     publicRateLimit: new AddressRateLimit(
       cfg.GATEWAY_PUBLIC_RATE_LIMIT_PER_MINUTE,
       () => deps.clock.now().getTime(),

@@ -1,4 +1,4 @@
-import type { BindingResultFilter } from './published-sites.ts';
+import type { BindingResultFilter } from '../ports.ts';
 
 const MAX_PATH_SEGMENTS = 20;
 

@@ -1,7 +1,6 @@
 import { HttpError, notFound, unauthorized } from '../../../kernel/index.ts';
 import type { CatalogCache } from './catalog-cache.ts';
-import type { GatewayAnswer } from '../ports.ts';
-import type { GatewayBinding, PublishedSites } from './published-sites.ts';
+import type { GatewayAnswer, GatewayBinding, GatewayBindingSource } from '../ports.ts';
 import { applyResultFilter } from './result-filter.ts';
 import { parseJson } from './route-service.ts';
 import type { RouteCaller } from './route-caller.ts';
@@ -12,12 +11,13 @@ const OUTCOME = /^[A-Za-z0-9_-]{1,32}$/;
 
 /**
  * Published sites read and send third-party data only through bindings the content plugin assigned
- * when a page was saved (`publishedSites.findBinding`): the site names a binding id, never an URL, a
- * route or a parameter. Without the content plugin every binding id is unknown (404).
+ * when a page was saved (it contributes them to the registry `gatewayBindingSources`): the site names
+ * a binding id, never an URL, a route or a parameter. Without the content plugin every binding id is
+ * unknown (404).
  */
 export class SiteBindings {
   constructor(
-    private readonly deps: { publishedSites: PublishedSites | undefined; cache: CatalogCache; caller: RouteCaller },
+    private readonly deps: { sources: readonly GatewayBindingSource[]; cache: CatalogCache; caller: RouteCaller },
   ) {}
 
   /** The upstream's JSON answer through the binding's result filter. */
@@ -54,12 +54,21 @@ export class SiteBindings {
     mode: GatewayBinding['mode'],
     siteKey: string | undefined,
   ): Promise<GatewayBinding> {
-    const sites = this.deps.publishedSites;
-    const binding = sites && isUuidOrKey(id) ? await sites.findBinding(id) : undefined;
-    if (!sites || !binding || binding.mode !== mode) throw notFound('No such gateway binding', 'BINDING_NOT_FOUND');
-    if (!(await sites.checkSiteKey(binding.websiteId, siteKey)))
+    const found = isUuidOrKey(id) ? await this.find(id) : undefined;
+    if (!found || found.binding.mode !== mode) throw notFound('No such gateway binding', 'BINDING_NOT_FOUND');
+    const { binding, source } = found;
+    if (!(await source.checkSiteKey(binding.websiteId, siteKey)))
       throw unauthorized('The website site key is missing or wrong', 'SITE_KEY_INVALID');
     return binding;
+  }
+
+  /** The first source that knows the binding (the site key is checked with that source). */
+  private async find(id: string): Promise<{ binding: GatewayBinding; source: GatewayBindingSource } | undefined> {
+    for (const source of this.deps.sources) {
+      const binding = await source.findBinding(id);
+      if (binding) return { binding, source };
+    }
+    return undefined;
   }
 
   private async call(binding: GatewayBinding, body: unknown): Promise<GatewayAnswer> {

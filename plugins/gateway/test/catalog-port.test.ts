@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ManualClock } from '../../../kernel/clock.ts';
 import { startGatewayKernel, startUpstream, type Upstream } from './helpers.ts';
 
-describe('gatewayCatalog port (as other plugins use it)', () => {
+describe('gatewayRoutes and outboundFetch ports (as other plugins use them)', () => {
   let g: Awaited<ReturnType<typeof startGatewayKernel>>;
   let up: Upstream;
   const clock = new ManualClock();
@@ -14,7 +14,8 @@ describe('gatewayCatalog port (as other plugins use it)', () => {
     await g.t.close();
     await up.close();
   });
-  const catalog = () => g.t.kernel.resolve('gatewayCatalog');
+  const catalog = () => g.t.kernel.resolve('gatewayRoutes');
+  const outbound = () => g.t.kernel.resolve('outboundFetch');
 
   it('findRoute: the route of that endpoint, undefined for another endpoint, unknown or malformed ids', async () => {
     const ep = await g.createEndpoint({ baseUrl: up.url });
@@ -107,7 +108,7 @@ describe('gatewayCatalog port (as other plugins use it)', () => {
     expect(missing).to.include({ statusCode: 404, code: 'ROUTE_NOT_FOUND' });
   });
 
-  it('fetchOutbound: a plain call without credentials, redirects followed, body capped', async () => {
+  it('outboundFetch: a plain call without credentials, redirects followed, body capped', async () => {
     up.handle((req, res) => {
       if (req.url === '/.well-known/openid-configuration') {
         res.statusCode = 301;
@@ -116,15 +117,15 @@ describe('gatewayCatalog port (as other plugins use it)', () => {
       }
       res.end(JSON.stringify({ issuer: 'https://idp.example', auth: req.headers.authorization ?? null }));
     });
-    const answer = await catalog().fetchOutbound(`${up.url}/.well-known/openid-configuration`);
+    const answer = await outbound().fetch(`${up.url}/.well-known/openid-configuration`);
     expect(answer.status).to.equal(200);
     expect(JSON.parse(answer.body.toString())).to.deep.equal({ issuer: 'https://idp.example', auth: null });
-    const capped = await catalog().fetchOutbound(`${up.url}/moved`, { maxBytes: 10 });
+    const capped = await outbound().fetch(`${up.url}/moved`, { maxBytes: 10 });
     expect(capped.body.length).to.equal(10);
     expect(capped.truncated).to.equal(true);
     expect(
-      await catalog()
-        .fetchOutbound('file:///etc/passwd')
+      await outbound()
+        .fetch('file:///etc/passwd')
         .catch((e) => e),
     ).to.include({ statusCode: 400 });
   });
@@ -134,7 +135,7 @@ describe('gatewayCatalog port (as other plugins use it)', () => {
     const core = await startTestKernel({ service: 'core-api' });
     try {
       expect(core.kernel.plugins.map((p) => p.id)).to.include('gateway');
-      expect(await core.kernel.resolve('gatewayCatalog').findRoute('x', 'y')).to.equal(undefined);
+      expect(await core.kernel.resolve('gatewayRoutes').findRoute('x', 'y')).to.equal(undefined);
       const admin = await core.admin();
       expect(
         (await core.inject({ method: 'GET', url: '/api/v1/gateway/endpoints', headers: { cookie: admin.cookie } }))

@@ -14,7 +14,7 @@ export interface ObjectEventsDeps {
   clock: Clock;
   audit: AuditWriter;
   log: Logger;
-  gatewayCatalog?: ServiceMap['gatewayCatalog'];
+  gatewayRoutes?: ServiceMap['gatewayRoutes'];
   pluginConfig: import('@sinclair/typebox').Static<typeof ObjectEventsConfig>;
 }
 
@@ -35,7 +35,7 @@ export function createObjectEventServices(deps: ObjectEventsDeps) {
     cache,
     clock,
     audit,
-    gatewayCatalog: deps.gatewayCatalog,
+    gatewayRoutes: deps.gatewayRoutes,
     eventsEnabled: cfg.OBJECT_EVENTS_ENABLED,
   });
   return {

@@ -46,7 +46,7 @@ export interface SubscriptionView {
   updatedAt: string;
 }
 
-type GatewayCatalog = ServiceMap['gatewayCatalog'];
+type GatewayRoutes = ServiceMap['gatewayRoutes'];
 
 const AUDIT_FIELDS = {
   allow: ['name', 'enabled', 'classId', 'events', 'endpointId', 'routeId', 'ignoreActors', 'signingSecretRef'],
@@ -63,7 +63,7 @@ export class SubscriptionService {
       cache: SubscriptionCache;
       clock: Clock;
       audit: AuditWriter;
-      gatewayCatalog: GatewayCatalog | undefined;
+      gatewayRoutes: GatewayRoutes | undefined;
       eventsEnabled: boolean;
     },
   ) {}
@@ -200,7 +200,7 @@ export class SubscriptionService {
   }
 
   private async checkRoute(endpointId: string, routeId: string): Promise<void> {
-    const catalog = this.deps.gatewayCatalog;
+    const catalog = this.deps.gatewayRoutes;
     // Without the gateway plugin no route exists at all.
     const route = catalog && (await catalog.findRoute(endpointId, routeId));
     if (!route) throw badRequest('No such route of this endpoint', 'routeId', 'GATEWAY_ROUTE_NOT_FOUND');

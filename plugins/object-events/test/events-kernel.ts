@@ -4,7 +4,7 @@ import { ManualClock } from '../../../kernel/clock.ts';
 import { createKnex, type DatabaseHandle, type Db } from '../../../kernel/database.ts';
 import type { RecordChange } from '../../../kernel/record-hooks.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
-import catalogFixture from './fixtures/test-gateway-catalog/index.ts';
+import gatewayRoutesFixture from './fixtures/test-gateway-routes/index.ts';
 import type { Receiver } from './receiver.ts';
 
 export type User = Awaited<ReturnType<TestKernel['createUser']>>;
@@ -28,7 +28,7 @@ export async function addEndpoint(db: Db, baseUrl: string, routes: { method: str
 }
 
 /**
- * A kernel with data, object-events, event-delivery and the test gateway catalog; a manual clock;
+ * A kernel with data, object-events, event-delivery and the test gateway routes fixture; a manual clock;
  * a manager (object_events:manage) and a data publisher.
  */
 export async function startEventsKernel(
@@ -42,7 +42,7 @@ export async function startEventsKernel(
   ];
   const t = await startTestKernel({
     plugins,
-    extraPlugins: [catalogFixture],
+    extraPlugins: [gatewayRoutesFixture],
     clock,
     env: { OBJECT_EVENTS_POLL_MS: '50', ...opts.env },
     database: opts.database,

@@ -9,14 +9,14 @@ import { PROJECT_ROOT } from '../../../kernel/loader.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
 import { freePort } from '../../../test/helpers/ports.ts';
 import { addEndpoint, objectChange } from './events-kernel.ts';
-import catalogFixture from './fixtures/test-gateway-catalog/index.ts';
+import gatewayRoutesFixture from './fixtures/test-gateway-routes/index.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURE_DIR = path.join(here, 'fixtures', 'test-gateway-catalog');
+const FIXTURE_DIR = path.join(here, 'fixtures', 'test-gateway-routes');
 
 /**
- * The delivery worker in a real gateway process (`cms start --service gateway`, the test catalog on
+ * The delivery worker in a real gateway process (`cms start --service gateway`, the test gateway routes fixture on
  * CMS_PLUGIN_PATH) is killed with SIGKILL while the receiver holds its call open; a new gateway
  * process sends the delivery again once the claim's lease has passed: at least once, nothing lost.
  */
@@ -29,9 +29,9 @@ describe('object events: a gateway killed mid-delivery', function () {
 
   before(async () => {
     // core-api side: every plugin (so the database has the gateway set's tables), no worker of its own.
-    // The fixture catalog stands in for the gateway plugin (both provide gatewayCatalog), here and in the child.
+    // The fixture stands in for the gateway plugin (both provide gatewayRoutes), here and in the child.
     core = await startTestKernel({
-      extraPlugins: [catalogFixture],
+      extraPlugins: [gatewayRoutesFixture],
       clock: new ManualClock(),
       env: { CMS_DISABLED_PLUGINS: 'event-delivery,gateway' },
     });

@@ -18,7 +18,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export default definePlugin({
   id: 'weather-widget',
   processes: ['gateway'],
-  needs: ['gatewayCatalog', 'clock'],
+  needs: ['gatewayRoutes', 'clock'],
   config: Type.Object({
     WEATHER_WIDGET_ENDPOINT: Type.String({
       default: 'openweathermap',
@@ -33,9 +33,9 @@ export default definePlugin({
       description: "how long one city's answer is reused",
     }),
   }),
-  setup: ({ gatewayCatalog, clock, pluginConfig }) =>
+  setup: ({ gatewayRoutes, clock, pluginConfig }) =>
     weatherService({
-      catalog: gatewayCatalog,
+      routes: gatewayRoutes,
       clock,
       endpoint: pluginConfig.WEATHER_WIDGET_ENDPOINT,
       cacheSeconds: pluginConfig.WEATHER_WIDGET_CACHE_SECONDS,

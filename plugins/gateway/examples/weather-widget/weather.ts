@@ -13,7 +13,7 @@ const MAX_CACHED_CITIES = 500;
 
 /** The current weather of a city from OpenWeather's `GET /data/2.5/weather`, trimmed and cached. */
 export function weatherService(deps: {
-  catalog: PluginServices['gatewayCatalog'];
+  routes: PluginServices['gatewayRoutes'];
   clock: Clock;
   endpoint: string;
   cacheSeconds: number;
@@ -25,14 +25,14 @@ export function weatherService(deps: {
       const now = deps.clock.now().getTime();
       const hit = cache.get(key);
       if (hit && now - hit.at < deps.cacheSeconds * 1000) return hit.value;
-      const match = await deps.catalog.matchRoute(deps.endpoint, 'GET', '/data/2.5/weather');
+      const match = await deps.routes.matchRoute(deps.endpoint, 'GET', '/data/2.5/weather');
       if (!match)
         throw new HttpError(
           503,
           'WEATHER_NOT_CONFIGURED',
           `No gateway endpoint "${deps.endpoint}" with a GET /data/2.5/weather route`,
         );
-      const answer = await deps.catalog.callRoute(match.route.endpointId, match.route.routeId, {
+      const answer = await deps.routes.callRoute(match.route.endpointId, match.route.routeId, {
         query: { q: city.trim(), units: 'metric' },
       });
       if (answer.status === 404) throw notFound(`No weather for "${city}"`, 'CITY_NOT_FOUND');
