@@ -28,14 +28,21 @@ export function formatPluginGraph(
     for (const name of Object.keys(p.provides ?? {})) owner.set(name, p.id);
     for (const name of p.collects ?? []) owner.set(name, p.id);
   }
-  const tag = (name: string, self: string) => {
+  const ownerOf = (name: string, self: string) => {
     const of = owner.get(name);
-    if (of === self) return `${name} (own registry)`;
-    if (of) return `${name} (${of})`;
-    return kernelServices.has(name) ? `${name} (kernel)` : `${name} (not loaded)`;
+    if (of === self) return 'own registry';
+    if (of) return of;
+    return kernelServices.has(name) ? 'kernel' : 'not loaded';
   };
-  const list = (names: readonly string[], self: string) =>
-    names.length ? names.map((n) => tag(n, self)).join(', ') : '-';
+  // Names grouped by who offers them, in the manifest's order: "db, clock (kernel); dataObjects (data)".
+  const list = (names: readonly string[], self: string) => {
+    const groups = new Map<string, string[]>();
+    for (const name of names) {
+      const of = ownerOf(name, self);
+      groups.set(of, [...(groups.get(of) ?? []), name]);
+    }
+    return [...groups].map(([of, group]) => `${group.join(', ')} (${of})`).join('; ') || '-';
+  };
   const width = String(plugins.length).length;
   const lines = [
     `Plugins of ${process === 'all' ? 'the all-in-one process' : `the ${process} process`}, in start order`,
@@ -55,7 +62,11 @@ export function formatPluginGraph(
     field('collects', (p.collects ?? []).join(', ') || '-');
     field('contributes', list(Object.keys(p.contributes ?? {}), p.id));
   });
-  lines.push('', 'Dependencies (a plugin -> the plugin it depends on; the graph has no circle):');
+  lines.push(
+    '',
+    'Dependencies (a plugin -> the plugin whose service it uses or whose registry it uses or contributes to).',
+    'The graph has no circle; registries impose no start order, services do:',
+  );
   const pairs = new Map<string, PluginEdge[]>();
   for (const e of edges) {
     const key = `${e.from} -> ${e.to}`;
