@@ -133,7 +133,12 @@ export async function clientGatewayRoutes(app: App, services: ClientApiServices)
     schema: { tags, params: EndpointParams, querystring: Query },
     handler: async (request, reply) =>
       orNotFound(reply, async () => {
-        const { route, params } = await routeFor(gatewayRoutes, request as FastifyRequest, request.method, 'gateway:call');
+        const { route, params } = await routeFor(
+          gatewayRoutes,
+          request as FastifyRequest,
+          request.method,
+          'gateway:call',
+        );
         const answer = await gatewayRoutes!.callRoute(route.endpointId, route.routeId, {
           params,
           query: request.query,

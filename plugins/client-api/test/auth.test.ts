@@ -212,7 +212,7 @@ describe('client-api: authentication on /client/v1', () => {
   });
 });
 
-describe('client-api: provider documents through the gateway\'s outbound fetch when it is loaded', () => {
+describe("client-api: provider documents through the gateway's outbound fetch when it is loaded", () => {
   it('fetches discovery and key set with outboundFetch.fetch', async () => {
     const issuer = await startIssuer();
     const fixture = fixtureCatalog([]);

@@ -86,7 +86,9 @@ describe('content: gateway bindings and staged pages', () => {
       path: '/form',
       content: bound({ endpointId: 'crm', routeId: 'lead', mode: 'submit' }),
     });
-    const binding = await contentContributions(k.t).bindings.findBinding(submit.content.children[1].props.gatewayBindingId);
+    const binding = await contentContributions(k.t).bindings.findBinding(
+      submit.content.children[1].props.gatewayBindingId,
+    );
     expect(binding?.mode).to.equal('submit');
   });
 
