@@ -127,7 +127,10 @@ export interface PluginManifest<
   routesIn?: readonly ServiceName[];
   /** Kernel services, other plugins' services and registries it uses; anything else is out of reach. */
   needs: readonly N[];
-  /** Services it uses when their provider is loaded; `undefined` otherwise. */
+  /**
+   * Services it uses when their provider is loaded (then set up before it); `undefined` otherwise. Like
+   * `needs` and `contributes`, each is an arrow to the plugin offering it: the loader refuses a circle.
+   */
   optional?: readonly O[];
   /** Permission keys it contributes (listed by GET /auth/permissions). */
   permissions?: readonly PermissionDefinition[];
