@@ -19,7 +19,7 @@ export async function describePluginSet(
  */
 export function formatPluginGraph(
   plugins: readonly AnyPluginManifest[],
-  process: string,
+  processName: string,
   kernelServices: ReadonlySet<string>,
 ): string {
   const edges = pluginEdges(plugins, kernelServices);
@@ -30,7 +30,7 @@ export function formatPluginGraph(
   }
   const ownerOf = (name: string, self: string) => {
     const of = owner.get(name);
-    if (of === self) return 'own registry';
+    if (of === self) return 'own';
     if (of) return of;
     return kernelServices.has(name) ? 'kernel' : 'not loaded';
   };
@@ -45,7 +45,7 @@ export function formatPluginGraph(
   };
   const width = String(plugins.length).length;
   const lines = [
-    `Plugins of ${process === 'all' ? 'the all-in-one process' : `the ${process} process`}, in start order`,
+    `Plugins of ${processName === 'all' ? 'the all-in-one process' : `the ${processName} process`}, in start order`,
     '(migrations and setup run top down, stop bottom up). A name in brackets is the plugin that provides',
     'the service or collects the registry; "kernel" marks a kernel service.',
     '',
