@@ -20,7 +20,7 @@ export default definePlugin({
     worker:
       gatewayRoutes &&
       new DeliveryWorker(
-        { queue: objectEventQueue, catalog: gatewayRoutes, clock, log },
+        { queue: objectEventQueue, gatewayRoutes, clock, log },
         {
           concurrency: pluginConfig.OBJECT_EVENTS_CONCURRENCY,
           pollMs: pluginConfig.OBJECT_EVENTS_POLL_MS,

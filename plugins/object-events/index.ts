@@ -22,7 +22,7 @@ export default definePlugin({
   processes: ['core-api', 'gateway', 'asset-processor'],
   routesIn: ['core-api'],
   needs: ['db', 'clock', 'audit', 'recordHooks'],
-  // Route checks need the gateway's catalog; it is built in core-api (and the gateway).
+  // Route checks need the gateway's `gatewayRoutes`; it is built in core-api (and the gateway).
   optional: ['gatewayRoutes'],
   permissions: OBJECT_EVENTS_PERMISSIONS,
   config: ObjectEventsConfig,

@@ -47,7 +47,7 @@ function resultFilter(value: unknown, path: string): GatewayBinding['resultFilte
  * Gateway content bindings of a tree: nodes with `props.binding` (`{ endpointId, routeId,
  * parameters?: { path?, query? }, resultFilter?, mode? }`). Each gets a server-assigned
  * `props.gatewayBindingId` (kept when the node already carries one of this page's ids); the route is
- * checked through the gateway catalog when the gateway plugin is loaded. Mutates the tree's props and
+ * checked through `gatewayRoutes` when the gateway plugin is loaded. Mutates the tree's props and
  * answers the rows to store once the page row exists.
  */
 export async function bindContent(
@@ -90,9 +90,9 @@ export async function bindContent(
     if (queryParams) parameters.query = queryParams;
     const endpointId = binding.endpointId as string;
     const routeId = binding.routeId as string;
-    const catalog = deps.kernel.gatewayRoutes;
-    if (catalog) {
-      const route = await catalog.findRoute(endpointId, routeId, trx);
+    const gatewayRoutes = deps.kernel.gatewayRoutes;
+    if (gatewayRoutes) {
+      const route = await gatewayRoutes.findRoute(endpointId, routeId, trx);
       if (!route)
         throw badRequest(`Gateway route ${routeId} of endpoint ${endpointId} does not exist`, `${at}.routeId`);
       for (const name of route.pathParams) {

@@ -2,7 +2,7 @@ import { isHttpError, type Clock, type Logger, type ServiceMap } from '../../../
 import { deliveryBody, deliveryHeaders, retryAfterMs } from './request.ts';
 
 type Queue = ServiceMap['objectEventQueue'];
-type Catalog = ServiceMap['gatewayRoutes'];
+type GatewayRoutes = ServiceMap['gatewayRoutes'];
 type ClaimedDelivery = Awaited<ReturnType<Queue['claim']>>[number];
 type Outcome = Parameters<Queue['finish']>[1];
 
@@ -25,7 +25,7 @@ export interface WorkerOptions {
 }
 
 /**
- * Sends due deliveries through the gateway catalog: claims at most `concurrency` at a time under a
+ * Sends due deliveries through the gateway's routes (`gatewayRoutes.callRoute`): claims at most `concurrency` at a time under a
  * lease, wakes on a database notice or every `pollMs`, and reports each outcome to the queue (which
  * applies the retry schedule). Sending is at least once: a process killed mid-call leaves the claim to
  * expire and the delivery is sent again.
@@ -42,7 +42,7 @@ export class DeliveryWorker {
   private readonly timeoutMs: number;
 
   constructor(
-    private readonly deps: { queue: Queue; catalog: Catalog; clock: Clock; log: Logger },
+    private readonly deps: { queue: Queue; gatewayRoutes: GatewayRoutes; clock: Clock; log: Logger },
     private readonly opts: WorkerOptions,
   ) {
     // The lease must outlast a send, or a slow call could be claimed again while still running.
@@ -175,7 +175,7 @@ export class DeliveryWorker {
     const now = this.deps.clock.now();
     const timestamp = Math.floor(now.getTime() / 1000);
     const body = deliveryBody(delivery, this.opts.instance);
-    const call = this.deps.catalog.callRoute(delivery.endpointId, delivery.routeId, {
+    const call = this.deps.gatewayRoutes.callRoute(delivery.endpointId, delivery.routeId, {
       body: Buffer.from(body, 'utf8'),
       headers: deliveryHeaders(delivery, body, timestamp, secret),
       timeoutMs: this.timeoutMs,

@@ -200,9 +200,9 @@ export class SubscriptionService {
   }
 
   private async checkRoute(endpointId: string, routeId: string): Promise<void> {
-    const catalog = this.deps.gatewayRoutes;
+    const gatewayRoutes = this.deps.gatewayRoutes;
     // Without the gateway plugin no route exists at all.
-    const route = catalog && (await catalog.findRoute(endpointId, routeId));
+    const route = gatewayRoutes && (await gatewayRoutes.findRoute(endpointId, routeId));
     if (!route) throw badRequest('No such route of this endpoint', 'routeId', 'GATEWAY_ROUTE_NOT_FOUND');
     if (!DELIVERY_METHODS.has(route.method.toUpperCase()))
       throw badRequest('The route must be POST, PUT or PATCH', 'routeId', 'ROUTE_METHOD');
