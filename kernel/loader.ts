@@ -144,7 +144,7 @@ const describeEdge = (e: PluginEdge) =>
  * it, so every service a plugin declares is set up before it and the graph `cms plugins` prints reads
  * top down. The message names the plugins in the circle and why each depends on the next.
  */
-export function refuseCycles(plugins: readonly AnyPluginManifest[], edges: readonly PluginEdge[]): void {
+function refuseCycles(plugins: readonly AnyPluginManifest[], edges: readonly PluginEdge[]): void {
   const out = new Map<string, PluginEdge[]>();
   for (const e of edges) out.set(e.from, [...(out.get(e.from) ?? []), e]);
   const state = new Map<string, 'visiting' | 'done'>();
