@@ -69,7 +69,7 @@ describe('migrations', () => {
   });
 
   it('core-api also applies the migrations of plugins that run only in other services', async () => {
-    const gatewayOnly = { ...beta, services: ['gateway'] } as unknown as PluginManifest;
+    const gatewayOnly = { ...beta, processes: ['gateway'] } as unknown as PluginManifest;
     const kernel = await createKernel({
       service: 'core-api',
       env,
