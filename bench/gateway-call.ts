@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     jobs: false,
   });
   try {
-    const catalog = kernel.resolve('gatewayRoutes');
+    const gatewayRoutes = kernel.resolve('gatewayRoutes');
     const db = database.db;
     const secretBox = kernel.resolve('secretBox');
     const [endpoint] = await db('gateway_endpoints')
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
       await res.body.arrayBuffer();
     };
     const viaGateway = async () => {
-      await catalog.callRoute(endpoint.id, route.id, { params: { id: '42' } });
+      await gatewayRoutes.callRoute(endpoint.id, route.id, { params: { id: '42' } });
     };
     await timed(WARMUP, CONCURRENCY, direct);
     await timed(WARMUP, CONCURRENCY, viaGateway);
