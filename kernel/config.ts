@@ -183,8 +183,6 @@ export function parseEnvSlice<T extends TProperties>(
   return converted as Static<TObject<T>>;
 }
 
-export const isTrue = (v: string | undefined) => v === '1' || v === 'true';
-
 /**
  * `TRUST_PROXY`: `1`/`true` trust exactly one hop, the reverse proxy, so the client address is the
  * X-Forwarded-For entry the proxy appended (the leftmost entries are whatever the client sent); `N` trusts

@@ -5,7 +5,6 @@ import { ExtensionFolders, pluginIndexIn } from './extensions.ts';
 import type { AnyPluginManifest } from './plugin.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const PLUGINS_DIR = path.join(PROJECT_ROOT, 'plugins');
 export const KERNEL_MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'migrations');
 
 const PLUGIN_ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;

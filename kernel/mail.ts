@@ -8,26 +8,21 @@ export interface MailMessage {
   html?: string;
 }
 
-/** Something that actually sends; the mail plugin can install its own (provider settings, mail log). */
-export interface MailSender {
+/** Something that actually sends (SMTP, or the log in development). */
+interface MailSender {
   send(message: MailMessage & { from: string }): Promise<void>;
 }
 
 /**
- * The kernel's mail port. Until a plugin installs a sender it uses SMTP from `SMTP_URL`, or, when that
- * is unset, a transport that only logs the message (development: subject and body, so a reset link can
+ * The kernel's mail port. It sends through SMTP from `SMTP_URL`, or, when that is unset, a transport that only logs the message (development: subject and body, so a reset link can
  * be followed; production: recipient and subject only).
  */
 export class MailPort {
-  private sender: MailSender;
+  private readonly sender: MailSender;
   private readonly listeners = new Set<(m: MailMessage) => void>();
 
   constructor(private readonly opts: { smtpUrl?: string; from: string; production: boolean; logger: Logger }) {
     this.sender = opts.smtpUrl ? transportSender(nodemailer.createTransport(opts.smtpUrl)) : this.logSender();
-  }
-
-  setSender(sender: MailSender): void {
-    this.sender = sender;
   }
 
   /** Observe sent messages (a mail log, or a test reading the reset token). */

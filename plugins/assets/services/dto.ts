@@ -54,5 +54,3 @@ export class AssetUrls {
     };
   }
 }
-
-export type AssetDto = ReturnType<AssetUrls['dto']>;

@@ -29,5 +29,3 @@ export function isReservedRoot(segment: string): boolean {
   const s = segment.toLowerCase();
   return RESERVED.exact.has(s) || RESERVED.prefixes.some((prefix) => s.startsWith(prefix));
 }
-
-export const reservedRootList = (): string[] => [...RESERVED.exact, ...RESERVED.prefixes.map((p) => `${p}*`)].sort();

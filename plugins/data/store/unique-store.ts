@@ -79,16 +79,3 @@ export async function releaseClaims(q: Q, classId: string, entries: readonly Gro
     )
     .delete();
 }
-
-/** Groups that hold some of these values (bulk updates pre-check). */
-export async function ownersOf(q: Q, classId: string, entries: readonly UniqueEntry[]): Promise<Map<string, string>> {
-  if (entries.length === 0) return new Map();
-  const rows: GroupEntry[] = await q('data_unique_values')
-    .where({ class_id: classId })
-    .whereIn(
-      ['field', 'scope', 'value'],
-      entries.map((e) => [e.field, e.scope, e.value]),
-    )
-    .select('field', 'scope', 'value', 'translation_group_id');
-  return new Map(rows.map((r) => [keyOf(r), r.translation_group_id]));
-}

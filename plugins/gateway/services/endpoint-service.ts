@@ -9,7 +9,7 @@ import {
   type SecretBox,
   type Tx,
 } from '../../../kernel/index.ts';
-import { HTTP_METHODS, RateLimit, type Endpoint } from '../model.ts';
+import { RateLimit, type Endpoint } from '../model.ts';
 import { HOP_BY_HOP } from '../outbound/outbound-http.ts';
 import type { EndpointStore, EndpointWrite } from '../store/endpoint-store.ts';
 import type { RouteStore } from '../store/route-store.ts';
@@ -247,5 +247,3 @@ function uniqueName(err: unknown): unknown {
   if (isUniqueViolation(err)) return conflict('An endpoint with this name exists', 'UNIQUE_VIOLATION', 'name');
   return err;
 }
-
-export const ROUTE_METHODS = HTTP_METHODS;
