@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { jpeg, png, startAssetsKernel, type AssetsKernel } from '../../plugins/assets/test/assets-kernel.ts';
+import { jpeg, png } from '../helpers/images.ts';
+import { startAssetsKernel, type AssetsKernel } from '../../plugins/assets/test/assets-kernel.ts';
 
 const SECRET = 'journey-upload-ticket-secret-0123456789';
 

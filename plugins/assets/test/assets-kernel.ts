@@ -1,16 +1,9 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import sharp from 'sharp';
 import type { Clock } from '../../../kernel/clock.ts';
-import type { RecordChange } from '../../../kernel/record-hooks.ts';
 import type { PluginManifest } from '../../../kernel/plugin.ts';
-import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { startTestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 import type { AssetServices } from '../services/index.ts';
 
-export type User = Awaited<ReturnType<TestKernel['createUser']>>;
 export const SERVICE_TOKEN = 'test-service-token-0123456789';
 
 /** A multipart/form-data body: fields first, then one file part. */
@@ -31,18 +24,6 @@ export function multipartBody(
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-export const jpeg = (width: number, height: number, opts: { exif?: Record<string, Record<string, string>> } = {}) => {
-  let img = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 30 } } }).jpeg({
-    quality: 80,
-  });
-  if (opts.exif) img = img.withExif(opts.exif);
-  return img.toBuffer();
-};
-export const png = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 0.5 } } })
-    .png()
-    .toBuffer();
-
 /**
  * A kernel with the assets plugin on its own data folder (the filesystem store) or on a given S3
  * store, an administrator, an editor, a reader, and every `asset` change collected in `events`.
@@ -53,38 +34,24 @@ export async function startAssetsKernel(
   plugins: string[] = ['assets'],
   clock?: Clock,
 ) {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cms-assets-'));
   const t = await startTestKernel({
     plugins,
     extraPlugins,
-    env: { CMS_DATA_DIR: dataDir, DAM_SERVICE_TOKEN: SERVICE_TOKEN, ...env },
+    ownDataDir: true,
+    env: { DAM_SERVICE_TOKEN: SERVICE_TOKEN, ...env },
     clock,
   });
   const admin = await t.admin();
-  const editor = await t.createUser({ permissions: ['objects:read', 'objects:write'] });
-  const reader = await t.createUser({ permissions: ['objects:read'] });
-  const events: RecordChange[] = [];
-  t.kernel.resolve('recordHooks').subscribe('asset', (change) => void events.push(change));
-  const services = () => t.kernel.pluginDeps('assets').services as AssetServices;
+  const { editor, reader } = await t.users({ editor: ['objects:read', 'objects:write'], reader: ['objects:read'] });
+  const events = t.recordChanges('asset');
+  const services = () => t.services<AssetServices>('assets');
 
-  const call = (
-    method: string,
-    url: string,
-    user: User | null,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<LightMyRequestResponse> =>
-    t.inject({
-      method: method as 'GET',
-      url,
-      payload: body as object,
-      headers: { ...(user ? { cookie: user.cookie } : {}), ...headers },
-    });
+  const call = t.call;
 
   const upload = async (
     file: { name: string; data: Buffer; type?: string },
     fields: Record<string, string> = {},
-    user: User | null = editor,
+    user: TestUser | null = editor,
     query = '',
   ) => {
     const body = multipartBody(file, fields);
@@ -109,11 +76,7 @@ export async function startAssetsKernel(
     upload,
     services,
     storedKeys,
-    dataDir,
-    async close() {
-      await t.close();
-      await fs.rm(dataDir, { recursive: true, force: true });
-    },
+    close: () => t.close(),
   };
 }
 

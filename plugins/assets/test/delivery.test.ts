@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { jpeg, startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
+import { jpeg } from '../../../test/helpers/images.ts';
+import { startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
 
 describe('assets: delivery /dam-asset/*', function () {
   this.timeout(60_000);

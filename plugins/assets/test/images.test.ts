@@ -3,7 +3,8 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { request } from 'undici';
 import { readIptc } from '../services/exif.ts';
-import { jpeg, multipartBody, png, SERVICE_TOKEN, startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
+import { jpeg, png } from '../../../test/helpers/images.ts';
+import { multipartBody, SERVICE_TOKEN, startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
 
 describe('assets: images (sharp)', function () {
   this.timeout(60_000);
@@ -146,8 +147,11 @@ describe('assets: images (sharp)', function () {
     // Hold the image work until the check below has run.
     let letGo!: () => void;
     const gate = new Promise<void>((resolve) => (letGo = resolve));
+    let reached!: () => void;
+    const resizing = new Promise<void>((resolve) => (reached = resolve));
     const original = images.resize.bind(images);
     images.resize = async (...args: Parameters<typeof images.resize>) => {
+      reached();
       await gate;
       return original(...args);
     };
@@ -156,7 +160,7 @@ describe('assets: images (sharp)', function () {
         ...bearer,
         'content-type': 'image/jpeg',
       });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await resizing;
       expect(bodies!.kept, 'in use while sharp has not finished').to.equal(Math.max(0, before - 1));
       letGo();
       expect((await pending).statusCode).to.equal(200);

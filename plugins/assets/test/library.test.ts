@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { startAssetsKernel, jpeg, png, type AssetsKernel } from './assets-kernel.ts';
+import { eventually } from '../../../test/helpers/kernel.ts';
+import { jpeg, png } from '../../../test/helpers/images.ts';
+import { startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
 
 describe('assets: library', function () {
   this.timeout(60_000);
@@ -97,10 +99,12 @@ describe('assets: library', function () {
     expect(replaced.statusCode, replaced.body).to.equal(200);
     expect(replaced.json()).to.include({ id: first.id, uuid: first.uuid, version: 2, width: 60 });
     expect(k.events.map((e) => e.kind)).to.deep.equal(['created', 'updated']);
-    await new Promise((r) => setTimeout(r, 50));
-    const keys = (await k.storedKeys()).filter((key) => key.includes(first.id));
-    expect(keys.some((key) => key.includes('/v1'))).to.equal(false);
-    expect(keys).to.include(`a/${first.id}/v2`);
+    // The old version's files go after the commit, in the background.
+    await eventually(async () => {
+      const keys = (await k.storedKeys()).filter((key) => key.includes(first.id));
+      expect(keys.some((key) => key.includes('/v1'))).to.equal(false);
+      expect(keys).to.include(`a/${first.id}/v2`);
+    });
   });
 
   it('changes metadata, moves, deletes with thumbnails, each announced', async () => {
@@ -201,8 +205,8 @@ describe('assets: library', function () {
     } finally {
       off();
     }
-    await new Promise((r) => setTimeout(r, 50));
-    expect(await k.storedKeys()).to.deep.equal(before);
+    // The stored file goes once the rollback is seen, in the background.
+    await eventually(async () => expect(await k.storedKeys()).to.deep.equal(before));
     expect((await k.call('GET', '/api/v1/dam/exists?path=lib/tx/tx.jpg', k.reader)).json().exists).to.equal(false);
     const ok = await k.upload({ name: 'ignored.jpg', data: await jpeg(300, 200) }, { path: 'lib/tx/tx.jpg' });
     expect(ok.json()).to.include({ path: 'lib/tx/tx.jpg', filename: 'tx.jpg' });

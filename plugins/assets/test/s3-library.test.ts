@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { jpeg, startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
+import { jpeg } from '../../../test/helpers/images.ts';
+import { startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
 import { freePort } from '../../../test/helpers/ports.ts';
 import { startLocalS3, type LocalS3 } from './s3-server.ts';
 

@@ -1,10 +1,6 @@
-import type { LightMyRequestResponse } from 'fastify';
-import type { RecordChange } from '../../../kernel/record-hooks.ts';
-import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { startTestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 import type { PluginManifest } from '../../../kernel/plugin.ts';
 import type { ContentServices } from '../services/index.ts';
-
-export type User = Awaited<ReturnType<TestKernel['createUser']>>;
 
 /**
  * A kernel with the content plugin (and the data plugin unless told otherwise), an administrator, an
@@ -20,26 +16,15 @@ export async function startContentKernel(
     extraPlugins: opts.extraPlugins,
   });
   const admin = await t.admin();
-  const editor = await t.createUser({ permissions: ['objects:read', 'objects:write'] });
-  const publisher = await t.createUser({ permissions: ['objects:read', 'objects:write', 'objects:publish'] });
-  const reader = await t.createUser({ permissions: ['objects:read'] });
-  const nobody = await t.createUser({ permissions: [] });
-  const events: RecordChange[] = [];
-  t.kernel.resolve('recordHooks').subscribe('page', (change) => void events.push(change));
+  const { editor, publisher, reader, nobody } = await t.users({
+    editor: ['objects:read', 'objects:write'],
+    publisher: ['objects:read', 'objects:write', 'objects:publish'],
+    reader: ['objects:read'],
+    nobody: [],
+  });
+  const events = t.recordChanges('page');
 
-  const call = (
-    method: string,
-    url: string,
-    user: User | null,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<LightMyRequestResponse> =>
-    t.inject({
-      method: method as 'GET',
-      url,
-      payload: body as object,
-      headers: { ...(user ? { cookie: user.cookie } : {}), ...headers },
-    });
+  const call = t.call;
 
   let n = 0;
   const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${n++}`;
@@ -53,7 +38,7 @@ export async function startContentKernel(
     if (res.statusCode !== 201) throw new Error(`website create failed: ${res.body}`);
     return res.json();
   };
-  const createPage = async (body: Record<string, unknown>, user: User = publisher) => {
+  const createPage = async (body: Record<string, unknown>, user: TestUser = publisher) => {
     const res = await call('POST', '/cms-one/pages', user, {
       locale: 'en',
       title: 'A page',
@@ -63,7 +48,7 @@ export async function startContentKernel(
     if (res.statusCode !== 201) throw new Error(`page create failed: ${res.body}`);
     return res.json();
   };
-  const services = () => t.kernel.pluginDeps('content').services as ContentServices;
+  const services = () => t.services<ContentServices>('content');
   return {
     t,
     admin,

@@ -1,9 +1,5 @@
-import type { LightMyRequestResponse } from 'fastify';
-import type { RecordChange } from '../../../kernel/record-hooks.ts';
-import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { startTestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 import type { DataServices } from '../services/index.ts';
-
-export type User = Awaited<ReturnType<TestKernel['createUser']>>;
 
 /**
  * A kernel with the data plugin, an administrator, an editor (objects:read + objects:write), a
@@ -12,25 +8,14 @@ export type User = Awaited<ReturnType<TestKernel['createUser']>>;
 export async function startDataKernel(env: Record<string, string> = {}) {
   const t = await startTestKernel({ plugins: ['data'], env });
   const admin = await t.admin();
-  const editor = await t.createUser({ permissions: ['objects:read', 'objects:write'] });
-  const publisher = await t.createUser({ permissions: ['objects:read', 'objects:write', 'objects:publish'] });
-  const reader = await t.createUser({ permissions: ['objects:read'] });
-  const events: RecordChange[] = [];
-  t.kernel.resolve('recordHooks').subscribe('object', (change) => void events.push(change));
+  const { editor, publisher, reader } = await t.users({
+    editor: ['objects:read', 'objects:write'],
+    publisher: ['objects:read', 'objects:write', 'objects:publish'],
+    reader: ['objects:read'],
+  });
+  const events = t.recordChanges('object');
 
-  const call = (
-    method: string,
-    url: string,
-    user: User | null,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<LightMyRequestResponse> =>
-    t.inject({
-      method: method as 'GET',
-      url,
-      payload: body as object,
-      headers: { ...(user ? { cookie: user.cookie } : {}), ...headers },
-    });
+  const call = t.call;
 
   let n = 0;
   /** Creates a class with a unique name and returns its id and name. */
@@ -40,13 +25,13 @@ export async function startDataKernel(env: Record<string, string> = {}) {
     if (res.statusCode !== 201) throw new Error(`class create failed: ${res.body}`);
     return { id: res.json().id, name };
   };
-  const createObject = async (body: Record<string, unknown>, user: User = publisher) => {
+  const createObject = async (body: Record<string, unknown>, user: TestUser = publisher) => {
     const res = await call('POST', '/data-objects', user, body);
     if (res.statusCode !== 201) throw new Error(`object create failed: ${res.body}`);
     return res.json();
   };
   /** The plugin's services (background index builds, for specs that wait for them). */
-  const services = () => t.kernel.pluginDeps('data').services as DataServices;
+  const services = () => t.services<DataServices>('data');
   return {
     t,
     admin,

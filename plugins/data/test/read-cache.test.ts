@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createKnex } from '../../../kernel/database.ts';
 import { definePlugin, notFound, SYSTEM, type PluginManifest } from '../../../kernel/index.ts';
 import { createTestDatabase } from '../../../test/helpers/database.ts';
-import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { eventually, startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
 import type { DataServices } from '../services/index.ts';
 
 /** A gateway-side plugin reading published objects through the data plugin's provided `dataObjects`. */
@@ -22,15 +22,6 @@ const gatewayReader = definePlugin({
 }) as PluginManifest;
 
 const servicesOf = (t: TestKernel) => t.kernel.pluginDeps('data').services as DataServices;
-
-/** Polls until `check` holds (a notice crosses processes asynchronously), failing after `ms`. */
-async function eventually(check: () => Promise<boolean>, what: string, ms = 5_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('data: public read cache across processes on one database', () => {
   // core-api (writes, public routes) and gateway (reads through dataObjects), each with its own pool,
@@ -57,10 +48,9 @@ describe('data: public read cache across processes on one database', () => {
       payload: { name: 'cached', label: 'Cached', fields: [{ name: 'title', type: 'text' }] },
     });
     classId = cls.json().id;
-    await eventually(
-      async () => servicesOf(core).changes.listening && servicesOf(gateway).changes.listening,
-      'both processes listening',
-    );
+    await eventually(async () => servicesOf(core).changes.listening && servicesOf(gateway).changes.listening, {
+      what: 'both processes listening',
+    });
   });
   after(async () => {
     await gateway?.close();
@@ -79,31 +69,35 @@ describe('data: public read cache across processes on one database', () => {
     expect((await readGateway(id)).json().attributes.title).to.equal('v1');
     // A later read in each process is a cache hit. (The create's own notice may reach a process after
     // its first read and drop what that read stored, as any notice of the class does: read again.)
-    await eventually(async () => {
-      const hits = [servicesOf(core).readCache.stats.hits, servicesOf(gateway).readCache.stats.hits];
-      expect((await readCore(id)).statusCode).to.equal(200);
-      expect((await readGateway(id)).statusCode).to.equal(200);
-      return (
-        servicesOf(core).readCache.stats.hits === hits[0] + 1 &&
-        servicesOf(gateway).readCache.stats.hits === hits[1] + 1
-      );
-    }, 'a cache hit in both processes');
+    await eventually(
+      async () => {
+        const hits = [servicesOf(core).readCache.stats.hits, servicesOf(gateway).readCache.stats.hits];
+        expect((await readCore(id)).statusCode).to.equal(200);
+        expect((await readGateway(id)).statusCode).to.equal(200);
+        return (
+          servicesOf(core).readCache.stats.hits === hits[0] + 1 &&
+          servicesOf(gateway).readCache.stats.hits === hits[1] + 1
+        );
+      },
+      { what: 'a cache hit in both processes' },
+    );
 
     expect((await write('PATCH', `/data-objects/${id}`, { published: false })).statusCode).to.equal(200);
     // The writer's process: at once, no waiting.
     expect((await readCore(id)).statusCode).to.equal(404);
     // The other process: when the notice arrives (without it the cached answer would stay for ever).
-    await eventually(async () => (await readGateway(id)).statusCode === 404, 'gateway answers 404 after the unpublish');
+    await eventually(async () => (await readGateway(id)).statusCode === 404, {
+      what: 'gateway answers 404 after the unpublish',
+    });
     expect((await readGateway(id)).statusCode).to.equal(404);
 
     expect(
       (await write('PATCH', `/data-objects/${id}`, { published: true, attributes: { title: 'v2' } })).statusCode,
     ).to.equal(200);
     expect((await readCore(id)).json().attributes.title).to.equal('v2');
-    await eventually(
-      async () => (await readGateway(id)).json()?.attributes?.title === 'v2',
-      'gateway sees the republished object',
-    );
+    await eventually(async () => (await readGateway(id)).json()?.attributes?.title === 'v2', {
+      what: 'gateway sees the republished object',
+    });
   });
 
   it('pages are invalidated too; a write in a caller transaction counts when it commits', async () => {
@@ -149,7 +143,9 @@ describe('data: public read cache across processes on one database', () => {
     await core.db.raw(
       `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'cms-data-notices' and datname = current_database()`,
     );
-    await eventually(async () => !servicesOf(gateway).changes.listening, 'gateway noticed the lost connection');
+    await eventually(async () => !servicesOf(gateway).changes.listening, {
+      what: 'gateway noticed the lost connection',
+    });
     expect(servicesOf(gateway).readCache.enabled).to.equal(false);
     await raw('raw-1');
     const down = hits();
@@ -158,18 +154,20 @@ describe('data: public read cache across processes on one database', () => {
     expect(hits()).to.equal(down);
 
     // Reconnected: caching again, starting empty, and notices heard again.
-    await eventually(async () => servicesOf(gateway).changes.listening, 'gateway listening again');
+    await eventually(async () => servicesOf(gateway).changes.listening, { what: 'gateway listening again' });
     expect(servicesOf(gateway).readCache.enabled).to.equal(true);
     expect(await title()).to.equal('raw-1');
     const up = hits();
     expect(await title()).to.equal('raw-1');
     expect(hits()).to.equal(up + 1);
     await raw('raw-2');
-    await eventually(async () => (await title()) === 'raw-2', 'gateway hears the change after reconnecting');
+    await eventually(async () => (await title()) === 'raw-2', { what: 'gateway hears the change after reconnecting' });
     expect(
       (await write('PATCH', `/data-objects/${id}`, { attributes: { title: 'through the api' } })).statusCode,
     ).to.equal(200);
-    await eventually(async () => (await title()) === 'through the api', 'gateway sees the write through the API');
+    await eventually(async () => (await title()) === 'through the api', {
+      what: 'gateway sees the write through the API',
+    });
   });
 
   it("a class change in one process drops the other process's definitions", async () => {
@@ -183,9 +181,8 @@ describe('data: public read cache across processes on one database', () => {
       ],
     });
     expect(patched.statusCode, patched.body).to.equal(200);
-    await eventually(
-      async () => (await servicesOf(gateway).query.classNamed('cached')).fields.length === 2,
-      'gateway sees the new field',
-    );
+    await eventually(async () => (await servicesOf(gateway).query.classNamed('cached')).fields.length === 2, {
+      what: 'gateway sees the new field',
+    });
   });
 });

@@ -40,6 +40,8 @@ export class DeliveryWorker {
   /** A wake-up that came while the loop was busy is not lost: the next pause returns at once. */
   private woken = false;
   private readonly timeoutMs: number;
+  /** Callers of `settled()`; `armed` once a claim began after the call. */
+  private settledWaiters: { armed: boolean; resolve: () => void }[] = [];
 
   constructor(
     private readonly deps: { queue: Queue; gatewayRoutes: GatewayRoutes; clock: Clock; log: Logger },
@@ -61,6 +63,21 @@ export class DeliveryWorker {
     this.wake();
     await this.running;
     await Promise.allSettled([...this.inFlight]);
+    for (const waiter of this.settledWaiters.splice(0)) waiter.resolve();
+  }
+
+  /**
+   * Resolves once the worker has nothing left to do that was due when called: a claim that began
+   * after the call found nothing, and no claimed delivery is unsent or in flight (its outcome is
+   * recorded). At once when the worker is not running, as it will send nothing. Lets a caller (a
+   * test, a drain before shutdown) know that what would have been sent by now has been.
+   */
+  settled(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.settledWaiters.push({ armed: false, resolve });
+      this.wake();
+    });
   }
 
   wake(): void {
@@ -76,10 +93,12 @@ export class DeliveryWorker {
       if (this.claimed.length < this.opts.concurrency && room > 0) {
         try {
           const claimedAt = this.deps.clock.now().getTime();
+          for (const waiter of this.settledWaiters) waiter.armed = true;
           const batch = await this.deps.queue.claim(room, this.opts.leaseMs);
           for (const delivery of batch) this.claimed.push({ delivery, claimedAt });
           // A full batch means more may be due: start these and claim again.
           if (batch.length > 0) continue;
+          if (this.inFlight.size === 0 && this.claimed.length === 0) this.resolveSettled();
         } catch (err) {
           this.deps.log.error({ err }, 'object events: claiming deliveries failed');
           await this.pause(this.opts.pollMs * 4);
@@ -94,6 +113,13 @@ export class DeliveryWorker {
       await this.deps.queue
         .release(unsent)
         .catch((err) => this.deps.log.warn({ err }, 'object events: releasing claims failed'));
+  }
+
+  private resolveSettled(): void {
+    const armed = this.settledWaiters.filter((w) => w.armed);
+    if (armed.length === 0) return;
+    this.settledWaiters = this.settledWaiters.filter((w) => !w.armed);
+    for (const waiter of armed) waiter.resolve();
   }
 
   /**

@@ -1,11 +1,8 @@
-import type { LightMyRequestResponse } from 'fastify';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { PluginManifest } from '../../../kernel/plugin.ts';
-import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
-
-export type User = Awaited<ReturnType<TestKernel['createUser']>>;
+import { startTestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 
 export interface SeenRequest {
   method: string;
@@ -69,21 +66,8 @@ export async function startGatewayKernel(
     env: opts.env,
     clock: opts.clock,
   });
-  const manager = await t.createUser({ permissions: ['gateway:manage'] });
-  const stranger = await t.createUser({ permissions: [] });
-  const call = (
-    method: string,
-    url: string,
-    user: User | null,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<LightMyRequestResponse> =>
-    t.inject({
-      method: method as 'GET',
-      url,
-      payload: body as object,
-      headers: { ...(user ? { cookie: user.cookie } : {}), ...headers },
-    });
+  const { manager, stranger } = await t.users({ manager: ['gateway:manage'], stranger: [] });
+  const call = t.call;
   let n = 0;
   const createEndpoint = async (body: Record<string, unknown>) => {
     const res = await call('POST', '/api/v1/gateway/endpoints', manager, {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { definePlugin, type PluginManifest } from '../../../kernel/index.ts';
-import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
-import { auditRows, login } from './helpers.ts';
+import { auditRows, startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { login } from './helpers.ts';
 
 // A function-level key granted by the broad objects:write, as content plugins declare them.
 const widgets = definePlugin({

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ManualClock } from '../../../kernel/clock.ts';
-import type { TestKernel } from '../../../test/helpers/kernel.ts';
-import { cookieOf, login, sessionSetCookie, startIdentity, totp, wait } from './helpers.ts';
+import { blockedOnLock, cookieOf, sessionSetCookie, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { login, startIdentity, totp } from './helpers.ts';
 
 type Who = Awaited<ReturnType<TestKernel['createUser']>>;
 
@@ -130,7 +130,8 @@ describe('identity: mandatory 2FA and sessions already open', () => {
         .update({ mfa_required_roles: ['viewer'] });
       let settled = false;
       const signIn = login(t, viewer.email, viewer.password).finally(() => (settled = true));
-      await wait(300);
+      // The sign-in has reached the settings (or roles) and waits for the change's lock.
+      await blockedOnLock(t.db);
       expect(settled, 'the sign-in waits for the change').to.equal(false);
       await trx.commit();
       const res = await signIn;
@@ -151,7 +152,8 @@ describe('identity: mandatory 2FA and sessions already open', () => {
       await trx('user_roles').insert({ user_id: viewer.id, role_id: editorRole.id });
       let settled = false;
       const signIn = login(t, viewer.email, viewer.password).finally(() => (settled = true));
-      await wait(300);
+      // The sign-in has reached the settings (or roles) and waits for the change's lock.
+      await blockedOnLock(t.db);
       expect(settled, 'the sign-in waits for the change').to.equal(false);
       await trx.commit();
       expect((await signIn).json().mfaEnrollmentRequired).to.equal(true);
@@ -168,7 +170,7 @@ describe('identity: mandatory 2FA and sessions already open', () => {
         .where({ id: 1 })
         .update({ mfa_required_roles: ['viewer'] });
       const disable = post('/auth/mfa/disable', { password: viewer.password }, viewer.cookie);
-      await wait(300);
+      await blockedOnLock(t.db);
       await trx.commit();
       const res = await disable;
       expect(res.statusCode).to.equal(403);

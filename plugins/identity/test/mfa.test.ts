@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ManualClock } from '../../../kernel/clock.ts';
-import type { TestKernel } from '../../../test/helpers/kernel.ts';
-import { cookieOf, login, sessionSetCookie, startIdentity, totp } from './helpers.ts';
+import { cookieOf, sessionSetCookie, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { login, startIdentity, totp } from './helpers.ts';
 
 const STEP = 30_000;
 

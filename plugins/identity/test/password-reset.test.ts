@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { ManualClock } from '../../../kernel/clock.ts';
 import { hashToken } from '../../../kernel/passwords.ts';
-import type { TestKernel } from '../../../test/helpers/kernel.ts';
-import { login, mailbox, resetTokenFrom, startIdentity, wait } from './helpers.ts';
+import { mailbox, type TestKernel } from '../../../test/helpers/kernel.ts';
+import type { IdentityServices } from '../services/index.ts';
+import { login, resetTokenFrom, startIdentity } from './helpers.ts';
 
 describe('identity: forgot and reset password', () => {
   let t: TestKernel;
@@ -25,6 +26,8 @@ describe('identity: forgot and reset password', () => {
 
   const forgot = (email: string, remoteAddress = nextAddress()) =>
     t.inject({ method: 'POST', url: '/auth/forgot-password', payload: { email }, remoteAddress });
+  /** The reset e-mail queue: `settled()` once every requested e-mail has been handled. */
+  const resets = () => t.services<IdentityServices>('identity').resets;
   const reset = (token: string, password: string) =>
     t.inject({ method: 'POST', url: '/auth/reset-password', payload: { token, password } });
 
@@ -43,7 +46,7 @@ describe('identity: forgot and reset password', () => {
     const mail = await box.next(u.email);
     expect(mail.subject).to.equal('Reset your password');
     expect(mail.text).to.match(/https:\/\/cms\.example\.org\/reset-password\?token=[A-Za-z0-9_-]{43}\n/);
-    await wait(100);
+    await resets().settled();
     expect(box.messages.filter((m) => m.to === 'nobody@example.test')).to.have.length(0);
   });
 
@@ -60,7 +63,7 @@ describe('identity: forgot and reset password', () => {
     const u = await t.createUser({ roles: ['viewer'] });
     await t.db('users').where({ id: u.id }).update({ active: false });
     expect((await forgot(u.email)).statusCode).to.equal(202);
-    await wait(100);
+    await resets().settled();
     expect(box.messages.filter((m) => m.to === u.email)).to.have.length(0);
   });
 
@@ -126,7 +129,7 @@ describe('identity: forgot and reset password', () => {
   it('sends at most three links an hour to one address, answering 202 all the same', async () => {
     const u = await t.createUser({ roles: ['viewer'] });
     for (let i = 0; i < 4; i++) expect((await forgot(u.email)).statusCode).to.equal(202);
-    await wait(150);
+    await resets().settled();
     expect(box.messages.filter((m) => m.to === u.email)).to.have.length(3);
     box.messages.splice(0);
   });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { TestKernel } from '../../../test/helpers/kernel.ts';
-import { auditRows, startIdentity } from './helpers.ts';
+import { auditRows, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { startIdentity } from './helpers.ts';
 
 describe('identity: roles and permission keys', () => {
   let t: TestKernel;

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { definePlugin, type PluginManifest } from '../../../kernel/plugin.ts';
-import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
-import { auditRows } from './helpers.ts';
+import { auditRows, startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
 
 // Another plugin that declares the settings reader as a dependency and serves what it reads.
 const settingsConsumer = definePlugin({

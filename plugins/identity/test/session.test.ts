@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ManualClock } from '../../../kernel/clock.ts';
-import type { TestKernel } from '../../../test/helpers/kernel.ts';
-import { auditRows, captureWarnings, cookieOf, login, sessionSetCookie, startIdentity } from './helpers.ts';
+import { auditRows, cookieOf, sessionSetCookie, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { captureWarnings, login, startIdentity } from './helpers.ts';
 
 describe('identity: sign-in, session, logout', () => {
   let t: TestKernel;

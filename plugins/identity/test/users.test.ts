@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { TestKernel } from '../../../test/helpers/kernel.ts';
-import { auditRows, cookieOf, login, mailbox, resetTokenFrom, startIdentity } from './helpers.ts';
+import { auditRows, cookieOf, mailbox, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { login, resetTokenFrom, startIdentity } from './helpers.ts';
 
 describe('identity: user management', () => {
   let t: TestKernel;

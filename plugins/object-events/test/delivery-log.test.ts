@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { objectChange, secondHandle, startEventsKernel, type EventsKernel } from './events-kernel.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { objectChange, startEventsKernel, type EventsKernel } from '../../../test/helpers/events-kernel.ts';
+import { startReceiver, type Receiver } from '../../../test/helpers/receiver.ts';
 
 describe('object events: delivery log routes', () => {
   let k: EventsKernel;
@@ -101,39 +101,5 @@ describe('object events: delivery log routes', () => {
     expect((await del({ status: 'stopped' })).json()).to.deep.equal({ deleted: 1 });
     const left = (await k.deliveries(sub.id)).map((r) => r.status).sort();
     expect(left).to.deep.equal(['dead', 'pending', 'pending', 'retrying']);
-  });
-
-  it('two worker processes on one database never send the same delivery at once, and every delivery arrives once', async function () {
-    this.timeout(60_000);
-    const second = await startEventsKernel({
-      withData: false,
-      database: secondHandle(k.t.db),
-      env: { OBJECT_EVENTS_CONCURRENCY: '5' },
-    });
-    const first = await startEventsKernel({
-      withData: false,
-      database: secondHandle(k.t.db),
-      env: { OBJECT_EVENTS_CONCURRENCY: '5' },
-    });
-    const busy = await startReceiver();
-    busy.answerWith(async () => {
-      await new Promise((r) => setTimeout(r, Math.random() * 10));
-      return { status: 204 };
-    });
-    try {
-      const sub = await first.subscribe(busy);
-      for (let i = 0; i < 20; i++) await first.announce(objectChange());
-      for (let i = 0; i < 20; i++) await second.announce(objectChange());
-      await busy.waitForCalls(40, 30_000);
-      await first.until(async () => (await first.deliveries(sub.id)).every((d) => d.status === 'delivered'));
-      expect(busy.maxInFlightPerEvent).to.equal(1);
-      const ids = busy.calls.map((c) => c.headers['x-cms-event-id']);
-      expect(new Set(ids).size).to.equal(40);
-      expect(ids).to.have.length(40);
-    } finally {
-      await first.t.close();
-      await second.t.close();
-      await busy.close();
-    }
   });
 });

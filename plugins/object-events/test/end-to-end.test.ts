@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { startEventsKernel, type EventsKernel } from './events-kernel.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { startEventsKernel, type EventsKernel } from '../../../test/helpers/events-kernel.ts';
+import { startReceiver, type Receiver } from '../../../test/helpers/receiver.ts';
 
 describe('object events: from an object write over HTTP to the receiver', () => {
   let k: EventsKernel;
@@ -58,7 +58,8 @@ describe('object events: from an object write over HTTP to the receiver', () => 
       { 'x-cms-flow': 'stop' },
     );
     expect(stopped.statusCode).to.equal(200);
-    await new Promise((r) => setTimeout(r, 300));
+    // The worker has looked for due deliveries since the write and sent what it found: nothing.
+    await k.settled();
     expect(receiver.calls).to.have.length(2);
   });
 });

@@ -6,8 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, acceptsConnections } from '../../../test/helpers/ports.ts';
-import { objectChange, startEventsKernel, type EventsKernel } from './events-kernel.ts';
-import { addEndpoint } from './events-kernel.ts';
+import { objectChange, startEventsKernel, type EventsKernel } from '../../../test/helpers/events-kernel.ts';
+import { eventually } from '../../../test/helpers/kernel.ts';
+import { addEndpoint } from '../../../test/helpers/events-kernel.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -63,7 +64,7 @@ describe('object events: the README receiver example', function () {
     });
     const sub = res.json();
     await k.announce(objectChange());
-    await k.until(async () => (await k.deliveries(sub.id))[0]?.status === 'delivered');
+    await eventually(async () => (await k.deliveries(sub.id))[0]?.status === 'delivered', { timeoutMs: 15_000 });
     expect(output).to.contain('object.updated');
   });
 

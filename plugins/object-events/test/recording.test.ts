@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { SYSTEM } from '../../../kernel/index.ts';
-import { objectChange, startEventsKernel, type EventsKernel } from './events-kernel.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { objectChange, startEventsKernel, type EventsKernel } from '../../../test/helpers/events-kernel.ts';
+import { eventually } from '../../../test/helpers/kernel.ts';
+import { startReceiver, type Receiver } from '../../../test/helpers/receiver.ts';
 
 const ALL_OBJECT = [
   'object.created',
@@ -188,10 +189,13 @@ describe('object events: recording in the write transaction', () => {
       });
       await trx.raw("SELECT pg_notify('object_event_subscriptions', '')");
     });
-    await k.until(async () => {
-      await k.announce(objectChange());
-      return (await k.deliveries(id)).length > 0;
-    }, 5_000);
+    await eventually(
+      async () => {
+        await k.announce(objectChange());
+        return (await k.deliveries(id)).length > 0;
+      },
+      { timeoutMs: 5_000 },
+    );
   });
 
   describe('loop guard', () => {
@@ -327,7 +331,8 @@ describe('object events: OBJECT_EVENTS_ENABLED=0', () => {
         status: 'pending',
         next_attempt_at: new Date(Date.now() - 1000),
       });
-      await new Promise((r) => setTimeout(r, 400));
+      // With events on, a worker would have sent the due delivery by now.
+      await k.settled();
       expect(receiver.calls).to.have.length(0);
       expect((await k.deliveries(sub.id))[0].attempts).to.equal(0);
     } finally {

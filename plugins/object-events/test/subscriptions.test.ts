@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { addEndpoint, startEventsKernel, type EventsKernel } from './events-kernel.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { addEndpoint, startEventsKernel, type EventsKernel } from '../../../test/helpers/events-kernel.ts';
+import { startReceiver, type Receiver } from '../../../test/helpers/receiver.ts';
 
 describe('object events: subscriptions', () => {
   let k: EventsKernel;

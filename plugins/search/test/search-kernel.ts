@@ -1,8 +1,5 @@
-import type { LightMyRequestResponse } from 'fastify';
-import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { startTestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 import pageFixture from './page-fixture/index.ts';
-
-export type User = Awaited<ReturnType<TestKernel['createUser']>>;
 
 /**
  * A kernel with the data and search plugins plus the `page` fixture plugin (search/test/page-fixture),
@@ -12,23 +9,13 @@ export type User = Awaited<ReturnType<TestKernel['createUser']>>;
 export async function startSearchKernel(env: Record<string, string> = {}) {
   const t = await startTestKernel({ plugins: ['data', 'search'], extraPlugins: [pageFixture], env });
   const admin = await t.admin();
-  const publisher = await t.createUser({ permissions: ['objects:read', 'objects:write', 'objects:publish'] });
-  const reader = await t.createUser({ permissions: ['objects:read'] });
-  const nobody = await t.createUser({ permissions: [] });
+  const { publisher, reader, nobody } = await t.users({
+    publisher: ['objects:read', 'objects:write', 'objects:publish'],
+    reader: ['objects:read'],
+    nobody: [],
+  });
 
-  const call = (
-    method: string,
-    url: string,
-    user: User | null,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<LightMyRequestResponse> =>
-    t.inject({
-      method: method as 'GET',
-      url,
-      payload: body as object,
-      headers: { ...(user ? { cookie: user.cookie } : {}), ...headers },
-    });
+  const call = t.call;
 
   let n = 0;
   const createClass = async (fields: unknown[], label?: string): Promise<{ id: string; name: string }> => {
@@ -55,7 +42,7 @@ export async function startSearchKernel(env: Record<string, string> = {}) {
     if (res.statusCode !== 200) throw new Error(`public search answered ${res.statusCode}: ${res.body}`);
     return res.json() as { results: Array<Record<string, unknown>>; hasMore: boolean };
   };
-  const editorSearch = async (params: Record<string, string | number | boolean>, user: User = reader) => {
+  const editorSearch = async (params: Record<string, string | number | boolean>, user: TestUser = reader) => {
     const res = await call('GET', `/cms-one/search?${qs(params)}`, user);
     if (res.statusCode !== 200) throw new Error(`editor search answered ${res.statusCode}: ${res.body}`);
     return res.json() as { results: Array<Record<string, unknown>>; hasMore: boolean };

@@ -3,24 +3,22 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../../../kernel/clock.ts';
 import { PROJECT_ROOT } from '../../../kernel/loader.ts';
-import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { eventually, startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
 import { freePort } from '../../../test/helpers/ports.ts';
-import { addEndpoint, objectChange } from './events-kernel.ts';
-import gatewayRoutesFixture from './fixtures/test-gateway-routes/index.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { addEndpoint, objectChange } from '../../../test/helpers/events-kernel.ts';
+import gatewayRoutesFixture from '../../../test/fixtures/test-gateway-routes/index.ts';
+import { startReceiver, type Receiver } from '../../../test/helpers/receiver.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURE_DIR = path.join(here, 'fixtures', 'test-gateway-routes');
+const FIXTURE_DIR = path.join(PROJECT_ROOT, 'test', 'fixtures', 'test-gateway-routes');
 
 /**
  * The delivery worker in a real gateway process (`cms start --service gateway`, the test gateway routes fixture on
  * CMS_PLUGIN_PATH) is killed with SIGKILL while the receiver holds its call open; a new gateway
  * process sends the delivery again once the claim's lease has passed: at least once, nothing lost.
  */
-describe('object events: a gateway killed mid-delivery', function () {
+describe('event delivery: a gateway killed mid-delivery', function () {
   this.timeout(90_000);
   let core: TestKernel;
   let receiver: Receiver;
@@ -105,13 +103,14 @@ describe('object events: a gateway killed mid-delivery', function () {
 
     await startGateway();
     await receiver.waitForCalls(2, 60_000);
-    const deadline = Date.now() + 20_000;
-    let row = claimed;
-    while (row.status !== 'delivered' && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      row = await core.db('object_event_deliveries').where({ id: claimed.id }).first();
-    }
-    expect(row).to.include({ status: 'delivered', attempts: 2 });
+    await eventually(
+      async () =>
+        expect(await core.db('object_event_deliveries').where({ id: claimed.id }).first()).to.include({
+          status: 'delivered',
+          attempts: 2,
+        }),
+      { timeoutMs: 20_000, intervalMs: 100 },
+    );
     const ids = receiver.calls.map((c) => c.headers['x-cms-event-id']);
     expect(ids[0]).to.equal(ids[1]);
     expect(JSON.parse(receiver.calls[1].body).object.id).to.equal(change.recordId);

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { objectChange, startEventsKernel } from './events-kernel.ts';
-import { startReceiver } from './receiver.ts';
+import { objectChange, startEventsKernel } from '../../../test/helpers/events-kernel.ts';
+import { eventually } from '../../../test/helpers/kernel.ts';
+import { startReceiver } from '../../../test/helpers/receiver.ts';
 
-describe('object events: a slow receiver', function () {
+describe('event delivery: a slow receiver', function () {
   this.timeout(60_000);
 
   it('claims that would outlive their lease before a slot frees are given back unsent: each delivery sent once, tries not inflated', async () => {
@@ -19,7 +20,9 @@ describe('object events: a slow receiver', function () {
     try {
       const sub = await k.subscribe(receiver);
       for (let i = 0; i < 4; i++) await k.announce(objectChange());
-      await k.until(async () => (await k.deliveries(sub.id)).every((d) => d.status === 'delivered'), 45_000);
+      await eventually(async () => (await k.deliveries(sub.id)).every((d) => d.status === 'delivered'), {
+        timeoutMs: 45_000,
+      });
       const rows = await k.deliveries(sub.id);
       expect(rows.map((r) => r.attempts)).to.deep.equal([1, 1, 1, 1]);
       expect(receiver.calls).to.have.length(4);

@@ -1,13 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
-import { ManualClock } from '../../../kernel/clock.ts';
-import { createKnex, type DatabaseHandle, type Db } from '../../../kernel/database.ts';
-import type { RecordChange } from '../../../kernel/record-hooks.ts';
-import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
-import gatewayRoutesFixture from './fixtures/test-gateway-routes/index.ts';
+import { ManualClock } from '../../kernel/clock.ts';
+import { createKnex, type DatabaseHandle, type Db } from '../../kernel/database.ts';
+import type { RecordChange } from '../../kernel/record-hooks.ts';
+import type { DeliveryWorker } from '../../plugins/event-delivery/services/worker.ts';
+import gatewayRoutesFixture from '../fixtures/test-gateway-routes/index.ts';
+import { startTestKernel, type TestUser } from './kernel.ts';
 import type { Receiver } from './receiver.ts';
-
-export type User = Awaited<ReturnType<TestKernel['createUser']>>;
 
 /** An endpoint of the test catalog pointing at `baseUrl`, with one route per method/path given. */
 export async function addEndpoint(db: Db, baseUrl: string, routes: { method: string; path: string }[]) {
@@ -48,19 +46,7 @@ export async function startEventsKernel(
     database: opts.database,
   });
   const manager = await t.createUser({ permissions: ['object_events:manage'] });
-  const call = (
-    method: string,
-    url: string,
-    user: User | null,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<LightMyRequestResponse> =>
-    t.inject({
-      method: method as 'GET',
-      url,
-      payload: body as object,
-      headers: { ...(user ? { cookie: user.cookie } : {}), ...headers },
-    });
+  const call = t.call;
 
   /** A subscription to a fresh endpoint+route at the receiver; returns its view. */
   const subscribe = async (receiver: Receiver, body: Record<string, unknown> = {}, path = '/hook') => {
@@ -83,16 +69,15 @@ export async function startEventsKernel(
   const deliveries = (subscriptionId: string) =>
     t.db('object_event_deliveries').where({ subscription_id: subscriptionId }).orderBy('seq');
 
-  /** Polls `check` until it returns true (the worker runs on its own timer). */
-  const until = async (check: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> => {
-    const end = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > end) throw new Error('condition not met in time');
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  };
+  /**
+   * Resolves once the delivery worker has claimed since this call and recorded the outcome of all it
+   * sent: what was due by now has been sent (at once without a running worker, which sends nothing).
+   */
+  const settled = () =>
+    (opts.delivery !== false && t.services<{ worker?: DeliveryWorker }>('event-delivery').worker?.settled()) ||
+    Promise.resolve();
 
-  return { t, clock, manager, call, subscribe, announce, deliveries, until };
+  return { t, clock, manager, call, subscribe, announce, deliveries, settled };
 }
 
 export type EventsKernel = Awaited<ReturnType<typeof startEventsKernel>>;

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { objectChange, startEventsKernel, type EventsKernel } from './events-kernel.ts';
-import { startReceiver, type ReceivedCall, type Receiver } from './receiver.ts';
+import { objectChange, startEventsKernel, type EventsKernel } from '../../../test/helpers/events-kernel.ts';
+import { eventually } from '../../../test/helpers/kernel.ts';
+import { startReceiver, type ReceivedCall, type Receiver } from '../../../test/helpers/receiver.ts';
 
 /** Verification written from the spec's words, independent of the plugin's code. */
 function verifyCms(call: ReceivedCall, secret: string): boolean {
@@ -26,7 +27,7 @@ function verifyStandardWebhooks(call: ReceivedCall, whsec: string): boolean {
     .some((sig) => sig === `v1,${expected}`);
 }
 
-describe('object events: delivery worker', () => {
+describe('event delivery: the worker', () => {
   let k: EventsKernel;
   let receiver: Receiver;
   before(async () => {
@@ -48,13 +49,16 @@ describe('object events: delivery worker', () => {
   const secretVar = () => `OBJECT_EVENTS_SECRET_T${randomBytes(4).toString('hex').toUpperCase()}`;
   const statusOf = async (subscriptionId: string) => (await k.deliveries(subscriptionId))[0];
   const waitStatus = (subscriptionId: string, status: string, attempts?: number) =>
-    k.until(async () => {
-      const row = await statusOf(subscriptionId);
-      // A claimed row still shows its previous status: wait until the outcome is in.
-      return (
-        row?.status === status && row.claim_token === null && (attempts === undefined || row.attempts === attempts)
-      );
-    });
+    eventually(
+      async () => {
+        const row = await statusOf(subscriptionId);
+        // A claimed row still shows its previous status: wait until the outcome is in.
+        return (
+          row?.status === status && row.claim_token === null && (attempts === undefined || row.attempts === attempts)
+        );
+      },
+      { timeoutMs: 15_000 },
+    );
 
   it('sends the body and headers of the spec, signed (X-Cms-Signature) and in the Standard Webhooks scheme', async () => {
     const name = secretVar();
@@ -134,10 +138,11 @@ describe('object events: delivery worker', () => {
       expect(row.last_problem).to.equal('receiver answered HTTP 500');
       const wait = new Date(row.next_attempt_at).getTime() - new Date(row.last_attempt_at).getTime();
       expect(wait).to.be.within(waits[attempt - 1], waits[attempt - 1] + 5_000);
-      // Not due yet: nothing more is sent before the wait is over.
+      // Not due yet: nothing more is sent before the wait is over (the worker looked and sent nothing).
       const calls = receiver.calls.length;
-      await new Promise((r) => setTimeout(r, 200));
+      await k.settled();
       expect(receiver.calls.length).to.equal(calls);
+      expect(await statusOf(sub.id)).to.include({ status: 'retrying', attempts: attempt });
       k.clock.advance(waits[attempt - 1]);
     }
     up = true;
@@ -178,6 +183,8 @@ describe('object events: delivery worker', () => {
     const sub = await k.subscribe(receiver);
     await k.announce(objectChange());
     await waitStatus(sub.id, 'dead', 1);
+    // The subscription is disabled after the delivery's outcome is stored: wait for the worker to finish.
+    await k.settled();
     expect((await statusOf(sub.id)).last_problem).to.contain('410');
     const view = (await k.call('GET', `/object-event-subscriptions/${sub.id}`, k.manager)).json();
     expect(view.enabled).to.equal(false);
@@ -230,7 +237,7 @@ describe('object events: delivery worker', () => {
     expect(await k.deliveries(sub.id)).to.have.length(0);
     expect(await k.t.db('object_events').where({ id: eventId })).to.have.length(0);
     k.clock.advance(3600_000);
-    await new Promise((r) => setTimeout(r, 300));
+    await k.settled();
     expect(receiver.calls).to.have.length(1);
   });
 });
