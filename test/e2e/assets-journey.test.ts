@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { jpeg, png } from '../helpers/images.ts';
+import { eventually } from '../helpers/kernel.ts';
 import { startAssetsKernel, type AssetsKernel } from '../../plugins/assets/test/assets-kernel.ts';
 
 const SECRET = 'journey-upload-ticket-secret-0123456789';
@@ -196,8 +197,7 @@ describe('e2e: asset journey (content, data, assets, forms together)', function 
           .first(),
       ).to.equal(undefined);
       // The stored copy is removed when the submit's transaction has rolled back, just after the answer.
-      for (let i = 0; i < 100 && (await assetFiles()) !== filesBefore; i++) await new Promise((r) => setTimeout(r, 20));
-      expect(await assetFiles(), 'no orphan file').to.equal(filesBefore);
+      await eventually(async () => expect(await assetFiles(), 'no orphan file').to.equal(filesBefore));
       const accepted = await submit({ attributes: { email: 'second@example.test', photo: { uploadId } } });
       expect(accepted.statusCode, accepted.body).to.equal(201);
     });

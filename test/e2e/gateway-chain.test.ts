@@ -5,7 +5,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../kernel/loader.ts';
-import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
+import { eventually, startTestKernel, type TestKernel } from '../helpers/kernel.ts';
 
 /** What a local server saw: method, URL, headers and body of every request. */
 interface Seen {
@@ -286,11 +286,11 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
       attributes: { title: 'Evented' },
     });
     expect(o.statusCode, o.body).to.equal(201);
-    const deadline = Date.now() + 20_000;
-    while (!receiver.seen.some((s) => s.body.includes(o.json().id)) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
-    const delivery = receiver.seen.find((s) => s.body.includes(o.json().id));
-    expect(delivery, 'delivery for the new object').to.not.equal(undefined);
+    const delivery = await eventually(() => receiver.seen.find((s) => s.body.includes(o.json().id)) ?? false, {
+      timeoutMs: 20_000,
+      intervalMs: 50,
+      what: 'a delivery for the new object',
+    });
     expect(delivery!.method).to.equal('POST');
     expect(delivery!.url).to.equal('/cms-events');
     expect(readmeReceiverAccepts(SECRET, delivery!.headers, delivery!.body), 'README receiver check').to.equal(true);
@@ -302,14 +302,15 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
     expect(event).to.include({ type: 'object.created' });
     expect(event.object.id).to.equal(o.json().id);
 
-    const until = Date.now() + 10_000;
-    let rows: { status: string }[] = [];
-    while (Date.now() < until) {
-      rows = (await admin('GET', `/object-event-subscriptions/${sub.json().id}/deliveries`)).json().deliveries;
-      if (rows.length && rows.every((r) => r.status === 'delivered')) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(rows.map((r) => r.status)).to.deep.equal(['delivered']);
+    await eventually(
+      async () => {
+        const rows: { status: string }[] = (
+          await admin('GET', `/object-event-subscriptions/${sub.json().id}/deliveries`)
+        ).json().deliveries;
+        expect(rows.map((r) => r.status)).to.deep.equal(['delivered']);
+      },
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
   });
 
   it('(f) a saved page binding resolves through the gateway with the site key; a wrong key is refused', async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Type } from '@sinclair/typebox';
 import { definePlugin, EnvFlag, type PluginManifest } from '../../kernel/index.ts';
-import { startTestKernel } from '../helpers/kernel.ts';
+import { eventually, startTestKernel } from '../helpers/kernel.ts';
 import { startFailure } from './boot.ts';
 
 declare module '../../kernel/index.ts' {
@@ -146,7 +146,7 @@ describe('plugin contract: setup, provides, contributions, optional needs, stop'
     const address = t.kernel.app.server.address() as { port: number };
     const slow = fetch(`http://127.0.0.1:${address.port}/t/slow`).then((r) => r.status);
     // Close once the request is inside its handler (a fixed wait is a race on a loaded machine).
-    while (!log.events.includes('slow-request-started')) await new Promise((r) => setTimeout(r, 5));
+    await eventually(() => log.events.includes('slow-request-started'), { intervalMs: 5 });
     await t.close();
     expect(await slow).to.equal(200);
     const tail = log.events.slice(-3);
