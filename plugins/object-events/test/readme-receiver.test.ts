@@ -6,9 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, acceptsConnections } from '../../../test/helpers/ports.ts';
-import { objectChange, startEventsKernel, type EventsKernel } from '../../../test/helpers/events-kernel.ts';
+import {
+  addEndpoint,
+  objectChange,
+  startEventsKernel,
+  type EventsKernel,
+} from '../../../test/helpers/events-kernel.ts';
 import { eventually } from '../../../test/helpers/kernel.ts';
-import { addEndpoint } from '../../../test/helpers/events-kernel.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
