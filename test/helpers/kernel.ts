@@ -59,7 +59,7 @@ export interface TestKernel {
   call(
     method: string,
     url: string,
-    user: TestUser | null,
+    user: Pick<TestUser, 'cookie'> | null,
     body?: unknown,
     headers?: Record<string, string>,
   ): Promise<LightMyRequestResponse>;
@@ -100,14 +100,6 @@ async function migrationsOf(
  * migrations (or empty with `fresh`); no port is opened.
  */
 export async function startTestKernel(opts: TestKernelOptions = {}): Promise<TestKernel> {
-  const ownDataDir = opts.ownDataDir ? await fs.mkdtemp(path.join(os.tmpdir(), 'cms-test-')) : undefined;
-  const env: Record<string, string> = {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    CMS_DATA_DIR: ownDataDir ?? path.join(PROJECT_ROOT, '.test-data', 'data'),
-    ...opts.env,
-  };
-  const removeDataDir = () => (ownDataDir ? fs.rm(ownDataDir, { recursive: true, force: true }) : undefined);
   let plugins: PluginManifest[] | undefined;
   if (opts.plugins) {
     const all = await discoverPlugins();
@@ -117,6 +109,14 @@ export async function startTestKernel(opts: TestKernelOptions = {}): Promise<Tes
       return p;
     });
   }
+  const ownDataDir = opts.ownDataDir ? await fs.mkdtemp(path.join(os.tmpdir(), 'cms-test-')) : undefined;
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    CMS_DATA_DIR: ownDataDir ?? path.join(PROJECT_ROOT, '.test-data', 'data'),
+    ...opts.env,
+  };
+  const removeDataDir = () => (ownDataDir ? fs.rm(ownDataDir, { recursive: true, force: true }) : undefined);
   const selection = {
     service: opts.plugins ? 'all' : (opts.service ?? 'all'),
     plugins,

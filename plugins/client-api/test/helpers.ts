@@ -3,7 +3,6 @@ import { createKnex, type DatabaseHandle } from '../../../kernel/database.ts';
 import { migrationSets } from '../../../kernel/kernel.ts';
 import { discoverPlugins } from '../../../kernel/loader.ts';
 import type { PluginManifest } from '../../../kernel/plugin.ts';
-import type { RecordChange } from '../../../kernel/record-hooks.ts';
 import type { Clock } from '../../../kernel/clock.ts';
 import { createTestDatabase } from '../../../test/helpers/database.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
@@ -45,11 +44,9 @@ export async function startClientKernel(opts: ClientKernelOptions = {}) {
     database: opts.database,
   });
   const admin = await t.admin();
-  const changes: RecordChange[] = [];
-  t.kernel.resolve('recordHooks').subscribe('object', (change) => void changes.push(change));
+  const changes = t.recordChanges('object');
 
-  const asAdmin = (method: string, url: string, body?: unknown): Promise<LightMyRequestResponse> =>
-    t.inject({ method: method as 'GET', url, payload: body as object, headers: { cookie: admin.cookie } });
+  const asAdmin = (method: string, url: string, body?: unknown) => t.call(method, url, admin, body);
 
   /** Creates a client through the admin API; `key` is the first key for a key client. */
   const createClient = async (
