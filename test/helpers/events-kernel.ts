@@ -4,7 +4,7 @@ import { createKnex, type DatabaseHandle, type Db } from '../../kernel/database.
 import type { RecordChange } from '../../kernel/record-hooks.ts';
 import type { DeliveryWorker } from '../../plugins/event-delivery/services/worker.ts';
 import gatewayRoutesFixture from '../fixtures/test-gateway-routes/index.ts';
-import { startTestKernel, type TestUser } from './kernel.ts';
+import { startTestKernel } from './kernel.ts';
 import type { Receiver } from './receiver.ts';
 
 /** An endpoint of the test catalog pointing at `baseUrl`, with one route per method/path given. */

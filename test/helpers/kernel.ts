@@ -263,7 +263,7 @@ export function mailbox(t: TestKernel) {
   const waiters: Array<(m: MailMessage) => void> = [];
   const stop = t.kernel.resolve('mail').onSent((m) => {
     messages.push(m);
-    waiters.splice(0).forEach((w) => w(m));
+    for (const w of waiters.splice(0)) w(m);
   });
   return {
     messages,

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../../kernel/clock.ts';
-import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 import { seedClass, seedObject } from './seed-rows.ts';
 
-type User = Awaited<ReturnType<TestKernel['createUser']>>;
+type User = TestUser;
 const DAY_MS = 24 * 3600_000;
 
 describe('data: preview links', () => {

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { RecordChange } from '../../../kernel/record-hooks.ts';
-import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 import { seedClass, seedObject } from './seed-rows.ts';
 
-type User = Awaited<ReturnType<TestKernel['createUser']>>;
+type User = TestUser;
 
 const REVIEW_WORKFLOW = {
   places: [{ name: 'draft', label: 'Draft' }, { name: 'review' }, { name: 'live' }],

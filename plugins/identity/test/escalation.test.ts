@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { definePlugin, type PluginManifest } from '../../../kernel/index.ts';
-import { auditRows, startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { auditRows, startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 import { login } from './helpers.ts';
 
 // A function-level key granted by the broad objects:write, as content plugins declare them.
@@ -11,7 +11,7 @@ const widgets = definePlugin({
   permissions: [{ key: 'widgets:edit', description: 'Edit widgets', grantedBy: ['objects:write'] }],
 }) as PluginManifest;
 
-type Who = Awaited<ReturnType<TestKernel['createUser']>>;
+type Who = TestUser;
 
 /**
  * users:manage is not full administration: nobody grants a key they do not hold, and only those who

@@ -1,9 +1,15 @@
 import { expect } from 'chai';
 import { ManualClock } from '../../../kernel/clock.ts';
-import { blockedOnLock, cookieOf, sessionSetCookie, type TestKernel } from '../../../test/helpers/kernel.ts';
+import {
+  blockedOnLock,
+  cookieOf,
+  sessionSetCookie,
+  type TestKernel,
+  type TestUser,
+} from '../../../test/helpers/kernel.ts';
 import { login, startIdentity, totp } from './helpers.ts';
 
-type Who = Awaited<ReturnType<TestKernel['createUser']>>;
+type Who = TestUser;
 
 /**
  * Mandatory 2FA covers sessions that were already open: a user who now needs a second factor and
