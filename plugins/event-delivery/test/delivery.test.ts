@@ -126,6 +126,18 @@ describe('event delivery: the worker', () => {
     expect(body.object.id).to.equal('00000000-0000-0000-0000-000000000000');
   });
 
+  it('settled() returns once what was due has been sent and its outcome stored (the sign absence checks rely on)', async () => {
+    const sub = await k.subscribe(receiver);
+    await k.announce(objectChange());
+    await k.announce(objectChange());
+    await k.settled();
+    expect(receiver.calls).to.have.length(2);
+    expect((await k.deliveries(sub.id)).map((d) => [d.status, d.claim_token])).to.deep.equal([
+      ['delivered', null],
+      ['delivered', null],
+    ]);
+  });
+
   it('retries at 1 min, 5 min, 30 min on the manual clock while the receiver is down, then delivers', async () => {
     let up = false;
     receiver.answerWith(() => ({ status: up ? 200 : 500 }));
