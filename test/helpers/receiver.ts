@@ -67,7 +67,13 @@ export async function startReceiver() {
       if (calls.length >= n) return Promise.resolve();
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`expected ${n} calls, got ${calls.length}`)), ms);
-        waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
+        waiters.push({
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
       });
     },
     reset() {

@@ -1,8 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { request } from 'undici';
 import { definePlugin, HttpError, type ServiceMap } from '../../../kernel/index.ts';
 import type { PluginManifest } from '../../../kernel/plugin.ts';
+import type { SeenRequest } from '../../../test/helpers/upstream.ts';
 
 type GatewayRoutes = ServiceMap['gatewayRoutes'];
 type OutboundFetch = ServiceMap['outboundFetch'];
@@ -146,45 +146,10 @@ export function fixtureCatalog(endpoints: FixtureEndpoint[]): { plugin: PluginMa
   return { plugin: plugin as PluginManifest, outboundCalls };
 }
 
-export interface SeenRequest {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/**
- * A local upstream: answers what `respond` says and records every request it saw. Default answer:
- * JSON echo of method, url and body.
- */
-export async function startUpstream(respond?: (req: SeenRequest, res: http.ServerResponse) => void) {
-  const seen: SeenRequest[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const s = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      seen.push(s);
-      if (respond) return respond(s, res);
-      res.setHeader('content-type', 'application/json');
-      res.setHeader('set-cookie', 'upstream=1');
-      res.setHeader('x-upstream-secret', 'internal');
-      res.end(JSON.stringify({ method: s.method, url: s.url, body: s.body }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+/** An upstream's answer that echoes method, url and body as JSON, with headers a passthrough must not forward. */
+export function echoWithInternalHeaders(req: SeenRequest, res: http.ServerResponse): void {
+  res.setHeader('content-type', 'application/json');
+  res.setHeader('set-cookie', 'upstream=1');
+  res.setHeader('x-upstream-secret', 'internal');
+  res.end(JSON.stringify({ method: req.method, url: req.url, body: req.body }));
 }

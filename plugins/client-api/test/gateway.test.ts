@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { startClientKernel, type ClientKernel } from './helpers.ts';
-import { fixtureCatalog, startUpstream } from './fixture-catalog.ts';
-
-type Upstream = Awaited<ReturnType<typeof startUpstream>>;
+import { startUpstream, type Upstream } from '../../../test/helpers/upstream.ts';
+import { echoWithInternalHeaders, fixtureCatalog } from './fixture-catalog.ts';
 
 describe('client-api: automations and passthrough through the gateway catalog', () => {
   let k: ClientKernel;
@@ -12,7 +11,7 @@ describe('client-api: automations and passthrough through the gateway catalog', 
   let narrow: string;
 
   before(async () => {
-    crm = await startUpstream();
+    crm = await startUpstream(echoWithInternalHeaders);
     engine = await startUpstream((req, res) => {
       if (req.url.startsWith('/flows/broken')) {
         res.statusCode = 500;
@@ -82,7 +81,7 @@ describe('client-api: automations and passthrough through the gateway catalog', 
       });
       expect(res.statusCode, res.body).to.equal(200);
       expect(res.json()).to.deep.equal({ ok: true, outcome: 'created', response: { outcome: 'created', id: 7 } });
-      const seen = engine.seen.at(-1)!;
+      const seen = engine.requests.at(-1)!;
       expect(JSON.parse(seen.body)).to.deep.include({ email: 'a@b.test' });
       // The gateway's credential went out, the client's key did not.
       expect(seen.headers.authorization).to.equal('Bearer engine-secret');
@@ -139,7 +138,7 @@ describe('client-api: automations and passthrough through the gateway catalog', 
       // Upstream-only answer headers stay behind.
       expect(res.headers['set-cookie']).to.equal(undefined);
       expect(res.headers['x-upstream-secret']).to.equal(undefined);
-      const seen = crm.seen.at(-1)!;
+      const seen = crm.requests.at(-1)!;
       expect(seen.headers['x-api-token']).to.equal('server-side-secret');
       for (const name of ['authorization', 'x-cms-key', 'cookie', 'x-forwarded-for'])
         expect(seen.headers[name], name).to.equal(undefined);
@@ -150,7 +149,7 @@ describe('client-api: automations and passthrough through the gateway catalog', 
       });
       expect(viaHeader.statusCode).to.equal(200);
       expect(JSON.parse(viaHeader.json().body)).to.deep.equal({ name: 'Ada' });
-      expect(crm.seen.at(-1)!.headers['x-cms-key']).to.equal(undefined);
+      expect(crm.requests.at(-1)!.headers['x-cms-key']).to.equal(undefined);
     });
 
     it('allows only the routes the scopes name (endpoint by name or id, one route or all)', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ManualClock } from '../../../kernel/clock.ts';
-import { startGatewayKernel, startUpstream, type Upstream } from './helpers.ts';
+import { startGatewayKernel } from './helpers.ts';
+import { startUpstream, type Upstream } from '../../../test/helpers/upstream.ts';
 
 type G = Awaited<ReturnType<typeof startGatewayKernel>>;
 

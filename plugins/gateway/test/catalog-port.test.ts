@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ManualClock } from '../../../kernel/clock.ts';
-import { startGatewayKernel, startUpstream, type Upstream } from './helpers.ts';
+import { startGatewayKernel } from './helpers.ts';
+import { startUpstream, type Upstream } from '../../../test/helpers/upstream.ts';
 
 describe('gatewayRoutes and outboundFetch ports (as other plugins use them)', () => {
   let g: Awaited<ReturnType<typeof startGatewayKernel>>;

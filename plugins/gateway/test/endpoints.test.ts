@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { startGatewayKernel, startUpstream, type Upstream } from './helpers.ts';
+import { startGatewayKernel } from './helpers.ts';
+import { startUpstream, type Upstream } from '../../../test/helpers/upstream.ts';
 
 type G = Awaited<ReturnType<typeof startGatewayKernel>>;
 

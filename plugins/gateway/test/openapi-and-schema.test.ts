@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startGatewayKernel, startUpstream, type Upstream } from './helpers.ts';
+import { startGatewayKernel } from './helpers.ts';
+import { startUpstream, type Upstream } from '../../../test/helpers/upstream.ts';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const fixture = (name: string) => readFileSync(path.join(fixtures, name), 'utf8');

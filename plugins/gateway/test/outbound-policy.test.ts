@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { AddressPolicy, classifyAddress } from '../outbound/address-policy.ts';
 import { OutboundHttp, type Resolver } from '../outbound/outbound-http.ts';
-import { startGatewayKernel, startUpstream, type Upstream } from './helpers.ts';
+import { startGatewayKernel } from './helpers.ts';
+import { startUpstream, type Upstream } from '../../../test/helpers/upstream.ts';
 
 const made: OutboundHttp[] = [];
 

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { ManualClock } from '../../../kernel/clock.ts';
 import { publishedSitesFixture } from './fixtures/published-sites/index.ts';
-import { startGatewayKernel, startUpstream, type Upstream } from './helpers.ts';
+import { startGatewayKernel } from './helpers.ts';
+import { startUpstream, type Upstream } from '../../../test/helpers/upstream.ts';
 
 interface Fixture {
   addWebsite(siteKey: string | null): Promise<string>;

@@ -8,7 +8,8 @@ import { PROJECT_ROOT } from '../../../kernel/loader.ts';
 import { startTestKernel } from '../../../test/helpers/kernel.ts';
 import { startFailure, testEnv } from '../../../test/kernel/boot.ts';
 import weatherWidget from '../examples/weather-widget/index.ts';
-import { startGatewayKernel, startUpstream, type Upstream } from './helpers.ts';
+import { startGatewayKernel } from './helpers.ts';
+import { startUpstream, type Upstream } from '../../../test/helpers/upstream.ts';
 
 const exampleFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'examples', 'weather-widget');
 
