@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import { pino } from 'pino';
 import { createKnex } from '../../kernel/database.ts';
 import { createKernel } from '../../kernel/kernel.ts';
+import { AddressRateLimit } from '../../kernel/address-rate-limit.ts';
 import { definePlugin, type PluginManifest } from '../../kernel/plugin.ts';
 
 /**
@@ -20,6 +21,7 @@ let stop: () => Promise<void>;
 if (mode === 'bare') {
   const app = Fastify({ logger: false });
   app.get('/public/ping', async () => BODY);
+  app.get('/public/limited', async () => BODY);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   port = typeof address === 'object' && address ? address.port : 0;
@@ -31,8 +33,21 @@ if (mode === 'bare') {
     id: 'bench-ping',
     processes: ['core-api'],
     needs: [],
-    routes(app) {
+    async routes(app) {
       app.get('/public/ping', { config: { public: true } }, async () => BODY);
+      // A public read limited per client address, as the public data routes are.
+      const limit = new AddressRateLimit(1_000_000_000, Date.now, 'Too many requests');
+      await app.register(async (scope) => {
+        scope.addHook('onRequest', (request, _reply, done) => {
+          try {
+            limit.hit(request.ip);
+          } catch (err) {
+            return done(err as Error);
+          }
+          done();
+        });
+        scope.get('/public/limited', { config: { public: true } }, async () => BODY);
+      });
     },
   }) as PluginManifest;
   const db = createKnex(url, 5);
