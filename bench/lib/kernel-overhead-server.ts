@@ -2,7 +2,6 @@ import Fastify from 'fastify';
 import { pino } from 'pino';
 import { createKnex } from '../../kernel/database.ts';
 import { createKernel } from '../../kernel/kernel.ts';
-import { AddressRateLimit } from '../../kernel/address-rate-limit.ts';
 import { definePlugin, type PluginManifest } from '../../kernel/plugin.ts';
 
 /**
@@ -33,21 +32,14 @@ if (mode === 'bare') {
     id: 'bench-ping',
     processes: ['core-api'],
     needs: [],
-    async routes(app) {
+    routes(app) {
       app.get('/public/ping', { config: { public: true } }, async () => BODY);
       // A public read limited per client address, as the public data routes are.
-      const limit = new AddressRateLimit(1_000_000_000, Date.now, 'Too many requests');
-      await app.register(async (scope) => {
-        scope.addHook('onRequest', (request, _reply, done) => {
-          try {
-            limit.hit(request.ip);
-          } catch (err) {
-            return done(err as Error);
-          }
-          done();
-        });
-        scope.get('/public/limited', { config: { public: true } }, async () => BODY);
-      });
+      app.get(
+        '/public/limited',
+        { config: { public: true, rateLimit: { key: 'address', windowMs: 60_000, limit: 1_000_000_000 } } },
+        async () => BODY,
+      );
     },
   }) as PluginManifest;
   const db = createKnex(url, 5);
