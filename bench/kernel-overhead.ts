@@ -7,8 +7,9 @@
  * - Kernel: the same route in a test plugin (`config: { public: true }`) of the real kernel
  *   (`createKernel`, no product plugins, NODE_ENV=production), on a temporary database migrated with the
  *   kernel's migrations only (the route never touches it).
- * - Two request shapes: a plain GET, and a GET with a query string and a cookie header (what a browser
- *   sends to a public page of a site that also has a session cookie).
+ * - Three request shapes: a plain GET, a GET with a query string and a cookie header (what a browser
+ *   sends to a public page of a site that also has a session cookie), and a plain GET of a route limited
+ *   per client address like the public data routes (the bare server's route has no limit).
  * - wrk `-t1 -c32 --latency` for BENCH_SECONDS (default 5) per measure, after a 1 s warm-up, bare and
  *   kernel alternately for BENCH_ROUNDS rounds (default 3); the median of the rounds' kernel/bare
  *   ratios is reported, so load from other processes on the machine weighs on both sides alike.
@@ -43,6 +44,7 @@ const SCENARIOS: Record<string, PreparedRequest[]> = {
       },
     },
   ],
+  'limited GET': [{ method: 'GET', path: '/public/limited' }],
 };
 
 const children: Array<ChildServer<{ port: number }>> = [];

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { ANONYMOUS } from './actor.ts';
 import type { AuditContext } from './audit.ts';
+import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { inputChecks } from './input-checks.ts';
 import { trustProxyOption } from './client-address.ts';
@@ -15,6 +16,7 @@ import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 import type { PermissionRegistry } from './permissions.ts';
 import type { App } from './plugin.ts';
+import { routeRateLimits } from './rate-limit.ts';
 import { SESSION_COOKIE, type SessionService } from './sessions.ts';
 
 export const JSON_BODY_LIMIT = 25 * 1024 * 1024;
@@ -40,12 +42,13 @@ interface HttpDeps {
   metrics: Metrics;
   sessions: SessionService;
   permissions: PermissionRegistry;
+  clock: Clock;
   version: string;
 }
 
 /**
  * The Fastify instance of a process with the kernel's cross-cutting behaviour: error body, request
- * ids, access control declared on each route (fail closed), metrics and the OpenAPI document.
+ * ids, access control and rate limits declared on each route (fail closed), metrics and the OpenAPI document.
  */
 export async function createHttpApp(deps: HttpDeps): Promise<App> {
   const app = Fastify({
@@ -115,6 +118,7 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
   const origins = new OriginPolicy(deps.config);
   await app.register(corsPolicy, { policy: origins });
   await app.register(accessControl, { ...deps, origins });
+  await app.register(routeRateLimits, { clock: deps.clock });
   await app.register(inputChecks);
 
   // Graceful shutdown: once closing starts, in-flight requests still finish, but their answers close

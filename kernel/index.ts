@@ -39,8 +39,15 @@ export {
 } from './errors.ts';
 export { requestContext, type ErrorBody } from './http.ts';
 
-// Per-address limits for public routes.
-export { AddressRateLimit } from './address-rate-limit.ts';
+// Rate limits declared on a route (`config.rateLimit`), enforced by the kernel.
+export {
+  SharedRateLimitStore,
+  type RateCount,
+  type RateLimitKey,
+  type RateLimitStore,
+  type RateLimitStoreState,
+  type RouteRateLimit,
+} from './rate-limit.ts';
 
 // Input from outside: user-supplied regular expressions run on a linear-time engine.
 export { USER_PATTERN_CACHE_SIZE, UserPatternError, compileUserPattern, type UserPattern } from './patterns.ts';

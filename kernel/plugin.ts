@@ -184,7 +184,10 @@ export interface RouteAccess {
 }
 
 declare module 'fastify' {
-  interface FastifyContextConfig extends RouteAccess {}
+  interface FastifyContextConfig extends RouteAccess {
+    /** A limit on the route's requests per address, user or caller; the kernel enforces it (kernel/rate-limit.ts). */
+    rateLimit?: import('./rate-limit.ts').RouteRateLimit;
+  }
   interface FastifyRequest {
     actor: import('./actor.ts').Actor;
   }

@@ -20,6 +20,7 @@ let stop: () => Promise<void>;
 if (mode === 'bare') {
   const app = Fastify({ logger: false });
   app.get('/public/ping', async () => BODY);
+  app.get('/public/limited', async () => BODY);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   port = typeof address === 'object' && address ? address.port : 0;
@@ -33,6 +34,12 @@ if (mode === 'bare') {
     needs: [],
     routes(app) {
       app.get('/public/ping', { config: { public: true } }, async () => BODY);
+      // A public read limited per client address, as the public data routes are.
+      app.get(
+        '/public/limited',
+        { config: { public: true, rateLimit: { key: 'address', windowMs: 60_000, limit: 1_000_000_000 } } },
+        async () => BODY,
+      );
     },
   }) as PluginManifest;
   const db = createKnex(url, 5);

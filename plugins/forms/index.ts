@@ -1,7 +1,7 @@
 import { definePlugin } from '../../kernel/index.ts';
 import { FormsConfig } from './config.ts';
 import { submitRoutes } from './routes/submit.ts';
-import { FormSubmissions, SubmitRateLimit } from './services/form-submit.ts';
+import { FormSubmissions } from './services/form-submit.ts';
 
 /**
  * Public form submits: `POST /public/forms/:classId/submit` creates an unpublished object through
@@ -12,19 +12,9 @@ export default definePlugin({
   id: 'forms',
   processes: ['core-api'],
   // `websiteUploadRules` (asset plugin's registry): the website's maxFilesPerSubmit, from the content plugin.
-  needs: ['db', 'clock', 'assetLibrary', 'dataObjects', 'websiteUploadRules'],
+  needs: ['db', 'assetLibrary', 'dataObjects', 'websiteUploadRules'],
   config: FormsConfig,
-  setup: ({ db, clock, assetLibrary, dataObjects, websiteUploadRules, pluginConfig }) =>
-    new FormSubmissions({
-      db,
-      assets: assetLibrary,
-      objects: dataObjects,
-      sites: websiteUploadRules,
-      limit: new SubmitRateLimit(
-        pluginConfig.FORM_SUBMIT_RATE_LIMIT_PER_WINDOW,
-        pluginConfig.FORM_SUBMIT_RATE_LIMIT_WINDOW_SECONDS * 1000,
-        () => clock.now().getTime(),
-      ),
-    }),
-  routes: (app, { services }) => submitRoutes(app, services),
+  setup: ({ db, assetLibrary, dataObjects, websiteUploadRules }) =>
+    new FormSubmissions({ db, assets: assetLibrary, objects: dataObjects, sites: websiteUploadRules }),
+  routes: (app, { services, pluginConfig }) => submitRoutes(app, services, pluginConfig),
 });

@@ -6,7 +6,6 @@ import type { ClientApiServices } from '../services/index.ts';
 import { clientOf, ClientNotFound, orNotFound } from './client-scope.ts';
 import { clientObject, ClientObjectTexts } from './client-objects.ts';
 
-const config = { public: true };
 const tags = ['client'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ClassParam = Type.String({ minLength: 1, maxLength: 63 });
@@ -18,6 +17,7 @@ const Attributes = Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), 
 /** GET /client/v1/data/:class, GET .../:class/:id, POST .../:class, PATCH .../:class/:id. */
 export async function clientDataRoutes(app: App, services: ClientApiServices, db: Db): Promise<void> {
   const { dataObjects } = services;
+  const config = { public: true, rateLimit: services.rateLimiter.rule };
   const texts = new ClientObjectTexts(dataObjects);
   const sendJson = (reply: FastifyReply, text: string) => reply.type('application/json; charset=utf-8').send(text);
 

@@ -4,7 +4,6 @@ import { HttpError, isHttpError, type App } from '../../../kernel/index.ts';
 import type { ClientApiServices } from '../services/index.ts';
 import { clientOf, ClientNotFound, orNotFound } from './client-scope.ts';
 
-const config = { public: true };
 const tags = ['client'];
 const AUTOMATION_BODY_LIMIT = 1024 * 1024;
 // Ours: passthrough bodies are JSON for an upstream API, capped like automation bodies.
@@ -89,6 +88,7 @@ async function routeFor(
 
 /** POST /client/v1/automations/:endpoint/* and ALL /client/v1/gateway/:endpoint/*. */
 export async function clientGatewayRoutes(app: App, services: ClientApiServices): Promise<void> {
+  const config = { public: true, rateLimit: services.rateLimiter.rule };
   const gatewayRoutes = services.gatewayRoutes;
 
   app.post(

@@ -4,7 +4,8 @@ import { clientOf } from './client-scope.ts';
 
 /** GET /client/v1/me: who the caller is to the gateway, never a secret. */
 export async function clientMeRoutes(app: App, services: ClientApiServices): Promise<void> {
-  app.get('/client/v1/me', { config: { public: true }, schema: { tags: ['client'] } }, async (request) => {
+  const config = { public: true, rateLimit: services.rateLimiter.rule };
+  app.get('/client/v1/me', { config, schema: { tags: ['client'] } }, async (request) => {
     const { client, scopeList } = clientOf(request);
     return {
       id: client.id,

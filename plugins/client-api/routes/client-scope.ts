@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isHttpError, tooManyRequests, type App, type HttpError } from '../../../kernel/index.ts';
+import { isHttpError, type App, type HttpError } from '../../../kernel/index.ts';
 import type { ClientPrincipal } from '../services/authenticator.ts';
-import type { RateVerdict } from '../services/rate-limiter.ts';
 import type { ClientApiServices } from '../services/index.ts';
 
 declare module 'fastify' {
@@ -20,7 +19,8 @@ const EXPOSED = 'Retry-After, X-Request-Id, ETag, RateLimit-Limit, RateLimit-Rem
  * What every /client/v1 route shares. The routes declare `config: { public: true }`: the kernel then
  * neither reads the session cookie nor applies its cookie CSRF check, and answers CORS for any origin
  * without credentials (the spec's "open and cookie-free"). Access is this scope's job instead: the
- * client's credential, status, expiry and address, then its rate limit.
+ * client's credential, status, expiry and address. Each route also declares the per-client rate limit
+ * (`config.rateLimit`, services/rate-limiter.ts), which the kernel applies after this scope's hook.
  *
  * The credential is checked when the request arrives, so a known client is counted (and refused with
  * 429) before its body is read, and every answer to it carries the RateLimit-* headers, errors too.
@@ -38,29 +38,11 @@ export function installClientScope(app: App, services: ClientApiServices): void 
     request.apiClientRefusal = err;
     done();
   };
-  const count = (reply: FastifyReply, verdict: RateVerdict, done: Done) => {
-    reply.header('ratelimit-limit', String(verdict.limit));
-    reply.header('ratelimit-remaining', String(verdict.remaining));
-    reply.header('ratelimit-reset', String(verdict.resetSeconds));
-    if (verdict.allowed) return done();
-    done(
-      tooManyRequests(
-        `Rate limit of ${verdict.limit} requests per minute reached`,
-        verdict.resetSeconds,
-        'CLIENT_RATE_LIMITED',
-      ),
-    );
-  };
-  const admit = (request: FastifyRequest, reply: FastifyReply, principal: ClientPrincipal, done: Done) => {
+  const admit = (request: FastifyRequest, principal: ClientPrincipal, done: Done) => {
     request.apiClient = principal;
-    const verdict = services.rateLimiter.hit(
-      principal.client.id,
-      principal.client.limits.requestsPerMinute ?? services.defaultRequestsPerMinute,
-    );
-    if (verdict instanceof Promise) verdict.then((v) => count(reply, v, done), done);
-    else count(reply, verdict, done);
+    done();
   };
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     let found: ClientPrincipal | Promise<ClientPrincipal>;
     try {
       found = services.authenticator.authenticate(request);
@@ -69,10 +51,10 @@ export function installClientScope(app: App, services: ClientApiServices): void 
     }
     if (found instanceof Promise)
       found.then(
-        (p) => admit(request, reply, p, done),
+        (p) => admit(request, p, done),
         (err) => refuse(request, err, done),
       );
-    else admit(request, reply, found, done);
+    else admit(request, found, done);
   });
   app.addHook('preHandler', (request, _reply, done) => done(request.apiClientRefusal ?? undefined));
   app.addHook('onSend', (_request, reply, payload, done) => {

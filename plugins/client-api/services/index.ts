@@ -3,7 +3,7 @@ import type { ClientApiConfig } from '../config.ts';
 import { ClientAuthenticator } from './authenticator.ts';
 import { ClientAdmin } from './client-admin.ts';
 import { directFetcher, IdentityProviders, type DocumentFetcher } from './identity-providers.ts';
-import { ClientRateLimiter } from './rate-limiter.ts';
+import { clientRateLimit } from './rate-limiter.ts';
 
 export type ClientApiDeps = PluginDeps<
   'db' | 'clock' | 'config' | 'dataObjects',
@@ -38,11 +38,12 @@ export function createClientApiServices(deps: ClientApiDeps) {
   });
   const authenticator = new ClientAuthenticator({ db, clock, providers, cacheMs: pluginConfig.CLIENT_AUTH_CACHE_MS });
   const admin = new ClientAdmin({ db, clock, authenticator, production: deps.config.production });
-  const rateLimiter = new ClientRateLimiter({
+  const rateLimiter = clientRateLimit({
     clock,
     log,
     redisUrl: pluginConfig.REDIS_URL,
     prefix: pluginConfig.CLIENT_RATE_LIMIT_PREFIX,
+    defaultRequestsPerMinute: pluginConfig.CLIENT_DEFAULT_REQUESTS_PER_MINUTE,
   });
   return {
     admin,

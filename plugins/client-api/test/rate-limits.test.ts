@@ -8,9 +8,12 @@ import { sameDatabase, sharedDatabase, startClientKernel, type ClientKernel } fr
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-/** A clock standing still in the middle of a minute: no test can straddle two counting windows. */
-function midMinuteClock(): Clock {
-  const at = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
+/**
+ * A clock standing still: a client's window starts with its first counted request and never ends
+ * during a test, so every answer says the whole minute is left.
+ */
+function stillClock(): Clock {
+  const at = new Date();
   return { now: () => new Date(at) };
 }
 
@@ -18,14 +21,14 @@ function expectRateHeaders(res: { headers: Record<string, unknown> }, limit: num
   expect(res.headers['ratelimit-limit']).to.equal(String(limit));
   expect(res.headers['ratelimit-remaining']).to.equal(String(remaining));
   const reset = Number(res.headers['ratelimit-reset']);
-  expect(reset).to.equal(30);
+  expect(reset).to.equal(60);
 }
 
 describe('client-api: per-client rate limits', () => {
   describe('in memory (no REDIS_URL)', () => {
     let k: ClientKernel;
     before(async () => {
-      k = await startClientKernel({ env: { CLIENT_DEFAULT_REQUESTS_PER_MINUTE: '4' }, clock: midMinuteClock() });
+      k = await startClientKernel({ env: { CLIENT_DEFAULT_REQUESTS_PER_MINUTE: '4' }, clock: stillClock() });
     });
     after(() => k?.close());
 
@@ -35,7 +38,7 @@ describe('client-api: per-client rate limits', () => {
       for (let i = 0; i < 3; i++) expectRateHeaders(await k.asClient(a.key, 'GET', '/client/v1/me'), 3, 2 - i);
       const refused = await k.asClient(a.key, 'GET', '/client/v1/me');
       expect(refused.statusCode).to.equal(429);
-      expect(refused.headers['retry-after']).to.equal('30');
+      expect(refused.headers['retry-after']).to.equal('60');
       expectRateHeaders(refused, 3, 0);
       // Another client has its own budget (the plugin default here).
       const other = await k.asClient(b.key, 'GET', '/client/v1/me');
@@ -55,7 +58,7 @@ describe('client-api: per-client rate limits', () => {
     before(async () => {
       database = await sharedDatabase();
       const env = { REDIS_URL, CLIENT_RATE_LIMIT_PREFIX: `test:${randomBytes(6).toString('hex')}:` };
-      const clock = midMinuteClock();
+      const clock = stillClock();
       one = await startClientKernel({ env, clock, database: sameDatabase(database) });
       two = await startClientKernel({ env, clock, database: sameDatabase(database) });
     });
@@ -101,7 +104,7 @@ describe('client-api: per-client rate limits', () => {
           REDIS_URL: `redis://127.0.0.1:${port}`,
           CLIENT_RATE_LIMIT_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
         },
-        clock: midMinuteClock(),
+        clock: stillClock(),
       });
     });
     after(async () => {
@@ -135,7 +138,7 @@ describe('client-api: per-client rate limits', () => {
     let k: ClientKernel;
     before(async () => {
       // Port 1 on loopback: nothing listens, connections are refused at once.
-      k = await startClientKernel({ env: { REDIS_URL: 'redis://127.0.0.1:1' }, clock: midMinuteClock() });
+      k = await startClientKernel({ env: { REDIS_URL: 'redis://127.0.0.1:1' }, clock: stillClock() });
     });
     after(() => k?.close());
 

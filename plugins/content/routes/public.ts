@@ -20,12 +20,11 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
 /**
  * The public content API (no authentication): published pages only (a draft answers the same 404 as
  * an unknown path), counted per client address, with an ETag and Cache-Control on every 200.
- * Registered in its own encapsulated context so the limit and ETag hooks touch only these routes.
+ * Registered in its own encapsulated context so the ETag hooks touch only these routes.
  */
 export async function publicRoutes(app: App, s: ContentServices): Promise<void> {
   await app.register(async (scope) => {
     const pub = scope as App;
-    pub.addHook('onRequest', async (request) => s.publicRateLimit.hit(request.ip));
     await pub.register(etag, { algorithm: 'sha1', weak: true });
     const cacheControl = s.kernel.pluginConfig.PUBLIC_CONTENT_CACHE_CONTROL;
     pub.addHook('onSend', async (_request, reply, payload) => {
@@ -33,7 +32,7 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
       else reply.removeHeader('etag');
       return payload;
     });
-    const config = { public: true };
+    const config = { public: true, rateLimit: s.publicRateLimit };
     const tags = ['public'];
     const origin = (request: { protocol: string; host: string }) => `${request.protocol}://${request.host}`;
 

@@ -1,4 +1,4 @@
-import { AddressRateLimit } from '../../../kernel/index.ts';
+import type { RouteRateLimit } from '../../../kernel/index.ts';
 import { BindingStore } from '../store/bindings.ts';
 import { LayoutStore } from '../store/layouts.ts';
 import { PageStore } from '../store/pages.ts';
@@ -60,11 +60,14 @@ export function createContentServices(kernel: ContentDeps) {
     publicStore,
     publicPages,
     sitemaps,
-    publicRateLimit: new AddressRateLimit(
-      kernel.pluginConfig.PUBLIC_CONTENT_RATE_LIMIT_PER_MINUTE,
-      () => kernel.clock.now().getTime(),
-      'Too many requests to the public content API; try again later',
-    ),
+    /** Every public content route shares one count per client address (`config.rateLimit`). */
+    publicRateLimit: {
+      key: 'address',
+      bucket: 'content:public',
+      windowMs: 60_000,
+      limit: kernel.pluginConfig.PUBLIC_CONTENT_RATE_LIMIT_PER_MINUTE,
+      message: 'Too many requests to the public content API; try again later',
+    } satisfies RouteRateLimit,
   };
 }
 

@@ -13,21 +13,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /**
  * The public read API for published objects (no authentication). Every route is counted per client
  * address (PUBLIC_DATA_RATE_LIMIT_PER_MINUTE); drafts are never revealed: a draft answers the same
- * 404 as an unknown id. Registered in its own encapsulated context so the limit hook touches only
+ * 404 as an unknown id. Registered in its own encapsulated context so the ETag hooks touch only
  * these routes.
  */
 export async function publicObjectRoutes(app: App, data: DataServices): Promise<void> {
   await app.register(async (scope) => {
     const pub = scope as App;
-    // Callback-style hooks: synchronous work needs no promise per request. `hit` throws 429.
-    pub.addHook('onRequest', (request, _reply, done) => {
-      try {
-        data.publicRateLimit.hit(request.ip);
-      } catch (err) {
-        return done(err as Error);
-      }
-      done();
-    });
     // Answers carry a validator: a client or CDN that revalidates with If-None-Match gets 304 without the body.
     await pub.register(etag, { algorithm: 'sha1', weak: true });
     const cacheControl = data.publicCacheControl;
@@ -40,7 +31,7 @@ export async function publicObjectRoutes(app: App, data: DataServices): Promise<
       else reply.removeHeader('etag');
       done(null, payload);
     });
-    const config = { public: true };
+    const config = { public: true, rateLimit: data.publicRateLimit };
     const tags = ['public'];
 
     pub.get(

@@ -1,4 +1,4 @@
-import { AddressRateLimit } from '../../../kernel/index.ts';
+import type { RouteRateLimit } from '../../../kernel/index.ts';
 import { FieldIndexBuilds } from '../store/field-index-builds.ts';
 import { ObjectLocator } from '../store/object-registry.ts';
 import { BatchService } from './batch-service.ts';
@@ -19,7 +19,7 @@ import { WorkflowService } from './workflow-service.ts';
 
 /**
  * The plugin's services, built once per process by the manifest's `setup`: routes, jobs and what the
- * plugin provides share these instances (one schema cache, one rate limiter).
+ * plugin provides share these instances (one schema cache, one read cache).
  */
 export function createDataServices(kernel: DataKernelDeps) {
   const locator = new ObjectLocator();
@@ -45,11 +45,14 @@ export function createDataServices(kernel: DataKernelDeps) {
     previews: new PreviewService({ ...kernel, locator }),
     indexBuilds,
     publicCacheControl: kernel.pluginConfig.PUBLIC_DATA_CACHE_CONTROL,
-    publicRateLimit: new AddressRateLimit(
-      kernel.pluginConfig.PUBLIC_DATA_RATE_LIMIT_PER_MINUTE,
-      () => kernel.clock.now().getTime(),
-      'Too many requests to the public data API; try again later',
-    ),
+    /** Every public read route shares one count per client address (`config.rateLimit`). */
+    publicRateLimit: {
+      key: 'address',
+      bucket: 'data:public',
+      windowMs: 60_000,
+      limit: kernel.pluginConfig.PUBLIC_DATA_RATE_LIMIT_PER_MINUTE,
+      message: 'Too many requests to the public data API; try again later',
+    } satisfies RouteRateLimit,
   };
 }
 

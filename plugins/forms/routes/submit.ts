@@ -1,12 +1,29 @@
 import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
+import type { FormsConfig } from '../config.ts';
 import type { FormSubmissions } from '../services/form-submit.ts';
 
-export async function submitRoutes(app: App, forms: FormSubmissions): Promise<void> {
+export async function submitRoutes(
+  app: App,
+  forms: FormSubmissions,
+  config: Static<typeof FormsConfig>,
+): Promise<void> {
   app.post(
     '/public/forms/:classId/submit',
     {
-      config: { public: true },
+      config: {
+        public: true,
+        // Per client address; a body the schema refuses is not counted.
+        rateLimit: {
+          key: 'address',
+          limit: config.FORM_SUBMIT_RATE_LIMIT_PER_WINDOW,
+          windowMs: config.FORM_SUBMIT_RATE_LIMIT_WINDOW_SECONDS * 1000,
+          hook: 'preHandler',
+          message: 'Too many form submissions from this address; try again later',
+          code: 'FORM_RATE_LIMITED',
+        },
+      },
       schema: {
         tags: ['public'],
         params: Type.Object({ classId: Type.String({ minLength: 1, maxLength: 64 }) }),
@@ -21,7 +38,6 @@ export async function submitRoutes(app: App, forms: FormSubmissions): Promise<vo
         ),
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await forms.submit(request.ip, request.params.classId, request.body)),
+    async (request, reply) => reply.code(201).send(await forms.submit(request.params.classId, request.body)),
   );
 }

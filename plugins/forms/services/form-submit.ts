@@ -1,34 +1,6 @@
-import { SYSTEM, badRequest, notFound, tooManyRequests, type Db, type ServiceMap } from '../../../kernel/index.ts';
+import { SYSTEM, badRequest, notFound, type Db, type ServiceMap } from '../../../kernel/index.ts';
 
 type StagedUpload = NonNullable<Awaited<ReturnType<ServiceMap['assetLibrary']['stagedUpload']>>>;
-
-/** Submits per client address in a fixed window (in memory: one core-api process, as the spec's deployment has). */
-export class SubmitRateLimit {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-  constructor(
-    private readonly perWindow: number,
-    private readonly windowMs: number,
-    private readonly now: () => number,
-  ) {}
-
-  take(address: string): void {
-    const now = this.now();
-    if (this.windows.size > 100_000)
-      for (const [k, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(k);
-    const w = this.windows.get(address);
-    if (!w || now - w.start >= this.windowMs) {
-      this.windows.set(address, { start: now, count: 1 });
-      return;
-    }
-    if (w.count >= this.perWindow)
-      throw tooManyRequests(
-        'Too many form submissions from this address; try again later',
-        (w.start + this.windowMs - now) / 1000,
-        'FORM_RATE_LIMITED',
-      );
-    w.count++;
-  }
-}
 
 const isUploadRef = (v: unknown): v is { uploadId: string } =>
   typeof v === 'object' &&
@@ -50,16 +22,13 @@ export class FormSubmissions {
       objects: ServiceMap['dataObjects'];
       /** Registry items: the websites' upload rules (none without the content plugin). */
       sites: ServiceMap['websiteUploadRules'];
-      limit: SubmitRateLimit;
     },
   ) {}
 
   async submit(
-    address: string,
     classId: string,
     body: { attributes: Record<string, unknown>; locale?: string },
   ): Promise<{ id: string; attachments: Array<{ field: string; assetId: string }> }> {
-    this.d.limit.take(address);
     return this.d.db.transaction(async (trx) => {
       const attributes: Record<string, unknown> = {};
       const staged: Array<{ field: string; upload: StagedUpload }> = [];

@@ -19,7 +19,7 @@ const SiteKey = Type.Optional(Type.String({ minLength: 1, maxLength: 500 }));
  * route, parameters and result filter.
  */
 export async function publishedRoutes(app: App, { siteBindings, publicRateLimit }: GatewayServices): Promise<void> {
-  app.addHook('onRequest', async (request) => publicRateLimit.hit(request.ip));
+  const config = { public: true, rateLimit: publicRateLimit };
   const siteKeyOf = (headers: Record<string, unknown>, body: { siteKey?: string }) => {
     const header = headers[SITE_KEY_HEADER];
     return typeof header === 'string' && header !== '' ? header : body.siteKey;
@@ -28,7 +28,7 @@ export async function publishedRoutes(app: App, { siteBindings, publicRateLimit 
   app.post(
     '/api/v1/gateway/resolve',
     {
-      config: { public: true },
+      config,
       schema: {
         tags,
         body: Type.Object({ gatewayBindingId: BindingId, siteKey: SiteKey }, { additionalProperties: false }),
@@ -41,7 +41,7 @@ export async function publishedRoutes(app: App, { siteBindings, publicRateLimit 
   app.post(
     '/api/v1/gateway/submit',
     {
-      config: { public: true },
+      config,
       bodyLimit: 1024 * 1024,
       schema: {
         tags,

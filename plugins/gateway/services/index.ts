@@ -1,4 +1,4 @@
-import { AddressRateLimit } from '../../../kernel/index.ts';
+import type { RouteRateLimit } from '../../../kernel/index.ts';
 import type { Clock, Db, ExtensionFolders, Logger, SecretBox } from '../../../kernel/index.ts';
 import type { Static } from '@sinclair/typebox';
 import type { GatewayConfig } from '../config.ts';
@@ -89,11 +89,14 @@ export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resol
     gatewayRoutes: gatewayRoutes({ endpoints: endpointStore, routes: routeStore, caller, cache }),
     outboundFetch: outboundFetch(outbound),
     siteBindings: new SiteBindings({ sources: deps.gatewayBindingSources, cache, caller }),
-    publicRateLimit: new AddressRateLimit(
-      cfg.GATEWAY_PUBLIC_RATE_LIMIT_PER_MINUTE,
-      () => deps.clock.now().getTime(),
-      'Too many gateway requests from this address; try again later',
-    ),
+    /** resolve and submit share one count per client address (`config.rateLimit`). */
+    publicRateLimit: {
+      key: 'address',
+      bucket: 'gateway:published',
+      windowMs: 60_000,
+      limit: cfg.GATEWAY_PUBLIC_RATE_LIMIT_PER_MINUTE,
+      message: 'Too many gateway requests from this address; try again later',
+    } satisfies RouteRateLimit,
     async stop() {
       await limiters.stop();
       await outbound.close();

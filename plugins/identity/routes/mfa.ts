@@ -93,7 +93,7 @@ export async function mfaRoutes(app: App, s: IdentityServices): Promise<void> {
   app.post(
     '/auth/mfa/challenge',
     {
-      config: { public: true },
+      config: { public: true, rateLimit: s.addressLimits.challenge },
       schema: {
         tags: ['auth'],
         body: Type.Object({ mfaToken: Token, code: Code }, STRICT),

@@ -10,7 +10,7 @@ export async function passwordResetRoutes(app: App, s: IdentityServices): Promis
   app.post(
     '/auth/forgot-password',
     {
-      config: { public: true },
+      config: { public: true, rateLimit: s.addressLimits.forgotPassword },
       schema: {
         tags: ['auth'],
         body: Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }) }, STRICT),

@@ -29,7 +29,10 @@ const LoginAnswer = Type.Union([
 export async function sessionRoutes(app: App, s: IdentityServices): Promise<void> {
   app.post(
     '/auth/login',
-    { config: { public: true }, schema: { tags: ['auth'], body: LoginBody, response: { 200: LoginAnswer } } },
+    {
+      config: { public: true, rateLimit: s.addressLimits.login },
+      schema: { tags: ['auth'], body: LoginBody, response: { 200: LoginAnswer } },
+    },
     async (request, reply) => {
       const outcome = await s.signIn.login(request.body.email, request.body.password, clientMeta(request));
       if (outcome.kind === 'mfa') return { mfaRequired: true as const, mfaToken: outcome.mfaToken };

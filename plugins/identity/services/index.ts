@@ -1,4 +1,4 @@
-import type { PluginDeps } from '../../../kernel/index.ts';
+import type { PluginDeps, RouteRateLimit } from '../../../kernel/index.ts';
 import type { IdentityConfig } from '../config.ts';
 import { MandatoryMfaStore } from '../store/mandatory-mfa.ts';
 import { MfaStore } from '../store/mfa.ts';
@@ -14,7 +14,7 @@ import { PendingSignIns } from './pending-sign-ins.ts';
 import { RoleService } from './roles.ts';
 import { SecuritySettingsService } from './security-settings.ts';
 import { SignInService } from './sign-in.ts';
-import { LoginLockout, WindowLimiter } from './throttle.ts';
+import { LoginLockout } from './throttle.ts';
 import { UserAdminService } from './users.ts';
 
 export type IdentityNeeds =
@@ -38,8 +38,8 @@ export const LIMITS = {
   loginPerAddressWindowMs: MINUTE,
   challengePerAddressWindowMs: MINUTE,
   forgotPerAddressWindowMs: 15 * MINUTE,
-  forgotPerEmail: { max: 3, windowMs: 60 * MINUTE },
-  setupFailures: { max: 5, windowMs: 5 * MINUTE },
+  forgotPerEmail: { maxFailures: 3, windowMs: 60 * MINUTE },
+  setupFailures: { maxFailures: 5, windowMs: 5 * MINUTE },
 };
 
 /**
@@ -83,12 +83,7 @@ export function createIdentityServices(deps: IdentityDeps) {
     users: userStore,
     settings,
     lockout,
-    perAddress: new WindowLimiter({
-      clock,
-      max: pluginConfig.FORGOT_PASSWORD_RATE_LIMIT_PER_WINDOW,
-      windowMs: LIMITS.forgotPerAddressWindowMs,
-    }),
-    perEmail: new WindowLimiter({ clock, ...LIMITS.forgotPerEmail }),
+    mailsPerEmail: new LoginLockout({ clock, ...LIMITS.forgotPerEmail }),
   });
   const mfa = new MfaService({
     db,
@@ -101,7 +96,7 @@ export function createIdentityServices(deps: IdentityDeps) {
     settings,
     mandatoryMfa,
     lockout,
-    setupLimiter: new WindowLimiter({ clock, ...LIMITS.setupFailures }),
+    setupLockout: new LoginLockout({ clock, ...LIMITS.setupFailures }),
   });
   const signIn = new SignInService({
     db,
@@ -113,16 +108,6 @@ export function createIdentityServices(deps: IdentityDeps) {
     mandatoryMfa,
     lockout,
     pending,
-    loginPerAddress: new WindowLimiter({
-      clock,
-      max: pluginConfig.LOGIN_RATE_LIMIT_PER_MINUTE,
-      windowMs: LIMITS.loginPerAddressWindowMs,
-    }),
-    challengePerAddress: new WindowLimiter({
-      clock,
-      max: pluginConfig.MFA_CHALLENGE_RATE_LIMIT_PER_MINUTE,
-      windowMs: LIMITS.challengePerAddressWindowMs,
-    }),
   });
   const users = new UserAdminService({
     db,
@@ -158,6 +143,34 @@ export function createIdentityServices(deps: IdentityDeps) {
     signIn,
     users,
     roles,
+    addressLimits: addressLimits(pluginConfig),
+  };
+}
+
+/**
+ * The per-address limits of the sign-in routes (route `config.rateLimit`): every attempt with a valid
+ * body counts, checked before any lookup or hashing.
+ */
+function addressLimits(pluginConfig: IdentityDeps['pluginConfig']) {
+  const perAddress = (limit: number, windowMs: number, what: string): RouteRateLimit => ({
+    key: 'address',
+    limit,
+    windowMs,
+    hook: 'preHandler',
+    message: `Too many ${what} from this address; try again later`,
+  });
+  return {
+    login: perAddress(pluginConfig.LOGIN_RATE_LIMIT_PER_MINUTE, LIMITS.loginPerAddressWindowMs, 'sign-in attempts'),
+    challenge: perAddress(
+      pluginConfig.MFA_CHALLENGE_RATE_LIMIT_PER_MINUTE,
+      LIMITS.challengePerAddressWindowMs,
+      'second-factor attempts',
+    ),
+    forgotPassword: perAddress(
+      pluginConfig.FORGOT_PASSWORD_RATE_LIMIT_PER_WINDOW,
+      LIMITS.forgotPerAddressWindowMs,
+      'password reset requests',
+    ),
   };
 }
 

@@ -19,7 +19,7 @@ import type { MfaStore } from '../store/mfa.ts';
 import type { UserStore } from '../store/users.ts';
 import type { MandatoryMfa } from './mandatory-mfa.ts';
 import type { SecuritySettingsService } from './security-settings.ts';
-import { LoginLockout, type WindowLimiter } from './throttle.ts';
+import { LoginLockout } from './throttle.ts';
 
 const KEY_NAME = 'TOTP_ENCRYPTION_KEY';
 const STEP_SECONDS = 30;
@@ -69,7 +69,8 @@ export class MfaService {
       settings: SecuritySettingsService;
       mandatoryMfa: MandatoryMfa;
       lockout: LoginLockout;
-      setupLimiter: WindowLimiter;
+      /** Wrong enrolment codes per user id. */
+      setupLockout: LoginLockout;
     },
   ) {}
 
@@ -104,13 +105,13 @@ export class MfaService {
 
   /** Confirms enrolment with a code from the authenticator; returns the recovery codes, shown once. */
   async verifySetup(userId: string, code: string): Promise<string[]> {
-    const wait = this.deps.setupLimiter.retryAfter(userId);
+    const wait = this.deps.setupLockout.retryAfter(userId);
     if (wait) throw tooManyRequests('Too many wrong codes; wait, then try again', wait, 'MFA_LOCKED');
     const row = await this.deps.store.get(userId);
     const secret = row?.pendingSecretSealed ? this.open(row.pendingSecretSealed) : null;
     if (!secret) throw conflict('No enrolment in progress: call POST /auth/mfa/setup first', 'MFA_SETUP_NOT_STARTED');
     if (this.matchStep(secret, code) === null) {
-      this.deps.setupLimiter.hit(userId);
+      this.deps.setupLockout.fail(userId);
       throw badRequest('code does not match the authenticator', 'code', 'MFA_CODE_INVALID');
     }
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
@@ -124,7 +125,7 @@ export class MfaService {
         trx,
       );
     });
-    this.deps.setupLimiter.clear(userId);
+    this.deps.setupLockout.succeed(userId);
     return codes;
   }
 

@@ -4,7 +4,6 @@ import {
   type Db,
   type Tx,
   badRequest,
-  tooManyRequests,
   type Logger,
   type MailPort,
   assertPasswordAllowed,
@@ -16,7 +15,7 @@ import {
 import type { ResetTokenStore } from '../store/reset-tokens.ts';
 import type { UserStore } from '../store/users.ts';
 import type { SecuritySettingsService } from './security-settings.ts';
-import { LoginLockout, type WindowLimiter } from './throttle.ts';
+import { LoginLockout } from './throttle.ts';
 
 /** A link the user asked for is short-lived; one an administrator forced lives a day (the old password is gone). */
 export const REQUESTED_TTL_MS = 3600_000;
@@ -43,26 +42,24 @@ export class PasswordResetService {
       users: UserStore;
       settings: SecuritySettingsService;
       lockout: LoginLockout;
-      perAddress: WindowLimiter;
-      perEmail: WindowLimiter;
+      /** Reset e-mails sent per address (its own numbers, see `LIMITS`). */
+      mailsPerEmail: LoginLockout;
     },
   ) {}
 
   /**
    * Answers the same whether or not the address has an account. Too many requests from one client
-   * address answer 429; too many for one e-mail are dropped silently (protects the mailbox without
+   * address answer 429 (the route's limit); too many for one e-mail are dropped silently (protects the mailbox without
    * telling anything about the account). The lookup and the mail run after the answer so that
    * response time does not reveal whether the account exists either.
    */
   request(email: string, ip: string): void {
-    const wait = this.deps.perAddress.take(ip);
-    if (wait) throw tooManyRequests('Too many password reset requests from this address; try again later', wait);
     const key = LoginLockout.key(email);
-    if (this.deps.perEmail.retryAfter(key)) {
+    if (this.deps.mailsPerEmail.retryAfter(key)) {
       this.deps.log.warn({ ip }, 'password reset requests for one e-mail over the limit: not sending');
       return;
     }
-    this.deps.perEmail.hit(key);
+    this.deps.mailsPerEmail.fail(key);
     const work = this.mailIfAccountExists(key).catch((err) =>
       this.deps.log.error({ err }, 'password reset e-mail failed'),
     );

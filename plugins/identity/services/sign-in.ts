@@ -12,7 +12,7 @@ import type { UserStore } from '../store/users.ts';
 import type { MandatoryMfa } from './mandatory-mfa.ts';
 import type { MfaService } from './mfa.ts';
 import type { PendingSignIns } from './pending-sign-ins.ts';
-import { LoginLockout, type WindowLimiter } from './throttle.ts';
+import { LoginLockout } from './throttle.ts';
 
 /** Wrong codes one pending sign-in may send before it is refused with 429. */
 export const MAX_CHALLENGE_FAILURES = 5;
@@ -45,7 +45,7 @@ export interface ClientMeta {
 /**
  * Password sign-in and the steps that may follow it. Sign-in and its second step are not audited
  * (spec); failures are logged with the user id when the e-mail belongs to an account. Each step is
- * limited per client address (every attempt counts) before anything is looked up or hashed.
+ * limited per client address by its route (every attempt counts) before anything is looked up or hashed.
  */
 export class SignInService {
   constructor(
@@ -59,13 +59,10 @@ export class SignInService {
       mandatoryMfa: MandatoryMfa;
       lockout: LoginLockout;
       pending: PendingSignIns;
-      loginPerAddress: WindowLimiter;
-      challengePerAddress: WindowLimiter;
     },
   ) {}
 
   async login(email: string, password: string, meta: ClientMeta): Promise<LoginOutcome> {
-    this.limitAddress(this.deps.loginPerAddress, meta.ip, 'sign-in attempts');
     const key = LoginLockout.key(email);
     this.refuseWhileLocked(key);
     const account = await this.deps.users.credentialsByEmail(email);
@@ -97,7 +94,6 @@ export class SignInService {
 
   /** Second step: a TOTP or recovery code for a pending `mfaToken`. */
   async challenge(mfaToken: string, code: string, meta: ClientMeta): Promise<StartedSession> {
-    this.limitAddress(this.deps.challengePerAddress, meta.ip, 'second-factor attempts');
     const entry = this.deps.pending.get('mfa', mfaToken);
     if (!entry) throw unauthorized('The sign-in expired or is unknown; sign in again', 'MFA_TOKEN_INVALID');
     const key = LoginLockout.key(entry.email);
@@ -158,12 +154,6 @@ export class SignInService {
       throw unauthorized('Invalid e-mail or password', 'INVALID_CREDENTIALS');
     }
     return { token: session.token, expiresAt: session.expiresAt, me: this.me(actor) };
-  }
-
-  // Refusals are not logged one by one: a flood would turn into as many log lines.
-  private limitAddress(limiter: WindowLimiter, ip: string, what: string): void {
-    const wait = limiter.take(ip);
-    if (wait) throw tooManyRequests(`Too many ${what} from this address; try again later`, wait);
   }
 
   private refuseWhileLocked(key: string): void {

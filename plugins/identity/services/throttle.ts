@@ -1,14 +1,16 @@
 import type { Clock } from '../../../kernel/index.ts';
 
 // Counters are in memory, per process: the spec's deployment model runs one core-api replica and
-// names the login throttle as per-process state. Maps are swept when they grow so that a flood of
+// names the login throttle as per-process state. Limits per client address are route declarations
+// (`config.rateLimit`, enforced by the kernel); what is keyed on an account stays here. Maps are swept when they grow so that a flood of
 // distinct keys (made-up e-mails) cannot grow them without bound.
 const SWEEP_AT = 10_000;
 
 /**
  * Login lockout keyed on the lower-cased e-mail. `maxFailures` failures within `windowMs` lock the
  * key for `windowMs` from the last of them; attempts while locked are refused without checking the
- * password and do not extend the lock. A success clears the key.
+ * password and do not extend the lock. A success clears the key. The same rule, with its own numbers,
+ * counts wrong enrolment codes per user and reset e-mails per address (`LIMITS`).
  */
 export class LoginLockout {
   private readonly failures = new Map<string, number[]>();
@@ -56,48 +58,5 @@ export class LoginLockout {
 
   private now(): number {
     return this.opts.clock.now().getTime();
-  }
-}
-
-/** At most `max` hits per key in a sliding window of `windowMs` (per-address limits, MFA enrolment). */
-export class WindowLimiter {
-  private readonly hits = new Map<string, number[]>();
-
-  constructor(private readonly opts: { clock: Clock; max: number; windowMs: number }) {}
-
-  /** Seconds until another hit is allowed; 0 when one is allowed now. */
-  retryAfter(key: string): number {
-    const now = this.opts.clock.now().getTime();
-    const recent = this.recent(key, now);
-    if (recent.length < this.opts.max) return 0;
-    return Math.max(1, Math.ceil((recent[recent.length - this.opts.max] + this.opts.windowMs - now) / 1000));
-  }
-
-  /**
-   * Counts a hit when one is allowed and returns 0; otherwise returns the seconds to wait and counts
-   * nothing. Check and count happen in one step, so parallel requests cannot all slip through.
-   */
-  take(key: string): number {
-    const wait = this.retryAfter(key);
-    if (!wait) this.hit(key);
-    return wait;
-  }
-
-  hit(key: string): void {
-    const now = this.opts.clock.now().getTime();
-    const recent = this.recent(key, now);
-    recent.push(now);
-    this.hits.set(key, recent);
-    if (this.hits.size > SWEEP_AT) {
-      for (const [k, times] of this.hits) if (times[times.length - 1] <= now - this.opts.windowMs) this.hits.delete(k);
-    }
-  }
-
-  clear(key: string): void {
-    this.hits.delete(key);
-  }
-
-  private recent(key: string, now: number): number[] {
-    return (this.hits.get(key) ?? []).filter((t) => t > now - this.opts.windowMs);
   }
 }

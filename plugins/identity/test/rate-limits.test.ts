@@ -67,7 +67,7 @@ describe('identity: per-address limits on sign-in routes', () => {
     });
     after(() => t.close());
 
-    it('login: every attempt counts, in a sliding minute per address, right passwords too', async () => {
+    it('login: every attempt counts, in a minute from the first attempt per address, right passwords too', async () => {
       const u = await t.createUser({ roles: ['viewer'] });
       for (let i = 0; i < 3; i++)
         expect((await login(t, `nobody-${i}@example.test`, 'x-x-x-x-x', '192.0.2.1')).statusCode).to.equal(401);

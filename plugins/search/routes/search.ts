@@ -13,7 +13,6 @@ const typesOf = (type: string | undefined) => (type ? [...new Set(type.split(','
 export async function searchRoutes(app: App, services: SearchServices): Promise<void> {
   await app.register(async (scope) => {
     const pub = scope as App;
-    pub.addHook('onRequest', async (request) => services.rateLimit.hit(request.ip));
     await pub.register(etag, { algorithm: 'sha1', weak: true });
     pub.addHook('onSend', async (_request, reply, payload) => {
       if (reply.statusCode === 200 || reply.statusCode === 304) reply.header('cache-control', services.cacheControl);
@@ -23,7 +22,7 @@ export async function searchRoutes(app: App, services: SearchServices): Promise<
     pub.get(
       '/public/search',
       {
-        config: { public: true },
+        config: { public: true, rateLimit: services.rateLimit },
         schema: {
           tags: ['public', 'search'],
           description: 'Full-text search over published, indexable documents',

@@ -1,5 +1,4 @@
-import { AddressRateLimit } from '../../../kernel/index.ts';
-import type { PluginDeps } from '../../../kernel/index.ts';
+import type { PluginDeps, RouteRateLimit } from '../../../kernel/index.ts';
 import type { SearchSource } from '../ports.ts';
 import type { SearchConfig } from '../config.ts';
 import { Indexer } from './indexer.ts';
@@ -13,7 +12,8 @@ export interface SearchServices {
   search: SearchService;
   indexer: Indexer;
   localeConfigs: LocaleConfigs;
-  rateLimit: AddressRateLimit;
+  /** `GET /public/search` per client address (`config.rateLimit`). */
+  rateLimit: RouteRateLimit;
   cacheControl: string;
   reindex(only?: string): Promise<ReindexReport>;
 }
@@ -35,11 +35,12 @@ export async function createSearchServices(deps: SearchDeps): Promise<SearchServ
     search,
     indexer,
     localeConfigs,
-    rateLimit: new AddressRateLimit(
-      config.PUBLIC_SEARCH_RATE_LIMIT_PER_MINUTE,
-      Date.now,
-      'Too many searches; try again later',
-    ),
+    rateLimit: {
+      key: 'address',
+      windowMs: 60_000,
+      limit: config.PUBLIC_SEARCH_RATE_LIMIT_PER_MINUTE,
+      message: 'Too many searches; try again later',
+    },
     cacheControl: config.PUBLIC_SEARCH_CACHE_CONTROL,
     reindex: (only) => reindex(deps.db, indexer, deps.searchSources as readonly SearchSource[], only),
   };

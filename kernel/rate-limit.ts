@@ -1,0 +1,305 @@
+import type { FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Clock } from './clock.ts';
+import { tooManyRequests } from './errors.ts';
+import type { Logger } from './logger.ts';
+
+// Why not @fastify/rate-limit: it reads the same `config.rateLimit` key with other options, its hook
+// is async (a few promises per request), and it needed our own store anyway (the kernel clock that
+// tests move, the per-process fallback while Redis cannot answer). On `npm run bench:kernel`'s
+// limited GET its hook cost 7-11 µs more CPU per request than this one, on every public read (the
+// whole request cost 45-80 µs on that busy machine; this limiter's share was within noise).
+
+/**
+ * Whose requests one count covers: the client address (`request.ip`, which follows TRUST_PROXY), the
+ * signed-in user (the address for a request without one), or a function of the request; a function
+ * that answers `null` leaves the request uncounted (e.g. a caller whose credential was refused).
+ */
+export type RateLimitKey = 'address' | 'user' | ((request: FastifyRequest) => string | null);
+
+/**
+ * A route's rate limit, declared beside its access rule (`config: { public: true, rateLimit: {...} }`)
+ * and enforced by the kernel when the request arrives, before its body is read: at most `limit`
+ * requests per key in a window of `windowMs` that starts with the key's first counted request. Every
+ * answer of a limited route carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+ * (seconds); beyond the limit it is a 429 with `Retry-After` and the error body with `code`.
+ */
+export interface RouteRateLimit {
+  key: RateLimitKey;
+  windowMs: number;
+  /** Requests per key and window; a function for limits that depend on the caller (an API client's own). */
+  limit: number | ((request: FastifyRequest) => number);
+  /**
+   * Routes declaring the same bucket share one count per key (all public routes of a plugin: name it
+   * `<plugin id>:<what>`); by default each route counts on its own.
+   */
+  bucket?: string;
+  /** Where counts live; by default in this process's memory (see {@link SharedRateLimitStore}). */
+  store?: RateLimitStore;
+  /** What a refused caller reads (default: "Too many requests; try again later"), or a function of the limit. */
+  message?: string | ((limit: number) => string);
+  /** The error body's code (default RATE_LIMITED). */
+  code?: string;
+  /**
+   * When the request is counted: `onRequest` (default), before the body is read, so a flood costs no
+   * parsing; `preHandler`, after the route's input validation, so a refused input does not count.
+   */
+  hook?: 'onRequest' | 'preHandler';
+}
+
+/** One key's count in its current window. */
+export interface RateCount {
+  count: number;
+  /** Milliseconds until the window ends. */
+  resetMs: number;
+}
+
+/** Where counts live: in memory ({@link MemoryRateLimitStore}) or shared ({@link SharedRateLimitStore}). */
+export interface RateLimitStore {
+  /** Counts one request of `key` in `bucket`; a memory count answers at once, without a promise. */
+  hit(bucket: string, key: string, windowMs: number): RateCount | Promise<RateCount>;
+}
+
+interface Window {
+  start: number;
+  count: number;
+}
+
+/**
+ * Counts of one bucket in two generations of at least one window each: a key not seen in either was
+ * last counted more than a window ago, so its window is over and dropping it loses nothing. Memory
+ * holds the keys of the last two windows at most, and no request ever pays for a sweep.
+ */
+class MemoryBucket {
+  private current = new Map<string, Window>();
+  private previous = new Map<string, Window>();
+  private rotatedAt: number;
+
+  constructor(
+    readonly windowMs: number,
+    now: number,
+  ) {
+    this.rotatedAt = now;
+  }
+
+  hit(key: string, now: number): RateCount {
+    if (now - this.rotatedAt >= this.windowMs) {
+      this.previous = now - this.rotatedAt >= 2 * this.windowMs ? new Map() : this.current;
+      this.current = new Map();
+      this.rotatedAt = now;
+    }
+    let w = this.current.get(key);
+    if (w === undefined) {
+      w = this.previous.get(key);
+      if (w !== undefined) this.current.set(key, w);
+    }
+    if (w === undefined || now - w.start >= this.windowMs) {
+      w = { start: now, count: 0 };
+      this.current.set(key, w);
+    }
+    w.count++;
+    return { count: w.count, resetMs: w.start + this.windowMs - now };
+  }
+}
+
+/** Counts in this process's memory, on the kernel clock (tests move time with `ManualClock`). */
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly buckets = new Map<string, MemoryBucket>();
+
+  constructor(private readonly clock: Clock) {}
+
+  hit(bucket: string, key: string, windowMs: number): RateCount {
+    const now = this.clock.now().getTime();
+    let counts = this.buckets.get(bucket);
+    if (counts === undefined || counts.windowMs !== windowMs) {
+      counts = new MemoryBucket(windowMs, now);
+      this.buckets.set(bucket, counts);
+    }
+    return counts.hit(key, now);
+  }
+}
+
+/** What `GET /client/v1/me` and the like report about a store. */
+export interface RateLimitStoreState {
+  store: 'memory' | 'redis';
+  reachable: boolean;
+}
+
+// One step in Redis: a window starts at the key's first count (on the caller's clock, passed in, so
+// every process and a test's clock agree) and the key expires a little after the window.
+const HIT_SCRIPT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local start = tonumber(redis.call('HGET', KEYS[1], 's'))
+if not start or now - start >= window then
+  redis.call('HSET', KEYS[1], 's', now, 'c', 1)
+  redis.call('PEXPIRE', KEYS[1], window + 5000)
+  return {1, now}
+end
+return {redis.call('HINCRBY', KEYS[1], 'c', 1), start}`;
+
+type RedisClient = import('ioredis').Redis;
+
+/**
+ * Counts in Redis, so several processes share one budget per key (the spec's optional shared counter
+ * store of the gateway). When Redis cannot answer, a request is counted in this process instead (fail
+ * open to a per-process budget, never to "unlimited" and never to "everyone refused"): the store is an
+ * optional part, and its outage must not take the routes down. ioredis is loaded only when a shared
+ * store is made. Call `ready()` at start and `close()` at stop.
+ */
+export class SharedRateLimitStore implements RateLimitStore {
+  private readonly memory: MemoryRateLimitStore;
+  private redis: RedisClient | undefined;
+  private degraded = false;
+
+  /** @param opts.prefix put before every counter key, so installations sharing one Redis stay apart */
+  constructor(private readonly opts: { url: string; prefix: string; clock: Clock; log: Logger }) {
+    this.memory = new MemoryRateLimitStore(opts.clock);
+  }
+
+  /** Connects, waiting briefly for the first connection so the first requests already share the budget. */
+  async ready(timeoutMs = 1_000): Promise<void> {
+    if (!this.redis) {
+      const { Redis } = await import('ioredis');
+      const redis = new Redis(this.opts.url, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        connectTimeout: 1_000,
+        commandTimeout: 500,
+        retryStrategy: (times) => Math.min(times * 250, 5_000),
+      });
+      redis.on('error', (err) => this.markDegraded(err));
+      redis.on('ready', () => {
+        if (this.degraded) this.opts.log.info('rate limits: shared counter store reachable again');
+        this.degraded = false;
+      });
+      this.redis = redis;
+    }
+    const redis = this.redis;
+    if (redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      redis.once('ready', done);
+      function done() {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        resolve();
+      }
+    });
+  }
+
+  state(): RateLimitStoreState {
+    return { store: 'redis', reachable: this.redis?.status === 'ready' };
+  }
+
+  hit(bucket: string, key: string, windowMs: number): RateCount | Promise<RateCount> {
+    const redis = this.redis;
+    if (redis?.status === 'ready') return this.sharedHit(redis, bucket, key, windowMs);
+    return this.memory.hit(bucket, key, windowMs);
+  }
+
+  private async sharedHit(redis: RedisClient, bucket: string, key: string, windowMs: number): Promise<RateCount> {
+    const now = this.opts.clock.now().getTime();
+    try {
+      const [count, start] = (await redis.eval(
+        HIT_SCRIPT,
+        1,
+        `${this.opts.prefix}${bucket}:${key}`,
+        String(now),
+        String(windowMs),
+      )) as [number, number];
+      return { count, resetMs: Number(start) + windowMs - now };
+    } catch (err) {
+      this.markDegraded(err as Error);
+      return this.memory.hit(bucket, key, windowMs);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.redis?.disconnect();
+  }
+
+  private markDegraded(err: Error): void {
+    if (this.degraded) return;
+    this.degraded = true;
+    this.opts.log.warn(
+      { err: err.message },
+      'rate limits: shared counter store unreachable, counting in this process until it answers',
+    );
+  }
+}
+
+const DEFAULT_MESSAGE = 'Too many requests; try again later';
+
+const keyOf = (key: RateLimitKey): ((request: FastifyRequest) => string | null) => {
+  if (typeof key === 'function') return key;
+  if (key === 'address') return (request) => request.ip;
+  if (key === 'user') return (request) => (request.actor.type === 'user' ? `user:${request.actor.id}` : request.ip);
+  throw new Error(`unknown rate limit key "${String(key)}"`);
+};
+
+/** The route's onRequest hook for its declared limit (a callback hook: a memory count needs no promise). */
+function limitHook(route: RouteOptions, rule: RouteRateLimit, memory: RateLimitStore): onRequestHookHandler {
+  const where = `route ${String(route.method)} ${route.url}`;
+  if (!Number.isInteger(rule.windowMs) || rule.windowMs < 1000)
+    throw new Error(`${where}: config.rateLimit.windowMs must be a whole number of milliseconds, at least 1000`);
+  if (rule.hook !== undefined && rule.hook !== 'onRequest' && rule.hook !== 'preHandler')
+    throw new Error(`${where}: config.rateLimit.hook must be onRequest or preHandler`);
+  if (typeof rule.limit !== 'function' && (!Number.isInteger(rule.limit) || rule.limit < 1))
+    throw new Error(`${where}: config.rateLimit.limit must be a positive integer or a function of the request`);
+  const key = keyOf(rule.key);
+  const method = route.method === 'HEAD' ? 'GET' : String(route.method);
+  const bucket = rule.bucket ?? `${method} ${route.url}`;
+  const { windowMs, limit } = rule;
+  const store = rule.store ?? memory;
+  const message = rule.message ?? DEFAULT_MESSAGE;
+  const messageFor = typeof message === 'string' ? () => message : message;
+  const code = rule.code ?? 'RATE_LIMITED';
+  const answer = (reply: FastifyReply, max: number, counted: RateCount, done: (err?: Error) => void) => {
+    const reset = Math.max(1, Math.ceil(counted.resetMs / 1000));
+    reply.header('ratelimit-limit', max);
+    reply.header('ratelimit-remaining', max > counted.count ? max - counted.count : 0);
+    reply.header('ratelimit-reset', reset);
+    if (counted.count <= max) return done();
+    done(tooManyRequests(messageFor(max), reset, code));
+  };
+  return (request, reply, done) => {
+    const who = key(request);
+    if (who === null) return done();
+    const max = typeof limit === 'number' ? limit : limit(request);
+    const counted = store.hit(bucket, who, windowMs);
+    if (counted instanceof Promise) counted.then((c) => answer(reply, max, c, done), done);
+    else answer(reply, max, counted, done);
+  };
+}
+
+/**
+ * Enforces `config.rateLimit` of every route (an onRoute hook adds the route's own onRequest hook, so
+ * routes without a limit pay nothing). Registered through fastify-plugin so it sees every plugin's
+ * routes; its hook runs after the context's own onRequest hooks (the session check, a plugin's
+ * credential check), so a key function can read what they found.
+ */
+export const routeRateLimits = fp<{ clock: Clock }>(
+  async (app, { clock }) => {
+    const memory = new MemoryRateLimitStore(clock);
+    const windows = new Map<string, number>();
+    app.addHook('onRoute', (route) => {
+      const rule = (route.config as { rateLimit?: RouteRateLimit } | undefined)?.rateLimit;
+      if (!rule) return;
+      const hook = limitHook(route, rule, memory);
+      if (rule.bucket !== undefined) {
+        const known = windows.get(rule.bucket);
+        if (known !== undefined && known !== rule.windowMs)
+          throw new Error(
+            `route ${String(route.method)} ${route.url}: rate limit bucket "${rule.bucket}" has two windows`,
+          );
+        windows.set(rule.bucket, rule.windowMs);
+      }
+      if (rule.hook === 'preHandler') {
+        const handler = hook as preHandlerHookHandler;
+        route.preHandler = route.preHandler === undefined ? [handler] : [...[route.preHandler].flat(), handler];
+      } else route.onRequest = route.onRequest === undefined ? [hook] : [...[route.onRequest].flat(), hook];
+    });
+  },
+  { name: 'kernel-rate-limits' },
+);
