@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { FilesystemStorage } from '../storage/filesystem.ts';
-import type { ObjectStorage } from '../storage/port.ts';
+import type { ObjectStorage } from '../storage/object-storage.ts';
 import { S3Storage } from '../storage/s3.ts';
 import { startLocalS3, type LocalS3 } from './s3-server.ts';
 
