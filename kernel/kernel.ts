@@ -28,6 +28,7 @@ import { Scheduler } from './scheduler.ts';
 import { SecretBox } from './secret-box.ts';
 import { SessionService } from './sessions.ts';
 import { UserDirectory } from './users.ts';
+import { RoleDirectory } from './roles.ts';
 import { bootstrapFirstAdmin } from './bootstrap.ts';
 
 // Run from source the project root holds package.json; run from a build (dist/) it is one level up.
@@ -103,6 +104,7 @@ export const KERNEL_SERVICE_NAMES: Array<keyof KernelServices> = [
   'secretBox',
   'sessions',
   'users',
+  'roles',
   'permissions',
   'audit',
   'recordHooks',
@@ -137,6 +139,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     secretBox: new SecretBox(env, { production: config.production, dataDir: config.CMS_DATA_DIR, logger }),
     sessions: new SessionService({ db, clock, ttlHours: config.SESSION_TTL_HOURS }),
     users: new UserDirectory({ db }),
+    roles: new RoleDirectory({ db }),
     permissions: new PermissionRegistry(),
     audit: new AuditWriter({ db, logger: logger.child({ component: 'audit' }), metrics }),
     recordHooks: new RecordHooks(),

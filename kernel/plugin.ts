@@ -19,6 +19,7 @@ import type { PermissionDefinition, PermissionRegistry } from './permissions.ts'
 import type { RecordHooks } from './record-hooks.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { SecretBox } from './secret-box.ts';
+import type { RoleDirectory } from './roles.ts';
 import type { SessionService } from './sessions.ts';
 import type { UserDirectory } from './users.ts';
 
@@ -31,6 +32,7 @@ export interface KernelServices {
   secretBox: SecretBox;
   sessions: SessionService;
   users: UserDirectory;
+  roles: RoleDirectory;
   permissions: PermissionRegistry;
   audit: AuditWriter;
   recordHooks: RecordHooks;
