@@ -13,6 +13,7 @@ import { assertSameOriginWrite, corsPolicy, OriginPolicy } from './cross-origin.
 import { HttpError, forbidden, isDatabaseUnavailable, isHttpError, isUniqueViolation, unauthorized } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
+import type { MountedRoutes } from './mounted-routes.ts';
 import type { PermissionRegistry } from './permissions.ts';
 import type { App } from './plugin.ts';
 import { SESSION_COOKIE, type SessionService } from './sessions.ts';
@@ -40,6 +41,7 @@ interface HttpDeps {
   metrics: Metrics;
   sessions: SessionService;
   permissions: PermissionRegistry;
+  mountedRoutes: MountedRoutes;
   version: string;
 }
 
@@ -89,6 +91,8 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
       },
     },
   }).withTypeProvider() as unknown as App;
+
+  app.addHook('onRoute', (route) => deps.mountedRoutes.add(route.url));
 
   app.setErrorHandler((err, request, reply) => sendError(err as FastifyError, request, reply, deps));
   app.setNotFoundHandler((request, reply) =>

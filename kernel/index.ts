@@ -50,6 +50,7 @@ export { USER_PATTERN_CACHE_SIZE, UserPatternError, compileUserPattern, type Use
 export { ANONYMOUS, SYSTEM, type Actor, type AnonymousActor, type SystemActor, type UserActor } from './actor.ts';
 export type { PermissionDefinition, PermissionRegistry } from './permissions.ts';
 export { SESSION_COOKIE, type SessionService } from './sessions.ts';
+export type { MountedRoutes } from './mounted-routes.ts';
 export type { UserDirectory } from './users.ts';
 export type { RoleDirectory, RoleRecord } from './roles.ts';
 export { hashPassword, hashToken, newToken, safeEqual, verifyPassword } from './passwords.ts';

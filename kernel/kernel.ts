@@ -28,6 +28,7 @@ import { Scheduler } from './scheduler.ts';
 import { SecretBox } from './secret-box.ts';
 import { SessionService } from './sessions.ts';
 import { UserDirectory } from './users.ts';
+import { MountedRoutes } from './mounted-routes.ts';
 import { RoleDirectory } from './roles.ts';
 import { bootstrapFirstAdmin } from './bootstrap.ts';
 
@@ -112,6 +113,7 @@ export const KERNEL_SERVICE_NAMES: Array<keyof KernelServices> = [
   'metrics',
   'mail',
   'extensions',
+  'mountedRoutes',
 ];
 
 /**
@@ -146,6 +148,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     scheduler: new Scheduler(logger.child({ component: 'scheduler' })),
     mail: new MailPort({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.production, logger }),
     extensions: new ExtensionFolders(PROJECT_ROOT, config.CMS_PLUGIN_PATH),
+    mountedRoutes: new MountedRoutes(),
   };
   kernelServices.permissions.register('kernel', KERNEL_PERMISSIONS);
   const scopes = new PluginScopes(kernelServices, config, logger);

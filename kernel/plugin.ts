@@ -14,6 +14,7 @@ import type { Db } from './database.ts';
 import type { ExtensionFolders } from './extensions.ts';
 import type { Logger } from './logger.ts';
 import type { MailPort } from './mail.ts';
+import type { MountedRoutes } from './mounted-routes.ts';
 import type { Metrics } from './metrics.ts';
 import type { PermissionDefinition, PermissionRegistry } from './permissions.ts';
 import type { RecordHooks } from './record-hooks.ts';
@@ -40,6 +41,7 @@ export interface KernelServices {
   metrics: Metrics;
   mail: MailPort;
   extensions: ExtensionFolders;
+  mountedRoutes: MountedRoutes;
 }
 
 /**
