@@ -22,11 +22,12 @@ import { cpus, loadavg } from 'node:os';
 import { firstPositiveWord, toTsquerySource } from '../plugins/search/services/query-text.ts';
 import { searchStatement } from '../plugins/search/store/search-query.ts';
 import type { DatabaseHandle } from '../kernel/database.ts';
-import { createTestDatabase, teardownTestDatabases } from '../test/helpers/database.ts';
+import { createTestDatabase } from '../test/helpers/database.ts';
+import { benchRun } from './lib/run.ts';
 import { startChild, type ChildServer } from './lib/children.ts';
 import { loadToolName, runLoad, type PreparedRequest } from './lib/load.ts';
-import { stopWrk } from './lib/wrk.ts';
-import { STOP_WORDS, seeded, vocabulary, zipf } from './search/corpus.ts';
+import { seededRandom } from './lib/random.ts';
+import { STOP_WORDS, vocabulary, zipf } from './search/corpus.ts';
 
 const log = (...args: unknown[]) => console.error('[bench:search]', ...args);
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -37,20 +38,12 @@ const DOCUMENTS = num('BENCH_SEARCH_DOCUMENTS', 100_000);
 const CANDIDATES = 500;
 const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 
+const run = benchRun();
+const cleanup = run.cleanup;
 let child: ChildServer<{ port: number }> | undefined;
 let database: DatabaseHandle | undefined;
-let cleaned: Promise<void> | undefined;
-const cleanup = () =>
-  (cleaned ??= (async () => {
-    stopWrk();
-    await child?.stop();
-    await database?.close();
-    await teardownTestDatabases();
-  })());
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
 
-const random = seeded(42);
+const random = seededRandom(42);
 const words = vocabulary(30_000, random);
 const draw = zipf(words.length, random);
 // Query words: the same distribution without the stop words (a user types a stop word now and then,
@@ -126,6 +119,7 @@ async function explain(db: DatabaseHandle['db'], queries: Array<{ q: string; web
 
 async function main(): Promise<number> {
   database = await createTestDatabase();
+  run.databases.push(database);
   log(`seeding ${DOCUMENTS} documents`);
   const seedMs = await seed(database.db);
   const size = (
@@ -135,6 +129,7 @@ async function main(): Promise<number> {
   ).rows[0];
   log(`seeded in ${seedMs} ms; starting the server`);
   child = await startChild<{ port: number }>('../search/server.ts', { BENCH_DATABASE_URL: database.url });
+  run.children.push(child);
   const base = `http://127.0.0.1:${child.info.port}`;
 
   const queries = Array.from({ length: 500 }, (_, i) => ({
