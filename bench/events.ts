@@ -21,8 +21,8 @@ import { loadKernelConfig } from '../kernel/config.ts';
 import { createKnex } from '../kernel/database.ts';
 import { migrationSets, resolvePluginSet } from '../kernel/kernel.ts';
 import { discoverPlugins, PROJECT_ROOT } from '../kernel/loader.ts';
-import { addEndpoint } from '../plugins/object-events/test/events-kernel.ts';
-import gatewayRoutesFixture from '../plugins/object-events/test/fixtures/test-gateway-routes/index.ts';
+import { addEndpoint } from '../test/fixtures/test-gateway-routes/endpoints.ts';
+import gatewayRoutesFixture from '../test/fixtures/test-gateway-routes/index.ts';
 import { createTestDatabase, teardownTestDatabases } from '../test/helpers/database.ts';
 import { startTestKernel, type TestKernel } from '../test/helpers/kernel.ts';
 import { freePort } from '../test/helpers/ports.ts';
@@ -36,8 +36,6 @@ const WARMUP = 100;
 const FIXTURE_DIR = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   '..',
-  'plugins',
-  'object-events',
   'test',
   'fixtures',
   'test-gateway-routes',

@@ -1,31 +1,16 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { ManualClock } from '../../../kernel/clock.ts';
 import { createKnex, type DatabaseHandle, type Db } from '../../../kernel/database.ts';
 import type { RecordChange } from '../../../kernel/record-hooks.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
-import gatewayRoutesFixture from './fixtures/test-gateway-routes/index.ts';
+import { addEndpoint } from '../../../test/fixtures/test-gateway-routes/endpoints.ts';
+import gatewayRoutesFixture from '../../../test/fixtures/test-gateway-routes/index.ts';
 import type { Receiver } from './receiver.ts';
 
-export type User = Awaited<ReturnType<TestKernel['createUser']>>;
+export { addEndpoint };
 
-/** An endpoint of the test catalog pointing at `baseUrl`, with one route per method/path given. */
-export async function addEndpoint(db: Db, baseUrl: string, routes: { method: string; path: string }[]) {
-  const endpointId = `ep-${randomBytes(4).toString('hex')}`;
-  await db('test_gateway_endpoints').insert({
-    id: endpointId,
-    name: endpointId,
-    base_url: baseUrl,
-    auth_header: `Bearer secret-of-${endpointId}`,
-  });
-  const routeIds: string[] = [];
-  for (const r of routes) {
-    const id = `rt-${randomBytes(4).toString('hex')}`;
-    await db('test_gateway_routes').insert({ id, endpoint_id: endpointId, method: r.method, path_template: r.path });
-    routeIds.push(id);
-  }
-  return { endpointId, routeIds };
-}
+export type User = Awaited<ReturnType<TestKernel['createUser']>>;
 
 /**
  * A kernel with data, object-events, event-delivery and the test gateway routes fixture; a manual clock;

@@ -9,11 +9,11 @@ import { PROJECT_ROOT } from '../../../kernel/loader.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
 import { freePort } from '../../../test/helpers/ports.ts';
 import { addEndpoint, objectChange } from './events-kernel.ts';
-import gatewayRoutesFixture from './fixtures/test-gateway-routes/index.ts';
+import gatewayRoutesFixture from '../../../test/fixtures/test-gateway-routes/index.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURE_DIR = path.join(here, 'fixtures', 'test-gateway-routes');
+const FIXTURE_DIR = path.join(here, '..', '..', '..', 'test', 'fixtures', 'test-gateway-routes');
 
 /**
  * The delivery worker in a real gateway process (`cms start --service gateway`, the test gateway routes fixture on
