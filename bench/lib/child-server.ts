@@ -15,7 +15,7 @@ export function portOf(server: Pick<Server, 'address'>): number {
  * when `stop` closes what it opened and the process exits.
  */
 export function reportReady(info: object, stop: () => Promise<void>): void {
-  process.send!(info);
+  process.send?.(info);
   const shutdown = async () => {
     await stop();
     process.exit(0);
