@@ -23,7 +23,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { request } from 'undici';
-import { startLocalS3 } from '../plugins/assets/test/s3-server.ts';
+import { startLocalS3 } from '../test/helpers/s3-server.ts';
 import { createTestDatabase, teardownTestDatabases } from '../test/helpers/database.ts';
 import { startChild, type ChildServer } from './lib/children.ts';
 import { loadToolName, runLoad } from './lib/load.ts';

@@ -21,12 +21,11 @@
  * TEST_DATABASE_URL. Databases are dropped and children stopped at the end, on error and on Ctrl-C.
  */
 import { performance } from 'node:perf_hooks';
-import type { DatabaseHandle } from '../kernel/database.ts';
-import { createTestDatabase, teardownTestDatabases } from '../test/helpers/database.ts';
+import { createTestDatabase } from '../test/helpers/database.ts';
 import { LOCALES, isPublished, pageTree, planPages, seedBaseline, seedProduct } from './content/seed.ts';
-import { startChild, type ChildServer } from './lib/children.ts';
+import { benchRun } from './lib/run.ts';
+import { startChild } from './lib/children.ts';
 import { loadToolName, runLoad, type LoadResult, type PreparedRequest } from './lib/load.ts';
-import { stopWrk } from './lib/wrk.ts';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env('BENCH_SECONDS', 10);
@@ -36,19 +35,7 @@ const SAMPLES = env('BENCH_SAMPLES', 200);
 const log = (...args: unknown[]) => console.error('[bench:content]', ...args);
 const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 
-const children: Array<ChildServer<unknown>> = [];
-const databases: DatabaseHandle[] = [];
-let cleaned: Promise<void> | undefined;
-const cleanup = () =>
-  (cleaned ??= (async () => {
-    stopWrk();
-    for (const child of children.reverse()) await child.stop();
-    for (const db of databases) await db.close();
-    await teardownTestDatabases();
-  })());
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
-}
+const { children, databases, cleanup } = benchRun();
 
 function mean(a: LoadResult, b: LoadResult): LoadResult {
   return {

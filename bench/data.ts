@@ -38,11 +38,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { DatabaseHandle } from '../kernel/database.ts';
-import { createTestDatabase, teardownTestDatabases } from '../test/helpers/database.ts';
+import { createTestDatabase } from '../test/helpers/database.ts';
+import { benchRun } from './lib/run.ts';
 import { startChild, type ChildServer } from './lib/children.ts';
 import { loadToolName } from './lib/load.ts';
-import { stopWrk } from './lib/wrk.ts';
 import { seedBaselineTable } from './data/baseline-table.ts';
 import { capturePlanning, type Planning } from './data/planning.ts';
 import { ProductApi } from './data/product-api.ts';
@@ -56,24 +55,11 @@ import { addFieldUnderLoad, bulkCreates, singleCreates } from './data/writes.ts'
 const log = (...args: unknown[]) => console.error('[bench:data]', ...args);
 const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
 
-const children: Array<ChildServer<unknown>> = [];
-const databases: DatabaseHandle[] = [];
-let cleaned: Promise<void> | undefined;
 let interrupted = false;
-const cleanup = () =>
-  (cleaned ??= (async () => {
-    stopWrk();
-    for (const child of children.reverse()) await child.stop();
-    for (const db of databases) await db.close();
-    await teardownTestDatabases();
-  })());
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    interrupted = true;
-    log(`${signal}: stopping the servers and dropping the databases`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
+const { children, databases, cleanup } = benchRun((signal) => {
+  interrupted = true;
+  log(`${signal}: stopping the servers and dropping the databases`);
+});
 
 type Shapes = Record<ReadKey, ReadScenario>;
 

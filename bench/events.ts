@@ -21,7 +21,7 @@ import { loadKernelConfig } from '../kernel/config.ts';
 import { createKnex } from '../kernel/database.ts';
 import { migrationSets, resolvePluginSet } from '../kernel/kernel.ts';
 import { discoverPlugins, PROJECT_ROOT } from '../kernel/loader.ts';
-import { addEndpoint } from '../test/helpers/events-kernel.ts';
+import { addEndpoint } from '../test/fixtures/test-gateway-routes/endpoints.ts';
 import gatewayRoutesFixture from '../test/fixtures/test-gateway-routes/index.ts';
 import { createTestDatabase, teardownTestDatabases } from '../test/helpers/database.ts';
 import { startTestKernel, type TestKernel } from '../test/helpers/kernel.ts';

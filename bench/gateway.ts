@@ -11,8 +11,7 @@
  * The server is a child process (bench/gateway/server.ts) running the kernel with the data and
  * client-api plugins in production mode, and the gateway plugin whose real catalog serves the
  * passthrough (endpoint with an API key header, outbound policy with the upstream's host allowed,
- * DNS check and pinned address). Only when the gateway plugin is not installed does the client-api
- * test fixture's catalog stand in. The upstream is a bare node:http child (bench/gateway/upstream.ts).
+ * DNS check and pinned address). The upstream is a bare node:http child (bench/gateway/upstream.ts).
  *
  * Environment: BENCH_SECONDS (per measured load, default 10), BENCH_WARMUP_SECONDS (default 2),
  * BENCH_CONNECTIONS (throughput loads, default 16), BENCH_ROUNDS (alternating public/client read rounds, default 3), BENCH_OBJECTS (published objects, default 200),
@@ -67,7 +66,7 @@ async function main(): Promise<void> {
   children.push(upstream);
   const upstreamUrl = `http://127.0.0.1:${upstream.info.port}`;
   log('seeding the product server');
-  const server = await startChild<{ port: number; key: string; className: string; catalog: 'gateway' | 'fixture' }>(
+  const server = await startChild<{ port: number; key: string; className: string }>(
     '../gateway/server.ts',
     {
       BENCH_DATABASE_URL: database.url,
@@ -130,7 +129,7 @@ async function main(): Promise<void> {
     '',
     `Load tool: ${loadToolName()}; ${SECONDS} s per load after ${WARMUP} s warm-up; rate-limit store: ${process.env.BENCH_REDIS_URL ? 'redis' : 'memory'}.`,
     `Reads: ${ROUNDS} alternating rounds, the round with the median ratio shown (ratios: ${ratios}).`,
-    `Route catalog: ${server.info.catalog === 'gateway' ? "the gateway plugin's own (endpoint credentials, outbound policy)" : 'client-api test fixture (the gateway plugin is not installed)'}.`,
+    "Route catalog: the gateway plugin's own (endpoint credentials, outbound policy).",
     '',
     '| Scenario | Connections | Req/s | p50 ms | p99 ms |',
     '|---|---|---|---|---|',

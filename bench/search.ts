@@ -11,22 +11,24 @@
  *   replays 500 different two-word queries (content words drawn from the same distribution) as
  *   `GET /public/search?q=<w1 w2>&locale=en&websiteId=site-<n>` for BENCH_SECONDS after
  *   BENCH_WARMUP_SECONDS of warm-up. Target: p50 < 20 ms, p99 < 60 ms.
- * - Database time: EXPLAIN (ANALYZE) of the statement the server runs, for 100 of those queries
- *   (planning and execution time percentiles, and how many documents each query matches).
+ * - Database time: EXPLAIN (ANALYZE) of the statement the server runs, captured at its driver during
+ *   one request of each of 100 of those queries (planning and execution time percentiles, and how
+ *   many documents each query matches).
  *
  * Environment: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (4),
  * BENCH_SEARCH_DOCUMENTS (100000), BENCH_STRICT=1 (exit 1 when a target is missed),
  * TEST_DATABASE_URL (a server for the temporary database; otherwise an embedded cluster is started).
  */
 import { cpus, loadavg } from 'node:os';
-import { firstPositiveWord, toTsquerySource } from '../plugins/search/services/query-text.ts';
-import { searchStatement } from '../plugins/search/store/search-query.ts';
+import pg from 'pg';
 import type { DatabaseHandle } from '../kernel/database.ts';
-import { createTestDatabase, teardownTestDatabases } from '../test/helpers/database.ts';
+import { createTestDatabase } from '../test/helpers/database.ts';
+import { benchRun } from './lib/run.ts';
 import { startChild, type ChildServer } from './lib/children.ts';
 import { loadToolName, runLoad, type PreparedRequest } from './lib/load.ts';
-import { stopWrk } from './lib/wrk.ts';
-import { STOP_WORDS, seeded, vocabulary, zipf } from './search/corpus.ts';
+import { seededRandom } from './lib/random.ts';
+import type { CapturedStatement } from './lib/sql-capture.ts';
+import { STOP_WORDS, vocabulary, zipf } from './search/corpus.ts';
 
 const log = (...args: unknown[]) => console.error('[bench:search]', ...args);
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -34,23 +36,14 @@ const SECONDS = num('BENCH_SECONDS', 10);
 const WARMUP = num('BENCH_WARMUP_SECONDS', 2);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 4);
 const DOCUMENTS = num('BENCH_SEARCH_DOCUMENTS', 100_000);
-const CANDIDATES = 500;
 const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 
+const run = benchRun();
+const cleanup = run.cleanup;
 let child: ChildServer<{ port: number }> | undefined;
 let database: DatabaseHandle | undefined;
-let cleaned: Promise<void> | undefined;
-const cleanup = () =>
-  (cleaned ??= (async () => {
-    stopWrk();
-    await child?.stop();
-    await database?.close();
-    await teardownTestDatabases();
-  })());
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
 
-const random = seeded(42);
+const random = seededRandom(42);
 const words = vocabulary(30_000, random);
 const draw = zipf(words.length, random);
 // Query words: the same distribution without the stop words (a user types a stop word now and then,
@@ -97,28 +90,46 @@ async function seed(db: DatabaseHandle['db']): Promise<number> {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-async function explain(db: DatabaseHandle['db'], queries: Array<{ q: string; websiteId: string }>) {
+/**
+ * The statement the product runs for each query, captured at the driver in the server child
+ * (bench/lib/sql-capture.ts) during one request, then explained with EXPLAIN ANALYZE and sent again
+ * directly on the same database: the product's own SQL, never a copy of it.
+ */
+async function explain(base: string, dbUrl: string, requests: PreparedRequest[]) {
   const planning: number[] = [];
   const execution: number[] = [];
   const matches: number[] = [];
   const direct: number[] = [];
-  for (const { q, websiteId } of queries) {
-    const source = toTsquerySource(q)!;
-    const tsquery: string = (await db.raw(`SELECT to_tsquery('english', ?)::text AS q`, [source])).rows[0].q;
-    const { sql, bindings } = searchStatement(
-      tsquery,
-      { public: true, locale: 'en', websiteId },
-      { limit: 10, offset: 0, candidates: CANDIDATES, snippetWord: firstPositiveWord(q) },
-    );
-    const plan = (await db.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, bindings)).rows[0]['QUERY PLAN'][0];
-    const t0 = performance.now();
-    await db.raw(sql, bindings);
-    direct.push(performance.now() - t0);
-    planning.push(plan['Planning Time']);
-    execution.push(plan['Execution Time']);
-    matches.push(
-      Number((await db.raw('SELECT count(*) AS n FROM search_documents WHERE tsv @@ ?::tsquery', [tsquery])).rows[0].n),
-    );
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    for (const request of requests) {
+      let statements: CapturedStatement[];
+      await child!.ask('sql-capture:start');
+      try {
+        await (await fetch(base + request.path)).arrayBuffer();
+      } finally {
+        statements = (await child!.ask<{ statements: CapturedStatement[] }>('sql-capture:stop')).statements;
+      }
+      const search = statements.find((st) => st.text.includes('ts_rank_cd'));
+      if (!search) throw new Error(`${request.path} ran no search statement`);
+      const plan = (
+        await client.query({ text: `EXPLAIN (ANALYZE, FORMAT JSON) ${search.text}`, values: search.values })
+      ).rows[0]['QUERY PLAN'][0];
+      const t0 = performance.now();
+      await client.query({ text: search.text, values: search.values });
+      direct.push(performance.now() - t0);
+      planning.push(plan['Planning Time']);
+      execution.push(plan['Execution Time']);
+      // The statement's first parameter is the normalised tsquery.
+      const counted = await client.query({
+        text: 'SELECT count(*) AS n FROM search_documents WHERE tsv @@ $1::tsquery',
+        values: [search.values[0]],
+      });
+      matches.push(Number(counted.rows[0].n));
+    }
+  } finally {
+    await client.end();
   }
   for (const list of [planning, execution, matches, direct]) list.sort((a, b) => a - b);
   return { planning, execution, matches, direct };
@@ -126,6 +137,7 @@ async function explain(db: DatabaseHandle['db'], queries: Array<{ q: string; web
 
 async function main(): Promise<number> {
   database = await createTestDatabase();
+  run.databases.push(database);
   log(`seeding ${DOCUMENTS} documents`);
   const seedMs = await seed(database.db);
   const size = (
@@ -135,6 +147,7 @@ async function main(): Promise<number> {
   ).rows[0];
   log(`seeded in ${seedMs} ms; starting the server`);
   child = await startChild<{ port: number }>('../search/server.ts', { BENCH_DATABASE_URL: database.url });
+  run.children.push(child);
   const base = `http://127.0.0.1:${child.info.port}`;
 
   const queries = Array.from({ length: 500 }, (_, i) => ({
@@ -158,7 +171,7 @@ async function main(): Promise<number> {
   const floor = await runLoad(base, [{ method: 'GET', path: '/health/live' }], { connections: 1, seconds: SECONDS });
   const floorDb = await runLoad(base, [{ method: 'GET', path: '/health' }], { connections: 1, seconds: SECONDS });
   log('EXPLAIN ANALYZE of 100 queries');
-  const db = await explain(database.db, queries.slice(0, 100));
+  const db = await explain(base, database.url, requests.slice(0, 100));
 
   const met = load.p50 < 20 && load.p99 < 60;
   console.log(`# Search benchmark (${new Date().toISOString()})

@@ -102,30 +102,11 @@ export const KernelConfigSchema = Type.Object({
     description:
       'host names (comma-separated; `*.example.com` for subdomains) allowed like CORS_ALLOWED_ORIGINS on any scheme and port',
   }),
-  TOTP_ENCRYPTION_KEY: Type.Optional(
-    Type.String({
-      minLength: 1,
-      description:
-        'key sealing second-factor secrets (64 hex chars or a passphrase); unset outside production: generated in CMS_DATA_DIR/keys',
-    }),
-  ),
   SESSION_TTL_HOURS: Type.Integer({
     minimum: 1,
     maximum: 24 * 90,
     default: 168,
     description: 'session lifetime in hours',
-  }),
-  LOGIN_LOCKOUT_MAX_FAILURES: Type.Integer({
-    minimum: 1,
-    maximum: 1000,
-    default: 5,
-    description: 'failed logins per e-mail within the window before 429',
-  }),
-  LOGIN_LOCKOUT_WINDOW_SECONDS: Type.Integer({
-    minimum: 1,
-    maximum: 86400,
-    default: 900,
-    description: 'login lockout window in seconds',
   }),
   AUDIT_RETENTION_DAYS: Type.Integer({
     minimum: 0,

@@ -14,6 +14,7 @@ import { assertSameOriginWrite, corsPolicy, OriginPolicy } from './cross-origin.
 import { HttpError, forbidden, isDatabaseUnavailable, isHttpError, isUniqueViolation, unauthorized } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
+import type { MountedRoutes } from './mounted-routes.ts';
 import type { PermissionRegistry } from './permissions.ts';
 import type { App } from './plugin.ts';
 import { routeRateLimits } from './rate-limit.ts';
@@ -43,6 +44,7 @@ interface HttpDeps {
   sessions: SessionService;
   permissions: PermissionRegistry;
   clock: Clock;
+  mountedRoutes: MountedRoutes;
   version: string;
 }
 
@@ -92,6 +94,8 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
       },
     },
   }).withTypeProvider() as unknown as App;
+
+  app.addHook('onRoute', (route) => deps.mountedRoutes.add(route.url));
 
   app.setErrorHandler((err, request, reply) => sendError(err as FastifyError, request, reply, deps));
   app.setNotFoundHandler((request, reply) =>

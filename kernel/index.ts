@@ -50,13 +50,16 @@ export {
 } from './rate-limit.ts';
 
 // Input from outside: user-supplied regular expressions run on a linear-time engine.
+export { isUuid } from './formats.ts';
 export { USER_PATTERN_CACHE_SIZE, UserPatternError, compileUserPattern, type UserPattern } from './patterns.ts';
 
 // Who acts, and what they may do.
 export { ANONYMOUS, SYSTEM, type Actor, type AnonymousActor, type SystemActor, type UserActor } from './actor.ts';
 export type { PermissionDefinition, PermissionRegistry } from './permissions.ts';
 export { SESSION_COOKIE, type SessionService } from './sessions.ts';
+export type { MountedRoutes } from './mounted-routes.ts';
 export type { UserDirectory } from './users.ts';
+export type { RoleDirectory, RoleRecord } from './roles.ts';
 export { hashPassword, hashToken, newToken, safeEqual, verifyPassword } from './passwords.ts';
 export {
   DEFAULT_PASSWORD_POLICY,

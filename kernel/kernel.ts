@@ -28,6 +28,8 @@ import { Scheduler } from './scheduler.ts';
 import { SecretBox } from './secret-box.ts';
 import { SessionService } from './sessions.ts';
 import { UserDirectory } from './users.ts';
+import { MountedRoutes } from './mounted-routes.ts';
+import { RoleDirectory } from './roles.ts';
 import { bootstrapFirstAdmin } from './bootstrap.ts';
 
 // Run from source the project root holds package.json; run from a build (dist/) it is one level up.
@@ -103,6 +105,7 @@ export const KERNEL_SERVICE_NAMES: Array<keyof KernelServices> = [
   'secretBox',
   'sessions',
   'users',
+  'roles',
   'permissions',
   'audit',
   'recordHooks',
@@ -110,6 +113,7 @@ export const KERNEL_SERVICE_NAMES: Array<keyof KernelServices> = [
   'metrics',
   'mail',
   'extensions',
+  'mountedRoutes',
 ];
 
 /**
@@ -137,12 +141,14 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     secretBox: new SecretBox(env, { production: config.production, dataDir: config.CMS_DATA_DIR, logger }),
     sessions: new SessionService({ db, clock, ttlHours: config.SESSION_TTL_HOURS }),
     users: new UserDirectory({ db }),
+    roles: new RoleDirectory({ db }),
     permissions: new PermissionRegistry(),
     audit: new AuditWriter({ db, logger: logger.child({ component: 'audit' }), metrics }),
     recordHooks: new RecordHooks(),
     scheduler: new Scheduler(logger.child({ component: 'scheduler' })),
     mail: new MailPort({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.production, logger }),
     extensions: new ExtensionFolders(PROJECT_ROOT, config.CMS_PLUGIN_PATH),
+    mountedRoutes: new MountedRoutes(),
   };
   kernelServices.permissions.register('kernel', KERNEL_PERMISSIONS);
   const scopes = new PluginScopes(kernelServices, config, logger);

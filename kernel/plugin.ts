@@ -14,11 +14,13 @@ import type { Db } from './database.ts';
 import type { ExtensionFolders } from './extensions.ts';
 import type { Logger } from './logger.ts';
 import type { MailPort } from './mail.ts';
+import type { MountedRoutes } from './mounted-routes.ts';
 import type { Metrics } from './metrics.ts';
 import type { PermissionDefinition, PermissionRegistry } from './permissions.ts';
 import type { RecordHooks } from './record-hooks.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { SecretBox } from './secret-box.ts';
+import type { RoleDirectory } from './roles.ts';
 import type { SessionService } from './sessions.ts';
 import type { UserDirectory } from './users.ts';
 
@@ -31,6 +33,7 @@ export interface KernelServices {
   secretBox: SecretBox;
   sessions: SessionService;
   users: UserDirectory;
+  roles: RoleDirectory;
   permissions: PermissionRegistry;
   audit: AuditWriter;
   recordHooks: RecordHooks;
@@ -38,6 +41,7 @@ export interface KernelServices {
   metrics: Metrics;
   mail: MailPort;
   extensions: ExtensionFolders;
+  mountedRoutes: MountedRoutes;
 }
 
 /**

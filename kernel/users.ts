@@ -12,8 +12,9 @@ export interface NewUser {
 }
 
 /**
- * The account directory every service shares (sessions resolve against it). The identity plugin
- * builds its user and role routes on it; the CLI and first-start bootstrap use it directly.
+ * The account directory every service shares (sessions resolve against it): the only code that writes
+ * the kernel's `users` and `user_roles` tables. The identity plugin builds its user routes on it (and
+ * reads the tables for its lists); the CLI and first-start bootstrap use it directly.
  */
 export class UserDirectory {
   constructor(private readonly deps: { db: Db }) {}
@@ -32,9 +33,7 @@ export class UserDirectory {
     const email = input.email.trim();
     if (input.password !== undefined) assertPasswordAllowed(input.password, email, policy);
     const run = async (t: Tx) => {
-      const roles = await t('roles').whereIn('name', input.roles).select('id', 'name');
-      const missing = input.roles.filter((r) => !roles.some((x) => x.name === r));
-      if (missing.length) throw badRequest(`unknown role: ${missing.join(', ')}`, 'roles');
+      const roles = await roleIds(input.roles, t);
       try {
         const [user] = await t('users')
           .insert({
@@ -44,7 +43,7 @@ export class UserDirectory {
             active: input.active ?? true,
           })
           .returning('id');
-        if (roles.length) await t('user_roles').insert(roles.map((r) => ({ user_id: user.id, role_id: r.id })));
+        if (roles.length) await t('user_roles').insert(roles.map((roleId) => ({ user_id: user.id, role_id: roleId })));
         return { id: user.id as string };
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict('a user with this e-mail already exists', 'EMAIL_TAKEN', 'email');
@@ -53,4 +52,45 @@ export class UserDirectory {
     };
     return trx ? run(trx) : this.deps.db.transaction(run);
   }
+
+  /** Updates the given columns; maps a taken e-mail to the spec's 409 UNIQUE_VIOLATION. */
+  async update(
+    id: string,
+    fields: { email?: string; displayName?: string; active?: boolean; passwordHash?: string | null },
+    now: Date,
+    trx: Tx,
+  ): Promise<void> {
+    const row: Record<string, unknown> = { updated_at: now };
+    if (fields.email !== undefined) row.email = fields.email;
+    if (fields.displayName !== undefined) row.display_name = fields.displayName;
+    if (fields.active !== undefined) row.active = fields.active;
+    if (fields.passwordHash !== undefined) row.password_hash = fields.passwordHash;
+    try {
+      await trx('users').where({ id }).update(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('email is already in use', 'UNIQUE_VIOLATION', 'email');
+      throw err;
+    }
+  }
+
+  /** Replaces a user's roles by name; 400 naming `roles` when one does not exist. */
+  async setRoles(id: string, names: string[], trx: Tx): Promise<void> {
+    const roles = await roleIds(names, trx);
+    await trx('user_roles').where({ user_id: id }).delete();
+    if (roles.length) await trx('user_roles').insert(roles.map((roleId) => ({ user_id: id, role_id: roleId })));
+  }
+
+  /** Deletes a user; sessions and role memberships go with it. */
+  async delete(id: string, trx: Tx): Promise<void> {
+    await trx('users').where({ id }).delete();
+  }
+}
+
+/** The ids of the named roles (each once); 400 naming `roles` when one does not exist. */
+async function roleIds(names: readonly string[], trx: Tx): Promise<string[]> {
+  const unique = [...new Set(names)];
+  const roles: Array<{ id: string; name: string }> = await trx('roles').whereIn('name', unique).select('id', 'name');
+  const missing = unique.filter((n) => !roles.some((r) => r.name === n));
+  if (missing.length) throw badRequest(`roles: unknown role ${missing.join(', ')}`, 'roles');
+  return roles.map((r) => r.id);
 }

@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import pg from 'pg';
+import { portOf, reportReady } from '../lib/child-server.ts';
 
 /**
  * Child process of the content benchmark: the natural bare implementation of "published page by
@@ -30,13 +31,7 @@ app.get<{ Params: { locale: string; '*': string } }>('/pages/:locale/*', async (
 });
 
 await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-process.send({ port: typeof address === 'object' && address ? address.port : 0 });
-
-const stop = async () => {
+reportReady({ port: portOf(app.server) }, async () => {
   await app.close();
   await pool.end();
-  process.exit(0);
-};
-process.on('SIGTERM', stop);
-process.on('disconnect', stop);
+});

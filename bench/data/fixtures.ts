@@ -1,19 +1,9 @@
+import { seededRandom } from '../lib/random.ts';
+
 /**
  * The benchmark's data, generated from a fixed seed so every run (and product and baseline) sees
  * the same rows: articles, the 199 other classes of a year-old installation, and the big class.
  */
-
-/** mulberry32: a small deterministic generator; `Math.random` would make runs differ. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   'amber harbor signal meadow copper lantern river summit orchard velvet canyon ember falcon granite ' +

@@ -1,5 +1,6 @@
 import type { PreparedRequest } from '../lib/load.ts';
-import { ARTICLE_CLASS, seededRandom, type Article } from './fixtures.ts';
+import { seededRandom } from '../lib/random.ts';
+import { ARTICLE_CLASS, type Article } from './fixtures.ts';
 
 export type ReadKey = 'byId' | 'list' | 'slug';
 

@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import pg from 'pg';
 import { answerSqlCaptureRequests } from './sql-capture.ts';
+import { portOf, reportReady } from './child-server.ts';
 
 /**
  * Child process of the data benchmark: the natural bare implementation to compare the product with.
@@ -34,14 +35,8 @@ app.get<{ Querystring: { slug?: string; from?: string; limit?: string } }>('/art
 });
 
 await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
 answerSqlCaptureRequests();
-process.send({ port: typeof address === 'object' && address ? address.port : 0 });
-
-const stop = async () => {
+reportReady({ port: portOf(app.server) }, async () => {
   await app.close();
   await pool.end();
-  process.exit(0);
-};
-process.on('SIGTERM', stop);
-process.on('disconnect', stop);
+});

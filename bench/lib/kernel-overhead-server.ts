@@ -1,8 +1,7 @@
 import Fastify from 'fastify';
-import { pino } from 'pino';
-import { createKnex } from '../../kernel/database.ts';
-import { createKernel } from '../../kernel/kernel.ts';
 import { definePlugin, type PluginManifest } from '../../kernel/plugin.ts';
+import { portOf, reportReady } from './child-server.ts';
+import { startBenchKernel } from './kernel-server.ts';
 
 /**
  * Child process of the kernel overhead benchmark (bench/kernel-overhead.ts). BENCH_SERVER=bare: a
@@ -22,12 +21,9 @@ if (mode === 'bare') {
   app.get('/public/ping', async () => BODY);
   app.get('/public/limited', async () => BODY);
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  port = typeof address === 'object' && address ? address.port : 0;
+  port = portOf(app.server);
   stop = () => app.close();
 } else {
-  const url = process.env.BENCH_DATABASE_URL;
-  if (!url) throw new Error('BENCH_DATABASE_URL is required for the kernel server');
   const ping = definePlugin({
     id: 'bench-ping',
     processes: ['core-api'],
@@ -42,30 +38,16 @@ if (mode === 'bare') {
       );
     },
   }) as PluginManifest;
-  const db = createKnex(url, 5);
-  const kernel = await createKernel({
-    service: 'all',
-    env: {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'silent',
-      HOST: '127.0.0.1',
-      CMS_DATA_DIR: process.env.BENCH_DATA_DIR ?? '.bench-data',
-    },
+  const server = await startBenchKernel({
+    file: 'kernel-overhead-server',
+    parent: 'bench/kernel-overhead.ts',
     plugins: [],
     extraPlugins: [ping],
-    database: { db, url, close: () => db.destroy() },
-    logger: pino({ level: 'silent' }),
-    jobs: false,
+    pool: 5,
   });
-  await kernel.listen(0);
-  const address = kernel.app.server.address();
-  port = typeof address === 'object' && address ? address.port : 0;
-  stop = async () => {
-    await kernel.close();
-    await db.destroy();
-  };
+  port = server.port;
+  stop = server.stop;
 }
-process.send({ port });
 // CPU time this process used so far: the parent divides the difference over a load by its requests, a
 // per-request cost that other work on a shared machine distorts far less than req/s.
 process.on('message', (message: { type?: string }) => {
@@ -74,10 +56,4 @@ process.on('message', (message: { type?: string }) => {
     process.send!({ type: 'cpu:done', micros: user + system });
   }
 });
-
-const shutdown = async () => {
-  await stop();
-  process.exit(0);
-};
-process.on('SIGTERM', shutdown);
-process.on('disconnect', shutdown);
+reportReady({ port }, stop);

@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import sharp from 'sharp';
+import { portOf, reportReady } from './child-server.ts';
 
 /**
  * Second reference of the transform benchmark: the natural bare HTTP service, Fastify with a raw
@@ -22,11 +23,4 @@ app.post('/process', async (request, reply) => {
   return reply.type('image/webp').send(out);
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-process.send({ port: typeof address === 'object' && address ? address.port : 0 });
-const stop = async () => {
-  await app.close();
-  process.exit(0);
-};
-process.on('SIGTERM', stop);
-process.on('disconnect', stop);
+reportReady({ port: portOf(app.server) }, () => app.close());

@@ -1,5 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
+import { portOf, reportReady } from './child-server.ts';
 
 /**
  * Baseline of the asset benchmark: bare Fastify with @fastify/static serving a folder (the same bytes
@@ -10,11 +11,4 @@ if (!root || !process.send) throw new Error('static-server runs as a child of be
 const app = Fastify({ logger: false });
 await app.register(fastifyStatic, { root, maxAge: 31536000 * 1000, immutable: true });
 await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-process.send({ port: typeof address === 'object' && address ? address.port : 0 });
-const stop = async () => {
-  await app.close();
-  process.exit(0);
-};
-process.on('SIGTERM', stop);
-process.on('disconnect', stop);
+reportReady({ port: portOf(app.server) }, () => app.close());

@@ -66,18 +66,6 @@ export function vocabulary(size: number, random: () => number): string[] {
   return words;
 }
 
-/** Mulberry32: small, fast, seeded. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Draws word ranks (indexes) from `from` on with probability ∝ 1 / (rank + 2.7). */
 export function zipf(size: number, random: () => number, from = 0): () => number {
   const cumulative: number[] = [];

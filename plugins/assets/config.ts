@@ -1,7 +1,52 @@
-import { Type } from '@sinclair/typebox';
+import { type TBoolean, type TOptional, type TString, Type } from '@sinclair/typebox';
 import { EnvFlag } from '../../kernel/index.ts';
 
 const MB = 1024 * 1024;
+
+/** An absolute http(s) address (the start of the URLs handed out), or empty. */
+const BaseUrl = (description: string) =>
+  Type.String({ default: '', maxLength: 500, pattern: '^(https?://[^\\s]+)?$', description });
+
+/** A key prefix inside a bucket: empty, or segments each ending with `/`. */
+const KeyPrefix = (description: string) =>
+  Type.String({ default: '', maxLength: 200, pattern: '^([A-Za-z0-9._-]+/)*$', description });
+
+type S3TargetSettings<P extends string> = Record<
+  `${P}ENDPOINT` | `${P}BUCKET` | `${P}ACCESS_KEY_ID` | `${P}SECRET_ACCESS_KEY`,
+  TOptional<TString>
+> &
+  Record<`${P}REGION`, TString> &
+  Record<`${P}FORCE_PATH_STYLE`, TBoolean>;
+
+/**
+ * The settings of one S3-compatible bucket, each name starting with `prefix`: endpoint, bucket, region,
+ * access and secret key, path style. The asset store and the CDN mirror target each have one set.
+ */
+function s3Target<P extends string>(prefix: P, text: { target: string; endpoint: string }): S3TargetSettings<P> {
+  return {
+    [`${prefix}ENDPOINT`]: Type.Optional(
+      Type.String({ pattern: '^https?://', maxLength: 500, description: text.endpoint }),
+    ),
+    [`${prefix}BUCKET`]: Type.Optional(
+      Type.String({ minLength: 3, maxLength: 63, description: `bucket of ${text.target}` }),
+    ),
+    [`${prefix}REGION`]: Type.String({
+      default: 'us-east-1',
+      maxLength: 64,
+      description: `region of ${text.target}, sent to its endpoint`,
+    }),
+    [`${prefix}ACCESS_KEY_ID`]: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 256, description: `access key of ${text.target}` }),
+    ),
+    [`${prefix}SECRET_ACCESS_KEY`]: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 256, description: `secret key of ${text.target} (never returned)` }),
+    ),
+    [`${prefix}FORCE_PATH_STYLE`]: EnvFlag(
+      true,
+      `1: path-style requests to ${text.target} (http://host/bucket/key), as most self-hosted stores need`,
+    ),
+  } as S3TargetSettings<P>;
+}
 
 /** The environment variables this plugin reads (its `pluginConfig`). */
 export const AssetsConfig = Type.Object({
@@ -50,38 +95,15 @@ export const AssetsConfig = Type.Object({
       description: 'bearer token of service calls (image endpoints, form-upload attach); unset = sessions only',
     }),
   ),
-  DAM_PUBLIC_BASE_URL: Type.String({
-    default: '',
-    maxLength: 500,
-    pattern: '^(https?://[^\\s]+)?$',
-    description: 'absolute prefix of the delivery URLs returned by the API; empty = relative /dam-asset/... URLs',
+  DAM_PUBLIC_BASE_URL: BaseUrl(
+    'absolute prefix of the delivery URLs returned by the API; empty = relative /dam-asset/... URLs',
+  ),
+  ...s3Target('S3_', {
+    target: 'the asset store',
+    endpoint:
+      'S3-compatible endpoint; set with S3_BUCKET and credentials to store assets there instead of CMS_DATA_DIR/assets',
   }),
-  S3_ENDPOINT: Type.Optional(
-    Type.String({
-      pattern: '^https?://',
-      maxLength: 500,
-      description:
-        'S3-compatible endpoint; set with S3_BUCKET and credentials to store assets there instead of CMS_DATA_DIR/assets',
-    }),
-  ),
-  S3_BUCKET: Type.Optional(Type.String({ minLength: 3, maxLength: 63, description: 'bucket of the asset store' })),
-  S3_REGION: Type.String({ default: 'us-east-1', maxLength: 64, description: 'region sent to the S3 endpoint' }),
-  S3_ACCESS_KEY_ID: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 256, description: 'access key of the asset store' }),
-  ),
-  S3_SECRET_ACCESS_KEY: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 256, description: 'secret key of the asset store (never returned)' }),
-  ),
-  S3_FORCE_PATH_STYLE: EnvFlag(
-    true,
-    '1: path-style requests (http://host/bucket/key), as most self-hosted stores need',
-  ),
-  S3_KEY_PREFIX: Type.String({
-    default: '',
-    maxLength: 200,
-    pattern: '^([A-Za-z0-9._-]+/)*$',
-    description: 'key prefix inside the bucket (ends with /)',
-  }),
+  S3_KEY_PREFIX: KeyPrefix('key prefix inside the bucket (ends with /)'),
   S3_PART_SIZE_MB: Type.Integer({
     minimum: 5,
     maximum: 512,
@@ -95,40 +117,14 @@ export const AssetsConfig = Type.Object({
     default: 2,
     description: 'parts uploaded at once (memory per upload ≈ part size × this)',
   }),
-  DAM_CDN_MIRROR_S3_ENDPOINT: Type.Optional(
-    Type.String({
-      pattern: '^https?://',
-      maxLength: 500,
-      description: 'S3-compatible endpoint of the CDN mirror target; set with the bucket and keys to enable mirror-cdn',
-    }),
-  ),
-  DAM_CDN_MIRROR_S3_BUCKET: Type.Optional(
-    Type.String({ minLength: 3, maxLength: 63, description: 'bucket of the CDN mirror target' }),
-  ),
-  DAM_CDN_MIRROR_S3_REGION: Type.String({
-    default: 'us-east-1',
-    maxLength: 64,
-    description: 'region of the CDN mirror target',
+  ...s3Target('DAM_CDN_MIRROR_S3_', {
+    target: 'the CDN mirror target',
+    endpoint: 'S3-compatible endpoint of the CDN mirror target; set with the bucket and keys to enable mirror-cdn',
   }),
-  DAM_CDN_MIRROR_S3_ACCESS_KEY_ID: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 256, description: 'access key of the CDN mirror target' }),
+  DAM_CDN_MIRROR_KEY_PREFIX: KeyPrefix('key prefix of mirrored copies (ends with /)'),
+  DAM_CDN_MIRROR_PUBLIC_BASE_URL: BaseUrl(
+    'public address of the CDN in front of the mirror bucket; mirrored URLs are <this>/<key>',
   ),
-  DAM_CDN_MIRROR_S3_SECRET_ACCESS_KEY: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 256, description: 'secret key of the CDN mirror target (never returned)' }),
-  ),
-  DAM_CDN_MIRROR_S3_FORCE_PATH_STYLE: EnvFlag(true, '1: path-style requests to the CDN mirror target'),
-  DAM_CDN_MIRROR_KEY_PREFIX: Type.String({
-    default: '',
-    maxLength: 200,
-    pattern: '^([A-Za-z0-9._-]+/)*$',
-    description: 'key prefix of mirrored copies (ends with /)',
-  }),
-  DAM_CDN_MIRROR_PUBLIC_BASE_URL: Type.String({
-    default: '',
-    maxLength: 500,
-    pattern: '^(https?://[^\\s]+)?$',
-    description: 'public address of the CDN in front of the mirror bucket; mirrored URLs are <this>/<key>',
-  }),
   UPLOAD_TOKEN_SECRET: Type.Optional(
     Type.String({
       minLength: 32,

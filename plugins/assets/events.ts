@@ -1,5 +1,5 @@
 import type { ChangeActor, RecordHooks, Tx } from '../../kernel/index.ts';
-import type { AssetRow } from './model.ts';
+import { assetIdentity, type AssetRow } from './model.ts';
 
 /**
  * The record-change events this plugin announces (record type `asset`), in the writer's transaction:
@@ -18,14 +18,7 @@ export interface AssetChangeInput {
 }
 
 export const assetSummary = (row: AssetRow) => ({
-  id: row.id,
-  uuid: row.uuid,
-  path: row.path,
-  folder: row.folder,
-  filename: row.filename,
-  mimeType: row.mime_type,
-  size: Number(row.size),
-  visibility: row.visibility,
+  ...assetIdentity(row),
   version: row.version,
   metadata: row.metadata,
   updatedAt: new Date(row.updated_at).toISOString(),

@@ -13,7 +13,7 @@ import { libraryRoutes } from './routes/library.ts';
 import { presetRoutes } from './routes/presets.ts';
 import { publicRoutes } from './routes/public.ts';
 import { storageRoutes } from './routes/storage.ts';
-import { assetLibraryPort } from './services/port.ts';
+import { provideAssetLibrary } from './services/asset-library-provider.ts';
 import { createAssetServices } from './services/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,7 +37,7 @@ export default definePlugin({
   migrations: path.join(here, 'migrations'),
   setup: (deps) => createAssetServices(deps),
   provides: {
-    assetLibrary: ({ services }): AssetLibrary => assetLibraryPort(services),
+    assetLibrary: ({ services }): AssetLibrary => provideAssetLibrary(services),
   },
   // An unreachable store does not stop the process: its routes answer 503 until the store is back.
   async onStart({ services, log }) {

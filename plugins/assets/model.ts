@@ -22,6 +22,21 @@ export interface AssetRow {
 
 export type Visibility = AssetRow['visibility'];
 
+/** The fields every JSON form of an asset starts with (API answers, the `assetLibrary` port, events). */
+export const assetIdentity = (row: AssetRow) => ({
+  id: row.id,
+  uuid: row.uuid,
+  path: row.path,
+  folder: row.folder,
+  filename: row.filename,
+  mimeType: row.mime_type,
+  size: Number(row.size),
+  visibility: row.visibility,
+});
+
+/** Thumbnail widths, smallest first. */
+export const thumbnailWidths = (row: Pick<AssetRow, 'thumbnails'>) => [...row.thumbnails].sort((a, b) => a - b);
+
 /** Storage keys: made from the id and version only, never from user text. */
 export const keys = {
   original: (id: string, version: number) => `a/${id}/v${version}`,

@@ -55,7 +55,7 @@ export default definePlugin({
   id: 'content',
   processes: ['core-api', 'gateway'],
   routesIn: ['core-api'],
-  needs: ['db', 'audit', 'recordHooks', 'permissions', 'clock', 'config'],
+  needs: ['db', 'audit', 'recordHooks', 'permissions', 'clock', 'config', 'mountedRoutes'],
   optional: ['dataObjects', 'gatewayRoutes'],
   permissions: CONTENT_PERMISSIONS,
   config: ContentConfig,

@@ -26,12 +26,13 @@ declare module '../../kernel/index.ts' {
  * Identity and access on core-api: password sign-in with lockout, TOTP second factor (optionally
  * mandatory by role), logout and `/auth/me`, self-service and forced password reset, user and role
  * management, the permission list and the security settings. Sessions, users and roles are kernel
- * tables; this plugin stores second factors, reset tokens and the security settings.
+ * tables, written only through the kernel's `sessions`, `users` and `roles` services; this plugin
+ * stores second factors, reset tokens and the security settings.
  */
 export default definePlugin({
   id: 'identity',
   processes: ['core-api'],
-  needs: ['db', 'clock', 'config', 'sessions', 'users', 'permissions', 'audit', 'secretBox', 'mail'],
+  needs: ['db', 'clock', 'config', 'sessions', 'users', 'roles', 'permissions', 'audit', 'secretBox', 'mail'],
   config: IdentityConfig,
   migrations: path.join(here, 'migrations'),
   setup: (deps) => createIdentityServices(deps),

@@ -1,29 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../kernel/clock.ts';
 import { createKnex, type DatabaseHandle, type Db } from '../../kernel/database.ts';
 import type { RecordChange } from '../../kernel/record-hooks.ts';
 import type { DeliveryWorker } from '../../plugins/event-delivery/services/worker.ts';
+import { addEndpoint } from '../fixtures/test-gateway-routes/endpoints.ts';
 import gatewayRoutesFixture from '../fixtures/test-gateway-routes/index.ts';
 import { startTestKernel } from './kernel.ts';
 import type { Receiver } from './receiver.ts';
 
-/** An endpoint of the test catalog pointing at `baseUrl`, with one route per method/path given. */
-export async function addEndpoint(db: Db, baseUrl: string, routes: { method: string; path: string }[]) {
-  const endpointId = `ep-${randomBytes(4).toString('hex')}`;
-  await db('test_gateway_endpoints').insert({
-    id: endpointId,
-    name: endpointId,
-    base_url: baseUrl,
-    auth_header: `Bearer secret-of-${endpointId}`,
-  });
-  const routeIds: string[] = [];
-  for (const r of routes) {
-    const id = `rt-${randomBytes(4).toString('hex')}`;
-    await db('test_gateway_routes').insert({ id, endpoint_id: endpointId, method: r.method, path_template: r.path });
-    routeIds.push(id);
-  }
-  return { endpointId, routeIds };
-}
+export { addEndpoint };
 
 /**
  * A kernel with data, object-events, event-delivery and the test gateway routes fixture; a manual clock;

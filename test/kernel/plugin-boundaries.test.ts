@@ -6,6 +6,9 @@ import { PROJECT_ROOT } from '../../kernel/loader.ts';
 
 const KERNEL = path.join(PROJECT_ROOT, 'kernel');
 const PLUGINS = path.join(PROJECT_ROOT, 'plugins');
+const BENCH = path.join(PROJECT_ROOT, 'bench');
+const SCRIPTS = path.join(PROJECT_ROOT, 'scripts');
+const TESTS = path.join(PROJECT_ROOT, 'test');
 const KERNEL_SURFACE = path.join(KERNEL, 'index.ts');
 
 function sourceFiles(dir: string): string[] {
@@ -18,36 +21,66 @@ function sourceFiles(dir: string): string[] {
 
 const inside = (file: string, dir: string) => file === dir || file.startsWith(dir + path.sep);
 const pluginOf = (file: string) => (inside(file, PLUGINS) ? path.relative(PLUGINS, file).split(path.sep)[0] : null);
+const isSpec = (file: string) => /\.test\.(ts|js|mjs)$/.test(file);
+/** A plugin's public face: its manifest. Everything else in its folder is internal to it. */
+const isManifest = (file: string) => {
+  const plugin = pluginOf(file);
+  return (
+    plugin !== null &&
+    path.dirname(file) === path.join(PLUGINS, plugin) &&
+    /^index\.(ts|js|mjs)$/.test(path.basename(file))
+  );
+};
 
 /**
- * The import rules of the plugin contract, for one file's text: plugin code imports the kernel only
- * through kernel/index.ts (tests may also use kernel internals and the test helpers); no plugin file
- * imports another plugin's files; the kernel imports no plugin.
+ * The import rules of the plugin contract, for one file's text (package imports are not checked):
+ * - a plugin imports only kernel/index.ts and its own files; its tests may also use kernel internals
+ *   and the shared harness (`test/`), never another plugin's files;
+ * - the kernel imports no plugin;
+ * - benchmarks (bench/) and scripts (scripts/) import no plugin internals (a plugin's manifest at the
+ *   most) and no test specs: what they share with the tests lives in `test/helpers` and `test/fixtures`.
  */
 export function boundaryViolations(file: string, text: string): string[] {
   const found: string[] = [];
   const owner = pluginOf(file);
   const isTest = owner !== null && inside(file, path.join(PLUGINS, owner, 'test'));
+  const isTool = inside(file, BENCH) || inside(file, SCRIPTS);
   for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
     if (!ref.fileName.startsWith('.')) continue;
     const target = path.resolve(path.dirname(file), ref.fileName);
     const at = `${path.relative(PROJECT_ROOT, file)} imports ${ref.fileName}`;
+    const targetPlugin = pluginOf(target);
+    if (isTool) {
+      if (targetPlugin !== null && !isManifest(target))
+        found.push(
+          `${at}: benchmarks and scripts use a plugin through its manifest or the HTTP API, never its internals`,
+        );
+      else if (isSpec(target)) found.push(`${at}: benchmarks and scripts never import a test spec`);
+      continue;
+    }
     if (owner === null) {
       if (inside(file, KERNEL) && inside(target, PLUGINS)) found.push(`${at}: the kernel never imports a plugin`);
       continue;
     }
-    const targetPlugin = pluginOf(target);
     if (targetPlugin !== null && targetPlugin !== owner)
       found.push(`${at}: a plugin never imports another plugin (talk through provided services or hooks)`);
-    if (!isTest && inside(target, KERNEL) && target !== KERNEL_SURFACE)
-      found.push(`${at}: plugins import the kernel only through kernel/index.ts`);
+    else if (
+      targetPlugin === null &&
+      !(isTest && (inside(target, KERNEL) || inside(target, TESTS))) &&
+      target !== KERNEL_SURFACE
+    )
+      found.push(
+        inside(target, KERNEL)
+          ? `${at}: plugins import the kernel only through kernel/index.ts`
+          : `${at}: a plugin imports only kernel/index.ts and its own files`,
+      );
   }
   return found;
 }
 
 describe('plugin boundaries: imports keep to the contract', () => {
-  it('no plugin reaches past kernel/index.ts or into another plugin, and the kernel imports no plugin', () => {
-    const files = [...sourceFiles(PLUGINS), ...sourceFiles(KERNEL)];
+  it('no plugin reaches past kernel/index.ts or into another plugin, the kernel imports no plugin, and benchmarks and scripts no plugin internals or specs', () => {
+    const files = [...sourceFiles(PLUGINS), ...sourceFiles(KERNEL), ...sourceFiles(BENCH), ...sourceFiles(SCRIPTS)];
     expect(files.length).to.be.greaterThan(50);
     const violations = files.flatMap((f) => boundaryViolations(f, readFileSync(f, 'utf8')));
     expect(violations, violations.join('\n')).to.deep.equal([]);
@@ -70,5 +103,23 @@ describe('plugin boundaries: imports keep to the contract', () => {
       ),
     ).to.deep.equal([]);
     expect(boundaryViolations(test, "import { ManualClock } from '../../../kernel/clock.ts';")).to.deep.equal([]);
+    expect(
+      boundaryViolations(test, "import { startLocalS3 } from '../../../test/helpers/s3-server.ts';"),
+    ).to.deep.equal([]);
+    // A plugin's own code imports nothing of the project outside kernel/index.ts and its folder.
+    expect(boundaryViolations(service, "import { EDGE_TABLE } from '../../../edge/routes.ts';")).to.have.length(1);
+    expect(boundaryViolations(service, "import { x } from '../../../test/helpers/kernel.ts';")).to.have.length(1);
+
+    const bench = path.join(BENCH, 'x.ts');
+    const script = path.join(SCRIPTS, 'x.ts');
+    expect(boundaryViolations(bench, "import { s } from '../plugins/search/store/search-query.ts';")).to.have.length(1);
+    expect(boundaryViolations(bench, "import { s } from '../plugins/assets/test/s3-server.ts';")).to.have.length(1);
+    expect(boundaryViolations(script, "import { s } from '../test/e2e/bad-input.test.ts';")).to.have.length(1);
+    expect(
+      boundaryViolations(
+        bench,
+        "import data from '../plugins/data/index.ts';\nimport { createTestDatabase } from '../test/helpers/database.ts';\nimport { createKernel } from '../kernel/kernel.ts';",
+      ),
+    ).to.deep.equal([]);
   });
 });

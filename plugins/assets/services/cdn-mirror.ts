@@ -1,7 +1,7 @@
 import { conflict, notFound, type Db } from '../../../kernel/index.ts';
 import type { AssetRow } from '../model.ts';
-import type { ObjectStorage } from '../storage/port.ts';
-import type { AssetLibrary } from './library.ts';
+import type { ObjectStorage } from '../storage/object-storage.ts';
+import type { LibraryService } from './library.ts';
 
 /**
  * CDN mirror: a copy of a public asset pushed to a second S3 target (its own bucket and keys), for a
@@ -10,33 +10,33 @@ import type { AssetLibrary } from './library.ts';
  */
 export class CdnMirror {
   constructor(
-    private readonly d: {
+    private readonly deps: {
       db: Db;
       storage: ObjectStorage;
       target: ObjectStorage | null;
       publicBaseUrl: string;
       prefix: string;
-      library: AssetLibrary;
+      library: LibraryService;
     },
   ) {}
 
   get configured(): boolean {
-    return this.d.target !== null;
+    return this.deps.target !== null;
   }
 
   async mirror(id: string): Promise<{ id: string; key: string; url: string | null; version: number }> {
-    const row = await this.d.library.get(id);
-    if (!this.d.target)
+    const row = await this.deps.library.get(id);
+    if (!this.deps.target)
       throw conflict('No CDN mirror target is configured (DAM_CDN_MIRROR_S3_*)', 'MIRROR_NOT_CONFIGURED');
     if (row.visibility !== 'public')
       throw conflict('Private assets are not mirrored to the CDN', 'ASSET_PRIVATE', 'id');
     const key = this.keyOf(row);
-    const got = await this.d.storage.get(row.storage_key);
+    const got = await this.deps.storage.get(row.storage_key);
     if (!got) throw notFound('The stored file of this asset is missing', 'FILE_MISSING');
-    await this.d.target.put(key, got.body, { contentType: row.mime_type, size: Number(row.size) });
-    await this.d
+    await this.deps.target.put(key, got.body, { contentType: row.mime_type, size: Number(row.size) });
+    await this.deps
       .db('asset_mirrors')
-      .insert({ asset_id: row.id, version: row.version, key, mirrored_at: this.d.db.fn.now() })
+      .insert({ asset_id: row.id, version: row.version, key, mirrored_at: this.deps.db.fn.now() })
       .onConflict('asset_id')
       .merge();
     return { id: row.id, key, url: this.urlOf(key), version: row.version };
@@ -44,7 +44,7 @@ export class CdnMirror {
 
   /** For each path: whether a copy of its current version exists on the mirror, and its CDN URL. */
   async status(paths: readonly string[]): Promise<Array<{ path: string; mirrored: boolean; url: string | null }>> {
-    const rows = await this.d
+    const rows = await this.deps
       .db('assets as a')
       .join('asset_mirrors as m', 'm.asset_id', 'a.id')
       .whereIn('a.path', paths as string[])
@@ -60,10 +60,10 @@ export class CdnMirror {
 
   private keyOf(row: AssetRow): string {
     const safe = row.filename.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[^A-Za-z0-9]/, 'f');
-    return `${this.d.prefix}${row.uuid}/v${row.version}/${safe}`;
+    return `${this.deps.prefix}${row.uuid}/v${row.version}/${safe}`;
   }
 
   private urlOf(key: string): string | null {
-    return this.d.publicBaseUrl ? `${this.d.publicBaseUrl.replace(/\/$/, '')}/${key}` : null;
+    return this.deps.publicBaseUrl ? `${this.deps.publicBaseUrl.replace(/\/$/, '')}/${key}` : null;
   }
 }

@@ -2,11 +2,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { HttpError, notFound, type Db } from '../../../kernel/index.ts';
 import { keys, type AssetRow } from '../model.ts';
-import type { ObjectStorage, StoredObjectInfo } from '../storage/port.ts';
+import type { ObjectStorage, StoredObjectInfo } from '../storage/object-storage.ts';
 import { findAsset } from '../store/asset-store.ts';
 import type { ImageProcessor } from './images.ts';
 import { MIME_OF, type OutputFormat } from './images.ts';
-import { bufferStream, isImageType, type AssetLibrary } from './library.ts';
+import { bufferStream, isImageType, type LibraryService } from './library.ts';
 import { normaliseAssetPath } from './paths.ts';
 import { derivedName, negotiateFormat, type PresetCatalog } from './presets.ts';
 
@@ -44,12 +44,12 @@ export class Delivery {
   private readonly rendering = new Map<string, Promise<StoredObjectInfo>>();
 
   constructor(
-    private readonly d: {
+    private readonly deps: {
       db: Db;
       storage: ObjectStorage;
       images: ImageProcessor;
       presets: PresetCatalog;
-      library: AssetLibrary;
+      library: LibraryService;
       enforceVisibility: boolean;
       hasSession(request: FastifyRequest): Promise<boolean>;
     },
@@ -73,11 +73,11 @@ export class Delivery {
     }
     const row = await this.row(path);
     if (!row) throw notFound();
-    if (row.visibility === 'private' && this.d.enforceVisibility && !(await this.d.hasSession(request)))
+    if (row.visibility === 'private' && this.deps.enforceVisibility && !(await this.deps.hasSession(request)))
       throw notFound();
 
     const variant = await this.variant(request, row, query);
-    const info = variant.info ?? (await this.d.storage.head(variant.key));
+    const info = variant.info ?? (await this.deps.storage.head(variant.key));
     if (!info) throw notFound('The stored file is missing', 'FILE_MISSING');
 
     reply.header('etag', variant.etag);
@@ -114,7 +114,7 @@ export class Delivery {
     if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${info.size}`);
     // An empty stream keeps the Content-Length set above (an empty body would reset it to 0).
     if (request.method === 'HEAD') return reply.send(Readable.from([]));
-    const got = await this.d.storage.get(variant.key, range ?? undefined);
+    const got = await this.deps.storage.get(variant.key, range ?? undefined);
     if (!got) throw notFound('The stored file is missing', 'FILE_MISSING');
     return reply.send(got.body);
   }
@@ -123,7 +123,7 @@ export class Delivery {
     const now = performance.now();
     const hit = this.rows.get(path);
     if (hit && now - hit.at < ROW_TTL_MS) return hit.row;
-    const row = (await findAsset(this.d.db, { path })) ?? null;
+    const row = (await findAsset(this.deps.db, { path })) ?? null;
     if (this.rows.size >= ROW_CACHE_MAX) this.rows.clear();
     this.rows.set(path, { row, at: now });
     return row;
@@ -141,7 +141,7 @@ export class Delivery {
       };
     }
     if (query.preset !== undefined) {
-      const preset = await this.d.presets.get(query.preset);
+      const preset = await this.deps.presets.get(query.preset);
       if (!preset) throw notFound('Unknown preset', 'PRESET_NOT_FOUND');
       if (!isImageType(row.mime_type)) throw notFound('Presets apply to images only', 'NOT_AN_IMAGE');
       const format = negotiateFormat(preset, request.headers.accept, row.mime_type);
@@ -178,10 +178,10 @@ export class Delivery {
     let pending = this.rendering.get(key);
     if (!pending) {
       pending = (async () => {
-        const existing = await this.d.storage.head(key);
+        const existing = await this.deps.storage.head(key);
         if (existing) return existing;
-        const out = await this.d.library.withLocalCopy(row, (file) =>
-          this.d.images.resize(
+        const out = await this.deps.library.withLocalCopy(row, (file) =>
+          this.deps.images.resize(
             file,
             {
               width: preset.width ?? undefined,
@@ -193,7 +193,10 @@ export class Delivery {
             format,
           ),
         );
-        await this.d.storage.put(key, bufferStream(out.data), { contentType: MIME_OF[format], size: out.data.length });
+        await this.deps.storage.put(key, bufferStream(out.data), {
+          contentType: MIME_OF[format],
+          size: out.data.length,
+        });
         return { size: out.data.length, lastModified: new Date() };
       })().finally(() => this.rendering.delete(key));
       this.rendering.set(key, pending);

@@ -1,5 +1,5 @@
 import type { AssetRef } from '../ports.ts';
-import type { AssetRow } from '../model.ts';
+import { assetIdentity, thumbnailWidths, type AssetRow } from '../model.ts';
 import { encodePath } from './paths.ts';
 
 /** Builds the URLs of an asset; `base` is DAM_PUBLIC_BASE_URL ('' = relative). */
@@ -20,16 +20,9 @@ export class AssetUrls {
   }
 
   ref(row: AssetRow): AssetRef {
-    const thumbs = [...row.thumbnails].sort((a, b) => a - b);
+    const thumbs = thumbnailWidths(row);
     return {
-      id: row.id,
-      uuid: row.uuid,
-      path: row.path,
-      folder: row.folder,
-      filename: row.filename,
-      mimeType: row.mime_type,
-      size: Number(row.size),
-      visibility: row.visibility,
+      ...assetIdentity(row),
       url: this.delivery(row),
       thumbnailUrl: thumbs.length ? this.thumbnail(row, thumbs[0]) : null,
     };
@@ -45,9 +38,7 @@ export class AssetUrls {
       height: row.height,
       version: row.version,
       sha256: row.sha256,
-      thumbnails: [...row.thumbnails]
-        .sort((a, b) => a - b)
-        .map((width) => ({ width, url: this.thumbnail(row, width) })),
+      thumbnails: thumbnailWidths(row).map((width) => ({ width, url: this.thumbnail(row, width) })),
       publicUrl: this.publicReference(row),
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),

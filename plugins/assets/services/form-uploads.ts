@@ -14,11 +14,11 @@ import {
   type Tx,
 } from '../../../kernel/index.ts';
 import { keys, type AssetRow, type Visibility } from '../model.ts';
-import type { ObjectStorage } from '../storage/port.ts';
+import type { ObjectStorage } from '../storage/object-storage.ts';
 import * as store from '../store/form-upload-store.ts';
 import type { AttachFormUploadInput, StagedUpload } from '../ports.ts';
 import { receiveToTemp, tooLarge, type ReceivedFile } from './intake.ts';
-import type { AssetLibrary } from './library.ts';
+import type { LibraryService } from './library.ts';
 import { normaliseFilename, normaliseFolder } from './paths.ts';
 import { sniffType, type SniffedType } from './sniff.ts';
 import type { UploadTickets } from './tickets.ts';
@@ -44,11 +44,11 @@ export interface IntentInput {
  */
 export class FormUploads {
   constructor(
-    private readonly d: {
+    private readonly deps: {
       db: Db;
       clock: Clock;
       storage: ObjectStorage;
-      library: AssetLibrary;
+      library: LibraryService;
       log: Logger;
       tickets: UploadTickets | null;
       sites: UploadRules;
@@ -66,16 +66,16 @@ export class FormUploads {
   ): Promise<{ uploadId: string; uploadUrl: string; expiresIn: number; maxBytes: number }> {
     const filename = normaliseFilename(input.filename);
     const website = await this.website(input);
-    if (!this.d.tickets)
+    if (!this.deps.tickets)
       throw unavailable('Public uploads are not configured (UPLOAD_TOKEN_SECRET)', 'UPLOADS_UNAVAILABLE');
-    const settings = await this.d.sites.uploadSettings(website.id);
+    const settings = await this.deps.sites.uploadSettings(website.id);
     if (!settings?.enabled) throw forbidden('This website does not accept uploads', 'UPLOADS_DISABLED');
-    const maxBytes = Math.min(settings.maxFileBytes, this.d.maxFileBytes);
+    const maxBytes = Math.min(settings.maxFileBytes, this.deps.maxFileBytes);
     if (input.size > maxBytes)
       throw new HttpError(413, 'ASSET_TOO_LARGE', `The file is larger than ${maxBytes} bytes`, 'size');
-    const now = this.d.clock.now();
+    const now = this.deps.clock.now();
     const dayStart = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
-    if ((await store.bytesToday(this.d.db, website.id, dayStart)) + input.size > settings.dailyBytes) {
+    if ((await store.bytesToday(this.deps.db, website.id, dayStart)) + input.size > settings.dailyBytes) {
       throw tooManyRequests(
         'The website has used its upload volume for today',
         (dayStart.getTime() + DAY_MS - now.getTime()) / 1000,
@@ -83,8 +83,8 @@ export class FormUploads {
       );
     }
     const uploadId = randomUUID();
-    const expiresAt = new Date(now.getTime() + this.d.ticketTtlSeconds * 1000);
-    await store.insertFormUpload(this.d.db, {
+    const expiresAt = new Date(now.getTime() + this.deps.ticketTtlSeconds * 1000);
+    await store.insertFormUpload(this.deps.db, {
       id: uploadId,
       website_id: website.id,
       field_id: input.fieldId,
@@ -99,8 +99,8 @@ export class FormUploads {
     });
     return {
       uploadId,
-      uploadUrl: `${this.d.uploadUrlBase}/public/upload-data/${this.d.tickets.sign(uploadId, expiresAt)}`,
-      expiresIn: this.d.ticketTtlSeconds,
+      uploadUrl: `${this.deps.uploadUrlBase}/public/upload-data/${this.deps.tickets.sign(uploadId, expiresAt)}`,
+      expiresIn: this.deps.ticketTtlSeconds,
       maxBytes,
     };
   }
@@ -108,7 +108,7 @@ export class FormUploads {
   /** The website of an intent: an explicit id, else the Origin's host, else the Referer's host or first path segment. */
   private async website(input: IntentInput): Promise<{ id: string }> {
     // Without the content plugin there are no websites to find.
-    if (!this.d.sites.available) throw notFound('No website matches this request', 'WEBSITE_NOT_FOUND');
+    if (!this.deps.sites.available) throw notFound('No website matches this request', 'WEBSITE_NOT_FOUND');
     const lookups: Array<{ id?: string; host?: string; path?: string }> = [];
     if (input.websiteId) lookups.push({ id: input.websiteId });
     for (const header of [input.origin, input.referer]) {
@@ -118,7 +118,7 @@ export class FormUploads {
     const referer = parseUrl(input.referer);
     if (referer) lookups.push({ path: referer.pathname });
     for (const by of lookups) {
-      const found = await this.d.sites.findWebsite(by);
+      const found = await this.deps.sites.findWebsite(by);
       if (found) return found;
     }
     throw notFound('No website matches this request (Origin, Referer or websiteId)', 'WEBSITE_NOT_FOUND');
@@ -126,28 +126,28 @@ export class FormUploads {
 
   /** `PUT /public/upload-data/<ticket>`: the bytes, checked by size and content, staged. */
   async receive(ticket: string, body: Readable): Promise<{ uploadId: string; size: number; mimeType: string }> {
-    const now = this.d.clock.now();
+    const now = this.deps.clock.now();
     // Without UPLOAD_TOKEN_SECRET no ticket was ever issued, so none is valid.
-    const uploadId = this.d.tickets ? this.d.tickets.verify(ticket, now) : null;
-    const row = uploadId ? await store.claimTicket(this.d.db, uploadId, now) : undefined;
+    const uploadId = this.deps.tickets ? this.deps.tickets.verify(ticket, now) : null;
+    const row = uploadId ? await store.claimTicket(this.deps.db, uploadId, now) : undefined;
     if (!row) throw notFound('Unknown, expired or already used upload ticket', 'UPLOAD_NOT_FOUND');
-    const received = await receiveToTemp(body, { maxBytes: Number(row.max_bytes), tmpDir: this.d.tmpDir });
+    const received = await receiveToTemp(body, { maxBytes: Number(row.max_bytes), tmpDir: this.deps.tmpDir });
     try {
       const type = sniffType(received.head);
       const refusal = refusedType(type, row.allowed_types);
       if (refusal) throw badRequest(refusal, 'file', 'FILE_TYPE_REFUSED');
       if (received.size === 0) throw badRequest('The file is empty', 'file', 'EMPTY_FILE');
       const key = keys.staged(row.id);
-      await this.d.storage.putFile(key, received.tempPath, { contentType: type.mimeType });
+      await this.deps.storage.putFile(key, received.tempPath, { contentType: type.mimeType });
       await store
-        .markStaged(this.d.db, row.id, {
-          staged_at: this.d.clock.now(),
+        .markStaged(this.deps.db, row.id, {
+          staged_at: this.deps.clock.now(),
           size: received.size,
           sha256: received.sha256,
           mime_type: type.mimeType,
         })
         .catch(async (err) => {
-          await this.d.storage.delete(key);
+          await this.deps.storage.delete(key);
           throw err;
         });
       return { uploadId: row.id, size: received.size, mimeType: type.mimeType };
@@ -164,8 +164,8 @@ export class FormUploads {
     const folder = normaliseFolder(input.folder);
     if (input.visibility !== 'public' && input.visibility !== 'private')
       throw badRequest('visibility must be public or private', 'visibility');
-    const stagedAfter = new Date(this.d.clock.now().getTime() - this.d.stagingTtlSeconds * 1000);
-    return inTransaction(this.d.db, trx, async (t) => {
+    const stagedAfter = new Date(this.deps.clock.now().getTime() - this.deps.stagingTtlSeconds * 1000);
+    return inTransaction(this.deps.db, trx, async (t) => {
       const row = await store.findAttachable(t, input.uploadId, stagedAfter);
       if (!row) throw notFound('Unknown, expired or already attached upload', 'UPLOAD_NOT_FOUND');
       const received = await this.stagedCopy(row);
@@ -175,7 +175,7 @@ export class FormUploads {
         const refusal = refusedType(sniffType(received.head), row.allowed_types);
         if (refusal) throw badRequest(refusal, 'uploadId', 'FILE_TYPE_REFUSED');
         // The upload id keeps names from different senders apart in the website's folder.
-        const asset = await this.d.library.storeReceived(
+        const asset = await this.deps.library.storeReceived(
           received,
           {
             folder,
@@ -187,9 +187,9 @@ export class FormUploads {
           t,
           trx ?? t,
         );
-        await store.markAttached(t, row.id, asset.id, this.d.clock.now());
-        this.d.library.afterOutcome(trx ?? t, {
-          committed: () => this.d.storage.delete(keys.staged(row.id)),
+        await store.markAttached(t, row.id, asset.id, this.deps.clock.now());
+        this.deps.library.afterOutcome(trx ?? t, {
+          committed: () => this.deps.storage.delete(keys.staged(row.id)),
           rolledBack: () => undefined,
         });
         return asset;
@@ -201,8 +201,8 @@ export class FormUploads {
 
   /** A staged upload that can still be attached, so a submit can check its field and target. */
   async staged(uploadId: string, trx?: Tx): Promise<StagedUpload | undefined> {
-    const stagedAfter = new Date(this.d.clock.now().getTime() - this.d.stagingTtlSeconds * 1000);
-    const row = await store.findStaged(trx ?? this.d.db, uploadId, stagedAfter);
+    const stagedAfter = new Date(this.deps.clock.now().getTime() - this.deps.stagingTtlSeconds * 1000);
+    const row = await store.findStaged(trx ?? this.deps.db, uploadId, stagedAfter);
     return row
       ? {
           uploadId: row.id,
@@ -215,23 +215,23 @@ export class FormUploads {
   }
 
   private async stagedCopy(row: store.FormUploadRow): Promise<ReceivedFile> {
-    const got = await this.d.storage.get(keys.staged(row.id));
+    const got = await this.deps.storage.get(keys.staged(row.id));
     if (!got) throw notFound('The staged upload is gone', 'UPLOAD_NOT_FOUND');
-    return receiveToTemp(got.body, { maxBytes: Number(row.max_bytes), tmpDir: this.d.tmpDir }).catch((err) => {
+    return receiveToTemp(got.body, { maxBytes: Number(row.max_bytes), tmpDir: this.deps.tmpDir }).catch((err) => {
       throw err instanceof HttpError && err.statusCode === 413 ? tooLarge(Number(row.max_bytes)) : err;
     });
   }
 
   /** Removes staged bytes and rows older than the staging time (the job, every few minutes). */
   async purgeStaging(): Promise<number> {
-    const before = new Date(this.d.clock.now().getTime() - this.d.stagingTtlSeconds * 1000);
+    const before = new Date(this.deps.clock.now().getTime() - this.deps.stagingTtlSeconds * 1000);
     let removed = 0;
     for (;;) {
-      const rows = await store.findExpired(this.d.db, before, 200);
+      const rows = await store.findExpired(this.deps.db, before, 200);
       if (rows.length === 0) return removed;
-      for (const row of rows) await this.d.storage.delete(keys.staged(row.id));
+      for (const row of rows) await this.deps.storage.delete(keys.staged(row.id));
       await store.deleteFormUploads(
-        this.d.db,
+        this.deps.db,
         rows.map((r) => r.id),
       );
       removed += rows.length;

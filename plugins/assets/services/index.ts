@@ -8,7 +8,7 @@ import { Delivery } from './delivery.ts';
 import { AssetUrls } from './dto.ts';
 import { BodyBuffers } from './body-buffers.ts';
 import { configureSharp, ImageProcessor } from './images.ts';
-import { AssetLibrary } from './library.ts';
+import { LibraryService } from './library.ts';
 import { PresetCatalog } from './presets.ts';
 import { ServiceAuth } from './service-auth.ts';
 import { FormUploads } from './form-uploads.ts';
@@ -44,7 +44,7 @@ export function createAssetServices(deps: AssetDeps) {
   // Received bytes wait here (same disk as the embedded store, so a rename would do) until stored.
   const tmpDir = path.join(dataDir, 'tmp', 'assets');
   let delivery: Delivery | undefined;
-  const library = new AssetLibrary({
+  const library = new LibraryService({
     db: deps.db,
     recordHooks: deps.recordHooks,
     storage,

@@ -13,7 +13,7 @@ import {
 } from '../../../kernel/index.ts';
 import { announceAssetBulk, announceAssetChange } from '../events.ts';
 import { keys, type AssetRow, type Visibility } from '../model.ts';
-import type { ObjectStorage } from '../storage/port.ts';
+import type { ObjectStorage } from '../storage/object-storage.ts';
 import * as store from '../store/asset-store.ts';
 import type { AssetUrls } from './dto.ts';
 import type { ImageProcessor } from './images.ts';
@@ -63,11 +63,11 @@ interface StoredFiles {
  * are stored before the row is written and removed again when the row does not commit; every change
  * announces itself (record type `asset`) in its transaction.
  */
-export class AssetLibrary {
-  constructor(private readonly d: LibraryDeps) {}
+export class LibraryService {
+  constructor(private readonly deps: LibraryDeps) {}
 
   get urls(): AssetUrls {
-    return this.d.urls;
+    return this.deps.urls;
   }
 
   /** Streams a file into the library; 413 over the size or pixel limit with nothing stored. */
@@ -75,7 +75,7 @@ export class AssetLibrary {
     const folder = normaliseFolder(input.folder);
     const filename = normaliseFilename(input.filename);
     checkMetadata(input.metadata);
-    const received = await receiveToTemp(input.body, { maxBytes: this.d.maxFileBytes, tmpDir: this.d.tmpDir });
+    const received = await receiveToTemp(input.body, { maxBytes: this.deps.maxFileBytes, tmpDir: this.deps.tmpDir });
     try {
       return await this.storeReceived(received, { ...input, folder, filename }, trx);
     } finally {
@@ -98,13 +98,13 @@ export class AssetLibrary {
     if (refusal) throw badRequest(refusal, 'file', 'FILE_TYPE_REFUSED');
     if (received.size === 0) throw badRequest('The file is empty', 'file', 'EMPTY_FILE');
     const path = joinPath(input.folder, input.filename);
-    const existing = await store.findAsset(trx ?? this.d.db, { path });
+    const existing = await store.findAsset(trx ?? this.deps.db, { path });
     if (existing && !input.overwrite) throw conflict(`An asset already exists at ${path}`, 'ASSET_EXISTS', 'path');
     const id = existing?.id ?? randomUUID();
     const version = existing ? existing.version + 1 : 1;
     const stored = await this.storeFiles(id, version, received.tempPath, type);
     try {
-      const row = await inTransaction(this.d.db, trx, async (t) => {
+      const row = await inTransaction(this.deps.db, trx, async (t) => {
         const values = {
           mime_type: type.mimeType,
           size: received.size,
@@ -121,7 +121,7 @@ export class AssetLibrary {
             throw conflict(`${path} changed while uploading; try again`, 'ASSET_CHANGED', 'path');
           const metadata = input.metadata ?? locked.metadata;
           const updated = await store.updateAsset(t, id, { ...values, visibility: input.visibility, metadata });
-          await announceAssetChange(this.d.recordHooks, t, {
+          await announceAssetChange(this.deps.recordHooks, t, {
             kind: 'updated',
             row: updated,
             actor: input.actor,
@@ -146,12 +146,12 @@ export class AssetLibrary {
               ? conflict(`An asset already exists at ${path}`, 'ASSET_EXISTS', 'path')
               : err;
           });
-        await announceAssetChange(this.d.recordHooks, t, { kind: 'created', row: created, actor: input.actor });
+        await announceAssetChange(this.deps.recordHooks, t, { kind: 'created', row: created, actor: input.actor });
         return created;
       });
       this.afterOutcome(outcome, {
         committed: () => {
-          this.d.invalidate([path]);
+          this.deps.invalidate([path]);
           if (existing) return this.removeKeys(keys.versionPrefixes(id, existing.version));
         },
         rolledBack: () => this.removeKeys(stored.keys),
@@ -170,7 +170,7 @@ export class AssetLibrary {
     let thumbs: Array<{ width: number; data: Buffer }> = [];
     if (type.image) {
       try {
-        ({ width, height } = await this.d.images.probe(tempPath));
+        ({ width, height } = await this.deps.images.probe(tempPath));
         thumbs = await this.makeThumbnails(tempPath);
       } catch (err) {
         // A file that only looks like an image (or a format this sharp build cannot decode, e.g. HEIC)
@@ -183,11 +183,14 @@ export class AssetLibrary {
     const written: string[] = [];
     try {
       const original = keys.original(id, version);
-      await this.d.storage.putFile(original, tempPath, { contentType: type.mimeType });
+      await this.deps.storage.putFile(original, tempPath, { contentType: type.mimeType });
       written.push(original);
       for (const thumb of thumbs) {
         const key = keys.thumbnail(id, version, thumb.width);
-        await this.d.storage.put(key, bufferStream(thumb.data), { contentType: 'image/webp', size: thumb.data.length });
+        await this.deps.storage.put(key, bufferStream(thumb.data), {
+          contentType: 'image/webp',
+          size: thumb.data.length,
+        });
         written.push(key);
       }
     } catch (err) {
@@ -201,8 +204,8 @@ export class AssetLibrary {
   async makeThumbnails(input: string | Buffer): Promise<Array<{ width: number; data: Buffer }>> {
     const out: Array<{ width: number; data: Buffer }> = [];
     let source: string | Buffer = input;
-    for (const width of [...this.d.thumbnailWidths].sort((a, b) => b - a)) {
-      const image = await this.d.images.resize(source, { width, format: 'webp', quality: 75 });
+    for (const width of [...this.deps.thumbnailWidths].sort((a, b) => b - a)) {
+      const image = await this.deps.images.resize(source, { width, format: 'webp', quality: 75 });
       out.push({ width, data: image.data });
       source = image.data;
     }
@@ -215,7 +218,7 @@ export class AssetLibrary {
   ): Promise<Array<{ id: string; status: 'regenerated' | 'not_found' | 'not_an_image' }>> {
     const results: Array<{ id: string; status: 'regenerated' | 'not_found' | 'not_an_image' }> = [];
     for (const id of ids) {
-      const row = await store.findAsset(this.d.db, { id });
+      const row = await store.findAsset(this.deps.db, { id });
       if (!row) {
         results.push({ id, status: 'not_found' });
         continue;
@@ -226,14 +229,14 @@ export class AssetLibrary {
       }
       await this.withLocalCopy(row, async (file) => {
         const thumbs = await this.makeThumbnails(file);
-        await this.d.storage.deletePrefix(`t/${row.id}/v${row.version}/`);
+        await this.deps.storage.deletePrefix(`t/${row.id}/v${row.version}/`);
         for (const t of thumbs)
-          await this.d.storage.put(keys.thumbnail(row.id, row.version, t.width), bufferStream(t.data), {
+          await this.deps.storage.put(keys.thumbnail(row.id, row.version, t.width), bufferStream(t.data), {
             contentType: 'image/webp',
           });
-        await this.d.db.transaction(async (trx) => {
+        await this.deps.db.transaction(async (trx) => {
           const updated = await store.updateAsset(trx, row.id, { thumbnails: thumbs.map((t) => t.width) });
-          await announceAssetChange(this.d.recordHooks, trx, {
+          await announceAssetChange(this.deps.recordHooks, trx, {
             kind: 'updated',
             row: updated,
             actor,
@@ -248,11 +251,11 @@ export class AssetLibrary {
 
   /** Runs `work` with a local file of the asset's bytes: the stored file itself on disk, a temporary copy from S3. */
   async withLocalCopy<T>(row: AssetRow, work: (file: string) => Promise<T>): Promise<T> {
-    const local = this.d.storage.localPath(row.storage_key);
+    const local = this.deps.storage.localPath(row.storage_key);
     if (local) return work(local);
-    const got = await this.d.storage.get(row.storage_key);
+    const got = await this.deps.storage.get(row.storage_key);
     if (!got) throw notFound('The stored file of this asset is missing', 'FILE_MISSING');
-    const received = await receiveToTemp(got.body, { maxBytes: Number.MAX_SAFE_INTEGER, tmpDir: this.d.tmpDir });
+    const received = await receiveToTemp(got.body, { maxBytes: Number.MAX_SAFE_INTEGER, tmpDir: this.deps.tmpDir });
     try {
       return await work(received.tempPath);
     } finally {
@@ -261,7 +264,7 @@ export class AssetLibrary {
   }
 
   async get(id: string): Promise<AssetRow> {
-    const row = await store.findAsset(this.d.db, { id });
+    const row = await store.findAsset(this.deps.db, { id });
     if (!row) throw notFound('Asset not found', 'ASSET_NOT_FOUND');
     return row;
   }
@@ -269,7 +272,7 @@ export class AssetLibrary {
   async find(by: { id?: string; path?: string }): Promise<AssetRow> {
     if (by.id) return this.get(by.id);
     if (by.path !== undefined) {
-      const row = await store.findAsset(this.d.db, { path: normaliseAssetPath(by.path).path });
+      const row = await store.findAsset(this.deps.db, { path: normaliseAssetPath(by.path).path });
       if (row) return row;
     }
     if (!by.id && by.path === undefined) throw badRequest('id or path is required', 'id');
@@ -277,7 +280,7 @@ export class AssetLibrary {
   }
 
   list(folder: string, page: { limit: number; offset: number; search?: string; recursive?: boolean }) {
-    return store.listInFolder(this.d.db, normaliseFolder(folder), page);
+    return store.listInFolder(this.deps.db, normaliseFolder(folder), page);
   }
 
   async updateMetadata(
@@ -287,7 +290,7 @@ export class AssetLibrary {
   ): Promise<AssetRow> {
     checkMetadata(patch.metadata);
     const target = await this.find(by);
-    const row = await this.d.db.transaction(async (trx) => {
+    const row = await this.deps.db.transaction(async (trx) => {
       const locked = (await store.findAsset(trx, { id: target.id }, true))!;
       const metadata = patch.merge ? { ...locked.metadata, ...patch.metadata } : patch.metadata;
       checkMetadata(metadata);
@@ -300,7 +303,7 @@ export class AssetLibrary {
         metadata,
         ...(patch.visibility ? { visibility: patch.visibility } : {}),
       });
-      await announceAssetChange(this.d.recordHooks, trx, {
+      await announceAssetChange(this.deps.recordHooks, trx, {
         kind: 'updated',
         row: updated,
         actor,
@@ -308,7 +311,7 @@ export class AssetLibrary {
       });
       return updated;
     });
-    this.d.invalidate([row.path]);
+    this.deps.invalidate([row.path]);
     return row;
   }
 
@@ -328,7 +331,7 @@ export class AssetLibrary {
             return { path: joinPath(folder, filename), folder, filename };
           })();
     if (dest.path === target.path) return target;
-    const row = await this.d.db.transaction(async (trx) => {
+    const row = await this.deps.db.transaction(async (trx) => {
       if (await store.findAsset(trx, { path: dest.path }))
         throw conflict(`An asset already exists at ${dest.path}`, 'ASSET_EXISTS', 'to');
       await store.ensureFolders(trx, dest.folder);
@@ -339,7 +342,7 @@ export class AssetLibrary {
             ? conflict(`An asset already exists at ${dest.path}`, 'ASSET_EXISTS', 'to')
             : err;
         });
-      await announceAssetChange(this.d.recordHooks, trx, {
+      await announceAssetChange(this.deps.recordHooks, trx, {
         kind: 'moved',
         row: updated,
         actor,
@@ -348,17 +351,17 @@ export class AssetLibrary {
       });
       return updated;
     });
-    this.d.invalidate([target.path, row.path]);
+    this.deps.invalidate([target.path, row.path]);
     return row;
   }
 
   async delete(by: { id?: string; path?: string }, actor: ChangeActor): Promise<AssetRow> {
     const target = await this.find(by);
-    await this.d.db.transaction(async (trx) => {
+    await this.deps.db.transaction(async (trx) => {
       await store.deleteAsset(trx, target.id);
-      await announceAssetChange(this.d.recordHooks, trx, { kind: 'deleted', row: target, actor });
+      await announceAssetChange(this.deps.recordHooks, trx, { kind: 'deleted', row: target, actor });
     });
-    this.d.invalidate([target.path]);
+    this.deps.invalidate([target.path]);
     await this.removeKeys(keys.prefixes(target.id));
     return target;
   }
@@ -366,39 +369,39 @@ export class AssetLibrary {
   async createFolder(raw: string): Promise<{ path: string; created: boolean }> {
     const folder = normaliseFolder(raw);
     if (!folder) throw badRequest('path must name a folder', 'path', 'INVALID_PATH');
-    const existed = await store.folderExists(this.d.db, folder);
-    await store.ensureFolders(this.d.db, folder);
+    const existed = await store.folderExists(this.deps.db, folder);
+    await store.ensureFolders(this.deps.db, folder);
     return { path: folder, created: !existed };
   }
 
   listFolders(parent: string) {
-    return store.listFolders(this.d.db, normaliseFolder(parent, 'parent'));
+    return store.listFolders(this.deps.db, normaliseFolder(parent, 'parent'));
   }
 
   /** Deletes a folder with everything under it: one `bulk` event, then the stored files. */
   async deleteFolder(raw: string, actor: ChangeActor): Promise<{ path: string; deletedAssets: number }> {
     const folder = normaliseFolder(raw, 'path');
     if (!folder) throw badRequest('The library root cannot be deleted', 'path', 'INVALID_PATH');
-    if (!(await store.folderExists(this.d.db, folder))) throw notFound('Folder not found', 'FOLDER_NOT_FOUND');
-    const rows = await this.d.db.transaction(async (trx) => {
+    if (!(await store.folderExists(this.deps.db, folder))) throw notFound('Folder not found', 'FOLDER_NOT_FOUND');
+    const rows = await this.deps.db.transaction(async (trx) => {
       const deleted = await store.deleteFolderTree(trx, folder);
       if (deleted.length)
-        await announceAssetBulk(this.d.recordHooks, trx, { kind: 'folder-delete', rows: deleted, actor, folder });
+        await announceAssetBulk(this.deps.recordHooks, trx, { kind: 'folder-delete', rows: deleted, actor, folder });
       return deleted;
     });
-    this.d.invalidate(rows.map((r) => r.path));
+    this.deps.invalidate(rows.map((r) => r.path));
     for (const row of rows) await this.removeKeys(keys.prefixes(row.id));
     return { path: folder, deletedAssets: rows.length };
   }
 
   async byPaths(rawPaths: readonly string[]): Promise<Map<string, AssetRow>> {
     const paths = rawPaths.map((p, i) => normaliseAssetPath(p, `paths.${i}`).path);
-    const rows = await store.findByPaths(this.d.db, paths);
+    const rows = await store.findByPaths(this.deps.db, paths);
     return new Map(rows.map((r) => [r.path, r]));
   }
 
   async resolve(references: readonly string[], trx?: Tx): Promise<Map<string, AssetRow>> {
-    const rows = await store.findByReferences(trx ?? this.d.db, references);
+    const rows = await store.findByReferences(trx ?? this.deps.db, references);
     const out = new Map<string, AssetRow>();
     for (const ref of references) {
       const row = rows.find((r) => r.id === ref || r.uuid === ref || r.path === ref);
@@ -412,7 +415,7 @@ export class AssetLibrary {
     trx: Tx | undefined,
     then: { committed: () => Promise<void> | void; rolledBack: () => Promise<void> | void },
   ): void {
-    const log = (err: unknown) => this.d.log.warn({ err }, 'asset storage cleanup failed');
+    const log = (err: unknown) => this.deps.log.warn({ err }, 'asset storage cleanup failed');
     if (!trx) {
       Promise.resolve().then(then.committed).catch(log);
       return;
@@ -426,10 +429,10 @@ export class AssetLibrary {
   async removeKeys(list: readonly string[]): Promise<void> {
     for (const key of list) {
       try {
-        if (key.endsWith('/')) await this.d.storage.deletePrefix(key);
-        else await this.d.storage.delete(key);
+        if (key.endsWith('/')) await this.deps.storage.deletePrefix(key);
+        else await this.deps.storage.delete(key);
       } catch (err) {
-        this.d.log.warn({ err, key }, 'stored file not removed');
+        this.deps.log.warn({ err, key }, 'stored file not removed');
       }
     }
   }

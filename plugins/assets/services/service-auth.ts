@@ -19,18 +19,18 @@ export const DAM_SERVICE_ACTOR: Actor = { type: 'system', id: null, label: 'dam-
  */
 export class ServiceAuth {
   constructor(
-    private readonly d: { sessions: SessionService; permissions: PermissionRegistry; token: string | undefined },
+    private readonly deps: { sessions: SessionService; permissions: PermissionRegistry; token: string | undefined },
   ) {}
 
   bearer(request: FastifyRequest): boolean {
     const header = request.headers.authorization;
-    if (!this.d.token || typeof header !== 'string' || !header.startsWith('Bearer ')) return false;
-    return safeEqual(header.slice(7).trim(), this.d.token);
+    if (!this.deps.token || typeof header !== 'string' || !header.startsWith('Bearer ')) return false;
+    return safeEqual(header.slice(7).trim(), this.deps.token);
   }
 
   async session(request: FastifyRequest): Promise<Actor | null> {
     const token = request.cookies?.[SESSION_COOKIE];
-    return token ? await this.d.sessions.resolve(token) : null;
+    return token ? await this.deps.sessions.resolve(token) : null;
   }
 
   /** Session or service token; 401 otherwise. Sets `request.actor`. */
@@ -47,7 +47,7 @@ export class ServiceAuth {
   /** Service routes: the token, or a signed-in user holding `key`. */
   async requireTokenOrPermission(request: FastifyRequest, key: string): Promise<void> {
     await this.requireSessionOrToken(request);
-    if (request.actor.type === 'user' && !this.d.permissions.allows(request.actor, key))
+    if (request.actor.type === 'user' && !this.deps.permissions.allows(request.actor, key))
       throw forbidden(`Missing permission ${key}`, 'PERMISSION_REQUIRED');
   }
 }

@@ -2,7 +2,7 @@ import { badRequest, type ChangeActor } from '../../../kernel/index.ts';
 import type { AssetRow } from '../model.ts';
 import { extensionOf } from './sniff.ts';
 import type { ImageProcessor, TransformOptions } from './images.ts';
-import { isImageType, type AssetLibrary } from './library.ts';
+import { isImageType, type LibraryService } from './library.ts';
 import { Readable } from 'node:stream';
 import { receiveToTemp } from './intake.ts';
 import { normaliseFilename } from './paths.ts';
@@ -18,7 +18,7 @@ export interface TransformRequest extends TransformOptions {
  * (same id, uuid and path; the old version's files are removed) or as an edited copy next to it.
  */
 export async function transformAsset(
-  library: AssetLibrary,
+  library: LibraryService,
   images: ImageProcessor,
   row: AssetRow,
   req: TransformRequest,

@@ -11,7 +11,7 @@ import {
   type ObjectStorage,
   type StorageInfo,
   type StoredObjectInfo,
-} from './port.ts';
+} from './object-storage.ts';
 
 /**
  * The embedded default: files under `<CMS_DATA_DIR>/assets`. Writes go to a temporary name in the

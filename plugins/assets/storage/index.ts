@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { FilesystemStorage } from './filesystem.ts';
-import type { ObjectStorage } from './port.ts';
+import type { ObjectStorage } from './object-storage.ts';
 import { S3Storage } from './s3.ts';
 import type { Static } from '@sinclair/typebox';
 import type { AssetsConfig } from '../config.ts';
 
-export type { ObjectStorage } from './port.ts';
+export type { ObjectStorage } from './object-storage.ts';
 
 /** S3 when endpoint, bucket and both keys are set; otherwise files under `<dataDir>/assets`. */
 export function createStorage(cfg: Static<typeof AssetsConfig>, dataDir: string): ObjectStorage {

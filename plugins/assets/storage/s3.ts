@@ -25,7 +25,7 @@ import {
   type PutOptions,
   type StorageInfo,
   type StoredObjectInfo,
-} from './port.ts';
+} from './object-storage.ts';
 
 export interface S3Settings {
   endpoint: string;

@@ -54,26 +54,23 @@ export async function markStaged(
   await q('asset_form_uploads').where({ id }).update(values);
 }
 
-/** A staged, unattached upload still inside the staging time, locked for the attach. */
-export async function findAttachable(q: Tx, id: string, stagedAfter: Date): Promise<FormUploadRow | undefined> {
-  if (!isUuid(id)) return undefined;
-  return q<FormUploadRow>('asset_form_uploads')
+/** Staged, not attached, staged after `stagedAfter` (still inside the staging time). */
+const stagedUnattached = (q: Q, id: string, stagedAfter: Date) =>
+  q<FormUploadRow>('asset_form_uploads')
     .where({ id })
     .whereNotNull('staged_at')
     .whereNull('attached_at')
-    .andWhere('staged_at', '>', stagedAfter)
-    .forUpdate()
-    .first();
+    .andWhere('staged_at', '>', stagedAfter);
+
+/** A staged, unattached upload still inside the staging time, locked for the attach. */
+export async function findAttachable(q: Tx, id: string, stagedAfter: Date): Promise<FormUploadRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  return stagedUnattached(q, id, stagedAfter).forUpdate().first();
 }
 
 export async function findStaged(q: Q, id: string, stagedAfter: Date): Promise<FormUploadRow | undefined> {
   if (!isUuid(id)) return undefined;
-  return q<FormUploadRow>('asset_form_uploads')
-    .where({ id })
-    .whereNotNull('staged_at')
-    .whereNull('attached_at')
-    .andWhere('staged_at', '>', stagedAfter)
-    .first();
+  return stagedUnattached(q, id, stagedAfter).first();
 }
 
 export async function markAttached(q: Q, id: string, assetId: string, now: Date): Promise<void> {

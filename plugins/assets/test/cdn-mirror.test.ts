@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { buffer } from 'node:stream/consumers';
 import { startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
-import { startLocalS3, type LocalS3 } from './s3-server.ts';
+import { startLocalS3, type LocalS3 } from '../../../test/helpers/s3-server.ts';
 
 describe('assets: CDN mirror (a second S3 target on a loopback s3rver)', function () {
   this.timeout(60_000);

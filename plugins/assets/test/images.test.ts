@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { request } from 'undici';
-import { readIptc } from '../services/exif.ts';
 import { jpeg, png } from '../../../test/helpers/images.ts';
 import { multipartBody, SERVICE_TOKEN, startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
 
@@ -180,21 +179,6 @@ describe('assets: images (sharp)', function () {
     expect(m.exif).to.include({ exposureTime: 0.004, fNumber: 2.8 });
     expect(m.gps.latitude).to.be.closeTo(48.85823, 1e-4);
     expect(m.gps.longitude).to.be.closeTo(-2.29444, 1e-4);
-  });
-
-  it('reads IPTC records (title, keywords, copyright)', () => {
-    const rec = (n: number, v: string) =>
-      Buffer.concat([Buffer.from([0x1c, 2, n]), Buffer.from([0, v.length]), Buffer.from(v)]);
-    const out = readIptc(
-      Buffer.concat([
-        rec(5, 'Title'),
-        rec(25, 'a'),
-        rec(25, 'b'),
-        rec(116, '(c) me'),
-        Buffer.from([0x1c, 2, 120, 0xff, 0xff]),
-      ]),
-    );
-    expect(out).to.deep.equal({ title: 'Title', keywords: ['a', 'b'], copyright: '(c) me' });
   });
 
   it('dam/transform saves a new version or an edited copy', async () => {

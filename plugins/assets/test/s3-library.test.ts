@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { jpeg } from '../../../test/helpers/images.ts';
 import { startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
 import { freePort } from '../../../test/helpers/ports.ts';
-import { startLocalS3, type LocalS3 } from './s3-server.ts';
+import { startLocalS3, type LocalS3 } from '../../../test/helpers/s3-server.ts';
 
 describe('assets: the library on an S3 store (s3rver on loopback)', function () {
   this.timeout(60_000);

@@ -6,9 +6,9 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { FilesystemStorage } from '../storage/filesystem.ts';
-import type { ObjectStorage } from '../storage/port.ts';
+import type { ObjectStorage } from '../storage/object-storage.ts';
 import { S3Storage } from '../storage/s3.ts';
-import { startLocalS3, type LocalS3 } from './s3-server.ts';
+import { startLocalS3, type LocalS3 } from '../../../test/helpers/s3-server.ts';
 
 /** One contract, two stores: whatever the library relies on must hold on disk and on S3 alike. */
 function storageContract(name: string, make: () => Promise<{ storage: ObjectStorage; close(): Promise<void> }>) {

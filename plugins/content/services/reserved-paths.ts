@@ -1,31 +1,50 @@
-import { EDGE_TABLE } from '../../../edge/routes.ts';
+import type { MountedRoutes } from '../../../kernel/index.ts';
 
-/** Paths the host itself uses, beyond the edge table's rows. */
-const HOST_PATHS = ['api', 'auth', 'assets', 'login', 'settings', 'cms-one', 'editor'];
+/** Paths the browser applications use on the same host (dashboard, editor, their files and sign-in). */
+const APPLICATION_PATHS = ['api', 'auth', 'assets', 'login', 'settings', 'cms-one', 'editor'];
 
 /**
- * First path segments a website root may not take: the host's own names plus every top-level path
- * of the edge table, read from `edge/routes.ts` so a new row is reserved without a change here.
- * `/data-*` rows reserve every segment with that prefix.
+ * First path segments the interface spec gives to the product whether or not this process mounts
+ * them: routes of another service (`client` is the gateway's) and of parts not installed here. A
+ * trailing `*` reserves every segment with that prefix. Whatever a process does mount is reserved
+ * through the kernel's `mountedRoutes` without a change here; `test/edge/reserved-roots.test.ts`
+ * checks that every path the reverse proxy routes to a service is refused as a website root.
  */
-function reservedFromEdge(): { exact: Set<string>; prefixes: string[] } {
-  const exact = new Set(HOST_PATHS);
-  const prefixes: string[] = [];
-  for (const row of EDGE_TABLE) {
-    for (const p of row.paths) {
-      const first = p.split('/').filter(Boolean)[0];
-      if (!first) continue;
-      if (first.endsWith('*')) prefixes.push(first.slice(0, -1));
-      else exact.add(first);
-    }
-  }
-  return { exact, prefixes };
-}
+const SPEC_PATHS = [
+  'client',
+  'public',
+  'documents',
+  'snippets',
+  'data-*',
+  'mail-*',
+  'ai',
+  'users',
+  'roles',
+  'preview',
+  'health',
+  'metrics',
+  'audit-log',
+  'security-settings',
+  'oidc-settings',
+  'data-subject',
+  'mail-providers',
+  'docs-sites',
+  'object-event-*',
+  'pwa',
+  'publish',
+  'migration-sources',
+  'figma',
+  'dam-asset',
+];
 
-const RESERVED = reservedFromEdge();
+const EXACT = new Set([...APPLICATION_PATHS, ...SPEC_PATHS.filter((p) => !p.endsWith('*'))]);
+const PREFIXES = SPEC_PATHS.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1));
 
-/** True when `segment` (without slashes) is a path the host or the proxy uses. */
-export function isReservedRoot(segment: string): boolean {
+/**
+ * True when `segment` (a website root path without slashes) is a path the host uses: a browser
+ * application's, one the spec gives to the product, or the first segment of a route this process mounts.
+ */
+export function isReservedRoot(segment: string, mounted: MountedRoutes): boolean {
   const s = segment.toLowerCase();
-  return RESERVED.exact.has(s) || RESERVED.prefixes.some((prefix) => s.startsWith(prefix));
+  return EXACT.has(s) || PREFIXES.some((prefix) => s.startsWith(prefix)) || mounted.hasRoot(s);
 }

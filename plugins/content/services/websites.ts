@@ -77,7 +77,8 @@ export class WebsiteService {
     if (!/^\/[a-z0-9][a-z0-9_-]*$/.test(rootPath))
       throw badRequest('Root path must be one segment of lower-case letters, digits, _ and - (e.g. /shop)', 'rootPath');
     const segment = rootPath.slice(1);
-    if (isReservedRoot(segment)) throw badRequest(`Root path ${rootPath} is used by the host`, 'rootPath');
+    if (isReservedRoot(segment, this.deps.kernel.mountedRoutes))
+      throw badRequest(`Root path ${rootPath} is used by the host`, 'rootPath');
   }
 
   /** Drops the resolved list now and again when the transaction ends (a rollback restores nothing stale). */

@@ -2,7 +2,6 @@ import {
   type Actor,
   diffForAudit,
   type AuditContext,
-  inTransaction,
   type Tx,
   type WriteOptions,
   badRequest,
@@ -20,6 +19,7 @@ import { syncFieldIndexes } from '../store/field-index-store.ts';
 import { createClassPartition } from '../store/object-partitions.ts';
 import { changeActorOf, type WriteContext } from './actor.ts';
 import type { DataServiceDeps } from './deps.ts';
+import { writeDefinitions } from './definition-writes.ts';
 import { breakingFieldChanges, NAME_PATTERN, normalizeFieldDefs } from './field-definitions.ts';
 import { assertWellFormed } from './well-formed.ts';
 
@@ -242,23 +242,9 @@ export class ClassService {
     }, opts);
   }
 
-  /** Runs a class write in one transaction and drops cached definitions once it is over. */
-  /**
-   * One write in a transaction of its own, or in the caller's (`opts.trx`). The schema cache is dropped
-   * now and again when the caller's transaction ends, so no reader keeps a definition it never committed.
-   */
-  private async write<T>(fn: (trx: Tx) => Promise<T>, opts: WriteOptions): Promise<T> {
-    try {
-      return await inTransaction(this.db, opts.trx, async (trx) => {
-        const out = await fn(trx);
-        // Other processes (the gateway) drop their definitions when this commits.
-        await this.deps.changes.schemaChanged(trx);
-        return out;
-      });
-    } finally {
-      this.deps.schema.invalidate();
-      opts.trx?.executionPromise.finally(() => this.deps.schema.invalidate()).catch(() => undefined);
-    }
+  /** A write to definitions (writeDefinitions: its own transaction or the caller's, schema cache dropped). */
+  private write<T>(fn: (trx: Tx) => Promise<T>, opts: WriteOptions): Promise<T> {
+    return writeDefinitions(this.deps, fn, opts);
   }
 
   private async require(q: Tx | typeof this.db, id: string, lock?: 'update'): Promise<ClassRow> {

@@ -1,5 +1,4 @@
 import {
-  inTransaction,
   type Tx,
   type WriteOptions,
   badRequest,
@@ -11,6 +10,7 @@ import { toComponentDto, type ComponentDto, type ComponentRow, type FieldDef } f
 import * as components from '../store/component-store.ts';
 import { listClasses } from '../store/class-store.ts';
 import type { DataServiceDeps } from './deps.ts';
+import { writeDefinitions } from './definition-writes.ts';
 import { breakingFieldChanges, NAME_PATTERN, normalizeFieldDefs } from './field-definitions.ts';
 import { assertWellFormed } from './well-formed.ts';
 
@@ -114,22 +114,9 @@ export class ComponentService {
     }, opts);
   }
 
-  /**
-   * One write in a transaction of its own, or in the caller's (`opts.trx`). The schema cache is dropped
-   * now and again when the caller's transaction ends, so no reader keeps a definition it never committed.
-   */
-  private async write<T>(fn: (trx: Tx) => Promise<T>, opts: WriteOptions): Promise<T> {
-    try {
-      return await inTransaction(this.db, opts.trx, async (trx) => {
-        const out = await fn(trx);
-        // Other processes (the gateway) drop their definitions when this commits.
-        await this.deps.changes.schemaChanged(trx);
-        return out;
-      });
-    } finally {
-      this.deps.schema.invalidate();
-      opts.trx?.executionPromise.finally(() => this.deps.schema.invalidate()).catch(() => undefined);
-    }
+  /** A write to definitions (writeDefinitions: its own transaction or the caller's, schema cache dropped). */
+  private write<T>(fn: (trx: Tx) => Promise<T>, opts: WriteOptions): Promise<T> {
+    return writeDefinitions(this.deps, fn, opts);
   }
 
   private async require(q: Tx | typeof this.db, id: string, lock?: 'update'): Promise<ComponentRow> {

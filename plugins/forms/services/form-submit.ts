@@ -16,7 +16,7 @@ const isUploadRef = (v: unknown): v is { uploadId: string } =>
  */
 export class FormSubmissions {
   constructor(
-    private readonly d: {
+    private readonly deps: {
       db: Db;
       assets: ServiceMap['assetLibrary'];
       objects: ServiceMap['dataObjects'];
@@ -29,7 +29,7 @@ export class FormSubmissions {
     classId: string,
     body: { attributes: Record<string, unknown>; locale?: string },
   ): Promise<{ id: string; attachments: Array<{ field: string; assetId: string }> }> {
-    return this.d.db.transaction(async (trx) => {
+    return this.deps.db.transaction(async (trx) => {
       const attributes: Record<string, unknown> = {};
       const staged: Array<{ field: string; upload: StagedUpload }> = [];
       for (const [field, value] of Object.entries(body.attributes)) {
@@ -38,7 +38,7 @@ export class FormSubmissions {
           continue;
         }
         const named = `attributes.${field}`;
-        const upload = await this.d.assets.stagedUpload(value.uploadId, trx);
+        const upload = await this.deps.assets.stagedUpload(value.uploadId, trx);
         if (!upload)
           throw Object.assign(notFound('Unknown, expired or already attached upload', 'UPLOAD_NOT_FOUND'), {
             field: named,
@@ -50,14 +50,14 @@ export class FormSubmissions {
       await this.checkFileCount(staged.map((s) => s.upload));
       const attachments: Array<{ field: string; assetId: string }> = [];
       for (const { field, upload } of staged) {
-        const asset = await this.d.assets.attachFormUpload(
+        const asset = await this.deps.assets.attachFormUpload(
           { uploadId: upload.uploadId, folder: upload.folder, visibility: upload.visibility },
           trx,
         );
         attributes[field] = asset.id;
         attachments.push({ field, assetId: asset.id });
       }
-      const created = await this.d.objects
+      const created = await this.deps.objects
         .create(
           { actor: SYSTEM, changeActor: { type: 'system', id: null }, trx },
           { classId, locale: body.locale, published: false, attributes },
@@ -74,7 +74,7 @@ export class FormSubmissions {
 
   /** The website's `maxFilesPerSubmit` (its upload settings, content plugin); unchecked without that plugin. */
   private async checkFileCount(uploads: StagedUpload[]): Promise<void> {
-    if (!this.d.sites.length) return;
+    if (!this.deps.sites.length) return;
     const perSite = new Map<string, number>();
     for (const u of uploads) perSite.set(u.websiteId, (perSite.get(u.websiteId) ?? 0) + 1);
     for (const [websiteId, count] of perSite) {
@@ -87,7 +87,7 @@ export class FormSubmissions {
 
   /** The first registry item that holds the website answers. */
   private async uploadSettings(websiteId: string) {
-    for (const source of this.d.sites) {
+    for (const source of this.deps.sites) {
       const settings = await source.uploadSettings(websiteId);
       if (settings) return settings;
     }

@@ -1,5 +1,4 @@
-import { type Actor, HttpError, type PermissionRegistry, type Tx } from '../../../kernel/index.ts';
-import type { RoleStore } from '../store/roles.ts';
+import { type Actor, HttpError, type PermissionRegistry, type RoleDirectory, type Tx } from '../../../kernel/index.ts';
 
 /** '*' grants every key, present and future (the seeded admin role uses it). */
 export const ALL_KEYS = '*';
@@ -17,7 +16,7 @@ const escalation = (message: string, field?: string) => new HttpError(403, 'PERM
  * function-level keys declared with `grantedBy: ['objects:write']`). The system actor holds all.
  */
 export class GrantGuard {
-  constructor(private readonly deps: { permissions: PermissionRegistry; roles: RoleStore }) {}
+  constructor(private readonly deps: { permissions: PermissionRegistry; roles: RoleDirectory }) {}
 
   /** Refuses a role's keys (create, update) when the actor does not hold each of them. */
   assertMayGrantKeys(actor: Actor, keys: readonly string[]): void {

@@ -3,7 +3,6 @@ import type { IdentityConfig } from '../config.ts';
 import { MandatoryMfaStore } from '../store/mandatory-mfa.ts';
 import { MfaStore } from '../store/mfa.ts';
 import { ResetTokenStore } from '../store/reset-tokens.ts';
-import { RoleStore } from '../store/roles.ts';
 import { SettingsStore } from '../store/settings.ts';
 import { UserStore } from '../store/users.ts';
 import { GrantGuard } from './grant-guard.ts';
@@ -23,6 +22,7 @@ export type IdentityNeeds =
   | 'config'
   | 'sessions'
   | 'users'
+  | 'roles'
   | 'permissions'
   | 'audit'
   | 'secretBox'
@@ -49,15 +49,14 @@ export const LIMITS = {
 export function createIdentityServices(deps: IdentityDeps) {
   const { db, clock, config, log, pluginConfig } = deps;
   const userStore = new UserStore(db);
-  const roleStore = new RoleStore(db);
   const settingsStore = new SettingsStore(db);
   const mfaStore = new MfaStore(db);
-  const grants = new GrantGuard({ permissions: deps.permissions, roles: roleStore });
+  const grants = new GrantGuard({ permissions: deps.permissions, roles: deps.roles });
   const mandatoryMfa = new MandatoryMfa({ store: new MandatoryMfaStore(db), mfa: mfaStore, sessions: deps.sessions });
   const lockout = new LoginLockout({
     clock,
-    maxFailures: config.LOGIN_LOCKOUT_MAX_FAILURES,
-    windowMs: config.LOGIN_LOCKOUT_WINDOW_SECONDS * 1000,
+    maxFailures: pluginConfig.LOGIN_LOCKOUT_MAX_FAILURES,
+    windowMs: pluginConfig.LOGIN_LOCKOUT_WINDOW_SECONDS * 1000,
   });
   const pending = new PendingSignIns({
     clock,
@@ -69,7 +68,7 @@ export function createIdentityServices(deps: IdentityDeps) {
     clock,
     audit: deps.audit,
     store: settingsStore,
-    roles: roleStore,
+    roles: deps.roles,
     mandatoryMfa,
   });
   const resets = new PasswordResetService({
@@ -81,6 +80,7 @@ export function createIdentityServices(deps: IdentityDeps) {
     sessions: deps.sessions,
     store: new ResetTokenStore(db),
     users: userStore,
+    directory: deps.users,
     settings,
     lockout,
     mailsPerEmail: new LoginLockout({ clock, ...LIMITS.forgotPerEmail }),
@@ -127,7 +127,7 @@ export function createIdentityServices(deps: IdentityDeps) {
     clock,
     audit: deps.audit,
     permissions: deps.permissions,
-    store: roleStore,
+    roles: deps.roles,
     users: userStore,
     settings: settingsStore,
     grants,

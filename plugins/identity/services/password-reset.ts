@@ -11,6 +11,7 @@ import {
   hashToken,
   newToken,
   type SessionService,
+  type UserDirectory,
 } from '../../../kernel/index.ts';
 import type { ResetTokenStore } from '../store/reset-tokens.ts';
 import type { UserStore } from '../store/users.ts';
@@ -40,6 +41,7 @@ export class PasswordResetService {
       sessions: SessionService;
       store: ResetTokenStore;
       users: UserStore;
+      directory: UserDirectory;
       settings: SecuritySettingsService;
       lockout: LoginLockout;
       /** Reset e-mails sent per address (its own numbers, see `LIMITS`). */
@@ -89,7 +91,7 @@ export class PasswordResetService {
     const passwordHash = await hashPassword(password);
     await this.deps.db.transaction(async (trx) => {
       if ((await this.deps.store.consume(hash, this.deps.clock.now(), trx)) !== user.id) throw invalidToken();
-      await this.deps.users.update(user.id, { passwordHash }, this.deps.clock.now(), trx);
+      await this.deps.directory.update(user.id, { passwordHash }, this.deps.clock.now(), trx);
       await this.deps.sessions.revokeAllForUser(user.id, trx);
     });
     // Proving access to the mailbox lifts a login lockout on that address.

@@ -8,10 +8,11 @@ import {
   conflict,
   notFound,
   type PermissionRegistry,
+  type RoleDirectory,
+  type RoleRecord,
   inTransaction,
   type WriteOptions,
 } from '../../../kernel/index.ts';
-import type { RoleRecord, RoleStore } from '../store/roles.ts';
 import type { SettingsStore } from '../store/settings.ts';
 import type { UserStore } from '../store/users.ts';
 import { ALL_KEYS, type GrantGuard } from './grant-guard.ts';
@@ -42,7 +43,7 @@ export class RoleService {
       clock: Clock;
       audit: AuditWriter;
       permissions: PermissionRegistry;
-      store: RoleStore;
+      roles: RoleDirectory;
       users: UserStore;
       settings: SettingsStore;
       grants: GrantGuard;
@@ -50,11 +51,11 @@ export class RoleService {
   ) {}
 
   list(): Promise<RoleRecord[]> {
-    return this.deps.store.list();
+    return this.deps.roles.list();
   }
 
   async get(id: string): Promise<RoleRecord> {
-    const role = await this.deps.store.find(id);
+    const role = await this.deps.roles.find(id);
     if (!role) throw notFound('Role not found');
     return role;
   }
@@ -68,7 +69,7 @@ export class RoleService {
     if (!values.name) throw badRequest('name must not be empty', 'name');
     this.deps.grants.assertMayGrantKeys(ctx.actor, values.permissions);
     return inTransaction(this.deps.db, opts.trx, async (trx) => {
-      const id = await this.deps.store.insert(values, trx);
+      const id = await this.deps.roles.create(values, trx);
       await this.deps.audit.record(
         ctx,
         {
@@ -80,13 +81,13 @@ export class RoleService {
         },
         trx,
       );
-      return (await this.deps.store.find(id, trx))!;
+      return (await this.deps.roles.find(id, trx))!;
     });
   }
 
   async update(ctx: AuditContext, id: string, patch: Partial<RoleInput>, opts: WriteOptions = {}): Promise<RoleRecord> {
     return inTransaction(this.deps.db, opts.trx, async (trx) => {
-      const before = await this.deps.store.find(id, trx);
+      const before = await this.deps.roles.find(id, trx);
       if (!before) throw notFound('Role not found');
       this.deps.grants.assertMayChangeRole(ctx.actor, before);
       const name = patch.name?.trim();
@@ -103,7 +104,7 @@ export class RoleService {
       const diff = diffForAudit(snapshot(before), snapshot(after), AUDIT);
       if (!diff) return before;
       await keepingAnAdministrator(this.deps.users, trx, async () => {
-        await this.deps.store.update(id, after, this.deps.clock.now(), trx);
+        await this.deps.roles.update(id, after, this.deps.clock.now(), trx);
       });
       if (after.name !== before.name) await this.deps.settings.renameRole(before.name, after.name, trx);
       await this.deps.audit.record(
@@ -111,17 +112,17 @@ export class RoleService {
         { action: 'role.update', targetType: 'role', targetId: id, targetLabel: after.name, ...diff },
         trx,
       );
-      return (await this.deps.store.find(id, trx))!;
+      return (await this.deps.roles.find(id, trx))!;
     });
   }
 
   async remove(ctx: AuditContext, id: string, opts: WriteOptions = {}): Promise<void> {
     await inTransaction(this.deps.db, opts.trx, async (trx) => {
-      const before = await this.deps.store.find(id, trx);
+      const before = await this.deps.roles.find(id, trx);
       if (!before) throw notFound('Role not found');
       this.deps.grants.assertMayChangeRole(ctx.actor, before);
       if (before.builtin) throw conflict(`The built-in role ${before.name} cannot be deleted`, 'BUILTIN_ROLE');
-      await keepingAnAdministrator(this.deps.users, trx, () => this.deps.store.delete(id, trx));
+      await keepingAnAdministrator(this.deps.users, trx, () => this.deps.roles.delete(id, trx));
       await this.deps.settings.forgetRole(before.name, trx);
       await this.deps.audit.record(
         ctx,

@@ -7,11 +7,11 @@ import {
   badRequest,
   conflict,
   type PasswordPolicy,
+  type RoleDirectory,
   inTransaction,
   type Tx,
   type WriteOptions,
 } from '../../../kernel/index.ts';
-import type { RoleStore } from '../store/roles.ts';
 import type { SecuritySettings, SettingsStore } from '../store/settings.ts';
 import type { MandatoryMfa } from './mandatory-mfa.ts';
 
@@ -56,7 +56,7 @@ export class SecuritySettingsService implements SecuritySettingsReader {
       clock: Clock;
       audit: AuditWriter;
       store: SettingsStore;
-      roles: RoleStore;
+      roles: RoleDirectory;
       mandatoryMfa: MandatoryMfa;
     },
   ) {}

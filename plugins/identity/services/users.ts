@@ -140,13 +140,13 @@ export class UserAdminService {
       if (passwordSet) assertPasswordAllowed(patch.password!, next.email, policy!);
       const passwordHash = passwordSet ? await hashPassword(patch.password!) : undefined;
       await keepingAnAdministrator(this.deps.store, trx, async () => {
-        await this.deps.store.update(
+        await this.deps.directory.update(
           id,
           { email, displayName: patch.displayName, active: patch.active, passwordHash },
           this.deps.clock.now(),
           trx,
         );
-        if (patch.roles) await this.deps.store.setRoles(id, next.roles, trx);
+        if (patch.roles) await this.deps.directory.setRoles(id, next.roles, trx);
       });
       if (passwordSet || (before.active && !next.active)) await this.deps.sessions.revokeAllForUser(id, trx);
       else if (next.roles.some((r) => !before.roles.includes(r)))
@@ -165,7 +165,7 @@ export class UserAdminService {
       const before = await this.deps.store.find(id, trx);
       if (!before) throw notFound('User not found');
       await this.deps.grants.assertMayChangeUser(ctx.actor, before, trx);
-      await keepingAnAdministrator(this.deps.store, trx, () => this.deps.store.delete(id, trx));
+      await keepingAnAdministrator(this.deps.store, trx, () => this.deps.directory.delete(id, trx));
       await this.deps.audit.record(
         ctx,
         {
@@ -198,7 +198,7 @@ export class UserAdminService {
       await this.deps.grants.assertMayChangeUser(ctx.actor, user, trx);
       if (password !== undefined) assertPasswordAllowed(password, user.email, policy!);
       const passwordHash = password !== undefined ? await hashPassword(password) : null;
-      await this.deps.store.update(id, { passwordHash }, this.deps.clock.now(), trx);
+      await this.deps.directory.update(id, { passwordHash }, this.deps.clock.now(), trx);
       await this.deps.sessions.revokeAllForUser(id, trx);
       await this.deps.resets.voidTokens(id, trx);
       const link = password === undefined ? await this.deps.resets.issueToken(id, FORCED_TTL_MS, trx) : null;

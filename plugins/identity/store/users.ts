@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { type Db, type Tx, badRequest, conflict, isUniqueViolation } from '../../../kernel/index.ts';
+import { type Db, type Tx, isUuid } from '../../../kernel/index.ts';
 
 /** A user as the management routes show it. */
 export interface UserRecord {
@@ -33,16 +33,12 @@ interface UserRow {
   updated_at: Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids arrive from the path; anything that is not a UUID cannot exist (and must not reach Postgres as one). */
-export const isUuid = (id: string) => UUID.test(id);
-
 // Advisory lock key serialising writes that could remove the last administrator (see manager-guard.ts).
 const ADMINISTRATORS_LOCK = 0x1d3e7;
 
 /**
- * SQL over the kernel's users, user_roles and roles tables, plus this plugin's MFA flag. Users are
- * created through the kernel's UserDirectory; everything else about them is written here.
+ * Reads of the kernel's users, user_roles and roles tables, joined with this plugin's MFA flag. The
+ * kernel owns those tables: every write to them goes through its `users` and `roles` services.
  */
 export class UserStore {
   constructor(private readonly db: Db) {}
@@ -102,40 +98,6 @@ export class UserStore {
       .where('ur.user_id', id)
       .pluck('r.name');
     return { id: row.id, email: row.email, active: row.active, passwordHash: row.password_hash, roles };
-  }
-
-  /** Updates the given columns; maps a taken e-mail to the spec's 409 UNIQUE_VIOLATION. */
-  async update(
-    id: string,
-    fields: { email?: string; displayName?: string; active?: boolean; passwordHash?: string | null },
-    now: Date,
-    trx: Tx,
-  ): Promise<void> {
-    const row: Record<string, unknown> = { updated_at: now };
-    if (fields.email !== undefined) row.email = fields.email;
-    if (fields.displayName !== undefined) row.display_name = fields.displayName;
-    if (fields.active !== undefined) row.active = fields.active;
-    if (fields.passwordHash !== undefined) row.password_hash = fields.passwordHash;
-    try {
-      await trx('users').where({ id }).update(row);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict('email is already in use', 'UNIQUE_VIOLATION', 'email');
-      throw err;
-    }
-  }
-
-  /** Replaces a user's roles by name; 400 naming `roles` when one does not exist. */
-  async setRoles(id: string, names: string[], trx: Tx): Promise<void> {
-    const unique = [...new Set(names)];
-    const roles = await trx('roles').whereIn('name', unique).select('id', 'name');
-    const missing = unique.filter((n) => !roles.some((r) => r.name === n));
-    if (missing.length) throw badRequest(`roles: unknown role ${missing.join(', ')}`, 'roles');
-    await trx('user_roles').where({ user_id: id }).delete();
-    if (roles.length) await trx('user_roles').insert(roles.map((r) => ({ user_id: id, role_id: r.id })));
-  }
-
-  async delete(id: string, trx: Tx): Promise<void> {
-    await trx('users').where({ id }).delete();
   }
 
   /** Serialises, within `trx`, every write that could leave no administrator. */

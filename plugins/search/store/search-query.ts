@@ -67,8 +67,8 @@ export interface SearchPage {
 const SNIPPET_WINDOW = 3000;
 const SNIPPET_LEAD = 1000;
 
-/** The statement of one search (exported for the benchmark's EXPLAIN ANALYZE). */
-export function searchStatement(
+/** The statement of one search. */
+function searchStatement(
   tsquery: string,
   filters: SearchFilters,
   page: SearchPage,

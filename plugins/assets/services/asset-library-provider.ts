@@ -2,8 +2,8 @@ import type { Tx } from '../../../kernel/index.ts';
 import type { AssetLibrary, AssetRef, AttachFormUploadInput } from '../ports.ts';
 import type { AssetServices } from './index.ts';
 
-/** The `assetLibrary` port other plugins use (ports.ts), over this plugin's services. */
-export function assetLibraryPort(s: AssetServices): AssetLibrary {
+/** Provides the `assetLibrary` service other plugins use (its interface is in ports.ts), over this plugin's services. */
+export function provideAssetLibrary(s: AssetServices): AssetLibrary {
   return {
     async resolve(references: readonly string[], trx?: Tx): Promise<Map<string, AssetRef>> {
       const rows = await s.library.resolve(references, trx);

@@ -1,6 +1,8 @@
-import { type Db, type Tx, conflict, isUniqueViolation } from '../../../kernel/index.ts';
-import { isUuid } from './users.ts';
+import type { Db, Tx } from './database.ts';
+import { conflict, isUniqueViolation } from './errors.ts';
+import { isUuid } from './formats.ts';
 
+/** A role as the management routes show it. */
 export interface RoleRecord {
   id: string;
   name: string;
@@ -23,9 +25,13 @@ interface RoleRow {
   updated_at: Date;
 }
 
-/** SQL over the kernel's roles table (the identity plugin owns the routes that manage it). */
-export class RoleStore {
-  constructor(private readonly db: Db) {}
+/**
+ * The kernel's `roles` table (created by `migrations/0001_accounts.ts`, read by every process when it
+ * resolves a session) and the only code that writes it. The identity plugin manages roles through this
+ * service (container name `roles`); the rules about who may change which role stay in the plugin.
+ */
+export class RoleDirectory {
+  constructor(private readonly deps: { db: Db }) {}
 
   private select(q: Db | Tx) {
     return q('roles as r')
@@ -36,13 +42,13 @@ export class RoleStore {
   }
 
   async list(): Promise<RoleRecord[]> {
-    const rows: RoleRow[] = await this.select(this.db).orderBy('r.name');
+    const rows: RoleRow[] = await this.select(this.deps.db).orderBy('r.name');
     return rows.map(toRecord);
   }
 
   async find(id: string, trx?: Tx): Promise<RoleRecord | null> {
     if (!isUuid(id)) return null;
-    const row: RoleRow | undefined = await this.select(trx ?? this.db)
+    const row: RoleRow | undefined = await this.select(trx ?? this.deps.db)
       .where('r.id', id)
       .first();
     return row ? toRecord(row) : null;
@@ -51,19 +57,20 @@ export class RoleStore {
   /** Names that exist, out of `names`. */
   async existingNames(names: string[], trx?: Tx): Promise<string[]> {
     if (!names.length) return [];
-    return (trx ?? this.db)('roles').whereIn('name', names).pluck('name');
+    return (trx ?? this.deps.db)('roles').whereIn('name', names).pluck('name');
   }
 
   /** The keys of each existing role out of `names`. */
   async keysByName(names: readonly string[], trx?: Tx): Promise<Array<{ name: string; permissions: string[] }>> {
     if (!names.length) return [];
-    const rows: Array<{ name: string; permissions: string[] | null }> = await (trx ?? this.db)('roles')
+    const rows: Array<{ name: string; permissions: string[] | null }> = await (trx ?? this.deps.db)('roles')
       .whereIn('name', [...names])
       .select('name', 'permissions');
     return rows.map((r) => ({ name: r.name, permissions: r.permissions ?? [] }));
   }
 
-  async insert(input: { name: string; description: string; permissions: string[] }, trx: Tx): Promise<string> {
+  /** Creates a role; 409 UNIQUE_VIOLATION naming `name` when the name is taken. Returns its id. */
+  async create(input: { name: string; description: string; permissions: string[] }, trx: Tx): Promise<string> {
     try {
       const [row] = await trx('roles').insert(input).returning('id');
       return row.id as string;
@@ -87,6 +94,7 @@ export class RoleStore {
     }
   }
 
+  /** Deletes a role; its memberships (`user_roles`) go with it. */
   async delete(id: string, trx: Tx): Promise<void> {
     await trx('roles').where({ id }).delete();
   }

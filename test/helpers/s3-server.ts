@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../../test/helpers/ports.ts';
+import { freePort } from './ports.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -12,7 +12,7 @@ interface S3rverInstance {
 }
 const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => S3rverInstance;
 
-/** A real S3-compatible server (s3rver) on loopback, in its own temporary folder. */
+/** A real S3-compatible server (s3rver) on loopback, in its own temporary folder (asset tests and bench:assets). */
 export interface LocalS3 {
   endpoint: string;
   accessKeyId: string;
