@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline/promises';
-import { ConfigError, loadKernelConfig, SERVICE_NAMES, type ServiceName } from './config.ts';
-import { migrateDatabase, openDatabase } from './database.ts';
-import { createKernel, migrationSets, resolvePluginSet } from './kernel.ts';
-import { createLogger } from './logger.ts';
-import { UserDirectory } from './users.ts';
-import { HttpError } from './errors.ts';
-import { describePluginSet } from './plugin-graph.ts';
+import { ConfigError, loadKernelConfig, SERVICE_NAMES, type ServiceName } from '../kernel/config.ts';
+import { migrateDatabase } from '../kernel/database.ts';
+import { migrationSets, resolvePluginSet } from '../kernel/kernel.ts';
+import { createLogger } from '../kernel/logger.ts';
+import { UserDirectory } from '../kernel/users.ts';
+import { HttpError } from '../kernel/errors.ts';
+import { describePluginSet } from '../kernel/plugin-graph.ts';
+import { openDatabase } from './database.ts';
+import { startProcess } from './start.ts';
 
 const USAGE = `usage:
   cms start [--service core-api|asset-processor|gateway]   all plugins on one port (3000) by default
@@ -38,29 +40,7 @@ export async function main(argv: string[]): Promise<void> {
 
 async function start(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { service: { type: 'string' } } });
-  const service = (values.service ?? 'all') as ServiceName | 'all';
-  if (service !== 'all' && !SERVICE_NAMES.includes(service))
-    throw new ConfigError(`unknown service "${service}"; one of ${SERVICE_NAMES.join(', ')}`);
-  const started = Date.now();
-  const kernel = await createKernel({ service });
-  const address = await kernel.listen();
-  kernel.app.log.info(
-    { service, address, plugins: kernel.plugins.map((p) => p.id), startMs: Date.now() - started },
-    'listening',
-  );
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    kernel.app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 30_000);
-    force.unref();
-    await kernel.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  await startProcess((values.service ?? 'all') as ServiceName | 'all');
 }
 
 async function plugins(args: string[]): Promise<void> {
