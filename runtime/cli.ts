@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline/promises';
 import { ConfigError, loadKernelConfig, SERVICE_NAMES, type ServiceName } from '../kernel/config.ts';
@@ -8,6 +9,7 @@ import { UserDirectory } from '../kernel/users.ts';
 import { HttpError } from '../kernel/errors.ts';
 import { describePluginSet } from '../kernel/plugin-graph.ts';
 import { openDatabase } from './database.ts';
+import { scaffoldPlugin } from './plugin-scaffold.ts';
 import { startProcess } from './start.ts';
 
 const USAGE = `usage:
@@ -17,6 +19,9 @@ const USAGE = `usage:
                                                             with what each needs, offers and collects
   cms admin create --email <e-mail> [--name <name>]         create an administrator (password from
                                                             CMS_ADMIN_PASSWORD or asked for)
+  cms plugin new <id> [--dir <folder>]                      write an external plugin folder <folder>/<id>
+                                                            (default folder: .) to start with
+                                                            CMS_PLUGIN_PATH=<folder>
 Without DATABASE_URL, migrate and admin create use the embedded PostgreSQL of CMS_DATA_DIR: that of
 the running server when there is one, otherwise they start it and stop it again.`;
 
@@ -27,6 +32,7 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'migrate') return await migrate();
     if (command === 'plugins') return await plugins(rest);
     if (command === 'admin' && rest[0] === 'create') return await createAdmin(rest.slice(1));
+    if (command === 'plugin' && rest[0] === 'new') return newPlugin(rest.slice(1));
     console.error(USAGE);
     process.exitCode = 2;
   } catch (err) {
@@ -49,6 +55,14 @@ async function plugins(args: string[]): Promise<void> {
   if (service !== 'all' && !SERVICE_NAMES.includes(service))
     throw new ConfigError(`unknown service "${service}"; one of ${SERVICE_NAMES.join(', ')}`);
   console.log(await describePluginSet(service));
+}
+
+function newPlugin(args: string[]): void {
+  const { values, positionals } = parseArgs({ args, options: { dir: { type: 'string' } }, allowPositionals: true });
+  if (positionals.length !== 1) throw new ConfigError('usage: cms plugin new <id> [--dir <folder>]');
+  const dir = values.dir ?? '.';
+  const written = scaffoldPlugin(positionals[0], dir);
+  console.log(`wrote:\n  ${written.join('\n  ')}\nstart it with CMS_PLUGIN_PATH=${path.resolve(dir)}`);
 }
 
 async function migrate(): Promise<void> {
