@@ -18,7 +18,7 @@ import type { PermissionRegistry } from './permissions.ts';
 import type { App } from './plugin.ts';
 import { routeRateLimits } from './rate-limit.ts';
 import { SESSION_COOKIE, type SessionService } from './sessions.ts';
-import { compileSchemasOnFirstUse } from './lazy-validators.ts';
+import { compileSchemasOnFirstUse, serializersOnFirstUse } from './lazy-schemas.ts';
 
 export const JSON_BODY_LIMIT = 25 * 1024 * 1024;
 /** What a 503 for an overloaded or unreachable database tells clients to wait. */
@@ -93,6 +93,7 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
       },
       onCreate: compileSchemasOnFirstUse,
     },
+    schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse() } },
   }).withTypeProvider() as unknown as App;
 
   app.setErrorHandler((err, request, reply) => sendError(err as FastifyError, request, reply, deps));
