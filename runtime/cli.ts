@@ -2,15 +2,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline/promises';
 import { ConfigError, loadKernelConfig, SERVICE_NAMES, type ServiceName } from '../kernel/config.ts';
-import { migrateDatabase } from '../kernel/database.ts';
-import { migrationSets, resolvePluginSet } from '../kernel/kernel.ts';
-import { createLogger } from '../kernel/logger.ts';
-import { UserDirectory } from '../kernel/users.ts';
 import { HttpError } from '../kernel/errors.ts';
-import { describePluginSet } from '../kernel/plugin-graph.ts';
-import { openDatabase } from './database.ts';
-import { scaffoldPlugin } from './plugin-scaffold.ts';
-import { startProcess } from './start.ts';
+import { createLogger } from '../kernel/logger.ts';
+
+// Each command imports what it uses when it runs: `cms start` opens its database before it loads the
+// kernel and the plugins (runtime/start.ts), and `cms plugin new` loads neither.
 
 const USAGE = `usage:
   cms start [--service core-api|asset-processor|gateway]   all plugins on one port (3000) by default
@@ -32,7 +28,7 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'migrate') return await migrate();
     if (command === 'plugins') return await plugins(rest);
     if (command === 'admin' && rest[0] === 'create') return await createAdmin(rest.slice(1));
-    if (command === 'plugin' && rest[0] === 'new') return newPlugin(rest.slice(1));
+    if (command === 'plugin' && rest[0] === 'new') return await newPlugin(rest.slice(1));
     console.error(USAGE);
     process.exitCode = 2;
   } catch (err) {
@@ -46,6 +42,7 @@ export async function main(argv: string[]): Promise<void> {
 
 async function start(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { service: { type: 'string' } } });
+  const { startProcess } = await import('./start.ts');
   await startProcess((values.service ?? 'all') as ServiceName | 'all');
 }
 
@@ -54,18 +51,21 @@ async function plugins(args: string[]): Promise<void> {
   const service = (values.service ?? 'all') as ServiceName | 'all';
   if (service !== 'all' && !SERVICE_NAMES.includes(service))
     throw new ConfigError(`unknown service "${service}"; one of ${SERVICE_NAMES.join(', ')}`);
+  const { describePluginSet } = await import('../kernel/plugin-graph.ts');
   console.log(await describePluginSet(service));
 }
 
-function newPlugin(args: string[]): void {
+async function newPlugin(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args, options: { dir: { type: 'string' } }, allowPositionals: true });
   if (positionals.length !== 1) throw new ConfigError('usage: cms plugin new <id> [--dir <folder>]');
   const dir = values.dir ?? '.';
+  const { scaffoldPlugin } = await import('./plugin-scaffold.ts');
   const written = scaffoldPlugin(positionals[0], dir);
   console.log(`wrote:\n  ${written.join('\n  ')}\nstart it with CMS_PLUGIN_PATH=${path.resolve(dir)}`);
 }
 
 async function migrate(): Promise<void> {
+  const { migrateDatabase, migrationSets, openDatabase, resolvePluginSet } = await commandModules();
   const config = loadKernelConfig(process.env);
   const logger = createLogger(config.LOG_LEVEL);
   const plugins = await resolvePluginSet({ service: 'all' }, config);
@@ -81,6 +81,7 @@ async function migrate(): Promise<void> {
 async function createAdmin(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { email: { type: 'string' }, name: { type: 'string' } } });
   if (!values.email) throw new ConfigError('--email is required');
+  const { migrateDatabase, migrationSets, openDatabase, resolvePluginSet, UserDirectory } = await commandModules();
   const config = loadKernelConfig(process.env);
   const logger = createLogger(config.LOG_LEVEL);
   let password = process.env.CMS_ADMIN_PASSWORD;
@@ -103,4 +104,16 @@ async function createAdmin(args: string[]): Promise<void> {
   } finally {
     await database.close();
   }
+}
+
+/** What `migrate` and `admin create` use: the kernel's migrations and users, the runtime's database. */
+async function commandModules() {
+  const [{ migrateDatabase }, { migrationSets, resolvePluginSet }, { UserDirectory }, { openDatabase }] =
+    await Promise.all([
+      import('../kernel/database.ts'),
+      import('../kernel/kernel.ts'),
+      import('../kernel/users.ts'),
+      import('./database.ts'),
+    ]);
+  return { migrateDatabase, migrationSets, resolvePluginSet, UserDirectory, openDatabase };
 }
