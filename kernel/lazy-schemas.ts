@@ -20,7 +20,10 @@ export function compileSchemasOnFirstUse<F extends object>(ajv: { compile(schema
   ajv.compile = (schema) => {
     if (typeof schema === 'object' && schema !== null && '$id' in schema) return compileNow(schema) as unknown as F;
     let compiled: Validator | undefined;
-    const get = () => (compiled ??= compileNow(schema));
+    const get = () => {
+      compiled ??= compileNow(schema);
+      return compiled;
+    };
     const validate = (...args: unknown[]) => get()(...args);
     Object.defineProperty(validate, 'errors', { get: () => compiled?.errors, configurable: true });
     Object.defineProperty(validate, 'schemaEnv', { get: () => get().schemaEnv, configurable: true });
@@ -48,7 +51,10 @@ export function serializersOnFirstUse(): SerializerFactory {
     const compile = build(externalSchemas, options);
     return (routeSchema) => {
       let serialize: Serializer | undefined;
-      return (data) => (serialize ??= compile(routeSchema))(data);
+      return (data) => {
+        serialize ??= compile(routeSchema);
+        return serialize(data);
+      };
     };
   };
 }

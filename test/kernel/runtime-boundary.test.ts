@@ -9,7 +9,7 @@ const RUNTIME = path.join(PROJECT_ROOT, 'runtime');
 const inside = (file: string, dir: string) => file === dir || file.startsWith(dir + path.sep);
 
 /** Imports (static, dynamic, type-only) of one kernel file that reach into runtime/. */
-export function runtimeImports(file: string, text: string): string[] {
+function runtimeImports(file: string, text: string): string[] {
   return ts
     .preProcessFile(text, true, true)
     .importedFiles.filter((ref) => ref.fileName.startsWith('.'))
