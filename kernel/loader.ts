@@ -40,7 +40,7 @@ export async function discoverPlugins(
  * The `type` of the package.json nearest above `dir` ("commonjs" when none says "module"), which is how
  * Node decides whether a `.ts` or `.js` file is an ES module.
  */
-export function moduleScopeOf(dir: string): 'module' | 'commonjs' {
+function moduleScopeOf(dir: string): 'module' | 'commonjs' {
   for (let at = path.resolve(dir); ; at = path.dirname(at)) {
     const file = path.join(at, 'package.json');
     if (existsSync(file)) {

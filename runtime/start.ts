@@ -14,7 +14,7 @@ import { openDatabase } from './database.ts';
  * of adding up. The kernel owns the handle from then on; a start that fails before handing it over
  * closes it here.
  */
-export async function createProcessKernel(service: ServiceName | 'all'): Promise<Kernel> {
+async function createProcessKernel(service: ServiceName | 'all'): Promise<Kernel> {
   if (service !== 'all' && !SERVICE_NAMES.includes(service))
     throw new ConfigError(`unknown service "${service}"; one of ${SERVICE_NAMES.join(', ')}`);
   const config = loadKernelConfig(process.env);
