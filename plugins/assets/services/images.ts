@@ -1,7 +1,7 @@
 import type { FitEnum, Metadata, Sharp } from 'sharp';
 import { HttpError, badRequest } from '../../../kernel/index.ts';
 
-type SharpFactory = (typeof import('sharp'))['default'];
+type SharpFactory = typeof import('sharp')['default'];
 let libvipsSettings: { concurrency: number; cacheMb: number } | undefined;
 let sharpLoading: Promise<SharpFactory> | undefined;
 
