@@ -2,5 +2,5 @@
 // Entry point: TypeScript sources run through tsx, so no build step is needed to start.
 import { register } from 'tsx/esm/api';
 register();
-const { main } = await import('../kernel/cli.ts');
+const { main } = await import('../runtime/cli.ts');
 await main(process.argv.slice(2));

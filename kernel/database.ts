@@ -1,11 +1,9 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import path from 'node:path';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import type { Logger } from './logger.ts';
-import { ensureEmbeddedAppRole, prepareApplicationRole, roleOf, storeAuditRetention } from './database-roles.ts';
+import { prepareApplicationRole, roleOf, storeAuditRetention } from './database-roles.ts';
 import { migrateAll, type MigrationSet } from './migrations.ts';
-import { startEmbeddedPostgres, type EmbeddedCluster } from './embedded-postgres.ts';
 
 export type Db = Knex;
 export type Tx = Knex.Transaction;
@@ -36,7 +34,7 @@ export function createKnex(
   });
 }
 
-/** The database handle of a process, and the embedded cluster behind it when one was started. */
+/** The database handle of a process, and whatever runs behind it (an embedded cluster) when one was started. */
 export interface DatabaseHandle {
   db: Db;
   url: string;
@@ -45,56 +43,42 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/** How a process opens its database; the kernel owns (and closes) what it returns. */
+export type DatabaseOpener = (config: Config, logger: Logger) => Promise<DatabaseHandle>;
+
 /**
- * Opens the database of DATABASE_URL or, when unset, of the embedded cluster under CMS_DATA_DIR: the
- * one a running process (a server next to this command) already serves, or one started here and
- * stopped again by `close()`.
+ * A handle on `url` (the application role) with a pool of `poolMax`; `ownerUrl`, when it differs,
+ * runs the migrations. `close()` destroys the pool, then runs `afterClose` (e.g. stops a cluster).
  */
-export async function openDatabase(config: Config, logger: Logger): Promise<DatabaseHandle> {
-  let cluster: EmbeddedCluster | undefined;
-  let url = config.DATABASE_URL;
-  let ownerUrl = config.DATABASE_URL ? config.DATABASE_OWNER_URL : undefined;
-  if (!url) {
-    cluster = await startEmbeddedPostgres({
-      dir: path.join(config.CMS_DATA_DIR, 'postgres'),
-      port: config.EMBEDDED_PG_PORT,
-      logger,
-    });
-    try {
-      await cluster.ensureDatabase('cms');
-    } catch (err) {
-      await cluster.stop();
-      throw err;
-    }
-    // The superuser owns the schema and migrates; the processes connect as an unprivileged role.
-    ownerUrl = cluster.urlFor('cms');
-    const appPassword = await ensureEmbeddedAppRole(
-      cluster.urlFor('postgres'),
-      path.join(config.CMS_DATA_DIR, 'postgres', 'pg-app-password'),
-      EMBEDDED_APP_ROLE,
-    );
-    const app = new URL(ownerUrl);
-    app.username = EMBEDDED_APP_ROLE;
-    app.password = encodeURIComponent(appPassword);
-    url = app.toString();
-    logger.info(
-      { port: cluster.port, attached: cluster.attached },
-      'using embedded PostgreSQL (set DATABASE_URL to use your own)',
-    );
-  }
-  const db = createKnex(url, config.DATABASE_POOL_MAX, logger);
+export function connectDatabase(
+  url: string,
+  opts: { ownerUrl?: string; poolMax: number; logger?: Logger; afterClose?: () => Promise<void> },
+): DatabaseHandle {
+  const db = createKnex(url, opts.poolMax, opts.logger);
   return {
     db,
     url,
-    ownerUrl: ownerUrl && ownerUrl !== url ? ownerUrl : undefined,
+    ownerUrl: opts.ownerUrl && opts.ownerUrl !== url ? opts.ownerUrl : undefined,
     async close() {
       await db.destroy();
-      if (cluster) await cluster.stop();
+      await opts.afterClose?.();
     },
   };
 }
 
-const EMBEDDED_APP_ROLE = 'cms_app';
+/**
+ * Opens the database of DATABASE_URL (migrating as DATABASE_OWNER_URL when set). The kernel's default
+ * opener: the runtime (`runtime/database.ts`) passes one that falls back to the embedded cluster of
+ * CMS_DATA_DIR when DATABASE_URL is unset.
+ */
+export const openDatabaseUrl: DatabaseOpener = async (config, logger) => {
+  if (!config.DATABASE_URL) throw new ConfigError('DATABASE_URL is not set');
+  return connectDatabase(config.DATABASE_URL, {
+    ownerUrl: config.DATABASE_OWNER_URL,
+    poolMax: config.DATABASE_POOL_MAX,
+    logger,
+  });
+};
 
 /**
  * Applies pending migrations as the schema owner, then (when the processes connect as another role)

@@ -19,6 +19,7 @@ import type { PermissionRegistry } from './permissions.ts';
 import type { App } from './plugin.ts';
 import { routeRateLimits } from './rate-limit.ts';
 import { SESSION_COOKIE, type SessionService } from './sessions.ts';
+import { compileSchemasOnFirstUse, serializersOnFirstUse } from './lazy-schemas.ts';
 
 export const JSON_BODY_LIMIT = 25 * 1024 * 1024;
 /** What a 503 for an overloaded or unreachable database tells clients to wait. */
@@ -92,7 +93,9 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
         allErrors: false,
         strictNumbers: true,
       },
+      onCreate: compileSchemasOnFirstUse,
     },
+    schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse() } },
   }).withTypeProvider() as unknown as App;
 
   app.addHook('onRoute', (route) => deps.mountedRoutes.add(route.url));

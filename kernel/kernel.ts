@@ -4,7 +4,7 @@ import { AuditWriter } from './audit.ts';
 import { SystemClock, type Clock } from './clock.ts';
 import type { TObject } from '@sinclair/typebox';
 import { loadKernelConfig, parseEnvSlice, SERVICE_PORTS, type Config, type ServiceName } from './config.ts';
-import { migrateDatabase, openDatabase, type DatabaseHandle } from './database.ts';
+import { migrateDatabase, openDatabaseUrl, type DatabaseHandle, type DatabaseOpener } from './database.ts';
 import { applyHeapGrowingPercent } from './heap.ts';
 import { createHttpApp } from './http.ts';
 import { ExtensionFolders } from './extensions.ts';
@@ -30,7 +30,6 @@ import { SessionService } from './sessions.ts';
 import { UserDirectory } from './users.ts';
 import { MountedRoutes } from './mounted-routes.ts';
 import { RoleDirectory } from './roles.ts';
-import { bootstrapFirstAdmin } from './bootstrap.ts';
 
 // Run from source the project root holds package.json; run from a build (dist/) it is one level up.
 const packageFile = [PROJECT_ROOT, path.join(PROJECT_ROOT, '..')]
@@ -46,8 +45,18 @@ export interface KernelOptions {
   plugins?: AnyPluginManifest[];
   /** Plugins added to the discovered or given set (test plugins). */
   extraPlugins?: AnyPluginManifest[];
-  /** An open database (tests); by default DATABASE_URL or the embedded cluster. */
+  /** An open database the caller keeps and closes (tests, benchmarks). */
   database?: DatabaseHandle;
+  /**
+   * Opens the database when `database` is not given; the kernel closes what it returns. Default:
+   * DATABASE_URL only. The runtime passes its own, which starts the embedded cluster without it.
+   */
+  openDatabase?: DatabaseOpener;
+  /**
+   * Runs when this start applied migrations, before any plugin is set up, with the kernel's services
+   * (the runtime creates the first administrator here).
+   */
+  afterMigrations?: (services: KernelServices) => Promise<void>;
   clock?: Clock;
   logger?: Logger;
   /** Apply migrations at start; default: core-api and all-in-one do, the others do not. */
@@ -128,7 +137,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
   const plugins = await resolvePluginSet(opts, config);
   for (const p of plugins) if (p.config) config.plugins[p.id] = parseEnvSlice(p.config, env);
 
-  const database = opts.database ?? (await openDatabase(config, logger));
+  const database = opts.database ?? (await (opts.openDatabase ?? openDatabaseUrl)(config, logger));
   const metrics = new Metrics({ defaultMetrics: !opts.database });
   const clock = opts.clock ?? new SystemClock();
   const db = database.db;
@@ -166,7 +175,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
         opts.service === 'core-api' ? migrationSets(await resolvePluginSet({ ...opts, service: 'all' }, config)) : sets;
       appliedMigrations = await migrateDatabase(database, every, config.AUDIT_RETENTION_DAYS, logger);
       if (appliedMigrations.length) logger.info({ applied: appliedMigrations }, 'migrations applied');
-      await bootstrapFirstAdmin({ users: kernelServices.users, config, logger });
+      await opts.afterMigrations?.(kernelServices);
     } else {
       const pending = await pendingMigrations(db, sets);
       if (pending.length) logger.warn({ pending }, 'migrations pending: start core-api or run `cms migrate`');

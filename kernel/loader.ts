@@ -1,13 +1,14 @@
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { SERVICE_NAMES, type ServiceName } from './config.ts';
+import { ConfigError, SERVICE_NAMES, type ServiceName } from './config.ts';
 import { ExtensionFolders, pluginIndexIn } from './extensions.ts';
 import type { AnyPluginManifest } from './plugin.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const KERNEL_MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'migrations');
 
-const PLUGIN_ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+export const PLUGIN_ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
 /**
  * Imports every plugin folder (the project's `plugins/<id>/` and those on CMS_PLUGIN_PATH) and checks
@@ -20,7 +21,7 @@ export async function discoverPlugins(
   const folderOf = new Map<string, string>();
   for (const folder of extensions.pluginFolders()) {
     const file = pluginIndexIn(folder)!;
-    const mod = (await import(pathToFileURL(file).href)) as { default?: AnyPluginManifest };
+    const mod = (await importPluginIndex(folder, file)) as { default?: AnyPluginManifest };
     const manifest = mod.default;
     const name = path.basename(folder);
     if (!manifest || typeof manifest.id !== 'string')
@@ -33,6 +34,47 @@ export async function discoverPlugins(
     found.push(manifest);
   }
   return found;
+}
+
+/**
+ * The `type` of the package.json nearest above `dir` ("commonjs" when none says "module"), which is how
+ * Node decides whether a `.ts` or `.js` file is an ES module.
+ */
+function moduleScopeOf(dir: string): 'module' | 'commonjs' {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    const file = path.join(at, 'package.json');
+    if (existsSync(file)) {
+      try {
+        return JSON.parse(readFileSync(file, 'utf8')).type === 'module' ? 'module' : 'commonjs';
+      } catch {
+        return 'commonjs';
+      }
+    }
+    if (path.dirname(at) === at) return 'commonjs';
+  }
+}
+
+const esModuleScopeNeeded = (folder: string) =>
+  new ConfigError(
+    `plugin folder ${folder} is not an ES module scope: add a package.json with "type": "module" to it (\`cms plugin new\` writes one)`,
+  );
+
+/**
+ * Imports a plugin's index. A TypeScript index outside an ES module scope (an integrator's folder without
+ * a package.json saying `"type": "module"`) would load as CommonJS and fail with an obscure cycle error
+ * on its first `import`; it is refused first with one sentence naming the folder and the fix.
+ */
+async function importPluginIndex(folder: string, file: string): Promise<unknown> {
+  const scope = file.endsWith('.mjs') ? 'module' : moduleScopeOf(folder);
+  if (scope !== 'module' && file.endsWith('.ts')) throw esModuleScopeNeeded(folder);
+  try {
+    return await import(pathToFileURL(file).href);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (scope !== 'module' && (code === 'ERR_REQUIRE_CYCLE_MODULE' || code === 'ERR_REQUIRE_ESM'))
+      throw esModuleScopeNeeded(folder);
+    throw err;
+  }
 }
 
 /** Refuses a manifest whose shape the kernel cannot honour, naming the plugin and the field. */

@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from './logger.ts';
 
 export interface MailMessage {
@@ -22,7 +22,7 @@ export class MailPort {
   private readonly listeners = new Set<(m: MailMessage) => void>();
 
   constructor(private readonly opts: { smtpUrl?: string; from: string; production: boolean; logger: Logger }) {
-    this.sender = opts.smtpUrl ? transportSender(nodemailer.createTransport(opts.smtpUrl)) : this.logSender();
+    this.sender = opts.smtpUrl ? smtpSender(opts.smtpUrl) : this.logSender();
   }
 
   /** Observe sent messages (a mail log, or a test reading the reset token). */
@@ -48,6 +48,13 @@ export class MailPort {
   }
 }
 
-function transportSender(transport: Transporter): MailSender {
-  return { send: async (m) => void (await transport.sendMail(m)) };
+/** SMTP through nodemailer, imported (and its transport made) when the first message is sent. */
+function smtpSender(url: string): MailSender {
+  let transport: Promise<Transporter> | undefined;
+  return {
+    send: async (m) => {
+      transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url));
+      await (await transport).sendMail(m);
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { bootstrapFirstAdmin } from '../../kernel/bootstrap.ts';
+import { bootstrapFirstAdmin } from '../../runtime/bootstrap.ts';
 import { loadKernelConfig } from '../../kernel/config.ts';
 import { UserDirectory } from '../../kernel/users.ts';
 import { verifyPassword } from '../../kernel/passwords.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
 import { createKnex, type DatabaseHandle } from '../../kernel/database.ts';
-import { startEmbeddedPostgres, type EmbeddedCluster } from '../../kernel/embedded-postgres.ts';
+import { startEmbeddedPostgres, type EmbeddedCluster } from '../../runtime/embedded-postgres.ts';
 import { PROJECT_ROOT, discoverPlugins } from '../../kernel/loader.ts';
 import { migrateAll, type MigrationSet } from '../../kernel/migrations.ts';
 import { migrationSets } from '../../kernel/kernel.ts';

@@ -1,5 +1,21 @@
-import sharp, { type FitEnum, type Metadata, type Sharp } from 'sharp';
+import type { FitEnum, Metadata, Sharp } from 'sharp';
 import { HttpError, badRequest } from '../../../kernel/index.ts';
+
+type SharpFactory = typeof import('sharp')['default'];
+let libvipsSettings: { concurrency: number; cacheMb: number } | undefined;
+let sharpLoading: Promise<SharpFactory> | undefined;
+
+/**
+ * sharp (and libvips under it), imported by the first image operation of the process: a process that
+ * never probes or transforms an image does not pay for loading it at start.
+ */
+function loadSharp(): Promise<SharpFactory> {
+  sharpLoading ??= import('sharp').then(({ default: sharp }) => {
+    if (libvipsSettings) applyLibvipsSettings(sharp, libvipsSettings);
+    return sharp;
+  });
+  return sharpLoading;
+}
 
 export type OutputFormat = 'jpeg' | 'png' | 'webp' | 'avif';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['jpeg', 'png', 'webp', 'avif'];
@@ -53,13 +69,14 @@ export class ImageProcessor {
   }
 
   /** A sharp instance over a file path or buffer, limited to the configured pixels. */
-  open(input: string | Buffer): Sharp {
+  private async open(input: string | Buffer): Promise<Sharp> {
+    const sharp = await loadSharp();
     return sharp(input, { limitInputPixels: this.opts.maxInputPixels, failOn: 'error', sequentialRead: true });
   }
 
   /** Width, height and format from the header only; 413 over the pixel limit, 400 when not an image. */
   async probe(input: string | Buffer): Promise<{ width: number; height: number; format: string; meta: Metadata }> {
-    const meta = await this.run(() => this.open(input).metadata());
+    const meta = await this.run(async () => (await this.open(input)).metadata());
     const width = meta.autoOrient?.width ?? meta.width ?? 0;
     const height = meta.autoOrient?.height ?? meta.height ?? 0;
     if (!width || !height) throw badRequest('The file is not a readable image', 'file', 'INVALID_IMAGE');
@@ -69,7 +86,8 @@ export class ImageProcessor {
 
   async resize(input: string | Buffer, o: TransformOptions, inputFormat?: string): Promise<ImageOutput> {
     return this.run(async () => {
-      let img = this.open(input).rotate();
+      const sharp = await loadSharp();
+      let img = (await this.open(input)).rotate();
       if (o.rotate) img = sharp(await img.toBuffer(), { limitInputPixels: this.opts.maxInputPixels }).rotate(o.rotate);
       if (o.crop) img = img.extract(o.crop);
       if (o.width || o.height)
@@ -117,8 +135,16 @@ function imageError(err: unknown, maxPixels: number): unknown {
   return err;
 }
 
-/** Process-wide libvips settings, chosen deliberately instead of sharp's defaults (threads = cores, 50 MB cache). */
+/**
+ * Process-wide libvips settings, chosen deliberately instead of sharp's defaults (threads = cores, 50 MB
+ * cache); applied when sharp is loaded, or at once when it already is.
+ */
 export function configureSharp(o: { concurrency: number; cacheMb: number }): void {
+  libvipsSettings = o;
+  void sharpLoading?.then((sharp) => applyLibvipsSettings(sharp, o));
+}
+
+function applyLibvipsSettings(sharp: SharpFactory, o: { concurrency: number; cacheMb: number }): void {
   sharp.concurrency(o.concurrency);
   sharp.cache(o.cacheMb > 0 ? { memory: o.cacheMb, files: 20, items: 100 } : false);
 }

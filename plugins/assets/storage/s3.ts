@@ -1,19 +1,9 @@
-import {
-  CopyObjectCommand,
-  CreateBucketCommand,
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
+import type {
+  GetObjectCommandOutput,
+  HeadObjectCommandOutput,
+  ListObjectsV2CommandOutput,
   S3Client,
-  S3ServiceException,
-  type GetObjectCommandOutput,
-  type HeadObjectCommandOutput,
-  type ListObjectsV2CommandOutput,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { HttpError } from '../../../kernel/index.ts';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
@@ -41,9 +31,29 @@ export interface S3Settings {
   prefix: string;
 }
 
+type Sdk = typeof import('@aws-sdk/client-s3');
+type LibStorage = typeof import('@aws-sdk/lib-storage');
+
+/**
+ * The AWS SDK, imported when the first S3 store is used: a process without S3 configured never loads
+ * it (it was a visible part of every start), and one with S3 pays for it once.
+ */
+let sdk: Sdk | undefined;
+let libStorage: LibStorage | undefined;
+let loading: Promise<void> | undefined;
+const loadSdk = () =>
+  (loading ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]).then(([s3, lib]) => {
+    sdk = s3;
+    libStorage = lib;
+  }));
+
+/** True for an error the store answered (the SDK is loaded once any store call ran). */
+const isServiceError = (err: unknown): err is InstanceType<Sdk['S3ServiceException']> =>
+  sdk !== undefined && err instanceof sdk.S3ServiceException;
+
 /** The store cannot be reached or answers 5xx: not the caller's fault, and a retry may help. */
 function storageError(err: unknown): unknown {
-  const status = err instanceof S3ServiceException ? err.$metadata?.httpStatusCode : undefined;
+  const status = isServiceError(err) ? err.$metadata?.httpStatusCode : undefined;
   const code = (err as { code?: string }).code;
   if (
     (status !== undefined && status >= 500) ||
@@ -62,25 +72,31 @@ function storageError(err: unknown): unknown {
 }
 
 const isMissing = (err: unknown) =>
-  err instanceof S3ServiceException &&
-  (err.$metadata?.httpStatusCode === 404 || err.name === 'NoSuchKey' || err.name === 'NotFound');
+  isServiceError(err) && (err.$metadata?.httpStatusCode === 404 || err.name === 'NoSuchKey' || err.name === 'NotFound');
 
 /**
  * Any S3-compatible store through the AWS SDK. Uploads go through `lib-storage` (multipart above one
  * part, a bounded number of parts in flight), downloads are the SDK's response stream.
  */
 export class S3Storage implements ObjectStorage {
-  private readonly client: S3Client;
-  constructor(private readonly s: S3Settings) {
-    this.client = new S3Client({
-      endpoint: s.endpoint,
-      region: s.region,
-      forcePathStyle: s.forcePathStyle,
-      credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey },
+  private client: S3Client | undefined;
+  private closed = false;
+  constructor(private readonly s: S3Settings) {}
+
+  /** The SDK client, made on first use (with the SDK's import). */
+  private async sdkClient(): Promise<{ client: S3Client; sdk: Sdk; lib: LibStorage }> {
+    await loadSdk();
+    this.client ??= new sdk!.S3Client({
+      endpoint: this.s.endpoint,
+      region: this.s.region,
+      forcePathStyle: this.s.forcePathStyle,
+      credentials: { accessKeyId: this.s.accessKeyId, secretAccessKey: this.s.secretAccessKey },
       // Checksums on every request are optional for S3-compatible stores that predate them.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
+    if (this.closed) this.client.destroy();
+    return { client: this.client, sdk: sdk!, lib: libStorage! };
   }
 
   info(): StorageInfo {
@@ -90,9 +106,11 @@ export class S3Storage implements ObjectStorage {
 
   /** Every call to the store: unreachable or failing stores answer 503 instead of 500. */
   // The SDK's command types do not unify across commands; each caller names the output it gets.
-  private async send<T = unknown>(command: object): Promise<T> {
+  private async send<T = unknown>(command: (sdk: Sdk) => object): Promise<T> {
+    const { client, sdk } = await this.sdkClient();
+    const built = command(sdk);
     try {
-      return (await this.client.send(command as never)) as T;
+      return (await client.send(built as never)) as T;
     } catch (err) {
       throw storageError(err);
     }
@@ -105,18 +123,19 @@ export class S3Storage implements ObjectStorage {
 
   async ensureBucket(): Promise<{ created: boolean }> {
     try {
-      await this.send(new HeadBucketCommand({ Bucket: this.s.bucket }));
+      await this.send((sdk) => new sdk.HeadBucketCommand({ Bucket: this.s.bucket }));
       return { created: false };
     } catch (err) {
       if (!isMissing(err)) throw err;
     }
-    await this.send(new CreateBucketCommand({ Bucket: this.s.bucket }));
+    await this.send((sdk) => new sdk.CreateBucketCommand({ Bucket: this.s.bucket }));
     return { created: true };
   }
 
   async put(key: string, body: Readable, opts: PutOptions = {}): Promise<void> {
-    const upload = new Upload({
-      client: this.client,
+    const { client, lib } = await this.sdkClient();
+    const upload = new lib.Upload({
+      client,
       params: { Bucket: this.s.bucket, Key: this.key(key), Body: body, ContentType: opts.contentType },
       partSize: this.s.partSizeBytes,
       queueSize: this.s.queueSize,
@@ -134,11 +153,12 @@ export class S3Storage implements ObjectStorage {
   async get(key: string, range?: ByteRange): Promise<{ body: Readable; info: StoredObjectInfo } | null> {
     try {
       const out = await this.send<GetObjectCommandOutput>(
-        new GetObjectCommand({
-          Bucket: this.s.bucket,
-          Key: this.key(key),
-          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
-        }),
+        (sdk) =>
+          new sdk.GetObjectCommand({
+            Bucket: this.s.bucket,
+            Key: this.key(key),
+            Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+          }),
       );
       // The full size: from Content-Range on a ranged answer, else Content-Length.
       const total = out.ContentRange ? Number(out.ContentRange.split('/')[1]) : Number(out.ContentLength ?? 0);
@@ -155,7 +175,7 @@ export class S3Storage implements ObjectStorage {
   async head(key: string): Promise<StoredObjectInfo | null> {
     try {
       const out = await this.send<HeadObjectCommandOutput>(
-        new HeadObjectCommand({ Bucket: this.s.bucket, Key: this.key(key) }),
+        (sdk) => new sdk.HeadObjectCommand({ Bucket: this.s.bucket, Key: this.key(key) }),
       );
       return {
         size: Number(out.ContentLength ?? 0),
@@ -174,11 +194,13 @@ export class S3Storage implements ObjectStorage {
 
   async copy(fromKey: string, toKey: string): Promise<void> {
     const source = `${this.s.bucket}/${this.key(fromKey).split('/').map(encodeURIComponent).join('/')}`;
-    await this.send(new CopyObjectCommand({ Bucket: this.s.bucket, Key: this.key(toKey), CopySource: source }));
+    await this.send(
+      (sdk) => new sdk.CopyObjectCommand({ Bucket: this.s.bucket, Key: this.key(toKey), CopySource: source }),
+    );
   }
 
   async delete(key: string): Promise<void> {
-    await this.send(new DeleteObjectCommand({ Bucket: this.s.bucket, Key: this.key(key) }));
+    await this.send((sdk) => new sdk.DeleteObjectCommand({ Bucket: this.s.bucket, Key: this.key(key) }));
   }
 
   async deletePrefix(prefix: string): Promise<number> {
@@ -186,10 +208,11 @@ export class S3Storage implements ObjectStorage {
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
       await this.send(
-        new DeleteObjectsCommand({
-          Bucket: this.s.bucket,
-          Delete: { Objects: batch.map((k) => ({ Key: this.key(k) })), Quiet: true },
-        }),
+        (sdk) =>
+          new sdk.DeleteObjectsCommand({
+            Bucket: this.s.bucket,
+            Delete: { Objects: batch.map((k) => ({ Key: this.key(k) })), Quiet: true },
+          }),
       );
     }
     return keys.length;
@@ -201,7 +224,12 @@ export class S3Storage implements ObjectStorage {
     let token: string | undefined;
     do {
       const page = await this.send<ListObjectsV2CommandOutput>(
-        new ListObjectsV2Command({ Bucket: this.s.bucket, Prefix: this.s.prefix + prefix, ContinuationToken: token }),
+        (sdk) =>
+          new sdk.ListObjectsV2Command({
+            Bucket: this.s.bucket,
+            Prefix: this.s.prefix + prefix,
+            ContinuationToken: token,
+          }),
       );
       for (const item of page.Contents ?? []) if (item.Key) out.push(item.Key.slice(this.s.prefix.length));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -210,6 +238,7 @@ export class S3Storage implements ObjectStorage {
   }
 
   async close(): Promise<void> {
-    this.client.destroy();
+    this.closed = true;
+    this.client?.destroy();
   }
 }

@@ -1,4 +1,3 @@
-import autoload from '@fastify/autoload';
 import { existsSync, statSync } from 'node:fs';
 import type { App } from '../../../kernel/index.ts';
 import { REMOTE_ID, type GatewayRemotePlugin } from '../remote-plugins.ts';
@@ -23,6 +22,8 @@ export async function mountRemotePlugins(
   // Our sources run as TypeScript through tsx's loader API, which autoload does not detect by itself.
   if (import.meta.url.endsWith('.ts')) process.env.FASTIFY_AUTOLOAD_TYPESCRIPT ??= '1';
   const mounted: MountedRemotePlugin[] = [];
+  // Imported only when some plugin contributes a remote plugin: most installations have none.
+  const autoload = contributions.length ? (await import('@fastify/autoload')).default : undefined;
   for (const remote of contributions) {
     if (!REMOTE_ID.test(remote.id)) throw new Error(`Gateway remote plugin "${remote.id}": the id must be kebab-case`);
     if (mounted.some((m) => m.id === remote.id))
@@ -43,7 +44,7 @@ export async function mountRemotePlugins(
         for (const method of [route.method].flat())
           if (method !== 'HEAD') entry.routes.push({ method, url: route.url });
       });
-      await scope.register(autoload, {
+      await scope.register(autoload!, {
         dir: remote.routesDir,
         options: { ...remote.options, prefix },
         dirNameRoutePrefix: true,

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import { authenticator } from 'otplib';
-import QRCode from 'qrcode';
 import {
   type Clock,
   type Config,
@@ -100,6 +99,8 @@ export class MfaService {
     const secret = authenticator.generateSecret(20);
     await this.deps.store.savePending(user.id, this.deps.secretBox.encrypt(KEY_NAME, secret), this.deps.clock.now());
     const otpauthUrl = authenticator.keyuri(user.email, this.issuer(), secret);
+    // qrcode is imported by the first enrolment, not at every start.
+    const { default: QRCode } = await import('qrcode');
     return { secret, otpauthUrl, qrCodeDataUrl: await QRCode.toDataURL(otpauthUrl) };
   }
 

@@ -1,12 +1,12 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline/promises';
-import { ConfigError, loadKernelConfig, SERVICE_NAMES, type ServiceName } from './config.ts';
-import { migrateDatabase, openDatabase } from './database.ts';
-import { createKernel, migrationSets, resolvePluginSet } from './kernel.ts';
-import { createLogger } from './logger.ts';
-import { UserDirectory } from './users.ts';
-import { HttpError } from './errors.ts';
-import { describePluginSet } from './plugin-graph.ts';
+import { ConfigError, loadKernelConfig, SERVICE_NAMES, type ServiceName } from '../kernel/config.ts';
+import { HttpError } from '../kernel/errors.ts';
+import { createLogger } from '../kernel/logger.ts';
+
+// Each command imports what it uses when it runs: `cms start` opens its database before it loads the
+// kernel and the plugins (runtime/start.ts), and `cms plugin new` loads neither.
 
 const USAGE = `usage:
   cms start [--service core-api|asset-processor|gateway]   all plugins on one port (3000) by default
@@ -15,6 +15,9 @@ const USAGE = `usage:
                                                             with what each needs, offers and collects
   cms admin create --email <e-mail> [--name <name>]         create an administrator (password from
                                                             CMS_ADMIN_PASSWORD or asked for)
+  cms plugin new <id> [--dir <folder>]                      write an external plugin folder <folder>/<id>
+                                                            (default folder: .) to start with
+                                                            CMS_PLUGIN_PATH=<folder>
 Without DATABASE_URL, migrate and admin create use the embedded PostgreSQL of CMS_DATA_DIR: that of
 the running server when there is one, otherwise they start it and stop it again.`;
 
@@ -25,6 +28,7 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'migrate') return await migrate();
     if (command === 'plugins') return await plugins(rest);
     if (command === 'admin' && rest[0] === 'create') return await createAdmin(rest.slice(1));
+    if (command === 'plugin' && rest[0] === 'new') return await newPlugin(rest.slice(1));
     console.error(USAGE);
     process.exitCode = 2;
   } catch (err) {
@@ -38,29 +42,8 @@ export async function main(argv: string[]): Promise<void> {
 
 async function start(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { service: { type: 'string' } } });
-  const service = (values.service ?? 'all') as ServiceName | 'all';
-  if (service !== 'all' && !SERVICE_NAMES.includes(service))
-    throw new ConfigError(`unknown service "${service}"; one of ${SERVICE_NAMES.join(', ')}`);
-  const started = Date.now();
-  const kernel = await createKernel({ service });
-  const address = await kernel.listen();
-  kernel.app.log.info(
-    { service, address, plugins: kernel.plugins.map((p) => p.id), startMs: Date.now() - started },
-    'listening',
-  );
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    kernel.app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 30_000);
-    force.unref();
-    await kernel.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  const { startProcess } = await import('./start.ts');
+  await startProcess((values.service ?? 'all') as ServiceName | 'all');
 }
 
 async function plugins(args: string[]): Promise<void> {
@@ -68,10 +51,21 @@ async function plugins(args: string[]): Promise<void> {
   const service = (values.service ?? 'all') as ServiceName | 'all';
   if (service !== 'all' && !SERVICE_NAMES.includes(service))
     throw new ConfigError(`unknown service "${service}"; one of ${SERVICE_NAMES.join(', ')}`);
+  const { describePluginSet } = await import('../kernel/plugin-graph.ts');
   console.log(await describePluginSet(service));
 }
 
+async function newPlugin(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args, options: { dir: { type: 'string' } }, allowPositionals: true });
+  if (positionals.length !== 1) throw new ConfigError('usage: cms plugin new <id> [--dir <folder>]');
+  const dir = values.dir ?? '.';
+  const { scaffoldPlugin } = await import('./plugin-scaffold.ts');
+  const written = scaffoldPlugin(positionals[0], dir);
+  console.log(`wrote:\n  ${written.join('\n  ')}\nstart it with CMS_PLUGIN_PATH=${path.resolve(dir)}`);
+}
+
 async function migrate(): Promise<void> {
+  const { migrateDatabase, migrationSets, openDatabase, resolvePluginSet } = await commandModules();
   const config = loadKernelConfig(process.env);
   const logger = createLogger(config.LOG_LEVEL);
   const plugins = await resolvePluginSet({ service: 'all' }, config);
@@ -87,6 +81,7 @@ async function migrate(): Promise<void> {
 async function createAdmin(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { email: { type: 'string' }, name: { type: 'string' } } });
   if (!values.email) throw new ConfigError('--email is required');
+  const { migrateDatabase, migrationSets, openDatabase, resolvePluginSet, UserDirectory } = await commandModules();
   const config = loadKernelConfig(process.env);
   const logger = createLogger(config.LOG_LEVEL);
   let password = process.env.CMS_ADMIN_PASSWORD;
@@ -109,4 +104,16 @@ async function createAdmin(args: string[]): Promise<void> {
   } finally {
     await database.close();
   }
+}
+
+/** What `migrate` and `admin create` use: the kernel's migrations and users, the runtime's database. */
+async function commandModules() {
+  const [{ migrateDatabase }, { migrationSets, resolvePluginSet }, { UserDirectory }, { openDatabase }] =
+    await Promise.all([
+      import('../kernel/database.ts'),
+      import('../kernel/kernel.ts'),
+      import('../kernel/users.ts'),
+      import('./database.ts'),
+    ]);
+  return { migrateDatabase, migrationSets, resolvePluginSet, UserDirectory, openDatabase };
 }

@@ -1,6 +1,6 @@
-import type { Config } from './config.ts';
-import type { Logger } from './logger.ts';
-import type { UserDirectory } from './users.ts';
+import type { Config } from '../kernel/config.ts';
+import type { Logger } from '../kernel/logger.ts';
+import type { UserDirectory } from '../kernel/users.ts';
 
 /**
  * At first start, when no user exists, creates the administrator from CMS_ADMIN_EMAIL and

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { arch, platform, userInfo } from 'node:os';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { ConfigError } from './config.ts';
-import type { Logger } from './logger.ts';
+import { ConfigError } from '../kernel/config.ts';
+import type { Logger } from '../kernel/logger.ts';
 
 /** The embedded PostgreSQL cluster of a data folder (the zero-setup default when DATABASE_URL is unset). */
 export interface EmbeddedCluster {
