@@ -117,7 +117,7 @@ async function main(): Promise<number> {
 
   const shapes = readScenarios(seeded);
   const warnings = await checkSameArticles(servers.productUrl, servers.baselineUrl, shapes);
-  warnings.forEach((w) => log(`warning: ${w}`));
+  for (const w of warnings) log(`warning: ${w}`);
   const planning = async () => ({
     product: await planningOf(product, servers.productUrl, productDb.url, shapes, 'product'),
     baseline: await planningOf(baseline, servers.baselineUrl, baselineDb.url, shapes, 'baseline'),

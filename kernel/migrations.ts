@@ -39,7 +39,9 @@ function configFor(set: MigrationSet): Knex.MigratorConfig {
 }
 
 /** Advisory lock key shared by every process migrating this database ("cmsmigr" in ASCII). */
-const MIGRATION_LOCK_KEY = 0x636d736d696772;
+// The advisory lock key, as a bigint in text: the value processes of every earlier version used ('cmsmigr' read
+// as a double, rounded).
+const MIGRATION_LOCK_KEY = '27986365218645870';
 
 /**
  * Applies every pending migration, set by set, in the order given. Returns `owner/name` of each applied.

@@ -45,6 +45,6 @@ export function compileUserPattern(source: string): UserPattern {
 function withRe2Escapes(source: string): string {
   return source.replace(
     /\\(?:u\{([0-9A-Fa-f]{1,6})\}|u([0-9A-Fa-f]{4})|[\s\S])/g,
-    (escape, braced?: string, four?: string) => ((braced ?? four) ? `\\x{${braced ?? four}}` : escape),
+    (written, braced?: string, four?: string) => ((braced ?? four) ? `\\x{${braced ?? four}}` : written),
   );
 }

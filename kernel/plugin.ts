@@ -48,6 +48,7 @@ export interface KernelServices {
  * Services that plugins provide to each other (manifest `provides`). The providing plugin augments this
  * interface with `declare module` in its `index.ts`, so consumers get types without importing its files.
  */
+// biome-ignore lint/suspicious/noEmptyInterface: plugins augment it with `declare module`
 export interface PluginServices {}
 
 /**
@@ -55,6 +56,7 @@ export interface PluginServices {}
  * sources a data-subject search asks. The collecting plugin augments this interface (name → item type)
  * and declares the name in `collects`; consumers receive `readonly Item[]`.
  */
+// biome-ignore lint/suspicious/noEmptyInterface: plugins augment it with `declare module`
 export interface PluginContributions {}
 
 /** Everything a plugin can name in `needs` or `optional`. */
@@ -116,11 +118,14 @@ export interface PluginJob<Ctx> {
  * of each plugin in reverse order, then the database closes.
  */
 // The defaults erase the parameters: `PluginManifest` alone is a manifest of any shape, as the loader handles it.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface PluginManifest<
+  // biome-ignore lint/suspicious/noExplicitAny: the loader handles manifests of any shape
   N extends ServiceKey = any,
+  // biome-ignore lint/suspicious/noExplicitAny: the loader handles manifests of any shape
   O extends ServiceKey = any,
+  // biome-ignore lint/suspicious/noExplicitAny: the loader handles manifests of any shape
   C extends TObject = any,
+  // biome-ignore lint/suspicious/noExplicitAny: the loader handles manifests of any shape
   S = any,
 > {
   /** kebab-case id, equal to the folder name. */

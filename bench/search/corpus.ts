@@ -70,7 +70,10 @@ export function vocabulary(size: number, random: () => number): string[] {
 export function zipf(size: number, random: () => number, from = 0): () => number {
   const cumulative: number[] = [];
   let sum = 0;
-  for (let i = from; i < size; i++) cumulative.push((sum += 1 / (i + 2.7)));
+  for (let i = from; i < size; i++) {
+    sum += 1 / (i + 2.7);
+    cumulative.push(sum);
+  }
   return () => {
     const x = random() * sum;
     let lo = 0;

@@ -8,7 +8,7 @@ import { discoverPlugins } from '../../kernel/loader.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 import { ManualClock } from '../../kernel/clock.ts';
 import { definePlugin } from '../../kernel/plugin.ts';
-import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
+import { startTestKernel } from '../helpers/kernel.ts';
 
 /** A TCP relay to the database that a test can cut (every socket dropped, port closed) and restore. */
 async function databaseRelay(target: URL) {

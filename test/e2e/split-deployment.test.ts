@@ -42,7 +42,12 @@ async function startService(
   child.stdout!.on('data', (c) => (output += c));
   child.stderr!.on('data', (c) => (output += c));
   let code: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve((code = c))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (c) => {
+      code = c;
+      resolve(c);
+    }),
+  );
   const deadline = Date.now() + 30_000;
   for (;;) {
     const health = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);

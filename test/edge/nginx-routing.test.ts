@@ -64,7 +64,7 @@ const WEBSITE_ROOTS = new Map([
 const CAP_BYTES = 64 * 1024;
 
 /** The generated nginx.conf, run by the real nginx in front of stub upstreams. */
-describe('edge: nginx routing (real nginx, stub upstreams)', function () {
+describe('edge: nginx routing (real nginx, stub upstreams)', () => {
   let nginx: RunningNginx;
   const stubs = new Map<Upstream, StubUpstream>();
   const totalSeen = () => [...stubs.values()].reduce((n, s) => n + s.seen.length, 0);

@@ -31,7 +31,8 @@ let created: string[] = [];
  * Every database of a run is named `cms_<kind>_<run>_<process>_<random>`: parallel workers share the
  * run tag their main process sets, so its teardown finds what they leave behind.
  */
-const RUN_TAG = (process.env.CMS_TEST_RUN ??= randomBytes(3).toString('hex'));
+process.env.CMS_TEST_RUN ??= randomBytes(3).toString('hex');
+const RUN_TAG = process.env.CMS_TEST_RUN;
 const RUN = `${RUN_TAG}_${process.pid}_${randomBytes(2).toString('hex')}`;
 
 function getServer(): Promise<Server> {

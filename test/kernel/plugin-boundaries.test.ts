@@ -40,7 +40,7 @@ const isManifest = (file: string) => {
  * - benchmarks (bench/) and scripts (scripts/) import no plugin internals (a plugin's manifest at the
  *   most) and no test specs: what they share with the tests lives in `test/helpers` and `test/fixtures`.
  */
-export function boundaryViolations(file: string, text: string): string[] {
+function boundaryViolations(file: string, text: string): string[] {
   const found: string[] = [];
   const owner = pluginOf(file);
   const isTest = owner !== null && inside(file, path.join(PLUGINS, owner, 'test'));

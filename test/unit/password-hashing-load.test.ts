@@ -135,7 +135,9 @@ describe('WorkQueue', () => {
     let fake = 0;
     performance.now = () => fake;
     try {
-      await queue.run(async () => void (fake += 1500));
+      await queue.run(async () => {
+        fake += 1500;
+      });
     } finally {
       performance.now = realNow;
     }

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../kernel/loader.ts';
 import { hashPassword, hashToken, PRODUCTION_SCRYPT_COST, safeEqual, verifyPassword } from '../../kernel/passwords.ts';
 import { assertPasswordAllowed, DEFAULT_PASSWORD_POLICY } from '../../kernel/password-policy.ts';
-import { HttpError } from '../../kernel/errors.ts';
+import type { HttpError } from '../../kernel/errors.ts';
 
 describe('passwords and policy', () => {
   it('hashes at production cost (scrypt N=16384, r=8, p=1) unless the test suite lowers it', async () => {

@@ -3,6 +3,7 @@ import { badRequest } from '../../../kernel/index.ts';
 export const MAX_SEGMENT_LENGTH = 255;
 export const MAX_PATH_LENGTH = 1024;
 // Control characters (C0, DEL, C1), backslash and the characters Windows and shells treat specially.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
 const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\\<>:"|?*]/;
 
 /**

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
-import { AuditLogReader, ENTRY_COLUMNS } from '../services/audit-log-reader.ts';
+import { type AuditLogReader, ENTRY_COLUMNS } from '../services/audit-log-reader.ts';
 import { toCsv } from '../services/csv.ts';
 import { toFilter } from '../services/query-params.ts';
 

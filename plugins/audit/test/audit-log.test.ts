@@ -5,6 +5,9 @@ import type { AuditWriter } from '../../../kernel/audit.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
 import { parseCsv } from './csv-parse.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies of many shapes, read by the assertions
+type ResponseJson = any;
+
 const userActor = (id: string, email: string): UserActor => ({
   type: 'user',
   id,
@@ -37,7 +40,7 @@ describe('audit plugin: GET /audit-log', () => {
   let reader: { cookie: string };
   let get: (
     query?: string,
-  ) => Promise<{ statusCode: number; body: string; headers: Record<string, unknown>; json: () => any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test response bodies
+  ) => Promise<{ statusCode: number; body: string; headers: Record<string, unknown>; json: () => ResponseJson }>;
 
   before(async () => {
     t = await startTestKernel({ plugins: ['audit'] });
@@ -277,7 +280,7 @@ describe('audit plugin: GET /audit-log', () => {
 
 describe('audit plugin: GET /audit-log date range', () => {
   let t: TestKernel;
-  let get: (query: string) => Promise<{ statusCode: number; json: () => any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test response bodies
+  let get: (query: string) => Promise<{ statusCode: number; json: () => ResponseJson }>;
 
   before(async () => {
     t = await startTestKernel({ plugins: ['audit'] });

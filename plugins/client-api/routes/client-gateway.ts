@@ -101,7 +101,7 @@ export async function clientGatewayRoutes(app: App, services: ClientApiServices)
     async (request, reply) =>
       orNotFound(reply, async () => {
         const { route, params } = await routeFor(gatewayRoutes, request as FastifyRequest, 'POST', 'automation:run');
-        let answer;
+        let answer: Awaited<ReturnType<NonNullable<typeof gatewayRoutes>['callRoute']>>;
         try {
           answer = await gatewayRoutes!.callRoute(route.endpointId, route.routeId, {
             params,

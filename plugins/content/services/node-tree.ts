@@ -60,7 +60,7 @@ const SAFE_DATA_URL = /^data:image\/(png|jpeg|webp|gif|avif);/;
 
 /** Lower case without whitespace and control characters: how a browser reads a URL scheme. */
 function normalizedScheme(value: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: browsers drop control characters in a scheme
   return value.replace(/[\u0000-\u0020\u007f-\u009f]+/g, '').toLowerCase();
 }
 
@@ -113,7 +113,7 @@ function checkPropValue(name: string, value: unknown, path: string): void {
     if (d >= NODE_LIMITS.propDepth)
       throw badRequest(`Property values nest deeper than ${NODE_LIMITS.propDepth} levels`, p);
     if (Array.isArray(v)) {
-      v.forEach((item, i) => stack.push({ v: item, p: `${p}.${i}`, d: d + 1 }));
+      for (const [i, item] of v.entries()) stack.push({ v: item, p: `${p}.${i}`, d: d + 1 });
     } else {
       for (const [k, item] of Object.entries(v)) {
         if (/^on[a-z]/i.test(k)) throw badRequest('Inline event handlers are not allowed', `${p}.${k}`);

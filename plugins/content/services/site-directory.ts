@@ -46,7 +46,7 @@ export class SiteDirectory {
   private async current(): Promise<NonNullable<SiteDirectory['loaded']>> {
     const now = this.deps.clock.now().getTime();
     if (this.loaded && now - this.loaded.at < TTL_MS) return this.loaded;
-    if (this.loading) return this.loading;
+    if (this.loading !== null) return this.loading;
     const generation = this.gen;
     const loading = this.deps.websites.list().then(
       (rows) => {

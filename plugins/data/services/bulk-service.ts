@@ -193,7 +193,7 @@ export class BulkService {
         reject(p.item.index, `attributes.${clash.field}`, `${clash.field} is already in use`);
         return false;
       }
-      p.entries.forEach((e) => inCall.add(uniqueKeyOf(e)));
+      for (const e of p.entries) inCall.add(uniqueKeyOf(e));
       return true;
     });
     const won = await insertClaims(

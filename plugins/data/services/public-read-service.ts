@@ -59,7 +59,10 @@ export class PublicReadService {
     if (!classId || !cls) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
     const ticket = this.cache.ticket(classId);
     let text = this.byIdText.get(classId);
-    if (text === undefined) this.byIdText.set(classId, (text = publishedByIdSql(classId)));
+    if (text === undefined) {
+      text = publishedByIdSql(classId);
+      this.byIdText.set(classId, text);
+    }
     const rows = await this.sql.rows<PublicRow>(text, [id, classId]);
     if (rows.length === 0) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
     return this.cache.put(key, classId, ticket, publicObjectJson(rows[0], cls.name));
@@ -173,7 +176,8 @@ class StatementShapes {
     let text = this.texts.get(shape);
     if (text === undefined) {
       if (this.texts.size >= this.max) this.texts.clear();
-      this.texts.set(shape, (text = build()));
+      text = build();
+      this.texts.set(shape, text);
     }
     return text;
   }
@@ -183,7 +187,8 @@ class StatementShapes {
     let tag = this.tags.get(orderText);
     if (tag === undefined) {
       if (this.tags.size >= this.max) this.tags.clear();
-      this.tags.set(orderText, (tag = createHash('sha1').update(orderText).digest('base64url').slice(0, 12)));
+      tag = createHash('sha1').update(orderText).digest('base64url').slice(0, 12);
+      this.tags.set(orderText, tag);
     }
     return tag;
   }

@@ -1,5 +1,5 @@
 import { badRequest } from '../../../kernel/index.ts';
-import type { ClassRow, FieldDef, ObjectRow } from '../model.ts';
+import type { ClassRow, FieldDef } from '../model.ts';
 import { fetchPage, type Page, type SqlCondition, type SqlOrder } from '../store/object-query-store.ts';
 import { indexedExpression } from '../store/field-index-store.ts';
 import { isCalendarDate, inYearRange, YEARS } from './calendar.ts';
@@ -102,7 +102,8 @@ export class QueryService {
     const conditions: SqlCondition[] = [];
     if (audience === 'public') conditions.push({ sql: 'published', bindings: [] });
     if (input.locale !== undefined) conditions.push({ sql: 'locale = ?', bindings: [checkLocale(input.locale)] });
-    (input.filters ?? []).forEach((f, i) => conditions.push(this.condition(cls, f, `filters.${i}`, audience)));
+    for (const [i, f] of (input.filters ?? []).entries())
+      conditions.push(this.condition(cls, f, `filters.${i}`, audience));
     const order: PlannedOrder[] = (input.orderBy ?? []).map((o, i) => {
       const target = this.target(cls, o.field, `orderBy.${i}.field`, audience);
       if (!target.sortable) throw badRequest(`${o.field} cannot be sorted`, `orderBy.${i}.field`);

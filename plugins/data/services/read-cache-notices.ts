@@ -84,7 +84,11 @@ export class ReadCacheNotices {
       this.pending.set(top, pending);
       const classes = pending;
       // At commit (or rollback: a needless raise is harmless) the writer's own process forgets at once.
-      top.executionPromise.finally(() => classes.forEach((c) => this.apply(c))).catch(() => undefined);
+      top.executionPromise
+        .finally(() => {
+          for (const c of classes) this.apply(c);
+        })
+        .catch(() => undefined);
     }
     if (pending.has(what)) return false;
     pending.add(what);

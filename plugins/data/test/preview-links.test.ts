@@ -13,6 +13,7 @@ describe('data: preview links', () => {
   let publisher: User;
   let editor: User;
   let classId: string;
+  let unknownBody: Record<string, unknown>;
   let className: string;
 
   before(async () => {
@@ -21,6 +22,7 @@ describe('data: preview links', () => {
     publisher = await t.createUser({ permissions: ['objects:read', 'objects:publish'] });
     editor = await t.createUser({ roles: ['editor'] });
     ({ id: classId, name: className } = await seedClass(t.db));
+    unknownBody = deadBody(await view('x'.repeat(43)));
   });
   beforeEach(() => {
     clock = new ManualClock();
@@ -50,10 +52,6 @@ describe('data: preview links', () => {
     expect(requestId).to.be.a('string');
     return { status: res.statusCode, ...rest };
   };
-  let unknownBody: Record<string, unknown>;
-  before(async () => {
-    unknownBody = deadBody(await view('x'.repeat(43)));
-  });
 
   it('creating needs objects:publish (403 for an editor, 401 without a session) and a known object', async () => {
     const obj = await seedObject(t.db, classId);

@@ -146,7 +146,10 @@ describe('data: public answers are byte for byte those of the DTO mapping', () =
 
   it('jsonb text made compact equals JSON.stringify(JSON.parse(text)) for random documents', async () => {
     let seed = 7;
-    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
     const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
     const chars = [
       'a',

@@ -68,12 +68,12 @@ describe('data: object retention job', () => {
     expect(await count(kept.id)).to.equal(10);
     expect(await count(longer.id)).to.equal(3);
 
-    expect(bulkEvents.map((e) => (e.data?.bulk as { count: number }).count)).to.deep.equal([200, 200, 50]);
+    expect(bulkEvents.map((e) => (e.data!.bulk as { count: number }).count)).to.deep.equal([200, 200, 50]);
     for (const event of bulkEvents) {
       expect(event).to.include({ recordType: 'object', recordId: purged.id });
       expect(event.actor).to.deep.equal({ type: 'system', id: null });
       expect(event.data?.bulk).to.include({ kind: 'retention' });
-      expect((event.data?.bulk as { firstIds: string[] }).firstIds).to.have.length(10);
+      expect((event.data!.bulk as { firstIds: string[] }).firstIds).to.have.length(10);
       expect(event.data?.class).to.deep.equal({ id: purged.id, name: purged.name });
     }
 
@@ -239,7 +239,7 @@ describe('data: object retention job', () => {
       const result = await run();
       expect(result.deleted).to.equal(450);
       expect(
-        events.map((e) => (e.data?.bulk as { count: number }).count),
+        events.map((e) => (e.data!.bulk as { count: number }).count),
         'objects per batch',
       ).to.deep.equal([200, 200, 50]);
       expect(result.batches, 'batches').to.equal(3);

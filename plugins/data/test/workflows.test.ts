@@ -175,7 +175,7 @@ describe('data: workflows and transitions', () => {
       expect(events[0]).to.include({ recordType: 'object', recordId: obj.id, kind: 'transitioned' });
       expect(events[0].actor).to.deep.equal({ type: 'user', id: editor.id });
       expect(events[0].data?.transition).to.deep.equal({ from: 'draft', to: 'review' });
-      expect((events[0].data?.object as { workflowState: string }).workflowState).to.equal('review');
+      expect((events[0].data!.object as { workflowState: string }).workflowState).to.equal('review');
 
       const approved = await run(obj.id, 'approve', admin.cookie, { 'x-cms-flow': 'stop' });
       expect(approved.statusCode).to.equal(200);

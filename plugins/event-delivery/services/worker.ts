@@ -157,7 +157,7 @@ export class DeliveryWorker {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined = undefined;
+      let timer: NodeJS.Timeout | undefined;
       const done = () => {
         this.woken = false;
         clearTimeout(timer);

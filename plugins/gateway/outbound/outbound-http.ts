@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 import { HttpError, badRequest } from '../../../kernel/index.ts';
 import type { GatewayAnswer } from '../ports.ts';
-import { AddressPolicy, normaliseHost } from './address-policy.ts';
+import { type AddressPolicy, normaliseHost } from './address-policy.ts';
 
 /** Resolves a host name to its addresses (injectable so tests can point a name anywhere). */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -227,7 +227,7 @@ export class InternalForwarder {
         dispatcher: this.agent,
         method: init.method as Dispatcher.HttpMethod,
         headers: init.headers,
-        body: init.body && init.body.length ? init.body : undefined,
+        body: init.body?.length ? init.body : undefined,
         headersTimeout: init.timeoutMs,
         bodyTimeout: init.timeoutMs,
       });

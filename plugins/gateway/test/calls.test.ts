@@ -234,7 +234,7 @@ describe('gateway calls: credentials per auth type, OAuth2 tokens, rate limit, t
   });
 
   it('does not follow redirects on route calls: the 3xx comes back as sent', async () => {
-    up.handle((req, res) => {
+    up.handle((_req, res) => {
       res.statusCode = 302;
       res.setHeader('location', 'http://169.254.169.254/latest/meta-data/');
       res.end();

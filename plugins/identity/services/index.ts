@@ -52,7 +52,7 @@ export function createIdentityServices(deps: IdentityDeps) {
   const settingsStore = new SettingsStore(db);
   const mfaStore = new MfaStore(db);
   const grants = new GrantGuard({ permissions: deps.permissions, roles: deps.roles });
-  const mandatoryMfa = new MandatoryMfa({ store: new MandatoryMfaStore(db), mfa: mfaStore, sessions: deps.sessions });
+  const mandatoryMfa = new MandatoryMfa({ store: new MandatoryMfaStore(), mfa: mfaStore, sessions: deps.sessions });
   const lockout = new LoginLockout({
     clock,
     maxFailures: pluginConfig.LOGIN_LOCKOUT_MAX_FAILURES,

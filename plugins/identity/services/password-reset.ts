@@ -85,7 +85,7 @@ export class PasswordResetService {
     const userId = await this.deps.store.peek(hash, now);
     const user = userId ? await this.deps.users.credentials(userId) : null;
     // Inactive accounts cannot sign in anyway; their links are treated as void.
-    if (!user || !user.active) throw invalidToken();
+    if (!user?.active) throw invalidToken();
     // Checked before the token is used, so a refused password does not burn the link.
     assertPasswordAllowed(password, user.email, await this.deps.settings.passwordPolicy());
     const passwordHash = await hashPassword(password);
@@ -125,7 +125,7 @@ export class PasswordResetService {
 
   private async mailIfAccountExists(key: string): Promise<void> {
     const user = await this.deps.users.credentialsByEmail(key);
-    if (!user || !user.active) return;
+    if (!user?.active) return;
     const token = await this.issueToken(user.id, REQUESTED_TTL_MS);
     await this.sendLink(user.email, token, 'requested');
   }

@@ -1,9 +1,7 @@
-import type { Db, Tx } from '../../../kernel/index.ts';
+import type { Tx } from '../../../kernel/index.ts';
 
 /** SQL behind mandatory 2FA by role: who must enrol, over users, roles, settings and second factors. */
 export class MandatoryMfaStore {
-  constructor(private readonly db: Db) {}
-
   /**
    * Share-locks the user's row and the settings row until `trx` ends. A change of the user's roles
    * (it updates the user's row) or of the settings (it locks their row) that is in progress is waited

@@ -5,7 +5,10 @@ import { login, startIdentity } from './helpers.ts';
 
 type Answer = Awaited<ReturnType<TestKernel['inject']>>;
 const statuses = (answers: Answer[]) =>
-  answers.reduce<Record<number, number>>((n, r) => ({ ...n, [r.statusCode]: (n[r.statusCode] ?? 0) + 1 }), {});
+  answers.reduce<Record<number, number>>((n, r) => {
+    n[r.statusCode] = (n[r.statusCode] ?? 0) + 1;
+    return n;
+  }, {});
 
 /**
  * Per-address limits on the public sign-in routes, beside the per-e-mail lockout: a flood of

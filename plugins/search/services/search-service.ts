@@ -57,7 +57,9 @@ export class SearchService {
   /** Reads the configurations documents use, once, on the first search (not in processes that never search). */
   private loadConfigs(): Promise<void> {
     this.loaded ??= configsInUse(this.db).then(
-      (configs) => configs.forEach((c) => this.configs.add(c)),
+      (configs) => {
+        for (const c of configs) this.configs.add(c);
+      },
       (err: unknown) => {
         this.loaded = undefined;
         throw err;

@@ -42,12 +42,12 @@ export async function replaceDocuments(
   await trx(TABLE)
     .insert(rows)
     .onConflict(KEY)
-    .merge(mergeOf(trx, (c) => `excluded.${c}`));
+    .merge(columnUpdates(trx, (c) => `excluded.${c}`));
 }
 
-function mergeOf(trx: Tx, valueOf: (column: string) => string): Record<string, unknown> {
+function columnUpdates(trx: Tx, valueFor: (column: string) => string): Record<string, unknown> {
   const merge: Record<string, unknown> = { indexed_at: trx.raw('clock_timestamp()') };
-  for (const c of COLUMNS) merge[c] = trx.raw(valueOf(c));
+  for (const c of COLUMNS) merge[c] = trx.raw(valueFor(c));
   return merge;
 }
 
@@ -60,7 +60,7 @@ export async function upsertReindexBatch(trx: Tx, rows: DocumentRow[]): Promise<
   if (rows.length === 0) return;
   const keep = (c: string) =>
     `CASE WHEN excluded.updated_at >= ${TABLE}.updated_at THEN excluded.${c} ELSE ${TABLE}.${c} END`;
-  await trx(TABLE).insert(rows).onConflict(KEY).merge(mergeOf(trx, keep));
+  await trx(TABLE).insert(rows).onConflict(KEY).merge(columnUpdates(trx, keep));
 }
 
 /** Documents of a source type the reindex did not see (their record is gone). */

@@ -119,7 +119,7 @@ describe('search: routes, access, caching, reindex', () => {
   });
 
   it('public search is rate limited per address (429 with Retry-After)', async () => {
-    let res;
+    let res: Awaited<ReturnType<typeof k.call>> | undefined;
     for (let i = 0; i < 45; i++) {
       res = await k.call('GET', `/public/search?q=limit${i}`, null, undefined, { 'x-forwarded-for': '203.0.113.9' });
       if (res.statusCode === 429) break;
