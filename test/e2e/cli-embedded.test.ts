@@ -124,13 +124,12 @@ describe('cms command line on the embedded database', function () {
     await mkdir(locked);
     await chmod(locked, 0o700);
     try {
-      const started = Date.now();
+      // A refusal, not a hang: the command's own timeout would end a wait for a cluster that never starts.
       const failed = await run('node', [CMS, 'migrate'], {
         env: { ...env, CMS_DATA_DIR: path.join(locked, 'data') },
         timeout: 20_000,
       }).catch((e) => e);
       expect(failed.code).to.equal(1);
-      expect(Date.now() - started).to.be.below(10_000);
       expect(failed.stderr.trim()).to.equal(
         `cms: embedded PostgreSQL runs as the \`postgres\` user, which cannot enter ${locked} (mode 0700): ` +
           'set CMS_DATA_DIR to a folder it can reach, e.g. /var/lib/cms, or set DATABASE_URL',
