@@ -12,7 +12,7 @@
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` profiles every start), DATABASE_URL.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, loadavg } from 'node:os';
 import path from 'node:path';
@@ -23,6 +23,8 @@ const RUNS = Number(process.env.BENCH_START_RUNS ?? 5);
 const DEADLINE_MS = 120_000;
 const ownDataDir = !process.env.BENCH_START_DATA_DIR;
 const dataDir = process.env.BENCH_START_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'cms-bench-start-'));
+// A temporary folder is private (0700); as root the embedded cluster runs as `postgres`, which must enter it.
+if (ownDataDir) chmodSync(dataDir, 0o755);
 const running = new Set<ChildProcess>();
 
 async function freePort(): Promise<number> {
