@@ -1,24 +1,15 @@
-import type { AuditLogFilter, AuditLogRow, AuditLogStore } from '../store/audit-log-store.ts';
+import {
+  AUDIT_LOG_COLUMNS,
+  type AuditLogFilter,
+  type AuditLogRow,
+  type AuditLogStore,
+} from '../store/audit-log-store.ts';
 
 /** An audit entry as GET /audit-log shows it (the spec's field names; `at` as ISO 8601 UTC). */
 export type AuditLogEntry = Omit<AuditLogRow, 'at'> & { at: string };
 
-/** Columns of the CSV export, in order. */
-export const ENTRY_COLUMNS = [
-  'id',
-  'at',
-  'actor_type',
-  'actor_id',
-  'actor_label',
-  'ip',
-  'action',
-  'target_type',
-  'target_id',
-  'target_label',
-  'before',
-  'after',
-  'request_id',
-] as const satisfies ReadonlyArray<keyof AuditLogEntry>;
+/** Columns of the CSV export, in order: the stored columns. */
+export const ENTRY_COLUMNS = AUDIT_LOG_COLUMNS satisfies ReadonlyArray<keyof AuditLogEntry>;
 
 /** Reads the audit log; there is deliberately no method that writes. */
 export class AuditLogReader {

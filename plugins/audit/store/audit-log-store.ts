@@ -32,7 +32,8 @@ export interface AuditLogRow {
   request_id: string | null;
 }
 
-const COLUMNS = [
+/** The stored columns, in order: what every read selects and what the CSV export writes. */
+export const AUDIT_LOG_COLUMNS = [
   'id',
   'at',
   'actor_type',
@@ -46,7 +47,7 @@ const COLUMNS = [
   'before',
   'after',
   'request_id',
-] as const;
+] as const satisfies ReadonlyArray<keyof AuditLogRow>;
 
 // Any transaction-scoped advisory lock key will do as long as it is this job's alone: with several
 // core-api instances only one purges at a time and only one `audit.purge` row is written.
@@ -74,14 +75,14 @@ export class AuditLogStore {
       { column: 'id', order: 'desc' as const },
     ];
     const branch = (actorMatch: ActorMatch) => {
-      const query = db('audit_log').select(COLUMNS);
+      const query = db('audit_log').select(AUDIT_LOG_COLUMNS);
       applyFilter(query, filter, actorMatch);
       return query.orderBy(newestFirst);
     };
     if (filter.actor === undefined) return branch('either').limit(page.limit).offset(page.offset);
     const head = page.offset + page.limit;
     return db
-      .select(COLUMNS)
+      .select(AUDIT_LOG_COLUMNS)
       .from(db.raw('((?) UNION ALL (?)) AS matches', [branch('id').limit(head), branch('label-only').limit(head)]))
       .orderBy(newestFirst)
       .limit(page.limit)

@@ -2,20 +2,13 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import { DATA_KEYS } from '../permissions.ts';
 import { changeFlagsOf } from '../services/actor.ts';
+import { StoredTransitionSchema } from '../services/workflow-definition.ts';
 import type { WorkflowService } from '../services/workflow-service.ts';
 
 const ObjectParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 const TransitionList = Type.Object({
   place: Type.Union([Type.String(), Type.Null()]),
-  transitions: Type.Array(
-    Type.Object({
-      name: Type.String(),
-      label: Type.String(),
-      from: Type.Array(Type.String()),
-      to: Type.String(),
-      permissions: Type.Array(Type.String()),
-    }),
-  ),
+  transitions: Type.Array(StoredTransitionSchema),
 });
 const tags = ['data-objects'];
 

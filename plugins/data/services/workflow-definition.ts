@@ -39,19 +39,20 @@ export const WorkflowInputSchema = Type.Object(
 );
 export type WorkflowInput = Static<typeof WorkflowInputSchema>;
 
+/** A transition as stored and returned: every optional part filled in. */
+export const StoredTransitionSchema = Type.Object({
+  name: Type.String(),
+  label: Type.String(),
+  from: Type.Array(Type.String()),
+  to: Type.String(),
+  permissions: Type.Array(Type.String()),
+});
+
 /** The stored and returned form: every optional part filled in. */
 export const WorkflowSchema = Type.Object({
   initialPlace: Type.String(),
   places: Type.Array(Type.Object({ name: Type.String(), label: Type.String() })),
-  transitions: Type.Array(
-    Type.Object({
-      name: Type.String(),
-      label: Type.String(),
-      from: Type.Array(Type.String()),
-      to: Type.String(),
-      permissions: Type.Array(Type.String()),
-    }),
-  ),
+  transitions: Type.Array(StoredTransitionSchema),
 });
 export type Workflow = Static<typeof WorkflowSchema>;
 export type WorkflowTransition = Workflow['transitions'][number];

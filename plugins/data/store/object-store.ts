@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db, Tx } from '../../../kernel/index.ts';
 import type { ObjectRow } from '../model.ts';
 import { REGISTRY, type ObjectLocator } from './object-registry.ts';
@@ -26,6 +27,19 @@ async function located(
   return { ids: [...known.keys()], classIds: [...new Set(known.values())] };
 }
 
+/** The rows of `refs`, pinned to their classes' partitions, handed to `run`; no query at all when none is located. */
+async function withLocatedRows(
+  q: Q,
+  refs: readonly ObjectRef[],
+  locator: ObjectLocator,
+  run: (rows: Knex.QueryBuilder<ObjectRow, ObjectRow[]>) => Promise<ObjectRow[]>,
+): Promise<ObjectRow[]> {
+  if (refs.length === 0) return [];
+  const where = await located(q, refs, locator);
+  if (where.ids.length === 0) return [];
+  return run(q<ObjectRow, ObjectRow[]>('data_objects').whereIn('class_id', where.classIds).whereIn('id', where.ids));
+}
+
 /** One object row by id, or null. `lock: 'update'` holds the row until the write's transaction ends; `share` keeps it from being deleted. */
 export async function findObjectById(
   q: Q,
@@ -47,13 +61,11 @@ export async function findObjectsByIds(
   ids: readonly string[],
   opts: { publishedOnly?: boolean; lock?: 'update'; locator?: ObjectLocator } = {},
 ): Promise<ObjectRow[]> {
-  if (ids.length === 0) return [];
-  const where = await located(q, ids, opts.locator ?? REGISTRY);
-  if (where.ids.length === 0) return [];
-  const query = q<ObjectRow>('data_objects').whereIn('class_id', where.classIds).whereIn('id', where.ids);
-  if (opts.publishedOnly) query.where({ published: true });
-  if (opts.lock === 'update') query.orderBy('id').forUpdate();
-  return query;
+  return withLocatedRows(q, ids, opts.locator ?? REGISTRY, async (query) => {
+    if (opts.publishedOnly) query.where({ published: true });
+    if (opts.lock === 'update') query.orderBy('id').forUpdate();
+    return query;
+  });
 }
 
 /** Every language row of a translation group, ordered by locale. */
@@ -177,27 +189,14 @@ export async function updateObjectRow(
 
 /** Sets `published` on the given rows where it differs; returns the rows that changed. */
 export async function setPublished(q: Q, refs: readonly ObjectRef[], published: boolean): Promise<ObjectRow[]> {
-  if (refs.length === 0) return [];
-  const where = await located(q, refs, REGISTRY);
-  if (where.ids.length === 0) return [];
-  return q<ObjectRow>('data_objects')
-    .whereIn('class_id', where.classIds)
-    .whereIn('id', where.ids)
-    .where('published', !published)
-    .update({ published, updated_at: q.fn.now() })
-    .returning('*');
+  return withLocatedRows(q, refs, REGISTRY, async (rows) =>
+    rows.where('published', !published).update({ published, updated_at: q.fn.now() }).returning('*'),
+  );
 }
 
 /** Deletes rows and returns them as they were. */
 export async function deleteObjects(q: Q, refs: readonly ObjectRef[]): Promise<ObjectRow[]> {
-  if (refs.length === 0) return [];
-  const where = await located(q, refs, REGISTRY);
-  if (where.ids.length === 0) return [];
-  return q<ObjectRow>('data_objects')
-    .whereIn('class_id', where.classIds)
-    .whereIn('id', where.ids)
-    .delete()
-    .returning('*');
+  return withLocatedRows(q, refs, REGISTRY, async (rows) => rows.delete().returning('*'));
 }
 
 /** Whether a row outside `rows` has one of them as its parent (children share their parent's class). */

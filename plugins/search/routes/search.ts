@@ -1,9 +1,17 @@
 import etag from '@fastify/etag';
+import type { Static } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { SearchServices } from '../services/index.ts';
+import type { SearchRequest } from '../services/search-service.ts';
 import { EditorSearchQuery, PublicSearchQuery, ReindexQuery, SearchAnswerSchema } from './schemas.ts';
 
 const typesOf = (type: string | undefined) => (type ? [...new Set(type.split(','))] : undefined);
+
+/** What both search routes ask the service; `isPublic` narrows to public (true) or non-public (false) documents. */
+const searchRequest = (
+  { q, websiteId, locale, type, limit, offset }: Static<typeof PublicSearchQuery>,
+  isPublic: boolean | undefined,
+): SearchRequest => ({ q, websiteId, locale, sourceTypes: typesOf(type), limit, offset, public: isPublic });
 
 /**
  * `GET /public/search` (public documents only, rate limited per address, ETag + Cache-Control like
@@ -30,18 +38,7 @@ export async function searchRoutes(app: App, services: SearchServices): Promise<
           response: { 200: SearchAnswerSchema },
         },
       },
-      async (request) => {
-        const { q, websiteId, locale, type, limit, offset } = request.query;
-        return services.search.search({
-          q,
-          websiteId,
-          locale,
-          sourceTypes: typesOf(type),
-          limit,
-          offset,
-          public: true,
-        });
-      },
+      async (request) => services.search.search(searchRequest(request.query, true)),
     );
   });
 
@@ -56,18 +53,7 @@ export async function searchRoutes(app: App, services: SearchServices): Promise<
         response: { 200: SearchAnswerSchema },
       },
     },
-    async (request) => {
-      const { q, websiteId, locale, type, limit, offset } = request.query;
-      return services.search.search({
-        q,
-        websiteId,
-        locale,
-        sourceTypes: typesOf(type),
-        limit,
-        offset,
-        public: request.query.public,
-      });
-    },
+    async (request) => services.search.search(searchRequest(request.query, request.query.public)),
   );
 
   app.post(
