@@ -257,9 +257,10 @@ function limitHook(route: RouteOptions, rule: RouteRateLimit, memory: RateLimitS
   const code = rule.code ?? 'RATE_LIMITED';
   const answer = (reply: FastifyReply, max: number, counted: RateCount, done: (err?: Error) => void) => {
     const reset = Math.max(1, Math.ceil(counted.resetMs / 1000));
-    reply.header('ratelimit-limit', max);
-    reply.header('ratelimit-remaining', max > counted.count ? max - counted.count : 0);
-    reply.header('ratelimit-reset', reset);
+    // Header values as text: numbers cost the client reads of bench:gateway about a tenth of their req/s.
+    reply.header('ratelimit-limit', String(max));
+    reply.header('ratelimit-remaining', String(max > counted.count ? max - counted.count : 0));
+    reply.header('ratelimit-reset', String(reset));
     if (counted.count <= max) return done();
     done(tooManyRequests(messageFor(max), reset, code));
   };
