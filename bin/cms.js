@@ -1,9 +1,17 @@
 #!/usr/bin/env node
-// Entry point: TypeScript sources run through tsx, so no build step is needed to start.
+// Entry point: TypeScript sources run without a build step. They start as one bundle made from the
+// sources (runtime/bundle.ts, made again when a source file changes). tsx loads what stays outside the
+// bundle (migrations, external plugins); it is registered after the bundle is loaded, so that its hooks
+// never see the bundle's megabytes.
 import module from 'node:module';
 // Node 22.1+ keeps the compiled code of every module between starts; Node 20 has no such cache.
 module.enableCompileCache?.();
-import { register } from 'tsx/esm/api';
+import { register, tsImport } from 'tsx/esm/api';
+
+// With CMS_PLUGIN_PATH, external plugins and the product must share one copy of the kernel's modules.
+const bundle = process.env.CMS_PLUGIN_PATH
+  ? undefined
+  : await (await tsImport('../runtime/bundle.ts', import.meta.url)).sourceBundle();
+const { main } = bundle ? await import(bundle) : {};
 register();
-const { main } = await import('../runtime/cli.ts');
-await main(process.argv.slice(2));
+await (main ?? (await import('../runtime/cli.ts')).main)(process.argv.slice(2));

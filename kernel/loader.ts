@@ -11,6 +11,18 @@ export const KERNEL_MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'migrations');
 export const PLUGIN_ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
 /**
+ * The project's plugins compiled into the same bundle as the kernel (a start from a bundle, see
+ * runtime/bundle.ts), by folder name: imported from there, so they share the bundle's one copy of the
+ * kernel instead of loading the files of their folders.
+ */
+const bundledPlugins = new Map<string, () => Promise<unknown>>();
+
+/** @public called by the generated entry of a bundle (runtime/bundle.ts), which knip does not see */
+export function registerBundledPlugins(imports: Record<string, () => Promise<unknown>>): void {
+  for (const [id, load] of Object.entries(imports)) bundledPlugins.set(id, load);
+}
+
+/**
  * Imports every plugin folder (the project's `plugins/<id>/` and those on CMS_PLUGIN_PATH) and checks
  * each manifest: id equal to its folder name, known services, no id twice.
  */
@@ -21,9 +33,10 @@ export async function discoverPlugins(
   const folderOf = new Map<string, string>();
   for (const folder of extensions.pluginFolders()) {
     const file = pluginIndexIn(folder)!;
-    const mod = (await importPluginIndex(folder, file)) as { default?: AnyPluginManifest };
-    const manifest = mod.default;
     const name = path.basename(folder);
+    const bundled = path.dirname(folder) === path.join(PROJECT_ROOT, 'plugins') ? bundledPlugins.get(name) : undefined;
+    const mod = (await (bundled ? bundled() : importPluginIndex(folder, file))) as { default?: AnyPluginManifest };
+    const manifest = mod.default;
     if (!manifest || typeof manifest.id !== 'string')
       throw new Error(`plugin folder ${folder}: index does not default-export a plugin manifest`);
     if (manifest.id !== name)

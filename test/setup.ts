@@ -1,5 +1,6 @@
 import nock from 'nock';
 import { setScryptCostForTests } from '../kernel/passwords.ts';
+import { sourceBundle } from '../runtime/bundle.ts';
 import { releaseTestDatabases, teardownTestDatabases, testServerUrl } from './helpers/database.ts';
 
 // Cheap password hashing for the suite only: it creates hundreds of users, and scrypt at production
@@ -15,7 +16,11 @@ nock.enableNetConnect(/^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/);
  * `--parallel` the workers start after this and find it through TEST_DATABASE_URL.
  */
 export async function mochaGlobalSetup(): Promise<void> {
+  // The bundle `bin/cms.js` starts from (runtime/bundle.ts), made once here for the current sources
+  // rather than by whichever of the tests' processes starts first, several at a time.
+  const bundling = sourceBundle();
   process.env.TEST_DATABASE_URL ??= await testServerUrl();
+  await bundling;
 }
 
 /** Once per run, at the very end: every database of the run dropped, the embedded cluster stopped. */
