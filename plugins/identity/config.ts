@@ -21,6 +21,10 @@ export const IdentityConfig = Type.Object({
     10,
     'POST /auth/forgot-password requests per client address per 15 minutes (429 with Retry-After beyond)',
   ),
+  OIDC_START_RATE_LIMIT_PER_MINUTE: PerAddress(
+    30,
+    'GET /auth/oidc/start (single sign-on) per client address and minute (429 with Retry-After beyond)',
+  ),
   LOGIN_LOCKOUT_MAX_FAILURES: Type.Integer({
     minimum: 1,
     maximum: 1000,
@@ -40,6 +44,14 @@ export const IdentityConfig = Type.Object({
       minLength: 1,
       description:
         'key sealing second-factor secrets (64 hex chars or a passphrase); unset outside production: generated in CMS_DATA_DIR/keys',
+    }),
+  ),
+  // Read by the kernel's secret box when the single-sign-on client secret is sealed (services/oidc-settings.ts).
+  OIDC_SETTINGS_ENCRYPTION_KEY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'key sealing the single-sign-on client secret (64 hex chars or a passphrase); unset outside production: generated in CMS_DATA_DIR/keys',
     }),
   ),
 });

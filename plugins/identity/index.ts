@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { definePlugin } from '../../kernel/index.ts';
 import { IdentityConfig } from './config.ts';
 import { mfaRoutes } from './routes/mfa.ts';
+import { oidcRoutes } from './routes/oidc.ts';
 import { passwordResetRoutes } from './routes/password-reset.ts';
 import { permissionRoutes } from './routes/permissions.ts';
 import { roleRoutes } from './routes/roles.ts';
@@ -25,7 +26,8 @@ declare module '../../kernel/index.ts' {
 /**
  * Identity and access on core-api: password sign-in with lockout, TOTP second factor (optionally
  * mandatory by role), logout and `/auth/me`, self-service and forced password reset, user and role
- * management, the permission list and the security settings. Sessions, users and roles are kernel
+ * management, the permission list, the security settings and single sign-on with one OpenID Connect
+ * provider (settings, sign-in, provisioning by verified e-mail, roles following a claim). Sessions, users and roles are kernel
  * tables, written only through the kernel's `sessions`, `users` and `roles` services; this plugin
  * stores second factors, reset tokens and the security settings.
  */
@@ -57,6 +59,7 @@ export default definePlugin({
     await roleRoutes(app, services);
     await permissionRoutes(app, services);
     await securitySettingsRoutes(app, services);
+    await oidcRoutes(app, services);
   },
   // Reset e-mails are sent after the answer; let the last ones finish before the database closes.
   onStop: ({ services }) => services.resets.settled(),

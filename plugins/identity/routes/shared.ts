@@ -34,7 +34,11 @@ export const clientMeta = (request: FastifyRequest): ClientMeta => ({
 });
 
 /** Sets `cms_session`: HttpOnly, SameSite=Lax, Path=/, Secure in production, expiring with the session. */
-export function setSessionCookie(reply: FastifyReply, session: StartedSession, production: boolean): void {
+export function setSessionCookie(
+  reply: FastifyReply,
+  session: Pick<StartedSession, 'token' | 'expiresAt'>,
+  production: boolean,
+): void {
   reply.setCookie(SESSION_COOKIE, session.token, {
     httpOnly: true,
     sameSite: 'lax',

@@ -2,12 +2,16 @@ import type { PluginDeps, RouteRateLimit } from '../../../kernel/index.ts';
 import type { IdentityConfig } from '../config.ts';
 import { MandatoryMfaStore } from '../store/mandatory-mfa.ts';
 import { MfaStore } from '../store/mfa.ts';
+import { OidcStore } from '../store/oidc.ts';
 import { ResetTokenStore } from '../store/reset-tokens.ts';
 import { SettingsStore } from '../store/settings.ts';
 import { UserStore } from '../store/users.ts';
 import { GrantGuard } from './grant-guard.ts';
 import { MandatoryMfa } from './mandatory-mfa.ts';
 import { MfaService } from './mfa.ts';
+import { OidcClient } from './oidc-client.ts';
+import { OidcSettingsService } from './oidc-settings.ts';
+import { OidcSignInService } from './oidc-sign-in.ts';
 import { PasswordResetService } from './password-reset.ts';
 import { PendingSignIns } from './pending-sign-ins.ts';
 import { RoleService } from './roles.ts';
@@ -38,6 +42,7 @@ export const LIMITS = {
   loginPerAddressWindowMs: MINUTE,
   challengePerAddressWindowMs: MINUTE,
   forgotPerAddressWindowMs: 15 * MINUTE,
+  oidcStartPerAddressWindowMs: MINUTE,
   forgotPerEmail: { maxFailures: 3, windowMs: 60 * MINUTE },
   setupFailures: { maxFailures: 5, windowMs: 5 * MINUTE },
 };
@@ -61,6 +66,20 @@ export function createIdentityServices(deps: IdentityDeps) {
   const pending = new PendingSignIns({
     clock,
     ttlMs: { mfa: LIMITS.mfaTokenTtlMs, enrolment: LIMITS.enrollmentTokenTtlMs },
+  });
+
+  const oidcStore = new OidcStore(db);
+  const oidcClient = new OidcClient({ clock, log, production: config.production });
+  const oidcSettings = new OidcSettingsService({
+    db,
+    clock,
+    audit: deps.audit,
+    store: oidcStore,
+    roles: deps.roles,
+    permissions: deps.permissions,
+    secretBox: deps.secretBox,
+    client: oidcClient,
+    production: config.production,
   });
 
   const settings = new SecuritySettingsService({
@@ -108,6 +127,8 @@ export function createIdentityServices(deps: IdentityDeps) {
     mandatoryMfa,
     lockout,
     pending,
+    roles: deps.roles,
+    localLogin: oidcSettings,
   });
   const users = new UserAdminService({
     db,
@@ -129,8 +150,32 @@ export function createIdentityServices(deps: IdentityDeps) {
     permissions: deps.permissions,
     roles: deps.roles,
     users: userStore,
-    settings: settingsStore,
+    settings: {
+      renameRole: async (from, to, trx) => {
+        await settingsStore.renameRole(from, to, trx);
+        await oidcStore.renameRole(from, to, trx);
+      },
+      forgetRole: async (name, trx) => {
+        await settingsStore.forgetRole(name, trx);
+        await oidcStore.forgetRole(name, trx);
+      },
+    },
     grants,
+  });
+  const oidcSignIn = new OidcSignInService({
+    db,
+    clock,
+    audit: deps.audit,
+    log,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    sessions: deps.sessions,
+    directory: deps.users,
+    users: userStore,
+    roles: deps.roles,
+    mandatoryMfa,
+    settings: oidcSettings,
+    store: oidcStore,
+    client: oidcClient,
   });
 
   return {
@@ -143,6 +188,8 @@ export function createIdentityServices(deps: IdentityDeps) {
     signIn,
     users,
     roles,
+    oidcSettings,
+    oidcSignIn,
     addressLimits: addressLimits(pluginConfig),
   };
 }
@@ -170,6 +217,11 @@ function addressLimits(pluginConfig: IdentityDeps['pluginConfig']) {
       pluginConfig.FORGOT_PASSWORD_RATE_LIMIT_PER_WINDOW,
       LIMITS.forgotPerAddressWindowMs,
       'password reset requests',
+    ),
+    oidcStart: perAddress(
+      pluginConfig.OIDC_START_RATE_LIMIT_PER_MINUTE,
+      LIMITS.oidcStartPerAddressWindowMs,
+      'single sign-on starts',
     ),
   };
 }

@@ -45,7 +45,8 @@ export class RoleService {
       permissions: PermissionRegistry;
       roles: RoleDirectory;
       users: UserStore;
-      settings: SettingsStore;
+      /** Settings that name roles (the mandatory-2FA list, the single-sign-on mapping), kept in step. */
+      settings: Pick<SettingsStore, 'renameRole' | 'forgetRole'>;
       grants: GrantGuard;
     },
   ) {}

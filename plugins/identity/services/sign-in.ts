@@ -6,11 +6,13 @@ import {
   type Logger,
   verifyPassword,
   type PermissionRegistry,
+  type RoleDirectory,
   type SessionService,
 } from '../../../kernel/index.ts';
 import type { UserStore } from '../store/users.ts';
 import type { MandatoryMfa } from './mandatory-mfa.ts';
 import type { MfaService } from './mfa.ts';
+import { refuseLocalLogin } from './oidc-settings.ts';
 import type { PendingSignIns } from './pending-sign-ins.ts';
 import { LoginLockout } from './throttle.ts';
 
@@ -59,10 +61,16 @@ export class SignInService {
       mandatoryMfa: MandatoryMfa;
       lockout: LoginLockout;
       pending: PendingSignIns;
+      roles: RoleDirectory;
+      /** The single-sign-on rule for password sign-in (`localLogin`; everyone while SSO is off). */
+      localLogin: { localLogin(): Promise<'all' | 'admins' | 'none'> };
     },
   ) {}
 
   async login(email: string, password: string, meta: ClientMeta): Promise<LoginOutcome> {
+    // With single sign-on's `localLogin: none` no password is looked at (nor counted against the lockout).
+    const rule = await this.deps.localLogin.localLogin();
+    if (rule === 'none') refuseLocalLogin(rule);
     const key = LoginLockout.key(email);
     this.refuseWhileLocked(key);
     const account = await this.deps.users.credentialsByEmail(email);
@@ -74,6 +82,9 @@ export class SignInService {
       this.deps.log.warn({ userId: account?.id ?? null, ip: meta.ip, reason }, 'sign-in failed');
       throw unauthorized('Invalid e-mail or password', 'INVALID_CREDENTIALS');
     }
+    // Break-glass: with `localLogin: admins` only holders of every key ('*') keep password sign-in.
+    // Checked after the password, so the answer says nothing about an account to who lacks it.
+    if (rule === 'admins' && !(await this.holdsEveryKey(account.roles))) refuseLocalLogin(rule);
     // The lockout counter is cleared only once a session exists: a right password followed by
     // wrong second-factor codes still counts towards the lockout.
     if (await this.deps.mfa.isEnabled(account.id)) {
@@ -154,6 +165,10 @@ export class SignInService {
       throw unauthorized('Invalid e-mail or password', 'INVALID_CREDENTIALS');
     }
     return { token: session.token, expiresAt: session.expiresAt, me: this.me(actor) };
+  }
+
+  private async holdsEveryKey(roles: string[]): Promise<boolean> {
+    return (await this.deps.roles.keysByName(roles)).some((r) => r.permissions.includes('*'));
   }
 
   private refuseWhileLocked(key: string): void {
