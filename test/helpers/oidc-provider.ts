@@ -100,7 +100,9 @@ export async function startOidcProvider(opts: {
         accountId: sub,
         claims: async () => ({
           sub,
-          ...(account.email !== undefined ? { email: account.email, email_verified: account.emailVerified ?? false } : {}),
+          ...(account.email !== undefined
+            ? { email: account.email, email_verified: account.emailVerified ?? false }
+            : {}),
           ...(account.name ? { name: account.name } : {}),
           ...(account.groups ? { groups: account.groups } : {}),
         }),
@@ -289,7 +291,8 @@ function memoryAdapter(storage: Map<string, { payload: AdapterPayload; model: st
       return storage.get(this.key(id))?.payload;
     }
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      for (const entry of storage.values()) if (entry.model === this.model && entry.payload.uid === uid) return entry.payload;
+      for (const entry of storage.values())
+        if (entry.model === this.model && entry.payload.uid === uid) return entry.payload;
       return undefined;
     }
     async findByUserCode(): Promise<AdapterPayload | undefined> {

@@ -21,7 +21,7 @@ export async function up(knex: Knex): Promise<void> {
     t.text('dashboard_url').notNullable().defaultTo('/');
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
-  await knex.raw("ALTER TABLE identity_oidc_settings ADD CONSTRAINT identity_oidc_settings_one_row CHECK (id = 1)");
+  await knex.raw('ALTER TABLE identity_oidc_settings ADD CONSTRAINT identity_oidc_settings_one_row CHECK (id = 1)');
   await knex.raw(
     "ALTER TABLE identity_oidc_settings ADD CONSTRAINT identity_oidc_local_login CHECK (local_login IN ('all', 'admins', 'none'))",
   );

@@ -175,8 +175,7 @@ async function answerForBrowser(
   }
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function errorPage(message: string, code: string, requestId: string): string {
   return `<!doctype html>

@@ -66,7 +66,11 @@ export class OidcClient {
     const meta = config.serverMetadata();
     const missing = (['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const).filter((k) => !meta[k]);
     if (missing.length)
-      throw badRequest(`issuer: the discovery document has no ${missing.join(', ')}`, 'issuer', 'OIDC_DISCOVERY_INVALID');
+      throw badRequest(
+        `issuer: the discovery document has no ${missing.join(', ')}`,
+        'issuer',
+        'OIDC_DISCOVERY_INVALID',
+      );
     if (meta.response_types_supported && !meta.response_types_supported.includes('code'))
       throw badRequest(
         'issuer: the provider does not offer the authorization code flow (response type "code")',
@@ -158,13 +162,10 @@ export class OidcClient {
   private async discover(access: ProviderAccess): Promise<OpenId.Configuration> {
     const client = await openId();
     const insecure = new URL(access.issuer).protocol === 'http:';
-    const config = await client.discovery(
-      new URL(access.issuer),
-      access.clientId,
-      undefined,
-      undefined,
-      { execute: insecure ? [client.allowInsecureRequests] : [], timeout: PROVIDER_TIMEOUT_SECONDS },
-    );
+    const config = await client.discovery(new URL(access.issuer), access.clientId, undefined, undefined, {
+      execute: insecure ? [client.allowInsecureRequests] : [],
+      timeout: PROVIDER_TIMEOUT_SECONDS,
+    });
     // The client authentication the provider offers: client_secret_basic is the default of the
     // standard when it lists none; a client without a secret is a public client (PKCE only).
     const methods = config.serverMetadata().token_endpoint_auth_methods_supported;
@@ -173,10 +174,15 @@ export class OidcClient {
       : !methods || methods.includes('client_secret_basic')
         ? client.ClientSecretBasic(access.clientSecret)
         : client.ClientSecretPost(access.clientSecret);
-    const ready = new client.Configuration(config.serverMetadata(), access.clientId, {
-      [client.clockTolerance]: CLOCK_TOLERANCE_SECONDS,
-      client_secret: access.clientSecret ?? undefined,
-    }, auth);
+    const ready = new client.Configuration(
+      config.serverMetadata(),
+      access.clientId,
+      {
+        [client.clockTolerance]: CLOCK_TOLERANCE_SECONDS,
+        client_secret: access.clientSecret ?? undefined,
+      },
+      auth,
+    );
     ready.timeout = PROVIDER_TIMEOUT_SECONDS;
     if (insecure) client.allowInsecureRequests(ready);
     // ID tokens come straight from the token endpoint, but their signature is still checked

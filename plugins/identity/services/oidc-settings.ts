@@ -176,7 +176,13 @@ export class OidcSettingsService {
       await this.deps.store.write(after, this.deps.clock.now(), trx);
       await this.deps.audit.record(
         ctx,
-        { action: 'setting.oidc_update', targetType: 'setting', targetId: 'oidc', targetLabel: 'single sign-on', ...diff },
+        {
+          action: 'setting.oidc_update',
+          targetType: 'setting',
+          targetId: 'oidc',
+          targetLabel: 'single sign-on',
+          ...diff,
+        },
         trx,
       );
       return toView(after);

@@ -117,8 +117,17 @@ export class OidcSignInService {
     const state = query.state ?? '';
     const entry = this.pending.get(state);
     if (entry) this.pending.delete(state);
-    if (!entry || entry.expiresAt <= this.deps.clock.now().getTime() || !browserState || !safeEqual(browserState, state))
-      throw badRequest('The sign-in expired, was already used or was started in another browser; start again', 'state', 'OIDC_STATE_INVALID');
+    if (
+      !entry ||
+      entry.expiresAt <= this.deps.clock.now().getTime() ||
+      !browserState ||
+      !safeEqual(browserState, state)
+    )
+      throw badRequest(
+        'The sign-in expired, was already used or was started in another browser; start again',
+        'state',
+        'OIDC_STATE_INVALID',
+      );
     const settings = await this.enabledSettings();
     const callbackUrl = new URL(this.redirectUri);
     for (const [key, value] of Object.entries(query)) if (value !== undefined) callbackUrl.searchParams.set(key, value);
@@ -207,7 +216,9 @@ export class OidcSignInService {
     }
     if (!settings.provisionUsers)
       throw forbidden('There is no account for this e-mail address; ask an administrator for one', 'OIDC_NO_ACCOUNT');
-    const roles = [...new Set([...settings.defaultRoles, ...this.mappedRoles(settings, claimValues(claims, settings.roleClaim))])];
+    const roles = [
+      ...new Set([...settings.defaultRoles, ...this.mappedRoles(settings, claimValues(claims, settings.roleClaim))]),
+    ];
     const existingRoles = await this.deps.roles.existingNames(roles, trx);
     const displayName = firstText(claims.name, claims.preferred_username, email).slice(0, 200);
     const { id } = await this.deps.directory.create(
@@ -290,7 +301,11 @@ export class OidcSignInService {
  */
 export function ownPath(value: string): string {
   const refuse = () =>
-    badRequest('returnTo: must be a path on this installation, starting with a single /', 'returnTo', 'RETURN_TO_INVALID');
+    badRequest(
+      'returnTo: must be a path on this installation, starting with a single /',
+      'returnTo',
+      'RETURN_TO_INVALID',
+    );
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (value.length > MAX_RETURN_TO || !value.startsWith('/') || /^\/[/\\]|[\\\u0000-\u001f\u007f]/.test(value))
     throw refuse();
@@ -305,7 +320,8 @@ function claimValues(claims: Record<string, unknown>, path: string): string[] {
   if (!path) return [];
   let value: unknown = claims;
   for (const segment of path.split('.').slice(0, MAX_CLAIM_DEPTH)) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, segment)) return [];
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, segment))
+      return [];
     value = (value as Record<string, unknown>)[segment];
   }
   if (typeof value === 'string') return [value];

@@ -103,8 +103,15 @@ describe('identity: single sign-on through a real OpenID provider', () => {
     const p = person(provider, { groups: ['cms-editors'] });
     const user = await me(await ssoSignIn(t, provider, p.login));
     expect(user.roles).to.deep.equal(['editor', 'viewer']);
-    await t.db('roles').insert({ name: `hand-${p.login}`, permissions: ['objects:read'] }).onConflict().ignore();
-    const hand = await t.db('roles').where({ name: `hand-${p.login}` }).first('id');
+    await t
+      .db('roles')
+      .insert({ name: `hand-${p.login}`, permissions: ['objects:read'] })
+      .onConflict()
+      .ignore();
+    const hand = await t
+      .db('roles')
+      .where({ name: `hand-${p.login}` })
+      .first('id');
     await t.db('user_roles').insert({ user_id: user.id, role_id: hand.id });
 
     p.groups = [];
