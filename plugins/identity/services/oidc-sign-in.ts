@@ -273,6 +273,11 @@ export class OidcSignInService {
       await this.deps.directory.setRoles(account.id, next, trx);
       if (sameList(before, next)) return;
     }
+    // As a role change by hand does: the user's row is touched (a sign-in checking mandatory 2FA
+    // share-locks it, so it sees this change), and sessions without a second factor end when a role
+    // that requires one was added.
+    await this.deps.directory.update(account.id, {}, this.deps.clock.now(), trx);
+    if (next.some((r) => !before.includes(r))) await this.deps.mandatoryMfa.endSessionsIfEnrolmentDue(account.id, trx);
     await this.deps.audit.record(
       ctx,
       {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
 import { auditRows, cookieOf, sessionSetCookie, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 import type { TestOidcProvider } from '../../../test/helpers/oidc-provider.ts';
 import {
@@ -176,6 +177,22 @@ describe('identity: single sign-on through a real OpenID provider', () => {
     expect(await t.db('users').whereRaw('lower(email) = lower(?)', [p.email!]).first()).to.equal(undefined);
   });
 
+  it('an ID token whose signature is not made with a key of the provider’s JWKS is refused', async () => {
+    const p = person(provider);
+    const attempt = await reachCallback(t, provider, p.login);
+    // Every claim right (issuer, audience, nonce, times); only the key is not the provider's.
+    const genuine = await provider.idTokenFor(CMS_CLIENT, p.login, attempt.nonce);
+    const { privateKey } = await generateKeyPair('RS256');
+    const forged = await new SignJWT(decodeJwt(genuine))
+      .setProtectedHeader({ alg: 'RS256', kid: decodeProtectedHeader(genuine).kid })
+      .sign(privateKey);
+    provider.swapNextIdToken(forged);
+    const res = await deliver(t, attempt);
+    expect(res.statusCode).to.equal(401);
+    expect(res.json().code).to.equal('OIDC_TOKEN_INVALID');
+    expect(sessionSetCookie(res)).to.equal(undefined);
+  });
+
   it('an expired authorization code is refused by the provider and no session is opened', async () => {
     const p = person(provider);
     const attempt = await reachCallback(t, provider, p.login);
@@ -207,10 +224,14 @@ describe('identity: single sign-on through a real OpenID provider', () => {
       expect(refused.json().code).to.equal('MFA_NOT_ASSERTED');
       expect(sessionSetCookie(refused)).to.equal(undefined);
 
-      const withMfa = person(provider, { groups: ['mfa-group'], amr: ['pwd', 'mfa'] });
+      // An existing account with a password session and no second factor of its own.
+      const existing = await t.createUser({ roles: ['viewer'] });
+      const withMfa = person(provider, { email: existing.email, groups: ['mfa-group'], amr: ['pwd', 'mfa'] });
       const res = await ssoSignIn(t, provider, withMfa.login);
       expect(res.statusCode, res.body).to.equal(302);
       expect((await me(res)).roles).to.include('sso-mfa-role');
+      // The claim gave it a role that requires 2FA: its password session ended, as a change by hand would.
+      expect((await t.call('GET', '/auth/me', existing)).statusCode).to.equal(401);
     } finally {
       await t.call('PUT', '/security-settings', admin, { mfaRequiredRoles: [] });
     }
