@@ -12,6 +12,7 @@ import {
   diffForAudit,
   forbidden,
   inTransaction,
+  type Tx,
   type WriteOptions,
 } from '../../../kernel/index.ts';
 import type { LocalLogin, OidcStore, StoredOidcSettings } from '../store/oidc.ts';
@@ -189,7 +190,7 @@ export class OidcSettingsService {
     });
   }
 
-  private async validate(s: StoredOidcSettings, trx: Parameters<OidcStore['read']>[0]): Promise<void> {
+  private async validate(s: StoredOidcSettings, trx: Tx): Promise<void> {
     if (s.issuer) {
       const problem = issuerProblem(s.issuer, this.deps.production);
       if (problem) throw badRequest(problem, 'issuer', 'OIDC_ISSUER_INVALID');

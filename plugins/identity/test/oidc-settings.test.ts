@@ -196,3 +196,25 @@ describe('identity: single sign-on keeps the last administrator', () => {
     expect(row.after).to.deep.equal({ roles: ['admin', 'viewer'] });
   });
 });
+
+describe('identity: single sign-on in production', () => {
+  let t: TestKernel;
+  let provider: TestOidcProvider;
+  before(async () => {
+    provider = await startProvider();
+    const key = 'a'.repeat(64);
+    t = await startSsoKernel({ NODE_ENV: 'production', OIDC_SETTINGS_ENCRYPTION_KEY: key, TOTP_ENCRYPTION_KEY: key });
+  });
+  after(async () => {
+    await t.close();
+    await provider.close();
+  });
+
+  it('an http:// issuer is refused, also on loopback: production needs https://', async () => {
+    const res = await t.call('PUT', '/oidc-settings', await t.admin(), ssoSettings(provider));
+    expect(res.statusCode).to.equal(400);
+    expect(res.json()).to.include({ code: 'OIDC_ISSUER_INVALID', field: 'issuer' });
+    expect(res.json().message).to.contain('https://');
+    expect((await t.call('GET', '/auth/oidc', null)).json().enabled).to.equal(false);
+  });
+});
