@@ -70,7 +70,10 @@ export class SignInService {
   async login(email: string, password: string, meta: ClientMeta): Promise<LoginOutcome> {
     // With single sign-on's `localLogin: none` no password is looked at (nor counted against the lockout).
     const rule = await this.deps.localLogin.localLogin();
-    if (rule === 'none') refuseLocalLogin(rule);
+    if (rule === 'none') {
+      this.deps.log.warn({ userId: null, ip: meta.ip, reason: 'password sign-in off' }, 'sign-in failed');
+      refuseLocalLogin(rule);
+    }
     const key = LoginLockout.key(email);
     this.refuseWhileLocked(key);
     const account = await this.deps.users.credentialsByEmail(email);
@@ -84,7 +87,13 @@ export class SignInService {
     }
     // Break-glass: with `localLogin: admins` only holders of every key ('*') keep password sign-in.
     // Checked after the password, so the answer says nothing about an account to who lacks it.
-    if (rule === 'admins' && !(await this.holdsEveryKey(account.roles))) refuseLocalLogin(rule);
+    if (rule === 'admins' && !(await this.holdsEveryKey(account.roles))) {
+      this.deps.log.warn(
+        { userId: account.id, ip: meta.ip, reason: 'password sign-in for administrators only' },
+        'sign-in failed',
+      );
+      refuseLocalLogin(rule);
+    }
     // The lockout counter is cleared only once a session exists: a right password followed by
     // wrong second-factor codes still counts towards the lockout.
     if (await this.deps.mfa.isEnabled(account.id)) {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { auditRows, cookieOf, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 import { freePort } from '../../../test/helpers/ports.ts';
 import type { TestOidcProvider } from '../../../test/helpers/oidc-provider.ts';
-import { login } from './helpers.ts';
+import { captureWarnings, login } from './helpers.ts';
 import {
   CMS_CLIENT,
   configure,
@@ -120,9 +120,12 @@ describe('identity: single-sign-on settings, password sign-in rule and the start
     const editor = await t.createUser({ roles: ['editor'] });
     const breakGlass = await t.createUser({ roles: ['admin'] });
     await configure(t, admin, { localLogin: 'admins' });
+    const warnings = captureWarnings(t);
     const refused = await login(t, editor.email, editor.password);
     expect(refused.statusCode).to.equal(403);
     expect(refused.json().code).to.equal('LOCAL_LOGIN_DISABLED');
+    // Logged as a failed sign-in with the user id (spec), like any other.
+    expect(warnings.some((w) => w.msg === 'sign-in failed' && w.obj.userId === editor.id)).to.equal(true);
     const wrongPassword = await login(t, editor.email, 'not-the-password');
     expect(wrongPassword.statusCode).to.equal(401);
     expect((await login(t, breakGlass.email, breakGlass.password)).statusCode).to.equal(200);
