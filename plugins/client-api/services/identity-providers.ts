@@ -44,8 +44,9 @@ interface IssuerKeys {
 /**
  * Verifies access tokens of `jwt` clients against their identity provider: discovery
  * (`<issuer>/.well-known/openid-configuration`, whose `issuer` must match), its `jwks_uri`, then the
- * signature (asymmetric algorithms only), issuer, audience, `exp`/`nbf` with the clock skew, and a
- * maximum lifetime (`exp - iat`). Key sets are cached per issuer.
+ * signature (asymmetric algorithms only), issuer, audience, `exp`/`nbf`/`iat` with the clock skew (an
+ * `iat` in the future is refused), and a maximum lifetime (`exp - iat` and `exp - now`). Key sets are
+ * cached per issuer.
  */
 export class IdentityProviders {
   private readonly cache = new Map<string, IssuerKeys>();
@@ -58,12 +59,16 @@ export class IdentityProviders {
   async verify(token: string, reg: JwtRegistration): Promise<JWTPayload> {
     const keys = await this.keysOf(reg.issuer, false);
     const skew = reg.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS;
+    const max = reg.maxTokenLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
     const options = {
       issuer: reg.issuer,
       audience: reg.audience,
       clockTolerance: skew,
       algorithms: ALGORITHMS,
       requiredClaims: ['exp', 'iat'],
+      // Also refuses an `iat` later than now plus the skew: a token "issued" in the future would
+      // otherwise carry its whole lifetime from that date (iat = now + 1 year, exp = iat + 600).
+      maxTokenAge: max,
       currentDate: this.deps.clock.now(),
     };
     let payload: JWTPayload;
@@ -83,10 +88,7 @@ export class IdentityProviders {
         })
       ).payload;
     }
-    const lifetime = (payload.exp ?? 0) - (payload.iat ?? 0);
-    const max = reg.maxTokenLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
-    if (lifetime > max)
-      throw unauthorized(`Token lifetime ${lifetime}s is over the client's maximum of ${max}s`, 'INVALID_TOKEN');
+    assertLifetime(payload, max, skew, this.deps.clock.now().getTime() / 1000);
     return payload;
   }
 
@@ -127,6 +129,20 @@ export class IdentityProviders {
       throw new Error(`${url} is not a JSON object`);
     return value as Record<string, unknown>;
   }
+}
+
+/**
+ * However the claims are dated, a token is accepted for at most `max` seconds (plus the skew) from
+ * now: `exp - iat`, `exp - now` and the window from `nbf` are each bounded, and `nbf` may not come
+ * after `exp`. jose has already checked `exp`, `nbf` and `iat` against now with the skew.
+ */
+function assertLifetime(payload: JWTPayload, max: number, skew: number, now: number): void {
+  const exp = payload.exp as number;
+  const iat = payload.iat as number;
+  const refuse = (why: string) => unauthorized(`Token refused (${why})`, 'INVALID_TOKEN');
+  if (exp - iat > max) throw refuse(`lifetime ${exp - iat}s is over the client's maximum of ${max}s`);
+  if (exp - now > max + skew) throw refuse(`it expires more than ${max}s from now`);
+  if (payload.nbf !== undefined && payload.nbf > exp) throw refuse('nbf is after exp');
 }
 
 function invalidToken(err: unknown): Error {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { ManualClock } from '../../../kernel/clock.ts';
 import { startClientKernel, type ClientKernel } from './helpers.ts';
@@ -196,6 +197,49 @@ describe('client-api: authentication on /client/v1', () => {
       expect(
         (await me(await issuer.token({ aud: audience, scope }, { iat: now - 310, lifetime: 300 }))).statusCode,
       ).to.equal(200);
+    });
+
+    it('bounds a token to its maximum lifetime from now, however iat, nbf and exp are dated (401)', async () => {
+      const scope = 'data:read:Article';
+      const now = Math.floor(clock.now().getTime() / 1000);
+      const year = 365 * 24 * 3600;
+      const cases = {
+        // Issued "in a year" with a 600 s lifetime: valid for a year and 10 minutes if iat were trusted.
+        'iat a year ahead': await issuer.token({ aud: audience, scope }, { iat: now + year, lifetime: 600 }),
+        'iat beyond the skew': await issuer.token({ aud: audience, scope }, { iat: now + 45, lifetime: 300 }),
+        'nbf after exp': await issuer.token({ aud: audience, scope, nbf: now + 20 }, { iat: now, lifetime: 10 }),
+      };
+      for (const [name, token] of Object.entries(cases)) {
+        const res = await me(token);
+        expect(res.statusCode, name).to.equal(401);
+        expect(res.json().code, name).to.equal('INVALID_TOKEN');
+      }
+      // Within the skew (30 s) a clock running ahead at the provider is tolerated.
+      expect((await me(await issuer.token({ aud: audience, scope }, { iat: now + 20 }))).statusCode).to.equal(200);
+    });
+
+    it('refuses alg none, an HS256 token keyed with the public key, and tokens missing exp or iat (401)', async () => {
+      const now = Math.floor(clock.now().getTime() / 1000);
+      const claims = { iss: issuer.url, aud: audience, scope: 'data:read:Article', iat: now, exp: now + 300 };
+      const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+      const unsigned = `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`;
+      const publicJwk = await issuer.publicJwk();
+      const hsInput = `${b64({ alg: 'HS256', kid: publicJwk.kid })}.${b64(claims)}`;
+      const hsSignature = createHmac('sha256', JSON.stringify(publicJwk)).update(hsInput).digest('base64url');
+      const { exp: _exp, ...noExp } = claims;
+      const { iat: _iat, ...noIat } = claims;
+      const cases = {
+        'alg none': unsigned,
+        'HS256 with the public key': `${hsInput}.${hsSignature}`,
+        'no exp': await issuer.sign(noExp),
+        'no iat': await issuer.sign(noIat),
+      };
+      for (const [name, token] of Object.entries(cases)) {
+        const res = await me(token);
+        expect(res.statusCode, name).to.equal(401);
+        expect(res.json().code, name).to.equal('INVALID_TOKEN');
+      }
+      expect((await me(await issuer.sign(claims))).statusCode).to.equal(200);
     });
 
     it('caches the key set, and fetches it again when the provider rotates its key', async () => {

@@ -43,9 +43,15 @@ export async function startIssuer() {
       .sign((opts.key ?? current.key).privateKey);
   };
 
+  /** Exactly these claims, signed with the current key (no claim added). */
+  const sign = (claims: JWTPayload) =>
+    new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: current.kid }).sign(current.key.privateKey);
+
   return {
     url,
     token,
+    sign,
+    publicJwk: async () => ({ ...(await exportJWK(current.key.publicKey)), kid: current.kid }),
     requests: () => requests,
     async rotate() {
       current = { kid: `k${Date.now()}`, key: await generateKeyPair('RS256') };
