@@ -4,7 +4,7 @@ import { ANONYMOUS, conflict, inTransaction, isHttpError, type App, type Db, typ
 import { parseFilters, withTypedFilters } from '../services/data-queries.ts';
 import type { ClientApiServices } from '../services/index.ts';
 import { clientOf, ClientNotFound, orNotFound } from './client-scope.ts';
-import { clientObject, ClientObjectTexts } from './client-objects.ts';
+import { ClientObjectTexts, undisclosedConflict, writtenObject } from './client-objects.ts';
 
 const tags = ['client'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -93,6 +93,19 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
     };
   };
 
+  /**
+   * Which existing rows a client's write may change: rows of the route's class that this client
+   * created; another language row of the record (a new language joins it, or shared fields are
+   * synced into it) only while it is still a draft. Everything else answers like a missing id.
+   */
+  const ownDrafts = (request: FastifyRequest, className: string) => {
+    const clientId = clientOf(request).client.id;
+    return {
+      mayChange: (row: { className: string; createdBy: string | null; published: boolean }, how: string) =>
+        row.className === className && row.createdBy === clientId && (how === 'target' || !row.published),
+    };
+  };
+
   app.post(
     '/client/v1/data/:class',
     {
@@ -117,13 +130,17 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
         const className = request.params.class;
         if (!clientOf(request).scopes.mayData('data:write', className)) throw new ClientNotFound();
         const created = await dataObjects
-          .create(writeContext(request as FastifyRequest), { ...request.body, className, published: false })
+          .create(
+            writeContext(request as FastifyRequest),
+            { ...request.body, className, published: false },
+            ownDrafts(request as FastifyRequest, className),
+          )
           .catch((err: unknown) => {
             if (isHttpError(err) && err.statusCode === 400 && (err.field === 'className' || err.field === 'classId'))
               throw new ClientNotFound();
-            throw err;
+            throw undisclosedConflict(err);
           });
-        return reply.code(201).send(clientObject(created));
+        return reply.code(201).send(writtenObject(created, { key: true, attributes: request.body.attributes }));
       }),
   );
 
@@ -148,15 +165,25 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
       orNotFound(reply, async () => {
         const { class: className, id } = request.params;
         if (!clientOf(request).scopes.mayData('data:write', className) || !UUID.test(id)) throw new ClientNotFound();
-        // One transaction: an object of another class, or a published one, is refused with nothing changed.
+        // One transaction: a row that is not this client's draft of this class answers like a missing id
+        // before its input is checked; the client's own draft, once published, is refused (409) with
+        // nothing changed (hook rows included).
         const updated = await inTransaction(db, undefined, async (trx) => {
-          const object = await dataObjects.update(writeContext(request as FastifyRequest, trx), id, request.body);
-          if (object.class.name !== className) throw new ClientNotFound();
+          const object = await dataObjects
+            .update(
+              writeContext(request as FastifyRequest, trx),
+              id,
+              request.body,
+              ownDrafts(request as FastifyRequest, className),
+            )
+            .catch((err: unknown) => {
+              throw undisclosedConflict(err);
+            });
           if (object.published)
             throw conflict('Clients change drafts only; this object is published', 'OBJECT_PUBLISHED');
           return object;
         });
-        return clientObject(updated);
+        return writtenObject(updated, { key: request.body.key !== undefined, attributes: request.body.attributes });
       }),
   );
 }

@@ -1,3 +1,4 @@
+import { conflict, isHttpError } from '../../../kernel/index.ts';
 import type { ClientApiServices } from '../services/index.ts';
 
 type DataObjects = ClientApiServices['dataObjects'];
@@ -18,6 +19,43 @@ export function clientObject(o: Dto) {
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,
   };
+}
+
+/**
+ * The answer to a client's write: the record's identity and the values this request wrote (`key`
+ * when it was sent, or on create; the attributes named in the body, as stored). Never values the
+ * request did not send: the row is a draft, and drafts are never shown to clients (staff may have
+ * changed other values, or a new language may have brought the record's shared values).
+ */
+export function writtenObject(o: Dto, sent: { key: boolean; attributes?: Record<string, unknown> }) {
+  const attributes: Record<string, unknown> = {};
+  for (const name of Object.keys(sent.attributes ?? {}))
+    if (Object.hasOwn(o.attributes, name)) attributes[name] = o.attributes[name];
+  return {
+    id: o.id,
+    className: o.class.name,
+    locale: o.locale,
+    ...(sent.key ? { key: o.key } : {}),
+    translationGroupId: o.translationGroupId,
+    published: o.published,
+    attributes,
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
+  };
+}
+
+/** The data plugin's answers when a key or a unique value is taken, by whatever object. */
+const TAKEN = new Set(['KEY_IN_USE', 'UNIQUE_VIOLATION']);
+
+/**
+ * A write refused because a key or unique value is taken answers one way on the client surface: no
+ * field, no id, the same whether the holder is a draft or published, a key or a unique field. That
+ * the value is taken cannot be hidden from a writer (the database refuses it), but nothing else is
+ * told about the object holding it.
+ */
+export function undisclosedConflict(err: unknown): unknown {
+  if (!isHttpError(err) || err.statusCode !== 409 || !TAKEN.has(err.code)) return err;
+  return conflict('A value that must be unique in this class is already in use', 'UNIQUE_VIOLATION');
 }
 
 /**

@@ -157,9 +157,13 @@ describe('client-api: data on /client/v1', () => {
       expect((await k.asClient(writer, 'GET', `/client/v1/data/${article}/${created.id}`)).statusCode).to.equal(404);
     });
 
-    it('patches a draft (without flags when the header is absent); refuses published objects and other classes with nothing changed', async () => {
+    it('patches its own draft (without flags when the header is absent); refuses it once published, and other classes, with nothing changed', async () => {
+      const own = await k.asClient(writer, 'POST', `/client/v1/data/${article}`, {
+        payload: { attributes: { title: 'Cheese cake' } },
+      });
+      const ownId = own.json().id;
       k.changes.splice(0);
-      const res = await k.asClient(writer, 'PATCH', `/client/v1/data/${article}/${ids.cake}`, {
+      const res = await k.asClient(writer, 'PATCH', `/client/v1/data/${article}/${ownId}`, {
         payload: { attributes: { title: 'Cheesecake' } },
       });
       expect(res.statusCode, res.body).to.equal(200);
@@ -167,16 +171,18 @@ describe('client-api: data on /client/v1', () => {
       expect(k.changes[0]).to.deep.include({ kind: 'updated', flags: undefined });
       expect(k.changes[0].actor.type).to.equal('api-client');
 
-      const published = await k.asClient(writer, 'PATCH', `/client/v1/data/${article}/${ids.apple}`, {
+      await k.asAdmin('PATCH', `/data-objects/${ownId}`, { published: true });
+      const published = await k.asClient(writer, 'PATCH', `/client/v1/data/${article}/${ownId}`, {
         payload: { attributes: { title: 'Changed' } },
       });
       expect(published.statusCode).to.equal(409);
+      expect(published.json().code).to.equal('OBJECT_PUBLISHED');
       const otherClass = await k.asClient(writer, 'PATCH', `/client/v1/data/${article}/${ids.otherClass}`, {
         payload: { attributes: { title: 'Changed' } },
       });
       expect(otherClass.statusCode).to.equal(404);
       expect(otherClass.body).to.equal('Not found');
-      const rows = await k.t.db('data_objects').whereIn('id', [ids.apple, ids.otherClass]).select('attributes');
+      const rows = await k.t.db('data_objects').whereIn('id', [ownId, ids.otherClass]).select('attributes');
       for (const row of rows) expect(row.attributes.title).to.not.equal('Changed');
     });
 

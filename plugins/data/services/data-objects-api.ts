@@ -1,7 +1,7 @@
 import { toObjectDto, type ObjectDto } from '../model.ts';
 import type { WriteContext } from './actor.ts';
 import type { DataServices } from './index.ts';
-import type { CreateObjectInput, UpdateObjectInput } from './object-service.ts';
+import type { CreateObjectInput, UpdateObjectInput, WriteGuard } from './object-service.ts';
 import type { CachedAnswer } from './public-read-cache.ts';
 import type { QueryInput } from './query-service.ts';
 
@@ -26,12 +26,15 @@ export interface DataObjectsApi {
    */
   publishedAnswer(id: string): Promise<PublishedAnswer>;
   publishedPageAnswer(input: QueryInput): Promise<PublishedAnswer>;
-  create(ctx: WriteContext, input: CreateObjectInput): Promise<ObjectDto>;
-  update(ctx: WriteContext, id: string, input: UpdateObjectInput): Promise<ObjectDto>;
+  /** `guard`: a new language joins only a record whose rows it allows (else the unknown-group 400). */
+  create(ctx: WriteContext, input: CreateObjectInput, guard?: WriteGuard): Promise<ObjectDto>;
+  /** `guard`: a row it does not allow answers the missing-object 404 before any check of the input. */
+  update(ctx: WriteContext, id: string, input: UpdateObjectInput, guard?: WriteGuard): Promise<ObjectDto>;
   remove(ctx: WriteContext, id: string): Promise<void>;
 }
 
 export type PublishedAnswer = Readonly<CachedAnswer>;
+export type { GuardedRow, WriteGuard } from './object-service.ts';
 
 export function dataObjectsApi(data: DataServices): DataObjectsApi {
   return {
@@ -40,12 +43,12 @@ export function dataObjectsApi(data: DataServices): DataObjectsApi {
     queryPublished: async (input) => JSON.parse((await data.publicReads.page(input)).body),
     publishedAnswer: (id) => data.publicReads.byId(id),
     publishedPageAnswer: (input) => data.publicReads.page(input),
-    async create(ctx, input) {
-      const { row, className } = await data.objects.create(ctx, input);
+    async create(ctx, input, guard) {
+      const { row, className } = await data.objects.create(ctx, input, guard);
       return toObjectDto(row, className);
     },
-    async update(ctx, id, input) {
-      const { row, className } = await data.objects.update(ctx, id, input);
+    async update(ctx, id, input, guard) {
+      const { row, className } = await data.objects.update(ctx, id, input, guard);
       return toObjectDto(row, className);
     },
     remove: (ctx, id) => data.objects.remove(ctx, id),

@@ -43,6 +43,31 @@ export interface CreateObjectInput {
   translationGroupId?: string;
 }
 
+/** An existing row as a write guard sees it. */
+export interface GuardedRow {
+  id: string;
+  className: string;
+  /** The change actor id of whoever created the row (null for forms, imports and bulk writes). */
+  createdBy: string | null;
+  published: boolean;
+}
+
+/**
+ * Record-level access of a writer that may change only some rows (an API client changes only its own
+ * drafts). `target` is the row a PATCH names; `language` is another language row of the record that
+ * the write would also change (a new language is added to its group, or shared fields are synced).
+ */
+export interface WriteGuard {
+  mayChange(row: GuardedRow, how: 'target' | 'language'): boolean;
+}
+
+const guarded = (row: ObjectRow, className: string): GuardedRow => ({
+  id: row.id,
+  className,
+  createdBy: row.created_by,
+  published: row.published,
+});
+
 export interface UpdateObjectInput {
   key?: string | null;
   parentId?: string | null;
@@ -66,7 +91,12 @@ export class ObjectService {
     );
   }
 
-  async create(ctx: WriteContext, input: CreateObjectInput): Promise<{ row: ObjectRow; className: string }> {
+  /** With a `guard`, a new language is added only to a record whose every row the guard lets the writer change. */
+  async create(
+    ctx: WriteContext,
+    input: CreateObjectInput,
+    guard?: WriteGuard,
+  ): Promise<{ row: ObjectRow; className: string }> {
     return inTransaction(this.deps.kernel.db, ctx.trx, async (trx) => {
       if (input.translationGroupId === undefined) return this.createRecord(trx, ctx, input);
       const cls = await this.classFor(trx, input);
@@ -75,7 +105,12 @@ export class ObjectService {
       if (!isUuid(input.translationGroupId))
         throw badRequest('translationGroupId must be a uuid', 'translationGroupId');
       const group = await objects.findGroupRows(trx, input.translationGroupId, 'update');
-      if (group.length === 0 || group[0].class_id !== cls.id)
+      // A record the writer may not change answers like one that does not exist.
+      if (
+        group.length === 0 ||
+        group[0].class_id !== cls.id ||
+        (guard && !group.every((r) => guard.mayChange(guarded(r, cls.name), 'language')))
+      )
         throw badRequest('No object of this class has this translationGroupId', 'translationGroupId');
       if (group.some((r) => r.locale === locale))
         throw conflict(`The record already has a ${locale} version`, 'LOCALE_EXISTS', 'locale');
@@ -195,15 +230,23 @@ export class ObjectService {
     };
   }
 
+  /**
+   * With a `guard`, a row it does not let the writer change answers like a missing one, before the
+   * input is checked against it (so no answer tells that the row exists), and shared fields are not
+   * synced into language rows it does not allow (409 SHARED_FIELDS_LOCKED).
+   */
   async update(
     ctx: WriteContext,
     id: string,
     input: UpdateObjectInput,
+    guard?: WriteGuard,
   ): Promise<{ row: ObjectRow; className: string }> {
     return inTransaction(this.deps.kernel.db, ctx.trx, async (trx) => {
       const before = await objects.findObjectById(trx, id, 'update');
       if (!before) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
       const cls = (await findClassById(trx, before.class_id, 'share'))!;
+      if (guard && !guard.mayChange(guarded(before, cls.name), 'target'))
+        throw notFound('Object not found', 'OBJECT_NOT_FOUND');
       const changed: string[] = [];
       const patch: Parameters<typeof objects.updateObjectRow>[2] = {};
 
@@ -273,6 +316,11 @@ export class ObjectService {
         const group = (await objects.findGroupRows(trx, row.translation_group_id, 'update')).filter(
           (r) => r.id !== row.id,
         );
+        if (guard && !group.every((r) => guard.mayChange(guarded(r, cls.name), 'language')))
+          throw conflict(
+            'Shared fields of this record also belong to language versions this writer may not change',
+            'SHARED_FIELDS_LOCKED',
+          );
         await this.syncGroup(trx, cls, row, group, ctx);
       }
       return { row, className: cls.name };
