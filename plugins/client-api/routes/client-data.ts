@@ -96,13 +96,17 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
   /**
    * Which existing rows a client's write may change: rows of the route's class that this client
    * created; another language row of the record (a new language joins it, or shared fields are
-   * synced into it) only while it is still a draft. Everything else answers like a missing id.
+   * synced into it) only while it is still a draft. Everything else answers like a missing id, and
+   * relations the client sends may name only published objects and its own drafts.
    */
   const ownDrafts = (request: FastifyRequest, className: string) => {
     const clientId = clientOf(request).client.id;
     return {
       mayChange: (row: { className: string; createdBy: string | null; published: boolean }, how: string) =>
         row.className === className && row.createdBy === clientId && (how === 'target' || !row.published),
+      // A relation may name a published object or one of the client's own drafts: a draft of someone
+      // else answers like an id that does not exist.
+      mayRelate: (row: { createdBy: string | null; published: boolean }) => row.published || row.createdBy === clientId,
     };
   };
 

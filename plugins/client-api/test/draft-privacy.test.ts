@@ -13,6 +13,8 @@ describe('client-api: drafts stay hidden from writing clients', () => {
   let cls: string;
   let writer: string;
   let otherWriter: string;
+  let maker: string;
+  let withMaker: string;
   const staff: Record<string, string> = {};
 
   before(async () => {
@@ -23,9 +25,19 @@ describe('client-api: drafts stay hidden from writing clients', () => {
       { name: 'sku', type: 'text', unique: true },
       { name: 'brand', type: 'text' },
     ]);
+    maker = await k.createClass([{ name: 'name', type: 'text' }]);
+    withMaker = await k.createClass([
+      { name: 'title', type: 'text' },
+      { name: 'maker', type: 'relation', relation: { class: maker } },
+      { name: 'others', type: 'array', of: 'relation', relation: { class: maker } },
+    ]);
     staff.draft = await k.createObject(cls, { title: 'Launch plan', notes: 'embargoed', sku: 'S-1' }, false, 'launch');
     staff.published = await k.createObject(cls, { title: 'Public', sku: 'S-2' }, true, 'public-one');
-    writer = (await k.createClient({ scopes: [`data:read:${cls}`, `data:write:${cls}`] })).key;
+    writer = (
+      await k.createClient({
+        scopes: [`data:read:${cls}`, `data:write:${cls}`, `data:write:${maker}`, `data:write:${withMaker}`],
+      })
+    ).key;
     otherWriter = (await k.createClient({ scopes: [`data:write:${cls}`] })).key;
   });
   after(() => k?.close());
@@ -145,5 +157,38 @@ describe('client-api: drafts stay hidden from writing clients', () => {
     expect(rows.map((r) => r.attributes.brand)).to.deep.equal(['A', 'A']);
     // A field of its own language still changes.
     expect((await patch(mine.id, { attributes: { title: 'Still mine' } })).statusCode).to.equal(200);
+  });
+
+  it('a relation the client sends may name a published object or its own draft; a draft of someone else answers like a missing id', async () => {
+    const staffDraft = await k.createObject(maker, { name: 'Secret maker' }, false);
+    const published = await k.createObject(maker, { name: 'Known maker' }, true);
+    const own = (
+      await k.asClient(writer, 'POST', `/client/v1/data/${maker}`, { payload: { attributes: { name: 'Mine' } } })
+    ).json().id;
+    const send = (attributes: Record<string, unknown>) =>
+      k.asClient(writer, 'POST', `/client/v1/data/${withMaker}`, { payload: { attributes } });
+    const answer = async (attributes: Record<string, unknown>, id: string) => {
+      const res = await send(attributes);
+      const { requestId: _r, ...body } = res.json();
+      return { status: res.statusCode, body: JSON.stringify(body).replaceAll(id, '<id>') };
+    };
+    const missing = randomUUID();
+    for (const [field, value] of [
+      ['maker', (id: string) => id],
+      ['others', (id: string) => [published, id]],
+    ] as const) {
+      const none = await answer({ [field]: value(missing) }, missing);
+      expect(none.status, field).to.equal(400);
+      expect(await answer({ [field]: value(staffDraft) }, staffDraft), field).to.deep.equal(none);
+    }
+    for (const id of [published, own]) expect((await send({ maker: id })).statusCode).to.equal(201);
+    // A relation staff set on the client's own draft does not block the client's later writes.
+    const mine = (await send({ title: 'a' })).json().id;
+    await k.asAdmin('PATCH', `/data-objects/${mine}`, { attributes: { maker: staffDraft } });
+    const later = await k.asClient(writer, 'PATCH', `/client/v1/data/${withMaker}/${mine}`, {
+      payload: { attributes: { title: 'b' } },
+    });
+    expect(later.statusCode, later.body).to.equal(200);
+    expect(later.body).to.not.include(staffDraft);
   });
 });

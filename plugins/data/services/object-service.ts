@@ -59,6 +59,11 @@ export interface GuardedRow {
  */
 export interface WriteGuard {
   mayChange(row: GuardedRow, how: 'target' | 'language'): boolean;
+  /**
+   * Whether the writer may point a relation at this object. Relation values the request sends that
+   * name an object it refuses answer the same 400 as an id no object has.
+   */
+  mayRelate?(target: GuardedRow): boolean;
 }
 
 const guarded = (row: ObjectRow, className: string): GuardedRow => ({
@@ -98,7 +103,7 @@ export class ObjectService {
     guard?: WriteGuard,
   ): Promise<{ row: ObjectRow; className: string }> {
     return inTransaction(this.deps.kernel.db, ctx.trx, async (trx) => {
-      if (input.translationGroupId === undefined) return this.createRecord(trx, ctx, input);
+      if (input.translationGroupId === undefined) return this.createRecord(trx, ctx, input, guard);
       const cls = await this.classFor(trx, input);
       const locale = checkLocale(input.locale ?? 'en');
       const key = checkKey(input.key);
@@ -116,10 +121,12 @@ export class ObjectService {
         throw conflict(`The record already has a ${locale} version`, 'LOCALE_EXISTS', 'locale');
       const parent = await this.parentFor(trx, cls, input.parentId ?? null, null);
       // A new language starts from the group's shared values; what the request sends wins.
-      const attributes = await this.normalize(trx, cls, {
-        ...withSharedFrom(cls, {}, group[0].attributes),
-        ...(input.attributes ?? {}),
-      });
+      const attributes = await this.normalize(
+        trx,
+        cls,
+        { ...withSharedFrom(cls, {}, group[0].attributes), ...(input.attributes ?? {}) },
+        guard && { guard, sent: input.attributes ?? {} },
+      );
       const values = this.newRow(ctx, input, cls, {
         locale,
         key,
@@ -153,12 +160,13 @@ export class ObjectService {
     trx: Tx,
     ctx: WriteContext,
     input: CreateObjectInput,
+    guard: WriteGuard | undefined,
   ): Promise<{ row: ObjectRow; className: string }> {
     // With a parent, the class is locked first as before: the parent row is locked while it is read,
     // and taking the class lock after it could deadlock with an "empty class" holding the class lock.
     const cached = input.parentId == null ? await this.cachedClassFor(input) : null;
     if (cached) {
-      const prepared = await this.prepareRecord(trx, ctx, input, cached).catch((err) => {
+      const prepared = await this.prepareRecord(trx, ctx, input, cached, guard).catch((err) => {
         if (isHttpError(err)) return null;
         throw err;
       });
@@ -166,14 +174,22 @@ export class ObjectService {
       if (made) return made;
     }
     const cls = await this.classFor(trx, input);
-    return (await this.writeRecord(trx, ctx, cls, await this.prepareRecord(trx, ctx, input, cls), null))!;
+    const prepared = await this.prepareRecord(trx, ctx, input, cls, guard);
+    return (await this.writeRecord(trx, ctx, cls, prepared, null))!;
   }
 
-  private async prepareRecord(trx: Tx, ctx: WriteContext, input: CreateObjectInput, cls: ClassRow) {
+  private async prepareRecord(
+    trx: Tx,
+    ctx: WriteContext,
+    input: CreateObjectInput,
+    cls: ClassRow,
+    guard: WriteGuard | undefined,
+  ) {
     const locale = checkLocale(input.locale ?? 'en');
     const key = checkKey(input.key);
     const parent = await this.parentFor(trx, cls, input.parentId ?? null, null);
-    const attributes = await this.normalize(trx, cls, input.attributes ?? {});
+    const sent = input.attributes ?? {};
+    const attributes = await this.normalize(trx, cls, sent, guard && { guard, sent });
     return {
       values: this.newRow(ctx, input, cls, { locale, key, parent, attributes, groupId: randomUUID() }),
       claims: uniqueEntriesOf(cls, attributes, locale),
@@ -252,7 +268,7 @@ export class ObjectService {
 
       if (input.attributes !== undefined) {
         const merged = { ...before.attributes, ...input.attributes };
-        const attributes = await this.normalize(trx, cls, merged);
+        const attributes = await this.normalize(trx, cls, merged, guard && { guard, sent: input.attributes });
         const names = changedAttributes(cls.fields, before.attributes, attributes);
         if (names.length > 0) {
           changed.push(...names);
@@ -436,10 +452,12 @@ export class ObjectService {
     return parent;
   }
 
+  /** `relating`: the relation values among the `sent` attributes must name objects the guard lets the writer relate to. */
   private async normalize(
     trx: Tx,
     cls: ClassRow,
     attributes: Record<string, unknown>,
+    relating?: { guard: WriteGuard; sent: Record<string, unknown> },
   ): Promise<Record<string, unknown>> {
     const refs: RelationRef[] = [];
     const out = normalizeAttributesOr400(
@@ -449,7 +467,27 @@ export class ObjectService {
     );
     assertObjectSize(out, this.deps.kernel.pluginConfig.DATA_MAX_OBJECT_BYTES);
     await checkRelationsOr400(trx, refs);
+    if (relating?.guard.mayRelate) await this.checkRelatable(trx, refs, relating.guard.mayRelate, relating.sent);
     return out;
+  }
+
+  /** A sent relation to an object the guard refuses answers like one to an id no object has. */
+  private async checkRelatable(
+    trx: Tx,
+    refs: readonly RelationRef[],
+    mayRelate: NonNullable<WriteGuard['mayRelate']>,
+    sent: Record<string, unknown>,
+  ): Promise<void> {
+    const named = refs.filter((r) => Object.hasOwn(sent, r.field.split('.')[1] ?? ''));
+    if (named.length === 0) return;
+    const rows = new Map(
+      (await objects.findObjectsByIds(trx, [...new Set(named.map((r) => r.id))])).map((r) => [r.id, r]),
+    );
+    const bad = named.find((r) => {
+      const row = rows.get(r.id);
+      return !row || !mayRelate(guarded(row, r.className));
+    });
+    if (bad) throw badRequest(`${bad.field}: no object of class ${bad.className} has id ${bad.id}`, bad.field);
   }
 
   /** Races the pre-checks cannot see end here: same key (class, key, locale) or same language twice. */
