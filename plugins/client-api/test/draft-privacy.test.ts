@@ -191,4 +191,21 @@ describe('client-api: drafts stay hidden from writing clients', () => {
     expect(later.statusCode, later.body).to.equal(200);
     expect(later.body).to.not.include(staffDraft);
   });
+
+  it('reads never tell a draft from a missing id: get, filters, order and hasMore see published objects only', async () => {
+    const get = async (id: string) => seen(await k.asClient(writer, 'GET', `/client/v1/data/${cls}/${id}`));
+    expect(await get(staff.draft)).to.deep.equal(await get(randomUUID()));
+    const list = async (query: string) => {
+      const res = await k.asClient(writer, 'GET', `/client/v1/data/${cls}?${query}`);
+      expect(res.statusCode, res.body).to.equal(200);
+      return res.json();
+    };
+    expect((await list('filter=title:eq:Launch%20plan')).objects).to.deep.equal([]);
+    expect((await list('filter=sku:eq:S-1')).objects).to.deep.equal([]);
+    expect((await list('filter=notes:exists:true')).objects).to.deep.equal([]);
+    // Drafts sort among the published ones in no order and count in no page.
+    const page = await list('limit=1&orderBy=title&dir=asc');
+    expect(page).to.deep.include({ hasMore: false });
+    expect(page.objects.map((o: { id: string }) => o.id)).to.deep.equal([staff.published]);
+  });
 });
