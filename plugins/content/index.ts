@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { definePlugin } from '../../kernel/index.ts';
+import { definePlugin, type PermissionRegistry } from '../../kernel/index.ts';
 import { ContentConfig } from './config.ts';
 import { CONTENT_PERMISSIONS } from './permissions.ts';
 import type { GatewayBindingSource, WebsiteUploadRules } from './ports.ts';
@@ -21,11 +21,16 @@ import { pageSearchSource } from './services/search-source.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** The gateway content bindings, as the gateway reads them (registry `gatewayBindingSources`). */
-function gatewayBindingSource(s: ContentServices): GatewayBindingSource {
+/**
+ * The gateway content bindings, as the gateway reads them (registry `gatewayBindingSources`): live
+ * while their page is published; a preview may use them when the user may read unpublished pages
+ * (`objects:read`, the key of the page routes).
+ */
+function gatewayBindingSource(s: ContentServices, permissions: PermissionRegistry): GatewayBindingSource {
   return {
     findBinding: (id, trx) => s.bindings.find(id, trx),
     checkSiteKey: (websiteId, presented) => s.websites.checkSiteKey(websiteId, presented),
+    mayPreview: (_binding, user) => permissions.allows(user, 'objects:read'),
   };
 }
 
@@ -62,7 +67,7 @@ export default definePlugin({
   migrations: path.join(here, 'migrations'),
   setup: (deps) => createContentServices(deps),
   contributes: {
-    gatewayBindingSources: ({ services }) => gatewayBindingSource(services),
+    gatewayBindingSources: ({ services, permissions }) => gatewayBindingSource(services, permissions),
     websiteUploadRules: ({ services }) => websiteUploadRules(services),
     searchSources: ({ services }) => pageSearchSource({ pages: services.pageStore, directory: services.directory }),
   },

@@ -6,7 +6,8 @@ import type { PluginContributions } from '../../kernel/index.ts';
  * - `gatewayBindingSources` (gateway): the gateway content bindings. A page node that reads
  *   third-party data gets a server-assigned `gatewayBindingId` when the page is saved, stored in this
  *   plugin's table `content_gateway_bindings`; the gateway's `/api/v1/gateway/resolve` and `/submit`
- *   read them, and check the website's site key, through this source;
+ *   read them, and check the website's site key, through this source (live only while the page is
+ *   published; previews by users holding `objects:read`);
  * - `websiteUploadRules` (assets): which website a public form upload is for, and its upload rules
  *   (`settings.uploads`), read by the asset plugin's upload intent and by public form submits;
  * - `searchSources` (search): pages.

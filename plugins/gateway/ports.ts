@@ -1,4 +1,4 @@
-import type { Tx } from '../../kernel/index.ts';
+import type { Tx, UserActor } from '../../kernel/index.ts';
 
 /**
  * What the gateway plugin offers other plugins:
@@ -105,6 +105,12 @@ export interface GatewayBinding {
   resultFilter: BindingResultFilter | null;
   /** `resolve` reads (GET-like), `submit` sends a form (POST-like). */
   mode: 'resolve' | 'submit';
+  /**
+   * True when the content holding the binding is published: only then does it answer anonymous
+   * callers of `/resolve` and `/submit`. Unset or false (a draft page) counts as not live: such a
+   * binding answers like an unknown one there, and only a preview may use it (`mayPreview`).
+   */
+  live?: boolean;
 }
 
 /**
@@ -119,6 +125,12 @@ export interface GatewayBindingSource {
    * False for an unknown website or a wrong/missing key.
    */
   checkSiteKey(websiteId: string, presented: string | undefined): Promise<boolean>;
+  /**
+   * Whether a signed-in user may use the binding in a preview (`/api/v1/gateway/preview/resolve` and
+   * `/preview/submit`), live or not: the source knows who may see the unpublished content that holds
+   * it. Without this member no binding of the source can be previewed.
+   */
+  mayPreview?(binding: GatewayBinding, user: UserActor): boolean | Promise<boolean>;
 }
 
 declare module '../../kernel/index.ts' {

@@ -313,7 +313,7 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
     );
   });
 
-  it('(f) a saved page binding resolves through the gateway with the site key; a wrong key is refused', async () => {
+  it('(f) a published page binding resolves through the gateway with the site key (a draft one only in a preview); a wrong key is refused', async () => {
     const site = await admin('POST', '/cms-one/websites', { name: 'Chain', rootPath: '/chain', locales: ['en'] });
     expect(site.statusCode, site.body).to.equal(201);
     const websiteId = site.json().id;
@@ -349,6 +349,20 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
     const regen = await admin('POST', `/cms-one/websites/${websiteId}/gateway-api-key/regenerate`);
     expect(regen.statusCode, regen.body).to.equal(200);
     const siteKey = regen.json().siteKey;
+
+    // A draft page's binding is not live: anonymous callers get the unknown-binding 404, site key or
+    // not; a preview with a session that may read pages reaches it.
+    const draft = await call('POST', '/api/v1/gateway/resolve', {
+      body: { gatewayBindingId: bindingId },
+      headers: { 'x-cms-site-key': siteKey },
+    });
+    expect(draft.statusCode, draft.body).to.equal(404);
+    expect(draft.json().code).to.equal('BINDING_NOT_FOUND');
+    const preview = await admin('POST', '/api/v1/gateway/preview/resolve', { gatewayBindingId: bindingId });
+    expect(preview.statusCode, preview.body).to.equal(200);
+    expect(preview.json().data).to.deep.equal({ city: 'Berlin', main: { temp: 281.5, humidity: 80 } });
+    const published = await admin('PATCH', `/cms-one/pages/${page.json().id}`, { published: true });
+    expect(published.statusCode, published.body).to.equal(200);
 
     const resolved = await call('POST', '/api/v1/gateway/resolve', {
       body: { gatewayBindingId: bindingId },

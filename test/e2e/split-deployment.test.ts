@@ -256,6 +256,8 @@ describe('split deployment: three services behind the edge proxy (real processes
         locale: 'en',
         path: '/now',
         title: 'Now',
+        // Only a published page's bindings answer published sites.
+        published: true,
         content: { type: 'div', props: { binding } },
       },
     });

@@ -26,9 +26,13 @@ const toBinding = (r: BindingRow): GatewayBinding => ({
 export class BindingStore {
   constructor(private readonly db: Db) {}
 
+  /** A binding with `live`: true while its page is published (a binding without a page is never live). */
   async find(id: string, trx?: Tx): Promise<GatewayBinding | undefined> {
-    const row = await (trx ?? this.db)('content_gateway_bindings').where({ id }).first();
-    return row ? toBinding(row) : undefined;
+    const row = await (trx ?? this.db)('content_gateway_bindings as b')
+      .leftJoin('content_pages as p', 'p.id', 'b.page_id')
+      .where('b.id', id)
+      .first('b.*', 'p.published as page_published');
+    return row ? { ...toBinding(row), live: row.page_published === true } : undefined;
   }
 
   async idsOfPage(pageId: string, trx: Tx): Promise<Set<string>> {

@@ -50,7 +50,20 @@ describe('content: gateway bindings and staged pages', () => {
       parameters: { path: { city: 'Oslo' }, query: { units: 'metric' } },
       resultFilter: { path: 'data', pick: ['temp'], limit: 5 },
       mode: 'resolve',
+      live: false,
     });
+    // Live only while the page is published; a preview needs a user who may read unpublished pages.
+    const source = contentContributions(k.t).bindings;
+    const actorOf = async (user: { cookie: string }) =>
+      (await k.t.kernel.resolve('sessions').resolve(user.cookie.split('=')[1]!))!;
+    expect(await source.mayPreview!(binding!, await actorOf(k.reader))).to.equal(true);
+    expect(await source.mayPreview!(binding!, await actorOf(k.nobody))).to.equal(false);
+    expect((await k.call('PATCH', `/cms-one/pages/${page.id}`, k.publisher, { published: true })).statusCode).to.equal(
+      200,
+    );
+    expect((await source.findBinding(id))?.live).to.equal(true);
+    await k.call('PATCH', `/cms-one/pages/${page.id}`, k.publisher, { published: false });
+    expect((await source.findBinding(id))?.live).to.equal(false);
     // A save that keeps the node keeps its id; a node without a binding loses it.
     const again = await k.call('PATCH', `/cms-one/pages/${page.id}`, k.editor, { content: page.content });
     expect(again.json().content.children[1].props.gatewayBindingId).to.equal(id);

@@ -7,6 +7,7 @@ import { startUpstream, type Upstream } from '../../../test/helpers/upstream.ts'
 interface Fixture {
   addWebsite(siteKey: string | null): Promise<string>;
   addBinding(b: Record<string, unknown>): Promise<string>;
+  allowPreview(userId: string): void;
 }
 
 describe('published sites: /api/v1/gateway/resolve and /submit through bindings', () => {
@@ -163,6 +164,87 @@ describe('published sites: /api/v1/gateway/resolve and /submit through bindings'
     await g.call('DELETE', `/api/v1/gateway/endpoints/${ep.id}`, g.manager);
     expect((await post('/api/v1/gateway/resolve', { gatewayBindingId: orphan })).statusCode).to.equal(404);
     expect(up.requests).to.have.length(0);
+  });
+
+  it('a binding of unpublished content answers anonymous callers like an unknown id, site key or not, and calls nothing', async () => {
+    const website = await sites.addWebsite('wsk_draft-site');
+    const binding = (mode: 'resolve' | 'submit') => ({
+      websiteId: website,
+      endpointId,
+      routeId: mode === 'resolve' ? getRoute : postRoute,
+      parameters: { path: { section: 'sport', form: 'f' } },
+      resultFilter: null,
+      mode,
+      live: false,
+    });
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const mode of ['resolve', 'submit'] as const) {
+      const draft = await sites.addBinding(binding(mode));
+      const answer = async (id: string, headers: Record<string, string>) => {
+        const res = await post(`/api/v1/gateway/${mode}`, { gatewayBindingId: id }, headers);
+        const { requestId: _r, ...body } = res.json();
+        return { status: res.statusCode, body };
+      };
+      const expected = await answer(unknown, {});
+      expect(expected.status).to.equal(404);
+      const variants: Record<string, string>[] = [
+        {},
+        { 'x-cms-site-key': 'wsk_draft-site' },
+        { 'x-cms-site-key': 'wrong' },
+      ];
+      for (const headers of variants)
+        expect(await answer(draft, headers), `${mode} ${JSON.stringify(headers)}`).to.deep.equal(expected);
+    }
+    expect(up.requests).to.have.length(0);
+  });
+
+  it('a preview (staff session) reaches a binding its source lets the user preview, without the site key; others answer 404', async () => {
+    const website = await sites.addWebsite('wsk_preview-site');
+    const draft = await sites.addBinding({
+      websiteId: website,
+      endpointId,
+      routeId: getRoute,
+      parameters: { path: { section: 'sport' } },
+      resultFilter: { path: 'items', pick: ['title'], limit: 1 },
+      mode: 'resolve',
+      live: false,
+    });
+    const form = await sites.addBinding({
+      websiteId: website,
+      endpointId,
+      routeId: postRoute,
+      parameters: { path: { form: 'f' } },
+      resultFilter: null,
+      mode: 'submit',
+      live: false,
+    });
+    const { editor, outsider } = await g.t.users({ editor: [], outsider: [] });
+    sites.allowPreview(editor.id);
+    const preview = (who: typeof editor | null, kind: string, body: Record<string, unknown>) =>
+      g.call('POST', `/api/v1/gateway/preview/${kind}`, who, body);
+    expect((await preview(null, 'resolve', { gatewayBindingId: draft })).statusCode).to.equal(401);
+    const refused = await preview(outsider, 'resolve', { gatewayBindingId: draft });
+    expect(refused.statusCode).to.equal(404);
+    expect(refused.json().code).to.equal('BINDING_NOT_FOUND');
+    expect(up.requests).to.have.length(0);
+    const seen = await preview(editor, 'resolve', { gatewayBindingId: draft });
+    expect(seen.statusCode, seen.body).to.equal(200);
+    expect(seen.json()).to.deep.equal({ data: [{ title: 'One' }] });
+    const sent = await preview(editor, 'submit', { gatewayBindingId: form, fields: { answer: 'plain' } });
+    expect(sent.json()).to.include({ success: true, outcome: 'thanks_1' });
+    expect((await preview(editor, 'resolve', { gatewayBindingId: form })).statusCode).to.equal(404);
+    // A cookie write from a foreign origin is refused by the kernel before the binding is looked up.
+    const foreign = await g.call(
+      'POST',
+      '/api/v1/gateway/preview/resolve',
+      editor,
+      { gatewayBindingId: draft },
+      {
+        origin: 'https://evil.example',
+      },
+    );
+    expect(foreign.statusCode).to.equal(403);
+    expect(up.requests).to.have.length(2);
   });
 
   it('submit: { success, response } plus outcome only for a plain key of 1-32 letters, digits, _ or -', async () => {
