@@ -21,6 +21,11 @@ export class MountedRoutes {
     return [...this.rootSegments].sort();
   }
 
+  /** Every mounted route's URL as registered (`/data-objects/:id`, `/dam-asset/*`), sorted. */
+  paths(): string[] {
+    return [...this.urls].sort();
+  }
+
   /** True when a mounted route starts with the segment `segment` (compared in lower case). */
   hasRoot(segment: string): boolean {
     return this.rootSegments.has(segment.toLowerCase());
