@@ -34,7 +34,6 @@ export interface DataObjectsApi {
 }
 
 export type PublishedAnswer = Readonly<CachedAnswer>;
-export type { GuardedRow, WriteGuard } from './object-service.ts';
 
 export function dataObjectsApi(data: DataServices): DataObjectsApi {
   return {
