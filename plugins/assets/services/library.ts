@@ -18,7 +18,16 @@ import * as store from '../store/asset-store.ts';
 import type { AssetUrls } from './dto.ts';
 import type { ImageProcessor } from './images.ts';
 import { receiveToTemp, type ReceivedFile } from './intake.ts';
-import { joinPath, normaliseAssetPath, normaliseFilename, normaliseFolder } from './paths.ts';
+import {
+  folderChain,
+  joinPath,
+  lookupAssetPath,
+  lookupFolder,
+  newAssetPath,
+  normaliseAssetPath,
+  normaliseFilename,
+  normaliseFolder,
+} from './paths.ts';
 import { sniffType, type SniffedType } from './sniff.ts';
 
 export const MAX_METADATA_BYTES = 64 * 1024;
@@ -74,6 +83,7 @@ export class LibraryService {
   async upload(input: UploadInput, trx?: Tx): Promise<AssetRow> {
     const folder = normaliseFolder(input.folder);
     const filename = normaliseFilename(input.filename);
+    newAssetPath(folder, filename, 'filename');
     checkMetadata(input.metadata);
     const received = await receiveToTemp(input.body, { maxBytes: this.deps.maxFileBytes, tmpDir: this.deps.tmpDir });
     try {
@@ -100,6 +110,9 @@ export class LibraryService {
     const path = joinPath(input.folder, input.filename);
     const existing = await store.findAsset(trx ?? this.deps.db, { path });
     if (existing && !input.overwrite) throw conflict(`An asset already exists at ${path}`, 'ASSET_EXISTS', 'path');
+    // Every way a new path comes in (upload, form attach, edited copy) keeps the rules of a new name.
+    if (!existing)
+      newAssetPath(normaliseFolder(input.folder), normaliseFilename(input.filename, 'filename'), 'filename');
     const id = existing?.id ?? randomUUID();
     const version = existing ? existing.version + 1 : 1;
     const stored = await this.storeFiles(id, version, received.tempPath, type);
@@ -129,7 +142,7 @@ export class LibraryService {
           });
           return updated;
         }
-        await store.ensureFolders(t, input.folder);
+        await this.claimFilePath(t, { folder: input.folder, path }, { folder: 'folder', path: 'filename' });
         const created = await store
           .insertAsset(t, {
             id,
@@ -272,7 +285,7 @@ export class LibraryService {
   async find(by: { id?: string; path?: string }): Promise<AssetRow> {
     if (by.id) return this.get(by.id);
     if (by.path !== undefined) {
-      const row = await store.findAsset(this.deps.db, { path: normaliseAssetPath(by.path).path });
+      const row = await store.findAsset(this.deps.db, { path: lookupAssetPath(by.path).path });
       if (row) return row;
     }
     if (!by.id && by.path === undefined) throw badRequest('id or path is required', 'id');
@@ -280,7 +293,7 @@ export class LibraryService {
   }
 
   list(folder: string, page: { limit: number; offset: number; search?: string; recursive?: boolean }) {
-    return store.listInFolder(this.deps.db, normaliseFolder(folder), page);
+    return store.listInFolder(this.deps.db, lookupFolder(folder), page);
   }
 
   async updateMetadata(
@@ -331,10 +344,11 @@ export class LibraryService {
             return { path: joinPath(folder, filename), folder, filename };
           })();
     if (dest.path === target.path) return target;
+    newAssetPath(dest.folder, dest.filename, 'to');
     const row = await this.deps.db.transaction(async (trx) => {
       if (await store.findAsset(trx, { path: dest.path }))
         throw conflict(`An asset already exists at ${dest.path}`, 'ASSET_EXISTS', 'to');
-      await store.ensureFolders(trx, dest.folder);
+      await this.claimFilePath(trx, dest, { folder: 'to', path: 'to' }, target.id);
       const updated = await store
         .updateAsset(trx, target.id, { path: dest.path, folder: dest.folder, filename: dest.filename })
         .catch((err) => {
@@ -367,20 +381,49 @@ export class LibraryService {
   }
 
   async createFolder(raw: string): Promise<{ path: string; created: boolean }> {
-    const folder = normaliseFolder(raw);
+    const folder = normaliseFolder(raw, 'path');
     if (!folder) throw badRequest('path must name a folder', 'path', 'INVALID_PATH');
-    const existed = await store.folderExists(this.deps.db, folder);
-    await store.ensureFolders(this.deps.db, folder);
-    return { path: folder, created: !existed };
+    return this.deps.db.transaction(async (trx) => {
+      const existed = await store.folderExists(trx, folder);
+      await this.makeFolders(trx, folder, 'path');
+      return { path: folder, created: !existed };
+    });
   }
 
   listFolders(parent: string) {
-    return store.listFolders(this.deps.db, normaliseFolder(parent, 'parent'));
+    return store.listFolders(this.deps.db, lookupFolder(parent, 'parent'));
+  }
+
+  /**
+   * Makes a folder and its ancestors. A file and a folder never share a path (`to: "pub"` beside the
+   * folder `pub/` would make one of them unreachable in listings and URLs): writers of the same paths
+   * wait for each other, then a file at any folder of the chain is a 409 `PATH_IS_FILE`.
+   */
+  private async makeFolders(trx: Tx, folder: string, field: string, exceptAssetId?: string): Promise<void> {
+    const chain = folderChain(folder);
+    if (chain.length === 0) return;
+    await store.lockPaths(trx, chain);
+    const file = await store.assetAtAnyOf(trx, chain, exceptAssetId);
+    if (file) throw conflict(`A file already exists at ${file}, so it cannot be a folder`, 'PATH_IS_FILE', field);
+    await store.ensureFolders(trx, folder);
+  }
+
+  /** Makes the folders of a new file's path and claims the path: 409 `PATH_IS_FOLDER` when a folder has it. */
+  private async claimFilePath(
+    trx: Tx,
+    dest: { folder: string; path: string },
+    fields: { folder: string; path: string },
+    exceptAssetId?: string,
+  ): Promise<void> {
+    await this.makeFolders(trx, dest.folder, fields.folder, exceptAssetId);
+    await store.lockPaths(trx, [dest.path]);
+    if (await store.folderExists(trx, dest.path))
+      throw conflict(`A folder already exists at ${dest.path}, so it cannot be a file`, 'PATH_IS_FOLDER', fields.path);
   }
 
   /** Deletes a folder with everything under it: one `bulk` event, then the stored files. */
   async deleteFolder(raw: string, actor: ChangeActor): Promise<{ path: string; deletedAssets: number }> {
-    const folder = normaliseFolder(raw, 'path');
+    const folder = lookupFolder(raw, 'path');
     if (!folder) throw badRequest('The library root cannot be deleted', 'path', 'INVALID_PATH');
     if (!(await store.folderExists(this.deps.db, folder))) throw notFound('Folder not found', 'FOLDER_NOT_FOUND');
     const rows = await this.deps.db.transaction(async (trx) => {
@@ -395,7 +438,7 @@ export class LibraryService {
   }
 
   async byPaths(rawPaths: readonly string[]): Promise<Map<string, AssetRow>> {
-    const paths = rawPaths.map((p, i) => normaliseAssetPath(p, `paths.${i}`).path);
+    const paths = rawPaths.map((p, i) => lookupAssetPath(p, `paths.${i}`).path);
     const rows = await store.findByPaths(this.deps.db, paths);
     return new Map(rows.map((r) => [r.path, r]));
   }
