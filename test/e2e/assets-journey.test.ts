@@ -134,7 +134,7 @@ describe('e2e: asset journey (content, data, assets, forms together)', function 
         headers: client(),
       });
       expect(intent.statusCode, intent.body).to.equal(201);
-      expect(intent.json().maxBytes).to.equal(200_000);
+      expect(intent.json().maxBytes).to.equal(data.length);
       const put = await k.t.inject({
         method: 'PUT',
         url: intent.json().uploadUrl,
