@@ -17,6 +17,7 @@ import { keys, type AssetRow, type Visibility } from '../model.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 import * as store from '../store/form-upload-store.ts';
 import type { AttachFormUploadInput, StagedUpload } from '../ports.ts';
+import { CHECKED_TYPES, type UploadContentCheck } from './content-check.ts';
 import { receiveToTemp, tooLarge, type ReceivedFile } from './intake.ts';
 import type { LibraryService } from './library.ts';
 import { MAX_SEGMENT_LENGTH, normaliseFilename, normaliseFolder } from './paths.ts';
@@ -27,6 +28,7 @@ import type { UploadRules } from './upload-rules.ts';
 /** Never accepted from the public, whatever a website allows: markup, scripts, programs, unknown bytes. */
 const NEVER =
   /^(text\/html|image\/svg\+xml|application\/xml|text\/x-script|application\/x-executable|application\/octet-stream)$/;
+const CHECKED = new Set(CHECKED_TYPES);
 const DAY_MS = 86_400_000;
 /** `<first 8 characters of the upload id>-` before the visitor's file name in the library. */
 const ATTACH_PREFIX_LENGTH = 9;
@@ -54,6 +56,7 @@ export class FormUploads {
       log: Logger;
       tickets: UploadTickets | null;
       sites: UploadRules;
+      contentCheck: UploadContentCheck;
       maxFileBytes: number;
       ticketTtlSeconds: number;
       stagingTtlSeconds: number;
@@ -179,6 +182,9 @@ export class FormUploads {
       const refusal = refusedType(type, row.allowed_types);
       if (refusal) throw badRequest(refusal, 'file', 'FILE_TYPE_REFUSED');
       if (received.size === 0) throw badRequest('The file is empty', 'file', 'EMPTY_FILE');
+      // The first bytes only name a type: the whole file must be one (GIF89a<html>... is not a GIF).
+      const invalid = await this.deps.contentCheck.refusal(received.tempPath, received.size, type.mimeType);
+      if (invalid) throw badRequest(invalid, 'file', 'FILE_CONTENT_INVALID');
       const key = keys.staged(row.id);
       await this.deps.storage.putFile(key, received.tempPath, { contentType: type.mimeType });
       const stagedAt = this.deps.clock.now();
@@ -289,7 +295,8 @@ export class FormUploads {
 }
 
 function refusedType(type: SniffedType, allowed: readonly string[]): string | null {
-  if (NEVER.test(type.mimeType)) return `Files of type ${type.mimeType} are never accepted from forms`;
+  if (NEVER.test(type.mimeType) || !CHECKED.has(type.mimeType))
+    return `Files of type ${type.mimeType} are never accepted from forms`;
   if (!allowed.includes(type.mimeType)) return `Files of type ${type.mimeType} are not accepted by this website`;
   return null;
 }
