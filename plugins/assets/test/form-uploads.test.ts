@@ -145,6 +145,7 @@ describe('assets: public form uploads', function () {
       host: 'q.example',
       uploads: JSON.stringify(uploadSettings({ dailyBytes: budget })),
     });
+    const firstDay = clock.now().toISOString().slice(0, 10);
     const quotaIntent = (size: number) =>
       intent({ fieldId: 'attachment', filename: 'q.jpg', size }, 'https://q.example');
 
@@ -185,6 +186,18 @@ describe('assets: public form uploads', function () {
 
     clock.advance(day);
     expect((await quotaIntent(photo.length)).statusCode, 'a new day').to.equal(201);
+
+    // Intents sent at the same moment cannot share the last bytes: the budget holds exactly three.
+    clock.advance(day);
+    const together = await Promise.all(Array.from({ length: 8 }, () => quotaIntent(photo.length)));
+    expect(together.map((r) => r.statusCode).sort()).to.deep.equal([201, 201, 201, 429, 429, 429, 429, 429]);
+
+    // The job forgets a day's count once the day after it is over too.
+    const countOf = async (d: string) =>
+      k.t.db('asset_form_upload_usage').where({ website_id: 'site-q' }).whereRaw('day = ?::date', [d]).first();
+    expect(await countOf(firstDay)).not.to.equal(undefined);
+    await k.t.kernel.runJob('assets', 'form-uploads.purge');
+    expect(await countOf(firstDay)).to.equal(undefined);
   });
 
   it('intents are limited per client address (UPLOAD_INTENT_RATE_LIMIT_PER_WINDOW): 429 with Retry-After', async () => {
