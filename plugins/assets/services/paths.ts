@@ -22,8 +22,13 @@ const INVISIBLE = /[\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}\uFDD0-\uFDEF\uFFFE\uFFFF]|(?!
 // The combining overlays (U+0337, U+0338, U+20E5, U+20EB) are an alternation: in a class they read as joined to the character before.
 const LOOKALIKE_SLASH =
   /[\u2044\u2215\u2216\u2571\u2572\u27CB\u27CD\u29F5\u29F8\u29F9\u2CFA\u3033\uFE68\uFF0F\uFF3C\u1735]|\u0337|\u0338|\u20E5|\u20EB/u;
-/** A zero-width joiner inside an emoji sequence (👨‍👩‍👧) is part of one visible picture: allowed there only. */
+/** A zero-width joiner inside an emoji sequence (👨‍👩‍👧) is part of one visible picture: allowed there. */
 const EMOJI_JOINER = /(?<=\p{Extended_Pictographic}\uFE0F?)\u200D(?=\p{Extended_Pictographic})/gu;
+/**
+ * Zero-width (non-)joiners between two letters of a non-Latin script are spelling (Persian, the Indic
+ * scripts: "می‌خواهم"): allowed there. Between ASCII letters they only make look-alike names.
+ */
+const SCRIPT_JOINER = /(?<=[\p{L}\p{M}])(?<!\p{ASCII})[\u200C\u200D](?=\p{L})(?!\p{ASCII})/gu;
 /** A percent sign that starts an escape (`%2e`, `%2F`): a layer that decodes once more would change the name. */
 const PERCENT_ESCAPE = /%[0-9A-Fa-f]{2}/;
 
@@ -81,7 +86,7 @@ function segment(s: string, field: string, use: Use): string {
 
 /** The rules only a new name must keep (a stored row may predate them). */
 function checkNewSegment(s: string, field: string): void {
-  if (INVISIBLE.test(s.replace(EMOJI_JOINER, '')))
+  if (INVISIBLE.test(s.replace(EMOJI_JOINER, '').replace(SCRIPT_JOINER, '')))
     throw badRequest(
       `${field} must not contain invisible or formatting characters (such as bidirectional overrides or zero-width characters) or unusual spaces`,
       field,

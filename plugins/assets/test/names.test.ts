@@ -7,6 +7,8 @@ const HOSTILE_NAMES: Array<[string, string]> = [
   ['a left-to-right isolate', 'a\u2066b.txt'],
   ['a zero-width space', 'ad\u200Bmin.txt'],
   ['a zero-width joiner between letters', 'a\u200Db.txt'],
+  ['a zero-width non-joiner between Latin letters', 'ad\u200Cmin.txt'],
+  ['a zero-width non-joiner after a space', 'ملف \u200Cx.txt'],
   ['a soft hyphen', 'in\u00ADvoice.pdf'],
   ['a byte order mark', '\uFEFFreport.pdf'],
   ['a tag character', 'x\u{E0041}.txt'],
@@ -92,8 +94,15 @@ describe('assets: names and paths (hostile input, folder and file clashes, deliv
     };
   }
 
-  it('keeps emoji, including those joined by a zero-width joiner, and other scripts', async () => {
-    for (const name of ['family 👨‍👩‍👧.txt', 'heart ❤️.txt', 'ملف.txt', '日本語\u3000ファイル.txt', 'Ελληνικά.txt']) {
+  it('keeps emoji, including those joined by a zero-width joiner, other scripts and their joiners', async () => {
+    for (const name of [
+      'family 👨‍👩‍👧.txt',
+      'heart ❤️.txt',
+      'ملف.txt',
+      'می\u200Cخواهم.txt',
+      '日本語\u3000ファイル.txt',
+      'Ελληνικά.txt',
+    ]) {
       const res = await upload(name, 'names/kept');
       expect(res.statusCode, `${name}: ${res.body}`).to.equal(201);
       expect(res.json().filename).to.equal(name.normalize('NFC'));
