@@ -157,7 +157,9 @@ export class FormUploads {
       return await this.stage(row, body);
     } catch (err) {
       // Nothing was stored: the ticket's reservation ends with it (the claim already made it single use).
-      await store.deleteFormUploads(this.deps.db, [row.id]);
+      await store
+        .deleteFormUploads(this.deps.db, [row.id])
+        .catch((cleanup) => this.deps.log.warn({ err: cleanup }, 'refused upload row not removed'));
       throw err;
     }
   }
