@@ -199,6 +199,36 @@ describe('assets: names and paths (hostile input, folder and file clashes, deliv
     }
   });
 
+  it('a "%" or "_" in a folder name is that character in listings and folder deletes, never a wildcard', async () => {
+    for (const [folder, name] of [
+      ['pct/a%', 'one.txt'],
+      ['pct/abc', 'two.txt'],
+      ['pct/a_', 'three.txt'],
+      ['pct/ab', 'four.txt'],
+    ])
+      expect((await upload(name, folder)).statusCode).to.equal(201);
+    const listed = await k.call(
+      'GET',
+      `/api/v1/dam/assets?folder=${encodeURIComponent('pct/a%')}&recursive=true`,
+      k.reader,
+    );
+    expect(listed.json().assets.map((a: { path: string }) => a.path)).to.deep.equal(['pct/a%/one.txt']);
+    const children = await k.call('GET', '/api/v1/dam/folders?parent=pct', k.reader);
+    expect(children.json().folders.map((f: { name: string }) => f.name)).to.deep.equal(['a%', 'a_', 'ab', 'abc']);
+    const deleted = await k.call('DELETE', `/api/v1/dam/folders?path=${encodeURIComponent('pct/a_')}`, k.admin);
+    expect(deleted.json()).to.include({ deletedAssets: 1 });
+    expect(
+      (await k.call('DELETE', `/api/v1/dam/folders?path=${encodeURIComponent('pct/a%')}`, k.admin)).json(),
+    ).to.include({
+      deletedAssets: 1,
+    });
+    const left = await k.call('GET', '/api/v1/dam/assets?folder=pct&recursive=true', k.reader);
+    expect(left.json().assets.map((a: { path: string }) => a.path)).to.deep.equal([
+      'pct/ab/four.txt',
+      'pct/abc/two.txt',
+    ]);
+  });
+
   it('a path whose delivery URL would not fit a request line is refused', async () => {
     // 1024 characters, but 3 bytes each in UTF-8: 9 characters each once percent-encoded.
     const folder = Array.from({ length: 4 }, () => '日'.repeat(250)).join('/');
