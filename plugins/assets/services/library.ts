@@ -31,6 +31,7 @@ import {
 import { sniffType, type SniffedType } from './sniff.ts';
 
 export const MAX_METADATA_BYTES = 64 * 1024;
+const UNREADABLE: SniffedType = { mimeType: 'application/octet-stream', image: false, inline: false };
 
 export interface LibraryDeps {
   db: Db;
@@ -61,6 +62,8 @@ export interface UploadInput {
 
 /** What an upload stored before its row commits, so a failure can remove it again. */
 interface StoredFiles {
+  /** The type it is stored under: the sniffed one, unless an image of a decodable format did not decode. */
+  type: SniffedType;
   keys: string[];
   thumbnails: number[];
   width: number | null;
@@ -119,7 +122,7 @@ export class LibraryService {
     try {
       const row = await inTransaction(this.deps.db, trx, async (t) => {
         const values = {
-          mime_type: type.mimeType,
+          mime_type: stored.type.mimeType,
           size: received.size,
           sha256: received.sha256,
           width: stored.width,
@@ -177,7 +180,8 @@ export class LibraryService {
   }
 
   /** Original plus thumbnails of one version; images are probed (pixel limit) before anything is stored. */
-  private async storeFiles(id: string, version: number, tempPath: string, type: SniffedType): Promise<StoredFiles> {
+  private async storeFiles(id: string, version: number, tempPath: string, sniffed: SniffedType): Promise<StoredFiles> {
+    let type = sniffed;
     let width: number | null = null;
     let height: number | null = null;
     let thumbs: Array<{ width: number; data: Buffer }> = [];
@@ -186,11 +190,13 @@ export class LibraryService {
         ({ width, height } = await this.deps.images.probe(tempPath));
         thumbs = await this.makeThumbnails(tempPath);
       } catch (err) {
-        // A file that only looks like an image (or a format this sharp build cannot decode, e.g. HEIC)
-        // is still stored, without dimensions or thumbnails; the pixel limit is never waived.
+        // A file that only looks like an image is still stored, without dimensions or thumbnails, but
+        // not under the image's type (`GIF89a<html>...` is no GIF): it is delivered as an attachment.
+        // HEIC keeps its type: this sharp build cannot decode it. The pixel limit is never waived.
         if ((err as { code?: string }).code !== 'INVALID_IMAGE') throw err;
         width = height = null;
         thumbs = [];
+        if (type.mimeType !== 'image/heic') type = UNREADABLE;
       }
     }
     const written: string[] = [];
@@ -210,7 +216,7 @@ export class LibraryService {
       await this.removeKeys(written);
       throw err;
     }
-    return { keys: written, thumbnails: thumbs.map((t) => t.width), width, height };
+    return { keys: written, thumbnails: thumbs.map((t) => t.width), width, height, type };
   }
 
   /** WebP thumbnails, largest first, each smaller one made from the one before (one full decode). */
