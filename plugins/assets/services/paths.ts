@@ -3,8 +3,8 @@ import { badRequest } from '../../../kernel/index.ts';
 export const MAX_SEGMENT_LENGTH = 255;
 export const MAX_PATH_LENGTH = 1024;
 /**
- * Longest delivery URL path (`/dam-asset/` plus the percent-encoded path) a new name may give: the
- * request line must fit a proxy's default header buffer (nginx: 8 KB) with the query beside it.
+ * Longest percent-encoded path a new name may give: its delivery URL's request line must fit a
+ * proxy's default header buffer (nginx: 8 KB) with `/dam-asset/`, the query and the headers beside it.
  */
 export const MAX_ENCODED_PATH_LENGTH = 6144;
 // Control characters (C0, DEL, C1), backslash and the characters Windows and shells treat specially.
@@ -15,11 +15,11 @@ const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\\<>:"|?*]/;
  * What a new name may not hold, beyond FORBIDDEN: invisible and format characters (bidirectional
  * overrides and isolates, zero-width characters, soft hyphen, BOM, tag characters: `\p{Cf}`), line
  * and paragraph separators, private-use and lone surrogate code points, noncharacters, spaces other
- * than U+0020 and the ideographic space, and characters that look like a slash or a backslash
- * (including the combining solidus overlays).
+ * than U+0020 and the ideographic space.
  */
 const INVISIBLE = /[\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}\uFDD0-\uFDEF\uFFFE\uFFFF]|(?![ \u3000])\p{Zs}/u;
-// The combining overlays (U+0337, U+0338, U+20E5, U+20EB) are an alternation: in a class they read as joined to the character before.
+// Characters that look like a slash or backslash. The combining solidus overlays (U+0337, U+0338,
+// U+20E5, U+20EB) stand outside the class: inside one they would read as joined to the character before.
 const LOOKALIKE_SLASH =
   /[\u2044\u2215\u2216\u2571\u2572\u27CB\u27CD\u29F5\u29F8\u29F9\u2CFA\u3033\uFE68\uFF0F\uFF3C\u1735]|\u0337|\u0338|\u20E5|\u20EB/u;
 /** A zero-width joiner inside an emoji sequence (👨‍👩‍👧) is part of one visible picture: allowed there. */
