@@ -138,6 +138,18 @@ export const AssetsConfig = Type.Object({
     default: 900,
     description: 'lifetime of an upload ticket (PUT /public/upload-data/<ticket>)',
   }),
+  UPLOAD_INTENT_RATE_LIMIT_PER_WINDOW: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 30,
+    description: 'public upload intents per client address and window (429 with Retry-After beyond)',
+  }),
+  UPLOAD_INTENT_RATE_LIMIT_WINDOW_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86400,
+    default: 900,
+    description: 'window of UPLOAD_INTENT_RATE_LIMIT_PER_WINDOW',
+  }),
   UPLOAD_STAGING_TTL_SECONDS: Type.Integer({
     minimum: 60,
     maximum: 7 * 86400,

@@ -366,6 +366,15 @@ describe('split deployment: three services behind the edge proxy (real processes
     expect(delivered.status).to.equal(200);
     expect(Buffer.from(await delivered.arrayBuffer()).equals(image)).to.equal(true);
     expect((await fetch(nginx.url + asset.thumbnailUrl)).headers.get('content-type')).to.equal('image/webp');
+    // A name with spaces, unicode, "#" and "%" is delivered through the proxy at the URL the API answered.
+    const odd = new FormData();
+    odd.set('folder', 'split/dir #1 50% ☃');
+    odd.set('file', new Blob([Buffer.from('odd name\n')], { type: 'text/plain' }), 'ünï cødé #2 100%.txt');
+    const oddUpload = await fetch(`${nginx.url}/api/v1/dam/upload`, { method: 'POST', body: odd, headers: { cookie } });
+    expect(oddUpload.status, await oddUpload.clone().text()).to.equal(201);
+    const oddDelivered = await fetch(nginx.url + ((await oddUpload.json()) as { url: string }).url);
+    expect(oddDelivered.status).to.equal(200);
+    expect(await oddDelivered.text()).to.equal('odd name\n');
 
     const site = await call('/cms-one/websites', {
       method: 'POST',

@@ -15,7 +15,19 @@ export async function formRoutes(app: App, s: AssetServices): Promise<void> {
   app.post(
     '/public/uploads/intent',
     {
-      config: { public: true },
+      config: {
+        public: true,
+        // Per client address: each ticket may stage bytes for hours, so one address must not hold the
+        // website's whole daily volume. A body the schema refuses is not counted.
+        rateLimit: {
+          key: 'address',
+          limit: s.config.UPLOAD_INTENT_RATE_LIMIT_PER_WINDOW,
+          windowMs: s.config.UPLOAD_INTENT_RATE_LIMIT_WINDOW_SECONDS * 1000,
+          hook: 'preHandler',
+          message: 'Too many uploads from this address; try again later',
+          code: 'UPLOAD_RATE_LIMITED',
+        },
+      },
       schema: {
         tags,
         querystring: Type.Object({}, { additionalProperties: false }),

@@ -4,7 +4,7 @@ import { badRequest, type App } from '../../../kernel/index.ts';
 import { ASSET_KEYS } from '../permissions.ts';
 import { changeActorOf } from '../services/actor.ts';
 import type { AssetServices } from '../services/index.ts';
-import { normaliseAssetPath } from '../services/paths.ts';
+import { lookupAssetPath, normaliseAssetPath } from '../services/paths.ts';
 import {
   asBool,
   BoolText,
@@ -193,7 +193,7 @@ export async function libraryRoutes(app: App, s: AssetServices): Promise<void> {
   const resolveUrls = async (paths: string[]) => {
     const found = await library.byPaths(paths);
     return paths.map((p) => {
-      const row = found.get(normaliseAssetPath(p).path);
+      const row = found.get(lookupAssetPath(p).path);
       return {
         path: p,
         exists: Boolean(row),
@@ -224,7 +224,7 @@ export async function libraryRoutes(app: App, s: AssetServices): Promise<void> {
 
   const exists = async (paths: string[]) => {
     const found = await library.byPaths(paths);
-    return paths.map((p) => ({ path: p, exists: found.has(normaliseAssetPath(p).path) }));
+    return paths.map((p) => ({ path: p, exists: found.has(lookupAssetPath(p).path) }));
   };
   app.get(
     '/api/v1/dam/exists',

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { badRequest, type App } from '../../../kernel/index.ts';
 import { ASSET_KEYS } from '../permissions.ts';
 import type { AssetServices } from '../services/index.ts';
-import { normaliseAssetPath } from '../services/paths.ts';
+import { lookupAssetPath } from '../services/paths.ts';
 import { Id } from './schemas.ts';
 
 /** CDN mirror: push a copy (assets:manage), and the public batch status by path. */
@@ -36,7 +36,7 @@ export async function mirrorRoutes(app: App, { mirror }: AssetServices): Promise
         .map((p) => p.trim())
         .filter(Boolean);
       if (raw.length === 0 || raw.length > 100) throw badRequest('paths must name 1 to 100 asset paths', 'paths');
-      const paths = raw.map((p) => normaliseAssetPath(p, 'paths').path);
+      const paths = raw.map((p) => lookupAssetPath(p, 'paths').path);
       return { configured: mirror.configured, results: await mirror.status(paths) };
     },
   );

@@ -7,7 +7,7 @@ import { findAsset } from '../store/asset-store.ts';
 import type { ImageProcessor } from './images.ts';
 import { MIME_OF, type OutputFormat } from './images.ts';
 import { bufferStream, isImageType, type LibraryService } from './library.ts';
-import { normaliseAssetPath } from './paths.ts';
+import { lookupAssetPath } from './paths.ts';
 import { derivedName, negotiateFormat, type PresetCatalog } from './presets.ts';
 
 const ROW_TTL_MS = 5_000;
@@ -67,7 +67,7 @@ export class Delivery {
   ): Promise<FastifyReply> {
     let path: string;
     try {
-      path = normaliseAssetPath(rawPath).path;
+      path = lookupAssetPath(rawPath).path;
     } catch {
       throw notFound();
     }

@@ -17,9 +17,10 @@ import { keys, type AssetRow, type Visibility } from '../model.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 import * as store from '../store/form-upload-store.ts';
 import type { AttachFormUploadInput, StagedUpload } from '../ports.ts';
+import { CHECKED_TYPES, type UploadContentCheck } from './content-check.ts';
 import { receiveToTemp, tooLarge, type ReceivedFile } from './intake.ts';
 import type { LibraryService } from './library.ts';
-import { normaliseFilename, normaliseFolder } from './paths.ts';
+import { MAX_SEGMENT_LENGTH, normaliseFilename, normaliseFolder } from './paths.ts';
 import { sniffType, type SniffedType } from './sniff.ts';
 import type { UploadTickets } from './tickets.ts';
 import type { UploadRules } from './upload-rules.ts';
@@ -27,7 +28,10 @@ import type { UploadRules } from './upload-rules.ts';
 /** Never accepted from the public, whatever a website allows: markup, scripts, programs, unknown bytes. */
 const NEVER =
   /^(text\/html|image\/svg\+xml|application\/xml|text\/x-script|application\/x-executable|application\/octet-stream)$/;
+const CHECKED = new Set(CHECKED_TYPES);
 const DAY_MS = 86_400_000;
+/** `<first 8 characters of the upload id>-` before the visitor's file name in the library. */
+const ATTACH_PREFIX_LENGTH = 9;
 
 export interface IntentInput {
   fieldId: string;
@@ -52,6 +56,7 @@ export class FormUploads {
       log: Logger;
       tickets: UploadTickets | null;
       sites: UploadRules;
+      contentCheck: UploadContentCheck;
       maxFileBytes: number;
       ticketTtlSeconds: number;
       stagingTtlSeconds: number;
@@ -60,11 +65,23 @@ export class FormUploads {
     },
   ) {}
 
-  // Order: the request's own faults (400 name, 404 website) first, then 503 without UPLOAD_TOKEN_SECRET.
+  /**
+   * `POST /public/uploads/intent`: a ticket for at most `size` bytes. The website's daily volume counts
+   * the bytes stored today plus every ticket that may still store bytes, so declaring less than is sent
+   * gains nothing (the PUT refuses more than the ticket's size) and declaring more only reserves.
+   * Order: the request's own faults (400 name, 404 website) first, then 503 without UPLOAD_TOKEN_SECRET.
+   */
   async intent(
     input: IntentInput,
   ): Promise<{ uploadId: string; uploadUrl: string; expiresIn: number; maxBytes: number }> {
     const filename = normaliseFilename(input.filename);
+    // The attached file is named `<first 8 of the upload id>-<name>`: that name must fit a segment too.
+    if (filename.length > MAX_SEGMENT_LENGTH - ATTACH_PREFIX_LENGTH)
+      throw badRequest(
+        `filename is longer than ${MAX_SEGMENT_LENGTH - ATTACH_PREFIX_LENGTH} characters`,
+        'filename',
+        'INVALID_PATH',
+      );
     const website = await this.website(input);
     if (!this.deps.tickets)
       throw unavailable('Public uploads are not configured (UPLOAD_TOKEN_SECRET)', 'UPLOADS_UNAVAILABLE');
@@ -73,35 +90,40 @@ export class FormUploads {
     const maxBytes = Math.min(settings.maxFileBytes, this.deps.maxFileBytes);
     if (input.size > maxBytes)
       throw new HttpError(413, 'ASSET_TOO_LARGE', `The file is larger than ${maxBytes} bytes`, 'size');
+    const folder = normaliseFolder(settings.folder);
     const now = this.deps.clock.now();
-    const dayStart = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
-    if ((await store.bytesToday(this.deps.db, website.id, dayStart)) + input.size > settings.dailyBytes) {
-      throw tooManyRequests(
-        'The website has used its upload volume for today',
-        (dayStart.getTime() + DAY_MS - now.getTime()) / 1000,
-        'UPLOAD_QUOTA_EXCEEDED',
-      );
-    }
     const uploadId = randomUUID();
     const expiresAt = new Date(now.getTime() + this.deps.ticketTtlSeconds * 1000);
-    await store.insertFormUpload(this.deps.db, {
-      id: uploadId,
-      website_id: website.id,
-      field_id: input.fieldId,
-      filename,
-      declared_size: input.size,
-      max_bytes: maxBytes,
-      allowed_types: settings.allowedTypes,
-      folder: normaliseFolder(settings.folder),
-      visibility: settings.visibility,
-      expires_at: expiresAt,
-      created_at: now,
+    await this.deps.db.transaction(async (trx) => {
+      // Intents of one website are checked one after the other, so two cannot share the last bytes.
+      await store.lockWebsiteQuota(trx, website.id);
+      if ((await store.bytesUsed(trx, website.id, utcDay(now), now)) + input.size > settings.dailyBytes) {
+        throw tooManyRequests(
+          'The website has used its upload volume for today',
+          (nextUtcDay(now).getTime() - now.getTime()) / 1000,
+          'UPLOAD_QUOTA_EXCEEDED',
+        );
+      }
+      await store.insertFormUpload(trx, {
+        id: uploadId,
+        website_id: website.id,
+        field_id: input.fieldId,
+        filename,
+        declared_size: input.size,
+        // The ticket accepts what it was issued for, never up to the website's maximum.
+        max_bytes: input.size,
+        allowed_types: settings.allowedTypes,
+        folder,
+        visibility: settings.visibility,
+        expires_at: expiresAt,
+        created_at: now,
+      });
     });
     return {
       uploadId,
       uploadUrl: `${this.deps.uploadUrlBase}/public/upload-data/${this.deps.tickets.sign(uploadId, expiresAt)}`,
       expiresIn: this.deps.ticketTtlSeconds,
-      maxBytes,
+      maxBytes: input.size,
     };
   }
 
@@ -131,20 +153,53 @@ export class FormUploads {
     const uploadId = this.deps.tickets ? this.deps.tickets.verify(ticket, now) : null;
     const row = uploadId ? await store.claimTicket(this.deps.db, uploadId, now) : undefined;
     if (!row) throw notFound('Unknown, expired or already used upload ticket', 'UPLOAD_NOT_FOUND');
-    const received = await receiveToTemp(body, { maxBytes: Number(row.max_bytes), tmpDir: this.deps.tmpDir });
+    try {
+      return await this.stage(row, body);
+    } catch (err) {
+      // Nothing was stored: the ticket's reservation ends with it (the claim already made it single use).
+      await store
+        .deleteFormUploads(this.deps.db, [row.id])
+        .catch((cleanup) => this.deps.log.warn({ err: cleanup }, 'refused upload row not removed'));
+      throw err;
+    }
+  }
+
+  private async stage(
+    row: store.FormUploadRow,
+    body: Readable,
+  ): Promise<{ uploadId: string; size: number; mimeType: string }> {
+    const declared = Number(row.max_bytes);
+    const received = await receiveToTemp(body, { maxBytes: declared, tmpDir: this.deps.tmpDir }).catch((err) => {
+      throw err instanceof HttpError && err.statusCode === 413
+        ? new HttpError(
+            413,
+            'ASSET_TOO_LARGE',
+            `The file is larger than the ${declared} bytes its upload intent declared (size)`,
+            'file',
+          )
+        : err;
+    });
     try {
       const type = sniffType(received.head);
       const refusal = refusedType(type, row.allowed_types);
       if (refusal) throw badRequest(refusal, 'file', 'FILE_TYPE_REFUSED');
       if (received.size === 0) throw badRequest('The file is empty', 'file', 'EMPTY_FILE');
+      // The first bytes only name a type: the whole file must be one (GIF89a<html>... is not a GIF).
+      const invalid = await this.deps.contentCheck.refusal(received.tempPath, received.size, type.mimeType);
+      if (invalid) throw badRequest(invalid, 'file', 'FILE_CONTENT_INVALID');
       const key = keys.staged(row.id);
       await this.deps.storage.putFile(key, received.tempPath, { contentType: type.mimeType });
-      await store
-        .markStaged(this.deps.db, row.id, {
-          staged_at: this.deps.clock.now(),
-          size: received.size,
-          sha256: received.sha256,
-          mime_type: type.mimeType,
+      const stagedAt = this.deps.clock.now();
+      await this.deps.db
+        .transaction(async (trx) => {
+          await store.markStaged(trx, row.id, {
+            staged_at: stagedAt,
+            size: received.size,
+            sha256: received.sha256,
+            mime_type: type.mimeType,
+          });
+          // The day's quota counts what was stored, in the same commit that ends the ticket's reservation.
+          await store.addUsage(trx, row.website_id, utcDay(stagedAt), received.size);
         })
         .catch(async (err) => {
           await this.deps.storage.delete(key);
@@ -179,7 +234,7 @@ export class FormUploads {
           received,
           {
             folder,
-            filename: `${row.id.slice(0, 8)}-${row.filename}`,
+            filename: `${row.id.slice(0, ATTACH_PREFIX_LENGTH - 1)}-${row.filename}`,
             visibility: input.visibility as Visibility,
             actor: { type: 'system', id: null },
             metadata: { source: 'form-upload', uploadId: row.id, websiteId: row.website_id, fieldId: row.field_id },
@@ -222,9 +277,11 @@ export class FormUploads {
     });
   }
 
-  /** Removes staged bytes and rows older than the staging time (the job, every few minutes). */
+  /** Removes staged bytes and rows older than the staging time, and past days' quota counts (the job). */
   async purgeStaging(): Promise<number> {
-    const before = new Date(this.deps.clock.now().getTime() - this.deps.stagingTtlSeconds * 1000);
+    const now = this.deps.clock.now();
+    const before = new Date(now.getTime() - this.deps.stagingTtlSeconds * 1000);
+    await store.deleteUsageBefore(this.deps.db, utcDay(new Date(now.getTime() - DAY_MS)));
     let removed = 0;
     for (;;) {
       const rows = await store.findExpired(this.deps.db, before, 200);
@@ -240,10 +297,15 @@ export class FormUploads {
 }
 
 function refusedType(type: SniffedType, allowed: readonly string[]): string | null {
-  if (NEVER.test(type.mimeType)) return `Files of type ${type.mimeType} are never accepted from forms`;
+  if (NEVER.test(type.mimeType) || !CHECKED.has(type.mimeType))
+    return `Files of type ${type.mimeType} are never accepted from forms`;
   if (!allowed.includes(type.mimeType)) return `Files of type ${type.mimeType} are not accepted by this website`;
   return null;
 }
+
+/** The UTC day of a moment, as `YYYY-MM-DD`. */
+const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+const nextUtcDay = (at: Date) => new Date((Math.floor(at.getTime() / DAY_MS) + 1) * DAY_MS);
 
 function parseUrl(value: string | undefined): URL | null {
   if (!value || value.length > 2048) return null;

@@ -4,6 +4,7 @@ import type { AssetsConfig } from '../config.ts';
 import { createStorage } from '../storage/index.ts';
 import { S3Storage } from '../storage/s3.ts';
 import { CdnMirror } from './cdn-mirror.ts';
+import { UploadContentCheck } from './content-check.ts';
 import { Delivery } from './delivery.ts';
 import { AssetUrls } from './dto.ts';
 import { BodyBuffers } from './body-buffers.ts';
@@ -75,6 +76,7 @@ export function createAssetServices(deps: AssetDeps) {
     log: deps.log,
     tickets: cfg.UPLOAD_TOKEN_SECRET ? new UploadTickets(cfg.UPLOAD_TOKEN_SECRET) : null,
     sites: new UploadRules(deps.websiteUploadRules),
+    contentCheck: new UploadContentCheck(images),
     maxFileBytes: cfg.ASSET_MAX_FILE_BYTES,
     ticketTtlSeconds: cfg.UPLOAD_TICKET_TTL_SECONDS,
     stagingTtlSeconds: cfg.UPLOAD_STAGING_TTL_SECONDS,

@@ -18,10 +18,20 @@ import * as store from '../store/asset-store.ts';
 import type { AssetUrls } from './dto.ts';
 import type { ImageProcessor } from './images.ts';
 import { receiveToTemp, type ReceivedFile } from './intake.ts';
-import { joinPath, normaliseAssetPath, normaliseFilename, normaliseFolder } from './paths.ts';
+import {
+  folderChain,
+  joinPath,
+  lookupAssetPath,
+  lookupFolder,
+  newAssetPath,
+  normaliseAssetPath,
+  normaliseFilename,
+  normaliseFolder,
+} from './paths.ts';
 import { sniffType, type SniffedType } from './sniff.ts';
 
 export const MAX_METADATA_BYTES = 64 * 1024;
+const UNREADABLE: SniffedType = { mimeType: 'application/octet-stream', image: false, inline: false };
 
 export interface LibraryDeps {
   db: Db;
@@ -52,6 +62,8 @@ export interface UploadInput {
 
 /** What an upload stored before its row commits, so a failure can remove it again. */
 interface StoredFiles {
+  /** The type it is stored under: the sniffed one, unless an image of a decodable format did not decode. */
+  type: SniffedType;
   keys: string[];
   thumbnails: number[];
   width: number | null;
@@ -74,6 +86,7 @@ export class LibraryService {
   async upload(input: UploadInput, trx?: Tx): Promise<AssetRow> {
     const folder = normaliseFolder(input.folder);
     const filename = normaliseFilename(input.filename);
+    newAssetPath(folder, filename, 'filename');
     checkMetadata(input.metadata);
     const received = await receiveToTemp(input.body, { maxBytes: this.deps.maxFileBytes, tmpDir: this.deps.tmpDir });
     try {
@@ -100,13 +113,16 @@ export class LibraryService {
     const path = joinPath(input.folder, input.filename);
     const existing = await store.findAsset(trx ?? this.deps.db, { path });
     if (existing && !input.overwrite) throw conflict(`An asset already exists at ${path}`, 'ASSET_EXISTS', 'path');
+    // Every way a new path comes in (upload, form attach, edited copy) keeps the rules of a new name.
+    if (!existing)
+      newAssetPath(normaliseFolder(input.folder), normaliseFilename(input.filename, 'filename'), 'filename');
     const id = existing?.id ?? randomUUID();
     const version = existing ? existing.version + 1 : 1;
     const stored = await this.storeFiles(id, version, received.tempPath, type);
     try {
       const row = await inTransaction(this.deps.db, trx, async (t) => {
         const values = {
-          mime_type: type.mimeType,
+          mime_type: stored.type.mimeType,
           size: received.size,
           sha256: received.sha256,
           width: stored.width,
@@ -129,7 +145,7 @@ export class LibraryService {
           });
           return updated;
         }
-        await store.ensureFolders(t, input.folder);
+        await this.claimFilePath(t, { folder: input.folder, path }, { folder: 'folder', path: 'filename' });
         const created = await store
           .insertAsset(t, {
             id,
@@ -164,7 +180,8 @@ export class LibraryService {
   }
 
   /** Original plus thumbnails of one version; images are probed (pixel limit) before anything is stored. */
-  private async storeFiles(id: string, version: number, tempPath: string, type: SniffedType): Promise<StoredFiles> {
+  private async storeFiles(id: string, version: number, tempPath: string, sniffed: SniffedType): Promise<StoredFiles> {
+    let type = sniffed;
     let width: number | null = null;
     let height: number | null = null;
     let thumbs: Array<{ width: number; data: Buffer }> = [];
@@ -173,11 +190,13 @@ export class LibraryService {
         ({ width, height } = await this.deps.images.probe(tempPath));
         thumbs = await this.makeThumbnails(tempPath);
       } catch (err) {
-        // A file that only looks like an image (or a format this sharp build cannot decode, e.g. HEIC)
-        // is still stored, without dimensions or thumbnails; the pixel limit is never waived.
+        // A file that only looks like an image is still stored, without dimensions or thumbnails, but
+        // not under the image's type (`GIF89a<html>...` is no GIF): it is delivered as an attachment.
+        // HEIC keeps its type: this sharp build cannot decode it. The pixel limit is never waived.
         if ((err as { code?: string }).code !== 'INVALID_IMAGE') throw err;
         width = height = null;
         thumbs = [];
+        if (type.mimeType !== 'image/heic') type = UNREADABLE;
       }
     }
     const written: string[] = [];
@@ -197,7 +216,7 @@ export class LibraryService {
       await this.removeKeys(written);
       throw err;
     }
-    return { keys: written, thumbnails: thumbs.map((t) => t.width), width, height };
+    return { keys: written, thumbnails: thumbs.map((t) => t.width), width, height, type };
   }
 
   /** WebP thumbnails, largest first, each smaller one made from the one before (one full decode). */
@@ -272,7 +291,7 @@ export class LibraryService {
   async find(by: { id?: string; path?: string }): Promise<AssetRow> {
     if (by.id) return this.get(by.id);
     if (by.path !== undefined) {
-      const row = await store.findAsset(this.deps.db, { path: normaliseAssetPath(by.path).path });
+      const row = await store.findAsset(this.deps.db, { path: lookupAssetPath(by.path).path });
       if (row) return row;
     }
     if (!by.id && by.path === undefined) throw badRequest('id or path is required', 'id');
@@ -280,7 +299,7 @@ export class LibraryService {
   }
 
   list(folder: string, page: { limit: number; offset: number; search?: string; recursive?: boolean }) {
-    return store.listInFolder(this.deps.db, normaliseFolder(folder), page);
+    return store.listInFolder(this.deps.db, lookupFolder(folder), page);
   }
 
   async updateMetadata(
@@ -331,10 +350,11 @@ export class LibraryService {
             return { path: joinPath(folder, filename), folder, filename };
           })();
     if (dest.path === target.path) return target;
+    newAssetPath(dest.folder, dest.filename, 'to');
     const row = await this.deps.db.transaction(async (trx) => {
       if (await store.findAsset(trx, { path: dest.path }))
         throw conflict(`An asset already exists at ${dest.path}`, 'ASSET_EXISTS', 'to');
-      await store.ensureFolders(trx, dest.folder);
+      await this.claimFilePath(trx, dest, { folder: 'to', path: 'to' }, target.id);
       const updated = await store
         .updateAsset(trx, target.id, { path: dest.path, folder: dest.folder, filename: dest.filename })
         .catch((err) => {
@@ -367,20 +387,49 @@ export class LibraryService {
   }
 
   async createFolder(raw: string): Promise<{ path: string; created: boolean }> {
-    const folder = normaliseFolder(raw);
+    const folder = normaliseFolder(raw, 'path');
     if (!folder) throw badRequest('path must name a folder', 'path', 'INVALID_PATH');
-    const existed = await store.folderExists(this.deps.db, folder);
-    await store.ensureFolders(this.deps.db, folder);
-    return { path: folder, created: !existed };
+    return this.deps.db.transaction(async (trx) => {
+      const existed = await store.folderExists(trx, folder);
+      await this.makeFolders(trx, folder, 'path');
+      return { path: folder, created: !existed };
+    });
   }
 
   listFolders(parent: string) {
-    return store.listFolders(this.deps.db, normaliseFolder(parent, 'parent'));
+    return store.listFolders(this.deps.db, lookupFolder(parent, 'parent'));
+  }
+
+  /**
+   * Makes a folder and its ancestors. A file and a folder never share a path (`to: "pub"` beside the
+   * folder `pub/` would make one of them unreachable in listings and URLs): writers of the same paths
+   * wait for each other, then a file at any folder of the chain is a 409 `PATH_IS_FILE`.
+   */
+  private async makeFolders(trx: Tx, folder: string, field: string, exceptAssetId?: string): Promise<void> {
+    const chain = folderChain(folder);
+    if (chain.length === 0) return;
+    await store.lockPaths(trx, chain);
+    const file = await store.assetAtAnyOf(trx, chain, exceptAssetId);
+    if (file) throw conflict(`A file already exists at ${file}, so it cannot be a folder`, 'PATH_IS_FILE', field);
+    await store.ensureFolders(trx, folder);
+  }
+
+  /** Makes the folders of a new file's path and claims the path: 409 `PATH_IS_FOLDER` when a folder has it. */
+  private async claimFilePath(
+    trx: Tx,
+    dest: { folder: string; path: string },
+    fields: { folder: string; path: string },
+    exceptAssetId?: string,
+  ): Promise<void> {
+    await this.makeFolders(trx, dest.folder, fields.folder, exceptAssetId);
+    await store.lockPaths(trx, [dest.path]);
+    if (await store.folderExists(trx, dest.path))
+      throw conflict(`A folder already exists at ${dest.path}, so it cannot be a file`, 'PATH_IS_FOLDER', fields.path);
   }
 
   /** Deletes a folder with everything under it: one `bulk` event, then the stored files. */
   async deleteFolder(raw: string, actor: ChangeActor): Promise<{ path: string; deletedAssets: number }> {
-    const folder = normaliseFolder(raw, 'path');
+    const folder = lookupFolder(raw, 'path');
     if (!folder) throw badRequest('The library root cannot be deleted', 'path', 'INVALID_PATH');
     if (!(await store.folderExists(this.deps.db, folder))) throw notFound('Folder not found', 'FOLDER_NOT_FOUND');
     const rows = await this.deps.db.transaction(async (trx) => {
@@ -395,7 +444,7 @@ export class LibraryService {
   }
 
   async byPaths(rawPaths: readonly string[]): Promise<Map<string, AssetRow>> {
-    const paths = rawPaths.map((p, i) => normaliseAssetPath(p, `paths.${i}`).path);
+    const paths = rawPaths.map((p, i) => lookupAssetPath(p, `paths.${i}`).path);
     const rows = await store.findByPaths(this.deps.db, paths);
     return new Map(rows.map((r) => [r.path, r]));
   }

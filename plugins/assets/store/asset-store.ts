@@ -83,6 +83,25 @@ export async function ensureFolders(q: Q, folder: string): Promise<void> {
       .ignore();
 }
 
+/**
+ * Holds a transaction-scoped lock on each path, in the order given (a folder chain is shortest first,
+ * so two writers never wait on each other in a circle): writers of the same path take turns.
+ */
+export async function lockPaths(q: Tx, paths: readonly string[]): Promise<void> {
+  if (paths.length)
+    await q.raw(
+      "select count(pg_advisory_xact_lock(hashtextextended('assets:path:' || p, 0))) from unnest(?::text[]) as p",
+      [paths as string[]],
+    );
+}
+
+/** The path of an asset at one of these paths (other than `exceptId`), if any. */
+export async function assetAtAnyOf(q: Q, paths: readonly string[], exceptId?: string): Promise<string | undefined> {
+  const query = q<AssetRow>('assets').whereIn('path', paths as string[]);
+  if (exceptId) query.whereNot('id', exceptId);
+  return (await query.first('path'))?.path;
+}
+
 export async function folderExists(q: Q, folder: string): Promise<boolean> {
   return folder === '' || Boolean(await q('asset_folders').where({ path: folder }).first());
 }

@@ -77,12 +77,39 @@ export async function markAttached(q: Q, id: string, assetId: string, now: Date)
   await q('asset_form_uploads').where({ id }).update({ attached_at: now, asset_id: assetId });
 }
 
-export async function bytesToday(q: Q, websiteId: string, since: Date): Promise<number> {
-  const [{ total }] = await q('asset_form_uploads')
-    .where({ website_id: websiteId })
-    .andWhere('created_at', '>=', since)
-    .sum<{ total: string | null }[]>({ total: 'declared_size' });
-  return Number(total ?? 0);
+/** Waits until no other intent of this website is being checked against its quota (until the transaction ends). */
+export async function lockWebsiteQuota(q: Tx, websiteId: string): Promise<void> {
+  await q.raw("select pg_advisory_xact_lock(hashtextextended('assets:upload-quota:' || ?, 0))", [websiteId]);
+}
+
+/**
+ * A website's upload volume of the day, in one statement (one snapshot, so an upload staged meanwhile
+ * is counted once): the bytes stored on `day`, plus the declared size of every ticket that may still
+ * store bytes (unused and unexpired, or claimed by a PUT still running).
+ */
+export async function bytesUsed(q: Q, websiteId: string, day: string, now: Date): Promise<number> {
+  const { rows } = await q.raw<{ rows: Array<{ used: string | null }> }>(
+    `select coalesce((select bytes from asset_form_upload_usage where website_id = ? and day = ?::date), 0)
+          + coalesce((select sum(declared_size) from asset_form_uploads
+                       where website_id = ? and staged_at is null
+                         and (ticket_used_at is not null or expires_at > ?)), 0) as used`,
+    [websiteId, day, websiteId, now],
+  );
+  return Number(rows[0]?.used ?? 0);
+}
+
+/** Counts bytes stored for a website on a day (in the transaction that marks the upload staged). */
+export async function addUsage(q: Q, websiteId: string, day: string, bytes: number): Promise<void> {
+  await q.raw(
+    `insert into asset_form_upload_usage (website_id, day, bytes) values (?, ?::date, ?)
+     on conflict (website_id, day) do update set bytes = asset_form_upload_usage.bytes + excluded.bytes`,
+    [websiteId, day, bytes],
+  );
+}
+
+/** Daily counts before `day` (kept one day longer than they are read). */
+export async function deleteUsageBefore(q: Q, day: string): Promise<void> {
+  await q('asset_form_upload_usage').where('day', '<', day).delete();
 }
 
 /** Rows older than the staging time (their staged bytes, if any, go first, then the rows). */

@@ -185,13 +185,27 @@ describe('assets: library', function () {
     expect(info.json().storage.driver).to.equal('filesystem');
   });
 
-  it('stores a file that only looks like an image without dimensions or thumbnails', async () => {
+  it('stores a file that only looks like an image without dimensions or thumbnails, not as an image, delivered as an attachment', async () => {
     const res = await k.upload(
       { name: 'broken.jpg', data: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(500, 7)]) },
       { folder: 'lib/broken' },
     );
     expect(res.statusCode, res.body).to.equal(201);
-    expect(res.json()).to.include({ mimeType: 'image/jpeg', width: null, height: null, thumbnailUrl: null });
+    expect(res.json()).to.include({
+      mimeType: 'application/octet-stream',
+      width: null,
+      height: null,
+      thumbnailUrl: null,
+    });
+    const markup = await k.upload(
+      { name: 'page.gif', data: Buffer.from('GIF89a<html><script>alert(1)</script></html>') },
+      { folder: 'lib/broken', visibility: 'public' },
+    );
+    expect(markup.json().mimeType).to.equal('application/octet-stream');
+    const got = await k.call('GET', markup.json().url, null);
+    expect(got.headers['content-type']).to.equal('application/octet-stream');
+    expect(got.headers['content-disposition']).to.match(/^attachment/);
+    expect(got.headers['x-content-type-options']).to.equal('nosniff');
   });
 
   it('announces in the write transaction: a failing subscriber fails the upload and leaves no row and no file', async () => {
