@@ -18,6 +18,7 @@ import type { MountedRoutes } from './mounted-routes.ts';
 import type { PermissionRegistry } from './permissions.ts';
 import type { App } from './plugin.ts';
 import { routeRateLimits } from './rate-limit.ts';
+import { pathOf, pathProblemMessage, requestPathProblem } from './request-path.ts';
 import { SESSION_COOKIE, type SessionService } from './sessions.ts';
 import { compileSchemasOnFirstUse, serializersOnFirstUse } from './lazy-schemas.ts';
 
@@ -109,6 +110,13 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
       deps,
     ),
   );
+
+  // First of all hooks, on every route and the 404 handler: a path another hop could read differently
+  // (a dot segment in any spelling, a backslash) is refused, not routed (kernel/request-path.ts).
+  app.addHook('onRequest', (request, _reply, done) => {
+    const problem = requestPathProblem(pathOf(request.url));
+    done(problem === null ? undefined : new HttpError(400, 'INVALID_PATH', pathProblemMessage(problem), 'path'));
+  });
 
   await app.register(cookie);
   await app.register(swagger, {

@@ -218,10 +218,9 @@ export class InternalForwarder {
   private readonly agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: 5_000 } });
 
   async forward(
-    url: string,
+    target: URL,
     init: { method: string; headers: Record<string, string>; body?: Buffer; timeoutMs: number },
   ): Promise<Dispatcher.ResponseData> {
-    const target = new URL(url);
     try {
       return await request(target, {
         dispatcher: this.agent,

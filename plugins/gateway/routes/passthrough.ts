@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../../../kernel/index.ts';
+import { type App, badRequest, pathOf, pathProblemMessage, requestPathProblem } from '../../../kernel/index.ts';
 import { HOP_BY_HOP, flattenHeaders, type InternalForwarder } from '../outbound/outbound-http.ts';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -53,9 +53,25 @@ export async function passthroughRoutes(
   });
 }
 
+/**
+ * The upstream URL of a passthrough request: the base URL's path, the kept prefix, then the rest of
+ * the request target exactly as sent. The kernel already refused a path with a dot segment in any
+ * spelling (kernel/request-path.ts); this checks the rest again and then the URL as parsed, so no
+ * reading of the path, ours or the URL parser's, leaves the base: 400 INVALID_PATH otherwise.
+ */
+function passthroughTarget(p: Passthrough, requestUrl: string): URL {
+  const rest = requestUrl.slice(p.from.length);
+  const problem = rest.startsWith('/') ? requestPathProblem(pathOf(rest)) : 'DOT_SEGMENT';
+  if (problem !== null) throw badRequest(pathProblemMessage(problem), 'path', 'INVALID_PATH');
+  const base = new URL(p.to);
+  const under = base.pathname.replace(/\/+$/, '') + (p.keepPrefix ? p.from : '');
+  const target = new URL(base.origin + under + rest);
+  if (!target.pathname.startsWith(`${under}/`)) throw badRequest(`The path leaves ${p.from}/`, 'path', 'INVALID_PATH');
+  return target;
+}
+
 async function forward(forwarder: InternalForwarder, p: Passthrough, request: FastifyRequest, reply: FastifyReply) {
-  const rest = request.url.slice(p.from.length);
-  const target = p.to.replace(/\/+$/, '') + (p.keepPrefix ? p.from : '') + (rest.startsWith('/') ? rest : `/${rest}`);
+  const target = passthroughTarget(p, request.url);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || HOP_BY_HOP.has(name)) continue;

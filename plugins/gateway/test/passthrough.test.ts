@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import type { AddressInfo } from 'node:net';
 import { startGatewayKernel } from './helpers.ts';
+import { climbingTargets, confinedTargets, rawRequest } from '../../../test/helpers/raw-http.ts';
 import { startUpstream, type Upstream } from '../../../test/helpers/upstream.ts';
 
 describe('gateway passthroughs /api/internal/*, /dam/*, /public/*', () => {
@@ -54,6 +56,50 @@ describe('gateway passthroughs /api/internal/*, /dam/*, /public/*', () => {
     expect(res.json().url).to.equal('/public/data-objects?class=news');
     expect(core.requests.at(-1)!.headers.cookie).to.equal(undefined);
     expect(core.requests.at(-1)!.headers.authorization).to.equal(undefined);
+  });
+
+  describe('the forwarded path stays under its prefix however it is spelled (raw request lines)', () => {
+    let port: number;
+    before(async () => {
+      await g.t.kernel.app.listen({ port: 0, host: '127.0.0.1' });
+      port = (g.t.kernel.app.server.address() as AddressInfo).port;
+    });
+    // Each passthrough, whether it needs a session, and where its paths land upstream.
+    const passthroughs = () =>
+      [
+        { from: '/public', cookie: undefined, upstream: core, to: (rest: string) => `/public${rest}` },
+        { from: '/api/internal', cookie: g.stranger.cookie, upstream: core, to: (rest: string) => rest },
+        { from: '/dam', cookie: g.stranger.cookie, upstream: assets, to: (rest: string) => `/api/v1${rest}` },
+      ] as const;
+
+    // INVALID_URL: the router could not decode the path at all (overlong UTF-8), before INVALID_PATH's check.
+    it('refuses a dot segment in every spelling with 400 INVALID_PATH or INVALID_URL; no upstream sees it', async () => {
+      const seen = () => core.requests.length + assets.requests.length;
+      const before = seen();
+      const wrong: string[] = [];
+      for (const p of passthroughs()) {
+        for (const goal of ['metrics', 'auth/users']) {
+          for (const target of climbingTargets(p.from, goal)) {
+            const answer = await rawRequest(port, target, { headers: p.cookie ? { cookie: p.cookie } : {} });
+            const code = answer.status === 400 ? JSON.parse(answer.body).code : '';
+            if (answer.status !== 400 || !['INVALID_PATH', 'INVALID_URL'].includes(code))
+              wrong.push(`${target}: ${answer.status} ${code}`);
+          }
+        }
+      }
+      expect(wrong).to.deep.equal([]);
+      expect(seen(), 'requests that reached an upstream').to.equal(before);
+    });
+
+    it('passes paths that only look alike, exactly as sent, below the base URL', async () => {
+      for (const p of passthroughs()) {
+        for (const target of confinedTargets(p.from)) {
+          const answer = await rawRequest(port, target, { headers: p.cookie ? { cookie: p.cookie } : {} });
+          expect(answer.status, target).to.equal(200);
+          expect(p.upstream.requests.at(-1)!.url, target).to.equal(p.to(target.slice(p.from.length)));
+        }
+      }
+    });
   });
 
   it('is not mounted where the base URLs are not configured (the all-in-one process serves those paths itself)', async () => {

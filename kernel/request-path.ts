@@ -1,0 +1,119 @@
+/**
+ * The routing boundary of a request path. A proxy or a service that routes on one reading of a path
+ * while the next hop reads it another way (resolving `..`, decoding `%2e%2e` or `%252e`, taking `\`
+ * for `/`, stopping at `;`) lets a request leave the prefix it was routed by. Every process therefore
+ * refuses, before routing, a path that holds a dot segment in any spelling, a raw backslash, a control
+ * character or an invalid (overlong) UTF-8 encoding. Browsers and HTTP clients resolve dot segments
+ * before sending, so only a crafted request carries one; refusing it (instead of resolving it here)
+ * leaves no second reading that could disagree with the next hop's. The reverse proxy refuses the
+ * same spellings (`edge/generate.ts`).
+ */
+
+/** Why a path is refused. */
+export type PathProblem = 'DOT_SEGMENT' | 'BACKSLASH' | 'CONTROL_CHARACTER' | 'INVALID_ENCODING';
+
+/** How many rounds of percent-decoding are looked through (`%25252e` is three rounds from `.`). */
+export const MAX_DECODING_ROUNDS = 4;
+
+// A `.` or `..` segment: between separators (`/`, and `\` which WHATWG URL parsers read as `/`), up
+// to a `;` (path parameters: `..;/` is `..` to some servers) or, once decoded, a `?` or `#` that a
+// later parse would take as the end of the path.
+const DOT_SEGMENT = /(?:^|[/\\])\.{1,2}(?:[/\\;?#]|$)/;
+const ESCAPE = /%[0-9A-Fa-f]{2}/;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
+
+/** True when `text` holds a C0 control character or DEL. */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/** The value of an ASCII hex digit, or -1. */
+function hexValue(byte: number): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  const lower = byte | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1;
+}
+
+/** `%XX` sequences to bytes, everything else as its UTF-8 bytes. */
+function percentDecodeBytes(text: string): Uint8Array {
+  const raw = Buffer.from(text, 'utf8');
+  const out = new Uint8Array(raw.length);
+  let n = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const hi = raw[i] === 0x25 ? hexValue(raw[i + 1] ?? 0) : -1;
+    const lo = hi === -1 ? -1 : hexValue(raw[i + 2] ?? 0);
+    if (lo === -1) {
+      out[n++] = raw[i]!;
+      continue;
+    }
+    out[n++] = hi * 16 + lo;
+    i += 2;
+  }
+  return out.subarray(0, n);
+}
+
+// Lead bytes that only ever start an overlong form (0xC0, 0xC1), or start one with the next byte
+// (E0 80-9F, F0 80-8F): `%c0%ae` is an overlong `.` to a lenient decoder.
+function hasOverlongForm(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    const next = bytes[i + 1] ?? 0;
+    if (b === 0xc0 || b === 0xc1) return true;
+    if (b === 0xe0 && next >= 0x80 && next <= 0x9f) return true;
+    if (b === 0xf0 && next >= 0x80 && next <= 0x8f) return true;
+  }
+  return false;
+}
+
+/**
+ * The problem of a request path (the part of the request target before `?`), or null. The path is
+ * read as sent, then percent-decoded up to MAX_DECODING_ROUNDS times; every reading must be free of
+ * dot segments and control characters. The first decoding must give valid UTF-8 (the services
+ * decode once); later readings only matter for what they spell, so bytes that are not UTF-8 there
+ * (a literal `%ff` in a file name) are read as U+FFFD, while overlong forms are refused in any round.
+ */
+export function requestPathProblem(path: string): PathProblem | null {
+  // The common case: nothing that could spell a dot segment, a backslash or an escape.
+  if (path.indexOf('%') === -1 && path.indexOf('\\') === -1 && path.indexOf('/.') === -1) return null;
+  if (path.includes('\\')) return 'BACKSLASH';
+  let reading = path;
+  for (let round = 0; ; round++) {
+    if (hasControlCharacter(reading)) return 'CONTROL_CHARACTER';
+    if (DOT_SEGMENT.test(reading)) return 'DOT_SEGMENT';
+    if (!ESCAPE.test(reading)) return null;
+    if (round === MAX_DECODING_ROUNDS) return 'INVALID_ENCODING';
+    const bytes = percentDecodeBytes(reading);
+    if (hasOverlongForm(bytes)) return 'INVALID_ENCODING';
+    if (round > 0) reading = lenientUtf8.decode(bytes);
+    else {
+      try {
+        reading = strictUtf8.decode(bytes);
+      } catch {
+        return 'INVALID_ENCODING';
+      }
+    }
+  }
+}
+
+const MESSAGES: Record<PathProblem, string> = {
+  DOT_SEGMENT: 'The path holds a "." or ".." segment (in some spelling); such paths are refused, not resolved',
+  BACKSLASH: 'The path holds a backslash; use "/" between segments and %5C inside one',
+  CONTROL_CHARACTER: 'The path holds a control character (such as NUL), also when percent-encoded',
+  INVALID_ENCODING: 'The path is not validly percent-encoded UTF-8 (overlong forms and deep re-encoding are refused)',
+};
+
+/** The message of a 400 for `problem`, naming it for the caller. */
+export function pathProblemMessage(problem: PathProblem): string {
+  return MESSAGES[problem];
+}
+
+/** The path part (before `?`) of a request target. */
+export function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
