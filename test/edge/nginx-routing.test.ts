@@ -3,6 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { EDGE_TABLE, UPSTREAMS, type Upstream } from '../../edge/routes.ts';
 import { startNginx, startStub, type RunningNginx, type StubUpstream } from '../helpers/nginx.ts';
+import { climbingTargets, confinedTargets, rawRequest } from '../helpers/raw-http.ts';
 
 interface Answer {
   status: number;
@@ -223,19 +224,62 @@ describe('edge: nginx routing (real nginx, stub upstreams)', () => {
 
   it('does not route /metrics: 404 from the proxy, in any spelling, no upstream reached', async () => {
     const before = totalSeen();
-    for (const path of [
-      '/metrics',
-      '/metrics?token=x',
-      '/metrics/',
-      '/%6Detrics',
-      '//metrics',
-      '/health/../metrics',
-      '/public/..%2Fmetrics',
-    ]) {
+    for (const path of ['/metrics', '/metrics?token=x', '/metrics/', '/%6Detrics', '//metrics']) {
       const answer = await rawGet(nginx.port, path);
       expect(answer, path).to.deep.equal({ status: 404, fromUpstream: false });
     }
+    // Spelled with a dot segment, it is refused before routing.
+    for (const path of ['/health/../metrics', '/public/..%2Fmetrics']) {
+      expect(await rawGet(nginx.port, path), path).to.deep.equal({ status: 400, fromUpstream: false });
+    }
     expect(totalSeen()).to.equal(before);
+  });
+
+  // A sample prefix of every row (and a website preview), with where its paths land.
+  const rowPrefixes: Array<[string, Upstream, string]> = [
+    ['/public', 'core-api', ''],
+    ['/public/upload-data', 'asset-processor', ''],
+    ['/api/v1/gateway', 'gateway', ''],
+    ['/client/v1', 'gateway', ''],
+    ['/api/remote', 'gateway', ''],
+    ['/api/v1', 'asset-processor', ''],
+    ['/dam-asset', 'asset-processor', ''],
+    ['/assets', 'admin-dashboard', ''],
+    ['/cms-one/pages', 'core-api', ''],
+    ['/cms-one', 'editor', ''],
+    ['/auth', 'core-api', ''],
+    ['/data-objects', 'core-api', ''],
+    ['/dashboard', 'admin-dashboard', ''],
+    ['/shop', 'core-api', '/public/page'],
+  ];
+
+  it('refuses a dot segment in any spelling (raw, encoded, doubly, backslash, ;, NUL, overlong) with 400; no upstream sees it', async () => {
+    const before = totalSeen();
+    const wrong: string[] = [];
+    for (const [prefix] of rowPrefixes) {
+      for (const goal of ['metrics', 'auth/users', 'client/v1/me']) {
+        for (const target of climbingTargets(prefix, goal)) {
+          const answer = await rawRequest(nginx.port, target);
+          if (answer.status !== 400 || answer.headers['x-upstream'])
+            wrong.push(`${target}: ${answer.status} ${answer.headers['x-upstream'] ?? ''}`);
+        }
+      }
+    }
+    expect(wrong).to.deep.equal([]);
+    expect(totalSeen(), 'requests (or site-root checks) that reached an upstream').to.equal(before);
+  });
+
+  it("passes paths that only look alike to the row's upstream, exactly as sent", async () => {
+    const wrong: string[] = [];
+    for (const [prefix, upstream, pathPrefix] of rowPrefixes) {
+      for (const target of confinedTargets(prefix)) {
+        const answer = await rawRequest(nginx.port, target);
+        const echo = answer.headers['x-upstream'] ? JSON.parse(answer.body) : undefined;
+        if (echo?.upstream !== upstream || echo.url !== pathPrefix + target)
+          wrong.push(`${target}: ${answer.status} ${echo?.upstream ?? ''} ${echo?.url ?? ''}`);
+      }
+    }
+    expect(wrong).to.deep.equal([]);
   });
 
   it('sends / to the admin dashboard unless core-api GET /site-root answers 204 for the first segment', async () => {

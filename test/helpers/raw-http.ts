@@ -38,9 +38,24 @@ export function rawRequest(
         const colon = line.indexOf(':');
         headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
       }
-      resolve({ status: Number(statusLine?.split(' ')[1]), headers, body: text.slice(split + 4) });
+      const rest = text.slice(split + 4);
+      const body = /chunked/i.test(headers['transfer-encoding'] ?? '') ? unchunk(rest) : rest;
+      resolve({ status: Number(statusLine?.split(' ')[1]), headers, body });
     });
   });
+}
+
+/** The data of a chunked body. */
+function unchunk(text: string): string {
+  let body = '';
+  let at = 0;
+  for (;;) {
+    const lineEnd = text.indexOf('\r\n', at);
+    const size = Number.parseInt(text.slice(at, lineEnd), 16);
+    if (!(size > 0)) return body;
+    body += text.slice(lineEnd + 2, lineEnd + 2 + size);
+    at = lineEnd + 2 + size + 2;
+  }
 }
 
 /**
