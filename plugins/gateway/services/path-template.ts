@@ -1,4 +1,4 @@
-import { badRequest } from '../../../kernel/index.ts';
+import { badRequest, requestPathProblem } from '../../../kernel/index.ts';
 
 /** One segment of a template: literal text, or `prefix{name}suffix` with one parameter. */
 interface Segment {
@@ -17,6 +17,9 @@ const MAX_SEGMENTS = 64;
 export function parseTemplate(template: string, field = 'path'): Segment[] {
   if (!template.startsWith('/')) throw badRequest('A path starts with /', field);
   if (/[?#\s]/.test(template)) throw badRequest('A path has no query, fragment or spaces', field);
+  // `..` (in any spelling) would leave the endpoint's base path: the kernel's rule for request paths.
+  if (requestPathProblem(template) !== null)
+    throw badRequest('A path has no . or .. segments (in any spelling), backslashes or control characters', field);
   const parts = template.split('/').slice(1);
   if (parts.length > MAX_SEGMENTS) throw badRequest(`A path has at most ${MAX_SEGMENTS} segments`, field);
   const names = new Set<string>();
@@ -50,10 +53,12 @@ export function fillTemplate(template: string, params: Record<string, string> = 
         const value = Object.hasOwn(params, s.param) ? params[s.param] : undefined;
         if (typeof value !== 'string' || value === '')
           throw badRequest(`Parameter "${s.param}" is missing`, `params.${s.param}`);
-        // `.` and `..` would survive encoding and climb out of the endpoint's base path.
-        if (s.prefix === '' && s.suffix === '' && (value === '.' || value === '..'))
-          throw badRequest(`Parameter "${s.param}" may not be . or ..`, `params.${s.param}`);
-        return s.prefix + encodeURIComponent(value) + s.suffix;
+        // `.` survives encoding: a segment that comes out as `.` or `..` (also `{name}.` with `.`) would
+        // climb out of the endpoint's base path.
+        const segment = s.prefix + encodeURIComponent(value) + s.suffix;
+        if (segment === '.' || segment === '..')
+          throw badRequest(`Parameter "${s.param}" may not make the segment . or ..`, `params.${s.param}`);
+        return segment;
       })
       .join('/')
   );

@@ -212,7 +212,18 @@ describe('gateway calls: credentials per auth type, OAuth2 tokens, rate limit, t
     expect(missing.json().field).to.equal('params.id');
     const dots = await execute(route.id, { params: { id: '..' } });
     expect(dots.statusCode).to.equal(400);
+    // The filled segment counts, not only the value: `{name}.` filled with `.` would spell `..`.
+    const suffixed = await g.createRoute(ep.id, 'GET', '/files/{name}.');
+    const climbing = await execute(suffixed.id, { params: { name: '.' } });
+    expect(climbing.statusCode).to.equal(400);
+    expect(climbing.json().field).to.equal('params.name');
     expect(up.requests).to.have.length(0);
+    // A template holds no dot segment in any spelling.
+    for (const path of ['/a/../admin', '/a/%2e%2e/admin', '/a/..;/admin', '/a/..%2fadmin', '/a\\..\\admin']) {
+      const res = await g.call('POST', `/api/v1/gateway/endpoints/${ep.id}/routes`, g.manager, { method: 'GET', path });
+      expect(res.statusCode, path).to.equal(400);
+      expect(res.json().field, path).to.equal('path');
+    }
   });
 
   it('refuses a body on a GET route (400 naming body) and answers 503 when stored credentials cannot be unsealed', async () => {
