@@ -1,70 +1,94 @@
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-/** Why an address is refused, or undefined when it may be connected to. */
-export type AddressClass = 'loopback' | 'private' | 'link-local' | 'reserved' | 'public';
+/**
+ * What an address is, for the outbound rule. `metadata`: a cloud metadata service outside the
+ * link-local range (Alibaba's 100.100.100.200, AWS's IPv6 fd00:ec2::254), refused like link-local.
+ */
+export type AddressClass = 'loopback' | 'private' | 'link-local' | 'metadata' | 'reserved' | 'public';
 
-const ranges = (entries: [string, number, 'ipv4' | 'ipv6'][]) => {
-  const list = new BlockList();
-  for (const [net, prefix, family] of entries) list.addSubnet(net, prefix, family);
-  return list;
-};
+/** Least to most restricted: an address carrying another one gets the stricter class of the two. */
+const STRICTNESS: readonly AddressClass[] = ['public', 'private', 'loopback', 'link-local', 'metadata', 'reserved'];
 
-// 0.0.0.0/8 and `::` reach the local host on Linux, so they count as loopback.
-const LOOPBACK = ranges([
-  ['127.0.0.0', 8, 'ipv4'],
-  ['0.0.0.0', 8, 'ipv4'],
-  ['::1', 128, 'ipv6'],
-  ['::', 128, 'ipv6'],
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+const table = (entries: [AddressClass, string[]][]): [AddressClass, Range[]][] =>
+  entries.map(([kind, cidrs]) => [kind, cidrs.map((c) => ipaddr.parseCIDR(c))]);
+
+// First match wins. 0.0.0.0/8 reaches the local host on Linux, so it counts as loopback.
+const IPV4 = table([
+  ['loopback', ['127.0.0.0/8', '0.0.0.0/8']],
+  ['metadata', ['100.100.100.200/32']],
+  ['link-local', ['169.254.0.0/16']],
+  // Never a unicast destination: multicast, broadcast, IETF protocol assignments, documentation, 6to4 relay.
+  [
+    'reserved',
+    [
+      '224.0.0.0/4',
+      '240.0.0.0/4',
+      '192.0.0.0/24',
+      '192.0.2.0/24',
+      '192.88.99.0/24',
+      '198.51.100.0/24',
+      '203.0.113.0/24',
+    ],
+  ],
+  // RFC 1918, carrier-grade NAT, benchmarking networks.
+  ['private', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '198.18.0.0/15']],
 ]);
-const LINK_LOCAL = ranges([
-  ['169.254.0.0', 16, 'ipv4'],
-  ['fe80::', 10, 'ipv6'],
-]);
-const PRIVATE = ranges([
-  ['10.0.0.0', 8, 'ipv4'],
-  ['172.16.0.0', 12, 'ipv4'],
-  ['192.168.0.0', 16, 'ipv4'],
-  ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT
-  ['198.18.0.0', 15, 'ipv4'], // benchmarking networks
-  ['fc00::', 7, 'ipv6'], // unique local
-  ['fec0::', 10, 'ipv6'], // deprecated site-local
-]);
-// Never a unicast destination: multicast, broadcast, reserved, documentation.
-const RESERVED = ranges([
-  ['224.0.0.0', 4, 'ipv4'],
-  ['240.0.0.0', 4, 'ipv4'],
-  ['192.0.2.0', 24, 'ipv4'],
-  ['198.51.100.0', 24, 'ipv4'],
-  ['203.0.113.0', 24, 'ipv4'],
-  ['ff00::', 8, 'ipv6'],
-  ['2001:db8::', 32, 'ipv6'],
+// `::` and `::1` are judged as the IPv4 they carry (0.0.0.0 and 0.0.0.1: loopback), like all of ::/96.
+const IPV6 = table([
+  ['metadata', ['fd00:ec2::254/128']],
+  ['link-local', ['fe80::/10']],
+  // Multicast, documentation (2001:db8::/32, 3fff::/20), discard-only, ORCHID.
+  ['reserved', ['ff00::/8', '2001:db8::/32', '3fff::/20', '100::/64', '2001:10::/28', '2001:20::/28']],
+  // Unique local, deprecated site-local, benchmarking, local-use NAT64 (RFC 8215).
+  ['private', ['fc00::/7', 'fec0::/10', '2001:2::/48', '64:ff9b:1::/48']],
 ]);
 
-/** `::ffff:a.b.c.d` (IPv4-mapped, also in hex form) and NAT64 `64:ff9b::a.b.c.d` are judged as the IPv4 address they carry. */
-export function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::ffff:0:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const hi = parseInt(hex[1]!, 16);
-    const lo = parseInt(hex[2]!, 16);
-    return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+function ownClass(address: ipaddr.IPv4 | ipaddr.IPv6): AddressClass {
+  const rows = address.kind() === 'ipv4' ? IPV4 : IPV6;
+  for (const [kind, ranges] of rows) {
+    if (ranges.some((range) => range[0].kind() === address.kind() && address.match(range))) return kind;
   }
-  return undefined;
+  return 'public';
 }
 
-/** The class of a literal IP address (IPv4 or IPv6, without brackets). */
+const v4 = (b: number[], at: number, xor = 0) =>
+  new ipaddr.IPv4([b[at]! ^ xor, b[at + 1]! ^ xor, b[at + 2]! ^ xor, b[at + 3]! ^ xor]);
+const zero = (b: number[], from: number, to: number) => b.slice(from, to).every((x) => x === 0);
+
+/**
+ * The IPv4 addresses an IPv6 address carries, by every translation form that can deliver to them:
+ * IPv4-compatible `::a.b.c.d` (all of ::/96), IPv4-mapped `::ffff:a.b.c.d`, SIIT `::ffff:0:a.b.c.d`,
+ * NAT64 `64:ff9b::/96` and a /96 of the local-use `64:ff9b:1::/48` (itself private), 6to4
+ * `2002:AABB:CCDD::/48`, Teredo (server, and the client's inverted bits) and ISATAP (`...:5efe:a.b.c.d`).
+ */
+export function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4[] {
+  const b = address.toByteArray();
+  const found: ipaddr.IPv4[] = [];
+  if (zero(b, 0, 12)) found.push(v4(b, 12));
+  if (zero(b, 0, 10) && b[10] === 0xff && b[11] === 0xff) found.push(v4(b, 12));
+  if (zero(b, 0, 8) && b[8] === 0xff && b[9] === 0xff && zero(b, 10, 12)) found.push(v4(b, 12));
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b) {
+    if (zero(b, 4, 12)) found.push(v4(b, 12));
+    if (b[4] === 0 && b[5] === 1) found.push(v4(b, 12));
+  }
+  if (b[0] === 0x20 && b[1] === 0x02) found.push(v4(b, 2));
+  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0 && b[3] === 0) found.push(v4(b, 4), v4(b, 12, 0xff));
+  if ((b[8] === 0x00 || b[8] === 0x02) && b[9] === 0 && b[10] === 0x5e && b[11] === 0xfe) found.push(v4(b, 12));
+  return found;
+}
+
+/** The class of a literal IP address (IPv4 or IPv6 in any spelling, without brackets); not an address: reserved. */
 export function classifyAddress(address: string): AddressClass {
-  const family = isIP(address);
-  if (family === 0) return 'reserved';
-  const v4 = family === 6 ? embeddedIpv4(address) : address;
-  const [ip, type] = v4 ? [v4, 'ipv4' as const] : [address, 'ipv6' as const];
-  if (LOOPBACK.check(ip, type)) return 'loopback';
-  if (LINK_LOCAL.check(ip, type)) return 'link-local';
-  if (RESERVED.check(ip, type)) return 'reserved';
-  if (PRIVATE.check(ip, type)) return 'private';
-  return 'public';
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return 'reserved';
+  }
+  const classes = [ownClass(parsed)];
+  if (parsed.kind() === 'ipv6') classes.push(...embeddedIpv4(parsed as ipaddr.IPv6).map(ownClass));
+  return classes.reduce((a, b) => (STRICTNESS.indexOf(b) > STRICTNESS.indexOf(a) ? b : a));
 }
 
 export interface AddressPolicyOptions {
@@ -92,7 +116,7 @@ export class AddressPolicy {
   refusal(host: string, address: string): string | undefined {
     const kind = classifyAddress(address);
     if (kind === 'public') return undefined;
-    if (kind === 'reserved') return `${address} is not a unicast address`;
+    if (kind === 'reserved') return `${address} is in a reserved range (multicast, documentation, ...), never called`;
     if (this.allowHosts.has(normaliseHost(host))) return undefined;
     if (kind === 'loopback' && this.opts.refuseLoopback)
       return `${host} resolves to the loopback address ${address}; name it in OUTBOUND_ALLOW_HOSTS to allow it`;
@@ -100,6 +124,8 @@ export class AddressPolicy {
       return `${host} resolves to the private address ${address} and OUTBOUND_ALLOW_PRIVATE=false`;
     if (kind === 'link-local')
       return `${host} resolves to the link-local address ${address}; name it in OUTBOUND_ALLOW_HOSTS to allow it`;
+    if (kind === 'metadata')
+      return `${host} resolves to the cloud metadata address ${address}; name it in OUTBOUND_ALLOW_HOSTS to allow it`;
     return undefined;
   }
 }

@@ -65,6 +65,69 @@ describe('outbound HTTP policy', () => {
     for (const [address, kind] of cases) expect(classifyAddress(address), address).to.equal(kind);
   });
 
+  it('judges an IPv6 address by the IPv4 it carries, in every translation form and spelling', () => {
+    const cases: [string, string][] = [
+      // Loopback and unspecified: SIIT, IPv4-compatible, mapped (every spelling), 6to4, NAT64, ISATAP, Teredo.
+      ['::ffff:0:127.0.0.1', 'loopback'],
+      ['::ffff:0:7f00:1', 'loopback'],
+      ['0:0:0:0:ffff:0:7f00:1', 'loopback'],
+      ['::127.0.0.1', 'loopback'],
+      ['::7f00:1', 'loopback'],
+      ['::FFFF:127.0.0.1', 'loopback'],
+      ['0000:0000:0000:0000:0000:ffff:127.0.0.1', 'loopback'],
+      ['0:0:0:0:0:ffff:7f00:0001', 'loopback'],
+      ['::ffff:0.0.0.0', 'loopback'],
+      ['::0.0.0.0', 'loopback'],
+      ['0:0:0:0:0:0:0:0', 'loopback'],
+      ['0::1', 'loopback'],
+      ['2002:7f00:1::', 'loopback'],
+      ['2002:7f00:0001:0:0:0:0:1', 'loopback'],
+      ['2002::1', 'loopback'],
+      ['64:ff9b::127.0.0.1', 'loopback'],
+      ['64:ff9b::7f00:1', 'loopback'],
+      ['64:ff9b:1::7f00:1', 'loopback'],
+      ['fe80::5efe:127.0.0.1', 'link-local'],
+      ['2001:db9::5efe:7f00:1', 'loopback'],
+      ['2001:0:7f00:1:0:0:a2bc:7b7a', 'loopback'],
+      ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'],
+      // Link-local and the metadata addresses.
+      ['::ffff:0:169.254.169.254', 'link-local'],
+      ['::169.254.169.254', 'link-local'],
+      ['::a9fe:a9fe', 'link-local'],
+      ['::ffff:a9fe:a9fe', 'link-local'],
+      ['2002:a9fe:a9fe::1', 'link-local'],
+      ['64:ff9b::169.254.169.254', 'link-local'],
+      ['64:ff9b::a9fe:a9fe', 'link-local'],
+      ['100.100.100.200', 'metadata'],
+      ['::ffff:100.100.100.200', 'metadata'],
+      ['64:ff9b::6464:64c8', 'metadata'],
+      ['fd00:ec2::254', 'metadata'],
+      ['fd00:0ec2:0:0:0:0:0:0254', 'metadata'],
+      // Private.
+      ['::ffff:0:10.0.0.1', 'private'],
+      ['::10.0.0.1', 'private'],
+      ['2002:c0a8:101::1', 'private'],
+      ['64:ff9b::192.168.1.1', 'private'],
+      ['64:ff9b:1:a::5db8:d822', 'private'],
+      ['fec0::1', 'private'],
+      // Reserved, and not an address at all.
+      ['::ffff:224.0.0.1', 'reserved'],
+      ['2002:e000:1::', 'reserved'],
+      ['::ffff:255.255.255.255', 'reserved'],
+      ['2001:db8::1', 'reserved'],
+      ['3fff::1', 'reserved'],
+      ['100::1', 'reserved'],
+      ['not-an-address', 'reserved'],
+      // Public, also inside the translation forms.
+      ['2002:5db8:d822::1', 'public'],
+      ['64:ff9b::5db8:d822', 'public'],
+      ['::ffff:93.184.216.34', 'public'],
+      ['2001:4860:4860::8888', 'public'],
+    ];
+    const wrong = cases.filter(([address, kind]) => classifyAddress(address) !== kind);
+    expect(wrong.map(([address, kind]) => `${address}: ${classifyAddress(address)}, not ${kind}`)).to.deep.equal([]);
+  });
+
   it('in production refuses a host name that resolves to loopback (localhost) unless OUTBOUND_ALLOW_HOSTS names it', async () => {
     const refused = await refusal(outbound({}).request(`http://localhost:${up.port}/x`));
     expect(refused).to.include({ statusCode: 403, code: 'OUTBOUND_REFUSED' });
@@ -99,6 +162,10 @@ describe('outbound HTTP policy', () => {
       `http://[::1]:${up.port}/`,
       `http://[::ffff:127.0.0.1]:${up.port}/`,
       `http://0.0.0.0:${up.port}/`,
+      `http://[::ffff:0:7f00:1]:${up.port}/`,
+      `http://[::127.0.0.1]:${up.port}/`,
+      `http://[2002:7f00:1::1]:${up.port}/`,
+      `http://[64:ff9b::127.0.0.1]:${up.port}/`,
     ]) {
       expect(await refusal(prod.request(url)), url).to.include({ code: 'OUTBOUND_REFUSED' });
     }
@@ -108,6 +175,12 @@ describe('outbound HTTP policy', () => {
       'http://169.254.169.254/latest/meta-data/',
       'http://[fe80::1]/',
       'http://[::ffff:169.254.169.254]/',
+      'http://[::ffff:0:a9fe:a9fe]/',
+      'http://[::169.254.169.254]/',
+      'http://[2002:a9fe:a9fe::1]/',
+      'http://[64:ff9b::a9fe:a9fe]/',
+      'http://[fd00:ec2::254]/latest/meta-data/',
+      'http://100.100.100.200/latest/meta-data/',
     ]) {
       expect(await refusal(dev.request(url)), url).to.include({ code: 'OUTBOUND_REFUSED' });
     }
