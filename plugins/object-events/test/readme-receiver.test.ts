@@ -13,6 +13,7 @@ import {
   type EventsKernel,
 } from '../../../test/helpers/events-kernel.ts';
 import { eventually } from '../../../test/helpers/kernel.ts';
+import { startReceiver, type ReceivedCall, type Receiver } from '../../../test/helpers/receiver.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -24,15 +25,23 @@ function readmeReceiver(): string {
   return match[1];
 }
 
-describe('object events: the README receiver example', function () {
-  this.timeout(30_000);
+/**
+ * The README's receiver example, written to a file and run with node as a receiver would run it,
+ * against real deliveries of the delivery worker: accepted as sent, refused when replayed with
+ * anything changed, refused when the sender's clock puts the timestamp outside the 5 minutes.
+ */
+describe('object events: the README receiver example, run verbatim against real deliveries', function () {
+  this.timeout(60_000);
   let k: EventsKernel;
   let child: ChildProcess;
   let dir: string;
   let port: number;
   let output = '';
+  /** Records the same deliveries the example gets (same secret): the real headers and body to replay. */
+  let capture: Receiver;
   const secret = 'readme-example-secret';
   const secretName = 'OBJECT_EVENTS_SECRET_README_EXAMPLE';
+  const receiverUrl = () => `http://127.0.0.1:${port}`;
 
   before(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'cms-receiver-'));
@@ -48,44 +57,128 @@ describe('object events: the README receiver example', function () {
     while (!(await acceptsConnections(port))) await new Promise((r) => setTimeout(r, 50));
     process.env[secretName] = secret;
     k = await startEventsKernel({ withData: false });
+    capture = await startReceiver();
   });
   after(async () => {
     child.kill();
     await k.t.close();
+    await capture.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('accepts a real signed delivery (204 → delivered) and prints the event', async () => {
-    const { endpointId, routeIds } = await addEndpoint(k.t.db, `http://127.0.0.1:${port}`, [
-      { method: 'POST', path: '/' },
-    ]);
+  /** A signed subscription to `url` for object.updated; returns its id. */
+  const subscribe = async (url: string) => {
+    const { endpointId, routeIds } = await addEndpoint(k.t.db, url, [{ method: 'POST', path: '/' }]);
     const res = await k.call('POST', '/object-event-subscriptions', k.manager, {
-      name: 'readme',
+      name: `readme-${Math.random().toString(36).slice(2)}`,
       events: ['object.updated'],
       endpointId,
       routeId: routeIds[0],
       signingSecretRef: secretName,
     });
-    const sub = res.json();
+    expect(res.statusCode).to.equal(201);
+    return res.json().id as string;
+  };
+  /** A call to the example with these headers and body; its status. */
+  const send = async (headers: Record<string, string>, body: string) =>
+    (await fetch(receiverUrl(), { method: 'POST', headers, body })).status;
+  const signed = (ts: string, body: string) =>
+    `sha256=${createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex')}`;
+  const headersOf = (call: ReceivedCall): Record<string, string> => ({
+    'content-type': 'application/json',
+    'x-cms-timestamp': String(call.headers['x-cms-timestamp']),
+    'x-cms-signature': String(call.headers['x-cms-signature']),
+  });
+
+  it('compares the signature in constant time, and will not start without its secret', async () => {
+    const example = readmeReceiver();
+    expect(example).to.contain('timingSafeEqual(given, wanted)');
+    // Lengths may be compared (they say nothing about the secret), the values never with == or ===.
+    expect(example).not.to.match(/\b(given|wanted)\s*[!=]==?|[!=]==?\s*(given|wanted)\b(?!\.length)|\.equals\(/);
+    // Started without the secret it stops at once, naming the variable (instead of failing every call).
+    const file = path.join(dir, 'receiver.mjs');
+    const { CMS_EVENTS_SECRET: _, ...env } = process.env;
+    const bare = spawn('node', [file], { env: { ...env, PORT: String(await freePort()) }, stdio: 'pipe' });
+    let stderr = '';
+    bare.stderr.on('data', (c) => (stderr += c));
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        bare.kill();
+        resolve(null);
+      }, 10_000);
+      bare.on('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    expect(code, 'exit code').to.not.equal(0).and.not.equal(null);
+    expect(stderr).to.contain('CMS_EVENTS_SECRET');
+  });
+
+  it('accepts a real signed delivery (204 → delivered) and prints the event', async () => {
+    const sub = await subscribe(receiverUrl());
     await k.announce(objectChange());
-    await eventually(async () => (await k.deliveries(sub.id))[0]?.status === 'delivered', { timeoutMs: 15_000 });
+    await eventually(async () => (await k.deliveries(sub))[0]?.status === 'delivered', { timeoutMs: 15_000 });
     expect(output).to.contain('object.updated');
   });
 
-  it('refuses a wrong signature and a timestamp older than 5 minutes (401)', async () => {
-    const body = '{"id":"x","type":"object.updated"}';
-    const send = (ts: number, key: string) =>
-      fetch(`http://127.0.0.1:${port}/`, {
-        method: 'POST',
-        body,
-        headers: {
-          'x-cms-timestamp': String(ts),
-          'x-cms-signature': 'sha256=' + createHmac('sha256', key).update(`${ts}.${body}`).digest('hex'),
-        },
-      });
-    const now = Math.floor(Date.now() / 1000);
-    expect((await send(now, secret)).status).to.equal(204);
-    expect((await send(now, 'wrong')).status).to.equal(401);
-    expect((await send(now - 301, secret)).status).to.equal(401);
+  it('refuses a real delivery replayed with its body, signature or timestamp changed (401); as sent, 204', async () => {
+    capture.reset();
+    await subscribe(capture.url);
+    await k.announce(objectChange());
+    await capture.waitForCalls(1);
+    const real = capture.calls[0]!;
+    const h = headersOf(real);
+    expect(h['x-cms-signature']).to.equal(signed(h['x-cms-timestamp']!, real.body));
+    expect(await send(h, real.body), 'as delivered').to.equal(204);
+
+    const lastHex = h['x-cms-signature']!.slice(-1);
+    const flipped = h['x-cms-signature']!.slice(0, -1) + (lastHex === '0' ? '1' : '0');
+    const tampered: Array<[string, Record<string, string>, string]> = [
+      ['body: another event kind', h, real.body.replace('"object.updated"', '"object.deleted"')],
+      ['body: one byte more', h, `${real.body} `],
+      ['signature: last digit changed', { ...h, 'x-cms-signature': flipped }, real.body],
+      ['signature: upper case', { ...h, 'x-cms-signature': h['x-cms-signature']!.toUpperCase() }, real.body],
+      ['signature: cut short', { ...h, 'x-cms-signature': h['x-cms-signature']!.slice(0, 20) }, real.body],
+      ['signature: missing', { ...h, 'x-cms-signature': '' }, real.body],
+      ['signature: another secret', { ...h, 'x-cms-signature': 'sha256=' + '0'.repeat(64) }, real.body],
+      [
+        'timestamp: one second earlier',
+        { ...h, 'x-cms-timestamp': String(Number(h['x-cms-timestamp']) - 1) },
+        real.body,
+      ],
+      ['timestamp: missing', { ...h, 'x-cms-timestamp': '' }, real.body],
+    ];
+    for (const [what, headers, body] of tampered) expect(await send(headers, body), what).to.equal(401);
+  });
+
+  it("refuses a real delivery whose timestamp is more than 5 minutes from the receiver's clock, either way (401)", async () => {
+    for (const offsetSeconds of [-(5 * 60 + 30), 5 * 60 + 30]) {
+      capture.reset();
+      // The sender's clock 5.5 minutes off the receiver's: its deliveries carry that timestamp.
+      k.clock.advance(offsetSeconds * 1000);
+      try {
+        const sub = await subscribe(receiverUrl());
+        await subscribe(capture.url);
+        await k.announce(objectChange());
+        const row = await eventually(
+          async () => {
+            const [delivery] = await k.deliveries(sub);
+            return delivery?.status === 'retrying' ? delivery : false;
+          },
+          { timeoutMs: 15_000 },
+        );
+        expect(row.last_problem, String(offsetSeconds)).to.equal('receiver answered HTTP 401');
+        // The same delivery, validly signed: the timestamp alone is why it was refused.
+        await capture.waitForCalls(1);
+        const real = capture.calls[0]!;
+        const h = headersOf(real);
+        expect(Number(h['x-cms-timestamp']) - Date.now() / 1000).to.be.closeTo(offsetSeconds, 30);
+        expect(h['x-cms-signature']).to.equal(signed(h['x-cms-timestamp']!, real.body));
+        expect(await send(h, real.body)).to.equal(401);
+      } finally {
+        k.clock.advance(-offsetSeconds * 1000);
+      }
+    }
   });
 });
