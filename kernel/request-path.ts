@@ -20,6 +20,8 @@ export const MAX_DECODING_ROUNDS = 4;
 // later parse would take as the end of the path.
 const DOT_SEGMENT = /(?:^|[/\\])\.{1,2}(?:[/\\;?#]|$)/;
 const ESCAPE = /%[0-9A-Fa-f]{2}/;
+// Escapes of `.`, `/`, `\`, `;`, `?`, `#`, `%`, control characters and overlong lead bytes.
+const RELEVANT_ESCAPE = /%(?:2e|2f|5c|3b|3f|23|25|[01][0-9a-f]|7f|c[01]|e0%[89]|f0%8)/i;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8');
 
@@ -74,13 +76,15 @@ function hasOverlongForm(bytes: Uint8Array): boolean {
  * The problem of a request path (the part of the request target before `?`), or null. The path is
  * read as sent, then percent-decoded up to MAX_DECODING_ROUNDS times; every reading must be free of
  * dot segments and control characters. The first decoding must give valid UTF-8 (the services
- * decode once); later readings only matter for what they spell, so bytes that are not UTF-8 there
+ * decode once; a path whose escapes cannot matter here is left to the router, which refuses what it
+ * cannot decode); later readings only matter for what they spell, so bytes that are not UTF-8 there
  * (a literal `%ff` in a file name) are read as U+FFFD, while overlong forms are refused in any round.
  */
 export function requestPathProblem(path: string): PathProblem | null {
-  // The common case: nothing that could spell a dot segment, a backslash or an escape.
-  if (path.indexOf('%') === -1 && path.indexOf('\\') === -1 && path.indexOf('/.') === -1) return null;
-  if (path.includes('\\')) return 'BACKSLASH';
+  if (path.indexOf('\\') !== -1) return 'BACKSLASH';
+  // The common case: no raw dot after a slash, and no escape that could decode to anything that
+  // matters here (`%C3%A9` cannot); such a path is what every reading of it is.
+  if (path.indexOf('/.') === -1 && (path.indexOf('%') === -1 || !RELEVANT_ESCAPE.test(path))) return null;
   let reading = path;
   for (let round = 0; ; round++) {
     if (hasControlCharacter(reading)) return 'CONTROL_CHARACTER';
