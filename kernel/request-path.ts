@@ -2,37 +2,29 @@
  * The routing boundary of a request path. A proxy or a service that routes on one reading of a path
  * while the next hop reads it another way (resolving `..`, decoding `%2e%2e` or `%252e`, taking `\`
  * for `/`, stopping at `;`) lets a request leave the prefix it was routed by. Every process therefore
- * refuses, before routing, a path that holds a dot segment in any spelling, a raw backslash, a control
- * character or an invalid (overlong) UTF-8 encoding. Browsers and HTTP clients resolve dot segments
+ * refuses, before routing, a path that holds a dot segment in any spelling, a raw backslash or an
+ * invalid (overlong) UTF-8 encoding. Browsers and HTTP clients resolve dot segments
  * before sending, so only a crafted request carries one; refusing it (instead of resolving it here)
  * leaves no second reading that could disagree with the next hop's. The reverse proxy refuses the
  * same spellings (`edge/generate.ts`).
  */
 
 /** Why a path is refused. */
-export type PathProblem = 'DOT_SEGMENT' | 'BACKSLASH' | 'CONTROL_CHARACTER' | 'INVALID_ENCODING';
+export type PathProblem = 'DOT_SEGMENT' | 'BACKSLASH' | 'INVALID_ENCODING';
 
 /** How many rounds of percent-decoding are looked through (`%25252e` is three rounds from `.`). */
 export const MAX_DECODING_ROUNDS = 4;
 
 // A `.` or `..` segment: between separators (`/`, and `\` which WHATWG URL parsers read as `/`), up
-// to a `;` (path parameters: `..;/` is `..` to some servers) or, once decoded, a `?` or `#` that a
-// later parse would take as the end of the path.
-const DOT_SEGMENT = /(?:^|[/\\])\.{1,2}(?:[/\\;?#]|$)/;
+// to a `;` (path parameters: `..;/` is `..` to some servers), a control character (`..%00` is `..` to
+// a reader that stops at NUL) or, once decoded, a `?` or `#` that a later parse would take as the end
+// of the path. Control characters elsewhere are left to each route's own validation (NUL_CHARACTER).
+const DOT_SEGMENT = /(?:^|[/\\\p{Cc}])\.{1,2}(?:[/\\;?#\p{Cc}]|$)/u;
 const ESCAPE = /%[0-9A-Fa-f]{2}/;
 // Escapes of `.`, `/`, `\`, `;`, `?`, `#`, `%`, control characters and overlong lead bytes.
 const RELEVANT_ESCAPE = /%(?:2e|2f|5c|3b|3f|23|25|[01][0-9a-f]|7f|c[01]|e0%[89]|f0%8)/i;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8');
-
-/** True when `text` holds a C0 control character or DEL. */
-function hasControlCharacter(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) return true;
-  }
-  return false;
-}
 
 /** The value of an ASCII hex digit, or -1. */
 function hexValue(byte: number): number {
@@ -75,7 +67,7 @@ function hasOverlongForm(bytes: Uint8Array): boolean {
 /**
  * The problem of a request path (the part of the request target before `?`), or null. The path is
  * read as sent, then percent-decoded up to MAX_DECODING_ROUNDS times; every reading must be free of
- * dot segments and control characters. The first decoding must give valid UTF-8 (the services
+ * dot segments. The first decoding must give valid UTF-8 (the services
  * decode once; a path whose escapes cannot matter here is left to the router, which refuses what it
  * cannot decode); later readings only matter for what they spell, so bytes that are not UTF-8 there
  * (a literal `%ff` in a file name) are read as U+FFFD, while overlong forms are refused in any round.
@@ -87,7 +79,6 @@ export function requestPathProblem(path: string): PathProblem | null {
   if (path.indexOf('/.') === -1 && (path.indexOf('%') === -1 || !RELEVANT_ESCAPE.test(path))) return null;
   let reading = path;
   for (let round = 0; ; round++) {
-    if (hasControlCharacter(reading)) return 'CONTROL_CHARACTER';
     if (DOT_SEGMENT.test(reading)) return 'DOT_SEGMENT';
     if (!ESCAPE.test(reading)) return null;
     if (round === MAX_DECODING_ROUNDS) return 'INVALID_ENCODING';
@@ -107,7 +98,6 @@ export function requestPathProblem(path: string): PathProblem | null {
 const MESSAGES: Record<PathProblem, string> = {
   DOT_SEGMENT: 'The path holds a "." or ".." segment (in some spelling); such paths are refused, not resolved',
   BACKSLASH: 'The path holds a backslash; use "/" between segments and %5C inside one',
-  CONTROL_CHARACTER: 'The path holds a control character (such as NUL), also when percent-encoded',
   INVALID_ENCODING: 'The path is not validly percent-encoded UTF-8 (overlong forms and deep re-encoding are refused)',
 };
 
