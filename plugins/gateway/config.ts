@@ -7,7 +7,7 @@ export const GatewayConfig = Type.Object({
     default: '',
     maxLength: 4000,
     description:
-      'host names (comma-separated) the gateway may call even when they resolve to loopback (production) or link-local addresses',
+      'host names (comma-separated) the gateway may call even when they resolve to loopback (production), link-local or cloud metadata addresses',
   }),
   OUTBOUND_ALLOW_PRIVATE: EnvFlag(
     true,
