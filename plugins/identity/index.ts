@@ -35,6 +35,8 @@ export default definePlugin({
   id: 'identity',
   processes: ['core-api'],
   needs: ['db', 'clock', 'config', 'sessions', 'users', 'roles', 'permissions', 'audit', 'secretBox', 'mail'],
+  // The gateway's outbound address policy for requests to the sign-in provider (core-api loads it).
+  optional: ['outboundFetch'],
   config: IdentityConfig,
   migrations: path.join(here, 'migrations'),
   setup: (deps) => createIdentityServices(deps),

@@ -31,7 +31,7 @@ export type IdentityNeeds =
   | 'audit'
   | 'secretBox'
   | 'mail';
-export type IdentityDeps = PluginDeps<IdentityNeeds, never, typeof IdentityConfig>;
+export type IdentityDeps = PluginDeps<IdentityNeeds, 'outboundFetch', typeof IdentityConfig>;
 
 const MINUTE = 60_000;
 
@@ -69,7 +69,7 @@ export function createIdentityServices(deps: IdentityDeps) {
   });
 
   const oidcStore = new OidcStore(db);
-  const oidcClient = new OidcClient({ clock, log, production: config.production });
+  const oidcClient = new OidcClient({ clock, log, production: config.production, outbound: deps.outboundFetch });
   const oidcSettings = new OidcSettingsService({
     db,
     clock,

@@ -1,5 +1,5 @@
 import type * as OpenId from 'openid-client';
-import { type Clock, HttpError, badRequest, isHttpError, type Logger } from '../../../kernel/index.ts';
+import { type Clock, HttpError, badRequest, isHttpError, type Logger, type ServiceMap } from '../../../kernel/index.ts';
 
 /** Seconds each request to the provider may take (discovery, token, keys, userinfo). */
 const PROVIDER_TIMEOUT_SECONDS = 10;
@@ -7,6 +7,35 @@ const PROVIDER_TIMEOUT_SECONDS = 10;
 const CLOCK_TOLERANCE_SECONDS = 60;
 /** How long a discovered provider (metadata, keys) is reused before it is fetched again. */
 const DISCOVERY_TTL_MS = 10 * 60_000;
+/** Largest answer of the provider read (discovery, keys, tokens, userinfo are a few KB). */
+const PROVIDER_ANSWER_BYTES = 1024 * 1024;
+/** Statuses whose Response may not carry a body. */
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+type OutboundFetch = ServiceMap['outboundFetch'];
+
+/**
+ * openid-client's fetch, sent through the gateway's `outboundFetch` port: the outbound address policy
+ * (loopback refused in production, link-local and metadata addresses always, each address checked
+ * after DNS resolution and every redirect hop re-checked), its timeouts and a size cap.
+ */
+function policyFetch(outbound: OutboundFetch) {
+  return async (
+    url: string,
+    options: { method?: string; headers?: ConstructorParameters<typeof Headers>[0]; body?: unknown },
+  ) => {
+    const answer = await outbound.fetch(url, {
+      method: options.method,
+      headers: Object.fromEntries(new Headers(options.headers)),
+      body: options.body === undefined || options.body === null ? undefined : String(options.body),
+      timeoutMs: PROVIDER_TIMEOUT_SECONDS * 1000,
+      maxBytes: PROVIDER_ANSWER_BYTES,
+    });
+    if (answer.truncated) throw new Error(`the provider answered more than ${PROVIDER_ANSWER_BYTES} bytes`);
+    const body = NULL_BODY_STATUSES.has(answer.status) ? null : new Uint8Array(answer.body);
+    return new Response(body, { status: answer.status, headers: answer.headers });
+  };
+}
 
 /** What the relying party needs to talk to the provider. */
 export interface ProviderAccess {
@@ -58,7 +87,12 @@ export function issuerProblem(issuer: string, production: boolean): string | nul
 export class OidcClient {
   private readonly discovered = new Map<string, { at: number; config: Promise<OpenId.Configuration> }>();
 
-  constructor(private readonly deps: { clock: Clock; log: Logger; production: boolean }) {}
+  /** Requests to the provider: under the gateway's outbound policy when it is loaded, else plain fetch. */
+  private readonly fetch: ReturnType<typeof policyFetch> | undefined;
+
+  constructor(private readonly deps: { clock: Clock; log: Logger; production: boolean; outbound?: OutboundFetch }) {
+    this.fetch = deps.outbound ? policyFetch(deps.outbound) : undefined;
+  }
 
   /** Fetches and checks the issuer's discovery document (used when settings are saved). */
   async check(access: ProviderAccess): Promise<void> {
@@ -165,6 +199,7 @@ export class OidcClient {
     const config = await client.discovery(new URL(access.issuer), access.clientId, undefined, undefined, {
       execute: insecure ? [client.allowInsecureRequests] : [],
       timeout: PROVIDER_TIMEOUT_SECONDS,
+      ...(this.fetch ? { [client.customFetch]: this.fetch as OpenId.CustomFetch } : {}),
     });
     // The client authentication the provider offers: client_secret_basic is the default of the
     // standard when it lists none; a client without a secret is a public client (PKCE only).
@@ -184,6 +219,7 @@ export class OidcClient {
       auth,
     );
     ready.timeout = PROVIDER_TIMEOUT_SECONDS;
+    if (this.fetch) ready[client.customFetch] = this.fetch as OpenId.CustomFetch;
     if (insecure) client.allowInsecureRequests(ready);
     // ID tokens come straight from the token endpoint, but their signature is still checked
     // against the provider's published keys (JWKS), not only trusted because of the TLS channel.
@@ -193,6 +229,12 @@ export class OidcClient {
 
   /** An error of openid-client or the network as an HttpError naming what went wrong. */
   private explain(err: unknown, step: 'discovery' | 'sign-in', field?: string): unknown {
+    // The outbound policy refused the provider's address (openid-client may wrap it as the cause): a
+    // setting that can never work, or a provider pointing somewhere it may not.
+    const cause = (err as { cause?: unknown })?.cause;
+    const refused = [err, cause].find((e) => isHttpError(e) && e.code === 'OUTBOUND_REFUSED');
+    if (refused && field) return badRequest(`${field}: ${(refused as Error).message}`, field, 'OUTBOUND_REFUSED');
+    if (refused) return refused;
     if (isHttpError(err)) return err;
     const e = err as { name?: string; code?: string; message?: string; error?: string; cause?: unknown };
     const unreachable =
