@@ -2,11 +2,11 @@
  * The routing boundary of a request path. A proxy or a service that routes on one reading of a path
  * while the next hop reads it another way (resolving `..`, decoding `%2e%2e` or `%252e`, taking `\`
  * for `/`, stopping at `;`) lets a request leave the prefix it was routed by. Every process therefore
- * refuses, before routing, a path that holds a dot segment in any spelling, a raw backslash or an
- * invalid (overlong) UTF-8 encoding. Browsers and HTTP clients resolve dot segments
- * before sending, so only a crafted request carries one; refusing it (instead of resolving it here)
- * leaves no second reading that could disagree with the next hop's. The reverse proxy refuses the
- * same spellings (`edge/generate.ts`).
+ * refuses, before any handler, a path that holds a dot segment in any spelling, a raw backslash or
+ * an invalid (overlong) UTF-8 encoding. Browsers and HTTP clients resolve dot segments before
+ * sending, so only a crafted request carries one; refusing it (instead of resolving it here) leaves no
+ * second reading that could disagree with the next hop's. The reverse proxy refuses the same
+ * spellings (`edge/generate.ts`).
  */
 
 /** Why a path is refused. */
@@ -67,10 +67,10 @@ function hasOverlongForm(bytes: Uint8Array): boolean {
 /**
  * The problem of a request path (the part of the request target before `?`), or null. The path is
  * read as sent, then percent-decoded up to MAX_DECODING_ROUNDS times; every reading must be free of
- * dot segments. The first decoding must give valid UTF-8 (the services
- * decode once; a path whose escapes cannot matter here is left to the router, which refuses what it
- * cannot decode); later readings only matter for what they spell, so bytes that are not UTF-8 there
- * (a literal `%ff` in a file name) are read as U+FFFD, while overlong forms are refused in any round.
+ * dot segments. The first decoding must give valid UTF-8, as the services decode once (a path whose
+ * escapes cannot matter here is left to the router, which refuses what it cannot decode). Later
+ * readings only matter for what they spell, so bytes that are not UTF-8 there (a literal `%ff` in a
+ * file name) are read as U+FFFD; overlong forms are refused in any round.
  */
 export function requestPathProblem(path: string): PathProblem | null {
   if (path.indexOf('\\') !== -1) return 'BACKSLASH';
