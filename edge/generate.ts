@@ -188,8 +188,8 @@ function checkTable(rows: readonly EdgeRow[]): void {
  * Written without backslashes (`[.]`, `\x5c`), which nginx's quoted strings would otherwise unescape.
  */
 export function refusedPathPattern(): string {
-  // `%`, then up to four `25` (one more percent-decoding each), then the byte.
-  const enc = (hex: string) => `%(?:25){0,4}${hex}`;
+  // One percent-decoding, as nginx and the services read a path; `%252e` is a literal `%2e` to both.
+  const enc = (hex: string) => `%${hex}`;
   // A control character ends a segment too: `..%00` is `..` to a reader that stops at NUL.
   const control = enc('(?:[01][0-9a-f]|7f)');
   const separator = `(?:/|\\x5c|${enc('2f')}|${enc('5c')}|${control})`;
@@ -199,7 +199,6 @@ export function refusedPathPattern(): string {
     `${separator}${dot}{1,2}${segmentEnd}`, // a dot segment
     '\\x5c', // a raw backslash
     `${enc('c[01]')}|${enc('e0')}${enc('[89]')}|${enc('f0')}${enc('8')}`, // overlong UTF-8
-    '%(?:25){4}[0-9a-f]{2}', // encoded more than four times
   ];
   return `^[^?]*(?:${refused.join('|')})`;
 }
@@ -261,8 +260,8 @@ export function renderNginxConf(inputs: EdgeInputs, rows: readonly EdgeRow[] = E
   const http = [
     'server_tokens off;',
     ...runtime,
-    '# Paths with a dot segment in any spelling (raw, %2e, doubly encoded, with \\ or %5c, before ; or',
-    '# %00), a backslash or overlong UTF-8: 400 before any location is chosen (edge/generate.ts).',
+    '# Paths with a dot segment in any spelling one decoding reveals (raw, %2e, with \\ or %5c, before ;',
+    '# or %00), a backslash or overlong UTF-8: 400 before any location is chosen (edge/generate.ts).',
     'map $request_uri $cms_path_refused {',
     '  default 0;',
     `  "~*${refusedPathPattern()}" 1;`,

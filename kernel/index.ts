@@ -50,7 +50,13 @@ export {
 } from './rate-limit.ts';
 
 // Input from outside: user-supplied regular expressions run on a linear-time engine.
-export { pathOf, pathProblemMessage, requestPathProblem, type PathProblem } from './request-path.ts';
+export {
+  MAX_DECODING_ROUNDS,
+  pathOf,
+  pathProblemMessage,
+  requestPathProblem,
+  type PathProblem,
+} from './request-path.ts';
 export { isUuid } from './formats.ts';
 export { USER_PATTERN_CACHE_SIZE, UserPatternError, compileUserPattern, type UserPattern } from './patterns.ts';
 

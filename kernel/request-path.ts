@@ -12,7 +12,11 @@
 /** Why a path is refused. */
 export type PathProblem = 'DOT_SEGMENT' | 'BACKSLASH' | 'INVALID_ENCODING';
 
-/** How many rounds of percent-decoding are looked through (`%25252e` is three rounds from `.`). */
+/**
+ * How many percent-decodings a forwarding hop looks through (`%25252e` is three from `.`). Every
+ * route looks through one, the decoding the services themselves do: a literal `%2e%2e` in a stored
+ * name (sent as `%252e%252e`) is data to them, and stays deliverable.
+ */
 export const MAX_DECODING_ROUNDS = 4;
 
 // A `.` or `..` segment: between separators (`/`, and `\` which WHATWG URL parsers read as `/`), up
@@ -66,13 +70,13 @@ function hasOverlongForm(bytes: Uint8Array): boolean {
 
 /**
  * The problem of a request path (the part of the request target before `?`), or null. The path is
- * read as sent, then percent-decoded up to MAX_DECODING_ROUNDS times; every reading must be free of
- * dot segments. The first decoding must give valid UTF-8, as the services decode once (a path whose
+ * read as sent, then percent-decoded `rounds` times (1 for a route; MAX_DECODING_ROUNDS where a path
+ * is forwarded to another service); every reading must be free of dot segments. The first decoding must give valid UTF-8, as the services decode once (a path whose
  * escapes cannot matter here is left to the router, which refuses what it cannot decode). Later
  * readings only matter for what they spell, so bytes that are not UTF-8 there (a literal `%ff` in a
  * file name) are read as U+FFFD; overlong forms are refused in any round.
  */
-export function requestPathProblem(path: string): PathProblem | null {
+export function requestPathProblem(path: string, rounds = 1): PathProblem | null {
   if (path.indexOf('\\') !== -1) return 'BACKSLASH';
   // The common case: no raw dot after a slash, and no escape that could decode to anything that
   // matters here (`%C3%A9` cannot); such a path is what every reading of it is.
@@ -80,8 +84,7 @@ export function requestPathProblem(path: string): PathProblem | null {
   let reading = path;
   for (let round = 0; ; round++) {
     if (DOT_SEGMENT.test(reading)) return 'DOT_SEGMENT';
-    if (!ESCAPE.test(reading)) return null;
-    if (round === MAX_DECODING_ROUNDS) return 'INVALID_ENCODING';
+    if (round === rounds || !ESCAPE.test(reading)) return null;
     const bytes = percentDecodeBytes(reading);
     if (hasOverlongForm(bytes)) return 'INVALID_ENCODING';
     if (round > 0) reading = lenientUtf8.decode(bytes);
@@ -98,7 +101,7 @@ export function requestPathProblem(path: string): PathProblem | null {
 const MESSAGES: Record<PathProblem, string> = {
   DOT_SEGMENT: 'The path holds a "." or ".." segment (in some spelling); such paths are refused, not resolved',
   BACKSLASH: 'The path holds a backslash; use "/" between segments and %5C inside one',
-  INVALID_ENCODING: 'The path is not validly percent-encoded UTF-8 (overlong forms and deep re-encoding are refused)',
+  INVALID_ENCODING: 'The path is not validly percent-encoded UTF-8 (overlong forms are refused)',
 };
 
 /** The message of a 400 for `problem`, naming it for the caller. */

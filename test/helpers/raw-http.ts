@@ -59,10 +59,10 @@ function unchunk(text: string): string {
 }
 
 /**
- * Request targets that try to leave `prefix` for `/<goal>`: dot segments raw, percent-encoded (either
- * case, mixed), with encoded slashes, doubly and triply encoded, with backslashes raw and encoded,
- * `;` path parameters, NUL, encoded `?` and `#`, and overlong UTF-8. Each one must be refused (400)
- * wherever it arrives, and never reach an upstream.
+ * Request targets that try to leave `prefix` for `/<goal>` in the spellings one percent-decoding
+ * reveals: dot segments raw, percent-encoded (either case, mixed), with encoded slashes, with
+ * backslashes raw and encoded, before `;` path parameters, NUL or an encoded `?`/`#`, and overlong
+ * UTF-8. Every process and the proxy refuse each one (400); none reaches an upstream.
  */
 export function climbingTargets(prefix: string, goal: string): string[] {
   const p = prefix.replace(/\/$/, '');
@@ -80,16 +80,11 @@ export function climbingTargets(prefix: string, goal: string): string[] {
     `${p}/..%2F${goal}`,
     `${p}/%2e%2e%2f${goal}`,
     `${p}/x%2f..%2f..%2f${goal}`,
-    `${p}/%252e%252e/${goal}`,
-    `${p}/..%252f${goal}`,
-    `${p}/%252e%252e%252f${goal}`,
-    `${p}/%25252e%25252e/${goal}`,
     `${p}/..\\${goal}`,
     `${p}/x\\..\\..\\${goal}`,
     `${p}/..%5c${goal}`,
     `${p}/..%5C${goal}`,
     `${p}/%2e%2e%5c${goal}`,
-    `${p}/..%255c${goal}`,
     `${p}/..;/${goal}`,
     `${p}/..;x=1/${goal}`,
     `${p}/%2e%2e;/${goal}`,
@@ -103,6 +98,23 @@ export function climbingTargets(prefix: string, goal: string): string[] {
     `${p}/..%c0%af${goal}`,
     `${p}/%e0%80%ae%e0%80%ae/${goal}`,
     `${p}/..%c1%9c${goal}`,
+  ];
+}
+
+/**
+ * The same climbs encoded twice or more (`%252e%252e`): a literal `%2e%2e` to a service that decodes
+ * once, so data there (a stored name may hold it), but a climb to a hop that decodes again. The
+ * gateway's passthroughs refuse them (400); a route and the proxy pass them on exactly as sent.
+ */
+export function reEncodedTargets(prefix: string, goal: string): string[] {
+  const p = prefix.replace(/\/$/, '');
+  return [
+    `${p}/%252e%252e/${goal}`,
+    `${p}/..%252f${goal}`,
+    `${p}/%252e%252e%252f${goal}`,
+    `${p}/%25252e%25252e/${goal}`,
+    `${p}/..%255c${goal}`,
+    `${p}/%252E%252e%253b/${goal}`,
   ];
 }
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { AddressInfo } from 'node:net';
 import { definePlugin, type PluginManifest } from '../../kernel/index.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
-import { climbingTargets, confinedTargets, rawRequest } from '../helpers/raw-http.ts';
+import { climbingTargets, confinedTargets, rawRequest, reEncodedTargets } from '../helpers/raw-http.ts';
 
 /** A wildcard route that answers the path it was given, and counts the calls that reached it. */
 let handled = 0;
@@ -54,8 +54,8 @@ describe('kernel: request paths with a dot segment in any spelling are refused (
     expect(answer.message).to.contain('".."');
   });
 
-  it('lets through paths that only look alike, unchanged', async () => {
-    for (const target of confinedTargets('/zz-files')) {
+  it('lets through paths that only look alike, and re-encoded dots (data to a route that decodes once), unchanged', async () => {
+    for (const target of [...confinedTargets('/zz-files'), ...reEncodedTargets('/zz-files', 'metrics')]) {
       const answer = await rawRequest(port, target);
       expect(answer.status, target).to.equal(200);
       expect(JSON.parse(answer.body).url, target).to.equal(target);

@@ -1,5 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type App, badRequest, pathOf, pathProblemMessage, requestPathProblem } from '../../../kernel/index.ts';
+import {
+  type App,
+  badRequest,
+  MAX_DECODING_ROUNDS,
+  pathOf,
+  pathProblemMessage,
+  requestPathProblem,
+} from '../../../kernel/index.ts';
 import { HOP_BY_HOP, flattenHeaders, type InternalForwarder } from '../outbound/outbound-http.ts';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -56,12 +63,15 @@ export async function passthroughRoutes(
 /**
  * The upstream URL of a passthrough request: the base URL's path, the kept prefix, then the rest of
  * the request target exactly as sent. The kernel already refused a path with a dot segment in any
- * spelling (kernel/request-path.ts); this checks the rest again and then the URL as parsed, so no
- * reading of the path, ours or the URL parser's, leaves the base: 400 INVALID_PATH otherwise.
+ * spelling one decoding reveals (kernel/request-path.ts); this looks through up to four decodings
+ * (`%252e%252e`) and then checks the URL as parsed, so no reading of the path, ours, the URL parser's
+ * or the next service's, leaves the base: 400 INVALID_PATH otherwise.
  */
 function passthroughTarget(p: Passthrough, requestUrl: string): URL {
   const rest = requestUrl.slice(p.from.length);
-  const problem = rest.startsWith('/') ? requestPathProblem(pathOf(rest)) : 'DOT_SEGMENT';
+  // Another service reads it next: look through every re-encoding, not only the one decoding the
+  // kernel checked for this process.
+  const problem = rest.startsWith('/') ? requestPathProblem(pathOf(rest), MAX_DECODING_ROUNDS) : 'DOT_SEGMENT';
   if (problem !== null) throw badRequest(pathProblemMessage(problem), 'path', 'INVALID_PATH');
   const base = new URL(p.to);
   const under = base.pathname.replace(/\/+$/, '') + (p.keepPrefix ? p.from : '');

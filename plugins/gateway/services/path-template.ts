@@ -1,4 +1,4 @@
-import { badRequest, requestPathProblem } from '../../../kernel/index.ts';
+import { badRequest, MAX_DECODING_ROUNDS, requestPathProblem } from '../../../kernel/index.ts';
 
 /** One segment of a template: literal text, or `prefix{name}suffix` with one parameter. */
 interface Segment {
@@ -18,7 +18,7 @@ export function parseTemplate(template: string, field = 'path'): Segment[] {
   if (!template.startsWith('/')) throw badRequest('A path starts with /', field);
   if (/[?#\s]/.test(template)) throw badRequest('A path has no query, fragment or spaces', field);
   // `..` (in any spelling) would leave the endpoint's base path: the kernel's rule for request paths.
-  if (requestPathProblem(template) !== null)
+  if (requestPathProblem(template, MAX_DECODING_ROUNDS) !== null)
     throw badRequest('A path has no . or .. segments (in any spelling), backslashes or control characters', field);
   const parts = template.split('/').slice(1);
   if (parts.length > MAX_SEGMENTS) throw badRequest(`A path has at most ${MAX_SEGMENTS} segments`, field);
