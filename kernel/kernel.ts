@@ -155,7 +155,13 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     audit: new AuditWriter({ db, logger: logger.child({ component: 'audit' }), metrics }),
     recordHooks: new RecordHooks(),
     scheduler: new Scheduler(logger.child({ component: 'scheduler' })),
-    mail: new MailPort({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.production, logger }),
+    mail: new MailPort({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      production: config.production,
+      logger,
+      clock,
+    }),
     extensions: new ExtensionFolders(PROJECT_ROOT, config.CMS_PLUGIN_PATH),
     mountedRoutes: new MountedRoutes(),
   };

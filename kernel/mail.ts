@@ -1,11 +1,41 @@
 import type { Transporter } from 'nodemailer';
+import type { Clock } from './clock.ts';
+import type { Tx } from './database.ts';
 import type { Logger } from './logger.ts';
+import { MemoryRateLimitStore } from './rate-limit.ts';
 
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
   html?: string;
+  /**
+   * An administrator-editable template: when a mail plugin serves the port and has a template under
+   * `key`, its subject, HTML and text (filled with `variables`, escaped in HTML) replace the ones given
+   * here, which stay the fallback.
+   */
+  template?: { key: string; variables: Record<string, string> };
+  /** Values the mail carries that no log may keep (a one-time link, a token): sent, never stored in clear. */
+  secrets?: string[];
+  /** The website the mail is for: its own mail settings apply when it has some. */
+  websiteId?: string;
+  /** What the mail is (`password-reset`, `form-notification`, ...), as a mail log shows it. */
+  kind?: string;
+}
+
+export interface MailSendOptions {
+  /** The caller's transaction: the mail is queued in it and goes out only if it commits. */
+  trx?: Tx;
+  /**
+   * At most `max` mails per `key` in `windowMs` (counted by the kernel's rate limiter in this
+   * process); a mail over the limit is dropped and `send` answers `{ accepted: false }`.
+   */
+  throttle?: { key: string; max: number; windowMs: number };
+}
+
+/** What serves the port when a mail plugin is loaded: it keeps the mail (durably) and sends it later. */
+export interface MailOutbox {
+  queue(message: MailMessage, trx?: Tx): Promise<void>;
 }
 
 /** Something that actually sends (SMTP, or the log in development). */
@@ -14,15 +44,27 @@ interface MailSender {
 }
 
 /**
- * The kernel's mail port. It sends through SMTP from `SMTP_URL`, or, when that is unset, a transport that only logs the message (development: subject and body, so a reset link can
- * be followed; production: recipient and subject only).
+ * The kernel's mail port. A mail plugin may serve it (`serveWith`): then every mail is handed to its
+ * outbox. Otherwise it sends through SMTP from `SMTP_URL`, or, when that is unset, a transport that
+ * only logs the message (development: subject and body, so a reset link can be followed; production:
+ * recipient and subject only).
  */
 export class MailPort {
   private readonly sender: MailSender;
   private readonly listeners = new Set<(m: MailMessage) => void>();
+  private readonly throttles: MemoryRateLimitStore;
+  private outbox: MailOutbox | undefined;
 
-  constructor(private readonly opts: { smtpUrl?: string; from: string; production: boolean; logger: Logger }) {
+  constructor(
+    private readonly opts: { smtpUrl?: string; from: string; production: boolean; logger: Logger; clock: Clock },
+  ) {
     this.sender = opts.smtpUrl ? smtpSender(opts.smtpUrl) : this.logSender();
+    this.throttles = new MemoryRateLimitStore(opts.clock);
+  }
+
+  /** The sender address of kernel mail (`MAIL_FROM`). */
+  get defaultFrom(): string {
+    return this.opts.from;
   }
 
   /** Observe sent messages (a mail log, or a test reading the reset token). */
@@ -31,8 +73,53 @@ export class MailPort {
     return () => this.listeners.delete(listener);
   }
 
-  async send(message: MailMessage): Promise<void> {
-    await this.sender.send({ ...message, from: this.opts.from });
+  /** A mail plugin takes the port over: from now on `send` hands every mail to `outbox`. Returns the undo. */
+  serveWith(outbox: MailOutbox): () => void {
+    this.outbox = outbox;
+    return () => {
+      if (this.outbox === outbox) this.outbox = undefined;
+    };
+  }
+
+  /**
+   * Sends (or, when a mail plugin serves the port, queues) a mail. With `trx` nothing leaves before
+   * the transaction commits. `accepted: false` when `throttle` dropped it.
+   */
+  async send(message: MailMessage, opts: MailSendOptions = {}): Promise<{ accepted: boolean }> {
+    if (opts.throttle) {
+      const { key, max, windowMs } = opts.throttle;
+      if (this.throttles.hit('mail:throttle', key, windowMs).count > max) return { accepted: false };
+    }
+    if (this.outbox) {
+      await this.outbox.queue(message, opts.trx);
+      return { accepted: true };
+    }
+    if (opts.trx) {
+      const log = this.opts.logger;
+      void opts.trx.executionPromise
+        .then(() => this.sendNow(message))
+        .catch((err) => log.error({ err }, 'mail after commit failed'));
+      return { accepted: true };
+    }
+    await this.sendNow(message);
+    return { accepted: true };
+  }
+
+  private async sendNow(message: MailMessage): Promise<void> {
+    await this.sendThroughServerTransport(message);
+    this.notifySent(message);
+  }
+
+  /**
+   * Sends through the kernel's own transport (`SMTP_URL`, or the log) without telling the observers: a
+   * mail plugin with nothing configured uses it, and tells them once it recorded the outcome.
+   */
+  async sendThroughServerTransport(message: MailMessage, from = this.opts.from): Promise<void> {
+    await this.sender.send({ ...message, from });
+  }
+
+  /** Tells the observers that a mail went out (a mail plugin calls it after its own transports sent). */
+  notifySent(message: MailMessage): void {
     for (const listener of this.listeners) listener(message);
   }
 
@@ -54,7 +141,7 @@ function smtpSender(url: string): MailSender {
   return {
     send: async (m) => {
       transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url));
-      await (await transport).sendMail(m);
+      await (await transport).sendMail({ to: m.to, from: m.from, subject: m.subject, text: m.text, html: m.html });
     },
   };
 }

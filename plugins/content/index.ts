@@ -17,6 +17,7 @@ import { themeRoutes } from './routes/themes.ts';
 import { websitePathRoutes } from './routes/website-paths.ts';
 import { websiteRoutes } from './routes/websites.ts';
 import { createContentServices, type ContentServices } from './services/index.ts';
+import { formNotifySource, mailRenderer } from './services/mail-contributions.ts';
 import { pageSearchSource } from './services/search-source.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -53,7 +54,8 @@ function websiteUploadRules(s: ContentServices): WebsiteUploadRules {
 /**
  * Websites and their pages: node trees, versions, publication, the public read API and `/site-root`.
  * It provides no service (nothing depends on it); it contributes its pages' gateway bindings to the
- * gateway, its websites' upload rules to the asset plugin and its pages to search (ports.ts). Page
+ * gateway, its websites' upload rules to the asset plugin, its pages to search, its e-mail renderer
+ * to the mail plugin and its forms' saved `notify` blocks to the forms plugin (ports.ts). Page
  * changes are announced through the record-change hooks (record type `page`).
  */
 export default definePlugin({
@@ -70,6 +72,9 @@ export default definePlugin({
     gatewayBindingSources: ({ services, permissions }) => gatewayBindingSource(services, permissions),
     websiteUploadRules: ({ services }) => websiteUploadRules(services),
     searchSources: ({ services }) => pageSearchSource({ pages: services.pageStore, directory: services.directory }),
+    mailRenderers: ({ services, pluginConfig }) =>
+      mailRenderer({ settings: services.settings, maxTreeBytes: pluginConfig.CONTENT_MAX_TREE_BYTES }),
+    formNotifySources: ({ services }) => formNotifySource(services.pageStore),
   },
   async routes(app, { services }) {
     websiteRoutes(app, services);

@@ -1,7 +1,9 @@
 import { definePlugin } from '../../kernel/index.ts';
 import { FormsConfig } from './config.ts';
+import type {} from './ports.ts';
 import { submitRoutes } from './routes/submit.ts';
 import { FormSubmissions } from './services/form-submit.ts';
+import { FormNotifications } from './services/notify.ts';
 
 /**
  * Public form submits: `POST /public/forms/:classId/submit` creates an unpublished object through
@@ -12,9 +14,17 @@ export default definePlugin({
   id: 'forms',
   processes: ['core-api'],
   // `websiteUploadRules` (asset plugin's registry): the website's maxFilesPerSubmit, from the content plugin.
-  needs: ['db', 'assetLibrary', 'dataObjects', 'websiteUploadRules'],
+  // `formNotifySources` (own registry): the notify blocks authors saved (content plugin); `mail`: the kernel's mail port.
+  needs: ['db', 'assetLibrary', 'dataObjects', 'websiteUploadRules', 'mail', 'formNotifySources'],
+  collects: ['formNotifySources'],
   config: FormsConfig,
-  setup: ({ db, assetLibrary, dataObjects, websiteUploadRules }) =>
-    new FormSubmissions({ db, assets: assetLibrary, objects: dataObjects, sites: websiteUploadRules }),
+  setup: ({ db, assetLibrary, dataObjects, websiteUploadRules, mail, formNotifySources, log }) =>
+    new FormSubmissions({
+      db,
+      assets: assetLibrary,
+      objects: dataObjects,
+      sites: websiteUploadRules,
+      notifications: new FormNotifications({ mail, sources: formNotifySources, log }),
+    }),
   routes: (app, { services, pluginConfig }) => submitRoutes(app, services, pluginConfig),
 });

@@ -53,6 +53,21 @@ const json = (w: PageWrite) => ({
 export class PageStore {
   constructor(private readonly db: Db) {}
 
+  /**
+   * The `notify` blocks of the forms for `classId` in saved pages: nodes
+   * `{ type: 'form', props: { classId, notify } }` anywhere in a page's tree.
+   */
+  async formNotifyBlocks(classId: string, trx?: Tx): Promise<Array<{ website_id: string; notify: unknown }>> {
+    const form = 'strict $.** ? (@.type == "form" && @.props.classId == $cid)';
+    const { rows } = await (trx ?? this.db).raw(
+      `select website_id, jsonb_path_query(content, '${form}.props.notify', vars, true) as notify
+         from content_pages, jsonb_build_object('cid', ?::text) as vars
+        where jsonb_path_exists(content, '${form}', vars, true)`,
+      [classId],
+    );
+    return rows;
+  }
+
   list(filter: { websiteId?: string; limit: number; offset: number }, trx?: Tx): Promise<PageRow[]> {
     const q = (trx ?? this.db)('content_pages')
       .select(LIST_COLUMNS)

@@ -31,7 +31,7 @@ export async function submitRoutes(
           {
             attributes: Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), { maxProperties: 200 }),
             locale: Type.Optional(Type.String({ minLength: 2, maxLength: 35 })),
-            // Accepted and ignored until a mail plugin exists (README).
+            // Used only when it equals a block an author saved in a form of a page for this class (README).
             notify: Type.Optional(Type.Unknown()),
           },
           { additionalProperties: false },

@@ -1,4 +1,5 @@
 import { SYSTEM, badRequest, notFound, type Db, type ServiceMap } from '../../../kernel/index.ts';
+import type { FormNotifications } from './notify.ts';
 
 type StagedUpload = NonNullable<Awaited<ReturnType<ServiceMap['assetLibrary']['stagedUpload']>>>;
 
@@ -22,12 +23,14 @@ export class FormSubmissions {
       objects: ServiceMap['dataObjects'];
       /** Registry items: the websites' upload rules (none without the content plugin). */
       sites: ServiceMap['websiteUploadRules'];
+      /** The `notify` block: a mail queued in the same transaction when an author saved that block. */
+      notifications: FormNotifications;
     },
   ) {}
 
   async submit(
     classId: string,
-    body: { attributes: Record<string, unknown>; locale?: string },
+    body: { attributes: Record<string, unknown>; locale?: string; notify?: unknown },
   ): Promise<{ id: string; attachments: Array<{ field: string; assetId: string }> }> {
     return this.deps.db.transaction(async (trx) => {
       const attributes: Record<string, unknown> = {};
@@ -68,6 +71,7 @@ export class FormSubmissions {
             ? notFound('Class not found', 'CLASS_NOT_FOUND')
             : err;
         });
+      await this.deps.notifications.queue(classId, body.notify, { id: created.id, attributes }, trx);
       return { id: created.id, attachments };
     });
   }

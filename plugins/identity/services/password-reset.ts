@@ -120,7 +120,20 @@ export class PasswordResetService {
           'If that was not you, ignore this message: your password stays as it is.\n'
         : `An administrator reset the password of your account at ${base}; the old password no longer works.\n\n` +
           `Open this link within ${FORCED_TTL_MS / 3600_000} hours to choose a new password:\n${link}\n`;
-    await this.deps.mail.send({ to: email, subject: 'Reset your password', text });
+    // The mail plugin, when loaded, renders its editable template instead (this text is the fallback);
+    // the link is a one-time secret that no mail log keeps.
+    const validFor = reason === 'requested' ? `${REQUESTED_TTL_MS / 60_000} minutes` : `${FORCED_TTL_MS / 3600_000} hours`;
+    await this.deps.mail.send({
+      to: email,
+      subject: 'Reset your password',
+      text,
+      kind: 'password-reset',
+      template: {
+        key: reason === 'requested' ? 'password-reset' : 'password-reset-forced',
+        variables: { link, siteUrl: base, validFor, email },
+      },
+      secrets: [link, token],
+    });
   }
 
   private async mailIfAccountExists(key: string): Promise<void> {

@@ -1,0 +1,44 @@
+import { type App, requestContext } from '../../../kernel/index.ts';
+import { MAIL_MANAGE } from '../permissions.ts';
+import type { MailServices } from '../services/index.ts';
+import { PutSettings, ScopeQuery, TestBody } from './schemas.ts';
+
+const config = { permission: MAIL_MANAGE };
+const tags = ['mail'];
+
+/** /mail-settings (default or `?websiteId=`), /mail-settings/test and /mail-providers. */
+export async function settingsRoutes(app: App, s: MailServices): Promise<void> {
+  app.get('/mail-settings', { config, schema: { tags, querystring: ScopeQuery } }, async (request) =>
+    s.settings.describe(request.query.websiteId),
+  );
+
+  app.put('/mail-settings', { config, schema: { tags, querystring: ScopeQuery, body: PutSettings } }, async (request) =>
+    s.settings.update(requestContext(request), request.query.websiteId, request.body),
+  );
+
+  app.delete('/mail-settings', { config, schema: { tags, querystring: ScopeQuery } }, async (request, reply) => {
+    await s.settings.remove(requestContext(request), request.query.websiteId);
+    return reply.code(204).send();
+  });
+
+  app.post(
+    '/mail-settings/test',
+    { config, schema: { tags, querystring: ScopeQuery, body: TestBody } },
+    async (request) => s.testMail.send(request.query.websiteId, request.body.to),
+  );
+
+  app.get('/mail-providers', { config, schema: { tags } }, async () => ({
+    providers: s.providers.list().map((p) => ({
+      id: p.id,
+      label: p.label,
+      docs: p.docs ?? null,
+      fields: p.fields.map((f) => ({
+        name: f.name,
+        label: f.label,
+        type: f.type,
+        required: f.required ?? false,
+        default: f.default ?? null,
+      })),
+    })),
+  }));
+}

@@ -1,0 +1,35 @@
+import type { App } from '../../../kernel/index.ts';
+import { MAIL_MANAGE } from '../permissions.ts';
+import type { MailServices } from '../services/index.ts';
+import { CreateTemplate, IdParams, PatchTemplate, RenderBody } from './schemas.ts';
+
+const config = { permission: MAIL_MANAGE };
+const tags = ['mail'];
+
+/** /mail-templates: list, create, one template, render. */
+export async function templateRoutes(app: App, s: MailServices): Promise<void> {
+  app.get('/mail-templates', { config, schema: { tags } }, async () => ({ templates: await s.templates.list() }));
+
+  app.post('/mail-templates', { config, schema: { tags, body: CreateTemplate } }, async (request, reply) =>
+    reply.code(201).send(await s.templates.create(request.body)),
+  );
+
+  app.get('/mail-templates/:id', { config, schema: { tags, params: IdParams } }, async (request) =>
+    s.templates.get(request.params.id),
+  );
+
+  app.patch('/mail-templates/:id', { config, schema: { tags, params: IdParams, body: PatchTemplate } }, async (request) =>
+    s.templates.update(request.params.id, request.body),
+  );
+
+  app.delete('/mail-templates/:id', { config, schema: { tags, params: IdParams } }, async (request, reply) => {
+    await s.templates.remove(request.params.id);
+    return reply.code(204).send();
+  });
+
+  app.post(
+    '/mail-templates/:id/render',
+    { config, schema: { tags, params: IdParams, body: RenderBody } },
+    async (request) => s.templates.render(request.params.id, request.body?.variables ?? {}),
+  );
+}

@@ -1,0 +1,256 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type {
+  Clock,
+  Logger,
+  MailMessage,
+  MailOutbox,
+  MailPort,
+  SecretBox,
+  Tx,
+} from '../../../kernel/index.ts';
+import type { OutboxInsert, OutboxOutcome, OutboxRow, OutboxStore } from '../store/outbox-store.ts';
+import { KEY_NAME, type MailSettingsService, type ResolvedSettings } from './settings.ts';
+import type { MailTemplateService } from './templates.ts';
+import type { OutgoingMail, SendResult, Transports } from './transports.ts';
+
+/** Waits before the 2nd to 6th try (as the event deliveries do); the 6th failure gives up. */
+export const RETRY_WAITS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000];
+export const MAX_ATTEMPTS = RETRY_WAITS_MS.length + 1;
+/** How the log shows a secret the mail carried. */
+export const HIDDEN = '[hidden]';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+const placeholderPattern = (nonce: string) => new RegExp(`\\[hidden:${nonce}:(\\d+)\\]`, 'g');
+/** Placeholders of any row, for display. */
+const ANY_PLACEHOLDER = /\[hidden:[0-9a-f]{8}:\d+\]/g;
+
+/** Text as the log shows it: secret placeholders as `[hidden]`. */
+export const shownText = (s: string | null): string | null => (s === null ? null : s.replace(ANY_PLACEHOLDER, HIDDEN));
+
+export type DeliveredRow = { row: OutboxRow; outcome: OutboxOutcome; mail: OutgoingMail | undefined };
+
+/**
+ * The outbox: `queue` (the kernel's mail port when this plugin is loaded) renders the template,
+ * hides the secrets and inserts the row in the caller's transaction; `deliver` sends one claimed row
+ * and says what the row becomes (sent, retrying with the next time, or failed).
+ */
+export class MailOutboxService implements MailOutbox {
+  private readonly wakeListeners = new Set<() => void>();
+
+  constructor(
+    private readonly deps: {
+      clock: Clock;
+      log: Logger;
+      mail: MailPort;
+      secretBox: SecretBox;
+      store: OutboxStore;
+      templates: MailTemplateService;
+      settings: MailSettingsService;
+      transports: Transports;
+      /** Host name of Message-IDs (`<row id@host>`). */
+      host: string;
+    },
+  ) {}
+
+  /** Called after a queued mail committed (the worker wakes at once instead of at its next poll). */
+  onQueued(listener: () => void): void {
+    this.wakeListeners.add(listener);
+  }
+
+  private announce(trx: Tx | undefined): void {
+    const wake = () => {
+      for (const l of this.wakeListeners) l();
+    };
+    if (trx) void trx.executionPromise.then(wake, () => undefined);
+    else wake();
+  }
+
+  async queue(message: MailMessage, trx?: Tx): Promise<void> {
+    const rendered = message.template
+      ? await this.deps.templates.renderByKey(message.template.key, message.template.variables)
+      : undefined;
+    const settings = await this.deps.settings.resolve(message.websiteId ?? null);
+    const id = randomUUID();
+    let subject = rendered?.subject ?? message.subject;
+    let html = rendered ? rendered.html : message.html;
+    let text = rendered?.text ?? message.text;
+    let secretsSealed: string | null = null;
+    const secrets = (message.secrets ?? []).filter((s) => s.length >= 4);
+    if (secrets.length) {
+      // Longest first, so a link is hidden whole before the token inside it.
+      const values = [...secrets].sort((a, b) => b.length - a.length);
+      const nonce = randomBytes(4).toString('hex');
+      values.forEach((value, i) => {
+        const placeholder = `[hidden:${nonce}:${i}]`;
+        subject = subject.replaceAll(value, placeholder);
+        text = text.replaceAll(value, placeholder);
+        html = html?.replaceAll(escapeHtml(value), placeholder).replaceAll(value, placeholder);
+      });
+      secretsSealed = this.deps.secretBox.encrypt(KEY_NAME, JSON.stringify({ nonce, values }));
+    }
+    const row: OutboxInsert = {
+      id,
+      website_id: message.websiteId ?? null,
+      kind: message.kind ?? 'message',
+      template_key: rendered ? message.template!.key : null,
+      to_addresses: [message.to],
+      cc_addresses: [],
+      from_address: settings?.from ?? this.deps.mail.defaultFrom,
+      reply_to: settings?.replyTo ?? null,
+      subject,
+      html: html ?? null,
+      text,
+      secrets_sealed: secretsSealed,
+      message_id: `<${id}@${this.deps.host}>`,
+      resent_from: null,
+    };
+    await this.deps.store.insert(row, this.deps.clock.now(), trx);
+    this.announce(trx);
+  }
+
+  /** A new row with the content of a finished one (`POST /mail-log/:id/resend`). */
+  async requeueCopy(source: OutboxRow, trx?: Tx): Promise<string> {
+    const id = randomUUID();
+    await this.deps.store.insert(
+      {
+        id,
+        website_id: source.website_id,
+        kind: source.kind,
+        template_key: source.template_key,
+        to_addresses: source.to_addresses,
+        cc_addresses: source.cc_addresses,
+        from_address: source.from_address,
+        reply_to: source.reply_to,
+        subject: source.subject,
+        html: source.html,
+        text: source.text,
+        secrets_sealed: null,
+        message_id: `<${id}@${this.deps.host}>`,
+        resent_from: source.id,
+      },
+      this.deps.clock.now(),
+      trx,
+    );
+    this.announce(trx);
+    return id;
+  }
+
+  /** Inserts a row as `queue` does and answers its id (test mails are sent at once by the caller). */
+  async insertForTest(
+    row: Omit<OutboxInsert, 'id' | 'message_id' | 'secrets_sealed' | 'resent_from'>,
+    trx: Tx,
+  ): Promise<string> {
+    const id = randomUUID();
+    await this.deps.store.insert(
+      { ...row, id, message_id: `<${id}@${this.deps.host}>`, secrets_sealed: null, resent_from: null },
+      this.deps.clock.now(),
+      trx,
+    );
+    return id;
+  }
+
+  /**
+   * Sends one row (locked by the caller) and answers what it becomes. `final`: a temporary failure
+   * is not retried (a test mail reports at once instead).
+   */
+  async deliver(row: OutboxRow, final = false): Promise<DeliveredRow> {
+    const now = this.deps.clock.now();
+    let settings: ResolvedSettings | undefined;
+    let mail: OutgoingMail | undefined;
+    let result: SendResult;
+    let hiddenValues: string[] = [];
+    try {
+      settings = await this.deps.settings.resolve(row.website_id);
+      const secrets = this.unsealSecrets(row);
+      hiddenValues = secrets?.values ?? [];
+      if (row.secrets_sealed === null && /\[hidden:[0-9a-f]{8}:\d+\]/.test(row.text))
+        result = { kind: 'permanent', problem: 'the one-time secrets of this mail are gone; it cannot be sent again' };
+      else {
+        mail = this.outgoing(row, settings, secrets);
+        result = await this.deps.transports.send(settings, mail);
+      }
+    } catch (err) {
+      this.deps.log.error({ err, mail: row.id }, 'mail: preparing a send failed');
+      result = { kind: 'temporary', problem: `internal error before sending: ${(err as Error).message}` };
+    }
+    const scrub = (s: string) => scrubbed(s, [...(settings?.secretValues ?? []), ...hiddenValues]);
+    const attempts = row.attempts + 1;
+    const base = {
+      attempts,
+      provider: settings?.provider ?? 'environment',
+      nextAttemptAt: now,
+    };
+    let outcome: OutboxOutcome;
+    if (result.kind === 'sent')
+      outcome = { ...base, status: 'sent', providerAnswer: scrub(result.answer), lastError: null, sentAt: now, dropSecrets: true };
+    else if (result.kind === 'permanent' || final || attempts >= MAX_ATTEMPTS)
+      outcome = { ...base, status: 'failed', providerAnswer: null, lastError: scrub(result.problem), sentAt: null, dropSecrets: true };
+    else {
+      const wait = Math.max(RETRY_WAITS_MS[attempts - 1]!, Math.min(result.retryAfterMs ?? 0, 12 * 3600_000));
+      outcome = {
+        ...base,
+        status: 'retrying',
+        providerAnswer: null,
+        lastError: scrub(result.problem),
+        sentAt: null,
+        nextAttemptAt: new Date(now.getTime() + wait),
+        dropSecrets: false,
+      };
+    }
+    return { row, outcome, mail };
+  }
+
+  /** Tells the kernel port's observers about a sent mail (after its row committed). */
+  announceSent(delivered: DeliveredRow): void {
+    if (delivered.outcome.status !== 'sent' || !delivered.mail) return;
+    const m = delivered.mail;
+    this.deps.mail.notifySent({
+      to: m.to.join(', '),
+      subject: m.subject,
+      text: m.text,
+      html: m.html,
+      kind: delivered.row.kind,
+      websiteId: delivered.row.website_id ?? undefined,
+    });
+  }
+
+  private unsealSecrets(row: OutboxRow): { nonce: string; values: string[] } | undefined {
+    if (!row.secrets_sealed) return undefined;
+    return JSON.parse(this.deps.secretBox.decrypt(row.secrets_sealed)) as { nonce: string; values: string[] };
+  }
+
+  private outgoing(
+    row: OutboxRow,
+    settings: ResolvedSettings | undefined,
+    secrets: { nonce: string; values: string[] } | undefined,
+  ): OutgoingMail {
+    const reveal = (s: string, html: boolean) =>
+      secrets
+        ? s.replace(placeholderPattern(secrets.nonce), (_, i: string) => {
+            const v = secrets.values[Number(i)] ?? '';
+            return html ? escapeHtml(v) : v;
+          })
+        : s;
+    const fromName = settings?.fromName ?? undefined;
+    return {
+      from: row.from_address,
+      fromName,
+      fromHeader: fromName ? `"${fromName.replace(/["\\]/g, '')}" <${row.from_address}>` : row.from_address,
+      to: row.to_addresses,
+      cc: row.cc_addresses,
+      replyTo: row.reply_to ?? undefined,
+      subject: reveal(row.subject, false),
+      html: row.html === null ? undefined : reveal(row.html, true),
+      text: reveal(row.text, false),
+      messageId: row.message_id,
+    };
+  }
+}
+
+/** A provider's answer or error with every secret value cut out, before it is stored. */
+function scrubbed(text: string, secrets: string[]): string {
+  let out = text;
+  for (const s of secrets) if (s.length >= 4) out = out.replaceAll(s, HIDDEN);
+  return out;
+}

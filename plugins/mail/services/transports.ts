@@ -1,0 +1,157 @@
+import { isIP } from 'node:net';
+import type { Transporter } from 'nodemailer';
+import { isHttpError, type MailPort, type ServiceMap } from '../../../kernel/index.ts';
+import { buildProviderRequest, type ProviderCatalog, type ProviderMessage, readAnswer } from './providers.ts';
+import type { ResolvedSettings } from './settings.ts';
+
+/** One mail ready to leave: secrets filled in, sender chosen. */
+export interface OutgoingMail extends ProviderMessage {}
+
+/**
+ * How one send went. `temporary` failures are tried again later (connection refused, timeouts, SMTP
+ * 4xx, HTTP 408/429/5xx); `permanent` ones are not (SMTP 5xx, other HTTP 4xx, a refused address).
+ */
+export type SendResult =
+  | { kind: 'sent'; answer: string }
+  | { kind: 'temporary'; problem: string; retryAfterMs?: number }
+  | { kind: 'permanent'; problem: string };
+
+const MAX_ANSWER = 1000;
+const cut = (s: string) => (s.length > MAX_ANSWER ? `${s.slice(0, MAX_ANSWER)}…` : s);
+
+/**
+ * Sends through the configured provider: SMTP through nodemailer (one pooled transport per settings
+ * version, so 1,000 mails use a few connections, not 1,000), an HTTP provider through the gateway's
+ * outbound policy (`outboundFetch`), or, when nothing is configured, the kernel's own transport.
+ */
+export class Transports {
+  private readonly pools = new Map<string, Promise<Transporter>>();
+
+  constructor(
+    private readonly deps: {
+      mail: MailPort;
+      providers: ProviderCatalog;
+      outboundFetch: ServiceMap['outboundFetch'] | undefined;
+      timeoutMs: number;
+    },
+  ) {}
+
+  async send(settings: ResolvedSettings | undefined, mail: OutgoingMail): Promise<SendResult> {
+    if (!settings) return this.viaKernel(mail);
+    if (settings.smtp) return this.viaSmtp(settings, mail);
+    return this.viaProvider(settings, mail);
+  }
+
+  /** Closes the pooled SMTP connections. */
+  async close(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    for (const pool of pools) (await pool.catch(() => undefined))?.close();
+  }
+
+  private async viaKernel(mail: OutgoingMail): Promise<SendResult> {
+    try {
+      await this.deps.mail.sendThroughServerTransport(
+        { to: mail.to.join(', '), subject: mail.subject, text: mail.text, html: mail.html },
+        mail.fromHeader,
+      );
+      return { kind: 'sent', answer: 'handed to the server transport (SMTP_URL, or the log when unset)' };
+    } catch (err) {
+      return smtpOutcome(err);
+    }
+  }
+
+  private pool(settings: ResolvedSettings): Promise<Transporter> {
+    let pool = this.pools.get(settings.version);
+    if (!pool) {
+      // Older versions of these settings are closed: their connections would never be used again.
+      for (const [version, old] of this.pools)
+        if (version.split(':')[0] === settings.version.split(':')[0]) {
+          this.pools.delete(version);
+          void old.then((t) => t.close()).catch(() => undefined);
+        }
+      const smtp = settings.smtp!;
+      pool = import('nodemailer').then(({ default: nodemailer }) =>
+        nodemailer.createTransport({
+          pool: true,
+          maxConnections: 4,
+          maxMessages: 1000,
+          host: smtp.host,
+          port: smtp.port,
+          secure: smtp.secure,
+          requireTLS: smtp.requireTls,
+          auth: smtp.user && smtp.password ? { user: smtp.user, pass: smtp.password } : undefined,
+          tls: {
+            rejectUnauthorized: !smtp.allowInvalidCertificate,
+            ...(isIP(smtp.host) ? {} : { servername: smtp.host }),
+          },
+          connectionTimeout: this.deps.timeoutMs,
+          greetingTimeout: this.deps.timeoutMs,
+          socketTimeout: this.deps.timeoutMs,
+        }),
+      );
+      this.pools.set(settings.version, pool);
+    }
+    return pool;
+  }
+
+  private async viaSmtp(settings: ResolvedSettings, mail: OutgoingMail): Promise<SendResult> {
+    try {
+      const transport = await this.pool(settings);
+      const info = await transport.sendMail({
+        from: mail.fromName ? { name: mail.fromName, address: mail.from } : mail.from,
+        to: mail.to,
+        cc: mail.cc.length ? mail.cc : undefined,
+        replyTo: mail.replyTo,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId: mail.messageId,
+      });
+      return { kind: 'sent', answer: cut(String(info.response ?? 'accepted')) };
+    } catch (err) {
+      return smtpOutcome(err);
+    }
+  }
+
+  private async viaProvider(settings: ResolvedSettings, mail: OutgoingMail): Promise<SendResult> {
+    const provider = this.deps.providers.get(settings.provider);
+    if (!provider) return { kind: 'permanent', problem: `mail provider ${settings.provider} is not installed` };
+    if (!this.deps.outboundFetch)
+      return { kind: 'temporary', problem: 'HTTP mail providers need the gateway plugin (outbound HTTP policy) in this process' };
+    const request = buildProviderRequest(provider, settings.providerConfig ?? {}, mail);
+    let answer: Awaited<ReturnType<NonNullable<ServiceMap['outboundFetch']>['fetch']>>;
+    try {
+      answer = await this.deps.outboundFetch.fetch(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        timeoutMs: this.deps.timeoutMs,
+        maxBytes: 64 * 1024,
+      });
+    } catch (err) {
+      if (isHttpError(err) && err.statusCode === 403) return { kind: 'permanent', problem: err.message };
+      return { kind: 'temporary', problem: `no answer from ${provider.label}: ${(err as Error).message}` };
+    }
+    const body = answer.body.toString('utf8');
+    const status = answer.status;
+    if (status >= 200 && status < 300) {
+      const id = readAnswer(provider.response.messageId, answer.headers, body);
+      return { kind: 'sent', answer: cut(`${status}${id ? ` id ${id}` : ''}`) };
+    }
+    const problem = cut(`${provider.label} answered ${status}: ${readAnswer(provider.response.error, answer.headers, body) ?? body.slice(0, 200)}`);
+    if (status === 408 || status === 429 || status >= 500) {
+      const retryAfter = Number(answer.headers['retry-after']);
+      return { kind: 'temporary', problem, retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined };
+    }
+    return { kind: 'permanent', problem };
+  }
+}
+
+/** An SMTP error: a 5xx reply is a refusal (not retried); 4xx replies and connection trouble are retried. */
+function smtpOutcome(err: unknown): SendResult {
+  const e = err as { responseCode?: number; response?: string; code?: string; message?: string };
+  const problem = cut(e.response ? `SMTP ${e.response}` : `${e.code ?? 'error'}: ${e.message ?? String(err)}`);
+  if (typeof e.responseCode === 'number' && e.responseCode >= 500) return { kind: 'permanent', problem };
+  return { kind: 'temporary', problem };
+}
