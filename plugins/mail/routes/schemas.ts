@@ -1,7 +1,10 @@
 import { Type } from '@sinclair/typebox';
 
 export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
-export const ScopeQuery = Type.Object({ websiteId: Type.Optional(Type.String({ format: 'uuid' })) }, { additionalProperties: false });
+export const ScopeQuery = Type.Object(
+  { websiteId: Type.Optional(Type.String({ format: 'uuid' })) },
+  { additionalProperties: false },
+);
 
 const Text = (max: number) => Type.String({ maxLength: max });
 const NullableText = (max: number) => Type.Union([Type.String({ maxLength: max }), Type.Null()]);
@@ -73,7 +76,10 @@ export const CreateTemplate = Type.Object(
   { additionalProperties: false },
 );
 
-export const PatchTemplate = Type.Partial(Type.Object(TemplateFields), { additionalProperties: false, minProperties: 1 });
+export const PatchTemplate = Type.Partial(Type.Object(TemplateFields), {
+  additionalProperties: false,
+  minProperties: 1,
+});
 
 export const RenderBody = Type.Object(
   {

@@ -18,8 +18,10 @@ export async function templateRoutes(app: App, s: MailServices): Promise<void> {
     s.templates.get(request.params.id),
   );
 
-  app.patch('/mail-templates/:id', { config, schema: { tags, params: IdParams, body: PatchTemplate } }, async (request) =>
-    s.templates.update(request.params.id, request.body),
+  app.patch(
+    '/mail-templates/:id',
+    { config, schema: { tags, params: IdParams, body: PatchTemplate } },
+    async (request) => s.templates.update(request.params.id, request.body),
   );
 
   app.delete('/mail-templates/:id', { config, schema: { tags, params: IdParams } }, async (request, reply) => {

@@ -25,7 +25,10 @@ export type MailDeps = PluginDeps<
 /** The plugin's one set of services, built in `setup`. */
 export function createMailServices(deps: MailDeps) {
   const { db, clock, log, pluginConfig: cfg } = deps;
-  const providers = new ProviderCatalog([path.join(here, '..', 'providers'), ...deps.extensions.folders('mail-providers')]);
+  const providers = new ProviderCatalog([
+    path.join(here, '..', 'providers'),
+    ...deps.extensions.folders('mail-providers'),
+  ]);
   const settingsStore = new MailSettingsStore(db);
   const store = new OutboxStore(db);
   const settings = new MailSettingsService({

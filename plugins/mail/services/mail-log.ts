@@ -53,9 +53,13 @@ export class MailLogService {
   /** Queues a copy of a finished mail; 409 for one still to be sent or one that carried a one-time secret. */
   async resend(id: string) {
     const row = await this.row(id);
-    if (!FINISHED.includes(row.status)) throw conflict('This mail is still queued; it will be sent', 'MAIL_NOT_FINISHED');
+    if (!FINISHED.includes(row.status))
+      throw conflict('This mail is still queued; it will be sent', 'MAIL_NOT_FINISHED');
     if ([row.subject, row.text, row.html ?? ''].some((s) => SECRET_PLACEHOLDER.test(s)))
-      throw conflict('This mail carried a one-time secret (a reset link) and cannot be sent again', 'MAIL_NOT_RESENDABLE');
+      throw conflict(
+        'This mail carried a one-time secret (a reset link) and cannot be sent again',
+        'MAIL_NOT_RESENDABLE',
+      );
     const copy = await this.deps.outbox.requeueCopy(row);
     return entry((await this.deps.store.byId(copy))!, false);
   }

@@ -1,13 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type {
-  Clock,
-  Logger,
-  MailMessage,
-  MailOutbox,
-  MailPort,
-  SecretBox,
-  Tx,
-} from '../../../kernel/index.ts';
+import type { Clock, Logger, MailMessage, MailOutbox, MailPort, SecretBox, Tx } from '../../../kernel/index.ts';
 import type { OutboxInsert, OutboxOutcome, OutboxRow, OutboxStore } from '../store/outbox-store.ts';
 import { KEY_NAME, type MailSettingsService, type ResolvedSettings } from './settings.ts';
 import type { MailTemplateService } from './templates.ts';
@@ -183,9 +175,23 @@ export class MailOutboxService implements MailOutbox {
     };
     let outcome: OutboxOutcome;
     if (result.kind === 'sent')
-      outcome = { ...base, status: 'sent', providerAnswer: scrub(result.answer), lastError: null, sentAt: now, dropSecrets: true };
+      outcome = {
+        ...base,
+        status: 'sent',
+        providerAnswer: scrub(result.answer),
+        lastError: null,
+        sentAt: now,
+        dropSecrets: true,
+      };
     else if (result.kind === 'permanent' || final || attempts >= MAX_ATTEMPTS)
-      outcome = { ...base, status: 'failed', providerAnswer: null, lastError: scrub(result.problem), sentAt: null, dropSecrets: true };
+      outcome = {
+        ...base,
+        status: 'failed',
+        providerAnswer: null,
+        lastError: scrub(result.problem),
+        sentAt: null,
+        dropSecrets: true,
+      };
     else {
       const wait = Math.max(RETRY_WAITS_MS[attempts - 1]!, Math.min(result.retryAfterMs ?? 0, 12 * 3600_000));
       outcome = {

@@ -177,8 +177,7 @@ export function splitProviderConfig(
   for (const field of provider.fields) {
     const name = `providerConfig.${field.name}`;
     const raw = input[field.name];
-    if (raw !== undefined && raw !== null && typeof raw !== 'string')
-      throw badRequest(`${name} must be text`, name);
+    if (raw !== undefined && raw !== null && typeof raw !== 'string') throw badRequest(`${name} must be text`, name);
     const value = typeof raw === 'string' ? raw.trim() : '';
     if (value.length > 2000) throw badRequest(`${name} is longer than 2000 characters`, name);
     if (field.type === 'secret') {
@@ -238,7 +237,8 @@ export function buildProviderRequest(
     headers['content-type'] = 'application/x-www-form-urlencoded';
     const form = new URLSearchParams();
     for (const [k, v] of Object.entries(filled)) {
-      for (const item of Array.isArray(v) ? v : [v]) form.append(k, typeof item === 'string' ? item : JSON.stringify(item));
+      for (const item of Array.isArray(v) ? v : [v])
+        form.append(k, typeof item === 'string' ? item : JSON.stringify(item));
     }
     body = form.toString();
   }

@@ -77,7 +77,8 @@ function checkAddress(value: string | null | undefined, field: string): string |
 
 function checkText(value: string | null | undefined, field: string, max: number): string | null {
   if (value === undefined || value === null || value.trim() === '') return null;
-  if (value.length > max || CONTROL.test(value)) throw badRequest(`${field} must be one line of at most ${max} characters`, field);
+  if (value.length > max || CONTROL.test(value))
+    throw badRequest(`${field} must be one line of at most ${max} characters`, field);
   return value.trim();
 }
 
@@ -135,7 +136,10 @@ export class MailSettingsService {
       updatedAt: row.updated_at.toISOString(),
     };
     if (row.provider === 'smtp')
-      return { ...common, smtp: { ...(row.config as unknown as SmtpSettings), passwordSet: Boolean(secrets.password) } };
+      return {
+        ...common,
+        smtp: { ...(row.config as unknown as SmtpSettings), passwordSet: Boolean(secrets.password) },
+      };
     const provider = this.deps.providers.get(row.provider);
     const secretsSet: Record<string, boolean> = {};
     for (const f of provider?.fields ?? []) if (f.type === 'secret') secretsSet[f.name] = Boolean(secrets[f.name]);
@@ -183,7 +187,12 @@ export class MailSettingsService {
       };
       await this.deps.store.put(row, this.deps.clock.now(), trx);
       const diff = diffForAudit(before ? this.auditView(before) : null, this.auditView(row, secrets), {
-        allow: [...new Set([...Object.keys(before ? this.auditView(before) : {}), ...Object.keys(this.auditView(row, secrets))])],
+        allow: [
+          ...new Set([
+            ...Object.keys(before ? this.auditView(before) : {}),
+            ...Object.keys(this.auditView(row, secrets)),
+          ]),
+        ],
         secrets: [...new Set([...Object.keys(secrets), ...Object.keys(stored)])].map((k) => `secret.${k}`),
       });
       if (diff)
@@ -205,7 +214,8 @@ export class MailSettingsService {
 
   /** `DELETE /mail-settings?websiteId=`: the website falls back to the default; the default stays. */
   async remove(ctx: AuditContext, websiteId: string | undefined): Promise<void> {
-    if (!websiteId) throw badRequest('The default mail settings cannot be removed', 'websiteId', 'DEFAULT_NOT_REMOVABLE');
+    if (!websiteId)
+      throw badRequest('The default mail settings cannot be removed', 'websiteId', 'DEFAULT_NOT_REMOVABLE');
     await this.deps.db.transaction(async (trx) => {
       const row = await this.deps.store.remove(websiteId, trx);
       if (!row) throw notFound('This website has no mail settings of its own', 'MAIL_SETTINGS_NOT_FOUND');
@@ -282,8 +292,10 @@ function normalise(input: MailSettingsInput): MailSettingsInput & { provider: st
     throw badRequest('Give the SMTP settings either flat or inside smtp, not both', 'smtp');
   const provider = input.provider ?? (input.providerConfig ? undefined : 'smtp');
   if (!provider) throw badRequest('provider is required with providerConfig', 'provider');
-  if (provider === 'smtp' && input.providerConfig) throw badRequest('provider smtp takes smtp, not providerConfig', 'providerConfig');
-  if (provider !== 'smtp' && (input.smtp || flatGiven)) throw badRequest(`provider ${provider} takes providerConfig, not smtp`, 'smtp');
+  if (provider === 'smtp' && input.providerConfig)
+    throw badRequest('provider smtp takes smtp, not providerConfig', 'providerConfig');
+  if (provider !== 'smtp' && (input.smtp || flatGiven))
+    throw badRequest(`provider ${provider} takes providerConfig, not smtp`, 'smtp');
   if (!flatGiven) return { ...input, provider };
   return {
     provider,
@@ -327,7 +339,11 @@ function smtpConfig(
   // A blank password keeps the stored one; there is no password without a user.
   const password = given !== '' ? given : stored.password;
   if (password && user) secrets.password = password;
-  return { config: config as unknown as Record<string, unknown>, secrets, secretsChanged: given !== '' && given !== stored.password };
+  return {
+    config: config as unknown as Record<string, unknown>,
+    secrets,
+    secretsChanged: given !== '' && given !== stored.password,
+  };
 }
 
 export type { MailProvider };

@@ -116,7 +116,9 @@ export class MailTemplateService {
   async update(id: string, input: TemplateInput) {
     const fields = this.check(input);
     try {
-      const row = await this.deps.db.transaction((trx) => this.deps.store.update(id, fields, this.deps.clock.now(), trx));
+      const row = await this.deps.db.transaction((trx) =>
+        this.deps.store.update(id, fields, this.deps.clock.now(), trx),
+      );
       if (!row) throw notFound('Mail template not found', 'MAIL_TEMPLATE_NOT_FOUND');
       this.cache.clear();
       return dto(row);

@@ -60,7 +60,11 @@ export class TestMail {
     this.deps.outbox.announceSent(delivered);
     const { outcome } = delivered;
     if (outcome.status !== 'sent')
-      throw new HttpError(502, 'MAIL_TEST_FAILED', `The test mail was not sent (log entry ${id}): ${outcome.lastError}`);
+      throw new HttpError(
+        502,
+        'MAIL_TEST_FAILED',
+        `The test mail was not sent (log entry ${id}): ${outcome.lastError}`,
+      );
     return { id, status: outcome.status, provider: outcome.provider, providerAnswer: outcome.providerAnswer };
   }
 }

@@ -118,7 +118,10 @@ export class Transports {
     const provider = this.deps.providers.get(settings.provider);
     if (!provider) return { kind: 'permanent', problem: `mail provider ${settings.provider} is not installed` };
     if (!this.deps.outboundFetch)
-      return { kind: 'temporary', problem: 'HTTP mail providers need the gateway plugin (outbound HTTP policy) in this process' };
+      return {
+        kind: 'temporary',
+        problem: 'HTTP mail providers need the gateway plugin (outbound HTTP policy) in this process',
+      };
     const request = buildProviderRequest(provider, settings.providerConfig ?? {}, mail);
     let answer: Awaited<ReturnType<NonNullable<ServiceMap['outboundFetch']>['fetch']>>;
     try {
@@ -139,10 +142,16 @@ export class Transports {
       const id = readAnswer(provider.response.messageId, answer.headers, body);
       return { kind: 'sent', answer: cut(`${status}${id ? ` id ${id}` : ''}`) };
     }
-    const problem = cut(`${provider.label} answered ${status}: ${readAnswer(provider.response.error, answer.headers, body) ?? body.slice(0, 200)}`);
+    const problem = cut(
+      `${provider.label} answered ${status}: ${readAnswer(provider.response.error, answer.headers, body) ?? body.slice(0, 200)}`,
+    );
     if (status === 408 || status === 429 || status >= 500) {
       const retryAfter = Number(answer.headers['retry-after']);
-      return { kind: 'temporary', problem, retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined };
+      return {
+        kind: 'temporary',
+        problem,
+        retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
+      };
     }
     return { kind: 'permanent', problem };
   }

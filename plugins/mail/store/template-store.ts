@@ -32,7 +32,12 @@ export class MailTemplateStore {
 
   async insert(row: MailTemplateWrite & { built_in?: boolean }, now: Date, trx: Tx | Db): Promise<MailTemplateRow> {
     const [saved] = await trx<MailTemplateRow>('mail_templates')
-      .insert({ ...row, html: row.html === undefined ? null : JSON.stringify(row.html), created_at: now, updated_at: now } as never)
+      .insert({
+        ...row,
+        html: row.html === undefined ? null : JSON.stringify(row.html),
+        created_at: now,
+        updated_at: now,
+      } as never)
       .returning('*');
     return saved!;
   }

@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { auditRows, eventually, startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
+import {
+  auditRows,
+  eventually,
+  startTestKernel,
+  type TestKernel,
+  type TestUser,
+} from '../../../test/helpers/kernel.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../../../test/helpers/smtp-catcher.ts';
 import type { MailServices } from '../services/index.ts';
 
@@ -91,7 +97,9 @@ describe('mail: SMTP settings, test mail, log, resend and the reset template', f
   it('encodes a non-ASCII subject and keeps it through a template edit and a resend', async () => {
     const list = (await t.call('GET', '/mail-templates', admin)).json().templates;
     const test = list.find((x: { key: string }) => x.key === 'test');
-    const patched = await t.call('PATCH', `/mail-templates/${test.id}`, admin, { subject: 'Grüße aus 東京 — {{siteUrl}}' });
+    const patched = await t.call('PATCH', `/mail-templates/${test.id}`, admin, {
+      subject: 'Grüße aus 東京 — {{siteUrl}}',
+    });
     expect(patched.statusCode, patched.body).to.equal(200);
     await t.call('POST', '/mail-settings/test', admin, { to: 'ops@example.test' });
     const mails = await smtp.waitFor(2);
@@ -103,7 +111,9 @@ describe('mail: SMTP settings, test mail, log, resend and the reset template', f
     expect(resent.json().resentFrom).to.equal(entries[0].id);
     const all = await smtp.waitFor(3);
     expect(all[2]!.parsed.subject).to.equal(`Grüße aus 東京 — ${site}`);
-    await eventually(async () => (await t.call('GET', `/mail-log/${resent.json().id}`, admin)).json().status === 'sent');
+    await eventually(
+      async () => (await t.call('GET', `/mail-log/${resent.json().id}`, admin)).json().status === 'sent',
+    );
   });
 
   it('sends the password reset through the edited template; the log hides the link and refuses a resend', async () => {
@@ -170,7 +180,12 @@ describe('mail: SMTP settings, test mail, log, resend and the reset template', f
   });
 
   it('reports a wrong password as a failed test mail (502) without the password anywhere', async () => {
-    const res = await t.call('PUT', '/mail-settings', admin, smtpBody({ smtp: { ...smtpBody().smtp, password: 'wrong-Password-1' } }));
+    const res = await t.call(
+      'PUT',
+      '/mail-settings',
+      admin,
+      smtpBody({ smtp: { ...smtpBody().smtp, password: 'wrong-Password-1' } }),
+    );
     expect(res.statusCode).to.equal(200);
     const test = await t.call('POST', '/mail-settings/test', admin, { to: 'ops@example.test' });
     expect(test.statusCode).to.equal(502);
