@@ -9,7 +9,10 @@ import type { SettingsService } from './settings.ts';
  * routes, so mail templates (node trees) are checked and rendered by the same rules, not a second
  * renderer.
  */
-export function mailRenderer(deps: { settings: SettingsService; maxTreeBytes: number }): PluginContributions['mailRenderers'] {
+export function mailRenderer(deps: {
+  settings: SettingsService;
+  maxTreeBytes: number;
+}): PluginContributions['mailRenderers'] {
   return {
     check: (tree, field) => void validateNodeTree(tree, field, deps.maxTreeBytes),
     renderEmail: async (title, tree) =>

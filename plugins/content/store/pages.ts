@@ -58,7 +58,8 @@ export class PageStore {
    * `{ type: 'form', props: { classId, notify } }` anywhere in a page's tree.
    */
   async formNotifyBlocks(classId: string, trx?: Tx): Promise<Array<{ website_id: string; notify: unknown }>> {
-    const form = 'strict $.** ? (@.type == "form" && @.props.classId == $cid)';
+    // `\\?` is knex's escape for a literal `?` (the jsonpath filter), not a binding.
+    const form = 'strict $.** \\? (@.type == "form" && @.props.classId == $cid)';
     const { rows } = await (trx ?? this.db).raw(
       `select website_id, jsonb_path_query(content, '${form}.props.notify', vars, true) as notify
          from content_pages, jsonb_build_object('cid', ?::text) as vars

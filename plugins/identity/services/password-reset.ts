@@ -122,7 +122,8 @@ export class PasswordResetService {
           `Open this link within ${FORCED_TTL_MS / 3600_000} hours to choose a new password:\n${link}\n`;
     // The mail plugin, when loaded, renders its editable template instead (this text is the fallback);
     // the link is a one-time secret that no mail log keeps.
-    const validFor = reason === 'requested' ? `${REQUESTED_TTL_MS / 60_000} minutes` : `${FORCED_TTL_MS / 3600_000} hours`;
+    const validFor =
+      reason === 'requested' ? `${REQUESTED_TTL_MS / 60_000} minutes` : `${FORCED_TTL_MS / 3600_000} hours`;
     await this.deps.mail.send({
       to: email,
       subject: 'Reset your password',

@@ -37,7 +37,6 @@ const ProviderFile = Type.Object({
   response: Type.Object({ messageId: Type.Optional(Where), error: Type.Optional(Where) }),
 });
 export type MailProvider = Static<typeof ProviderFile>;
-export type ProviderField = Static<typeof Field>;
 
 /** What a mail looks like to a provider's body template. */
 export interface ProviderMessage {

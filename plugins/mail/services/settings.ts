@@ -12,7 +12,7 @@ import {
   type ServiceMap,
 } from '../../../kernel/index.ts';
 import type { MailSettingsRow, MailSettingsStore } from '../store/settings-store.ts';
-import { type MailProvider, type ProviderCatalog, splitProviderConfig } from './providers.ts';
+import { type ProviderCatalog, splitProviderConfig } from './providers.ts';
 
 export const KEY_NAME = 'MAIL_SETTINGS_ENCRYPTION_KEY';
 const DEFAULT_SCOPE = 'default';
@@ -346,4 +346,3 @@ function smtpConfig(
   };
 }
 
-export type { MailProvider };

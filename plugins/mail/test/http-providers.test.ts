@@ -22,7 +22,7 @@ type Reply = { status: number; headers?: Record<string, string>; body?: string }
 async function startApi() {
   const seen: Seen[] = [];
   const replies: Reply[] = [];
-  let fallback: Reply = { status: 200, body: '{}' };
+  const fallback: Reply = { status: 200, body: '{}' };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -43,7 +43,6 @@ async function startApi() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
     reply: (...r: Reply[]) => void replies.push(...r),
-    success: (r: Reply) => void (fallback = r),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
