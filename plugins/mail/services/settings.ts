@@ -345,4 +345,3 @@ function smtpConfig(
     secretsChanged: given !== '' && given !== stored.password,
   };
 }
-
