@@ -52,6 +52,7 @@ export function createMailServices(deps: MailDeps) {
     providers,
     outboundFetch: deps.outboundFetch,
     timeoutMs: cfg.MAIL_SEND_TIMEOUT_SECONDS * 1000,
+    connections: cfg.MAIL_WORKER_CONCURRENCY,
   });
   const siteUrl = deps.config.PUBLIC_BASE_URL.replace(/\/+$/, '');
   const outbox = new MailOutboxService({

@@ -33,6 +33,8 @@ export class Transports {
       providers: ProviderCatalog;
       outboundFetch: ServiceMap['outboundFetch'] | undefined;
       timeoutMs: number;
+      /** Connections per SMTP pool: one per worker lane, so no lane waits for another's connection. */
+      connections: number;
     },
   ) {}
 
@@ -74,7 +76,7 @@ export class Transports {
       pool = import('nodemailer').then(({ default: nodemailer }) =>
         nodemailer.createTransport({
           pool: true,
-          maxConnections: 4,
+          maxConnections: this.deps.connections,
           maxMessages: 1000,
           host: smtp.host,
           port: smtp.port,
