@@ -1,8 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { EnvFlag } from '../../kernel/index.ts';
 
-/** The mail plugin's environment (MAIL_SETTINGS_ENCRYPTION_KEY is read by the kernel's secret box by name). */
+/** The mail plugin's environment (the kernel's secret box reads MAIL_SETTINGS_ENCRYPTION_KEY by its name). */
 export const MailConfig = Type.Object({
+  MAIL_SETTINGS_ENCRYPTION_KEY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'key sealing mail passwords, provider keys and queued reset links (64 hex chars or a passphrase); required in production to save a secret; unset outside production: generated in CMS_DATA_DIR/keys',
+    }),
+  ),
   MAIL_WORKER_ENABLED: EnvFlag(true, '0: this process queues mail but does not send it (another process does)'),
   MAIL_WORKER_CONCURRENCY: Type.Integer({
     minimum: 1,
