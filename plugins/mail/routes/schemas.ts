@@ -76,10 +76,7 @@ export const CreateTemplate = Type.Object(
   { additionalProperties: false },
 );
 
-export const PatchTemplate = Type.Partial(Type.Object(TemplateFields), {
-  additionalProperties: false,
-  minProperties: 1,
-});
+export const PatchTemplate = Type.Partial(Type.Object(TemplateFields), { additionalProperties: false });
 
 export const RenderBody = Type.Object(
   {
