@@ -56,6 +56,7 @@ export function createMailServices(deps: MailDeps) {
   });
   const siteUrl = deps.config.PUBLIC_BASE_URL.replace(/\/+$/, '');
   const outbox = new MailOutboxService({
+    db,
     clock,
     log,
     mail: deps.mail,
@@ -79,7 +80,7 @@ export function createMailServices(deps: MailDeps) {
     transports,
     worker,
     log: new MailLogService({ db, store, outbox }),
-    testMail: new TestMail({ db, store, outbox, settings, templates, siteUrl, defaultFrom: deps.mail.defaultFrom }),
+    testMail: new TestMail({ db, outbox, settings, templates, siteUrl, defaultFrom: deps.mail.defaultFrom }),
   };
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Clock, Logger, MailMessage, MailOutbox, MailPort, SecretBox, Tx } from '../../../kernel/index.ts';
+import type { Clock, Db, Logger, MailMessage, MailOutbox, MailPort, SecretBox, Tx } from '../../../kernel/index.ts';
 import type { OutboxInsert, OutboxOutcome, OutboxRow, OutboxStore } from '../store/outbox-store.ts';
 import { KEY_NAME, type MailSettingsService, type ResolvedSettings } from './settings.ts';
 import type { MailTemplateService } from './templates.ts';
@@ -20,6 +20,8 @@ const ANY_PLACEHOLDER = /\[hidden:[0-9a-f]{8}:\d+\]/g;
 /** Text as the log shows it: secret placeholders as `[hidden]`. */
 export const shownText = (s: string | null): string | null => (s === null ? null : s.replace(ANY_PLACEHOLDER, HIDDEN));
 
+type Secrets = { nonce: string; values: string[] };
+
 export type DeliveredRow = { row: OutboxRow; outcome: OutboxOutcome; mail: OutgoingMail | undefined };
 
 /**
@@ -32,6 +34,7 @@ export class MailOutboxService implements MailOutbox {
 
   constructor(
     private readonly deps: {
+      db: Db;
       clock: Clock;
       log: Logger;
       mail: MailPort;
@@ -68,6 +71,7 @@ export class MailOutboxService implements MailOutbox {
     let html = rendered ? rendered.html : message.html;
     let text = rendered?.text ?? message.text;
     let secretsSealed: string | null = null;
+    let unsealable: Secrets | undefined;
     const secrets = (message.secrets ?? []).filter((s) => s.length >= 4);
     if (secrets.length) {
       // Longest first, so a link is hidden whole before the token inside it.
@@ -79,7 +83,11 @@ export class MailOutboxService implements MailOutbox {
         text = text.replaceAll(value, placeholder);
         html = html?.replaceAll(escapeHtml(value), placeholder).replaceAll(value, placeholder);
       });
-      secretsSealed = this.deps.secretBox.encrypt(KEY_NAME, JSON.stringify({ nonce, values }));
+      if (this.deps.secretBox.hasKey(KEY_NAME))
+        secretsSealed = this.deps.secretBox.encrypt(KEY_NAME, JSON.stringify({ nonce, values }));
+      // In production without the key the secrets cannot be stored, even sealed: this process sends
+      // the mail right after the commit, holding them in memory only (not retried after a restart).
+      else unsealable = { nonce, values };
     }
     const row: OutboxInsert = {
       id,
@@ -97,8 +105,33 @@ export class MailOutboxService implements MailOutbox {
       message_id: `<${id}@${this.deps.host}>`,
       resent_from: null,
     };
-    await this.deps.store.insert(row, this.deps.clock.now(), trx);
-    this.announce(trx);
+    const now = this.deps.clock.now();
+    if (!unsealable) {
+      await this.deps.store.insert(row, now, trx);
+      this.announce(trx);
+      return;
+    }
+    // Not due for a day, so no worker claims it before this process sent it.
+    await this.deps.store.insert(row, now, trx, new Date(now.getTime() + 24 * 3600_000));
+    const inMemory = unsealable;
+    const send = () =>
+      this.sendNow(id, inMemory).catch((err) => this.deps.log.error({ err, mail: id }, 'mail: sending at once failed'));
+    if (trx) void trx.executionPromise.then(send, () => undefined);
+    else await send();
+  }
+
+  /** Sends one row now, in a transaction holding its lock (test mails; mails whose secrets are only in memory). */
+  async sendNow(id: string, secrets?: Secrets, trx?: Tx): Promise<DeliveredRow | undefined> {
+    const work = async (t: Tx) => {
+      const row = await this.deps.store.lock(id, t);
+      if (!row || (row.status !== 'queued' && row.status !== 'retrying')) return undefined;
+      const result = await this.deliver(row, true, secrets);
+      await this.deps.store.finish(id, result.outcome, t);
+      return result;
+    };
+    const delivered = trx ? await work(trx) : await this.deps.db.transaction(work);
+    if (delivered && !trx) this.announceSent(delivered);
+    return delivered;
   }
 
   /** A new row with the content of a finished one (`POST /mail-log/:id/resend`). */
@@ -146,7 +179,7 @@ export class MailOutboxService implements MailOutbox {
    * Sends one row (locked by the caller) and answers what it becomes. `final`: a temporary failure
    * is not retried (a test mail reports at once instead).
    */
-  async deliver(row: OutboxRow, final = false): Promise<DeliveredRow> {
+  async deliver(row: OutboxRow, final = false, secretsInMemory?: Secrets): Promise<DeliveredRow> {
     const now = this.deps.clock.now();
     let settings: ResolvedSettings | undefined;
     let mail: OutgoingMail | undefined;
@@ -154,9 +187,9 @@ export class MailOutboxService implements MailOutbox {
     let hiddenValues: string[] = [];
     try {
       settings = await this.deps.settings.resolve(row.website_id);
-      const secrets = this.unsealSecrets(row);
+      const secrets = secretsInMemory ?? this.unsealSecrets(row);
       hiddenValues = secrets?.values ?? [];
-      if (row.secrets_sealed === null && /\[hidden:[0-9a-f]{8}:\d+\]/.test(row.text))
+      if (!secrets && /\[hidden:[0-9a-f]{8}:\d+\]/.test(row.text))
         result = { kind: 'permanent', problem: 'the one-time secrets of this mail are gone; it cannot be sent again' };
       else {
         mail = this.outgoing(row, settings, secrets);

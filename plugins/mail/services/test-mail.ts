@@ -1,5 +1,4 @@
 import { type Db, HttpError } from '../../../kernel/index.ts';
-import type { OutboxStore } from '../store/outbox-store.ts';
 import type { MailOutboxService } from './outbox.ts';
 import type { MailSettingsService } from './settings.ts';
 import type { MailTemplateService } from './templates.ts';
@@ -12,7 +11,6 @@ export class TestMail {
   constructor(
     private readonly deps: {
       db: Db;
-      store: OutboxStore;
       outbox: MailOutboxService;
       settings: MailSettingsService;
       templates: MailTemplateService;
@@ -51,10 +49,7 @@ export class TestMail {
         },
         trx,
       );
-      const row = await this.deps.store.lock(id, trx);
-      const result = await this.deps.outbox.deliver(row!, true);
-      await this.deps.store.finish(id, result.outcome, trx);
-      return result;
+      return (await this.deps.outbox.sendNow(id, undefined, trx))!;
     });
     const id = delivered.row.id;
     this.deps.outbox.announceSent(delivered);

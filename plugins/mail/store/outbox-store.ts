@@ -103,13 +103,14 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 export class OutboxStore {
   constructor(private readonly db: Db) {}
 
-  async insert(row: OutboxInsert, now: Date, trx?: Tx): Promise<void> {
+  /** A queued row, due at `dueAt` (default: now). */
+  async insert(row: OutboxInsert, now: Date, trx?: Tx, dueAt = now): Promise<void> {
     await (trx ?? this.db)('mail_outbox').insert({
       ...row,
       recipients: [...row.to_addresses, ...row.cc_addresses].map((a) => a.toLowerCase()),
       status: 'queued',
       attempts: 0,
-      next_attempt_at: now,
+      next_attempt_at: dueAt,
       created_at: now,
     });
   }

@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { definePlugin, type PluginContributions } from '../../../kernel/index.ts';
 import type { PluginManifest } from '../../../kernel/plugin.ts';
-import { auditRows, startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
+import {
+  auditRows,
+  eventually,
+  mailbox,
+  startTestKernel,
+  type TestKernel,
+  type TestUser,
+} from '../../../test/helpers/kernel.ts';
 import type { MailServices } from '../services/index.ts';
 
 /** Stands in for the data-subject plugin that will collect `dataSubjectSources`. */
@@ -272,5 +279,24 @@ describe('mail: production without MAIL_SETTINGS_ENCRYPTION_KEY', function () {
       smtp: { host: 'smtp.example.test' },
     });
     expect(plain.statusCode, plain.body).to.equal(200);
+  });
+
+  it('still sends a reset link (from memory, at once), and stores it neither in clear nor sealed', async () => {
+    await t.db('mail_settings').delete();
+    const box = mailbox(t);
+    const user = await t.createUser({ email: 'prod-reset@example.test', roles: ['viewer'] });
+    const res = await t.call('POST', '/auth/forgot-password', null, { email: user.email });
+    expect(res.statusCode).to.equal(202);
+    const mail = await box.next(user.email, 10_000);
+    const token = /token=([^\s&]+)/.exec(mail.text)?.[1];
+    expect(token).to.be.a('string');
+    const row = await eventually(async () => {
+      const r = await t.db('mail_outbox').where({ kind: 'password-reset' }).first();
+      return r?.status === 'sent' ? r : false;
+    });
+    expect(row.secrets_sealed).to.equal(null);
+    expect(JSON.stringify(row)).not.to.include(decodeURIComponent(token!));
+    expect(row.text).to.match(/\[hidden:[0-9a-f]{8}:0\]/);
+    box.stop();
   });
 });
