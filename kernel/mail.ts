@@ -96,9 +96,11 @@ export class MailPort {
     }
     if (opts.trx) {
       const log = this.opts.logger;
-      void opts.trx.executionPromise
-        .then(() => this.sendNow(message))
-        .catch((err) => log.error({ err }, 'mail after commit failed'));
+      // A rolled-back transaction sends nothing; a failed send after the commit is logged.
+      void opts.trx.executionPromise.then(
+        () => this.sendNow(message).catch((err) => log.error({ err }, 'mail after commit failed')),
+        () => undefined,
+      );
       return { accepted: true };
     }
     await this.sendNow(message);
