@@ -253,3 +253,35 @@ describe('mail: HTTP providers (Postmark, Mailgun, SendGrid)', function () {
     expect(failed.error).to.equal('SendGrid answered 401: key [hidden] is not valid');
   });
 });
+
+describe('mail: HTTP providers under the outbound policy (production)', function () {
+  this.timeout(60_000);
+  let t: TestKernel;
+  let api: Api;
+  before(async () => {
+    api = await startApi();
+    t = await startTestKernel({
+      plugins: ['gateway', 'mail'],
+      env: { NODE_ENV: 'production', MAIL_SETTINGS_ENCRYPTION_KEY: 'b2'.repeat(32), MAIL_WORKER_ENABLED: '0' },
+    });
+  });
+  after(async () => {
+    await t?.close();
+    await api?.close();
+  });
+
+  it('refuses a loopback provider address for good, naming OUTBOUND_ALLOW_HOSTS; nothing reaches it', async () => {
+    const admin = await t.admin();
+    const put = await t.call('PUT', '/mail-settings', admin, {
+      provider: 'postmark',
+      providerConfig: { serverToken: 'pm-token-prod', baseUrl: api.url },
+    });
+    expect(put.statusCode, put.body).to.equal(200);
+    await t.kernel.resolve('mail').send({ to: 'prod@example.test', subject: 'x', text: 'x' });
+    await t.services<MailServices>('mail').worker.drain();
+    const row = await t.db('mail_outbox').first();
+    expect(row.status).to.equal('failed');
+    expect(row.last_error).to.include('OUTBOUND_ALLOW_HOSTS');
+    expect(api.seen).to.have.length(0);
+  });
+});
