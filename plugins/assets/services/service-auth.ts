@@ -39,6 +39,12 @@ export class ServiceAuth {
       request.actor = DAM_SERVICE_ACTOR;
       return;
     }
+    // The kernel withholds the cookie of a cross-site write (its Origin check); name that refusal.
+    if (request.sessionCookieWithheld)
+      throw forbidden(
+        'Cross-site request refused: the session cookie is not accepted from another origin',
+        'CSRF_ORIGIN_REFUSED',
+      );
     const actor = await this.session(request);
     if (!actor) throw unauthorized('A session or the service token is required', 'SESSION_OR_SERVICE_TOKEN_REQUIRED');
     request.actor = actor;
