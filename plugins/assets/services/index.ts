@@ -66,7 +66,7 @@ export function createAssetServices(deps: AssetDeps) {
     presets,
     library,
     enforceVisibility: cfg.DAM_ENFORCE_ASSET_VISIBILITY,
-    hasSession: async (request) => (await auth.session(request)) !== null,
+    mayReadPrivate: (request) => auth.mayRead(request),
   });
   const formUploads = new FormUploads({
     db: deps.db,

@@ -8,6 +8,7 @@ import {
   type PermissionRegistry,
   type SessionService,
 } from '../../../kernel/index.ts';
+import { ASSET_KEYS } from '../permissions.ts';
 
 /** The actor of calls made with `Authorization: Bearer DAM_SERVICE_TOKEN`. */
 export const DAM_SERVICE_ACTOR: Actor = { type: 'system', id: null, label: 'dam-service' };
@@ -48,6 +49,16 @@ export class ServiceAuth {
     const actor = await this.session(request);
     if (!actor) throw unauthorized('A session or the service token is required', 'SESSION_OR_SERVICE_TOKEN_REQUIRED');
     request.actor = actor;
+  }
+
+  /**
+   * Private files: the service token, or a signed-in user holding the key that reading the library
+   * needs (`assets:read`), the same rule as `GET /api/v1/dam/assets`.
+   */
+  async mayRead(request: FastifyRequest): Promise<boolean> {
+    if (this.bearer(request)) return true;
+    const actor = await this.session(request);
+    return actor !== null && this.deps.permissions.allows(actor, ASSET_KEYS.read);
   }
 
   /** Service routes: the token, or a signed-in user holding `key`. */
