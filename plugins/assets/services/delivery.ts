@@ -238,6 +238,8 @@ export class Delivery {
               quality: preset.quality,
             },
             format,
+            // Anonymous renderings share one turn: each preset, version and format is rendered once.
+            { caller: 'delivery' },
           ),
         );
         await this.deps.storage.put(key, bufferStream(out.data), {

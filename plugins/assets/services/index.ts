@@ -29,7 +29,14 @@ export function createAssetServices(deps: AssetDeps) {
   const dataDir = path.resolve(deps.config.CMS_DATA_DIR);
   const storage = createStorage(cfg, dataDir);
   configureSharp({ concurrency: cfg.ASSET_SHARP_CONCURRENCY, cacheMb: cfg.ASSET_SHARP_CACHE_MB });
-  const images = new ImageProcessor({ maxInputPixels: cfg.ASSET_MAX_INPUT_PIXELS, jobs: cfg.ASSET_IMAGE_JOBS });
+  const images = new ImageProcessor({
+    maxInputPixels: cfg.ASSET_MAX_INPUT_PIXELS,
+    maxInputPages: cfg.ASSET_MAX_INPUT_PAGES,
+    timeoutSeconds: cfg.ASSET_IMAGE_TIMEOUT_SECONDS,
+    jobs: cfg.ASSET_IMAGE_JOBS,
+    jobsPerCaller: cfg.ASSET_IMAGE_JOBS_PER_CALLER ?? Math.max(1, Math.floor(cfg.ASSET_IMAGE_JOBS / 2)),
+    queuePerCaller: cfg.ASSET_IMAGE_QUEUE_PER_CALLER,
+  });
   // Raw image bodies are read into reused buffers only while the libvips cache is off (body-buffers.ts says why).
   const imageBodies =
     cfg.ASSET_SHARP_CACHE_MB === 0

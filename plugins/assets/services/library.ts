@@ -12,6 +12,7 @@ import {
   type Tx,
 } from '../../../kernel/index.ts';
 import { announceAssetBulk, announceAssetChange } from '../events.ts';
+import { imageCallerOf } from './actor.ts';
 import { keys, type AssetRow, type Visibility } from '../model.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 import * as store from '../store/asset-store.ts';
@@ -118,7 +119,7 @@ export class LibraryService {
       newAssetPath(normaliseFolder(input.folder), normaliseFilename(input.filename, 'filename'), 'filename');
     const id = existing?.id ?? randomUUID();
     const version = existing ? existing.version + 1 : 1;
-    const stored = await this.storeFiles(id, version, received.tempPath, type);
+    const stored = await this.storeFiles(id, version, received.tempPath, type, imageCallerOf(input.actor));
     try {
       const row = await inTransaction(this.deps.db, trx, async (t) => {
         const values = {
@@ -180,15 +181,21 @@ export class LibraryService {
   }
 
   /** Original plus thumbnails of one version; images are probed (pixel limit) before anything is stored. */
-  private async storeFiles(id: string, version: number, tempPath: string, sniffed: SniffedType): Promise<StoredFiles> {
+  private async storeFiles(
+    id: string,
+    version: number,
+    tempPath: string,
+    sniffed: SniffedType,
+    caller: string,
+  ): Promise<StoredFiles> {
     let type = sniffed;
     let width: number | null = null;
     let height: number | null = null;
     let thumbs: Array<{ width: number; data: Buffer }> = [];
     if (type.image) {
       try {
-        ({ width, height } = await this.deps.images.probe(tempPath));
-        thumbs = await this.makeThumbnails(tempPath);
+        ({ width, height } = await this.deps.images.probe(tempPath, { caller }));
+        thumbs = await this.makeThumbnails(tempPath, caller);
       } catch (err) {
         // A file that only looks like an image is still stored, without dimensions or thumbnails, but
         // not under the image's type (`GIF89a<html>...` is no GIF): it is delivered as an attachment.
@@ -220,11 +227,13 @@ export class LibraryService {
   }
 
   /** WebP thumbnails, largest first, each smaller one made from the one before (one full decode). */
-  async makeThumbnails(input: string | Buffer): Promise<Array<{ width: number; data: Buffer }>> {
+  async makeThumbnails(input: string | Buffer, caller: string): Promise<Array<{ width: number; data: Buffer }>> {
     const out: Array<{ width: number; data: Buffer }> = [];
     let source: string | Buffer = input;
     for (const width of [...this.deps.thumbnailWidths].sort((a, b) => b - a)) {
-      const image = await this.deps.images.resize(source, { width, format: 'webp', quality: 75 });
+      const image = await this.deps.images.resize(source, { width, format: 'webp', quality: 75 }, undefined, {
+        caller,
+      });
       out.push({ width, data: image.data });
       source = image.data;
     }
@@ -247,7 +256,7 @@ export class LibraryService {
         continue;
       }
       await this.withLocalCopy(row, async (file) => {
-        const thumbs = await this.makeThumbnails(file);
+        const thumbs = await this.makeThumbnails(file, imageCallerOf(actor));
         await this.deps.storage.deletePrefix(`t/${row.id}/v${row.version}/`);
         for (const t of thumbs)
           await this.deps.storage.put(keys.thumbnail(row.id, row.version, t.width), bufferStream(t.data), {
