@@ -85,7 +85,7 @@ export const AssetsConfig = Type.Object({
     minimum: 1,
     maximum: 64,
     default: 2,
-    description: 'image operations running at once in this process; more wait in line',
+    description: 'image operations running at once in this process; more wait in line, callers taking turns',
   }),
   ASSET_IMAGE_JOBS_PER_CALLER: Type.Optional(
     Type.Integer({
@@ -121,7 +121,10 @@ export const AssetsConfig = Type.Object({
     description:
       'pixels one /api/v1/process request may produce, all variants together (400 OUTPUT_TOO_LARGE beyond, before decoding)',
   }),
-  DAM_ENFORCE_ASSET_VISIBILITY: EnvFlag(true, '1: private assets answer 404 on /dam-asset/* without a session'),
+  DAM_ENFORCE_ASSET_VISIBILITY: EnvFlag(
+    true,
+    '1: private assets answer 404 on /dam-asset/* unless the caller holds assets:read (a session) or the service token',
+  ),
   DAM_SERVICE_TOKEN: Type.Optional(
     Type.String({
       minLength: 16,
