@@ -52,6 +52,7 @@ export function createAssetServices(deps: AssetDeps) {
   // Received bytes wait here (same disk as the embedded store, so a rename would do) until stored.
   const tmpDir = path.join(dataDir, 'tmp', 'assets');
   let delivery: Delivery | undefined;
+  let mirror: CdnMirror | undefined;
   const library = new LibraryService({
     db: deps.db,
     recordHooks: deps.recordHooks,
@@ -65,6 +66,7 @@ export function createAssetServices(deps: AssetDeps) {
       .filter((n) => n > 0),
     tmpDir,
     invalidate: (paths) => delivery?.invalidate(paths),
+    withdrawPublicCopies: async (id) => mirror?.withdraw(id),
   });
   delivery = new Delivery({
     db: deps.db,
@@ -107,7 +109,7 @@ export function createAssetServices(deps: AssetDeps) {
           prefix: '',
         })
       : null;
-  const mirror = new CdnMirror({
+  mirror = new CdnMirror({
     db: deps.db,
     storage,
     target: mirrorTarget,

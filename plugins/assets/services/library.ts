@@ -46,6 +46,8 @@ export interface LibraryDeps {
   tmpDir: string;
   /** Drops cached rows of these paths (delivery cache) once a change is decided. */
   invalidate(paths: readonly string[]): void;
+  /** Removes public copies made outside delivery (the CDN mirror) of an asset that is private now. */
+  withdrawPublicCopies(id: string): Promise<void>;
 }
 
 export interface UploadInput {
@@ -167,9 +169,10 @@ export class LibraryService {
         return created;
       });
       this.afterOutcome(outcome, {
-        committed: () => {
+        committed: async () => {
           this.deps.invalidate([path]);
-          if (existing) return this.removeKeys(keys.versionPrefixes(id, existing.version));
+          if (input.visibility === 'private' && existing) await this.deps.withdrawPublicCopies(id);
+          if (existing) await this.removeKeys(keys.versionPrefixes(id, existing.version));
         },
         rolledBack: () => this.removeKeys(stored.keys),
       });
@@ -340,6 +343,8 @@ export class LibraryService {
       return updated;
     });
     this.deps.invalidate([row.path]);
+    // Also when nothing changed: a retry after a failed withdrawal finishes it.
+    if (row.visibility === 'private') await this.deps.withdrawPublicCopies(row.id);
     return row;
   }
 

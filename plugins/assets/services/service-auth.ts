@@ -35,7 +35,7 @@ export class ServiceAuth {
   }
 
   /** Session or service token; 401 otherwise. Sets `request.actor`. */
-  async requireSessionOrToken(request: FastifyRequest): Promise<void> {
+  private async requireSessionOrToken(request: FastifyRequest): Promise<void> {
     if (this.bearer(request)) {
       request.actor = DAM_SERVICE_ACTOR;
       return;
