@@ -171,8 +171,8 @@ export class LibraryService {
       this.afterOutcome(outcome, {
         committed: async () => {
           this.deps.invalidate([path]);
-          if (input.visibility === 'private' && existing) await this.deps.withdrawPublicCopies(id);
           if (existing) await this.removeKeys(keys.versionPrefixes(id, existing.version));
+          if (input.visibility === 'private' && existing) await this.deps.withdrawPublicCopies(id);
         },
         rolledBack: () => this.removeKeys(stored.keys),
       });
