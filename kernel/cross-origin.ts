@@ -184,9 +184,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     corsPreflightEnabled: boolean;
     /**
-     * True when the kernel removed the session cookie of a cross-site write to a public route: a route
-     * that authenticates by the session itself may then name the refusal (403 CSRF_ORIGIN_REFUSED).
+     * Set when the kernel removed the session cookie of a cross-site write to a public route (absent
+     * otherwise, so no request pays for it): a route that authenticates by the session itself may then
+     * name the refusal (403 CSRF_ORIGIN_REFUSED).
      */
-    sessionCookieWithheld: boolean;
+    sessionCookieWithheld?: true;
   }
 }

@@ -187,7 +187,6 @@ function installAccessControl(app: App, deps: HttpDeps & { origins: OriginPolicy
       throw new Error(`route ${route.method} ${route.url} requires unknown permission key "${config.permission}"`);
     }
   });
-  app.decorateRequest('sessionCookieWithheld', false);
   // A callback hook, so public routes (and unmatched URLs) pass synchronously, without the promise and
   // microtask an async hook costs on every request; only session routes wait for the session lookup.
   app.addHook('onRequest', (request, _reply, done) => {
@@ -197,7 +196,7 @@ function installAccessControl(app: App, deps: HttpDeps & { origins: OriginPolicy
     // The Origin check covers every write the cookie could authenticate, whoever checks the session: a
     // session route refuses a cross-site write; a public route gets it without the cookie, so a route
     // that reads the session itself (or a service token instead) cannot be reached around the check.
-    if (request.cookies[SESSION_COOKIE] !== undefined) {
+    if (request.method !== 'GET' && request.cookies[SESSION_COOKIE] !== undefined) {
       const foreign = foreignWriteOrigin(request, deps.origins);
       if (foreign !== undefined) {
         if (!access.public) return done(crossSiteRefusal(foreign));

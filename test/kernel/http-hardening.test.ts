@@ -19,7 +19,7 @@ const probe = definePlugin({
     app.post('/t/public-self-checked', { config: { public: true } }, async (request) => ({
       cookie: request.cookies.cms_session ?? null,
       header: request.headers.cookie ?? null,
-      withheld: request.sessionCookieWithheld,
+      withheld: request.sessionCookieWithheld === true,
     }));
     app.get('/t/session-read', { config: { session: true } }, async () => ({ ok: true }));
     app.post('/t/session-write', { config: { session: true } }, async (request) => {
