@@ -69,20 +69,41 @@ function browserOrigin(request: FastifyRequest): string | undefined {
 }
 
 /**
- * CSRF defence for cookie-authenticated writes: a state-changing request to a route that is not public
- * must come from the workspace's own origin or the allowlist. Requests without Origin and Referer come
- * from non-browser clients (curl, scripts), which no third-party page can make carry the cookie.
+ * CSRF defence for cookie-authenticated writes, applied by the kernel to every request that carries the
+ * session cookie, whichever code checks the session afterwards: a state-changing request must come from
+ * the workspace's own origin or the allowlist. Answers the foreign origin of a refused write, or
+ * undefined. Requests without Origin and Referer come from non-browser clients (curl, scripts), which
+ * no third-party page can make carry the cookie.
  */
-export function assertSameOriginWrite(request: FastifyRequest, policy: OriginPolicy): void {
-  if (!STATE_CHANGING.has(request.method)) return;
+export function foreignWriteOrigin(request: FastifyRequest, policy: OriginPolicy): string | undefined {
+  if (!STATE_CHANGING.has(request.method)) return undefined;
   const origin = browserOrigin(request);
-  if (origin === undefined) return;
-  if (!policy.allows(origin, request.headers.host)) {
-    throw forbidden(
-      `Cross-site request refused: origin ${origin} is not allowed to change data here`,
-      'CSRF_ORIGIN_REFUSED',
-    );
-  }
+  if (origin === undefined || policy.allows(origin, request.headers.host)) return undefined;
+  return origin;
+}
+
+/** The refusal of a cross-site write on a route that authenticates by the session cookie. */
+export const crossSiteRefusal = (origin: string) =>
+  forbidden(`Cross-site request refused: origin ${origin} is not allowed to change data here`, 'CSRF_ORIGIN_REFUSED');
+
+/**
+ * Removes the session cookie from a cross-site write to a public route (from the parsed cookies and the
+ * raw header alike), so that no handler, and nothing it forwards to, can act as the signed-in user:
+ * the route answers as it answers anonymous visitors. A public route stays usable from other sites
+ * (a form on a published site is posted with the cookie when both share a registrable domain).
+ */
+export function withholdSessionCookie(request: FastifyRequest, name: string): void {
+  delete request.cookies[name];
+  const raw = request.headers.cookie;
+  if (typeof raw !== 'string') return;
+  const kept = raw
+    .split(';')
+    .filter((pair) => pair.split('=', 1)[0].trim() !== name)
+    .join(';')
+    .trim();
+  if (kept) request.headers.cookie = kept;
+  else delete request.headers.cookie;
+  request.sessionCookieWithheld = true;
 }
 
 /** Answer headers computed once: every request of a kind gets the same ones. */
@@ -162,5 +183,11 @@ export const corsPolicy = fp<{ policy: OriginPolicy }>(
 declare module 'fastify' {
   interface FastifyRequest {
     corsPreflightEnabled: boolean;
+    /**
+     * Set when the kernel removed the session cookie of a cross-site write to a public route (absent
+     * otherwise, so no request pays for it): a route that authenticates by the session itself may then
+     * name the refusal (403 CSRF_ORIGIN_REFUSED).
+     */
+    sessionCookieWithheld?: true;
   }
 }

@@ -10,7 +10,13 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { inputChecks } from './input-checks.ts';
 import { trustProxyOption } from './client-address.ts';
-import { assertSameOriginWrite, corsPolicy, OriginPolicy } from './cross-origin.ts';
+import {
+  corsPolicy,
+  crossSiteRefusal,
+  foreignWriteOrigin,
+  OriginPolicy,
+  withholdSessionCookie,
+} from './cross-origin.ts';
 import { HttpError, forbidden, isDatabaseUnavailable, isHttpError, isUniqueViolation, unauthorized } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
@@ -194,21 +200,26 @@ function installAccessControl(app: App, deps: HttpDeps & { origins: OriginPolicy
   app.addHook('onRequest', (request, _reply, done) => {
     request.actor = ANONYMOUS;
     const access = request.routeOptions.config;
-    if (!request.routeOptions.url || access.public) return done();
+    if (!request.routeOptions.url) return done();
+    // The Origin check covers every write the cookie could authenticate, whoever checks the session: a
+    // session route refuses a cross-site write; a public route gets it without the cookie, so a route
+    // that reads the session itself (or a service token instead) cannot be reached around the check.
+    if (request.method !== 'GET' && request.cookies[SESSION_COOKIE] !== undefined) {
+      const foreign = foreignWriteOrigin(request, deps.origins);
+      if (foreign !== undefined) {
+        if (!access.public) return done(crossSiteRefusal(foreign));
+        withholdSessionCookie(request, SESSION_COOKIE);
+      }
+    }
+    if (access.public) return done();
     authenticate(request, access, deps).then(() => done(), done);
   });
 }
 
-async function authenticate(
-  request: FastifyRequest,
-  access: { permission?: string },
-  deps: HttpDeps & { origins: OriginPolicy },
-): Promise<void> {
+async function authenticate(request: FastifyRequest, access: { permission?: string }, deps: HttpDeps): Promise<void> {
   const token = request.cookies[SESSION_COOKIE];
   const actor = token ? await deps.sessions.resolve(token) : null;
   if (!actor) throw unauthorized();
-  // Only cookie-authenticated routes get here: their writes must come from the workspace's origins.
-  assertSameOriginWrite(request, deps.origins);
   request.actor = actor;
   if (access.permission && !deps.permissions.allows(actor, access.permission)) {
     throw forbidden(`Missing permission ${access.permission}`);

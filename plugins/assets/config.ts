@@ -85,9 +85,46 @@ export const AssetsConfig = Type.Object({
     minimum: 1,
     maximum: 64,
     default: 2,
-    description: 'image operations running at once in this process; more wait in line',
+    description: 'image operations running at once in this process; more wait in line, callers taking turns',
   }),
-  DAM_ENFORCE_ASSET_VISIBILITY: EnvFlag(true, '1: private assets answer 404 on /dam-asset/* without a session'),
+  ASSET_IMAGE_JOBS_PER_CALLER: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 64,
+      description:
+        'image operations one caller (a user, the service token, delivery) runs at once; unset = half of ASSET_IMAGE_JOBS (at least 1); callers with work waiting take turns',
+    }),
+  ),
+  ASSET_IMAGE_QUEUE_PER_CALLER: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 8,
+    description: 'image operations one caller may have waiting; more answer 429 IMAGE_QUEUE_FULL with Retry-After',
+  }),
+  ASSET_IMAGE_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 30,
+    description: 'longest one image operation may run (sharp timeout); beyond, 413 IMAGE_TIMEOUT',
+  }),
+  ASSET_MAX_INPUT_PAGES: Type.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    default: 1000,
+    description:
+      'most frames (GIF, WebP) or pages (TIFF, HEIF) an image may declare (413 IMAGE_TOO_MANY_PAGES); only the first is decoded',
+  }),
+  ASSET_PROCESS_MAX_OUTPUT_PIXELS: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000_000,
+    default: 50_000_000,
+    description:
+      'pixels one /api/v1/process request may produce, all variants together (400 OUTPUT_TOO_LARGE beyond, before decoding)',
+  }),
+  DAM_ENFORCE_ASSET_VISIBILITY: EnvFlag(
+    true,
+    '1: private assets answer 404 on /dam-asset/* unless the caller holds assets:read (a session) or the service token',
+  ),
   DAM_SERVICE_TOKEN: Type.Optional(
     Type.String({
       minLength: 16,

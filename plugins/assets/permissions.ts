@@ -10,6 +10,7 @@ export const ASSET_KEYS = {
   upload: 'assets:upload',
   manage: 'assets:manage',
   storage: 'assets:storage',
+  process: 'assets:process',
 } as const;
 
 export const ASSET_PERMISSIONS: PermissionDefinition[] = [
@@ -29,4 +30,9 @@ export const ASSET_PERMISSIONS: PermissionDefinition[] = [
     grantedBy: ['objects:write'],
   },
   { key: ASSET_KEYS.storage, description: 'Create the storage bucket (ensure-bucket)', grantedBy: ['settings:manage'] },
+  {
+    key: ASSET_KEYS.process,
+    description: 'Resize, convert and read the metadata of images sent to /api/v1/process and /api/v1/metadata',
+    grantedBy: ['objects:write', ASSET_KEYS.upload],
+  },
 ];

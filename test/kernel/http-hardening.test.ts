@@ -15,6 +15,12 @@ const probe = definePlugin({
       body: request.body ?? null,
     }));
     app.get('/t/public-read', { config: { public: true } }, async () => ({ ok: true }));
+    // A public route that reads the cookie itself, as routes taking a session or a service token do.
+    app.post('/t/public-self-checked', { config: { public: true } }, async (request) => ({
+      cookie: request.cookies.cms_session ?? null,
+      header: request.headers.cookie ?? null,
+      withheld: request.sessionCookieWithheld === true,
+    }));
     app.get('/t/session-read', { config: { session: true } }, async () => ({ ok: true }));
     app.post('/t/session-write', { config: { session: true } }, async (request) => {
       await audit.record(requestContext(request), { action: 'widget.touch' });
@@ -199,6 +205,40 @@ describe('HTTP hardening: cross-site requests (CSRF) and CORS', () => {
     });
     expect(logout.statusCode).to.equal(403);
     expect((await t.inject({ method: 'GET', url: '/t/session-read', headers: { cookie } })).statusCode).to.equal(200);
+  });
+
+  it('withholds the session cookie from a cross-site write to a public route, whoever reads it afterwards', async () => {
+    const token = cookie.split('=')[1];
+    const post = (headers: Record<string, string>) =>
+      t.inject({
+        method: 'POST',
+        url: '/t/public-self-checked',
+        headers: { cookie: `a=1; ${cookie}; b=2`, ...headers },
+        payload: {},
+      });
+    for (const headers of <Array<Record<string, string>>>[
+      { origin: 'https://evil.example' },
+      { referer: 'https://evil.example/page' },
+    ]) {
+      const res = await post(headers);
+      expect(res.statusCode, JSON.stringify(headers)).to.equal(200);
+      expect(res.json(), JSON.stringify(headers)).to.deep.equal({ cookie: null, header: 'a=1; b=2', withheld: true });
+    }
+    for (const headers of <Array<Record<string, string>>>[{}, { origin: 'https://cms.example.org' }]) {
+      const res = await post(headers);
+      expect(res.json(), JSON.stringify(headers)).to.deep.equal({
+        cookie: token,
+        header: `a=1; ${cookie}; b=2`,
+        withheld: false,
+      });
+    }
+    // Reads are not writes: a cross-site GET keeps the cookie (SameSite=Lax sends it on navigation).
+    const read = await t.inject({
+      method: 'GET',
+      url: '/t/session-read',
+      headers: { cookie, origin: 'https://evil.example' },
+    });
+    expect(read.statusCode).to.equal(200);
   });
 
   it("accepts writes from the workspace, the allowlists, the request's own host, and clients that send no Origin", async () => {

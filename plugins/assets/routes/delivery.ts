@@ -6,13 +6,13 @@ import { PRESET_NAME } from '../services/presets.ts';
 const DeliveryQuery = Type.Object({
   preset: Type.Optional(Type.String({ pattern: PRESET_NAME, maxLength: 64 })),
   thumb: Type.Optional(Type.Integer({ minimum: 1, maximum: 9999 })),
-  // The version in URLs only busts caches; any value serves the current version.
+  // The current version is immutable, an older one redirects to it, any other value is 404 (README).
   v: Type.Optional(Type.String({ maxLength: 20 })),
 });
 
 /**
- * `GET`/`HEAD /dam-asset/<path>`: public files for anyone, private ones with a session (while
- * DAM_ENFORCE_ASSET_VISIBILITY is on). Only stored files, thumbnails and named presets are served:
+ * `GET`/`HEAD /dam-asset/<path>`: public files for anyone, private ones to callers who may read the
+ * library (`assets:read`) or hold the service token (while DAM_ENFORCE_ASSET_VISIBILITY is on). Only stored files, thumbnails and named presets are served:
  * an anonymous caller can never ask for an arbitrary size.
  */
 export async function deliveryRoutes(app: App, { delivery }: AssetServices): Promise<void> {

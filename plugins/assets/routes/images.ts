@@ -2,9 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, type App } from '../../../kernel/index.ts';
 import { ASSET_KEYS } from '../permissions.ts';
-import { changeActorOf } from '../services/actor.ts';
+import { changeActorOf, imageCallerOf } from '../services/actor.ts';
 import { readExif, readIptc } from '../services/exif.ts';
-import { FITS, MIME_OF, OUTPUT_FORMATS, type ResizeOptions } from '../services/images.ts';
+import { FITS, MIME_OF, OUTPUT_FORMATS, outputPixels, outputTooLarge, type ResizeOptions } from '../services/images.ts';
 import type { AssetServices } from '../services/index.ts';
 import type { PooledBody } from '../services/body-buffers.ts';
 import { tooLarge } from '../services/intake.ts';
@@ -47,7 +47,8 @@ declare module 'fastify' {
 }
 
 /**
- * Image endpoints for sessions and for services holding DAM_SERVICE_TOKEN (`process`, `metadata`), and
+ * Image endpoints for users holding `assets:process` and for services holding DAM_SERVICE_TOKEN
+ * (`process`, `metadata`), and
  * the library's `dam/transform`. The image comes as multipart (field `file`), a raw `image/*` body, or
  * JSON `{ image: <base64> }`.
  */
@@ -75,7 +76,10 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
     );
   }
   // The access check runs before the body is read, like the kernel's own.
-  const guard = { onRequest: async (request: FastifyRequest) => s.auth.requireSessionOrToken(request) };
+  const guard = {
+    onRequest: async (request: FastifyRequest) => s.auth.requireTokenOrPermission(request, ASSET_KEYS.process),
+  };
+  const maxOutput = s.config.ASSET_PROCESS_MAX_OUTPUT_PIXELS;
   // Base64 in JSON is for small images (≤ 12 MB); larger ones come raw or as multipart.
   const maxChars = Math.min(Math.ceil(max / 3) * 4, JSON_IMAGE_MAX_CHARS) + 128;
   // Room for the largest raw image, and for the JSON around an overlong string, which the schema then refuses (400 naming it).
@@ -131,14 +135,19 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
           format: q.format,
           quality: q.quality,
         };
+        const caller = imageCallerOf(request.actor);
         if (q.mode !== 'variants') {
-          // A raster image's format is known from its first bytes, and sharp's own pixel limit (413) runs
-          // in the one decode: no separate header pass. Anything else is probed first (400 when unreadable).
+          // A raster image's format is known from its first bytes, and the limits (input pixels, frames,
+          // output pixels) are checked on the header of the one instance that resizes: no separate
+          // pass. Anything else is probed first (400 when unreadable).
           const sniffed = sniffType(input.subarray(0, SNIFF_BYTES));
           const inputFormat = sniffed.image
             ? sniffed.mimeType.slice('image/'.length)
-            : (await s.images.probe(input)).format;
-          const out = await s.images.resize(input, options, inputFormat);
+            : (await s.images.probe(input, { caller })).format;
+          const out = await s.images.resize(input, options, inputFormat, {
+            caller,
+            maxOutputPixels: { pixels: maxOutput, field: q.height && !q.width ? 'height' : 'width' },
+          });
           return reply
             .type(MIME_OF[out.format])
             .header('x-image-width', out.width)
@@ -146,12 +155,18 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
             .header('cache-control', 'no-store')
             .send(out.data);
         }
-        const probe = await s.images.probe(input);
         const widths = (q.widths ?? '320,640,1280').split(',').map(Number);
         if (widths.some((w) => w < 1 || w > 10_000)) throw badRequest('widths must be between 1 and 10000', 'widths');
+        const probe = await s.images.probe(input, { caller });
+        // Every variant's pixels together, refused before anything is decoded.
+        const total = widths.reduce(
+          (sum, width) => sum + outputPixels(probe, { ...options, width, height: undefined }),
+          0,
+        );
+        if (total > maxOutput) throw outputTooLarge(total, maxOutput, 'widths');
         const variants = [];
         for (const width of widths) {
-          const out = await s.images.resize(input, { ...options, width, height: undefined }, probe.format);
+          const out = await s.images.resize(input, { ...options, width, height: undefined }, probe.format, { caller });
           variants.push({
             width: out.width,
             height: out.height,
@@ -175,7 +190,7 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
     async (request) =>
       withImage(request, async () => {
         const input = await readImage(request);
-        const { meta, width, height, format } = await s.images.probe(input);
+        const { meta, width, height, format } = await s.images.probe(input, { caller: imageCallerOf(request.actor) });
         const { camera, gps } = readExif(meta.exif);
         return {
           format,

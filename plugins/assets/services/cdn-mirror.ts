@@ -42,6 +42,17 @@ export class CdnMirror {
     return { id: row.id, key, url: this.urlOf(key), version: row.version };
   }
 
+  /**
+   * Removes the mirrored copy of an asset made private (a CDN would keep serving it to anyone) and its
+   * record; nothing when none was made. A failure leaves the record, so the next call tries again.
+   */
+  async withdraw(id: string): Promise<void> {
+    const mirrored = await this.deps.db('asset_mirrors').where({ asset_id: id }).first<{ key: string } | undefined>();
+    if (!mirrored) return;
+    if (this.deps.target) await this.deps.target.delete(mirrored.key);
+    await this.deps.db('asset_mirrors').where({ asset_id: id, key: mirrored.key }).delete();
+  }
+
   /** For each path: whether a copy of its current version exists on the mirror, and its CDN URL. */
   async status(paths: readonly string[]): Promise<Array<{ path: string; mirrored: boolean; url: string | null }>> {
     const rows = await this.deps

@@ -44,13 +44,16 @@ export class UploadContentCheck {
 
   private async imageRefusal(file: string, mimeType: string, format: string): Promise<string | null> {
     try {
-      const probe = await this.images.probe(file);
+      // Visitors' uploads take their own turn in the image slots, apart from staff and services.
+      const work = { caller: 'public-upload' };
+      const probe = await this.images.probe(file, work);
       if (probe.format !== format) return `The file starts like ${mimeType} but reads as ${probe.format}`;
       // A full decode of the first image (to a few pixels): truncated or made-up pixel data fails here.
-      await this.images.resize(file, { width: 8, height: 8, fit: 'inside', format: 'png' });
+      await this.images.resize(file, { width: 8, height: 8, fit: 'inside', format: 'png' }, undefined, work);
       return null;
     } catch (err) {
-      if (err instanceof HttpError && err.statusCode === 413) throw err;
+      // Limits (413) and a full image queue (429) are answers of their own, not a wrong type.
+      if (err instanceof HttpError && (err.statusCode === 413 || err.statusCode === 429)) throw err;
       return `The file is not a readable ${mimeType} image`;
     }
   }

@@ -7,13 +7,25 @@ import { findAsset } from '../store/asset-store.ts';
 import type { ImageProcessor } from './images.ts';
 import { MIME_OF, type OutputFormat } from './images.ts';
 import { bufferStream, isImageType, type LibraryService } from './library.ts';
-import { lookupAssetPath } from './paths.ts';
+import { encodePath, lookupAssetPath } from './paths.ts';
 import { derivedName, negotiateFormat, type PresetCatalog } from './presets.ts';
 
 const ROW_TTL_MS = 5_000;
 const ROW_CACHE_MAX = 10_000;
-const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
-const PRIVATE_CACHE = 'private, no-store';
+/** Seconds a URL without a version (and a preset rendition) may be reused before revalidating. */
+export const REVALIDATE_SECONDS = 60;
+/**
+ * Cache policies (README "Delivery headers"). Only a URL naming the current version is immutable, and
+ * shared caches revalidate even that within an hour, so a file made private leaves them. The URL
+ * without a version, and presets (an administrator may redefine one), revalidate after a minute.
+ */
+export const CACHE_POLICY = {
+  currentVersion: 'public, max-age=31536000, s-maxage=3600, immutable',
+  revalidate: `public, max-age=${REVALIDATE_SECONDS}`,
+  private: 'private, no-store',
+  /** Refusals, redirects and misses: the same URL answers otherwise later, or with other credentials. */
+  none: 'no-store',
+} as const;
 // Delivered files never run as a page of this origin: no scripts, no plugins, own origin.
 const CSP = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox";
 /** Types a browser may show inline; everything else (HTML, SVG, XML, PDF, archives...) is an attachment. */
@@ -22,6 +34,8 @@ const INLINE = /^(image\/(jpeg|png|gif|webp|avif)|video\/(mp4|webm|quicktime)|au
 export interface DeliveryQuery {
   preset?: string;
   thumb?: number;
+  /** The asset version the URL names (`?v=`); absent: whatever version is current. */
+  v?: string;
 }
 
 interface Variant {
@@ -51,7 +65,8 @@ export class Delivery {
       presets: PresetCatalog;
       library: LibraryService;
       enforceVisibility: boolean;
-      hasSession(request: FastifyRequest): Promise<boolean>;
+      /** Whether the caller may read private files: what reading the library needs (assets:read), or the service token. */
+      mayReadPrivate(request: FastifyRequest): Promise<boolean>;
     },
   ) {}
 
@@ -65,16 +80,24 @@ export class Delivery {
     rawPath: string,
     query: DeliveryQuery,
   ): Promise<FastifyReply> {
+    // Until the answer is decided, nothing may be kept by a cache: a refusal, a miss or a redirect
+    // answers otherwise later or to other credentials.
+    reply.header('cache-control', CACHE_POLICY.none);
     let path: string;
     try {
       path = lookupAssetPath(rawPath).path;
     } catch {
       throw notFound();
     }
-    const row = await this.row(path);
-    if (!row) throw notFound();
-    if (row.visibility === 'private' && this.deps.enforceVisibility && !(await this.deps.hasSession(request)))
-      throw notFound();
+    let row = await this.readable(request, await this.row(path));
+    let version = versionAsked(query.v, row.version);
+    // Another process may have stored a newer version than the row cached here: read it again once.
+    if (version === 'other') {
+      row = await this.readable(request, await this.row(path, true));
+      version = versionAsked(query.v, row.version);
+    }
+    if (version === 'older') return reply.redirect(this.currentUrl(row, query), 302);
+    if (version === 'other') throw notFound(`Version ${query.v} of this asset does not exist`, 'VERSION_NOT_FOUND');
 
     const variant = await this.variant(request, row, query);
     const info = variant.info ?? (await this.deps.storage.head(variant.key));
@@ -82,7 +105,14 @@ export class Delivery {
 
     reply.header('etag', variant.etag);
     reply.header('last-modified', variant.lastModified.toUTCString());
-    reply.header('cache-control', row.visibility === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE);
+    reply.header(
+      'cache-control',
+      row.visibility === 'private'
+        ? CACHE_POLICY.private
+        : version === 'current' && query.preset === undefined
+          ? CACHE_POLICY.currentVersion
+          : CACHE_POLICY.revalidate,
+    );
     reply.header('x-content-type-options', 'nosniff');
     reply.header('content-security-policy', CSP);
     reply.header('accept-ranges', 'bytes');
@@ -119,10 +149,27 @@ export class Delivery {
     return reply.send(got.body);
   }
 
-  private async row(path: string): Promise<AssetRow | null> {
+  /** The row when it exists and the caller may read it; 404 otherwise (a private file is not revealed). */
+  private async readable(request: FastifyRequest, row: AssetRow | null): Promise<AssetRow> {
+    if (!row) throw notFound();
+    if (row.visibility === 'private' && this.deps.enforceVisibility && !(await this.deps.mayReadPrivate(request)))
+      throw notFound();
+    return row;
+  }
+
+  /** The URL of the same file (original, thumbnail or preset) at the current version, relative. */
+  private currentUrl(row: AssetRow, query: DeliveryQuery): string {
+    const params = new URLSearchParams();
+    if (query.preset !== undefined) params.set('preset', query.preset);
+    if (query.thumb !== undefined) params.set('thumb', String(query.thumb));
+    params.set('v', String(row.version));
+    return `/dam-asset/${encodePath(row.path)}?${params}`;
+  }
+
+  private async row(path: string, fresh = false): Promise<AssetRow | null> {
     const now = performance.now();
     const hit = this.rows.get(path);
-    if (hit && now - hit.at < ROW_TTL_MS) return hit.row;
+    if (hit && !fresh && now - hit.at < ROW_TTL_MS) return hit.row;
     const row = (await findAsset(this.deps.db, { path })) ?? null;
     if (this.rows.size >= ROW_CACHE_MAX) this.rows.clear();
     this.rows.set(path, { row, at: now });
@@ -191,6 +238,8 @@ export class Delivery {
               quality: preset.quality,
             },
             format,
+            // Anonymous renderings share one turn: each preset, version and format is rendered once.
+            { caller: 'delivery' },
           ),
         );
         await this.deps.storage.put(key, bufferStream(out.data), {
@@ -206,6 +255,18 @@ export class Delivery {
     this.derivedKnown.set(key, info);
     return info;
   }
+}
+
+/**
+ * How `?v=` relates to the current version: absent, the current one, an older one (redirected to the
+ * current URL: pages that embed an older URL keep working), or any other value (404: a version that
+ * does not exist yet is never answered with another's bytes).
+ */
+function versionAsked(v: string | undefined, current: number): 'none' | 'current' | 'older' | 'other' {
+  if (v === undefined) return 'none';
+  if (!/^[1-9][0-9]{0,8}$/.test(v)) return 'other';
+  const n = Number(v);
+  return n === current ? 'current' : n < current ? 'older' : 'other';
 }
 
 function attachment(filename: string): string {

@@ -29,7 +29,14 @@ export function createAssetServices(deps: AssetDeps) {
   const dataDir = path.resolve(deps.config.CMS_DATA_DIR);
   const storage = createStorage(cfg, dataDir);
   configureSharp({ concurrency: cfg.ASSET_SHARP_CONCURRENCY, cacheMb: cfg.ASSET_SHARP_CACHE_MB });
-  const images = new ImageProcessor({ maxInputPixels: cfg.ASSET_MAX_INPUT_PIXELS, jobs: cfg.ASSET_IMAGE_JOBS });
+  const images = new ImageProcessor({
+    maxInputPixels: cfg.ASSET_MAX_INPUT_PIXELS,
+    maxInputPages: cfg.ASSET_MAX_INPUT_PAGES,
+    timeoutSeconds: cfg.ASSET_IMAGE_TIMEOUT_SECONDS,
+    jobs: cfg.ASSET_IMAGE_JOBS,
+    jobsPerCaller: cfg.ASSET_IMAGE_JOBS_PER_CALLER ?? Math.max(1, Math.floor(cfg.ASSET_IMAGE_JOBS / 2)),
+    queuePerCaller: cfg.ASSET_IMAGE_QUEUE_PER_CALLER,
+  });
   // Raw image bodies are read into reused buffers only while the libvips cache is off (body-buffers.ts says why).
   const imageBodies =
     cfg.ASSET_SHARP_CACHE_MB === 0
@@ -45,6 +52,7 @@ export function createAssetServices(deps: AssetDeps) {
   // Received bytes wait here (same disk as the embedded store, so a rename would do) until stored.
   const tmpDir = path.join(dataDir, 'tmp', 'assets');
   let delivery: Delivery | undefined;
+  let mirror: CdnMirror | undefined;
   const library = new LibraryService({
     db: deps.db,
     recordHooks: deps.recordHooks,
@@ -58,6 +66,7 @@ export function createAssetServices(deps: AssetDeps) {
       .filter((n) => n > 0),
     tmpDir,
     invalidate: (paths) => delivery?.invalidate(paths),
+    withdrawPublicCopies: async (id) => mirror?.withdraw(id),
   });
   delivery = new Delivery({
     db: deps.db,
@@ -66,7 +75,7 @@ export function createAssetServices(deps: AssetDeps) {
     presets,
     library,
     enforceVisibility: cfg.DAM_ENFORCE_ASSET_VISIBILITY,
-    hasSession: async (request) => (await auth.session(request)) !== null,
+    mayReadPrivate: (request) => auth.mayRead(request),
   });
   const formUploads = new FormUploads({
     db: deps.db,
@@ -100,7 +109,7 @@ export function createAssetServices(deps: AssetDeps) {
           prefix: '',
         })
       : null;
-  const mirror = new CdnMirror({
+  mirror = new CdnMirror({
     db: deps.db,
     storage,
     target: mirrorTarget,

@@ -12,6 +12,7 @@ import {
   type Tx,
 } from '../../../kernel/index.ts';
 import { announceAssetBulk, announceAssetChange } from '../events.ts';
+import { imageCallerOf } from './actor.ts';
 import { keys, type AssetRow, type Visibility } from '../model.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 import * as store from '../store/asset-store.ts';
@@ -45,6 +46,8 @@ export interface LibraryDeps {
   tmpDir: string;
   /** Drops cached rows of these paths (delivery cache) once a change is decided. */
   invalidate(paths: readonly string[]): void;
+  /** Removes public copies made outside delivery (the CDN mirror) of an asset that is private now. */
+  withdrawPublicCopies(id: string): Promise<void>;
 }
 
 export interface UploadInput {
@@ -118,7 +121,7 @@ export class LibraryService {
       newAssetPath(normaliseFolder(input.folder), normaliseFilename(input.filename, 'filename'), 'filename');
     const id = existing?.id ?? randomUUID();
     const version = existing ? existing.version + 1 : 1;
-    const stored = await this.storeFiles(id, version, received.tempPath, type);
+    const stored = await this.storeFiles(id, version, received.tempPath, type, imageCallerOf(input.actor));
     try {
       const row = await inTransaction(this.deps.db, trx, async (t) => {
         const values = {
@@ -166,9 +169,10 @@ export class LibraryService {
         return created;
       });
       this.afterOutcome(outcome, {
-        committed: () => {
+        committed: async () => {
           this.deps.invalidate([path]);
-          if (existing) return this.removeKeys(keys.versionPrefixes(id, existing.version));
+          if (existing) await this.removeKeys(keys.versionPrefixes(id, existing.version));
+          if (input.visibility === 'private' && existing) await this.deps.withdrawPublicCopies(id);
         },
         rolledBack: () => this.removeKeys(stored.keys),
       });
@@ -180,15 +184,21 @@ export class LibraryService {
   }
 
   /** Original plus thumbnails of one version; images are probed (pixel limit) before anything is stored. */
-  private async storeFiles(id: string, version: number, tempPath: string, sniffed: SniffedType): Promise<StoredFiles> {
+  private async storeFiles(
+    id: string,
+    version: number,
+    tempPath: string,
+    sniffed: SniffedType,
+    caller: string,
+  ): Promise<StoredFiles> {
     let type = sniffed;
     let width: number | null = null;
     let height: number | null = null;
     let thumbs: Array<{ width: number; data: Buffer }> = [];
     if (type.image) {
       try {
-        ({ width, height } = await this.deps.images.probe(tempPath));
-        thumbs = await this.makeThumbnails(tempPath);
+        ({ width, height } = await this.deps.images.probe(tempPath, { caller }));
+        thumbs = await this.makeThumbnails(tempPath, caller);
       } catch (err) {
         // A file that only looks like an image is still stored, without dimensions or thumbnails, but
         // not under the image's type (`GIF89a<html>...` is no GIF): it is delivered as an attachment.
@@ -220,11 +230,13 @@ export class LibraryService {
   }
 
   /** WebP thumbnails, largest first, each smaller one made from the one before (one full decode). */
-  async makeThumbnails(input: string | Buffer): Promise<Array<{ width: number; data: Buffer }>> {
+  async makeThumbnails(input: string | Buffer, caller: string): Promise<Array<{ width: number; data: Buffer }>> {
     const out: Array<{ width: number; data: Buffer }> = [];
     let source: string | Buffer = input;
     for (const width of [...this.deps.thumbnailWidths].sort((a, b) => b - a)) {
-      const image = await this.deps.images.resize(source, { width, format: 'webp', quality: 75 });
+      const image = await this.deps.images.resize(source, { width, format: 'webp', quality: 75 }, undefined, {
+        caller,
+      });
       out.push({ width, data: image.data });
       source = image.data;
     }
@@ -247,7 +259,7 @@ export class LibraryService {
         continue;
       }
       await this.withLocalCopy(row, async (file) => {
-        const thumbs = await this.makeThumbnails(file);
+        const thumbs = await this.makeThumbnails(file, imageCallerOf(actor));
         await this.deps.storage.deletePrefix(`t/${row.id}/v${row.version}/`);
         for (const t of thumbs)
           await this.deps.storage.put(keys.thumbnail(row.id, row.version, t.width), bufferStream(t.data), {
@@ -331,6 +343,8 @@ export class LibraryService {
       return updated;
     });
     this.deps.invalidate([row.path]);
+    // Also when nothing changed: a retry after a failed withdrawal finishes it.
+    if (row.visibility === 'private') await this.deps.withdrawPublicCopies(row.id);
     return row;
   }
 

@@ -8,6 +8,7 @@ import {
   type PermissionRegistry,
   type SessionService,
 } from '../../../kernel/index.ts';
+import { ASSET_KEYS } from '../permissions.ts';
 
 /** The actor of calls made with `Authorization: Bearer DAM_SERVICE_TOKEN`. */
 export const DAM_SERVICE_ACTOR: Actor = { type: 'system', id: null, label: 'dam-service' };
@@ -34,14 +35,30 @@ export class ServiceAuth {
   }
 
   /** Session or service token; 401 otherwise. Sets `request.actor`. */
-  async requireSessionOrToken(request: FastifyRequest): Promise<void> {
+  private async requireSessionOrToken(request: FastifyRequest): Promise<void> {
     if (this.bearer(request)) {
       request.actor = DAM_SERVICE_ACTOR;
       return;
     }
+    // The kernel withholds the cookie of a cross-site write (its Origin check); name that refusal.
+    if (request.sessionCookieWithheld)
+      throw forbidden(
+        'Cross-site request refused: the session cookie is not accepted from another origin',
+        'CSRF_ORIGIN_REFUSED',
+      );
     const actor = await this.session(request);
     if (!actor) throw unauthorized('A session or the service token is required', 'SESSION_OR_SERVICE_TOKEN_REQUIRED');
     request.actor = actor;
+  }
+
+  /**
+   * Private files: the service token, or a signed-in user holding the key that reading the library
+   * needs (`assets:read`), the same rule as `GET /api/v1/dam/assets`.
+   */
+  async mayRead(request: FastifyRequest): Promise<boolean> {
+    if (this.bearer(request)) return true;
+    const actor = await this.session(request);
+    return actor !== null && this.deps.permissions.allows(actor, ASSET_KEYS.read);
   }
 
   /** Service routes: the token, or a signed-in user holding `key`. */

@@ -1,4 +1,5 @@
 import { badRequest, type ChangeActor } from '../../../kernel/index.ts';
+import { imageCallerOf } from './actor.ts';
 import type { AssetRow } from '../model.ts';
 import { extensionOf } from './sniff.ts';
 import type { ImageProcessor, TransformOptions } from './images.ts';
@@ -35,7 +36,9 @@ export async function transformAsset(
   ) {
     throw badRequest('crop lies outside the image', 'crop', 'INVALID_CROP');
   }
-  const out = await library.withLocalCopy(row, (file) => images.resize(file, req, row.mime_type.split('/')[1]));
+  const out = await library.withLocalCopy(row, (file) =>
+    images.resize(file, req, row.mime_type.split('/')[1], { caller: imageCallerOf(actor) }),
+  );
   const received = await receiveToTemp(Readable.from([out.data]), { maxBytes: Number.MAX_SAFE_INTEGER, tmpDir });
   try {
     const ext = extensionOf(`image/${out.format}`);

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { buffer } from 'node:stream/consumers';
 import { startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
 import { startLocalS3, type LocalS3 } from '../../../test/helpers/s3-server.ts';
+import { eventually } from '../../../test/helpers/kernel.ts';
 
 describe('assets: CDN mirror (a second S3 target on a loopback s3rver)', function () {
   this.timeout(60_000);
@@ -50,6 +51,37 @@ describe('assets: CDN mirror (a second S3 target on a loopback s3rver)', functio
       (await k.call('GET', '/public/dam/assets/mirror-status?paths=cdn/logo file.txt', null)).json().results[0]
         .mirrored,
     ).to.equal(false);
+  });
+
+  it('an asset made private is removed from the mirror target, by a metadata change or a private overwrite', async () => {
+    const target = k.services().mirrorTarget!;
+    for (const how of ['metadata', 'overwrite'] as const) {
+      const a = (
+        await k.upload({ name: `gone-${how}.txt`, data: Buffer.from('was public') }, { folder: 'cdn' })
+      ).json();
+      const key = (await k.call('POST', `/api/v1/dam/assets/${a.id}/mirror-cdn`, k.editor)).json().key;
+      expect(await target.head(key), how).to.not.equal(null);
+      if (how === 'metadata') {
+        const res = await k.call('PATCH', '/api/v1/dam/assets/metadata', k.editor, {
+          id: a.id,
+          metadata: {},
+          visibility: 'private',
+        });
+        expect(res.statusCode, res.body).to.equal(200);
+      } else {
+        await k.upload(
+          { name: `gone-${how}.txt`, data: Buffer.from('now private') },
+          { folder: 'cdn', overwrite: '1', visibility: 'private' },
+        );
+      }
+      await eventually(
+        async () =>
+          (await target.head(key)) === null && (await k.t.db('asset_mirrors').where({ asset_id: a.id })).length === 0,
+        { what: `the ${how} copy and its record removed` },
+      );
+      const status = await k.call('GET', `/public/dam/assets/mirror-status?paths=cdn/gone-${how}.txt`, null);
+      expect(status.json().results[0]).to.include({ mirrored: false, url: null });
+    }
   });
 
   it('refuses private assets (409) and unknown ids (404); bad path lists are 400', async () => {

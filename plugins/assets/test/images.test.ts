@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { request } from 'undici';
+import { eventually } from '../../../test/helpers/kernel.ts';
 import { jpeg, png } from '../../../test/helpers/images.ts';
 import { multipartBody, SERVICE_TOKEN, startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
 
@@ -27,7 +28,7 @@ describe('assets: images (sharp)', function () {
   });
   after(async () => k.close());
 
-  it('process needs a session or the service token (401 otherwise, also for a wrong token)', async () => {
+  it('process and metadata need assets:process or the service token (401 without either, 403 without the key)', async () => {
     const raw = { 'content-type': 'image/jpeg' };
     expect((await k.call('POST', '/api/v1/process?width=100', null, photo, raw)).statusCode).to.equal(401);
     expect(
@@ -39,7 +40,24 @@ describe('assets: images (sharp)', function () {
       ).statusCode,
     ).to.equal(401);
     expect((await k.call('POST', '/api/v1/metadata', null, photo, raw)).statusCode).to.equal(401);
-    expect((await k.call('POST', '/api/v1/process?width=100', k.reader, photo, raw)).statusCode).to.equal(200);
+    // A signed-in user whose role has no image key (a reader, or no permission at all) is refused.
+    const nobody = await k.t.createUser({ permissions: [] });
+    for (const user of [k.reader, nobody]) {
+      for (const url of ['/api/v1/process?width=100', '/api/v1/metadata']) {
+        const refused = await k.call('POST', url, user, photo, raw);
+        expect(refused.statusCode, url).to.equal(403);
+        expect(refused.json().code, url).to.equal('PERMISSION_REQUIRED');
+      }
+    }
+    const processor = await k.t.createUser({ permissions: ['assets:process'] });
+    for (const user of [processor, k.editor]) {
+      expect((await k.call('POST', '/api/v1/process?width=100', user, photo, raw)).statusCode).to.equal(200);
+      expect((await k.call('POST', '/api/v1/metadata', user, photo, raw)).statusCode).to.equal(200);
+    }
+    // Declared by the plugin: listed with the other keys and granted to editors, not to readers.
+    const listed = k.t.kernel.resolve('permissions').list();
+    expect(listed.find((p) => p.key === 'assets:process')).to.include({ owner: 'assets' });
+    expect(listed.find((p) => p.key === 'assets:process')?.grantedBy).to.include('objects:write');
   });
 
   it('process resizes and converts a raw, multipart or base64 image', async () => {
@@ -273,5 +291,148 @@ describe('assets: raw image bodies over a real socket', function () {
     const ok = await post(await jpeg(400, 300));
     expect(ok.statusCode).to.equal(200);
     expect(await sharp(Buffer.from(await ok.body.arrayBuffer())).metadata()).to.include({ format: 'png', width: 64 });
+  });
+});
+
+/** A noise image: encoding it at quality 100 takes seconds, so a one-second timeout always cuts it. */
+async function noisePng(width: number, height: number): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < raw.length; i++) raw[i] = (Math.imul(i, 2654435761) >>> 24) & 0xff;
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+}
+
+/** An image of `frames` frames (GIF) or pages (TIFF), each `side` square, each a different grey. */
+async function multiFrame(format: 'gif' | 'tiff', frames: number, side: number): Promise<Buffer> {
+  const raw = Buffer.alloc(side * side * frames * 3);
+  for (let f = 0; f < frames; f++) raw.fill((f * 40) % 256, f * side * side * 3, (f + 1) * side * side * 3);
+  return sharp(raw, { raw: { width: side, height: side * frames, channels: 3, pageHeight: side } })
+    .toFormat(format)
+    .toBuffer();
+}
+
+describe('assets: image limits (permission, output cap, frames, timeout, fair slots)', function () {
+  this.timeout(60_000);
+  let k: AssetsKernel;
+  const bearer = { authorization: `Bearer ${SERVICE_TOKEN}` };
+  const raw = (type = 'image/png') => ({ ...bearer, 'content-type': type });
+  before(async () => {
+    k = await startAssetsKernel(
+      {
+        ASSET_MAX_INPUT_PIXELS: String(4_000_000),
+        ASSET_PROCESS_MAX_OUTPUT_PIXELS: String(3_000_000),
+        ASSET_MAX_INPUT_PAGES: '4',
+        ASSET_IMAGE_TIMEOUT_SECONDS: '1',
+        ASSET_IMAGE_JOBS: '2',
+        ASSET_IMAGE_QUEUE_PER_CALLER: '2',
+      },
+      [],
+      ['identity', 'assets'],
+    );
+  });
+  after(async () => k.close());
+
+  it('GET /auth/permissions lists assets:process', async () => {
+    const res = await k.call('GET', '/auth/permissions', k.admin);
+    expect(res.statusCode, res.body).to.equal(200);
+    expect(JSON.stringify(res.json())).to.include('assets:process');
+  });
+
+  it('caps the pixels one request produces, all variants together, with a 400 naming the cap', async () => {
+    const photo = await jpeg(1200, 900); // 1.08 MP; withoutEnlargement keeps 9990 at 1200
+    const many = await k.call(
+      'POST',
+      '/api/v1/process?mode=variants&widths=9990,9990,9990&format=webp',
+      null,
+      photo,
+      raw('image/jpeg'),
+    );
+    expect(many.statusCode, many.body).to.equal(400);
+    expect(many.json()).to.include({ code: 'OUTPUT_TOO_LARGE', field: 'widths' });
+    expect(many.json().message).to.include('3000000').and.include('ASSET_PROCESS_MAX_OUTPUT_PIXELS');
+    const fits = await k.call('POST', '/api/v1/process?mode=variants&widths=600,1200', null, photo, raw('image/jpeg'));
+    expect(fits.statusCode, fits.body).to.equal(200);
+    // One output: a full-size conversion of a 3.24 MP image is over the cap, a smaller size is not.
+    const big = await png(1800, 1800);
+    const whole = await k.call('POST', '/api/v1/process?format=webp', null, big, raw());
+    expect(whole.statusCode, whole.body).to.equal(400);
+    expect(whole.json()).to.include({ code: 'OUTPUT_TOO_LARGE', field: 'width' });
+    const covered = await k.call('POST', '/api/v1/process?height=1800&width=1800&fit=cover', null, big, raw());
+    expect(covered.json()).to.include({ code: 'OUTPUT_TOO_LARGE' });
+    expect((await k.call('POST', '/api/v1/process?width=1000', null, big, raw())).statusCode).to.equal(200);
+  });
+
+  it('refuses images of more frames or pages than ASSET_MAX_INPUT_PAGES wherever they are decoded, and decodes only the first', async () => {
+    for (const format of ['gif', 'tiff'] as const) {
+      const type = `image/${format}`;
+      const bomb = await multiFrame(format, 5, 64);
+      for (const url of ['/api/v1/process?width=32', '/api/v1/metadata', '/api/v1/process?mode=variants&widths=16']) {
+        const res = await k.call('POST', url, null, bomb, raw(type));
+        expect(res.statusCode, `${format} ${url}`).to.equal(413);
+        expect(res.json().code, `${format} ${url}`).to.equal('IMAGE_TOO_MANY_PAGES');
+      }
+      const upload = await k.upload({ name: `bomb.${format}`, data: bomb }, { folder: 'pages' });
+      expect(upload.statusCode, upload.body).to.equal(413);
+      expect(upload.json().code).to.equal('IMAGE_TOO_MANY_PAGES');
+      expect(await k.services().storage.list('a/')).to.not.satisfy((keys: string[]) =>
+        keys.some((key) => key.includes('bomb')),
+      );
+      // Within the limit: one frame comes out, never the frames stacked.
+      const ok = await k.call('POST', '/api/v1/process?format=png', null, await multiFrame(format, 4, 64), raw(type));
+      expect(ok.statusCode, ok.body).to.equal(200);
+      expect(await sharp(ok.rawPayload).metadata()).to.include({ width: 64, height: 64 });
+    }
+  });
+
+  it('stops an operation at ASSET_IMAGE_TIMEOUT_SECONDS with 413 IMAGE_TIMEOUT, and the slots serve the next', async () => {
+    const slow = await noisePng(1700, 1700);
+    const res = await k.call('POST', '/api/v1/process?format=webp&quality=100', null, slow, raw());
+    expect(res.statusCode, res.body).to.equal(413);
+    expect(res.json().code).to.equal('IMAGE_TIMEOUT');
+    expect(res.json().message).to.include('ASSET_IMAGE_TIMEOUT_SECONDS');
+    expect(k.services().images.load).to.deep.equal({ running: 0, waiting: 0 });
+    expect((await k.call('POST', '/api/v1/process?width=50', null, await png(100, 100), raw())).statusCode).to.equal(
+      200,
+    );
+  });
+
+  it("one caller never holds every slot: a staff upload runs while another caller's operations are held", async () => {
+    const images = k.services().images;
+    const flooder = await k.t.createUser({ permissions: ['assets:process'] });
+    const original = images.run.bind(images);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    images.run = ((work, w) =>
+      original(async () => {
+        if (w?.caller === `user:${flooder.id}`) {
+          held++;
+          await gate;
+        }
+        return work();
+      }, w)) as typeof images.run;
+    try {
+      const input = await png(300, 300);
+      const flood = [1, 2, 3].map(() =>
+        k.call('POST', '/api/v1/process?width=100', flooder, input, { 'content-type': 'image/png' }),
+      );
+      // One of the flooder's operations runs (held), the other two wait for the flooder's turn.
+      await eventually(() => held === 1 && images.load.waiting === 2, { what: 'the flood in the slots' });
+      const fourth = await k.call('POST', '/api/v1/process?width=100', flooder, input, { 'content-type': 'image/png' });
+      expect(fourth.statusCode, 'beyond ASSET_IMAGE_QUEUE_PER_CALLER').to.equal(429);
+      expect(fourth.json().code).to.equal('IMAGE_QUEUE_FULL');
+      expect(fourth.headers['retry-after']).to.equal('1');
+      // Staff's 300x300 upload (probe and thumbnails) goes through the free slot meanwhile.
+      const staff = await k.upload({ name: 'staff.png', data: input }, { folder: 'fair' });
+      expect(staff.statusCode, staff.body).to.equal(201);
+      expect(staff.json().thumbnails.length).to.be.greaterThan(0);
+      expect(held, 'the flood is still held').to.equal(1);
+      release();
+      for (const res of await Promise.all(flood)) expect(res.statusCode).to.equal(200);
+    } finally {
+      images.run = original;
+      release();
+    }
   });
 });
