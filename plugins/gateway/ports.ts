@@ -54,9 +54,10 @@ export interface GatewayStreamedAnswer {
   /**
    * The body as the upstream sends it. It fails with 502 `UPSTREAM_TOO_LARGE` once it passes the
    * gateway's cap. The caller reads it to its end or destroys it: the call holds its endpoint's
-   * in-flight slot until then.
+   * in-flight slot until then. A small answer (a declared length of at most 16 KiB) arrives whole,
+   * as a Buffer, and holds no slot any more.
    */
-  body: Readable;
+  body: Readable | Buffer;
   /** The upstream's declared `Content-Length` (never above the cap: a larger one is refused before the body). */
   length?: number;
 }

@@ -183,12 +183,12 @@ export async function clientGatewayRoutes(app: App, services: ClientApiServices)
           body: request.body === undefined || request.body === null ? undefined : request.body,
         });
         if (answer.status > 599) {
-          answer.body.destroy();
+          if (!Buffer.isBuffer(answer.body)) answer.body.destroy();
           throw new HttpError(502, 'UPSTREAM_FAILED', `The upstream answered status ${answer.status}`);
         }
         for (const name of PASSED_ANSWER_HEADERS)
           if (answer.headers[name] !== undefined) reply.header(name, answer.headers[name]);
-        if (answer.length !== undefined) reply.header('content-length', answer.length);
+        if (answer.length !== undefined && !Buffer.isBuffer(answer.body)) reply.header('content-length', answer.length);
         return reply.code(answer.status).headers(RELAYED_ANSWER_HEADERS).send(answer.body);
       }),
   });

@@ -1,4 +1,4 @@
-import { pipeline, Transform, type Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { HttpError } from '../../../kernel/index.ts';
 
 /** The error a streamed answer ends with when the upstream sends more than the gateway's cap. */
@@ -23,7 +23,11 @@ export function cappedStream(source: Readable, maxBytes: number): Readable {
       callback(null, chunk);
     },
   });
-  // The error reaches whoever reads `counter`; the callback only keeps pipeline from throwing it again.
-  pipeline(source, counter, () => undefined);
+  // Wired by hand rather than with stream.pipeline, which costs an AbortController and a DOMException
+  // per answer: an upstream failure fails the result, and the end of the result (read, cut or
+  // destroyed) ends the upstream body, which frees its connection.
+  source.on('error', (err) => counter.destroy(err));
+  counter.once('close', () => source.destroy());
+  source.pipe(counter);
   return counter;
 }

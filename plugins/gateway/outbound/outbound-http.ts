@@ -38,6 +38,9 @@ export interface OutboundRequest {
   maxBytes?: number;
 }
 
+/** Answers up to this size with a declared Content-Length are read whole by `stream` (held briefly, cheap to send). */
+const SMALL_ANSWER_BYTES = 16 * 1024;
+
 // Connection-level headers that describe one hop, never forwarded in either direction.
 export const HOP_BY_HOP = new Set([
   'connection',
@@ -126,7 +129,8 @@ export class OutboundHttp {
    * One request whose answer body is passed on as it arrives (no redirects followed). The status and
    * headers must arrive within the timeout, and so must each part of the body after the one before:
    * a long answer that keeps flowing is not cut by the clock, only by `maxBytes`. A declared
-   * `Content-Length` above `maxBytes` is refused before the body is read.
+   * `Content-Length` above `maxBytes` is refused before the body is read; one of at most 16 KiB is
+   * read whole and handed over as a Buffer.
    */
   async stream(url: string | URL, init: OutboundRequest = {}): Promise<GatewayStreamedAnswer> {
     const target = checkedUrl(url);
@@ -160,9 +164,19 @@ export class OutboundHttp {
       res.body.destroy();
       throw new UpstreamTooLargeError(maxBytes);
     }
+    const headers = flattenHeaders(res.headers);
+    if (length !== undefined && length <= SMALL_ANSWER_BYTES) {
+      // A small answer (most API answers) is read whole: passing a buffer on costs the sender less than a stream.
+      try {
+        const { body } = await readCapped(res.body, maxBytes);
+        return { status: res.statusCode, headers, body, length: body.length };
+      } catch (err) {
+        throw upstreamError(err, target, false);
+      }
+    }
     return {
       status: res.statusCode,
-      headers: flattenHeaders(res.headers),
+      headers,
       body: cappedStream(res.body, maxBytes),
       ...(length !== undefined ? { length } : {}),
     };

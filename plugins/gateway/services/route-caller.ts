@@ -63,7 +63,7 @@ export class RouteCaller {
         await this.addCredentials(endpoint, request.headers, url);
         return this.afterAnswer(endpoint, await this.deps.outbound.stream(url, request));
       },
-      (answer) => finished(answer.body),
+      (answer) => (Buffer.isBuffer(answer.body) ? Promise.resolve() : finished(answer.body)),
     );
   }
 
