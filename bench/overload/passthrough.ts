@@ -95,7 +95,9 @@ export async function passthroughScenario(): Promise<boolean> {
     console.log(
       `\n## Passthrough overload: ${CONNECTIONS} connections for ${SECONDS} s, ${keys.length} clients, a ${(UPSTREAM_BYTES / 1048576).toFixed(0)} MB upstream answer\n`,
     );
-    console.log('| answer (at the server; `cut`: closed before its end, by wrk when the load stopped) | count |\n|---|---|');
+    console.log(
+      '| answer (at the server; `cut`: closed before its end, by wrk when the load stopped) | count |\n|---|---|',
+    );
     for (const [status, count] of served.sort()) console.log(`| ${status} | ${count} |`);
     console.log(`\n- load tool: ${load.tool}; requests completed ${load.requests}, socket errors ${load.errors}`);
     console.log(

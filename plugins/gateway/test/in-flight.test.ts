@@ -49,7 +49,7 @@ describe('gateway: calls in flight per endpoint, and answer bytes kept', () => {
     expect(refused.statusCode).to.equal(429);
     expect(refused.json().code).to.equal('ENDPOINT_BUSY');
     expect(Number(refused.headers['retry-after'])).to.be.within(1, 5);
-    held.splice(0).forEach((res) => res.end('done'));
+    for (const res of held.splice(0)) res.end('done');
     expect((await first).statusCode).to.equal(200);
     expect((await execute('/ok')).statusCode).to.equal(200);
   });
