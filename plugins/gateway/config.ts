@@ -30,7 +30,7 @@ export const GatewayConfig = Type.Object({
     maximum: 100 * 1024 * 1024,
     default: 10 * 1024 * 1024,
     description:
-      'largest upstream answer body: a kept answer is cut off beyond it, a passed-on one (client passthrough) fails (502 UPSTREAM_TOO_LARGE)',
+      'largest upstream answer body: a kept answer is cut off beyond it; a streamed one (client passthrough) is refused (502 UPSTREAM_TOO_LARGE) when it declares more, cut when it sends more',
   }),
   OUTBOUND_MAX_REDIRECTS: Type.Integer({
     minimum: 0,
