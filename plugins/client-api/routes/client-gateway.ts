@@ -145,7 +145,8 @@ export async function clientGatewayRoutes(app: App, services: ClientApiServices)
             body: request.body,
           });
         } catch (err) {
-          if (isHttpError(err) && err.statusCode === 404) throw err;
+          // Not found, and the endpoint's own bounds (429 with Retry-After), are answered as they are.
+          if (isHttpError(err) && (err.statusCode === 404 || err.statusCode === 429)) throw err;
           throw engineError(isHttpError(err) ? err.message : 'The automation engine did not answer');
         }
         if (answer.status >= 500 || answer.truncated)

@@ -88,11 +88,16 @@ describe('client-api: the gateway passthrough under load (real catalog and upstr
       });
       expect(route.statusCode, route.body).to.equal(201);
     }
+    const run = await t.call('POST', `/api/v1/gateway/endpoints/${endpoint.json().id}/routes`, admin, {
+      method: 'POST',
+      path: '/run',
+    });
+    expect(run.statusCode, run.body).to.equal(201);
     for (const name of ['a', 'b', 'c'] as const) {
       const client = await t.call('POST', '/api/v1/gateway/clients', admin, {
         name: `load-${name}`,
         authMode: 'key',
-        scopes: [`gateway:call:${endpointName}`],
+        scopes: [`gateway:call:${endpointName}`, `automation:run:${endpointName}:*`],
       });
       expect(client.statusCode, client.body).to.equal(201);
       keys[name] = client.json().key;
@@ -171,6 +176,15 @@ describe('client-api: the gateway passthrough under load (real catalog and upstr
       expect(Number(overEndpoint.headers['retry-after'])).to.be.within(1, 5);
       expect(((await overEndpoint.body.json()) as { code: string }).code).to.equal('ENDPOINT_BUSY');
     }
+    // Automations of that endpoint wait their turn the same way (not an engine error).
+    const automation = await request(`${base}/client/v1/automations/${endpointName}/run`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys.c}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(automation.statusCode).to.equal(429);
+    expect(automation.headers['retry-after']).to.equal('1');
+    expect(((await automation.body.json()) as { code: string }).code).to.equal('ENDPOINT_BUSY');
     expect(held.count).to.equal(3);
 
     // A client that goes away gives its slots back (the upstream call is ended too).
