@@ -1,32 +1,49 @@
 /**
- * Overload run (`npm run bench:overload`): large objects stored, then waves of 200 concurrent mixed
- * requests (admin lists, public lists and queries, reads by id, writes, sign-ins) against the
- * all-in-one product with its default pool of 10 connections. Passes when no answer is a 5xx other
- * than 503 with Retry-After, and when the server's resident memory settles back within 20 % of its
- * idle figure afterwards. Prints the status counts and the memory figures; exits 1 on a failure.
+ * Overload run (`npm run bench:overload`), two scenarios (OVERLOAD_SCENARIO=mixed|passthrough|all,
+ * default all); exits 1 when one fails.
+ *
+ * mixed: large objects stored, then waves of 200 concurrent mixed requests (admin lists, public lists
+ * and queries, reads by id, writes, sign-ins) against the all-in-one product with its default pool of
+ * 10 connections. Passes when no answer is a 5xx other than 503 with Retry-After, and when the
+ * server's resident memory settles back within 20 % of its idle figure afterwards. Prints the status
+ * counts and the memory figures.
+ *
+ * passthrough: 150 connections calling `/client/v1/gateway/...` for a 50 MB upstream answer, with
+ * `/health` asked meanwhile; passes with no 5xx other than 503 with Retry-After, every `/health` 200
+ * and the peak resident memory within 100 MB of idle (bench/overload/passthrough.ts).
  *
  * Environment: OVERLOAD_OBJECT_BYTES (size of each stored object, default 1,000,000, just under the
- * default DATA_MAX_OBJECT_BYTES), OVERLOAD_WAVES (default 5), OVERLOAD_CONCURRENCY (default 200),
+ * default DATA_MAX_OBJECT_BYTES), OVERLOAD_WAVES (default 5), OVERLOAD_CONCURRENCY (default 200);
+ * OVERLOAD_PASSTHROUGH_SECONDS (default 20), OVERLOAD_PASSTHROUGH_CONNECTIONS (default 150),
+ * OVERLOAD_CLIENTS (key clients taking turns, default 10), OVERLOAD_UPSTREAM_BYTES (default 50 MB);
  * TEST_DATABASE_URL (else an embedded cluster is started).
  */
-import { readFileSync } from 'node:fs';
 import { createTestDatabase, teardownTestDatabases } from '../test/helpers/database.ts';
 import { startChild } from './lib/children.ts';
+import { stopWrk } from './lib/wrk.ts';
+import { passthroughScenario, rssMb } from './overload/passthrough.ts';
 
 const OBJECT_BYTES = Number(process.env.OVERLOAD_OBJECT_BYTES ?? 1_000_000);
 const WAVES = Number(process.env.OVERLOAD_WAVES ?? 5);
 const CONCURRENCY = Number(process.env.OVERLOAD_CONCURRENCY ?? 200);
+const SCENARIO = process.env.OVERLOAD_SCENARIO ?? 'all';
 const log = (...args: unknown[]) => console.error('[bench:overload]', ...args);
-
-const rssMb = (pid: number) => {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'))!;
-  return Number(line.replace(/\D+/g, '')) / 1024;
-};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<number> {
+  if (!['mixed', 'passthrough', 'all'].includes(SCENARIO))
+    throw new Error(`OVERLOAD_SCENARIO is mixed, passthrough or all, not ${SCENARIO}`);
+  let passed = true;
+  try {
+    if (SCENARIO !== 'passthrough') passed = (await mixedScenario()) && passed;
+    if (SCENARIO !== 'mixed') passed = (await passthroughScenario()) && passed;
+  } finally {
+    await teardownTestDatabases();
+  }
+  return passed ? 0 : 1;
+}
+
+async function mixedScenario(): Promise<boolean> {
   const database = await createTestDatabase();
   const server = await startChild<{ port: number; cookie: string; pid: number }>('../overload/server.ts', {
     BENCH_DATABASE_URL: database.url,
@@ -132,13 +149,17 @@ async function main(): Promise<number> {
     console.log(
       `- 5xx other than 503 with Retry-After: ${bad.length}${bad.length ? ` (${[...new Set(bad)].join(', ')})` : ''}`,
     );
-    return bad.length === 0 && settled ? 0 : 1;
+    return bad.length === 0 && settled;
   } finally {
     await server.stop();
     await database.close();
-    await teardownTestDatabases();
   }
 }
+
+process.once('SIGINT', () => {
+  stopWrk();
+  void teardownTestDatabases().finally(() => process.exit(130));
+});
 
 main().then(
   (code) => process.exit(code),

@@ -48,6 +48,8 @@ export {
   type RateLimitStoreState,
   type RouteRateLimit,
 } from './rate-limit.ts';
+// Calls running at once per key (an upstream call, a streamed answer): 429 beyond, by the caller.
+export { InFlightLimit } from './in-flight.ts';
 
 // Input from outside: user-supplied regular expressions run on a linear-time engine.
 export {

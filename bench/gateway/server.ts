@@ -7,7 +7,7 @@ import { startBenchKernel } from '../lib/kernel-server.ts';
  * plugins (the gateway's real catalog: endpoint `bench` on the upstream child with an API key header,
  * route `GET /items/{id}`, outbound policy with the upstream's host allowed), production mode, rate
  * limits out of the way. Seeds one class with published objects and one key client allowed to read it
- * and call the route, then reports `{ port, key, className }` over IPC.
+ * and call the route, then reports `{ port, key, className, pid }` over IPC.
  */
 const upstream = process.env.BENCH_UPSTREAM_URL;
 requireParent('server', 'bench/gateway.ts', upstream);
@@ -65,4 +65,4 @@ const client = await call('POST', '/api/v1/gateway/clients', {
   authMode: 'key',
   scopes: [`data:read:${className}`, 'gateway:call:bench'],
 });
-reportReady({ port: server.port, key: client.key, className }, server.stop);
+reportReady({ port: server.port, key: client.key, className, pid: process.pid }, server.stop);

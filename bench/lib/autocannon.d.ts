@@ -10,6 +10,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** Seconds before an answer counts as a timeout (default 10). */
+    timeout?: number;
     pipelining?: number;
     headers?: Record<string, string>;
     requests?: Array<RequestParams & { setupRequest?: (req: RequestParams) => RequestParams }>;

@@ -33,6 +33,8 @@ export interface LoadOptions {
   seconds: number;
   /** Ends the load early when it settles (wrk is interrupted and still reports what it measured). */
   until?: Promise<unknown>;
+  /** An answer not complete after this long counts as a timeout and its connection is closed (default 10). */
+  timeoutSeconds?: number;
 }
 
 /**
@@ -56,6 +58,7 @@ async function runAutocannon(
     url: baseUrl,
     connections: opts.connections,
     duration: opts.seconds,
+    timeout: opts.timeoutSeconds ?? 10,
     requests: [
       {
         setupRequest: (req) => {

@@ -69,7 +69,15 @@ export async function runWrkPostFile(
 }
 
 async function wrkRun(scriptArgs: string[], opts: LoadOptions): Promise<LoadResult> {
-  const args = ['-t1', `-c${opts.connections}`, `-d${opts.seconds}s`, '--latency', '--timeout', '10s', ...scriptArgs];
+  const args = [
+    '-t1',
+    `-c${opts.connections}`,
+    `-d${opts.seconds}s`,
+    '--latency',
+    '--timeout',
+    `${opts.timeoutSeconds ?? 10}s`,
+    ...scriptArgs,
+  ];
   const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let out = '';

@@ -21,6 +21,13 @@ export const ClientApiConfig = Type.Object({
     description:
       'requests per minute of an API client whose limits do not set requestsPerMinute (429 with Retry-After beyond)',
   }),
+  CLIENT_MAX_IN_FLIGHT: Type.Integer({
+    minimum: 1,
+    maximum: 10_000,
+    default: 16,
+    description:
+      'gateway calls (passthrough, automations) one API client may have running at once in this process, a streamed answer until its end (429 CLIENT_CONCURRENCY_LIMITED with Retry-After beyond)',
+  }),
   CLIENT_AUTH_CACHE_MS: Type.Integer({
     minimum: 0,
     maximum: 60_000,

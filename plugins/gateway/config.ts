@@ -29,13 +29,21 @@ export const GatewayConfig = Type.Object({
     minimum: 1024,
     maximum: 100 * 1024 * 1024,
     default: 10 * 1024 * 1024,
-    description: 'largest upstream answer body kept; the rest is cut off',
+    description:
+      'largest upstream answer body: a kept answer is cut off beyond it; a streamed one (client passthrough) is refused (502 UPSTREAM_TOO_LARGE) when it declares more, cut when it sends more',
   }),
   OUTBOUND_MAX_REDIRECTS: Type.Integer({
     minimum: 0,
     maximum: 10,
     default: 3,
     description: 'redirects followed by plain outbound fetches (route calls never follow)',
+  }),
+  GATEWAY_ENDPOINT_MAX_IN_FLIGHT: Type.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    default: 64,
+    description:
+      'calls to one endpoint running at once in this process, streamed answers until their end (429 ENDPOINT_BUSY with Retry-After beyond)',
   }),
   GATEWAY_PUBLIC_RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 1,

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Tx, UserActor } from '../../kernel/index.ts';
 
 /**
@@ -31,6 +32,11 @@ export interface GatewayCallInput {
   body?: unknown;
   /** Capped by the endpoint's own timeout. */
   timeoutMs?: number;
+  /**
+   * Bytes of the answer body kept (`callRoute`), at most the gateway's cap (`OUTBOUND_MAX_RESPONSE_BYTES`):
+   * a caller that reads only the status asks for few, so a large answer holds no memory.
+   */
+  maxBytes?: number;
 }
 
 export interface GatewayAnswer {
@@ -41,6 +47,21 @@ export interface GatewayAnswer {
   truncated: boolean;
 }
 
+/** An answer passed on as it arrives (`streamRoute`). */
+export interface GatewayStreamedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /**
+   * The body as the upstream sends it. It fails with 502 `UPSTREAM_TOO_LARGE` once it passes the
+   * gateway's cap. The caller reads it to its end or destroys it: the call holds its endpoint's
+   * in-flight slot until then. A small answer (a declared length of at most 16 KiB) arrives whole,
+   * as a Buffer, and holds no slot any more.
+   */
+  body: Readable | Buffer;
+  /** The upstream's declared `Content-Length` (never above the cap: a larger one is refused before the body). */
+  length?: number;
+}
+
 /** Container name `gatewayRoutes`. */
 export interface GatewayRoutes {
   /** The route `routeId` of endpoint `endpointId`, or undefined when either does not exist. */
@@ -48,9 +69,17 @@ export interface GatewayRoutes {
   /**
    * Calls a configured route: template filled, credentials added, endpoint rate limit and timeout,
    * outbound policy checked after DNS resolution. Rejects with an HttpError (502 UPSTREAM_FAILED,
-   * 504 UPSTREAM_TIMEOUT, 403 OUTBOUND_REFUSED, 404 ROUTE_NOT_FOUND) when no answer was received.
+   * 504 UPSTREAM_TIMEOUT, 403 OUTBOUND_REFUSED, 404 ROUTE_NOT_FOUND, 429 ENDPOINT_BUSY or
+   * ENDPOINT_RATE_LIMITED) when no answer was received.
    */
   callRoute(endpointId: string, routeId: string, input: GatewayCallInput): Promise<GatewayAnswer>;
+  /**
+   * Like `callRoute`, but the answer's body is streamed instead of read into memory: resolves once
+   * the upstream's status and headers arrived. An answer declaring a `Content-Length` above the cap
+   * rejects with 502 `UPSTREAM_TOO_LARGE` before any of it is read; more calls to the endpoint than
+   * `GATEWAY_ENDPOINT_MAX_IN_FLIGHT` at once reject with 429 `ENDPOINT_BUSY` (`Retry-After`).
+   */
+  streamRoute(endpointId: string, routeId: string, input: GatewayCallInput): Promise<GatewayStreamedAnswer>;
   /**
    * The route of an endpoint (by id or name) whose method and path template match a concrete call,
    * e.g. `GET /users/42` matches `GET /users/{id}` with `params: { id: '42' }` (client passthrough).

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
-import { HttpError, isHttpError, type App } from '../../../kernel/index.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, isHttpError, tooManyRequests, type App } from '../../../kernel/index.ts';
 import type { ClientApiServices } from '../services/index.ts';
 import { clientOf, ClientNotFound, orNotFound } from './client-scope.ts';
 
@@ -11,6 +11,9 @@ const PASSTHROUGH_BODY_LIMIT = 1024 * 1024;
 const OUTCOME = /^[A-Za-z0-9_-]{1,32}$/;
 // Upstream answer headers a client may see; everything else (cookies, hop-by-hop, server details) stays.
 const PASSED_ANSWER_HEADERS = ['content-type', 'content-language', 'cache-control', 'etag', 'last-modified', 'expires'];
+// On every relayed answer (ours): no content sniffing, and a document opened from it runs no script
+// and gets an origin of its own, whatever the upstream sent (HTML, SVG, XML) under the gateway's origin.
+const RELAYED_ANSWER_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-policy': 'sandbox' };
 // Request headers passed on to the upstream: never the client's credentials, cookies or addresses.
 const PASSED_REQUEST_HEADERS = ['accept', 'accept-language', 'content-type', 'if-none-match', 'if-modified-since'];
 
@@ -86,15 +89,47 @@ async function routeFor(
   return match;
 }
 
+/**
+ * A route hook that takes one of the client's in-flight slots for the whole answer, a streamed one
+ * until its last byte or until the client goes. It runs after authentication and the rate limit
+ * (onRequest) and before the body is read (preParsing): beyond `CLIENT_MAX_IN_FLIGHT` calls at once
+ * the client gets 429 `CLIENT_CONCURRENCY_LIMITED` with `Retry-After`, its body unread.
+ */
+function inFlightSlot(services: ClientApiServices) {
+  const limit = services.maxInFlight;
+  return <P>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: P,
+    done: (err: Error | null, payload?: P) => void,
+  ) => {
+    const client = request.apiClient?.client;
+    if (!client) return done(null, payload); // refused credential: answered by the scope's preHandler
+    const release = services.inFlight.acquire(client.id, limit);
+    if (!release)
+      return done(
+        tooManyRequests(
+          `This client has ${limit} gateway calls in flight; try again when one is over`,
+          1,
+          'CLIENT_CONCURRENCY_LIMITED',
+        ),
+      );
+    reply.raw.once('close', release);
+    done(null, payload);
+  };
+}
+
 /** POST /client/v1/automations/:endpoint/* and ALL /client/v1/gateway/:endpoint/*. */
 export async function clientGatewayRoutes(app: App, services: ClientApiServices): Promise<void> {
   const config = { public: true, rateLimit: services.rateLimiter.rule };
   const gatewayRoutes = services.gatewayRoutes;
+  const preParsing = inFlightSlot(services);
 
   app.post(
     '/client/v1/automations/:endpoint/*',
     {
       config,
+      preParsing,
       bodyLimit: AUTOMATION_BODY_LIMIT,
       schema: { tags, params: EndpointParams, querystring: Query, body: AutomationBody },
     },
@@ -110,7 +145,8 @@ export async function clientGatewayRoutes(app: App, services: ClientApiServices)
             body: request.body,
           });
         } catch (err) {
-          if (isHttpError(err) && err.statusCode === 404) throw err;
+          // Not found, and the endpoint's own bounds (429 with Retry-After), are answered as they are.
+          if (isHttpError(err) && (err.statusCode === 404 || err.statusCode === 429)) throw err;
           throw engineError(isHttpError(err) ? err.message : 'The automation engine did not answer');
         }
         if (answer.status >= 500 || answer.truncated)
@@ -129,6 +165,7 @@ export async function clientGatewayRoutes(app: App, services: ClientApiServices)
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/client/v1/gateway/:endpoint/*',
     config,
+    preParsing,
     bodyLimit: PASSTHROUGH_BODY_LIMIT,
     schema: { tags, params: EndpointParams, querystring: Query },
     handler: async (request, reply) =>
@@ -139,17 +176,21 @@ export async function clientGatewayRoutes(app: App, services: ClientApiServices)
           request.method,
           'gateway:call',
         );
-        const answer = await gatewayRoutes!.callRoute(route.endpointId, route.routeId, {
+        // Streamed: the answer's bytes go to the client as they arrive (memory holds no whole answer).
+        const answer = await gatewayRoutes!.streamRoute(route.endpointId, route.routeId, {
           params,
           query: request.query,
           headers: passedHeaders(request),
           body: request.body === undefined || request.body === null ? undefined : request.body,
         });
-        if (answer.truncated)
-          throw new HttpError(502, 'UPSTREAM_TOO_LARGE', 'The upstream answer was larger than the gateway passes on');
+        if (answer.status > 599) {
+          if (!Buffer.isBuffer(answer.body)) answer.body.destroy();
+          throw new HttpError(502, 'UPSTREAM_FAILED', `The upstream answered status ${answer.status}`);
+        }
         for (const name of PASSED_ANSWER_HEADERS)
           if (answer.headers[name] !== undefined) reply.header(name, answer.headers[name]);
-        return reply.code(answer.status).send(answer.body);
+        if (answer.length !== undefined && !Buffer.isBuffer(answer.body)) reply.header('content-length', answer.length);
+        return reply.code(answer.status).headers(RELAYED_ANSWER_HEADERS).send(answer.body);
       }),
   });
 }

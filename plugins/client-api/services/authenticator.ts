@@ -34,13 +34,22 @@ export class ClientAuthenticator {
   private readonly keyCache = new Map<string, CachedKey>();
   // Issuer -> its jwt clients, for the same time: a token names its issuer, the audience picks the client.
   private readonly issuerCache = new Map<string, { clients: ClientRow[]; until: number }>();
+  // Misses being looked up: concurrent callers with the same key (or issuer) share one query, so a
+  // burst of calls with a key not yet (or no longer) cached cannot take the whole database pool.
+  private readonly keyLookups = new InFlightLookups<ClientPrincipal>();
+  private readonly issuerLookups = new InFlightLookups<ClientRow[]>();
+  // Bumped by `invalidate`: a lookup that started before it answers its callers but is not cached.
+  private generation = 0;
 
   constructor(private readonly deps: { db: Db; clock: Clock; providers: IdentityProviders; cacheMs: number }) {}
 
   /** Forgets every cached lookup (a client changed, a key was revoked). */
   invalidate(): void {
+    this.generation++;
     this.keyCache.clear();
     this.issuerCache.clear();
+    this.keyLookups.clear();
+    this.issuerLookups.clear();
   }
 
   /**
@@ -76,12 +85,17 @@ export class ClientAuthenticator {
     return p;
   }
 
-  private async byKeyHash(keyHash: string): Promise<ClientPrincipal> {
+  private byKeyHash(keyHash: string): Promise<ClientPrincipal> {
+    return this.keyLookups.run(keyHash, () => this.lookUpKey(keyHash));
+  }
+
+  private async lookUpKey(keyHash: string): Promise<ClientPrincipal> {
+    const generation = this.generation;
     const found = await findByKeyHash(this.deps.db, keyHash);
     if (!found || !safeEqual(found.key.key_hash, keyHash) || found.client.auth_mode !== 'key')
       throw unauthorized('Invalid API key', 'INVALID_KEY');
     const principal = principalOf(found.client, found.client.scopes, found.key.id);
-    if (this.deps.cacheMs > 0) {
+    if (this.deps.cacheMs > 0 && generation === this.generation) {
       if (this.keyCache.size > 10_000) this.keyCache.clear();
       this.keyCache.set(keyHash, { principal, until: this.deps.clock.now().getTime() + this.deps.cacheMs });
     }
@@ -116,9 +130,10 @@ export class ClientAuthenticator {
     const now = this.deps.clock.now().getTime();
     const cached = this.issuerCache.get(issuer);
     if (cached && cached.until > now) return cached.clients;
-    const clients = await jwtClientsOfIssuer(this.deps.db, issuer);
+    const generation = this.generation;
+    const clients = await this.issuerLookups.run(issuer, () => jwtClientsOfIssuer(this.deps.db, issuer));
     // Only issuers that have clients are remembered: made-up issuers cannot fill the map.
-    if (this.deps.cacheMs > 0 && clients.length > 0) {
+    if (this.deps.cacheMs > 0 && clients.length > 0 && generation === this.generation) {
       if (this.issuerCache.size > 1_000) this.issuerCache.clear();
       this.issuerCache.set(issuer, { clients, until: now + this.deps.cacheMs });
     }
@@ -127,6 +142,27 @@ export class ClientAuthenticator {
 
   private assertUsableBeforeClaims(p: ClientPrincipal): void {
     if (p.client.status !== 'active') throw forbidden('This client is suspended', 'CLIENT_SUSPENDED');
+  }
+}
+
+/** One promise per key while its lookup runs; callers arriving meanwhile share it. */
+class InFlightLookups<T> {
+  private readonly running = new Map<string, Promise<T>>();
+
+  run(key: string, lookup: () => Promise<T>): Promise<T> {
+    const running = this.running.get(key);
+    if (running) return running;
+    const started = lookup();
+    this.running.set(key, started);
+    const forget = () => {
+      if (this.running.get(key) === started) this.running.delete(key);
+    };
+    started.then(forget, forget);
+    return started;
+  }
+
+  clear(): void {
+    this.running.clear();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { PluginDeps } from '../../../kernel/index.ts';
+import { InFlightLimit, type PluginDeps } from '../../../kernel/index.ts';
 import type { ClientApiConfig } from '../config.ts';
 import { ClientAuthenticator } from './authenticator.ts';
 import { ClientAdmin } from './client-admin.ts';
@@ -53,6 +53,9 @@ export function createClientApiServices(deps: ClientApiDeps) {
     dataObjects: deps.dataObjects,
     gatewayRoutes: deps.gatewayRoutes,
     defaultRequestsPerMinute: pluginConfig.CLIENT_DEFAULT_REQUESTS_PER_MINUTE,
+    /** Gateway calls (passthrough, automations) running per client in this process. */
+    inFlight: new InFlightLimit(),
+    maxInFlight: pluginConfig.CLIENT_MAX_IN_FLIGHT,
   };
 }
 

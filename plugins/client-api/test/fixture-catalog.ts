@@ -92,39 +92,46 @@ export function fixtureCatalog(endpoints: FixtureEndpoint[]): { plugin: PluginMa
       return undefined;
     },
     async callRoute(endpointId, routeId, input) {
-      const e = endpoints.find((x) => x.id === endpointId);
-      const r = e?.routes.find((x) => x.id === routeId);
-      if (!e || !r) throw new HttpError(404, 'ROUTE_NOT_FOUND', 'Route not found');
-      const path = r.pathTemplate.replace(/\{([A-Za-z0-9_]+)\}/g, (_, n: string) =>
-        encodeURIComponent(input.params?.[n] ?? ''),
-      );
-      const url = new URL(path, e.baseUrl);
-      for (const [name, value] of Object.entries(input.query ?? {}))
-        for (const v of [value].flat()) url.searchParams.append(name, v);
-      const body =
-        input.body === undefined
-          ? undefined
-          : Buffer.isBuffer(input.body) || typeof input.body === 'string'
-            ? input.body
-            : JSON.stringify(input.body);
-      const headers: Record<string, string> = { ...(input.headers ?? {}), [e.credential[0]]: e.credential[1] };
-      if (body !== undefined && !Buffer.isBuffer(input.body) && typeof input.body !== 'string')
-        headers['content-type'] = 'application/json';
-      try {
-        return await answerOf(
-          await request(url, {
-            method: r.method as 'GET',
-            headers,
-            body,
-            headersTimeout: input.timeoutMs ?? 5_000,
-            bodyTimeout: input.timeoutMs ?? 5_000,
-          }),
-        );
-      } catch (err) {
-        throw new HttpError(502, 'UPSTREAM_FAILED', `Upstream failed: ${(err as Error).message}`);
-      }
+      return answerOf(await send(endpointId, routeId, input));
+    },
+    async streamRoute(endpointId, routeId, input) {
+      const res = await send(endpointId, routeId, input);
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers[name] = value;
+      return { status: res.statusCode, headers, body: res.body };
     },
   };
+  async function send(endpointId: string, routeId: string, input: Parameters<GatewayRoutes['callRoute']>[2]) {
+    const e = endpoints.find((x) => x.id === endpointId);
+    const r = e?.routes.find((x) => x.id === routeId);
+    if (!e || !r) throw new HttpError(404, 'ROUTE_NOT_FOUND', 'Route not found');
+    const path = r.pathTemplate.replace(/\{([A-Za-z0-9_]+)\}/g, (_, n: string) =>
+      encodeURIComponent(input.params?.[n] ?? ''),
+    );
+    const url = new URL(path, e.baseUrl);
+    for (const [name, value] of Object.entries(input.query ?? {}))
+      for (const v of [value].flat()) url.searchParams.append(name, v);
+    const body =
+      input.body === undefined
+        ? undefined
+        : Buffer.isBuffer(input.body) || typeof input.body === 'string'
+          ? input.body
+          : JSON.stringify(input.body);
+    const headers: Record<string, string> = { ...(input.headers ?? {}), [e.credential[0]]: e.credential[1] };
+    if (body !== undefined && !Buffer.isBuffer(input.body) && typeof input.body !== 'string')
+      headers['content-type'] = 'application/json';
+    try {
+      return await request(url, {
+        method: r.method as 'GET',
+        headers,
+        body,
+        headersTimeout: input.timeoutMs ?? 5_000,
+        bodyTimeout: input.timeoutMs ?? 5_000,
+      });
+    } catch (err) {
+      throw new HttpError(502, 'UPSTREAM_FAILED', `Upstream failed: ${(err as Error).message}`);
+    }
+  }
   const outbound: OutboundFetch = {
     async fetch(url, init = {}) {
       outboundCalls.push(url);

@@ -1,6 +1,9 @@
 import { isHttpError, type Clock, type Logger, type ServiceMap } from '../../../kernel/index.ts';
 import { deliveryBody, deliveryHeaders, retryAfterMs } from './request.ts';
 
+/** Bytes of a receiver's answer kept (the answer is never read; small ones are, so the connection is reused). */
+const RECEIVER_ANSWER_BYTES = 64 * 1024;
+
 type Queue = ServiceMap['objectEventQueue'];
 type GatewayRoutes = ServiceMap['gatewayRoutes'];
 type ClaimedDelivery = Awaited<ReturnType<Queue['claim']>>[number];
@@ -205,6 +208,8 @@ export class DeliveryWorker {
       body: Buffer.from(body, 'utf8'),
       headers: deliveryHeaders(delivery, body, timestamp, secret),
       timeoutMs: this.timeoutMs,
+      // Only the status and Retry-After are read: a receiver's long answer is cut, never held.
+      maxBytes: RECEIVER_ANSWER_BYTES,
     });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>(

@@ -3,8 +3,9 @@ import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 import { HttpError, badRequest } from '../../../kernel/index.ts';
-import type { GatewayAnswer } from '../ports.ts';
+import type { GatewayAnswer, GatewayStreamedAnswer } from '../ports.ts';
 import { type AddressPolicy, normaliseHost } from './address-policy.ts';
+import { cappedStream, UpstreamTooLargeError } from './capped-stream.ts';
 
 /** Resolves a host name to its addresses (injectable so tests can point a name anywhere). */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -23,7 +24,7 @@ export interface OutboundOptions {
   connectTimeoutMs: number;
   /** Default whole-call timeout (headers and body). */
   timeoutMs: number;
-  /** Default cap on a response body; the rest is cut off and `truncated` set. */
+  /** Cap on a response body (a request may ask for less): `request` cuts the rest off and sets `truncated`, `stream` fails. */
   maxResponseBytes: number;
   /** Redirects `fetch` follows (each hop re-checked by the connector); route calls never follow. */
   maxRedirects: number;
@@ -36,6 +37,9 @@ export interface OutboundRequest {
   timeoutMs?: number;
   maxBytes?: number;
 }
+
+/** Answers up to this size with a declared Content-Length are read whole by `stream` (held briefly, cheap to send). */
+const SMALL_ANSWER_BYTES = 16 * 1024;
 
 // Connection-level headers that describe one hop, never forwarded in either direction.
 export const HOP_BY_HOP = new Set([
@@ -102,7 +106,7 @@ export class OutboundHttp {
   async request(url: string | URL, init: OutboundRequest = {}): Promise<GatewayAnswer> {
     const target = checkedUrl(url);
     const timeoutMs = Math.min(init.timeoutMs ?? this.opts.timeoutMs, 300_000);
-    const maxBytes = init.maxBytes ?? this.opts.maxResponseBytes;
+    const maxBytes = Math.min(init.maxBytes ?? this.opts.maxResponseBytes, this.opts.maxResponseBytes);
     const signal = AbortSignal.timeout(timeoutMs);
     try {
       const res = await request(target, {
@@ -119,6 +123,63 @@ export class OutboundHttp {
     } catch (err) {
       throw upstreamError(err, target, signal.aborted);
     }
+  }
+
+  /**
+   * One request whose answer body is passed on as it arrives (no redirects followed). The status and
+   * headers must arrive within the timeout, and so must each part of the body after the one before:
+   * a long answer that keeps flowing is not cut by the clock, only by `maxBytes`. A declared
+   * `Content-Length` above `maxBytes` is refused before the body is read; one of at most 16 KiB is
+   * read whole and handed over as a Buffer.
+   */
+  async stream(url: string | URL, init: OutboundRequest = {}): Promise<GatewayStreamedAnswer> {
+    const target = checkedUrl(url);
+    const timeoutMs = Math.min(init.timeoutMs ?? this.opts.timeoutMs, 300_000);
+    const maxBytes = Math.min(init.maxBytes ?? this.opts.maxResponseBytes, this.opts.maxResponseBytes);
+    // Until the headers arrive (name resolution and connection included), then only the body's pauses count.
+    const untilHeaders = new AbortController();
+    const timer = setTimeout(
+      () => untilHeaders.abort(new DOMException('headers timed out', 'TimeoutError')),
+      timeoutMs,
+    );
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(target, {
+        dispatcher: this.agent,
+        method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
+        headers: init.headers,
+        body: init.body,
+        signal: untilHeaders.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+    } catch (err) {
+      throw upstreamError(err, target, untilHeaders.signal.aborted);
+    } finally {
+      clearTimeout(timer);
+    }
+    const declared = res.headers['content-length'];
+    const length = typeof declared === 'string' && /^\d{1,15}$/.test(declared) ? Number(declared) : undefined;
+    if (length !== undefined && length > maxBytes) {
+      res.body.destroy();
+      throw new UpstreamTooLargeError(maxBytes);
+    }
+    const headers = flattenHeaders(res.headers);
+    if (length !== undefined && length <= SMALL_ANSWER_BYTES) {
+      // A small answer (most API answers) is read whole: passing a buffer on costs the sender less than a stream.
+      try {
+        const { body } = await readCapped(res.body, maxBytes);
+        return { status: res.statusCode, headers, body, length: body.length };
+      } catch (err) {
+        throw upstreamError(err, target, false);
+      }
+    }
+    return {
+      status: res.statusCode,
+      headers,
+      body: cappedStream(res.body, maxBytes),
+      ...(length !== undefined ? { length } : {}),
+    };
   }
 
   /** Like `request`, following up to `maxRedirects` redirects; credentials are dropped when the origin changes. */

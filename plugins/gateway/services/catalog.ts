@@ -70,6 +70,11 @@ export function gatewayRoutes(deps: {
       if (!found) throw new HttpError(404, 'ROUTE_NOT_FOUND', 'No such gateway route');
       return deps.caller.call(found.endpoint, found.route, input);
     },
+    async streamRoute(endpointId, routeId, input) {
+      const found = await load(endpointId, routeId);
+      if (!found) throw new HttpError(404, 'ROUTE_NOT_FOUND', 'No such gateway route');
+      return deps.caller.stream(found.endpoint, found.route, input);
+    },
     async matchRoute(endpointKey, method, path) {
       const entry = isUuid(endpointKey)
         ? await deps.cache.byEndpointId(endpointKey)

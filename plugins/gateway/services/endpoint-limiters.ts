@@ -1,18 +1,64 @@
 import Bottleneck from 'bottleneck';
-import { tooManyRequests } from '../../../kernel/index.ts';
+import { InFlightLimit, tooManyRequests } from '../../../kernel/index.ts';
 import type { Endpoint } from '../model.ts';
 
 /**
- * One bottleneck limiter per endpoint with a rate limit, rebuilt when its settings change. Calls
- * beyond `maxQueued` waiting calls are refused at once with 429 rather than piling up; the counters
- * are this process's (one gateway instance is the supported deployment).
+ * What bounds the calls to one endpoint in this process (one gateway instance is the supported
+ * deployment):
+ * - every endpoint: at most `maxInFlight` calls at once (`GATEWAY_ENDPOINT_MAX_IN_FLIGHT`), whoever
+ *   makes them; the next is refused at once with 429 `ENDPOINT_BUSY` and `Retry-After: 1`. A streamed
+ *   answer counts until its body is over, not only until its headers arrived.
+ * - an endpoint with a rate limit: one bottleneck limiter, rebuilt when its settings change. Calls
+ *   beyond `maxQueued` waiting calls are refused at once with 429 rather than piling up.
  */
 export class EndpointLimiters {
   private readonly limiters = new Map<string, { settings: string; limiter: Bottleneck }>();
+  private readonly inFlight = new InFlightLimit();
 
-  async run<T>(endpoint: Endpoint, work: () => Promise<T>): Promise<T> {
+  constructor(private readonly maxInFlight: number) {}
+
+  /**
+   * Runs `work` under the endpoint's limits. With `heldUntil`, the call keeps its slots after `work`
+   * answered, until the promise `heldUntil(answer)` settles (a streamed body that is still flowing).
+   */
+  async run<T>(endpoint: Endpoint, work: () => Promise<T>, heldUntil?: (answer: T) => Promise<unknown>): Promise<T> {
+    const release = this.inFlight.acquire(endpoint.id, this.maxInFlight);
+    if (!release)
+      throw tooManyRequests(
+        `Endpoint ${endpoint.name} has ${this.maxInFlight} calls in flight; try again shortly`,
+        1,
+        'ENDPOINT_BUSY',
+      );
+    let held = false;
+    try {
+      const limiter = this.limiterOf(endpoint);
+      const answer = limiter ? await this.scheduled(endpoint, limiter, work, heldUntil) : await work();
+      if (heldUntil) {
+        held = true;
+        heldUntil(answer).then(release, release);
+      }
+      return answer;
+    } finally {
+      if (!held) release();
+    }
+  }
+
+  forget(endpointId: string): void {
+    const entry = this.limiters.get(endpointId);
+    if (entry) void entry.limiter.stop({ dropWaitingJobs: false });
+    this.limiters.delete(endpointId);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      [...this.limiters.values()].map((e) => e.limiter.stop({ dropWaitingJobs: true }).catch(() => undefined)),
+    );
+    this.limiters.clear();
+  }
+
+  private limiterOf(endpoint: Endpoint): Bottleneck | undefined {
     const limits = endpoint.rateLimit;
-    if (!limits || (limits.requestsPerMinute === undefined && limits.maxConcurrent === undefined)) return work();
+    if (!limits || (limits.requestsPerMinute === undefined && limits.maxConcurrent === undefined)) return undefined;
     const settings = JSON.stringify(limits);
     let entry = this.limiters.get(endpoint.id);
     if (!entry || entry.settings !== settings) {
@@ -29,8 +75,27 @@ export class EndpointLimiters {
       entry = { settings, limiter };
       this.limiters.set(endpoint.id, entry);
     }
+    return entry.limiter;
+  }
+
+  /** `work` through the limiter; with `heldUntil` its concurrency slot stays taken until that settles. */
+  private async scheduled<T>(
+    endpoint: Endpoint,
+    limiter: Bottleneck,
+    work: () => Promise<T>,
+    heldUntil?: (answer: T) => Promise<unknown>,
+  ): Promise<T> {
     try {
-      return await entry.limiter.schedule(work);
+      if (!heldUntil) return await limiter.schedule(work);
+      return await new Promise<T>((resolve, reject) => {
+        limiter
+          .schedule(async () => {
+            const answer = await work();
+            resolve(answer);
+            await heldUntil(answer).catch(() => undefined);
+          })
+          .catch(reject);
+      });
     } catch (err) {
       if (err instanceof Bottleneck.BottleneckError) {
         throw tooManyRequests(
@@ -41,18 +106,5 @@ export class EndpointLimiters {
       }
       throw err;
     }
-  }
-
-  forget(endpointId: string): void {
-    const entry = this.limiters.get(endpointId);
-    if (entry) void entry.limiter.stop({ dropWaitingJobs: false });
-    this.limiters.delete(endpointId);
-  }
-
-  async stop(): Promise<void> {
-    await Promise.all(
-      [...this.limiters.values()].map((e) => e.limiter.stop({ dropWaitingJobs: true }).catch(() => undefined)),
-    );
-    this.limiters.clear();
   }
 }

@@ -54,7 +54,7 @@ export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resol
   const endpointStore = new EndpointStore(deps.db);
   const routeStore = new RouteStore(deps.db);
   const tokens = new OAuth2Tokens({ outbound, secretBox: deps.secretBox, clock: deps.clock });
-  const limiters = new EndpointLimiters();
+  const limiters = new EndpointLimiters(cfg.GATEWAY_ENDPOINT_MAX_IN_FLIGHT);
   const cache = new CatalogCache({
     endpoints: endpointStore,
     routes: routeStore,

@@ -1,7 +1,8 @@
 import { HttpError, badRequest, isHttpError, type SecretBox } from '../../../kernel/index.ts';
 import type { Endpoint, Route } from '../model.ts';
-import { HOP_BY_HOP, type OutboundHttp } from '../outbound/outbound-http.ts';
-import type { GatewayAnswer, GatewayCallInput } from '../ports.ts';
+import { finished } from 'node:stream/promises';
+import { HOP_BY_HOP, type OutboundHttp, type OutboundRequest } from '../outbound/outbound-http.ts';
+import type { GatewayAnswer, GatewayCallInput, GatewayStreamedAnswer } from '../ports.ts';
 import type { EndpointLimiters } from './endpoint-limiters.ts';
 import type { OAuth2Tokens } from './oauth2-tokens.ts';
 import { fillTemplate } from './path-template.ts';
@@ -46,6 +47,34 @@ export class RouteCaller {
   ) {}
 
   async call(endpoint: Endpoint, route: Route, input: GatewayCallInput = {}): Promise<GatewayAnswer> {
+    const { url, request } = this.prepare(endpoint, route, input);
+    return this.deps.limiters.run(endpoint, async () => {
+      await this.addCredentials(endpoint, request.headers, url);
+      return this.afterAnswer(endpoint, await this.deps.outbound.request(url, request));
+    });
+  }
+
+  /** Like `call`, the body streamed; the endpoint's slots stay taken until the body is over. */
+  async stream(endpoint: Endpoint, route: Route, input: GatewayCallInput = {}): Promise<GatewayStreamedAnswer> {
+    const { url, request } = this.prepare(endpoint, route, input);
+    return this.deps.limiters.run(
+      endpoint,
+      async () => {
+        await this.addCredentials(endpoint, request.headers, url);
+        return this.afterAnswer(endpoint, await this.deps.outbound.stream(url, request));
+      },
+      (answer) => (Buffer.isBuffer(answer.body) ? Promise.resolve() : finished(answer.body)),
+    );
+  }
+
+  private afterAnswer<A extends { status: number }>(endpoint: Endpoint, answer: A): A {
+    if (answer.status === 401 && endpoint.authType === 'oauth2ClientCredentials')
+      this.deps.tokens.invalidate(endpoint.id);
+    return answer;
+  }
+
+  /** The URL and request of a call, before credentials: template, query, headers, body, timeout. */
+  private prepare(endpoint: Endpoint, route: Route, input: GatewayCallInput) {
     const url = new URL(endpoint.baseUrl.replace(/\/+$/, '') + fillTemplate(route.path, input.params));
     for (const [name, value] of Object.entries(input.query ?? {})) {
       for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(v));
@@ -66,13 +95,10 @@ export class RouteCaller {
       }
     }
     const timeoutMs = Math.min(input.timeoutMs ?? endpoint.timeoutMs, endpoint.timeoutMs);
-    return this.deps.limiters.run(endpoint, async () => {
-      await this.addCredentials(endpoint, headers, url);
-      const answer = await this.deps.outbound.request(url, { method: route.method, headers, body, timeoutMs });
-      if (answer.status === 401 && endpoint.authType === 'oauth2ClientCredentials')
-        this.deps.tokens.invalidate(endpoint.id);
-      return answer;
-    });
+    return {
+      url,
+      request: { method: route.method, headers, body, timeoutMs, maxBytes: input.maxBytes } satisfies OutboundRequest,
+    };
   }
 
   private async addCredentials(endpoint: Endpoint, headers: Record<string, string>, url: URL): Promise<void> {

@@ -32,6 +32,7 @@ describe('gateway remote plugins (/api/remote/<id>/) and vendor presets', () => 
           res.statusCode = 404;
           return void res.end('{"cod":"404","message":"city not found"}');
         }
+        if (url.searchParams.get('q') === 'Babel') return void res.end(`{"name":"${'x'.repeat(100_000)}"}`);
         res.end(
           JSON.stringify({
             name: url.searchParams.get('q'),
@@ -92,6 +93,19 @@ describe('gateway remote plugins (/api/remote/<id>/) and vendor presets', () => 
       expect(up.requests).to.have.length(2);
       expect((await g.call('GET', '/api/remote/weather-widget/current?city=Atlantis', null)).statusCode).to.equal(404);
       expect((await g.call('GET', '/api/remote/weather-widget/current', null)).statusCode).to.equal(400);
+    });
+
+    it('makes one upstream call for visitors asking for the same city at once, and keeps no large answer', async () => {
+      clock.advance(301_000); // nothing cached any more
+      up.requests.length = 0;
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () => g.call('GET', '/api/remote/weather-widget/current?city=Hamburg', null)),
+      );
+      expect(answers.map((a) => a.statusCode)).to.deep.equal(Array(10).fill(200));
+      expect(up.requests).to.have.length(1);
+      const large = await g.call('GET', '/api/remote/weather-widget/current?city=Babel', null);
+      expect(large.statusCode).to.equal(502);
+      expect(large.json().code).to.equal('UPSTREAM_TOO_LARGE');
     });
   });
 
