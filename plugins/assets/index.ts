@@ -14,6 +14,7 @@ import { presetRoutes } from './routes/presets.ts';
 import { publicRoutes } from './routes/public.ts';
 import { storageRoutes } from './routes/storage.ts';
 import { provideAssetLibrary } from './services/asset-library-provider.ts';
+import { assetBundleFiles } from './services/bundle-files.ts';
 import { createAssetServices } from './services/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -39,6 +40,8 @@ export default definePlugin({
   provides: {
     assetLibrary: ({ services }): AssetLibrary => provideAssetLibrary(services),
   },
+  // Library files a website bundle carries (the bundles plugin's registry).
+  contributes: { websiteBundleFiles: ({ services }) => assetBundleFiles(services) },
   // An unreachable store does not stop the process: its routes answer 503 until the store is back.
   async onStart({ services, log }) {
     await services.storage.ensureBucket().catch((err) => log.warn({ err }, 'asset store not ready at start'));

@@ -18,6 +18,7 @@ import { websitePathRoutes } from './routes/website-paths.ts';
 import { websiteRoutes } from './routes/websites.ts';
 import { createContentServices, type ContentServices } from './services/index.ts';
 import { formNotifySource, mailRenderer } from './services/mail-contributions.ts';
+import { contentBundlePart } from './services/bundle-part.ts';
 import { pageSearchSource } from './services/search-source.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -75,6 +76,8 @@ export default definePlugin({
     mailRenderers: ({ services, pluginConfig }) =>
       mailRenderer({ settings: services.settings, maxTreeBytes: pluginConfig.CONTENT_MAX_TREE_BYTES }),
     formNotifySources: ({ services }) => formNotifySource(services.pageStore),
+    // The website, its pages, snippets, templates, menus and themes in a website bundle (bundles plugin).
+    websiteBundleParts: ({ services, pluginConfig }) => contentBundlePart(services, pluginConfig),
   },
   async routes(app, { services }) {
     websiteRoutes(app, services);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { definePlugin } from '../../kernel/index.ts';
+import { dataBundlePart } from './bundle-part.ts';
 import { DataConfig } from './config.ts';
 import { retentionJob } from './jobs/retention.ts';
 import { DATA_PERMISSIONS } from './permissions.ts';
@@ -47,6 +48,8 @@ export default definePlugin({
   },
   contributes: {
     searchSources: () => [objectSearchSource, classSearchSource],
+    // Its classes, components and objects in a website bundle (the bundles plugin's registry).
+    websiteBundleParts: ({ services, db }) => dataBundlePart(services, db),
   },
   // Every process that reads (core-api, gateway) drops cached answers when any process changes objects.
   async onStart({ services, recordHooks }) {

@@ -1,0 +1,75 @@
+import type { PluginContributions } from '../../../kernel/index.ts';
+import { notFound } from '../../../kernel/index.ts';
+import type { AssetServices } from './index.ts';
+
+type Files = PluginContributions['websiteBundleFiles'];
+
+const DELIVERY = '/dam-asset/';
+
+/** `/dam-asset/<encoded path>?v=3` (with or without the host) → the library path. */
+function deliveryPath(text: string): string | undefined {
+  const at = text.indexOf(DELIVERY);
+  if (at < 0) return undefined;
+  const rest = text.slice(at + DELIVERY.length).split(/[?#]/)[0];
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The asset plugin's files in a website bundle (the bundles plugin's registry `websiteBundleFiles`):
+ * which library files a website's content and objects reference, their bytes (streamed from the
+ * store), and storing a bundle's file as a new library asset.
+ */
+export function assetBundleFiles(s: AssetServices): Files {
+  return {
+    maxFileBytes: s.config.ASSET_MAX_FILE_BYTES,
+    async describe(references) {
+      const wanted = new Set<string>();
+      for (const r of references) {
+        if (r.length > 6144) continue;
+        wanted.add(deliveryPath(r) ?? r);
+      }
+      const list = [...wanted];
+      const found = new Map<string, Awaited<ReturnType<typeof s.library.get>>>();
+      for (let i = 0; i < list.length; i += 1000)
+        for (const row of (await s.library.resolve(list.slice(i, i + 1000))).values()) found.set(row.id, row);
+      return [...found.values()]
+        .sort((a, b) => a.path.localeCompare(b.path))
+        .map((row) => ({
+          id: row.id,
+          uuid: row.uuid,
+          path: row.path,
+          url: `${DELIVERY}${row.path}`,
+          filename: row.filename,
+          mimeType: row.mime_type,
+          size: Number(row.size),
+          visibility: row.visibility,
+        }));
+    },
+    async open(id) {
+      const row = await s.library.get(id);
+      const got = await s.storage.get(row.storage_key);
+      if (!got) throw notFound(`The stored file of asset ${row.path} is missing`, 'ASSET_FILE_MISSING');
+      return got.body;
+    },
+    async byPath(path) {
+      const row = (await s.library.resolve([path])).get(path);
+      return row && { id: row.id, path: row.path, size: Number(row.size) };
+    },
+    async store({ body, path, visibility, actor }) {
+      const cut = path.lastIndexOf('/');
+      const row = await s.library.upload({
+        body,
+        folder: cut < 0 ? '' : path.slice(0, cut),
+        filename: path.slice(cut + 1),
+        visibility,
+        actor,
+        createdBy: actor.id,
+      });
+      return { id: row.id, path: row.path };
+    },
+  };
+}

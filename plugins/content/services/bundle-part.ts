@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { conflict, type PluginContributions } from '../../../kernel/index.ts';
+import { BUNDLE_COLUMNS, type BundleTable, ContentBundleStore } from '../store/bundle.ts';
+import type { ContentServices } from './index.ts';
+import { validateNodeTree } from './node-tree.ts';
+
+type Part = PluginContributions['websiteBundleParts'];
+type Plan = Awaited<ReturnType<Part['plan']>>;
+type Row = Record<string, unknown>;
+
+/** Manifest section → table, in insert order (pages before the menu entries that point at them). */
+const SECTIONS: ReadonlyArray<[string, BundleTable, string]> = [
+  ['themes', 'content_themes', 'theme'],
+  ['websiteTemplates', 'content_layouts', 'template'],
+  ['snippets', 'content_snippets', 'snippet'],
+  ['pages', 'content_pages', 'page'],
+  ['websitePaths', 'content_website_paths', 'path'],
+];
+
+const camel = (s: string) => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+const toManifest = (row: Row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [camel(k), v]));
+
+const list = (m: Row, key: string) => (Array.isArray(m[key]) ? (m[key] as Row[]) : []);
+const nameOf = (kind: string, r: Row) => String(r.path ?? r.name ?? r.label ?? r.id ?? kind);
+
+/**
+ * The content plugin's part of a website bundle: the website (its settings, without the site key),
+ * pages with their current node trees (history is not carried: `versions: "current"`), snippets,
+ * layout templates (`websiteTemplates`), menu entries (`websitePaths`) and themes. Import writes new
+ * rows with new ids in the caller's transaction; references to old ids inside node trees follow.
+ */
+export function contentBundlePart(
+  s: ContentServices,
+  cfg: { ENFORCE_PUBLISH_PERMISSION: boolean; CONTENT_MAX_TREE_BYTES: number },
+): Part {
+  const enforcePublish = cfg.ENFORCE_PUBLISH_PERMISSION;
+  // Node trees pass the same checks as the editor's saves (no script, raw HTML or javascript: links).
+  const checkTrees = (m: Row) => {
+    for (const section of ['pages', 'snippets'])
+      list(m, section).forEach((r, i) => {
+        if (r.content !== undefined) validateNodeTree(r.content, `${section}.${i}.content`, cfg.CONTENT_MAX_TREE_BYTES);
+      });
+  };
+  const store = new ContentBundleStore(s.kernel.db);
+  return {
+    id: 'content',
+    order: 20,
+    async exportSections({ websiteId }) {
+      const site = await store.website(websiteId);
+      if (!site) return {};
+      const out: Row = { website: { ...toManifest(site), versions: 'current' } };
+      for (const [section, table] of SECTIONS)
+        out[section] = (await store.rows(table, websiteId)).map((r) => toManifest(r));
+      return out;
+    },
+    async plan(manifest, ctx) {
+      const plan: Plan = { counts: {}, actions: [], warnings: [], blocking: [] };
+      checkTrees(manifest);
+      const site = manifest.website as Row | undefined;
+      plan.counts.website = site ? 1 : 0;
+      for (const [section] of SECTIONS) plan.counts[section] = list(manifest, section).length;
+      if (!site) return plan;
+      const taken = await store.websiteAt(ctx.rootPath);
+      const action = taken
+        ? {
+            kind: 'website',
+            name: ctx.rootPath,
+            action: 'conflict' as const,
+            reason: `a website already has the root path ${ctx.rootPath}; import with ?rootPath=/other`,
+          }
+        : { kind: 'website', name: ctx.rootPath, action: 'create' as const };
+      plan.actions.push(action);
+      if (taken) plan.blocking.push(action);
+      const published = list(manifest, 'pages').filter((p) => p.published).length;
+      if (published && enforcePublish && !ctx.mayPublish)
+        plan.warnings.push(`${published} published pages are imported as drafts: publishing needs objects:publish`);
+      return plan;
+    },
+    async apply(manifest, ctx) {
+      const site = manifest.website as Row | undefined;
+      if (!site) return;
+      checkTrees(manifest);
+      const { trx, ids } = ctx;
+      ctx.current = { kind: 'website', name: ctx.rootPath };
+      if (await store.websiteAt(ctx.rootPath, trx))
+        throw conflict(`A website already has the root path ${ctx.rootPath}`, 'ROOT_PATH_TAKEN', 'rootPath');
+      const websiteId = randomUUID();
+      if (typeof site.id === 'string') ids.set(site.id, websiteId);
+      // New ids first, so references between pages, snippets and menu entries follow in one pass.
+      const groups = new Map<string, string>();
+      for (const [section] of SECTIONS)
+        for (const r of list(manifest, section)) {
+          if (typeof r.id === 'string') ids.set(r.id, randomUUID());
+          if (typeof r.translationGroupId === 'string' && !groups.has(r.translationGroupId))
+            groups.set(r.translationGroupId, randomUUID());
+        }
+      await store.insertWebsite(trx, {
+        id: websiteId,
+        name: site.name,
+        root_path: ctx.rootPath,
+        locales: site.locales,
+        settings: ctx.remap(site.settings ?? {}),
+        theme: site.theme ?? null,
+        domains: [],
+        kind: site.kind ?? 'website',
+      });
+      ctx.created.website = 1;
+      const publish = !enforcePublish || ctx.mayPublish;
+      for (const [section, table, kind] of SECTIONS) {
+        for (const r of list(manifest, section)) {
+          ctx.current = { kind, name: nameOf(kind, r) };
+          const row: Row = { website_id: websiteId };
+          for (const column of BUNDLE_COLUMNS[table]) {
+            const value = r[camel(column)];
+            if (value !== undefined) row[column] = ctx.remap(value);
+          }
+          row.id = ids.get(String(r.id)) ?? randomUUID();
+          if (table === 'content_pages') {
+            row.translation_group_id = groups.get(String(r.translationGroupId)) ?? randomUUID();
+            row.published = publish && r.published === true;
+            row.published_at = row.published ? new Date() : null;
+          }
+          await store.insert(trx, table, row);
+          ctx.created[section] = (ctx.created[section] ?? 0) + 1;
+        }
+      }
+      ctx.current = null;
+      // Public caches drop what they hold once the import commits.
+      void trx.executionPromise?.then(
+        () => {
+          s.publicPages.invalidate();
+          s.sitemaps.invalidate();
+          s.directory.invalidate();
+        },
+        () => undefined,
+      );
+    },
+  };
+}
