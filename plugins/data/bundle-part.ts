@@ -1,5 +1,6 @@
-import { isUuid, type Db, type PluginContributions } from '../../kernel/index.ts';
+import { type Db, isUuid, type PermissionRegistry, type PluginContributions } from '../../kernel/index.ts';
 import type { ClassRow, ComponentRow, FieldDef, ObjectRow } from './model.ts';
+import { DATA_KEYS } from './permissions.ts';
 import type { DataServices } from './services/index.ts';
 import { BundleStore } from './store/bundle-store.ts';
 
@@ -41,7 +42,7 @@ const classOut = (c: ClassRow | ComponentRow): BundleClass => ({
  * those referenced). Import reuses a class of the same name and fields, creates a missing one and
  * refuses (conflict) one whose fields differ.
  */
-export function dataBundlePart(s: DataServices, db: Db): Part {
+export function dataBundlePart(s: DataServices, db: Db, permissions: PermissionRegistry): Part {
   const store = new BundleStore(db);
   const list = <T>(m: Record<string, unknown>, key: string) => (Array.isArray(m[key]) ? (m[key] as T[]) : []);
   return {
@@ -87,8 +88,10 @@ export function dataBundlePart(s: DataServices, db: Db): Part {
         })),
       };
     },
-    async plan(manifest) {
+    async plan(manifest, ctx) {
       const plan: Plan = { counts: {}, actions: [], warnings: [], blocking: [] };
+      // Creating a definition needs the key its own route needs: objects:write alone never adds classes.
+      const mayDefine = permissions.allows(ctx.actor, DATA_KEYS.classesManage);
       const classes = new Map((await store.classes()).map((c) => [c.name, c]));
       const components = new Map((await store.components()).map((c) => [c.name, c]));
       for (const [kind, section, existing] of [
@@ -100,7 +103,14 @@ export function dataBundlePart(s: DataServices, db: Db): Part {
         for (const item of items) {
           const found = existing.get(item.name);
           const action = !found
-            ? { kind, name: item.name, action: 'create' as const }
+            ? mayDefine
+              ? { kind, name: item.name, action: 'create' as const }
+              : {
+                  kind,
+                  name: item.name,
+                  action: 'conflict' as const,
+                  reason: `creating the ${kind} ${item.name} needs ${DATA_KEYS.classesManage}`,
+                }
             : sameFields(found.fields ?? [], item.fields ?? [])
               ? { kind, name: item.name, action: 'reuse' as const, reason: 'same name and fields' }
               : {

@@ -49,7 +49,7 @@ export default definePlugin({
   contributes: {
     searchSources: () => [objectSearchSource, classSearchSource],
     // Its classes, components and objects in a website bundle (the bundles plugin's registry).
-    websiteBundleParts: ({ services, db }) => dataBundlePart(services, db),
+    websiteBundleParts: ({ services, db, permissions }) => dataBundlePart(services, db, permissions),
   },
   // Every process that reads (core-api, gateway) drops cached answers when any process changes objects.
   async onStart({ services, recordHooks }) {

@@ -297,7 +297,7 @@ describe('bundles: website export and import', function () {
 
   it('publishing needs objects:publish: an editor imports drafts; objects:write is needed at all', async () => {
     const { editor, reader } = await target.t.users({
-      editor: ['objects:read', 'objects:write', 'data:classes:manage'],
+      editor: ['objects:read', 'objects:write'],
       reader: ['objects:read'],
     });
     expect((await importZip(target.t, reader, zip, '?dryRun=1')).statusCode).to.equal(403);
