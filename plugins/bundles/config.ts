@@ -14,7 +14,7 @@ export const BundlesConfig = Type.Object({
     default: 8 * GB,
     minimum: 1024,
     maximum: 128 * GB,
-    description: 'sum of the uncompressed sizes of a bundle's entries (zip bomb cap); more: 400',
+    description: 'sum of the uncompressed sizes of the entries of a bundle (zip bomb cap); more: 400',
   }),
   BUNDLE_MAX_ENTRIES: Type.Integer({
     default: 100_000,
