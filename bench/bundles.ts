@@ -71,7 +71,6 @@ async function seed(s: Server): Promise<string> {
   for (let i = 0; i < OBJECTS; i += 500) {
     const objects = Array.from({ length: Math.min(500, OBJECTS - i) }, (_, j) => ({
       key: `p${i + j}`,
-      published: true,
       attributes: { title: `Product ${i + j}`, body: 'x'.repeat(200), file: paths[(i + j) % paths.length] },
     }));
     const out = await call(s, 'POST', '/data-objects/bulk', { className: 'BenchProduct', objects });

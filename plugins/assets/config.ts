@@ -132,6 +132,14 @@ export const AssetsConfig = Type.Object({
       description: 'bearer token of service calls (image endpoints, form-upload attach); unset = sessions only',
     }),
   ),
+  ASSET_SERVICE_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      maxLength: 500,
+      description:
+        'asset-processor base URL with its /api/v1 prefix, e.g. http://asset-processor:3002/api/v1: core-api reads and stores website bundle files there (with DAM_SERVICE_TOKEN); unset: in this process',
+    }),
+  ),
   DAM_PUBLIC_BASE_URL: BaseUrl(
     'absolute prefix of the delivery URLs returned by the API; empty = relative /dam-asset/... URLs',
   ),

@@ -14,7 +14,8 @@ import { presetRoutes } from './routes/presets.ts';
 import { publicRoutes } from './routes/public.ts';
 import { storageRoutes } from './routes/storage.ts';
 import { provideAssetLibrary } from './services/asset-library-provider.ts';
-import { assetBundleFiles } from './services/bundle-files.ts';
+import { assetBundleFiles, remoteBundleFiles } from './services/bundle-files.ts';
+import { bundleFileRoutes } from './routes/bundle-files.ts';
 import { createAssetServices } from './services/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -40,8 +41,14 @@ export default definePlugin({
   provides: {
     assetLibrary: ({ services }): AssetLibrary => provideAssetLibrary(services),
   },
-  // Library files a website bundle carries (the bundles plugin's registry).
-  contributes: { websiteBundleFiles: ({ services }) => assetBundleFiles(services) },
+  // Library files a website bundle carries (the bundles plugin's registry); with ASSET_SERVICE_URL
+  // (core-api in the split deployment) they come from the asset-processor over HTTP.
+  contributes: {
+    websiteBundleFiles: ({ services: s }) =>
+      s.config.ASSET_SERVICE_URL && s.config.DAM_SERVICE_TOKEN
+        ? remoteBundleFiles(s.config.ASSET_SERVICE_URL, s.config.DAM_SERVICE_TOKEN, s.config.ASSET_MAX_FILE_BYTES)
+        : assetBundleFiles(s),
+  },
   // An unreachable store does not stop the process: its routes answer 503 until the store is back.
   async onStart({ services, log }) {
     await services.storage.ensureBucket().catch((err) => log.warn({ err }, 'asset store not ready at start'));
@@ -60,6 +67,7 @@ export default definePlugin({
     await publicRoutes(app, services);
     await formRoutes(app, services);
     await mirrorRoutes(app, services);
+    await bundleFileRoutes(app, services);
   },
   jobs: [
     // Staged form-upload bytes never attached are removed after UPLOAD_STAGING_TTL_SECONDS (~2 h).

@@ -1,5 +1,5 @@
-import type { PluginContributions } from '../../../kernel/index.ts';
-import { notFound } from '../../../kernel/index.ts';
+import { type Dispatcher, request } from 'undici';
+import { HttpError, notFound, type PluginContributions } from '../../../kernel/index.ts';
 import type { AssetServices } from './index.ts';
 
 type Files = PluginContributions['websiteBundleFiles'];
@@ -70,6 +70,62 @@ export function assetBundleFiles(s: AssetServices): Files {
         createdBy: actor.id,
       });
       return { id: row.id, path: row.path };
+    },
+  };
+}
+
+/**
+ * The same files through the asset-processor's service routes (`ASSET_SERVICE_URL`, bearer
+ * `DAM_SERVICE_TOKEN`): what core-api uses in the split deployment, where the asset service owns the
+ * files. Bytes stream both ways.
+ */
+export function remoteBundleFiles(base: string, token: string, maxFileBytes: number): Files {
+  const url = (p: string) => `${base.replace(/\/$/, '')}${p}`;
+  const auth = { authorization: `Bearer ${token}` };
+  const fail = async (what: string, res: Dispatcher.ResponseData) => {
+    const text = await res.body.text();
+    let message = text.slice(0, 300);
+    let code = 'ASSET_SERVICE_ERROR';
+    try {
+      ({ message, code } = JSON.parse(text));
+    } catch {
+      // not a JSON error body: keep the text
+    }
+    // The library's refusals keep their status (a file too large is 413); anything else is the service's fault.
+    const status = res.statusCode >= 400 && res.statusCode < 500 ? res.statusCode : 502;
+    return new HttpError(status, code, `${what}: ${message}`);
+  };
+  const describe: Files['describe'] = async (references) => {
+    const res = await request(url('/dam/bundle-files/describe'), {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ references }),
+    });
+    if (res.statusCode !== 200) throw await fail('asset service', res);
+    return ((await res.body.json()) as { assets: Awaited<ReturnType<Files['describe']>> }).assets;
+  };
+  return {
+    maxFileBytes,
+    describe,
+    async open(id) {
+      const res = await request(url(`/dam/bundle-files/${encodeURIComponent(id)}`), { headers: auth, bodyTimeout: 0 });
+      if (res.statusCode !== 200) throw await fail(`asset ${id}`, res);
+      return res.body;
+    },
+    async byPath(path) {
+      const found = (await describe([path])).find((a) => a.path === path);
+      return found && { id: found.id, path: found.path, size: found.size };
+    },
+    async store({ body, path, visibility }) {
+      const query = new URLSearchParams({ path, visibility }).toString();
+      const res = await request(url(`/dam/bundle-files?${query}`), {
+        method: 'PUT',
+        headers: { ...auth, 'content-type': 'application/octet-stream' },
+        body,
+        bodyTimeout: 0,
+      });
+      if (res.statusCode !== 201) throw await fail(path, res);
+      return (await res.body.json()) as { id: string; path: string };
     },
   };
 }

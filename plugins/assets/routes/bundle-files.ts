@@ -1,0 +1,70 @@
+import { Type } from '@sinclair/typebox';
+import { type App, isUuid, notFound, unauthorized } from '../../../kernel/index.ts';
+import { assetBundleFiles } from '../services/bundle-files.ts';
+import type { AssetServices } from '../services/index.ts';
+import { DAM_SERVICE_ACTOR } from '../services/service-auth.ts';
+
+/**
+ * Website bundle files for core-api in the split deployment (bearer `DAM_SERVICE_TOKEN` only): which
+ * library files a website references, their bytes, and storing an imported file. core-api calls them
+ * when `ASSET_SERVICE_URL` is set (services/bundle-files.ts, `remoteBundleFiles`).
+ */
+export async function bundleFileRoutes(app: App, s: AssetServices): Promise<void> {
+  const files = assetBundleFiles(s);
+  const tags = ['website bundles'];
+  // Declared public for the kernel; the token is checked before the body is read.
+  const config = { public: true } as const;
+  const onRequest = async (request: Parameters<typeof s.auth.bearer>[0]) => {
+    if (!s.auth.bearer(request)) throw unauthorized('The service token is required', 'SERVICE_TOKEN_REQUIRED');
+    request.actor = DAM_SERVICE_ACTOR;
+  };
+  app.post(
+    '/api/v1/dam/bundle-files/describe',
+    {
+      config,
+      onRequest,
+      schema: {
+        tags,
+        body: Type.Object({ references: Type.Array(Type.String({ maxLength: 6144 }), { maxItems: 200_000 }) }),
+      },
+    },
+    async (request) => ({ assets: await files.describe(request.body.references) }),
+  );
+  app.get(
+    '/api/v1/dam/bundle-files/:id',
+    { config, onRequest, schema: { tags, params: Type.Object({ id: Type.String({ maxLength: 64 }) }) } },
+    async (request, reply) => {
+      if (!isUuid(request.params.id)) throw notFound('Asset not found', 'ASSET_NOT_FOUND');
+      return reply.header('content-type', 'application/octet-stream').send(await files.open(request.params.id));
+    },
+  );
+  // The bytes arrive unparsed and stream into the library (413 past ASSET_MAX_FILE_BYTES).
+  await app.register(async (scope) => {
+    const raw = scope as App;
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    raw.put(
+      '/api/v1/dam/bundle-files',
+      {
+        config,
+        onRequest,
+        schema: {
+          tags,
+          querystring: Type.Object({
+            path: Type.String({ minLength: 1, maxLength: 1024 }),
+            visibility: Type.Union([Type.Literal('public'), Type.Literal('private')]),
+          }),
+        },
+      },
+      async (request, reply) =>
+        reply.code(201).send(
+          await files.store({
+            body: request.raw,
+            path: request.query.path,
+            visibility: request.query.visibility,
+            actor: { type: 'system', id: null },
+          }),
+        ),
+    );
+  });
+}
