@@ -176,6 +176,7 @@ describe('bundles: website export and import', function () {
   });
 
   it('the apply writes the website in one go; the public site reads the same, ids remapped; audited', async () => {
+    const pageEvents = target.t.recordChanges('page');
     const res = await importZip(target.t, target.admin, zip);
     expect(res.statusCode, res.body).to.equal(201);
     const out = res.json();
@@ -208,6 +209,7 @@ describe('bundles: website export and import', function () {
     const rows = await auditRows(target.t, 'website.import');
     expect(rows).to.have.length(1);
     expect(rows[0]).to.include({ target_id: out.websiteId, target_label: 'Shop' });
+    expect(pageEvents.map((e) => e.kind)).to.deep.equal(['created', 'published']);
   });
 
   it('a second import reports the taken root path and reuses the class; 409 without ?rootPath, fine with it', async () => {

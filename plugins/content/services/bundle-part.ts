@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, type PluginContributions } from '../../../kernel/index.ts';
+import { announcePage } from '../events.ts';
 import { BUNDLE_COLUMNS, type BundleTable, ContentBundleStore } from '../store/bundle.ts';
 import type { ContentServices } from './index.ts';
 import { validateNodeTree } from './node-tree.ts';
@@ -122,6 +123,12 @@ export function contentBundlePart(
             row.published_at = row.published ? new Date() : null;
           }
           await store.insert(trx, table, row);
+          if (table === 'content_pages') {
+            // Announced like an editor's create, in the import's transaction (search, subscribers).
+            const page = await s.pages.get(String(row.id), trx);
+            await announcePage(s.kernel.recordHooks, trx, 'created', page, ctx.actor);
+            if (page.published) await announcePage(s.kernel.recordHooks, trx, 'published', page, ctx.actor);
+          }
           ctx.created[section] = (ctx.created[section] ?? 0) + 1;
         }
       }
