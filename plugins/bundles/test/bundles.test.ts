@@ -67,7 +67,12 @@ describe('bundles: website export and import', function () {
       if (res.statusCode !== status) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
       return res.json();
     };
-    site = await ok('POST', '/cms-one/websites', { name: 'Shop', rootPath: '/shop', locales: ['en'] });
+    site = await ok('POST', '/cms-one/websites', {
+      name: 'Shop',
+      rootPath: '/shop',
+      locales: ['en'],
+      settings: { color: 'red', analytics: { id: 'UA-1', apiToken: 'never-exported' } },
+    });
     await ok('POST', '/data-classes', {
       name: 'Product',
       label: 'Product',
@@ -128,6 +133,8 @@ describe('bundles: website export and import', function () {
     expect(manifest.version).to.equal(2);
     expect(manifest.website).to.include({ name: 'Shop', rootPath: '/shop', versions: 'current' });
     expect(manifest.website).not.to.have.property('siteKeyHash');
+    expect(manifest.website.settings).to.deep.equal({ color: 'red', analytics: { id: 'UA-1' } });
+    expect(entries.get('bundle.json')!.toString()).not.to.include('never-exported');
     expect(manifest.pages.map((p: { path: string }) => p.path)).to.deep.equal(['/lamp']);
     expect(manifest.websitePaths).to.have.length(1);
     expect(manifest.snippets).to.have.length(1);

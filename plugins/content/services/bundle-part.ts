@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, type PluginContributions } from '../../../kernel/index.ts';
 import { announcePage } from '../events.ts';
+import { redactSecrets } from '../routes/public.ts';
 import { BUNDLE_COLUMNS, type BundleTable, ContentBundleStore } from '../store/bundle.ts';
 import type { ContentServices } from './index.ts';
 import { validateNodeTree } from './node-tree.ts';
@@ -50,7 +51,9 @@ export function contentBundlePart(
     async exportSections({ websiteId }) {
       const site = await store.website(websiteId);
       if (!site) return {};
-      const out: Row = { website: { ...toManifest(site), versions: 'current' } };
+      // Secret-looking settings (token, password, key, ...) stay behind, as on the public read.
+      const website = { ...toManifest(site), settings: redactSecrets(site.settings ?? {}), versions: 'current' };
+      const out: Row = { website };
       for (const [section, table] of SECTIONS)
         out[section] = (await store.rows(table, websiteId)).map((r) => toManifest(r));
       return out;
