@@ -1,23 +1,23 @@
 import { Type } from '@sinclair/typebox';
-import { type App, isUuid, notFound, unauthorized } from '../../../kernel/index.ts';
+import { type App, isUuid, notFound } from '../../../kernel/index.ts';
+import { ASSET_KEYS } from '../permissions.ts';
 import { assetBundleFiles } from '../services/bundle-files.ts';
 import type { AssetServices } from '../services/index.ts';
-import { DAM_SERVICE_ACTOR } from '../services/service-auth.ts';
 
 /**
- * Website bundle files for core-api in the split deployment (bearer `DAM_SERVICE_TOKEN` only): which
+ * Website bundle files for core-api in the split deployment (bearer `DAM_SERVICE_TOKEN`, or a signed-in
+ * user holding `assets:read`, `assets:upload` to store, like the form-upload attach route): which
  * library files a website references, their bytes, and storing an imported file. core-api calls them
  * when `ASSET_SERVICE_URL` is set (services/bundle-files.ts, `remoteBundleFiles`).
  */
 export async function bundleFileRoutes(app: App, s: AssetServices): Promise<void> {
   const files = assetBundleFiles(s);
   const tags = ['website bundles'];
-  // Declared public for the kernel; the token is checked before the body is read.
+  // Declared public for the kernel; the token or session is checked before the body is read.
   const config = { public: true } as const;
-  const onRequest = async (request: Parameters<typeof s.auth.bearer>[0]) => {
-    if (!s.auth.bearer(request)) throw unauthorized('The service token is required', 'SERVICE_TOKEN_REQUIRED');
-    request.actor = DAM_SERVICE_ACTOR;
-  };
+  type Req = Parameters<typeof s.auth.bearer>[0];
+  const onRequest = async (request: Req) => s.auth.requireTokenOrPermission(request, ASSET_KEYS.read);
+  const onUpload = async (request: Req) => s.auth.requireTokenOrPermission(request, ASSET_KEYS.upload);
   app.post(
     '/api/v1/dam/bundle-files/describe',
     {
@@ -47,7 +47,7 @@ export async function bundleFileRoutes(app: App, s: AssetServices): Promise<void
       '/api/v1/dam/bundle-files',
       {
         config,
-        onRequest,
+        onRequest: onUpload,
         schema: {
           tags,
           querystring: Type.Object({
@@ -62,7 +62,8 @@ export async function bundleFileRoutes(app: App, s: AssetServices): Promise<void
             body: request.raw,
             path: request.query.path,
             visibility: request.query.visibility,
-            actor: { type: 'system', id: null },
+            actor:
+              request.actor.type === 'user' ? { type: 'user', id: request.actor.id } : { type: 'system', id: null },
           }),
         ),
     );
