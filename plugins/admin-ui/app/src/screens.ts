@@ -1,5 +1,5 @@
 import { checkScreens } from './screens-check';
-import { type AdminScreen, type AdminScreens, mayOpen } from './sdk/screens';
+import { type AdminScreen, type AdminScreens, type AdminWidget, mayOpen } from './sdk/screens';
 
 /**
  * Every plugin's screens, found at build time: each `plugins/<id>/admin/index.ts` default-exports
@@ -9,6 +9,11 @@ import { type AdminScreen, type AdminScreens, mayOpen } from './sdk/screens';
 const manifests = import.meta.glob<AdminScreens>('../../../*/admin/index.ts', { eager: true, import: 'default' });
 
 export const SCREENS: readonly AdminScreen[] = checkScreens(Object.values(manifests));
+
+/** Every plugin's home widgets, by order. */
+export const WIDGETS: readonly AdminWidget[] = Object.values(manifests)
+  .flatMap((m) => m.widgets ?? [])
+  .sort((a, b) => a.order - b.order);
 
 /** The menu a user sees: the screens with a menu entry their keys open, by group and order. */
 export function menuFor(permissions: readonly string[]) {

@@ -5,7 +5,13 @@
 export { api, ApiError, unwrap } from '../api/client';
 export type { paths } from '../api/schema';
 export { useCan, useMe, type Me } from '../shell/session';
-export { defineAdminScreens, type AdminMenuEntry, type AdminScreen, type AdminScreens } from './screens';
+export {
+  defineAdminScreens,
+  type AdminMenuEntry,
+  type AdminScreen,
+  type AdminScreens,
+  type AdminWidget,
+} from './screens';
 export { EmptyState, ErrorState, LoadingState, PageHeader, QueryState } from './page';
 export { ListPage, type ListFilter, type ListPageProps, type ListQuery } from './list-page';
 export { useUrlState } from './url-state';

@@ -113,6 +113,11 @@ export function ListPage<T>(props: ListPageProps<T>) {
       ) : (
         <DataTable<T>
           aria-label={props.label}
+          aria-busy={result.isFetching}
+          // A table wider than a phone scrolls: keyboard users reach it too.
+          scrollAreaProps={{
+            viewportProps: { tabIndex: 0, role: 'region', 'aria-label': `${props.label}, scrollable` },
+          }}
           minHeight={result.data?.records.length ? undefined : 180}
           withTableBorder={false}
           striped

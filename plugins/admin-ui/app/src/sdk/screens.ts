@@ -34,15 +34,30 @@ export interface AdminScreen {
   load: () => Promise<{ default: ComponentType }>;
 }
 
+/** A card a plugin adds to the dashboard's home (counts, recent activity), for users its key opens. */
+export interface AdminWidget {
+  id: string;
+  permission?: string | readonly string[];
+  session?: true;
+  /** Position on the home screen, lowest first. */
+  order: number;
+  load: () => Promise<{ default: ComponentType }>;
+}
+
 /** What a plugin's `admin/index.ts` default-exports. */
 export interface AdminScreens {
   plugin: string;
   screens: readonly AdminScreen[];
+  widgets?: readonly AdminWidget[];
 }
 
-/** The manifest of a plugin's screens (`plugins/<id>/admin/index.ts`). */
-export function defineAdminScreens(plugin: string, screens: readonly AdminScreen[]): AdminScreens {
-  return { plugin, screens };
+/** The manifest of a plugin's screens (`plugins/<id>/admin/index.ts`) and its home widgets. */
+export function defineAdminScreens(
+  plugin: string,
+  screens: readonly AdminScreen[],
+  widgets: readonly AdminWidget[] = [],
+): AdminScreens {
+  return { plugin, screens, widgets };
 }
 
 /** True when a user holding `permissions` may open `screen` (any one of its keys). */

@@ -15,6 +15,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { IconChevronDown, IconHome, IconLogout, IconShieldLock } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { CommandPalette } from './CommandPalette';
 import { FORBIDDEN_EVENT, SESSION_ENDED_EVENT } from '../api/client';
 import { menuFor } from '../screens';
 import { ErrorState, LoadingState } from '../sdk/page';
@@ -151,7 +152,10 @@ export function Layout() {
               Content platform
             </Text>
           </Group>
-          <UserMenu me={me.data} />
+          <Group gap="sm" wrap="nowrap">
+            <CommandPalette me={me.data} />
+            <UserMenu me={me.data} />
+          </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs">
