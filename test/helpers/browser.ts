@@ -81,6 +81,27 @@ export async function startBrowserProduct(opts: TestKernelOptions = {}): Promise
   };
 }
 
+let shared: Promise<BrowserProduct> | undefined;
+
+/**
+ * The one product and browser of a test run, shared by every browser test file (started on first
+ * use, closed after the run's last test): one Chromium and one kernel per run keeps the browser tests
+ * fast. Each test makes its own users and contexts, so files do not see each other's state.
+ */
+export function sharedBrowserProduct(): Promise<BrowserProduct> {
+  shared ??= startBrowserProduct();
+  return shared;
+}
+
+// Under mocha (loaded by a spec file, so at the root of the run): close the shared product after
+// the run's last test. Benchmarks and scripts have no `after` and close their own product.
+if (typeof after === 'function')
+  after(async () => {
+    const product = shared;
+    shared = undefined;
+    await (await product)?.close();
+  });
+
 /** Fails with axe-core's serious and critical findings on the page as it is now. */
 export async function expectAccessible(page: Page, where: string): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();

@@ -5,7 +5,7 @@ import {
   appErrors,
   type BrowserProduct,
   expectAccessible,
-  startBrowserProduct,
+  sharedBrowserProduct,
 } from '../../../../test/helpers/browser.ts';
 import { mailbox } from '../../../../test/helpers/kernel.ts';
 
@@ -24,9 +24,8 @@ describe('admin-ui in the browser: signing in', function () {
   let p: BrowserProduct;
   before(async function () {
     this.timeout(240_000);
-    p = await startBrowserProduct();
+    p = await sharedBrowserProduct();
   });
-  after(() => p?.close());
 
   it('signs in with a password, keeps a deep link, signs out; every screen passes axe', async () => {
     const user = await p.t.createUser({ roles: ['admin'] });

@@ -13,6 +13,7 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
+    /** @description Needs the permission `assets:manage`. */
     delete: {
       parameters: {
         query?: {
@@ -46,6 +47,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `assets:read`. */
     get: {
       parameters: {
         query: {
@@ -67,6 +69,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `assets:read`. */
     post: {
       parameters: {
         query?: never;
@@ -104,6 +107,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `assets:read`. */
     get: {
       parameters: {
         query?: {
@@ -129,6 +133,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `assets:read`. */
     post: {
       parameters: {
         query?: never;
@@ -172,6 +177,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `assets:read`. */
     get: {
       parameters: {
         query?: never;
@@ -209,6 +215,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `assets:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -248,6 +255,7 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
+    /** @description Needs the permission `assets:manage`. */
     patch: {
       parameters: {
         query?: never;
@@ -289,6 +297,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `assets:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -332,6 +341,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `assets:storage`. */
     post: {
       parameters: {
         query?: never;
@@ -363,6 +373,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `assets:read`. */
     get: {
       parameters: {
         query: {
@@ -384,6 +395,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `assets:read`. */
     post: {
       parameters: {
         query?: never;
@@ -421,6 +433,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `assets:read`. */
     get: {
       parameters: {
         query?: {
@@ -442,6 +455,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `assets:upload`. */
     post: {
       parameters: {
         query?: never;
@@ -466,6 +480,7 @@ export interface paths {
         };
       };
     };
+    /** @description Needs the permission `assets:manage`. */
     delete: {
       parameters: {
         query: {
@@ -539,6 +554,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `assets:read`. */
     get: {
       parameters: {
         query?: never;
@@ -572,6 +588,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `assets:read`. */
     get: {
       parameters: {
         query?: never;
@@ -591,6 +608,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `assets:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -636,6 +654,7 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
+    /** @description Needs the permission `assets:manage`. */
     delete: {
       parameters: {
         query?: never;
@@ -670,6 +689,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `assets:upload`. */
     post: {
       parameters: {
         query?: never;
@@ -709,6 +729,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `assets:upload`. */
     post: {
       parameters: {
         query?: never;
@@ -762,6 +783,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `assets:upload`. */
     post: {
       parameters: {
         query?: {
@@ -798,6 +820,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `gateway:manage`. */
     get: {
       parameters: {
         query: {
@@ -820,6 +843,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `gateway:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -872,6 +896,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `gateway:manage`. */
     get: {
       parameters: {
         query?: never;
@@ -894,6 +919,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `gateway:manage`. */
     delete: {
       parameters: {
         query?: never;
@@ -916,6 +942,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** @description Needs the permission `gateway:manage`. */
     patch: {
       parameters: {
         query?: never;
@@ -969,6 +996,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `gateway:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -1005,6 +1033,7 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
+    /** @description Needs the permission `gateway:manage`. */
     delete: {
       parameters: {
         query?: never;
@@ -1038,6 +1067,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `gateway:manage`. */
     get: {
       parameters: {
         query?: never;
@@ -1103,6 +1133,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `gateway:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -1239,6 +1270,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `gateway:manage`. */
     get: {
       parameters: {
         query?: never;
@@ -1305,6 +1337,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `gateway:manage`. */
     delete: {
       parameters: {
         query?: never;
@@ -1327,6 +1360,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** @description Needs the permission `gateway:manage`. */
     patch: {
       parameters: {
         query?: never;
@@ -1461,6 +1495,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `gateway:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -1523,6 +1558,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `gateway:manage`. */
     get: {
       parameters: {
         query?: never;
@@ -1559,6 +1595,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `gateway:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -1615,6 +1652,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `gateway:manage`. */
     get: {
       parameters: {
         query?: never;
@@ -1661,6 +1699,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `gateway:manage`. */
     get: {
       parameters: {
         query?: never;
@@ -1715,6 +1754,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `gateway:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -1823,6 +1863,7 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
+    /** @description Needs the permission `gateway:manage`. */
     delete: {
       parameters: {
         query?: never;
@@ -1845,6 +1886,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** @description Needs the permission `gateway:manage`. */
     patch: {
       parameters: {
         query?: never;
@@ -1899,6 +1941,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `gateway:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -1958,6 +2001,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `gateway:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -2014,6 +2058,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `gateway:manage`. */
     get: {
       parameters: {
         query?: never;
@@ -2059,6 +2104,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `gateway:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -2256,7 +2302,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Audit entries, newest first; `format=csv` downloads the same page as CSV */
+    /**
+     * Audit entries, newest first; `format=csv` downloads the same page as CSV
+     * @description Needs the permission `audit:read`.
+     */
     get: {
       parameters: {
         query: {
@@ -2435,6 +2484,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs a session. */
     post: {
       parameters: {
         query?: never;
@@ -2466,6 +2516,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs a session. */
     get: {
       parameters: {
         query?: never;
@@ -2559,6 +2610,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs a session. */
     post: {
       parameters: {
         query?: never;
@@ -2641,6 +2693,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs a session. */
     get: {
       parameters: {
         query?: never;
@@ -2731,6 +2784,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `users:manage`. */
     get: {
       parameters: {
         query?: never;
@@ -2813,6 +2867,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `users:manage`. */
     get: {
       parameters: {
         query?: never;
@@ -2847,6 +2902,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `users:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -2899,6 +2955,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `users:manage`. */
     get: {
       parameters: {
         query?: never;
@@ -2934,6 +2991,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `users:manage`. */
     delete: {
       parameters: {
         query?: never;
@@ -2956,6 +3014,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** @description Needs the permission `users:manage`. */
     patch: {
       parameters: {
         query?: never;
@@ -3006,6 +3065,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `users:manage`. */
     get: {
       parameters: {
         query: {
@@ -3047,6 +3107,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `users:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -3102,6 +3163,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `users:manage`. */
     get: {
       parameters: {
         query?: never;
@@ -3137,6 +3199,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `users:manage`. */
     delete: {
       parameters: {
         query?: never;
@@ -3159,6 +3222,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** @description Needs the permission `users:manage`. */
     patch: {
       parameters: {
         query?: never;
@@ -3214,6 +3278,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `users:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -3587,6 +3652,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query: {
@@ -3609,6 +3675,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `templates:edit`. */
     post: {
       parameters: {
         query?: never;
@@ -3647,6 +3714,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -3669,6 +3737,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `templates:delete`. */
     delete: {
       parameters: {
         query?: never;
@@ -3703,6 +3772,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `templates:edit`. */
     post: {
       parameters: {
         query?: never;
@@ -3743,6 +3813,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query: {
@@ -3766,6 +3837,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `pages:edit`. */
     post: {
       parameters: {
         query?: never;
@@ -3823,6 +3895,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -3845,6 +3918,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `pages:delete`. */
     delete: {
       parameters: {
         query?: never;
@@ -3867,6 +3941,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** @description Needs the permission `pages:edit`. */
     patch: {
       parameters: {
         query?: never;
@@ -3920,6 +3995,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -3957,6 +4033,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `objects:read`. */
     post: {
       parameters: {
         query?: never;
@@ -3991,6 +4068,7 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
+    /** @description Needs the permission `pages:edit`. */
     put: {
       parameters: {
         query?: never;
@@ -4031,6 +4109,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -4066,6 +4145,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -4101,6 +4181,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -4137,6 +4218,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -4175,6 +4257,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `pages:edit`. */
     post: {
       parameters: {
         query?: never;
@@ -4209,6 +4292,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query: {
@@ -4246,6 +4330,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -4268,6 +4353,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `pages:delete`. */
     delete: {
       parameters: {
         query?: never;
@@ -4302,6 +4388,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `pages:edit`. */
     post: {
       parameters: {
         query?: never;
@@ -4337,6 +4424,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `pages:edit`. */
     post: {
       parameters: {
         query?: {
@@ -4370,7 +4458,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** @description Search for editors: drafts and non-indexable documents too */
+    /**
+     * @description Search for editors: drafts and non-indexable documents too
+     *
+     *     Needs the permission `objects:read`.
+     */
     get: {
       parameters: {
         query: {
@@ -4441,7 +4533,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** @description Rebuild the index from every source (or one: `?type=`); answers with counts */
+    /**
+     * @description Rebuild the index from every source (or one: `?type=`); answers with counts
+     *
+     *     Needs the permission `settings:manage`.
+     */
     post: {
       parameters: {
         query?: {
@@ -4476,6 +4572,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -4494,6 +4591,7 @@ export interface paths {
         };
       };
     };
+    /** @description Needs the permission `content_settings:edit`. */
     put: {
       parameters: {
         query?: never;
@@ -4532,6 +4630,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -4550,6 +4649,7 @@ export interface paths {
         };
       };
     };
+    /** @description Needs the permission `content_settings:edit`. */
     put: {
       parameters: {
         query?: never;
@@ -4589,6 +4689,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -4607,6 +4708,7 @@ export interface paths {
         };
       };
     };
+    /** @description Needs the permission `settings:manage`. */
     put: {
       parameters: {
         query?: never;
@@ -4633,6 +4735,7 @@ export interface paths {
       };
     };
     post?: never;
+    /** @description Needs the permission `settings:manage`. */
     delete: {
       parameters: {
         query?: never;
@@ -4663,6 +4766,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -4681,6 +4785,7 @@ export interface paths {
         };
       };
     };
+    /** @description Needs the permission `content_settings:edit`. */
     put: {
       parameters: {
         query?: never;
@@ -4737,6 +4842,7 @@ export interface paths {
         };
       };
     };
+    /** @description Needs the permission `content_settings:edit`. */
     put: {
       parameters: {
         query?: never;
@@ -4793,6 +4899,7 @@ export interface paths {
         };
       };
     };
+    /** @description Needs the permission `content_settings:edit`. */
     put: {
       parameters: {
         query?: never;
@@ -4831,6 +4938,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query: {
@@ -4854,6 +4962,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `snippets:edit`. */
     post: {
       parameters: {
         query?: never;
@@ -4894,6 +5003,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -4916,6 +5026,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `snippets:delete`. */
     delete: {
       parameters: {
         query?: never;
@@ -4938,6 +5049,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** @description Needs the permission `snippets:edit`. */
     patch: {
       parameters: {
         query?: never;
@@ -4978,6 +5090,7 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
+    /** @description Needs the permission `snippets:edit`. */
     put: {
       parameters: {
         query?: never;
@@ -5020,6 +5133,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `objects:read`. */
     post: {
       parameters: {
         query?: never;
@@ -5054,6 +5168,7 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
+    /** @description Needs the permission `snippets:edit`. */
     put: {
       parameters: {
         query?: never;
@@ -5094,6 +5209,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -5129,6 +5245,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -5165,6 +5282,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query: {
@@ -5187,6 +5305,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `templates:edit`. */
     post: {
       parameters: {
         query?: never;
@@ -5226,6 +5345,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -5248,6 +5368,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `templates:delete`. */
     delete: {
       parameters: {
         query?: never;
@@ -5270,6 +5391,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** @description Needs the permission `templates:edit`. */
     patch: {
       parameters: {
         query?: never;
@@ -5307,6 +5429,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -5326,6 +5449,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `themes:edit`. */
     post: {
       parameters: {
         query?: never;
@@ -5370,6 +5494,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -5390,6 +5515,7 @@ export interface paths {
         };
       };
     };
+    /** @description Needs the permission `themes:edit`. */
     put: {
       parameters: {
         query?: never;
@@ -5424,6 +5550,7 @@ export interface paths {
       };
     };
     post?: never;
+    /** @description Needs the permission `themes:edit`. */
     delete: {
       parameters: {
         query?: never;
@@ -5456,6 +5583,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -5489,6 +5617,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query: {
@@ -5512,6 +5641,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `menus:edit`. */
     post: {
       parameters: {
         query?: never;
@@ -5557,6 +5687,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -5579,6 +5710,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `menus:edit`. */
     delete: {
       parameters: {
         query?: never;
@@ -5601,6 +5733,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** @description Needs the permission `menus:edit`. */
     patch: {
       parameters: {
         query?: never;
@@ -5644,6 +5777,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -5663,6 +5797,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `websites:edit`. */
     post: {
       parameters: {
         query?: never;
@@ -5709,6 +5844,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -5731,6 +5867,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `websites:delete`. */
     delete: {
       parameters: {
         query?: never;
@@ -5753,6 +5890,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** @description Needs the permission `websites:edit`. */
     patch: {
       parameters: {
         query?: never;
@@ -5800,6 +5938,7 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
+    /** @description Needs the permission `websites:edit`. */
     delete: {
       parameters: {
         query?: never;
@@ -5834,6 +5973,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `websites:edit`. */
     post: {
       parameters: {
         query?: never;
@@ -5869,6 +6009,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `websites:edit`. */
     post: {
       parameters: {
         query?: never;
@@ -5916,6 +6057,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -5936,6 +6078,7 @@ export interface paths {
         };
       };
     };
+    /** @description Needs the permission `websites:edit`. */
     put: {
       parameters: {
         query?: never;
@@ -5977,6 +6120,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -5998,6 +6142,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `websites:edit`. */
     post: {
       parameters: {
         query?: never;
@@ -6045,6 +6190,7 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
+    /** @description Needs the permission `websites:edit`. */
     put: {
       parameters: {
         query?: never;
@@ -6080,6 +6226,7 @@ export interface paths {
       };
     };
     post?: never;
+    /** @description Needs the permission `websites:edit`. */
     delete: {
       parameters: {
         query?: never;
@@ -6113,6 +6260,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -6133,6 +6281,7 @@ export interface paths {
         };
       };
     };
+    /** @description Needs the permission `websites:edit`. */
     put: {
       parameters: {
         query?: never;
@@ -6180,6 +6329,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -6201,6 +6351,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `websites:edit`. */
     post: {
       parameters: {
         query?: never;
@@ -6252,6 +6403,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -6275,6 +6427,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `websites:edit`. */
     delete: {
       parameters: {
         query?: never;
@@ -6298,6 +6451,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** @description Needs the permission `websites:edit`. */
     patch: {
       parameters: {
         query?: never;
@@ -6385,6 +6539,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `data_classes:read`. */
     get: {
       parameters: {
         query?: never;
@@ -6404,6 +6559,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `data_classes:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -6447,6 +6603,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `data_classes:read`. */
     get: {
       parameters: {
         query?: never;
@@ -6469,6 +6626,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `data_classes:manage`. */
     delete: {
       parameters: {
         query?: never;
@@ -6491,6 +6649,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** @description Needs the permission `data_classes:manage`. */
     patch: {
       parameters: {
         query?: never;
@@ -6534,6 +6693,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `data_classes:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -6573,6 +6733,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `data_classes:read`. */
     get: {
       parameters: {
         query?: never;
@@ -6608,6 +6769,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `data_classes:read`. */
     get: {
       parameters: {
         query?: never;
@@ -6643,6 +6805,7 @@ export interface paths {
         };
       };
     };
+    /** @description Needs the permission `data_classes:manage`. */
     put: {
       parameters: {
         query?: never;
@@ -6696,6 +6859,7 @@ export interface paths {
       };
     };
     post?: never;
+    /** @description Needs the permission `data_classes:manage`. */
     delete: {
       parameters: {
         query?: never;
@@ -6728,6 +6892,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `data_classes:read`. */
     get: {
       parameters: {
         query?: never;
@@ -6747,6 +6912,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `data_classes:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -6786,6 +6952,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `data_classes:read`. */
     get: {
       parameters: {
         query?: never;
@@ -6808,6 +6975,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `data_classes:manage`. */
     delete: {
       parameters: {
         query?: never;
@@ -6830,6 +6998,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** @description Needs the permission `data_classes:manage`. */
     patch: {
       parameters: {
         query?: never;
@@ -6867,6 +7036,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `data_classes:read`. */
     get: {
       parameters: {
         query?: never;
@@ -6902,6 +7072,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `data_objects:read`. */
     get: {
       parameters: {
         query: {
@@ -6926,6 +7097,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `data_objects:write`. */
     post: {
       parameters: {
         query?: never;
@@ -6972,6 +7144,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `data_objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -6994,6 +7167,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `data_objects:write`. */
     delete: {
       parameters: {
         query?: never;
@@ -7016,6 +7190,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** @description Needs the permission `data_objects:write`. */
     patch: {
       parameters: {
         query?: never;
@@ -7058,6 +7233,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `objects:publish`. */
     post: {
       parameters: {
         query?: never;
@@ -7103,6 +7279,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:publish`. */
     get: {
       parameters: {
         query?: never;
@@ -7154,6 +7331,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `data_objects:read`. */
     post: {
       parameters: {
         query?: never;
@@ -7193,6 +7371,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `data_objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -7239,6 +7418,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `data_objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -7274,6 +7454,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `data_objects:read`. */
     get: {
       parameters: {
         query: {
@@ -7296,6 +7477,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `data_objects:write`. */
     post: {
       parameters: {
         query?: never;
@@ -7336,6 +7518,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `data_objects:write`. */
     post: {
       parameters: {
         query?: never;
@@ -7386,6 +7569,7 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
+    /** @description Needs the permission `objects:publish`. */
     delete: {
       parameters: {
         query?: {
@@ -7422,6 +7606,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `data_objects:read`. */
     post: {
       parameters: {
         query?: never;
@@ -7475,6 +7660,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `data_objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -7510,6 +7696,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query: {
@@ -7546,6 +7733,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query?: never;
@@ -7571,6 +7759,7 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
+    /** @description Needs the permission `pages:edit`. */
     patch: {
       parameters: {
         query?: never;
@@ -7705,6 +7894,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `object_events:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -7738,6 +7928,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `object_events:manage`. */
     get: {
       parameters: {
         query?: never;
@@ -7757,6 +7948,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `object_events:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -7817,6 +8009,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `object_events:manage`. */
     get: {
       parameters: {
         query?: never;
@@ -7839,6 +8032,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `object_events:manage`. */
     delete: {
       parameters: {
         query?: never;
@@ -7861,6 +8055,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** @description Needs the permission `object_events:manage`. */
     patch: {
       parameters: {
         query?: never;
@@ -7919,6 +8114,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `object_events:manage`. */
     get: {
       parameters: {
         query?: {
@@ -7960,6 +8156,7 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** @description Needs the permission `object_events:manage`. */
     delete: {
       parameters: {
         query?: never;
@@ -8001,6 +8198,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** @description Needs the permission `object_events:manage`. */
     post: {
       parameters: {
         query?: never;
@@ -8852,6 +9050,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `settings:manage`. */
     get: {
       parameters: {
         query?: never;
@@ -8879,6 +9078,7 @@ export interface paths {
         };
       };
     };
+    /** @description Needs the permission `settings:manage`. */
     put: {
       parameters: {
         query?: never;
@@ -8966,6 +9166,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** @description Needs the permission `objects:read`. */
     get: {
       parameters: {
         query: {
@@ -8989,6 +9190,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** @description Needs the permission `snippets:edit`. */
     post: {
       parameters: {
         query?: never;
@@ -9032,6 +9234,7 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
+    /** @description Needs the permission `snippets:delete`. */
     delete: {
       parameters: {
         query?: never;

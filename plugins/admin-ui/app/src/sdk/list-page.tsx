@@ -2,7 +2,7 @@ import { Group, Paper, Select, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useQuery } from '@tanstack/react-query';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ErrorState } from './page';
 import { useUrlState } from './url-state';
 
@@ -39,21 +39,34 @@ export interface ListPageProps<T> {
 }
 
 function TextFilter(props: { label: string; value: string; placeholder?: string; onChange: (v: string) => void }) {
-  // Typing updates the URL once the user pauses (the back button then skips single keystrokes).
+  // Typing updates the URL once the user pauses (the back button then skips single keystrokes). A
+  // change of the URL itself (back button, link) replaces the text and drops a pending update.
   const [text, setText] = useState(props.value);
-  useEffect(() => setText(props.value), [props.value]);
-  const { onChange, value } = props;
+  const typed = useRef(false);
+  const onChange = useRef(props.onChange);
+  onChange.current = props.onChange;
+  const { value } = props;
   useEffect(() => {
-    if (text === value) return;
-    const timer = setTimeout(() => onChange(text), 350);
+    typed.current = false;
+    setText(value);
+  }, [value]);
+  useEffect(() => {
+    if (!typed.current || text === value) return;
+    const timer = setTimeout(() => {
+      typed.current = false;
+      onChange.current(text);
+    }, 350);
     return () => clearTimeout(timer);
-  }, [text, value, onChange]);
+  }, [text, value]);
   return (
     <TextInput
       label={props.label}
       placeholder={props.placeholder}
       value={text}
-      onChange={(e) => setText(e.currentTarget.value)}
+      onChange={(e) => {
+        typed.current = true;
+        setText(e.currentTarget.value);
+      }}
     />
   );
 }
