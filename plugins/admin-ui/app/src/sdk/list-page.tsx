@@ -39,34 +39,26 @@ export interface ListPageProps<T> {
 }
 
 function TextFilter(props: { label: string; value: string; placeholder?: string; onChange: (v: string) => void }) {
-  // Typing updates the URL once the user pauses (the back button then skips single keystrokes). A
-  // change of the URL itself (back button, link) replaces the text and drops a pending update.
-  const [text, setText] = useState(props.value);
-  const typed = useRef(false);
+  // Typing updates the URL once the user pauses (the back button then skips single keystrokes).
+  // Between a keystroke and that update the field shows what was typed (the draft); otherwise it
+  // shows the URL's value, so the back button or a link always shows what the list is filtered by.
+  const [draft, setDraft] = useState<string | null>(null);
   const onChange = useRef(props.onChange);
   onChange.current = props.onChange;
-  const { value } = props;
   useEffect(() => {
-    typed.current = false;
-    setText(value);
-  }, [value]);
-  useEffect(() => {
-    if (!typed.current || text === value) return;
+    if (draft === null) return;
     const timer = setTimeout(() => {
-      typed.current = false;
-      onChange.current(text);
+      onChange.current(draft);
+      setDraft(null);
     }, 350);
     return () => clearTimeout(timer);
-  }, [text, value]);
+  }, [draft]);
   return (
     <TextInput
       label={props.label}
       placeholder={props.placeholder}
-      value={text}
-      onChange={(e) => {
-        typed.current = true;
-        setText(e.currentTarget.value);
-      }}
+      value={draft ?? props.value}
+      onChange={(e) => setDraft(e.currentTarget.value)}
     />
   );
 }

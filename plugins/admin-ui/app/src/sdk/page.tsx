@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconAlertTriangle, IconLock } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { ApiError } from '../api/client';
@@ -57,7 +57,8 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
 export function LoadingState({ label = 'Loading' }: { label?: string }) {
   return (
     <Center py="xl" role="status" aria-live="polite">
-      <Loader size="sm" aria-label={label} />
+      <Loader size="sm" />
+      <VisuallyHidden>{label}</VisuallyHidden>
     </Center>
   );
 }
