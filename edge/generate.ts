@@ -1,3 +1,10 @@
+import {
+  DASHBOARD_ENTRY_PATHS,
+  DASHBOARD_SCREENS_PREFIX,
+  HASHED_NAME,
+  IMMUTABLE,
+  INDEX_HEADERS,
+} from '../plugins/admin-ui/dashboard-routes.ts';
 import { EDGE_TABLE, UPSTREAMS, type EdgeRow, type Upstream } from './routes.ts';
 
 /**
@@ -24,6 +31,11 @@ export interface EdgeInputs {
    * without root-owned folders; unset: nginx's compiled-in places.
    */
   runtimeDir?: string;
+  /**
+   * The built admin dashboard (`plugins/admin-ui/dist`) for nginx to serve itself
+   * (EDGE_ADMIN_DASHBOARD_ROOT); unset: the `admin-dashboard` upstream serves it.
+   */
+  adminDashboardRoot?: string;
 }
 
 /** The environment variable of each upstream's address. */
@@ -69,6 +81,7 @@ export function edgeInputsFromEnv(env: NodeJS.ProcessEnv): EdgeInputs {
     upstreams,
     workerProcesses: pick('EDGE_WORKER_PROCESSES', DEFAULT_EDGE_INPUTS.workerProcesses),
     runtimeDir: env.EDGE_RUNTIME_DIR || undefined,
+    adminDashboardRoot: env.EDGE_ADMIN_DASHBOARD_ROOT || undefined,
   };
 }
 
@@ -85,6 +98,13 @@ function checkInputs(inputs: EdgeInputs): void {
   }
   if (inputs.runtimeDir !== undefined && !SAFE_PATH.test(inputs.runtimeDir)) {
     fail('EDGE_RUNTIME_DIR', inputs.runtimeDir, 'an absolute path without spaces, quotes, braces, "$" or ";"');
+  }
+  if (inputs.adminDashboardRoot !== undefined && !SAFE_PATH.test(inputs.adminDashboardRoot)) {
+    fail(
+      'EDGE_ADMIN_DASHBOARD_ROOT',
+      inputs.adminDashboardRoot,
+      'an absolute path without spaces, quotes, braces, "$" or ";"',
+    );
   }
 }
 
@@ -125,8 +145,59 @@ function block(head: string, body: string[]): string[] {
   return [`${head} {`, ...body.map((line) => (line ? `  ${line}` : '')), '}'];
 }
 
-function rowLocations(row: EdgeRow): string[] {
-  if (row.websiteRoots) return websiteRootLocations(row);
+/** MIME types of the dashboard's build (nginx's built-in list lacks JavaScript modules and fonts). */
+const DASHBOARD_TYPES = block('types', [
+  'text/html html;',
+  'text/javascript js mjs;',
+  'text/css css;',
+  'application/json json map;',
+  'image/svg+xml svg;',
+  'image/png png;',
+  'image/x-icon ico;',
+  'font/woff2 woff2;',
+  'font/woff woff;',
+]);
+
+const header = (name: string, value: string) => `add_header ${name} "${value}" always;`;
+
+/**
+ * The dashboard served by nginx from its build folder, as the admin-ui plugin serves it in one
+ * process: `index.html` for the dashboard's own routes only (never cached, with its security
+ * headers), hashed files of `/assets/` cached as immutable and gzipped, everything else 404.
+ */
+function dashboardLocations(root: string): string[] {
+  const index = [
+    `root "${root}";`,
+    ...DASHBOARD_TYPES,
+    ...Object.entries(INDEX_HEADERS).map(([name, value]) => header(name, value)),
+    'try_files /index.html =404;',
+  ];
+  const exact = [...DASHBOARD_ENTRY_PATHS, DASHBOARD_SCREENS_PREFIX].map((p) => `location = ${p}`);
+  return [
+    '',
+    "# the admin dashboard's own routes: its index.html from the build folder",
+    ...[...exact, `location ^~ ${DASHBOARD_SCREENS_PREFIX}/`].flatMap((loc) => block(loc, index)),
+  ];
+}
+
+/** `/assets/`: the build's files; hashed names are cached for a year. */
+function dashboardAssets(root: string): string[] {
+  return block('location ^~ /assets/', [
+    `root "${root}";`,
+    ...DASHBOARD_TYPES,
+    'gzip on;',
+    'gzip_vary on;',
+    'gzip_types text/javascript text/css application/json image/svg+xml;',
+    header('Cache-Control', '$cms_asset_cache'),
+    header('X-Content-Type-Options', 'nosniff'),
+    'try_files $uri =404;',
+  ]);
+}
+
+function rowLocations(row: EdgeRow, inputs: EdgeInputs): string[] {
+  const root = inputs.adminDashboardRoot;
+  if (row.websiteRoots) return websiteRootLocations(row, root);
+  if (root && row.upstream === 'admin-dashboard' && row.paths.join() === '/assets/') return dashboardAssets(root);
   return row.paths
     .flatMap((path) => locationsOf(path))
     .flatMap((loc) => {
@@ -147,7 +218,7 @@ function rowLocations(row: EdgeRow): string[] {
  * original URI (`/shop/about?x=1` becomes `/public/page/shop/about?x=1`). 403, or no usable answer
  * (core-api down or without the route): the admin dashboard.
  */
-function websiteRootLocations(row: EdgeRow): string[] {
+function websiteRootLocations(row: EdgeRow, dashboardRoot: string | undefined): string[] {
   const roots = row.websiteRoots!;
   const checkLocation = `/_edge${roots.check.path}`;
   const fallback = `@${upstreamName(roots.fallback)}`;
@@ -167,7 +238,14 @@ function websiteRootLocations(row: EdgeRow): string[] {
       ...FORWARDED_HEADERS,
       `proxy_pass http://${upstreamName(roots.check.upstream)}${roots.check.path};`,
     ]),
-    ...block(`location ${fallback}`, [`proxy_pass http://${upstreamName(roots.fallback)};`]),
+    // With the dashboard served from its folder, its routes have locations of their own (above):
+    // what reaches the fallback is no website and no dashboard route.
+    ...block(`location ${fallback}`, [
+      dashboardRoot && roots.fallback === 'admin-dashboard'
+        ? 'return 404;'
+        : `proxy_pass http://${upstreamName(roots.fallback)};`,
+    ]),
+    ...(dashboardRoot && roots.fallback === 'admin-dashboard' ? dashboardLocations(dashboardRoot) : []),
   ];
 }
 
@@ -214,6 +292,8 @@ const HEADER = `# GENERATED by \`npm run edge:config\` from the edge table in ed
 #   WS_MAX_BODY (100m)  EDGE_LISTEN (8000)  EDGE_WORKER_PROCESSES (auto)  EDGE_RUNTIME_DIR (unset)
 #   EDGE_CORE_API (127.0.0.1:3003)  EDGE_ASSET_PROCESSOR (127.0.0.1:3002)  EDGE_GATEWAY (127.0.0.1:3001)
 #   EDGE_ADMIN_DASHBOARD (127.0.0.1:3000)  EDGE_EDITOR (127.0.0.1:3006)
+#   EDGE_ADMIN_DASHBOARD_ROOT (unset: proxied to EDGE_ADMIN_DASHBOARD; set to the built dashboard,
+#     e.g. $PWD/plugins/admin-ui/dist: nginx serves it itself, index.html only for its own routes)
 # e.g.  WS_MAX_BODY=200m EDGE_CORE_API=core-api:3003 npm run edge:config -- --out /etc/nginx/nginx.conf
 #
 # Run:  nginx -c "$PWD/edge/nginx.conf"  (needs the auth_request module, built into Debian's nginx)
@@ -246,7 +326,7 @@ export function renderNginxConf(inputs: EdgeInputs, rows: readonly EdgeRow[] = E
   const upstreams = UPSTREAMS.map(
     (u) => `upstream ${upstreamName(u)} { server ${inputs.upstreams[u]}; keepalive ${KEEPALIVE[u]}; }`,
   );
-  const locations = rows.flatMap((row) => ['', `# ${row.note}`, ...rowLocations(row)]);
+  const locations = rows.flatMap((row) => ['', `# ${row.note}`, ...rowLocations(row, inputs)]);
   const server = [
     `listen ${inputs.listen};`,
     '',
@@ -277,6 +357,15 @@ export function renderNginxConf(inputs: EdgeInputs, rows: readonly EdgeRow[] = E
     '  default $http_host;',
     '  "" localhost;',
     '}',
+    ...(inputs.adminDashboardRoot
+      ? [
+          "# Cache-Control of the dashboard's files: hashed names never change.",
+          'map $uri $cms_asset_cache {',
+          '  default "no-cache";',
+          `  "~${HASHED_NAME.source}" "${IMMUTABLE}";`,
+          '}',
+        ]
+      : []),
     '',
     ...upstreams,
     '',

@@ -170,6 +170,26 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
 }
 
 /**
+ * The route's access in its OpenAPI operation: `security` (none for public routes, the session cookie
+ * otherwise) and, for a permission, the key in the description, so generated clients and readers of
+ * /openapi.json see what a call needs. A route's own `security` is kept.
+ */
+function documentAccess(route: { schema?: object }, config: { permission?: string; public?: boolean }): void {
+  const schema = (route.schema ?? {}) as Record<string, unknown>;
+  if (schema.hide === true) return;
+  const needs = config.public
+    ? undefined
+    : config.permission
+      ? `Needs the permission \`${config.permission}\`.`
+      : 'Needs a session.';
+  route.schema = {
+    ...schema,
+    security: schema.security ?? (config.public ? [] : [{ session: [] }]),
+    ...(needs ? { description: schema.description ? `${schema.description}\n\n${needs}` : needs } : {}),
+  };
+}
+
+/**
  * Every route declares `config.permission`, `config.session` or `config.public`; start-up fails on a
  * route that declares none. The check runs before body parsing, so an unauthenticated caller never
  * learns about validation rules.
@@ -194,6 +214,7 @@ function installAccessControl(app: App, deps: HttpDeps & { origins: OriginPolicy
     if (config.permission !== undefined && !deps.permissions.has(config.permission)) {
       throw new Error(`route ${route.method} ${route.url} requires unknown permission key "${config.permission}"`);
     }
+    documentAccess(route, config);
   });
   // A callback hook, so public routes (and unmatched URLs) pass synchronously, without the promise and
   // microtask an async hook costs on every request; only session routes wait for the session lookup.

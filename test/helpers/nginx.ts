@@ -51,6 +51,8 @@ export interface RunningNginx {
 export async function startNginx(opts: {
   upstreams: Record<Upstream, string>;
   maxBody?: string;
+  /** Serve the admin dashboard from this build folder (EDGE_ADMIN_DASHBOARD_ROOT). */
+  adminDashboardRoot?: string;
 }): Promise<RunningNginx> {
   const bin = findNginx();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cms-edge-'));
@@ -64,6 +66,7 @@ export async function startNginx(opts: {
     upstreams: opts.upstreams,
     workerProcesses: '1',
     runtimeDir: dir,
+    adminDashboardRoot: opts.adminDashboardRoot,
   };
   const conf = renderNginxConf(inputs);
   const confFile = path.join(dir, 'nginx.conf');

@@ -10,18 +10,27 @@ const BENCH = path.join(PROJECT_ROOT, 'bench');
 const SCRIPTS = path.join(PROJECT_ROOT, 'scripts');
 const TESTS = path.join(PROJECT_ROOT, 'test');
 const KERNEL_SURFACE = path.join(KERNEL, 'index.ts');
+/** The dashboard's public SDK: the one file of another plugin a plugin's `admin/` screens may import. */
+const ADMIN_SDK = path.join(PLUGINS, 'admin-ui', 'app', 'src', 'sdk', 'index.ts');
+const ADMIN_APP = path.join(PLUGINS, 'admin-ui', 'app');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) return e.name === 'node_modules' ? [] : sourceFiles(full);
-    return /\.(ts|js|mjs)$/.test(e.name) && !e.name.endsWith('.d.ts') ? [full] : [];
+    return /\.(ts|tsx|js|mjs)$/.test(e.name) && !e.name.endsWith('.d.ts') ? [full] : [];
   });
 }
 
 const inside = (file: string, dir: string) => file === dir || file.startsWith(dir + path.sep);
 const pluginOf = (file: string) => (inside(file, PLUGINS) ? path.relative(PLUGINS, file).split(path.sep)[0] : null);
 const isSpec = (file: string) => /\.test\.(ts|js|mjs)$/.test(file);
+/** Browser code: the dashboard app and every plugin's `admin/` screens. */
+const isAdminScreen = (file: string) => {
+  const plugin = pluginOf(file);
+  return plugin !== null && inside(file, path.join(PLUGINS, plugin, 'admin'));
+};
+const isBrowserCode = (file: string) => isAdminScreen(file) || inside(file, ADMIN_APP);
 /** A plugin's public face: its manifest. Everything else in its folder is internal to it. */
 const isManifest = (file: string) => {
   const plugin = pluginOf(file);
@@ -38,7 +47,11 @@ const isManifest = (file: string) => {
  *   and the shared harness (`test/`), never another plugin's files;
  * - the kernel imports no plugin;
  * - benchmarks (bench/) and scripts (scripts/) import no plugin internals (a plugin's manifest at the
- *   most) and no test specs: what they share with the tests lives in `test/helpers` and `test/fixtures`.
+ *   most) and no test specs: what they share with the tests lives in `test/helpers` and `test/fixtures`;
+ * - browser code (a plugin's `admin/` screens, the dashboard in `plugins/admin-ui/app/`) imports no
+ *   kernel; `admin/` screens import their own `admin/` files and, of the dashboard, exactly its SDK
+ *   (`plugins/admin-ui/app/src/sdk/index.ts`); a plugin's server code never imports browser code
+ *   (its tests may).
  */
 function boundaryViolations(file: string, text: string): string[] {
   const found: string[] = [];
@@ -60,6 +73,14 @@ function boundaryViolations(file: string, text: string): string[] {
     }
     if (owner === null) {
       if (inside(file, KERNEL) && inside(target, PLUGINS)) found.push(`${at}: the kernel never imports a plugin`);
+      continue;
+    }
+    if (isBrowserCode(file) || isBrowserCode(target)) {
+      if (inside(target, KERNEL)) found.push(`${at}: browser code never imports the kernel (it calls the HTTP API)`);
+      else if (isAdminScreen(file) && target !== ADMIN_SDK && !inside(target, path.join(PLUGINS, owner, 'admin')))
+        found.push(`${at}: a plugin's admin screens import their own admin/ files and the dashboard SDK only`);
+      else if (!isBrowserCode(file) && !isTest)
+        found.push(`${at}: server code never imports browser code (admin/, admin-ui/app)`);
       continue;
     }
     if (targetPlugin !== null && targetPlugin !== owner)
@@ -109,6 +130,22 @@ describe('plugin boundaries: imports keep to the contract', () => {
     // A plugin's own code imports nothing of the project outside kernel/index.ts and its folder.
     expect(boundaryViolations(service, "import { EDGE_TABLE } from '../../../edge/routes.ts';")).to.have.length(1);
     expect(boundaryViolations(service, "import { x } from '../../../test/helpers/kernel.ts';")).to.have.length(1);
+
+    // A plugin's admin screens: the dashboard SDK and their own admin/ files, nothing else.
+    const screen = path.join(PLUGINS, 'audit', 'admin', 'AuditLog.tsx');
+    expect(
+      boundaryViolations(
+        screen,
+        "import { api } from '../../admin-ui/app/src/sdk/index.ts';\nimport { x } from './x.ts';",
+      ),
+    ).to.deep.equal([]);
+    expect(
+      boundaryViolations(screen, "import { Layout } from '../../admin-ui/app/src/shell/Layout.tsx';"),
+    ).to.have.length(1);
+    expect(boundaryViolations(screen, "import { x } from '../../identity/admin/x.tsx';")).to.have.length(1);
+    expect(boundaryViolations(screen, "import { x } from '../routes/audit-log.ts';")).to.have.length(1);
+    expect(boundaryViolations(screen, "import { notFound } from '../../../kernel/index.ts';")).to.have.length(1);
+    expect(boundaryViolations(service, "import screens from '../admin/index.ts';")).to.have.length(1);
 
     const bench = path.join(BENCH, 'x.ts');
     const script = path.join(SCRIPTS, 'x.ts');

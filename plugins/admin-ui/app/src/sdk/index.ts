@@ -1,0 +1,20 @@
+/**
+ * The dashboard's public SDK: the one module a plugin's screens (`plugins/<id>/admin/`) import from
+ * the dashboard. Everything else under `plugins/admin-ui/app/` is the shell's own.
+ */
+export { api, ApiError, unwrap } from '../api/client';
+export type { paths } from '../api/schema';
+export { useCan, useMe, type Me } from '../shell/session';
+export {
+  defineAdminScreens,
+  type AdminMenuEntry,
+  type AdminScreen,
+  type AdminScreens,
+  type AdminWidget,
+} from './screens';
+export { EmptyState, ErrorState, LoadingState, PageHeader, QueryState } from './page';
+export { ListPage, type ListFilter, type ListPageProps, type ListQuery } from './list-page';
+export { useUrlState } from './url-state';
+export { confirmDestructive } from './confirm';
+export { showSaved, showSaveError } from './forms';
+export { EnrolTwoFactor, RecoveryCodes } from './two-factor';

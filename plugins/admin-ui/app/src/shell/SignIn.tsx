@@ -1,0 +1,195 @@
+import { Alert, Anchor, Button, Group, PasswordInput, PinInput, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { api, unwrap } from '../api/client';
+import { EnrolTwoFactor, RecoveryCodes } from '../sdk/two-factor';
+import { AuthFrame } from './AuthFrame';
+import { ME_KEY, useMe } from './session';
+
+type Step =
+  | { kind: 'password' }
+  | { kind: 'challenge'; mfaToken: string }
+  | { kind: 'enrol'; enrollmentToken: string }
+  | { kind: 'recovery-codes'; codes: string[] };
+
+/** Only a path of this dashboard: `?next=https://evil.example` must not send a user away. */
+function safeNext(next: string | null): string {
+  return next && /^\/admin(\/|$|\?)/.test(next) ? next : '/admin';
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : 'Sign-in failed';
+}
+
+function PasswordStep({ onStep }: { onStep: (s: Step) => void }) {
+  const [error, setError] = useState<string>();
+  const client = useQueryClient();
+  const form = useForm({
+    initialValues: { email: '', password: '' },
+    validate: {
+      email: (v) => (v.trim() ? null : 'Enter your e-mail address'),
+      password: (v) => (v ? null : 'Enter your password'),
+    },
+  });
+  return (
+    <form
+      noValidate
+      onSubmit={form.onSubmit(async (values) => {
+        setError(undefined);
+        try {
+          const answer = unwrap(
+            await api.POST('/auth/login', { body: { email: values.email.trim(), password: values.password } }),
+          );
+          if ('mfaRequired' in answer) onStep({ kind: 'challenge', mfaToken: answer.mfaToken });
+          else if ('mfaEnrollmentRequired' in answer)
+            onStep({ kind: 'enrol', enrollmentToken: answer.enrollmentToken });
+          else client.setQueryData(ME_KEY, answer.user);
+        } catch (err) {
+          setError(errorText(err));
+        }
+      })}
+    >
+      <Stack>
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
+        <TextInput label="E-mail" type="email" autoComplete="username" required {...form.getInputProps('email')} />
+        <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
+        <Button type="submit" loading={form.submitting}>
+          Sign in
+        </Button>
+        <Anchor component={Link} to="/forgot-password" size="sm">
+          Forgot your password?
+        </Anchor>
+      </Stack>
+    </form>
+  );
+}
+
+function ChallengeStep({ mfaToken, onRestart }: { mfaToken: string; onRestart: () => void }) {
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const client = useQueryClient();
+  const submit = async (value: string) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const answer = unwrap(await api.POST('/auth/mfa/challenge', { body: { mfaToken, code: value.trim() } }));
+      client.setQueryData(ME_KEY, answer.user);
+    } catch (err) {
+      setError(errorText(err));
+      setCode('');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit(code);
+      }}
+    >
+      <Stack>
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
+        {useRecovery ? (
+          <TextInput
+            label="Recovery code"
+            description="One of the codes you saved when you set up two-factor sign-in. Each works once."
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(e) => setCode(e.currentTarget.value)}
+            required
+          />
+        ) : (
+          <Stack gap={4}>
+            <Text size="sm" fw={500} component="label" id="totp-label">
+              Code from your authenticator app
+            </Text>
+            <PinInput
+              length={6}
+              type="number"
+              oneTimeCode
+              value={code}
+              onChange={setCode}
+              onComplete={(v) => void submit(v)}
+              aria-labelledby="totp-label"
+              getInputProps={(index) => ({ 'aria-label': `Digit ${index + 1} of 6` })}
+            />
+          </Stack>
+        )}
+        <Button type="submit" loading={busy} disabled={!code}>
+          Verify
+        </Button>
+        <Group justify="space-between">
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            onClick={() => {
+              setUseRecovery(!useRecovery);
+              setCode('');
+            }}
+          >
+            {useRecovery ? 'Use the authenticator app' : 'Use a recovery code'}
+          </Anchor>
+          <Anchor component="button" type="button" size="sm" onClick={onRestart}>
+            Start again
+          </Anchor>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+const TITLES: Record<Step['kind'], { title: string; intro?: string }> = {
+  password: { title: 'Sign in' },
+  challenge: { title: 'Two-factor sign-in', intro: 'Your account is protected by a second factor.' },
+  enrol: {
+    title: 'Set up two-factor sign-in',
+    intro: 'Your role requires a second factor. Set it up now to finish signing in.',
+  },
+  'recovery-codes': { title: 'Two-factor sign-in is on' },
+};
+
+/** `/sign-in`: password, then the second factor or its mandatory enrolment, then back where the user was. */
+export function SignIn() {
+  const [step, setStep] = useState<Step>({ kind: 'password' });
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const me = useMe();
+  const next = safeNext(params.get('next'));
+  // Signed in (now, or already): go on, except while the new recovery codes are on screen.
+  useEffect(() => {
+    if (me.data && step.kind !== 'recovery-codes') void navigate(next, { replace: true });
+  }, [me.data, step.kind, next, navigate]);
+  const { title, intro } = TITLES[step.kind];
+  return (
+    <AuthFrame title={title} intro={intro}>
+      {step.kind === 'password' && <PasswordStep onStep={setStep} />}
+      {step.kind === 'challenge' && (
+        <ChallengeStep mfaToken={step.mfaToken} onRestart={() => setStep({ kind: 'password' })} />
+      )}
+      {step.kind === 'enrol' && (
+        <EnrolTwoFactor
+          enrollmentToken={step.enrollmentToken}
+          onEnrolled={(codes) => setStep({ kind: 'recovery-codes', codes })}
+        />
+      )}
+      {step.kind === 'recovery-codes' && (
+        <RecoveryCodes codes={step.codes} onDone={() => navigate(next, { replace: true })} />
+      )}
+    </AuthFrame>
+  );
+}

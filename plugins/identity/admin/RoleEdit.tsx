@@ -1,0 +1,167 @@
+import { Accordion, Badge, Button, Checkbox, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import {
+  api,
+  confirmDestructive,
+  PageHeader,
+  QueryState,
+  showSaved,
+  showSaveError,
+  unwrap,
+} from '../../admin-ui/app/src/sdk/index.ts';
+import { KEYS } from './queries.ts';
+
+type Role = {
+  id: string;
+  name: string;
+  description: string;
+  permissions: string[];
+  builtin: boolean;
+  userCount: number;
+};
+type Permission = { key: string; description: string; owner: string; grantedBy: string[] };
+
+/** Permission keys by the plugin (or the kernel) that declares them, in name order. */
+function byOwner(keys: Permission[]): [string, Permission[]][] {
+  const groups = new Map<string, Permission[]>();
+  for (const p of keys) groups.set(p.owner, [...(groups.get(p.owner) ?? []), p]);
+  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
+}
+
+function RoleForm({ role, permissions }: { role: Role; permissions: Permission[] }) {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const form = useForm({
+    initialValues: { name: role.name, description: role.description, permissions: role.permissions },
+  });
+  const { setValues, resetDirty } = form;
+  useEffect(() => {
+    setValues({ name: role.name, description: role.description, permissions: role.permissions });
+    resetDirty();
+  }, [role, setValues, resetDirty]);
+  const groups = useMemo(() => byOwner(permissions), [permissions]);
+  const chosen = new Set(form.values.permissions);
+  const id = role.id;
+  return (
+    <form
+      onSubmit={form.onSubmit(async (v) => {
+        try {
+          unwrap(await api.PATCH('/auth/roles/{id}', { params: { path: { id } }, body: v }));
+          showSaved('Role saved');
+          await client.invalidateQueries({ queryKey: KEYS.roles });
+        } catch (err) {
+          showSaveError(err, form);
+        }
+      })}
+    >
+      <Stack>
+        <Paper withBorder p="lg">
+          <Stack>
+            <TextInput label="Name" required disabled={role.builtin} {...form.getInputProps('name')} />
+            <TextInput label="Description" {...form.getInputProps('description')} />
+            <Text size="sm">
+              {role.userCount} user{role.userCount === 1 ? '' : 's'} hold{role.userCount === 1 ? 's' : ''} this role.
+            </Text>
+          </Stack>
+        </Paper>
+        <Paper withBorder p="lg">
+          <Text fw={600} mb="xs" component="h2">
+            Permissions ({chosen.size})
+          </Text>
+          <Accordion multiple defaultValue={groups.map(([owner]) => owner)} variant="separated">
+            {groups.map(([owner, keys]) => (
+              <Accordion.Item key={owner} value={owner}>
+                <Accordion.Control>
+                  <Group gap="xs">
+                    <Text fw={600}>{owner}</Text>
+                    <Badge variant="light">
+                      {keys.filter((k) => chosen.has(k.key)).length}/{keys.length}
+                    </Badge>
+                  </Group>
+                </Accordion.Control>
+                <Accordion.Panel>
+                  <Stack gap="xs">
+                    {keys.map((p) => (
+                      <Checkbox
+                        key={p.key}
+                        label={p.key}
+                        description={
+                          p.grantedBy.length > 0
+                            ? `${p.description} (also granted by ${p.grantedBy.join(', ')})`
+                            : p.description
+                        }
+                        checked={chosen.has(p.key)}
+                        onChange={(e) =>
+                          form.setFieldValue(
+                            'permissions',
+                            e.currentTarget.checked
+                              ? [...form.values.permissions, p.key]
+                              : form.values.permissions.filter((k) => k !== p.key),
+                          )
+                        }
+                      />
+                    ))}
+                  </Stack>
+                </Accordion.Panel>
+              </Accordion.Item>
+            ))}
+          </Accordion>
+        </Paper>
+        <Group>
+          <Button type="submit" loading={form.submitting} disabled={!form.isDirty()}>
+            Save
+          </Button>
+          {!role.builtin && (
+            <Button
+              color="red"
+              variant="light"
+              onClick={async () => {
+                const ok = await confirmDestructive({
+                  title: `Delete the role ${role.name}?`,
+                  removes: `the role ${role.name} and its ${role.permissions.length} keys from ${role.userCount} user(s), who lose what only this role gave them.`,
+                  confirmLabel: 'Delete the role',
+                });
+                if (!ok) return;
+                try {
+                  unwrap(await api.DELETE('/auth/roles/{id}', { params: { path: { id } } }));
+                  showSaved(`Role ${role.name} deleted`);
+                  await client.invalidateQueries({ queryKey: KEYS.roles });
+                  await navigate('/admin/roles');
+                } catch (err) {
+                  showSaveError(err);
+                }
+              }}
+            >
+              Delete the role
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** `/admin/roles/:id`: a role's name and its permission keys, grouped by the plugin declaring them. */
+export default function RoleEdit() {
+  const { id = '' } = useParams();
+  const role = useQuery({
+    queryKey: [...KEYS.roles, id],
+    queryFn: async () => unwrap(await api.GET('/auth/roles/{id}', { params: { path: { id } } })),
+  });
+  const permissions = useQuery({
+    queryKey: KEYS.permissions,
+    queryFn: async () => unwrap(await api.GET('/auth/permissions')).permissions,
+    staleTime: 5 * 60_000,
+  });
+  return (
+    <Stack maw={860}>
+      <PageHeader title={role.data ? `Role ${role.data.name}` : 'Role'} />
+      <QueryState query={role}>
+        {(r) => <QueryState query={permissions}>{(keys) => <RoleForm role={r} permissions={keys} />}</QueryState>}
+      </QueryState>
+    </Stack>
+  );
+}

@@ -1,0 +1,138 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { buildAdminUi } from './admin-build.ts';
+import { startTestKernel, type TestKernel, type TestKernelOptions } from './kernel.ts';
+
+/** Debian's Chromium (`apt-get install chromium`); CHROMIUM_BIN names another binary. */
+const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
+
+/** The flags of every run: headless, no network of its own, nothing from a previous profile. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** The dashboard's two widths under test: a laptop and a phone. */
+export const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+
+/** The product on a port (all plugins, the built dashboard) and one browser for the whole file. */
+export interface BrowserProduct {
+  t: TestKernel;
+  baseUrl: string;
+  browser: Browser;
+  /**
+   * A fresh browser context (no cookies) and page at `width`; the page's console errors and
+   * uncaught exceptions are collected in `errors`.
+   */
+  page(width?: keyof typeof WIDTHS): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the dashboard when its sources changed, starts a test kernel with every plugin listening on
+ * a loopback port (embedded PostgreSQL as usual) and launches Chromium with a fresh profile.
+ */
+export async function startBrowserProduct(opts: TestKernelOptions = {}): Promise<BrowserProduct> {
+  buildAdminUi({ ifStale: true });
+  const t = await startTestKernel({ service: 'all', ...opts });
+  const address = await t.kernel.app.listen({ host: '127.0.0.1', port: 0 });
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      // Playwright gives every launch a fresh temporary profile (user data dir) and removes it on close.
+      args: CHROMIUM_ARGS,
+      timeout: 60_000,
+    });
+  } catch (err) {
+    await t.close();
+    throw new Error(
+      `Chromium did not start (${CHROMIUM}); install Debian's chromium package or set CHROMIUM_BIN: ${(err as Error).message}`,
+    );
+  }
+  const contexts: BrowserContext[] = [];
+  return {
+    t,
+    baseUrl: address,
+    browser,
+    async page(width = 'desktop') {
+      const context = await browser.newContext({ viewport: WIDTHS[width], baseURL: address });
+      context.setDefaultTimeout(15_000);
+      contexts.push(context);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
+      return { page, context, errors };
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => undefined);
+      await browser.close().catch(() => undefined);
+      await t.close();
+    },
+  };
+}
+
+let shared: Promise<BrowserProduct> | undefined;
+
+/**
+ * The one product and browser of a test run, shared by every browser test file (started on first
+ * use, closed after the run's last test): one Chromium and one kernel per run keeps the browser tests
+ * fast. Each test makes its own users and contexts, so files do not see each other's state.
+ */
+export function sharedBrowserProduct(): Promise<BrowserProduct> {
+  shared ??= startBrowserProduct();
+  return shared;
+}
+
+// Under mocha (loaded by a spec file, so at the root of the run): close the shared product after
+// the run's last test. Benchmarks and scripts have no `after` and close their own product.
+if (typeof after === 'function')
+  after(async () => {
+    const product = shared;
+    shared = undefined;
+    await (await product)?.close();
+  });
+
+/** Fails with axe-core's serious and critical findings on the page as it is now. */
+export async function expectAccessible(page: Page, where: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (bad.length > 0) {
+    const lines = bad.map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help}\n    ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 5)
+          .join('\n    ')}`,
+    );
+    throw new Error(`axe-core on ${where}:\n  ${lines.join('\n  ')}`);
+  }
+}
+
+/**
+ * The page's errors less Chromium's own line for an API answer of 401 or 403 ("Failed to load
+ * resource: ... status of 401"): those are answers the app expects and handles (signed out, not
+ * allowed). Every script error and any other failed load stays.
+ */
+export function appErrors(errors: readonly string[]): string[] {
+  return errors.filter((e) => !/Failed to load resource: the server responded with a status of 40[13]\b/.test(e));
+}
+
+/** Signs `page`'s context in as `user` (its session cookie), without the sign-in screen. */
+export async function signInAs(
+  product: BrowserProduct,
+  context: BrowserContext,
+  user: { cookie: string },
+): Promise<void> {
+  const [name, value] = user.cookie.split('=');
+  await context.addCookies([{ name, value, url: product.baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+}
