@@ -57,8 +57,7 @@ function Facts({ asset }: { asset: Asset }) {
 function PresetPreview({ asset }: { asset: Asset }) {
   const presets = useQuery({
     queryKey: ['assets', 'presets'],
-    queryFn: async () =>
-      (unwrap(await api.GET('/api/v1/dam/presets')) as unknown as { presets: Preset[] }).presets,
+    queryFn: async () => (unwrap(await api.GET('/api/v1/dam/presets')) as unknown as { presets: Preset[] }).presets,
   });
   const [name, setName] = useState<string | null>(null);
   if (presets.error) return <ErrorState error={presets.error} />;
@@ -225,12 +224,7 @@ export function AssetDrawer({ id, onClose }: { id: string; onClose: () => void }
           <Stack>
             {asset.mimeType.startsWith('image/') ? (
               <Center bg="gray.1" p="xs">
-                <Image
-                  src={asset.thumbnails.at(-1)?.url ?? asset.url}
-                  alt={asset.filename}
-                  mah={320}
-                  fit="contain"
-                />
+                <Image src={asset.thumbnails.at(-1)?.url ?? asset.url} alt={asset.filename} mah={320} fit="contain" />
               </Center>
             ) : null}
             <Group gap="md">

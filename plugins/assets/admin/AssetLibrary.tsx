@@ -141,9 +141,11 @@ function FolderList({ folder }: { folder: string }) {
   const folders = useQuery({
     queryKey: ['assets', 'folders', folder],
     queryFn: async () =>
-      (unwrap(await api.GET('/api/v1/dam/folders', { params: { query: { parent: folder } } })) as unknown as {
-        folders: Folder[];
-      }).folders,
+      (
+        unwrap(await api.GET('/api/v1/dam/folders', { params: { query: { parent: folder } } })) as unknown as {
+          folders: Folder[];
+        }
+      ).folders,
   });
   if (folders.isPending) return <LoadingState label="Loading folders" />;
   if (folders.error) return <ErrorState error={folders.error} onRetry={() => folders.refetch()} />;
@@ -254,7 +256,6 @@ export default function AssetLibrary() {
         {can('assets:upload') && <UploadZone folder={folder} />}
         <Paper withBorder p="md" radius="md">
           <form
-            role="search"
             aria-label="Search files"
             onSubmit={(e) => {
               e.preventDefault();

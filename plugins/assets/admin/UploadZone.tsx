@@ -78,9 +78,9 @@ export function UploadZone({ folder }: { folder: string }) {
           </Group>
         </Dropzone>
         {items.length > 0 && (
-          <Stack gap={6} aria-label="Uploads" role="list">
+          <Stack component="ul" gap={6} aria-label="Uploads" p={0} m={0} style={{ listStyle: 'none' }}>
             {items.map((i) => (
-              <div key={i.key} role="listitem">
+              <li key={i.key}>
                 <Group justify="space-between" gap="xs" wrap="nowrap">
                   <Text size="sm" truncate>
                     {i.name} <span style={{ color: 'var(--mantine-color-dimmed)' }}>({formatBytes(i.size)})</span>
@@ -95,7 +95,7 @@ export function UploadZone({ folder }: { folder: string }) {
                   size="sm"
                   aria-label={`Upload of ${i.name}`}
                 />
-              </div>
+              </li>
             ))}
           </Stack>
         )}

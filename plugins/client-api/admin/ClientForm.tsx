@@ -54,14 +54,21 @@ export function ClientForm(props: {
             allowedAddresses: v.allowedAddresses,
             expiresAt: v.expiresAt ? new Date(v.expiresAt).toISOString() : null,
             ...(jwt
-              ? { jwt: { issuer: v.issuer, audience: v.audience, ...(v.scopeClaim ? { scopeClaim: v.scopeClaim } : {}) } }
+              ? {
+                  jwt: {
+                    issuer: v.issuer,
+                    audience: v.audience,
+                    ...(v.scopeClaim ? { scopeClaim: v.scopeClaim } : {}),
+                  },
+                }
               : {}),
           });
         } catch (err) {
           // The API names fields as `scopes.2` or `jwt.issuer`: put them on the input they belong to.
           showSaveError(err, {
             values: form.values,
-            setFieldError: (path, message) => form.setFieldError(path.replace(/^jwt\./, '').replace(/\.\d+$/, ''), message),
+            setFieldError: (path, message) =>
+              form.setFieldError(path.replace(/^jwt\./, '').replace(/\.\d+$/, ''), message),
           });
         }
       })}

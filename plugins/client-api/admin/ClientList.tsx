@@ -106,9 +106,19 @@ export default function ClientList() {
           {
             accessor: 'keys',
             title: 'Keys',
-            render: (c) => (c.authMode === 'key' ? liveKeys(c).map((k) => `${k.prefix}…`).join(', ') || 'none' : '—'),
+            render: (c) =>
+              c.authMode === 'key'
+                ? liveKeys(c)
+                    .map((k) => `${k.prefix}…`)
+                    .join(', ') || 'none'
+                : '—',
           },
-          { accessor: 'createdAt', title: 'Created', sortable: true, render: (c) => new Date(c.createdAt).toLocaleDateString() },
+          {
+            accessor: 'createdAt',
+            title: 'Created',
+            sortable: true,
+            render: (c) => new Date(c.createdAt).toLocaleDateString(),
+          },
         ]}
       />
     </>

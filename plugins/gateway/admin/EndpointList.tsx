@@ -5,7 +5,6 @@ import { api, ListPage, PageHeader, unwrap } from '../../admin-ui/app/src/sdk/in
 import { AUTH_TYPES } from './auth.tsx';
 import type { Endpoint } from './types.ts';
 
-
 const authLabel = (type: string) => AUTH_TYPES.find((t) => t.value === type)?.label ?? type;
 
 /** `/admin/gateway/endpoints`: the upstream APIs the gateway calls. */
@@ -32,9 +31,13 @@ export default function EndpointList() {
         fetchPage={async ({ page, pageSize, sort, filters }) => {
           const { items } = unwrap(await api.GET('/api/v1/gateway/endpoints'));
           const q = filters.q?.toLowerCase() ?? '';
-          const found = items.filter((e) => !q || e.name.toLowerCase().includes(q) || e.baseUrl.toLowerCase().includes(q));
+          const found = items.filter(
+            (e) => !q || e.name.toLowerCase().includes(q) || e.baseUrl.toLowerCase().includes(q),
+          );
           const column = (sort?.column ?? 'name') as 'name' | 'baseUrl' | 'updatedAt';
-          found.sort((a, b) => String(a[column]).localeCompare(String(b[column])) * (sort?.direction === 'desc' ? -1 : 1));
+          found.sort(
+            (a, b) => String(a[column]).localeCompare(String(b[column])) * (sort?.direction === 'desc' ? -1 : 1),
+          );
           return { records: found.slice((page - 1) * pageSize, page * pageSize), total: found.length };
         }}
         onRowClick={(e) => navigate(`/admin/gateway/endpoints/${e.id}`)}
@@ -48,7 +51,16 @@ export default function EndpointList() {
               </Link>
             ),
           },
-          { accessor: 'baseUrl', title: 'Base URL', sortable: true, render: (e) => <Text size="sm" style={{ wordBreak: 'break-all' }}>{e.baseUrl}</Text> },
+          {
+            accessor: 'baseUrl',
+            title: 'Base URL',
+            sortable: true,
+            render: (e) => (
+              <Text size="sm" style={{ wordBreak: 'break-all' }}>
+                {e.baseUrl}
+              </Text>
+            ),
+          },
           { accessor: 'auth', title: 'Authentication', render: (e) => authLabel(e.auth.type) },
           {
             accessor: 'presetId',

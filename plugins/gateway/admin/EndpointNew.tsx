@@ -18,7 +18,12 @@ export default function EndpointNew() {
   const [presetId, setPresetId] = useState<string | null>(null);
   const [auth, setAuth] = useState<AuthState>(authStateOf(undefined));
   const form = useForm({
-    initialValues: { name: '', baseUrl: '', timeoutMs: '' as number | string, requestsPerMinute: '' as number | string },
+    initialValues: {
+      name: '',
+      baseUrl: '',
+      timeoutMs: '' as number | string,
+      requestsPerMinute: '' as number | string,
+    },
     validate: {
       name: (v) => (/^[A-Za-z0-9_-]+$/.test(v) ? null : 'Letters, digits, _ and - only'),
       baseUrl: (v) => (v || presetId ? null : 'The address of the API, for example https://api.example.com/v2'),
@@ -40,7 +45,10 @@ export default function EndpointNew() {
         title="New gateway endpoint"
         description={
           <>
-            A third-party API. <Anchor component={Link} to="/admin/gateway/endpoints">Back to the endpoints</Anchor>
+            A third-party API.{' '}
+            <Anchor component={Link} to="/admin/gateway/endpoints">
+              Back to the endpoints
+            </Anchor>
           </>
         }
       />

@@ -55,7 +55,8 @@ export function authStateOf(auth: Record<string, unknown> | undefined): AuthStat
 /** The `auth` body of a create or PATCH: settings given, the secret only when one was typed. */
 export function authBody(state: AuthState): AuthInput {
   const body: Record<string, string> = { type: state.type };
-  for (const s of SETTINGS[state.type]) if (state.settings[s.name]?.trim()) body[s.name] = state.settings[s.name].trim();
+  for (const s of SETTINGS[state.type])
+    if (state.settings[s.name]?.trim()) body[s.name] = state.settings[s.name].trim();
   const secret = SECRET_FIELD[state.type];
   if (secret && state.secret) body[secret.name] = state.secret;
   // Built per type from SETTINGS and SECRET_FIELD; the API checks the union (400 naming the field).
