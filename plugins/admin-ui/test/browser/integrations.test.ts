@@ -1,0 +1,294 @@
+import { expect } from 'chai';
+import type { Locator, Page } from 'playwright-core';
+import {
+  appErrors,
+  type BrowserProduct,
+  expectAccessible,
+  startBrowserProduct,
+  type WIDTHS,
+} from '../../../../test/helpers/browser.ts';
+import { png } from '../../../../test/helpers/images.ts';
+import type { TestUser } from '../../../../test/helpers/kernel.ts';
+import { type Receiver, startReceiver } from '../../../../test/helpers/receiver.ts';
+
+/**
+ * The asset library and the integrator screens (gateway endpoints, API clients and keys, event
+ * subscriptions) in Chromium against the real product.
+ */
+describe('admin-ui in the browser: assets and integrations', function () {
+  this.timeout(180_000);
+  let p: BrowserProduct;
+  let admin: TestUser;
+  let receiver: Receiver;
+  before(async function () {
+    this.timeout(240_000);
+    p = await startBrowserProduct();
+    admin = await p.t.createUser({ roles: ['admin'] });
+    receiver = await startReceiver();
+  });
+  after(async () => {
+    await receiver?.close();
+    await p?.close();
+  });
+
+  /** A page signed in as `user` (the session cookie of the harness), at `path`. */
+  async function open(user: TestUser, path: string, width: keyof typeof WIDTHS = 'desktop') {
+    const opened = await p.page(width);
+    const [name, ...rest] = user.cookie.split(';')[0].split('=');
+    await opened.context.addCookies([{ name, value: rest.join('='), url: p.baseUrl }]);
+    await opened.page.goto(path);
+    return opened;
+  }
+
+  const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { name, level: 1 }).waitFor();
+
+  /** The natural width of an image once it has loaded (a broken image never resolves). */
+  async function loadedWidth(img: Locator): Promise<number> {
+    const handle = await img.page().waitForFunction(
+      (el) => {
+        const image = el as unknown as { complete: boolean; naturalWidth: number };
+        return image.complete && image.naturalWidth > 0 && image.naturalWidth;
+      },
+      await img.elementHandle(),
+    );
+    return (await handle.jsonValue()) as number;
+  }
+
+  async function pick(page: Page, label: string, option: string | RegExp) {
+    await page.getByRole('textbox', { name: label }).click();
+    await page.getByRole('option', { name: option }).click();
+  }
+
+  it('uploads an image by drop zone and shows its thumbnail; details, preset preview, visibility, rename, delete', async () => {
+    const preset = await p.t.call('POST', '/api/v1/dam/presets', admin, { name: 'card', width: 120, format: 'png' });
+    expect(preset.statusCode, preset.body).to.equal(200);
+    const { page, errors } = await open(admin, '/admin/assets');
+    await heading(page, 'Asset library');
+    await page.getByText('No files in this folder').waitFor();
+    await expectAccessible(page, 'asset library (empty)');
+
+    // A folder, then into it (the folder is in the URL: a deep link).
+    await page.getByRole('button', { name: 'New folder' }).click();
+    await page.getByLabel('Folder name').fill('campaign');
+    await page.getByRole('button', { name: 'Create folder' }).click();
+    await page.getByRole('navigation', { name: 'Folders' }).getByRole('link', { name: 'campaign' }).click();
+    await page.getByText('They go to the folder “campaign”').waitFor();
+    expect(new URL(page.url()).searchParams.get('folder')).to.equal('campaign');
+
+    // Upload through the drop zone's file chooser; the bar reaches "Uploaded" and the thumbnail loads.
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: /Upload files/ }).click();
+    await (await chooser).setFiles({ name: 'poster.png', mimeType: 'image/png', buffer: await png(640, 480) });
+    await page.getByRole('list', { name: 'Uploads' }).getByText('Uploaded').waitFor();
+    const thumb = page.getByRole('list', { name: 'Files' }).getByRole('img', { name: 'poster.png' });
+    await thumb.waitFor();
+    expect(await thumb.getAttribute('src')).to.match(/^\/dam-asset\/campaign\/poster\.png\?thumb=\d+/);
+    expect(await loadedWidth(thumb)).to.be.greaterThan(0);
+    await expectAccessible(page, 'asset library with a file');
+
+    // Details in a drawer the URL opens; the back button closes it.
+    await page.getByRole('button', { name: 'Open poster.png' }).click();
+    const drawer = page.getByRole('dialog', { name: 'poster.png' });
+    await drawer.getByText('640 × 480 px').waitFor();
+    const { id } = (await p.t.call('GET', '/api/v1/dam/assets?folder=campaign', admin)).json().assets[0];
+    expect(new URL(page.url()).searchParams.get('asset')).to.equal(id);
+    await expectAccessible(page, 'asset details');
+    await page.goBack();
+    await drawer.waitFor({ state: 'hidden' });
+    await page.goForward();
+    await drawer.getByText('640 × 480 px').waitFor();
+
+    // The preset as a site gets it.
+    await pick(page, 'Preview with an image preset', /^card/);
+    const preview = drawer.getByRole('img', { name: 'poster.png with the preset card' });
+    await preview.waitFor();
+    expect(await loadedWidth(preview)).to.equal(120);
+
+    // Visibility, then rename (a move in the same folder).
+    await drawer.getByText('Private', { exact: true }).click();
+    await drawer.getByText('Only signed-in users can load it').waitFor();
+    expect((await p.t.call('GET', `/api/v1/dam/assets/${id}`, admin)).json().visibility).to.equal('private');
+    await drawer.getByLabel('File name').fill('poster-2026.png');
+    await drawer.getByRole('button', { name: 'Move / rename' }).click();
+    await page.getByRole('dialog', { name: 'poster-2026.png' }).waitFor();
+    expect((await p.t.call('GET', `/api/v1/dam/assets/${id}`, admin)).json().path).to.equal('campaign/poster-2026.png');
+
+    // Delete says what it removes; cancel keeps it, confirm removes it.
+    await page.getByRole('button', { name: 'Delete file' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete poster-2026.png?' });
+    await confirm.getByText(/This removes: the file campaign\/poster-2026\.png, its \d+ thumbnails/).waitFor();
+    await confirm.getByRole('button', { name: 'Delete file' }).click();
+    await page.getByText('No files in this folder').waitFor();
+    expect((await p.t.call('GET', `/api/v1/dam/assets/${id}`, admin)).statusCode).to.equal(404);
+    expect(appErrors(errors)).to.deep.equal([]);
+  });
+
+  it('creates a gateway endpoint from a preset with a write-only key, adds and imports routes', async () => {
+    const secret = 'appid-secret-7f3a9c';
+    const { page, errors } = await open(admin, '/admin/gateway/endpoints');
+    await heading(page, 'Gateway endpoints');
+    await page.getByText(/No endpoints yet/).waitFor();
+    await expectAccessible(page, 'gateway endpoints (empty)');
+    await page.getByRole('link', { name: 'New endpoint' }).click();
+    await heading(page, 'New gateway endpoint');
+    await pick(page, 'Vendor preset', 'OpenWeather');
+    await page.getByText(/routes come with it/).waitFor();
+    expect(await page.getByLabel('Name', { exact: false }).first().inputValue()).to.equal('openweathermap');
+    await page.getByRole('textbox', { name: 'Name' }).fill('weather');
+    await page.getByRole('textbox', { name: 'Base URL' }).fill(receiver.url);
+    expect(await page.getByRole('textbox', { name: 'Query parameter name' }).inputValue()).to.equal('appid');
+    await page.getByLabel('API key').fill(secret);
+    await expectAccessible(page, 'new gateway endpoint');
+    await page.getByRole('button', { name: 'Create endpoint' }).click();
+
+    await heading(page, 'weather');
+    const endpointId = new URL(page.url()).pathname.split('/').pop()!;
+    // The key is "set", never shown back; the field only replaces it.
+    await page.getByText('set', { exact: true }).waitFor();
+    expect(await page.getByLabel('Replace the api key').inputValue()).to.equal('');
+    expect(await page.content()).not.to.contain(secret);
+    const routes = page.getByRole('table', { name: 'Routes' });
+    await routes.getByText('/data/2.5/weather').waitFor();
+    expect(await routes.getByRole('row').count()).to.equal(5); // header + the preset's 4
+
+    // A route by hand, then routes from an OpenAPI document.
+    await page.getByRole('textbox', { name: 'Path' }).fill('/alerts');
+    await page.getByRole('button', { name: 'Add route' }).click();
+    await routes.getByText('/alerts').waitFor();
+    const openapi = {
+      openapi: '3.0.3',
+      info: { title: 'Weather extras', version: '1' },
+      paths: { '/uv': { get: { operationId: 'uv' } }, '/air': { post: { operationId: 'air' } } },
+    };
+    await page.getByLabel('OpenAPI or Swagger document').fill(JSON.stringify(openapi));
+    await page.getByRole('button', { name: 'Import routes' }).click();
+    await page.getByText('2 routes created, 0 skipped.').waitFor();
+    await routes.getByText('/air').waitFor();
+    const listed = (await p.t.call('GET', `/api/v1/gateway/endpoints/${endpointId}/routes`, admin)).json().items;
+    expect(listed.map((r: { path: string }) => r.path)).to.include.members(['/alerts', '/uv', '/air']);
+    await expectAccessible(page, 'gateway endpoint');
+
+    // Replacing the key keeps it write-only; the list links back to the endpoint.
+    await page.getByLabel('Replace the api key').fill('appid-rotated-1');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Endpoint saved').waitFor();
+    expect(await page.getByLabel('Replace the api key').inputValue()).to.equal('');
+    const read = (await p.t.call('GET', `/api/v1/gateway/endpoints/${endpointId}`, admin)).json();
+    expect(read.auth).to.deep.include({ type: 'apiKeyQuery', paramName: 'appid', key: { set: true } });
+    await page.getByRole('link', { name: 'All endpoints' }).click();
+    await page.getByRole('table', { name: 'Gateway endpoints' }).getByRole('link', { name: 'weather' }).waitFor();
+
+    // At phone width too.
+    const phone = await open(admin, `/admin/gateway/endpoints/${endpointId}`, 'phone');
+    await heading(phone.page, 'weather');
+    await phone.page.getByRole('table', { name: 'Routes' }).getByText('/air').waitFor();
+    await expectAccessible(phone.page, 'gateway endpoint at 390 px');
+    expect(appErrors([...errors, ...phone.errors])).to.deep.equal([]);
+  });
+
+  it('creates an API client whose key is shown once, works, and stops working when revoked', async () => {
+    const { page, errors } = await open(admin, '/admin/gateway/clients');
+    await heading(page, 'API clients');
+    await page.getByText('No API clients yet').waitFor();
+    await expectAccessible(page, 'API clients (empty)');
+    await page.getByRole('button', { name: 'New client' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New API client' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Shop backend');
+    await dialog.getByRole('textbox', { name: 'Scopes' }).fill('data:read:*');
+    await dialog.getByRole('textbox', { name: 'Scopes' }).press('Enter');
+    await expectAccessible(page, 'new API client');
+    await dialog.getByRole('button', { name: 'Create client' }).click();
+
+    const shown = page.getByRole('dialog', { name: 'New key of Shop backend' });
+    const key = ((await shown.getByLabel('The new API key').textContent()) ?? '').trim();
+    expect(key).to.match(/^wbk_[A-Za-z0-9_-]{43}$/);
+    await shown.getByRole('button', { name: 'Copy key' }).waitFor();
+    await expectAccessible(page, 'new key shown once');
+    const me = () => fetch(`${p.baseUrl}/client/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await me()).status).to.equal(200);
+    await shown.getByRole('button', { name: 'I saved it, close' }).click();
+
+    await heading(page, 'Shop backend');
+    // Never shown again: the page has the prefix only.
+    expect(await page.content()).not.to.contain(key);
+    const keys = page.getByRole('table', { name: 'Keys' });
+    await keys.getByText(`${key.slice(0, 12)}…`).waitFor();
+    await expectAccessible(page, 'API client');
+    await keys.getByRole('button', { name: /^Revoke key/ }).click();
+    const confirm = page.getByRole('dialog', { name: /^Revoke the key/ });
+    await confirm.getByText(/every caller using it gets 401/).waitFor();
+    await confirm.getByRole('button', { name: 'Revoke key' }).click();
+    await keys.getByText(/^revoked/).waitFor();
+    expect((await me()).status).to.equal(401);
+    expect(appErrors(errors)).to.deep.equal([]);
+  });
+
+  it('subscribes to events, sends a test event and shows its delivery; retries one that gave up', async () => {
+    receiver.reset();
+    const endpoint = (
+      await p.t.call('POST', '/api/v1/gateway/endpoints', admin, { name: 'hooks', baseUrl: receiver.url })
+    ).json();
+    const route = await p.t.call('POST', `/api/v1/gateway/endpoints/${endpoint.id}/routes`, admin, {
+      method: 'POST',
+      path: '/cms-events',
+    });
+    expect(route.statusCode, route.body).to.equal(201);
+
+    const { page, errors } = await open(admin, '/admin/events/subscriptions');
+    await heading(page, 'Event subscriptions');
+    await page.getByText('No subscriptions yet').waitFor();
+    await expectAccessible(page, 'event subscriptions (empty)');
+    await page.getByRole('button', { name: 'New subscription' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New event subscription' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Search indexer');
+    await dialog.getByRole('textbox', { name: 'Events' }).click();
+    await page.getByRole('option', { name: 'object.updated' }).click();
+    await page.getByRole('option', { name: 'asset.created' }).click();
+    await dialog.getByRole('textbox', { name: 'Events' }).press('Escape');
+    await pick(page, 'Endpoint', 'hooks');
+    await pick(page, 'Route', 'POST /cms-events');
+    await expectAccessible(page, 'new event subscription');
+    await dialog.getByRole('button', { name: 'Create subscription' }).click();
+
+    await heading(page, 'Search indexer');
+    await expectAccessible(page, 'event subscription');
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    const log = page.getByRole('table', { name: 'Deliveries' });
+    await log.getByText('delivered', { exact: true }).waitFor();
+    await receiver.waitForCalls(1);
+    expect(receiver.calls[0].headers['x-cms-event-type']).to.equal('object.updated');
+    expect(receiver.calls[0].path).to.equal('/cms-events');
+
+    // A delivery that gave up: filtered in the URL, retried from the log, delivered again.
+    await p.t
+      .db('object_event_deliveries')
+      .update({ status: 'dead', attempts: 6, last_problem: 'receiver answered HTTP 500' });
+    await pick(page, 'Status', 'gave up');
+    expect(new URL(page.url()).searchParams.get('status')).to.equal('dead');
+    await log.getByText('receiver answered HTTP 500').waitFor();
+    await expectAccessible(page, 'delivery log');
+    await log.getByRole('button', { name: 'Retry' }).click();
+    await page.getByText(/Sent again/).waitFor();
+    await receiver.waitForCalls(2);
+    await page.goBack(); // the filter is in the history: back to the whole log
+    await log.getByText('delivered', { exact: true }).waitFor();
+    expect(appErrors(errors)).to.deep.equal([]);
+  });
+
+  it('offers a viewer the library to read only, and no integrator screen', async () => {
+    const viewer = await p.t.createUser({ roles: ['viewer'] });
+    await p.t.call('POST', '/api/v1/dam/folders', admin, { path: 'press' });
+    const { page, errors } = await open(viewer, '/admin/assets', 'phone');
+    await heading(page, 'Asset library');
+    await page.getByRole('link', { name: 'press' }).waitFor();
+    expect(await page.getByRole('button', { name: 'New folder' }).count()).to.equal(0);
+    expect(await page.getByRole('button', { name: /Upload files/ }).count()).to.equal(0);
+    expect(await page.getByRole('button', { name: /Delete folder/ }).count()).to.equal(0);
+    await expectAccessible(page, 'asset library as a viewer at 390 px');
+    for (const path of ['/admin/gateway/endpoints', '/admin/gateway/clients', '/admin/events/subscriptions']) {
+      await page.goto(path);
+      await page.getByRole('alert').filter({ hasText: 'Not allowed' }).waitFor();
+    }
+    expect(appErrors(errors)).to.deep.equal([]);
+  });
+});
