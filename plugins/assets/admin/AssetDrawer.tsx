@@ -81,6 +81,7 @@ function PresetPreview({ asset }: { asset: Asset }) {
         value={name}
         onChange={setName}
         clearable
+        clearButtonProps={{ 'aria-label': 'Clear preview with an image preset' }}
       />
       {preset && (
         <Center bg="gray.1" p="xs">
@@ -228,11 +229,11 @@ export function AssetDrawer({ id, onClose }: { id: string; onClose: () => void }
               </Center>
             ) : null}
             <Group gap="md">
-              <Anchor href={asset.url} target="_blank" rel="noreferrer" size="sm">
+              <Anchor underline="always" href={asset.url} target="_blank" rel="noreferrer" size="sm">
                 Open the original
               </Anchor>
               {asset.visibility === 'public' && (
-                <Anchor href={asset.publicUrl} target="_blank" rel="noreferrer" size="sm">
+                <Anchor underline="always" href={asset.publicUrl} target="_blank" rel="noreferrer" size="sm">
                   Public reference
                 </Anchor>
               )}
@@ -300,7 +301,10 @@ export function AssetDrawer({ id, onClose }: { id: string; onClose: () => void }
                       unwrap(await api.DELETE('/api/v1/dam/asset', { params: { query: { id: asset.id } } }));
                       showSaved(`${asset.filename} deleted`);
                       onClose();
-                      await client.invalidateQueries({ queryKey: ['assets'] });
+                      // The record is gone: drop it rather than ask for it again (a 404).
+                      client.removeQueries({ queryKey: ['assets', 'asset', asset.id] });
+                      await client.invalidateQueries({ queryKey: ['assets', 'list'] });
+                      await client.invalidateQueries({ queryKey: ['assets', 'folders'] });
                     } catch (err) {
                       showSaveError(err);
                     }

@@ -46,7 +46,7 @@ function FolderTrail({ folder }: { folder: string }) {
   const parts = folder ? folder.split('/') : [];
   return (
     <Breadcrumbs aria-label="Folder" separatorMargin={4}>
-      <Anchor component={Link} to={folderHref('')} size="sm">
+      <Anchor underline="always" component={Link} to={folderHref('')} size="sm">
         Library
       </Anchor>
       {parts.map((name, n) => {
@@ -56,7 +56,7 @@ function FolderTrail({ folder }: { folder: string }) {
             {name}
           </Text>
         ) : (
-          <Anchor key={path} component={Link} to={folderHref(path)} size="sm">
+          <Anchor underline="always" key={path} component={Link} to={folderHref(path)} size="sm">
             {name}
           </Anchor>
         );
@@ -76,7 +76,7 @@ function NewFolder({ parent, opened, onClose }: { parent: string; opened: boolea
     }
   }, [opened]);
   return (
-    <Modal opened={opened} onClose={onClose} title="New folder">
+    <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={opened} onClose={onClose} title="New folder">
       <form
         onSubmit={async (e) => {
           e.preventDefault();

@@ -1,9 +1,9 @@
 import '@mantine/dropzone/styles.css';
-import { Checkbox, Group, Paper, Progress, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Paper, Progress, SegmentedControl, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconUpload } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { formatBytes } from './types.ts';
 import { uploadFile } from './upload.ts';
 
@@ -15,6 +15,7 @@ export function UploadZone({ folder }: { folder: string }) {
   const [visibility, setVisibility] = useState<'public' | 'private'>('public');
   const [overwrite, setOverwrite] = useState(false);
   const [items, setItems] = useState<Item[]>([]);
+  const openRef = useRef<() => void>(null);
   const update = (key: string, change: Partial<Item>) =>
     setItems((all) => all.map((i) => (i.key === key ? { ...i, ...change } : i)));
 
@@ -66,7 +67,8 @@ export function UploadZone({ folder }: { folder: string }) {
             onChange={(e) => setOverwrite(e.currentTarget.checked)}
           />
         </Group>
-        <Dropzone onDrop={(files) => void start(files)} aria-label="Upload files: drop them here or press to choose">
+        {/* The zone takes drops and clicks; keyboards and screen readers use the button below it. */}
+        <Dropzone onDrop={(files) => void start(files)} openRef={openRef} tabIndex={-1}>
           <Group justify="center" gap="md" mih={90} style={{ pointerEvents: 'none' }}>
             <IconUpload size={32} stroke={1.5} aria-hidden />
             <div>
@@ -77,6 +79,9 @@ export function UploadZone({ folder }: { folder: string }) {
             </div>
           </Group>
         </Dropzone>
+        <Button variant="light" w="fit-content" onClick={() => openRef.current?.()}>
+          Choose files to upload
+        </Button>
         {items.length > 0 && (
           <Stack component="ul" gap={6} aria-label="Uploads" p={0} m={0} style={{ listStyle: 'none' }}>
             {items.map((i) => (

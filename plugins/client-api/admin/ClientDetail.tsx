@@ -167,7 +167,7 @@ export default function ClientDetail() {
             description={
               <>
                 {c.authMode === 'key' ? 'Calls with an API key. ' : `Calls with tokens of ${c.jwt?.issuer}. `}
-                <Anchor component={Link} to="/admin/gateway/clients">
+                <Anchor underline="always" component={Link} to="/admin/gateway/clients">
                   All clients
                 </Anchor>
               </>

@@ -106,6 +106,7 @@ export function ClientForm(props: {
           description="Press Enter after each: data:read:<Class>, data:write:<Class>, gateway:call:<endpoint>, automation:run:<endpoint>:<route>"
           placeholder="data:read:Product"
           clearable
+          clearButtonProps={{ 'aria-label': 'Clear scopes' }}
           {...form.getInputProps('scopes')}
         />
         <Group grow align="flex-start">
@@ -120,6 +121,7 @@ export function ClientForm(props: {
             label="Expires"
             description="Empty: never"
             clearable
+            clearButtonProps={{ 'aria-label': 'Clear expires' }}
             valueFormat="YYYY-MM-DD HH:mm"
             {...form.getInputProps('expiresAt')}
           />
@@ -128,6 +130,7 @@ export function ClientForm(props: {
           label="Allowed addresses"
           description="IP addresses or CIDR blocks (203.0.113.0/24); empty: any address"
           clearable
+          clearButtonProps={{ 'aria-label': 'Clear allowed addresses' }}
           {...form.getInputProps('allowedAddresses')}
         />
         <Group justify="flex-end">

@@ -25,7 +25,13 @@ export default function ClientList() {
           </Button>
         }
       />
-      <Modal opened={creating} onClose={() => setCreating(false)} title="New API client" size="lg">
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        opened={creating}
+        onClose={() => setCreating(false)}
+        title="New API client"
+        size="lg"
+      >
         <ClientForm
           submitLabel="Create client"
           onCancel={() => setCreating(false)}

@@ -3,7 +3,13 @@ import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text } from '@man
 /** A new key, shown once: the API keeps only its hash, so this dialog is the one chance to copy it. */
 export function NewKeyModal({ apiKey, client, onClose }: { apiKey?: string; client: string; onClose: () => void }) {
   return (
-    <Modal opened={Boolean(apiKey)} onClose={onClose} title={`New key of ${client}`} closeOnClickOutside={false}>
+    <Modal
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      opened={Boolean(apiKey)}
+      onClose={onClose}
+      title={`New key of ${client}`}
+      closeOnClickOutside={false}
+    >
       <Stack>
         <Alert color="yellow" title="Copy the key now">
           It is shown only this once; the product stores only a fingerprint of it. If it is lost, add a new key and

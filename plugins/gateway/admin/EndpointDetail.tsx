@@ -120,7 +120,7 @@ export default function EndpointDetail() {
             description={
               <>
                 {e.presetId ? `From the ${e.presetId} preset. ` : ''}
-                <Anchor component={Link} to="/admin/gateway/endpoints">
+                <Anchor underline="always" component={Link} to="/admin/gateway/endpoints">
                   All endpoints
                 </Anchor>
               </>

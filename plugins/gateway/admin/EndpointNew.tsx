@@ -46,7 +46,7 @@ export default function EndpointNew() {
         description={
           <>
             A third-party API.{' '}
-            <Anchor component={Link} to="/admin/gateway/endpoints">
+            <Anchor underline="always" component={Link} to="/admin/gateway/endpoints">
               Back to the endpoints
             </Anchor>
           </>
@@ -90,12 +90,13 @@ export default function EndpointNew() {
                   value={presetId}
                   onChange={(id) => choosePreset(id, all)}
                   clearable
+                  clearButtonProps={{ 'aria-label': 'Clear vendor preset' }}
                 />
                 {preset && (
                   <Text size="sm" c="dimmed">
                     {preset.description} {preset.routes.length} routes come with it.{' '}
                     {preset.docsUrl && (
-                      <Anchor href={preset.docsUrl} target="_blank" rel="noreferrer">
+                      <Anchor underline="always" href={preset.docsUrl} target="_blank" rel="noreferrer">
                         Vendor documentation
                       </Anchor>
                     )}

@@ -101,6 +101,7 @@ export function DeliveryLog({ subscription }: { subscription: Subscription }) {
             value={status || null}
             onChange={(v) => url.set({ status: v ?? '' })}
             clearable
+            clearButtonProps={{ 'aria-label': 'Clear status' }}
           />
           <Select
             label="Event"
@@ -108,6 +109,7 @@ export function DeliveryLog({ subscription }: { subscription: Subscription }) {
             value={type || null}
             onChange={(v) => url.set({ type: v ?? '' })}
             clearable
+            clearButtonProps={{ 'aria-label': 'Clear event' }}
           />
         </Group>
         <Text size="xs" c="dimmed">

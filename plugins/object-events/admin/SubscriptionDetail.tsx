@@ -58,7 +58,7 @@ export default function SubscriptionDetail() {
           <PageHeader
             title={s.name}
             description={
-              <Anchor component={Link} to="/admin/events/subscriptions">
+              <Anchor underline="always" component={Link} to="/admin/events/subscriptions">
                 All subscriptions
               </Anchor>
             }

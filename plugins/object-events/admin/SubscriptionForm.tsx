@@ -152,6 +152,7 @@ export function SubscriptionForm(props: {
           label="Ignore changes by"
           description="Actor ids (users, API clients) whose changes are not sent, for example the receiver's own client"
           clearable
+          clearButtonProps={{ 'aria-label': 'Clear ignore changes by' }}
           {...form.getInputProps('ignoreActors')}
         />
         <Switch label="Enabled" {...form.getInputProps('enabled', { type: 'checkbox' })} />

@@ -23,7 +23,13 @@ export default function SubscriptionList() {
           </Button>
         }
       />
-      <Modal opened={creating} onClose={() => setCreating(false)} title="New event subscription" size="lg">
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        opened={creating}
+        onClose={() => setCreating(false)}
+        title="New event subscription"
+        size="lg"
+      >
         <SubscriptionForm
           submitLabel="Create subscription"
           onCancel={() => setCreating(false)}

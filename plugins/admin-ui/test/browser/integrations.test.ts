@@ -55,7 +55,7 @@ describe('admin-ui in the browser: assets and integrations', function () {
   }
 
   async function pick(page: Page, label: string, option: string | RegExp) {
-    await page.getByRole('textbox', { name: label }).click();
+    await page.getByRole('combobox', { name: label }).click();
     await page.getByRole('option', { name: option }).click();
   }
 
@@ -77,7 +77,7 @@ describe('admin-ui in the browser: assets and integrations', function () {
 
     // Upload through the drop zone's file chooser; the bar reaches "Uploaded" and the thumbnail loads.
     const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: /Upload files/ }).click();
+    await page.getByRole('button', { name: 'Choose files to upload' }).click();
     await (await chooser).setFiles({ name: 'poster.png', mimeType: 'image/png', buffer: await png(640, 480) });
     await page.getByRole('list', { name: 'Uploads' }).getByText('Uploaded').waitFor();
     const thumb = page.getByRole('list', { name: 'Files' }).getByRole('img', { name: 'poster.png' });
@@ -133,8 +133,8 @@ describe('admin-ui in the browser: assets and integrations', function () {
     await heading(page, 'New gateway endpoint');
     await pick(page, 'Vendor preset', 'OpenWeather');
     await page.getByText(/routes come with it/).waitFor();
-    expect(await page.getByLabel('Name', { exact: false }).first().inputValue()).to.equal('openweathermap');
-    await page.getByRole('textbox', { name: 'Name' }).fill('weather');
+    expect(await page.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).to.equal('openweathermap');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('weather');
     await page.getByRole('textbox', { name: 'Base URL' }).fill(receiver.url);
     expect(await page.getByRole('textbox', { name: 'Query parameter name' }).inputValue()).to.equal('appid');
     await page.getByLabel('API key').fill(secret);
@@ -193,9 +193,9 @@ describe('admin-ui in the browser: assets and integrations', function () {
     await expectAccessible(page, 'API clients (empty)');
     await page.getByRole('button', { name: 'New client' }).click();
     const dialog = page.getByRole('dialog', { name: 'New API client' });
-    await dialog.getByRole('textbox', { name: 'Name' }).fill('Shop backend');
-    await dialog.getByRole('textbox', { name: 'Scopes' }).fill('data:read:*');
-    await dialog.getByRole('textbox', { name: 'Scopes' }).press('Enter');
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Shop backend');
+    await dialog.getByRole('combobox', { name: 'Scopes' }).fill('data:read:*');
+    await dialog.getByRole('combobox', { name: 'Scopes' }).press('Enter');
     await expectAccessible(page, 'new API client');
     await dialog.getByRole('button', { name: 'Create client' }).click();
 
@@ -240,11 +240,11 @@ describe('admin-ui in the browser: assets and integrations', function () {
     await expectAccessible(page, 'event subscriptions (empty)');
     await page.getByRole('button', { name: 'New subscription' }).click();
     const dialog = page.getByRole('dialog', { name: 'New event subscription' });
-    await dialog.getByRole('textbox', { name: 'Name' }).fill('Search indexer');
-    await dialog.getByRole('textbox', { name: 'Events' }).click();
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Search indexer');
+    await dialog.getByRole('combobox', { name: 'Events' }).click();
     await page.getByRole('option', { name: 'object.updated' }).click();
     await page.getByRole('option', { name: 'asset.created' }).click();
-    await dialog.getByRole('textbox', { name: 'Events' }).press('Escape');
+    await dialog.getByRole('combobox', { name: 'Events' }).press('Escape');
     await pick(page, 'Endpoint', 'hooks');
     await pick(page, 'Route', 'POST /cms-events');
     await expectAccessible(page, 'new event subscription');
@@ -282,7 +282,7 @@ describe('admin-ui in the browser: assets and integrations', function () {
     await heading(page, 'Asset library');
     await page.getByRole('link', { name: 'press' }).waitFor();
     expect(await page.getByRole('button', { name: 'New folder' }).count()).to.equal(0);
-    expect(await page.getByRole('button', { name: /Upload files/ }).count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Choose files to upload' }).count()).to.equal(0);
     expect(await page.getByRole('button', { name: /Delete folder/ }).count()).to.equal(0);
     await expectAccessible(page, 'asset library as a viewer at 390 px');
     for (const path of ['/admin/gateway/endpoints', '/admin/gateway/clients', '/admin/events/subscriptions']) {
