@@ -1,9 +1,7 @@
-import '@mantine/dropzone/styles.css';
-import { Button, Checkbox, Group, Paper, Progress, SegmentedControl, Stack, Text } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
+import { Button, Checkbox, FileButton, Group, Paper, Progress, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconUpload } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { formatBytes } from './types.ts';
 import { uploadFile } from './upload.ts';
 
@@ -15,7 +13,7 @@ export function UploadZone({ folder }: { folder: string }) {
   const [visibility, setVisibility] = useState<'public' | 'private'>('public');
   const [overwrite, setOverwrite] = useState(false);
   const [items, setItems] = useState<Item[]>([]);
-  const openRef = useRef<() => void>(null);
+  const [over, setOver] = useState(false);
   const update = (key: string, change: Partial<Item>) =>
     setItems((all) => all.map((i) => (i.key === key ? { ...i, ...change } : i)));
 
@@ -67,21 +65,58 @@ export function UploadZone({ folder }: { folder: string }) {
             onChange={(e) => setOverwrite(e.currentTarget.checked)}
           />
         </Group>
-        {/* The zone takes drops and clicks; keyboards and screen readers use the button below it. */}
-        <Dropzone onDrop={(files) => void start(files)} openRef={openRef} tabIndex={-1}>
-          <Group justify="center" gap="md" mih={90} style={{ pointerEvents: 'none' }}>
+        {/*
+          The kit's drop zone (@mantine/dropzone) is not installed: its react-dropzone asks for Node 22
+          at install and the product supports Node 20. Native drag events on a section do the same, and
+          FileButton (Mantine core) is the keyboard's way in.
+        */}
+        <Paper
+          component="section"
+          aria-label="Upload files"
+          withBorder
+          p="lg"
+          radius="md"
+          onDragOver={(e) => {
+            if (!e.dataTransfer.types.includes('Files')) return;
+            e.preventDefault();
+            e.dataTransfer.dropEffect = 'copy';
+            setOver(true);
+          }}
+          onDragLeave={() => setOver(false)}
+          onDrop={(e) => {
+            e.preventDefault();
+            setOver(false);
+            if (e.dataTransfer.files.length) void start([...e.dataTransfer.files]);
+          }}
+          style={{
+            borderStyle: 'dashed',
+            borderWidth: 2,
+            borderColor: over ? 'var(--mantine-color-blue-8)' : undefined,
+            background: over ? 'var(--mantine-color-blue-0)' : undefined,
+          }}
+        >
+          <Group justify="center" gap="md">
             <IconUpload size={32} stroke={1.5} aria-hidden />
             <div>
-              <Text size="md">Drop files here, or click to choose</Text>
+              <Text size="md">{over ? 'Drop to upload' : 'Drop files here'}</Text>
               <Text size="sm" c="dimmed">
                 They go to {folder ? `the folder “${folder}”` : 'the top of the library'}.
               </Text>
             </div>
+            <FileButton
+              multiple
+              onChange={(files) => {
+                if (files.length) void start(files);
+              }}
+            >
+              {(props) => (
+                <Button variant="light" {...props}>
+                  Choose files to upload
+                </Button>
+              )}
+            </FileButton>
           </Group>
-        </Dropzone>
-        <Button variant="light" w="fit-content" onClick={() => openRef.current?.()}>
-          Choose files to upload
-        </Button>
+        </Paper>
         {items.length > 0 && (
           <Stack component="ul" gap={6} aria-label="Uploads" p={0} m={0} style={{ listStyle: 'none' }}>
             {items.map((i) => (

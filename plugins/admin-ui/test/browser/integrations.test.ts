@@ -4,7 +4,8 @@ import {
   appErrors,
   type BrowserProduct,
   expectAccessible,
-  startBrowserProduct,
+  sharedBrowserProduct,
+  signInAs,
   type WIDTHS,
 } from '../../../../test/helpers/browser.ts';
 import { png } from '../../../../test/helpers/images.ts';
@@ -22,20 +23,18 @@ describe('admin-ui in the browser: assets and integrations', function () {
   let receiver: Receiver;
   before(async function () {
     this.timeout(240_000);
-    p = await startBrowserProduct();
+    p = await sharedBrowserProduct();
     admin = await p.t.createUser({ roles: ['admin'] });
     receiver = await startReceiver();
   });
   after(async () => {
     await receiver?.close();
-    await p?.close();
   });
 
   /** A page signed in as `user` (the session cookie of the harness), at `path`. */
   async function open(user: TestUser, path: string, width: keyof typeof WIDTHS = 'desktop') {
     const opened = await p.page(width);
-    const [name, ...rest] = user.cookie.split(';')[0].split('=');
-    await opened.context.addCookies([{ name, value: rest.join('='), url: p.baseUrl }]);
+    await signInAs(p, opened.context, user);
     await opened.page.goto(path);
     return opened;
   }
@@ -62,35 +61,49 @@ describe('admin-ui in the browser: assets and integrations', function () {
   it('uploads an image by drop zone and shows its thumbnail; details, preset preview, visibility, rename, delete', async () => {
     const preset = await p.t.call('POST', '/api/v1/dam/presets', admin, { name: 'card', width: 120, format: 'png' });
     expect(preset.statusCode, preset.body).to.equal(200);
+    const folder = `campaign-${Date.now()}`;
     const { page, errors } = await open(admin, '/admin/assets');
     await heading(page, 'Asset library');
-    await page.getByText('No files in this folder').waitFor();
-    await expectAccessible(page, 'asset library (empty)');
 
-    // A folder, then into it (the folder is in the URL: a deep link).
+    // A folder, then into it (the folder is in the URL: a deep link); it is empty.
     await page.getByRole('button', { name: 'New folder' }).click();
-    await page.getByLabel('Folder name').fill('campaign');
+    await page.getByLabel('Folder name').fill(folder);
     await page.getByRole('button', { name: 'Create folder' }).click();
-    await page.getByRole('navigation', { name: 'Folders' }).getByRole('link', { name: 'campaign' }).click();
-    await page.getByText('They go to the folder “campaign”').waitFor();
-    expect(new URL(page.url()).searchParams.get('folder')).to.equal('campaign');
+    await page.getByRole('navigation', { name: 'Folders' }).getByRole('link', { name: folder }).click();
+    await page.getByText('No files in this folder').waitFor();
+    expect(new URL(page.url()).searchParams.get('folder')).to.equal(folder);
+    await expectAccessible(page, 'asset library (empty folder)');
 
-    // Upload through the drop zone's file chooser; the bar reaches "Uploaded" and the thumbnail loads.
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Choose files to upload' }).click();
-    await (await chooser).setFiles({ name: 'poster.png', mimeType: 'image/png', buffer: await png(640, 480) });
+    // Drag and drop: a file dropped on the zone; its bar reaches "Uploaded" and the thumbnail loads.
+    const bytes = (await png(640, 480)).toString('base64');
+    const dropped = await page.evaluateHandle(`(() => {
+      const bytes = Uint8Array.from(atob('${bytes}'), (c) => c.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([bytes], 'poster.png', { type: 'image/png' }));
+      return transfer;
+    })()`);
+    const zone = page.getByRole('region', { name: 'Upload files' });
+    await zone.dispatchEvent('dragover', { dataTransfer: dropped });
+    await zone.getByText('Drop to upload').waitFor();
+    await zone.dispatchEvent('drop', { dataTransfer: dropped });
     await page.getByRole('list', { name: 'Uploads' }).getByText('Uploaded').waitFor();
     const thumb = page.getByRole('list', { name: 'Files' }).getByRole('img', { name: 'poster.png' });
     await thumb.waitFor();
-    expect(await thumb.getAttribute('src')).to.match(/^\/dam-asset\/campaign\/poster\.png\?thumb=\d+/);
+    expect(await thumb.getAttribute('src')).to.match(new RegExp(`^/dam-asset/${folder}/poster\\.png\\?thumb=\\d+`));
     expect(await loadedWidth(thumb)).to.be.greaterThan(0);
+
+    // The button beside it opens the file chooser (the keyboard's way in).
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose files to upload' }).click();
+    await (await chooser).setFiles({ name: 'logo.png', mimeType: 'image/png', buffer: await png(64, 64) });
+    await page.getByRole('list', { name: 'Files' }).getByRole('img', { name: 'logo.png' }).waitFor();
     await expectAccessible(page, 'asset library with a file');
 
     // Details in a drawer the URL opens; the back button closes it.
     await page.getByRole('button', { name: 'Open poster.png' }).click();
     const drawer = page.getByRole('dialog', { name: 'poster.png' });
     await drawer.getByText('640 × 480 px').waitFor();
-    const { id } = (await p.t.call('GET', '/api/v1/dam/assets?folder=campaign', admin)).json().assets[0];
+    const { id } = (await p.t.call('GET', `/api/v1/dam/assets?folder=${folder}&search=poster`, admin)).json().assets[0];
     expect(new URL(page.url()).searchParams.get('asset')).to.equal(id);
     await expectAccessible(page, 'asset details');
     await page.goBack();
@@ -111,23 +124,27 @@ describe('admin-ui in the browser: assets and integrations', function () {
     await drawer.getByLabel('File name').fill('poster-2026.png');
     await drawer.getByRole('button', { name: 'Move / rename' }).click();
     await page.getByRole('dialog', { name: 'poster-2026.png' }).waitFor();
-    expect((await p.t.call('GET', `/api/v1/dam/assets/${id}`, admin)).json().path).to.equal('campaign/poster-2026.png');
+    expect((await p.t.call('GET', `/api/v1/dam/assets/${id}`, admin)).json().path).to.equal(
+      `${folder}/poster-2026.png`,
+    );
 
     // Delete says what it removes; cancel keeps it, confirm removes it.
     await page.getByRole('button', { name: 'Delete file' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete poster-2026.png?' });
-    await confirm.getByText(/This removes: the file campaign\/poster-2026\.png, its \d+ thumbnails/).waitFor();
+    await confirm.getByText(`This removes: the file ${folder}/poster-2026.png, its`).waitFor();
     await confirm.getByRole('button', { name: 'Delete file' }).click();
-    await page.getByText('No files in this folder').waitFor();
+    await page.getByText('1 file', { exact: true }).waitFor();
     expect((await p.t.call('GET', `/api/v1/dam/assets/${id}`, admin)).statusCode).to.equal(404);
     expect(appErrors(errors)).to.deep.equal([]);
   });
 
   it('creates a gateway endpoint from a preset with a write-only key, adds and imports routes', async () => {
     const secret = 'appid-secret-7f3a9c';
-    const { page, errors } = await open(admin, '/admin/gateway/endpoints');
+    // The list's filter is in the URL; one that matches nothing shows the empty state.
+    const { page, errors } = await open(admin, '/admin/gateway/endpoints?q=no-such-endpoint');
     await heading(page, 'Gateway endpoints');
     await page.getByText(/No endpoints yet/).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Name or URL contains' }).inputValue()).to.equal('no-such-endpoint');
     await expectAccessible(page, 'gateway endpoints (empty)');
     await page.getByRole('link', { name: 'New endpoint' }).click();
     await heading(page, 'New gateway endpoint');
@@ -187,7 +204,7 @@ describe('admin-ui in the browser: assets and integrations', function () {
   });
 
   it('creates an API client whose key is shown once, works, and stops working when revoked', async () => {
-    const { page, errors } = await open(admin, '/admin/gateway/clients');
+    const { page, errors } = await open(admin, '/admin/gateway/clients?q=no-such-client');
     await heading(page, 'API clients');
     await page.getByText('No API clients yet').waitFor();
     await expectAccessible(page, 'API clients (empty)');
@@ -234,7 +251,7 @@ describe('admin-ui in the browser: assets and integrations', function () {
     });
     expect(route.statusCode, route.body).to.equal(201);
 
-    const { page, errors } = await open(admin, '/admin/events/subscriptions');
+    const { page, errors } = await open(admin, '/admin/events/subscriptions?q=no-such-subscription');
     await heading(page, 'Event subscriptions');
     await page.getByText('No subscriptions yet').waitFor();
     await expectAccessible(page, 'event subscriptions (empty)');
@@ -251,6 +268,7 @@ describe('admin-ui in the browser: assets and integrations', function () {
     await dialog.getByRole('button', { name: 'Create subscription' }).click();
 
     await heading(page, 'Search indexer');
+    const subscriptionId = new URL(page.url()).pathname.split('/').pop();
     await expectAccessible(page, 'event subscription');
     await page.getByRole('button', { name: 'Send a test event' }).click();
     const log = page.getByRole('table', { name: 'Deliveries' });
@@ -262,6 +280,7 @@ describe('admin-ui in the browser: assets and integrations', function () {
     // A delivery that gave up: filtered in the URL, retried from the log, delivered again.
     await p.t
       .db('object_event_deliveries')
+      .where({ subscription_id: subscriptionId })
       .update({ status: 'dead', attempts: 6, last_problem: 'receiver answered HTTP 500' });
     await pick(page, 'Status', 'gave up');
     expect(new URL(page.url()).searchParams.get('status')).to.equal('dead');
@@ -272,6 +291,24 @@ describe('admin-ui in the browser: assets and integrations', function () {
     await receiver.waitForCalls(2);
     await page.goBack(); // the filter is in the history: back to the whole log
     await log.getByText('delivered', { exact: true }).waitFor();
+    expect(appErrors(errors)).to.deep.equal([]);
+  });
+
+  it('opens every integrator screen from the menu at 390 px; each passes axe', async () => {
+    const { page, errors } = await open(admin, '/admin', 'phone');
+    await heading(page, 'Dashboard');
+    for (const [label, title] of [
+      ['Asset library', 'Asset library'],
+      ['Gateway endpoints', 'Gateway endpoints'],
+      ['API clients and keys', 'API clients'],
+      ['Event subscriptions', 'Event subscriptions'],
+    ]) {
+      await page.getByRole('button', { name: 'Toggle the menu' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
+      await heading(page, title);
+      await page.getByRole('status').waitFor({ state: 'detached' });
+      await expectAccessible(page, `${title} at 390 px`);
+    }
     expect(appErrors(errors)).to.deep.equal([]);
   });
 
