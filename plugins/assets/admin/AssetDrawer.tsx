@@ -301,8 +301,8 @@ export function AssetDrawer({ id, onClose }: { id: string; onClose: () => void }
                       unwrap(await api.DELETE('/api/v1/dam/asset', { params: { query: { id: asset.id } } }));
                       showSaved(`${asset.filename} deleted`);
                       onClose();
-                      // The record is gone: drop it rather than ask for it again (a 404).
-                      client.removeQueries({ queryKey: ['assets', 'asset', asset.id] });
+                      // The record is gone: its own query is left alone (refetching it while the drawer
+                      // closes would ask for it again, a 404); only the lists are refreshed.
                       await client.invalidateQueries({ queryKey: ['assets', 'list'] });
                       await client.invalidateQueries({ queryKey: ['assets', 'folders'] });
                     } catch (err) {

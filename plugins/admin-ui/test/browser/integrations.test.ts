@@ -58,9 +58,16 @@ describe('admin-ui in the browser: assets and integrations', function () {
    * as low contrast. Waits for the finite animations only (a loader spins forever).
    */
   async function accessible(page: Page, where: string) {
-    await page.waitForFunction(
-      "document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)",
-    );
+    await page.waitForFunction(() => {
+      // Runs in the page (the root tsconfig has no DOM types; the page's CSP forbids string eval).
+      type Timing = { getTiming(): { iterations: number } };
+      const { document } = globalThis as unknown as {
+        document: { getAnimations(): { playState: string; effect: Timing | null }[] };
+      };
+      return document
+        .getAnimations()
+        .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY);
+    });
     await expectAccessible(page, where);
   }
 
@@ -87,12 +94,17 @@ describe('admin-ui in the browser: assets and integrations', function () {
 
     // Drag and drop: a file dropped on the zone; its bar reaches "Uploaded" and the thumbnail loads.
     const bytes = (await png(640, 480)).toString('base64');
-    const dropped = await page.evaluateHandle(`(() => {
-      const bytes = Uint8Array.from(atob('${bytes}'), (c) => c.charCodeAt(0));
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([bytes], 'poster.png', { type: 'image/png' }));
+    const dropped = await page.evaluateHandle((base64) => {
+      const g = globalThis as unknown as {
+        atob(text: string): string;
+        DataTransfer: new () => { items: { add(file: unknown): void } };
+        File: new (parts: unknown[], name: string, opts: { type: string }) => unknown;
+      };
+      const transfer = new g.DataTransfer();
+      const data = Uint8Array.from(g.atob(base64), (c) => c.charCodeAt(0));
+      transfer.items.add(new g.File([data], 'poster.png', { type: 'image/png' }));
       return transfer;
-    })()`);
+    }, bytes);
     const zone = page.getByRole('region', { name: 'Upload files' });
     await zone.dispatchEvent('dragover', { dataTransfer: dropped });
     await zone.getByText('Drop to upload').waitFor();
