@@ -1,6 +1,9 @@
 import { notifications } from '@mantine/notifications';
 import { ApiError } from '../api/client';
 
+/** The close button of a notification needs a name (axe: button-name). */
+const DISMISS = { 'aria-label': 'Dismiss' };
+
 /** The bits of a Mantine form (`useForm`) the helpers use. */
 interface FormLike {
   setFieldError(path: string, error: string): void;
@@ -17,11 +20,11 @@ export function showSaveError(error: unknown, form?: FormLike): string {
     form.setFieldError(error.field, message);
     return message;
   }
-  notifications.show({ color: 'red', title: 'Not saved', message });
+  notifications.show({ color: 'red', title: 'Not saved', message, closeButtonProps: DISMISS });
   return message;
 }
 
 /** A short confirmation after a successful change. */
 export function showSaved(message: string): void {
-  notifications.show({ color: 'green', message });
+  notifications.show({ color: 'green', message, closeButtonProps: DISMISS });
 }
