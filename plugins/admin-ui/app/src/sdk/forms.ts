@@ -1,6 +1,9 @@
 import { notifications } from '@mantine/notifications';
 import { ApiError } from '../api/client';
 
+/** A name for the notification's close button (axe: every button needs one). */
+const CLOSE = { 'aria-label': 'Close the message' };
+
 /** The bits of a Mantine form (`useForm`) the helpers use. */
 interface FormLike {
   setFieldError(path: string, error: string): void;
@@ -17,11 +20,11 @@ export function showSaveError(error: unknown, form?: FormLike): string {
     form.setFieldError(error.field, message);
     return message;
   }
-  notifications.show({ color: 'red', title: 'Not saved', message });
+  notifications.show({ color: 'red', title: 'Not saved', message, closeButtonProps: CLOSE });
   return message;
 }
 
 /** A short confirmation after a successful change. */
 export function showSaved(message: string): void {
-  notifications.show({ color: 'green', message });
+  notifications.show({ color: 'green', message, closeButtonProps: CLOSE });
 }
