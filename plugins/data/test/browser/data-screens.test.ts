@@ -4,7 +4,7 @@ import {
   appErrors,
   type BrowserProduct,
   expectAccessible,
-  startBrowserProduct,
+  sharedBrowserProduct,
 } from '../../../../test/helpers/browser.ts';
 import type { TestUser } from '../../../../test/helpers/kernel.ts';
 
@@ -22,9 +22,8 @@ describe('data screens in the browser: classes, objects, preview links', functio
   let p: BrowserProduct;
   before(async function () {
     this.timeout(240_000);
-    p = await startBrowserProduct();
+    p = await sharedBrowserProduct();
   });
-  after(() => p?.close());
 
   it('creates a class with fields, creates and publishes an object, makes a preview link and opens it', async () => {
     const admin = await p.t.admin();
