@@ -58,8 +58,19 @@ export async function objectBatchRoutes(app: App, data: DataServices): Promise<v
     results: await data.batch.run(writeContextOf(request), request.body.ids, request.body.action),
   }));
 
-  app.post('/data-objects/query', { config: read, schema: { tags, body: QueryBody } }, async (request) => {
-    const { rows, total, hasMore } = await data.query.run(request.body, 'admin');
-    return { objects: await data.reads.toDtos(rows), total, hasMore };
-  });
+  app.post(
+    '/data-objects/query',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Objects of a class by filters and sort, drafts included; keyset pages with after/nextCursor',
+        body: QueryBody,
+      },
+    },
+    async (request) => {
+      const { rows, total, hasMore, nextCursor } = await data.query.run(request.body, 'admin');
+      return { objects: await data.reads.toDtos(rows), total, hasMore, nextCursor };
+    },
+  );
 }

@@ -5,7 +5,7 @@ import type { App } from '../../../kernel/index.ts';
 import type { DataServices } from '../services/index.ts';
 import type { CachedAnswer } from '../services/public-read-cache.ts';
 import { simpleFilterValue, type QueryInput } from '../services/query-service.ts';
-import { After, Ids, PublicQueryBody } from './schemas.ts';
+import { After, Ids, QueryBody } from './schemas.ts';
 
 const RESERVED = new Set(['className', 'limit', 'offset', 'locale', 'includeTotal', 'after']);
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -82,10 +82,8 @@ export async function publicObjectRoutes(app: App, data: DataServices): Promise<
       }),
     );
 
-    pub.post(
-      '/public/data-objects/query',
-      { config, schema: { tags, body: PublicQueryBody } },
-      async (request, reply) => send(reply, await data.publicReads.page(request.body)),
+    pub.post('/public/data-objects/query', { config, schema: { tags, body: QueryBody } }, async (request, reply) =>
+      send(reply, await data.publicReads.page(request.body)),
     );
 
     pub.get(

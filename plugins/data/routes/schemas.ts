@@ -38,22 +38,22 @@ const queryProperties = {
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
   locale: Type.Optional(Type.String()),
   includeTotal: Type.Optional(
-    Type.Boolean({ description: 'public route: also count every match (admin route: always counted)' }),
+    Type.Boolean({
+      description:
+        'public route: also count every match; admin route: counted unless false (a count reads every match)',
+    }),
   ),
 };
 
-/** Keyset cursor of the public list and query: `nextCursor` of the previous page. */
+/** Keyset cursor of the lists and queries: `nextCursor` of the previous page. */
 export const After = Type.String({
   minLength: 1,
   maxLength: MAX_CURSOR_LENGTH,
   description: 'nextCursor of the previous page: the objects after it in the same order',
 });
 
-/** Body of POST /data-objects/query. */
-export const QueryBody = Type.Object(queryProperties, { additionalProperties: false });
-
-/** Body of POST /public/data-objects/query: the admin body plus the keyset cursor `after`. */
-export const PublicQueryBody = Type.Object(
+/** Body of POST /data-objects/query and POST /public/data-objects/query (with the keyset cursor `after`). */
+export const QueryBody = Type.Object(
   { ...queryProperties, after: Type.Optional(After) },
   { additionalProperties: false },
 );

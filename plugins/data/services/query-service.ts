@@ -1,12 +1,14 @@
+import { createHash } from 'node:crypto';
 import { badRequest } from '../../../kernel/index.ts';
-import type { ClassRow, FieldDef } from '../model.ts';
+import type { ClassRow, FieldDef, ObjectRow } from '../model.ts';
 import { fetchPage, type Page, type SqlCondition, type SqlOrder } from '../store/object-query-store.ts';
 import { indexedExpression } from '../store/field-index-store.ts';
 import { isCalendarDate, inYearRange, YEARS } from './calendar.ts';
 import { INDEXED_TYPES, NAME_PATTERN } from './field-definitions.ts';
 import type { DataServiceDeps } from './deps.ts';
 import { checkLocale } from './object-rules.ts';
-import type { KeyKind } from './page-cursor.ts';
+import { cursorTimestamp } from '../store/public-read-sql.ts';
+import { afterCondition, decodeCursor, encodeCursor, type KeyKind, type KeyTerm } from './page-cursor.ts';
 import { assertWellFormed } from './well-formed.ts';
 
 export const OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith', 'exists'] as const;
@@ -19,9 +21,9 @@ export interface QueryInput {
   limit?: number;
   offset?: number;
   locale?: string;
-  /** Count every match (public routes: only when asked; admin routes: always). */
+  /** Count every match (public routes: only when asked; admin route: unless `false`). */
   includeTotal?: boolean;
-  /** Public routes: keyset cursor (`nextCursor` of the previous page); objects after it in this order. */
+  /** Keyset cursor (`nextCursor` of the previous page); objects after it in this order. */
   after?: string;
 }
 
@@ -76,7 +78,9 @@ export class QueryService {
     const cls = await this.classNamed(input.className);
     const { conditions, order } = this.plan(cls, input, audience);
     conditions.unshift({ sql: 'class_id = ?', bindings: [cls.id] });
-    const withTotal = audience === 'admin' || input.includeTotal === true;
+    const withTotal = audience === 'admin' ? input.includeTotal !== false : input.includeTotal === true;
+    const keyset = this.keyset(cls, order, input.after);
+    if (keyset.after) conditions.push(keyset.after);
     const page = await fetchPage(
       this.deps.kernel.db,
       conditions,
@@ -85,8 +89,45 @@ export class QueryService {
       input.offset ?? 0,
       withTotal,
       this.deps.kernel.pluginConfig.DATA_MAX_PAGE_BYTES,
+      keyset.keys,
     );
-    return { cls, ...page };
+    const last = page.rows.at(-1) as (ObjectRow & Record<string, string | null>) | undefined;
+    if (!page.hasMore || !last) return { cls, ...page };
+    const values = keyset.keys.map((_, i) => last[`k${i}`] ?? null);
+    return { cls, ...page, nextCursor: encodeCursor(keyset.tag, values) };
+  }
+
+  /**
+   * Keyset paging of the admin query: the sort values each row carries (`k0`, `k1`...) and, with a
+   * cursor, the condition "after it". Sort terms of stored definitions carry no bindings (their field
+   * names are literals), so a term can appear several times in the condition.
+   */
+  private keyset(
+    cls: ClassRow,
+    order: readonly PlannedOrder[],
+    after: string | undefined,
+  ): { tag: string; keys: string[]; after?: SqlCondition } {
+    const terms: KeyTerm[] = order.map((o) => ({
+      sql: o.sql,
+      direction: o.direction,
+      kind: o.kind,
+      nullable: o.nullable,
+    }));
+    const tag = createHash('sha1')
+      .update(`admin|${cls.id}|${terms.map((t) => `${t.sql} ${t.direction}`).join(',')}`)
+      .digest('base64url')
+      .slice(0, 12);
+    const keys = order.map((o) => (o.kind === 'timestamp' ? cursorTimestamp(o.sql) : `(${o.sql})::text`));
+    if (after === undefined || order.some((o) => o.bindings.length > 0)) return { tag, keys };
+    // afterCondition numbers values in its own order, not the text's: markers first, then `?` in text order.
+    const values: string[] = [];
+    const marked = afterCondition(terms, decodeCursor(after, tag, terms), (value) => `$${values.push(value)}$`);
+    const bindings: string[] = [];
+    const sql = marked.replace(/\$(\d+)\$/g, (_, n: string) => {
+      bindings.push(values[Number(n) - 1]);
+      return '?';
+    });
+    return { tag, keys, after: { sql, bindings } };
   }
 
   /**

@@ -22,6 +22,8 @@ export interface Page {
   hasMore: boolean;
   /** Every matching row, only when asked for. */
   total?: number;
+  /** Keyset cursor of the next page (admin query), when rows follow. */
+  nextCursor?: string;
 }
 
 /**
@@ -43,6 +45,8 @@ export async function fetchPage(
   offset: number,
   withTotal: boolean,
   maxBytes: number,
+  /** SQL of the sort values each row also carries as `k0`, `k1`... (for a keyset cursor). */
+  keys: readonly string[] = [],
 ): Promise<Page> {
   const filtered = () => {
     const q = db('data_objects');
@@ -56,6 +60,7 @@ export async function fetchPage(
       '*',
       db.raw(`row_number() over (order by ${orderSql}) as page_row`, orderBindings),
       db.raw('octet_length(attributes::text) as row_bytes'),
+      ...keys.map((sql, i) => db.raw(`${sql} as k${i}`)),
     )
     .orderByRaw(orderSql, orderBindings)
     .limit(limit + 1)

@@ -7988,7 +7988,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Needs the permission `data_objects:read`. */
+        /**
+         * Objects of a class by filters and sort, drafts included; keyset pages with after/nextCursor
+         * @description Needs the permission `data_objects:read`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -7999,13 +8002,15 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description nextCursor of the previous page: the objects after it in the same order */
+                        after?: string;
                         className: string;
                         filters?: {
                             field: string;
                             op: string;
                             value?: unknown;
                         }[];
-                        /** @description public route: also count every match (admin route: always counted) */
+                        /** @description public route: also count every match; admin route: counted unless false (a count reads every match) */
                         includeTotal?: boolean;
                         /** @default 20 */
                         limit?: number;
@@ -9519,7 +9524,7 @@ export interface paths {
                             op: string;
                             value?: unknown;
                         }[];
-                        /** @description public route: also count every match (admin route: always counted) */
+                        /** @description public route: also count every match; admin route: counted unless false (a count reads every match) */
                         includeTotal?: boolean;
                         /** @default 20 */
                         limit?: number;
