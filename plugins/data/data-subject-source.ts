@@ -42,13 +42,21 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
     return (await query) as MatchRow[];
   };
 
-  const filesOf = async (row: MatchRow): Promise<string[]> => {
-    const fields = (await findClassById(db, row.class_id))?.fields ?? [];
-    const out: string[] = [];
-    for (const f of fields)
-      if (f.type === 'asset' || (f.type === 'array' && f.of === 'asset'))
-        for (const v of [row.attributes[f.name]].flat()) if (typeof v === 'string') out.push(v);
-    return out;
+  // Asset fields per class, read once per call (a person's rows are spread over few classes).
+  const fileReader = () => {
+    const assetFields = new Map<string, Promise<string[]>>();
+    return async (row: MatchRow): Promise<string[]> => {
+      let names = assetFields.get(row.class_id);
+      if (!names) {
+        names = findClassById(db, row.class_id).then((cls) =>
+          (cls?.fields ?? [])
+            .filter((f) => f.type === 'asset' || (f.type === 'array' && f.of === 'asset'))
+            .map((f) => f.name),
+        );
+        assetFields.set(row.class_id, names);
+      }
+      return (await names).flatMap((name) => [row.attributes[name]].flat().filter((v) => typeof v === 'string'));
+    };
   };
 
   return {
@@ -57,6 +65,7 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
     stage: 'records',
     async find(identifier, options, trx) {
       const rows = await matching(identifier, options.classes, trx ?? db);
+      const filesOf = fileReader();
       const limit = options.limit ?? 100;
       const needle = identifier.trim().toLowerCase();
       const items = [];
@@ -94,6 +103,7 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
     },
     async erase(identifier, options, input) {
       const rows = await matching(identifier, options.classes, db);
+      const filesOf = fileReader();
       const kept: Array<{ id: string; label: string; reason: string }> = [];
       let erased = 0;
       for (const row of rows) {

@@ -56,10 +56,12 @@ const subject = (raw: string) => {
 
 export async function dataSubjectRoutes(app: App, { services, audit, clock, secretBox, pluginConfig }: Context) {
   // One count per administrator across search, export and erase: each is a scan of every source.
+  // Counted after validation (`preHandler`): a refused body scans nothing and costs no scan.
   const config = {
     permission: DATA_SUBJECT_MANAGE,
     rateLimit: {
       key: 'user' as const,
+      hook: 'preHandler' as const,
       bucket: 'data-subject:scans',
       windowMs: 60_000,
       limit: pluginConfig.DATA_SUBJECT_RATE_LIMIT_PER_MINUTE,
