@@ -16,6 +16,7 @@ import { storageRoutes } from './routes/storage.ts';
 import { provideAssetLibrary } from './services/asset-library-provider.ts';
 import { assetBundleFiles, remoteBundleFiles } from './services/bundle-files.ts';
 import { bundleFileRoutes } from './routes/bundle-files.ts';
+import { assetDataSubjectSource } from './services/data-subject.ts';
 import { createAssetServices } from './services/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,7 +33,7 @@ export default definePlugin({
   processes: ['asset-processor', 'core-api'],
   routesIn: ['asset-processor', 'core-api'],
   // `websiteUploadRules`: the websites public form uploads are for, and their rules (content plugin).
-  needs: ['db', 'recordHooks', 'sessions', 'permissions', 'config', 'clock', 'websiteUploadRules'],
+  needs: ['db', 'recordHooks', 'sessions', 'permissions', 'config', 'clock', 'users', 'websiteUploadRules'],
   collects: ['websiteUploadRules'],
   permissions: ASSET_PERMISSIONS,
   config: AssetsConfig,
@@ -48,6 +49,15 @@ export default definePlugin({
       s.config.ASSET_SERVICE_URL && s.config.DAM_SERVICE_TOKEN
         ? remoteBundleFiles(s.config.ASSET_SERVICE_URL, s.config.DAM_SERVICE_TOKEN, s.config.ASSET_MAX_FILE_BYTES)
         : assetBundleFiles(s),
+    // A person's files (metadata, uploader, attached to their objects), for the data-subject plugin.
+    dataSubjectSources: ({ services, db, users, recordHooks }) =>
+      assetDataSubjectSource({
+        db,
+        users,
+        recordHooks,
+        storage: services.storage,
+        invalidate: (paths) => services.delivery.invalidate(paths),
+      }),
   },
   // An unreachable store does not stop the process: its routes answer 503 until the store is back.
   async onStart({ services, log }) {

@@ -13,6 +13,7 @@ import { previewLinkRoutes } from './routes/preview-links.ts';
 import { publicObjectRoutes } from './routes/public-objects.ts';
 import { transitionRoutes } from './routes/transitions.ts';
 import { workflowRoutes } from './routes/workflows.ts';
+import { objectDataSubjectSource } from './data-subject-source.ts';
 import { classSearchSource, objectSearchSource } from './search-sources.ts';
 import { dataObjectsApi, type DataObjectsApi } from './services/data-objects-api.ts';
 import { createDataServices } from './services/index.ts';
@@ -50,6 +51,8 @@ export default definePlugin({
     searchSources: () => [objectSearchSource, classSearchSource],
     // Its classes, components and objects in a website bundle (the bundles plugin's registry).
     websiteBundleParts: ({ services, db, permissions }) => dataBundlePart(services, db, permissions),
+    // Objects holding a person's identifier (collected by the data-subject plugin when it is loaded).
+    dataSubjectSources: ({ services, db }) => objectDataSubjectSource(services, db),
   },
   // Every process that reads (core-api, gateway) drops cached answers when any process changes objects.
   async onStart({ services, recordHooks }) {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { definePlugin } from '../../kernel/index.ts';
+import { accountDataSubjectSource } from './data-subject-source.ts';
 import { IdentityConfig } from './config.ts';
 import { mfaRoutes } from './routes/mfa.ts';
 import { oidcRoutes } from './routes/oidc.ts';
@@ -43,6 +44,10 @@ export default definePlugin({
   provides: {
     // Read-only for other plugins; changes go through PUT /security-settings (validated, audited).
     securitySettings: ({ services }) => ({ get: () => services.settings.get() }),
+  },
+  // A person's staff account, reported (never erased) by the data-subject plugin.
+  contributes: {
+    dataSubjectSources: ({ users }) => accountDataSubjectSource(users),
   },
   jobs: [
     {

@@ -1,5 +1,3 @@
-import type { Tx } from '../../kernel/index.ts';
-
 /**
  * What the mail plugin collects and offers, by registry (no plugin imports this one):
  * - it serves the kernel's mail port (`mail.send`): every mail becomes an outbox row, in the caller's
@@ -16,33 +14,8 @@ export interface MailRenderer {
   renderEmail(title: string, tree: unknown): Promise<string>;
 }
 
-/** One person's records that a data-subject source found (counts and a short list). */
-export interface DataSubjectFindings {
-  /** What the records are (`mails`), as the search answer names the list. */
-  kind: string;
-  count: number;
-  /** At most `limit` items: id, date and which fields matched. */
-  items: Array<{ id: string; at: string; label: string; matched: string[] }>;
-}
-
-/**
- * An item of the registry `dataSubjectSources`: records of one person, found by an identifier (an
- * e-mail address: whole value, case-insensitive). The data-subject plugin that collects this registry
- * owns the type; it is declared here until that plugin lands (then it moves to its ports and this
- * declaration goes).
- */
-export interface DataSubjectSource {
-  kind: string;
-  find(
-    identifier: string,
-    options: { lookInsideText?: boolean; limit?: number },
-    trx?: Tx,
-  ): Promise<DataSubjectFindings>;
-}
-
 declare module '../../kernel/index.ts' {
   interface PluginContributions {
     mailRenderers: MailRenderer;
-    dataSubjectSources: DataSubjectSource;
   }
 }

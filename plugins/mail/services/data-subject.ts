@@ -1,10 +1,17 @@
-import type { DataSubjectSource } from '../ports.ts';
+import type { PluginContributions } from '../../../kernel/index.ts';
 import type { OutboxStore } from '../store/outbox-store.ts';
 
-/** The mail log as a data-subject source: entries by recipient (to, cc), optionally a word in subject or body. */
-export function mailDataSubjectSource(store: OutboxStore): DataSubjectSource {
+/** Mail log rows an export carries at most (the counts of a search are always complete). */
+const EXPORT_LIMIT = 10_000;
+
+/**
+ * The mail log as a data-subject source: entries by recipient (to, cc), optionally a word in subject or
+ * body. The item type is the collector's (registry `dataSubjectSources`); nothing of it is imported here.
+ */
+export function mailDataSubjectSource(store: OutboxStore): PluginContributions['dataSubjectSources'] {
   return {
     kind: 'mails',
+    plugin: 'mail',
     async find(identifier, options, trx) {
       const address = identifier.trim();
       const limit = Math.min(Math.max(options.limit ?? 100, 1), 1000);
@@ -20,6 +27,13 @@ export function mailDataSubjectSource(store: OutboxStore): DataSubjectSource {
           matched: r.recipients.includes(lower) ? ['recipients'] : ['text'],
         })),
       };
+    },
+    async *records(identifier, options) {
+      yield* await store.recordsForPerson(identifier.trim(), options.lookInsideText ?? false, EXPORT_LIMIT);
+    },
+    async erase(identifier, options, { dryRun }) {
+      const erased = await store.eraseForPerson(identifier.trim(), options.lookInsideText ?? false, dryRun);
+      return { kind: 'mails', erased, kept: [] };
     },
   };
 }

@@ -201,8 +201,31 @@ export class OutboxStore {
     limit: number,
     trx?: Tx,
   ): Promise<{ rows: Array<Pick<OutboxRow, 'id' | 'created_at' | 'subject' | 'recipients'>>; total: number }> {
+    const q = this.personQuery(address, lookInsideText, trx);
+    const [rows, [{ total }]] = await Promise.all([
+      q.clone().select('id', 'created_at', 'subject', 'recipients').orderBy('seq', 'desc').limit(limit),
+      q.clone().count<{ total: string }[]>({ total: '*' }),
+    ]);
+    return { rows, total: Number(total) };
+  }
+
+  /** The whole rows of a person (the export), newest first, sealed secrets left out. */
+  async recordsForPerson(address: string, lookInsideText: boolean, limit: number, trx?: Tx): Promise<OutboxRow[]> {
+    const rows: OutboxRow[] = await this.personQuery(address, lookInsideText, trx).orderBy('seq', 'desc').limit(limit);
+    return rows.map((r) => ({ ...r, secrets_sealed: null }));
+  }
+
+  /** Deletes a person's rows (or counts them when `dryRun`); answers how many. */
+  async eraseForPerson(address: string, lookInsideText: boolean, dryRun: boolean, trx?: Tx): Promise<number> {
+    const q = this.personQuery(address, lookInsideText, trx);
+    if (dryRun) return Number((await q.count<{ total: string }[]>({ total: '*' }))[0].total);
+    return q.delete();
+  }
+
+  /** Rows whose to or cc is `address` (whole value, any case), optionally also a word in subject or body. */
+  private personQuery(address: string, lookInsideText: boolean, trx?: Tx) {
     const lower = address.toLowerCase();
-    const q = (trx ?? this.db)('mail_outbox').where((w) => {
+    return (trx ?? this.db)('mail_outbox').where((w) => {
       void w.whereRaw('recipients @> array[?]::text[]', [lower]);
       if (lookInsideText) {
         // A word: the whole value between non-word characters (not part of a longer address).
@@ -210,10 +233,5 @@ export class OutboxStore {
         void w.orWhereRaw('subject ~* ?', [pattern]).orWhereRaw('text ~* ?', [pattern]);
       }
     });
-    const [rows, [{ total }]] = await Promise.all([
-      q.clone().select('id', 'created_at', 'subject', 'recipients').orderBy('seq', 'desc').limit(limit),
-      q.clone().count<{ total: string }[]>({ total: '*' }),
-    ]);
-    return { rows, total: Number(total) };
   }
 }

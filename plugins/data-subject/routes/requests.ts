@@ -1,0 +1,125 @@
+import { Readable } from 'node:stream';
+import { Type } from '@sinclair/typebox';
+import { type App, badRequest, type PluginContext, requestContext } from '../../../kernel/index.ts';
+import type { DataSubjectConfig } from '../config.ts';
+import { DATA_SUBJECT_MANAGE } from '../permissions.ts';
+import type { DataSubjectOptions } from '../ports.ts';
+import type { DataSubjectServices } from '../services/index.ts';
+import { exportFileName } from '../services/requests.ts';
+
+type Context = PluginContext<'audit' | 'clock' | 'secretBox', never, typeof DataSubjectConfig, DataSubjectServices>;
+
+/** Every route of the plugin starts here: one prefix for a profile (the public sandbox) to block. */
+export const DATA_SUBJECT_PREFIX = '/data-subject';
+/** The key of the HMAC standing for the identifier in audit rows. */
+const FINGERPRINT_KEY = 'DATA_SUBJECT_FINGERPRINT_KEY';
+
+const Identifier = Type.String({ minLength: 1, maxLength: 320, description: 'whole value, compared without case' });
+const Options = Type.Object(
+  {
+    classes: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 128 }), {
+        maxItems: 200,
+        description: 'objects only of these classes (by name); absent: every class',
+      }),
+    ),
+    lookInsideText: Type.Optional(
+      Type.Boolean({ description: 'mail log: also the identifier as a word in subject or text, not only to and cc' }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, description: 'items listed per kind (counts are complete); 100' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const SearchBody = Type.Object(
+  { identifier: Identifier, options: Type.Optional(Options) },
+  { additionalProperties: false },
+);
+const EraseBody = Type.Object(
+  {
+    identifier: Identifier,
+    options: Type.Optional(Options),
+    dryRun: Type.Optional(Type.Boolean({ description: 'true unless false is given' })),
+    confirm: Type.Optional(
+      Type.String({ maxLength: 320, description: 'the identifier again; needed when dryRun is false' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const subject = (raw: string) => {
+  const identifier = raw.trim();
+  if (!identifier) throw badRequest('identifier must not be blank', 'identifier');
+  return identifier;
+};
+
+export async function dataSubjectRoutes(app: App, { services, audit, clock, secretBox, pluginConfig }: Context) {
+  // One count per administrator across search, export and erase: each is a scan of every source.
+  // Counted after validation (`preHandler`): a refused body scans nothing and costs no scan.
+  const config = {
+    permission: DATA_SUBJECT_MANAGE,
+    rateLimit: {
+      key: 'user' as const,
+      hook: 'preHandler' as const,
+      bucket: 'data-subject:scans',
+      windowMs: 60_000,
+      limit: pluginConfig.DATA_SUBJECT_RATE_LIMIT_PER_MINUTE,
+      message: 'Too many data-subject scans; try again later',
+    },
+  };
+  const targetOf = (identifier: string) => ({
+    targetType: 'data_subject',
+    targetId: secretBox.fingerprint(FINGERPRINT_KEY, identifier.toLowerCase()),
+  });
+
+  app.post(`${DATA_SUBJECT_PREFIX}/search`, { config, schema: { body: SearchBody } }, async (request) => {
+    const identifier = subject(request.body.identifier);
+    const options: DataSubjectOptions = request.body.options ?? {};
+    const answer = await services.requests.search(identifier, options);
+    await audit.record(requestContext(request), {
+      action: 'data_subject.search',
+      ...targetOf(identifier),
+      after: { counts: answer.counts, options: { ...options } },
+    });
+    return answer;
+  });
+
+  app.post(`${DATA_SUBJECT_PREFIX}/export`, { config, schema: { body: SearchBody } }, async (request, reply) => {
+    const identifier = subject(request.body.identifier);
+    const options: DataSubjectOptions = request.body.options ?? {};
+    const chunks = services.requests.exportChunks(identifier, options, clock.now());
+    // The first piece is made before the headers go, so a failing source still answers with an error body.
+    const first = await chunks.next();
+    const ctx = requestContext(request);
+    async function* body() {
+      if (!first.done) yield first.value;
+      yield* chunks;
+      await audit.record(ctx, {
+        action: 'data_subject.export',
+        ...targetOf(identifier),
+        after: { options: { ...options } },
+      });
+    }
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${exportFileName()}"`)
+      .header('cache-control', 'no-store')
+      .send(Readable.from(body()));
+  });
+
+  app.post(`${DATA_SUBJECT_PREFIX}/erase`, { config, schema: { body: EraseBody } }, async (request) => {
+    const identifier = subject(request.body.identifier);
+    const dryRun = request.body.dryRun !== false;
+    if (!dryRun && request.body.confirm?.trim() !== identifier)
+      throw badRequest('confirm must repeat the identifier to erase for real', 'confirm', 'CONFIRMATION_REQUIRED');
+    const options: DataSubjectOptions = request.body.options ?? {};
+    const answer = await services.requests.erase(identifier, options, dryRun, request.actor);
+    await audit.record(requestContext(request), {
+      action: 'data_subject.erase',
+      ...targetOf(identifier),
+      after: { dryRun, erased: answer.erased, kept: answer.kept.length, complete: answer.complete },
+    });
+    return answer;
+  });
+}

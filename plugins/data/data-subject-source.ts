@@ -1,0 +1,159 @@
+import type { Db, PluginContributions, Tx } from '../../kernel/index.ts';
+import type { ObjectRow } from './model.ts';
+import { changeActorOf } from './services/actor.ts';
+import { findClassById } from './store/class-store.ts';
+import type { DataServices } from './services/index.ts';
+
+type Source = PluginContributions['dataSubjectSources'];
+
+/** Rows one search, export or erase looks at, at most (an erase past it: run it again). */
+const SCAN_CAP = 10_000;
+/** Depth of attribute values walked when naming the matched fields (values are stored bounded). */
+const MAX_DEPTH = 32;
+
+interface MatchRow extends ObjectRow {
+  class_name: string;
+}
+
+/**
+ * Objects as a data-subject source (registry `dataSubjectSources`, collected by the data-subject
+ * plugin): rows of any class (or of `options.classes`) whose attributes hold the identifier as a whole
+ * string value anywhere inside, components and arrays included, compared without case. Language
+ * versions are rows of their own, so translations are found too. Files in asset fields are reported so
+ * the collector erases them first; a row whose file could not be deleted stays.
+ */
+export function objectDataSubjectSource(services: DataServices, db: Db): Source {
+  const matching = async (identifier: string, classes: readonly string[] | undefined, q: Tx | Db) => {
+    const needle = identifier.trim().toLowerCase();
+    const like = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const query = q('data_objects as o')
+      .join('data_classes as c', 'c.id', 'o.class_id')
+      .select('o.*', 'c.name as class_name')
+      // The LIKE is the cheap filter (a trigram index on it is what a large installation adds, see
+      // README); the JSON path keeps only whole string values.
+      .whereRaw('lower(o.attributes::text) like ?', [like])
+      .whereRaw(
+        `jsonb_path_exists(lower(o.attributes::text)::jsonb, '$.** \\? (@ == $v)', jsonb_build_object('v', ?::text))`,
+        [needle],
+      )
+      .orderBy('o.updated_at', 'desc')
+      .limit(SCAN_CAP);
+    if (classes?.length) void query.whereIn('c.name', classes as string[]);
+    return (await query) as MatchRow[];
+  };
+
+  // Asset fields per class, read once per call (a person's rows are spread over few classes).
+  const fileReader = () => {
+    const assetFields = new Map<string, Promise<string[]>>();
+    return async (row: MatchRow): Promise<string[]> => {
+      let names = assetFields.get(row.class_id);
+      if (!names) {
+        names = findClassById(db, row.class_id).then((cls) =>
+          (cls?.fields ?? [])
+            .filter((f) => f.type === 'asset' || (f.type === 'array' && f.of === 'asset'))
+            .map((f) => f.name),
+        );
+        assetFields.set(row.class_id, names);
+      }
+      return (await names).flatMap((name) => [row.attributes[name]].flat().filter((v) => typeof v === 'string'));
+    };
+  };
+
+  return {
+    kind: 'objects',
+    plugin: 'data',
+    stage: 'records',
+    async find(identifier, options, trx) {
+      const rows = await matching(identifier, options.classes, trx ?? db);
+      const filesOf = fileReader();
+      const limit = options.limit ?? 100;
+      const needle = identifier.trim().toLowerCase();
+      const items = [];
+      const linked = new Set<string>();
+      for (const [i, row] of rows.entries()) {
+        const files = await filesOf(row);
+        for (const f of files) linked.add(f);
+        if (i < limit)
+          items.push({
+            id: row.id,
+            at: new Date(row.updated_at).toISOString(),
+            label: `${row.class_name}/${row.key ?? row.id} (${row.locale})`,
+            class: row.class_name,
+            key: row.key,
+            locale: row.locale,
+            matched: matchedFields(row.attributes, needle),
+            files,
+          });
+      }
+      return { kind: 'objects', count: rows.length, items, linkedFiles: [...linked] };
+    },
+    async *records(identifier, options) {
+      for (const row of await matching(identifier, options.classes, db))
+        yield {
+          id: row.id,
+          class: row.class_name,
+          key: row.key,
+          locale: row.locale,
+          path: row.path,
+          published: row.published,
+          createdAt: new Date(row.created_at).toISOString(),
+          updatedAt: new Date(row.updated_at).toISOString(),
+          attributes: row.attributes,
+        };
+    },
+    async erase(identifier, options, input) {
+      const rows = await matching(identifier, options.classes, db);
+      const filesOf = fileReader();
+      const kept: Array<{ id: string; label: string; reason: string }> = [];
+      let erased = 0;
+      for (const row of rows) {
+        const label = `${row.class_name}/${row.key ?? row.id}`;
+        const failed = (await filesOf(row)).find((f) => input.failedFiles.has(f));
+        if (failed !== undefined) {
+          kept.push({
+            id: row.id,
+            label,
+            reason: `file ${failed} could not be deleted: ${input.failedFiles.get(failed)}`,
+          });
+          continue;
+        }
+        if (input.dryRun) {
+          erased++;
+          continue;
+        }
+        try {
+          await db.transaction(async (trx) => {
+            const current = (await trx('data_objects')
+              .where({ id: row.id, class_id: row.class_id })
+              .forUpdate()
+              .first()) as ObjectRow | undefined;
+            if (!current) return;
+            await services.objects.deleteRows(trx, row.class_name, [current], {
+              actor: input.actor,
+              changeActor: changeActorOf(input.actor),
+            });
+          });
+          erased++;
+        } catch (err) {
+          kept.push({ id: row.id, label, reason: err instanceof Error ? err.message : String(err) });
+        }
+      }
+      return { kind: 'objects', erased, kept };
+    },
+  };
+}
+
+/** Dotted paths of the string values equal to `needle` (any case), walked without recursion. */
+export function matchedFields(attributes: Record<string, unknown>, needle: string): string[] {
+  const out: string[] = [];
+  const stack: Array<[unknown, string, number]> = Object.entries(attributes).map(([k, v]) => [v, k, 0]);
+  while (stack.length) {
+    const [value, path, depth] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.toLowerCase() === needle) out.push(path);
+    } else if (value && typeof value === 'object' && depth < MAX_DEPTH) {
+      for (const [k, v] of Object.entries(value)) stack.push([v, `${path}.${k}`, depth + 1]);
+    }
+  }
+  return out.sort();
+}
