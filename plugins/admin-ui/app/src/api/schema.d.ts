@@ -8076,6 +8076,157 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/data-subject/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `data_subject:manage`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the identifier again; needed when dryRun is false */
+                        confirm?: string;
+                        /** @description true unless false is given */
+                        dryRun?: boolean;
+                        /** @description whole value, compared without case */
+                        identifier: string;
+                        options?: {
+                            /** @description objects only of these classes (by name); absent: every class */
+                            classes?: string[];
+                            /** @description items listed per kind (counts are complete); 100 */
+                            limit?: number;
+                            /** @description mail log: also the identifier as a word in subject or text, not only to and cc */
+                            lookInsideText?: boolean;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data-subject/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `data_subject:manage`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description whole value, compared without case */
+                        identifier: string;
+                        options?: {
+                            /** @description objects only of these classes (by name); absent: every class */
+                            classes?: string[];
+                            /** @description items listed per kind (counts are complete); 100 */
+                            limit?: number;
+                            /** @description mail log: also the identifier as a word in subject or text, not only to and cc */
+                            lookInsideText?: boolean;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data-subject/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `data_subject:manage`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description whole value, compared without case */
+                        identifier: string;
+                        options?: {
+                            /** @description objects only of these classes (by name); absent: every class */
+                            classes?: string[];
+                            /** @description items listed per kind (counts are complete); 100 */
+                            limit?: number;
+                            /** @description mail log: also the identifier as a word in subject or text, not only to and cc */
+                            lookInsideText?: boolean;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/documents": {
         parameters: {
             query?: never;
