@@ -22,6 +22,10 @@ const UNPROBED = new Map<string, string>([
   ['*', "the kernel's CORS preflight answer (OPTIONS), no handler input"],
   ['/openapi.json', 'the document itself; takes no input'],
   ['/metrics', 'no input but the token header; test/kernel/health.test.ts covers a missing and a wrong token'],
+  // The admin dashboard's files (plugins/admin-ui): static answers, no API input; serving.test.ts covers them.
+  ['/', "the dashboard's index.html"],
+  ['/*', "the dashboard's own routes (index.html) and the website preview; every other path is a 404"],
+  ['/assets/*', "the dashboard's built files by name"],
 ]);
 
 /** Answered before any handler: never the outcome of a probe, unless its class is about that code. */
