@@ -161,11 +161,9 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
   // prom-client 15 hashes the labels on every increment, also through a cached `labels()` child, so
   // the label object is passed directly.
   app.addHook('onResponse', (request, reply, done) => {
-    deps.metrics.httpRequests.inc({
-      route: request.routeOptions.url ?? 'unmatched',
-      method: request.method,
-      status: reply.statusCode,
-    });
+    const route = request.routeOptions.url ?? 'unmatched';
+    deps.metrics.httpRequests.inc({ route, method: request.method, status: reply.statusCode });
+    deps.metrics.httpRequestDuration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
     done();
   });
   return app;

@@ -145,6 +145,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
 
   const database = opts.database ?? (await (opts.openDatabase ?? openDatabaseUrl)(config, logger));
   const metrics = new Metrics({ defaultMetrics: !opts.database });
+  metrics.observeDatabasePool(database.db, config.DATABASE_POOL_MAX);
   const clock = opts.clock ?? new SystemClock();
   const db = database.db;
   const kernelServices: KernelServices = {
