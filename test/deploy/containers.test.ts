@@ -29,7 +29,10 @@ const stages = new Map<string, string[]>();
   let current: string[] = [];
   for (const line of dockerfile.replace(/\s*\\\n\s*/g, ' ').split('\n')) {
     const from = /^FROM\s+\S+(?:\s+AS\s+(\S+))?/i.exec(line);
-    if (from) stages.set(from[1] ?? `stage${stages.size}`, (current = []));
+    if (from) {
+      current = [];
+      stages.set(from[1] ?? `stage${stages.size}`, current);
+    }
     if (/^[A-Z]+\s/.test(line)) current.push(line);
   }
 }

@@ -43,20 +43,20 @@ describe('GET /metrics: Prometheus text format', () => {
           scraped.text,
         )?.[1] ?? 0,
       );
-    const before = await scrape();
+    const first = await scrape();
     const ids = [randomUUID(), randomUUID(), randomUUID()];
     for (const id of ids) await t.inject({ method: 'GET', url: `/data-objects/${id}`, headers: { cookie } });
-    const after = await scrape();
+    const second = await scrape();
 
-    expect(after('http_request_duration_seconds')?.type).to.equal('HISTOGRAM');
-    expect(after('http_requests_total')?.type).to.equal('COUNTER');
-    expect(requestsOf(after) - requestsOf(before)).to.equal(3);
-    expect(latencyCountOf(after) - latencyCountOf(before)).to.equal(3);
-    expect(after.text).to.match(
+    expect(second('http_request_duration_seconds')?.type).to.equal('HISTOGRAM');
+    expect(second('http_requests_total')?.type).to.equal('COUNTER');
+    expect(requestsOf(second) - requestsOf(first)).to.equal(3);
+    expect(latencyCountOf(second) - latencyCountOf(first)).to.equal(3);
+    expect(second.text).to.match(
       /^http_request_duration_seconds_bucket\{le="0\.005",route="\/data-objects\/:id",method="GET"\} \d+$/m,
     );
     // No series anywhere carries one of the raw ids.
-    for (const id of ids) expect(after.text).not.to.include(id);
+    for (const id of ids) expect(second.text).not.to.include(id);
   });
 
   it('reports the database, its pool, lost audit rows and the queues of event deliveries and publish jobs', async () => {
