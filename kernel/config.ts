@@ -114,6 +114,10 @@ export const KernelConfigSchema = Type.Object({
     default: 365,
     description: 'audit rows older than this are purged at start and daily; 0 keeps all',
   }),
+  SANDBOX: EnvFlag(
+    false,
+    'public sandbox profile: no mail, AI, imports, CDN mirror or outbound HTTP; assets capped; settings of security, single sign-on and data subjects blocked (CONTRIBUTING "Sandbox profile")',
+  ),
   METRICS_TOKEN: Type.Optional(
     Type.String({ minLength: 16, description: 'enables GET /metrics, presented as Authorization: Bearer <token>' }),
   ),

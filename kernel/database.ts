@@ -67,11 +67,41 @@ export function connectDatabase(
 }
 
 /**
+ * The production guard: outside development and test the database must be named by DATABASE_URL with a
+ * password in it (and DATABASE_OWNER_URL too, when set), so a production process never falls back to
+ * the embedded cluster or connects without a password. Returns why a process must not start, or null.
+ */
+export function databasePasswordProblem(
+  config: Pick<Config, 'NODE_ENV' | 'DATABASE_URL' | 'DATABASE_OWNER_URL'>,
+): string | null {
+  if (config.NODE_ENV === 'development' || config.NODE_ENV === 'test') return null;
+  const env = `NODE_ENV=${config.NODE_ENV}`;
+  if (!config.DATABASE_URL)
+    return `DATABASE_URL is required with ${env}: set it to postgresql://<user>:<password>@<host>:5432/<database> (the embedded database is for development and test only)`;
+  for (const name of ['DATABASE_URL', 'DATABASE_OWNER_URL'] as const) {
+    const value = config[name];
+    if (value !== undefined && !urlPassword(value))
+      return `${name} has no password; a database password is required with ${env} (postgresql://<user>:<password>@<host>/<database>)`;
+  }
+  return null;
+}
+
+function urlPassword(value: string): string {
+  try {
+    return new URL(value).password;
+  } catch {
+    return '';
+  }
+}
+
+/**
  * Opens the database of DATABASE_URL (migrating as DATABASE_OWNER_URL when set). The kernel's default
  * opener: the runtime (`runtime/database.ts`) passes one that falls back to the embedded cluster of
  * CMS_DATA_DIR when DATABASE_URL is unset.
  */
 export const openDatabaseUrl: DatabaseOpener = async (config, logger) => {
+  const problem = databasePasswordProblem(config);
+  if (problem) throw new ConfigError(problem);
   if (!config.DATABASE_URL) throw new ConfigError('DATABASE_URL is not set');
   return connectDatabase(config.DATABASE_URL, {
     ownerUrl: config.DATABASE_OWNER_URL,

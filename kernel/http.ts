@@ -24,6 +24,7 @@ import type { MountedRoutes } from './mounted-routes.ts';
 import type { PermissionRegistry } from './permissions.ts';
 import type { App } from './plugin.ts';
 import { routeRateLimits } from './rate-limit.ts';
+import { sandboxRoutes } from './sandbox.ts';
 import { pathOf, pathProblemMessage, requestPathProblem } from './request-path.ts';
 import { SESSION_COOKIE, type SessionService } from './sessions.ts';
 import { compileSchemasOnFirstUse, serializersOnFirstUse } from './lazy-schemas.ts';
@@ -140,6 +141,7 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
   await app.register(corsPolicy, { policy: origins });
   await app.register(accessControl, { ...deps, origins });
   await app.register(routeRateLimits, { clock: deps.clock });
+  await app.register(sandboxRoutes, { sandbox: deps.config.SANDBOX });
   await app.register(inputChecks);
 
   // Graceful shutdown: once closing starts, in-flight requests still finish, but their answers close
@@ -159,11 +161,9 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
   // prom-client 15 hashes the labels on every increment, also through a cached `labels()` child, so
   // the label object is passed directly.
   app.addHook('onResponse', (request, reply, done) => {
-    deps.metrics.httpRequests.inc({
-      route: request.routeOptions.url ?? 'unmatched',
-      method: request.method,
-      status: reply.statusCode,
-    });
+    const route = request.routeOptions.url ?? 'unmatched';
+    deps.metrics.httpRequests.inc({ route, method: request.method, status: reply.statusCode });
+    deps.metrics.httpRequestDuration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
     done();
   });
   return app;

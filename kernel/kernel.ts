@@ -30,6 +30,7 @@ import { SessionService } from './sessions.ts';
 import { UserDirectory } from './users.ts';
 import { MountedRoutes } from './mounted-routes.ts';
 import { RoleDirectory } from './roles.ts';
+import { OutboundGuard, applySandboxConfig } from './sandbox.ts';
 
 // Run from source the project root holds package.json; run from a build (dist/) it is one level up.
 const packageFile = [PROJECT_ROOT, path.join(PROJECT_ROOT, '..')]
@@ -123,6 +124,7 @@ export const KERNEL_SERVICE_NAMES: Array<keyof KernelServices> = [
   'mail',
   'extensions',
   'mountedRoutes',
+  'outboundGuard',
 ];
 
 /**
@@ -135,10 +137,15 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
   applyHeapGrowingPercent(config.HEAP_GROWING_PERCENT);
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
   const plugins = await resolvePluginSet(opts, config);
-  for (const p of plugins) if (p.config) config.plugins[p.id] = parseEnvSlice(p.config, env);
+  for (const p of plugins) {
+    if (!p.config) continue;
+    const slice = parseEnvSlice(p.config, env);
+    config.plugins[p.id] = config.SANDBOX ? applySandboxConfig(slice, p.sandbox) : slice;
+  }
 
   const database = opts.database ?? (await (opts.openDatabase ?? openDatabaseUrl)(config, logger));
   const metrics = new Metrics({ defaultMetrics: !opts.database });
+  metrics.observeDatabasePool(database.db, config.DATABASE_POOL_MAX);
   const clock = opts.clock ?? new SystemClock();
   const db = database.db;
   const kernelServices: KernelServices = {
@@ -155,8 +162,9 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     audit: new AuditWriter({ db, logger: logger.child({ component: 'audit' }), metrics }),
     recordHooks: new RecordHooks(),
     scheduler: new Scheduler(logger.child({ component: 'scheduler' })),
+    // The sandbox profile sends no mail: it is logged as when no SMTP server is configured.
     mail: new MailPort({
-      smtpUrl: config.SMTP_URL,
+      smtpUrl: config.SANDBOX ? undefined : config.SMTP_URL,
       from: config.MAIL_FROM,
       production: config.production,
       logger,
@@ -164,6 +172,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     }),
     extensions: new ExtensionFolders(PROJECT_ROOT, config.CMS_PLUGIN_PATH),
     mountedRoutes: new MountedRoutes(),
+    outboundGuard: new OutboundGuard(config.SANDBOX),
   };
   kernelServices.permissions.register('kernel', KERNEL_PERMISSIONS);
   const scopes = new PluginScopes(kernelServices, config, logger);

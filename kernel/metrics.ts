@@ -1,12 +1,34 @@
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Db } from './database.ts';
 
-/** Process metrics in a registry of this kernel's own (several kernels can live in one test process). */
+/** Latency buckets (seconds) of the route histogram: from a cached read to a slow import. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The part of knex's (tarn) pool the pool gauges read. */
+interface PoolCounts {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+}
+
+/**
+ * Process metrics in a registry of this kernel's own (several kernels can live in one test process).
+ * Routes are labelled by their matched pattern (`/data-objects/:id`), never the raw URL, so the number
+ * of series stays bounded. A plugin adds its own metrics to `registry` (prefixing them with its area).
+ */
 export class Metrics {
   readonly registry = new Registry();
   readonly httpRequests = new Counter({
     name: 'http_requests_total',
     help: 'Requests by matched route, method and status',
     labelNames: ['route', 'method', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly httpRequestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from request to response by matched route and method',
+    labelNames: ['route', 'method'] as const,
+    buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
   readonly databaseUp = new Gauge({
@@ -22,5 +44,28 @@ export class Metrics {
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
     if (opts.defaultMetrics) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Pool gauges read from the database client at each scrape (connections in use, idle, waited for). */
+  observeDatabasePool(db: Db, poolMax: number): void {
+    const pool = () => (db.client as { pool?: PoolCounts }).pool;
+    const gauge = (name: string, help: string, read: (p: PoolCounts) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const p = pool();
+          this.set(p ? read(p) : 0);
+        },
+      });
+    gauge('database_pool_connections_used', 'Database connections in use', (p) => p.numUsed());
+    gauge('database_pool_connections_idle', 'Open database connections not in use', (p) => p.numFree());
+    gauge('database_pool_waiting', 'Queries waiting for a database connection', (p) => p.numPendingAcquires());
+    new Gauge({
+      name: 'database_pool_connections_max',
+      help: 'Largest number of database connections (DATABASE_POOL_MAX)',
+      registers: [this.registry],
+    }).set(poolMax);
   }
 }

@@ -18,6 +18,7 @@ import type { MountedRoutes } from './mounted-routes.ts';
 import type { Metrics } from './metrics.ts';
 import type { PermissionDefinition, PermissionRegistry } from './permissions.ts';
 import type { RecordHooks } from './record-hooks.ts';
+import type { OutboundGuard, PluginSandboxRules } from './sandbox.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { RoleDirectory } from './roles.ts';
@@ -42,6 +43,8 @@ export interface KernelServices {
   mail: MailPort;
   extensions: ExtensionFolders;
   mountedRoutes: MountedRoutes;
+  /** Asked before every outbound connection; refuses all of them under the sandbox profile. */
+  outboundGuard: OutboundGuard;
 }
 
 /**
@@ -145,6 +148,8 @@ export interface PluginManifest<
   permissions?: readonly PermissionDefinition[];
   /** Environment variables it reads, validated and converted at start like the kernel's. */
   config?: C;
+  /** What its config slice becomes under the sandbox profile (`SANDBOX=1`); kernel/sandbox.ts. */
+  sandbox?: PluginSandboxRules;
   /** Absolute path of its migrations folder (own knex migrations table). */
   migrations?: string;
   /** Builds its services once, after migrations; the result is `ctx.services` everywhere else (and the only place `S` is inferred from). */
@@ -196,6 +201,8 @@ declare module 'fastify' {
   interface FastifyContextConfig extends RouteAccess {
     /** A limit on the route's requests per address, user or caller; the kernel enforces it (kernel/rate-limit.ts). */
     rateLimit?: import('./rate-limit.ts').RouteRateLimit;
+    /** What the route does under the sandbox profile (`'block'`: 403 SANDBOX_BLOCKED); kernel/sandbox.ts. */
+    sandbox?: import('./sandbox.ts').RouteSandboxRule;
   }
   interface FastifyRequest {
     actor: import('./actor.ts').Actor;

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { connectDatabase, openDatabaseUrl, type DatabaseOpener } from '../kernel/database.ts';
+import { ConfigError } from '../kernel/config.ts';
+import { connectDatabase, databasePasswordProblem, openDatabaseUrl, type DatabaseOpener } from '../kernel/database.ts';
 import { ensureEmbeddedAppRole } from '../kernel/database-roles.ts';
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
 
@@ -12,6 +13,9 @@ const EMBEDDED_APP_ROLE = 'cms_app';
  * this function as its `openDatabase` and never knows about the cluster.
  */
 export const openDatabase: DatabaseOpener = async (config, logger) => {
+  // The production guard comes first: the embedded default is for development and test only.
+  const problem = databasePasswordProblem(config);
+  if (problem) throw new ConfigError(problem);
   if (config.DATABASE_URL) return openDatabaseUrl(config, logger);
   const cluster = await startEmbeddedPostgres({
     dir: path.join(config.CMS_DATA_DIR, 'postgres'),

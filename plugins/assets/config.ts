@@ -56,6 +56,12 @@ export const AssetsConfig = Type.Object({
     default: 50 * MB,
     description: 'largest asset file in bytes (413 beyond, nothing stored)',
   }),
+  ASSET_MAX_COUNT: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000_000,
+    default: 0,
+    description: 'most assets the library holds (403 ASSET_COUNT_LIMIT beyond); 0 = no cap',
+  }),
   ASSET_MAX_INPUT_PIXELS: Type.Integer({
     minimum: 1,
     maximum: 1_000_000_000,

@@ -37,6 +37,15 @@ export default definePlugin({
   collects: ['websiteUploadRules'],
   permissions: ASSET_PERMISSIONS,
   config: AssetsConfig,
+  // The public sandbox profile: small files, a small library, no CDN mirror (its target is unset).
+  sandbox: {
+    config: {
+      ASSET_MAX_FILE_BYTES: 5 * 1024 * 1024,
+      ASSET_MAX_COUNT: 200,
+      DAM_CDN_MIRROR_S3_ENDPOINT: null,
+      DAM_CDN_MIRROR_S3_BUCKET: null,
+    },
+  },
   migrations: path.join(here, 'migrations'),
   setup: (deps) => createAssetServices(deps),
   provides: {

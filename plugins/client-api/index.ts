@@ -22,7 +22,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export default definePlugin({
   id: 'client-api',
   processes: ['gateway'],
-  needs: ['db', 'clock', 'config', 'dataObjects'],
+  needs: ['db', 'clock', 'config', 'dataObjects', 'outboundGuard'],
   optional: ['gatewayRoutes', 'outboundFetch'],
   config: ClientApiConfig,
   migrations: path.join(here, 'migrations'),

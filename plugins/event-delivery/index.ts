@@ -1,6 +1,6 @@
 import { definePlugin } from '../../kernel/index.ts';
 import { EventDeliveryConfig } from './config.ts';
-import { DeliveryWorker } from './services/worker.ts';
+import { DeliveryWorker, deliveryOutcomes } from './services/worker.ts';
 
 /**
  * The object events delivery worker, in the gateway process only: sends the deliveries the
@@ -11,16 +11,16 @@ import { DeliveryWorker } from './services/worker.ts';
 export default definePlugin({
   id: 'event-delivery',
   processes: ['gateway'],
-  needs: ['objectEventQueue', 'clock', 'config'],
+  needs: ['objectEventQueue', 'clock', 'config', 'metrics'],
   // Without the gateway plugin there is nothing to send through: the worker stays off.
   optional: ['gatewayRoutes'],
   config: EventDeliveryConfig,
-  setup: ({ objectEventQueue, gatewayRoutes, clock, config, log, pluginConfig }) => ({
+  setup: ({ objectEventQueue, gatewayRoutes, clock, config, log, metrics, pluginConfig }) => ({
     enabled: pluginConfig.OBJECT_EVENTS_ENABLED && gatewayRoutes !== undefined,
     worker:
       gatewayRoutes &&
       new DeliveryWorker(
-        { queue: objectEventQueue, gatewayRoutes, clock, log },
+        { queue: objectEventQueue, gatewayRoutes, clock, log, outcomes: deliveryOutcomes(metrics) },
         {
           concurrency: pluginConfig.OBJECT_EVENTS_CONCURRENCY,
           pollMs: pluginConfig.OBJECT_EVENTS_POLL_MS,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { registerQueueMetrics } from './services/queue-metrics.ts';
 import { fileURLToPath } from 'node:url';
 import { definePlugin } from '../../kernel/index.ts';
 import { ObjectEventsConfig } from './config.ts';
@@ -21,7 +22,7 @@ export default definePlugin({
   id: 'object-events',
   processes: ['core-api', 'gateway', 'asset-processor'],
   routesIn: ['core-api'],
-  needs: ['db', 'clock', 'audit', 'recordHooks'],
+  needs: ['db', 'clock', 'audit', 'recordHooks', 'metrics'],
   // Route checks need the gateway's `gatewayRoutes`; it is built in core-api (and the gateway).
   optional: ['gatewayRoutes'],
   permissions: OBJECT_EVENTS_PERMISSIONS,
@@ -31,7 +32,8 @@ export default definePlugin({
   provides: {
     objectEventQueue: ({ services }) => services.queue,
   },
-  async onStart({ services, recordHooks }) {
+  async onStart({ services, recordHooks, metrics, db }) {
+    registerQueueMetrics(metrics, db);
     if (!services.enabled) return;
     for (const recordType of RECORD_KINDS.keys())
       recordHooks.subscribe(recordType, (change, trx) => services.recorder.record(change, trx));

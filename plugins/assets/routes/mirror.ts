@@ -9,7 +9,11 @@ import { Id } from './schemas.ts';
 export async function mirrorRoutes(app: App, { mirror }: AssetServices): Promise<void> {
   app.post(
     '/api/v1/dam/assets/:id/mirror-cdn',
-    { config: { permission: ASSET_KEYS.manage }, schema: { tags: ['assets'], params: Type.Object({ id: Id }) } },
+    {
+      // The sandbox profile pushes nothing to a CDN.
+      config: { permission: ASSET_KEYS.manage, sandbox: 'block' },
+      schema: { tags: ['assets'], params: Type.Object({ id: Id }) },
+    },
     async (request) => mirror.mirror(request.params.id),
   );
   app.get(

@@ -61,6 +61,7 @@ export function createAssetServices(deps: AssetDeps) {
     urls,
     log: deps.log,
     maxFileBytes: cfg.ASSET_MAX_FILE_BYTES,
+    maxAssets: cfg.ASSET_MAX_COUNT,
     thumbnailWidths: cfg.ASSET_THUMBNAIL_WIDTHS.split(',')
       .map(Number)
       .filter((n) => n > 0),

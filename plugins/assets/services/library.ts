@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import {
   badRequest,
   conflict,
+  HttpError,
   inTransaction,
   notFound,
   type ChangeActor,
@@ -42,6 +43,8 @@ export interface LibraryDeps {
   urls: AssetUrls;
   log: Logger;
   maxFileBytes: number;
+  /** Most assets the library holds; 0 = no cap (the sandbox profile sets one). */
+  maxAssets: number;
   thumbnailWidths: number[];
   tmpDir: string;
   /** Drops cached rows of these paths (delivery cache) once a change is decided. */
@@ -119,6 +122,12 @@ export class LibraryService {
     // Every way a new path comes in (upload, form attach, edited copy) keeps the rules of a new name.
     if (!existing)
       newAssetPath(normaliseFolder(input.folder), normaliseFilename(input.filename, 'filename'), 'filename');
+    if (!existing && this.deps.maxAssets > 0 && (await store.countAssets(trx ?? this.deps.db)) >= this.deps.maxAssets)
+      throw new HttpError(
+        403,
+        'ASSET_COUNT_LIMIT',
+        `The library holds its maximum of ${this.deps.maxAssets} assets (ASSET_MAX_COUNT)`,
+      );
     const id = existing?.id ?? randomUUID();
     const version = existing ? existing.version + 1 : 1;
     const stored = await this.storeFiles(id, version, received.tempPath, type, imageCallerOf(input.actor));

@@ -35,6 +35,12 @@ export async function findAsset(
   return (lock ? query.forUpdate() : query) as Promise<AssetRow | undefined>;
 }
 
+/** How many assets the library holds. */
+export async function countAssets(q: Q): Promise<number> {
+  const row = (await q('assets').count({ n: '*' }).first()) as { n: string | number } | undefined;
+  return Number(row?.n ?? 0);
+}
+
 /** Rows by any mix of ids, uuids and paths. */
 export async function findByReferences(q: Q, references: readonly string[]): Promise<AssetRow[]> {
   if (references.length === 0) return [];

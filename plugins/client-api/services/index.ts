@@ -6,7 +6,7 @@ import { directFetcher, IdentityProviders, type DocumentFetcher } from './identi
 import { clientRateLimit } from './rate-limiter.ts';
 
 export type ClientApiDeps = PluginDeps<
-  'db' | 'clock' | 'config' | 'dataObjects',
+  'db' | 'clock' | 'config' | 'dataObjects' | 'outboundGuard',
   'gatewayRoutes' | 'outboundFetch',
   typeof ClientApiConfig
 >;
@@ -29,7 +29,11 @@ export function createClientApiServices(deps: ClientApiDeps) {
         if (answer.truncated) throw new Error(`${url} answered more than ${OUTBOUND_MAX_BYTES} bytes`);
         return { status: answer.status, body: answer.body };
       }
-    : directFetcher;
+    : async (url) => {
+        // The direct fetch asks the kernel's guard itself (the gateway's connector does on the other path).
+        deps.outboundGuard.assertAllowed(new URL(url).hostname);
+        return directFetcher(url);
+      };
   const providers = new IdentityProviders({
     clock,
     log,

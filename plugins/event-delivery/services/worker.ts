@@ -1,4 +1,5 @@
-import { isHttpError, type Clock, type Logger, type ServiceMap } from '../../../kernel/index.ts';
+import { Counter } from 'prom-client';
+import { isHttpError, type Clock, type Logger, type Metrics, type ServiceMap } from '../../../kernel/index.ts';
 import { deliveryBody, deliveryHeaders, retryAfterMs } from './request.ts';
 
 /** Bytes of a receiver's answer kept (the answer is never read; small ones are, so the connection is reused). */
@@ -47,7 +48,14 @@ export class DeliveryWorker {
   private settledWaiters: { armed: boolean; resolve: () => void }[] = [];
 
   constructor(
-    private readonly deps: { queue: Queue; gatewayRoutes: GatewayRoutes; clock: Clock; log: Logger },
+    private readonly deps: {
+      queue: Queue;
+      gatewayRoutes: GatewayRoutes;
+      clock: Clock;
+      log: Logger;
+      /** Counts each recorded outcome (`object_event_deliveries_total{outcome}`). */
+      outcomes?: Counter<'outcome'>;
+    },
     private readonly opts: WorkerOptions,
   ) {
     // The lease must outlast a send, or a slow call could be claimed again while still running.
@@ -181,6 +189,7 @@ export class DeliveryWorker {
     }
     try {
       await this.deps.queue.finish(delivery, outcome);
+      this.deps.outcomes?.inc({ outcome: outcome.kind });
     } catch (err) {
       // The lease runs out and the delivery is sent again: at least once.
       this.deps.log.error({ err, delivery: delivery.id }, 'object events: recording a delivery outcome failed');
@@ -239,4 +248,14 @@ function headerOf(headers: Record<string, string>, name: string): string | undef
   for (const [key, value] of Object.entries(headers))
     if (key.toLowerCase() === name) return Array.isArray(value) ? value[0] : value;
   return undefined;
+}
+
+/** The counter of delivery outcomes (delivered, failed, ...) in the kernel's metrics registry. */
+export function deliveryOutcomes(metrics: Metrics): Counter<'outcome'> {
+  return new Counter({
+    name: 'object_event_deliveries_total',
+    help: 'Event delivery tries by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [metrics.registry],
+  });
 }

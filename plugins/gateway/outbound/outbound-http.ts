@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
-import { HttpError, badRequest } from '../../../kernel/index.ts';
+import { HttpError, badRequest, type OutboundGuard } from '../../../kernel/index.ts';
 import type { GatewayAnswer, GatewayStreamedAnswer } from '../ports.ts';
 import { type AddressPolicy, normaliseHost } from './address-policy.ts';
 import { cappedStream, UpstreamTooLargeError } from './capped-stream.ts';
@@ -20,6 +20,8 @@ export class OutboundRefusedError extends Error {
 
 export interface OutboundOptions {
   policy: AddressPolicy;
+  /** The kernel's outbound guard, asked before any lookup or connection (it refuses all under the sandbox profile). */
+  guard?: Pick<OutboundGuard, 'refusal'>;
   resolve?: Resolver;
   connectTimeoutMs: number;
   /** Default whole-call timeout (headers and body). */
@@ -92,6 +94,9 @@ export class OutboundHttp {
 
   /** The first address of `host` the policy allows; refuses when it allows none. */
   async pinnedAddress(host: string): Promise<string> {
+    // Before the DNS lookup: under the sandbox profile not even a query leaves the machine.
+    const guarded = this.opts.guard?.refusal(host);
+    if (guarded !== undefined) throw new OutboundRefusedError(`Outbound call refused: ${guarded}`);
     const addresses = isIP(host) ? [host] : await this.resolve(host);
     let reason = `${host} has no address`;
     for (const address of addresses) {

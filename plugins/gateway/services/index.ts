@@ -1,5 +1,5 @@
 import type { RouteRateLimit } from '../../../kernel/index.ts';
-import type { Clock, Db, ExtensionFolders, Logger, SecretBox } from '../../../kernel/index.ts';
+import type { Clock, Db, ExtensionFolders, Logger, OutboundGuard, SecretBox } from '../../../kernel/index.ts';
 import type { Static } from '@sinclair/typebox';
 import type { GatewayConfig } from '../config.ts';
 import type { GatewayBindingSource } from '../ports.ts';
@@ -21,6 +21,7 @@ export interface GatewayDeps {
   db: Db;
   clock: Clock;
   secretBox: SecretBox;
+  outboundGuard: OutboundGuard;
   extensions: ExtensionFolders;
   config: { production: boolean };
   gatewayBindingSources: readonly GatewayBindingSource[];
@@ -44,6 +45,7 @@ export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resol
   });
   const outbound = new OutboundHttp({
     policy,
+    guard: deps.outboundGuard,
     resolve: opts.resolve,
     connectTimeoutMs: cfg.OUTBOUND_CONNECT_TIMEOUT_MS,
     timeoutMs: cfg.OUTBOUND_TIMEOUT_MS,

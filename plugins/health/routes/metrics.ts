@@ -1,20 +1,23 @@
-import {
-  databaseAnswers,
-  notFound,
-  unauthorized,
-  safeEqual,
-  type App,
-  type PluginDeps,
-} from '../../../kernel/index.ts';
+import { Gauge } from 'prom-client';
+import { databaseAnswers, unauthorized, safeEqual, type App, type PluginDeps } from '../../../kernel/index.ts';
 
 /**
- * GET /metrics, off (404) unless METRICS_TOKEN is set, then presented as `Authorization: Bearer`.
+ * GET /metrics, absent (404) unless METRICS_TOKEN is set, then presented as `Authorization: Bearer`
+ * and compared in constant time.
  * The route is public to the session layer because the token is its credential.
  */
 export async function metricsRoutes(app: App, deps: PluginDeps<'db' | 'metrics' | 'config'>): Promise<void> {
+  // The spec lists the publish job queue among the metrics; there are no publish jobs yet, so the
+  // gauge stays 0. The plugin that adds them removes this placeholder and reports the real depth.
+  new Gauge({
+    name: 'publish_jobs_queued',
+    help: 'Publish jobs waiting for a runner (0: no publish jobs yet)',
+    registers: [deps.metrics.registry],
+  }).set(0);
+  const token = deps.config.METRICS_TOKEN;
+  // Without a token the route does not exist at all (the router's own 404).
+  if (!token) return;
   app.get('/metrics', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
-    const token = deps.config.METRICS_TOKEN;
-    if (!token) throw notFound('Metrics are off: set METRICS_TOKEN');
     const presented = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
     if (!safeEqual(presented, token)) throw unauthorized('Metrics need the METRICS_TOKEN bearer token');
     deps.metrics.databaseUp.set((await databaseAnswers(deps.db, 2000)) ? 1 : 0);

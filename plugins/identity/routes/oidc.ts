@@ -133,7 +133,8 @@ export async function oidcRoutes(app: App, s: IdentityServices): Promise<void> {
       }),
   );
 
-  const settingsAccess = { permission: 'users:manage' };
+  // The public sandbox profile never shows or changes the single sign-on settings.
+  const settingsAccess = { permission: 'users:manage', sandbox: 'block' } as const;
   app.get(
     '/oidc-settings',
     { config: settingsAccess, schema: { tags: ['sso-settings'], response: { 200: SettingsBody } } },

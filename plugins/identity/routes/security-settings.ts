@@ -3,7 +3,8 @@ import { requestContext, type App, PASSWORD_MAX_LENGTH } from '../../../kernel/i
 import type { IdentityServices } from '../services/index.ts';
 import { STRICT } from './shared.ts';
 
-const access = { permission: 'settings:manage' };
+// The public sandbox profile never shows or changes the security settings.
+const access = { permission: 'settings:manage', sandbox: 'block' } as const;
 
 // A type list rather than a union: with ajv's type coercion a union would turn null into 0 first.
 const RetentionDays = Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1, maximum: 36500 });

@@ -1,0 +1,107 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { EDGE_TABLE } from '../../edge/routes.ts';
+import { SERVICE_PORTS, SERVICE_NAMES } from '../../kernel/config.ts';
+import { PROJECT_ROOT } from '../../kernel/loader.ts';
+
+/** The spec's health check ("Limits"): every 30 s, timeout 5 s, start period 20 s, 3 retries. */
+const HEALTH = { interval: '30s', timeout: '5s', start_period: '20s', retries: 3 };
+
+interface ComposeService {
+  image?: string;
+  build?: { context: string; target: string };
+  command?: string[];
+  environment?: Record<string, string>;
+  ports?: string[];
+  profiles?: string[];
+  healthcheck?: Record<string, unknown>;
+}
+
+const compose = parse(readFileSync(path.join(PROJECT_ROOT, 'compose.yaml'), 'utf8'), { merge: true }) as {
+  services: Record<string, ComposeService>;
+};
+const dockerfile = readFileSync(path.join(PROJECT_ROOT, 'Dockerfile'), 'utf8');
+/** The Dockerfile's stages: name → its instructions (continuation lines joined). */
+const stages = new Map<string, string[]>();
+{
+  let current: string[] = [];
+  for (const line of dockerfile.replace(/\s*\\\n\s*/g, ' ').split('\n')) {
+    const from = /^FROM\s+\S+(?:\s+AS\s+(\S+))?/i.exec(line);
+    if (from) {
+      current = [];
+      stages.set(from[1] ?? `stage${stages.size}`, current);
+    }
+    if (/^[A-Z]+\s/.test(line)) current.push(line);
+  }
+}
+
+describe('container images: Dockerfile and compose.yaml against the spec', () => {
+  it('Dockerfile: multi-stage; the runtime is the last stage, built JavaScript, no dev dependencies, not root', () => {
+    expect(stages.size).to.be.at.least(3);
+    expect([...stages.keys()].at(-1)).to.equal('runtime');
+    expect(stages.get('build')).to.include.members(['RUN npm run build']);
+    expect(stages.get('prod-deps')!.join('\n')).to.match(/npm ci --omit=dev/);
+    const runtime = stages.get('runtime')!;
+    expect(runtime).to.include('COPY --from=prod-deps /app/node_modules ./node_modules');
+    expect(runtime).to.include('COPY --from=build /app/dist ./dist');
+    expect(
+      runtime.some((l) => /^RUN npm/.test(l)),
+      'no npm install in the runtime stage',
+    ).to.equal(false);
+    expect(runtime.filter((l) => l.startsWith('USER ')).at(-1)).to.equal('USER node');
+    expect(runtime.find((l) => l.startsWith('ENTRYPOINT'))).to.include('bin/cms-built.js');
+  });
+
+  it("Dockerfile: HEALTHCHECK with the spec's numbers, asking GET /health", () => {
+    const check = stages.get('runtime')!.find((l) => l.startsWith('HEALTHCHECK'))!;
+    expect(check).to.match(/--interval=30s --timeout=5s --start-period=20s --retries=3 CMD /);
+    expect(check).to.include('/health');
+  });
+
+  it('compose: PostgreSQL, the S3-compatible store on 3900 published as 9000, the three services on their ports', () => {
+    const s = compose.services;
+    expect(s.postgres.image).to.match(/^postgres:/);
+    expect(s.objects.ports).to.deep.equal(['9000:3900']);
+    expect(s.objects.command?.join(' ')).to.include(':3900');
+    for (const name of SERVICE_NAMES) {
+      const service = s[name];
+      expect(service.command, name).to.deep.equal(['start', '--service', name]);
+      expect(service.environment?.PORT, name).to.equal(String(SERVICE_PORTS[name]));
+      expect(service.environment?.NODE_ENV, name).to.equal('production');
+      // The production guard: the database URL carries the password.
+      expect(service.environment?.DATABASE_URL, name).to.match(
+        /^postgresql:\/\/cms:\$\{POSTGRES_PASSWORD:\?[^}]+\}@postgres:5432\/cms$/,
+      );
+      expect(service.environment?.S3_ENDPOINT, name).to.equal('http://objects:3900');
+      expect(service.environment?.TRUST_PROXY, name).to.equal('1');
+      expect(service.ports, `${name} is reached through the proxy only`).to.equal(undefined);
+      expect(service.build?.target).to.equal('runtime');
+    }
+    expect(s.gateway.environment?.GATEWAY_CORE_API_URL).to.equal('http://core-api:3003');
+  });
+
+  it("compose: every health check uses the spec's numbers", () => {
+    const checked = Object.entries(compose.services).filter(([, s]) => s.healthcheck);
+    expect(checked.map(([n]) => n)).to.include.members(['postgres', 'objects', ...SERVICE_NAMES, 'redis', 'sandbox']);
+    for (const [name, s] of checked) expect(s.healthcheck, name).to.include(HEALTH);
+  });
+
+  it('compose: nginx from edge/ is the one entry point; /metrics is not routed by it', () => {
+    expect(compose.services.edge.build).to.deep.equal({ context: '.', target: 'edge' });
+    expect(compose.services.edge.ports).to.deep.equal(['8000:8000']);
+    expect(stages.get('edge-config')!.join('\n')).to.match(/EDGE_CORE_API=\$EDGE_CORE_API .*npm run edge:config/);
+    expect(EDGE_TABLE.find((r) => r.paths.includes('/metrics'))?.upstream).to.equal(null);
+  });
+
+  it('compose: optional redis profile (6379, not published) and a sandbox profile with SANDBOX=1', () => {
+    const { redis, sandbox } = compose.services;
+    expect(redis.profiles).to.deep.equal(['redis']);
+    expect(redis.ports).to.equal(undefined);
+    expect(sandbox.profiles).to.deep.equal(['sandbox']);
+    expect(sandbox.environment?.SANDBOX).to.equal('1');
+    const always = Object.entries(compose.services).filter(([, s]) => !s.profiles);
+    expect(always.map(([n]) => n)).to.have.members(['postgres', 'objects', ...SERVICE_NAMES, 'edge']);
+  });
+});
