@@ -47,7 +47,10 @@ describe('bad input reaches every handler and gets its own 4xx', () => {
 
   before(async () => {
     // Probes of the public data routes must not run into the per-address limit.
-    t = await startTestKernel({ service: 'all', env: { PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '1000000' } });
+    t = await startTestKernel({
+      service: 'all',
+      env: { PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '1000000', PUSH_SUBSCRIBES_PER_MINUTE: '10000' },
+    });
     adminId = (await t.admin()).id;
     routes = documentedRoutes((await t.inject({ method: 'GET', url: '/openapi.json' })).json());
   });
