@@ -54,7 +54,11 @@ describe('bad input reaches every handler and gets its own 4xx', () => {
     // METRICS_TOKEN: /metrics exists only with it (UNPROBED lists it).
     t = await startTestKernel({
       service: 'all',
-      env: { PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '1000000', METRICS_TOKEN: 'bad-input-metrics-token-0123' },
+      env: {
+        PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '1000000',
+        PUSH_SUBSCRIBES_PER_MINUTE: '10000',
+        METRICS_TOKEN: 'bad-input-metrics-token-0123',
+      },
     });
     adminId = (await t.admin()).id;
     routes = documentedRoutes((await t.inject({ method: 'GET', url: '/openapi.json' })).json());

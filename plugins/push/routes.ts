@@ -1,0 +1,95 @@
+import { Type } from '@sinclair/typebox';
+import { type App, badRequest, notFound, type PluginContext } from '../../kernel/index.ts';
+import type { PushConfig } from './config.ts';
+import type { PushService } from './services.ts';
+
+type Context = PluginContext<
+  'db' | 'clock' | 'config' | 'secretBox',
+  'outboundFetch' | 'websiteUploadRules',
+  typeof PushConfig,
+  PushService
+>;
+
+// base64url of a 65-byte uncompressed P-256 point (87 characters) and of a 16-byte secret (22 characters).
+const P256DH = '^[A-Za-z0-9_-]{87}=?$';
+const AUTH = '^[A-Za-z0-9_-]{22}(==)?$';
+
+const Subscribe = Type.Object(
+  {
+    websiteId: Type.String({ format: 'uuid' }),
+    subscription: Type.Object(
+      {
+        endpoint: Type.String({ minLength: 8, maxLength: 2000 }),
+        expirationTime: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 0 })])),
+        keys: Type.Object(
+          {
+            p256dh: Type.String({ pattern: P256DH, maxLength: 88 }),
+            auth: Type.String({ pattern: AUTH, maxLength: 24 }),
+          },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const Send = Type.Object(
+  {
+    websiteId: Type.String({ format: 'uuid' }),
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    body: Type.Optional(Type.String({ maxLength: 1000 })),
+    url: Type.Optional(Type.String({ maxLength: 2000 })),
+    ttlSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 28 * 24 * 3600 })),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The endpoint is the browser's push service: https only. Outside production a loopback http
+ * endpoint is accepted so a local push service can stand in (development, tests); the outbound
+ * policy still decides at send time.
+ */
+function checkEndpoint(endpoint: string, production: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw badRequest('subscription.endpoint is not an absolute URL', 'subscription.endpoint');
+  }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback && !production))
+    throw badRequest('subscription.endpoint must be an https URL', 'subscription.endpoint');
+  if (url.username || url.password)
+    throw badRequest('subscription.endpoint must not carry credentials', 'subscription.endpoint');
+  return url.href;
+}
+
+export async function pushRoutes(app: App, { services: push, pluginConfig, config }: Context): Promise<void> {
+  app.get('/pwa/vapid-public-key', { config: { public: true } }, async () => ({ publicKey: push.publicKey }));
+
+  app.post(
+    '/pwa/subscribe',
+    {
+      config: {
+        public: true,
+        rateLimit: { key: 'address', windowMs: 60_000, limit: pluginConfig.PUSH_SUBSCRIBES_PER_MINUTE },
+      },
+      schema: { body: Subscribe },
+    },
+    async (request, reply) => {
+      const { websiteId, subscription } = request.body;
+      const endpoint = checkEndpoint(subscription.endpoint, config.production);
+      if (!(await push.websiteExists(websiteId))) throw notFound('Website not found', 'WEBSITE_NOT_FOUND');
+      const id = await push.store.subscribe(websiteId, { endpoint, ...subscription.keys });
+      return reply.code(201).send({ id });
+    },
+  );
+
+  app.post('/pwa/send', { config: { permission: 'push:send' }, schema: { body: Send } }, async (request) => {
+    const { websiteId, ttlSeconds, ...message } = request.body;
+    if (!(await push.websiteExists(websiteId))) throw notFound('Website not found', 'WEBSITE_NOT_FOUND');
+    return push.send(websiteId, JSON.stringify(message), ttlSeconds ?? 24 * 3600);
+  });
+}

@@ -1,0 +1,118 @@
+import { expect } from 'chai';
+import { startPushService } from '../../../test/helpers/push-service.ts';
+import { startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
+
+type PushService = Awaited<ReturnType<typeof startPushService>>;
+
+/**
+ * Push notifications against a local push service that checks every message as the Web Push
+ * protocol specifies: the VAPID token's ES256 signature and claims (RFC 8292) and the aes128gcm
+ * payload, decrypted with the subscriber's own key (RFC 8291).
+ */
+describe('push: /pwa/subscribe and /pwa/send', function () {
+  this.timeout(60_000);
+  let t: TestKernel;
+  let admin: TestUser;
+  let service: PushService;
+  let websiteId: string;
+
+  before(async () => {
+    service = await startPushService();
+    t = await startTestKernel({
+      plugins: ['identity', 'gateway', 'assets', 'content', 'push'],
+      env: { INTEGRATION_SECRETS_ENCRYPTION_KEY: 'c3'.repeat(32), PUSH_VAPID_SUBJECT: 'mailto:ops@example.test' },
+    });
+    admin = await t.admin();
+    const site = await t.call('POST', '/cms-one/websites', admin, { name: 'Shop', rootPath: '/shop', locales: ['en'] });
+    expect(site.statusCode, site.body).to.equal(201);
+    websiteId = site.json().id;
+  });
+  after(async () => {
+    await t?.close();
+    await service?.close();
+  });
+
+  const subscribe = (subscription: unknown, site = websiteId) =>
+    t.call('POST', '/pwa/subscribe', null, { websiteId: site, subscription });
+
+  it('refuses a subscription that is not a push subscription, naming the field', async () => {
+    const good = service.subscriber();
+    const cases: [unknown, string][] = [
+      [{ ...good, endpoint: 'http://push.example.test/x' }, 'endpoint'],
+      [{ ...good, endpoint: 'ftp://push.example.test/x' }, 'endpoint'],
+      [{ ...good, endpoint: 'https://user:pw@push.example.test/x' }, 'endpoint'],
+      [{ ...good, keys: { ...good.keys, p256dh: good.keys.p256dh.slice(1) } }, 'p256dh'],
+      [{ ...good, keys: { ...good.keys, auth: `${good.keys.auth}AA` } }, 'auth'],
+      [{ endpoint: good.endpoint }, 'keys'],
+    ];
+    for (const [subscription, field] of cases) {
+      const res = await subscribe(subscription);
+      expect(res.statusCode, JSON.stringify(subscription)).to.equal(400);
+      expect(res.json().message + (res.json().field ?? '')).to.contain(field);
+    }
+    const unknownSite = await subscribe(good, '00000000-0000-4000-8000-000000000000');
+    expect(unknownSite.statusCode).to.equal(404);
+    expect(await t.db('push_subscriptions').first()).to.equal(undefined);
+  });
+
+  it("sends a signed, encrypted message to each of the website's subscribers; expired ones are removed", async () => {
+    const alice = service.subscriber();
+    const bob = service.subscriber();
+    for (const s of [alice, bob]) expect((await subscribe(s)).statusCode).to.equal(201);
+    expect((await subscribe(alice)).statusCode, 'subscribing again is harmless').to.equal(201);
+    service.answer(bob.endpoint, 410);
+
+    const message = { websiteId, title: 'Sale', body: 'Everything half price', url: '/shop/sale', ttlSeconds: 600 };
+    expect((await t.call('POST', '/pwa/send', null, message)).statusCode).to.equal(401);
+    const editor = await t.createUser({ permissions: ['pages:edit'] });
+    expect((await t.call('POST', '/pwa/send', editor, message)).statusCode).to.equal(403);
+
+    const sender = await t.createUser({ permissions: ['push:send'] });
+    const sent = await t.call('POST', '/pwa/send', sender, message);
+    expect(sent.statusCode, sent.body).to.equal(200);
+    expect(sent.json()).to.deep.equal({ sent: 1, removed: 1, failed: 0 });
+    expect(service.rejected).to.deep.equal([]);
+    expect(service.deliveries).to.have.length(2);
+
+    const publicKey = (await t.call('GET', '/pwa/vapid-public-key', null)).json().publicKey;
+    for (const d of service.deliveries) {
+      expect(JSON.parse(d.payload)).to.deep.equal({ title: 'Sale', body: 'Everything half price', url: '/shop/sale' });
+      expect(d.senderKey).to.equal(publicKey);
+      expect(d.ttl).to.equal('600');
+      expect(d.claims.aud).to.equal(service.origin);
+      expect(d.claims.sub).to.equal('mailto:ops@example.test');
+      const now = Math.floor(Date.now() / 1000);
+      expect(d.claims.exp)
+        .to.be.above(now - 60)
+        .and.at.most(now + 24 * 3600);
+    }
+
+    // Bob's push service said 410 Gone: the next message only goes to Alice.
+    const again = await t.call('POST', '/pwa/send', sender, message);
+    expect(again.json()).to.deep.equal({ sent: 1, removed: 0, failed: 0 });
+    expect(service.deliveries.slice(2).map((d) => d.path)).to.deep.equal([new URL(alice.endpoint).pathname]);
+  });
+
+  it('keeps the VAPID private key sealed at rest and never returns it', async () => {
+    const [row] = await t.db('push_vapid_keys').select();
+    expect(row.private_key).to.match(/^v1:INTEGRATION_SECRETS_ENCRYPTION_KEY:/);
+    const answer = await t.call('GET', '/pwa/vapid-public-key', null);
+    expect(answer.json()).to.deep.equal({ publicKey: row.public_key });
+    expect(answer.body).not.to.contain(row.private_key);
+  });
+});
+
+describe('push: without INTEGRATION_SECRETS_ENCRYPTION_KEY', function () {
+  this.timeout(60_000);
+
+  it('stores the private key in clear text (the logged warning says so) and serves the public key', async () => {
+    const t = await startTestKernel({ plugins: ['identity', 'push'] });
+    try {
+      const [row] = await t.db('push_vapid_keys').select();
+      expect(row.private_key).to.match(/^plain:[\w-]{43}$/);
+      expect((await t.call('GET', '/pwa/vapid-public-key', null)).json()).to.deep.equal({ publicKey: row.public_key });
+    } finally {
+      await t.close();
+    }
+  });
+});
