@@ -3,6 +3,7 @@ import '@mantine/dates/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/spotlight/styles.css';
 import 'mantine-datatable/styles.css';
+import './shell/contrast.css';
 import { createRoot } from 'react-dom/client';
 import { App } from './shell/App';
 
