@@ -67,7 +67,14 @@ function checkEndpoint(endpoint: string, production: boolean): string {
 }
 
 export async function pushRoutes(app: App, { services: push, pluginConfig, config }: Context): Promise<void> {
-  app.get('/pwa/vapid-public-key', { config: { public: true } }, async () => ({ publicKey: push.publicKey }));
+  app.get(
+    '/pwa/vapid-public-key',
+    {
+      config: { public: true },
+      schema: { response: { 200: Type.Object({ publicKey: Type.String() }) } },
+    },
+    async () => ({ publicKey: push.publicKey }),
+  );
 
   app.post(
     '/pwa/subscribe',
@@ -87,9 +94,37 @@ export async function pushRoutes(app: App, { services: push, pluginConfig, confi
     },
   );
 
-  app.post('/pwa/send', { config: { permission: 'push:send' }, schema: { body: Send } }, async (request) => {
-    const { websiteId, ttlSeconds, ...message } = request.body;
-    if (!(await push.websiteExists(websiteId))) throw notFound('Website not found', 'WEBSITE_NOT_FOUND');
-    return push.send(websiteId, JSON.stringify(message), ttlSeconds ?? 24 * 3600);
-  });
+  app.get(
+    '/pwa/subscribers',
+    {
+      config: { permission: 'push:send' },
+      schema: {
+        querystring: Type.Object({ websiteId: Type.String({ format: 'uuid' }) }, { additionalProperties: false }),
+        response: { 200: Type.Object({ websiteId: Type.String(), subscribers: Type.Integer() }) },
+      },
+    },
+    async (request) => {
+      const { websiteId } = request.query;
+      if (!(await push.websiteExists(websiteId))) throw notFound('Website not found', 'WEBSITE_NOT_FOUND');
+      return { websiteId, subscribers: await push.store.subscriberCount(websiteId) };
+    },
+  );
+
+  app.post(
+    '/pwa/send',
+    {
+      config: { permission: 'push:send' },
+      schema: {
+        body: Send,
+        response: {
+          200: Type.Object({ sent: Type.Integer(), removed: Type.Integer(), failed: Type.Integer() }),
+        },
+      },
+    },
+    async (request) => {
+      const { websiteId, ttlSeconds, ...message } = request.body;
+      if (!(await push.websiteExists(websiteId))) throw notFound('Website not found', 'WEBSITE_NOT_FOUND');
+      return push.send(websiteId, JSON.stringify(message), ttlSeconds ?? 24 * 3600);
+    },
+  );
 }

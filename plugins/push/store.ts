@@ -44,6 +44,15 @@ export class PushStore {
       .select('id', 'endpoint', 'p256dh', 'auth');
   }
 
+  /** How many subscriptions a website has. */
+  async subscriberCount(websiteId: string): Promise<number> {
+    const row = await this.db('push_subscriptions')
+      .where({ website_id: websiteId })
+      .count<{ n: string }>('* as n')
+      .first();
+    return Number(row?.n ?? 0);
+  }
+
   async remove(ids: string[]): Promise<void> {
     if (ids.length) await this.db('push_subscriptions').whereIn('id', ids).delete();
   }

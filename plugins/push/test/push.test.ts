@@ -93,6 +93,25 @@ describe('push: /pwa/subscribe and /pwa/send', function () {
     expect(service.deliveries.slice(2).map((d) => d.path)).to.deep.equal([new URL(alice.endpoint).pathname]);
   });
 
+  it("counts a website's subscribers for a holder of push:send (the dashboard's figure)", async () => {
+    const site = await t.call('POST', '/cms-one/websites', admin, { name: 'Blog', rootPath: '/blog', locales: ['en'] });
+    expect(site.statusCode, site.body).to.equal(201);
+    const blogId = site.json().id;
+    const count = (user: TestUser | null, id = blogId) => t.call('GET', `/pwa/subscribers?websiteId=${id}`, user);
+    const sender = await t.createUser({ permissions: ['push:send'] });
+    expect((await count(sender)).json()).to.deep.equal({ websiteId: blogId, subscribers: 0 });
+    t.advanceClock(61_000); // a fresh minute of the per-address subscribe limit
+    for (const s of [service.subscriber(), service.subscriber()])
+      expect((await subscribe(s, blogId)).statusCode).to.equal(201);
+    expect((await count(sender)).json()).to.deep.equal({ websiteId: blogId, subscribers: 2 });
+    expect((await count(null)).statusCode).to.equal(401);
+    expect((await count(await t.createUser({ permissions: ['pages:edit'] }))).statusCode).to.equal(403);
+    const unknown = await count(sender, '00000000-0000-4000-8000-000000000000');
+    expect(unknown.statusCode).to.equal(404);
+    expect(unknown.json().code).to.equal('WEBSITE_NOT_FOUND');
+    expect((await count(sender, 'not-a-uuid')).statusCode).to.equal(400);
+  });
+
   it('keeps the VAPID private key sealed at rest and never returns it', async () => {
     const [row] = await t.db('push_vapid_keys').select();
     expect(row.private_key).to.match(/^v1:INTEGRATION_SECRETS_ENCRYPTION_KEY:/);

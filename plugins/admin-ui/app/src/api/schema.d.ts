@@ -10212,7 +10212,13 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            failed: number;
+                            removed: number;
+                            sent: number;
+                        };
+                    };
                 };
             };
         };
@@ -10270,6 +10276,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pwa/subscribers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `push:send`. */
+        get: {
+            parameters: {
+                query: {
+                    websiteId: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            subscribers: number;
+                            websiteId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pwa/vapid-public-key": {
         parameters: {
             query?: never;
@@ -10291,7 +10338,11 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            publicKey: string;
+                        };
+                    };
                 };
             };
         };
