@@ -1,4 +1,4 @@
-import { IconLock, IconShieldLock, IconUserShield, IconUsers } from '@tabler/icons-react';
+import { IconKey, IconLock, IconShieldLock, IconUserShield, IconUsers } from '@tabler/icons-react';
 import { defineAdminScreens } from '../../admin-ui/app/src/sdk/index.ts';
 
 /** The identity plugin's screens: users, roles, security settings and the user's own second factor. */
@@ -42,6 +42,15 @@ export default defineAdminScreens(
       permission: 'settings:manage',
       menu: { label: 'Security settings', group: 'Administration', order: 30, icon: IconLock },
       load: () => import('./SecuritySettings.tsx'),
+    },
+    {
+      id: 'identity.single-sign-on',
+      path: 'single-sign-on',
+      label: 'Single sign-on',
+      // GET /oidc-settings needs users:manage; saving also needs every key (`*`), the screen says so.
+      permission: 'users:manage',
+      menu: { label: 'Single sign-on', group: 'Administration', order: 35, icon: IconKey },
+      load: () => import('./SingleSignOn.tsx'),
     },
     {
       id: 'identity.account-security',

@@ -8,6 +8,7 @@ export const KEYS = {
   roles: ['identity', 'roles'] as const,
   permissions: ['identity', 'permissions'] as const,
   settings: ['identity', 'security-settings'] as const,
+  sso: ['identity', 'oidc-settings'] as const,
 };
 
 /** Every role (for pickers and the role list). */

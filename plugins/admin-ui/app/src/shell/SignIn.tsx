@@ -1,6 +1,6 @@
-import { Alert, Anchor, Button, Group, PasswordInput, PinInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Divider, Group, PasswordInput, PinInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
@@ -153,6 +153,48 @@ function ChallengeStep({ mfaToken, onRestart }: { mfaToken: string; onRestart: (
   );
 }
 
+/** What the sign-in page offers besides the password (`GET /auth/oidc`); nothing when it cannot be read. */
+function useSingleSignOn() {
+  return useQuery({
+    queryKey: ['admin-ui', 'sso'],
+    queryFn: async () => unwrap(await api.GET('/auth/oidc')),
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+/**
+ * The provider's button above the password form, and the password form only where `localLogin`
+ * keeps it: all of it for `all`, with a note for `admins` (break-glass), none for `none`.
+ */
+function FirstStep({ next, onStep }: { next: string; onStep: (s: Step) => void }) {
+  const sso = useSingleSignOn();
+  if (sso.isPending) return null;
+  const on = sso.data?.enabled === true;
+  if (!on || !sso.data) return <PasswordStep onStep={onStep} />;
+  const start = `${sso.data.startUrl}?${new URLSearchParams({ returnTo: next })}`;
+  return (
+    <Stack>
+      <Button component="a" href={start} size="md">
+        {sso.data.buttonLabel}
+      </Button>
+      {sso.data.localLogin === 'none' ? (
+        <Text size="sm" c="dimmed" ta="center">
+          Password sign-in is off for this installation.
+        </Text>
+      ) : (
+        <>
+          <Divider
+            label={sso.data.localLogin === 'admins' ? 'or, for administrators, with a password' : 'or with a password'}
+            labelPosition="center"
+          />
+          <PasswordStep onStep={onStep} />
+        </>
+      )}
+    </Stack>
+  );
+}
+
 const TITLES: Record<Step['kind'], { title: string; intro?: string }> = {
   password: { title: 'Sign in' },
   challenge: { title: 'Two-factor sign-in', intro: 'Your account is protected by a second factor.' },
@@ -177,7 +219,7 @@ export function SignIn() {
   const { title, intro } = TITLES[step.kind];
   return (
     <AuthFrame title={title} intro={intro}>
-      {step.kind === 'password' && <PasswordStep onStep={setStep} />}
+      {step.kind === 'password' && <FirstStep next={next} onStep={setStep} />}
       {step.kind === 'challenge' && (
         <ChallengeStep mfaToken={step.mfaToken} onRestart={() => setStep({ kind: 'password' })} />
       )}
