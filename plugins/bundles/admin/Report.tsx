@@ -1,4 +1,4 @@
-import { Alert, Badge, List, SimpleGrid, Paper, Table, Text, Title, Stack } from '@mantine/core';
+import { Alert, Badge, Box, List, SimpleGrid, Paper, Table, Text, Title, Stack } from '@mantine/core';
 import type { AppliedImport, AssetPlanItem, DryRunReport, PlanAction } from './types.ts';
 
 const COLOURS = { create: 'green', upload: 'green', reuse: 'blue', conflict: 'red' } as const;
@@ -47,8 +47,8 @@ function ActionBadge({ action }: { action: keyof typeof COLOURS }) {
 function ActionTable({ label, actions }: { label: string; actions: PlanAction[] }) {
   if (actions.length === 0) return null;
   return (
-    <Table.ScrollContainer minWidth={520}>
-      <Table striped aria-label={label}>
+    <Box style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={label}>
+      <Table striped miw={520}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Kind</Table.Th>
@@ -70,15 +70,15 @@ function ActionTable({ label, actions }: { label: string; actions: PlanAction[] 
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </Box>
   );
 }
 
 function AssetTable({ items }: { items: AssetPlanItem[] }) {
   if (items.length === 0) return null;
   return (
-    <Table.ScrollContainer minWidth={520}>
-      <Table striped aria-label="Files">
+    <Box style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label="Files">
+      <Table striped miw={520}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>File in the bundle</Table.Th>
@@ -100,7 +100,7 @@ function AssetTable({ items }: { items: AssetPlanItem[] }) {
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </Box>
   );
 }
 

@@ -11,7 +11,9 @@ function erasedText(erased: Record<string, number>): string {
     objects: ['object', 'objects'],
     mails: ['mail', 'mails'],
   };
-  const parts = Object.entries(erased).map(([kind, n]) => count(n, ...(names[kind] ?? [kind, kind])));
+  const parts = Object.entries(erased)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => count(n, ...(names[kind] ?? [kind, kind])));
   if (parts.length === 0) return 'nothing';
   return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
@@ -118,7 +120,12 @@ export function EraseSection(props: { subject: Subject; onErased: () => void }) 
           )}
         </Group>
       </Stack>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Erase ${subject.identifier}`}>
+      <Modal
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title={`Erase ${subject.identifier}`}
+        closeButtonProps={{ 'aria-label': 'Cancel the erase' }}
+      >
         {dryRun && (
           <form
             onSubmit={(e) => {

@@ -1,11 +1,11 @@
-import { Accordion, Alert, Badge, Group, List, Table, Text } from '@mantine/core';
+import { Accordion, Box, Alert, Badge, Group, List, Table, Text } from '@mantine/core';
 import { EmptyState } from '../../admin-ui/app/src/sdk/index.ts';
 import { count, type Item, KINDS, kindLabel, type SearchAnswer } from './types.ts';
 
 function ItemTable({ kind, items }: { kind: string; items: Item[] }) {
   return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table striped aria-label={`${kindLabel(kind)} found`}>
+    <Box style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={`${kindLabel(kind)} found`}>
+      <Table striped miw={560}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{kind === 'files' ? 'Library path' : 'Record'}</Table.Th>
@@ -36,7 +36,7 @@ function ItemTable({ kind, items }: { kind: string; items: Item[] }) {
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </Box>
   );
 }
 

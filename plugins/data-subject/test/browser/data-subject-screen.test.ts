@@ -1,0 +1,130 @@
+import fs from 'node:fs/promises';
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import {
+  appErrors,
+  type BrowserProduct,
+  expectAccessible,
+  sharedBrowserProduct,
+} from '../../../../test/helpers/browser.ts';
+import { auditRows, type TestUser } from '../../../../test/helpers/kernel.ts';
+
+async function signIn(page: Page, user: TestUser, path: string) {
+  await page.goto(path);
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByLabel(/^Password/).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { name, level: 1 });
+
+describe('data-subject screen in the browser: search, export, dry run and erase', function () {
+  this.timeout(120_000);
+  let p: BrowserProduct;
+  before(async function () {
+    this.timeout(240_000);
+    p = await sharedBrowserProduct();
+  });
+
+  it('finds a person in objects of two classes and a staff account, exports them and erases after a dry run', async () => {
+    const admin = await p.t.admin();
+    const suffix = Date.now().toString(36);
+    const email = `anna.${suffix}@example.test`;
+    const ok = async (url: string, body: unknown) => {
+      const res = await p.t.call('POST', url, admin, body);
+      expect(res.statusCode, res.body).to.equal(201);
+      return res.json();
+    };
+    await ok('/data-classes', {
+      name: `customer_${suffix}`,
+      label: 'Customer',
+      fields: [{ name: 'email', type: 'text' }],
+    });
+    await ok('/data-classes', { name: `ticket_${suffix}`, label: 'Ticket', fields: [{ name: 'from', type: 'text' }] });
+    await ok('/data-objects', { className: `customer_${suffix}`, key: 'anna', attributes: { email } });
+    await ok('/data-objects', { className: `ticket_${suffix}`, key: 't1', attributes: { from: email.toUpperCase() } });
+    // A value that only contains the address is not the address: it is neither found nor erased.
+    const other = await ok('/data-objects', {
+      className: `ticket_${suffix}`,
+      key: 't2',
+      attributes: { from: `Write to ${email}` },
+    });
+    await p.t.createUser({ email, roles: ['viewer'] });
+
+    const { page, errors } = await p.page();
+    await signIn(page, admin, '/admin/data-subject');
+    await heading(page, 'Data-subject requests').waitFor();
+    await expectAccessible(page, 'data-subject search form');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('Enter the e-mail address or other value to look for').waitFor();
+    await page.getByLabel('Identifier').fill(email);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('heading', { name: `3 records found for ${email}` }).waitFor();
+    expect(page.url()).not.to.contain(encodeURIComponent(email)).and.not.to.contain(email);
+    await page.getByRole('button', { name: 'Objects: 2' }).waitFor();
+    await page.getByRole('button', { name: /^Staff accounts: 1 \(reported only/ }).waitFor();
+    await page.getByRole('button', { name: 'Files: 0' }).waitFor();
+    const objects = page.getByRole('region', { name: 'Objects found' });
+    await objects.getByRole('cell', { name: `customer_${suffix}`, exact: true }).waitFor();
+    await objects.getByRole('cell', { name: `ticket_${suffix}`, exact: true }).waitFor();
+    await expectAccessible(page, 'data-subject results');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download the export (JSON)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).to.match(/^data-subject-[0-9a-f]{12}\.json$/);
+    const exported = JSON.parse(await fs.readFile((await download.path())!, 'utf8'));
+    expect(exported.records.objects).to.have.length(2);
+    expect(exported.records.accounts).to.have.length(1);
+    await page.getByText(`Export downloaded as ${download.suggestedFilename()}`).waitFor();
+
+    await page.getByRole('button', { name: 'Dry run: what would be erased' }).click();
+    await page.getByText('A real erase would remove 2 objects.').waitFor();
+    await page
+      .getByText(/1 staff account reported only/)
+      .first()
+      .waitFor();
+    const stillThere = await p.t.call('POST', '/data-subject/search', admin, { identifier: email });
+    expect(stillThere.json().counts.objects, 'the dry run changed nothing').to.equal(2);
+    await expectAccessible(page, 'data-subject dry run');
+
+    await page.getByRole('button', { name: 'Erase…' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(`This removes 2 objects that hold ${email}.`).waitFor();
+    const confirm = dialog.getByRole('button', { name: 'Erase 2 objects' });
+    expect(await confirm.isDisabled()).to.equal(true);
+    await dialog.getByLabel('Type the identifier again to confirm').fill('someone-else@example.test');
+    expect(await confirm.isDisabled()).to.equal(true);
+    await dialog.getByLabel('Type the identifier again to confirm').fill(email);
+    await expectAccessible(page, 'erase confirmation');
+    await confirm.click();
+    await page.getByText('Removed 2 objects.').waitFor();
+    await page.getByRole('heading', { name: `1 record found for ${email}` }).waitFor();
+    const after = (await p.t.call('POST', '/data-subject/search', admin, { identifier: email })).json();
+    expect(after.counts).to.deep.include({ objects: 0, accounts: 1 });
+    expect((await p.t.call('GET', `/data-objects/${other.id}`, admin)).statusCode).to.equal(200);
+    const audit = await auditRows(p.t, 'data_subject.erase');
+    expect(JSON.stringify(audit)).not.to.contain(email);
+
+    const phone = await p.page('phone');
+    await signIn(phone.page, admin, '/admin/data-subject');
+    await phone.page.getByLabel('Identifier').fill(email);
+    await phone.page.getByRole('button', { name: 'Search' }).click();
+    await phone.page.getByRole('heading', { name: `1 record found for ${email}` }).waitFor();
+    await expectAccessible(phone.page, 'data-subject results at 390 px');
+    expect(appErrors(errors)).to.deep.equal([]);
+    expect(appErrors(phone.errors)).to.deep.equal([]);
+  });
+
+  it('is not offered without data_subject:manage', async () => {
+    const manager = await p.t.createUser({ permissions: ['users:manage'] });
+    const { page, errors } = await p.page();
+    await signIn(page, manager, '/admin/data-subject');
+    await page.getByRole('alert').filter({ hasText: 'Not allowed' }).waitFor();
+    expect(
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Data-subject requests' }).count(),
+    ).to.equal(0);
+    expect(appErrors(errors)).to.deep.equal([]);
+  });
+});
