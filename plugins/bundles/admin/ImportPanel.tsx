@@ -88,11 +88,11 @@ export function ImportPanel() {
               label="Bundle"
               description="A .zip made by an export (manifest version 1 or 2), or a plain .json manifest"
               accept=".zip,.json,application/zip,application/json"
-              placeholder="Choose a file"
               leftSection={<IconFileZip size={16} aria-hidden />}
               value={input.file}
               onChange={(file) => change({ file })}
               clearable
+              clearButtonProps={{ 'aria-label': 'Remove the file' }}
               required
             />
             <TextInput
