@@ -162,11 +162,24 @@ function RoleMappingEditor({ form, roleNames }: { form: ReturnType<typeof useFor
   );
 }
 
-function SsoForm({ settings }: { settings: Settings }) {
+/**
+ * Whether the user holds every key: saving needs `*`, and `GET /auth/me` lists `*` expanded, so
+ * holding each declared key is the sign (cosmetic: the API's 403 stays the authority).
+ */
+function useHoldsEveryKey(): boolean | undefined {
   const can = useCan();
+  const keys = useQuery({
+    queryKey: KEYS.permissions,
+    queryFn: async () => unwrap(await api.GET('/auth/permissions')).permissions,
+  });
+  if (!keys.data) return undefined;
+  return keys.data.length > 0 && keys.data.every((p) => can(p.key));
+}
+
+function SsoForm({ settings }: { settings: Settings }) {
   const roles = useRoles();
   const client = useQueryClient();
-  const mayChange = can('*');
+  const mayChange = useHoldsEveryKey();
   const form = useForm<Values>({ initialValues: initialValues(settings) });
   const roleNames = (roles.data ?? []).map((r) => r.name);
   return (
@@ -185,9 +198,9 @@ function SsoForm({ settings }: { settings: Settings }) {
         }
       })}
     >
-      <fieldset disabled={!mayChange} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+      <fieldset disabled={mayChange !== true} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
         <Stack>
-          {!mayChange && (
+          {mayChange === false && (
             <Alert color="orange" role="note" title="Read only">
               Only an administrator who holds every permission may change single sign-on: the provider decides who signs
               in as which account.
