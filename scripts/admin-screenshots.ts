@@ -20,6 +20,9 @@ try {
     await t.call('POST', '/auth/roles', admin, { name, description: `The ${name}`, permissions });
   for (const email of ['grace@example.com', 'alan@example.com', 'edsger@example.com'])
     await t.call('POST', '/auth/users', admin, { email, roles: ['editor'], password: 'A-long-passw0rd-here' });
+  const site = (
+    await t.call('POST', '/cms-one/websites', admin, { name: 'Shop', rootPath: '/shop', locales: ['en', 'de'] })
+  ).json() as { id: string };
 
   const shots: [string, string, string][] = [
     ['sign-in', '/sign-in', 'Sign in'],
@@ -28,6 +31,10 @@ try {
     ['role', '', 'Role editor'],
     ['audit-log', '/admin/audit-log', 'Audit log'],
     ['security-settings', '/admin/security-settings', 'Security settings'],
+    ['single-sign-on', '/admin/single-sign-on', 'Single sign-on'],
+    ['data-subject', '/admin/data-subject', 'Data-subject requests'],
+    ['bundles', '/admin/bundles', 'Website bundles'],
+    ['push', `/admin/push?website=${site.id}`, 'Push notifications'],
   ];
   const { page, context } = await product.page('desktop');
   const roles = (await t.call('GET', '/auth/roles', admin)).json().roles as { id: string; name: string }[];
