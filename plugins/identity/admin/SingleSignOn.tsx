@@ -116,7 +116,7 @@ function RoleMappingEditor({ form, roleNames }: { form: ReturnType<typeof useFor
           No mapping: the claim gives no roles.
         </Text>
       )}
-      {rows.map((row, i) => (
+      {rows.map((_row, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: rows have no id of their own; the index is their position in the form
         <Group key={i} align="flex-end" wrap="wrap" gap="xs" role="group" aria-label={`Mapping ${i + 1}`}>
           <TextInput
