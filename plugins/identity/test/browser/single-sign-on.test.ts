@@ -141,7 +141,10 @@ describe('single sign-on in the browser: the settings screen and the sign-in but
     await page.getByRole('button', { name: 'Sign in' }).click();
     await heading(page, 'Dashboard').waitFor();
     expect(new URL(page.url()).pathname).to.equal('/admin');
-    const me: { email: string; roles: string[] } = await page.evaluate(async () => (await fetch('/auth/me')).json());
+    const me = (await page.evaluate(async () => (await fetch('/auth/me')).json())) as {
+      email: string;
+      roles: string[];
+    };
     expect(me.email).to.equal(person.email);
     expect(me.roles).to.have.members(['editor', 'viewer']);
     // Chromium's own line for the one refused save (the issuer that was down), nothing else.
