@@ -43,6 +43,10 @@ describe('admin-ui in the browser: the administrator screens', function () {
         ['Users', 'Users'],
         ['Roles', 'Roles'],
         ['Security settings', 'Security settings'],
+        ['Single sign-on', 'Single sign-on'],
+        ['Data-subject requests', 'Data-subject requests'],
+        ['Website bundles', 'Website bundles'],
+        ['Push notifications', 'Push notifications'],
         ['Audit log', 'Audit log'],
         ['Health', 'Health'],
         ['Two-factor sign-in', 'Two-factor sign-in'],
@@ -179,7 +183,16 @@ describe('admin-ui in the browser: the administrator screens', function () {
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     const menu = page.getByRole('navigation', { name: 'Main' });
     await menu.getByRole('link', { name: 'Search' }).waitFor();
-    for (const hidden of ['Users', 'Roles', 'Security settings', 'Audit log', 'Health'])
+    for (const hidden of [
+      'Users',
+      'Roles',
+      'Security settings',
+      'Single sign-on',
+      'Data-subject requests',
+      'Push notifications',
+      'Audit log',
+      'Health',
+    ])
       expect(await menu.getByRole('link', { name: hidden, exact: true }).count(), hidden).to.equal(0);
     await expectAccessible(page, 'home as a viewer');
     for (const path of ['/admin/users', '/admin/audit-log']) {
