@@ -117,6 +117,62 @@ describe('data-subject screen in the browser: search, export, dry run and erase'
     expect(appErrors(phone.errors)).to.deep.equal([]);
   });
 
+  it('lists what a file-store failure kept, and running the erase again finishes the job', async () => {
+    const admin = await p.t.admin();
+    const email = `bert.${Date.now().toString(36)}@example.test`;
+    const { page, context, errors } = await p.page();
+    await signIn(page, admin, '/admin/data-subject');
+    await heading(page, 'Data-subject requests').waitFor();
+    const uploaded = await context.request.post('/api/v1/dam/upload', {
+      multipart: {
+        folder: 'people',
+        visibility: 'private',
+        metadata: JSON.stringify({ signedBy: email }),
+        file: { name: 'contract.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') },
+      },
+    });
+    expect(uploaded.status(), await uploaded.text()).to.equal(201);
+    const file = (await uploaded.json()) as { id: string; path: string };
+
+    await page.getByLabel('Identifier').fill(email);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Files: 1' }).waitFor();
+    await page.getByRole('region', { name: 'Files found' }).getByRole('cell', { name: file.path }).waitFor();
+    await page.getByRole('button', { name: 'Dry run: what would be erased' }).click();
+    await page.getByText('A real erase would remove 1 file.').waitFor();
+
+    // The file store refuses to delete the file's bytes during the first real erase.
+    const storage = p.t.services<{ storage: { deletePrefix(prefix: string): Promise<number> } }>('assets').storage;
+    const original = storage.deletePrefix.bind(storage);
+    storage.deletePrefix = async (prefix) => {
+      if (prefix.includes(file.id)) throw new Error('store unavailable');
+      return original(prefix);
+    };
+    try {
+      await page.getByRole('button', { name: 'Erase…' }).click();
+      await page.getByRole('dialog').getByLabel('Type the identifier again to confirm').fill(email);
+      await page.getByRole('dialog').getByRole('button', { name: 'Erase 1 file' }).click();
+      await page.getByText('Erased in part').waitFor();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: '1 record kept' })
+        .getByText(/store unavailable/)
+        .waitFor();
+      await expectAccessible(page, 'erase with a kept record');
+    } finally {
+      storage.deletePrefix = original;
+    }
+    expect(await p.t.db('assets').where({ id: file.id }).first()).to.not.equal(undefined);
+
+    await page.getByRole('button', { name: 'Run the erase again' }).click();
+    await page.getByText('Removed 1 file.').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Erased' }).first().waitFor();
+    expect(await page.getByRole('button', { name: 'Run the erase again' }).count()).to.equal(0);
+    await page.getByRole('heading', { name: `Nothing found for ${email}` }).waitFor();
+    expect(await p.t.db('assets').where({ id: file.id }).first()).to.equal(undefined);
+    expect(appErrors(errors)).to.deep.equal([]);
+  });
+
   it('is not offered without data_subject:manage', async () => {
     const manager = await p.t.createUser({ permissions: ['users:manage'] });
     const { page, errors } = await p.page();
