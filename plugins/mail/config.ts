@@ -15,7 +15,8 @@ export const MailConfig = Type.Object({
     minimum: 1,
     maximum: 32,
     default: 4,
-    description: 'mails sent at once by this process (each holds one database connection while sending)',
+    description:
+      'mails sent at once by this process, and the connections of its SMTP pool (no database connection is held while sending)',
   }),
   MAIL_POLL_MS: Type.Integer({
     minimum: 50,

@@ -68,8 +68,12 @@ export function createMailServices(deps: MailDeps) {
     host: new URL(deps.config.PUBLIC_BASE_URL).hostname || 'localhost',
   });
   const worker = new MailWorker(
-    { db, clock, log, store, outbox },
-    { concurrency: cfg.MAIL_WORKER_CONCURRENCY, pollMs: cfg.MAIL_POLL_MS },
+    { clock, log, store, outbox },
+    {
+      concurrency: cfg.MAIL_WORKER_CONCURRENCY,
+      pollMs: cfg.MAIL_POLL_MS,
+      sendTimeoutMs: cfg.MAIL_SEND_TIMEOUT_SECONDS * 1000,
+    },
   );
   return {
     providers,

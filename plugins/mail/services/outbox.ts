@@ -123,7 +123,7 @@ export class MailOutboxService implements MailOutbox {
   /** Sends one row now, in a transaction holding its lock (test mails; mails whose secrets are only in memory). */
   async sendNow(id: string, secrets?: Secrets, trx?: Tx): Promise<DeliveredRow | undefined> {
     const work = async (t: Tx) => {
-      const row = await this.deps.store.lock(id, t);
+      const row = await this.deps.store.lock(id, this.deps.clock.now(), t);
       if (!row || (row.status !== 'queued' && row.status !== 'retrying')) return undefined;
       const result = await this.deliver(row, true, secrets);
       await this.deps.store.finish(id, result.outcome, t);

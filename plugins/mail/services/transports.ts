@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { connect, isIP, type Socket } from 'node:net';
 import type { Transporter } from 'nodemailer';
 import { isHttpError, type MailPort, type ServiceMap } from '../../../kernel/index.ts';
 import { buildProviderRequest, type ProviderCatalog, type ProviderMessage, readAnswer } from './providers.ts';
@@ -90,6 +90,7 @@ export class Transports {
           connectionTimeout: this.deps.timeoutMs,
           greetingTimeout: this.deps.timeoutMs,
           socketTimeout: this.deps.timeoutMs,
+          getSocket: (_options, callback) => connectWithoutDelay(smtp.host, smtp.port, this.deps.timeoutMs, callback),
         }),
       );
       this.pools.set(settings.version, pool);
@@ -157,6 +158,38 @@ export class Transports {
     }
     return { kind: 'permanent', problem };
   }
+}
+
+/**
+ * The TCP connection of a pooled SMTP transport, with Nagle's algorithm off. nodemailer leaves it on
+ * and writes a message's end (`.` line) apart from its body: the kernel then holds that last small
+ * segment until the server acknowledges the body, and servers delay that ACK (Linux: 40 ms), so
+ * every mail waited about 40 ms on an idle connection (measured: 46 ms a mail on one connection,
+ * 3.6 ms with this). nodemailer upgrades this socket itself (STARTTLS, or implicit TLS when
+ * `secure`), with the same `tls` options as a connection it opens.
+ */
+function connectWithoutDelay(
+  host: string,
+  port: number,
+  timeoutMs: number,
+  callback: (err: Error | null, socketOptions?: { connection: Socket }) => void,
+): void {
+  const socket = connect({ host, port, noDelay: true, keepAlive: true });
+  const fail = (err: Error) => {
+    clearTimeout(timer);
+    socket.destroy();
+    callback(err);
+  };
+  const timer = setTimeout(
+    () => fail(Object.assign(new Error(`Connection timeout to ${host}:${port}`), { code: 'ETIMEDOUT' })),
+    timeoutMs,
+  );
+  socket.once('error', fail);
+  socket.once('connect', () => {
+    clearTimeout(timer);
+    socket.removeListener('error', fail);
+    callback(null, { connection: socket });
+  });
 }
 
 /** An SMTP error: a 5xx reply is a refusal (not retried); 4xx replies and connection trouble are retried. */

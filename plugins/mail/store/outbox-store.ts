@@ -19,6 +19,8 @@ export interface OutboxRow {
   text: string;
   secrets_sealed: string | null;
   status: MailStatus;
+  /** The worker holding a claim on the row (until `next_attempt_at`), or null. */
+  claimed_by: string | null;
   attempts: number;
   next_attempt_at: Date;
   provider: string | null;
@@ -96,9 +98,11 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * `mail_outbox`: the durable outbox and the mail log in one table. A row is inserted in the
- * transaction of the change that caused the mail; the worker claims due rows one at a time with
- * `FOR UPDATE SKIP LOCKED` and keeps the lock while it sends, so two processes never send one row,
- * and a process that dies mid-send leaves the row queued (its lock goes with its connection).
+ * transaction of the change that caused the mail; the worker claims a batch of due rows in one
+ * statement (`FOR UPDATE SKIP LOCKED`, committed at once), sends them with no transaction open and
+ * records the outcomes in batches. A claim lasts until the row's `next_attempt_at`, so two
+ * processes never send one row, and a row whose process died mid-send is due again when its claim
+ * runs out.
  */
 export class OutboxStore {
   constructor(private readonly db: Db) {}
@@ -115,22 +119,73 @@ export class OutboxStore {
     });
   }
 
-  /** The oldest due row nobody else holds, locked in `trx` until it commits. */
-  async claimDue(now: Date, trx: Tx): Promise<OutboxRow | undefined> {
-    const { rows } = await trx.raw<{ rows: OutboxRow[] }>(
-      `select * from mail_outbox
-        where status in ('queued', 'retrying') and next_attempt_at <= ?
-        order by next_attempt_at
-        limit 1
-        for update skip locked`,
-      [now],
+  /**
+   * Claims up to `limit` due rows for `owner` until `until`, oldest first, in one statement (its own
+   * transaction): the rows are due again at `until` unless `finishMany` records them before. Rows
+   * another claim is taking at the same moment are skipped (`FOR UPDATE SKIP LOCKED`), so two
+   * workers never claim one row.
+   */
+  async claimDue(now: Date, owner: string, until: Date, limit: number): Promise<OutboxRow[]> {
+    const { rows } = await this.db.raw<{ rows: OutboxRow[] }>(
+      `update mail_outbox o set claimed_by = ?, next_attempt_at = ?
+         from (select id from mail_outbox
+                where status in ('queued', 'retrying') and next_attempt_at <= ?
+                order by next_attempt_at
+                limit ?
+                for update skip locked) due
+        where o.id = due.id
+        returning o.*`,
+      [owner, until, now, limit],
     );
-    return rows[0];
+    return rows.sort((a, b) => Number(a.seq) - Number(b.seq));
   }
 
-  /** One row, locked in `trx` (waits for a worker that holds it). */
-  async lock(id: string, trx: Tx): Promise<OutboxRow | undefined> {
-    return trx<OutboxRow>('mail_outbox').where({ id }).forUpdate().first();
+  /**
+   * Records the outcomes of rows `owner` claimed, in one statement; answers the ids recorded. A row
+   * whose claim `owner` lost (it ran out and another worker claimed the row) is left to that worker.
+   */
+  async finishMany(owner: string, outcomes: Array<{ id: string; outcome: OutboxOutcome }>): Promise<string[]> {
+    if (!outcomes.length) return [];
+    const values = outcomes.map(({ id, outcome: o }) => ({
+      id,
+      status: o.status,
+      attempts: o.attempts,
+      next_attempt_at: o.nextAttemptAt.toISOString(),
+      provider: o.provider,
+      provider_answer: o.providerAnswer,
+      last_error: o.lastError,
+      sent_at: o.sentAt?.toISOString() ?? null,
+      drop_secrets: o.dropSecrets,
+    }));
+    const { rows } = await this.db.raw<{ rows: Array<{ id: string }> }>(
+      `update mail_outbox o
+          set status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at,
+              provider = v.provider, provider_answer = v.provider_answer, last_error = v.last_error,
+              sent_at = v.sent_at, claimed_by = null,
+              secrets_sealed = case when v.drop_secrets then null else o.secrets_sealed end
+         from jsonb_to_recordset(?::jsonb) as v(id uuid, status text, attempts int, next_attempt_at timestamptz,
+              provider text, provider_answer text, last_error text, sent_at timestamptz, drop_secrets boolean)
+        where o.id = v.id and o.claimed_by = ?
+        returning o.id`,
+      [JSON.stringify(values), owner],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Gives claimed rows back unsent: due at `now` again. */
+  async release(owner: string, ids: string[], now: Date): Promise<void> {
+    if (!ids.length) return;
+    await this.db('mail_outbox')
+      .whereIn('id', ids)
+      .where({ claimed_by: owner })
+      .update({ claimed_by: null, next_attempt_at: now });
+  }
+
+  /** One row, locked in `trx` (waits for a claim being taken); undefined while a worker's claim runs. */
+  async lock(id: string, now: Date, trx: Tx): Promise<OutboxRow | undefined> {
+    const row = await trx<OutboxRow>('mail_outbox').where({ id }).forUpdate().first();
+    if (row?.claimed_by && row.next_attempt_at > now) return undefined;
+    return row;
   }
 
   async finish(id: string, outcome: OutboxOutcome, trx: Tx): Promise<void> {
@@ -144,6 +199,7 @@ export class OutboxStore {
         provider_answer: outcome.providerAnswer,
         last_error: outcome.lastError,
         sent_at: outcome.sentAt,
+        claimed_by: null,
         ...(outcome.dropSecrets ? { secrets_sealed: null } : {}),
       });
   }

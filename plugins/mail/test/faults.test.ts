@@ -54,7 +54,7 @@ describe('mail: outbox under faults', function () {
   const rowOf = (to: string) => t.db('mail_outbox').whereRaw('recipients @> array[?]::text[]', [to]).first();
   const receivedBy = (to: string) => smtp.received.filter((m) => m.envelope.to.includes(to));
 
-  it('a process killed with SIGKILL mid-send leaves the mail queued; the next worker sends it, once', async () => {
+  it('a process killed with SIGKILL mid-send leaves the mail queued; a worker sends it, once, when the claim ends', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cms-mail-kill-'));
     const url = (t.db.client as { connectionSettings: { connectionString: string } }).connectionSettings
       .connectionString;
@@ -85,24 +85,27 @@ describe('mail: outbox under faults', function () {
       child.stdout!.on('data', (c) => (output += c));
       child.stderr!.on('data', (c) => (output += c));
       await eventually(() => smtp.held() === 1, { timeoutMs: 60_000, what: `the child to send (${output})` });
-      // The child holds the row's lock while the server holds its message.
+      // The child claimed the row (committed at once: no lock is held while the server holds the message).
+      const claimed = await rowOf('killed@example.test');
+      expect(claimed).to.include({ status: 'queued', attempts: 0 });
+      expect(claimed.claimed_by).to.be.a('string');
       const locked = await t.db.raw(
         "select count(*)::int as n from mail_outbox where status = 'queued' and id not in (select id from mail_outbox for update skip locked)",
       );
-      expect(locked.rows[0].n).to.equal(1);
+      expect(locked.rows[0].n).to.equal(0);
       child.kill('SIGKILL');
       await new Promise((resolve) => child!.once('exit', resolve));
 
-      // Its connection is gone, so is the lock: the row is still queued and untried.
-      await eventually(
-        async () => (await t.db.raw('select id from mail_outbox for update skip locked')).rows.length > 0,
-      );
+      // Still queued and untried; nobody sends it while the dead process's claim lasts.
       expect(await rowOf('killed@example.test')).to.include({ status: 'queued', attempts: 0 });
+      expect(await mail().worker.drain()).to.equal(0);
       expect(receivedBy('killed@example.test')).to.have.length(0);
 
+      // When the claim ends (2 × the send timeout + 60 s), the next worker sends it, once.
+      t.advanceClock(claimed.next_attempt_at.getTime() - t.clock.now().getTime() + 1000);
       expect(await mail().worker.drain()).to.equal(1);
       await eventually(() => receivedBy('killed@example.test').length === 1);
-      expect(await rowOf('killed@example.test')).to.include({ status: 'sent', attempts: 1 });
+      expect(await rowOf('killed@example.test')).to.include({ status: 'sent', attempts: 1, claimed_by: null });
     } finally {
       if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
