@@ -147,6 +147,48 @@ describe('mail: outbox under faults', function () {
     }
   });
 
+  it('a worker that stops records its sends in flight and gives back the mails it claimed but had not started', async () => {
+    const other = await startTestKernel({
+      plugins: PLUGINS,
+      database: secondHandle(t.db),
+      clock: t.clock,
+      env: {
+        MAIL_WORKER_ENABLED: '0',
+        MAIL_WORKER_CONCURRENCY: '2',
+        MAIL_SEND_TIMEOUT_SECONDS: '3',
+        MAIL_SETTINGS_ENCRYPTION_KEY: KEY,
+      },
+    });
+    try {
+      const held = smtp.held();
+      smtp.answerNext('hold', 'hold');
+      const recipients = Array.from({ length: 4 }, (_, i) => `stop-${i}@example.test`);
+      for (const to of recipients) await queue(to);
+      const worker = other.services<MailServices>('mail').worker;
+      worker.start();
+      // Two lanes: two sends the server holds; the claim took all four (twice the lanes).
+      await eventually(() => smtp.held() === held + 2, { what: 'two sends held by the server' });
+      const claimed = await t.db('mail_outbox').whereRaw("recipients[1] like 'stop-%'").whereNotNull('claimed_by');
+      expect(claimed).to.have.length(4);
+      await worker.stop();
+
+      const rows = await t.db('mail_outbox').whereRaw("recipients[1] like 'stop-%'").orderBy('status');
+      expect(rows.map((r) => [r.status, r.attempts, r.claimed_by])).to.deep.equal([
+        ['queued', 0, null],
+        ['queued', 0, null],
+        ['retrying', 1, null],
+        ['retrying', 1, null],
+      ]);
+      // The two given back are due at once: the next worker sends them; the timed-out ones wait.
+      expect(await mail().worker.drain()).to.equal(2);
+      expect(recipients.filter((to) => receivedBy(to).length === 1)).to.have.length(2);
+    } finally {
+      await other.close();
+      // The two retrying rows would be due in the next test, which moves the clock.
+      await t.db('mail_outbox').whereRaw("recipients[1] like 'stop-%'").delete();
+    }
+  });
+
   it('SMTP down: the mail waits (retrying); when the server is back it goes out later, once', async () => {
     await smtp.stop();
     await queue('down@example.test');

@@ -199,6 +199,26 @@ describe('mail: SMTP settings, test mail, log, resend and the reset template', f
     await t.call('PUT', '/mail-settings', admin, smtpBody());
   });
 
+  it('sends over implicit TLS (secure: true) to a server that speaks TLS from the first byte', async () => {
+    const tls = await startSmtpCatcher({ implicitTls: true });
+    try {
+      const put = await t.call('PUT', '/mail-settings', admin, {
+        ...smtpBody(),
+        smtp: { ...smtpBody().smtp, port: tls.port, secure: true, requireTls: false, password: tls.password },
+      });
+      expect(put.statusCode, put.body).to.equal(200);
+      const test = await t.call('POST', '/mail-settings/test', admin, { to: 'tls@example.test' });
+      expect(test.statusCode, test.body).to.equal(200);
+      const [mail] = await tls.waitFor(1);
+      expect(mail!.secure).to.equal(true);
+      expect(mail!.user).to.equal(tls.user);
+      expect(mail!.envelope.to).to.deep.equal(['tls@example.test']);
+    } finally {
+      await t.call('PUT', '/mail-settings', admin, smtpBody());
+      await tls.close();
+    }
+  });
+
   it('accepts the older flat PUT body', async () => {
     const res = await t.call('PUT', '/mail-settings', admin, {
       host: '127.0.0.1',
