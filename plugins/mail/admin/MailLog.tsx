@@ -1,7 +1,16 @@
 import { Badge, Button, Group, Text } from '@mantine/core';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api, ListPage, PageHeader, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
+import {
+  api,
+  confirmDestructive,
+  ListPage,
+  PageHeader,
+  showSaved,
+  showSaveError,
+  unwrap,
+} from '../../admin-ui/app/src/sdk/index.ts';
 import { KEYS, type LogEntry, type MailStatus, STATUS, when } from './types.ts';
 
 /** A `YYYY-MM-DD` of the date filter as the start of that day here, or of the next day (`until`). */
@@ -46,15 +55,39 @@ function OutboxState() {
 export default function MailLog() {
   const navigate = useNavigate();
   const client = useQueryClient();
+  const [selected, setSelected] = useState<LogEntry[]>([]);
+  const remove = async () => {
+    const ok = await confirmDestructive({
+      title: `Delete ${selected.length} log ${selected.length === 1 ? 'entry' : 'entries'}?`,
+      removes: `the selected sent or failed mails (${selected.length}) with their bodies, from the log.`,
+      confirmLabel: 'Delete entries',
+    });
+    if (!ok) return;
+    try {
+      const { deleted } = unwrap(
+        await api.POST('/mail-log/delete', { body: { ids: selected.map((m) => m.id) } }),
+      ) as unknown as { deleted: number };
+      showSaved(`${deleted} log ${deleted === 1 ? 'entry' : 'entries'} deleted`);
+      setSelected([]);
+      await client.invalidateQueries({ queryKey: KEYS.log });
+    } catch (err) {
+      showSaveError(err);
+    }
+  };
   return (
     <>
       <PageHeader
         title="Mail log"
         description="Every mail with its recipients, status and the provider's answer. Queued and retrying mails are the outbox."
         actions={
-          <Button variant="default" onClick={() => void client.invalidateQueries({ queryKey: KEYS.log })}>
-            Refresh
-          </Button>
+          <>
+            <Button color="red" variant="light" disabled={!selected.length} onClick={() => void remove()}>
+              Delete selected{selected.length ? ` (${selected.length})` : ''}
+            </Button>
+            <Button variant="default" onClick={() => void client.invalidateQueries({ queryKey: KEYS.log })}>
+              Refresh
+            </Button>
+          </>
         }
       />
       <Group mb="md">
@@ -92,6 +125,13 @@ export default function MailLog() {
           return { records: entries, total };
         }}
         onRowClick={(m) => navigate(`/admin/mail/log/${m.id}`)}
+        selection={{
+          selected,
+          onChange: setSelected,
+          // Queued and retrying mails are still to be sent: the API keeps them.
+          isSelectable: (m) => m.status === 'sent' || m.status === 'failed',
+          noun: 'mail',
+        }}
         columns={[
           { accessor: 'createdAt', title: 'Queued', render: (m) => when(m.createdAt) },
           { accessor: 'to', title: 'To', render: (m) => [...m.to, ...m.cc].join(', ') },

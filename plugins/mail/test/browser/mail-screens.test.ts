@@ -140,6 +140,17 @@ describe('mail screens in the browser: settings, test mail, log, templates', fun
     await page.getByRole('link', { name: 'the earlier mail' }).waitFor();
     await smtp.waitFor(before + 2);
     await page.getByRole('table', { name: 'Mail details' }).getByText('sent', { exact: true }).waitFor();
+
+    // Bulk delete: both entries of this recipient ticked and deleted after confirming.
+    await page.goto('/admin/mail/log?recipient=inbox%40example.test');
+    await table.getByRole('link', { name: mail!.parsed.subject! }).nth(1).waitFor();
+    await table.getByRole('checkbox', { name: 'Select every mail of this page' }).check();
+    await page.getByRole('button', { name: 'Delete selected (2)' }).click();
+    await accessible(page, 'mail log, confirm bulk delete');
+    await page.getByRole('button', { name: 'Delete entries' }).click();
+    await page.getByText('2 log entries deleted').waitFor();
+    await page.getByText('No mails match').waitFor();
+    expect((await p.t.call('GET', '/mail-log?recipient=inbox@example.test', admin)).json().total).to.equal(0);
     expect(appErrors(errors)).to.deep.equal([]);
   });
 

@@ -14,6 +14,8 @@ export function confirmDestructive(opts: {
   return new Promise((resolve) => {
     modals.openConfirmModal({
       title: opts.title,
+      // The dialog's close button has only an icon: it needs a name (axe: button-name).
+      closeButtonProps: { 'aria-label': 'Close' },
       children: <Text size="sm">This removes: {opts.removes} It cannot be undone.</Text>,
       labels: { confirm: opts.confirmLabel, cancel: 'Cancel' },
       confirmProps: { color: 'red' },

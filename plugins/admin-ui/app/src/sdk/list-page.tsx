@@ -36,6 +36,16 @@ export interface ListPageProps<T> {
   /** The table's accessible name. */
   label: string;
   onRowClick?: (record: T) => void;
+  /**
+   * Tick boxes for a bulk action the screen offers above the list: the screen keeps the ticked
+   * records; `noun` names one in the boxes' labels ("Select this mail").
+   */
+  selection?: {
+    selected: T[];
+    onChange: (records: T[]) => void;
+    isSelectable?: (record: T) => boolean;
+    noun: string;
+  };
 }
 
 function TextFilter(props: { label: string; value: string; placeholder?: string; onChange: (v: string) => void }) {
@@ -141,6 +151,13 @@ export function ListPage<T>(props: ListPageProps<T>) {
           }
           onRowClick={({ record }) => props.onRowClick?.(record)}
           noRecordsText={result.isPending ? 'Loading' : props.empty.title}
+          selectedRecords={props.selection?.selected}
+          onSelectedRecordsChange={props.selection?.onChange}
+          isRecordSelectable={props.selection?.isSelectable}
+          selectionCheckboxProps={props.selection && { 'aria-label': `Select this ${props.selection.noun}` }}
+          allRecordsSelectionCheckboxProps={
+            props.selection && { 'aria-label': `Select every ${props.selection.noun} of this page` }
+          }
         />
       )}
     </Paper>
