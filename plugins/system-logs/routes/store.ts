@@ -15,7 +15,8 @@ const LOG_SHIPPER = { type: 'system', id: null, label: 'log-shipper' } as const;
  * Log file storage (asset-processor and all-in-one; spec "Runtime parts"): core-api and the gateway
  * append their files here, core-api reads the tail and the download from here. Only the bearer
  * `DAM_SERVICE_TOKEN` (constant-time comparison) opens them; the proxy routes `/api/v1/system` to
- * core-api, so they are reachable only inside the deployment.
+ * core-api, so they are reachable only inside the deployment. Service routes, not part of the API
+ * users call: left out of /openapi.json (`hide`); test/split.test.ts covers their input.
  */
 export async function storeRoutes(app: App, logs: SystemLogs): Promise<void> {
   const tags = ['system logs'];
@@ -42,6 +43,7 @@ export async function storeRoutes(app: App, logs: SystemLogs): Promise<void> {
       config,
       onRequest,
       schema: {
+        hide: true,
         tags,
         summary: 'Files of a process in the log store and their sizes (service token)',
         params: Type.Object({ service: Service }),
@@ -68,6 +70,7 @@ export async function storeRoutes(app: App, logs: SystemLogs): Promise<void> {
         onRequest,
         bodyLimit: APPEND_BODY_LIMIT,
         schema: {
+          hide: true,
           tags,
           summary: 'Appends whole lines to a stored log file at `offset`, its size now (service token)',
           params: Type.Object({ service: Service, name: Type.String({ minLength: 1, maxLength: 80 }) }),
@@ -94,6 +97,7 @@ export async function storeRoutes(app: App, logs: SystemLogs): Promise<void> {
       config,
       onRequest,
       schema: {
+        hide: true,
         tags,
         summary: 'The tail of every file the store holds (service token)',
         querystring: TailQuery,
@@ -108,6 +112,7 @@ export async function storeRoutes(app: App, logs: SystemLogs): Promise<void> {
       config,
       onRequest,
       schema: {
+        hide: true,
         tags,
         summary: 'Every file the store holds as one stream of lines (service token)',
         querystring: DownloadQuery,
