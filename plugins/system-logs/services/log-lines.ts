@@ -120,6 +120,20 @@ async function* linesBackward(file: ReadableLogFile, budget: { bytes: number }):
   }
 }
 
+const LEVEL_PREFIX = '{"level":';
+
+/** The level number of a pino line from its first field; when it does not start that way, it is parsed whole. */
+function levelOf(text: string): number {
+  if (!text.startsWith(LEVEL_PREFIX)) return Number.POSITIVE_INFINITY;
+  let value = 0;
+  for (let i = LEVEL_PREFIX.length; i < text.length; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) break;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
 /** The newest `query.lines` matching lines of one source, newest first. */
 async function tailOfSource(source: LogFileSource, query: TailQuery): Promise<ReturnType<typeof parseLine>[]> {
   const minimum = query.level ? (LEVEL_VALUES.get(query.level) ?? 0) : 0;
@@ -128,6 +142,8 @@ async function tailOfSource(source: LogFileSource, query: TailQuery): Promise<Re
   const files = await source.files();
   for (let i = files.length - 1; i >= 0 && found.length < query.lines && budget.bytes > 0; i--) {
     for await (const text of linesBackward(files[i], budget)) {
+      // pino writes the level first: a line below the filter is skipped without parsing it.
+      if (minimum > 0 && levelOf(text) < minimum) continue;
       const line = parseLine(text, source.service);
       if (line.levelValue < minimum) continue;
       found.push(line);
