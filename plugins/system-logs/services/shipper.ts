@@ -1,5 +1,5 @@
 import { open, unlink } from 'node:fs/promises';
-import type { LogFile, LogFiles } from '../../../kernel/index.ts';
+import { isHttpError, type LogFile, type LogFiles } from '../../../kernel/index.ts';
 import type { RemoteLogStore } from './remote-store.ts';
 
 /** Bytes of one shipping call at most (whole lines; a longer line goes alone). */
@@ -71,11 +71,19 @@ export class LogShipper {
       if (time === undefined) continue; // empty, or its first line is still being written
       const name = `${String(time).padStart(13, '0')}-${file.name}`;
       let offset = stored.get(name) ?? 0;
-      while (offset < file.size) {
-        const part = await wholeLines(file.path, offset, file.size).catch(() => undefined);
-        if (!part) break;
-        await store.append(files.source, name, offset, part);
-        offset += part.length;
+      try {
+        while (offset < file.size) {
+          const part = await wholeLines(file.path, offset, file.size).catch(() => undefined);
+          if (!part) break;
+          await store.append(files.source, name, offset, part);
+          offset += part.length;
+        }
+      } catch (err) {
+        if (!isHttpError(err) || err.statusCode !== 409) throw err; // the store is away: the next pass
+        // Older than everything the store keeps: it would be dropped there at once.
+        if (err.code === 'LOG_SEGMENT_TOO_OLD' && !file.current) offset = file.size;
+        // Otherwise the copy changed meanwhile: the next pass starts from its size.
+        else continue;
       }
       if (!file.current && offset >= file.size) await unlink(file.path).catch(() => undefined);
     }

@@ -68,7 +68,18 @@ export class LogStore {
       const size = (await stat(file).catch(() => undefined))?.size ?? 0;
       if (size !== offset)
         throw conflict(`The stored file ${name} holds ${size} bytes, not ${offset}`, 'LOG_OFFSET_MISMATCH', 'offset');
-      if (size === 0) await mkdir(this.folder(service), { recursive: true });
+      if (size === 0) {
+        // At the cap, a copy older than every kept one would be the first to go: refused, so the
+        // shipper drops it instead of sending it again at every pass.
+        const kept = await this.segments(service);
+        if (kept.length >= this.keep && name < kept[0].name)
+          throw conflict(
+            `${name} is older than the ${kept.length} files kept for ${service}`,
+            'LOG_SEGMENT_TOO_OLD',
+            'name',
+          );
+        await mkdir(this.folder(service), { recursive: true });
+      }
       await appendFile(file, bytes);
       if (size === 0) await this.dropOldest(service);
       return size + bytes.length;

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -106,6 +106,17 @@ describe('system logs in the split deployment: shipped to the asset-processor, r
     for (const name of stored) expect(name).to.match(/^\d{13}-gateway\.\d+\.log$/);
   });
 
+  it('a closed file older than everything the store keeps is dropped, and the pass goes on', async () => {
+    const old = path.join(dirs.gateway, 'gateway.0.log');
+    await writeFile(old, `${JSON.stringify({ level: 30, time: 1_000_000_000_000, msg: 'ancient' })}\n`);
+    log(gateway).info('after-ancient');
+    await gateway.runJob('system-logs', 'ship');
+    expect(await logFilesIn(dirs.gateway)).not.to.include('gateway.0.log');
+    const stored = await readdir(path.join(dirs.store, 'store', 'gateway'));
+    expect(stored.filter((n) => n.startsWith('1000000000000-'))).to.deep.equal([]);
+    expect((await tail('service=gateway&lines=5')).map((l) => l.msg)).to.include('after-ancient');
+  });
+
   it('downloads the files of every process through core-api', async () => {
     log(core).info('download-split-check');
     const res = await core.call('GET', '/api/v1/system/logs/download', await core.admin());
@@ -158,6 +169,10 @@ describe('system logs in the split deployment: shipped to the asset-processor, r
     const partial = await put(name, 12, '{"msg":"no newline"}');
     expect(partial.statusCode).to.equal(400);
     expect(partial.json()).to.include({ code: 'LOG_LINES_INCOMPLETE' });
+    // At the cap (3 kept for the gateway), a new copy older than all of them is refused.
+    const tooOld = await put('1000000000000-gateway.1.log', 0, '{"msg":"old"}\n');
+    expect(tooOld.statusCode).to.equal(409);
+    expect(tooOld.json()).to.include({ code: 'LOG_SEGMENT_TOO_OLD', field: 'name' });
     const badName = await put('core-api.1.log', 0, 'x\n');
     expect(badName.statusCode).to.equal(400);
     expect(badName.json().field).to.equal('name');
