@@ -92,11 +92,13 @@ describe('no secret reaches the log files (journey through HTTP, LOG_LEVEL=trace
     provider = await startOidcProvider({ clients: [oidcClient], accounts: [person] });
     keep('OIDC client secret', oidcClient.clientSecret);
     keep('OIDC account password', person.password);
+    // Kernel mail before any mail settings: SMTP_URL, whose password the catcher refuses.
+    const smtpUrlPassword = keep('SMTP_URL password', 'smtp-url-password-log-journey');
     t = await startTestKernel({
       service: 'all',
       ownDataDir: true,
       extraPlugins: [failingRoute],
-      env: { ...env, LOG_DIR: dir },
+      env: { ...env, LOG_DIR: dir, SMTP_URL: `smtp://mailer:${smtpUrlPassword}@${smtp.host}:${smtp.port}` },
     });
   });
   after(async () => {
@@ -151,6 +153,12 @@ describe('no secret reaches the log files (journey through HTTP, LOG_LEVEL=trace
       },
       from: 'cms@example.test',
     });
+    const early = await t.createUser({ roles: ['viewer'] });
+    keep('early viewer password', early.password);
+    expect((await call('POST', '/auth/forgot-password', null, { email: early.email })).statusCode).to.be.within(
+      200,
+      204,
+    );
     keep('wrong SMTP password', 'wrong-smtp-password-log-journey');
     ok(await call('PUT', '/mail-settings', admin.cookie, smtpSettings('wrong-smtp-password-log-journey')));
     const refused = await call('POST', '/mail-settings/test', admin.cookie, { to: 'me@example.test' });
