@@ -6,7 +6,7 @@ export const SystemLogsConfig = Type.Object({
       pattern: '^https?://[^\\s]+$',
       maxLength: 500,
       description:
-        'asset-processor base URL, e.g. http://asset-processor:3002, on core-api and the gateway of a split deployment: they ship their log files there every 30 s (with DAM_SERVICE_TOKEN) and core-api reads the system logs from there; unset = local files only',
+        'where a split deployment ships its log files every 30 s (with DAM_SERVICE_TOKEN): on core-api the asset-processor (http://asset-processor:3002), where core-api also reads the system logs; on the gateway core-api (http://core-api:3003), which passes them on; unset = local files only',
     }),
   ),
   DAM_SERVICE_TOKEN: Type.Optional(

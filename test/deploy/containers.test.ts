@@ -82,11 +82,11 @@ describe('container images: Dockerfile and compose.yaml against the spec', () =>
     expect(s.gateway.environment?.GATEWAY_CORE_API_URL).to.equal('http://core-api:3003');
   });
 
-  it('compose: every service writes log files; core-api and the gateway ship theirs to the asset-processor', () => {
+  it('compose: every service writes log files; core-api ships them to the asset-processor, the gateway through core-api', () => {
     const s = compose.services;
     for (const name of SERVICE_NAMES) expect(s[name].environment?.LOG_DIR, name).to.equal('/var/lib/cms/logs');
-    for (const name of ['core-api', 'gateway'] as const)
-      expect(s[name].environment?.LOG_STORE_URL, name).to.equal('http://asset-processor:3002');
+    expect(s['core-api'].environment?.LOG_STORE_URL).to.equal('http://asset-processor:3002');
+    expect(s.gateway.environment?.LOG_STORE_URL).to.equal('http://core-api:3003');
     expect(s['asset-processor'].environment?.LOG_STORE_URL).to.equal(undefined);
   });
 

@@ -11,18 +11,9 @@ const APPEND_BODY_LIMIT = 4 * 1024 * 1024;
 /** The actor of calls made with the service token. */
 const LOG_SHIPPER = { type: 'system', id: null, label: 'log-shipper' } as const;
 
-/**
- * Log file storage (asset-processor and all-in-one; spec "Runtime parts"): core-api and the gateway
- * append their files here, core-api reads the tail and the download from here. Only the bearer
- * `DAM_SERVICE_TOKEN` (constant-time comparison) opens them; the proxy routes `/api/v1/system` to
- * core-api, so they are reachable only inside the deployment. Service routes, not part of the API
- * users call: left out of /openapi.json (`hide`); test/split.test.ts covers their input.
- */
-export async function storeRoutes(app: App, logs: SystemLogs): Promise<void> {
-  const tags = ['system logs'];
-  // Declared public for the kernel; the token is checked here, before a body is read.
-  const config = { public: true } as const;
-  const onRequest = async (request: FastifyRequest) => {
+/** The bearer `DAM_SERVICE_TOKEN` (constant-time comparison), or 401. */
+function serviceToken(logs: SystemLogs) {
+  return async (request: FastifyRequest) => {
     const header = request.headers.authorization;
     const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : '';
     if (!logs.serviceToken || !token || !safeEqual(token, logs.serviceToken))
@@ -31,11 +22,30 @@ export async function storeRoutes(app: App, logs: SystemLogs): Promise<void> {
         'SERVICE_TOKEN_REQUIRED',
       );
     request.actor = LOG_SHIPPER;
-    if (!logs.store)
-      throw unavailable('This process keeps no log files: set LOG_DIR on the asset-processor', 'LOG_STORE_OFF');
+  };
+}
+
+const storeOff = () =>
+  unavailable('This process keeps no log files: set LOG_DIR on the asset-processor', 'LOG_STORE_OFF');
+
+/**
+ * Log file storage (spec "Runtime parts": the asset-processor; all-in-one too): the copies of shipped
+ * files, their sizes and appending to them. core-api of a split deployment answers the same two
+ * routes by passing them on to the asset-processor, so the gateway ships through core-api. Only the
+ * bearer `DAM_SERVICE_TOKEN` opens them. Service routes, not part of the API users call: left out of
+ * /openapi.json (`hide`); test/split.test.ts covers their input.
+ */
+export async function segmentRoutes(app: App, logs: SystemLogs): Promise<void> {
+  const tags = ['system logs'];
+  // Declared public for the kernel; the token is checked here, before a body is read.
+  const config = { public: true } as const;
+  const token = serviceToken(logs);
+  const onRequest = async (request: FastifyRequest) => {
+    await token(request);
+    if (!logs.segments) throw storeOff();
   };
   const Service = Type.Union(LOG_SOURCES.map((s) => Type.Literal(s)));
-  const store = () => logs.store!;
+  const store = () => logs.segments!;
 
   app.get(
     '/api/v1/system/log-store/segments/:service',
@@ -90,7 +100,20 @@ export async function storeRoutes(app: App, logs: SystemLogs): Promise<void> {
       },
     );
   });
+}
 
+/**
+ * What the store holds, read back by core-api of a split deployment: the tail and the download of
+ * the shipped copies and of the asset-processor's own files (token only, not in /openapi.json).
+ */
+export async function storeReadRoutes(app: App, logs: SystemLogs): Promise<void> {
+  const tags = ['system logs'];
+  const config = { public: true } as const;
+  const token = serviceToken(logs);
+  const onRequest = async (request: FastifyRequest) => {
+    await token(request);
+    if (!logs.store) throw storeOff();
+  };
   app.get(
     '/api/v1/system/log-store/tail',
     {

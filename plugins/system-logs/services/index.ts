@@ -6,7 +6,7 @@ import type { SystemLogsConfig } from '../config.ts';
 import { download, tail, type LogFileSource, type LogLine, type TailQuery } from './log-lines.ts';
 import { RemoteLogStore } from './remote-store.ts';
 import { LogShipper } from './shipper.ts';
-import { LogStore } from './store.ts';
+import { LogStore, type StoredSegment } from './store.ts';
 
 export interface SystemLogs {
   logFiles: LogFiles;
@@ -16,6 +16,12 @@ export interface SystemLogs {
   store: LogStore | undefined;
   /** Where this process ships its files (core-api and gateway with LOG_STORE_URL). */
   shipper: LogShipper | undefined;
+  /**
+   * What the store's segment routes write to: the store itself (asset-processor, all-in-one), or on
+   * core-api of a split deployment the asset-processor's, so that the gateway ships through core-api
+   * (the spec's service-to-service calls are gateway → core-api and core-api → asset-processor).
+   */
+  segments: SegmentStore | undefined;
   /** What `GET /api/v1/system/logs` answers. */
   tail(query: TailQuery): Promise<LogLine[]>;
   /** What `GET /api/v1/system/logs/download` streams. */
@@ -27,9 +33,15 @@ export interface SystemLogs {
 
 type Settings = Static<typeof SystemLogsConfig>;
 
+/** Stored copies of shipped files: their sizes, and appending to one. */
+export interface SegmentStore {
+  segments(service: string): Promise<StoredSegment[]>;
+  append(service: string, name: string, offset: number, bytes: Buffer): Promise<number>;
+}
+
 const filesOff = () =>
   notFound(
-    'This installation writes no log files (standard output only): set LOG_DIR, and LOG_STORE_URL on core-api of a split deployment (README "System logs")',
+    'This installation writes no log files (standard output only): set LOG_DIR, and LOG_STORE_URL on core-api and the gateway of a split deployment (README "System logs")',
     'LOG_FILES_OFF',
   );
 
@@ -62,6 +74,7 @@ export function createSystemLogs(deps: { logFiles: LogFiles; config: Config; set
     serviceToken: settings.DAM_SERVICE_TOKEN,
     store,
     shipper,
+    segments: store ?? (logFiles.source === 'core-api' ? remote : undefined),
     localTail,
     localDownload,
     async tail(query) {

@@ -9,9 +9,9 @@ const TIMEOUT_MS = 15_000;
 const RETRY_AFTER_SECONDS = 30;
 
 /**
- * The log store of the asset-processor seen from core-api and the gateway (`LOG_STORE_URL`, bearer
- * `DAM_SERVICE_TOKEN`): shipping files to it, and reading the tail and the download of everything it
- * holds.
+ * The log store seen from core-api and the gateway (`LOG_STORE_URL`, bearer `DAM_SERVICE_TOKEN`):
+ * core-api's is the asset-processor (shipping, reading the tail and the download of everything it
+ * holds), the gateway's is core-api, which passes what it ships on to the asset-processor.
  */
 export class RemoteLogStore {
   private readonly auth: Record<string, string>;
@@ -51,17 +51,12 @@ export class RemoteLogStore {
     } catch {
       // not our error body
     }
-    return res.statusCode === 409
-      ? new HttpError(409, code, message)
-      : new HttpError(
-          503,
-          'LOG_STORE_UNAVAILABLE',
-          `The log store on the asset-processor refused: ${message}`,
-          undefined,
-          {
-            'retry-after': String(RETRY_AFTER_SECONDS),
-          },
-        );
+    // A refusal of what was sent (the offset, a name) keeps its status; anything else is the store's fault.
+    return res.statusCode === 400 || res.statusCode === 409
+      ? new HttpError(res.statusCode, code, message)
+      : new HttpError(503, 'LOG_STORE_UNAVAILABLE', `The log store (LOG_STORE_URL) refused: ${message}`, undefined, {
+          'retry-after': String(RETRY_AFTER_SECONDS),
+        });
   }
 
   async segments(service: string): Promise<StoredSegment[]> {
@@ -70,7 +65,7 @@ export class RemoteLogStore {
     return ((await res.body.json()) as { segments: StoredSegment[] }).segments;
   }
 
-  async append(service: string, name: string, offset: number, bytes: Buffer): Promise<void> {
+  async append(service: string, name: string, offset: number, bytes: Buffer): Promise<number> {
     const res = await this.call(
       `/segments/${encodeURIComponent(service)}/${encodeURIComponent(name)}?offset=${offset}`,
       {
@@ -80,7 +75,7 @@ export class RemoteLogStore {
       },
     );
     if (res.statusCode !== 200) throw await this.fail(res);
-    await res.body.dump();
+    return ((await res.body.json()) as { size: number }).size;
   }
 
   async tail(query: TailQuery): Promise<LogLine[]> {
@@ -106,7 +101,7 @@ function unreachable(reason: string): HttpError {
   return new HttpError(
     503,
     'LOG_STORE_UNAVAILABLE',
-    `The log store on the asset-processor (LOG_STORE_URL) did not answer: ${reason}`,
+    `The log store (LOG_STORE_URL) did not answer: ${reason}`,
     undefined,
     { 'retry-after': String(RETRY_AFTER_SECONDS) },
   );

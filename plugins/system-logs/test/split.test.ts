@@ -9,9 +9,9 @@ const tempDir = () => mkdtemp(path.join(os.tmpdir(), 'cms-logs-split-'));
 const logFilesIn = async (dir: string) => (await readdir(dir)).filter((n) => n.endsWith('.log')).sort();
 
 /**
- * The split deployment's logs: core-api and the gateway ship their files to the asset-processor's
- * store over HTTP (LOG_STORE_URL, bearer DAM_SERVICE_TOKEN); core-api's /api/v1/system/logs reads
- * everything from there.
+ * The split deployment's logs: core-api ships its files to the asset-processor's store over HTTP
+ * (LOG_STORE_URL, bearer DAM_SERVICE_TOKEN), the gateway ships through core-api, which passes them
+ * on; core-api's /api/v1/system/logs reads everything from the store.
  */
 describe('system logs in the split deployment: shipped to the asset-processor, read by core-api', function () {
   this.timeout(90_000);
@@ -33,12 +33,14 @@ describe('system logs in the split deployment: shipped to the asset-processor, r
     core = await startTestKernel({
       service: 'core-api',
       ownDataDir: true,
-      env: { ...common, LOG_DIR: dirs.core, LOG_STORE_URL: storeUrl },
+      env: { ...common, LOG_DIR: dirs.core, LOG_STORE_URL: storeUrl, HOST: '127.0.0.1' },
     });
+    // The gateway ships through core-api, which passes its files on to the asset-processor.
+    const coreUrl = await core.kernel.listen(0);
     gateway = await startTestKernel({
       service: 'gateway',
       ownDataDir: true,
-      env: { ...common, LOG_DIR: dirs.gateway, LOG_STORE_URL: storeUrl },
+      env: { ...common, LOG_DIR: dirs.gateway, LOG_STORE_URL: coreUrl },
     });
   });
   after(async () => {
@@ -181,6 +183,39 @@ describe('system logs in the split deployment: shipped to the asset-processor, r
     const badOffset = await put(name, -1, 'x\n');
     expect(badOffset.statusCode).to.equal(400);
     expect(`${badOffset.json().field} ${badOffset.json().message}`).to.contain('offset');
+  });
+
+  it("core-api passes the gateway's calls on with the store's answers; it keeps no copies itself", async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const direct = await store.inject({
+      method: 'GET',
+      url: '/api/v1/system/log-store/segments/gateway',
+      headers: auth,
+    });
+    const relayed = await core.inject({
+      method: 'GET',
+      url: '/api/v1/system/log-store/segments/gateway',
+      headers: auth,
+    });
+    expect(relayed.statusCode).to.equal(200);
+    expect(relayed.json()).to.deep.equal(direct.json());
+    expect(
+      (await core.inject({ method: 'GET', url: '/api/v1/system/log-store/segments/gateway' })).statusCode,
+    ).to.equal(401);
+    const name = direct.json().segments.at(-1).name as string;
+    const mismatch = await core.inject({
+      method: 'PUT',
+      url: `/api/v1/system/log-store/segments/gateway/${name}?offset=0`,
+      headers: { ...auth, 'content-type': 'application/octet-stream' },
+      payload: Buffer.from('{"msg":"late"}\n'),
+    });
+    expect(mismatch.statusCode).to.equal(409);
+    expect(mismatch.json()).to.include({ code: 'LOG_OFFSET_MISMATCH' });
+    // Reading the store back is the asset-processor's alone.
+    expect(
+      (await core.inject({ method: 'GET', url: '/api/v1/system/log-store/tail', headers: auth })).statusCode,
+    ).to.equal(404);
+    expect(await readdir(dirs.core)).not.to.include('store');
   });
 
   it('core-api answers 503 with Retry-After when the store does not answer', async () => {
