@@ -37,6 +37,27 @@ export const KernelConfigSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'log level' },
   ),
+  LOG_DIR: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description:
+        'folder of the log files (<service>.<n>.log, rotated by size) beside standard output; unset = standard output only (README "System logs")',
+    }),
+  ),
+  LOG_FILE_MAX_MB: Type.Integer({
+    minimum: 1,
+    maximum: 1024,
+    default: 10,
+    description: 'size in MB at which a log file is closed and a new one started',
+  }),
+  LOG_FILE_COUNT: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 10,
+    description:
+      'closed log files kept per service beside the current one; the oldest is deleted past it (rotation bounds the disk, it is not retention)',
+  }),
   DATABASE_URL: Type.Optional(
     Type.String({
       pattern: '^postgres(ql)?://',

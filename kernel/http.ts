@@ -308,7 +308,13 @@ function classify(
 function sendError(err: FastifyError, request: FastifyRequest, reply: FastifyReply, deps: HttpDeps): FastifyReply {
   const known = classify(err);
   const status = known?.status ?? 500;
-  if (!known) request.log.error({ err, reqId: request.id, url: request.url }, 'request failed');
+  // The route's pattern, never the URL: a path or query can carry a secret (an upload ticket, a
+  // preview token, a sign-in code).
+  if (!known)
+    request.log.error(
+      { err, reqId: request.id, method: request.method, route: request.routeOptions?.url ?? null },
+      'request failed',
+    );
   const message = known ? known.message : deps.config.production ? 'Internal server error' : err.message;
   const body: ErrorBody = {
     statusCode: status,

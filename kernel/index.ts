@@ -22,6 +22,7 @@ export type {
   ServiceMap,
 } from './plugin.ts';
 export { EnvFlag, type Config, type ServiceName } from './config.ts';
+export type { LogFile, LogFiles, LogSource } from './log-files.ts';
 export type { OutboundGuard, PluginSandboxRules, RouteSandboxRule } from './sandbox.ts';
 
 // Errors with a status and a stable code; one handler maps them to the documented body.

@@ -16,6 +16,7 @@ import {
   PROJECT_ROOT,
   selectPlugins,
 } from './loader.ts';
+import { LogFiles, logSourceOf } from './log-files.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { MailPort } from './mail.ts';
 import { Metrics } from './metrics.ts';
@@ -60,6 +61,8 @@ export interface KernelOptions {
   afterMigrations?: (services: KernelServices) => Promise<void>;
   clock?: Clock;
   logger?: Logger;
+  /** The log files `logger` writes (runtime/start.ts opens both with `openProcessLog`); none by default. */
+  logFiles?: LogFiles;
   /** Apply migrations at start; default: core-api and all-in-one do, the others do not. */
   migrate?: boolean;
   /** Skip scheduling background jobs (tests run them by hand). */
@@ -125,6 +128,7 @@ export const KERNEL_SERVICE_NAMES: Array<keyof KernelServices> = [
   'extensions',
   'mountedRoutes',
   'outboundGuard',
+  'logFiles',
 ];
 
 /**
@@ -173,6 +177,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     extensions: new ExtensionFolders(PROJECT_ROOT, config.CMS_PLUGIN_PATH),
     mountedRoutes: new MountedRoutes(),
     outboundGuard: new OutboundGuard(config.SANDBOX),
+    logFiles: opts.logFiles ?? new LogFiles(logSourceOf(opts.service), undefined),
   };
   kernelServices.permissions.register('kernel', KERNEL_PERMISSIONS);
   const scopes = new PluginScopes(kernelServices, config, logger);
@@ -252,6 +257,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
         await app.close(); // finishes in-flight requests
         await scopes.stop();
         if (!opts.database) await database.close();
+        await kernelServices.logFiles.flush();
       },
     };
   } catch (err) {

