@@ -108,6 +108,13 @@ export interface OutboundFetch {
       maxBytes?: number;
     },
   ): Promise<GatewayAnswer>;
+  /**
+   * Why the policy would refuse a call to `url` (the kernel's outbound guard first, then each address
+   * the host resolves to against the loopback/private/link-local rules), or undefined when it would
+   * allow it. Resolves the name but opens no connection: for checking a URL when it is stored (a push
+   * subscription's endpoint), long before the call. The call itself is checked again when it is made.
+   */
+  refusal(url: string): Promise<string | undefined>;
 }
 
 /** Applied by the gateway to an upstream JSON answer before a published site sees it. */

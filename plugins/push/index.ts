@@ -17,7 +17,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export default definePlugin({
   id: 'push',
   processes: ['core-api'],
-  needs: ['db', 'clock', 'config', 'secretBox'],
+  // `outboundGuard`: a subscription's endpoint is checked against the outbound policy when stored.
+  needs: ['db', 'clock', 'config', 'secretBox', 'outboundGuard'],
   // `outboundFetch` (gateway plugin): messages go out under the outbound HTTP policy;
   // `websiteUploadRules` (assets plugin's registry, filled by the content plugin): which websites exist.
   optional: ['outboundFetch', 'websiteUploadRules'],

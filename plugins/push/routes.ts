@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { type App, badRequest, notFound, type PluginContext } from '../../kernel/index.ts';
+import { type App, badRequest, HttpError, notFound, type PluginContext } from '../../kernel/index.ts';
 import type { PushConfig } from './config.ts';
 import type { PushService } from './services.ts';
 
 type Context = PluginContext<
-  'db' | 'clock' | 'config' | 'secretBox',
+  'db' | 'clock' | 'config' | 'secretBox' | 'outboundGuard',
   'outboundFetch' | 'websiteUploadRules',
   typeof PushConfig,
   PushService
@@ -66,7 +66,29 @@ function checkEndpoint(endpoint: string, production: boolean): string {
   return url.href;
 }
 
-export async function pushRoutes(app: App, { services: push, pluginConfig, config }: Context): Promise<void> {
+/**
+ * The outbound policy at subscribe time, so an endpoint no message could ever be sent to is never
+ * stored: the kernel's outbound guard (the sandbox profile refuses every host: 403 `OUTBOUND_REFUSED`),
+ * then the gateway's address policy on what the host resolves to (loopback in production, private
+ * ranges with OUTBOUND_ALLOW_PRIVATE=false, link-local and metadata addresses: 400 `ENDPOINT_REFUSED`
+ * naming the field). Sending checks again, since a name can resolve elsewhere later.
+ */
+async function checkEndpointPolicy(endpoint: string, ctx: Pick<Context, 'outboundGuard' | 'outboundFetch'>) {
+  const host = new URL(endpoint).hostname;
+  const guarded = ctx.outboundGuard.refusal(host);
+  if (guarded !== undefined)
+    throw new HttpError(403, 'OUTBOUND_REFUSED', `subscription.endpoint refused: ${guarded}`, 'subscription.endpoint');
+  const refused = await ctx.outboundFetch?.refusal(endpoint);
+  if (refused !== undefined)
+    throw badRequest(
+      `subscription.endpoint refused by the outbound policy: ${refused}`,
+      'subscription.endpoint',
+      'ENDPOINT_REFUSED',
+    );
+}
+
+export async function pushRoutes(app: App, ctx: Context): Promise<void> {
+  const { services: push, pluginConfig, config } = ctx;
   app.get(
     '/pwa/vapid-public-key',
     {
@@ -89,6 +111,7 @@ export async function pushRoutes(app: App, { services: push, pluginConfig, confi
       const { websiteId, subscription } = request.body;
       const endpoint = checkEndpoint(subscription.endpoint, config.production);
       if (!(await push.websiteExists(websiteId))) throw notFound('Website not found', 'WEBSITE_NOT_FOUND');
+      await checkEndpointPolicy(endpoint, ctx);
       const id = await push.store.subscribe(websiteId, { endpoint, ...subscription.keys });
       return reply.code(201).send({ id });
     },

@@ -4,7 +4,7 @@ import type { PushConfig } from './config.ts';
 import { PushStore } from './store.ts';
 
 export type PushDeps = PluginDeps<
-  'db' | 'clock' | 'config' | 'secretBox',
+  'db' | 'clock' | 'config' | 'secretBox' | 'outboundGuard',
   'outboundFetch' | 'websiteUploadRules',
   typeof PushConfig
 >;

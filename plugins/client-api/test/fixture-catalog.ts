@@ -143,6 +143,8 @@ export function fixtureCatalog(endpoints: FixtureEndpoint[]): { plugin: PluginMa
         throw new HttpError(502, 'UPSTREAM_FAILED', `Outbound request failed: ${(err as Error).message}`);
       }
     },
+    // The stand-in has no address policy: every URL may be called.
+    refusal: async () => undefined,
   };
   const plugin = definePlugin({
     id: 'fixture-gateway',

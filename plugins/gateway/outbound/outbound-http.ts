@@ -107,6 +107,24 @@ export class OutboundHttp {
     throw new OutboundRefusedError(`Outbound call refused: ${reason}`);
   }
 
+  /** Why a call to `url` would be refused (guard, then each resolved address), or undefined: no connection opened. */
+  async refusal(url: string | URL): Promise<string | undefined> {
+    let host: string;
+    try {
+      host = normaliseHost(checkedUrl(url).hostname);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    try {
+      await this.pinnedAddress(host);
+      return undefined;
+    } catch (err) {
+      if (err instanceof OutboundRefusedError) return err.message.replace(/^Outbound call refused: /, '');
+      // A name that does not resolve is refused too: nothing could be delivered to it.
+      return `${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'lookup failed'})`;
+    }
+  }
+
   /** One request, no redirects followed; rejects with an HttpError when no answer was received. */
   async request(url: string | URL, init: OutboundRequest = {}): Promise<GatewayAnswer> {
     const target = checkedUrl(url);

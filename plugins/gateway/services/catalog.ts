@@ -91,5 +91,8 @@ export function gatewayRoutes(deps: {
 
 /** The `outboundFetch` port (ports.ts): the gateway's outbound HTTP policy for a plain request, no credentials. */
 export function outboundFetch(outbound: OutboundHttp): OutboundFetch {
-  return { fetch: (url, init = {}) => outbound.fetch(url, init) };
+  return {
+    fetch: (url, init = {}) => outbound.fetch(url, init),
+    refusal: (url) => outbound.refusal(url),
+  };
 }

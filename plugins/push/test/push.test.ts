@@ -135,3 +135,85 @@ describe('push: without INTEGRATION_SECRETS_ENCRYPTION_KEY', function () {
     }
   });
 });
+
+describe('push: the outbound policy decides at subscribe time', function () {
+  this.timeout(60_000);
+  const keys = () => startPushService().then(async (s) => ({ keys: s.subscriber().keys, close: () => s.close() }));
+
+  it('in production refuses loopback, private (OUTBOUND_ALLOW_PRIVATE=false), link-local and metadata endpoints with 400 naming the field', async () => {
+    const local = await keys();
+    const t = await startTestKernel({
+      plugins: ['identity', 'gateway', 'assets', 'content', 'push'],
+      env: {
+        NODE_ENV: 'production',
+        OUTBOUND_ALLOW_PRIVATE: 'false',
+        TOTP_ENCRYPTION_KEY: 'd4'.repeat(32),
+        GATEWAY_SECRETS_ENCRYPTION_KEY: 'e5'.repeat(32),
+        INTEGRATION_SECRETS_ENCRYPTION_KEY: 'f6'.repeat(32),
+        PUSH_VAPID_SUBJECT: 'mailto:ops@example.test',
+      },
+    });
+    try {
+      const admin = await t.admin();
+      const site = await t.call('POST', '/cms-one/websites', admin, {
+        name: 'Prod',
+        rootPath: '/prod',
+        locales: ['en'],
+      });
+      expect(site.statusCode, site.body).to.equal(201);
+      const websiteId = site.json().id;
+      for (const endpoint of [
+        'https://127.0.0.1/push/a',
+        'https://[::1]/push/b',
+        'https://localhost/push/c',
+        'https://10.1.2.3/push/d',
+        'https://192.168.0.7/push/e',
+        'https://169.254.169.254/push/f',
+      ]) {
+        const res = await t.call('POST', '/pwa/subscribe', null, {
+          websiteId,
+          subscription: { endpoint, keys: local.keys },
+        });
+        expect(res.statusCode, `${endpoint}: ${res.body}`).to.equal(400);
+        expect(res.json()).to.include({ code: 'ENDPOINT_REFUSED', field: 'subscription.endpoint' });
+        expect(res.json().message, endpoint).to.match(/loopback|private|link-local|metadata/);
+      }
+      expect(await t.db('push_subscriptions').select()).to.deep.equal([]);
+      // A public address passes (a literal, so the check needs no DNS; nothing is connected to).
+      const ok = await t.call('POST', '/pwa/subscribe', null, {
+        websiteId,
+        subscription: { endpoint: 'https://93.184.216.34/push/ok', keys: local.keys },
+      });
+      expect(ok.statusCode, ok.body).to.equal(201);
+    } finally {
+      await t.close();
+      await local.close();
+    }
+  });
+
+  it('under the sandbox profile refuses every endpoint with 403 OUTBOUND_REFUSED and stores nothing', async () => {
+    const service = await startPushService();
+    const t = await startTestKernel({
+      plugins: ['identity', 'gateway', 'assets', 'content', 'push'],
+      env: { SANDBOX: '1', PUSH_VAPID_SUBJECT: 'mailto:ops@example.test' },
+    });
+    try {
+      const admin = await t.admin();
+      const site = await t.call('POST', '/cms-one/websites', admin, {
+        name: 'Demo',
+        rootPath: '/demo',
+        locales: ['en'],
+      });
+      const res = await t.call('POST', '/pwa/subscribe', null, {
+        websiteId: site.json().id,
+        subscription: service.subscriber(),
+      });
+      expect(res.statusCode, res.body).to.equal(403);
+      expect(res.json()).to.include({ code: 'OUTBOUND_REFUSED', field: 'subscription.endpoint' });
+      expect(await t.db('push_subscriptions').select()).to.deep.equal([]);
+    } finally {
+      await t.close();
+      await service.close();
+    }
+  });
+});
