@@ -36,6 +36,10 @@ export default definePlugin({
   collects: ['mailRenderers'],
   permissions: MAIL_PERMISSIONS,
   config: MailConfig,
+  // The public sandbox profile sends no mail: the outbox worker does not start, so mail is queued and
+  // shown in the mail log (status `queued`) but never handed to a transport. The routes that send now
+  // (`/mail-settings/test`, `/mail-log/:id/resend`) declare `sandbox: 'block'`.
+  sandbox: { config: { MAIL_WORKER_ENABLED: false } },
   migrations: path.join(here, 'migrations'),
   setup: (deps) => ({ ...createMailServices(deps), release: undefined as (() => void) | undefined }),
   contributes: {

@@ -8,7 +8,14 @@ import { documentedRoutes, minimalValue, type DocumentedRoute } from '../helpers
 
 /** Routes the profile must block: the spec's three paths (with everything below) and those that declare it. */
 const SPEC_BLOCKED_PATHS = ['/security-settings', '/oidc-settings', '/data-subject'];
-const DECLARED_BLOCKED = new Set(['POST /api/v1/dam/assets/{id}/mirror-cdn', 'POST /fixture-sandbox/send-mail']);
+const DECLARED_BLOCKED = new Set([
+  'POST /api/v1/dam/assets/{id}/mirror-cdn',
+  'POST /fixture-sandbox/send-mail',
+  // Mail sent now, and bundles brought in from elsewhere.
+  'POST /mail-settings/test',
+  'POST /mail-log/{id}/resend',
+  'POST /cms-one/websites/import',
+]);
 const mustBeBlocked = (route: DocumentedRoute) =>
   DECLARED_BLOCKED.has(route.label) ||
   SPEC_BLOCKED_PATHS.some((p) => route.path === p || route.path.startsWith(`${p}/`));
@@ -124,6 +131,9 @@ describe('sandbox profile (SANDBOX=1)', function () {
     expect(res.json()).to.deep.equal({ FIXTURE_SANDBOX_MAX_ITEMS: 20, FIXTURE_SANDBOX_MODE: 'demo' });
     const assets = t.kernel.resolve('config').plugins.assets as Record<string, unknown>;
     expect(assets).to.include({ ASSET_MAX_FILE_BYTES: 5 * 1024 * 1024, ASSET_MAX_COUNT: 200 });
+    // The mail outbox queues (the mail log shows it) but its worker, the only sender, does not run.
+    const mail = t.kernel.resolve('config').plugins.mail as Record<string, unknown>;
+    expect(mail).to.include({ MAIL_WORKER_ENABLED: false });
   });
 
   it('opens no outbound connection: gateway calls and event deliveries are attempted, a listening socket sees none', async () => {
