@@ -15,6 +15,10 @@ const USAGE = `usage:
                                                             with what each needs, offers and collects
   cms admin create --email <e-mail> [--name <name>]         create an administrator (password from
                                                             CMS_ADMIN_PASSWORD or asked for)
+  cms publish-runner [--once]                               carry out publish jobs (static builds of websites)
+                                                            from core-api (PUBLISH_API_URL, PUBLISH_RUNNER_TOKEN)
+                                                            into PUBLISH_OUTPUT_DIR or PUBLISH_S3_BUCKET; --once:
+                                                            one job (or none), then exit
   cms plugin new <id> [--dir <folder>]                      write an external plugin folder <folder>/<id>
                                                             (default folder: .) to start with
                                                             CMS_PLUGIN_PATH=<folder>
@@ -29,6 +33,7 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'plugins') return await plugins(rest);
     if (command === 'admin' && rest[0] === 'create') return await createAdmin(rest.slice(1));
     if (command === 'plugin' && rest[0] === 'new') return await newPlugin(rest.slice(1));
+    if (command === 'publish-runner') return await publishRunner(rest);
     console.error(USAGE);
     process.exitCode = 2;
   } catch (err) {
@@ -53,6 +58,31 @@ async function plugins(args: string[]): Promise<void> {
     throw new ConfigError(`unknown service "${service}"; one of ${SERVICE_NAMES.join(', ')}`);
   const { describePluginSet } = await import('../kernel/plugin-graph.ts');
   console.log(await describePluginSet(service));
+}
+
+async function publishRunner(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { once: { type: 'boolean' } } });
+  const { loadRunnerSettings, PublishRunner } = await import('./publish-runner.ts');
+  const settings = loadRunnerSettings(process.env);
+  const logger = createLogger(process.env.LOG_LEVEL ?? 'info');
+  const runner = new PublishRunner(settings, logger);
+  if (values.once) {
+    const outcome = await runner.runOnce();
+    console.log(outcome === 'idle' ? 'no queued publish job' : `publish job ${outcome}`);
+    if (outcome === 'failed') process.exitCode = 1;
+    return;
+  }
+  // The first signal lets the job in hand finish; a second one stops at once (the job's lease runs
+  // out and it is queued again).
+  const stop = new AbortController();
+  const onSignal = () => {
+    if (stop.signal.aborted) process.exit(130);
+    logger.info('publish runner: stopping after the job in hand');
+    stop.abort();
+  };
+  process.on('SIGTERM', onSignal).on('SIGINT', onSignal);
+  logger.info({ api: settings.PUBLISH_API_URL }, 'publish runner: waiting for jobs');
+  await runner.loop(stop.signal);
 }
 
 async function newPlugin(args: string[]): Promise<void> {

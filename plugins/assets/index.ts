@@ -14,7 +14,7 @@ import { presetRoutes } from './routes/presets.ts';
 import { publicRoutes } from './routes/public.ts';
 import { storageRoutes } from './routes/storage.ts';
 import { provideAssetLibrary } from './services/asset-library-provider.ts';
-import { assetBundleFiles, remoteBundleFiles } from './services/bundle-files.ts';
+import { assetBundleFiles, assetPublishFiles, remoteBundleFiles } from './services/bundle-files.ts';
 import { bundleFileRoutes } from './routes/bundle-files.ts';
 import { assetDataSubjectSource } from './services/data-subject.ts';
 import { createAssetServices } from './services/index.ts';
@@ -58,6 +58,8 @@ export default definePlugin({
       s.config.ASSET_SERVICE_URL && s.config.DAM_SERVICE_TOKEN
         ? remoteBundleFiles(s.config.ASSET_SERVICE_URL, s.config.DAM_SERVICE_TOKEN, s.config.ASSET_MAX_FILE_BYTES)
         : assetBundleFiles(s),
+    // The public files a website's pages use, for static builds (publish plugin).
+    sitePublishFiles: ({ services: s }) => assetPublishFiles(s),
     // A person's files (metadata, uploader, attached to their objects), for the data-subject plugin.
     dataSubjectSources: ({ services, db, users, recordHooks }) =>
       assetDataSubjectSource({

@@ -19,6 +19,7 @@ import { websiteRoutes } from './routes/websites.ts';
 import { createContentServices, type ContentServices } from './services/index.ts';
 import { formNotifySource, mailRenderer } from './services/mail-contributions.ts';
 import { contentBundlePart } from './services/bundle-part.ts';
+import { contentPublishSource } from './services/publish-source.ts';
 import { pageSearchSource } from './services/search-source.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -78,6 +79,8 @@ export default definePlugin({
     formNotifySources: ({ services }) => formNotifySource(services.pageStore),
     // The website, its pages, snippets, templates, menus and themes in a website bundle (bundles plugin).
     websiteBundleParts: ({ services, pluginConfig }) => contentBundlePart(services, pluginConfig),
+    // Published pages and their HTML for static builds (publish plugin).
+    sitePublishSources: ({ services }) => contentPublishSource(services),
   },
   async routes(app, { services }) {
     websiteRoutes(app, services);

@@ -129,3 +129,26 @@ export function remoteBundleFiles(base: string, token: string, maxFileBytes: num
     },
   };
 }
+
+/**
+ * The same files for static builds (the publish plugin's registry `sitePublishFiles`): which library
+ * files the rendered pages reference and their bytes, from the asset-processor in the split
+ * deployment as for bundles.
+ */
+export function assetPublishFiles(s: AssetServices): PluginContributions['sitePublishFiles'] {
+  const files =
+    s.config.ASSET_SERVICE_URL && s.config.DAM_SERVICE_TOKEN
+      ? remoteBundleFiles(s.config.ASSET_SERVICE_URL, s.config.DAM_SERVICE_TOKEN, s.config.ASSET_MAX_FILE_BYTES)
+      : assetBundleFiles(s);
+  return {
+    describe: async (references) =>
+      (await files.describe(references)).map((a) => ({
+        id: a.id,
+        path: a.path,
+        mimeType: a.mimeType,
+        size: a.size,
+        visibility: a.visibility,
+      })),
+    open: (id) => files.open(id),
+  };
+}

@@ -2,6 +2,7 @@ import etag from '@fastify/etag';
 import { Type } from '@sinclair/typebox';
 import { notFound, type App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
+import { prefersHtml } from '../services/page-document.ts';
 import { robotsTxt } from '../services/sitemap.ts';
 import { Id, Locale } from './schemas.ts';
 
@@ -19,7 +20,9 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
 
 /**
  * The public content API (no authentication): published pages only (a draft answers the same 404 as
- * an unknown path), counted per client address, with an ETag and Cache-Control on every 200.
+ * an unknown path), counted per client address, with an ETag and Cache-Control on every 200. The page
+ * routes answer JSON, or the page's HTML document to a request that asks for `text/html` over JSON
+ * (a browser at the live site's address; `Vary: Accept`).
  * Registered in its own encapsulated context so the ETag hooks touch only these routes.
  */
 export async function publicRoutes(app: App, s: ContentServices): Promise<void> {
@@ -50,6 +53,12 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
       },
       async (request, reply) => {
         const located = await s.publicPages.locate(request.params['*'], request.headers.host);
+        reply.header('vary', 'accept');
+        if (prefersHtml(request.headers.accept)) {
+          const html = located && (await s.pageHtml(located.site, request.params.locale, located.path));
+          if (html === undefined) throw notFound();
+          return reply.type('text/html; charset=utf-8').send(html);
+        }
         const page = located && (await s.publicPages.find(located.site, request.params.locale, located.path));
         if (!page) throw notFound();
         if (page.etag) reply.header('etag', page.etag);
@@ -62,6 +71,13 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
       { config, schema: { tags, params: Wildcard, querystring: Type.Object({ locale: Type.Optional(Locale) }) } },
       async (request, reply) => {
         const located = await s.publicPages.locate(request.params['*'], undefined);
+        reply.header('vary', 'accept');
+        if (prefersHtml(request.headers.accept)) {
+          const html =
+            located && (await s.pageHtml(located.site, request.query.locale ?? located.site.locales[0], located.path));
+          if (html === undefined) throw notFound();
+          return reply.type('text/html; charset=utf-8').send(html);
+        }
         const page =
           located &&
           (await s.publicPages.find(located.site, request.query.locale ?? located.site.locales[0], located.path));

@@ -17,11 +17,12 @@ import { MenuService } from './menus.ts';
 import { PageService } from './pages.ts';
 import { TemplateService } from './templates.ts';
 import { ThemeService } from './themes.ts';
+import { renderPageDocument } from './page-document.ts';
 import { PublicPages } from './public-pages.ts';
 import { SettingsService } from './settings.ts';
 import { SnippetService } from './snippets.ts';
 import { StagedPageService } from './staged-pages.ts';
-import { SiteDirectory } from './site-directory.ts';
+import { type ResolvedWebsite, SiteDirectory } from './site-directory.ts';
 import { Sitemaps } from './sitemap.ts';
 import { WebsiteService } from './websites.ts';
 
@@ -41,6 +42,16 @@ export function createContentServices(kernel: ContentDeps) {
     sitemaps.invalidate();
   };
   const pages = new PageService({ kernel, pages: pageStore, versions, bindings, directory, onChange: onPageChange });
+  const settings = new SettingsService({ kernel, store: new SettingsStore(db) });
+  /**
+   * The HTML document of a published page, or undefined (404): what the live site answers a browser
+   * and what a static build (publish plugin) writes, from the same read and the same renderer.
+   */
+  const pageHtml = async (site: ResolvedWebsite, locale: string, path: string): Promise<string | undefined> => {
+    const page = await publicPages.find(site, locale, path);
+    if (!page) return undefined;
+    return renderPageDocument(JSON.parse(page.body), { stripComments: await settings.stripHtmlComments() });
+  };
   return {
     kernel,
     directory,
@@ -56,7 +67,8 @@ export function createContentServices(kernel: ContentDeps) {
     layouts: new LayoutService({ kernel, store: new LayoutStore(db) }),
     menus: new MenuService({ kernel, store: new WebsitePathStore(db) }),
     themes: new ThemeService({ kernel, store: new ThemeStore(db) }),
-    settings: new SettingsService({ kernel, store: new SettingsStore(db) }),
+    settings,
+    pageHtml,
     publicStore,
     publicPages,
     sitemaps,

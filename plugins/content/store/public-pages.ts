@@ -87,6 +87,15 @@ export class PublicPageStore {
     return q;
   }
 
+  /** Every published page of a website, every locale, static and dynamic, in path order (a static build). */
+  publishedPages(websiteId: string, limit: number): Promise<Array<{ path: string; locale: string; dynamic: boolean }>> {
+    return this.db('content_pages')
+      .select('path', 'locale', 'dynamic')
+      .where({ website_id: websiteId, published: true })
+      .orderBy(['path', 'locale'])
+      .limit(limit);
+  }
+
   /** What a sitemap's validator is computed from: count and latest change of its pages. */
   async sitemapStamp(websiteIds: string[] | null): Promise<{ count: number; latest: string }> {
     const q = this.db('content_pages')

@@ -1,4 +1,3 @@
-import { Gauge } from 'prom-client';
 import { databaseAnswers, unauthorized, safeEqual, type App, type PluginDeps } from '../../../kernel/index.ts';
 
 /**
@@ -7,13 +6,7 @@ import { databaseAnswers, unauthorized, safeEqual, type App, type PluginDeps } f
  * The route is public to the session layer because the token is its credential.
  */
 export async function metricsRoutes(app: App, deps: PluginDeps<'db' | 'metrics' | 'config'>): Promise<void> {
-  // The spec lists the publish job queue among the metrics; there are no publish jobs yet, so the
-  // gauge stays 0. The plugin that adds them removes this placeholder and reports the real depth.
-  new Gauge({
-    name: 'publish_jobs_queued',
-    help: 'Publish jobs waiting for a runner (0: no publish jobs yet)',
-    registers: [deps.metrics.registry],
-  }).set(0);
+  // `publish_jobs_queued` comes from the publish plugin (core-api), where the queue is.
   const token = deps.config.METRICS_TOKEN;
   // Without a token the route does not exist at all (the router's own 404).
   if (!token) return;
