@@ -23,17 +23,17 @@ export const PublishRunnerConfig = Type.Object({
     pattern: '^https?://[^\\s]+$',
     maxLength: 500,
     default: 'http://127.0.0.1:3000',
-    description: 'cms publish-runner: base URL of core-api (the runner routes /publish/jobs/...)',
+    description: 'base URL of core-api (the runner routes /publish/jobs/...)',
   }),
   PUBLISH_RUNNER_TOKEN: Type.Optional(
-    Type.String({ minLength: 16, maxLength: 512, description: 'cms publish-runner: the same token as core-api' }),
+    Type.String({ minLength: 16, maxLength: 512, description: 'the same token as core-api' }),
   ),
   PUBLISH_OUTPUT_DIR: Type.Optional(
     Type.String({
       minLength: 1,
       maxLength: 1000,
       description:
-        'cms publish-runner: folder of the builds, one sub-folder per website id (`<dir>/<websiteId>/`), replaced whole when a build succeeds',
+        'folder of the builds, one sub-folder per website id (`<dir>/<websiteId>/`), replaced whole when a build succeeds',
     }),
   ),
   PUBLISH_S3_BUCKET: Type.Optional(
@@ -41,45 +41,41 @@ export const PublishRunnerConfig = Type.Object({
       minLength: 3,
       maxLength: 63,
       description:
-        'cms publish-runner: bucket of the builds instead of a folder, under `<PUBLISH_S3_PREFIX><websiteId>/`; keys a build no longer has are removed',
+        'bucket of the builds instead of a folder, under `<PUBLISH_S3_PREFIX><websiteId>/`; keys a build no longer has are removed',
     }),
   ),
   PUBLISH_S3_PREFIX: Type.String({
     maxLength: 500,
     pattern: '^$|^[^\\s]*/$',
     default: '',
-    description: 'cms publish-runner: key prefix inside PUBLISH_S3_BUCKET (ends with /)',
+    description: 'key prefix inside PUBLISH_S3_BUCKET (ends with /)',
   }),
   PUBLISH_S3_ENDPOINT: Type.Optional(
     Type.String({
       pattern: '^https?://[^\\s]+$',
       maxLength: 500,
-      description: 'cms publish-runner: S3-compatible endpoint',
+      description: 'S3-compatible endpoint',
     }),
   ),
   PUBLISH_S3_REGION: Type.String({
     maxLength: 100,
     default: 'us-east-1',
-    description: 'cms publish-runner: S3 region',
+    description: 'S3 region',
   }),
-  PUBLISH_S3_ACCESS_KEY_ID: Type.Optional(
-    Type.String({ maxLength: 500, description: 'cms publish-runner: S3 access key id' }),
-  ),
-  PUBLISH_S3_SECRET_ACCESS_KEY: Type.Optional(
-    Type.String({ maxLength: 500, description: 'cms publish-runner: S3 secret access key' }),
-  ),
-  PUBLISH_S3_FORCE_PATH_STYLE: EnvFlag(false, 'cms publish-runner: 1: path-style S3 addressing (MinIO, Garage)'),
+  PUBLISH_S3_ACCESS_KEY_ID: Type.Optional(Type.String({ maxLength: 500, description: 'S3 access key id' })),
+  PUBLISH_S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ maxLength: 500, description: 'S3 secret access key' })),
+  PUBLISH_S3_FORCE_PATH_STYLE: EnvFlag(false, '1: path-style S3 addressing (MinIO, Garage)'),
   PUBLISH_RUNNER_POLL_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 3600,
     default: 5,
-    description: 'cms publish-runner: pause between two looks at the queue while it is empty',
+    description: 'pause between two looks at the queue while it is empty',
   }),
   PUBLISH_RUNNER_PARALLEL: Type.Integer({
     minimum: 1,
     maximum: 32,
     default: 4,
-    description: 'cms publish-runner: pages and files fetched at once',
+    description: 'pages and files fetched at once',
   }),
 });
 export type PublishRunnerSettings = Static<typeof PublishRunnerConfig>;

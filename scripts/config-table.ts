@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { TObject } from '@sinclair/typebox';
 import { KernelConfigSchema } from '../kernel/config.ts';
 import { discoverPlugins, PROJECT_ROOT } from '../kernel/loader.ts';
+import { PublishRunnerConfig } from '../runtime/publish-runner.ts';
 
 function rows(owner: string, schema: TObject): string[] {
   return Object.entries(schema.properties).map(([name, prop]) => {
@@ -21,6 +22,8 @@ const lines = [
 ];
 for (const plugin of await discoverPlugins())
   if (plugin.config) lines.push(...rows(`plugin ${plugin.id}`, plugin.config));
+// The runner process of publish jobs reads its own environment (runtime/publish-runner.ts).
+lines.push(...rows('`cms publish-runner`', PublishRunnerConfig));
 const table = lines.join('\n');
 
 if (process.argv.includes('--write')) {

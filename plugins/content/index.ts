@@ -57,7 +57,8 @@ function websiteUploadRules(s: ContentServices): WebsiteUploadRules {
  * Websites and their pages: node trees, versions, publication, the public read API and `/site-root`.
  * It provides no service (nothing depends on it); it contributes its pages' gateway bindings to the
  * gateway, its websites' upload rules to the asset plugin, its pages to search, its e-mail renderer
- * to the mail plugin and its forms' saved `notify` blocks to the forms plugin (ports.ts). Page
+ * to the mail plugin, its forms' saved `notify` blocks to the forms plugin and its published pages'
+ * HTML to static builds (publish plugin's `sitePublishSources`) (ports.ts). Page
  * changes are announced through the record-change hooks (record type `page`).
  */
 export default definePlugin({

@@ -11,6 +11,7 @@ import type { PluginContributions } from '../../kernel/index.ts';
  * - `websiteUploadRules` (assets): which website a public form upload is for, and its upload rules
  *   (`settings.uploads`), read by the asset plugin's upload intent and by public form submits;
  * - `searchSources` (search): pages;
+ * - `sitePublishSources` (publish): published pages and the HTML the live site serves for each, for static builds;
  * - `mailRenderers` (mail): the snippet and page e-mail renderer, for mail templates;
  * - `formNotifySources` (forms): the `notify` blocks saved in forms (`{ type: 'form', props: { classId, notify } }`) of pages.
  * The item types belong to the collecting plugins (their `ports.ts`); these names are for this plugin's files.

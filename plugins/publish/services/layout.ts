@@ -12,11 +12,13 @@ import type { PublishPageRef, PublishWebsite } from '../ports.ts';
  * A segment that is empty, `.` or `..`, or holds `\` or a control character never reaches a file name.
  */
 
-const BAD_SEGMENT = /[\\\u0000-\u001f\u007f]/;
+/** A backslash or a control character (U+0000 to U+001F, U+007F). */
+const badSegment = (s: string) =>
+  s.includes('\\') || [...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 
 function safeSegments(path: string): string[] | undefined {
   const segments = path.split('/').filter((s) => s !== '');
-  return segments.every((s) => s !== '.' && s !== '..' && !BAD_SEGMENT.test(s)) ? segments : undefined;
+  return segments.every((s) => s !== '.' && s !== '..' && !badSegment(s)) ? segments : undefined;
 }
 
 /** The file of a page, or undefined when its path cannot be a file name. */

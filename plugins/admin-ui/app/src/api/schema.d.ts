@@ -10276,6 +10276,692 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/publish/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Publish jobs, newest first
+         * @description Needs the permission `objects:read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    offset: number;
+                    state?: "queued" | "running" | "cancelling" | "succeeded" | "failed" | "cancelled";
+                    websiteId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            jobs: {
+                                /** @description runs so far (a claim starts one) */
+                                attempt: number;
+                                /** @description runs left before a runner that stops answering fails the job */
+                                attemptsLeft: number;
+                                /** Format: date-time */
+                                claimedAt: string | null;
+                                error: string | null;
+                                files: number;
+                                /** Format: date-time */
+                                finishedAt: string | null;
+                                /** Format: uuid */
+                                id: string;
+                                /** @description where the runner wrote the build */
+                                output: string | null;
+                                pages: number;
+                                progress: {
+                                    done: number;
+                                    total: number;
+                                };
+                                /** Format: date-time */
+                                requestedAt: string;
+                                requestedBy: string | null;
+                                runner: string | null;
+                                state: "queued" | "running" | "cancelling" | "succeeded" | "failed" | "cancelled";
+                                /** Format: uuid */
+                                websiteId: string;
+                                websiteName: string;
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Queue a static build of a website (audit website.publish)
+         * @description Needs the permission `websites:publish`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        websiteId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description runs so far (a claim starts one) */
+                            attempt: number;
+                            /** @description runs left before a runner that stops answering fails the job */
+                            attemptsLeft: number;
+                            /** Format: date-time */
+                            claimedAt: string | null;
+                            error: string | null;
+                            files: number;
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @description where the runner wrote the build */
+                            output: string | null;
+                            pages: number;
+                            progress: {
+                                done: number;
+                                total: number;
+                            };
+                            /** Format: date-time */
+                            requestedAt: string;
+                            requestedBy: string | null;
+                            runner: string | null;
+                            state: "queued" | "running" | "cancelling" | "succeeded" | "failed" | "cancelled";
+                            /** Format: uuid */
+                            websiteId: string;
+                            websiteName: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publish/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One publish job
+         * @description Needs the permission `objects:read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description runs so far (a claim starts one) */
+                            attempt: number;
+                            /** @description runs left before a runner that stops answering fails the job */
+                            attemptsLeft: number;
+                            /** Format: date-time */
+                            claimedAt: string | null;
+                            error: string | null;
+                            files: number;
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @description where the runner wrote the build */
+                            output: string | null;
+                            pages: number;
+                            progress: {
+                                done: number;
+                                total: number;
+                            };
+                            /** Format: date-time */
+                            requestedAt: string;
+                            requestedBy: string | null;
+                            runner: string | null;
+                            state: "queued" | "running" | "cancelling" | "succeeded" | "failed" | "cancelled";
+                            /** Format: uuid */
+                            websiteId: string;
+                            websiteName: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publish/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued or running publish job (audit website.publish_cancel)
+         * @description Needs the permission `websites:publish`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description runs so far (a claim starts one) */
+                            attempt: number;
+                            /** @description runs left before a runner that stops answering fails the job */
+                            attemptsLeft: number;
+                            /** Format: date-time */
+                            claimedAt: string | null;
+                            error: string | null;
+                            files: number;
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @description where the runner wrote the build */
+                            output: string | null;
+                            pages: number;
+                            progress: {
+                                done: number;
+                                total: number;
+                            };
+                            /** Format: date-time */
+                            requestedAt: string;
+                            requestedBy: string | null;
+                            runner: string | null;
+                            state: "queued" | "running" | "cancelling" | "succeeded" | "failed" | "cancelled";
+                            /** Format: uuid */
+                            websiteId: string;
+                            websiteName: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publish/jobs/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A publish job's log lines after the id `after`, oldest first
+         * @description Needs the permission `objects:read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the id of the last line already read */
+                    after: number;
+                    limit: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            lines: {
+                                /** Format: date-time */
+                                at: string;
+                                attempt: number;
+                                id: number;
+                                level: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publish/jobs/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a failed or cancelled publish job again (audit website.publish)
+         * @description Needs the permission `websites:publish`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description runs so far (a claim starts one) */
+                            attempt: number;
+                            /** @description runs left before a runner that stops answering fails the job */
+                            attemptsLeft: number;
+                            /** Format: date-time */
+                            claimedAt: string | null;
+                            error: string | null;
+                            files: number;
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @description where the runner wrote the build */
+                            output: string | null;
+                            pages: number;
+                            progress: {
+                                done: number;
+                                total: number;
+                            };
+                            /** Format: date-time */
+                            requestedAt: string;
+                            requestedBy: string | null;
+                            runner: string | null;
+                            state: "queued" | "running" | "cancelling" | "succeeded" | "failed" | "cancelled";
+                            /** Format: uuid */
+                            websiteId: string;
+                            websiteName: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publish/jobs/{id}/runner/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Runner: the public library files among the references of the pages */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        references: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publish/jobs/{id}/runner/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Runner: a public library file's bytes */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    fileId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publish/jobs/{id}/runner/finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Runner: the end of the run */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        error?: string;
+                        files?: number;
+                        logs?: {
+                            level: "info" | "warn" | "error";
+                            message: string;
+                        }[];
+                        outcome: "succeeded" | "failed" | "cancelled";
+                        output?: string;
+                        pages?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publish/jobs/{id}/runner/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Runner: one page's HTML, as the live site serves it */
+        get: {
+            parameters: {
+                query: {
+                    locale: string;
+                    path: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publish/jobs/{id}/runner/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Runner: the website and the file of each page to build */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publish/jobs/{id}/runner/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Runner: progress and log lines; the answer says whether to go on */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        done: number;
+                        logs?: {
+                            level: "info" | "warn" | "error";
+                            message: string;
+                        }[];
+                        total: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publish/jobs/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Runner: claim the oldest queued job (204 when none) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a name for the logs: host and process */
+                        runner: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pwa/send": {
         parameters: {
             query?: never;
