@@ -490,6 +490,20 @@ export const EXEMPT: Array<{ route: string; class: string; probe?: string; reaso
       reason: 'client credentials, not sessions; probed with a key in the plugin',
     })),
   ),
+  // The publish runner routes take the bearer PUBLISH_RUNNER_TOKEN, not sessions: a schema-valid call
+  // without it answers 401 before any lookup. plugins/publish/test/publish.test.ts sends unknown ids with it.
+  ...[
+    'GET /publish/jobs/{id}/runner/pages',
+    'GET /publish/jobs/{id}/runner/page',
+    'POST /publish/jobs/{id}/runner/files',
+    'GET /publish/jobs/{id}/runner/files/{fileId}',
+    'POST /publish/jobs/{id}/runner/progress',
+    'POST /publish/jobs/{id}/runner/finish',
+  ].map((route) => ({
+    route,
+    class: 'well-formed unknown ids',
+    reason: 'runner credential (bearer token), not sessions; probed with the token in the plugin',
+  })),
 ];
 
 /**

@@ -68,6 +68,8 @@ describe('bad input reaches every handler and gets its own 4xx', () => {
         PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '1000000',
         PUSH_SUBSCRIBES_PER_MINUTE: '10000',
         METRICS_TOKEN: 'bad-input-metrics-token-0123',
+        // Without it the publish runner routes answer the spec's 503 by design.
+        PUBLISH_RUNNER_TOKEN: 'bad-input-publish-runner-token',
       },
     });
     adminId = (await t.admin()).id;

@@ -61,7 +61,13 @@ describe('sandbox profile (SANDBOX=1)', function () {
     t = await startTestKernel({
       service: 'all',
       extraPlugins: [sandboxFixturePlugin],
-      env: { SANDBOX: '1', PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '1000000', OBJECT_EVENTS_POLL_MS: '50' },
+      // PUBLISH_RUNNER_TOKEN: without it the publish runner routes answer the spec's 503 by design.
+      env: {
+        SANDBOX: '1',
+        PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '1000000',
+        OBJECT_EVENTS_POLL_MS: '50',
+        PUBLISH_RUNNER_TOKEN: 'sandbox-publish-runner-token',
+      },
     });
     const admin = await t.admin();
     adminId = admin.id;

@@ -155,6 +155,49 @@ describe('content: public API and /site-root', () => {
     await k.t.db('content_pages').where({ website_id: big.id }).delete();
   });
 
+  it('answers a browser the HTML document of the page (Vary: Accept); API clients keep JSON; drafts stay 404', async () => {
+    await k.createPage({
+      websiteId: site.id,
+      path: '/html',
+      title: 'Plain title',
+      published: true,
+      seo: { title: 'SEO <title>', description: 'Says "hi"', openGraph: { image: '/dam-asset/og.png' } },
+      content: { type: 'section', children: [{ type: 'p', text: 'Fish & <chips>' }] },
+    });
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    const html = await k.call('GET', `/public/page${root()}/html`, null, undefined, { accept: browser });
+    expect(html.statusCode).to.equal(200);
+    expect(html.headers['content-type']).to.equal('text/html; charset=utf-8');
+    expect(html.headers.vary).to.contain('accept');
+    expect(html.body).to.equal(
+      '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>SEO &lt;title&gt;</title>\n' +
+        '<meta name="description" content="Says &quot;hi&quot;">\n<meta property="og:image" content="/dam-asset/og.png">\n' +
+        '</head>\n<body>\n<section><p>Fish &amp; &lt;chips&gt;</p></section>\n</body>\n</html>\n',
+    );
+    const byLocale = await k.call('GET', `/public/pages/en${root()}/html`, null, undefined, { accept: 'text/html' });
+    expect(byLocale.body).to.equal(html.body);
+    const again = await k.call('GET', `/public/page${root()}/html`, null, undefined, {
+      accept: browser,
+      'if-none-match': html.headers.etag as string,
+    });
+    expect(again.statusCode).to.equal(304);
+    for (const accept of [
+      '*/*',
+      'application/json',
+      'application/json, text/html',
+      'text/html;q=0.5, application/json',
+    ]) {
+      const json = await k.call('GET', `/public/page${root()}/html`, null, undefined, { accept });
+      expect(json.headers['content-type'], accept).to.match(/^application\/json/);
+      expect(json.json().title, accept).to.equal('Plain title');
+    }
+    await k.createPage({ websiteId: site.id, path: '/html-draft', title: 'Draft' });
+    const draft = await k.call('GET', `/public/page${root()}/html-draft`, null, undefined, { accept: browser });
+    expect(draft.statusCode).to.equal(404);
+    expect(draft.body).not.to.contain('Draft');
+  });
+
   it('dynamic page bound to a data class resolves against published objects only', async () => {
     const cls = await k.call('POST', '/data-classes', k.admin, {
       name: `Post${Date.now()}`,

@@ -330,6 +330,20 @@ describe('publish jobs: an editor queues a static build, a runner makes it', fun
     const noClaim = await runnerCall('GET', `/publish/jobs/${site.id}/runner/pages`);
     expect(noClaim.statusCode).to.equal(400);
     expect(noClaim.json().field).to.equal('x-publish-claim');
+    // With the token, an unknown job is the handler's 404 on every route of a run.
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const [method, url, body] of [
+      ['GET', `/publish/jobs/${unknown}/runner/pages`],
+      ['GET', `/publish/jobs/${unknown}/runner/page?locale=en&path=/`],
+      ['POST', `/publish/jobs/${unknown}/runner/files`, { references: [] }],
+      ['GET', `/publish/jobs/${unknown}/runner/files/${unknown}`],
+      ['POST', `/publish/jobs/${unknown}/runner/progress`, { done: 0, total: 0 }],
+      ['POST', `/publish/jobs/${unknown}/runner/finish`, { outcome: 'failed' }],
+    ] as const) {
+      const res = await runnerCall(method, url, { claim: 'some-claim', body });
+      expect(res.statusCode, url).to.equal(404);
+      expect(res.json().code, url).to.equal('PUBLISH_JOB_NOT_FOUND');
+    }
   });
 
   it('editors: a reader follows jobs but may not queue or cancel (403), anonymous 401, unknown website 404, one job per website (409)', async () => {
