@@ -1,12 +1,18 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { png } from '../../../test/helpers/images.ts';
-import { auditRows, startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
-import { loadRunnerSettings, PublishRunner } from '../../../runtime/publish-runner.ts';
+import { png } from '../helpers/images.ts';
+import { auditRows, startTestKernel, type TestKernel, type TestUser } from '../helpers/kernel.ts';
+import { PROJECT_ROOT } from '../../kernel/loader.ts';
+import { loadRunnerSettings, PublishRunner } from '../../runtime/publish-runner.ts';
+
+const run = promisify(execFile);
+const CMS = path.join(PROJECT_ROOT, 'bin', 'cms.js');
 
 const TOKEN = 'publish-runner-token-0123456789';
 /** What a browser sends when it navigates to a page. */
@@ -189,6 +195,23 @@ describe('publish jobs: an editor queues a static build, a runner makes it', fun
     expect(messages[0]).to.match(/^claimed by .+ \(run 1\)$/);
     expect(messages).to.include('file private/secret.png left out: a private file is never part of a static build');
     expect(messages.at(-1)).to.equal('succeeded (3 pages, 1 files)');
+  });
+
+  it('cms publish-runner --once, as an operator runs it, builds the queued job; without a target it refuses to start', async () => {
+    const own = await newSite();
+    await page(own.id, { path: '/cli', title: 'From the command line' });
+    const job = await ok(users.editor, 'POST', '/publish/jobs', { websiteId: own.id }, 202);
+    const env = { ...process.env, PUBLISH_API_URL: base, PUBLISH_RUNNER_TOKEN: TOKEN, LOG_LEVEL: 'warn' };
+    const done = await run('node', [CMS, 'publish-runner', '--once'], { env: { ...env, PUBLISH_OUTPUT_DIR: out } });
+    expect(done.stdout.trim()).to.equal('publish job succeeded');
+    expect((await ok(users.reader, 'GET', `/publish/jobs/${job.id}`, undefined, 200)).state).to.equal('succeeded');
+    const html = await fs.readFile(path.join(out, own.id, own.rootPath.slice(1), 'cli', 'index.html'), 'utf8');
+    expect(html).to.contain('<title>From the command line</title>');
+    const idle = await run('node', [CMS, 'publish-runner', '--once'], { env: { ...env, PUBLISH_OUTPUT_DIR: out } });
+    expect(idle.stdout.trim()).to.equal('no queued publish job');
+    const refused = await run('node', [CMS, 'publish-runner', '--once'], { env }).catch((e) => e);
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr).to.contain('set exactly one of PUBLISH_OUTPUT_DIR');
   });
 
   it('a new build replaces the old one whole: an unpublished page is gone from the folder', async () => {
