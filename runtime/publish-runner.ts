@@ -160,6 +160,10 @@ function bucketTarget(s: PublishRunnerSettings, log: Logger): BuildTarget {
         endpoint: s.PUBLISH_S3_ENDPOINT,
         region: s.PUBLISH_S3_REGION,
         forcePathStyle: s.PUBLISH_S3_FORCE_PATH_STYLE,
+        // Checksums on every request are optional for S3-compatible stores that predate them (which
+        // would otherwise store the chunked upload's framing as the file).
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
         credentials:
           s.PUBLISH_S3_ACCESS_KEY_ID && s.PUBLISH_S3_SECRET_ACCESS_KEY
             ? { accessKeyId: s.PUBLISH_S3_ACCESS_KEY_ID, secretAccessKey: s.PUBLISH_S3_SECRET_ACCESS_KEY }

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { png } from '../helpers/images.ts';
 import { auditRows, startTestKernel, type TestKernel, type TestUser } from '../helpers/kernel.ts';
+import { startLocalS3 } from '../helpers/s3-server.ts';
 import { PROJECT_ROOT } from '../../kernel/loader.ts';
 import { loadRunnerSettings, PublishRunner } from '../../runtime/publish-runner.ts';
 
@@ -212,6 +213,58 @@ describe('publish jobs: an editor queues a static build, a runner makes it', fun
     const refused = await run('node', [CMS, 'publish-runner', '--once'], { env }).catch((e) => e);
     expect(refused.code).to.equal(1);
     expect(refused.stderr).to.contain('set exactly one of PUBLISH_OUTPUT_DIR');
+  });
+
+  it('into a bucket: the same files under <prefix><websiteId>/, keys of the previous build it no longer has removed', async () => {
+    const s3 = await startLocalS3();
+    const sdk = await import('@aws-sdk/client-s3');
+    const client = new sdk.S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    });
+    try {
+      await client.send(new sdk.CreateBucketCommand({ Bucket: 'sites' }));
+      const own = await newSite();
+      await page(own.id, { path: '/a', title: 'A' });
+      const gone = await page(own.id, { path: '/b', title: 'B' });
+      const bucketRunner = () =>
+        runner({
+          PUBLISH_OUTPUT_DIR: '',
+          PUBLISH_S3_BUCKET: 'sites',
+          PUBLISH_S3_PREFIX: 'static/',
+          PUBLISH_S3_ENDPOINT: s3.endpoint,
+          PUBLISH_S3_ACCESS_KEY_ID: s3.accessKeyId,
+          PUBLISH_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+          PUBLISH_S3_FORCE_PATH_STYLE: '1',
+        });
+      const keys = async () =>
+        ((await client.send(new sdk.ListObjectsV2Command({ Bucket: 'sites', Prefix: 'static/' }))).Contents ?? [])
+          .map((o) => o.Key)
+          .sort();
+      const job = await ok(users.editor, 'POST', '/publish/jobs', { websiteId: own.id }, 202);
+      expect(await bucketRunner().runOnce()).to.equal('succeeded');
+      const segment = own.rootPath.slice(1);
+      const prefix = `static/${own.id}/${segment}`;
+      expect(await keys()).to.deep.equal([`${prefix}/a/index.html`, `${prefix}/b/index.html`]);
+      expect((await ok(users.reader, 'GET', `/publish/jobs/${job.id}`, undefined, 200)).output).to.equal(
+        `s3://sites/static/${own.id}/`,
+      );
+      const object = await client.send(new sdk.GetObjectCommand({ Bucket: 'sites', Key: `${prefix}/a/index.html` }));
+      expect(object.ContentType).to.equal('text/html; charset=utf-8');
+      const live = await t.call('GET', `/public/page${own.rootPath}/a`, null, undefined, { accept: BROWSER_ACCEPT });
+      expect(Buffer.from(await object.Body!.transformToByteArray()).equals(live.rawPayload)).to.equal(true);
+
+      await ok(admin, 'PATCH', `/cms-one/pages/${gone.id}`, { published: false }, 200);
+      t.advanceClock(1000);
+      await ok(users.editor, 'POST', '/publish/jobs', { websiteId: own.id }, 202);
+      expect(await bucketRunner().runOnce()).to.equal('succeeded');
+      expect(await keys()).to.deep.equal([`${prefix}/a/index.html`]);
+    } finally {
+      client.destroy();
+      await s3.close();
+    }
   });
 
   it('a new build replaces the old one whole: an unpublished page is gone from the folder', async () => {
