@@ -103,12 +103,20 @@ describe('container images: Dockerfile and compose.yaml against the spec', () =>
     expect(EDGE_TABLE.find((r) => r.paths.includes('/metrics'))?.upstream).to.equal(null);
   });
 
-  it('compose: optional redis profile (6379, not published) and a sandbox profile with SANDBOX=1', () => {
+  it('compose: optional redis profile (6379, not published), a sandbox profile with SANDBOX=1 and the publisher', () => {
     const { redis, sandbox } = compose.services;
     expect(redis.profiles).to.deep.equal(['redis']);
     expect(redis.ports).to.equal(undefined);
     expect(sandbox.profiles).to.deep.equal(['sandbox']);
     expect(sandbox.environment?.SANDBOX).to.equal('1');
+    // The publisher (`cms publish-runner`) shares PUBLISH_RUNNER_TOKEN with core-api and needs no database.
+    const { publisher } = compose.services;
+    expect(publisher.profiles).to.deep.equal(['publish']);
+    expect(publisher.command).to.deep.equal(['publish-runner']);
+    expect(publisher.environment?.PUBLISH_API_URL).to.equal('http://core-api:3003');
+    expect(publisher.environment?.PUBLISH_RUNNER_TOKEN).to.equal('${PUBLISH_RUNNER_TOKEN:-}');
+    expect(publisher.environment?.DATABASE_URL).to.equal(undefined);
+    expect(compose.services['core-api'].environment?.PUBLISH_RUNNER_TOKEN).to.equal('${PUBLISH_RUNNER_TOKEN:-}');
     const always = Object.entries(compose.services).filter(([, s]) => !s.profiles);
     expect(always.map(([n]) => n)).to.have.members(['postgres', 'objects', ...SERVICE_NAMES, 'edge']);
   });
