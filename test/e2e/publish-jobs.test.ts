@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +42,25 @@ async function filesIn(dir: string): Promise<string[]> {
     .filter((e) => e.isFile())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
     .sort();
+}
+
+/**
+ * The plainest static web server over a build: `/a/b` is `a/b/index.html` (or the file `a/b`), as
+ * nginx's `try_files $uri $uri/index.html` or any static host serves such a folder.
+ */
+async function staticServer(root: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const clean = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const candidates = [path.join(root, clean), path.join(root, clean, 'index.html')];
+    const found = candidates.find((f) => f.startsWith(root) && fsSync.statSync(f, { throwIfNoEntry: false })?.isFile());
+    if (!found) return void res.writeHead(404).end();
+    res.writeHead(200, {
+      'content-type': found.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream',
+    });
+    res.end(fsSync.readFileSync(found));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 describe('publish jobs: an editor queues a static build, a runner makes it', function () {
@@ -101,7 +123,8 @@ describe('publish jobs: an editor queues a static build, a runner makes it', fun
 
   before(async () => {
     t = await startTestKernel({
-      plugins: ['identity', 'assets', 'content', 'publish'],
+      // admin-ui: the live site at /<root>/<path> (the website preview of the edge table's `/` row).
+      plugins: ['identity', 'assets', 'content', 'publish', 'admin-ui'],
       ownDataDir: true,
       env: { PUBLISH_RUNNER_TOKEN: TOKEN, PUBLIC_CONTENT_RATE_LIMIT_PER_MINUTE: '100000' },
     });
@@ -190,6 +213,22 @@ describe('publish jobs: an editor queues a static build, a runner makes it', fun
     const json = await t.call('GET', `/public/page${site.rootPath}/about`, null, undefined, { accept: '*/*' });
     expect(json.json()).to.include({ title: 'About', locale: 'en' });
     expect(json.headers.vary).to.contain('accept');
+
+    // Served: a static web server over the build answers the live site's addresses with the same bytes.
+    const host = await staticServer(root);
+    try {
+      for (const url of [site.rootPath, `${site.rootPath}/about`, '/dam-asset/images/lamp.png']) {
+        const there = await fetch(`${host.url}${url}`, { headers: { accept: BROWSER_ACCEPT } });
+        const here = await fetch(`${base}${url}`, { headers: { accept: BROWSER_ACCEPT } });
+        expect([there.status, here.status], url).to.deep.equal([200, 200]);
+        expect(Buffer.from(await there.arrayBuffer()).equals(Buffer.from(await here.arrayBuffer())), url).to.equal(
+          true,
+        );
+      }
+      expect((await fetch(`${host.url}${site.rootPath}/draft`)).status).to.equal(404);
+    } finally {
+      host.server.close();
+    }
 
     const { lines } = await ok(users.reader, 'GET', `/publish/jobs/${job.id}/logs`, undefined, 200);
     const messages = lines.map((l: { message: string }) => l.message);
