@@ -120,8 +120,10 @@ export class OutboundHttp {
       return undefined;
     } catch (err) {
       if (err instanceof OutboundRefusedError) return err.message.replace(/^Outbound call refused: /, '');
-      // A name that does not resolve is refused too: nothing could be delivered to it.
-      return `${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'lookup failed'})`;
+      // A name that does not exist is refused: nothing could ever be delivered to it. Any other lookup
+      // failure (a resolver timing out) says nothing about the URL; the call is checked again when made.
+      const code = (err as NodeJS.ErrnoException).code;
+      return code === 'ENOTFOUND' || code === 'ENODATA' ? `${host} does not resolve (${code})` : undefined;
     }
   }
 

@@ -18,6 +18,17 @@ describe('gatewayRoutes and outboundFetch ports (as other plugins use them)', ()
   const catalog = () => g.t.kernel.resolve('gatewayRoutes');
   const outbound = () => g.t.kernel.resolve('outboundFetch');
 
+  it('outboundFetch.refusal: the policy on a URL without connecting (link-local, metadata, not http, credentials)', async () => {
+    const before = up.requests.length;
+    expect(await outbound().refusal(`${up.url}/x`), 'loopback outside production').to.equal(undefined);
+    expect(await outbound().refusal('http://93.184.216.34/push')).to.equal(undefined);
+    expect(await outbound().refusal('http://169.254.10.1/x')).to.match(/link-local/);
+    expect(await outbound().refusal('http://169.254.169.254/latest')).to.match(/metadata|link-local/);
+    expect(await outbound().refusal('ftp://example.test/x')).to.match(/http/);
+    expect(await outbound().refusal('https://user:pw@example.test/x')).to.match(/Credentials/);
+    expect(up.requests.length, 'nothing was called').to.equal(before);
+  });
+
   it('findRoute: the route of that endpoint, undefined for another endpoint, unknown or malformed ids', async () => {
     const ep = await g.createEndpoint({ baseUrl: up.url });
     const other = await g.createEndpoint({ baseUrl: up.url });
