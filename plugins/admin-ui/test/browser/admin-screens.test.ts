@@ -40,6 +40,7 @@ describe('admin-ui in the browser: the administrator screens', function () {
       for (const [label, heading] of [
         ['Search', 'Search content'],
         ['Websites', 'Websites'],
+        ['Static builds', 'Static builds'],
         ['Users', 'Users'],
         ['Roles', 'Roles'],
         ['Security settings', 'Security settings'],
