@@ -28,7 +28,8 @@ export default definePlugin({
   id: 'mail',
   processes: ['core-api'],
   // `mailRenderers` (own registry): the e-mail renderer the content plugin contributes.
-  needs: ['db', 'clock', 'config', 'audit', 'secretBox', 'mail', 'extensions', 'mailRenderers'],
+  // `outboundGuard`: asked before an SMTP connection (HTTP providers go through `outboundFetch`, which asks it).
+  needs: ['db', 'clock', 'config', 'audit', 'secretBox', 'mail', 'extensions', 'mailRenderers', 'outboundGuard'],
   // `outboundFetch` (gateway plugin): HTTP providers are called under the outbound policy;
   // `securitySettings` (identity plugin): `mailLogRetentionDays`; `websiteUploadRules` (assets
   // plugin's registry, filled by the content plugin): which websites exist.

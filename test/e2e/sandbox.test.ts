@@ -142,7 +142,7 @@ describe('sandbox profile (SANDBOX=1)', function () {
     expect(mail).to.include({ MAIL_WORKER_ENABLED: false });
   });
 
-  it('opens no outbound connection: gateway calls and event deliveries are attempted, a listening socket sees none', async () => {
+  it('opens no outbound connection: gateway calls, event deliveries and mail are attempted, a listening socket sees none', async () => {
     const socket = await countingServer();
     try {
       const { endpointId, routeId } = await endpointWithRoute(t, cookie, socket.url);
@@ -186,6 +186,30 @@ describe('sandbox profile (SANDBOX=1)', function () {
         { timeoutMs: 30_000, what: 'a delivery attempt' },
       );
       expect(row.last_problem).to.match(/sandbox/);
+
+      // Mail: SMTP settings naming the listening socket, a mail queued by a password reset. The outbox
+      // worker does not run under the profile; sending the row as the worker (or a mail sent at once)
+      // would is refused by the outbound guard before any connection.
+      const { email } = await t.admin();
+      const port = new URL(socket.url).port;
+      const settings = await t.inject({
+        method: 'PUT',
+        url: '/mail-settings',
+        headers: { cookie },
+        payload: { provider: 'smtp', smtp: { host: '127.0.0.1', port: Number(port), secure: false } },
+      });
+      expect(settings.statusCode, settings.body).to.equal(200);
+      const reset = await t.inject({ method: 'POST', url: '/auth/forgot-password', payload: { email } });
+      expect(reset.statusCode, reset.body).to.equal(202);
+      const mail = await eventually(
+        async () => (await t.db('mail_outbox').whereRaw('? = any(to_addresses)', [email]).first()) ?? false,
+        { timeoutMs: 10_000, what: 'the queued reset mail' },
+      );
+      const outbox = t.services<{ outbox: { sendNow(id: string): Promise<unknown> } }>('mail').outbox;
+      await outbox.sendNow(mail.id);
+      const sent = await t.db('mail_outbox').where({ id: mail.id }).first();
+      expect(sent.status).to.equal('failed');
+      expect(sent.last_error).to.match(/sandbox/);
       expect(socket.connections()).to.equal(0);
     } finally {
       socket.server.close();

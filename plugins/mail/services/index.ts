@@ -17,7 +17,7 @@ import { MailWorker } from './worker.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 export type MailDeps = PluginDeps<
-  'db' | 'clock' | 'config' | 'audit' | 'secretBox' | 'mail' | 'extensions' | 'mailRenderers',
+  'db' | 'clock' | 'config' | 'audit' | 'secretBox' | 'mail' | 'extensions' | 'mailRenderers' | 'outboundGuard',
   'outboundFetch' | 'securitySettings' | 'websiteUploadRules',
   typeof MailConfig
 >;
@@ -51,6 +51,7 @@ export function createMailServices(deps: MailDeps) {
     mail: deps.mail,
     providers,
     outboundFetch: deps.outboundFetch,
+    outboundGuard: deps.outboundGuard,
     timeoutMs: cfg.MAIL_SEND_TIMEOUT_SECONDS * 1000,
     connections: cfg.MAIL_WORKER_CONCURRENCY,
   });

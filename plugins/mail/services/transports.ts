@@ -1,6 +1,6 @@
 import { connect, isIP, type Socket } from 'node:net';
 import type { Transporter } from 'nodemailer';
-import { isHttpError, type MailPort, type ServiceMap } from '../../../kernel/index.ts';
+import { isHttpError, type MailPort, type OutboundGuard, type ServiceMap } from '../../../kernel/index.ts';
 import { buildProviderRequest, type ProviderCatalog, type ProviderMessage, readAnswer } from './providers.ts';
 import type { ResolvedSettings } from './settings.ts';
 
@@ -32,6 +32,8 @@ export class Transports {
       mail: MailPort;
       providers: ProviderCatalog;
       outboundFetch: ServiceMap['outboundFetch'] | undefined;
+      /** The kernel's outbound policy, asked before an SMTP connection (the sandbox profile refuses all). */
+      outboundGuard: Pick<OutboundGuard, 'refusal'>;
       timeoutMs: number;
       /** Connections per SMTP pool: one per worker lane, so no lane waits for another's connection. */
       connections: number;
@@ -99,6 +101,9 @@ export class Transports {
   }
 
   private async viaSmtp(settings: ResolvedSettings, mail: OutgoingMail): Promise<SendResult> {
+    // Every path that sends (the worker, a mail sent at once, a test mail) comes through here.
+    const refused = this.deps.outboundGuard.refusal(settings.smtp!.host);
+    if (refused !== undefined) return { kind: 'permanent', problem: `not sent: ${refused}` };
     try {
       const transport = await this.pool(settings);
       const info = await transport.sendMail({
