@@ -56,13 +56,13 @@ async function main(): Promise<void> {
         `INSERT INTO data_objects (class_id, translation_group_id, key, attributes)
          SELECT ?::uuid, gen_random_uuid(), 'k' || g,
                 jsonb_build_object(
-                  'email', CASE WHEN g % 10000 = 0 THEN ? ELSE 'person' || g || '@example.test' END,
+                  'email', CASE WHEN (? + g) % 10000 = 0 THEN ? ELSE 'person' || g || '@example.test' END,
                   'name', 'Person ' || g,
                   'profile', jsonb_build_object('contacts', jsonb_build_array(
-                    jsonb_build_object('kind', 'mail', 'value', CASE WHEN g % 10000 = 5000 THEN upper(?) ELSE 'alt' || g || '@example.test' END),
+                    jsonb_build_object('kind', 'mail', 'value', CASE WHEN (? + g) % 10000 = 5000 THEN upper(?) ELSE 'alt' || g || '@example.test' END),
                     jsonb_build_object('kind', 'phone', 'value', '+49 30 ' || g))))
          FROM generate_series(1, ?) AS g`,
-        [classId, SUBJECT, SUBJECT, perClass],
+        [classId, c * perClass, SUBJECT, c * perClass, SUBJECT, perClass],
       );
     }
     await t.db.raw(

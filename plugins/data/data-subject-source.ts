@@ -110,18 +110,20 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
           continue;
         }
         try {
-          await db.transaction(async (trx) => {
+          const deleted = await db.transaction(async (trx) => {
             const current = (await trx('data_objects')
               .where({ id: row.id, class_id: row.class_id })
               .forUpdate()
               .first()) as ObjectRow | undefined;
-            if (!current) return;
+            // Deleted by someone else since the search: nothing to do, nothing to announce or count.
+            if (!current) return false;
             await services.objects.deleteRows(trx, row.class_name, [current], {
               actor: input.actor,
               changeActor: changeActorOf(input.actor),
             });
+            return true;
           });
-          erased++;
+          if (deleted) erased++;
         } catch (err) {
           kept.push({ id: row.id, label, reason: err instanceof Error ? err.message : String(err) });
         }
