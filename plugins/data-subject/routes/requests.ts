@@ -19,7 +19,15 @@ export const DATA_SUBJECT_PREFIX = '/data-subject';
 /** The key of the HMAC standing for the identifier in audit rows. */
 const FINGERPRINT_KEY = 'DATA_SUBJECT_FINGERPRINT_KEY';
 
-const Identifier = Type.String({ minLength: 1, maxLength: 320, description: 'whole value, compared without case' });
+// Checked by the schema, before the request counts as a scan: something besides spaces, and no control
+// characters (a NUL cannot even be stored in PostgreSQL text; a tab or a line break is never part of a
+// value a person is found by).
+const Identifier = Type.String({
+  minLength: 1,
+  maxLength: 320,
+  pattern: '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$',
+  description: 'whole value, compared without case; at most 320 characters, no control characters, not blank',
+});
 const Options = Type.Object(
   {
     classes: Type.Optional(
