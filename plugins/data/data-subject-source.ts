@@ -30,6 +30,19 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
     return (await query) as MatchRow[];
   };
 
+  // A file that an object outside the person's records refers to (a shared placeholder, a logo) is
+  // not the person's: it is neither listed as theirs nor erased with them. One indexed query per file.
+  const usedElsewhere = async (file: string, found: readonly string[], q: Tx | Db): Promise<boolean> => {
+    fold ??= unicodeLowerSql(db);
+    const other = await objectMatchQuery(q, await fold, file)
+      .clearSelect()
+      .clearOrder()
+      .select('o.id')
+      .whereRaw('NOT (o.id = ANY(?::uuid[]))', [found as string[]])
+      .first();
+    return other !== undefined;
+  };
+
   // Asset fields per class, read once per call (a person's rows are spread over few classes).
   const fileReader = () => {
     const assetFields = new Map<string, Promise<string[]>>();
@@ -73,7 +86,10 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
             files,
           });
       }
-      return { kind: 'objects', count: rows.length, items, linkedFiles: [...linked] };
+      const found = rows.map((r) => r.id);
+      const own: string[] = [];
+      for (const file of linked) if (!(await usedElsewhere(file, found, trx ?? db))) own.push(file);
+      return { kind: 'objects', count: rows.length, items, linkedFiles: own };
     },
     async *records(identifier, options) {
       for (const row of await matching(identifier, options.classes, db))
