@@ -159,6 +159,25 @@ describe('data-subject in the split deployment: files through the asset-processo
         headers: { authorization: 'Bearer not-the-token-0123456789' },
       });
       expect(res.statusCode, path).to.equal(401);
+      // With the token, the body is checked: a 400 naming the problem, nothing done.
+      for (const payload of [
+        { identifier: '', options: {} },
+        { identifier: SUBJECT, options: { linkedFiles: 'x' }, extra: 1 },
+        { identifier: SUBJECT, options: { limit: -1 } },
+        { identifier: 'x'.repeat(321), options: {} },
+        { identifier: 'rita\u0000@example.test', options: {} },
+        { identifier: SUBJECT, options: { linkedFiles: ['\ud800'] } },
+        '{"identifier": ',
+        [],
+      ]) {
+        const bad = await processor.inject({
+          method: 'POST',
+          url: `/api/v1/dam/data-subject/${path}`,
+          payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        });
+        expect(bad.statusCode, `${path} ${JSON.stringify(payload)}`).to.equal(400);
+      }
     }
     const wrong = await startTestKernel({
       service: 'core-api',
