@@ -103,6 +103,7 @@ async function main(): Promise<void> {
           sameCounts: JSON.stringify(before.counts) === JSON.stringify(after.counts),
           search: { withoutIndexMs: before.searchMs, withIndexMs: after.searchMs },
           objectScanMs: { withoutIndex: before.scanMs, withIndex: after.scanMs },
+          partitionScans: { withoutIndex: scansIn(before.plan), withIndex: scansIn(after.plan) },
           migration0004Seconds: Math.round(buildMs / 100) / 10,
           indexSize: size,
           [`insert${INSERT}ObjectsMs`]: { withoutIndex: before.insertMs, withIndex: after.insertMs },
@@ -124,6 +125,15 @@ async function main(): Promise<void> {
     await t.close();
     await teardownTestDatabases();
   }
+}
+
+/** How the plan reads the class partitions: sequential scans and (trigram) bitmap index scans. */
+function scansIn(plan: string[]): { sequential: number; bitmapIndex: number } {
+  const count = (re: RegExp) => plan.filter((l) => re.test(l)).length;
+  return {
+    sequential: count(/Seq Scan on data_objects_c/),
+    bitmapIndex: count(/Bitmap Index Scan on data_objects_c/),
+  };
 }
 
 interface PgConnection {
