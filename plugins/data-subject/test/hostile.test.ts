@@ -19,6 +19,7 @@ function countingSource() {
         },
         async *records() {
           calls.records++;
+          yield* [];
         },
         async erase() {
           calls.erase++;
