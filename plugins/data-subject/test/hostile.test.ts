@@ -130,6 +130,12 @@ describe('data-subject: hostile identifiers, concurrent erases, the scan limit',
     const port = t.kernel.resolve('mail');
     await port.send({ to: 'a.b@example.test', subject: 'Hello a.b@example.test', text: 'x', kind: 'ds' });
     await port.send({ to: 'shop@example.test', subject: 'About axb@example.test', text: 'x', kind: 'ds' });
+    await port.send({
+      to: 'shop@example.test',
+      subject: 'Order',
+      text: 'Von ÅSA.ÖBERG@EXAMPLE.TEST, danke',
+      kind: 'ds',
+    });
   });
   after(() => t?.close());
 
@@ -155,6 +161,8 @@ describe('data-subject: hostile identifiers, concurrent erases, the scan limit',
     expect(await found('O"Brien@example.test')).to.deep.equal([ids.quote]);
     expect(await found('c:\\users\\KIM')).to.deep.equal([ids.backslash]);
     expect(await found('åsa.öberg@example.test')).to.deep.equal([ids.unicode]);
+    // The mail text too (a C-locale database's own case-insensitive match folds ASCII only).
+    expect((await search('åsa.öberg@example.test', { lookInsideText: true })).json().counts.mails).to.equal(1);
     expect(await found('JÜRGEN@STRASSE.TEST')).to.deep.equal([]);
     expect(await found('jürgen@straße.test')).to.deep.equal([ids.german]);
   });
