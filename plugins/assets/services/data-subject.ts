@@ -1,4 +1,12 @@
-import type { Actor, ChangeActor, Db, PluginContributions, Tx, UserDirectory } from '../../../kernel/index.ts';
+import {
+  type Actor,
+  type ChangeActor,
+  type Db,
+  type PluginContributions,
+  type Tx,
+  type UserDirectory,
+  unicodeLowerSql,
+} from '../../../kernel/index.ts';
 import type { AssetServiceClient } from './asset-service-client.ts';
 import { announceAssetChange } from '../events.ts';
 import { keys, type AssetRow } from '../model.ts';
@@ -34,15 +42,20 @@ const changeActorOf = (actor: Actor): ChangeActor =>
  * refer to it.
  */
 export function assetDataSubjectSource(deps: Deps): Source {
+  let folding: Promise<(expression: string) => string> | undefined;
   const matching = async (identifier: string, linked: readonly string[] = [], q: Tx | Db = deps.db) => {
     const needle = identifier.trim().toLowerCase();
+    folding ??= unicodeLowerSql(deps.db);
+    const fold = await folding;
     const uploader = await deps.users.findByEmail(needle);
     const uuids = linked.filter((r) => /^[0-9a-f-]{36}$/i.test(r));
     const rows = (await q('assets')
       .where((w) => {
+        // Case folded in the database by Unicode rules on both sides (lower() of a C-locale database
+        // folds ASCII only).
         void w.whereRaw(
-          `jsonb_path_exists(lower(metadata::text)::jsonb, '$.** \\? (@ == $v)', jsonb_build_object('v', ?::text))`,
-          [needle],
+          `jsonb_path_exists((${fold('metadata::text')})::jsonb, '$.** \\? (@ == $v)', jsonb_build_object('v', ${fold('?::text')}))`,
+          [identifier.trim()],
         );
         if (uploader) void w.orWhere('created_by', uploader.id);
         if (uuids.length) void w.orWhereIn('id', uuids).orWhereIn('uuid', uuids);

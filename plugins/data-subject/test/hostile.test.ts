@@ -161,7 +161,25 @@ describe('data-subject: hostile identifiers, concurrent erases, the scan limit',
     expect(await found('O"Brien@example.test')).to.deep.equal([ids.quote]);
     expect(await found('c:\\users\\KIM')).to.deep.equal([ids.backslash]);
     expect(await found('åsa.öberg@example.test')).to.deep.equal([ids.unicode]);
-    // The mail text too (a C-locale database's own case-insensitive match folds ASCII only).
+    // A file's metadata and the mail text too (a C-locale database folds ASCII only by itself).
+    const boundary = `----ds${randomBytes(6).toString('hex')}`;
+    const part = (k: string, v: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+    const up = await t.inject({
+      method: 'POST',
+      url: '/api/v1/dam/upload',
+      payload: Buffer.concat([
+        Buffer.from(part('folder', 'people') + part('metadata', JSON.stringify({ owner: 'ÅSA.ÖBERG@EXAMPLE.TEST' }))),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="asa.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n%%EOF\n\r\n--${boundary}--\r\n`,
+        ),
+      ]),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, cookie: admin.cookie },
+    });
+    expect(up.statusCode, up.body).to.equal(201);
+    expect(
+      (await search('åsa.öberg@example.test')).json().results.files.map((f: { label: string }) => f.label),
+    ).to.deep.equal(['people/asa.pdf']);
     expect((await search('åsa.öberg@example.test', { lookInsideText: true })).json().counts.mails).to.equal(1);
     expect(await found('JÜRGEN@STRASSE.TEST')).to.deep.equal([]);
     expect(await found('jürgen@straße.test')).to.deep.equal([ids.german]);
