@@ -48,7 +48,7 @@ export function assetDataSubjectSource(deps: Deps): Source {
     folding ??= unicodeLowerSql(deps.db);
     const fold = await folding;
     const uploader = await deps.users.findByEmail(needle);
-    const uuids = linked.filter((r) => /^[0-9a-f-]{36}$/i.test(r));
+    const uuids = linked.filter((r) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(r));
     const rows = (await q('assets')
       .where((w) => {
         // Case folded in the database by Unicode rules on both sides (lower() of a C-locale database
@@ -58,8 +58,11 @@ export function assetDataSubjectSource(deps: Deps): Source {
           [identifier.trim()],
         );
         if (uploader) void w.orWhere('created_by', uploader.id);
-        if (uuids.length) void w.orWhereIn('id', uuids).orWhereIn('uuid', uuids);
-        if (linked.length) void w.orWhereIn('path', linked as string[]);
+        // One array parameter each: tens of thousands of references stay within PostgreSQL's
+        // 65,535 bind parameters per statement.
+        if (uuids.length)
+          void w.orWhereRaw('id = ANY(?::uuid[])', [uuids]).orWhereRaw('uuid = ANY(?::uuid[])', [uuids]);
+        if (linked.length) void w.orWhereRaw('path = ANY(?::text[])', [linked as string[]]);
       })
       .orderBy('path')
       .limit(SCAN_CAP)) as AssetRow[];

@@ -150,6 +150,20 @@ describe('data-subject in the split deployment: files through the asset-processo
     expect((await core.call('GET', `/data-objects/${ids.rita}`, admin)).statusCode).to.equal(404);
   });
 
+  it('a person whose objects name 70,000 files: the asset service takes the whole list (one array parameter)', async () => {
+    const linkedFiles = Array.from({ length: 70_000 }, (_, i) => `people/none-${i}.pdf`);
+    linkedFiles.push('people/other.pdf');
+    const res = await processor.inject({
+      method: 'POST',
+      url: '/api/v1/dam/data-subject/find',
+      payload: { identifier: 'nobody@example.test', options: { linkedFiles, limit: 5 } },
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(res.statusCode, res.body.slice(0, 300)).to.equal(200);
+    expect(res.json()).to.deep.include({ count: 1 });
+    expect(res.json().items[0]).to.include({ id: ids.other, label: 'people/other.pdf' });
+  });
+
   it('the asset-processor refuses the routes without the token; core-api with a wrong token answers 502, erasing nothing', async () => {
     for (const path of ['find', 'records', 'erase']) {
       const res = await processor.inject({
