@@ -242,35 +242,42 @@ describe('data-subject: hostile identifiers, concurrent erases, the scan limit',
     expect((await t.call('GET', `/data-objects/${made[0]}`, admin)).statusCode).to.equal(404);
   });
 
-  it('a second real erase of the same person while one runs: 409 ERASE_IN_PROGRESS (any case); others go on', async () => {
-    const boundary = `----ds${randomBytes(6).toString('hex')}`;
-    const part = (k: string, v: string) =>
-      `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
-    const up = await t.inject({
-      method: 'POST',
-      url: '/api/v1/dam/upload',
-      payload: Buffer.concat([
-        Buffer.from(part('folder', 'people') + part('metadata', JSON.stringify({ owner: 'anna@example.test' }))),
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="anna.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n%%EOF\n\r\n--${boundary}--\r\n`,
-        ),
-      ]),
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, cookie: admin.cookie },
-    });
-    expect(up.statusCode, up.body).to.equal(201);
-    // The file store holds the first erase inside its first delete until the test lets it go.
+  it('a second real erase of the same person while one runs: 409 ERASE_IN_PROGRESS (any case); others go on, two at a time', async () => {
+    for (const [name, owner] of [
+      ['anna.pdf', 'anna@example.test'],
+      ['bo.pdf', 'bo@example.test'],
+    ]) {
+      const boundary = `----ds${randomBytes(6).toString('hex')}`;
+      const part = (k: string, v: string) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+      const up = await t.inject({
+        method: 'POST',
+        url: '/api/v1/dam/upload',
+        payload: Buffer.concat([
+          Buffer.from(part('folder', 'people') + part('metadata', JSON.stringify({ owner }))),
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n%%EOF\n\r\n--${boundary}--\r\n`,
+          ),
+        ]),
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, cookie: admin.cookie },
+      });
+      expect(up.statusCode, up.body).to.equal(201);
+    }
+    // The file store holds each erase inside its first delete until the test lets them go.
     const storage = t.services<{ storage: { deletePrefix(p: string): Promise<number> } }>('assets').storage;
     const original = storage.deletePrefix.bind(storage);
-    let entered!: () => void;
-    const inside = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
+    let inside = 0;
+    const entered = (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (inside >= n ? resolve() : setTimeout(check, 10));
+        check();
+      });
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
     storage.deletePrefix = async (prefix) => {
-      entered();
+      inside++;
       await gate;
       return original(prefix);
     };
@@ -280,24 +287,32 @@ describe('data-subject: hostile identifiers, concurrent erases, the scan limit',
       t.call('POST', '/data-subject/erase', admin, { identifier, dryRun, confirm: identifier });
     try {
       const first = erase('anna@example.test');
-      await inside;
+      await entered(1);
       const second = await erase('ANNA@example.test');
       expect(second.statusCode, second.body).to.equal(409);
       expect(second.json()).to.include({ code: 'ERASE_IN_PROGRESS' });
       expect((await erase('anna@example.test', true)).statusCode).to.equal(200);
       expect((await erase('100%')).statusCode).to.equal(200);
+      // Two real erases run at once in a process; a third waits for one of them.
+      const third = erase('bo@example.test');
+      await entered(2);
+      const busy = await erase('someone@example.test');
+      expect(busy.statusCode, busy.body).to.equal(429);
+      expect(busy.json()).to.include({ code: 'ERASES_BUSY' });
+      expect(Number(busy.headers['retry-after'])).to.be.greaterThan(0);
       release();
       const done = await first;
       expect(done.statusCode, done.body).to.equal(200);
       expect(done.json()).to.deep.include({ erased: { files: 1, objects: 1, mails: 0 }, complete: true });
+      expect((await third).json()).to.deep.include({ erased: { files: 1, objects: 0, mails: 0 }, complete: true });
     } finally {
       release();
       storage.deletePrefix = original;
     }
-    expect(fileEvents.filter((e) => e.kind === 'deleted')).to.have.length(1);
-    // The refused erase left no audit row; the lock is free again.
+    expect(fileEvents.filter((e) => e.kind === 'deleted')).to.have.length(2);
+    // The refused erases left no audit row; the lock is free again.
     const erases = await t.db('audit_log').where({ action: 'data_subject.erase' });
-    expect(erases.length - erasesBefore).to.equal(3);
+    expect(erases.length - erasesBefore).to.equal(4);
     expect((await erase('anna@example.test')).json()).to.deep.include({ erased: { files: 0, objects: 0, mails: 0 } });
   });
 });
