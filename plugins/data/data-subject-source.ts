@@ -30,19 +30,6 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
     return (await query) as MatchRow[];
   };
 
-  // A file that an object outside the person's records refers to (a shared placeholder, a logo) is
-  // not the person's: it is neither listed as theirs nor erased with them. One indexed query per file.
-  const usedElsewhere = async (file: string, found: readonly string[], q: Tx | Db): Promise<boolean> => {
-    fold ??= unicodeLowerSql(db);
-    const other = await objectMatchQuery(q, await fold, file)
-      .clearSelect()
-      .clearOrder()
-      .select('o.id')
-      .whereRaw('NOT (o.id = ANY(?::uuid[]))', [found as string[]])
-      .first();
-    return other !== undefined;
-  };
-
   // Asset fields per class, read once per call (a person's rows are spread over few classes).
   const fileReader = () => {
     const assetFields = new Map<string, Promise<string[]>>();
@@ -86,10 +73,16 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
             files,
           });
       }
-      const found = rows.map((r) => r.id);
-      const own: string[] = [];
-      for (const file of linked) if (!(await usedElsewhere(file, found, trx ?? db))) own.push(file);
-      return { kind: 'objects', count: rows.length, items, linkedFiles: own };
+      // A file that an object outside the person's records also refers to (a shared placeholder, a
+      // logo) is not the person's: it is neither listed as theirs nor erased with them.
+      fold ??= unicodeLowerSql(db);
+      const shared = await filesUsedElsewhere(
+        trx ?? db,
+        await fold,
+        [...linked],
+        rows.map((r) => r.id),
+      );
+      return { kind: 'objects', count: rows.length, items, linkedFiles: [...linked].filter((f) => !shared.has(f)) };
     },
     async *records(identifier, options) {
       for (const row of await matching(identifier, options.classes, db))
@@ -196,4 +189,30 @@ export function objectMatchQuery(
     .orderBy('o.updated_at', 'desc');
   if (classes?.length) void query.whereIn('c.name', classes as string[]);
   return query;
+}
+
+/**
+ * Which of `files` an object outside `exclude` also holds as a whole string value (case folded as
+ * above): one statement, planned once, asking each file's question through the trigram index (the
+ * LIKE pattern is made in SQL from the value's JSON text, as `jsonStringPattern` makes it).
+ */
+export async function filesUsedElsewhere(
+  q: Db | Tx,
+  fold: (expression: string) => string,
+  files: readonly string[],
+  exclude: readonly string[],
+): Promise<Set<string>> {
+  if (!files.length) return new Set();
+  const text = fold('o.attributes::text');
+  const pattern = String.raw`'%' || replace(replace(replace(to_json(f.ref)::text, '\', '\\'), '%', '\%'), '_', '\_') || '%'`;
+  const { rows } = await q.raw(
+    `SELECT f.ref FROM unnest(?::text[]) AS f(ref)
+      WHERE EXISTS (
+        SELECT 1 FROM data_objects o
+         WHERE ${text} LIKE ${fold(pattern)}
+           AND NOT (o.id = ANY(?::uuid[]))
+           AND jsonb_path_exists((${text})::jsonb, '$.** \\? (@ == $v)', jsonb_build_object('v', ${fold('f.ref')})))`,
+    [files as string[], exclude as string[]],
+  );
+  return new Set(rows.map((r: { ref: string }) => r.ref));
 }

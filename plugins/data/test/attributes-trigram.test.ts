@@ -8,7 +8,7 @@ import { KERNEL_MIGRATIONS_DIR } from '../../../kernel/loader.ts';
 import { migrateAll } from '../../../kernel/migrations.ts';
 import { createTestDatabase } from '../../../test/helpers/database.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
-import { objectMatchQuery } from '../data-subject-source.ts';
+import { filesUsedElsewhere, objectMatchQuery } from '../data-subject-source.ts';
 import { ATTRIBUTES_TRGM_INDEX } from '../migrations/0004_attributes_trigram_index.ts';
 import { createClassPartition } from '../store/object-partitions.ts';
 
@@ -129,7 +129,7 @@ describe('data: trigram index of the attribute text (data-subject search)', func
     }
   });
 
-  it('a fresh installation: new classes are covered and the finder plans index scans on each partition', async () => {
+  it('a fresh installation: new classes are covered, the finder plans index scans on each partition, shared files are told apart', async () => {
     let t: TestKernel | undefined;
     try {
       t = await startTestKernel({ plugins: ['identity', 'data'] });
@@ -141,6 +141,27 @@ describe('data: trigram index of the attribute text (data-subject search)', func
       expect(await coverage(t.db)).to.deep.equal({ parentValid: true, partitions: 2, covered: 2 });
       const plan = await planOf(t.db, 'anna@example.test');
       expect(plan.match(/Bitmap Index Scan on data_objects_c[0-9a-f]{32}_\w+/g)).to.have.length(2);
+
+      // Files another object holds too: wildcards, quotes and backslashes in a reference are characters.
+      const odd = 'Shared/50%_off "x"\\logo.png';
+      const ids: string[] = [];
+      for (const [className, photo] of [
+        ['one', odd],
+        ['two', odd.toLowerCase()],
+        ['one', 'people/own.png'],
+      ]) {
+        const res = await t.call('POST', '/data-objects', admin, { className, attributes: { email: photo } });
+        expect(res.statusCode, res.body).to.equal(201);
+        ids.push(res.json().id);
+      }
+      const fold = await unicodeLowerSql(t.db);
+      const shared = await filesUsedElsewhere(
+        t.db,
+        fold,
+        [odd, 'Shared/50xyoff "x"\\logo.png', 'people/own.png', 'people/none.png'],
+        [ids[0]!, ids[2]!],
+      );
+      expect([...shared]).to.deep.equal([odd]);
     } finally {
       await t?.close();
     }
