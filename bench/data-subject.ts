@@ -1,7 +1,9 @@
 /**
  * Data-subject search at installation size: 1,000,000 objects in 50 classes (attributes with an
- * e-mail, a name and a nested JSON contact list; one in 10,000 objects holds the subject, half of them
- * nested) plus 100,000 mail log rows, then `POST /data-subject/search` through the real route (data,
+ * e-mail, a name, a nested JSON contact list and a photo; one in 10,000 objects holds the subject, half
+ * of them nested; 1 in 10 of the subject's objects has a photo of its own, the others a placeholder
+ * that 1 in 100 of all objects share, so the search tells the person's files from shared ones) plus
+ * 100,000 mail log rows, then `POST /data-subject/search` through the real route (data,
  * mail, identity and data-subject plugins) timed RUNS times: p50 and max, with the plan of the object
  * scan. Target < 2 s. Before and after on the same data: the objects are seeded without the trigram
  * index of migration 0004 (a database from before it), searched, then the migration is run on the
@@ -9,7 +11,9 @@
  * bulk insert of BENCH_INSERT objects is timed without and with the index (the write cost it adds).
  * Seeds with generate_series straight into the tables (the HTTP write path is not what is measured);
  * the classes are made through the API. Figures on a shared machine move by tens of percent. Run with
- * `npm run bench:data-subject` (BENCH_OBJECTS, BENCH_CLASSES, BENCH_MAILS, BENCH_RUNS, BENCH_INSERT).
+ * `npm run bench:data-subject` (BENCH_OBJECTS, BENCH_CLASSES, BENCH_MAILS, BENCH_RUNS, BENCH_INSERT,
+ * BENCH_RUNS_BEFORE: runs without the index, 1 by default, since each then reads every object once
+ * for the search and once more for each of the person's own files).
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +30,7 @@ const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 1_000_000);
 const CLASSES = Number(process.env.BENCH_CLASSES ?? 50);
 const MAILS = Number(process.env.BENCH_MAILS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const RUNS_BEFORE = Number(process.env.BENCH_RUNS_BEFORE ?? 1);
 const INSERT = Number(process.env.BENCH_INSERT ?? 20_000);
 const SUBJECT = 'subject.person@example.test';
 
@@ -48,6 +53,7 @@ async function main(): Promise<void> {
           { name: 'email', type: 'text' },
           { name: 'name', type: 'text' },
           { name: 'profile', type: 'json' },
+          { name: 'photo', type: 'asset' },
         ],
       });
       if (res.statusCode !== 201) throw new Error(`class: ${res.statusCode} ${res.body}`);
@@ -58,11 +64,14 @@ async function main(): Promise<void> {
                 jsonb_build_object(
                   'email', CASE WHEN (? + g) % 10000 = 0 THEN ? ELSE 'person' || g || '@example.test' END,
                   'name', 'Person ' || g,
+                  'photo', CASE WHEN (? + g) % 100000 = 0 THEN 'people/subject-' || (? + g) || '.jpg'
+                                WHEN (? + g) % 100 = 0 THEN 'shared/placeholder.png'
+                                ELSE 'people/p' || (? + g) || '.jpg' END,
                   'profile', jsonb_build_object('contacts', jsonb_build_array(
                     jsonb_build_object('kind', 'mail', 'value', CASE WHEN (? + g) % 10000 = 5000 THEN upper(?) ELSE 'alt' || g || '@example.test' END),
                     jsonb_build_object('kind', 'phone', 'value', '+49 30 ' || g))))
          FROM generate_series(1, ?) AS g`,
-        [classId, c * perClass, SUBJECT, c * perClass, SUBJECT, perClass],
+        [classId, c * perClass, SUBJECT, ...Array(4).fill(c * perClass), c * perClass, SUBJECT, perClass],
       );
     }
     await t.db.raw(
@@ -77,12 +86,12 @@ async function main(): Promise<void> {
     const seedMs = performance.now() - seedStart;
     const firstClass = (await t.db('data_classes').where({ name: 'class0' }).first()).id as string;
 
-    const before = await measure(t, admin, firstClass);
+    const before = await measure(t, admin, firstClass, RUNS_BEFORE);
     const buildStart = performance.now();
     await buildTrigramIndex(t.db);
     const buildMs = performance.now() - buildStart;
     await t.db.raw('ANALYZE data_objects');
-    const after = await measure(t, admin, firstClass);
+    const after = await measure(t, admin, firstClass, RUNS);
     const size = (
       await t.db.raw(
         `SELECT pg_size_pretty(sum(pg_relation_size(h.inhrelid))) AS index, pg_size_pretty(sum(pg_relation_size(p.inhrelid))) AS heap
@@ -141,10 +150,10 @@ interface PgConnection {
 }
 
 /** Search through the route (p50, max), the finder's own query under EXPLAIN ANALYZE, a bulk insert. */
-async function measure(t: TestKernel, admin: TestUser, classId: string) {
+async function measure(t: TestKernel, admin: TestUser, classId: string, runs: number) {
   const times: number[] = [];
   let counts: unknown;
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const started = performance.now();
     const res = await t.call('POST', '/data-subject/search', admin, { identifier: SUBJECT });
     times.push(performance.now() - started);
