@@ -73,8 +73,9 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
             files,
           });
       }
-      // A file that an object outside the person's records also refers to (a shared placeholder, a
-      // logo) is not the person's: it is neither listed as theirs nor erased with them.
+      if (!options.excludeShared) return { kind: 'objects', count: rows.length, items, linkedFiles: [...linked] };
+      // Erase: a file that an object outside the person's records also refers to (a shared
+      // placeholder, a logo) is not the person's; it stays, and the answer names it.
       fold ??= unicodeLowerSql(db);
       const shared = await filesUsedElsewhere(
         trx ?? db,
@@ -82,7 +83,13 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
         [...linked],
         rows.map((r) => r.id),
       );
-      return { kind: 'objects', count: rows.length, items, linkedFiles: [...linked].filter((f) => !shared.has(f)) };
+      return {
+        kind: 'objects',
+        count: rows.length,
+        items,
+        linkedFiles: [...linked].filter((f) => !shared.has(f)),
+        sharedFiles: [...shared],
+      };
     },
     async *records(identifier, options) {
       for (const row of await matching(identifier, options.classes, db))
