@@ -81,6 +81,7 @@ export {
 
 // Data, writes and what they announce.
 export { databaseAnswers, inTransaction, type Db, type Tx, type WriteOptions } from './database.ts';
+export { unicodeLowerSql } from './text-fold.ts';
 export { diffForAudit, type AuditContext, type AuditEntry, type AuditFieldRules, type AuditWriter } from './audit.ts';
 export type { ChangeActor, RecordChange, RecordChangeSubscriber, RecordHooks } from './record-hooks.ts';
 

@@ -143,7 +143,7 @@ export const AssetsConfig = Type.Object({
       pattern: '^https?://[^\\s]+$',
       maxLength: 500,
       description:
-        'asset-processor base URL with its /api/v1 prefix, e.g. http://asset-processor:3002/api/v1: core-api reads and stores website bundle files there (with DAM_SERVICE_TOKEN); unset: in this process',
+        "asset-processor base URL with its /api/v1 prefix, e.g. http://asset-processor:3002/api/v1: core-api reads and stores website bundle files and finds, exports and erases data subjects' files there (with DAM_SERVICE_TOKEN); unset: in this process",
     }),
   ),
   DAM_PUBLIC_BASE_URL: BaseUrl(

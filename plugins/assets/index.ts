@@ -16,7 +16,8 @@ import { storageRoutes } from './routes/storage.ts';
 import { provideAssetLibrary } from './services/asset-library-provider.ts';
 import { assetBundleFiles, assetPublishFiles, remoteBundleFiles } from './services/bundle-files.ts';
 import { bundleFileRoutes } from './routes/bundle-files.ts';
-import { assetDataSubjectSource } from './services/data-subject.ts';
+import { dataSubjectFileRoutes } from './routes/data-subject.ts';
+import { localDataSubjectSource, remoteDataSubjectSource } from './services/data-subject.ts';
 import { createAssetServices } from './services/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -51,24 +52,19 @@ export default definePlugin({
   provides: {
     assetLibrary: ({ services }): AssetLibrary => provideAssetLibrary(services),
   },
-  // Library files a website bundle carries (the bundles plugin's registry); with ASSET_SERVICE_URL
-  // (core-api in the split deployment) they come from the asset-processor over HTTP.
+  // With ASSET_SERVICE_URL (core-api in the split deployment) both ask the asset-processor over HTTP
+  // through one client (services/asset-service-client.ts) instead of the local store.
   contributes: {
+    // Library files a website bundle carries (the bundles plugin's registry).
     websiteBundleFiles: ({ services: s }) =>
-      s.config.ASSET_SERVICE_URL && s.config.DAM_SERVICE_TOKEN
-        ? remoteBundleFiles(s.config.ASSET_SERVICE_URL, s.config.DAM_SERVICE_TOKEN, s.config.ASSET_MAX_FILE_BYTES)
-        : assetBundleFiles(s),
+      s.serviceClient ? remoteBundleFiles(s.serviceClient, s.config.ASSET_MAX_FILE_BYTES) : assetBundleFiles(s),
     // The public files a website's pages use, for static builds (publish plugin).
     sitePublishFiles: ({ services: s }) => assetPublishFiles(s),
     // A person's files (metadata, uploader, attached to their objects), for the data-subject plugin.
     dataSubjectSources: ({ services, db, users, recordHooks }) =>
-      assetDataSubjectSource({
-        db,
-        users,
-        recordHooks,
-        storage: services.storage,
-        invalidate: (paths) => services.delivery.invalidate(paths),
-      }),
+      services.serviceClient
+        ? remoteDataSubjectSource(services.serviceClient)
+        : localDataSubjectSource(services, { db, users, recordHooks }),
   },
   // An unreachable store does not stop the process: its routes answer 503 until the store is back.
   async onStart({ services, log }) {
@@ -78,7 +74,7 @@ export default definePlugin({
     await services.storage.close();
     await services.mirrorTarget?.close();
   },
-  async routes(app, { services }) {
+  async routes(app, { services, db, users, recordHooks }) {
     await libraryRoutes(app, services);
     await folderRoutes(app, services);
     await storageRoutes(app, services);
@@ -89,6 +85,7 @@ export default definePlugin({
     await formRoutes(app, services);
     await mirrorRoutes(app, services);
     await bundleFileRoutes(app, services);
+    await dataSubjectFileRoutes(app, services, localDataSubjectSource(services, { db, users, recordHooks }));
   },
   jobs: [
     // Staged form-upload bytes never attached are removed after UPLOAD_STAGING_TTL_SECONDS (~2 h).

@@ -15,7 +15,7 @@ import { createDataSubjectServices } from './services/index.ts';
 export default definePlugin({
   id: 'data-subject',
   processes: ['core-api'],
-  needs: ['audit', 'clock', 'secretBox', 'dataSubjectSources'],
+  needs: ['db', 'audit', 'clock', 'secretBox', 'dataSubjectSources'],
   collects: ['dataSubjectSources'],
   permissions: DATA_SUBJECT_PERMISSIONS,
   config: DataSubjectConfig,

@@ -16,6 +16,12 @@ export interface DataSubjectOptions {
   limit?: number;
   /** Files (asset ids, uuids or paths) that records of `records` sources refer to (the files source). */
   linkedFiles?: readonly string[];
+  /**
+   * Erase (and its dry run): leave out of `linkedFiles` the files that records outside the person's
+   * also refer to (a shared placeholder), naming them in `sharedFiles` instead. Search and export list
+   * every attached file and skip this check (it costs a lookup per file).
+   */
+  excludeShared?: boolean;
 }
 
 /** One record a source found. */
@@ -44,6 +50,8 @@ export interface DataSubjectFindings {
   items: DataSubjectItem[];
   /** Files every found record refers to (not only the listed ones): the files source finds them too. */
   linkedFiles?: string[];
+  /** With `excludeShared`: attached files that other records use too (kept, never erased). */
+  sharedFiles?: string[];
 }
 
 /** What an erase of one source did (or, in a dry run, would do). */

@@ -1,4 +1,4 @@
-import type { Db, PluginContributions, Tx } from '../../kernel/index.ts';
+import { type Db, type PluginContributions, type Tx, unicodeLowerSql } from '../../kernel/index.ts';
 import type { ObjectRow } from './model.ts';
 import { changeActorOf } from './services/actor.ts';
 import { findClassById } from './store/class-store.ts';
@@ -23,22 +23,10 @@ interface MatchRow extends ObjectRow {
  * the collector erases them first; a row whose file could not be deleted stays.
  */
 export function objectDataSubjectSource(services: DataServices, db: Db): Source {
+  let fold: Promise<(expression: string) => string> | undefined;
   const matching = async (identifier: string, classes: readonly string[] | undefined, q: Tx | Db) => {
-    const needle = identifier.trim().toLowerCase();
-    const like = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const query = q('data_objects as o')
-      .join('data_classes as c', 'c.id', 'o.class_id')
-      .select('o.*', 'c.name as class_name')
-      // The LIKE is the cheap filter (a trigram index on it is what a large installation adds, see
-      // README); the JSON path keeps only whole string values.
-      .whereRaw('lower(o.attributes::text) like ?', [like])
-      .whereRaw(
-        `jsonb_path_exists(lower(o.attributes::text)::jsonb, '$.** \\? (@ == $v)', jsonb_build_object('v', ?::text))`,
-        [needle],
-      )
-      .orderBy('o.updated_at', 'desc')
-      .limit(SCAN_CAP);
-    if (classes?.length) void query.whereIn('c.name', classes as string[]);
+    fold ??= unicodeLowerSql(db);
+    const query = objectMatchQuery(q, await fold, identifier, classes).limit(SCAN_CAP);
     return (await query) as MatchRow[];
   };
 
@@ -85,7 +73,23 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
             files,
           });
       }
-      return { kind: 'objects', count: rows.length, items, linkedFiles: [...linked] };
+      if (!options.excludeShared) return { kind: 'objects', count: rows.length, items, linkedFiles: [...linked] };
+      // Erase: a file that an object outside the person's records also refers to (a shared
+      // placeholder, a logo) is not the person's; it stays, and the answer names it.
+      fold ??= unicodeLowerSql(db);
+      const shared = await filesUsedElsewhere(
+        trx ?? db,
+        await fold,
+        [...linked],
+        rows.map((r) => r.id),
+      );
+      return {
+        kind: 'objects',
+        count: rows.length,
+        items,
+        linkedFiles: [...linked].filter((f) => !shared.has(f)),
+        sharedFiles: [...shared],
+      };
     },
     async *records(identifier, options) {
       for (const row of await matching(identifier, options.classes, db))
@@ -122,18 +126,20 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
           continue;
         }
         try {
-          await db.transaction(async (trx) => {
+          const deleted = await db.transaction(async (trx) => {
             const current = (await trx('data_objects')
               .where({ id: row.id, class_id: row.class_id })
               .forUpdate()
               .first()) as ObjectRow | undefined;
-            if (!current) return;
+            // Deleted by someone else since the search: nothing to do, nothing to announce or count.
+            if (!current) return false;
             await services.objects.deleteRows(trx, row.class_name, [current], {
               actor: input.actor,
               changeActor: changeActorOf(input.actor),
             });
+            return true;
           });
-          erased++;
+          if (deleted) erased++;
         } catch (err) {
           kept.push({ id: row.id, label, reason: err instanceof Error ? err.message : String(err) });
         }
@@ -156,4 +162,64 @@ export function matchedFields(attributes: Record<string, unknown>, needle: strin
     }
   }
   return out.sort();
+}
+
+/** The text of a whole JSON string value as `attributes::text` shows it (quotes and escapes), for LIKE. */
+export function jsonStringPattern(value: string): string {
+  return `%${JSON.stringify(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Objects (of `classes`, or every class) whose attributes hold `identifier` as a whole string value
+ * anywhere inside, case folded by `fold` (the same rule as the trigram index of migration 0004, so the
+ * LIKE is answered from that index on every class partition). The LIKE is the cheap filter: the value
+ * in quotes as the JSON text shows it (so `"` and `\` in an identifier are found, and `%` and `_` are
+ * only characters); the JSON path test then keeps whole string values only (not keys, not a part of a
+ * longer value). Newest first.
+ */
+export function objectMatchQuery(
+  q: Db | Tx,
+  fold: (expression: string) => string,
+  identifier: string,
+  classes?: readonly string[],
+) {
+  const needle = identifier.trim();
+  const text = fold('o.attributes::text');
+  const query = q('data_objects as o')
+    .join('data_classes as c', 'c.id', 'o.class_id')
+    .select('o.*', 'c.name as class_name')
+    .whereRaw(`${text} LIKE ${fold('?::text')}`, [jsonStringPattern(needle)])
+    .whereRaw(
+      `jsonb_path_exists((${text})::jsonb, '$.** \\? (@ == $v)', jsonb_build_object('v', ${fold('?::text')}))`,
+      [needle],
+    )
+    .orderBy('o.updated_at', 'desc');
+  if (classes?.length) void query.whereIn('c.name', classes as string[]);
+  return query;
+}
+
+/**
+ * Which of `files` an object outside `exclude` also holds as a whole string value (case folded as
+ * above): one statement, planned once, asking each file's question through the trigram index (the
+ * LIKE pattern is made in SQL from the value's JSON text, as `jsonStringPattern` makes it).
+ */
+export async function filesUsedElsewhere(
+  q: Db | Tx,
+  fold: (expression: string) => string,
+  files: readonly string[],
+  exclude: readonly string[],
+): Promise<Set<string>> {
+  if (!files.length) return new Set();
+  const text = fold('o.attributes::text');
+  const pattern = String.raw`'%' || replace(replace(replace(to_json(f.ref)::text, '\', '\\'), '%', '\%'), '_', '\_') || '%'`;
+  const { rows } = await q.raw(
+    `SELECT f.ref FROM unnest(?::text[]) AS f(ref)
+      WHERE EXISTS (
+        SELECT 1 FROM data_objects o
+         WHERE ${text} LIKE ${fold(pattern)}
+           AND NOT (o.id = ANY(?::uuid[]))
+           AND jsonb_path_exists((${text})::jsonb, '$.** \\? (@ == $v)', jsonb_build_object('v', ${fold('f.ref')})))`,
+    [files as string[], exclude as string[]],
+  );
+  return new Set(rows.map((r: { ref: string }) => r.ref));
 }

@@ -80,6 +80,8 @@ describe('container images: Dockerfile and compose.yaml against the spec', () =>
       expect(service.build?.target).to.equal('runtime');
     }
     expect(s.gateway.environment?.GATEWAY_CORE_API_URL).to.equal('http://core-api:3003');
+    // core-api asks the asset-processor for files (website bundles, data-subject requests).
+    expect(s['core-api'].environment?.ASSET_SERVICE_URL).to.equal('http://asset-processor:3002/api/v1');
   });
 
   it('compose: every service writes log files; core-api ships them to the asset-processor, the gateway through core-api', () => {

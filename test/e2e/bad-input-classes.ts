@@ -504,6 +504,25 @@ export const EXEMPT: Array<{ route: string; class: string; probe?: string; reaso
     class: 'well-formed unknown ids',
     reason: 'runner credential (bearer token), not sessions; probed with the token in the plugin',
   })),
+  // The asset service's data-subject routes take the service token only (core-api's data-subject
+  // plugin, which audits and rate-limits, is their one caller): a session gets 401 before the body is
+  // read. plugins/data-subject/test/split.test.ts sends bad bodies with the token.
+  ...['find', 'records', 'erase'].flatMap((name) =>
+    [
+      'wrong body types',
+      'wrong field types',
+      'oversize strings',
+      'unknown fields',
+      'NUL character',
+      'deep nesting',
+      'lone surrogates',
+      'malformed JSON',
+    ].map((cls) => ({
+      route: `POST /api/v1/dam/data-subject/${name}`,
+      class: cls,
+      reason: 'service token only, not sessions; probed with the token in the plugin',
+    })),
+  ),
 ];
 
 /**

@@ -1,5 +1,5 @@
-import { type Dispatcher, request } from 'undici';
-import { HttpError, notFound, type PluginContributions } from '../../../kernel/index.ts';
+import { notFound, type PluginContributions } from '../../../kernel/index.ts';
+import type { AssetServiceClient } from './asset-service-client.ts';
 import type { AssetServices } from './index.ts';
 
 type Files = PluginContributions['websiteBundleFiles'];
@@ -79,38 +79,21 @@ export function assetBundleFiles(s: AssetServices): Files {
  * `DAM_SERVICE_TOKEN`): what core-api uses in the split deployment, where the asset service owns the
  * files. Bytes stream both ways.
  */
-export function remoteBundleFiles(base: string, token: string, maxFileBytes: number): Files {
-  const url = (p: string) => `${base.replace(/\/$/, '')}${p}`;
-  const auth = { authorization: `Bearer ${token}` };
-  const fail = async (what: string, res: Dispatcher.ResponseData) => {
-    const text = await res.body.text();
-    let message = text.slice(0, 300);
-    let code = 'ASSET_SERVICE_ERROR';
-    try {
-      ({ message, code } = JSON.parse(text));
-    } catch {
-      // not a JSON error body: keep the text
-    }
-    // The library's refusals keep their status (a file too large is 413); anything else is the service's fault.
-    const status = res.statusCode >= 400 && res.statusCode < 500 ? res.statusCode : 502;
-    return new HttpError(status, code, `${what}: ${message}`);
-  };
-  const describe: Files['describe'] = async (references) => {
-    const res = await request(url('/dam/bundle-files/describe'), {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ references }),
-    });
-    if (res.statusCode !== 200) throw await fail('asset service', res);
-    return ((await res.body.json()) as { assets: Awaited<ReturnType<Files['describe']>> }).assets;
-  };
+export function remoteBundleFiles(client: AssetServiceClient, maxFileBytes: number): Files {
+  const describe: Files['describe'] = async (references) =>
+    (
+      await client.json<{ assets: Awaited<ReturnType<Files['describe']>> }>(
+        'asset service',
+        'POST',
+        '/dam/bundle-files/describe',
+        { references },
+      )
+    ).assets;
   return {
     maxFileBytes,
     describe,
     async open(id) {
-      const res = await request(url(`/dam/bundle-files/${encodeURIComponent(id)}`), { headers: auth, bodyTimeout: 0 });
-      if (res.statusCode !== 200) throw await fail(`asset ${id}`, res);
-      return res.body;
+      return (await client.stream(`asset ${id}`, `/dam/bundle-files/${encodeURIComponent(id)}`, {})).body;
     },
     async byPath(path) {
       const found = (await describe([path])).find((a) => a.path === path);
@@ -118,13 +101,12 @@ export function remoteBundleFiles(base: string, token: string, maxFileBytes: num
     },
     async store({ body, path, visibility }) {
       const query = new URLSearchParams({ path, visibility }).toString();
-      const res = await request(url(`/dam/bundle-files?${query}`), {
-        method: 'PUT',
-        headers: { ...auth, 'content-type': 'application/octet-stream' },
-        body,
-        bodyTimeout: 0,
-      });
-      if (res.statusCode !== 201) throw await fail(path, res);
+      const res = await client.stream(
+        path,
+        `/dam/bundle-files?${query}`,
+        { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body },
+        201,
+      );
       return (await res.body.json()) as { id: string; path: string };
     },
   };
@@ -136,10 +118,9 @@ export function remoteBundleFiles(base: string, token: string, maxFileBytes: num
  * deployment as for bundles.
  */
 export function assetPublishFiles(s: AssetServices): PluginContributions['sitePublishFiles'] {
-  const files =
-    s.config.ASSET_SERVICE_URL && s.config.DAM_SERVICE_TOKEN
-      ? remoteBundleFiles(s.config.ASSET_SERVICE_URL, s.config.DAM_SERVICE_TOKEN, s.config.ASSET_MAX_FILE_BYTES)
-      : assetBundleFiles(s);
+  const files = s.serviceClient
+    ? remoteBundleFiles(s.serviceClient, s.config.ASSET_MAX_FILE_BYTES)
+    : assetBundleFiles(s);
   return {
     describe: async (references) =>
       (await files.describe(references)).map((a) => ({

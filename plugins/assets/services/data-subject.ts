@@ -1,10 +1,20 @@
-import type { Actor, ChangeActor, Db, PluginContributions, Tx, UserDirectory } from '../../../kernel/index.ts';
+import {
+  type Actor,
+  type ChangeActor,
+  type Db,
+  type PluginContributions,
+  type Tx,
+  type UserDirectory,
+  unicodeLowerSql,
+} from '../../../kernel/index.ts';
+import type { AssetServiceClient } from './asset-service-client.ts';
 import { announceAssetChange } from '../events.ts';
 import { keys, type AssetRow } from '../model.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 import type { RecordHooks } from '../../../kernel/index.ts';
 
 type Source = PluginContributions['dataSubjectSources'];
+type DataSubjectOptions = Parameters<Source['find']>[1];
 
 /** Files one search, export or erase looks at, at most (an erase past it: run it again). */
 const SCAN_CAP = 10_000;
@@ -32,19 +42,27 @@ const changeActorOf = (actor: Actor): ChangeActor =>
  * refer to it.
  */
 export function assetDataSubjectSource(deps: Deps): Source {
+  let folding: Promise<(expression: string) => string> | undefined;
   const matching = async (identifier: string, linked: readonly string[] = [], q: Tx | Db = deps.db) => {
     const needle = identifier.trim().toLowerCase();
+    folding ??= unicodeLowerSql(deps.db);
+    const fold = await folding;
     const uploader = await deps.users.findByEmail(needle);
-    const uuids = linked.filter((r) => /^[0-9a-f-]{36}$/i.test(r));
+    const uuids = linked.filter((r) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(r));
     const rows = (await q('assets')
       .where((w) => {
+        // Case folded in the database by Unicode rules on both sides (lower() of a C-locale database
+        // folds ASCII only).
         void w.whereRaw(
-          `jsonb_path_exists(lower(metadata::text)::jsonb, '$.** \\? (@ == $v)', jsonb_build_object('v', ?::text))`,
-          [needle],
+          `jsonb_path_exists((${fold('metadata::text')})::jsonb, '$.** \\? (@ == $v)', jsonb_build_object('v', ${fold('?::text')}))`,
+          [identifier.trim()],
         );
         if (uploader) void w.orWhere('created_by', uploader.id);
-        if (uuids.length) void w.orWhereIn('id', uuids).orWhereIn('uuid', uuids);
-        if (linked.length) void w.orWhereIn('path', linked as string[]);
+        // One array parameter each: tens of thousands of references stay within PostgreSQL's
+        // 65,535 bind parameters per statement.
+        if (uuids.length)
+          void w.orWhereRaw('id = ANY(?::uuid[])', [uuids]).orWhereRaw('uuid = ANY(?::uuid[])', [uuids]);
+        if (linked.length) void w.orWhereRaw('path = ANY(?::text[])', [linked as string[]]);
       })
       .orderBy('path')
       .limit(SCAN_CAP)) as AssetRow[];
@@ -110,14 +128,81 @@ export function assetDataSubjectSource(deps: Deps): Source {
           });
           continue;
         }
-        await deps.db.transaction(async (trx) => {
-          await trx('assets').where({ id: row.id }).delete();
+        const deleted = await deps.db.transaction(async (trx) => {
+          // Gone meanwhile (deleted by someone else): its delete was announced then, not again here.
+          if (!(await trx('assets').where({ id: row.id }).delete())) return false;
           await announceAssetChange(deps.recordHooks, trx, { kind: 'deleted', row, actor: changeActorOf(input.actor) });
+          return true;
         });
         deps.invalidate([row.path]);
-        erased++;
+        if (deleted) erased++;
       }
       return { kind: 'files', erased, kept };
     },
+  };
+}
+
+/** The source on this process's own library and store (what every process but split core-api uses). */
+export function localDataSubjectSource(
+  services: { storage: ObjectStorage; delivery: { invalidate(paths: string[]): void } },
+  deps: Pick<Deps, 'db' | 'users' | 'recordHooks'>,
+): Source {
+  return assetDataSubjectSource({
+    ...deps,
+    storage: services.storage,
+    invalidate: (paths) => services.delivery.invalidate(paths),
+  });
+}
+
+/** What core-api sends the asset service's data-subject routes (and they accept). */
+export interface RemoteDataSubjectBody {
+  identifier: string;
+  options: { limit?: number; linkedFiles?: string[] };
+  dryRun?: boolean;
+  /** Who erases (the `asset.deleted` events name this actor). */
+  actor?: ChangeActor;
+}
+
+/**
+ * The same source through the asset-processor's service routes (`ASSET_SERVICE_URL`, bearer
+ * `DAM_SERVICE_TOKEN`): core-api's files source in the split deployment, where the asset service owns
+ * the library and its store. Finding, the export's records (streamed as JSON lines) and erasing (bytes
+ * and rows, in the asset service) all happen there; a file it could not delete comes back in `kept`
+ * with its references, so core-api keeps the objects that point at it.
+ */
+export function remoteDataSubjectSource(client: AssetServiceClient): Source {
+  const what = 'asset service (data-subject files)';
+  const body = (identifier: string, options: DataSubjectOptions): RemoteDataSubjectBody => ({
+    identifier,
+    options: { limit: options.limit, linkedFiles: [...(options.linkedFiles ?? [])] },
+  });
+  return {
+    kind: 'files',
+    plugin: 'assets',
+    stage: 'files',
+    find: (identifier, options) => client.json(what, 'POST', '/dam/data-subject/find', body(identifier, options)),
+    async *records(identifier, options) {
+      const res = await client.stream(what, '/dam/data-subject/records', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body(identifier, options)),
+      });
+      const decoder = new TextDecoder();
+      let rest = '';
+      for await (const chunk of res.body) {
+        rest += decoder.decode(chunk as Uint8Array, { stream: true });
+        const lines = rest.split('\n');
+        rest = lines.pop()!;
+        for (const line of lines) if (line) yield JSON.parse(line);
+      }
+      rest += decoder.decode();
+      if (rest) yield JSON.parse(rest);
+    },
+    erase: (identifier, options, input) =>
+      client.json(what, 'POST', '/dam/data-subject/erase', {
+        ...body(identifier, options),
+        dryRun: input.dryRun,
+        actor: changeActorOf(input.actor),
+      }),
   };
 }

@@ -11,6 +11,7 @@ import { BodyBuffers } from './body-buffers.ts';
 import { configureSharp, ImageProcessor } from './images.ts';
 import { LibraryService } from './library.ts';
 import { PresetCatalog } from './presets.ts';
+import { AssetServiceClient } from './asset-service-client.ts';
 import { ServiceAuth } from './service-auth.ts';
 import { FormUploads } from './form-uploads.ts';
 import { UploadRules } from './upload-rules.ts';
@@ -118,9 +119,15 @@ export function createAssetServices(deps: AssetDeps) {
     prefix: cfg.DAM_CDN_MIRROR_KEY_PREFIX,
     library,
   });
+  // core-api in the split deployment: files live in the asset-processor, asked over HTTP.
+  const serviceClient =
+    cfg.ASSET_SERVICE_URL && cfg.DAM_SERVICE_TOKEN
+      ? new AssetServiceClient(cfg.ASSET_SERVICE_URL, cfg.DAM_SERVICE_TOKEN)
+      : null;
   return {
     storage,
     images,
+    serviceClient,
     imageBodies,
     urls,
     auth,

@@ -1,20 +1,33 @@
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
-import { type App, badRequest, type PluginContext, requestContext } from '../../../kernel/index.ts';
+import { type App, badRequest, type PluginContext, requestContext, unavailable } from '../../../kernel/index.ts';
 import type { DataSubjectConfig } from '../config.ts';
 import { DATA_SUBJECT_MANAGE } from '../permissions.ts';
 import type { DataSubjectOptions } from '../ports.ts';
 import type { DataSubjectServices } from '../services/index.ts';
 import { exportFileName } from '../services/requests.ts';
 
-type Context = PluginContext<'audit' | 'clock' | 'secretBox', never, typeof DataSubjectConfig, DataSubjectServices>;
+type Context = PluginContext<
+  'db' | 'audit' | 'clock' | 'secretBox',
+  never,
+  typeof DataSubjectConfig,
+  DataSubjectServices
+>;
 
 /** Every route of the plugin starts here: one prefix for a profile (the public sandbox) to block. */
 export const DATA_SUBJECT_PREFIX = '/data-subject';
 /** The key of the HMAC standing for the identifier in audit rows. */
 const FINGERPRINT_KEY = 'DATA_SUBJECT_FINGERPRINT_KEY';
 
-const Identifier = Type.String({ minLength: 1, maxLength: 320, description: 'whole value, compared without case' });
+// Checked by the schema, before the request counts as a scan: something besides spaces, and no control
+// characters (a NUL cannot even be stored in PostgreSQL text; a tab or a line break is never part of a
+// value a person is found by).
+const Identifier = Type.String({
+  minLength: 1,
+  maxLength: 320,
+  pattern: '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$',
+  description: 'whole value, compared without case; at most 320 characters, no control characters, not blank',
+});
 const Options = Type.Object(
   {
     classes: Type.Optional(
@@ -68,18 +81,25 @@ export async function dataSubjectRoutes(app: App, { services, audit, clock, secr
       message: 'Too many data-subject scans; try again later',
     },
   };
-  const targetOf = (identifier: string) => ({
-    targetType: 'data_subject',
-    targetId: secretBox.fingerprint(FINGERPRINT_KEY, identifier.toLowerCase()),
-  });
+  // The audit target, made before any work: without the key (production, unset) the request answers
+  // 503 naming it before a source is asked, so no scan or erase ever runs that could not be audited.
+  const targetOf = (identifier: string) => {
+    if (!secretBox.hasKey(FINGERPRINT_KEY))
+      throw unavailable(
+        `${FINGERPRINT_KEY} is not set: data-subject requests are audited with a keyed fingerprint of the identifier and cannot run without it`,
+        'SECRET_KEY_MISSING',
+      );
+    return { targetType: 'data_subject', targetId: secretBox.fingerprint(FINGERPRINT_KEY, identifier.toLowerCase()) };
+  };
 
   app.post(`${DATA_SUBJECT_PREFIX}/search`, { config, schema: { body: SearchBody } }, async (request) => {
     const identifier = subject(request.body.identifier);
+    const target = targetOf(identifier);
     const options: DataSubjectOptions = request.body.options ?? {};
     const answer = await services.requests.search(identifier, options);
     await audit.record(requestContext(request), {
       action: 'data_subject.search',
-      ...targetOf(identifier),
+      ...target,
       after: { counts: answer.counts, options: { ...options } },
     });
     return answer;
@@ -87,6 +107,7 @@ export async function dataSubjectRoutes(app: App, { services, audit, clock, secr
 
   app.post(`${DATA_SUBJECT_PREFIX}/export`, { config, schema: { body: SearchBody } }, async (request, reply) => {
     const identifier = subject(request.body.identifier);
+    const target = targetOf(identifier);
     const options: DataSubjectOptions = request.body.options ?? {};
     const chunks = services.requests.exportChunks(identifier, options, clock.now());
     // The first piece is made before the headers go, so a failing source still answers with an error body.
@@ -97,7 +118,7 @@ export async function dataSubjectRoutes(app: App, { services, audit, clock, secr
       yield* chunks;
       await audit.record(ctx, {
         action: 'data_subject.export',
-        ...targetOf(identifier),
+        ...target,
         after: { options: { ...options } },
       });
     }
@@ -113,11 +134,14 @@ export async function dataSubjectRoutes(app: App, { services, audit, clock, secr
     const dryRun = request.body.dryRun !== false;
     if (!dryRun && request.body.confirm?.trim() !== identifier)
       throw badRequest('confirm must repeat the identifier to erase for real', 'confirm', 'CONFIRMATION_REQUIRED');
+    const target = targetOf(identifier);
     const options: DataSubjectOptions = request.body.options ?? {};
-    const answer = await services.requests.erase(identifier, options, dryRun, request.actor);
+    const erase = () => services.requests.erase(identifier, options, dryRun, request.actor);
+    // A dry run changes nothing and runs beside anything; a real run is alone for its subject.
+    const answer = dryRun ? await erase() : await services.eraseLock.run(target.targetId, erase);
     await audit.record(requestContext(request), {
       action: 'data_subject.erase',
-      ...targetOf(identifier),
+      ...target,
       after: { dryRun, erased: answer.erased, kept: answer.kept.length, complete: answer.complete },
     });
     return answer;

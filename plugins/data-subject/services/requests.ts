@@ -36,6 +36,8 @@ export interface EraseAnswer {
   erased: Record<string, number>;
   kept: Array<{ kind: string; id: string; label: string; reason: string }>;
   reportedOnly: Record<string, number>;
+  /** Files attached to the person's records that other records use too: left in place. */
+  sharedFiles: string[];
   /** True when nothing stayed: a re-run would find nothing more to erase. */
   complete: boolean;
   notSearched: NotSearched[];
@@ -70,7 +72,7 @@ export class DataSubjectRequests {
 
   /** The export's JSON text in pieces: records of each kind as the sources yield them, never buffered whole. */
   async *exportChunks(identifier: string, options: DataSubjectOptions, generatedAt: Date): AsyncGenerator<string> {
-    const linkedFiles = await this.linkedFiles(identifier, options);
+    const { linkedFiles } = await this.linkedFiles(identifier, options);
     yield `{"generatedAt":${JSON.stringify(generatedAt.toISOString())},"notSearched":${JSON.stringify(this.notSearched())},"records":{`;
     let firstKind = true;
     for (const source of this.ordered()) {
@@ -88,7 +90,7 @@ export class DataSubjectRequests {
   }
 
   async erase(identifier: string, options: DataSubjectOptions, dryRun: boolean, actor: Actor): Promise<EraseAnswer> {
-    const linkedFiles = await this.linkedFiles(identifier, options);
+    const { linkedFiles, sharedFiles } = await this.linkedFiles(identifier, { ...options, excludeShared: true });
     const erased: Record<string, number> = {};
     const kept: EraseAnswer['kept'] = [];
     const reportedOnly: Record<string, number> = {};
@@ -113,6 +115,7 @@ export class DataSubjectRequests {
       erased,
       kept,
       reportedOnly,
+      sharedFiles,
       complete: kept.length === 0,
       notSearched: this.notSearched(),
       notTouched: NOT_TOUCHED,
@@ -125,13 +128,21 @@ export class DataSubjectRequests {
     return [...all.filter((s) => s.stage === 'files'), ...all.filter((s) => s.stage !== 'files')];
   }
 
-  /** Files that the person's records (of every non-file source) refer to. */
-  private async linkedFiles(identifier: string, options: DataSubjectOptions): Promise<string[]> {
+  /** Files that the person's records (of every non-file source) refer to, and (erase) those shared. */
+  private async linkedFiles(
+    identifier: string,
+    options: DataSubjectOptions,
+  ): Promise<{ linkedFiles: string[]; sharedFiles: string[] }> {
     const linked = new Set<string>();
+    const shared = new Set<string>();
     for (const source of this.ordered())
-      if (source.stage !== 'files')
-        for (const f of (await source.find(identifier, { ...options, limit: 1 })).linkedFiles ?? []) linked.add(f);
-    return [...linked];
+      if (source.stage !== 'files') {
+        const found = await source.find(identifier, { ...options, limit: 1 });
+        for (const f of found.linkedFiles ?? []) linked.add(f);
+        for (const f of found.sharedFiles ?? []) shared.add(f);
+      }
+    for (const f of shared) linked.delete(f);
+    return { linkedFiles: [...linked], sharedFiles: [...shared].sort() };
   }
 
   private async findAll(identifier: string, options: DataSubjectOptions): Promise<DataSubjectFindings[]> {
@@ -141,7 +152,7 @@ export class DataSubjectRequests {
     const linkedFiles = [...new Set(out.flatMap((f) => f.linkedFiles ?? []))];
     for (const s of this.ordered().filter((x) => x.stage === 'files'))
       out.push(await s.find(identifier, { ...options, linkedFiles }));
-    return out.map(({ linkedFiles: _, ...f }) => f);
+    return out.map(({ linkedFiles: _, sharedFiles: __, ...f }) => f);
   }
 }
 

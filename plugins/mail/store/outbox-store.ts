@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../../../kernel/index.ts';
+import { type Db, type Tx, unicodeLowerSql } from '../../../kernel/index.ts';
 
 export type MailStatus = 'queued' | 'retrying' | 'sent' | 'failed';
 export const FINISHED: readonly MailStatus[] = ['sent', 'failed'];
@@ -105,6 +105,9 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * runs out.
  */
 export class OutboxStore {
+  /** Lower-casing by Unicode rules in the database (the text search of a data subject). */
+  private fold: Promise<(expression: string) => string> | undefined;
+
   constructor(private readonly db: Db) {}
 
   /** A queued row, due at `dueAt` (default: now). */
@@ -257,7 +260,7 @@ export class OutboxStore {
     limit: number,
     trx?: Tx,
   ): Promise<{ rows: Array<Pick<OutboxRow, 'id' | 'created_at' | 'subject' | 'recipients'>>; total: number }> {
-    const q = this.personQuery(address, lookInsideText, trx);
+    const q = this.personQuery(address, lookInsideText, await this.folding(), trx);
     const [rows, [{ total }]] = await Promise.all([
       q.clone().select('id', 'created_at', 'subject', 'recipients').orderBy('seq', 'desc').limit(limit),
       q.clone().count<{ total: string }[]>({ total: '*' }),
@@ -267,26 +270,40 @@ export class OutboxStore {
 
   /** The whole rows of a person (the export), newest first, sealed secrets left out. */
   async recordsForPerson(address: string, lookInsideText: boolean, limit: number, trx?: Tx): Promise<OutboxRow[]> {
-    const rows: OutboxRow[] = await this.personQuery(address, lookInsideText, trx).orderBy('seq', 'desc').limit(limit);
+    const rows: OutboxRow[] = await this.personQuery(address, lookInsideText, await this.folding(), trx)
+      .orderBy('seq', 'desc')
+      .limit(limit);
     return rows.map((r) => ({ ...r, secrets_sealed: null }));
   }
 
   /** Deletes a person's rows (or counts them when `dryRun`); answers how many. */
   async eraseForPerson(address: string, lookInsideText: boolean, dryRun: boolean, trx?: Tx): Promise<number> {
-    const q = this.personQuery(address, lookInsideText, trx);
+    const q = this.personQuery(address, lookInsideText, await this.folding(), trx);
     if (dryRun) return Number((await q.count<{ total: string }[]>({ total: '*' }))[0].total);
     return q.delete();
   }
 
-  /** Rows whose to or cc is `address` (whole value, any case), optionally also a word in subject or body. */
-  private personQuery(address: string, lookInsideText: boolean, trx?: Tx) {
+  private folding() {
+    this.fold ??= unicodeLowerSql(this.db);
+    return this.fold;
+  }
+
+  /**
+   * Rows whose to or cc is `address` (whole value, any case), optionally also a word in subject or body.
+   * Recipients are stored lower-cased (JavaScript's Unicode rules, as `address` is here); subject and
+   * text are lower-cased in the database by Unicode rules (a `C`-locale database's `~*` folds ASCII
+   * only), and the address is matched as written: every regular-expression character is escaped.
+   */
+  private personQuery(address: string, lookInsideText: boolean, fold: (expression: string) => string, trx?: Tx) {
     const lower = address.toLowerCase();
     return (trx ?? this.db)('mail_outbox').where((w) => {
       void w.whereRaw('recipients @> array[?]::text[]', [lower]);
       if (lookInsideText) {
         // A word: the whole value between non-word characters (not part of a longer address).
         const pattern = `(^|[^[:alnum:]._%+-])${lower.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^[:alnum:]._%+-])`;
-        void w.orWhereRaw('subject ~* ?', [pattern]).orWhereRaw('text ~* ?', [pattern]);
+        void w
+          .orWhereRaw(`${fold('subject')} ~ ${fold('?::text')}`, [pattern])
+          .orWhereRaw(`${fold('text')} ~ ${fold('?::text')}`, [pattern]);
       }
     });
   }

@@ -442,6 +442,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dam/data-subject/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        actor?: {
+                            id: string | null;
+                            type: "user" | "system";
+                        };
+                        dryRun?: boolean;
+                        identifier: string;
+                        options: {
+                            limit?: number;
+                            linkedFiles?: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dam/data-subject/find": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        actor?: {
+                            id: string | null;
+                            type: "user" | "system";
+                        };
+                        dryRun?: boolean;
+                        identifier: string;
+                        options: {
+                            limit?: number;
+                            linkedFiles?: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dam/data-subject/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        actor?: {
+                            id: string | null;
+                            type: "user" | "system";
+                        };
+                        dryRun?: boolean;
+                        identifier: string;
+                        options: {
+                            limit?: number;
+                            linkedFiles?: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dam/ensure-bucket": {
         parameters: {
             query?: never;
@@ -8199,7 +8343,7 @@ export interface paths {
                         confirm?: string;
                         /** @description true unless false is given */
                         dryRun?: boolean;
-                        /** @description whole value, compared without case */
+                        /** @description whole value, compared without case; at most 320 characters, no control characters, not blank */
                         identifier: string;
                         options?: {
                             /** @description objects only of these classes (by name); absent: every class */
@@ -8248,7 +8392,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description whole value, compared without case */
+                        /** @description whole value, compared without case; at most 320 characters, no control characters, not blank */
                         identifier: string;
                         options?: {
                             /** @description objects only of these classes (by name); absent: every class */
@@ -8297,7 +8441,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description whole value, compared without case */
+                        /** @description whole value, compared without case; at most 320 characters, no control characters, not blank */
                         identifier: string;
                         options?: {
                             /** @description objects only of these classes (by name); absent: every class */
