@@ -4,6 +4,7 @@ import { announcePage } from '../events.ts';
 import { redactSecrets } from '../routes/public.ts';
 import { BUNDLE_COLUMNS, type BundleTable, ContentBundleStore } from '../store/bundle.ts';
 import type { ContentServices } from './index.ts';
+import { checkBundleShapes } from './bundle-shapes.ts';
 import { validateNodeTree } from './node-tree.ts';
 
 type Part = PluginContributions['websiteBundleParts'];
@@ -39,6 +40,7 @@ export function contentBundlePart(
   const enforcePublish = cfg.ENFORCE_PUBLISH_PERMISSION;
   // Node trees pass the same checks as the editor's saves (no script, raw HTML or javascript: links).
   const checkTrees = (m: Row) => {
+    checkBundleShapes(m);
     for (const section of ['pages', 'snippets'])
       list(m, section).forEach((r, i) => {
         if (r.content !== undefined) validateNodeTree(r.content, `${section}.${i}.content`, cfg.CONTENT_MAX_TREE_BYTES);
@@ -65,6 +67,7 @@ export function contentBundlePart(
       plan.counts.website = site ? 1 : 0;
       for (const [section] of SECTIONS) plan.counts[section] = list(manifest, section).length;
       if (!site) return plan;
+      s.websites.checkRoot(ctx.rootPath);
       const taken = await store.websiteAt(ctx.rootPath);
       const action = taken
         ? {
@@ -87,6 +90,7 @@ export function contentBundlePart(
       checkTrees(manifest);
       const { trx, ids } = ctx;
       ctx.current = { kind: 'website', name: ctx.rootPath };
+      s.websites.checkRoot(ctx.rootPath);
       if (await store.websiteAt(ctx.rootPath, trx))
         throw conflict(`A website already has the root path ${ctx.rootPath}`, 'ROOT_PATH_TAKEN', 'rootPath');
       const websiteId = randomUUID();
