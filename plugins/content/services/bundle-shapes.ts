@@ -32,7 +32,8 @@ const SECTIONS: ReadonlyArray<[string, TSchema]> = [
         title: Name,
         dynamic: Bool,
         dataClass: Opt(Type.String({ minLength: 1, maxLength: 200 })),
-        seo: Opt(Seo),
+        // Typed where known; keys a newer or older version wrote pass (a site exported before a field was dropped).
+        seo: Opt(Type.Object(Seo.properties, open)),
         inSitemap: Bool,
         indexable: Bool,
         published: Bool,
