@@ -101,10 +101,19 @@ describe('bundles: hostile manifests are refused with a 4xx naming the problem, 
 
   it('records the database refuses answer 4xx naming the record (never 500) and roll everything back', async () => {
     const before = await footprint(t);
-    const twice = await importJson(manifest({ pages: [page({ title: 'One' }), page({ title: 'Two' })] }));
+    const doubled = manifest({ pages: [page({ title: 'One' }), page({ title: 'Two' })] });
+    const report = await importJson(doubled, '?dryRun=1');
+    expect(report.statusCode, report.body).to.equal(200);
+    expect(report.json().actions).to.deep.include({
+      kind: 'page',
+      name: '/a',
+      action: 'conflict',
+      reason: 'two pages of the bundle have the path /a in en',
+    });
+    const twice = await importJson(doubled);
     expect(twice.statusCode, twice.body).to.equal(409);
-    expect(twice.json()).to.include({ code: 'IMPORT_ROLLED_BACK', field: 'page' });
-    expect(twice.json().message).to.contain('page "/a"');
+    expect(twice.json().code).to.equal('IMPORT_CONFLICT');
+    expect(twice.json().message).to.contain('page /a');
 
     const dangling = await importJson(manifest({ websitePaths: [{ label: 'Menu', pageId: 'not-an-id' }] }));
     expect(dangling.statusCode, dangling.body).to.equal(400);

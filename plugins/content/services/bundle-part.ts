@@ -79,6 +79,23 @@ export function contentBundlePart(
         : { kind: 'website', name: ctx.rootPath, action: 'create' as const };
       plan.actions.push(action);
       if (taken) plan.blocking.push(action);
+      // Two pages on one path and language would fail the apply: the report says so first.
+      const seen = new Set<string>();
+      for (const p of list(manifest, 'pages')) {
+        const at = `${String(p.locale)} ${String(p.path)}`;
+        if (!seen.has(at)) {
+          seen.add(at);
+          continue;
+        }
+        const twice = {
+          kind: 'page',
+          name: String(p.path),
+          action: 'conflict' as const,
+          reason: `two pages of the bundle have the path ${String(p.path)} in ${String(p.locale)}`,
+        };
+        plan.actions.push(twice);
+        plan.blocking.push(twice);
+      }
       const published = list(manifest, 'pages').filter((p) => p.published).length;
       if (published && enforcePublish && !ctx.mayPublish)
         plan.warnings.push(`${published} published pages are imported as drafts: publishing needs objects:publish`);

@@ -52,18 +52,18 @@ describe('identity: single sign-on against hostile input', () => {
       answers.map((a) => a.statusCode),
       answers.map((a) => a.body).join('\n'),
     ).to.deep.equal([302, 302]);
-    const users = await t.db('users').whereRaw('lower(email) = lower(?)', [p.email]);
+    const users = await t.db('users').whereRaw('lower(email) = lower(?)', [p.email!]);
     expect(users).to.have.length(1);
     expect(await t.db('identity_oidc_links').where({ user_id: users[0].id })).to.have.length(1);
   });
 
   it('an account stored long ago with another letter case is linked, not duplicated (no 500)', async () => {
     const p = person(provider);
-    const old = await t.createUser({ email: p.email.toUpperCase(), roles: ['viewer'] });
+    const old = await t.createUser({ email: p.email!.toUpperCase(), roles: ['viewer'] });
     const res = await ssoSignIn(t, provider, p.login);
     expect(res.statusCode, res.body).to.equal(302);
     const links = await t.db('identity_oidc_links').where({ user_id: old.id });
     expect(links).to.have.length(1);
-    expect(await t.db('users').whereRaw('lower(email) = lower(?)', [p.email])).to.have.length(1);
+    expect(await t.db('users').whereRaw('lower(email) = lower(?)', [p.email!])).to.have.length(1);
   });
 });
