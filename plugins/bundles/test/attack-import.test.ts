@@ -12,6 +12,9 @@ async function footprint(t: TestKernel) {
     pages: await count('content_pages'),
     paths: await count('content_website_paths'),
     themes: await count('content_themes'),
+    layouts: await count('content_layouts'),
+    classes: await count('data_classes'),
+    objects: await count('data_objects'),
     audit: await count('audit_log'),
   };
 }
@@ -78,6 +81,42 @@ describe('bundles: hostile manifests are refused with a 4xx naming the problem, 
     await refusedBoth(
       (q) => importJson(manifest({ websitePaths: [{ label: 'x', path: 'javascript:alert(1)' }] }), q),
       'websitePaths.0.path',
+    );
+  });
+
+  it('a layout region the layout editor would refuse (script link) and odd theme values are refused', async () => {
+    const region = { type: 'a', props: { href: 'javascript:alert(document.cookie)' }, children: [] };
+    await refusedBoth(
+      (q) => importJson(manifest({ websiteTemplates: [{ name: 'L', regions: { header: region } }] }), q),
+      'websiteTemplates.0.regions.header.props.href',
+    );
+    await refusedBoth(
+      (q) => importJson(manifest({ websiteTemplates: [{ name: 'L', regions: { sidebar: null } }] }), q),
+      'websiteTemplates.0.regions.sidebar',
+    );
+    await refusedBoth((q) => importJson(manifest({ themes: [{ name: 'T', colors: 5 }] }), q), 'themes.0.colors');
+  });
+
+  it('data objects and classes of the wrong shape are refused (a number for a key was a 500)', async () => {
+    const cls = { id: 'c1', name: 'Thing', label: 'Thing', fields: [{ name: 'title', type: 'text' }] };
+    const object = (fields: Record<string, unknown>) => ({
+      id: 'o1',
+      className: 'Thing',
+      key: 'a',
+      attributes: {},
+      ...fields,
+    });
+    await refusedBoth(
+      (q) => importJson(manifest({ dataClasses: [cls], dataObjects: [object({ key: 5 })] }), q),
+      'dataObjects.0.key',
+    );
+    await refusedBoth(
+      (q) => importJson(manifest({ dataClasses: [cls], dataObjects: [object({ parentId: {} })] }), q),
+      'dataObjects.0.parentId',
+    );
+    await refusedBoth(
+      (q) => importJson(manifest({ dataClasses: [{ ...cls, viewConfig: 5 }] }), q),
+      'dataClasses.0.viewConfig',
     );
   });
 

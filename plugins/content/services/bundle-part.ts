@@ -40,7 +40,7 @@ export function contentBundlePart(
   const enforcePublish = cfg.ENFORCE_PUBLISH_PERMISSION;
   // Node trees pass the same checks as the editor's saves (no script, raw HTML or javascript: links).
   const checkTrees = (m: Row) => {
-    checkBundleShapes(m);
+    checkBundleShapes(m, cfg.CONTENT_MAX_TREE_BYTES);
     for (const section of ['pages', 'snippets'])
       list(m, section).forEach((r, i) => {
         if (r.content !== undefined) validateNodeTree(r.content, `${section}.${i}.content`, cfg.CONTENT_MAX_TREE_BYTES);
