@@ -132,7 +132,9 @@ const rows = <T>(manifest: Record<string, unknown>, section: string) =>
 export function checkBundleShapes(manifest: Record<string, unknown>, maxTreeBytes: number): void {
   if (manifest.website !== undefined) refuse(Website, manifest.website, 'website');
   for (const [section, schema] of SECTIONS)
-    rows(manifest, section).forEach((row, i) => refuse(schema, row, `${section}.${i}`));
+    rows(manifest, section).forEach((row, i) => {
+      refuse(schema, row, `${section}.${i}`);
+    });
   rows<Static<typeof Layout>>(manifest, 'websiteTemplates').forEach((layout, i) => {
     for (const [name, tree] of Object.entries(layout.regions ?? {}))
       if (!(REGIONS as readonly string[]).includes(name))
