@@ -1,4 +1,6 @@
-import { type Db, isUuid, type PermissionRegistry, type PluginContributions } from '../../kernel/index.ts';
+import { type TSchema, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { badRequest, type Db, isUuid, type PermissionRegistry, type PluginContributions } from '../../kernel/index.ts';
 import type { ClassRow, ComponentRow, FieldDef, ObjectRow } from './model.ts';
 import { DATA_KEYS } from './permissions.ts';
 import type { DataServices } from './services/index.ts';
@@ -23,6 +25,53 @@ interface BundleObject {
   parentId: string | null;
   published: boolean;
   attributes: Record<string, unknown>;
+}
+
+const Text = (max: number) => Type.Union([Type.Null(), Type.String({ maxLength: max })]);
+const open = { additionalProperties: true };
+/** What an import writes of each section, typed (the services check values; these are the shapes). */
+const SHAPES: ReadonlyArray<[string, TSchema]> = [
+  ['dataComponents', Type.Object({ id: Type.Optional(Type.String({ maxLength: 200 })) }, open)],
+  [
+    'dataClasses',
+    Type.Object(
+      {
+        id: Type.Optional(Type.String({ maxLength: 200 })),
+        viewConfig: Type.Optional(Type.Union([Type.Null(), Type.Object({}, open)])),
+      },
+      open,
+    ),
+  ],
+  [
+    'dataObjects',
+    Type.Object(
+      {
+        id: Type.Optional(Type.String({ maxLength: 200 })),
+        className: Type.String({ minLength: 1, maxLength: 200 }),
+        translationGroupId: Type.Optional(Text(200)),
+        locale: Type.Optional(Text(35)),
+        key: Type.Optional(Text(1000)),
+        parentId: Type.Optional(Text(200)),
+        published: Type.Optional(Type.Boolean()),
+        attributes: Type.Optional(Type.Union([Type.Null(), Type.Object({}, open)])),
+      },
+      open,
+    ),
+  ],
+];
+
+/** 400 naming the first field of a data section that has the wrong type (`dataObjects.3.key`). */
+function checkShapes(manifest: Record<string, unknown>): void {
+  for (const [section, schema] of SHAPES) {
+    const items = manifest[section];
+    if (!Array.isArray(items)) continue;
+    items.forEach((item, i) => {
+      if (Value.Check(schema, item)) return;
+      const first = [...Value.Errors(schema, item)][0];
+      const field = [section, i, ...(first?.path ?? '').split('/').filter(Boolean)].join('.');
+      throw badRequest(`${field}: ${first?.message ?? 'not valid'}`, field, 'INVALID_MANIFEST');
+    });
+  }
 }
 
 const sameFields = (a: readonly FieldDef[], b: readonly FieldDef[]) =>
@@ -90,6 +139,7 @@ export function dataBundlePart(s: DataServices, db: Db, permissions: PermissionR
     },
     async plan(manifest, ctx) {
       const plan: Plan = { counts: {}, actions: [], warnings: [], blocking: [] };
+      checkShapes(manifest);
       // Creating a definition needs the key its own route needs: objects:write alone never adds classes.
       const mayDefine = permissions.allows(ctx.actor, DATA_KEYS.classesManage);
       const classes = new Map((await store.classes()).map((c) => [c.name, c]));
@@ -137,6 +187,7 @@ export function dataBundlePart(s: DataServices, db: Db, permissions: PermissionR
       return plan;
     },
     async apply(manifest, ctx) {
+      checkShapes(manifest);
       const { trx, ids } = ctx;
       const existingComponents = new Map((await store.components()).map((c) => [c.name, c]));
       for (const c of list<BundleClass>(manifest, 'dataComponents')) {
@@ -164,7 +215,7 @@ export function dataBundlePart(s: DataServices, db: Db, permissions: PermissionR
       const groups = new Map<string, string>();
       const write = { actor: ctx.actor, changeActor: ctx.changeActor, trx };
       for (const o of list<BundleObject>(manifest, 'dataObjects')) {
-        ctx.current = { kind: 'object', name: o.key ?? o.id };
+        ctx.current = { kind: 'object', name: o.key ?? o.id ?? `${o.className} without a key` };
         const classId = classIds.get(o.className);
         const existing = o.key && classId ? await store.keyed(trx, classId, o.key, o.locale ?? 'en') : undefined;
         if (existing) {

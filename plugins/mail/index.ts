@@ -29,7 +29,19 @@ export default definePlugin({
   processes: ['core-api'],
   // `mailRenderers` (own registry): the e-mail renderer the content plugin contributes.
   // `outboundGuard`: asked before an SMTP connection (HTTP providers go through `outboundFetch`, which asks it).
-  needs: ['db', 'clock', 'config', 'audit', 'secretBox', 'mail', 'extensions', 'mailRenderers', 'outboundGuard'],
+  // `permissions`: changing what delivers password-reset mail needs every key.
+  needs: [
+    'db',
+    'clock',
+    'config',
+    'audit',
+    'secretBox',
+    'mail',
+    'extensions',
+    'mailRenderers',
+    'outboundGuard',
+    'permissions',
+  ],
   // `outboundFetch` (gateway plugin): HTTP providers are called under the outbound policy;
   // `securitySettings` (identity plugin): `mailLogRetentionDays`; `websiteUploadRules` (assets
   // plugin's registry, filled by the content plugin): which websites exist.

@@ -40,7 +40,8 @@ const Send = Type.Object(
     websiteId: Type.String({ format: 'uuid' }),
     title: Type.String({ minLength: 1, maxLength: 200 }),
     body: Type.Optional(Type.String({ maxLength: 1000 })),
-    url: Type.Optional(Type.String({ maxLength: 2000 })),
+    // Opened when the notification is clicked: a page of the site or a web address, never a script URL.
+    url: Type.Optional(Type.String({ maxLength: 2000, pattern: '^(https?://|/)' })),
     ttlSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 28 * 24 * 3600 })),
   },
   { additionalProperties: false },

@@ -290,10 +290,11 @@ export async function importBundle(deps: ImportDeps, req: ImportRequest) {
       });
     } catch (err) {
       const at = ctx.current ? `${ctx.current.kind} "${ctx.current.name}"` : `the ${currentPart} part`;
-      const inner = isHttpError(err) ? err.message : 'an internal error';
-      if (!isHttpError(err)) deps.log.error({ err, at }, 'website import rolled back');
+      const refused = refusedByDatabase(err);
+      const inner = isHttpError(err) ? err.message : (refused?.message ?? 'an internal error');
+      if (!isHttpError(err) && !refused) deps.log.error({ err, at }, 'website import rolled back');
       throw new HttpError(
-        isHttpError(err) && err.statusCode < 500 ? err.statusCode : 500,
+        isHttpError(err) && err.statusCode < 500 ? err.statusCode : (refused?.status ?? 500),
         'IMPORT_ROLLED_BACK',
         `Import rolled back at ${at}: ${inner}. Nothing was kept but the files already stored`,
         ctx.current?.kind,
@@ -311,4 +312,31 @@ export async function importBundle(deps: ImportDeps, req: ImportRequest) {
   } finally {
     zip?.close();
   }
+}
+
+/**
+ * A record of the bundle the database refused: a value of the wrong type or out of range (class 22)
+ * or a broken rule (class 23: a missing value, a repeated unique value, a reference to nothing).
+ * The bundle is the caller's input, so these answer 4xx naming the record, never 500.
+ */
+function refusedByDatabase(err: unknown): { status: number; message: string } | undefined {
+  const e = err as { code?: unknown; column?: unknown; message?: unknown };
+  if (typeof e?.code !== 'string' || !/^2[23][0-9A-Z]{3}$/.test(e.code)) return undefined;
+  const column = typeof e.column === 'string' ? e.column : undefined;
+  switch (e.code) {
+    case '23505':
+      return { status: 409, message: 'it repeats a value that must be unique (in the bundle or on this installation)' };
+    case '23502':
+      return { status: 400, message: `${column ?? 'a required value'} is missing` };
+    case '23503':
+      return { status: 400, message: 'it refers to a record that is neither in the bundle nor on this installation' };
+    case '22021':
+    case '22P05':
+      return { status: 400, message: 'it holds characters that cannot be stored (NUL or a lone surrogate)' };
+  }
+  if (e.code.startsWith('22')) {
+    const detail = typeof e.message === 'string' ? e.message.split(' - ').pop()!.slice(0, 200) : '';
+    return { status: 400, message: `a value is not valid for its field${detail ? ` (${detail})` : ''}` };
+  }
+  return { status: 400, message: 'a value breaks a rule of its field' };
 }

@@ -32,18 +32,28 @@ export function assetEntryName(n: number, filename: string): string {
   return `assets/${String(n).padStart(4, '0')}-${safe}`;
 }
 
-/** Nesting depth of a parsed value, walked iteratively; past `cap` it stops counting. */
-function depthOf(value: unknown, cap: number): number {
+/** Text PostgreSQL cannot store (NUL, a lone UTF-16 surrogate); a manifest read from a zip has not met the kernel's body checks. */
+const unstorable = (text: string) => text.includes('\u0000') || !text.isWellFormed();
+
+/**
+ * Nesting depth of a parsed value, walked iteratively; past `cap` it stops counting. Also the
+ * dotted path of the first text or key that cannot be stored, if any.
+ */
+function inspect(value: unknown, cap: number): { depth: number; badText?: string } {
   let deepest = 0;
-  const stack: Array<[unknown, number]> = [[value, 1]];
+  const stack: Array<[unknown, number, string]> = [[value, 1, '']];
   while (stack.length) {
-    const [v, d] = stack.pop() as [unknown, number];
+    const [v, d, at] = stack.pop() as [unknown, number, string];
     if (d > deepest) deepest = d;
-    if (deepest > cap) return deepest;
+    if (deepest > cap) return { depth: deepest };
     if (v && typeof v === 'object')
-      for (const c of Object.values(v)) if (c && typeof c === 'object') stack.push([c, d + 1]);
+      for (const [k, c] of Object.entries(v)) {
+        const path = at ? `${at}.${k}` : k;
+        if (unstorable(k) || (typeof c === 'string' && unstorable(c))) return { depth: deepest, badText: path };
+        if (c && typeof c === 'object') stack.push([c, d + 1, path]);
+      }
   }
-  return deepest;
+  return { depth: deepest };
 }
 
 /** Parses and checks a manifest's shape: malformed JSON, a wrong version or a wrong section is a 400. */
@@ -67,7 +77,14 @@ export function checkManifest(parsed: unknown): BundleManifest {
       'version',
       'UNSUPPORTED_MANIFEST_VERSION',
     );
-  if (depthOf(m, MAX_DEPTH) > MAX_DEPTH) throw invalid(`The manifest nests deeper than ${MAX_DEPTH} levels`);
+  const { depth, badText } = inspect(m, MAX_DEPTH);
+  if (depth > MAX_DEPTH) throw invalid(`The manifest nests deeper than ${MAX_DEPTH} levels`);
+  if (badText)
+    throw badRequest(
+      `${badText.slice(0, 200)} holds characters that cannot be stored (NUL or a lone surrogate)`,
+      badText.slice(0, 200),
+      'INVALID_TEXT',
+    );
   const site = m.website;
   if (!site || typeof site !== 'object' || Array.isArray(site)) throw invalid('The manifest has no website', 'website');
   const w = site as Record<string, unknown>;

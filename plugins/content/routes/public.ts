@@ -9,9 +9,13 @@ import { Id, Locale } from './schemas.ts';
 const Wildcard = Type.Object({ '*': Type.String({ maxLength: 2000 }) });
 const SECRET_KEY = /secret|token|password|key|credential/i;
 
-/** Settings with every secret-looking member left out, at any depth (public website config). */
+/**
+ * Settings with every secret-looking member left out, at any depth (public website config). Past
+ * the depth walked, a nested object is left out too: unchecked, it could carry a secret.
+ */
 export function redactSecrets(value: unknown, depth = 0): unknown {
-  if (depth > 8 || value === null || typeof value !== 'object') return value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 8) return undefined;
   if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) if (!SECRET_KEY.test(k)) out[k] = redactSecrets(v, depth + 1);

@@ -4,6 +4,7 @@ import { announcePage } from '../events.ts';
 import { redactSecrets } from '../routes/public.ts';
 import { BUNDLE_COLUMNS, type BundleTable, ContentBundleStore } from '../store/bundle.ts';
 import type { ContentServices } from './index.ts';
+import { checkBundleShapes } from './bundle-shapes.ts';
 import { validateNodeTree } from './node-tree.ts';
 
 type Part = PluginContributions['websiteBundleParts'];
@@ -39,6 +40,7 @@ export function contentBundlePart(
   const enforcePublish = cfg.ENFORCE_PUBLISH_PERMISSION;
   // Node trees pass the same checks as the editor's saves (no script, raw HTML or javascript: links).
   const checkTrees = (m: Row) => {
+    checkBundleShapes(m, cfg.CONTENT_MAX_TREE_BYTES);
     for (const section of ['pages', 'snippets'])
       list(m, section).forEach((r, i) => {
         if (r.content !== undefined) validateNodeTree(r.content, `${section}.${i}.content`, cfg.CONTENT_MAX_TREE_BYTES);
@@ -65,6 +67,7 @@ export function contentBundlePart(
       plan.counts.website = site ? 1 : 0;
       for (const [section] of SECTIONS) plan.counts[section] = list(manifest, section).length;
       if (!site) return plan;
+      s.websites.checkRoot(ctx.rootPath);
       const taken = await store.websiteAt(ctx.rootPath);
       const action = taken
         ? {
@@ -76,6 +79,23 @@ export function contentBundlePart(
         : { kind: 'website', name: ctx.rootPath, action: 'create' as const };
       plan.actions.push(action);
       if (taken) plan.blocking.push(action);
+      // Two pages on one path and language would fail the apply: the report says so first.
+      const seen = new Set<string>();
+      for (const p of list(manifest, 'pages')) {
+        const at = `${String(p.locale)} ${String(p.path)}`;
+        if (!seen.has(at)) {
+          seen.add(at);
+          continue;
+        }
+        const twice = {
+          kind: 'page',
+          name: String(p.path),
+          action: 'conflict' as const,
+          reason: `two pages of the bundle have the path ${String(p.path)} in ${String(p.locale)}`,
+        };
+        plan.actions.push(twice);
+        plan.blocking.push(twice);
+      }
       const published = list(manifest, 'pages').filter((p) => p.published).length;
       if (published && enforcePublish && !ctx.mayPublish)
         plan.warnings.push(`${published} published pages are imported as drafts: publishing needs objects:publish`);
@@ -87,6 +107,7 @@ export function contentBundlePart(
       checkTrees(manifest);
       const { trx, ids } = ctx;
       ctx.current = { kind: 'website', name: ctx.rootPath };
+      s.websites.checkRoot(ctx.rootPath);
       if (await store.websiteAt(ctx.rootPath, trx))
         throw conflict(`A website already has the root path ${ctx.rootPath}`, 'ROOT_PATH_TAKEN', 'rootPath');
       const websiteId = randomUUID();

@@ -47,9 +47,13 @@ const AUDIT = {
 };
 const view = (r: ThemeRow) => toThemeDto(r) as unknown as Record<string, unknown>;
 
+/** Custom styles that could break out of a style element or run script (also checked on website import). */
+export const unsafeStyles = (css: string) =>
+  /<\/?style|<script|javascript:|expression\s*\(|behavior\s*:|@import/i.test(css);
+
 function checkStyles(css: string | undefined): void {
   if (css === undefined) return;
-  if (/<\/?style|<script|javascript:|expression\s*\(|behavior\s*:|@import/i.test(css))
+  if (unsafeStyles(css))
     throw badRequest('Custom styles may not contain markup, script URLs, expressions or @import', 'customStyles');
 }
 

@@ -73,7 +73,8 @@ function hashSiteKey(key: string, salt = randomBytes(16).toString('hex')): strin
 export class WebsiteService {
   constructor(private readonly deps: { kernel: ContentDeps; store: WebsiteStore; directory: SiteDirectory }) {}
 
-  private checkRoot(rootPath: string): void {
+  /** 400 unless `rootPath` is one lower-case segment the host does not use (also checked on website import). */
+  checkRoot(rootPath: string): void {
     if (!/^\/[a-z0-9][a-z0-9_-]*$/.test(rootPath))
       throw badRequest('Root path must be one segment of lower-case letters, digits, _ and - (e.g. /shop)', 'rootPath');
     const segment = rootPath.slice(1);

@@ -317,7 +317,11 @@ export function ownPath(value: string): string {
   const base = 'http://installation.invalid';
   const url = new URL(value, base);
   if (url.origin !== base) throw refuse();
-  return url.pathname + url.search + url.hash;
+  const path = url.pathname + url.search + url.hash;
+  // Dot segments collapse while parsing: `/.//evil.example` comes out as `//evil.example`, which a
+  // browser reads as another host in a Location header.
+  if (/^\/[/\\]/.test(path)) throw refuse();
+  return path;
 }
 
 /** The values of a (dotted) claim: an array of texts or one text; anything else is none. */

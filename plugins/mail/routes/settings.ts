@@ -12,8 +12,14 @@ export async function settingsRoutes(app: App, s: MailServices): Promise<void> {
     s.settings.describe(request.query.websiteId),
   );
 
-  app.put('/mail-settings', { config, schema: { tags, querystring: ScopeQuery, body: PutSettings } }, async (request) =>
-    s.settings.update(requestContext(request), request.query.websiteId, request.body),
+  app.put(
+    '/mail-settings',
+    { config, schema: { tags, querystring: ScopeQuery, body: PutSettings } },
+    async (request) => {
+      // The default settings deliver password-reset mail (a website's own ones deliver its forms' mail).
+      if (!request.query.websiteId) s.accountMail.require(request.actor, 'the default mail settings');
+      return s.settings.update(requestContext(request), request.query.websiteId, request.body);
+    },
   );
 
   app.delete('/mail-settings', { config, schema: { tags, querystring: ScopeQuery } }, async (request, reply) => {

@@ -10,9 +10,10 @@ const tags = ['mail'];
 export async function templateRoutes(app: App, s: MailServices): Promise<void> {
   app.get('/mail-templates', { config, schema: { tags } }, async () => ({ templates: await s.templates.list() }));
 
-  app.post('/mail-templates', { config, schema: { tags, body: CreateTemplate } }, async (request, reply) =>
-    reply.code(201).send(await s.templates.create(request.body)),
-  );
+  app.post('/mail-templates', { config, schema: { tags, body: CreateTemplate } }, async (request, reply) => {
+    s.accountMail.requireForTemplate(request.actor, [request.body.key]);
+    return reply.code(201).send(await s.templates.create(request.body));
+  });
 
   app.get('/mail-templates/:id', { config, schema: { tags, params: IdParams } }, async (request) =>
     s.templates.get(request.params.id),
@@ -21,10 +22,15 @@ export async function templateRoutes(app: App, s: MailServices): Promise<void> {
   app.patch(
     '/mail-templates/:id',
     { config, schema: { tags, params: IdParams, body: PatchTemplate } },
-    async (request) => s.templates.update(request.params.id, request.body),
+    async (request) => {
+      const current = await s.templates.get(request.params.id);
+      s.accountMail.requireForTemplate(request.actor, [current.key, request.body.key]);
+      return s.templates.update(request.params.id, request.body);
+    },
   );
 
   app.delete('/mail-templates/:id', { config, schema: { tags, params: IdParams } }, async (request, reply) => {
+    s.accountMail.requireForTemplate(request.actor, [(await s.templates.get(request.params.id)).key]);
     await s.templates.remove(request.params.id);
     return reply.code(204).send();
   });

@@ -5,6 +5,7 @@ import type { MailConfig } from '../config.ts';
 import { MailSettingsStore } from '../store/settings-store.ts';
 import { MailTemplateStore } from '../store/template-store.ts';
 import { OutboxStore } from '../store/outbox-store.ts';
+import { AccountMailGuard } from './account-mail-guard.ts';
 import { MailLogService } from './mail-log.ts';
 import { MailOutboxService } from './outbox.ts';
 import { ProviderCatalog } from './providers.ts';
@@ -17,7 +18,16 @@ import { MailWorker } from './worker.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 export type MailDeps = PluginDeps<
-  'db' | 'clock' | 'config' | 'audit' | 'secretBox' | 'mail' | 'extensions' | 'mailRenderers' | 'outboundGuard',
+  | 'db'
+  | 'clock'
+  | 'config'
+  | 'audit'
+  | 'secretBox'
+  | 'mail'
+  | 'extensions'
+  | 'mailRenderers'
+  | 'outboundGuard'
+  | 'permissions',
   'outboundFetch' | 'securitySettings' | 'websiteUploadRules',
   typeof MailConfig
 >;
@@ -78,6 +88,7 @@ export function createMailServices(deps: MailDeps) {
   );
   return {
     providers,
+    accountMail: new AccountMailGuard(deps.permissions),
     settings,
     templates,
     store,

@@ -1,0 +1,112 @@
+import { expect } from 'chai';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eventually, startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
+
+/** A server posing as an HTTP mail provider: whatever is sent through it lands here. */
+async function startCatcher() {
+  const bodies: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      bodies.push(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"MessageID":"caught"}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bodies,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * The default mail settings and the account templates decide where password-reset links go, so
+ * whoever changes them can take over any account, administrators included: like the single-sign-on
+ * settings, changing them needs every key (`*`), not `mail:manage` alone.
+ */
+describe('mail: a mail:manage holder cannot redirect account mail (privilege escalation)', function () {
+  this.timeout(60_000);
+  let t: TestKernel;
+  let admin: TestUser;
+  let mailManager: TestUser;
+  let catcher: Awaited<ReturnType<typeof startCatcher>>;
+
+  before(async () => {
+    catcher = await startCatcher();
+    t = await startTestKernel({ plugins: ['identity', 'gateway', 'content', 'mail'], env: { MAIL_POLL_MS: '100' } });
+    admin = await t.admin();
+    mailManager = await t.createUser({ permissions: ['mail:manage'] });
+  });
+  after(async () => {
+    await t?.close();
+    await catcher?.close();
+  });
+
+  const hijack = {
+    provider: 'postmark',
+    providerConfig: { serverToken: 'attacker-token', baseUrl: '' },
+    from: 'noreply@example.test',
+  };
+
+  it('the default settings: 403 for mail:manage alone, nothing stored, and no reset link reaches the catcher', async () => {
+    const body = { ...hijack, providerConfig: { ...hijack.providerConfig, baseUrl: catcher.url } };
+    const before = await t.db('mail_settings').select();
+    const res = await t.call('PUT', '/mail-settings', mailManager, body);
+    expect(res.statusCode, res.body).to.equal(403);
+    expect(res.json().code).to.equal('PERMISSION_ESCALATION');
+    expect(await t.db('mail_settings').select()).to.deep.equal(before);
+
+    // The attack the refusal prevents: a reset of the administrator's password mailed to the catcher.
+    expect((await t.call('POST', '/auth/forgot-password', null, { email: admin.email })).statusCode).to.equal(202);
+    await eventually(
+      async () =>
+        (await t.db('mail_outbox').where({ kind: 'password-reset' }).whereIn('status', ['sent', 'failed']).first()) ??
+        false,
+    );
+    expect(catcher.bodies.join('\n')).not.to.contain('reset-password');
+  });
+
+  it('reading stays open to mail:manage; an administrator changes the default settings, the secret never returned', async () => {
+    const list = await t.call('GET', '/mail-settings', mailManager);
+    expect(list.statusCode, list.body).to.equal(200);
+    const put = await t.call('PUT', '/mail-settings', admin, {
+      ...hijack,
+      providerConfig: { serverToken: 'admin-token', baseUrl: catcher.url },
+    });
+    expect(put.statusCode, put.body).to.equal(200);
+    expect(put.body).not.to.contain('admin-token');
+  });
+
+  it('the password-reset templates: 403 for mail:manage alone on change, rename and delete; others stay open', async () => {
+    const templates = (await t.call('GET', '/mail-templates', mailManager)).json().templates as Array<{
+      id: string;
+      key: string;
+    }>;
+    const reset = templates.find((x) => x.key === 'password-reset')!;
+    const forced = templates.find((x) => x.key === 'password-reset-forced')!;
+    const form = templates.find((x) => x.key === 'form-notification')!;
+    const phishing = { text: 'Open https://evil.example/?next={{link}}' };
+    for (const [method, url, body] of [
+      ['PATCH', `/mail-templates/${reset.id}`, phishing],
+      ['PATCH', `/mail-templates/${forced.id}`, { key: 'renamed' }],
+      ['PATCH', `/mail-templates/${form.id}`, { key: 'password-reset' }],
+      ['DELETE', `/mail-templates/${reset.id}`, undefined],
+    ] as const) {
+      const res = await t.call(method, url, mailManager, body);
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).to.equal(403);
+      expect(res.json().code).to.equal('PERMISSION_ESCALATION');
+    }
+    const kept = (await t.call('GET', `/mail-templates/${reset.id}`, admin)).json();
+    expect(kept.text).not.to.contain('evil.example');
+    const other = await t.call('PATCH', `/mail-templates/${form.id}`, mailManager, {
+      subject: 'New form: {{subject}}',
+    });
+    expect(other.statusCode, other.body).to.equal(200);
+    const byAdmin = await t.call('PATCH', `/mail-templates/${reset.id}`, admin, { subject: 'Reset it' });
+    expect(byAdmin.statusCode, byAdmin.body).to.equal(200);
+  });
+});
