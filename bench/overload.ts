@@ -5,8 +5,14 @@
  * mixed: large objects stored, then waves of 200 concurrent mixed requests (admin lists, public lists
  * and queries, reads by id, writes, sign-ins) against the all-in-one product with its default pool of
  * 10 connections. Passes when no answer is a 5xx other than 503 with Retry-After, and when the
- * server's resident memory settles back within 20 % of its idle figure afterwards. Prints the status
- * counts and the memory figures.
+ * server's JavaScript heap, read after a full collection behind each wave, does not grow from the
+ * first wave to the last by more than OVERLOAD_HEAP_GROWTH_MB (8): memory kept per request would grow
+ * with every wave, while what the first wave warms (optimised code, caches) is there once. Resident
+ * memory (idle, peak, after each wave) is printed, not checked: it stays above idle after the load
+ * because glibc keeps freed blocks in its arenas (scrypt's 16 MB per sign-in on the thread pool raises
+ * malloc's dynamic mmap threshold, after which such blocks come from and return to the arenas); an
+ * earlier version that required resident memory back within 20 % of idle passed or failed from run to
+ * run on the same commit (bench/RESULTS.md has the runs). Prints the status counts and the figures.
  *
  * passthrough: 150 connections calling `/client/v1/gateway/...` for a 50 MB upstream answer, with
  * `/health` asked meanwhile; passes with no 5xx other than 503 with Retry-After, every `/health` 200
@@ -27,6 +33,7 @@ const OBJECT_BYTES = Number(process.env.OVERLOAD_OBJECT_BYTES ?? 1_000_000);
 const WAVES = Number(process.env.OVERLOAD_WAVES ?? 5);
 const CONCURRENCY = Number(process.env.OVERLOAD_CONCURRENCY ?? 200);
 const SCENARIO = process.env.OVERLOAD_SCENARIO ?? 'all';
+const HEAP_GROWTH_MB = Number(process.env.OVERLOAD_HEAP_GROWTH_MB ?? 8);
 const log = (...args: unknown[]) => console.error('[bench:overload]', ...args);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -45,6 +52,7 @@ async function main(): Promise<number> {
 
 async function mixedScenario(): Promise<boolean> {
   const database = await createTestDatabase();
+  type Memory = { rss: number; heapUsed: number; heapTotal: number; external: number };
   const server = await startChild<{ port: number; cookie: string; pid: number }>('../overload/server.ts', {
     BENCH_DATABASE_URL: database.url,
   });
@@ -111,45 +119,58 @@ async function mixedScenario(): Promise<boolean> {
     };
     for (let i = 0; i < 14; i++) await mixed(i); // warm every path once
     await sleep(2000);
+    const memory = async () => (await server.ask<{ afterGc: Memory }>('memory')).afterGc;
     const idle = rssMb(pid);
+    const idleGc = await memory();
     let peak = idle;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
     const statuses = new Map<string, number>();
     const bad: string[] = [];
-    const started = Date.now();
+    const afterWave: Memory[] = [];
+    let seconds = 0;
     for (let wave = 0; wave < WAVES; wave++) {
+      const started = Date.now();
       const answers = await Promise.all(
         Array.from({ length: CONCURRENCY }, (_, n) =>
           mixed(wave * CONCURRENCY + n).catch((err) => ({ status: 0, retryAfter: String(err) })),
         ),
       );
+      seconds += (Date.now() - started) / 1000;
       for (const a of answers) {
         statuses.set(String(a.status), (statuses.get(String(a.status)) ?? 0) + 1);
         if (a.status === 0 || (a.status >= 500 && !(a.status === 503 && a.retryAfter)))
           bad.push(`${a.status} ${a.retryAfter ?? ''}`);
       }
+      afterWave.push(await memory());
     }
-    const seconds = (Date.now() - started) / 1000;
     clearInterval(sampler);
-    let after = rssMb(pid);
-    for (let i = 0; i < 30 && after > idle * 1.2; i++) {
-      await sleep(1000);
-      after = rssMb(pid);
-    }
-    const settled = after <= idle * 1.2;
+    // Without a collection this figure depends on when V8 next collects and on what glibc keeps.
+    await sleep(10_000);
+    const quiet = rssMb(pid);
+    const first = afterWave[0];
+    const last = afterWave[afterWave.length - 1];
+    const heapGrowth = last.heapUsed - first.heapUsed;
+    const heapOk = heapGrowth <= HEAP_GROWTH_MB;
     console.log(
       `\n## Overload run: ${WAVES} waves of ${CONCURRENCY} concurrent mixed requests, 10 stored objects of ${OBJECT_BYTES} bytes\n`,
     );
     console.log('| status | answers |\n|---|---|');
     for (const [status, count] of [...statuses].sort()) console.log(`| ${status} | ${count} |`);
-    console.log(`\n- duration: ${seconds.toFixed(1)} s`);
+    console.log(`\n- duration of the waves: ${seconds.toFixed(1)} s`);
     console.log(
-      `- resident memory: idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, after ${after.toFixed(0)} MB (${settled ? 'within' : 'NOT within'} 20 % of idle)`,
+      `- resident memory: idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, 10 s after the last wave ${quiet.toFixed(0)} MB (no collection forced; reported only)`,
+    );
+    console.log('\n| after a full collection | heap used | resident |\n|---|---|---|');
+    console.log(`| idle | ${idleGc.heapUsed.toFixed(1)} MB | ${idleGc.rss.toFixed(0)} MB |`);
+    for (const [i, m] of afterWave.entries())
+      console.log(`| after wave ${i + 1} | ${m.heapUsed.toFixed(1)} MB | ${m.rss.toFixed(0)} MB |`);
+    console.log(
+      `\n- heap used, wave 1 to wave ${WAVES}: ${heapGrowth >= 0 ? '+' : ''}${heapGrowth.toFixed(1)} MB (limit ${HEAP_GROWTH_MB} MB): ${heapOk ? 'PASS' : 'FAIL, memory grows with the requests'}`,
     );
     console.log(
       `- 5xx other than 503 with Retry-After: ${bad.length}${bad.length ? ` (${[...new Set(bad)].join(', ')})` : ''}`,
     );
-    return bad.length === 0 && settled;
+    return bad.length === 0 && heapOk;
   } finally {
     await server.stop();
     await database.close();
