@@ -1,4 +1,5 @@
 /** Row and wire shapes shared by this plugin's stores, services and routes. */
+import type { Workflow } from './services/workflow-definition.ts';
 
 export interface ObjectRow {
   id: string;
@@ -97,7 +98,7 @@ export interface ClassRow {
   fields: FieldDef[];
   view_config: Record<string, unknown> | null;
   retention_days: number | null;
-  workflow: Record<string, unknown> | null;
+  workflow: Workflow | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -109,7 +110,7 @@ export interface ClassDto {
   fields: FieldDef[];
   viewConfig: Record<string, unknown> | null;
   retentionDays: number | null;
-  workflow: Record<string, unknown> | null;
+  workflow: Workflow | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -10,8 +10,14 @@ const BENCH = path.join(PROJECT_ROOT, 'bench');
 const SCRIPTS = path.join(PROJECT_ROOT, 'scripts');
 const TESTS = path.join(PROJECT_ROOT, 'test');
 const KERNEL_SURFACE = path.join(KERNEL, 'index.ts');
-/** The dashboard's public SDK: the one file of another plugin a plugin's `admin/` screens may import. */
-const ADMIN_SDK = path.join(PLUGINS, 'admin-ui', 'app', 'src', 'sdk', 'index.ts');
+/**
+ * The dashboard's public SDK: the files of another plugin a plugin's `admin/` screens may import, its
+ * index and its type-only module (the API's answer and body types, which a file the server's type
+ * check also compiles can import without the browser client).
+ */
+const ADMIN_SDK = new Set(
+  ['index.ts', 'api-types.ts'].map((f) => path.join(PLUGINS, 'admin-ui', 'app', 'src', 'sdk', f)),
+);
 const ADMIN_APP = path.join(PLUGINS, 'admin-ui', 'app');
 
 function sourceFiles(dir: string): string[] {
@@ -50,7 +56,7 @@ const isManifest = (file: string) => {
  *   most) and no test specs: what they share with the tests lives in `test/helpers` and `test/fixtures`;
  * - browser code (a plugin's `admin/` screens, the dashboard in `plugins/admin-ui/app/`) imports no
  *   kernel; `admin/` screens import their own `admin/` files and, of the dashboard, exactly its SDK
- *   (`plugins/admin-ui/app/src/sdk/index.ts`); a plugin's server code never imports browser code
+ *   (`plugins/admin-ui/app/src/sdk/index.ts`, and `sdk/api-types.ts` for types only); a plugin's server code never imports browser code
  *   (its tests may).
  */
 function boundaryViolations(file: string, text: string): string[] {
@@ -77,7 +83,7 @@ function boundaryViolations(file: string, text: string): string[] {
     }
     if (isBrowserCode(file) || isBrowserCode(target)) {
       if (inside(target, KERNEL)) found.push(`${at}: browser code never imports the kernel (it calls the HTTP API)`);
-      else if (isAdminScreen(file) && target !== ADMIN_SDK && !inside(target, path.join(PLUGINS, owner, 'admin')))
+      else if (isAdminScreen(file) && !ADMIN_SDK.has(target) && !inside(target, path.join(PLUGINS, owner, 'admin')))
         found.push(`${at}: a plugin's admin screens import their own admin/ files and the dashboard SDK only`);
       else if (!isBrowserCode(file) && !isTest)
         found.push(`${at}: server code never imports browser code (admin/, admin-ui/app)`);
@@ -139,6 +145,12 @@ describe('plugin boundaries: imports keep to the contract', () => {
         "import { api } from '../../admin-ui/app/src/sdk/index.ts';\nimport { x } from './x.ts';",
       ),
     ).to.deep.equal([]);
+    expect(
+      boundaryViolations(screen, "import type { ApiAnswer } from '../../admin-ui/app/src/sdk/api-types.ts';"),
+    ).to.deep.equal([]);
+    expect(
+      boundaryViolations(screen, "import { PageHeader } from '../../admin-ui/app/src/sdk/page.tsx';"),
+    ).to.have.length(1);
     expect(
       boundaryViolations(screen, "import { Layout } from '../../admin-ui/app/src/shell/Layout.tsx';"),
     ).to.have.length(1);

@@ -1,17 +1,19 @@
-import { Anchor, Badge, Button, Group, Paper, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import {
+  type ApiBody,
   api,
-  confirmDestructive,
   EmptyState,
-  PageHeader,
-  QueryState,
+  RecordPage,
+  SavedSwitch,
+  Section,
   showSaved,
   showSaveError,
   unwrap,
+  useRemoveRecord,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { ClientForm } from './ClientForm.tsx';
 import { NewKeyModal } from './NewKey.tsx';
@@ -19,25 +21,21 @@ import { type ApiClient, CLIENTS_KEY, type ClientKey, liveKeys } from './types.t
 
 function Keys({ client, onChanged }: { client: ApiClient; onChanged: () => Promise<unknown> }) {
   const [newKey, setNewKey] = useState<string>();
-  const revoke = async (k: ClientKey) => {
-    const ok = await confirmDestructive({
+  const revoke = useRemoveRecord<ClientKey>({
+    confirm: (k) => ({
       title: `Revoke the key ${k.prefix}…?`,
       removes: `the key ${k.prefix}… of ${client.name}: every caller using it gets 401 from its next request.`,
       confirmLabel: 'Revoke key',
-    });
-    if (!ok) return;
-    try {
+    }),
+    run: async (k) =>
       unwrap(
         await api.DELETE('/api/v1/gateway/clients/{id}/keys/{keyId}', {
           params: { path: { id: client.id, keyId: k.id } },
         }),
-      );
-      showSaved(`Key ${k.prefix}… revoked`);
-      await onChanged();
-    } catch (err) {
-      showSaveError(err);
-    }
-  };
+      ),
+    saved: (k) => `Key ${k.prefix}… revoked`,
+    invalidate: CLIENTS_KEY,
+  });
   return (
     <Paper withBorder p="lg">
       <Stack>
@@ -52,7 +50,7 @@ function Keys({ client, onChanged }: { client: ApiClient; onChanged: () => Promi
               try {
                 const answer = unwrap(
                   await api.POST('/api/v1/gateway/clients/{id}/keys', { params: { path: { id: client.id } } }),
-                ) as unknown as ClientKey & { key: string };
+                );
                 setNewKey(answer.key);
                 await onChanged();
               } catch (err) {
@@ -125,79 +123,53 @@ function Keys({ client, onChanged }: { client: ApiClient; onChanged: () => Promi
 /** `/admin/gateway/clients/:id`: one client, its status, settings and keys. */
 export default function ClientDetail() {
   const { id = '' } = useParams();
-  const navigate = useNavigate();
   const query = useQueryClient();
   const key = [...CLIENTS_KEY, id];
   const client = useQuery({
     queryKey: key,
-    queryFn: async () =>
-      unwrap(await api.GET('/api/v1/gateway/clients/{id}', { params: { path: { id } } })) as unknown as ApiClient,
+    queryFn: async () => unwrap(await api.GET('/api/v1/gateway/clients/{id}', { params: { path: { id } } })),
   });
   const refresh = () => query.invalidateQueries({ queryKey: CLIENTS_KEY });
-  const patch = async (c: ApiClient, body: Record<string, unknown>) => {
-    const saved = unwrap(
-      await api.PATCH('/api/v1/gateway/clients/{id}', { params: { path: { id: c.id } }, body }),
-    ) as unknown as ApiClient;
+  const patch = async (c: ApiClient, body: ApiBody<'/api/v1/gateway/clients/{id}', 'patch'>) => {
+    const saved = unwrap(await api.PATCH('/api/v1/gateway/clients/{id}', { params: { path: { id: c.id } }, body }));
     query.setQueryData(key, saved);
     await refresh();
   };
-  const remove = async (c: ApiClient) => {
-    const keys = liveKeys(c).length;
-    const ok = await confirmDestructive({
-      title: `Delete the client ${c.name}?`,
-      removes: `the client ${c.name}${c.authMode === 'key' ? ` and its ${keys} valid ${keys === 1 ? 'key' : 'keys'}` : ''}: its callers get 401 from their next request.`,
-      confirmLabel: 'Delete client',
-    });
-    if (!ok) return;
-    try {
-      unwrap(await api.DELETE('/api/v1/gateway/clients/{id}', { params: { path: { id: c.id } } }));
-      showSaved(`Client ${c.name} deleted`);
-      await refresh();
-      await navigate('/admin/gateway/clients', { replace: true });
-    } catch (err) {
-      showSaveError(err);
-    }
-  };
   return (
-    <QueryState query={client}>
+    <RecordPage
+      query={client}
+      maw={900}
+      title={(c) => c.name}
+      description={(c) =>
+        c.authMode === 'key' ? 'Calls with an API key. ' : `Calls with tokens of ${c.jwt?.issuer}. `
+      }
+      back={{ to: '/admin/gateway/clients', label: 'All clients' }}
+      remove={{
+        label: 'Delete client',
+        confirm: (c) => {
+          const keys = liveKeys(c).length;
+          return {
+            title: `Delete the client ${c.name}?`,
+            removes: `the client ${c.name}${c.authMode === 'key' ? ` and its ${keys} valid ${keys === 1 ? 'key' : 'keys'}` : ''}: its callers get 401 from their next request.`,
+            confirmLabel: 'Delete client',
+          };
+        },
+        run: async (c) => unwrap(await api.DELETE('/api/v1/gateway/clients/{id}', { params: { path: { id: c.id } } })),
+        saved: (c) => `Client ${c.name} deleted`,
+        invalidate: CLIENTS_KEY,
+        goTo: '/admin/gateway/clients',
+      }}
+    >
       {(c) => (
-        <Stack maw={900}>
-          <PageHeader
-            title={c.name}
-            description={
-              <>
-                {c.authMode === 'key' ? 'Calls with an API key. ' : `Calls with tokens of ${c.jwt?.issuer}. `}
-                <Anchor underline="always" component={Link} to="/admin/gateway/clients">
-                  All clients
-                </Anchor>
-              </>
-            }
-            actions={
-              <Button color="red" variant="light" onClick={() => void remove(c)}>
-                Delete client
-              </Button>
-            }
+        <>
+          <SavedSwitch
+            checked={c.status === 'active'}
+            label={(active) => (active ? 'Active: its calls are served' : 'Suspended: its calls answer 403')}
+            save={(active) => patch(c, { status: active ? 'active' : 'suspended' })}
+            saved={(active) => (active ? `${c.name} is active` : `${c.name} is suspended`)}
           />
-          <Paper withBorder p="lg">
-            <Switch
-              label={c.status === 'active' ? 'Active: its calls are served' : 'Suspended: its calls answer 403'}
-              checked={c.status === 'active'}
-              onChange={async (e) => {
-                const status = e.currentTarget.checked ? 'active' : 'suspended';
-                try {
-                  await patch(c, { status });
-                  showSaved(status === 'active' ? `${c.name} is active` : `${c.name} is suspended`);
-                } catch (err) {
-                  showSaveError(err);
-                }
-              }}
-            />
-          </Paper>
           {c.authMode === 'key' && <Keys client={c} onChanged={refresh} />}
-          <Paper withBorder p="lg">
-            <Title order={2} size="h4" mb="md">
-              Settings
-            </Title>
+          <Section title="Settings">
             <ClientForm
               key={c.updatedAt}
               client={c}
@@ -207,9 +179,9 @@ export default function ClientDetail() {
                 showSaved('Client saved');
               }}
             />
-          </Paper>
-        </Stack>
+          </Section>
+        </>
       )}
-    </QueryState>
+    </RecordPage>
   );
 }

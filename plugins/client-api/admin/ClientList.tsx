@@ -38,7 +38,7 @@ export default function ClientList() {
           onSubmit={async (body) => {
             const answer = unwrap(
               await api.POST('/api/v1/gateway/clients', { body: { ...body, jwt: body.jwt ?? null } }),
-            ) as unknown as ApiClient & { key?: string };
+            );
             const { key, ...client } = answer;
             setCreating(false);
             showSaved(`Client ${client.name} created`);
@@ -78,7 +78,7 @@ export default function ClientList() {
         fetchPage={async ({ page, pageSize, sort, filters }) => {
           const { clients } = unwrap(
             await api.GET('/api/v1/gateway/clients', { params: { query: { limit: 500, offset: 0 } } }),
-          ) as unknown as { clients: ApiClient[] };
+          );
           const q = filters.q?.toLowerCase() ?? '';
           const found = clients.filter(
             (c) => (!q || c.name.toLowerCase().includes(q)) && (!filters.status || c.status === filters.status),

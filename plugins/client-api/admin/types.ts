@@ -1,26 +1,10 @@
-/** An API client as `/api/v1/gateway/clients` reads it (plugins/client-api/README.md): never a key. */
-export interface ApiClient {
-  id: string;
-  name: string;
-  authMode: 'key' | 'jwt';
-  status: 'active' | 'suspended';
-  scopes: string[];
-  limits: { requestsPerMinute?: number };
-  allowedAddresses: string[];
-  expiresAt: string | null;
-  jwt: { issuer: string; audience: string; scopeClaim?: string } | null;
-  keys: ClientKey[];
-  createdAt: string;
-  updatedAt: string;
-}
+import type { ApiAnswer } from '../../admin-ui/app/src/sdk/index.ts';
 
-export interface ClientKey {
-  id: string;
-  /** `wbk_` and the first characters: enough to recognise a key, never to use it. */
-  prefix: string;
-  createdAt: string;
-  revokedAt: string | null;
-}
+/** An API client as `/api/v1/gateway/clients/:id` reads it: never a key, only their prefixes. */
+export type ApiClient = ApiAnswer<'/api/v1/gateway/clients/{id}', 'get'>;
+
+/** A key of a client: `prefix` is `wbk_` and the first characters, enough to recognise it, never to use it. */
+export type ClientKey = ApiClient['keys'][number];
 
 export const liveKeys = (c: ApiClient) => c.keys.filter((k) => !k.revokedAt);
 

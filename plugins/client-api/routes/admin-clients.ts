@@ -58,6 +58,43 @@ const PatchBody = Type.Object(
   { additionalProperties: false },
 );
 
+const Time = Type.String({ format: 'date-time' });
+/** A key as the API shows it: its prefix (enough to recognise it, never to use it), never the key. */
+const KeyView = Type.Object({
+  id: Id,
+  prefix: Type.String(),
+  createdAt: Time,
+  revokedAt: Type.Union([Time, Type.Null()]),
+});
+/** A new key: the only answer that carries the key itself. */
+const NewKeyView = Type.Composite([KeyView, Type.Object({ key: Type.String() })]);
+/** A client as the API answers it (`toClientDto`). */
+const ClientView = Type.Object({
+  id: Id,
+  name: Type.String(),
+  authMode: AuthMode,
+  status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]),
+  scopes: Type.Array(Type.String()),
+  limits: Type.Object({ requestsPerMinute: Type.Optional(Type.Integer()) }),
+  allowedAddresses: Type.Array(Type.String()),
+  expiresAt: Type.Union([Time, Type.Null()]),
+  jwt: Type.Union([
+    Type.Object({
+      issuer: Type.String(),
+      audience: Type.String(),
+      scopeClaim: Type.Optional(Type.String()),
+      clockSkewSeconds: Type.Optional(Type.Integer()),
+      maxTokenLifetimeSeconds: Type.Optional(Type.Integer()),
+    }),
+    Type.Null(),
+  ]),
+  keys: Type.Array(KeyView),
+  createdAt: Time,
+  updatedAt: Time,
+});
+/** A new client; a key client's first key comes once, here. */
+const NewClientView = Type.Composite([ClientView, Type.Object({ key: Type.Optional(Type.String()) })]);
+
 /** GET/POST /api/v1/gateway/clients, GET/PATCH/DELETE .../:id, POST .../:id/keys, DELETE .../:id/keys/:keyId. */
 export async function adminClientRoutes(app: App, services: ClientApiServices): Promise<void> {
   const { admin } = services;
@@ -73,22 +110,27 @@ export async function adminClientRoutes(app: App, services: ClientApiServices): 
           limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
           offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
         }),
+        response: { 200: Type.Object({ clients: Type.Array(ClientView) }) },
       },
     },
     async (request) => ({ clients: await admin.list(request.query.limit, request.query.offset) }),
   );
 
-  app.post(base, { config, schema: { tags, body: CreateBody } }, async (request, reply) =>
-    reply.code(201).send(await admin.create(request.body)),
+  app.post(
+    base,
+    { config, schema: { tags, body: CreateBody, response: { 201: NewClientView } } },
+    async (request, reply) => reply.code(201).send(await admin.create(request.body)),
   );
 
-  app.get(`${base}/:id`, { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request) =>
-    admin.get(request.params.id),
+  app.get(
+    `${base}/:id`,
+    { config, schema: { tags, params: Type.Object({ id: Id }), response: { 200: ClientView } } },
+    async (request) => admin.get(request.params.id),
   );
 
   app.patch(
     `${base}/:id`,
-    { config, schema: { tags, params: Type.Object({ id: Id }), body: PatchBody } },
+    { config, schema: { tags, params: Type.Object({ id: Id }), body: PatchBody, response: { 200: ClientView } } },
     async (request) => admin.patch(request.params.id, request.body),
   );
 
@@ -97,13 +139,15 @@ export async function adminClientRoutes(app: App, services: ClientApiServices): 
     return reply.code(204).send();
   });
 
-  app.post(`${base}/:id/keys`, { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request, reply) =>
-    reply.code(201).send(await admin.addKey(request.params.id)),
+  app.post(
+    `${base}/:id/keys`,
+    { config, schema: { tags, params: Type.Object({ id: Id }), response: { 201: NewKeyView } } },
+    async (request, reply) => reply.code(201).send(await admin.addKey(request.params.id)),
   );
 
   app.delete(
     `${base}/:id/keys/:keyId`,
-    { config, schema: { tags, params: Type.Object({ id: Id, keyId: Id }) } },
+    { config, schema: { tags, params: Type.Object({ id: Id, keyId: Id }), response: { 200: KeyView } } },
     async (request) => admin.revokeKey(request.params.id, request.params.keyId),
   );
 }

@@ -1,17 +1,20 @@
-import { Alert, Anchor, Button, Group, NumberInput, Paper, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Paper, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import {
-  ApiError,
+  type ApiBody,
   api,
   confirmDestructive,
   PageHeader,
   QueryState,
   showSaved,
   showSaveError,
+  TextLink,
   unwrap,
   useCan,
+  useRemoveRecord,
+  useSaving,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { useClasses, useComponents } from './data-api.ts';
 import { cleanFields, FieldEditor } from './FieldEditor.tsx';
@@ -42,40 +45,26 @@ function DefinitionForm({ cls, canManage }: { cls?: DataClass; canManage: boolea
     ? { name: cls.name, label: cls.label, fields: cls.fields, retentionDays: cls.retentionDays }
     : NEW;
   const [draft, setDraft] = useState<Draft>(initial);
-  const [error, setError] = useState<{ field: string; message: string }>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, errorOf, run } = useSaving();
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when another class (or its saved version) arrives
   useEffect(() => setDraft(initial), [cls]);
   const ro = !canManage;
-  const errorOf = (field: string) => (error?.field === field ? error.message : undefined);
-  const save = async () => {
-    setBusy(true);
-    setError(undefined);
-    const body: Record<string, unknown> = { label: draft.label, fields: cleanFields(draft.fields) };
-    // Retention is an administrator's setting: sent only when it changed.
-    if ((cls?.retentionDays ?? null) !== draft.retentionDays) body.retentionDays = draft.retentionDays;
-    try {
+  const save = () =>
+    run(async () => {
+      const body: ApiBody<'/data-classes/{id}', 'patch'> = { label: draft.label, fields: cleanFields(draft.fields) };
+      // Retention is an administrator's setting: sent only when it changed.
+      if ((cls?.retentionDays ?? null) !== draft.retentionDays) body.retentionDays = draft.retentionDays;
       if (cls) {
-        const saved = unwrap<unknown>(
-          await api.PATCH('/data-classes/{id}', { params: { path: { id: cls.id } }, body: body as never }),
-        ) as DataClass;
+        const saved = unwrap(await api.PATCH('/data-classes/{id}', { params: { path: { id: cls.id } }, body }));
         client.setQueryData(keys.class(cls.id), saved);
         showSaved(`${saved.label || saved.name} saved`);
       } else {
-        const saved = unwrap<unknown>(
-          await api.POST('/data-classes', { body: { ...body, name: draft.name } as never }),
-        ) as DataClass;
+        const saved = unwrap(await api.POST('/data-classes', { body: { ...body, name: draft.name } }));
         showSaved(`${saved.label || saved.name} created`);
         await navigate(`/admin/data/classes/${saved.id}`, { replace: true });
       }
       await client.invalidateQueries({ queryKey: keys.classes });
-    } catch (err) {
-      if (err instanceof ApiError && err.field) setError({ field: err.field, message: err.message });
-      showSaveError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <form
       noValidate
@@ -150,17 +139,12 @@ function DefinitionForm({ cls, canManage }: { cls?: DataClass; canManage: boolea
 
 /** Emptying and deleting, each saying exactly what it removes. */
 function DangerZone({ cls }: { cls: DataClass }) {
-  const navigate = useNavigate();
   const client = useQueryClient();
   const name = cls.label || cls.name;
   const count = useQuery({
     queryKey: [...keys.class(cls.id), 'count'],
     queryFn: async () =>
-      (
-        unwrap<unknown>(await api.GET('/data-classes/{id}/object-count', { params: { path: { id: cls.id } } })) as {
-          count: number;
-        }
-      ).count,
+      unwrap(await api.GET('/data-classes/{id}/object-count', { params: { path: { id: cls.id } } })).count,
   });
   const objects = count.data ?? 0;
   const empty = async () => {
@@ -171,31 +155,26 @@ function DangerZone({ cls }: { cls: DataClass }) {
     });
     if (!ok) return;
     try {
-      const { deleted } = unwrap<unknown>(
+      const { deleted } = unwrap(
         await api.POST('/data-classes/{id}/empty', { params: { path: { id: cls.id } }, body: { confirm: cls.name } }),
-      ) as { deleted: number };
+      );
       showSaved(`${deleted} objects deleted`);
       await client.invalidateQueries({ queryKey: ['data'] });
     } catch (err) {
       showSaveError(err);
     }
   };
-  const remove = async () => {
-    const ok = await confirmDestructive({
+  const remove = useRemoveRecord<DataClass>({
+    confirm: (c) => ({
       title: `Delete the class ${name}?`,
-      removes: `the class ${name} with its ${cls.fields.length} field definitions and its workflow.`,
+      removes: `the class ${name} with its ${c.fields.length} field definitions and its workflow.`,
       confirmLabel: 'Delete the class',
-    });
-    if (!ok) return;
-    try {
-      unwrap<unknown>(await api.DELETE('/data-classes/{id}', { params: { path: { id: cls.id } } }));
-      showSaved(`${name} deleted`);
-      await client.invalidateQueries({ queryKey: keys.classes });
-      await navigate('/admin/data/classes');
-    } catch (err) {
-      showSaveError(err);
-    }
-  };
+    }),
+    run: async (c) => unwrap(await api.DELETE('/data-classes/{id}', { params: { path: { id: c.id } } })),
+    saved: () => `${name} deleted`,
+    invalidate: keys.classes,
+    goTo: '/admin/data/classes',
+  });
   return (
     <Paper withBorder p="md" mt="xl" style={{ borderColor: 'var(--mantine-color-red-4)' }}>
       <Title order={2} size="h4" mb="xs">
@@ -210,7 +189,7 @@ function DangerZone({ cls }: { cls: DataClass }) {
           <Button color="red" variant="outline" onClick={empty} disabled={objects === 0}>
             Empty the class
           </Button>
-          <Button color="red" onClick={remove} disabled={objects > 0}>
+          <Button color="red" onClick={() => void remove(cls)} disabled={objects > 0}>
             Delete the class
           </Button>
         </Group>
@@ -228,20 +207,12 @@ export default function ClassEdit() {
   const cls = useQuery({
     queryKey: keys.class(id),
     enabled: id !== 'new',
-    queryFn: async () =>
-      unwrap<unknown>(await api.GET('/data-classes/{id}', { params: { path: { id } } })) as DataClass,
+    queryFn: async () => unwrap(await api.GET('/data-classes/{id}', { params: { path: { id } } })),
   });
   if (id === 'new')
     return (
       <>
-        <PageHeader
-          title="New class"
-          description={
-            <Anchor underline="always" component={Link} to="/admin/data/classes">
-              Back to the classes
-            </Anchor>
-          }
-        />
+        <PageHeader title="New class" description={<TextLink to="/admin/data/classes">Back to the classes</TextLink>} />
         <DefinitionForm canManage={canManage} />
       </>
     );
@@ -255,13 +226,7 @@ export default function ClassEdit() {
             description={
               <>
                 Class <code>{c.name}</code> ·{' '}
-                <Anchor
-                  underline="always"
-                  component={Link}
-                  to={`/admin/data/objects?class=${encodeURIComponent(c.name)}`}
-                >
-                  Its objects
-                </Anchor>
+                <TextLink to={`/admin/data/objects?class=${encodeURIComponent(c.name)}`}>Its objects</TextLink>
               </>
             }
           />

@@ -53,7 +53,7 @@ export default function ClassList() {
         filters={[{ name: 'q', label: 'Name or label', type: 'text', placeholder: 'article' }]}
         empty={{ title: 'No classes yet' }}
         fetchPage={async (q) => {
-          const classes = (unwrap<unknown>(await api.GET('/data-classes')) as { classes: DataClass[] }).classes;
+          const { classes } = unwrap(await api.GET('/data-classes'));
           client.setQueryData(keys.classes, classes);
           return pageOf(classes, q);
         }}

@@ -1,21 +1,21 @@
-import { Anchor, Button, Group, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import {
-  ApiError,
   api,
-  confirmDestructive,
   PageHeader,
   QueryState,
   showSaved,
-  showSaveError,
+  TextLink,
   unwrap,
   useCan,
+  useRemoveRecord,
+  useSaving,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { useClasses } from './data-api.ts';
 import { cleanFields, FieldEditor } from './FieldEditor.tsx';
-import { type DataComponent, type FieldDef, keys } from './model.ts';
+import { type ComponentUsage, type DataComponent, type FieldDef, keys } from './model.ts';
 
 function ComponentForm({ component }: { component?: DataComponent }) {
   const can = useCan();
@@ -26,58 +26,43 @@ function ComponentForm({ component }: { component?: DataComponent }) {
   const [name, setName] = useState(component?.name ?? '');
   const [label, setLabel] = useState(component?.label ?? '');
   const [fields, setFields] = useState<FieldDef[]>(component?.fields ?? []);
-  const [error, setError] = useState<{ field: string; message: string }>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, errorOf, run } = useSaving();
   useEffect(() => {
     setName(component?.name ?? '');
     setLabel(component?.label ?? '');
     setFields(component?.fields ?? []);
   }, [component]);
-  const save = async () => {
-    setBusy(true);
-    setError(undefined);
-    const body = { name, label, fields: cleanFields(fields) };
-    try {
-      const saved = (
-        component
-          ? unwrap<unknown>(await api.PATCH('/data-components/{id}', { params: { path: { id: component.id } }, body }))
-          : unwrap<unknown>(await api.POST('/data-components', { body }))
-      ) as DataComponent;
+  const save = () =>
+    run(async () => {
+      const body = { name, label, fields: cleanFields(fields) };
+      const saved = component
+        ? unwrap(await api.PATCH('/data-components/{id}', { params: { path: { id: component.id } }, body }))
+        : unwrap(await api.POST('/data-components', { body }));
       showSaved(`${saved.label || saved.name} saved`);
       await client.invalidateQueries({ queryKey: keys.components });
       if (!component) await navigate(`/admin/data/components/${saved.id}`, { replace: true });
-    } catch (err) {
-      if (err instanceof ApiError && err.field) setError({ field: err.field, message: err.message });
-      showSaveError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
+  const removeRecord = useRemoveRecord<{ c: DataComponent; usage: ComponentUsage }>({
+    confirm: ({ c, usage }) => {
+      const used = usage.classes.map((u) => u.name).join(', ');
+      return {
+        title: `Delete the component ${c.label || c.name}?`,
+        removes: used
+          ? `nothing yet: the classes ${used} still use it (${usage.objectCount} objects), so the server will refuse. Remove those fields first.`
+          : `the component ${c.name} and its ${c.fields.length} field definitions; no class uses it.`,
+        confirmLabel: 'Delete the component',
+      };
+    },
+    run: async ({ c }) => unwrap(await api.DELETE('/data-components/{id}', { params: { path: { id: c.id } } })),
+    saved: () => 'Component deleted',
+    invalidate: keys.components,
+    goTo: '/admin/data/components',
+  });
+  // The usage is read when the button is pressed, so the dialog says what is true now.
   const remove = async () => {
     if (!component) return;
-    const usage = unwrap<unknown>(
-      await api.GET('/data-components/{id}/usage', { params: { path: { id: component.id } } }),
-    ) as {
-      classes: { name: string }[];
-      objectCount: number;
-    };
-    const used = usage.classes.map((c) => c.name).join(', ');
-    const ok = await confirmDestructive({
-      title: `Delete the component ${component.label || component.name}?`,
-      removes: used
-        ? `nothing yet: the classes ${used} still use it (${usage.objectCount} objects), so the server will refuse. Remove those fields first.`
-        : `the component ${component.name} and its ${component.fields.length} field definitions; no class uses it.`,
-      confirmLabel: 'Delete the component',
-    });
-    if (!ok) return;
-    try {
-      unwrap<unknown>(await api.DELETE('/data-components/{id}', { params: { path: { id: component.id } } }));
-      showSaved('Component deleted');
-      await client.invalidateQueries({ queryKey: keys.components });
-      await navigate('/admin/data/components');
-    } catch (err) {
-      showSaveError(err);
-    }
+    const usage = unwrap(await api.GET('/data-components/{id}/usage', { params: { path: { id: component.id } } }));
+    await removeRecord({ c: component, usage });
   };
   return (
     <form
@@ -94,7 +79,7 @@ function ComponentForm({ component }: { component?: DataComponent }) {
             required
             readOnly={ro}
             value={name}
-            error={error?.field === 'name' ? error.message : undefined}
+            error={errorOf('name')}
             onChange={(e) => setName(e.currentTarget.value)}
             miw={220}
           />
@@ -141,14 +126,9 @@ export default function ComponentEdit() {
   const component = useQuery({
     queryKey: [...keys.components, id],
     enabled: id !== 'new',
-    queryFn: async () =>
-      unwrap<unknown>(await api.GET('/data-components/{id}', { params: { path: { id } } })) as DataComponent,
+    queryFn: async () => unwrap(await api.GET('/data-components/{id}', { params: { path: { id } } })),
   });
-  const back = (
-    <Anchor underline="always" component={Link} to="/admin/data/components">
-      Back to the components
-    </Anchor>
-  );
+  const back = <TextLink to="/admin/data/components">Back to the components</TextLink>;
   if (id === 'new')
     return (
       <>

@@ -30,7 +30,7 @@ export default function ComponentList() {
         empty={{ title: 'No components yet' }}
         filters={[{ name: 'q', label: 'Name or label', type: 'text' }]}
         fetchPage={async (q) => {
-          const { components } = unwrap<unknown>(await api.GET('/data-components')) as { components: DataComponent[] };
+          const { components } = unwrap(await api.GET('/data-components'));
           const text = (q.filters.q ?? '').toLowerCase();
           const rows = components
             .filter((c) => !text || `${c.name} ${c.label}`.toLowerCase().includes(text))

@@ -1,28 +1,26 @@
+// The SDK's type module itself, not its index: the server's type check compiles this file for the CSV
+// import's unit test, and the index brings the browser client with it.
+import type { ApiAnswer, ApiBody } from '../../admin-ui/app/src/sdk/api-types.ts';
+
 /**
- * The data plugin's records as the dashboard sees them (the API's answers; the routes declare no
- * response schema, so the shapes are written here, from plugins/data/README.md) and what the screens
- * know about field types.
+ * The data plugin's records as the dashboard sees them, taken from the routes' answer schemas in
+ * `/openapi.json` (so a changed route breaks the type check), and what the screens know about field
+ * types.
  */
 
-export const FIELD_TYPES = [
-  'text',
-  'markdown',
-  'richtext',
-  'slug',
-  'number',
-  'boolean',
-  'date',
-  'datetime',
-  'select',
-  'asset',
-  'relation',
-  'json',
-  'array',
-  'component',
-] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+export type DataClass = ApiAnswer<'/data-classes/{id}', 'get'>;
+export type DataComponent = ApiAnswer<'/data-components/{id}', 'get'>;
+/** Which classes use a component and how many objects they hold. */
+export type ComponentUsage = ApiAnswer<'/data-components/{id}/usage', 'get'>;
+/** One language row of an object. */
+export type DataObject = ApiAnswer<'/data-objects/{id}', 'get'>;
+export type FieldDef = DataClass['fields'][number];
+export type FieldType = FieldDef['type'];
+/** A workflow as the editor holds it (the body of `PUT /data-classes/:id/workflow`; a stored one fits it). */
+export type Workflow = ApiBody<'/data-classes/{id}/workflow', 'put'>;
+export type PreviewLink = ApiAnswer<'/data-objects/{id}/preview-links', 'get'>[number];
 
-/** What each type holds, shown in the field editor's type picker. */
+/** What each type holds, shown in the field editor's type picker (a record: a new type breaks the type check). */
 export const FIELD_TYPE_LABELS: Record<FieldType, string> = {
   text: 'Text (one line, up to 600 characters)',
   markdown: 'Markdown',
@@ -65,83 +63,12 @@ export const INDEXED_TYPES: ReadonlySet<string> = new Set([
 ]);
 /** Types with a length rule and a pattern. */
 export const TEXT_TYPES: ReadonlySet<string> = new Set(['text', 'markdown', 'richtext', 'slug']);
+/** Every field type, in the order of the type picker. */
+export const FIELD_TYPES = Object.keys(FIELD_TYPE_LABELS) as FieldType[];
 /** What a list's items may be (`of`). */
 export const ITEM_TYPES: readonly FieldType[] = FIELD_TYPES.filter(
   (t) => t !== 'array' && t !== 'markdown' && t !== 'richtext',
 );
-
-export interface FieldValidation {
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  min?: number;
-  max?: number;
-}
-
-export interface FieldDef {
-  name: string;
-  type: FieldType;
-  label?: string;
-  required?: boolean;
-  unique?: boolean;
-  localized?: boolean;
-  options?: string[];
-  validation?: FieldValidation;
-  relation?: { class: string };
-  component?: string;
-  of?: string;
-}
-
-export interface DataClass {
-  id: string;
-  name: string;
-  label: string;
-  fields: FieldDef[];
-  viewConfig: Record<string, unknown> | null;
-  retentionDays: number | null;
-  workflow: Workflow | null;
-  createdAt?: string;
-  updatedAt?: string;
-}
-
-export interface DataComponent {
-  id: string;
-  name: string;
-  label: string;
-  fields: FieldDef[];
-}
-
-export interface DataObject {
-  id: string;
-  class: { id: string; name: string };
-  classId: string;
-  translationGroupId: string;
-  locale: string;
-  key: string | null;
-  parentId: string | null;
-  path: string;
-  published: boolean;
-  workflowState: string | null;
-  attributes: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Workflow {
-  initialPlace?: string;
-  places: { name: string; label?: string }[];
-  transitions: { name: string; label?: string; from: string[]; to: string; permissions: string[] }[];
-}
-
-export interface PreviewLink {
-  token: string;
-  url: string;
-  state: 'active' | 'revoked' | 'expired';
-  expiresAt: string | null;
-  viewCount: number;
-  lastViewedAt: string | null;
-  createdAt: string;
-}
 
 /** The title of an object in lists: its first non-empty text field, else its key, else its id. */
 export function titleOf(cls: Pick<DataClass, 'fields'> | undefined, object: DataObject): string {

@@ -4,6 +4,7 @@ import { DATA_KEYS } from '../permissions.ts';
 import { writeContextOf } from '../services/actor.ts';
 import type { DataServices } from '../services/index.ts';
 import { IdParams } from './schemas.ts';
+import { ClassView } from './views.ts';
 
 const ClassBody = {
   name: Type.String({ minLength: 1, maxLength: 63 }),
@@ -39,19 +40,27 @@ export async function classRoutes(app: App, data: DataServices): Promise<void> {
   const manage = { permission: DATA_KEYS.classesManage };
   const tags = ['data-classes'];
 
-  app.get('/data-classes', { config: read, schema: { tags } }, async () => ({ classes: await data.classes.list() }));
-
-  app.post('/data-classes', { config: manage, schema: { tags, body: CreateClass } }, async (request, reply) =>
-    reply.code(201).send(await data.classes.create(requestContext(request), request.body)),
+  app.get(
+    '/data-classes',
+    { config: read, schema: { tags, response: { 200: Type.Object({ classes: Type.Array(ClassView) }) } } },
+    async () => ({ classes: await data.classes.list() }),
   );
 
-  app.get('/data-classes/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
-    data.classes.get(request.params.id),
+  app.post(
+    '/data-classes',
+    { config: manage, schema: { tags, body: CreateClass, response: { 201: ClassView } } },
+    async (request, reply) => reply.code(201).send(await data.classes.create(requestContext(request), request.body)),
+  );
+
+  app.get(
+    '/data-classes/:id',
+    { config: read, schema: { tags, params: IdParams, response: { 200: ClassView } } },
+    async (request) => data.classes.get(request.params.id),
   );
 
   app.patch(
     '/data-classes/:id',
-    { config: manage, schema: { tags, params: IdParams, body: PatchClass } },
+    { config: manage, schema: { tags, params: IdParams, body: PatchClass, response: { 200: ClassView } } },
     async (request) => data.classes.update(requestContext(request), request.params.id, request.body),
   );
 
@@ -60,9 +69,13 @@ export async function classRoutes(app: App, data: DataServices): Promise<void> {
     return reply.code(204).send();
   });
 
-  app.get('/data-classes/:id/object-count', { config: read, schema: { tags, params: IdParams } }, async (request) => ({
-    count: await data.classes.objectCount(request.params.id),
-  }));
+  app.get(
+    '/data-classes/:id/object-count',
+    { config: read, schema: { tags, params: IdParams, response: { 200: Type.Object({ count: Type.Integer() }) } } },
+    async (request) => ({
+      count: await data.classes.objectCount(request.params.id),
+    }),
+  );
 
   app.post(
     '/data-classes/:id/empty',
@@ -72,6 +85,7 @@ export async function classRoutes(app: App, data: DataServices): Promise<void> {
         tags,
         params: IdParams,
         body: Type.Object({ confirm: Type.String() }, { additionalProperties: false }),
+        response: { 200: Type.Object({ deleted: Type.Integer() }) },
       },
     },
     async (request) => ({

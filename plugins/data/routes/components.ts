@@ -3,6 +3,7 @@ import type { App } from '../../../kernel/index.ts';
 import { DATA_KEYS } from '../permissions.ts';
 import type { DataServices } from '../services/index.ts';
 import { IdParams } from './schemas.ts';
+import { ComponentUsageView, ComponentView } from './views.ts';
 
 const CreateComponent = Type.Object(
   {
@@ -20,21 +21,29 @@ export async function componentRoutes(app: App, data: DataServices): Promise<voi
   const manage = { permission: DATA_KEYS.classesManage };
   const tags = ['data-components'];
 
-  app.get('/data-components', { config: read, schema: { tags } }, async () => ({
-    components: await data.components.list(),
-  }));
-
-  app.post('/data-components', { config: manage, schema: { tags, body: CreateComponent } }, async (request, reply) =>
-    reply.code(201).send(await data.components.create(request.body)),
+  app.get(
+    '/data-components',
+    { config: read, schema: { tags, response: { 200: Type.Object({ components: Type.Array(ComponentView) }) } } },
+    async () => ({
+      components: await data.components.list(),
+    }),
   );
 
-  app.get('/data-components/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
-    data.components.get(request.params.id),
+  app.post(
+    '/data-components',
+    { config: manage, schema: { tags, body: CreateComponent, response: { 201: ComponentView } } },
+    async (request, reply) => reply.code(201).send(await data.components.create(request.body)),
+  );
+
+  app.get(
+    '/data-components/:id',
+    { config: read, schema: { tags, params: IdParams, response: { 200: ComponentView } } },
+    async (request) => data.components.get(request.params.id),
   );
 
   app.patch(
     '/data-components/:id',
-    { config: manage, schema: { tags, params: IdParams, body: PatchComponent } },
+    { config: manage, schema: { tags, params: IdParams, body: PatchComponent, response: { 200: ComponentView } } },
     async (request) => data.components.update(request.params.id, request.body),
   );
 
@@ -43,7 +52,9 @@ export async function componentRoutes(app: App, data: DataServices): Promise<voi
     return reply.code(204).send();
   });
 
-  app.get('/data-components/:id/usage', { config: read, schema: { tags, params: IdParams } }, async (request) =>
-    data.components.usage(request.params.id),
+  app.get(
+    '/data-components/:id/usage',
+    { config: read, schema: { tags, params: IdParams, response: { 200: ComponentUsageView } } },
+    async (request) => data.components.usage(request.params.id),
   );
 }

@@ -5,6 +5,7 @@ import { writeContextOf } from '../services/actor.ts';
 import { BULK_MAX } from '../services/bulk-service.ts';
 import type { DataServices } from '../services/index.ts';
 import { Attributes, Ids, QueryBody } from './schemas.ts';
+import { ObjectQueryPage } from './views.ts';
 
 const BulkBody = Type.Object(
   {
@@ -66,6 +67,7 @@ export async function objectBatchRoutes(app: App, data: DataServices): Promise<v
         tags,
         summary: 'Objects of a class by filters and sort, drafts included; keyset pages with after/nextCursor',
         body: QueryBody,
+        response: { 200: ObjectQueryPage },
       },
     },
     async (request) => {

@@ -5,6 +5,7 @@ import { DATA_KEYS } from '../permissions.ts';
 import { writeContextOf } from '../services/actor.ts';
 import type { DataServices } from '../services/index.ts';
 import { Attributes, IdParams, Paging } from './schemas.ts';
+import { ObjectList, ObjectView } from './views.ts';
 
 const CreateObject = Type.Object(
   {
@@ -40,28 +41,52 @@ export async function objectRoutes(app: App, data: DataServices): Promise<void> 
   const write = { permission: DATA_KEYS.objectsWrite };
   const tags = ['data-objects'];
 
-  app.get('/data-objects', { config: read, schema: { tags, querystring: ListQuery } }, async (request) =>
-    data.reads.list({ ...request.query, publishedOnly: false }),
+  app.get(
+    '/data-objects',
+    {
+      config: read,
+      schema: {
+        tags,
+        querystring: ListQuery,
+        response: {
+          200: Type.Composite([ObjectList, Type.Object({ total: Type.Integer(), hasMore: Type.Boolean() })]),
+        },
+      },
+    },
+    async (request) => data.reads.list({ ...request.query, publishedOnly: false }),
   );
 
-  app.post('/data-objects', { config: write, schema: { tags, body: CreateObject } }, async (request, reply) => {
-    const { row, className } = await data.objects.create(writeContextOf(request), request.body);
-    return reply.code(201).send(toObjectDto(row, className));
-  });
+  app.post(
+    '/data-objects',
+    { config: write, schema: { tags, body: CreateObject, response: { 201: ObjectView } } },
+    async (request, reply) => {
+      const { row, className } = await data.objects.create(writeContextOf(request), request.body);
+      return reply.code(201).send(toObjectDto(row, className));
+    },
+  );
 
   app.get(
     '/data-objects/translations/:translationGroupId',
-    { config: read, schema: { tags, params: Type.Object({ translationGroupId: Type.String() }) } },
+    {
+      config: read,
+      schema: {
+        tags,
+        params: Type.Object({ translationGroupId: Type.String() }),
+        response: { 200: ObjectList },
+      },
+    },
     async (request) => ({ objects: await data.reads.translationGroup(request.params.translationGroupId) }),
   );
 
-  app.get('/data-objects/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
-    data.reads.get(request.params.id, 'admin'),
+  app.get(
+    '/data-objects/:id',
+    { config: read, schema: { tags, params: IdParams, response: { 200: ObjectView } } },
+    async (request) => data.reads.get(request.params.id, 'admin'),
   );
 
   app.patch(
     '/data-objects/:id',
-    { config: write, schema: { tags, params: IdParams, body: PatchObject } },
+    { config: write, schema: { tags, params: IdParams, body: PatchObject, response: { 200: ObjectView } } },
     async (request) => {
       const { row, className } = await data.objects.update(writeContextOf(request), request.params.id, request.body);
       return toObjectDto(row, className);
@@ -73,7 +98,11 @@ export async function objectRoutes(app: App, data: DataServices): Promise<void> 
     return reply.code(204).send();
   });
 
-  app.get('/data-objects/:id/translations', { config: read, schema: { tags, params: IdParams } }, async (request) => ({
-    objects: await data.reads.translationsOf(request.params.id),
-  }));
+  app.get(
+    '/data-objects/:id/translations',
+    { config: read, schema: { tags, params: IdParams, response: { 200: ObjectList } } },
+    async (request) => ({
+      objects: await data.reads.translationsOf(request.params.id),
+    }),
+  );
 }

@@ -1,16 +1,8 @@
-import { Anchor, Button, Group, NumberInput, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Group, NumberInput, Stack, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
-import {
-  api,
-  confirmDestructive,
-  PageHeader,
-  QueryState,
-  showSaved,
-  showSaveError,
-  unwrap,
-} from '../../admin-ui/app/src/sdk/index.ts';
+import { useParams } from 'react-router';
+import { api, RecordPage, Section, showSaved, showSaveError, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
 import { type AuthState, AuthFields, authBody, authStateOf, SECRET_FIELD } from './auth.tsx';
 import { ImportOpenApi } from './ImportOpenApi.tsx';
 import { RoutesPanel, routesKey } from './RoutesPanel.tsx';
@@ -39,7 +31,7 @@ function Settings({ endpoint }: { endpoint: Endpoint }) {
   // A secret of another auth type does not carry over: a new type needs its own.
   const stored = auth.type === endpoint.auth.type && secretStored(endpoint);
   return (
-    <Paper withBorder p="lg">
+    <Section>
       <form
         onSubmit={async (e) => {
           e.preventDefault();
@@ -81,61 +73,49 @@ function Settings({ endpoint }: { endpoint: Endpoint }) {
           </Button>
         </Stack>
       </form>
-    </Paper>
+    </Section>
   );
 }
 
 /** `/admin/gateway/endpoints/:id`: settings, write-only credentials, routes, OpenAPI import. */
 export default function EndpointDetail() {
   const { id = '' } = useParams();
-  const navigate = useNavigate();
   const client = useQueryClient();
   const endpoint = useQuery({
     queryKey: ['gateway', 'endpoint', id],
     queryFn: async () => unwrap(await api.GET('/api/v1/gateway/endpoints/{id}', { params: { path: { id } } })),
   });
-  const remove = async (e: Endpoint) => {
-    const routes = client.getQueryData<unknown[]>(routesKey(e.id))?.length;
-    const ok = await confirmDestructive({
-      title: `Delete the endpoint ${e.name}?`,
-      removes: `the endpoint ${e.name}, its stored credentials and ${routes === undefined ? 'all its routes' : `its ${routes} routes`}. Sites, API clients and event subscriptions that call it stop working.`,
-      confirmLabel: 'Delete endpoint',
-    });
-    if (!ok) return;
-    try {
-      unwrap(await api.DELETE('/api/v1/gateway/endpoints/{id}', { params: { path: { id: e.id } } }));
-      showSaved(`Endpoint ${e.name} deleted`);
-      await client.invalidateQueries({ queryKey: ['gateway', 'endpoints'] });
-      await navigate('/admin/gateway/endpoints', { replace: true });
-    } catch (err) {
-      showSaveError(err);
-    }
-  };
   return (
-    <QueryState query={endpoint}>
+    <RecordPage
+      query={endpoint}
+      maw={960}
+      title={(e) => e.name}
+      description={(e) => (e.presetId ? `From the ${e.presetId} preset. ` : '')}
+      back={{ to: '/admin/gateway/endpoints', label: 'All endpoints' }}
+      remove={{
+        label: 'Delete endpoint',
+        confirm: (e: Endpoint) => {
+          const routes = client.getQueryData<unknown[]>(routesKey(e.id))?.length;
+          return {
+            title: `Delete the endpoint ${e.name}?`,
+            removes: `the endpoint ${e.name}, its stored credentials and ${routes === undefined ? 'all its routes' : `its ${routes} routes`}. Sites, API clients and event subscriptions that call it stop working.`,
+            confirmLabel: 'Delete endpoint',
+          };
+        },
+        run: async (e) =>
+          unwrap(await api.DELETE('/api/v1/gateway/endpoints/{id}', { params: { path: { id: e.id } } })),
+        saved: (e) => `Endpoint ${e.name} deleted`,
+        invalidate: ['gateway', 'endpoints'],
+        goTo: '/admin/gateway/endpoints',
+      }}
+    >
       {(e) => (
-        <Stack maw={960}>
-          <PageHeader
-            title={e.name}
-            description={
-              <>
-                {e.presetId ? `From the ${e.presetId} preset. ` : ''}
-                <Anchor underline="always" component={Link} to="/admin/gateway/endpoints">
-                  All endpoints
-                </Anchor>
-              </>
-            }
-            actions={
-              <Button color="red" variant="light" onClick={() => void remove(e)}>
-                Delete endpoint
-              </Button>
-            }
-          />
+        <>
           <Settings endpoint={e} />
           <RoutesPanel endpointId={e.id} />
           <ImportOpenApi endpointId={e.id} />
-        </Stack>
+        </>
       )}
-    </QueryState>
+    </RecordPage>
   );
 }

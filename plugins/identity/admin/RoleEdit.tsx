@@ -2,27 +2,17 @@ import { Accordion, Badge, Button, Checkbox, Group, Paper, Stack, Text, TextInpu
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import {
   api,
-  confirmDestructive,
+  useRemoveRecord,
   PageHeader,
   QueryState,
   showSaved,
   showSaveError,
   unwrap,
 } from '../../admin-ui/app/src/sdk/index.ts';
-import { KEYS } from './queries.ts';
-
-type Role = {
-  id: string;
-  name: string;
-  description: string;
-  permissions: string[];
-  builtin: boolean;
-  userCount: number;
-};
-type Permission = { key: string; description: string; owner: string; grantedBy: string[] };
+import { KEYS, type Permission, type Role } from './queries.ts';
 
 /** Permission keys by the plugin (or the kernel) that declares them, in name order. */
 function byOwner(keys: Permission[]): [string, Permission[]][] {
@@ -33,7 +23,17 @@ function byOwner(keys: Permission[]): [string, Permission[]][] {
 
 function RoleForm({ role, permissions }: { role: Role; permissions: Permission[] }) {
   const client = useQueryClient();
-  const navigate = useNavigate();
+  const remove = useRemoveRecord<Role>({
+    confirm: (r) => ({
+      title: `Delete the role ${r.name}?`,
+      removes: `the role ${r.name} and its ${r.permissions.length} keys from ${r.userCount} user(s), who lose what only this role gave them.`,
+      confirmLabel: 'Delete the role',
+    }),
+    run: async (r) => unwrap(await api.DELETE('/auth/roles/{id}', { params: { path: { id: r.id } } })),
+    saved: (r) => `Role ${r.name} deleted`,
+    invalidate: KEYS.roles,
+    goTo: '/admin/roles',
+  });
   const form = useForm({
     initialValues: { name: role.name, description: role.description, permissions: role.permissions },
   });
@@ -115,26 +115,7 @@ function RoleForm({ role, permissions }: { role: Role; permissions: Permission[]
             Save
           </Button>
           {!role.builtin && (
-            <Button
-              color="red"
-              variant="light"
-              onClick={async () => {
-                const ok = await confirmDestructive({
-                  title: `Delete the role ${role.name}?`,
-                  removes: `the role ${role.name} and its ${role.permissions.length} keys from ${role.userCount} user(s), who lose what only this role gave them.`,
-                  confirmLabel: 'Delete the role',
-                });
-                if (!ok) return;
-                try {
-                  unwrap(await api.DELETE('/auth/roles/{id}', { params: { path: { id } } }));
-                  showSaved(`Role ${role.name} deleted`);
-                  await client.invalidateQueries({ queryKey: KEYS.roles });
-                  await navigate('/admin/roles');
-                } catch (err) {
-                  showSaveError(err);
-                }
-              }}
-            >
+            <Button color="red" variant="light" onClick={() => void remove(role)}>
               Delete the role
             </Button>
           )}

@@ -2,24 +2,32 @@ import { Button, Group, MultiSelect, Paper, Stack, Switch, Text, TextInput } fro
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import {
   api,
-  confirmDestructive,
+  useRemoveRecord,
   PageHeader,
   QueryState,
   showSaved,
   showSaveError,
   unwrap,
 } from '../../admin-ui/app/src/sdk/index.ts';
-import { KEYS, useRoles } from './queries.ts';
-
-type User = { id: string; email: string; displayName: string; active: boolean; roles: string[]; mfaEnabled: boolean };
+import { KEYS, type User, useRoles } from './queries.ts';
 
 function UserForm({ user }: { user: User }) {
   const roles = useRoles();
   const client = useQueryClient();
-  const navigate = useNavigate();
+  const remove = useRemoveRecord<User>({
+    confirm: (u) => ({
+      title: `Delete ${u.email}?`,
+      removes: `the account ${u.email}, its sessions and its second factor. Its audit entries stay.`,
+      confirmLabel: 'Delete the user',
+    }),
+    run: async (u) => unwrap(await api.DELETE('/auth/users/{id}', { params: { path: { id: u.id } } })),
+    saved: (u) => `${u.email} deleted`,
+    invalidate: KEYS.users,
+    goTo: '/admin/users',
+  });
   const form = useForm({
     initialValues: { email: user.email, displayName: user.displayName, active: user.active, roles: user.roles },
   });
@@ -90,27 +98,7 @@ function UserForm({ user }: { user: User }) {
       <Paper withBorder p="lg">
         <Stack gap="sm">
           <Text fw={600}>Delete</Text>
-          <Button
-            color="red"
-            variant="light"
-            w="fit-content"
-            onClick={async () => {
-              const ok = await confirmDestructive({
-                title: `Delete ${user.email}?`,
-                removes: `the account ${user.email}, its sessions and its second factor. Its audit entries stay.`,
-                confirmLabel: 'Delete the user',
-              });
-              if (!ok) return;
-              try {
-                unwrap(await api.DELETE('/auth/users/{id}', { params: { path: { id } } }));
-                showSaved(`${user.email} deleted`);
-                await client.invalidateQueries({ queryKey: KEYS.users });
-                await navigate('/admin/users');
-              } catch (err) {
-                showSaveError(err);
-              }
-            }}
-          >
+          <Button color="red" variant="light" w="fit-content" onClick={() => void remove(user)}>
             Delete the user
           </Button>
         </Stack>

@@ -1,87 +1,63 @@
-import { Badge, Button, Group, Modal, MultiSelect, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Badge, Group, MultiSelect, PasswordInput, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useDisclosure } from '@mantine/hooks';
-import { useQueryClient } from '@tanstack/react-query';
-import { IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { api, ListPage, PageHeader, showSaved, showSaveError, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
-import { KEYS, useRoles } from './queries.ts';
-
-type User = { id: string; email: string; displayName: string; active: boolean; roles: string[]; mfaEnabled: boolean };
+import { api, CreateDialog, CreateForm, ListPage, PageHeader, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
+import { KEYS, type User, useRoles } from './queries.ts';
 
 function NewUser({ onClose }: { onClose: () => void }) {
   const roles = useRoles();
-  const client = useQueryClient();
-  const navigate = useNavigate();
   const form = useForm({
     initialValues: { email: '', displayName: '', password: '', roles: [] as string[] },
     validate: { email: (v) => (/^\S+@\S+$/.test(v.trim()) ? null : 'Enter an e-mail address') },
   });
   return (
-    <form
-      onSubmit={form.onSubmit(async (v) => {
-        try {
-          const user = unwrap(
-            await api.POST('/auth/users', {
-              body: {
-                email: v.email.trim(),
-                roles: v.roles,
-                ...(v.displayName.trim() ? { displayName: v.displayName.trim() } : {}),
-                ...(v.password ? { password: v.password } : {}),
-              },
-            }),
-          );
-          showSaved(`User ${user.email} created`);
-          await client.invalidateQueries({ queryKey: KEYS.users });
-          onClose();
-          await navigate(`/admin/users/${user.id}`);
-        } catch (err) {
-          showSaveError(err, form);
-        }
-      })}
+    <CreateForm
+      form={form}
+      create={async (v) =>
+        unwrap(
+          await api.POST('/auth/users', {
+            body: {
+              email: v.email.trim(),
+              roles: v.roles,
+              ...(v.displayName.trim() ? { displayName: v.displayName.trim() } : {}),
+              ...(v.password ? { password: v.password } : {}),
+            },
+          }),
+        )
+      }
+      saved={(user) => `User ${user.email} created`}
+      invalidate={KEYS.users}
+      goTo={(user) => `/admin/users/${user.id}`}
+      submitLabel="Create user"
+      onClose={onClose}
     >
-      <Stack>
-        <TextInput label="E-mail" type="email" required {...form.getInputProps('email')} />
-        <TextInput label="Display name" {...form.getInputProps('displayName')} />
-        <PasswordInput
-          label="Password"
-          description="Leave empty to send the user a link to choose one"
-          autoComplete="new-password"
-          {...form.getInputProps('password')}
-        />
-        <MultiSelect
-          label="Roles"
-          data={(roles.data ?? []).map((r) => r.name)}
-          searchable
-          {...form.getInputProps('roles')}
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Create user
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      <TextInput label="E-mail" type="email" required {...form.getInputProps('email')} />
+      <TextInput label="Display name" {...form.getInputProps('displayName')} />
+      <PasswordInput
+        label="Password"
+        description="Leave empty to send the user a link to choose one"
+        autoComplete="new-password"
+        {...form.getInputProps('password')}
+      />
+      <MultiSelect
+        label="Roles"
+        data={(roles.data ?? []).map((r) => r.name)}
+        searchable
+        {...form.getInputProps('roles')}
+      />
+    </CreateForm>
   );
 }
 
 /** `/admin/users`: staff accounts, searchable, with their roles and second-factor state. */
 export default function UserList() {
-  const [creating, { open, close }] = useDisclosure();
   const navigate = useNavigate();
   return (
     <>
       <PageHeader
         title="Users"
         description="Staff accounts that sign in to this dashboard and the API."
-        actions={
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={open}>
-            New user
-          </Button>
-        }
+        actions={<CreateDialog label="New user">{(close) => <NewUser onClose={close} />}</CreateDialog>}
       />
       <ListPage<User>
         label="Users"
@@ -118,9 +94,6 @@ export default function UserList() {
           },
         ]}
       />
-      <Modal opened={creating} onClose={close} title="New user">
-        <NewUser onClose={close} />
-      </Modal>
     </>
   );
 }

@@ -1,5 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
+import { type ApiAnswer, api, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
+
+/** A role as `GET /auth/roles` lists it. */
+export type Role = ApiAnswer<'/auth/roles', 'get'>['roles'][number];
+/** A staff account as `GET /auth/users/:id` reads it. */
+export type User = ApiAnswer<'/auth/users/{id}', 'get'>;
+/** A permission key with its description and the plugin that declares it (`GET /auth/permissions`). */
+export type Permission = ApiAnswer<'/auth/permissions', 'get'>['permissions'][number];
 
 /** Query keys of this plugin's screens (mutations invalidate `['identity']`). */
 export const KEYS = {

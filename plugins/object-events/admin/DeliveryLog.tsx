@@ -10,7 +10,14 @@ import {
   unwrap,
   useUrlState,
 } from '../../admin-ui/app/src/sdk/index.ts';
-import { type Delivery, type DeliveryStatus, EVENT_TYPES, STATUS_LABELS, type Subscription } from './types.ts';
+import {
+  type Delivery,
+  type DeliveryStatus,
+  EVENT_TYPES,
+  type EventType,
+  STATUS_LABELS,
+  type Subscription,
+} from './types.ts';
 
 const PAGE_SIZE = 25;
 const when = (at: string | null) => (at ? new Date(at).toLocaleString() : '—');
@@ -24,19 +31,17 @@ export function DeliveryLog({ subscription }: { subscription: Subscription }) {
   const log = useQuery({
     queryKey: [...key, status, type],
     queryFn: async () =>
-      (
-        unwrap(
-          await api.GET('/object-event-subscriptions/{id}/deliveries', {
-            params: {
-              path: { id: subscription.id },
-              query: {
-                limit: 200,
-                ...(status ? { status: status as DeliveryStatus } : {}),
-                ...(type ? { type: type as (typeof EVENT_TYPES)[number] } : {}),
-              },
+      unwrap(
+        await api.GET('/object-event-subscriptions/{id}/deliveries', {
+          params: {
+            path: { id: subscription.id },
+            query: {
+              limit: 200,
+              ...(status ? { status: status as DeliveryStatus } : {}),
+              ...(type ? { type: type as EventType } : {}),
             },
-          }),
-        ) as unknown as { deliveries: Delivery[] }
+          },
+        }),
       ).deliveries,
     placeholderData: (previous) => previous,
     // Waiting rows change on their own: look again while some are not finished.
@@ -67,7 +72,7 @@ export function DeliveryLog({ subscription }: { subscription: Subscription }) {
           params: { path: { id: subscription.id } },
           body: { status: finished },
         }),
-      ) as unknown as { deleted: number };
+      );
       showSaved(`${deleted} rows cleared`);
       await refresh();
     } catch (err) {

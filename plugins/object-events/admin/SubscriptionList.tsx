@@ -34,7 +34,7 @@ export default function SubscriptionList() {
           submitLabel="Create subscription"
           onCancel={() => setCreating(false)}
           onSubmit={async (body) => {
-            const created = unwrap(await api.POST('/object-event-subscriptions', { body })) as unknown as Subscription;
+            const created = unwrap(await api.POST('/object-event-subscriptions', { body }));
             setCreating(false);
             showSaved(`Subscription ${created.name} created`);
             await client.invalidateQueries({ queryKey: SUBSCRIPTIONS_KEY });
@@ -61,9 +61,7 @@ export default function SubscriptionList() {
         ]}
         empty={{ title: 'No subscriptions yet' }}
         fetchPage={async ({ page, pageSize, sort, filters }) => {
-          const { subscriptions } = unwrap(await api.GET('/object-event-subscriptions')) as unknown as {
-            subscriptions: Subscription[];
-          };
+          const { subscriptions } = unwrap(await api.GET('/object-event-subscriptions'));
           const q = filters.q?.toLowerCase() ?? '';
           const found = subscriptions.filter(
             (s) =>

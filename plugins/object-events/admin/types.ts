@@ -1,53 +1,35 @@
-/** Every event kind a subscription may tick (plugins/object-events/events.ts, the spec's "Events"). */
-export const EVENT_TYPES = [
-  'object.created',
-  'object.updated',
-  'object.published',
-  'object.unpublished',
-  'object.transitioned',
-  'object.deleted',
-  'object.bulk',
-  'asset.created',
-  'asset.updated',
-  'asset.moved',
-  'asset.deleted',
-  'asset.bulk',
-  'page.published',
-  'page.unpublished',
-] as const;
+import type { ApiAnswer, ApiBody } from '../../admin-ui/app/src/sdk/index.ts';
 
-/** A subscription as `/object-event-subscriptions` reads it (plugins/object-events/README.md). */
-export interface Subscription {
-  id: string;
-  name: string;
-  enabled: boolean;
-  classId: string | null;
-  events: string[];
-  endpointId: string;
-  routeId: string;
-  ignoreActors: string[];
-  signingSecretRef: string | null;
-  loopGuard: { tripped: boolean; lastTrippedAt: string | null };
-  createdAt: string;
-  updatedAt: string;
-}
+/** An event kind, as the create body declares them. */
+export type EventType = ApiBody<'/object-event-subscriptions', 'post'>['events'][number];
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'retrying' | 'dead' | 'stopped';
+// A record, so the type check fails when the API gains or loses a kind and this list does not follow.
+const KINDS: Record<EventType, true> = {
+  'object.created': true,
+  'object.updated': true,
+  'object.published': true,
+  'object.unpublished': true,
+  'object.transitioned': true,
+  'object.deleted': true,
+  'object.bulk': true,
+  'asset.created': true,
+  'asset.updated': true,
+  'asset.moved': true,
+  'asset.deleted': true,
+  'asset.bulk': true,
+  'page.published': true,
+  'page.unpublished': true,
+};
+
+/** Every event kind a subscription may tick, in the order the form shows them. */
+export const EVENT_TYPES = Object.keys(KINDS) as EventType[];
+
+/** A subscription as `/object-event-subscriptions/:id` reads it. */
+export type Subscription = ApiAnswer<'/object-event-subscriptions/{id}', 'get'>;
 
 /** A row of the delivery log: never the event's content nor the receiver's answer body. */
-export interface Delivery {
-  id: string;
-  eventId: string;
-  subscriptionId: string;
-  type: string;
-  recordId: string;
-  status: DeliveryStatus;
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastProblem: string | null;
-  lastAttemptAt: string | null;
-  createdAt: string;
-}
+export type Delivery = ApiAnswer<'/object-event-subscriptions/{id}/deliveries', 'get'>['deliveries'][number];
+export type DeliveryStatus = Delivery['status'];
 
 /** The spec's words for the log screen ("waiting", "gave up"); the API's filter values are the keys. */
 export const STATUS_LABELS: Record<DeliveryStatus, { label: string; color: string }> = {

@@ -60,3 +60,39 @@ export const DeleteDeliveries = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const Time = Type.String({ format: 'date-time' });
+const NullableTime = Type.Union([Time, Type.Null()]);
+
+/** A subscription as the API answers it (`SubscriptionService.view`). */
+export const SubscriptionView = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  enabled: Type.Boolean(),
+  classId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  // Text, not the enum: a row written before an event kind was renamed still reads.
+  events: Type.Array(Type.String()),
+  endpointId: Type.String(),
+  routeId: Type.String(),
+  ignoreActors: Type.Array(Type.String()),
+  signingSecretRef: Type.Union([Type.String(), Type.Null()]),
+  payloadMode: Type.Literal('minimal'),
+  loopGuard: Type.Object({ tripped: Type.Boolean(), lastTrippedAt: NullableTime }),
+  createdAt: Time,
+  updatedAt: Time,
+});
+
+/** A row of the delivery log (`DeliveryLog`'s view): state only, never the event or the receiver's answer. */
+export const DeliveryView = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  eventId: Type.String(),
+  subscriptionId: Type.String({ format: 'uuid' }),
+  type: Type.String(),
+  recordId: Type.String(),
+  status: DeliveryStatusFilter,
+  attempts: Type.Integer(),
+  nextAttemptAt: NullableTime,
+  lastProblem: Type.Union([Type.String(), Type.Null()]),
+  lastAttemptAt: NullableTime,
+  createdAt: Time,
+});

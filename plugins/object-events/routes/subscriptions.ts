@@ -2,30 +2,45 @@ import { requestContext, type App } from '../../../kernel/index.ts';
 import { MANAGE } from '../permissions.ts';
 import type { ObjectEventServices } from '../services/index.ts';
 import type { DeliveryStatus } from '../store/delivery-store.ts';
-import { CreateSubscription, DeleteDeliveries, DeliveriesQuery, IdParams, PatchSubscription } from './schemas.ts';
+import { Type } from '@sinclair/typebox';
+import {
+  CreateSubscription,
+  DeleteDeliveries,
+  DeliveriesQuery,
+  DeliveryView,
+  IdParams,
+  PatchSubscription,
+  SubscriptionView,
+} from './schemas.ts';
 
 const config = { permission: MANAGE };
 const tags = ['object-events'];
 
 /** /object-event-subscriptions and their delivery log; /object-event-deliveries/:id/retry. */
 export async function subscriptionRoutes(app: App, { subscriptions, deliveries }: ObjectEventServices): Promise<void> {
-  app.get('/object-event-subscriptions', { config, schema: { tags } }, async () => ({
-    subscriptions: await subscriptions.list(),
-  }));
+  app.get(
+    '/object-event-subscriptions',
+    { config, schema: { tags, response: { 200: Type.Object({ subscriptions: Type.Array(SubscriptionView) }) } } },
+    async () => ({
+      subscriptions: await subscriptions.list(),
+    }),
+  );
 
   app.post(
     '/object-event-subscriptions',
-    { config, schema: { tags, body: CreateSubscription } },
+    { config, schema: { tags, body: CreateSubscription, response: { 201: SubscriptionView } } },
     async (request, reply) => reply.code(201).send(await subscriptions.create(requestContext(request), request.body)),
   );
 
-  app.get('/object-event-subscriptions/:id', { config, schema: { tags, params: IdParams } }, async (request) =>
-    subscriptions.get(request.params.id),
+  app.get(
+    '/object-event-subscriptions/:id',
+    { config, schema: { tags, params: IdParams, response: { 200: SubscriptionView } } },
+    async (request) => subscriptions.get(request.params.id),
   );
 
   app.patch(
     '/object-event-subscriptions/:id',
-    { config, schema: { tags, params: IdParams, body: PatchSubscription } },
+    { config, schema: { tags, params: IdParams, body: PatchSubscription, response: { 200: SubscriptionView } } },
     async (request) => subscriptions.update(requestContext(request), request.params.id, request.body),
   );
 
@@ -40,13 +55,21 @@ export async function subscriptionRoutes(app: App, { subscriptions, deliveries }
 
   app.post(
     '/object-event-subscriptions/:id/test',
-    { config, schema: { tags, params: IdParams } },
+    { config, schema: { tags, params: IdParams, response: { 202: Type.Object({ eventId: Type.String() }) } } },
     async (request, reply) => reply.code(202).send(await subscriptions.queueTest(request.params.id)),
   );
 
   app.get(
     '/object-event-subscriptions/:id/deliveries',
-    { config, schema: { tags, params: IdParams, querystring: DeliveriesQuery } },
+    {
+      config,
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: DeliveriesQuery,
+        response: { 200: Type.Object({ deliveries: Type.Array(DeliveryView) }) },
+      },
+    },
     async (request) => {
       const q = request.query;
       return {
@@ -62,12 +85,22 @@ export async function subscriptionRoutes(app: App, { subscriptions, deliveries }
 
   app.delete(
     '/object-event-subscriptions/:id/deliveries',
-    { config, schema: { tags, params: IdParams, body: DeleteDeliveries } },
+    {
+      config,
+      schema: {
+        tags,
+        params: IdParams,
+        body: DeleteDeliveries,
+        response: { 200: Type.Object({ deleted: Type.Integer() }) },
+      },
+    },
     async (request) =>
       deliveries.delete(request.params.id, request.body as { ids?: string[]; status?: DeliveryStatus }),
   );
 
-  app.post('/object-event-deliveries/:id/retry', { config, schema: { tags, params: IdParams } }, async (request) =>
-    deliveries.retry(request.params.id),
+  app.post(
+    '/object-event-deliveries/:id/retry',
+    { config, schema: { tags, params: IdParams, response: { 200: DeliveryView } } },
+    async (request) => deliveries.retry(request.params.id),
   );
 }

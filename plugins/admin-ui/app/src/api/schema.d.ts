@@ -1092,7 +1092,44 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            clients: {
+                                allowedAddresses: string[];
+                                authMode: "key" | "jwt";
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                expiresAt: string | null;
+                                /** Format: uuid */
+                                id: string;
+                                jwt: {
+                                    audience: string;
+                                    clockSkewSeconds?: number;
+                                    issuer: string;
+                                    maxTokenLifetimeSeconds?: number;
+                                    scopeClaim?: string;
+                                } | null;
+                                keys: {
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    /** Format: uuid */
+                                    id: string;
+                                    prefix: string;
+                                    /** Format: date-time */
+                                    revokedAt: string | null;
+                                }[];
+                                limits: {
+                                    requestsPerMinute?: number;
+                                };
+                                name: string;
+                                scopes: string[];
+                                status: "active" | "suspended";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -1129,11 +1166,47 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            allowedAddresses: string[];
+                            authMode: "key" | "jwt";
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            expiresAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            jwt: {
+                                audience: string;
+                                clockSkewSeconds?: number;
+                                issuer: string;
+                                maxTokenLifetimeSeconds?: number;
+                                scopeClaim?: string;
+                            } | null;
+                            key?: string;
+                            keys: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: uuid */
+                                id: string;
+                                prefix: string;
+                                /** Format: date-time */
+                                revokedAt: string | null;
+                            }[];
+                            limits: {
+                                requestsPerMinute?: number;
+                            };
+                            name: string;
+                            scopes: string[];
+                            status: "active" | "suspended";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -1167,7 +1240,42 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            allowedAddresses: string[];
+                            authMode: "key" | "jwt";
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            expiresAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            jwt: {
+                                audience: string;
+                                clockSkewSeconds?: number;
+                                issuer: string;
+                                maxTokenLifetimeSeconds?: number;
+                                scopeClaim?: string;
+                            } | null;
+                            keys: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: uuid */
+                                id: string;
+                                prefix: string;
+                                /** Format: date-time */
+                                revokedAt: string | null;
+                            }[];
+                            limits: {
+                                requestsPerMinute?: number;
+                            };
+                            name: string;
+                            scopes: string[];
+                            status: "active" | "suspended";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -1235,7 +1343,42 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            allowedAddresses: string[];
+                            authMode: "key" | "jwt";
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            expiresAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            jwt: {
+                                audience: string;
+                                clockSkewSeconds?: number;
+                                issuer: string;
+                                maxTokenLifetimeSeconds?: number;
+                                scopeClaim?: string;
+                            } | null;
+                            keys: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: uuid */
+                                id: string;
+                                prefix: string;
+                                /** Format: date-time */
+                                revokedAt: string | null;
+                            }[];
+                            limits: {
+                                requestsPerMinute?: number;
+                            };
+                            name: string;
+                            scopes: string[];
+                            status: "active" | "suspended";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -1263,11 +1406,22 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            key: string;
+                            prefix: string;
+                            /** Format: date-time */
+                            revokedAt: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -1305,7 +1459,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            prefix: string;
+                            /** Format: date-time */
+                            revokedAt: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -7179,7 +7343,59 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            classes: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                fields: {
+                                    component?: string;
+                                    label?: string;
+                                    localized?: boolean;
+                                    name: string;
+                                    of?: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                    options?: string[];
+                                    relation?: {
+                                        class: string;
+                                    };
+                                    required?: boolean;
+                                    type: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                    unique?: boolean;
+                                    validation?: {
+                                        max?: number;
+                                        maxLength?: number;
+                                        min?: number;
+                                        minLength?: number;
+                                        pattern?: string;
+                                    };
+                                }[];
+                                /** Format: uuid */
+                                id: string;
+                                label: string;
+                                name: string;
+                                retentionDays: number | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                viewConfig: {
+                                    [key: string]: unknown;
+                                } | null;
+                                workflow: {
+                                    initialPlace: string;
+                                    places: {
+                                        label: string;
+                                        name: string;
+                                    }[];
+                                    transitions: {
+                                        from: string[];
+                                        label: string;
+                                        name: string;
+                                        permissions: string[];
+                                        to: string;
+                                    }[];
+                                } | null;
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -7207,11 +7423,61 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            fields: {
+                                component?: string;
+                                label?: string;
+                                localized?: boolean;
+                                name: string;
+                                of?: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                options?: string[];
+                                relation?: {
+                                    class: string;
+                                };
+                                required?: boolean;
+                                type: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                unique?: boolean;
+                                validation?: {
+                                    max?: number;
+                                    maxLength?: number;
+                                    min?: number;
+                                    minLength?: number;
+                                    pattern?: string;
+                                };
+                            }[];
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            name: string;
+                            retentionDays: number | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            viewConfig: {
+                                [key: string]: unknown;
+                            } | null;
+                            workflow: {
+                                initialPlace: string;
+                                places: {
+                                    label: string;
+                                    name: string;
+                                }[];
+                                transitions: {
+                                    from: string[];
+                                    label: string;
+                                    name: string;
+                                    permissions: string[];
+                                    to: string;
+                                }[];
+                            } | null;
+                        };
+                    };
                 };
             };
         };
@@ -7245,7 +7511,57 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            fields: {
+                                component?: string;
+                                label?: string;
+                                localized?: boolean;
+                                name: string;
+                                of?: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                options?: string[];
+                                relation?: {
+                                    class: string;
+                                };
+                                required?: boolean;
+                                type: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                unique?: boolean;
+                                validation?: {
+                                    max?: number;
+                                    maxLength?: number;
+                                    min?: number;
+                                    minLength?: number;
+                                    pattern?: string;
+                                };
+                            }[];
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            name: string;
+                            retentionDays: number | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            viewConfig: {
+                                [key: string]: unknown;
+                            } | null;
+                            workflow: {
+                                initialPlace: string;
+                                places: {
+                                    label: string;
+                                    name: string;
+                                }[];
+                                transitions: {
+                                    from: string[];
+                                    label: string;
+                                    name: string;
+                                    permissions: string[];
+                                    to: string;
+                                }[];
+                            } | null;
+                        };
+                    };
                 };
             };
         };
@@ -7303,7 +7619,57 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            fields: {
+                                component?: string;
+                                label?: string;
+                                localized?: boolean;
+                                name: string;
+                                of?: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                options?: string[];
+                                relation?: {
+                                    class: string;
+                                };
+                                required?: boolean;
+                                type: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                unique?: boolean;
+                                validation?: {
+                                    max?: number;
+                                    maxLength?: number;
+                                    min?: number;
+                                    minLength?: number;
+                                    pattern?: string;
+                                };
+                            }[];
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            name: string;
+                            retentionDays: number | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            viewConfig: {
+                                [key: string]: unknown;
+                            } | null;
+                            workflow: {
+                                initialPlace: string;
+                                places: {
+                                    label: string;
+                                    name: string;
+                                }[];
+                                transitions: {
+                                    from: string[];
+                                    label: string;
+                                    name: string;
+                                    permissions: string[];
+                                    to: string;
+                                }[];
+                            } | null;
+                        };
+                    };
                 };
             };
         };
@@ -7341,7 +7707,11 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            deleted: number;
+                        };
+                    };
                 };
             };
         };
@@ -7375,7 +7745,11 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            count: number;
+                        };
+                    };
                 };
             };
         };
@@ -7532,7 +7906,41 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            components: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                fields: {
+                                    component?: string;
+                                    label?: string;
+                                    localized?: boolean;
+                                    name: string;
+                                    of?: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                    options?: string[];
+                                    relation?: {
+                                        class: string;
+                                    };
+                                    required?: boolean;
+                                    type: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                    unique?: boolean;
+                                    validation?: {
+                                        max?: number;
+                                        maxLength?: number;
+                                        min?: number;
+                                        minLength?: number;
+                                        pattern?: string;
+                                    };
+                                }[];
+                                /** Format: uuid */
+                                id: string;
+                                label: string;
+                                name: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -7556,11 +7964,43 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            fields: {
+                                component?: string;
+                                label?: string;
+                                localized?: boolean;
+                                name: string;
+                                of?: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                options?: string[];
+                                relation?: {
+                                    class: string;
+                                };
+                                required?: boolean;
+                                type: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                unique?: boolean;
+                                validation?: {
+                                    max?: number;
+                                    maxLength?: number;
+                                    min?: number;
+                                    minLength?: number;
+                                    pattern?: string;
+                                };
+                            }[];
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -7594,7 +8034,39 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            fields: {
+                                component?: string;
+                                label?: string;
+                                localized?: boolean;
+                                name: string;
+                                of?: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                options?: string[];
+                                relation?: {
+                                    class: string;
+                                };
+                                required?: boolean;
+                                type: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                unique?: boolean;
+                                validation?: {
+                                    max?: number;
+                                    maxLength?: number;
+                                    min?: number;
+                                    minLength?: number;
+                                    pattern?: string;
+                                };
+                            }[];
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -7648,7 +8120,39 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            fields: {
+                                component?: string;
+                                label?: string;
+                                localized?: boolean;
+                                name: string;
+                                of?: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                options?: string[];
+                                relation?: {
+                                    class: string;
+                                };
+                                required?: boolean;
+                                type: "text" | "richtext" | "markdown" | "json" | "array" | "slug" | "relation" | "number" | "boolean" | "date" | "datetime" | "select" | "asset" | "component";
+                                unique?: boolean;
+                                validation?: {
+                                    max?: number;
+                                    maxLength?: number;
+                                    min?: number;
+                                    minLength?: number;
+                                    pattern?: string;
+                                };
+                            }[];
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -7678,7 +8182,16 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            classes: {
+                                id: string;
+                                name: string;
+                            }[];
+                            inUse: boolean;
+                            objectCount: number;
+                        };
+                    };
                 };
             };
         };
@@ -7717,7 +8230,35 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            hasMore: boolean;
+                            objects: {
+                                attributes: {
+                                    [key: string]: unknown;
+                                };
+                                class: {
+                                    id: string;
+                                    name: string;
+                                };
+                                classId: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: uuid */
+                                id: string;
+                                key: string | null;
+                                locale: string;
+                                parentId: string | null;
+                                path: string;
+                                published: boolean;
+                                translationGroupId: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                workflowState: string | null;
+                            }[];
+                            total: number;
+                        };
+                    };
                 };
             };
         };
@@ -7748,11 +8289,35 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            class: {
+                                id: string;
+                                name: string;
+                            };
+                            classId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            key: string | null;
+                            locale: string;
+                            parentId: string | null;
+                            path: string;
+                            published: boolean;
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            workflowState: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -7786,7 +8351,31 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            class: {
+                                id: string;
+                                name: string;
+                            };
+                            classId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            key: string | null;
+                            locale: string;
+                            parentId: string | null;
+                            path: string;
+                            published: boolean;
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            workflowState: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -7843,7 +8432,31 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            class: {
+                                id: string;
+                                name: string;
+                            };
+                            classId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            key: string | null;
+                            locale: string;
+                            parentId: string | null;
+                            path: string;
+                            published: boolean;
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            workflowState: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -8060,7 +8673,33 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            objects: {
+                                attributes: {
+                                    [key: string]: unknown;
+                                };
+                                class: {
+                                    id: string;
+                                    name: string;
+                                };
+                                classId: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: uuid */
+                                id: string;
+                                key: string | null;
+                                locale: string;
+                                parentId: string | null;
+                                path: string;
+                                published: boolean;
+                                translationGroupId: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                workflowState: string | null;
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -8273,7 +8912,36 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            hasMore: boolean;
+                            nextCursor?: string;
+                            objects: {
+                                attributes: {
+                                    [key: string]: unknown;
+                                };
+                                class: {
+                                    id: string;
+                                    name: string;
+                                };
+                                classId: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: uuid */
+                                id: string;
+                                key: string | null;
+                                locale: string;
+                                parentId: string | null;
+                                path: string;
+                                published: boolean;
+                                translationGroupId: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                workflowState: string | null;
+                            }[];
+                            total?: number;
+                        };
+                    };
                 };
             };
         };
@@ -8307,7 +8975,33 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            objects: {
+                                attributes: {
+                                    [key: string]: unknown;
+                                };
+                                class: {
+                                    id: string;
+                                    name: string;
+                                };
+                                classId: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: uuid */
+                                id: string;
+                                key: string | null;
+                                locale: string;
+                                parentId: string | null;
+                                path: string;
+                                published: boolean;
+                                translationGroupId: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                workflowState: string | null;
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -9225,7 +9919,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            attempts: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            eventId: string;
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: date-time */
+                            lastAttemptAt: string | null;
+                            lastProblem: string | null;
+                            /** Format: date-time */
+                            nextAttemptAt: string | null;
+                            recordId: string;
+                            status: "pending" | "delivered" | "retrying" | "dead" | "stopped";
+                            /** Format: uuid */
+                            subscriptionId: string;
+                            type: string;
+                        };
+                    };
                 };
             };
         };
@@ -9257,7 +9970,34 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            subscriptions: {
+                                /** Format: uuid */
+                                classId: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                enabled: boolean;
+                                endpointId: string;
+                                events: string[];
+                                /** Format: uuid */
+                                id: string;
+                                ignoreActors: string[];
+                                loopGuard: {
+                                    /** Format: date-time */
+                                    lastTrippedAt: string | null;
+                                    tripped: boolean;
+                                };
+                                name: string;
+                                /** @enum {string} */
+                                payloadMode: "minimal";
+                                routeId: string;
+                                signingSecretRef: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -9287,11 +10027,36 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            classId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            enabled: boolean;
+                            endpointId: string;
+                            events: string[];
+                            /** Format: uuid */
+                            id: string;
+                            ignoreActors: string[];
+                            loopGuard: {
+                                /** Format: date-time */
+                                lastTrippedAt: string | null;
+                                tripped: boolean;
+                            };
+                            name: string;
+                            /** @enum {string} */
+                            payloadMode: "minimal";
+                            routeId: string;
+                            signingSecretRef: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -9325,7 +10090,32 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            classId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            enabled: boolean;
+                            endpointId: string;
+                            events: string[];
+                            /** Format: uuid */
+                            id: string;
+                            ignoreActors: string[];
+                            loopGuard: {
+                                /** Format: date-time */
+                                lastTrippedAt: string | null;
+                                tripped: boolean;
+                            };
+                            name: string;
+                            /** @enum {string} */
+                            payloadMode: "minimal";
+                            routeId: string;
+                            signingSecretRef: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -9385,7 +10175,32 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            classId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            enabled: boolean;
+                            endpointId: string;
+                            events: string[];
+                            /** Format: uuid */
+                            id: string;
+                            ignoreActors: string[];
+                            loopGuard: {
+                                /** Format: date-time */
+                                lastTrippedAt: string | null;
+                                tripped: boolean;
+                            };
+                            name: string;
+                            /** @enum {string} */
+                            payloadMode: "minimal";
+                            routeId: string;
+                            signingSecretRef: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -9420,7 +10235,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            deliveries: {
+                                attempts: number;
+                                /** Format: date-time */
+                                createdAt: string;
+                                eventId: string;
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: date-time */
+                                lastAttemptAt: string | null;
+                                lastProblem: string | null;
+                                /** Format: date-time */
+                                nextAttemptAt: string | null;
+                                recordId: string;
+                                status: "pending" | "delivered" | "retrying" | "dead" | "stopped";
+                                /** Format: uuid */
+                                subscriptionId: string;
+                                type: string;
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -9450,7 +10286,11 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            deleted: number;
+                        };
+                    };
                 };
             };
         };
@@ -9481,11 +10321,15 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description Default Response */
-                200: {
+                202: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            eventId: string;
+                        };
+                    };
                 };
             };
         };

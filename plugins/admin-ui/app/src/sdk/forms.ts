@@ -1,4 +1,5 @@
 import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
 import { ApiError } from '../api/client';
 
 /** The close button of a notification needs a name (axe: button-name). */
@@ -27,4 +28,27 @@ export function showSaveError(error: unknown, form?: FormLike): string {
 /** A short confirmation after a successful change. */
 export function showSaved(message: string): void {
   notifications.show({ color: 'green', message, closeButtonProps: DISMISS });
+}
+
+/**
+ * The state of a hand-built form's save: `run(save)` marks it busy, and when `save` throws, a 400's
+ * `field` becomes `error` (`errorOf('name')` gives the message for that input) and the failure is
+ * also shown as a notification.
+ */
+export function useSaving() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ field: string; message: string }>();
+  const run = async (save: () => Promise<void>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await save();
+    } catch (err) {
+      if (err instanceof ApiError && err.field) setError({ field: err.field, message: err.message });
+      showSaveError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, errorOf: (field: string) => (error?.field === field ? error.message : undefined), run };
 }

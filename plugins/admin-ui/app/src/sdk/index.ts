@@ -4,6 +4,7 @@
  */
 export { api, ApiError, unwrap } from '../api/client';
 export type { paths } from '../api/schema';
+export type { ApiAnswer, ApiBody } from './api-types';
 export { useCan, useMe, type Me } from '../shell/session';
 export {
   defineAdminScreens,
@@ -16,5 +17,7 @@ export { EmptyState, ErrorState, LoadingState, PageHeader, QueryState } from './
 export { ListPage, type ListFilter, type ListPageProps, type ListQuery } from './list-page';
 export { useUrlState } from './url-state';
 export { confirmDestructive } from './confirm';
-export { showSaved, showSaveError } from './forms';
+export { showSaved, showSaveError, useSaving } from './forms';
+export { CreateDialog, CreateForm } from './create-dialog';
+export { TextLink, RecordPage, type RemoveRecord, SavedSwitch, Section, useRemoveRecord } from './record-page';
 export { EnrolTwoFactor, RecoveryCodes } from './two-factor';
