@@ -1,51 +1,132 @@
-// Regenerates the README's screenshots of the admin dashboard (plugins/admin-ui/screenshots/*.png):
-// the product with every plugin on a loopback port, a few records so the screens are not empty,
-// Chromium at 1280 x 800. Run after changing a screen; commit the PNGs.
+// Regenerates the README's screenshots of the admin dashboard (plugins/admin-ui/screenshots/*.png)
+// from the real product: every plugin on a loopback port, demo data seeded through the API
+// (scripts/admin-demo-data.ts), Debian's Chromium at 1280 x 800, signed in as an administrator.
+//
+// Which screens: the sign-in page, then every entry of the dashboard's main menu as an administrator
+// sees it (so a plugin's new screen with a menu entry is photographed without a change here), then
+// the record screens of RECORD_SCREENS below (screens reached from a list, which need a record);
+// MENU_QUERY gives a menu screen a query where it shows more with one.
+// The README's gallery between the `admin-screenshots` markers is rewritten to show them all, and
+// images of screens that no longer exist are removed. Run after changing or adding a screen, and
+// commit the PNGs with README.md.
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../kernel/loader.ts';
 import { signInAs, startBrowserProduct } from '../test/helpers/browser.ts';
 import { teardownTestDatabases } from '../test/helpers/database.ts';
+import { type DemoRecords, seedDemoData } from './admin-demo-data.ts';
 
 const OUT = path.join(PROJECT_ROOT, 'plugins/admin-ui/screenshots');
+const README = path.join(PROJECT_ROOT, 'README.md');
+const START = '<!-- admin-screenshots:start -->';
+const END = '<!-- admin-screenshots:end -->';
+
+/** Screens of one record: a file name, the gallery's caption and the URL of a seeded record. */
+const RECORD_SCREENS: { name: string; title: string; url: (r: DemoRecords) => string }[] = [
+  { name: 'role', title: 'Role editor', url: (r) => `/admin/roles/${r.roleId}` },
+  { name: 'data-class', title: 'Data class editor', url: (r) => `/admin/data/classes/${r.classId}` },
+  { name: 'data-object', title: 'Object editor', url: (r) => `/admin/data/objects/${r.objectId}` },
+  { name: 'gateway-endpoint', title: 'Gateway endpoint', url: (r) => `/admin/gateway/endpoints/${r.endpointId}` },
+  { name: 'api-client', title: 'API client and keys', url: (r) => `/admin/gateway/clients/${r.clientId}` },
+  {
+    name: 'event-subscription',
+    title: 'Event subscription and delivery log',
+    url: (r) => `/admin/events/subscriptions/${r.subscriptionId}`,
+  },
+];
+
+/** Menu screens that show more with a query (a list that needs a class chosen), by the menu's path. */
+const MENU_QUERY = new Map<string, string>([['/admin/data/objects', '?class=article']]);
+
+interface Shot {
+  name: string;
+  title: string;
+  url: string;
+}
+
+/** The main menu's entries as the signed-in user sees them (the registered screens they may open). */
+async function menuScreens(page: Page): Promise<Shot[]> {
+  await page.goto('/admin');
+  const menu = page.getByRole('navigation', { name: 'Main' });
+  await menu.getByRole('link').first().waitFor();
+  const links = await menu.getByRole('link').evaluateAll((anchors) =>
+    anchors.map((a) => ({
+      href: (a as unknown as { getAttribute(n: string): string }).getAttribute('href'),
+      title: ((a as unknown as { textContent: string | null }).textContent ?? '').trim(),
+    })),
+  );
+  return links.map(({ href, title }) => ({
+    name: href === '/admin' ? 'home' : href.replace(/^\/admin\//, '').replace(/[^a-z0-9]+/gi, '-'),
+    title,
+    url: href + (MENU_QUERY.get(href) ?? ''),
+  }));
+}
+
+/** Waits until the screen has its heading, no request in flight, nothing busy and no animation running. */
+async function settled(page: Page): Promise<void> {
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => {
+    // Runs in the page (the root tsconfig has no DOM types; the page's CSP forbids string eval).
+    const { document } = globalThis as unknown as {
+      document: {
+        querySelector(s: string): unknown;
+        getAnimations(): { playState: string; effect: { getTiming(): { iterations: number } } | null }[];
+      };
+    };
+    if (document.querySelector('[aria-busy="true"], [role="status"] .mantine-Loader-root')) return false;
+    return document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY);
+  });
+}
+
+/** The README's gallery: two screens a row, each with its caption. */
+function gallery(shots: Shot[]): string {
+  const rows: string[] = ['| | |', '|---|---|'];
+  for (let i = 0; i < shots.length; i += 2) {
+    const pair = shots.slice(i, i + 2);
+    const cell = (s?: Shot) => (s ? `**${s.title}**<br>![${s.title}](plugins/admin-ui/screenshots/${s.name}.png)` : '');
+    rows.push(`| ${cell(pair[0])} | ${cell(pair[1])} |`);
+  }
+  return rows.join('\n');
+}
 
 const product = await startBrowserProduct();
 try {
   const { t } = product;
   const admin = await t.createUser({ roles: ['admin'], email: 'ada@example.com' });
   await t.db('users').where({ id: admin.id }).update({ display_name: 'Ada Lovelace' });
-  for (const [name, permissions] of [
-    ['proofreaders', ['objects:read']],
-    ['integrators', ['gateway:manage', 'objects:read']],
-  ] as const)
-    await t.call('POST', '/auth/roles', admin, { name, description: `The ${name}`, permissions });
-  for (const email of ['grace@example.com', 'alan@example.com', 'edsger@example.com'])
-    await t.call('POST', '/auth/users', admin, { email, roles: ['editor'], password: 'A-long-passw0rd-here' });
-  const site = (
-    await t.call('POST', '/cms-one/websites', admin, { name: 'Shop', rootPath: '/shop', locales: ['en', 'de'] })
-  ).json() as { id: string };
+  const records = await seedDemoData(t, admin, product.baseUrl);
 
-  const shots: [string, string, string][] = [
-    ['sign-in', '/sign-in', 'Sign in'],
-    ['home', '/admin', 'Dashboard'],
-    ['users', '/admin/users', 'Users'],
-    ['role', '', 'Role editor'],
-    ['audit-log', '/admin/audit-log', 'Audit log'],
-    ['security-settings', '/admin/security-settings', 'Security settings'],
-    ['single-sign-on', '/admin/single-sign-on', 'Single sign-on'],
-    ['data-subject', '/admin/data-subject', 'Data-subject requests'],
-    ['bundles', '/admin/bundles', 'Website bundles'],
-    ['push', `/admin/push?website=${site.id}`, 'Push notifications'],
-  ];
   const { page, context } = await product.page('desktop');
-  const roles = (await t.call('GET', '/auth/roles', admin)).json().roles as { id: string; name: string }[];
-  for (const [name, url, heading] of shots) {
-    if (name === 'home') await signInAs(product, context, admin);
-    await page.goto(url || `/admin/roles/${roles.find((r) => r.name === 'editor')?.id}`);
-    await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-    await page.waitForLoadState('networkidle');
-    await page.screenshot({ path: path.join(OUT, `${name}.png`) });
-    console.log(`wrote plugins/admin-ui/screenshots/${name}.png`);
+  const shots: Shot[] = [{ name: 'sign-in', title: 'Sign-in', url: '/sign-in' }];
+  await page.goto('/sign-in');
+  await settled(page);
+  await page.screenshot({ path: path.join(OUT, 'sign-in.png') });
+
+  await signInAs(product, context, admin);
+  const screens = [...(await menuScreens(page)), ...RECORD_SCREENS.map((s) => ({ ...s, url: s.url(records) }))];
+  for (const shot of screens) {
+    await page.goto(shot.url);
+    await settled(page);
+    await page.screenshot({ path: path.join(OUT, `${shot.name}.png`) });
+    shots.push(shot);
+    console.log(`wrote plugins/admin-ui/screenshots/${shot.name}.png (${shot.url})`);
   }
+
+  const kept = new Set(shots.map((s) => `${s.name}.png`));
+  for (const file of readdirSync(OUT).filter((f) => f.endsWith('.png') && !kept.has(f))) {
+    rmSync(path.join(OUT, file));
+    console.log(`removed plugins/admin-ui/screenshots/${file} (no such screen any more)`);
+  }
+  const readme = readFileSync(README, 'utf8');
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`README.md has no ${START} ... ${END} section`);
+  writeFileSync(README, `${readme.slice(0, start + START.length)}\n\n${gallery(shots)}\n\n${readme.slice(end)}`);
+  console.log(`README.md: gallery of ${shots.length} screens (run npx biome format --write README.md)`);
 } finally {
   await product.close();
   await teardownTestDatabases();
