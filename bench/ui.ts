@@ -9,7 +9,12 @@
  * chunk is what the first screen pays; every screen of every plugin is a chunk of its own.
  *
  * Then the objects list over BENCH_UI_OBJECTS (100,000) objects (bench/ui/objects.ts): time from a
- * filter or sort change to the updated table; `BENCH_UI_OBJECTS=0` skips it.
+ * filter or sort change to the updated table, with the page's main-thread CPU time for each change
+ * (less stretched by a loaded machine than the wall time); `BENCH_UI_OBJECTS=0` skips it,
+ * `BENCH_UI_PROFILE=1` adds the functions with the most self time in the page. Their names are
+ * minified; to read them, build with `npx vite build --config plugins/admin-ui/app/vite.config.ts
+ * --minify false` after saving `plugins/admin-ui/dist/.build-stamp`, and put the stamp back (without
+ * it the run builds the dashboard again, minified).
  *
  * Targets (issue "admin dashboard"): sign-in form interactive < 1 s (median), first screen's
  * JavaScript < 300 KB gzip, objects list change to updated table < 300 ms (p50). `BENCH_STRICT=1`

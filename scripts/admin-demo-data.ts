@@ -9,6 +9,7 @@ export interface DemoRecords {
   endpointId: string;
   clientId: string;
   subscriptionId: string;
+  websiteId: string;
 }
 
 /** Fails loudly: a screenshot of an empty screen because a seed call was refused helps nobody. */
@@ -100,7 +101,10 @@ export async function seedDemoData(t: TestKernel, admin: TestUser, baseUrl: stri
   });
   let objectId = '';
   for (const [i, [title, category, published]] of ARTICLES.entries()) {
-    const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const slug = title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
     const object = await post<{ id: string }>('/data-objects', {
       classId: article.id,
       key: slug,
@@ -159,7 +163,11 @@ export async function seedDemoData(t: TestKernel, admin: TestUser, baseUrl: stri
     endpointId: hooks.id,
     routeId: route.id,
   });
-  await post('/cms-one/websites', { name: 'Town website', rootPath: '/town', locales: ['en', 'de'] });
+  const website = await post<{ id: string }>('/cms-one/websites', {
+    name: 'Town website',
+    rootPath: '/town',
+    locales: ['en', 'de'],
+  });
 
   return {
     roleId: roles.roles.find((r) => r.name === 'editor')?.id ?? roles.roles[0].id,
@@ -168,5 +176,6 @@ export async function seedDemoData(t: TestKernel, admin: TestUser, baseUrl: stri
     endpointId: endpoint.id,
     clientId: client.id,
     subscriptionId: subscription.id,
+    websiteId: website.id,
   };
 }

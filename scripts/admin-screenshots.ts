@@ -36,8 +36,11 @@ const RECORD_SCREENS: { name: string; title: string; url: (r: DemoRecords) => st
   },
 ];
 
-/** Menu screens that show more with a query (a list that needs a class chosen), by the menu's path. */
-const MENU_QUERY = new Map<string, string>([['/admin/data/objects', '?class=article']]);
+/** Menu screens that show more with a query (a list that needs a class or website chosen), by path. */
+const MENU_QUERY = new Map<string, (r: DemoRecords) => string>([
+  ['/admin/data/objects', () => '?class=article'],
+  ['/admin/push', (r) => `?website=${r.websiteId}`],
+]);
 
 interface Shot {
   name: string;
@@ -46,7 +49,7 @@ interface Shot {
 }
 
 /** The main menu's entries as the signed-in user sees them (the registered screens they may open). */
-async function menuScreens(page: Page): Promise<Shot[]> {
+async function menuScreens(page: Page, records: DemoRecords): Promise<Shot[]> {
   await page.goto('/admin');
   const menu = page.getByRole('navigation', { name: 'Main' });
   await menu.getByRole('link').first().waitFor();
@@ -59,7 +62,7 @@ async function menuScreens(page: Page): Promise<Shot[]> {
   return links.map(({ href, title }) => ({
     name: href === '/admin' ? 'home' : href.replace(/^\/admin\//, '').replace(/[^a-z0-9]+/gi, '-'),
     title,
-    url: href + (MENU_QUERY.get(href) ?? ''),
+    url: href + (MENU_QUERY.get(href)?.(records) ?? ''),
   }));
 }
 
@@ -107,7 +110,10 @@ try {
   await page.screenshot({ path: path.join(OUT, 'sign-in.png') });
 
   await signInAs(product, context, admin);
-  const screens = [...(await menuScreens(page)), ...RECORD_SCREENS.map((s) => ({ ...s, url: s.url(records) }))];
+  const screens = [
+    ...(await menuScreens(page, records)),
+    ...RECORD_SCREENS.map((s) => ({ ...s, url: s.url(records) })),
+  ];
   for (const shot of screens) {
     await page.goto(shot.url);
     await settled(page);
