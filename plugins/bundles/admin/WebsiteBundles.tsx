@@ -12,14 +12,13 @@ import {
   useUrlState,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { ImportPanel } from './ImportPanel.tsx';
-import type { Website } from './types.ts';
 
 function ExportPanel() {
   const url = useUrlState(['tab', 'website'] as const);
   const [objects, setObjects] = useState<'all' | 'referenced'>('all');
   const websites = useQuery({
     queryKey: ['bundles', 'websites'],
-    queryFn: async () => unwrap(await api.GET('/cms-one/websites')) as unknown as Website[],
+    queryFn: async () => unwrap(await api.GET('/cms-one/websites')),
   });
   return (
     <QueryState query={websites}>

@@ -1,8 +1,5 @@
 import { api, ApiError } from '../../admin-ui/app/src/sdk/index.ts';
 
-/** A website as `GET /cms-one/websites` lists it. */
-export type Website = { id: string; name: string; rootPath: string };
-
 export interface PlanAction {
   kind: string;
   name: string;

@@ -1,72 +1,56 @@
-import { Badge, Button, Group, Modal, Stack, TagsInput, TextInput } from '@mantine/core';
+import { Badge, Group, TagsInput, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useDisclosure } from '@mantine/hooks';
-import { useQueryClient } from '@tanstack/react-query';
-import { IconPlus } from '@tabler/icons-react';
 import {
+  type ApiAnswer,
   api,
+  CreateDialog,
+  CreateForm,
   ListPage,
   PageHeader,
-  showSaved,
-  showSaveError,
   unwrap,
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
 
-/** A website as GET /cms-one/websites lists it (the route declares no answer schema yet). */
-type Website = { id: string; name: string; rootPath: string; locales: string[]; domains: string[]; kind: string };
+/** A website as `GET /cms-one/websites` lists it. */
+type Website = ApiAnswer<'/cms-one/websites', 'get'>[number];
 
 const KEY = ['content', 'websites'] as const;
 
 function NewWebsite({ onClose }: { onClose: () => void }) {
-  const client = useQueryClient();
   const form = useForm({
     initialValues: { name: '', rootPath: '/', locales: ['en'] },
     validate: { name: (v) => (v.trim() ? null : 'Name the website') },
   });
   return (
-    <form
-      onSubmit={form.onSubmit(async (v) => {
-        try {
-          unwrap(
-            await api.POST('/cms-one/websites', {
-              body: { name: v.name.trim(), rootPath: v.rootPath.trim(), locales: v.locales },
-            }),
-          );
-          showSaved(`Website ${v.name.trim()} created`);
-          await client.invalidateQueries({ queryKey: KEY });
-          onClose();
-        } catch (err) {
-          showSaveError(err, form);
-        }
-      })}
+    <CreateForm
+      form={form}
+      create={async (v) =>
+        unwrap(
+          await api.POST('/cms-one/websites', {
+            body: { name: v.name.trim(), rootPath: v.rootPath.trim(), locales: v.locales },
+          }),
+        )
+      }
+      saved={(website) => `Website ${website.name} created`}
+      invalidate={KEY}
+      submitLabel="Create website"
+      onClose={onClose}
     >
-      <Stack>
-        <TextInput label="Name" required {...form.getInputProps('name')} />
-        <TextInput
-          label="Root path"
-          description="The first path segment its pages live under, e.g. /shop"
-          required
-          {...form.getInputProps('rootPath')}
-        />
-        <TagsInput label="Languages" description="Locale codes, e.g. en, de-CH" {...form.getInputProps('locales')} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Create website
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      <TextInput label="Name" required {...form.getInputProps('name')} />
+      <TextInput
+        label="Root path"
+        description="The first path segment its pages live under, e.g. /shop"
+        required
+        {...form.getInputProps('rootPath')}
+      />
+      <TagsInput label="Languages" description="Locale codes, e.g. en, de-CH" {...form.getInputProps('locales')} />
+    </CreateForm>
   );
 }
 
 /** `/admin/websites`: the installation's websites, their root path, languages and domains. */
 export default function WebsiteList() {
   const can = useCan();
-  const [creating, { open, close }] = useDisclosure();
   return (
     <>
       <PageHeader
@@ -74,9 +58,7 @@ export default function WebsiteList() {
         description="Each website has a root path (its pages' first segment), languages and domains."
         actions={
           can('websites:edit') && (
-            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={open}>
-              New website
-            </Button>
+            <CreateDialog label="New website">{(close) => <NewWebsite onClose={close} />}</CreateDialog>
           )
         }
       />
@@ -87,7 +69,7 @@ export default function WebsiteList() {
         pageSize={100}
         empty={{ title: 'No website yet' }}
         fetchPage={async () => {
-          const records = unwrap(await api.GET('/cms-one/websites')) as unknown as Website[];
+          const records = unwrap(await api.GET('/cms-one/websites'));
           return { records, total: records.length };
         }}
         columns={[
@@ -109,9 +91,6 @@ export default function WebsiteList() {
           { accessor: 'domains', title: 'Domains', render: (w) => w.domains.join(', ') || '—' },
         ]}
       />
-      <Modal opened={creating} onClose={close} title="New website">
-        <NewWebsite onClose={close} />
-      </Modal>
     </>
   );
 }

@@ -26,12 +26,31 @@ const WebsiteBody = {
   domains: Type.Array(Domain, { maxItems: 20 }),
   kind: Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z][a-z0-9-]*$' }),
 };
+/** A website as the API answers it (`toWebsiteDto`): its site key only as `{ set }`. */
+const WebsiteView = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  rootPath: Type.String(),
+  locales: Type.Array(Type.String()),
+  settings: Type.Record(Type.String(), Type.Unknown()),
+  theme: Type.Union([Type.String(), Type.Null()]),
+  domains: Type.Array(Type.String()),
+  kind: Type.String(),
+  siteKey: Type.Object({ set: Type.Boolean() }),
+  createdAt: Type.Unsafe<Date>(Type.String({ format: 'date-time' })),
+  updatedAt: Type.Unsafe<Date>(Type.String({ format: 'date-time' })),
+});
+
 export function websiteRoutes(app: App, s: ContentServices): void {
   const read = { permission: 'objects:read' };
   const edit = { permission: 'websites:edit' };
   const tags = ['websites'];
 
-  app.get('/cms-one/websites', { config: read, schema: { tags } }, async () => s.websites.list());
+  app.get(
+    '/cms-one/websites',
+    { config: read, schema: { tags, response: { 200: Type.Array(WebsiteView) } } },
+    async () => s.websites.list(),
+  );
   app.post(
     '/cms-one/websites',
     {
@@ -49,18 +68,26 @@ export function websiteRoutes(app: App, s: ContentServices): void {
           },
           { additionalProperties: false },
         ),
+        response: { 201: WebsiteView },
       },
     },
     async (request, reply) => reply.code(201).send(await s.websites.create(requestContext(request), request.body)),
   );
-  app.get('/cms-one/websites/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
-    toWebsiteDto(await s.websites.get(request.params.id)),
+  app.get(
+    '/cms-one/websites/:id',
+    { config: read, schema: { tags, params: IdParams, response: { 200: WebsiteView } } },
+    async (request) => toWebsiteDto(await s.websites.get(request.params.id)),
   );
   app.patch(
     '/cms-one/websites/:id',
     {
       config: edit,
-      schema: { tags, params: IdParams, body: Type.Partial(Type.Object(WebsiteBody), { additionalProperties: false }) },
+      schema: {
+        tags,
+        params: IdParams,
+        body: Type.Partial(Type.Object(WebsiteBody), { additionalProperties: false }),
+        response: { 200: WebsiteView },
+      },
     },
     async (request) => s.websites.update(requestContext(request), request.params.id, request.body),
   );

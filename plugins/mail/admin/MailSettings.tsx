@@ -14,13 +14,13 @@ import {
   useUrlState,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { SettingsForm } from './SettingsForm.tsx';
-import { KEYS, MAIL_KEY, type MailSettings, type Provider, type Website } from './types.ts';
+import { KEYS, MAIL_KEY, type MailSettings, type Provider } from './types.ts';
 
 /** The websites for the scope picker; without the right to list them, an id is typed instead. */
 function useWebsites() {
   return useQuery({
     queryKey: KEYS.websites,
-    queryFn: async () => unwrap(await api.GET('/cms-one/websites')) as unknown as Website[],
+    queryFn: async () => unwrap(await api.GET('/cms-one/websites')),
     retry: false,
   });
 }

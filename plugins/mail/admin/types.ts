@@ -101,9 +101,4 @@ export interface MailTemplate {
   updatedAt: string;
 }
 
-export interface Website {
-  id: string;
-  name: string;
-}
-
 export const when = (at: string | null | undefined) => (at ? new Date(at).toLocaleString() : '—');

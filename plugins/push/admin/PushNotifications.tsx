@@ -18,6 +18,7 @@ import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
+  type ApiAnswer,
   api,
   EmptyState,
   ErrorState,
@@ -29,8 +30,8 @@ import {
   useUrlState,
 } from '../../admin-ui/app/src/sdk/index.ts';
 
-/** A website as `GET /cms-one/websites` lists it (the route declares no answer schema). */
-type Website = { id: string; name: string; rootPath: string };
+/** A website as `GET /cms-one/websites` lists it. */
+type Website = ApiAnswer<'/cms-one/websites', 'get'>[number];
 type Outcome = { sent: number; removed: number; failed: number };
 
 const KEYS = {
@@ -177,7 +178,7 @@ export default function PushNotifications() {
   const url = useUrlState(['website'] as const);
   const websites = useQuery({
     queryKey: KEYS.websites,
-    queryFn: async () => unwrap(await api.GET('/cms-one/websites')) as unknown as Website[],
+    queryFn: async () => unwrap(await api.GET('/cms-one/websites')),
   });
   const chosen = websites.data?.find((w) => w.id === url.values.website);
   return (

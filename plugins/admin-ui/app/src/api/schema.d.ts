@@ -6505,7 +6505,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            domains: string[];
+                            /** Format: uuid */
+                            id: string;
+                            kind: string;
+                            locales: string[];
+                            name: string;
+                            rootPath: string;
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            siteKey: {
+                                set: boolean;
+                            };
+                            theme: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -6536,11 +6557,32 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            domains: string[];
+                            /** Format: uuid */
+                            id: string;
+                            kind: string;
+                            locales: string[];
+                            name: string;
+                            rootPath: string;
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            siteKey: {
+                                set: boolean;
+                            };
+                            theme: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -6574,7 +6616,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            domains: string[];
+                            /** Format: uuid */
+                            id: string;
+                            kind: string;
+                            locales: string[];
+                            name: string;
+                            rootPath: string;
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            siteKey: {
+                                set: boolean;
+                            };
+                            theme: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -6635,7 +6698,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            domains: string[];
+                            /** Format: uuid */
+                            id: string;
+                            kind: string;
+                            locales: string[];
+                            name: string;
+                            rootPath: string;
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            siteKey: {
+                                set: boolean;
+                            };
+                            theme: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
