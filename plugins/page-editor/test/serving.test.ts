@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { CMS_ONE_DATA_ROUTES, EDGE_TABLE } from '../../../edge/routes.ts';
-import type { MountedRoutes } from '../../../kernel/index.ts';
 import { buildAdminUi } from '../../../test/helpers/admin-build.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
 import { EDITOR_PREFIX, isEditorRoute } from '../editor-routes.ts';
@@ -71,7 +70,7 @@ describe('page-editor: the product serves the editor at /cms-one/editor/...', ()
       expect(upstreamOf(path), path).to.equal('editor');
     }
     expect(CMS_ONE_DATA_ROUTES).not.to.include('editor');
-    const mounted = t.kernel.resolve<MountedRoutes>('mountedRoutes').paths();
+    const mounted = t.kernel.resolve('mountedRoutes').paths();
     const cmsOne = mounted.filter((p) => p.startsWith('/cms-one/'));
     expect(cmsOne.length).to.be.greaterThan(20);
     for (const p of cmsOne) {
