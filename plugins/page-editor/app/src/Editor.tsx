@@ -55,13 +55,14 @@ const STATUS_TEXT: Record<SaveStatus, string> = {
   locked: 'Locked: autosave paused',
   conflict: 'Changed elsewhere',
 };
+// Named colours: the dashboard's contrast resolver darkens their light variant's text to AA.
 const STATUS_COLOR: Record<SaveStatus, string> = {
-  saved: 'green.9',
-  unsaved: 'gray.8',
-  saving: 'blue.9',
-  failed: 'red.9',
-  locked: 'orange.9',
-  conflict: 'red.9',
+  saved: 'green',
+  unsaved: 'gray',
+  saving: 'blue',
+  failed: 'red',
+  locked: 'orange',
+  conflict: 'red',
 };
 const DEVICES = [
   { value: 'desktop', label: 'Desktop', width: null },
@@ -296,7 +297,7 @@ export function Workspace({ initial, settings, website }: WorkspaceProps) {
             {STATUS_TEXT[saving.status]}
           </Badge>
           {doc.kind === 'pages' && (
-            <Badge color={doc.published ? 'teal.9' : 'gray.8'} variant="outline" size="lg">
+            <Badge color={doc.published ? 'teal' : 'gray'} variant="light" size="lg">
               {doc.published ? 'Published' : 'Draft'}
             </Badge>
           )}
