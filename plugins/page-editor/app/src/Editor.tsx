@@ -12,7 +12,7 @@ import {
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { Alert, Anchor, Badge, Button, Group, SegmentedControl, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { ApiError } from '../../../admin-ui/app/src/sdk/index.ts';
 import { Canvas, type CanvasHandle } from './Canvas.tsx';
 import {
@@ -91,18 +91,27 @@ interface WorkspaceProps {
   initial: EditedDocument;
   settings: AutosaveSettings;
   website: Website | null;
+  /** The stored content's canvas, asked for while the document loaded (null when not there yet). */
+  initialHtml: string | null;
 }
 
 /** The editor itself, once the document and the settings are loaded. */
-export function Workspace({ initial, settings, website }: WorkspaceProps) {
+export function Workspace({ initial, settings, website, initialHtml }: WorkspaceProps) {
   const [history, dispatch] = useReducer(historyReducer, { tree: initial.content, title: initial.title }, (s) =>
     initialHistory(s),
   );
   const { present, selected } = history;
+  // Keystrokes may arrive before a transition has drawn the previous one: each builds on the latest tree.
+  const latestTree = useRef(present.tree);
+  latestTree.current = present.tree;
   const saving = useSaving({ initial, settings, present, revision: history.revision });
   const doc = saving.doc;
   const canvas = useRef<CanvasHandle>(null);
-  const [html, setHtml] = useState<string | null>(null);
+  const [html, setHtml] = useState<string | null>(initialHtml);
+  // The first drawing of the stored content may already be here.
+  const drawn = useRef<{ tree: ContentNode; theme: ThemeValues | null } | null>(
+    initialHtml ? { tree: initial.content, theme: null } : null,
+  );
   const [canvasError, setCanvasError] = useState<string | null>(null);
   const [themeDraft, setThemeDraft] = useState<ThemeValues | null>(null);
   const [device, setDevice] = useState<string>('desktop');
@@ -114,6 +123,8 @@ export function Workspace({ initial, settings, website }: WorkspaceProps) {
   // The canvas follows the tree and the theme being edited: at once after a structural change, a
   // little later after typing (the typed text is already patched into the canvas).
   useEffect(() => {
+    if (drawn.current?.tree === present.tree && drawn.current.theme === themeDraft) return;
+    drawn.current = null;
     let current = true;
     const delay = textEdit.current ? 400 : 0;
     textEdit.current = false;
@@ -133,7 +144,9 @@ export function Workspace({ initial, settings, website }: WorkspaceProps) {
   }, [doc.kind, doc.id, present.tree, themeDraft]);
 
   const rows = useMemo(() => flatten(present.tree), [present.tree]);
-  const keys = useMemo(() => rows.map((r) => r.key), [rows]);
+  // The sortable items change only when the structure does (not on typing), so dnd-kit's context stays put.
+  const keyList = rows.map((r) => r.key).join(' ');
+  const keys = useMemo(() => keyList.split(' '), [keyList]);
   const selectedNode = selected ? nodeAt(present.tree, selected) : undefined;
 
   const edit = useCallback(
@@ -158,9 +171,12 @@ export function Workspace({ initial, settings, website }: WorkspaceProps) {
     if (!selected) return;
     // The canvas shows the keystroke at once; the render that follows confirms it.
     if (canvas.current?.patchText(selected, text)) textEdit.current = true;
-    edit(
-      updateAt(present.tree, selected, (n) => ({ ...n, text })),
-      { coalesce: `${pathKey(selected)}:text` },
+    // The outline and the rest follow without holding up the next keystroke.
+    startTransition(() =>
+      edit(
+        updateAt(latestTree.current, selected, (n) => ({ ...n, text })),
+        { coalesce: `${pathKey(selected)}:text` },
+      ),
     );
   };
 

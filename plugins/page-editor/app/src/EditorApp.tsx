@@ -2,7 +2,7 @@ import { Alert, Anchor, Loader, MantineProvider, Stack, Text, Title } from '@man
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { Component, type ReactNode, useEffect } from 'react';
 import { ApiError, contrast, theme, useMe } from '../../../admin-ui/app/src/sdk/index.ts';
-import { autosaveSettings, type DocumentKind, loadDocument, loadWebsite } from './documents.ts';
+import { autosaveSettings, canvasHtml, type DocumentKind, loadDocument, loadWebsite } from './documents.ts';
 import { Workspace } from './Editor.tsx';
 
 const queryClient = new QueryClient({
@@ -48,56 +48,64 @@ function problemOf(error: unknown, what: string): { title: string; text: string 
   return { title: `The ${what} could not be opened`, text: (error as Error).message };
 }
 
+/**
+ * Everything the first screen needs is asked for at once: the session, the document, the autosave
+ * settings and the canvas of the stored content; the website (for links and the theme) follows the
+ * document and is not waited for.
+ */
 function EditorScreen(props: { kind: DocumentKind; id: string }) {
   const what = props.kind === 'pages' ? 'page' : 'snippet';
+  const me = useMe();
+  const once = { staleTime: Infinity } as const;
   const doc = useQuery({
     queryKey: ['page-editor', 'doc', props.kind, props.id],
     queryFn: () => loadDocument(props.kind, props.id),
-    staleTime: Infinity,
+    ...once,
   });
-  const settings = useQuery({ queryKey: ['page-editor', 'autosave'], queryFn: autosaveSettings, staleTime: Infinity });
+  const settings = useQuery({ queryKey: ['page-editor', 'autosave'], queryFn: autosaveSettings, ...once });
+  const firstCanvas = useQuery({
+    queryKey: ['page-editor', 'first-canvas', props.kind, props.id],
+    queryFn: () => canvasHtml(props, undefined),
+    ...once,
+  });
   const websiteId = doc.data?.websiteId;
   const website = useQuery({
     queryKey: ['page-editor', 'website', websiteId],
     queryFn: () => loadWebsite(websiteId!),
     enabled: !!websiteId,
-    staleTime: Infinity,
+    ...once,
   });
+  const signedOut = me.data === null || (doc.error instanceof ApiError && doc.error.status === 401);
+  useEffect(() => {
+    if (signedOut)
+      window.location.replace(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+  }, [signedOut]);
   useEffect(() => {
     if (doc.data) document.title = `${doc.data.title} · Editor`;
   }, [doc.data]);
-  if (doc.isError) {
+  if (me.isError) return <Problem title="The editor could not start">{(me.error as Error).message}</Problem>;
+  if (doc.isError && !signedOut) {
     const p = problemOf(doc.error, what);
     return <Problem title={p.title}>{p.text}</Problem>;
   }
-  if (settings.isError) {
+  if (settings.isError && !signedOut) {
     const p = problemOf(settings.error, 'editor settings');
     return <Problem title={p.title}>{p.text}</Problem>;
   }
-  if (!doc.data || !settings.data || (websiteId && website.isLoading))
+  if (signedOut || !me.data || !doc.data || !settings.data || firstCanvas.isLoading)
     return (
       <Centered>
         <Loader aria-label={`Opening the ${what}`} />
       </Centered>
     );
-  return <Workspace initial={doc.data} settings={settings.data} website={website.data ?? null} />;
-}
-
-/** Signed out: to the dashboard's sign-in, which brings the user back here. */
-function SignedIn(props: { children: ReactNode }) {
-  const me = useMe();
-  useEffect(() => {
-    if (me.data === null)
-      window.location.replace(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
-  }, [me.data]);
-  if (me.isError) return <Problem title="The editor could not start">{(me.error as Error).message}</Problem>;
-  if (!me.data)
-    return (
-      <Centered>
-        <Loader aria-label="Checking your session" />
-      </Centered>
-    );
-  return <>{props.children}</>;
+  return (
+    <Workspace
+      initial={doc.data}
+      settings={settings.data}
+      website={website.data ?? null}
+      initialHtml={firstCanvas.data ?? null}
+    />
+  );
 }
 
 class ErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
@@ -125,15 +133,13 @@ export function EditorApp() {
     <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={contrast}>
       <QueryClientProvider client={queryClient}>
         <ErrorBoundary>
-          <SignedIn>
-            {target ? (
-              <EditorScreen kind={target.kind} id={target.id} />
-            ) : (
-              <Problem title="Page editor">
-                Open a page or a snippet from the dashboard's content lists ("Open in editor").
-              </Problem>
-            )}
-          </SignedIn>
+          {target ? (
+            <EditorScreen kind={target.kind} id={target.id} />
+          ) : (
+            <Problem title="Page editor">
+              Open a page or a snippet from the dashboard's content lists ("Open in editor").
+            </Problem>
+          )}
         </ErrorBoundary>
       </QueryClientProvider>
     </MantineProvider>

@@ -13,7 +13,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { type Asset, listImages, listPages } from './documents.ts';
 import type { ContentNode } from './tree.ts';
 
@@ -64,6 +64,37 @@ function AssetPicker(props: { opened: boolean; onClose(): void; onPick(asset: As
   );
 }
 
+/**
+ * The node's text. The field keeps what is typed in its own state, so a keystroke redraws only the
+ * field (and the canvas, which the editor patches at once); the tree follows in a transition. A
+ * change from elsewhere (undo, redo, a restore) replaces the field's text.
+ */
+function TextField(props: { text: string; onText(text: string): void }) {
+  const [value, setValue] = useState(props.text);
+  const typed = useRef(props.text);
+  useEffect(() => {
+    if (props.text !== typed.current) {
+      typed.current = props.text;
+      setValue(props.text);
+    }
+  }, [props.text]);
+  return (
+    <Textarea
+      label="Text"
+      autosize
+      minRows={2}
+      maxRows={12}
+      value={value}
+      onChange={(e) => {
+        const text = e.currentTarget.value;
+        typed.current = text;
+        setValue(text);
+        props.onText(text);
+      }}
+    />
+  );
+}
+
 interface InspectorProps {
   node: ContentNode | undefined;
   isRoot: boolean;
@@ -107,16 +138,7 @@ export function Inspector(props: InspectorProps) {
           onChange={(value) => value && props.onChange((n) => ({ ...n, type: value }), 'type')}
         />
       )}
-      {hasEditableText(node) && (
-        <Textarea
-          label="Text"
-          autosize
-          minRows={2}
-          maxRows={12}
-          value={node.text ?? ''}
-          onChange={(e) => props.onText(e.currentTarget.value)}
-        />
-      )}
+      {hasEditableText(node) && <TextField text={node.text ?? ''} onText={props.onText} />}
       {isLink(node) && (
         <>
           <TextInput

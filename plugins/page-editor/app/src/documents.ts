@@ -124,11 +124,12 @@ export async function saveDocument(
 /** The canvas document: the content as the website shows it (layout, theme), unsaved state included. */
 export async function canvasHtml(
   doc: Pick<EditedDocument, 'kind' | 'id'>,
-  content: ContentNode,
+  content: ContentNode | undefined,
   theme?: ThemeValues | null,
 ): Promise<string> {
+  // Without content: the stored one (the first drawing, asked for while the document loads).
   const response = await call('POST', `${base(doc.kind, doc.id)}/canvas`, {
-    content,
+    ...(content ? { content } : {}),
     ...(theme ? { theme } : {}),
   });
   return response.text();

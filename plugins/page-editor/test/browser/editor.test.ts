@@ -141,7 +141,9 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
     await expect(await tab.getByLabel('Alternative text').inputValue()).to.equal('hero');
 
     // Autosave on the interval of the settings (5 s here), shown in the bar.
-    await status(tab).filter({ hasText: /^Saved$/ }).waitFor({ timeout: 20_000 });
+    await status(tab)
+      .filter({ hasText: /^Saved$/ })
+      .waitFor({ timeout: 20_000 });
     const saved = (await p.t.call('GET', `/cms-one/pages/${page.id}`, admin)).json();
     expect(saved.content.children.map((c: { type: string }) => c.type)).to.deep.equal(['h1', 'p', 'h2', 'img']);
     expect(saved.content.children[2].text).to.equal('Our offer');
@@ -169,7 +171,9 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
     await tab.getByRole('button', { name: 'Undo' }).click();
     await canvas(tab).locator('h2', { hasText: 'Our offer' }).waitFor();
     await tab.getByRole('button', { name: 'Save', exact: true }).click();
-    await status(tab).filter({ hasText: /^Saved$/ }).waitFor();
+    await status(tab)
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
     await tab.getByRole('button', { name: 'Publish' }).click();
     await tab.getByText('Published', { exact: true }).first().waitFor();
     const link = tab.getByRole('link', { name: 'Open the published page' });
@@ -201,7 +205,9 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
       'Old footer',
     );
     await page.getByRole('button', { name: 'Save manually' }).click();
-    await status(page).filter({ hasText: /^Saved$/ }).waitFor();
+    await status(page)
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
     expect((await p.t.call('GET', `/cms-one/snippets/${snippet.id}`, admin)).json().content.text).to.equal(
       'New footer',
     );
@@ -222,14 +228,18 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
       await tab.getByLabel('Text').fill(words);
       await tab.getByRole('button', { name: 'Save', exact: true }).click();
     }
-    await status(one.page).filter({ hasText: /^Saved$/ }).waitFor();
+    await status(one.page)
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
     await two.page.getByText('This page was changed elsewhere').waitFor();
     await status(two.page).filter({ hasText: 'Changed elsewhere' }).waitFor();
     const stored = () =>
       p.t.call('GET', `/cms-one/pages/${page.id}`, admin).then((r) => r.json().content.children[0].text);
     expect(await stored()).to.equal('From tab one');
     await two.page.getByRole('button', { name: 'Save mine over theirs' }).click();
-    await status(two.page).filter({ hasText: /^Saved$/ }).waitFor();
+    await status(two.page)
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
     expect(await stored()).to.equal('From tab two');
     expect(appErrors(two.errors).filter((e) => !/status of 412/.test(e))).to.deep.equal([]);
   });
@@ -251,7 +261,9 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
       // Runs in the page (the root tsconfig has no DOM types; the page's CSP forbids string eval).
       type Styled = { color: string };
       const g = globalThis as unknown as {
-        document: { querySelector(s: string): { contentDocument: { querySelector(s: string): unknown } | null } | null };
+        document: {
+          querySelector(s: string): { contentDocument: { querySelector(s: string): unknown } | null } | null;
+        };
         getComputedStyle(el: unknown): Styled;
       };
       const h1 = g.document.querySelector('iframe.cms-canvas-frame')?.contentDocument?.querySelector('h1');
