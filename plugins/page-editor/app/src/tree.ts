@@ -139,6 +139,3 @@ export function nodeLabel(node: ContentNode): string {
   const short = hint.length > 40 ? `${hint.slice(0, 40)}…` : hint;
   return short ? `${node.type}: ${short}` : node.type;
 }
-
-/** Number of nodes in a tree. */
-export const countNodes = (root: ContentNode): number => flatten(root).length;
