@@ -6,7 +6,15 @@ const EDITOR_STYLES = `
 [data-cms-node]{cursor:default}
 [data-cms-node]:hover{outline:1px dashed #4c6ef5;outline-offset:1px}
 [data-cms-selected]{outline:2px solid #1c7ed6 !important;outline-offset:2px}
+[data-cms-diff=added]{outline:2px solid #2b8a3e;outline-offset:1px;background-color:rgb(43 138 62 / 0.08)}
+[data-cms-diff=changed]{outline:2px dashed #d9480f;outline-offset:1px;background-color:rgb(217 72 15 / 0.08)}
 `;
+
+/** Nodes to mark as added or changed since a version of the history (canvas keys: `r.0.2`). */
+export interface DiffMarks {
+  added: string[];
+  changed: string[];
+}
 
 export interface CanvasHandle {
   /** Shows a node's new text at once, without waiting for the next render (false when it cannot). */
@@ -22,6 +30,14 @@ interface CanvasProps {
   onSelect(path: NodePath): void;
   width: number | null;
   title: string;
+  /** Shown while a version of the history is open. */
+  diff: DiffMarks | null;
+}
+
+function markDiff(doc: Document, marks: DiffMarks | null) {
+  for (const el of doc.querySelectorAll('[data-cms-diff]')) el.removeAttribute('data-cms-diff');
+  for (const [kind, keys] of Object.entries(marks ?? {}) as Array<[string, string[]]>)
+    for (const key of keys) doc.querySelector(`[data-cms-node="${key}"]`)?.setAttribute('data-cms-diff', kind);
 }
 
 function mark(doc: Document, selected: NodePath | null) {
@@ -44,6 +60,8 @@ export const Canvas = forwardRef<CanvasHandle, CanvasProps>(function Canvas(prop
   selected.current = props.selected;
   const onSelect = useRef(props.onSelect);
   onSelect.current = props.onSelect;
+  const diff = useRef(props.diff);
+  diff.current = props.diff;
 
   useImperativeHandle(ref, () => ({
     patchText(path, text) {
@@ -64,6 +82,7 @@ export const Canvas = forwardRef<CanvasHandle, CanvasProps>(function Canvas(prop
       doc.head.appendChild(style);
     }
     mark(doc, selected.current);
+    markDiff(doc, diff.current);
   };
 
   useEffect(() => {
@@ -88,6 +107,11 @@ export const Canvas = forwardRef<CanvasHandle, CanvasProps>(function Canvas(prop
     const doc = frame.current?.contentDocument;
     if (doc && loaded.current) mark(doc, props.selected);
   }, [props.selected]);
+
+  useEffect(() => {
+    const doc = frame.current?.contentDocument;
+    if (doc && loaded.current) markDiff(doc, props.diff);
+  }, [props.diff]);
 
   return (
     <iframe

@@ -14,7 +14,7 @@ import { Alert, Anchor, Badge, Button, Group, SegmentedControl, Tabs, Text, Text
 import { useQuery } from '@tanstack/react-query';
 import { startTransition, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { ApiError } from '../../../admin-ui/app/src/sdk/index.ts';
-import { Canvas, type CanvasHandle } from './Canvas.tsx';
+import { Canvas, type CanvasHandle, type DiffMarks } from './Canvas.tsx';
 import {
   type AutosaveSettings,
   blockContent,
@@ -117,6 +117,7 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
   const [device, setDevice] = useState<string>('desktop');
   const [dragging, setDragging] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [diffMarks, setDiffMarks] = useState<DiffMarks | null>(null);
   const textEdit = useRef(false);
   const sources = useQuery({ queryKey: ['page-editor', 'palette'], queryFn: paletteSources });
 
@@ -425,6 +426,7 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
               <Tabs.Panel value="more" pt="xs">
                 <HistoryPanel
                   doc={doc}
+                  onDiff={setDiffMarks}
                   currentTag={saving.currentTag}
                   onRestored={(stored) => {
                     edit(stored.content, { title: stored.title });
@@ -439,7 +441,7 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
                     )
                   }
                 />
-                {doc.kind === 'pages' && <LocalesPanel doc={doc} website={website} />}
+                {doc.kind === 'pages' && <LocalesPanel doc={doc} website={website} content={present.tree} />}
                 {website && <ThemePanel websiteId={website.id} onDraft={setThemeDraft} />}
               </Tabs.Panel>
             </Tabs>
@@ -457,6 +459,7 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
               onSelect={select}
               width={deviceWidth}
               title={`Canvas: ${present.title}`}
+              diff={diffMarks}
             />
             {dragging?.startsWith('palette:') && <CanvasDropZone />}
           </main>

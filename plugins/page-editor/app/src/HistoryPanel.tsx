@@ -1,6 +1,7 @@
 import { Button, Group, List, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { DiffMarks } from './Canvas.tsx';
 import {
   canvasHtml,
   type EditedDocument,
@@ -18,11 +19,16 @@ const when = (iso: string) => new Date(iso).toLocaleString();
  * drawn on a small canvas beside what changed since (pages: the paths added, removed and changed),
  * and restored with one button (a restore is a save, so the current state becomes a version too).
  */
+/** `content.children.4.children.1` (the API's diff paths) as the canvas key `r.4.1`. */
+const canvasKey = (path: string) => ['r', ...path.split('.').filter((part) => /^\d+$/.test(part))].join('.');
+
 export function HistoryPanel(props: {
   doc: EditedDocument;
   currentTag(): string;
   onRestored(stored: EditedDocument): void;
   onError(err: Error): void;
+  /** Marks on the canvas what was added and changed since the chosen version (null: none). */
+  onDiff(marks: DiffMarks | null): void;
 }) {
   const { doc } = props;
   const [chosen, setChosen] = useState<Version | null>(null);
@@ -43,6 +49,12 @@ export function HistoryPanel(props: {
     },
   });
   const [restoring, setRestoring] = useState(false);
+  const { onDiff } = props;
+  const diff = detail.data?.diff;
+  useEffect(() => {
+    onDiff(chosen && diff ? { added: diff.added.map(canvasKey), changed: diff.changed.map(canvasKey) } : null);
+  }, [chosen, diff, onDiff]);
+  useEffect(() => () => onDiff(null), [onDiff]);
 
   return (
     <Stack gap="xs" mb="md">
@@ -81,7 +93,8 @@ export function HistoryPanel(props: {
               />
               {detail.data.diff && (
                 <Text size="xs" component="div">
-                  Compared with now: {detail.data.diff.added.length} added, {detail.data.diff.removed.length} removed,{' '}
+                  On the canvas: green is new since this version, orange changed. Compared with now:{' '}
+                  {detail.data.diff.added.length} added, {detail.data.diff.removed.length} removed,{' '}
                   {detail.data.diff.changed.length} changed
                   {detail.data.diff.titleChanged ? ', title changed' : ''}.
                   <List size="xs">

@@ -1,15 +1,18 @@
-import { Anchor, Select, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Select, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { canvasHtml, type EditedDocument, translations, type Website } from './documents.ts';
+import { canvasHtml, createVariant, type EditedDocument, translations, type Website } from './documents.ts';
+import type { ContentNode } from './tree.ts';
 
 /**
  * The page's locale variants (its translation group): each opens in the editor, and one can be
- * drawn here beside the canvas to compare. Creating a variant by AI translation needs the AI
- * plugin's route (`POST /cms-one/pages/:id/translate`), which this installation does not serve, so
- * it is not offered.
+ * drawn here beside the canvas to compare. A missing locale of the website can be created as a
+ * draft copy of this page to translate. AI translation (`POST /cms-one/pages/:id/translate`) needs
+ * an AI plugin, which this product does not have yet, so it is not offered.
  */
-export function LocalesPanel(props: { doc: EditedDocument; website: Website | null }) {
+export function LocalesPanel(props: { doc: EditedDocument; website: Website | null; content: ContentNode }) {
+  const [creating, setCreating] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
   const variants = useQuery({
     queryKey: ['page-editor', 'translations', props.doc.id],
     queryFn: () => translations(props.doc.id),
@@ -41,6 +44,32 @@ export function LocalesPanel(props: { doc: EditedDocument; website: Website | nu
       {missing.length > 0 && (
         <Text size="xs" c="dimmed">
           Not translated yet: {missing.join(', ')}.
+        </Text>
+      )}
+      {missing.map((locale) => (
+        <Button
+          key={locale}
+          size="compact-xs"
+          variant="light"
+          loading={creating === locale}
+          onClick={async () => {
+            setCreating(locale);
+            setProblem(null);
+            try {
+              const id = await createVariant(props.doc, locale, props.content);
+              window.location.assign(`/cms-one/editor/pages/${id}`);
+            } catch (err) {
+              setProblem((err as Error).message);
+              setCreating(null);
+            }
+          }}
+        >
+          Create the {locale} version (a copy to translate)
+        </Button>
+      ))}
+      {problem && (
+        <Text size="sm" c="red.8" role="alert">
+          The locale version was not created: {problem}
         </Text>
       )}
       {others.length > 0 && (

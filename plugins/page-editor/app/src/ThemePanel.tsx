@@ -44,6 +44,7 @@ export function ThemePanel(props: { websiteId: string; onDraft(theme: ThemeValue
         <ColorInput
           key={name}
           label={`Colour ${name}`}
+          eyeDropperButtonProps={{ 'aria-label': `Pick the colour ${name} from the screen` }}
           value={value}
           onChange={(v) => change({ ...draft, colors: { ...draft.colors, [name]: v } })}
         />

@@ -291,3 +291,19 @@ export async function listPages(websiteId: string): Promise<PageSummary[]> {
   return (await json<PageSummary[]>('GET', `/cms-one/pages?websiteId=${encodeURIComponent(websiteId)}&limit=1000`))
     .data;
 }
+
+/**
+ * A new locale variant of a page: a draft copy of its title, path and content in the same
+ * translation group, to be translated in the editor.
+ */
+export async function createVariant(doc: EditedDocument, locale: string, content: ContentNode): Promise<string> {
+  const { data } = await json<{ id: string }>('POST', '/cms-one/pages', {
+    websiteId: doc.websiteId,
+    locale,
+    path: doc.path,
+    title: doc.title,
+    content,
+    translationGroupId: doc.translationGroupId,
+  });
+  return data.id;
+}

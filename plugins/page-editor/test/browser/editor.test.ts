@@ -161,6 +161,8 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
     await versions.first().waitFor();
     await versions.last().click();
     await tab.getByText(/Compared with now: \d+ added/).waitFor();
+    // The canvas marks what is new since that version.
+    await canvas(tab).locator('h2[data-cms-diff="added"]').waitFor();
     await expectAccessible(tab, 'editor history', CHROME_ONLY);
     await tab.getByRole('button', { name: 'Restore this version' }).click();
     await tab.getByText('Version restored.').waitFor();
@@ -273,6 +275,33 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
     await tab.getByText('Theme saved').waitFor();
     const stored = (await p.t.call('GET', `/cms-one/websites/${websiteId}/theme`, admin)).json();
     expect(stored.theme.customStyles).to.equal('h1{color:rgb(200, 0, 0)}');
+    expect(appErrors(errors)).to.deep.equal([]);
+  });
+
+  it('creates a locale variant as a copy to translate and shows the locales side by side', async () => {
+    const page = await createPage('/locales', { type: 'section', children: [{ type: 'h1', text: 'Hello' }] });
+    const editor = await p.t.createUser({ permissions: ['objects:read', 'pages:edit'] });
+    const { page: tab, errors } = await openEditor(p, editor, `/cms-one/editor/pages/${page.id}`);
+    await tab.getByRole('tab', { name: 'More' }).click();
+    await tab.getByText('Not translated yet: de.').waitFor();
+    await tab.getByRole('button', { name: 'Create the de version (a copy to translate)' }).click();
+    await tab.waitForURL((url) => url.pathname !== `/cms-one/editor/pages/${page.id}`);
+    await tab.getByRole('heading', { level: 1, name: 'Editing page: Home' }).waitFor();
+    const variants = (await p.t.call('GET', `/cms-one/pages/${page.id}/translations`, admin)).json() as Array<{
+      id: string;
+      locale: string;
+      published: boolean;
+    }>;
+    expect(variants.map((v) => v.locale).sort()).to.deep.equal(['de', 'en']);
+    const de = variants.find((v) => v.locale === 'de')!;
+    expect(new URL(tab.url()).pathname).to.equal(`/cms-one/editor/pages/${de.id}`);
+    expect(de.published).to.equal(false);
+    await tab.getByRole('tab', { name: 'More' }).click();
+    await tab.getByRole('link', { name: 'Edit the en version: Home' }).waitFor();
+    await tab.getByRole('combobox', { name: 'Show a locale side by side' }).click();
+    await tab.getByRole('option', { name: 'en: Home' }).click();
+    await tab.frameLocator('iframe[title="The en version"]').locator('h1', { hasText: 'Hello' }).waitFor();
+    await expectAccessible(tab, 'locales', CHROME_ONLY);
     expect(appErrors(errors)).to.deep.equal([]);
   });
 });
