@@ -246,6 +246,42 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
     expect(appErrors(two.errors).filter((e) => !/status of 412/.test(e))).to.deep.equal([]);
   });
 
+  it('reorders with the keyboard alone: the outline handle, then Move up in the inspector', async () => {
+    const page = await createPage('/keyboard', {
+      type: 'section',
+      children: [
+        { type: 'p', text: 'First' },
+        { type: 'p', text: 'Second' },
+        { type: 'p', text: 'Third' },
+      ],
+    });
+    const editor = await p.t.createUser({ permissions: ['objects:read', 'pages:edit'] });
+    const { page: tab, errors } = await openEditor(p, editor, `/cms-one/editor/pages/${page.id}`);
+    const order = () =>
+      tab
+        .locator('.cms-outline-label')
+        .allTextContents()
+        .then((labels) => labels.slice(1).join(' | '));
+    const handle = tab.getByRole('button', { name: 'Move p: First' });
+    await handle.focus();
+    await tab.keyboard.press('Space');
+    await tab.keyboard.press('ArrowDown');
+    await tab.keyboard.press('Space');
+    await canvas(tab).locator('section > p:nth-child(2)', { hasText: 'First' }).waitFor();
+    expect(await order()).to.equal('p: Second | p: First | p: Third');
+    await tab.getByRole('button', { name: 'p: Third' }).click();
+    await tab.getByRole('button', { name: 'Move up' }).click();
+    await canvas(tab).locator('section > p:nth-child(2)', { hasText: 'Third' }).waitFor();
+    expect(await order()).to.equal('p: Second | p: Third | p: First');
+    await tab.getByRole('button', { name: 'Save', exact: true }).click();
+    await status(tab)
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
+    const stored = (await p.t.call('GET', `/cms-one/pages/${page.id}`, admin)).json();
+    expect(stored.content.children.map((c: { text: string }) => c.text)).to.deep.equal(['Second', 'Third', 'First']);
+    expect(appErrors(errors)).to.deep.equal([]);
+  });
+
   it('edits the theme with the canvas following live, at phone width too, axe-clean', async () => {
     const theme = await p.t.call('POST', `/cms-one/websites/${websiteId}/themes`, admin, {
       name: 'Plain',
