@@ -1,4 +1,5 @@
 import {
+  type Announcements,
   DndContext,
   type DragEndEvent,
   DragOverlay,
@@ -8,6 +9,7 @@ import {
   useDroppable,
   useSensor,
   useSensors,
+  type UniqueIdentifier,
 } from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { Alert, Anchor, Badge, Button, Group, SegmentedControl, Tabs, Text, TextInput, Title } from '@mantine/core';
@@ -41,6 +43,7 @@ import {
   moveNode,
   type NodePath,
   nodeAt,
+  nodeLabel,
   parsePathKey,
   pathKey,
   removeAt,
@@ -281,6 +284,22 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
     return () => window.removeEventListener('keydown', onKey);
   }, [saving]);
 
+  // What a screen reader hears while a block moves: names of blocks, not their internal ids.
+  const labelOf = (id: UniqueIdentifier) => {
+    const key = String(id);
+    if (key === 'canvas') return 'the end of the page';
+    if (key.startsWith('palette:')) return `block ${key.split(':').slice(2).join(':')}`;
+    const row = rows.find((r) => r.key === key);
+    return row ? (row.path.length === 0 ? 'the page' : nodeLabel(row.node)) : key;
+  };
+  const announcements: Announcements = {
+    onDragStart: ({ active }) => `Picked up ${labelOf(active.id)}.`,
+    onDragOver: ({ active, over }) =>
+      over ? `${labelOf(active.id)} is over ${labelOf(over.id)}.` : `${labelOf(active.id)} is over no place to drop.`,
+    onDragEnd: ({ active, over }) =>
+      over ? `${labelOf(active.id)} was dropped by ${labelOf(over.id)}.` : `${labelOf(active.id)} was put back.`,
+    onDragCancel: ({ active }) => `Moving ${labelOf(active.id)} was cancelled.`,
+  };
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
@@ -298,6 +317,7 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
   return (
     <DndContext
       sensors={sensors}
+      accessibility={{ announcements }}
       onDragStart={onDragStart}
       onDragEnd={onDragEnd}
       onDragCancel={() => setDragging(null)}

@@ -264,12 +264,15 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
         .then((labels) => labels.slice(1).join(' | '));
     const handle = tab.getByRole('button', { name: 'Move p: First' });
     await handle.focus();
+    // Each key once the sensor shows it took the previous one (pressed, then over the next row).
     await tab.keyboard.press('Space');
+    await tab.locator('.cms-drag-handle[aria-pressed="true"]').waitFor();
     await tab.keyboard.press('ArrowDown');
+    await tab.getByText('p: First is over p: Second.').waitFor({ state: 'attached' });
     await tab.keyboard.press('Space');
     await canvas(tab).locator('section > p:nth-child(2)', { hasText: 'First' }).waitFor();
     expect(await order()).to.equal('p: Second | p: First | p: Third');
-    await tab.getByRole('button', { name: 'p: Third' }).click();
+    await tab.getByRole('button', { name: 'p: Third', exact: true }).click();
     await tab.getByRole('button', { name: 'Move up' }).click();
     await canvas(tab).locator('section > p:nth-child(2)', { hasText: 'Third' }).waitFor();
     expect(await order()).to.equal('p: Second | p: Third | p: First');
