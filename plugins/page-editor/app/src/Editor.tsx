@@ -24,6 +24,7 @@ import {
   type EditedDocument,
   loadDocument,
   paletteSources,
+  setSnippetLock,
   type ThemeValues,
   type Website,
 } from './documents.ts';
@@ -333,6 +334,33 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
           <Badge color={STATUS_COLOR[saving.status]} variant="light" role="status" aria-live="polite" size="lg">
             {STATUS_TEXT[saving.status]}
           </Badge>
+          {doc.kind === 'snippets' && (
+            <Button
+              size="xs"
+              variant="default"
+              onClick={async () => {
+                try {
+                  saving.flagsChanged(await setSnippetLock(doc.id, !doc.locked, saving.currentTag()));
+                  setNotice(
+                    doc.locked ? 'Unlocked: autosave is on again' : 'Locked: autosaves are refused, manual saves pass',
+                  );
+                } catch (err) {
+                  setNotice(
+                    err instanceof ApiError && err.status === 412
+                      ? 'The snippet changed elsewhere: reload it before changing its lock.'
+                      : `The lock was not changed: ${(err as Error).message}`,
+                  );
+                }
+              }}
+            >
+              {doc.locked ? 'Unlock' : 'Lock'}
+            </Button>
+          )}
+          {doc.kind === 'snippets' && doc.locked && (
+            <Badge color="orange" variant="light" size="lg">
+              Locked snippet
+            </Badge>
+          )}
           {doc.kind === 'pages' && (
             <Badge color={doc.published ? 'teal' : 'gray'} variant="light" size="lg">
               {doc.published ? 'Published' : 'Draft'}

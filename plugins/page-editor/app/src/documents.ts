@@ -307,3 +307,16 @@ export async function createVariant(doc: EditedDocument, locale: string, content
   });
   return data.id;
 }
+
+/**
+ * Locks or unlocks a snippet (`PUT /cms-one/snippets/:id/lock`). The lock is a write of its own, so
+ * the snippet's tag changes: refused with 412 when the snippet changed since `ifMatch` (checked
+ * first), and answered with the snippet as stored after it.
+ */
+export async function setSnippetLock(id: string, locked: boolean, ifMatch: string): Promise<EditedDocument> {
+  const before = await loadDocument('snippets', id);
+  if (before.etag !== ifMatch)
+    throw new ApiError(412, { code: 'EDIT_CONFLICT', message: 'The snippet was changed since it was loaded' });
+  await call('PUT', `/cms-one/snippets/${encodeURIComponent(id)}/lock`, { locked });
+  return loadDocument('snippets', id);
+}

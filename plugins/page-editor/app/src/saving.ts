@@ -26,6 +26,11 @@ export interface Saving {
   adopt(doc: EditedDocument, revision: number): void;
   /** The tag the editor's state is based on (for writes made outside `save`). */
   currentTag(): string;
+  /**
+   * A write that changed only the record's flags (the snippet lock): its new tag and flags, the
+   * editor's changes stay unsaved if they were; unlocking resumes autosave.
+   */
+  flagsChanged(stored: EditedDocument): void;
 }
 
 /**
@@ -142,5 +147,14 @@ export function useSaving(opts: {
 
   const currentTag = useCallback(() => etag.current, []);
 
-  return { status, problem, autosavePaused, doc, lastSavedAt, save, loadTheirs, adopt, currentTag };
+  const flagsChanged = useCallback((stored: EditedDocument) => {
+    etag.current = stored.etag;
+    setDoc(stored);
+    if (stored.locked === false) {
+      setAutosavePaused(false);
+      if (statusRef.current === 'locked') setStatus('unsaved');
+    }
+  }, []);
+
+  return { status, problem, autosavePaused, doc, lastSavedAt, save, loadTheirs, adopt, currentTag, flagsChanged };
 }

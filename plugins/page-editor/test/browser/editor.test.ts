@@ -213,6 +213,20 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
     expect((await p.t.call('GET', `/cms-one/snippets/${snippet.id}`, admin)).json().content.text).to.equal(
       'New footer',
     );
+    // Unlocked from the editor, autosave stores the next change by itself.
+    await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await page.getByText('Unlocked: autosave is on again').waitFor();
+    expect((await p.t.call('GET', `/cms-one/snippets/${snippet.id}`, admin)).json().locked).to.equal(false);
+    await page.getByLabel('Text').fill('Newest footer');
+    await status(page)
+      .filter({ hasText: /^Unsaved changes$/ })
+      .waitFor();
+    await status(page)
+      .filter({ hasText: /^Saved$/ })
+      .waitFor({ timeout: 20_000 });
+    expect((await p.t.call('GET', `/cms-one/snippets/${snippet.id}`, admin)).json().content.text).to.equal(
+      'Newest footer',
+    );
     // 423 is the answer the editor expects and handles.
     expect(appErrors(errors).filter((e) => !/status of 423/.test(e))).to.deep.equal([]);
   });
