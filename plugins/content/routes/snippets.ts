@@ -74,11 +74,22 @@ export function snippetRoutes(app: App, s: ContentServices): void {
     '/cms-one/snippets/:id/thumbnail',
     {
       config: edit,
-      schema: { tags, params: IdParams, body: Type.Object({ thumbnail: Thumbnail }, { additionalProperties: false }) },
+      schema: {
+        tags,
+        params: IdParams,
+        body: Type.Object({ thumbnail: Thumbnail }, { additionalProperties: false }),
+        description: IF_MATCH_NOTE,
+      },
     },
-    async (request) => {
-      const row = await s.snippets.update(request.actor, request.params.id, { thumbnail: request.body.thumbnail });
-      return { id: row.id, thumbnail: row.thumbnail };
+    async (request, reply) => {
+      const row = await s.snippets.update(
+        request.actor,
+        request.params.id,
+        { thumbnail: request.body.thumbnail },
+        { ifMatch: request.headers['if-match'] },
+      );
+      reply.header('etag', entityTag(row.updated_at));
+      return { id: row.id, thumbnail: row.thumbnail, updatedAt: row.updated_at };
     },
   );
   app.put(

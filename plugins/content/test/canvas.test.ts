@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { png } from '../../../test/helpers/images.ts';
 import { type ContentKernel, startContentKernel } from './content-kernel.ts';
 
 describe("content: the editor's canvas and edit preconditions", () => {
@@ -139,5 +140,18 @@ describe("content: the editor's canvas and edit preconditions", () => {
     );
     expect(auto.statusCode).to.equal(423);
     expect((await k.call('GET', url, k.editor)).json().content.text).to.equal('b');
+  });
+
+  it('a thumbnail write takes If-Match too and answers the new ETag', async () => {
+    const { page } = await pageOf();
+    const url = `/cms-one/pages/${page.id}`;
+    const tag = (await k.call('GET', url, k.editor)).headers.etag as string;
+    const thumbnail = `data:image/png;base64,${(await png(4, 3)).toString('base64')}`;
+    const put = await k.call('PUT', `${url}/thumbnail`, k.editor, { thumbnail }, { 'if-match': tag });
+    expect(put.statusCode, put.body).to.equal(200);
+    expect(put.headers.etag).to.equal(`"${put.json().updatedAt}"`);
+    expect((await k.call('GET', url, k.editor)).headers.etag).to.equal(put.headers.etag);
+    const stale = await k.call('PUT', `${url}/thumbnail`, k.editor, { thumbnail: null }, { 'if-match': tag });
+    expect(stale.statusCode).to.equal(412);
   });
 });

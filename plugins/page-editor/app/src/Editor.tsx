@@ -24,6 +24,7 @@ import {
   type EditedDocument,
   loadDocument,
   paletteSources,
+  saveThumbnail,
   setSnippetLock,
   type ThemeValues,
   type Website,
@@ -36,6 +37,7 @@ import { Outline } from './Outline.tsx';
 import { BASIC_BLOCKS, Palette, type PaletteItem } from './Palette.tsx';
 import { type SaveStatus, useSaving } from './saving.ts';
 import { ThemePanel } from './ThemePanel.tsx';
+import { canvasThumbnail } from './thumbnail.ts';
 import {
   type ContentNode,
   flatten,
@@ -260,8 +262,31 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
     setNotice('The stored version is loaded. Undo brings your version back.');
   };
 
+  /**
+   * After a manual save or a publish: a thumbnail of the canvas for the lists (`PUT .../thumbnail`
+   * with the tag just saved). Best effort: a browser that cannot draw one leaves the old thumbnail.
+   */
+  const storeThumbnail = async () => {
+    const source = canvas.current?.document();
+    const from = saving.currentTag();
+    const thumbnail = source ? await canvasThumbnail(source) : null;
+    if (!thumbnail) return;
+    try {
+      const to = await saveThumbnail(doc, thumbnail, from);
+      if (to) saving.tagMoved(from, to);
+    } catch (err) {
+      setNotice(`The thumbnail was not stored: ${(err as Error).message}`);
+    }
+  };
+
+  const saveByHand = async (opts: { over?: boolean; published?: boolean } = {}) => {
+    const saved = await saving.save('manual', opts);
+    if (saved) void storeThumbnail();
+    return saved;
+  };
+
   const publish = async (published: boolean) => {
-    if (await saving.save('manual', { published })) setNotice(published ? 'Published' : 'Unpublished');
+    if (await saveByHand({ published })) setNotice(published ? 'Published' : 'Unpublished');
   };
 
   // Keyboard: undo, redo and save, as in every editor.
@@ -272,7 +297,7 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
       const inField = (event.target as HTMLElement | null)?.closest?.('input, textarea, [contenteditable]');
       if (key === 's') {
         event.preventDefault();
-        void saving.save('manual');
+        void saveByHand();
       } else if (!inField && key === 'z') {
         event.preventDefault();
         dispatch({ type: event.shiftKey ? 'redo' : 'undo' });
@@ -382,7 +407,7 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
           >
             Redo
           </Button>
-          <Button size="xs" onClick={() => void saving.save('manual')} loading={saving.status === 'saving'}>
+          <Button size="xs" onClick={() => void saveByHand()} loading={saving.status === 'saving'}>
             Save
           </Button>
           {doc.kind === 'pages' &&
@@ -412,7 +437,7 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
           <Alert color="orange" title="This snippet is locked" m="xs">
             Autosave is paused while the snippet is locked ({saving.problem}). Your changes are kept here; a manual save
             stores them.{' '}
-            <Button size="compact-sm" onClick={() => void saving.save('manual')}>
+            <Button size="compact-sm" onClick={() => void saveByHand()}>
               Save manually
             </Button>
           </Alert>
@@ -427,7 +452,7 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
             Someone (or another tab) saved it after you opened it, so your save was not stored and nothing was
             overwritten. Your version stays here until you decide.{' '}
             <Group gap="xs" mt={4}>
-              <Button size="compact-sm" color="red" onClick={() => void saving.save('manual', { over: true })}>
+              <Button size="compact-sm" color="red" onClick={() => void saveByHand({ over: true })}>
                 Save mine over theirs
               </Button>
               <Button size="compact-sm" variant="default" onClick={() => void loadTheirs()}>

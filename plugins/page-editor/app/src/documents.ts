@@ -320,3 +320,21 @@ export async function setSnippetLock(id: string, locked: boolean, ifMatch: strin
   await call('PUT', `/cms-one/snippets/${encodeURIComponent(id)}/lock`, { locked });
   return loadDocument('snippets', id);
 }
+
+/**
+ * Stores a thumbnail (`PUT .../thumbnail`) made from the state whose tag is `ifMatch`; answers the
+ * new tag, or null when the record changed since (412: the next save reports the conflict).
+ */
+export async function saveThumbnail(
+  doc: Pick<EditedDocument, 'kind' | 'id'>,
+  thumbnail: string,
+  ifMatch: string,
+): Promise<string | null> {
+  try {
+    return (await json<unknown>('PUT', `${base(doc.kind, doc.id)}/thumbnail`, { thumbnail }, { 'if-match': ifMatch }))
+      .etag;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 412) return null;
+    throw err;
+  }
+}

@@ -31,6 +31,8 @@ export interface Saving {
    * editor's changes stay unsaved if they were; unlocking resumes autosave.
    */
   flagsChanged(stored: EditedDocument): void;
+  /** A write of the caller's own based on the current tag (a thumbnail) moved the tag on. */
+  tagMoved(from: string, to: string): void;
 }
 
 /**
@@ -156,5 +158,21 @@ export function useSaving(opts: {
     }
   }, []);
 
-  return { status, problem, autosavePaused, doc, lastSavedAt, save, loadTheirs, adopt, currentTag, flagsChanged };
+  const tagMoved = useCallback((from: string, to: string) => {
+    if (etag.current === from) etag.current = to;
+  }, []);
+
+  return {
+    status,
+    problem,
+    autosavePaused,
+    doc,
+    lastSavedAt,
+    save,
+    loadTheirs,
+    adopt,
+    currentTag,
+    flagsChanged,
+    tagMoved,
+  };
 }

@@ -8,7 +8,7 @@ import {
   signInAs,
 } from '../../../../test/helpers/browser.ts';
 import { png } from '../../../../test/helpers/images.ts';
-import type { TestUser } from '../../../../test/helpers/kernel.ts';
+import { eventually, type TestUser } from '../../../../test/helpers/kernel.ts';
 
 /** The canvas shows the user's own content: axe checks the editor's chrome around it. */
 const CHROME_ONLY = { exclude: ['.cms-canvas-frame', '.cms-version-frame'] };
@@ -178,6 +178,11 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
       .waitFor();
     await tab.getByRole('button', { name: 'Publish' }).click();
     await tab.getByText('Published', { exact: true }).first().waitFor();
+    // A thumbnail of the canvas is made in the browser and stored with the save.
+    await eventually(async () => {
+      const thumbnail = (await p.t.call('GET', `/cms-one/pages/${page.id}`, admin)).json().thumbnail as string | null;
+      expect(thumbnail ?? '').to.match(/^data:image\/webp;base64,/);
+    });
     const link = tab.getByRole('link', { name: 'Open the published page' });
     expect(await link.getAttribute('href')).to.equal(`${rootPath}/start`);
     const publicPage = await tab.context().newPage();

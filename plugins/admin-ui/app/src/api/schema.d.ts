@@ -4840,7 +4840,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** @description Needs the permission `pages:edit`. */
+        /**
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         *
+         *     Needs the permission `pages:edit`.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -6002,7 +6006,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** @description Needs the permission `snippets:edit`. */
+        /**
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         *
+         *     Needs the permission `snippets:edit`.
+         */
         put: {
             parameters: {
                 query?: never;
