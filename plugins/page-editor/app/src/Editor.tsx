@@ -15,7 +15,7 @@ import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrate
 import { Alert, Anchor, Badge, Button, Group, SegmentedControl, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { startTransition, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { ApiError } from '../../../admin-ui/app/src/sdk/index.ts';
+import { ApiError, useMe } from '../../../admin-ui/app/src/sdk/index.ts';
 import { Canvas, type CanvasHandle, type DiffMarks } from './Canvas.tsx';
 import {
   type AutosaveSettings,
@@ -110,7 +110,12 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
   // Keystrokes may arrive before a transition has drawn the previous one: each builds on the latest tree.
   const latestTree = useRef(present.tree);
   latestTree.current = present.tree;
-  const saving = useSaving({ initial, settings, present, revision: history.revision });
+  // What the user's keys allow (GET /auth/me); hiding is cosmetic, the API's 403 stays the authority.
+  const me = useMe();
+  const can = (key: string) => me.data?.permissions.includes(key) ?? false;
+  const mayEdit = can(initial.kind === 'pages' ? 'pages:edit' : 'snippets:edit');
+  const mayPublish = can('objects:publish');
+  const saving = useSaving({ initial, settings, present, revision: history.revision, mayEdit });
   const doc = saving.doc;
   const canvas = useRef<CanvasHandle>(null);
   const [html, setHtml] = useState<string | null>(initialHtml);
@@ -359,7 +364,7 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
           <Badge color={STATUS_COLOR[saving.status]} variant="light" role="status" aria-live="polite" size="lg">
             {STATUS_TEXT[saving.status]}
           </Badge>
-          {doc.kind === 'snippets' && (
+          {doc.kind === 'snippets' && mayEdit && (
             <Button
               size="xs"
               variant="default"
@@ -407,10 +412,14 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
           >
             Redo
           </Button>
-          <Button size="xs" onClick={() => void saveByHand()} loading={saving.status === 'saving'}>
-            Save
-          </Button>
+          {mayEdit && (
+            <Button size="xs" onClick={() => void saveByHand()} loading={saving.status === 'saving'}>
+              Save
+            </Button>
+          )}
           {doc.kind === 'pages' &&
+            mayEdit &&
+            mayPublish &&
             (doc.published ? (
               <Button size="xs" variant="light" color="gray" onClick={() => void publish(false)}>
                 Unpublish
@@ -433,6 +442,11 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
             data={DEVICES.map((d) => ({ value: d.value, label: d.label }))}
           />
         </header>
+        {me.data && !mayEdit && (
+          <Alert color="gray" title="Read only" m="xs">
+            Your role may look at this {kindLabel} but not change it: nothing you change here is saved.
+          </Alert>
+        )}
         {saving.status === 'locked' && (
           <Alert color="orange" title="This snippet is locked" m="xs">
             Autosave is paused while the snippet is locked ({saving.problem}). Your changes are kept here; a manual save
@@ -515,7 +529,9 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
                   }
                 />
                 {doc.kind === 'pages' && <LocalesPanel doc={doc} website={website} content={present.tree} />}
-                {website && <ThemePanel websiteId={website.id} onDraft={setThemeDraft} />}
+                {website && (
+                  <ThemePanel websiteId={website.id} mayEdit={can('websites:edit')} onDraft={setThemeDraft} />
+                )}
               </Tabs.Panel>
             </Tabs>
           </aside>

@@ -7,7 +7,7 @@ import { activeTheme, saveTheme, type Theme, type ThemeValues } from './document
  * The website's active theme, edited with the canvas redrawn on every change (the unsaved theme is
  * sent with the canvas request); "Save the theme" stores it for the whole website.
  */
-export function ThemePanel(props: { websiteId: string; onDraft(theme: ThemeValues | null): void }) {
+export function ThemePanel(props: { websiteId: string; mayEdit: boolean; onDraft(theme: ThemeValues | null): void }) {
   const client = useQueryClient();
   const theme = useQuery({
     queryKey: ['page-editor', 'theme', props.websiteId],
@@ -65,8 +65,14 @@ export function ThemePanel(props: { websiteId: string; onDraft(theme: ThemeValue
         value={draft.customStyles ?? ''}
         onChange={(e) => change({ ...draft, customStyles: e.currentTarget.value })}
       />
+      {!props.mayEdit && (
+        <Text size="xs" c="dimmed">
+          Changes show on the canvas only: saving the theme needs websites:edit.
+        </Text>
+      )}
       <Button
         size="xs"
+        display={props.mayEdit ? undefined : 'none'}
         onClick={async () => {
           try {
             const saved = await saveTheme(draft);

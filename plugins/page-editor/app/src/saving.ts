@@ -46,6 +46,8 @@ export function useSaving(opts: {
   settings: AutosaveSettings;
   present: Snapshot;
   revision: number;
+  /** False for a user whose keys do not allow saving: nothing is sent on its own. */
+  mayEdit: boolean;
 }): Saving {
   const [doc, setDoc] = useState(opts.initial);
   const [status, setStatus] = useState<SaveStatus>('saved');
@@ -96,6 +98,10 @@ export function useSaving(opts: {
           if (apiError?.status === 423) {
             setAutosavePaused(true);
             setStatus('locked');
+          } else if (apiError?.status === 403 || apiError?.status === 401) {
+            // Not allowed (or signed out): trying again on every interval would not change that.
+            setAutosavePaused(true);
+            setStatus('failed');
           } else if (apiError?.status === 412) setStatus('conflict');
           else setStatus('failed');
           return false;
@@ -113,13 +119,13 @@ export function useSaving(opts: {
 
   // Autosave: on the interval, when there is something to save and no decision is pending.
   useEffect(() => {
-    if (!opts.settings.enabled || autosavePaused) return;
+    if (!opts.settings.enabled || autosavePaused || !opts.mayEdit) return;
     const timer = setInterval(() => {
       const s = statusRef.current;
       if ((s === 'unsaved' || s === 'failed') && !inFlight.current) void save('auto');
     }, Math.max(5, opts.settings.intervalSeconds) * 1000);
     return () => clearInterval(timer);
-  }, [opts.settings.enabled, opts.settings.intervalSeconds, autosavePaused, save]);
+  }, [opts.settings.enabled, opts.settings.intervalSeconds, autosavePaused, opts.mayEdit, save]);
 
   // Leaving with unsaved changes asks first.
   useEffect(() => {

@@ -362,4 +362,18 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
     await expectAccessible(tab, 'locales', CHROME_ONLY);
     expect(appErrors(errors)).to.deep.equal([]);
   });
+
+  it('offers no save or publish to a reader; the page stays as it was', async () => {
+    const page = await createPage('/read-only', { type: 'section', children: [{ type: 'p', text: 'Keep me' }] });
+    const reader = await p.t.createUser({ permissions: ['objects:read'] });
+    const { page: tab, errors } = await openEditor(p, reader, `/cms-one/editor/pages/${page.id}`);
+    await tab.getByText('Read only').waitFor();
+    expect(await tab.getByRole('button', { name: 'Save', exact: true }).count()).to.equal(0);
+    expect(await tab.getByRole('button', { name: 'Publish', exact: true }).count()).to.equal(0);
+    await expectAccessible(tab, 'read-only editor', CHROME_ONLY);
+    expect((await p.t.call('GET', `/cms-one/pages/${page.id}`, admin)).json().content.children[0].text).to.equal(
+      'Keep me',
+    );
+    expect(appErrors(errors)).to.deep.equal([]);
+  });
 });
