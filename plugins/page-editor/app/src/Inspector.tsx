@@ -13,7 +13,8 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { isInlineBlock } from './richtext.ts';
 import { type Asset, listImages, listPages } from './documents.ts';
 import type { ContentNode } from './tree.ts';
 
@@ -21,6 +22,9 @@ const TEXT_TYPES = ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'li',
 const isImage = (node: ContentNode) => node.type === 'img' || node.type === 'image';
 const isLink = (node: ContentNode) => node.type === 'a' || node.type === 'link';
 /** A node whose text the inspector edits: its own text, when it holds no element children. */
+/** The rich text editor (TipTap) is a chunk of its own, loaded when a block is formatted. */
+const RichText = lazy(() => import('./RichText.tsx'));
+
 const hasEditableText = (node: ContentNode) =>
   node.type === 'text' || (!isImage(node) && (node.children ?? []).length === 0);
 
@@ -109,6 +113,14 @@ interface InspectorProps {
 /** The selected node's fields: its element, text, link target, image (from the asset library), class. */
 export function Inspector(props: InspectorProps) {
   const [picking, setPicking] = useState(false);
+  // Formatted text opens in the rich text editor at once; plain text once the user asks for formats.
+  const [richText, setRichText] = useState(
+    () =>
+      !!props.node &&
+      TEXT_TYPES.includes(props.node.type) &&
+      (props.node.children?.length ?? 0) > 0 &&
+      isInlineBlock(props.node),
+  );
   const pages = useQuery({
     queryKey: ['page-editor', 'pages', props.websiteId],
     queryFn: () => listPages(props.websiteId!),
@@ -138,7 +150,17 @@ export function Inspector(props: InspectorProps) {
           onChange={(value) => value && props.onChange((n) => ({ ...n, type: value }), 'type')}
         />
       )}
-      {hasEditableText(node) && <TextField text={node.text ?? ''} onText={props.onText} />}
+      {hasEditableText(node) && !richText && <TextField text={node.text ?? ''} onText={props.onText} />}
+      {TEXT_TYPES.includes(node.type) && isInlineBlock(node) && !richText && (
+        <Button size="xs" variant="light" onClick={() => setRichText(true)}>
+          Format the text (bold, italic, links)
+        </Button>
+      )}
+      {richText && (
+        <Suspense fallback={<Text size="sm">Loading the text editor…</Text>}>
+          <RichText node={node} onChange={(next) => props.onChange(() => next, 'richtext')} />
+        </Suspense>
+      )}
       {isLink(node) && (
         <>
           <TextInput

@@ -376,4 +376,42 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
     );
     expect(appErrors(errors)).to.deep.equal([]);
   });
+
+  it('formats text with the rich text editor: bold and a link reach the canvas and the stored tree', async () => {
+    const page = await createPage('/formatted', { type: 'section', children: [{ type: 'p', text: 'Visit our shop' }] });
+    const editor = await p.t.createUser({ permissions: ['objects:read', 'pages:edit'] });
+    const { page: tab, errors } = await openEditor(p, editor, `/cms-one/editor/pages/${page.id}`);
+    await canvas(tab).locator('p', { hasText: 'Visit our shop' }).click();
+    await tab.getByRole('button', { name: 'Format the text (bold, italic, links)' }).click();
+    const text = tab.getByRole('textbox', { name: 'Formatted text' });
+    await text.click();
+    await tab.keyboard.press('ControlOrMeta+A');
+    await tab.getByRole('button', { name: 'Bold' }).click();
+    await canvas(tab).locator('p > strong', { hasText: 'Visit our shop' }).waitFor();
+    await tab.getByLabel('Link address for the selected words').fill('/shop');
+    await text.click();
+    await tab.keyboard.press('ControlOrMeta+A');
+    await tab.getByRole('button', { name: 'Set link' }).click();
+    await canvas(tab).locator('p a[href="/shop"] strong', { hasText: 'Visit our shop' }).waitFor();
+    await expectAccessible(tab, 'rich text', CHROME_ONLY);
+    await tab.getByRole('button', { name: 'Save', exact: true }).click();
+    await status(tab)
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
+    const stored = (await p.t.call('GET', `/cms-one/pages/${page.id}`, admin)).json();
+    expect(stored.content.children[0]).to.deep.equal({
+      type: 'p',
+      children: [
+        {
+          type: 'a',
+          props: { href: '/shop' },
+          children: [{ type: 'strong', children: [{ type: 'text', text: 'Visit our shop' }] }],
+        },
+      ],
+    });
+    // Undo takes the link away again, in the editor and on the canvas.
+    await tab.getByRole('button', { name: 'Undo' }).click();
+    await canvas(tab).locator('p a').waitFor({ state: 'detached' });
+    expect(appErrors(errors)).to.deep.equal([]);
+  });
 });
