@@ -1,24 +1,7 @@
 import { expect } from 'chai';
-import { CMS_ONE_DATA_ROUTES, EDGE_TABLE } from '../../../edge/routes.ts';
 import { buildAdminUi } from '../../../test/helpers/admin-build.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
-import { EDITOR_PREFIX, isEditorRoute } from '../editor-routes.ts';
-
-/** The upstream the edge table sends `pathname` to (longest matching path wins). */
-function upstreamOf(pathname: string): string | null {
-  let best: { length: number; upstream: string | null } | undefined;
-  for (const row of EDGE_TABLE) {
-    for (const p of row.paths) {
-      const matches = p.endsWith('*')
-        ? pathname.startsWith(p.slice(0, -1))
-        : p.endsWith('/')
-          ? pathname.startsWith(p)
-          : pathname === p || pathname.startsWith(p === '/' ? '/' : `${p}/`);
-      if (matches && (!best || p.length > best.length)) best = { length: p.length, upstream: row.upstream };
-    }
-  }
-  return best?.upstream ?? null;
-}
+import { EDITOR_PREFIX } from '../editor-routes.ts';
 
 describe('page-editor: the product serves the editor at /cms-one/editor/...', () => {
   let t: TestKernel;
@@ -62,25 +45,5 @@ describe('page-editor: the product serves the editor at /cms-one/editor/...', ()
       const res = await t.inject({ method: 'GET', url });
       expect(res.statusCode, url).to.equal(404);
     }
-  });
-
-  it("edge: the editor's paths go to the editor upstream, every mounted /cms-one route but the editor's is a data route", () => {
-    for (const path of [EDITOR_PREFIX, `${EDITOR_PREFIX}/pages/1`, `${EDITOR_PREFIX}/snippets/1`]) {
-      expect(isEditorRoute(path), path).to.equal(true);
-      expect(upstreamOf(path), path).to.equal('editor');
-    }
-    expect(CMS_ONE_DATA_ROUTES).not.to.include('editor');
-    const mounted = t.kernel.resolve('mountedRoutes').paths();
-    const cmsOne = mounted.filter((p) => p.startsWith('/cms-one/'));
-    expect(cmsOne.length).to.be.greaterThan(20);
-    for (const p of cmsOne) {
-      const segment = p.split('/')[2];
-      if (isEditorRoute(p.replace(/\*$/, 'x'))) continue;
-      expect(CMS_ONE_DATA_ROUTES, p).to.include(segment);
-      expect(upstreamOf(p.replace(/:\w+/g, 'x')), p).to.equal('core-api');
-    }
-    // The check can fail: a data route is not the editor's, and the editor's path is not core-api's.
-    expect(isEditorRoute('/cms-one/pages')).to.equal(false);
-    expect(upstreamOf('/cms-one/pages/1')).to.equal('core-api');
   });
 });

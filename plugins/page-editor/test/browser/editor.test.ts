@@ -384,13 +384,12 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
     await canvas(tab).locator('p', { hasText: 'Visit our shop' }).click();
     await tab.getByRole('button', { name: 'Format the text (bold, italic, links)' }).click();
     const text = tab.getByRole('textbox', { name: 'Formatted text' });
-    await text.click();
-    await tab.keyboard.press('ControlOrMeta+A');
+    // Select the words (focus and selection at once; ProseMirror follows the document's selection).
+    await text.selectText();
     await tab.getByRole('button', { name: 'Bold' }).click();
     await canvas(tab).locator('p > strong', { hasText: 'Visit our shop' }).waitFor();
     await tab.getByLabel('Link address for the selected words').fill('/shop');
-    await text.click();
-    await tab.keyboard.press('ControlOrMeta+A');
+    await text.selectText();
     await tab.getByRole('button', { name: 'Set link' }).click();
     await canvas(tab).locator('p a[href="/shop"] strong', { hasText: 'Visit our shop' }).waitFor();
     await expectAccessible(tab, 'rich text', CHROME_ONLY);
