@@ -4,6 +4,7 @@ import { definePlugin, type PermissionRegistry } from '../../kernel/index.ts';
 import { ContentConfig } from './config.ts';
 import { CONTENT_PERMISSIONS } from './permissions.ts';
 import type { GatewayBindingSource, WebsiteUploadRules } from './ports.ts';
+import { canvasRoutes } from './routes/canvas.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { layoutRoutes } from './routes/layouts.ts';
 import { pageRoutes } from './routes/pages.ts';
@@ -87,6 +88,7 @@ export default definePlugin({
     websiteRoutes(app, services);
     stagedPageRoutes(app, services);
     pageRoutes(app, services);
+    canvasRoutes(app, services);
     snippetRoutes(app, services);
     documentRoutes(app, services);
     settingsRoutes(app, services);

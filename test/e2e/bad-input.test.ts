@@ -36,6 +36,9 @@ const UNPROBED = new Map<string, string>([
     (url) =>
       [url, 'a service route of the log store (token only, no session): split.test.ts covers its input'] as const,
   ),
+  // The page editor's page (plugins/page-editor): index.html for its own routes; its serving test covers them.
+  ['/cms-one/editor', "the page editor's index.html"],
+  ['/cms-one/editor/*', "the page editor's own routes (index.html)"],
 ]);
 
 /** Answered before any handler: never the outcome of a probe, unless its class is about that code. */

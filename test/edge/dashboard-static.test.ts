@@ -7,10 +7,14 @@ import { startNginx, startStub, type RunningNginx, type StubUpstream } from '../
 
 const SCRIPT = 'console.log("the dashboard");\n'.repeat(200);
 
-/** The split deployment: nginx serves the built dashboard from its folder (EDGE_ADMIN_DASHBOARD_ROOT). */
-describe('edge: nginx serves the admin dashboard from its build folder', () => {
+/**
+ * The split deployment: nginx serves the built dashboard from its folder (EDGE_ADMIN_DASHBOARD_ROOT)
+ * and the page editor's page from its own (EDGE_EDITOR_ROOT).
+ */
+describe('edge: nginx serves the admin dashboard and the page editor from their build folders', () => {
   let nginx: RunningNginx;
   let root: string;
+  let editorRoot: string;
   const stubs: StubUpstream[] = [];
 
   before(async () => {
@@ -19,8 +23,13 @@ describe('edge: nginx serves the admin dashboard from its build folder', () => {
     writeFileSync(path.join(root, 'index.html'), '<!doctype html><div id="root"></div>');
     writeFileSync(path.join(root, 'assets', 'index-AbCd1234.js'), SCRIPT);
     writeFileSync(path.join(root, 'assets', 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    editorRoot = mkdtempSync(path.join(os.tmpdir(), 'cms-editor-'));
+    writeFileSync(
+      path.join(editorRoot, 'index.html'),
+      '<!doctype html><title>Page editor</title><div id="root"></div>',
+    );
     // nginx's workers (an unprivileged user when run as root) read the files.
-    for (const p of [root, path.join(root, 'assets')]) chmodSync(p, 0o755);
+    for (const p of [root, path.join(root, 'assets'), editorRoot]) chmodSync(p, 0o755);
     const upstreams = {} as Record<Upstream, string>;
     for (const name of UPSTREAMS) {
       const stub = await startStub(name, (req) =>
@@ -31,13 +40,14 @@ describe('edge: nginx serves the admin dashboard from its build folder', () => {
       stubs.push(stub);
       upstreams[name] = stub.address;
     }
-    nginx = await startNginx({ upstreams, adminDashboardRoot: root });
+    nginx = await startNginx({ upstreams, adminDashboardRoot: root, editorRoot });
   });
 
   after(async () => {
     await nginx?.stop();
     await Promise.all(stubs.map((s) => s.close()));
     rmSync(root, { recursive: true, force: true });
+    rmSync(editorRoot, { recursive: true, force: true });
   });
 
   afterEach(function () {
@@ -77,5 +87,26 @@ describe('edge: nginx serves the admin dashboard from its build folder', () => {
     const shop = await fetch(`${nginx.url}/shop/about`);
     expect(shop.headers.get('x-upstream')).to.equal('core-api');
     expect(((await shop.json()) as { url: string }).url).to.equal('/public/page/shop/about');
+  });
+
+  it("serves the page editor's index.html at /cms-one/editor/..., the /cms-one data routes from core-api, nothing else", async () => {
+    for (const url of ['/cms-one/editor', '/cms-one/editor/pages/7', '/cms-one/editor/snippets/7?x=1']) {
+      const res = await fetch(`${nginx.url}${url}`);
+      expect(res.status, url).to.equal(200);
+      expect(res.headers.get('content-type'), url).to.match(/^text\/html/);
+      expect(res.headers.get('cache-control'), url).to.equal('no-store');
+      expect(res.headers.get('x-frame-options'), url).to.equal('DENY');
+      expect(res.headers.get('x-upstream'), url).to.equal(null);
+      expect(await res.text(), url).to.contain('<title>Page editor</title>');
+    }
+    for (const url of ['/cms-one/pages/7', '/cms-one/snippets', '/cms-one/settings/autosave']) {
+      const res = await fetch(`${nginx.url}${url}`);
+      expect(res.headers.get('x-upstream'), url).to.equal('core-api');
+    }
+    for (const url of ['/cms-one', '/cms-one/elsewhere']) {
+      const res = await fetch(`${nginx.url}${url}`);
+      expect(res.status, url).to.equal(404);
+      expect(res.headers.get('x-upstream'), url).to.equal(null);
+    }
   });
 });

@@ -19,11 +19,17 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** A hash of everything the build reads: the app, every plugin's `admin/` folder and the lockfile. */
+/**
+ * A hash of everything the build reads: the app, every plugin's `admin/` folder, the other browser
+ * apps (`plugins/<id>/app/`, the page editor) and the lockfile.
+ */
 export function adminSourceHash(): string {
   const files = [
     ...filesUnder(APP),
-    ...readdirSync(PLUGINS).flatMap((id) => filesUnder(path.join(PLUGINS, id, 'admin'))),
+    ...readdirSync(PLUGINS).flatMap((id) => [
+      ...filesUnder(path.join(PLUGINS, id, 'admin')),
+      ...(id === 'admin-ui' ? [] : filesUnder(path.join(PLUGINS, id, 'app'))),
+    ]),
     path.join(PROJECT_ROOT, 'package-lock.json'),
   ].sort();
   const hash = createHash('sha256');
@@ -47,7 +53,12 @@ export function viteInstalled(): boolean {
  */
 export function buildAdminUi(opts: { ifStale?: boolean } = {}): boolean {
   const hash = adminSourceHash();
-  if (opts.ifStale && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === hash) return false;
+  // Each other app's page is written to its plugin's dist/ by the same build.
+  const pages = readdirSync(PLUGINS)
+    .filter((id) => id !== 'admin-ui' && existsSync(path.join(PLUGINS, id, 'app', 'index.html')))
+    .map((id) => path.join(PLUGINS, id, 'dist', 'index.html'));
+  if (opts.ifStale && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === hash && pages.every((p) => existsSync(p)))
+    return false;
   const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js');
   const run = spawnSync(process.execPath, [vite, 'build', '--config', path.join(APP, 'vite.config.ts')], {
     cwd: PROJECT_ROOT,

@@ -53,6 +53,8 @@ export async function startNginx(opts: {
   maxBody?: string;
   /** Serve the admin dashboard from this build folder (EDGE_ADMIN_DASHBOARD_ROOT). */
   adminDashboardRoot?: string;
+  /** Serve the page editor's page from this build folder (EDGE_EDITOR_ROOT). */
+  editorRoot?: string;
 }): Promise<RunningNginx> {
   const bin = findNginx();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cms-edge-'));
@@ -67,6 +69,7 @@ export async function startNginx(opts: {
     workerProcesses: '1',
     runtimeDir: dir,
     adminDashboardRoot: opts.adminDashboardRoot,
+    editorRoot: opts.editorRoot,
   };
   const conf = renderNginxConf(inputs);
   const confFile = path.join(dir, 'nginx.conf');

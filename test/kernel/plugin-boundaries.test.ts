@@ -36,7 +36,12 @@ const isAdminScreen = (file: string) => {
   const plugin = pluginOf(file);
   return plugin !== null && inside(file, path.join(PLUGINS, plugin, 'admin'));
 };
-const isBrowserCode = (file: string) => isAdminScreen(file) || inside(file, ADMIN_APP);
+/** Another browser application of a plugin (`plugins/page-editor/app/`), built with the dashboard. */
+const isOtherApp = (file: string) => {
+  const plugin = pluginOf(file);
+  return plugin !== null && plugin !== 'admin-ui' && inside(file, path.join(PLUGINS, plugin, 'app'));
+};
+const isBrowserCode = (file: string) => isAdminScreen(file) || isOtherApp(file) || inside(file, ADMIN_APP);
 /** A plugin's public face: its manifest. Everything else in its folder is internal to it. */
 const isManifest = (file: string) => {
   const plugin = pluginOf(file);
@@ -54,9 +59,11 @@ const isManifest = (file: string) => {
  * - the kernel imports no plugin;
  * - benchmarks (bench/) and scripts (scripts/) import no plugin internals (a plugin's manifest at the
  *   most) and no test specs: what they share with the tests lives in `test/helpers` and `test/fixtures`;
- * - browser code (a plugin's `admin/` screens, the dashboard in `plugins/admin-ui/app/`) imports no
- *   kernel; `admin/` screens import their own `admin/` files and, of the dashboard, exactly its SDK
- *   (`plugins/admin-ui/app/src/sdk/index.ts`, and `sdk/api-types.ts` for types only); a plugin's server code never imports browser code
+ * - browser code (a plugin's `admin/` screens, the dashboard in `plugins/admin-ui/app/`, another app
+ *   such as `plugins/page-editor/app/`) imports no kernel; `admin/` screens and other apps import
+ *   their own `admin/` (or `app/`) files and, of the dashboard, exactly its SDK
+ *   (`plugins/admin-ui/app/src/sdk/index.ts`, and `sdk/api-types.ts` for types only); a plugin's
+ *   server code never imports browser code
  *   (its tests may).
  */
 function boundaryViolations(file: string, text: string): string[] {
@@ -85,6 +92,8 @@ function boundaryViolations(file: string, text: string): string[] {
       if (inside(target, KERNEL)) found.push(`${at}: browser code never imports the kernel (it calls the HTTP API)`);
       else if (isAdminScreen(file) && !ADMIN_SDK.has(target) && !inside(target, path.join(PLUGINS, owner, 'admin')))
         found.push(`${at}: a plugin's admin screens import their own admin/ files and the dashboard SDK only`);
+      else if (isOtherApp(file) && !ADMIN_SDK.has(target) && !inside(target, path.join(PLUGINS, owner, 'app')))
+        found.push(`${at}: a plugin's browser app imports its own app/ files and the dashboard SDK only`);
       else if (!isBrowserCode(file) && !isTest)
         found.push(`${at}: server code never imports browser code (admin/, admin-ui/app)`);
       continue;
@@ -158,6 +167,21 @@ describe('plugin boundaries: imports keep to the contract', () => {
     expect(boundaryViolations(screen, "import { x } from '../routes/audit-log.ts';")).to.have.length(1);
     expect(boundaryViolations(screen, "import { notFound } from '../../../kernel/index.ts';")).to.have.length(1);
     expect(boundaryViolations(service, "import screens from '../admin/index.ts';")).to.have.length(1);
+    // Another browser app (the page editor): its own app/ files and the dashboard SDK, nothing else.
+    const editor = path.join(PLUGINS, 'page-editor', 'app', 'src', 'Editor.tsx');
+    expect(
+      boundaryViolations(
+        editor,
+        "import { api } from '../../../admin-ui/app/src/sdk/index.ts';\nimport { x } from './x.ts';",
+      ),
+    ).to.deep.equal([]);
+    expect(boundaryViolations(editor, "import { api } from '../../../admin-ui/app/src/api/client.ts';")).to.have.length(
+      1,
+    );
+    expect(boundaryViolations(editor, "import { x } from '../../../content/services/render.ts';")).to.have.length(1);
+    expect(
+      boundaryViolations(path.join(PLUGINS, 'page-editor', 'index.ts'), "import x from './app/src/x.ts';"),
+    ).to.have.length(1);
 
     const bench = path.join(BENCH, 'x.ts');
     const script = path.join(SCRIPTS, 'x.ts');

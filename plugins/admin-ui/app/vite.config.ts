@@ -1,7 +1,8 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { EDGE_TABLE } from '../../../edge/routes.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -14,6 +15,45 @@ const proxy = Object.fromEntries(
     .map((p) => [p.replace(/\*$/, ''), { target: api, changeOrigin: false }]),
 );
 
+const plugins = path.resolve(here, '../..');
+
+/**
+ * Other browser applications of the product (the page editor): a plugin's `app/index.html` beside
+ * this one. They share this build, so they share its chunks (React, Mantine, the API client) and
+ * `/assets/`; each one's page is written to `plugins/<id>/dist/index.html`, which that plugin serves.
+ */
+const otherApps = readdirSync(plugins).filter(
+  (id) => id !== 'admin-ui' && existsSync(path.join(plugins, id, 'app', 'index.html')),
+);
+
+/**
+ * Rollup names an emitted page by its path from the root, and a page outside it would leave the
+ * output folder: each other app's page enters as `<id>.app.html` in this folder (its text read from
+ * the plugin, script paths made relative to here) and is moved to its plugin's `dist/` once written.
+ */
+function otherAppPages(outDir: string): Plugin {
+  const pageOf = (id: string) => path.join(here, `${id}.app.html`);
+  return {
+    name: 'cms-other-app-pages',
+    resolveId: (source) => otherApps.map(pageOf).find((page) => source === page),
+    load(id) {
+      const app = otherApps.find((a) => pageOf(a) === id);
+      if (!app) return null;
+      const html = readFileSync(path.join(plugins, app, 'app', 'index.html'), 'utf8');
+      return html.replace(/src="\.\//g, `src="../../${app}/app/`);
+    },
+    writeBundle() {
+      for (const app of otherApps) {
+        const target = path.join(plugins, app, 'dist');
+        mkdirSync(target, { recursive: true });
+        renameSync(path.join(outDir, `${app}.app.html`), path.join(target, 'index.html'));
+      }
+    },
+  };
+}
+
+const outDir = path.resolve(here, '../dist');
+
 /**
  * The dashboard's build: `plugins/admin-ui/app` -> `plugins/admin-ui/dist` (index.html and hashed
  * files in assets/, served at /assets/ by the product or nginx). Plugin screens (`plugins/*\/admin/`)
@@ -22,16 +62,22 @@ const proxy = Object.fromEntries(
 export default defineConfig({
   root: here,
   base: '/',
-  plugins: [react()],
+  plugins: [react(), otherAppPages(outDir)],
   // Plugin screens live outside this folder; the dev server may read them.
   server: { fs: { allow: [path.resolve(here, '../..')] }, proxy },
   build: {
-    outDir: path.resolve(here, '../dist'),
+    outDir,
     emptyOutDir: true,
     assetsDir: 'assets',
     target: 'es2022',
     sourcemap: false,
     // The entry chunk's budget is checked by the build test; Vite's own warning threshold follows it.
     chunkSizeWarningLimit: 1000,
+    rollupOptions: {
+      input: Object.fromEntries([
+        ['index', path.join(here, 'index.html')],
+        ...otherApps.map((id) => [id, path.join(here, `${id}.app.html`)]),
+      ]),
+    },
   },
 });

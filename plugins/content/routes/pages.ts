@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { toPageDto } from '../services/pages.ts';
+import { entityTag } from '../services/preconditions.ts';
 import { renderEmailHtml } from '../services/render.ts';
 import { Id, IdParams, ListQuery, Locale, Name, PagePath, Seo, Thumbnail, Tree } from './schemas.ts';
 
@@ -28,6 +29,10 @@ const { translationGroupId: _group, ...patchable } = PageFields;
 const PatchBody = Type.Partial(Type.Object(patchable), { additionalProperties: false });
 const VersionParams = Type.Object({ id: Id, versionId: Id });
 
+/** How a write avoids overwriting a change it has not seen (`services/preconditions.ts`). */
+export const IF_MATCH_NOTE =
+  'Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.';
+
 export function pageRoutes(app: App, s: ContentServices): void {
   const read = { permission: 'objects:read' };
   const edit = { permission: 'pages:edit' };
@@ -41,13 +46,28 @@ export function pageRoutes(app: App, s: ContentServices): void {
   app.post('/cms-one/pages', { config: edit, schema: { tags, body: CreateBody } }, async (request, reply) =>
     reply.code(201).send(toPageDto(await s.pages.create(request.actor, request.body))),
   );
-  app.get('/cms-one/pages/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
-    toPageDto(await s.pages.get(request.params.id)),
-  );
+  app.get('/cms-one/pages/:id', { config: read, schema: { tags, params: IdParams } }, async (request, reply) => {
+    const row = await s.pages.get(request.params.id);
+    reply.header('etag', entityTag(row.updated_at));
+    return toPageDto(row);
+  });
   app.patch(
     '/cms-one/pages/:id',
-    { config: edit, schema: { tags, params: IdParams, body: PatchBody } },
-    async (request) => toPageDto(await s.pages.update(request.actor, request.params.id, request.body)),
+    {
+      config: edit,
+      schema: {
+        tags,
+        params: IdParams,
+        body: PatchBody,
+        description: IF_MATCH_NOTE,
+      },
+    },
+    async (request, reply) => {
+      const ifMatch = request.headers['if-match'];
+      const row = await s.pages.update(request.actor, request.params.id, request.body, { ifMatch });
+      reply.header('etag', entityTag(row.updated_at));
+      return toPageDto(row);
+    },
   );
   app.delete(
     '/cms-one/pages/:id',
@@ -61,11 +81,22 @@ export function pageRoutes(app: App, s: ContentServices): void {
     '/cms-one/pages/:id/thumbnail',
     {
       config: edit,
-      schema: { tags, params: IdParams, body: Type.Object({ thumbnail: Thumbnail }, { additionalProperties: false }) },
+      schema: {
+        tags,
+        params: IdParams,
+        body: Type.Object({ thumbnail: Thumbnail }, { additionalProperties: false }),
+        description: IF_MATCH_NOTE,
+      },
     },
-    async (request) => {
-      const row = await s.pages.update(request.actor, request.params.id, { thumbnail: request.body.thumbnail });
-      return { id: row.id, thumbnail: row.thumbnail };
+    async (request, reply) => {
+      const row = await s.pages.update(
+        request.actor,
+        request.params.id,
+        { thumbnail: request.body.thumbnail },
+        { ifMatch: request.headers['if-match'] },
+      );
+      reply.header('etag', entityTag(row.updated_at));
+      return { id: row.id, thumbnail: row.thumbnail, updatedAt: row.updated_at };
     },
   );
   app.get('/cms-one/pages/:id/versions', { config: read, schema: { tags, params: IdParams } }, async (request) => {
@@ -84,8 +115,13 @@ export function pageRoutes(app: App, s: ContentServices): void {
   );
   app.post(
     '/cms-one/pages/:id/versions/:versionId/restore',
-    { config: edit, schema: { tags, params: VersionParams } },
-    async (request) => toPageDto(await s.pages.restore(request.actor, request.params.id, request.params.versionId)),
+    { config: edit, schema: { tags, params: VersionParams, description: IF_MATCH_NOTE } },
+    async (request, reply) => {
+      const { id, versionId } = request.params;
+      const row = await s.pages.restore(request.actor, id, versionId, { ifMatch: request.headers['if-match'] });
+      reply.header('etag', entityTag(row.updated_at));
+      return toPageDto(row);
+    },
   );
   app.post('/cms-one/pages/:id/render', { config: read, schema: { tags, params: IdParams } }, async (request) => {
     const row = await s.pages.get(request.params.id);

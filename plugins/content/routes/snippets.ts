@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
+import { entityTag } from '../services/preconditions.ts';
 import { renderEmailHtml } from '../services/render.ts';
 import { toSnippetDto } from '../services/snippets.ts';
-import { versionDto } from './pages.ts';
+import { IF_MATCH_NOTE, versionDto } from './pages.ts';
 import { Id, IdParams, ListQuery, Name, Thumbnail, Tree } from './schemas.ts';
 
 const NullableId = Type.Union([Type.Null(), Id]);
@@ -41,13 +42,20 @@ export function snippetRoutes(app: App, s: ContentServices): void {
       return reply.code(204).send();
     });
   }
-  app.get('/cms-one/snippets/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
-    toSnippetDto(await s.snippets.get(request.params.id)),
-  );
+  app.get('/cms-one/snippets/:id', { config: read, schema: { tags, params: IdParams } }, async (request, reply) => {
+    const row = await s.snippets.get(request.params.id);
+    reply.header('etag', entityTag(row.updated_at));
+    return toSnippetDto(row);
+  });
   app.patch(
     '/cms-one/snippets/:id',
-    { config: edit, schema: { tags, params: IdParams, body: PatchBody } },
-    async (request) => toSnippetDto(await s.snippets.update(request.actor, request.params.id, request.body)),
+    { config: edit, schema: { tags, params: IdParams, body: PatchBody, description: IF_MATCH_NOTE } },
+    async (request, reply) => {
+      const ifMatch = request.headers['if-match'];
+      const row = await s.snippets.update(request.actor, request.params.id, request.body, { ifMatch });
+      reply.header('etag', entityTag(row.updated_at));
+      return toSnippetDto(row);
+    },
   );
   app.get('/cms-one/snippets/:id/versions', { config: read, schema: { tags, params: IdParams } }, async (request) => {
     await s.snippets.get(request.params.id);
@@ -66,11 +74,22 @@ export function snippetRoutes(app: App, s: ContentServices): void {
     '/cms-one/snippets/:id/thumbnail',
     {
       config: edit,
-      schema: { tags, params: IdParams, body: Type.Object({ thumbnail: Thumbnail }, { additionalProperties: false }) },
+      schema: {
+        tags,
+        params: IdParams,
+        body: Type.Object({ thumbnail: Thumbnail }, { additionalProperties: false }),
+        description: IF_MATCH_NOTE,
+      },
     },
-    async (request) => {
-      const row = await s.snippets.update(request.actor, request.params.id, { thumbnail: request.body.thumbnail });
-      return { id: row.id, thumbnail: row.thumbnail };
+    async (request, reply) => {
+      const row = await s.snippets.update(
+        request.actor,
+        request.params.id,
+        { thumbnail: request.body.thumbnail },
+        { ifMatch: request.headers['if-match'] },
+      );
+      reply.header('etag', entityTag(row.updated_at));
+      return { id: row.id, thumbnail: row.thumbnail, updatedAt: row.updated_at };
     },
   );
   app.put(

@@ -18,6 +18,7 @@ import { validateNodeTree, type ContentNode } from './node-tree.ts';
 import { bindContent } from './page-bindings.ts';
 import { parsePagePath } from './path-pattern.ts';
 import type { SiteDirectory } from './site-directory.ts';
+import { checkIfMatch } from './preconditions.ts';
 import { checkThumbnail } from './thumbnail.ts';
 import { diffTrees } from './tree-diff.ts';
 
@@ -191,12 +192,13 @@ export class PageService {
     actor: Actor,
     id: string,
     input: PageInput & { thumbnail?: string | null },
-    opts: { trx?: Tx; snapshot?: boolean } = {},
+    opts: { trx?: Tx; snapshot?: boolean; ifMatch?: string } = {},
   ): Promise<PageRow> {
     return this.writing(() =>
       inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
         const before = await this.deps.pages.findForUpdate(id, trx);
         if (!before) throw notFound('Page not found');
+        checkIfMatch(opts.ifMatch, before.updated_at, 'page');
         if (input.published !== undefined && input.published !== before.published && !this.mayPublish(actor)) {
           throw forbidden(
             `${input.published ? 'Publishing' : 'Unpublishing'} needs objects:publish`,
@@ -282,9 +284,9 @@ export class PageService {
   }
 
   /** Restoring is a save of the version's content: the current state becomes a version itself. */
-  async restore(actor: Actor, id: string, versionId: string): Promise<PageRow> {
+  async restore(actor: Actor, id: string, versionId: string, opts: { ifMatch?: string } = {}): Promise<PageRow> {
     const v = await this.version(id, versionId);
-    return this.update(actor, id, { content: v.content, ...(v.title ? { title: v.title } : {}) });
+    return this.update(actor, id, { content: v.content, ...(v.title ? { title: v.title } : {}) }, opts);
   }
 
   async diff(id: string, versionId: string) {

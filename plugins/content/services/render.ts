@@ -73,7 +73,15 @@ export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ES
 export interface RenderOptions {
   /** `strip-html-comments` setting: comment nodes are left out. */
   stripComments: boolean;
+  /**
+   * The editor's canvas: every element rendered from a node carries `data-cms-node` with the node's
+   * path from the root (`r`, `r.0`, `r.0.2`: child indexes), so a click or an edit finds its node.
+   */
+  annotate?: boolean;
 }
+
+/** The attribute the canvas marks each node's element with (see `RenderOptions.annotate`). */
+export const NODE_PATH_ATTRIBUTE = 'data-cms-node';
 
 function attributeName(prop: string): string {
   return prop === 'className' ? 'class' : prop === 'htmlFor' ? 'for' : prop;
@@ -117,13 +125,13 @@ function tagOf(node: ContentNode): { tag: string; extra: string } {
   return { tag: 'div', extra };
 }
 
-/** Children of a node, with the table rule applied (rows past the first page are left out). */
-function childrenOf(node: ContentNode): ContentNode[] {
-  const children = node.children ?? [];
+/** Children of a node with their indexes, with the table rule applied (rows past the first page are left out). */
+function childrenOf(node: ContentNode): Array<[ContentNode, number]> {
+  const children = (node.children ?? []).map((child, i): [ContentNode, number] => [child, i]);
   if (node.type !== 'table' && node.type !== 'tbody') return children;
   const pageSize = Math.min(TABLE_MAX_ROWS, Math.max(1, Number(node.props?.pageSize) || TABLE_MAX_ROWS));
   let rows = 0;
-  return children.filter((child) => child.type !== 'tr' || ++rows <= pageSize);
+  return children.filter(([child]) => child.type !== 'tr' || ++rows <= pageSize);
 }
 
 /**
@@ -133,8 +141,11 @@ function childrenOf(node: ContentNode): ContentNode[] {
 export function renderHtml(tree: ContentNode, options: RenderOptions): string {
   const out: string[] = [];
   const stack: Array<ContentNode | string> = [tree];
+  // The node path of each stacked node, kept only when annotating (same index as `stack`).
+  const paths: string[] = options.annotate ? ['r'] : [];
   while (stack.length) {
     const item = stack.pop()!;
+    const at = options.annotate ? paths.pop()! : '';
     if (typeof item === 'string') {
       out.push(item);
       continue;
@@ -148,12 +159,17 @@ export function renderHtml(tree: ContentNode, options: RenderOptions): string {
       continue;
     }
     const { tag, extra } = tagOf(item);
-    out.push(`<${tag}${extra}${attributes(item)}>`);
+    const mark = options.annotate ? ` ${NODE_PATH_ATTRIBUTE}="${at}"` : '';
+    out.push(`<${tag}${extra}${attributes(item)}${mark}>`);
     if (VOID.has(tag)) continue;
-    stack.push(`</${tag}>`);
+    const push = (entry: ContentNode | string, path: string) => {
+      stack.push(entry);
+      if (options.annotate) paths.push(path);
+    };
+    push(`</${tag}>`, '');
     const children = childrenOf(item);
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
-    if (item.text) stack.push(escapeHtml(item.text));
+    for (let i = children.length - 1; i >= 0; i--) push(children[i][0], `${at}.${children[i][1]}`);
+    if (item.text) push(escapeHtml(item.text), '');
   }
   return out.join('');
 }

@@ -4,6 +4,7 @@ import type { VersionStore } from '../store/versions.ts';
 import type { ContentDeps } from './deps.ts';
 import { validateNodeTree } from './node-tree.ts';
 import { VERSIONS_KEPT } from './pages.ts';
+import { checkIfMatch } from './preconditions.ts';
 import { checkThumbnail } from './thumbnail.ts';
 
 export interface SnippetInput {
@@ -54,12 +55,14 @@ export class SnippetService {
     actor: Actor,
     id: string,
     input: SnippetInput & { thumbnail?: string | null; locked?: boolean },
+    opts: { ifMatch?: string } = {},
   ): Promise<SnippetRow> {
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = await this.deps.store.findForUpdate(id, trx);
       if (!before) throw notFound('Snippet not found');
       if (before.locked && input.autosave === true)
         throw locked('The snippet is locked: autosave is paused, save manually', 'SNIPPET_LOCKED');
+      checkIfMatch(opts.ifMatch, before.updated_at, 'snippet');
       const w: SnippetWrite = {};
       if (input.content !== undefined) w.content = this.tree(input.content);
       if (input.name !== undefined) w.name = input.name;

@@ -51,7 +51,8 @@ const view = (r: ThemeRow) => toThemeDto(r) as unknown as Record<string, unknown
 export const unsafeStyles = (css: string) =>
   /<\/?style|<script|javascript:|expression\s*\(|behavior\s*:|@import/i.test(css);
 
-function checkStyles(css: string | undefined): void {
+/** Refuses theme styles that could leave the style element or run script (400 naming `customStyles`). */
+export function checkStyles(css: string | undefined): void {
   if (css === undefined) return;
   if (unsafeStyles(css))
     throw badRequest('Custom styles may not contain markup, script URLs, expressions or @import', 'customStyles');

@@ -4654,7 +4654,11 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** @description Needs the permission `pages:edit`. */
+        /**
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         *
+         *     Needs the permission `pages:edit`.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -4699,6 +4703,61 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/cms-one/pages/{id}/canvas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The page as the website shows it (HTML), with unsaved content or theme if given
+         * @description Needs the permission `objects:read`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        content?: unknown;
+                        theme?: {
+                            colors?: {
+                                [key: string]: string;
+                            };
+                            customStyles?: string;
+                            fonts?: {
+                                [key: string]: string;
+                            };
+                        };
+                        title?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/cms-one/pages/{id}/layout": {
@@ -4781,7 +4840,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** @description Needs the permission `pages:edit`. */
+        /**
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         *
+         *     Needs the permission `pages:edit`.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -4970,7 +5033,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Needs the permission `pages:edit`. */
+        /**
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         *
+         *     Needs the permission `pages:edit`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5762,7 +5829,11 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** @description Needs the permission `snippets:edit`. */
+        /**
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         *
+         *     Needs the permission `snippets:edit`.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -5793,6 +5864,60 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/cms-one/snippets/{id}/canvas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The snippet as HTML in its website's theme (no layout), with unsaved content or theme if given
+         * @description Needs the permission `objects:read`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        content?: unknown;
+                        theme?: {
+                            colors?: {
+                                [key: string]: string;
+                            };
+                            customStyles?: string;
+                            fonts?: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/cms-one/snippets/{id}/lock": {
@@ -5881,7 +6006,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** @description Needs the permission `snippets:edit`. */
+        /**
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         *
+         *     Needs the permission `snippets:edit`.
+         */
         put: {
             parameters: {
                 query?: never;

@@ -21,3 +21,4 @@ export { showSaved, showSaveError, useSaving } from './forms';
 export { CreateDialog, CreateForm } from './create-dialog';
 export { TextLink, RecordPage, type RemoveRecord, SavedSwitch, Section, useRemoveRecord } from './record-page';
 export { EnrolTwoFactor, RecoveryCodes } from './two-factor';
+export { contrast, theme } from './theme';

@@ -14,9 +14,12 @@ type Step =
   | { kind: 'enrol'; enrollmentToken: string }
   | { kind: 'recovery-codes'; codes: string[] };
 
-/** Only a path of this dashboard: `?next=https://evil.example` must not send a user away. */
+/**
+ * Only a path of this dashboard or of the page editor (`/cms-one/editor/...`): `?next=https://evil.example`
+ * must not send a user away.
+ */
 function safeNext(next: string | null): string {
-  return next && /^\/admin(\/|$|\?)/.test(next) ? next : '/admin';
+  return next && /^\/(admin|cms-one\/editor)(\/|$|\?)/.test(next) ? next : '/admin';
 }
 
 function errorText(err: unknown): string {
@@ -214,7 +217,11 @@ export function SignIn() {
   const next = safeNext(params.get('next'));
   // Signed in (now, or already): go on, except while the new recovery codes are on screen.
   useEffect(() => {
-    if (me.data && step.kind !== 'recovery-codes') void navigate(next, { replace: true });
+    if (me.data && step.kind !== 'recovery-codes') {
+      // The page editor is an application of its own: a page load, not a route of this one.
+      if (next.startsWith('/cms-one/')) window.location.replace(next);
+      else void navigate(next, { replace: true });
+    }
   }, [me.data, step.kind, next, navigate]);
   const { title, intro } = TITLES[step.kind];
   return (

@@ -1,0 +1,340 @@
+import { ApiError } from '../../../admin-ui/app/src/sdk/index.ts';
+import type { ContentNode } from './tree.ts';
+
+/**
+ * What the editor edits: a page or a snippet, through the content API. Calls go through `fetch`
+ * with the session cookie (same origin); the API's error body becomes an `ApiError`, as in the
+ * dashboard. Saves carry `If-Match` with the `ETag` last read, so a save over a change made
+ * elsewhere (another tab, another editor) is refused with 412 instead of overwriting it.
+ */
+export type DocumentKind = 'pages' | 'snippets';
+
+export interface EditedDocument {
+  kind: DocumentKind;
+  id: string;
+  title: string;
+  content: ContentNode;
+  etag: string;
+  updatedAt: string;
+  /** Pages. */
+  websiteId?: string | null;
+  locale?: string;
+  path?: string;
+  published?: boolean;
+  translationGroupId?: string;
+  /** Snippets. */
+  locked?: boolean;
+}
+
+export interface Version {
+  id: string;
+  title: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  content?: ContentNode;
+}
+
+export interface VersionDiff {
+  added: string[];
+  removed: string[];
+  changed: string[];
+  titleChanged?: boolean;
+}
+
+async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method,
+    credentials: 'same-origin',
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  if (!response.ok) {
+    let error: { message?: string; code?: string; field?: string } | undefined;
+    try {
+      error = await response.json();
+    } catch {
+      error = undefined;
+    }
+    throw new ApiError(response.status, error);
+  }
+  return response;
+}
+
+async function json<T>(method: string, url: string, body?: unknown, headers?: Record<string, string>) {
+  const response = await call(method, url, body, headers);
+  return { data: (await response.json()) as T, etag: response.headers.get('etag') ?? '' };
+}
+
+type Dto = {
+  id: string;
+  title?: string;
+  name?: string;
+  content: ContentNode;
+  updatedAt: string;
+  websiteId?: string | null;
+  locale?: string;
+  path?: string;
+  published?: boolean;
+  translationGroupId?: string;
+  locked?: boolean;
+};
+
+function toDocument(kind: DocumentKind, dto: Dto, etag: string): EditedDocument {
+  return {
+    kind,
+    id: dto.id,
+    title: (kind === 'pages' ? dto.title : dto.name) ?? '',
+    content: dto.content,
+    etag: etag || `"${dto.updatedAt}"`,
+    updatedAt: dto.updatedAt,
+    websiteId: dto.websiteId,
+    locale: dto.locale,
+    path: dto.path,
+    published: dto.published,
+    translationGroupId: dto.translationGroupId,
+    locked: dto.locked,
+  };
+}
+
+const base = (kind: DocumentKind, id: string) => `/cms-one/${kind}/${encodeURIComponent(id)}`;
+
+export async function loadDocument(kind: DocumentKind, id: string): Promise<EditedDocument> {
+  const { data, etag } = await json<Dto>('GET', base(kind, id));
+  return toDocument(kind, data, etag);
+}
+
+/**
+ * Saves content (and a page's title). `autosave` marks a snippet save as automatic (a locked snippet
+ * refuses it with 423); `ifMatch` is the tag the editor's state is based on, `*` to save over.
+ */
+export async function saveDocument(
+  doc: Pick<EditedDocument, 'kind' | 'id'>,
+  change: { content?: ContentNode; title?: string; published?: boolean },
+  opts: { autosave: boolean; ifMatch: string },
+): Promise<EditedDocument> {
+  const body: Record<string, unknown> = {};
+  if (change.content !== undefined) body.content = change.content;
+  if (change.title !== undefined) body[doc.kind === 'pages' ? 'title' : 'name'] = change.title;
+  if (change.published !== undefined) body.published = change.published;
+  if (doc.kind === 'snippets' && opts.autosave) body.autosave = true;
+  const { data, etag } = await json<Dto>('PATCH', base(doc.kind, doc.id), body, { 'if-match': opts.ifMatch });
+  return toDocument(doc.kind, data, etag);
+}
+
+/** The canvas document: the content as the website shows it (layout, theme), unsaved state included. */
+export async function canvasHtml(
+  doc: Pick<EditedDocument, 'kind' | 'id'>,
+  content: ContentNode | undefined,
+  theme?: ThemeValues | null,
+): Promise<string> {
+  // Without content: the stored one (the first drawing, asked for while the document loads).
+  const response = await call('POST', `${base(doc.kind, doc.id)}/canvas`, {
+    ...(content ? { content } : {}),
+    ...(theme ? { theme } : {}),
+  });
+  return response.text();
+}
+
+export async function listVersions(doc: Pick<EditedDocument, 'kind' | 'id'>): Promise<Version[]> {
+  return (await json<Version[]>('GET', `${base(doc.kind, doc.id)}/versions`)).data;
+}
+
+export async function loadVersion(doc: Pick<EditedDocument, 'kind' | 'id'>, versionId: string): Promise<Version> {
+  return (await json<Version>('GET', `${base(doc.kind, doc.id)}/versions/${encodeURIComponent(versionId)}`)).data;
+}
+
+/** Paths added, removed and changed between a page's version and its current tree (pages only). */
+export async function versionDiff(doc: Pick<EditedDocument, 'kind' | 'id'>, versionId: string): Promise<VersionDiff> {
+  return (await json<VersionDiff>('GET', `${base(doc.kind, doc.id)}/versions/${encodeURIComponent(versionId)}/diff`))
+    .data;
+}
+
+/** Restores a version: pages through their restore route; a snippet by saving the version's content. */
+export async function restoreVersion(
+  doc: Pick<EditedDocument, 'kind' | 'id'>,
+  version: Version,
+  ifMatch: string,
+): Promise<EditedDocument> {
+  if (doc.kind === 'pages') {
+    const { data, etag } = await json<Dto>(
+      'POST',
+      `${base(doc.kind, doc.id)}/versions/${encodeURIComponent(version.id)}/restore`,
+      undefined,
+      { 'if-match': ifMatch },
+    );
+    return toDocument(doc.kind, data, etag);
+  }
+  const full = version.content ? version : await loadVersion(doc, version.id);
+  return saveDocument(doc, { content: full.content }, { autosave: false, ifMatch });
+}
+
+export interface AutosaveSettings {
+  enabled: boolean;
+  intervalSeconds: number;
+}
+
+export async function autosaveSettings(): Promise<AutosaveSettings> {
+  return (await json<AutosaveSettings>('GET', '/cms-one/settings/autosave')).data;
+}
+
+export interface Website {
+  id: string;
+  name: string;
+  rootPath: string;
+  locales: string[];
+}
+
+export async function loadWebsite(id: string): Promise<Website> {
+  return (await json<Website>('GET', `/cms-one/websites/${encodeURIComponent(id)}`)).data;
+}
+
+export interface ThemeValues {
+  colors?: Record<string, string>;
+  fonts?: Record<string, string>;
+  customStyles?: string;
+}
+
+export interface Theme extends ThemeValues {
+  id: string;
+  name: string;
+  websiteId: string | null;
+}
+
+/** The website's active theme, or null. */
+export async function activeTheme(websiteId: string): Promise<Theme | null> {
+  return (await json<{ theme: Theme | null }>('GET', `/cms-one/websites/${encodeURIComponent(websiteId)}/theme`)).data
+    .theme;
+}
+
+export async function saveTheme(theme: Theme): Promise<Theme> {
+  const url = theme.websiteId
+    ? `/cms-one/websites/${encodeURIComponent(theme.websiteId)}/themes/${encodeURIComponent(theme.id)}`
+    : `/cms-one/themes/${encodeURIComponent(theme.id)}`;
+  const { colors, fonts, customStyles } = theme;
+  return (await json<Theme>('PUT', url, { colors, fonts, customStyles })).data;
+}
+
+export interface Translation {
+  id: string;
+  locale: string;
+  title: string;
+  path: string;
+  published: boolean;
+}
+
+export async function translations(pageId: string): Promise<Translation[]> {
+  return (await json<Translation[]>('GET', `/cms-one/pages/${encodeURIComponent(pageId)}/translations`)).data;
+}
+
+/** A block of the palette: a snippet, a template, or a kit's templates. */
+export interface BlockSource {
+  id: string;
+  name: string;
+  kind: 'snippet' | 'template' | 'kit';
+  templateIds?: string[];
+}
+
+export async function paletteSources(): Promise<BlockSource[]> {
+  const [snippets, templates, kits] = await Promise.all([
+    json<Array<{ id: string; name: string }>>('GET', '/cms-one/snippets?limit=200').catch(() => ({ data: [] })),
+    json<Array<{ id: string; name: string; path: string }>>('GET', '/cms-one/templates?limit=200').catch(() => ({
+      data: [],
+    })),
+    json<Array<{ id: string; name: string; templateIds: string[] }>>('GET', '/cms-one/kits?limit=200').catch(() => ({
+      data: [],
+    })),
+  ]);
+  return [
+    ...snippets.data.map((s) => ({ id: s.id, name: s.name, kind: 'snippet' as const })),
+    ...templates.data.map((t) => ({ id: t.id, name: t.name, kind: 'template' as const })),
+    ...kits.data.map((k) => ({ id: k.id, name: k.name, kind: 'kit' as const, templateIds: k.templateIds })),
+  ];
+}
+
+/** The node tree a palette block inserts (a kit inserts its templates in a section). */
+export async function blockContent(source: BlockSource): Promise<ContentNode> {
+  if (source.kind === 'snippet')
+    return (await json<{ content: ContentNode }>('GET', `/cms-one/snippets/${source.id}`)).data.content;
+  if (source.kind === 'template')
+    return (await json<{ content: ContentNode }>('GET', `/cms-one/templates/${source.id}`)).data.content;
+  const parts = await Promise.all(
+    (source.templateIds ?? []).map(
+      async (id) => (await json<{ content: ContentNode }>('GET', `/cms-one/templates/${id}`)).data.content,
+    ),
+  );
+  return { type: 'section', children: parts };
+}
+
+export interface Asset {
+  id: string;
+  name: string;
+  path: string;
+  type: string;
+  url: string;
+  thumbnailUrl: string | null;
+}
+
+export async function listImages(search: string): Promise<Asset[]> {
+  const query = new URLSearchParams({ recursive: 'true', limit: '60', ...(search ? { search } : {}) });
+  const { data } = await json<{ assets: Asset[] }>('GET', `/api/v1/dam/assets?${query}`);
+  return data.assets.filter((a) => a.type.startsWith('image/'));
+}
+
+export interface PageSummary {
+  id: string;
+  title: string;
+  path: string;
+  locale: string;
+}
+
+export async function listPages(websiteId: string): Promise<PageSummary[]> {
+  return (await json<PageSummary[]>('GET', `/cms-one/pages?websiteId=${encodeURIComponent(websiteId)}&limit=1000`))
+    .data;
+}
+
+/**
+ * A new locale variant of a page: a draft copy of its title, path and content in the same
+ * translation group, to be translated in the editor.
+ */
+export async function createVariant(doc: EditedDocument, locale: string, content: ContentNode): Promise<string> {
+  const { data } = await json<{ id: string }>('POST', '/cms-one/pages', {
+    websiteId: doc.websiteId,
+    locale,
+    path: doc.path,
+    title: doc.title,
+    content,
+    translationGroupId: doc.translationGroupId,
+  });
+  return data.id;
+}
+
+/**
+ * Locks or unlocks a snippet (`PUT /cms-one/snippets/:id/lock`). The lock is a write of its own, so
+ * the snippet's tag changes: refused with 412 when the snippet changed since `ifMatch` (checked
+ * first), and answered with the snippet as stored after it.
+ */
+export async function setSnippetLock(id: string, locked: boolean, ifMatch: string): Promise<EditedDocument> {
+  const before = await loadDocument('snippets', id);
+  if (before.etag !== ifMatch)
+    throw new ApiError(412, { code: 'EDIT_CONFLICT', message: 'The snippet was changed since it was loaded' });
+  await call('PUT', `/cms-one/snippets/${encodeURIComponent(id)}/lock`, { locked });
+  return loadDocument('snippets', id);
+}
+
+/**
+ * Stores a thumbnail (`PUT .../thumbnail`) made from the state whose tag is `ifMatch`; answers the
+ * new tag, or null when the record changed since (412: the next save reports the conflict).
+ */
+export async function saveThumbnail(
+  doc: Pick<EditedDocument, 'kind' | 'id'>,
+  thumbnail: string,
+  ifMatch: string,
+): Promise<string | null> {
+  try {
+    return (await json<unknown>('PUT', `${base(doc.kind, doc.id)}/thumbnail`, { thumbnail }, { 'if-match': ifMatch }))
+      .etag;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 412) return null;
+    throw err;
+  }
+}

@@ -1,0 +1,81 @@
+import type { ContentNode, NodePath } from './tree.ts';
+
+/** What undo and redo move between: the tree and the title. */
+export interface Snapshot {
+  tree: ContentNode;
+  title: string;
+}
+
+export interface HistoryState {
+  past: Snapshot[];
+  present: Snapshot;
+  future: Snapshot[];
+  /** Grows with every change; the save status compares it with the revision last saved. */
+  revision: number;
+  /** Consecutive edits with the same key (typing in one field) are one undo step. */
+  coalesce: string | null;
+  selected: NodePath | null;
+}
+
+export type HistoryAction =
+  | { type: 'edit'; snapshot: Snapshot; coalesce?: string; select?: NodePath | null }
+  | { type: 'undo' }
+  | { type: 'redo' }
+  | { type: 'select'; path: NodePath | null }
+  | { type: 'reset'; snapshot: Snapshot };
+
+/** Steps kept for undo: enough for a working session, bounded for a 20,000-node tree. */
+const MAX_STEPS = 200;
+
+export const initialHistory = (snapshot: Snapshot): HistoryState => ({
+  past: [],
+  present: snapshot,
+  future: [],
+  revision: 0,
+  coalesce: null,
+  selected: null,
+});
+
+export function historyReducer(state: HistoryState, action: HistoryAction): HistoryState {
+  switch (action.type) {
+    case 'edit': {
+      const merge = action.coalesce !== undefined && action.coalesce === state.coalesce;
+      return {
+        past: merge ? state.past : [...state.past, state.present].slice(-MAX_STEPS),
+        present: action.snapshot,
+        future: [],
+        revision: state.revision + 1,
+        coalesce: action.coalesce ?? null,
+        selected: action.select !== undefined ? action.select : state.selected,
+      };
+    }
+    case 'undo': {
+      const previous = state.past[state.past.length - 1];
+      if (!previous) return state;
+      return {
+        ...state,
+        past: state.past.slice(0, -1),
+        present: previous,
+        future: [state.present, ...state.future],
+        revision: state.revision + 1,
+        coalesce: null,
+      };
+    }
+    case 'redo': {
+      const [next, ...rest] = state.future;
+      if (!next) return state;
+      return {
+        ...state,
+        past: [...state.past, state.present],
+        present: next,
+        future: rest,
+        revision: state.revision + 1,
+        coalesce: null,
+      };
+    }
+    case 'select':
+      return { ...state, selected: action.path, coalesce: null };
+    case 'reset':
+      return initialHistory(action.snapshot);
+  }
+}

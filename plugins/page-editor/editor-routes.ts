@@ -1,0 +1,38 @@
+/**
+ * The browser paths the page editor answers with its `index.html`: everything under
+ * `/cms-one/editor` (`/cms-one/editor/pages/<id>`, `/cms-one/editor/snippets/<id>`). The edge table
+ * sends the rest of `/cms-one/...` (all but the core-api data routes) to the editor; `editor` is not
+ * one of those data routes, so the editor never shadows an API path
+ * (`plugins/page-editor/test/serving.test.ts`).
+ */
+export const EDITOR_PREFIX = '/cms-one/editor';
+
+/** True when `pathname` (no query) is one of the editor's own routes. */
+export function isEditorRoute(pathname: string): boolean {
+  return pathname === EDITOR_PREFIX || pathname.startsWith(`${EDITOR_PREFIX}/`);
+}
+
+/**
+ * Headers of the editor's `index.html`: never cached (it names the current hashed files of the shared
+ * build in `/assets/`), scripts and data from this origin only, never framed. The canvas is a frame of
+ * the editor's own (`srcdoc`, no script allowed in it) that may show the content's images from any
+ * https address.
+ */
+export const EDITOR_INDEX_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  'content-security-policy': [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "font-src 'self' data: https:",
+    "connect-src 'self'",
+    "frame-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join('; '),
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'same-origin',
+  'x-content-type-options': 'nosniff',
+};

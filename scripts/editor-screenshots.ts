@@ -1,0 +1,102 @@
+// Regenerates the README's screenshots of the page editor (plugins/page-editor/screenshots/*.png):
+// the product with every plugin on a loopback port, a website with a theme, a layout and a page of
+// blocks, Chromium at 1280 x 800. Run after changing the editor; commit the PNGs.
+import path from 'node:path';
+import { PROJECT_ROOT } from '../kernel/loader.ts';
+import { signInAs, startBrowserProduct } from '../test/helpers/browser.ts';
+import { teardownTestDatabases } from '../test/helpers/database.ts';
+
+const OUT = path.join(PROJECT_ROOT, 'plugins/page-editor/screenshots');
+
+const product = await startBrowserProduct();
+try {
+  const { t } = product;
+  const admin = await t.createUser({ roles: ['admin'], email: 'ada@example.com' });
+  const site = (
+    await t.call('POST', '/cms-one/websites', admin, { name: 'Bakery', rootPath: '/bakery', locales: ['en', 'de'] })
+  ).json();
+  const theme = await t.call('POST', `/cms-one/websites/${site.id}/themes`, admin, {
+    name: 'Warm',
+    colors: { background: '#fffaf3', text: '#3b2a1a', primary: '#9c4a12' },
+    fonts: { body: 'Georgia, serif', heading: 'Georgia, serif' },
+    customStyles:
+      '.hero{padding:2rem;background:#f6e7d4;border-radius:12px} .button{display:inline-block;padding:.5rem 1rem;background:#9c4a12;color:#fff;border-radius:6px;text-decoration:none}',
+  });
+  await t.call('PUT', `/cms-one/websites/${site.id}/theme`, admin, { themeId: theme.json().id });
+  await t.call('POST', `/cms-one/websites/${site.id}/templates`, admin, {
+    name: 'Main',
+    isDefault: true,
+    regions: {
+      header: { type: 'nav', children: [{ type: 'a', props: { href: '/bakery' }, text: 'Bakery' }] },
+      footer: { type: 'p', text: '© Bakery, open every day from 7' },
+    },
+    slots: { body: { style: 'max-width:720px;margin:0 auto;padding:1rem' } },
+  });
+  for (const name of ['Opening hours', 'Newsletter sign-up'])
+    await t.call('POST', '/cms-one/snippets', admin, { name, content: { type: 'p', text: name } });
+  await t.call('POST', '/cms-one/templates', admin, {
+    name: 'Landing page',
+    path: '/landing',
+    content: { type: 'section', children: [{ type: 'h1', text: 'Landing' }] },
+  });
+  const content = {
+    type: 'section',
+    children: [
+      {
+        type: 'div',
+        props: { className: 'hero' },
+        children: [
+          { type: 'h1', text: 'Fresh bread every morning' },
+          { type: 'p', text: 'Sourdough, rye and spelt, baked before sunrise.' },
+          { type: 'a', props: { href: '/bakery/order', className: 'button' }, text: 'Order for tomorrow' },
+        ],
+      },
+      { type: 'h2', text: 'This week' },
+      {
+        type: 'ul',
+        children: [
+          { type: 'li', text: 'Walnut loaf' },
+          { type: 'li', text: 'Cardamom buns' },
+        ],
+      },
+      { type: 'blockquote', text: 'The best crust in town.' },
+    ],
+  };
+  const page = (
+    await t.call('POST', '/cms-one/pages', admin, {
+      websiteId: site.id,
+      locale: 'en',
+      path: '/',
+      title: 'Home',
+      content,
+    })
+  ).json();
+  await t.call('PATCH', `/cms-one/pages/${page.id}`, admin, {
+    content: { ...content, children: [...content.children, { type: 'p', text: 'See you soon!' }] },
+  });
+
+  const { page: tab, context } = await product.page('desktop');
+  await signInAs(product, context, admin);
+  await tab.goto(`/cms-one/editor/pages/${page.id}`);
+  await tab.locator('iframe.cms-canvas-frame[data-ready]').waitFor();
+  await tab.frameLocator('iframe.cms-canvas-frame').locator('h1').click();
+  await tab.getByLabel('Text').waitFor();
+  await tab.waitForLoadState('networkidle');
+  await tab.screenshot({ path: path.join(OUT, 'editor.png') });
+  console.log('wrote plugins/page-editor/screenshots/editor.png');
+  await tab.getByRole('tab', { name: 'Blocks' }).click();
+  await tab.getByRole('button', { name: 'Drag block Landing page' }).waitFor();
+  await tab.screenshot({ path: path.join(OUT, 'blocks.png') });
+  console.log('wrote plugins/page-editor/screenshots/blocks.png');
+  await tab.getByRole('tab', { name: 'More' }).click();
+  await tab
+    .getByRole('button', { name: /^Version of / })
+    .first()
+    .click();
+  await tab.getByText(/Compared with now/).waitFor();
+  await tab.screenshot({ path: path.join(OUT, 'history.png') });
+  console.log('wrote plugins/page-editor/screenshots/history.png');
+} finally {
+  await product.close();
+  await teardownTestDatabases();
+}
