@@ -141,3 +141,17 @@ export async function signInAs(
   const [name, value] = user.cookie.split('=');
   await context.addCookies([{ name, value, url: product.baseUrl, httpOnly: true, sameSite: 'Lax' }]);
 }
+
+/**
+ * Signs in through the dashboard's own form, starting at `path` (which the sign-in returns to); `exact`
+ * keeps a single-sign-on button ("Sign in with ...") out.
+ */
+export async function signIn(page: Page, user: { email: string; password: string }, path: string): Promise<void> {
+  await page.goto(path);
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByLabel(/^Password/).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** A screen's title: its one level-1 heading. */
+export const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { name, level: 1 });

@@ -1,21 +1,12 @@
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
 import {
   appErrors,
   type BrowserProduct,
   expectAccessible,
   sharedBrowserProduct,
+  heading,
+  signIn,
 } from '../../../../test/helpers/browser.ts';
-import type { TestUser } from '../../../../test/helpers/kernel.ts';
-
-async function signIn(page: Page, user: TestUser, path: string) {
-  await page.goto(path);
-  await page.getByLabel('E-mail').fill(user.email);
-  await page.getByLabel(/^Password/).fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { name, level: 1 });
 
 describe('website bundles screen in the browser: export, dry run, apply', function () {
   this.timeout(150_000);

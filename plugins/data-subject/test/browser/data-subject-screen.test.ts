@@ -1,22 +1,14 @@
 import fs from 'node:fs/promises';
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
 import {
   appErrors,
   type BrowserProduct,
   expectAccessible,
   sharedBrowserProduct,
+  heading,
+  signIn,
 } from '../../../../test/helpers/browser.ts';
-import { auditRows, type TestUser } from '../../../../test/helpers/kernel.ts';
-
-async function signIn(page: Page, user: TestUser, path: string) {
-  await page.goto(path);
-  await page.getByLabel('E-mail').fill(user.email);
-  await page.getByLabel(/^Password/).fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { name, level: 1 });
+import { auditRows } from '../../../../test/helpers/kernel.ts';
 
 describe('data-subject screen in the browser: search, export, dry run and erase', function () {
   this.timeout(120_000);

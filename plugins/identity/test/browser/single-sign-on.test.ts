@@ -1,24 +1,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import {
   appErrors,
   type BrowserProduct,
   expectAccessible,
   sharedBrowserProduct,
+  heading,
+  signIn,
 } from '../../../../test/helpers/browser.ts';
 import type { TestUser } from '../../../../test/helpers/kernel.ts';
 import { startOidcProvider, type TestOidcProvider } from '../../../../test/helpers/oidc-provider.ts';
-
-async function signIn(page: Page, user: TestUser, path: string) {
-  await page.goto(path);
-  await page.getByLabel('E-mail').fill(user.email);
-  await page.getByLabel(/^Password/).fill(user.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
-
-const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { name, level: 1 });
 
 /** A loopback address where nothing listens: a provider that is down. */
 async function closedAddress(): Promise<string> {
