@@ -107,6 +107,18 @@ if (typeof after === 'function')
  * parts out (CSS selectors), such as the page editor's canvas, which shows the user's own content.
  */
 export async function expectAccessible(page: Page, where: string, opts: { exclude?: string[] } = {}): Promise<void> {
+  // A dialog or notice still fading in has half-transparent colours, which axe reports as contrast
+  // failures: wait for every finite CSS transition and animation to end (spinners loop for ever).
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+      undefined,
+      { timeout: 3_000, polling: 50 },
+    )
+    .catch(() => {});
   let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
   for (const selector of opts.exclude ?? []) builder = builder.exclude(selector);
   const results = await builder.analyze();
