@@ -29,7 +29,7 @@ import {
   unwrap,
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
-import { keys, LIST_MAX, pagesOf, type Website } from './content-api.ts';
+import { counted, keys, LIST_MAX, pagesOf, type Website } from './content-api.ts';
 import { WebsiteFrame } from './WebsiteFrame.tsx';
 
 const MB = 1024 * 1024;
@@ -338,9 +338,9 @@ function DangerZone({ site }: { site: Website }) {
     },
   });
   const c = counts.data;
-  const pages = c ? `${c.pages >= LIST_MAX ? `at least ${LIST_MAX}` : c.pages} pages` : 'its pages';
+  const pages = c ? (c.pages >= LIST_MAX ? `at least ${LIST_MAX} pages` : counted(c.pages, 'page')) : '';
   const statement = c
-    ? `the website ${site.name} (${site.rootPath}), its ${pages} in every language with their version history, ${c.layouts} layout templates, ${c.menu} menu entries and ${c.themes} website themes. Snippets assigned to it and uploaded assets stay.`
+    ? `the website ${site.name} (${site.rootPath}), its ${pages} (all languages, with their version history), ${counted(c.layouts, 'layout template')}, ${counted(c.menu, 'menu entry', 'menu entries')} and ${counted(c.themes, 'website theme')}. Snippets assigned to it and uploaded assets stay.`
     : '';
   const remove = async () => {
     const ok = await confirmDestructive({

@@ -33,7 +33,6 @@ export function TreeInput(props: {
       autosize
       minRows={6}
       maxRows={24}
-      formatOnBlur
       validationError="Not valid JSON"
       styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
     />
