@@ -165,17 +165,6 @@ export function usePages(websiteId: string) {
   return useQuery({ queryKey: keys.pages(websiteId), queryFn: () => pagesOf(websiteId) });
 }
 
-/** A website's layout templates. */
-export function useLayouts(websiteId: string) {
-  return useQuery({
-    queryKey: keys.layouts(websiteId),
-    queryFn: async () =>
-      unwrap<unknown>(
-        await api.GET('/cms-one/websites/{websiteId}/templates', { params: { path: { websiteId } } }),
-      ) as Layout[],
-  });
-}
-
 /** A website's menu entries (`GET /cms-one/website-paths?websiteId=`). */
 export function useMenu(websiteId: string) {
   return useQuery({
@@ -195,17 +184,6 @@ export function useThemes(websiteId: string | null) {
       (websiteId
         ? unwrap<unknown>(await api.GET('/cms-one/websites/{id}/themes', { params: { path: { id: websiteId } } }))
         : unwrap<unknown>(await api.GET('/cms-one/themes'))) as Theme[],
-  });
-}
-
-/** Every snippet, up to `LIST_MAX`. */
-export function useSnippets() {
-  return useQuery({
-    queryKey: keys.snippets,
-    queryFn: async () =>
-      unwrap<unknown>(
-        await api.GET('/cms-one/snippets', { params: { query: { limit: LIST_MAX, offset: 0 } } }),
-      ) as Snippet[],
   });
 }
 
