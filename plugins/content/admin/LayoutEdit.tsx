@@ -133,7 +133,7 @@ function LayoutForm({ layout, site, canEdit }: { layout: Layout; site: Website; 
 
 /** `/admin/websites/:id/layouts/:layoutId`: one layout template of a website. */
 export default function LayoutEdit() {
-  const { id = '', layoutId = '' } = useParams();
+  const { id = '', layout: layoutId = '' } = useParams();
   const can = useCan();
   const client = useQueryClient();
   const navigate = useNavigate();

@@ -324,6 +324,6 @@ function GlobalTheme({ id }: { id: string }) {
 
 /** `/admin/themes/:themeId` and `/admin/websites/:id/themes/:themeId`: a theme's variables and CSS. */
 export default function ThemeEdit() {
-  const { id, themeId = '' } = useParams();
+  const { id, theme: themeId = '' } = useParams();
   return id ? <WebsiteTheme websiteId={id} themeId={themeId} /> : <GlobalTheme id={themeId} />;
 }

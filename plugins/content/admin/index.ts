@@ -47,7 +47,7 @@ export default defineAdminScreens('content', [
   },
   {
     id: 'content.website-layout',
-    path: 'websites/:id/layouts/:layoutId',
+    path: 'websites/:id/layouts/:layout',
     label: 'Layout',
     permission: read,
     load: () => import('./LayoutEdit.tsx'),
@@ -61,7 +61,7 @@ export default defineAdminScreens('content', [
   },
   {
     id: 'content.website-theme',
-    path: 'websites/:id/themes/:themeId',
+    path: 'websites/:id/themes/:theme',
     label: 'Website theme',
     permission: read,
     load: () => import('./ThemeEdit.tsx'),
@@ -108,7 +108,7 @@ export default defineAdminScreens('content', [
   },
   {
     id: 'content.theme',
-    path: 'themes/:themeId',
+    path: 'themes/:theme',
     label: 'Theme',
     permission: read,
     load: () => import('./ThemeEdit.tsx'),

@@ -131,7 +131,7 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     ]);
   });
 
-  it('builds a menu in order and a website theme, and makes it the active one', async () => {
+  it('builds a menu in order, a website theme (made the active one) and a layout template', async () => {
     const root = `menu${stamp()}`;
     const site = (
       await p.t.call('POST', '/cms-one/websites', admin, { name: `Menu ${root}`, rootPath: `/${root}` })
@@ -207,6 +207,29 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
       colors: { primary: '#123456' },
       customStyles: 'body { margin: 0; }',
     });
+
+    await page.goto(`/admin/websites/${site.id}/layouts`);
+    await heading(page, `Menu ${root}: Layouts`).waitFor();
+    await page.getByText('No layouts match').waitFor();
+    await page.getByRole('button', { name: 'New layout' }).click();
+    await page.getByRole('dialog').getByLabel(/^Name/).fill('Blog layout');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create layout' }).click();
+    await heading(page, 'Blog layout').waitFor();
+    await addTag(page, 'Path patterns', '/blog/*');
+    await page.getByRole('combobox', { name: 'Language' }).click();
+    await page.getByRole('option', { name: 'en', exact: true }).click();
+    await settled(page);
+    await expectAccessible(page, 'layout editor');
+    await page.getByRole('button', { name: 'Save the layout' }).click();
+    await page.getByText('Blog layout saved').waitFor();
+    const layouts = (await p.t.call('GET', `/cms-one/websites/${site.id}/templates`, admin)).json();
+    expect(
+      layouts.map((l: { name: string; pathPatterns: string[]; locale: string | null }) => [
+        l.name,
+        l.pathPatterns,
+        l.locale,
+      ]),
+    ).to.deep.equal([['Blog layout', ['/blog/*'], 'en']]);
     expect(appErrors(errors)).to.deep.equal([]);
   });
 
