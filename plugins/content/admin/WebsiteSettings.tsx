@@ -319,6 +319,103 @@ function SiteKey({ site, canEdit }: { site: Website; canEdit: boolean }) {
   );
 }
 
+interface Pwa {
+  version: number;
+  generatedAt: string;
+  manifest: { short_name: string; display: string; theme_color: string; background_color: string };
+  serviceWorker: { precache: string[] };
+}
+
+const DISPLAYS = ['standalone', 'minimal-ui', 'fullscreen', 'browser'] as const;
+
+/** The installable app: a web app manifest and service worker configuration, generated again on demand. */
+function PwaForm({ site, canEdit }: { site: Website; canEdit: boolean }) {
+  const client = useQueryClient();
+  const current = site.settings.pwa as Pwa | undefined;
+  const form = useForm({
+    initialValues: {
+      shortName: current?.manifest.short_name ?? site.name.slice(0, 12),
+      display: current?.manifest.display ?? 'standalone',
+      themeColor: current?.manifest.theme_color ?? '',
+      backgroundColor: current?.manifest.background_color ?? '',
+    },
+  });
+  return (
+    <form
+      onSubmit={form.onSubmit(async (v) => {
+        try {
+          const pwa = unwrap<unknown>(
+            await api.POST('/cms-one/websites/{id}/generate-pwa', {
+              params: { path: { id: site.id } },
+              body: {
+                shortName: v.shortName.trim() || undefined,
+                display: v.display as (typeof DISPLAYS)[number],
+                ...(v.themeColor.trim() ? { themeColor: v.themeColor.trim() } : {}),
+                ...(v.backgroundColor.trim() ? { backgroundColor: v.backgroundColor.trim() } : {}),
+              },
+            }),
+          ) as Pwa;
+          showSaved(
+            `App files generated (version ${pwa.version}, ${counted(pwa.serviceWorker.precache.length, 'page')} kept offline)`,
+          );
+          await client.invalidateQueries({ queryKey: keys.website(site.id) });
+        } catch (err) {
+          showSaveError(err, form);
+        }
+      })}
+    >
+      <Stack>
+        <Text size="sm">
+          {current
+            ? `Version ${current.version}, generated ${new Date(current.generatedAt).toLocaleString()}: ${counted(current.serviceWorker.precache.length, 'page')} kept offline.`
+            : 'Not generated yet.'}{' '}
+          Colours left empty come from the active theme (primary, background).
+        </Text>
+        <Group grow align="flex-start" wrap="wrap">
+          <TextInput
+            label="Short name"
+            maxLength={30}
+            readOnly={!canEdit}
+            miw={160}
+            {...form.getInputProps('shortName')}
+          />
+          <Select
+            label="Display"
+            data={[...DISPLAYS]}
+            allowDeselect={false}
+            readOnly={!canEdit}
+            miw={160}
+            {...form.getInputProps('display')}
+          />
+        </Group>
+        <Group grow align="flex-start" wrap="wrap">
+          <TextInput
+            label="Theme colour"
+            placeholder="#1c7ed6"
+            readOnly={!canEdit}
+            miw={160}
+            {...form.getInputProps('themeColor')}
+          />
+          <TextInput
+            label="Background colour"
+            placeholder="#ffffff"
+            readOnly={!canEdit}
+            miw={160}
+            {...form.getInputProps('backgroundColor')}
+          />
+        </Group>
+        {canEdit && (
+          <Group>
+            <Button type="submit" variant="light" loading={form.submitting}>
+              {current ? 'Generate the app files again' : 'Generate the app files'}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </form>
+  );
+}
+
 /** What deleting a website removes, counted, then the deletion. */
 function DangerZone({ site }: { site: Website }) {
   const client = useQueryClient();
@@ -396,6 +493,12 @@ export default function WebsiteSettings() {
               Gateway site key
             </Title>
             <SiteKey site={site} canEdit={canEdit} />
+          </Paper>
+          <Paper withBorder p="md">
+            <Title order={2} size="h4" mb="sm">
+              Installable app
+            </Title>
+            <PwaForm key={site.updatedAt} site={site} canEdit={canEdit} />
           </Paper>
           <Paper withBorder p="md">
             <Title order={2} size="h4" mb="sm">

@@ -62,6 +62,12 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     const site = (await p.t.call('GET', `/cms-one/websites/${siteId}`, admin)).json();
     expect(site).to.deep.include({ rootPath: `/${root}`, locales: ['en', 'de'], domains: [`${root}.example.test`] });
 
+    await page.getByLabel('Theme colour').fill('#1c7ed6');
+    await page.getByRole('button', { name: 'Generate the app files' }).click();
+    await page.getByText(/^App files generated \(version 1/).waitFor();
+    const pwa = (await p.t.call('GET', `/cms-one/websites/${siteId}`, admin)).json().settings.pwa;
+    expect(pwa.manifest).to.include({ start_url: `/${root}/`, display: 'standalone', theme_color: '#1c7ed6' });
+
     // A bad root path: the API's 400 lands on the field, nothing is stored.
     await page.getByLabel(/^Root path/).fill('/admin');
     await page.getByRole('button', { name: 'Save the website' }).click();
