@@ -269,6 +269,84 @@ function Versions({ page, canEdit }: { page: Page; canEdit: boolean }) {
   );
 }
 
+/** The page in every language of its translation group, and a start for a missing language. */
+function Languages({ page, site, canEdit }: { page: Page; site: Website; canEdit: boolean }) {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const translations = useQuery({
+    queryKey: [...keys.page(page.id), 'translations'],
+    queryFn: async () =>
+      unwrap<unknown>(
+        await api.GET('/cms-one/pages/{id}/translations', { params: { path: { id: page.id } } }),
+      ) as Page[],
+  });
+  const add = async (locale: string) => {
+    try {
+      const created = unwrap<unknown>(
+        await api.POST('/cms-one/pages', {
+          body: {
+            websiteId: site.id,
+            locale,
+            path: page.path,
+            title: page.title,
+            translationGroupId: page.translationGroupId,
+            ...(page.content !== undefined ? { content: page.content } : {}),
+          },
+        }),
+      ) as Page;
+      showSaved(`The ${locale} version of ${page.title} created as a draft with the same content`);
+      await client.invalidateQueries({ queryKey: keys.pages(site.id) });
+      await client.invalidateQueries({ queryKey: [...keys.page(page.id), 'translations'] });
+      await navigate(`/admin/pages/${created.id}`);
+    } catch (err) {
+      showSaveError(err);
+    }
+  };
+  return (
+    <QueryState query={translations}>
+      {(list) => {
+        const missing = site.locales.filter((l) => !list.some((t) => t.locale === l));
+        return (
+          <Stack align="flex-start">
+            <Table striped aria-label="Languages of the page">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Language</Table.Th>
+                  <Table.Th>Title</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.map((t) => (
+                  <Table.Tr key={t.id}>
+                    <Table.Td>{t.locale}</Table.Td>
+                    <Table.Td>
+                      {t.id === page.id ? (
+                        `${t.title} (this page)`
+                      ) : (
+                        <Anchor component={Link} to={`/admin/pages/${t.id}`}>
+                          {t.title}
+                        </Anchor>
+                      )}
+                    </Table.Td>
+                    <Table.Td>{t.published ? 'Published' : 'Draft'}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+            {canEdit &&
+              missing.map((l) => (
+                <Button key={l} variant="light" onClick={() => add(l)}>
+                  Add the {l} version
+                </Button>
+              ))}
+          </Stack>
+        );
+      }}
+    </QueryState>
+  );
+}
+
 function PublishButton({ page }: { page: Page }) {
   const client = useQueryClient();
   const toggle = async () => {
@@ -373,6 +451,7 @@ function PageScreen({ page }: { page: Page }) {
             <Tabs.List mb="md">
               <Tabs.Tab value="details">Details</Tabs.Tab>
               <Tabs.Tab value="versions">Versions</Tabs.Tab>
+              <Tabs.Tab value="languages">Languages</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="details">
               <DetailsForm key={page.updatedAt} page={page} site={s} canEdit={canEdit} />
@@ -380,6 +459,9 @@ function PageScreen({ page }: { page: Page }) {
             </Tabs.Panel>
             <Tabs.Panel value="versions">
               <Versions page={page} canEdit={canEdit} />
+            </Tabs.Panel>
+            <Tabs.Panel value="languages">
+              <Languages page={page} site={s} canEdit={canEdit} />
             </Tabs.Panel>
           </Tabs>
         </>

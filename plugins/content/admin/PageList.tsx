@@ -147,7 +147,7 @@ function Pages({ site }: { site: Website }) {
             canEdit && (
               <Anchor
                 href={editorUrl.page(p.id)}
-                aria-label={`Open ${p.title} (${p.locale}) in the editor`}
+                aria-label={`Open in editor: ${p.title} (${p.locale})`}
                 onClick={(e) => e.stopPropagation()}
               >
                 Open in editor

@@ -156,7 +156,7 @@ export default function SnippetList() {
               canEdit && (
                 <Anchor
                   href={editorUrl.snippet(s.id)}
-                  aria-label={`Open ${s.name} in the editor`}
+                  aria-label={`Open in editor: ${s.name}`}
                   onClick={(e) => e.stopPropagation()}
                 >
                   Open in editor

@@ -118,18 +118,46 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     await page.getByText('No earlier versions').waitFor();
     await expectAccessible(page, 'page versions');
 
+    await page.getByRole('tab', { name: 'Languages' }).click();
+    await page.getByRole('button', { name: 'Add the de version' }).click();
+    await page.getByText('The de version of About created as a draft with the same content').waitFor();
+    await heading(page, 'About').waitFor();
+    await page.getByRole('tab', { name: 'Languages' }).click();
+    await page.getByRole('link', { name: 'About', exact: true }).waitFor();
+    await expectAccessible(page, 'page languages');
+    const german = (await p.t.call('GET', `/cms-one/pages/${pageId}/translations`, admin)).json() as Array<{
+      id: string;
+      locale: string;
+      path: string;
+      published: boolean;
+    }>;
+    expect(german.map((t) => [t.locale, t.path, t.published])).to.deep.equal([
+      ['de', '/about-us', false],
+      ['en', '/about-us', true],
+    ]);
+    await page.getByRole('link', { name: 'About', exact: true }).click();
+    await page.waitForURL(new RegExp(`/admin/pages/${pageId}`));
+
     // The list's filters live in the URL; the back button walks through them.
     await page.getByRole('link', { name: `Pages of Shop ${root}` }).click();
     await heading(page, `Shop ${root}: Pages`).waitFor();
     await page.getByRole('combobox', { name: 'Status' }).click();
     await page.getByRole('option', { name: 'Drafts' }).click();
-    await page.getByText('No pages match').waitFor();
+    const table = page.getByRole('table', { name: 'Pages' });
+    const languages = () => table.locator('tbody tr td:nth-child(3)').allTextContents();
+    await eventually(async () => expect(await languages()).to.deep.equal(['de']), { timeoutMs: 10_000 });
     expect(new URL(page.url()).searchParams.get('published')).to.equal('no');
     await page.getByRole('combobox', { name: 'Status' }).click();
     await page.getByRole('option', { name: 'Published' }).click();
-    await page.getByRole('link', { name: 'About', exact: true }).waitFor();
-    await page.goBack();
+    await eventually(async () => expect(await languages()).to.deep.equal(['en']), { timeoutMs: 10_000 });
+    await page.getByRole('textbox', { name: 'Title or path' }).fill('nothing-like-this');
     await page.getByText('No pages match').waitFor();
+    await page.waitForURL(/q=nothing-like-this/);
+    await page.goBack();
+    await eventually(async () => expect(await languages()).to.deep.equal(['en']), { timeoutMs: 10_000 });
+    await page.goBack();
+    await eventually(async () => expect(await languages()).to.deep.equal(['de']), { timeoutMs: 10_000 });
+    expect(new URL(page.url()).searchParams.get('published')).to.equal('no');
     await expectAccessible(page, 'filtered page list');
     // Chromium logs the one refused save (the reserved root path); nothing else failed.
     expect(appErrors(errors)).to.deep.equal([
@@ -387,7 +415,7 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     await page.goto(`/admin/websites/${site.id}/pages`);
     await page.getByRole('link', { name: 'Readable' }).waitFor();
     expect(await page.getByRole('button', { name: 'New page' }).count()).to.equal(0);
-    expect(await page.getByRole('link', { name: /in the editor/ }).count()).to.equal(0);
+    expect(await page.getByRole('link', { name: /Open in editor/ }).count()).to.equal(0);
     await page.goto(`/admin/pages/${created.id}`);
     await heading(page, 'Readable').waitFor();
     await settled(page);
