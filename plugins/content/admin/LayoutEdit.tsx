@@ -68,7 +68,7 @@ function LayoutForm({ layout, site, canEdit }: { layout: Layout; site: Website; 
       }}
     >
       <Stack>
-        <Group grow align="flex-start" wrap="wrap">
+        <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
           <TextInput
             label="Name"
             required

@@ -114,7 +114,7 @@ function DetailsForm({ page, site, canEdit }: { page: Page; site: Website; canEd
       })}
     >
       <Stack>
-        <Group grow align="flex-start" wrap="wrap">
+        <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
           <TextInput label="Title" required readOnly={!canEdit} miw={220} {...form.getInputProps('title')} />
           <TextInput
             label="Path"
@@ -125,7 +125,7 @@ function DetailsForm({ page, site, canEdit }: { page: Page; site: Website; canEd
             {...form.getInputProps('path')}
           />
         </Group>
-        <Group grow align="flex-start" wrap="wrap">
+        <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
           <Select
             label="Language"
             data={site.locales.includes(page.locale) ? site.locales : [...site.locales, page.locale]}

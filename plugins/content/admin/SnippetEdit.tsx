@@ -75,7 +75,7 @@ function SnippetForm({ snippet, canEdit }: { snippet: Snippet; canEdit: boolean 
       }}
     >
       <Stack>
-        <Group grow align="flex-start" wrap="wrap">
+        <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
           <TextInput
             label="Name"
             required

@@ -57,7 +57,7 @@ function TemplateForm({ template, canEdit }: { template: Template; canEdit: bool
       }}
     >
       <Stack>
-        <Group grow align="flex-start" wrap="wrap">
+        <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
           <TextInput
             label="Name"
             required

@@ -74,7 +74,7 @@ function GeneralForm({ site, canEdit }: { site: Website; canEdit: boolean }) {
       })}
     >
       <Stack>
-        <Group grow align="flex-start" wrap="wrap">
+        <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
           <TextInput label="Name" required readOnly={!canEdit} miw={220} {...form.getInputProps('name')} />
           <TextInput
             label="Root path"
@@ -175,11 +175,11 @@ function UploadForm({ site, settings, canEdit }: { site: Website; settings: Uplo
         />
         <TagsInput
           label="Allowed file types"
-          description="Extensions whose content can be checked (pdf, png, jpg, …); html, svg and programs are refused"
+          description="Types whose content can be checked (image/png, application/pdf, …); HTML, SVG and programs are refused"
           readOnly={!canEdit}
           {...form.getInputProps('allowedTypes')}
         />
-        <Group grow align="flex-start" wrap="wrap">
+        <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
           <NumberInput
             label="Largest file (MB)"
             min={0.001}
@@ -204,7 +204,7 @@ function UploadForm({ site, settings, canEdit }: { site: Website; settings: Uplo
             {...form.getInputProps('dailyMb')}
           />
         </Group>
-        <Group grow align="flex-start" wrap="wrap">
+        <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
           <TextInput label="Target folder" readOnly={!canEdit} miw={200} {...form.getInputProps('folder')} />
           <Select
             label="Folder visibility"
@@ -371,7 +371,7 @@ function PwaForm({ site, canEdit }: { site: Website; canEdit: boolean }) {
             : 'Not generated yet.'}{' '}
           Colours left empty come from the active theme (primary, background).
         </Text>
-        <Group grow align="flex-start" wrap="wrap">
+        <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
           <TextInput
             label="Short name"
             maxLength={30}
@@ -388,7 +388,7 @@ function PwaForm({ site, canEdit }: { site: Website; canEdit: boolean }) {
             {...form.getInputProps('display')}
           />
         </Group>
-        <Group grow align="flex-start" wrap="wrap">
+        <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
           <TextInput
             label="Theme colour"
             placeholder="#1c7ed6"

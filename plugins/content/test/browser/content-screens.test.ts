@@ -346,13 +346,18 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     ]);
   });
 
-  it('says what deleting a website removes, then removes it; the lists pass axe at 390 px', async () => {
+  it('says what deleting a website removes, then removes it; the screens pass axe at 390 px', async () => {
     const root = `gone${stamp()}`;
     const site = (
       await p.t.call('POST', '/cms-one/websites', admin, { name: `Gone ${root}`, rootPath: `/${root}` })
     ).json();
+    const pageIds: string[] = [];
     for (const path of ['/a', '/b'])
-      await p.t.call('POST', '/cms-one/pages', admin, { websiteId: site.id, locale: 'en', path, title: path });
+      pageIds.push(
+        (
+          await p.t.call('POST', '/cms-one/pages', admin, { websiteId: site.id, locale: 'en', path, title: path })
+        ).json().id,
+      );
     await p.t.call('POST', '/cms-one/website-paths', admin, { websiteId: site.id, label: 'Home', path: '/' });
     const { page, context, errors } = await p.page('phone');
     await signInAs(p, context, admin);
@@ -360,7 +365,15 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     await heading(page, `Gone ${root}: Pages`).waitFor();
     await page.getByRole('link', { name: '/b', exact: true }).waitFor();
     await expectAccessible(page, 'page list at 390 px');
-    for (const path of ['/admin/snippets', '/admin/themes', '/admin/templates', `/admin/websites/${site.id}/layouts`]) {
+    for (const path of [
+      '/admin/snippets',
+      '/admin/themes',
+      '/admin/templates',
+      '/admin/content-settings',
+      `/admin/websites/${site.id}/layouts`,
+      `/admin/websites/${site.id}/menu`,
+      `/admin/pages/${pageIds[0]}`,
+    ]) {
       await page.goto(path);
       await page.getByRole('heading', { level: 1 }).waitFor();
       await settled(page);
