@@ -46,10 +46,13 @@ const KINDS = [
   { value: 'app', label: 'App screen (mobile generator)' },
 ];
 
+/** A stored text field, or empty when it is absent (SEO fields are optional). */
+const text = (v: unknown) => (typeof v === 'string' ? v : '');
+
 function usePageQuery(id: string) {
   return useQuery({
     queryKey: keys.page(id),
-    queryFn: async () => unwrap<unknown>(await api.GET('/cms-one/pages/{id}', { params: { path: { id } } })) as Page,
+    queryFn: async () => unwrap(await api.GET('/cms-one/pages/{id}', { params: { path: { id } } })),
   });
 }
 
@@ -62,9 +65,9 @@ function DetailsForm({ page, site, canEdit }: { page: Page; site: Website; canEd
     locale: page.locale,
     kind: page.kind ?? 'page',
     dataClass: page.dataClass ?? '',
-    seoTitle: page.seo?.title ?? '',
-    seoDescription: page.seo?.description ?? '',
-    canonical: page.seo?.canonical ?? '',
+    seoTitle: text(page.seo.title),
+    seoDescription: text(page.seo.description),
+    canonical: text(page.seo.canonical),
     inSitemap: page.inSitemap,
     indexable: page.indexable,
   };
@@ -91,7 +94,7 @@ function DetailsForm({ page, site, canEdit }: { page: Page; site: Website; canEd
           v.seoDescription !== initial.seoDescription ||
           v.canonical !== initial.canonical
         ) {
-          const { title: _t, description: _d, canonical: _c, ...rest } = page.seo ?? {};
+          const { title: _t, description: _d, canonical: _c, ...rest } = page.seo;
           body.seo = {
             ...rest,
             ...(v.seoTitle ? { title: v.seoTitle } : {}),
@@ -101,9 +104,9 @@ function DetailsForm({ page, site, canEdit }: { page: Page; site: Website; canEd
         }
         if (Object.keys(body).length === 0) return showSaved('Nothing changed');
         try {
-          const saved = unwrap<unknown>(
+          const saved = unwrap(
             await api.PATCH('/cms-one/pages/{id}', { params: { path: { id: page.id } }, body: body as never }),
-          ) as Page;
+          );
           client.setQueryData(keys.page(page.id), { ...page, ...saved });
           showSaved(`${saved.title} saved`);
           await client.invalidateQueries({ queryKey: keys.pages(page.websiteId) });
@@ -196,10 +199,7 @@ function Versions({ page, canEdit }: { page: Page; canEdit: boolean }) {
   const client = useQueryClient();
   const versions = useQuery({
     queryKey: [...keys.page(page.id), 'versions'],
-    queryFn: async () =>
-      unwrap<unknown>(
-        await api.GET('/cms-one/pages/{id}/versions', { params: { path: { id: page.id } } }),
-      ) as Version[],
+    queryFn: async () => unwrap(await api.GET('/cms-one/pages/{id}/versions', { params: { path: { id: page.id } } })),
   });
   const restore = (v: Version) =>
     modals.openConfirmModal({
@@ -213,11 +213,11 @@ function Versions({ page, canEdit }: { page: Page; canEdit: boolean }) {
       labels: { confirm: 'Restore', cancel: 'Cancel' },
       onConfirm: async () => {
         try {
-          const saved = unwrap<unknown>(
+          const saved = unwrap(
             await api.POST('/cms-one/pages/{id}/versions/{versionId}/restore', {
               params: { path: { id: page.id, versionId: v.id } },
             }),
-          ) as Page;
+          );
           showSaved(`Version of ${shortDate(v.createdAt)} restored`);
           client.setQueryData(keys.page(page.id), saved);
           await client.invalidateQueries({ queryKey: keys.page(page.id) });
@@ -276,13 +276,11 @@ function Languages({ page, site, canEdit }: { page: Page; site: Website; canEdit
   const translations = useQuery({
     queryKey: [...keys.page(page.id), 'translations'],
     queryFn: async () =>
-      unwrap<unknown>(
-        await api.GET('/cms-one/pages/{id}/translations', { params: { path: { id: page.id } } }),
-      ) as Page[],
+      unwrap(await api.GET('/cms-one/pages/{id}/translations', { params: { path: { id: page.id } } })),
   });
   const add = async (locale: string) => {
     try {
-      const created = unwrap<unknown>(
+      const created = unwrap(
         await api.POST('/cms-one/pages', {
           body: {
             websiteId: site.id,
@@ -293,7 +291,7 @@ function Languages({ page, site, canEdit }: { page: Page; site: Website; canEdit
             ...(page.content !== undefined ? { content: page.content } : {}),
           },
         }),
-      ) as Page;
+      );
       showSaved(`The ${locale} version of ${page.title} created as a draft with the same content`);
       await client.invalidateQueries({ queryKey: keys.pages(site.id) });
       await client.invalidateQueries({ queryKey: [...keys.page(page.id), 'translations'] });
@@ -351,12 +349,12 @@ function PublishButton({ page }: { page: Page }) {
   const client = useQueryClient();
   const toggle = async () => {
     try {
-      const saved = unwrap<unknown>(
+      const saved = unwrap(
         await api.PATCH('/cms-one/pages/{id}', {
           params: { path: { id: page.id } },
           body: { published: !page.published },
         }),
-      ) as Page;
+      );
       client.setQueryData(keys.page(page.id), { ...page, ...saved });
       showSaved(saved.published ? `${saved.title} published` : `${saved.title} unpublished`);
       await client.invalidateQueries({ queryKey: keys.pages(page.websiteId) });

@@ -30,11 +30,11 @@ function NewPage({ site, onClose }: { site: Website; onClose: () => void }) {
     <form
       onSubmit={form.onSubmit(async (v) => {
         try {
-          const page = unwrap<unknown>(
+          const page = unwrap(
             await api.POST('/cms-one/pages', {
               body: { websiteId: site.id, title: v.title.trim(), path: v.path.trim(), locale: v.locale },
             }),
-          ) as Page;
+          );
           showSaved(`Page ${page.title} created`);
           await client.invalidateQueries({ queryKey: keys.pages(site.id) });
           onClose();

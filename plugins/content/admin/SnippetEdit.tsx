@@ -47,12 +47,12 @@ function SnippetForm({ snippet, canEdit }: { snippet: Snippet; canEdit: boolean 
     setErrors({});
     setBusy(true);
     try {
-      const saved = unwrap<unknown>(
+      const saved = unwrap(
         await api.PATCH('/cms-one/snippets/{id}', {
           params: { path: { id: snippet.id } },
           body: { name: name.trim(), websiteId: websiteId || null, content: tree.value },
         }),
-      ) as Snippet;
+      );
       client.setQueryData(keys.snippet(snippet.id), saved);
       showSaved(`${saved.name} saved`);
       await client.invalidateQueries({ queryKey: keys.snippets });
@@ -159,9 +159,7 @@ function Versions({ snippet }: { snippet: Snippet }) {
   const versions = useQuery({
     queryKey: [...keys.snippet(snippet.id), 'versions', snippet.updatedAt],
     queryFn: async () =>
-      unwrap<unknown>(
-        await api.GET('/cms-one/snippets/{id}/versions', { params: { path: { id: snippet.id } } }),
-      ) as Version[],
+      unwrap(await api.GET('/cms-one/snippets/{id}/versions', { params: { path: { id: snippet.id } } })),
   });
   return (
     <QueryState query={versions}>
@@ -300,8 +298,7 @@ export default function SnippetEdit() {
   const { id = '' } = useParams();
   const snippet = useQuery({
     queryKey: keys.snippet(id),
-    queryFn: async () =>
-      unwrap<unknown>(await api.GET('/cms-one/snippets/{id}', { params: { path: { id } } })) as Snippet,
+    queryFn: async () => unwrap(await api.GET('/cms-one/snippets/{id}', { params: { path: { id } } })),
   });
   return <QueryState query={snippet}>{(s) => <SnippetScreen snippet={s} />}</QueryState>;
 }

@@ -30,9 +30,9 @@ function NewSnippet({ onClose }: { onClose: () => void }) {
     <form
       onSubmit={form.onSubmit(async (v) => {
         try {
-          const snippet = unwrap<unknown>(
+          const snippet = unwrap(
             await api.POST('/cms-one/snippets', { body: { name: v.name.trim(), websiteId: v.websiteId || null } }),
-          ) as Snippet;
+          );
           showSaved(`Snippet ${snippet.name} created`);
           await client.invalidateQueries({ queryKey: keys.snippets });
           onClose();
@@ -115,9 +115,7 @@ export default function SnippetList() {
               queryKey: keys.snippets,
               staleTime: 5_000,
               queryFn: async () =>
-                unwrap<unknown>(
-                  await api.GET('/cms-one/snippets', { params: { query: { limit: LIST_MAX, offset: 0 } } }),
-                ) as Snippet[],
+                unwrap(await api.GET('/cms-one/snippets', { params: { query: { limit: LIST_MAX, offset: 0 } } })),
             }),
             client.ensureQueryData({
               queryKey: keys.websites,

@@ -122,14 +122,14 @@ function ThemeForm({ theme, canEdit }: { theme: Theme; canEdit: boolean }) {
     setError(undefined);
     const body = { name: name.trim(), colors: record(colors), fonts: record(fonts), customStyles: css };
     try {
-      const saved = unwrap<unknown>(
+      const saved = unwrap(
         theme.websiteId
           ? await api.PUT('/cms-one/websites/{id}/themes/{themeId}', {
               params: { path: { id: theme.websiteId, themeId: theme.id } },
               body,
             })
           : await api.PUT('/cms-one/themes/{id}', { params: { path: { id: theme.id } }, body }),
-      ) as Theme;
+      );
       await client.invalidateQueries({ queryKey: keys.themes(theme.websiteId) });
       showSaved(`${saved.name} saved`);
     } catch (err) {
@@ -317,7 +317,7 @@ function WebsiteTheme({ websiteId, themeId }: { websiteId: string; themeId: stri
 function GlobalTheme({ id }: { id: string }) {
   const theme = useQuery({
     queryKey: [...keys.themes(null), id],
-    queryFn: async () => unwrap<unknown>(await api.GET('/cms-one/themes/{id}', { params: { path: { id } } })) as Theme,
+    queryFn: async () => unwrap(await api.GET('/cms-one/themes/{id}', { params: { path: { id } } })),
   });
   return <QueryState query={theme}>{(t) => <ThemeScreen theme={t} />}</QueryState>;
 }

@@ -41,11 +41,11 @@ function NewTheme({ websiteId, onClose }: { websiteId: string | null; onClose: (
       onSubmit={form.onSubmit(async (v) => {
         const body = { name: v.name.trim() };
         try {
-          const theme = unwrap<unknown>(
+          const theme = unwrap(
             websiteId
               ? await api.POST('/cms-one/websites/{id}/themes', { params: { path: { id: websiteId } }, body })
               : await api.POST('/cms-one/themes', { body }),
-          ) as Theme;
+          );
           showSaved(`Theme ${theme.name} created`);
           await client.invalidateQueries({ queryKey: keys.themes(websiteId) });
           onClose();

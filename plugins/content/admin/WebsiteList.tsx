@@ -30,11 +30,11 @@ function NewWebsite({ onClose }: { onClose: () => void }) {
     <form
       onSubmit={form.onSubmit(async (v) => {
         try {
-          const site = unwrap<unknown>(
+          const site = unwrap(
             await api.POST('/cms-one/websites', {
               body: { name: v.name.trim(), rootPath: v.rootPath.trim(), locales: v.locales },
             }),
-          ) as Website;
+          );
           showSaved(`Website ${site.name} created`);
           await client.invalidateQueries({ queryKey: KEY });
           onClose();
@@ -93,7 +93,7 @@ export default function WebsiteList() {
         defaultSort={{ column: 'name', direction: 'asc' }}
         filters={[{ name: 'q', label: 'Name, root path or domain', type: 'text' }]}
         fetchPage={async (q) => {
-          const sites = unwrap<unknown>(await api.GET('/cms-one/websites')) as Website[];
+          const sites = unwrap(await api.GET('/cms-one/websites'));
           const rows = sites.map((w) => ({ ...w, domainList: w.domains.join(', ') }));
           return pageInBrowser(rows, q, { text: ['name', 'rootPath', 'domainList'] });
         }}

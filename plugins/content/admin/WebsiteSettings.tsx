@@ -61,9 +61,7 @@ function GeneralForm({ site, canEdit }: { site: Website; canEdit: boolean }) {
         );
         if (Object.keys(body).length === 0) return showSaved('Nothing changed');
         try {
-          const saved = unwrap<unknown>(
-            await api.PATCH('/cms-one/websites/{id}', { params: { path: { id: site.id } }, body }),
-          ) as Website;
+          const saved = unwrap(await api.PATCH('/cms-one/websites/{id}', { params: { path: { id: site.id } }, body }));
           client.setQueryData(keys.website(site.id), saved);
           form.resetDirty(v);
           showSaved(`${saved.name} saved`);

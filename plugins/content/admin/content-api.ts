@@ -1,69 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
+import { api, type paths, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
+
+/** The JSON body of an answer in the generated API types. */
+type Json<T> = T extends { content: { 'application/json': infer J } } ? J : never;
 
 /**
- * The content plugin's records as the dashboard sees them. The `/cms-one` routes declare no answer
- * schema, so the shapes are written here from the DTOs the routes answer with (services/*.ts, `to…Dto`).
+ * The content plugin's records as the dashboard sees them: websites, pages, versions, snippets and
+ * themes are typed by the routes' answer schemas (`/openapi.json`); the others are written here from
+ * the DTOs their routes answer with (services/*.ts, `to…Dto`), as those routes declare no answer schema.
  */
-
-export interface Website {
-  id: string;
-  name: string;
-  rootPath: string;
-  locales: string[];
-  settings: Record<string, unknown>;
-  theme: string | null;
-  domains: string[];
-  kind: string;
-  siteKey: { set: boolean };
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Seo {
-  title?: string;
-  description?: string;
-  canonical?: string;
-}
-
-/** A page as the list answers it (no content tree); `GET /cms-one/pages/:id` adds `content`. */
-export interface Page {
-  id: string;
-  websiteId: string;
-  locale: string;
-  translationGroupId: string;
-  path: string;
-  dynamic: boolean;
-  dataClass: string | null;
-  title: string;
-  content?: unknown;
-  seo: Seo;
-  inSitemap: boolean;
-  indexable: boolean;
-  published: boolean;
-  publishedAt: string | null;
-  kind: 'app' | 'page' | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Version {
-  id: string;
-  title: string | null;
-  createdBy: string | null;
-  createdAt: string;
-}
-
-export interface Snippet {
-  id: string;
-  name: string;
-  websiteId: string | null;
-  content?: unknown;
-  locked: boolean;
-  thumbnail: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Website = Json<paths['/cms-one/websites/{id}']['get']['responses'][200]>;
+/** A page; the list leaves `content` out. */
+export type Page = Json<paths['/cms-one/pages/{id}']['get']['responses'][200]>;
+export type Version = Json<paths['/cms-one/pages/{id}/versions']['get']['responses'][200]>[number];
+export type Snippet = Json<paths['/cms-one/snippets/{id}']['get']['responses'][200]>;
+export type Theme = Json<paths['/cms-one/themes/{id}']['get']['responses'][200]>;
 
 export interface Template {
   id: string;
@@ -78,18 +29,6 @@ export interface Kit {
   id: string;
   name: string;
   templateIds: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Theme {
-  id: string;
-  websiteId: string | null;
-  name: string;
-  colors: Record<string, string>;
-  fonts: Record<string, string>;
-  customStyles: string;
-  isDefault: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -141,7 +80,7 @@ export const keys = {
 export function useWebsites() {
   return useQuery({
     queryKey: keys.websites,
-    queryFn: async () => unwrap<unknown>(await api.GET('/cms-one/websites')) as Website[],
+    queryFn: async () => unwrap(await api.GET('/cms-one/websites')),
   });
 }
 
@@ -149,16 +88,13 @@ export function useWebsites() {
 export function useWebsite(id: string) {
   return useQuery({
     queryKey: keys.website(id),
-    queryFn: async () =>
-      unwrap<unknown>(await api.GET('/cms-one/websites/{id}', { params: { path: { id } } })) as Website,
+    queryFn: async () => unwrap(await api.GET('/cms-one/websites/{id}', { params: { path: { id } } })),
   });
 }
 
 /** A website's pages, up to `LIST_MAX` (`GET /cms-one/pages?websiteId=`). */
 export async function pagesOf(websiteId: string): Promise<Page[]> {
-  return unwrap<unknown>(
-    await api.GET('/cms-one/pages', { params: { query: { websiteId, limit: LIST_MAX, offset: 0 } } }),
-  ) as Page[];
+  return unwrap(await api.GET('/cms-one/pages', { params: { query: { websiteId, limit: LIST_MAX, offset: 0 } } }));
 }
 
 export function usePages(websiteId: string) {
@@ -181,9 +117,9 @@ export function useThemes(websiteId: string | null) {
   return useQuery({
     queryKey: keys.themes(websiteId),
     queryFn: async () =>
-      (websiteId
-        ? unwrap<unknown>(await api.GET('/cms-one/websites/{id}/themes', { params: { path: { id: websiteId } } }))
-        : unwrap<unknown>(await api.GET('/cms-one/themes'))) as Theme[],
+      websiteId
+        ? unwrap(await api.GET('/cms-one/websites/{id}/themes', { params: { path: { id: websiteId } } }))
+        : unwrap(await api.GET('/cms-one/themes')),
   });
 }
 

@@ -1,0 +1,81 @@
+import { Type } from '@sinclair/typebox';
+
+/**
+ * Answer schemas of the `/cms-one` routes: they document what each route returns in /openapi.json,
+ * so the dashboard's generated client is typed by them. Timestamps leave the services as `Date` and
+ * are written as ISO 8601 strings.
+ */
+const Timestamp = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' });
+const NullableTimestamp = Type.Unsafe<Date | string | null>({ type: 'string', format: 'date-time', nullable: true });
+const NullableString = Type.Unsafe<string | null>({ type: 'string', nullable: true });
+/** A node tree or any JSON value, written as it is. */
+const Json = Type.Unknown();
+const JsonRecord = Type.Record(Type.String(), Json);
+
+export const WebsiteAnswer = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  rootPath: Type.String(),
+  locales: Type.Array(Type.String()),
+  settings: JsonRecord,
+  theme: NullableString,
+  domains: Type.Array(Type.String()),
+  kind: Type.String(),
+  siteKey: Type.Object({ set: Type.Boolean() }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+/** A page; `content` and `thumbnail` only where one page is answered. */
+export const PageAnswer = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  websiteId: Type.String({ format: 'uuid' }),
+  locale: Type.String(),
+  translationGroupId: Type.String({ format: 'uuid' }),
+  path: Type.String(),
+  dynamic: Type.Boolean(),
+  dataClass: NullableString,
+  title: Type.String(),
+  content: Type.Optional(Json),
+  seo: JsonRecord,
+  inSitemap: Type.Boolean(),
+  indexable: Type.Boolean(),
+  published: Type.Boolean(),
+  publishedAt: NullableTimestamp,
+  kind: NullableString,
+  thumbnail: Type.Optional(NullableString),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+/** One prior state of a page or snippet; `content` only where one version is answered. */
+export const VersionAnswer = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  title: NullableString,
+  createdBy: NullableString,
+  createdAt: Timestamp,
+  content: Type.Optional(Json),
+});
+
+export const SnippetAnswer = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  websiteId: NullableString,
+  content: Type.Optional(Json),
+  locked: Type.Boolean(),
+  thumbnail: Type.Optional(NullableString),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const ThemeAnswer = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  websiteId: NullableString,
+  name: Type.String(),
+  colors: Type.Record(Type.String(), Type.String()),
+  fonts: Type.Record(Type.String(), Type.String()),
+  customStyles: Type.String(),
+  isDefault: Type.Boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
