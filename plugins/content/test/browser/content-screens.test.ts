@@ -121,6 +121,8 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     await page.getByRole('tab', { name: 'Languages' }).click();
     await page.getByRole('button', { name: 'Add the de version' }).click();
     await page.getByText('The de version of About created as a draft with the same content').waitFor();
+    // The new language's page opens (same title, another id).
+    await page.waitForURL((url) => url.pathname.startsWith('/admin/pages/') && !url.pathname.endsWith(pageId));
     await heading(page, 'About').waitFor();
     await page.getByRole('tab', { name: 'Languages' }).click();
     await page.getByRole('link', { name: 'About', exact: true }).waitFor();
