@@ -25,18 +25,18 @@ export default function KitEdit() {
   const [adding, setAdding] = useState<string | null>(null);
   const kit = useQuery({
     queryKey: [...keys.kits, id],
-    queryFn: async () => unwrap<unknown>(await api.GET('/cms-one/kits/{id}', { params: { path: { id } } })) as Kit,
+    queryFn: async () => unwrap(await api.GET('/cms-one/kits/{id}', { params: { path: { id } } })),
   });
   const byId = new Map((templates.data ?? []).map((t) => [t.id, t]));
   const append = async (k: Kit) => {
     if (!adding) return;
     try {
-      const saved = unwrap<unknown>(
+      const saved = unwrap(
         await api.POST('/cms-one/kits/{id}/templates', {
           params: { path: { id: k.id } },
           body: { templateId: adding },
         }),
-      ) as Kit;
+      );
       client.setQueryData([...keys.kits, id], saved);
       setAdding(null);
       showSaved(`${byId.get(adding)?.name ?? 'Template'} added to ${k.name}`);

@@ -36,7 +36,7 @@ function LayoutForm({ layout, site, canEdit }: { layout: Layout; site: Website; 
     setErrors({});
     setBusy(true);
     try {
-      const saved = unwrap<unknown>(
+      const saved = unwrap(
         await api.PATCH('/cms-one/websites/{websiteId}/templates/{id}', {
           params: { path: { websiteId: site.id, id: layout.id } },
           body: {
@@ -48,7 +48,7 @@ function LayoutForm({ layout, site, canEdit }: { layout: Layout; site: Website; 
             slots: s.value as Record<string, { className?: string; style?: string }>,
           },
         }),
-      ) as Layout;
+      );
       client.setQueryData([...keys.layouts(site.id), layout.id], saved);
       await client.invalidateQueries({ queryKey: keys.layouts(site.id) });
       showSaved(`${saved.name} saved`);
@@ -141,11 +141,11 @@ export default function LayoutEdit() {
   const layout = useQuery({
     queryKey: [...keys.layouts(id), layoutId],
     queryFn: async () =>
-      unwrap<unknown>(
+      unwrap(
         await api.GET('/cms-one/websites/{websiteId}/templates/{id}', {
           params: { path: { websiteId: id, id: layoutId } },
         }),
-      ) as Layout,
+      ),
   });
   const canEdit = can('websites:edit');
   const remove = async (l: Layout, s: Website) => {

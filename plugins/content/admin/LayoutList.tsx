@@ -29,12 +29,12 @@ function NewLayout({ site, onClose }: { site: Website; onClose: () => void }) {
     <form
       onSubmit={form.onSubmit(async (v) => {
         try {
-          const layout = unwrap<unknown>(
+          const layout = unwrap(
             await api.POST('/cms-one/websites/{websiteId}/templates', {
               params: { path: { websiteId: site.id } },
               body: { name: v.name.trim() },
             }),
-          ) as Layout;
+          );
           showSaved(`Layout ${layout.name} created`);
           await client.invalidateQueries({ queryKey: keys.layouts(site.id) });
           onClose();
@@ -60,9 +60,7 @@ function NewLayout({ site, onClose }: { site: Website; onClose: () => void }) {
 }
 
 async function fetchLayouts(websiteId: string) {
-  return unwrap<unknown>(
-    await api.GET('/cms-one/websites/{websiteId}/templates', { params: { path: { websiteId } } }),
-  ) as Layout[];
+  return unwrap(await api.GET('/cms-one/websites/{websiteId}/templates', { params: { path: { websiteId } } }));
 }
 
 /** `/admin/websites/:id/layouts`: the header, aside, footer and 404 compositions of a website's pages. */

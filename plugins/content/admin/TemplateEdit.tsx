@@ -29,12 +29,12 @@ function TemplateForm({ template, canEdit }: { template: Template; canEdit: bool
     setErrors({});
     setBusy(true);
     try {
-      const saved = unwrap<unknown>(
+      const saved = unwrap(
         await api.PATCH('/cms-one/templates/{id}', {
           params: { path: { id: template.id } },
           body: { name: name.trim(), path: path.trim(), content: tree.value },
         }),
-      ) as Template;
+      );
       client.setQueryData([...keys.templates, template.id], saved);
       await client.invalidateQueries({ queryKey: keys.templates });
       showSaved(`${saved.name} saved`);
@@ -106,8 +106,7 @@ export default function TemplateEdit() {
   const kits = useKits();
   const template = useQuery({
     queryKey: [...keys.templates, id],
-    queryFn: async () =>
-      unwrap<unknown>(await api.GET('/cms-one/templates/{id}', { params: { path: { id } } })) as Template,
+    queryFn: async () => unwrap(await api.GET('/cms-one/templates/{id}', { params: { path: { id } } })),
   });
   const remove = async (t: Template) => {
     const inKits = (kits.data ?? []).filter((k) => k.templateIds.includes(t.id)).map((k) => k.name);

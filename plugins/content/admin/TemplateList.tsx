@@ -27,9 +27,9 @@ function NewTemplate({ onClose }: { onClose: () => void }) {
     <form
       onSubmit={form.onSubmit(async (v) => {
         try {
-          const t = unwrap<unknown>(
+          const t = unwrap(
             await api.POST('/cms-one/templates', { body: { name: v.name.trim(), path: v.path.trim() } }),
-          ) as Template;
+          );
           showSaved(`Template ${t.name} created`);
           await client.invalidateQueries({ queryKey: keys.templates });
           onClose();
@@ -71,7 +71,7 @@ function NewKit({ onClose }: { onClose: () => void }) {
     <form
       onSubmit={form.onSubmit(async (v) => {
         try {
-          const kit = unwrap<unknown>(await api.POST('/cms-one/kits', { body: { name: v.name.trim() } })) as Kit;
+          const kit = unwrap(await api.POST('/cms-one/kits', { body: { name: v.name.trim() } }));
           showSaved(`Kit ${kit.name} created`);
           await client.invalidateQueries({ queryKey: keys.kits });
           onClose();
@@ -97,11 +97,9 @@ function NewKit({ onClose }: { onClose: () => void }) {
 }
 
 const fetchTemplates = async () =>
-  unwrap<unknown>(
-    await api.GET('/cms-one/templates', { params: { query: { limit: LIST_MAX, offset: 0 } } }),
-  ) as Template[];
+  unwrap(await api.GET('/cms-one/templates', { params: { query: { limit: LIST_MAX, offset: 0 } } }));
 const fetchKits = async () =>
-  unwrap<unknown>(await api.GET('/cms-one/kits', { params: { query: { limit: LIST_MAX, offset: 0 } } })) as Kit[];
+  unwrap(await api.GET('/cms-one/kits', { params: { query: { limit: LIST_MAX, offset: 0 } } }));
 
 /** `/admin/templates` (and `?tab=kits`): whole-page templates and the kits that group them. */
 export default function TemplateList() {

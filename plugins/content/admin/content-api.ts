@@ -4,57 +4,17 @@ import { api, type paths, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
 /** The JSON body of an answer in the generated API types. */
 type Json<T> = T extends { content: { 'application/json': infer J } } ? J : never;
 
-/**
- * The content plugin's records as the dashboard sees them: websites, pages, versions, snippets and
- * themes are typed by the routes' answer schemas (`/openapi.json`); the others are written here from
- * the DTOs their routes answer with (services/*.ts, `to…Dto`), as those routes declare no answer schema.
- */
+/** The content plugin's records as the dashboard sees them: typed by the routes' answer schemas (`/openapi.json`). */
 export type Website = Json<paths['/cms-one/websites/{id}']['get']['responses'][200]>;
 /** A page; the list leaves `content` out. */
 export type Page = Json<paths['/cms-one/pages/{id}']['get']['responses'][200]>;
 export type Version = Json<paths['/cms-one/pages/{id}/versions']['get']['responses'][200]>[number];
 export type Snippet = Json<paths['/cms-one/snippets/{id}']['get']['responses'][200]>;
 export type Theme = Json<paths['/cms-one/themes/{id}']['get']['responses'][200]>;
-
-export interface Template {
-  id: string;
-  path: string;
-  name: string;
-  content?: unknown;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Kit {
-  id: string;
-  name: string;
-  templateIds: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Layout {
-  id: string;
-  websiteId: string;
-  name: string;
-  regions: Record<string, unknown>;
-  slots: Record<string, { className?: string; style?: string }>;
-  pathPatterns: string[];
-  locale: string | null;
-  isDefault: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface MenuEntry {
-  id: string;
-  websiteId: string;
-  parentId: string | null;
-  label: string;
-  path: string | null;
-  pageId: string | null;
-  position: number;
-}
+export type Template = Json<paths['/cms-one/templates/{id}']['get']['responses'][200]>;
+export type Kit = Json<paths['/cms-one/kits/{id}']['get']['responses'][200]>;
+export type Layout = Json<paths['/cms-one/websites/{websiteId}/templates/{id}']['get']['responses'][200]>;
+export type MenuEntry = Json<paths['/cms-one/website-paths/{id}']['get']['responses'][200]>;
 
 /** The largest page the list routes answer (`limit`'s maximum): lists are filtered in the browser below it. */
 export const LIST_MAX = 1000;
@@ -106,9 +66,7 @@ export function useMenu(websiteId: string) {
   return useQuery({
     queryKey: keys.menu(websiteId),
     queryFn: async () =>
-      unwrap<unknown>(
-        await api.GET('/cms-one/website-paths', { params: { query: { websiteId, limit: 5000, offset: 0 } } }),
-      ) as MenuEntry[],
+      unwrap(await api.GET('/cms-one/website-paths', { params: { query: { websiteId, limit: 5000, offset: 0 } } })),
   });
 }
 
@@ -127,17 +85,14 @@ export function useTemplates() {
   return useQuery({
     queryKey: keys.templates,
     queryFn: async () =>
-      unwrap<unknown>(
-        await api.GET('/cms-one/templates', { params: { query: { limit: LIST_MAX, offset: 0 } } }),
-      ) as Template[],
+      unwrap(await api.GET('/cms-one/templates', { params: { query: { limit: LIST_MAX, offset: 0 } } })),
   });
 }
 
 export function useKits() {
   return useQuery({
     queryKey: keys.kits,
-    queryFn: async () =>
-      unwrap<unknown>(await api.GET('/cms-one/kits', { params: { query: { limit: LIST_MAX, offset: 0 } } })) as Kit[],
+    queryFn: async () => unwrap(await api.GET('/cms-one/kits', { params: { query: { limit: LIST_MAX, offset: 0 } } })),
   });
 }
 

@@ -79,3 +79,49 @@ export const ThemeAnswer = Type.Object({
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
+
+/** A whole-page template; `content` only where one template is answered. */
+export const TemplateAnswer = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  path: Type.String(),
+  name: Type.String(),
+  content: Type.Optional(Json),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const KitAnswer = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  templateIds: Type.Array(Type.String({ format: 'uuid' })),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const LayoutAnswer = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  websiteId: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  regions: JsonRecord,
+  slots: Type.Record(
+    Type.String(),
+    Type.Object({ className: Type.Optional(Type.String()), style: Type.Optional(Type.String()) }),
+  ),
+  pathPatterns: Type.Array(Type.String()),
+  locale: NullableString,
+  isDefault: Type.Boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const WebsitePathAnswer = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  websiteId: Type.String({ format: 'uuid' }),
+  parentId: NullableString,
+  label: Type.String(),
+  path: NullableString,
+  pageId: NullableString,
+  position: Type.Integer(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});

@@ -4365,7 +4365,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * Kits
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query: {
@@ -4383,7 +4386,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            templateIds: string[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -4406,11 +4420,22 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            templateIds: string[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -4427,7 +4452,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * One kit
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -4444,7 +4472,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            templateIds: string[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -4485,7 +4524,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Needs the permission `templates:edit`. */
+        /**
+         * Append a template to a kit
+         * @description Needs the permission `templates:edit`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -4509,7 +4551,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            templateIds: string[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -6124,7 +6177,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * Page templates (without their content)
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query: {
@@ -6142,7 +6198,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            path: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -6166,11 +6234,23 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            path: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -6187,7 +6267,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * One page template with its content
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6204,7 +6287,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            path: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -6258,7 +6353,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            path: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -6459,7 +6566,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * Menu entries, of one website or all
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query: {
@@ -6478,7 +6588,23 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            pageId: string | null;
+                            parentId: string | null;
+                            path: string | null;
+                            position: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -6508,11 +6634,27 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            pageId: string | null;
+                            parentId: string | null;
+                            path: string | null;
+                            position: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -6529,7 +6671,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * One menu entry
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6546,7 +6691,23 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            pageId: string | null;
+                            parentId: string | null;
+                            path: string | null;
+                            position: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -6575,7 +6736,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** @description Needs the permission `menus:edit`. */
+        /**
+         * Change a menu entry
+         * @description Needs the permission `menus:edit`.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -6606,7 +6770,23 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            pageId: string | null;
+                            parentId: string | null;
+                            path: string | null;
+                            position: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -7293,7 +7473,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * A website's layout templates
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -7310,7 +7493,31 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            locale: string | null;
+                            name: string;
+                            pathPatterns: string[];
+                            regions: {
+                                [key: string]: unknown;
+                            };
+                            slots: {
+                                [key: string]: {
+                                    className?: string;
+                                    style?: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -7346,11 +7553,35 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            locale: string | null;
+                            name: string;
+                            pathPatterns: string[];
+                            regions: {
+                                [key: string]: unknown;
+                            };
+                            slots: {
+                                [key: string]: {
+                                    className?: string;
+                                    style?: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -7367,7 +7598,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * One layout template
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -7385,7 +7619,31 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            locale: string | null;
+                            name: string;
+                            pathPatterns: string[];
+                            regions: {
+                                [key: string]: unknown;
+                            };
+                            slots: {
+                                [key: string]: {
+                                    className?: string;
+                                    style?: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -7415,7 +7673,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** @description Needs the permission `websites:edit`. */
+        /**
+         * Change a layout template
+         * @description Needs the permission `websites:edit`.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -7451,7 +7712,31 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            locale: string | null;
+                            name: string;
+                            pathPatterns: string[];
+                            regions: {
+                                [key: string]: unknown;
+                            };
+                            slots: {
+                                [key: string]: {
+                                    className?: string;
+                                    style?: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
