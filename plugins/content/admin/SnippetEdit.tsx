@@ -29,7 +29,7 @@ import {
   unwrap,
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
-import { editorUrl, keys, shortDate, type Snippet, useWebsites, type Version } from './content-api.ts';
+import { editorUrl, keys, shortDate, type Snippet, useWebsites } from './content-api.ts';
 import { parseTree, TreeInput, treeText } from './tree-input.tsx';
 
 function SnippetForm({ snippet, canEdit }: { snippet: Snippet; canEdit: boolean }) {
