@@ -96,7 +96,7 @@ export function useKits() {
   });
 }
 
-/** Where a page of a website is served: `/<root path><page path>` (the first locale), JSON from the public API. */
+/** Where a published page is read: `/<root path><page path>` for the first language, else the public API by language. */
 export function publicPathOf(site: Pick<Website, 'rootPath' | 'locales'>, page: Pick<Page, 'path' | 'locale'>) {
   const path = page.path === '/' ? '' : page.path;
   if (page.locale === site.locales[0]) return `${site.rootPath}${path}`;

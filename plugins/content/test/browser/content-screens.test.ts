@@ -111,7 +111,10 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     const visitor = await p.page();
     const answer = await visitor.page.goto(`/${root}/about-us`);
     expect(answer?.status()).to.equal(200);
-    expect(JSON.parse((await answer?.text()) ?? '{}')).to.include({ id: pageId, title: 'About', path: '/about-us' });
+    // A browser gets the page's HTML document (its SEO title), a client the JSON.
+    expect(await visitor.page.title()).to.equal('About the shop');
+    const json = await p.t.call('GET', `/public/page/${root}/about-us`, null);
+    expect(json.json()).to.include({ id: pageId, title: 'About', path: '/about-us' });
 
     await page.getByRole('tab', { name: 'Versions' }).click();
     expect(new URL(page.url()).searchParams.get('tab')).to.equal('versions');
