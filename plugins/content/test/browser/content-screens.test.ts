@@ -19,6 +19,16 @@ async function settled(page: Page) {
     .catch(() => {});
 }
 
+/** The open dialog once its opening transition has finished (axe would read its fading colours). */
+async function shownDialog(page: Page) {
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  await eventually(async () => expect(await dialog.evaluate((el) => getComputedStyle(el).opacity)).to.equal('1'), {
+    timeoutMs: 5_000,
+  });
+  return dialog;
+}
+
 /** Types a value into a tags input and commits it. */
 async function addTag(page: Page, label: string, value: string) {
   const input = page.getByRole('combobox', { name: label });
@@ -48,6 +58,7 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel(/^Name/).fill(`Shop ${root}`);
     await dialog.getByLabel(/^Root path/).fill(`/${root}`);
+    await shownDialog(page);
     await expectAccessible(page, 'new website dialog');
     await dialog.getByRole('button', { name: 'Create website' }).click();
 
@@ -392,7 +403,7 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
       `Deleting removes the website Gone ${root} (/${root}), its 2 pages (all languages, with their version history), 0 layout templates, 1 menu entry and 0 website themes. Snippets assigned to it and uploaded assets stay.`,
     );
     await page.getByRole('button', { name: 'Delete the website' }).click();
-    const confirm = page.getByRole('dialog');
+    const confirm = await shownDialog(page);
     await confirm.getByText(/This removes: the website/).waitFor();
     await expectAccessible(page, 'delete website dialog at 390 px');
     await confirm.getByRole('button', { name: 'Delete the website' }).click();
