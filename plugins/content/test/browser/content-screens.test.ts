@@ -19,13 +19,22 @@ async function settled(page: Page) {
     .catch(() => {});
 }
 
+/** The part of the page's window the checks below use (this project's types have no DOM). */
+type BrowserWindow = { getComputedStyle(element: unknown): { opacity: string } };
+
 /** The open dialog once its opening transition has finished (axe would read its fading colours). */
 async function shownDialog(page: Page) {
   const dialog = page.getByRole('dialog');
   await dialog.waitFor();
-  await eventually(async () => expect(await dialog.evaluate((el) => getComputedStyle(el).opacity)).to.equal('1'), {
-    timeoutMs: 5_000,
-  });
+  await eventually(
+    async () =>
+      expect(
+        await dialog.evaluate((el) => (globalThis as unknown as BrowserWindow).getComputedStyle(el).opacity),
+      ).to.equal('1'),
+    {
+      timeoutMs: 5_000,
+    },
+  );
   return dialog;
 }
 
