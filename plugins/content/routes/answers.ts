@@ -12,20 +12,6 @@ const NullableString = Type.Unsafe<string | null>({ type: 'string', nullable: tr
 const Json = Type.Unknown();
 const JsonRecord = Type.Record(Type.String(), Json);
 
-export const WebsiteAnswer = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  name: Type.String(),
-  rootPath: Type.String(),
-  locales: Type.Array(Type.String()),
-  settings: JsonRecord,
-  theme: NullableString,
-  domains: Type.Array(Type.String()),
-  kind: Type.String(),
-  siteKey: Type.Object({ set: Type.Boolean() }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
-
 /** A page; `content` and `thumbnail` only where one page is answered. */
 export const PageAnswer = Type.Object({
   id: Type.String({ format: 'uuid' }),

@@ -4598,7 +4598,36 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            dataClass: string | null;
+                            dynamic: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            indexable: boolean;
+                            inSitemap: boolean;
+                            kind: string | null;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            thumbnail?: string | null;
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -4640,11 +4669,40 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            dataClass: string | null;
+                            dynamic: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            indexable: boolean;
+                            inSitemap: boolean;
+                            kind: string | null;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            thumbnail?: string | null;
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -4678,7 +4736,36 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            dataClass: string | null;
+                            dynamic: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            indexable: boolean;
+                            inSitemap: boolean;
+                            kind: string | null;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            thumbnail?: string | null;
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -4752,7 +4839,36 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            dataClass: string | null;
+                            dynamic: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            indexable: boolean;
+                            inSitemap: boolean;
+                            kind: string | null;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            thumbnail?: string | null;
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -4955,7 +5071,36 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            dataClass: string | null;
+                            dynamic: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            indexable: boolean;
+                            inSitemap: boolean;
+                            kind: string | null;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            thumbnail?: string | null;
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -4991,7 +5136,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            title: string | null;
+                        }[];
+                    };
                 };
             };
         };
@@ -5108,7 +5263,36 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            dataClass: string | null;
+                            dynamic: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            indexable: boolean;
+                            inSitemap: boolean;
+                            kind: string | null;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            thumbnail?: string | null;
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -5790,7 +5974,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            locked: boolean;
+                            name: string;
+                            thumbnail?: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        }[];
+                    };
                 };
             };
         };
@@ -5815,11 +6013,25 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            locked: boolean;
+                            name: string;
+                            thumbnail?: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -5853,7 +6065,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            locked: boolean;
+                            name: string;
+                            thumbnail?: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -5913,7 +6139,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            locked: boolean;
+                            name: string;
+                            thumbnail?: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -6121,7 +6361,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            title: string | null;
+                        }[];
+                    };
                 };
             };
         };
@@ -6378,7 +6628,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * The global theme catalog
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6393,12 +6646,34 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        }[];
+                    };
                 };
             };
         };
         put?: never;
-        /** @description Needs the permission `themes:edit`. */
+        /**
+         * Create a global theme
+         * @description Needs the permission `themes:edit`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -6422,11 +6697,30 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -6443,7 +6737,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * One global theme
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6460,11 +6757,33 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
-        /** @description Needs the permission `themes:edit`. */
+        /**
+         * Change a global theme
+         * @description Needs the permission `themes:edit`.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -6494,7 +6813,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -6532,7 +6870,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * Every website's themes
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6547,7 +6888,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        }[];
+                    };
                 };
             };
         };
@@ -7264,7 +7624,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * A website's own themes
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -7281,12 +7644,34 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        }[];
+                    };
                 };
             };
         };
         put?: never;
-        /** @description Needs the permission `websites:edit`. */
+        /**
+         * Create a website theme
+         * @description Needs the permission `websites:edit`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -7312,11 +7697,30 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -7334,7 +7738,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** @description Needs the permission `websites:edit`. */
+        /**
+         * Change a website theme
+         * @description Needs the permission `websites:edit`.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -7365,7 +7772,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -12767,7 +13193,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            locked: boolean;
+                            name: string;
+                            thumbnail?: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        }[];
+                    };
                 };
             };
         };
@@ -12792,11 +13232,25 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            locked: boolean;
+                            name: string;
+                            thumbnail?: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
