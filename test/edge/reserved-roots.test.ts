@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { EDGE_TABLE } from '../../edge/routes.ts';
 import { definePlugin } from '../../kernel/index.ts';
+import { DASHBOARD_ENTRY_PATHS, DASHBOARD_SCREENS_PREFIX } from '../../plugins/admin-ui/dashboard-routes.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
 
 /**
@@ -43,6 +44,25 @@ describe('edge: website root paths never take a path the proxy or the host route
       expect(res.statusCode, root).to.equal(400);
       expect(res.json().field, root).to.equal('rootPath');
     }
+  });
+
+  it("refuses the dashboard's own paths (answered by a catch-all, so never among the mounted roots), on create and change", async () => {
+    const roots = [...DASHBOARD_ENTRY_PATHS, DASHBOARD_SCREENS_PREFIX].filter((p) => p !== '/');
+    expect(roots).to.include('/admin');
+    for (const root of roots) {
+      const res = await tryRoot(root);
+      expect(res.statusCode, root).to.equal(400);
+      expect(res.json().field, root).to.equal('rootPath');
+    }
+    const site = (await tryRoot('/zz-dashboard-neighbour')).json();
+    const change = await t.inject({
+      method: 'PATCH',
+      url: `/cms-one/websites/${site.id}`,
+      headers: { cookie },
+      payload: { rootPath: '/admin' },
+    });
+    expect(change.statusCode).to.equal(400);
+    expect(change.json().field).to.equal('rootPath');
   });
 
   it('refuses the first segment of a route the process mounts, and accepts a free one', async () => {

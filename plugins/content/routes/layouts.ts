@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { toLayoutDto } from '../services/layouts.ts';
+import { LayoutAnswer } from './answers.ts';
 import { Id, IdParams, Locale, Name, Tree } from './schemas.ts';
 
 const Slot = Type.Object(
@@ -34,8 +35,18 @@ export function layoutRoutes(app: App, s: ContentServices): void {
   const tags = ['layouts'];
   const base = '/cms-one/websites/:websiteId/templates';
 
-  app.get(base, { config: read, schema: { tags, params: Type.Object({ websiteId: Id }) } }, async (request) =>
-    (await s.layouts.list(request.params.websiteId)).map(toLayoutDto),
+  app.get(
+    base,
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "A website's layout templates",
+        params: Type.Object({ websiteId: Id }),
+        response: { 200: Type.Array(LayoutAnswer) },
+      },
+    },
+    async (request) => (await s.layouts.list(request.params.websiteId)).map(toLayoutDto),
   );
   app.post(
     base,
@@ -45,19 +56,28 @@ export function layoutRoutes(app: App, s: ContentServices): void {
         tags,
         params: Type.Object({ websiteId: Id }),
         body: Type.Object({ name, ...Type.Partial(Type.Object(rest)).properties }, { additionalProperties: false }),
+        response: { 201: LayoutAnswer },
       },
     },
     async (request, reply) =>
       reply.code(201).send(toLayoutDto(await s.layouts.create(request.params.websiteId, request.body))),
   );
-  app.get(`${base}/:id`, { config: read, schema: { tags, params: Params } }, async (request) =>
-    toLayoutDto(await s.layouts.get(request.params.websiteId, request.params.id)),
+  app.get(
+    `${base}/:id`,
+    { config: read, schema: { tags, summary: 'One layout template', params: Params, response: { 200: LayoutAnswer } } },
+    async (request) => toLayoutDto(await s.layouts.get(request.params.websiteId, request.params.id)),
   );
   app.patch(
     `${base}/:id`,
     {
       config: edit,
-      schema: { tags, params: Params, body: Type.Partial(Type.Object(LayoutFields), { additionalProperties: false }) },
+      schema: {
+        tags,
+        summary: 'Change a layout template',
+        params: Params,
+        body: Type.Partial(Type.Object(LayoutFields), { additionalProperties: false }),
+        response: { 200: LayoutAnswer },
+      },
     },
     async (request) => toLayoutDto(await s.layouts.update(request.params.websiteId, request.params.id, request.body)),
   );

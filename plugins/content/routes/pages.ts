@@ -4,6 +4,7 @@ import type { ContentServices } from '../services/index.ts';
 import { toPageDto } from '../services/pages.ts';
 import { entityTag } from '../services/preconditions.ts';
 import { renderEmailHtml } from '../services/render.ts';
+import { PageAnswer, VersionAnswer } from './answers.ts';
 import { Id, IdParams, ListQuery, Locale, Name, PagePath, Seo, Thumbnail, Tree } from './schemas.ts';
 
 const PageFields = {
@@ -40,17 +41,30 @@ export function pageRoutes(app: App, s: ContentServices): void {
 
   app.get(
     '/cms-one/pages',
-    { config: read, schema: { tags, querystring: Type.Object({ websiteId: Type.Optional(Id), ...ListQuery }) } },
+    {
+      config: read,
+      schema: {
+        tags,
+        querystring: Type.Object({ websiteId: Type.Optional(Id), ...ListQuery }),
+        response: { 200: Type.Array(PageAnswer) },
+      },
+    },
     async (request) => (await s.pages.list(request.query)).map(toPageDto),
   );
-  app.post('/cms-one/pages', { config: edit, schema: { tags, body: CreateBody } }, async (request, reply) =>
-    reply.code(201).send(toPageDto(await s.pages.create(request.actor, request.body))),
+  app.post(
+    '/cms-one/pages',
+    { config: edit, schema: { tags, body: CreateBody, response: { 201: PageAnswer } } },
+    async (request, reply) => reply.code(201).send(toPageDto(await s.pages.create(request.actor, request.body))),
   );
-  app.get('/cms-one/pages/:id', { config: read, schema: { tags, params: IdParams } }, async (request, reply) => {
-    const row = await s.pages.get(request.params.id);
-    reply.header('etag', entityTag(row.updated_at));
-    return toPageDto(row);
-  });
+  app.get(
+    '/cms-one/pages/:id',
+    { config: read, schema: { tags, params: IdParams, response: { 200: PageAnswer } } },
+    async (request, reply) => {
+      const row = await s.pages.get(request.params.id);
+      reply.header('etag', entityTag(row.updated_at));
+      return toPageDto(row);
+    },
+  );
   app.patch(
     '/cms-one/pages/:id',
     {
@@ -60,6 +74,7 @@ export function pageRoutes(app: App, s: ContentServices): void {
         params: IdParams,
         body: PatchBody,
         description: IF_MATCH_NOTE,
+        response: { 200: PageAnswer },
       },
     },
     async (request, reply) => {
@@ -99,10 +114,14 @@ export function pageRoutes(app: App, s: ContentServices): void {
       return { id: row.id, thumbnail: row.thumbnail, updatedAt: row.updated_at };
     },
   );
-  app.get('/cms-one/pages/:id/versions', { config: read, schema: { tags, params: IdParams } }, async (request) => {
-    await s.pages.get(request.params.id);
-    return (await s.pages.versions(request.params.id)).map(versionDto);
-  });
+  app.get(
+    '/cms-one/pages/:id/versions',
+    { config: read, schema: { tags, params: IdParams, response: { 200: Type.Array(VersionAnswer) } } },
+    async (request) => {
+      await s.pages.get(request.params.id);
+      return (await s.pages.versions(request.params.id)).map(versionDto);
+    },
+  );
   app.get(
     '/cms-one/pages/:id/versions/:versionId',
     { config: read, schema: { tags, params: VersionParams } },
@@ -115,7 +134,10 @@ export function pageRoutes(app: App, s: ContentServices): void {
   );
   app.post(
     '/cms-one/pages/:id/versions/:versionId/restore',
-    { config: edit, schema: { tags, params: VersionParams, description: IF_MATCH_NOTE } },
+    {
+      config: edit,
+      schema: { tags, params: VersionParams, description: IF_MATCH_NOTE, response: { 200: PageAnswer } },
+    },
     async (request, reply) => {
       const { id, versionId } = request.params;
       const row = await s.pages.restore(request.actor, id, versionId, { ifMatch: request.headers['if-match'] });
@@ -127,8 +149,10 @@ export function pageRoutes(app: App, s: ContentServices): void {
     const row = await s.pages.get(request.params.id);
     return { html: renderEmailHtml(row.title, row.content, { stripComments: await s.settings.stripHtmlComments() }) };
   });
-  app.get('/cms-one/pages/:id/translations', { config: read, schema: { tags, params: IdParams } }, async (request) =>
-    (await s.pages.translations(request.params.id)).map(toPageDto),
+  app.get(
+    '/cms-one/pages/:id/translations',
+    { config: read, schema: { tags, params: IdParams, response: { 200: Type.Array(PageAnswer) } } },
+    async (request) => (await s.pages.translations(request.params.id)).map(toPageDto),
   );
 }
 

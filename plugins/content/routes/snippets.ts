@@ -5,6 +5,7 @@ import { entityTag } from '../services/preconditions.ts';
 import { renderEmailHtml } from '../services/render.ts';
 import { toSnippetDto } from '../services/snippets.ts';
 import { IF_MATCH_NOTE, versionDto } from './pages.ts';
+import { SnippetAnswer, VersionAnswer } from './answers.ts';
 import { Id, IdParams, ListQuery, Name, Thumbnail, Tree } from './schemas.ts';
 
 const NullableId = Type.Union([Type.Null(), Id]);
@@ -31,25 +32,36 @@ export function snippetRoutes(app: App, s: ContentServices): void {
   const tags = ['snippets'];
 
   for (const base of ['/cms-one/snippets', '/snippets']) {
-    app.get(base, { config: read, schema: { tags, querystring: ListQ } }, async (request) =>
-      (await s.snippets.list(request.query)).map(toSnippetDto),
+    app.get(
+      base,
+      { config: read, schema: { tags, querystring: ListQ, response: { 200: Type.Array(SnippetAnswer) } } },
+      async (request) => (await s.snippets.list(request.query)).map(toSnippetDto),
     );
-    app.post(base, { config: edit, schema: { tags, body: CreateBody } }, async (request, reply) =>
-      reply.code(201).send(toSnippetDto(await s.snippets.create(request.body))),
+    app.post(
+      base,
+      { config: edit, schema: { tags, body: CreateBody, response: { 201: SnippetAnswer } } },
+      async (request, reply) => reply.code(201).send(toSnippetDto(await s.snippets.create(request.body))),
     );
     app.delete(`${base}/:id`, { config: del, schema: { tags, params: IdParams } }, async (request, reply) => {
       await s.snippets.remove(request.params.id);
       return reply.code(204).send();
     });
   }
-  app.get('/cms-one/snippets/:id', { config: read, schema: { tags, params: IdParams } }, async (request, reply) => {
-    const row = await s.snippets.get(request.params.id);
-    reply.header('etag', entityTag(row.updated_at));
-    return toSnippetDto(row);
-  });
+  app.get(
+    '/cms-one/snippets/:id',
+    { config: read, schema: { tags, params: IdParams, response: { 200: SnippetAnswer } } },
+    async (request, reply) => {
+      const row = await s.snippets.get(request.params.id);
+      reply.header('etag', entityTag(row.updated_at));
+      return toSnippetDto(row);
+    },
+  );
   app.patch(
     '/cms-one/snippets/:id',
-    { config: edit, schema: { tags, params: IdParams, body: PatchBody, description: IF_MATCH_NOTE } },
+    {
+      config: edit,
+      schema: { tags, params: IdParams, body: PatchBody, description: IF_MATCH_NOTE, response: { 200: SnippetAnswer } },
+    },
     async (request, reply) => {
       const ifMatch = request.headers['if-match'];
       const row = await s.snippets.update(request.actor, request.params.id, request.body, { ifMatch });
@@ -57,10 +69,14 @@ export function snippetRoutes(app: App, s: ContentServices): void {
       return toSnippetDto(row);
     },
   );
-  app.get('/cms-one/snippets/:id/versions', { config: read, schema: { tags, params: IdParams } }, async (request) => {
-    await s.snippets.get(request.params.id);
-    return (await s.snippets.versions(request.params.id)).map(versionDto);
-  });
+  app.get(
+    '/cms-one/snippets/:id/versions',
+    { config: read, schema: { tags, params: IdParams, response: { 200: Type.Array(VersionAnswer) } } },
+    async (request) => {
+      await s.snippets.get(request.params.id);
+      return (await s.snippets.versions(request.params.id)).map(versionDto);
+    },
+  );
   app.get(
     '/cms-one/snippets/:id/versions/:versionId',
     { config: read, schema: { tags, params: Type.Object({ id: Id, versionId: Id }) } },

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { KIT_MAX_TEMPLATES, toKitDto, toTemplateDto } from '../services/templates.ts';
+import { KitAnswer, TemplateAnswer } from './answers.ts';
 import { Id, IdParams, ListQuery, Name, Tree } from './schemas.ts';
 
 // Its shape is checked by the service (the 400 names path whatever else is wrong).
@@ -15,8 +16,18 @@ export function templateRoutes(app: App, s: ContentServices): void {
   const tags = ['templates'];
   const list = Type.Object(ListQuery);
 
-  app.get('/cms-one/templates', { config: read, schema: { tags, querystring: list } }, async (request) =>
-    (await s.templates.list(request.query.limit, request.query.offset)).map(toTemplateDto),
+  app.get(
+    '/cms-one/templates',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Page templates (without their content)',
+        querystring: list,
+        response: { 200: Type.Array(TemplateAnswer) },
+      },
+    },
+    async (request) => (await s.templates.list(request.query.limit, request.query.offset)).map(toTemplateDto),
   );
   app.post(
     '/cms-one/templates',
@@ -28,12 +39,23 @@ export function templateRoutes(app: App, s: ContentServices): void {
           { path: TemplatePath, name: Name, content: Type.Optional(Tree) },
           { additionalProperties: false },
         ),
+        response: { 201: TemplateAnswer },
       },
     },
     async (request, reply) => reply.code(201).send(toTemplateDto(await s.templates.create(request.body))),
   );
-  app.get('/cms-one/templates/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
-    toTemplateDto(await s.templates.get(request.params.id)),
+  app.get(
+    '/cms-one/templates/:id',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'One page template with its content',
+        params: IdParams,
+        response: { 200: TemplateAnswer },
+      },
+    },
+    async (request) => toTemplateDto(await s.templates.get(request.params.id)),
   );
   app.patch(
     '/cms-one/templates/:id',
@@ -46,6 +68,7 @@ export function templateRoutes(app: App, s: ContentServices): void {
           { path: Type.Optional(TemplatePath), name: Type.Optional(Name), content: Type.Optional(Tree) },
           { additionalProperties: false },
         ),
+        response: { 200: TemplateAnswer },
       },
     },
     async (request) => toTemplateDto(await s.templates.update(request.params.id, request.body)),
@@ -55,8 +78,10 @@ export function templateRoutes(app: App, s: ContentServices): void {
     return reply.code(204).send();
   });
 
-  app.get('/cms-one/kits', { config: read, schema: { tags, querystring: list } }, async (request) =>
-    (await s.templates.listKits(request.query.limit, request.query.offset)).map(toKitDto),
+  app.get(
+    '/cms-one/kits',
+    { config: read, schema: { tags, summary: 'Kits', querystring: list, response: { 200: Type.Array(KitAnswer) } } },
+    async (request) => (await s.templates.listKits(request.query.limit, request.query.offset)).map(toKitDto),
   );
   app.post(
     '/cms-one/kits',
@@ -68,12 +93,15 @@ export function templateRoutes(app: App, s: ContentServices): void {
           { name: Name, templateIds: Type.Optional(Type.Array(Id, { maxItems: KIT_MAX_TEMPLATES })) },
           { additionalProperties: false },
         ),
+        response: { 201: KitAnswer },
       },
     },
     async (request, reply) => reply.code(201).send(toKitDto(await s.templates.createKit(request.body))),
   );
-  app.get('/cms-one/kits/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
-    toKitDto(await s.templates.getKit(request.params.id)),
+  app.get(
+    '/cms-one/kits/:id',
+    { config: read, schema: { tags, summary: 'One kit', params: IdParams, response: { 200: KitAnswer } } },
+    async (request) => toKitDto(await s.templates.getKit(request.params.id)),
   );
   app.delete('/cms-one/kits/:id', { config: del, schema: { tags, params: IdParams } }, async (request, reply) => {
     await s.templates.removeKit(request.params.id);
@@ -83,7 +111,13 @@ export function templateRoutes(app: App, s: ContentServices): void {
     '/cms-one/kits/:id/templates',
     {
       config: edit,
-      schema: { tags, params: IdParams, body: Type.Object({ templateId: Id }, { additionalProperties: false }) },
+      schema: {
+        tags,
+        summary: 'Append a template to a kit',
+        params: IdParams,
+        body: Type.Object({ templateId: Id }, { additionalProperties: false }),
+        response: { 200: KitAnswer },
+      },
     },
     async (request) => toKitDto(await s.templates.appendTemplate(request.params.id, request.body.templateId)),
   );

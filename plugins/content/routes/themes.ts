@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { requestContext, type App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { toThemeDto } from '../services/themes.ts';
+import { ThemeAnswer } from './answers.ts';
 import { Id, IdParams, Name } from './schemas.ts';
 
 const Values = (max: number) =>
@@ -30,22 +31,42 @@ export function themeRoutes(app: App, s: ContentServices): void {
   const tags = ['themes'];
   const themes = s.themes;
 
-  app.get('/cms-one/themes', { config: read, schema: { tags } }, async () => (await themes.list(null)).map(toThemeDto));
-  app.get('/cms-one/themes/all', { config: read, schema: { tags } }, async () =>
-    (await themes.list('all')).map(toThemeDto),
+  app.get(
+    '/cms-one/themes',
+    { config: read, schema: { tags, summary: 'The global theme catalog', response: { 200: Type.Array(ThemeAnswer) } } },
+    async () => (await themes.list(null)).map(toThemeDto),
+  );
+  app.get(
+    '/cms-one/themes/all',
+    { config: read, schema: { tags, summary: "Every website's themes", response: { 200: Type.Array(ThemeAnswer) } } },
+    async () => (await themes.list('all')).map(toThemeDto),
   );
   app.post(
     '/cms-one/themes',
-    { config: { permission: 'themes:edit' }, schema: { tags, body: CreateBody } },
+    {
+      config: { permission: 'themes:edit' },
+      schema: { tags, summary: 'Create a global theme', body: CreateBody, response: { 201: ThemeAnswer } },
+    },
     async (request, reply) =>
       reply.code(201).send(toThemeDto(await themes.create(requestContext(request), null, request.body))),
   );
-  app.get('/cms-one/themes/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
-    toThemeDto(await themes.get(request.params.id, null)),
+  app.get(
+    '/cms-one/themes/:id',
+    { config: read, schema: { tags, summary: 'One global theme', params: IdParams, response: { 200: ThemeAnswer } } },
+    async (request) => toThemeDto(await themes.get(request.params.id, null)),
   );
   app.put(
     '/cms-one/themes/:id',
-    { config: { permission: 'themes:edit' }, schema: { tags, params: IdParams, body: UpdateBody } },
+    {
+      config: { permission: 'themes:edit' },
+      schema: {
+        tags,
+        summary: 'Change a global theme',
+        params: IdParams,
+        body: UpdateBody,
+        response: { 200: ThemeAnswer },
+      },
+    },
     async (request) => toThemeDto(await themes.update(requestContext(request), null, request.params.id, request.body)),
   );
   app.delete(
@@ -58,19 +79,44 @@ export function themeRoutes(app: App, s: ContentServices): void {
   );
 
   const edit = { permission: 'websites:edit' };
-  app.get('/cms-one/websites/:id/themes', { config: read, schema: { tags, params: IdParams } }, async (request) => {
-    await s.websites.get(request.params.id);
-    return (await themes.list(request.params.id)).map(toThemeDto);
-  });
+  app.get(
+    '/cms-one/websites/:id/themes',
+    {
+      config: read,
+      schema: { tags, summary: "A website's own themes", params: IdParams, response: { 200: Type.Array(ThemeAnswer) } },
+    },
+    async (request) => {
+      await s.websites.get(request.params.id);
+      return (await themes.list(request.params.id)).map(toThemeDto);
+    },
+  );
   app.post(
     '/cms-one/websites/:id/themes',
-    { config: edit, schema: { tags, params: IdParams, body: CreateBody } },
+    {
+      config: edit,
+      schema: {
+        tags,
+        summary: 'Create a website theme',
+        params: IdParams,
+        body: CreateBody,
+        response: { 201: ThemeAnswer },
+      },
+    },
     async (request, reply) =>
       reply.code(201).send(toThemeDto(await themes.create(requestContext(request), request.params.id, request.body))),
   );
   app.put(
     '/cms-one/websites/:id/themes/:themeId',
-    { config: edit, schema: { tags, params: WebsiteThemeParams, body: UpdateBody } },
+    {
+      config: edit,
+      schema: {
+        tags,
+        summary: 'Change a website theme',
+        params: WebsiteThemeParams,
+        body: UpdateBody,
+        response: { 200: ThemeAnswer },
+      },
+    },
     async (request) =>
       toThemeDto(await themes.update(requestContext(request), request.params.id, request.params.themeId, request.body)),
   );

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { requestContext, type App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { toWebsitePathDto } from '../services/menus.ts';
+import { WebsitePathAnswer } from './answers.ts';
 import { Id, IdParams, ListQuery, Name } from './schemas.ts';
 
 const Fields = {
@@ -30,6 +31,8 @@ export function websitePathRoutes(app: App, s: ContentServices): void {
           ...ListQuery,
           limit: Type.Integer({ minimum: 1, maximum: 5000, default: 1000 }),
         }),
+        summary: 'Menu entries, of one website or all',
+        response: { 200: Type.Array(WebsitePathAnswer) },
       },
     },
     async (request) =>
@@ -45,19 +48,31 @@ export function websitePathRoutes(app: App, s: ContentServices): void {
           { websiteId, label, ...Type.Partial(Type.Object(optional)).properties },
           { additionalProperties: false },
         ),
+        response: { 201: WebsitePathAnswer },
       },
     },
     async (request, reply) =>
       reply.code(201).send(toWebsitePathDto(await s.menus.create(requestContext(request), request.body))),
   );
-  app.get('/cms-one/website-paths/:id', { config: read, schema: { tags, params: IdParams } }, async (request) =>
-    toWebsitePathDto(await s.menus.get(request.params.id)),
+  app.get(
+    '/cms-one/website-paths/:id',
+    {
+      config: read,
+      schema: { tags, summary: 'One menu entry', params: IdParams, response: { 200: WebsitePathAnswer } },
+    },
+    async (request) => toWebsitePathDto(await s.menus.get(request.params.id)),
   );
   app.patch(
     '/cms-one/website-paths/:id',
     {
       config: edit,
-      schema: { tags, params: IdParams, body: Type.Partial(Type.Object(Fields), { additionalProperties: false }) },
+      schema: {
+        tags,
+        summary: 'Change a menu entry',
+        params: IdParams,
+        body: Type.Partial(Type.Object(Fields), { additionalProperties: false }),
+        response: { 200: WebsitePathAnswer },
+      },
     },
     async (request) => toWebsitePathDto(await s.menus.update(requestContext(request), request.params.id, request.body)),
   );

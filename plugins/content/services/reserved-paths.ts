@@ -1,7 +1,23 @@
 import type { MountedRoutes } from '../../../kernel/index.ts';
 
-/** Paths the browser applications use on the same host (dashboard, editor, their files and sign-in). */
-const APPLICATION_PATHS = ['api', 'auth', 'assets', 'login', 'settings', 'cms-one', 'editor'];
+/**
+ * Paths the browser applications use on the same host (dashboard, editor, their files and sign-in).
+ * The dashboard's screens and sign-in pages are answered by a catch-all route, so they are not among
+ * the mounted roots: listed here, or a website could take `/admin` and hide the dashboard.
+ */
+const APPLICATION_PATHS = [
+  'api',
+  'auth',
+  'assets',
+  'login',
+  'settings',
+  'cms-one',
+  'editor',
+  'admin',
+  'sign-in',
+  'forgot-password',
+  'reset-password',
+];
 
 /**
  * First path segments the interface spec gives to the product whether or not this process mounts

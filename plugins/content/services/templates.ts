@@ -5,7 +5,7 @@ import { validateNodeTree } from './node-tree.ts';
 
 export const KIT_MAX_TEMPLATES = 500;
 
-export const toTemplateDto = (r: Partial<TemplateRow> & { id: string }) => ({
+export const toTemplateDto = (r: Omit<TemplateRow, 'content'> & { content?: TemplateRow['content'] }) => ({
   id: r.id,
   path: r.path,
   name: r.name,

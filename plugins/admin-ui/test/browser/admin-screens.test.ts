@@ -41,6 +41,10 @@ describe('admin-ui in the browser: the administrator screens', function () {
         ['Search', 'Search content'],
         ['Websites', 'Websites'],
         ['Static builds', 'Static builds'],
+        ['Snippets', 'Snippets'],
+        ['Templates', 'Templates'],
+        ['Themes', 'Themes'],
+        ['Editor settings', 'Editor settings'],
         ['Users', 'Users'],
         ['Roles', 'Roles'],
         ['Security settings', 'Security settings'],
@@ -172,6 +176,9 @@ describe('admin-ui in the browser: the administrator screens', function () {
     await dialog.getByLabel(/^Name/).fill('Shop');
     await dialog.getByLabel(/^Root path/).fill(`/${root}`);
     await dialog.getByRole('button', { name: 'Create website' }).click();
+    // The new website's screen opens; the list shows it too.
+    await page.getByRole('heading', { name: 'Shop', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'All websites' }).click();
     await page.getByRole('cell', { name: new RegExp(root) }).waitFor();
     expect(appErrors(errors)).to.deep.equal([]);
   });

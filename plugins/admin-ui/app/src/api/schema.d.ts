@@ -4365,7 +4365,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * Kits
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query: {
@@ -4383,7 +4386,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            templateIds: string[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -4406,11 +4420,22 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            templateIds: string[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -4427,7 +4452,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * One kit
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -4444,7 +4472,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            templateIds: string[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -4485,7 +4524,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Needs the permission `templates:edit`. */
+        /**
+         * Append a template to a kit
+         * @description Needs the permission `templates:edit`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -4509,7 +4551,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            templateIds: string[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -4545,7 +4598,36 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            dataClass: string | null;
+                            dynamic: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            indexable: boolean;
+                            inSitemap: boolean;
+                            kind: string | null;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            thumbnail?: string | null;
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -4587,11 +4669,40 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            dataClass: string | null;
+                            dynamic: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            indexable: boolean;
+                            inSitemap: boolean;
+                            kind: string | null;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            thumbnail?: string | null;
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -4625,7 +4736,36 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            dataClass: string | null;
+                            dynamic: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            indexable: boolean;
+                            inSitemap: boolean;
+                            kind: string | null;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            thumbnail?: string | null;
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -4699,7 +4839,36 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            dataClass: string | null;
+                            dynamic: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            indexable: boolean;
+                            inSitemap: boolean;
+                            kind: string | null;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            thumbnail?: string | null;
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -4902,7 +5071,36 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            dataClass: string | null;
+                            dynamic: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            indexable: boolean;
+                            inSitemap: boolean;
+                            kind: string | null;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            thumbnail?: string | null;
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -4938,7 +5136,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            title: string | null;
+                        }[];
+                    };
                 };
             };
         };
@@ -5055,7 +5263,36 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            dataClass: string | null;
+                            dynamic: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            indexable: boolean;
+                            inSitemap: boolean;
+                            kind: string | null;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            thumbnail?: string | null;
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -5737,7 +5974,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            locked: boolean;
+                            name: string;
+                            thumbnail?: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        }[];
+                    };
                 };
             };
         };
@@ -5762,11 +6013,25 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            locked: boolean;
+                            name: string;
+                            thumbnail?: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -5800,7 +6065,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            locked: boolean;
+                            name: string;
+                            thumbnail?: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -5860,7 +6139,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            locked: boolean;
+                            name: string;
+                            thumbnail?: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -6068,7 +6361,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            title: string | null;
+                        }[];
+                    };
                 };
             };
         };
@@ -6124,7 +6427,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * Page templates (without their content)
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query: {
@@ -6142,7 +6448,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            path: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -6166,11 +6484,23 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            path: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -6187,7 +6517,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * One page template with its content
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6204,7 +6537,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            path: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -6258,7 +6603,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            path: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -6271,7 +6628,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * The global theme catalog
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6286,12 +6646,34 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        }[];
+                    };
                 };
             };
         };
         put?: never;
-        /** @description Needs the permission `themes:edit`. */
+        /**
+         * Create a global theme
+         * @description Needs the permission `themes:edit`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -6315,11 +6697,30 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -6336,7 +6737,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * One global theme
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6353,11 +6757,33 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
-        /** @description Needs the permission `themes:edit`. */
+        /**
+         * Change a global theme
+         * @description Needs the permission `themes:edit`.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -6387,7 +6813,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -6425,7 +6870,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * Every website's themes
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6440,7 +6888,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        }[];
+                    };
                 };
             };
         };
@@ -6459,7 +6926,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * Menu entries, of one website or all
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query: {
@@ -6478,7 +6948,23 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            pageId: string | null;
+                            parentId: string | null;
+                            path: string | null;
+                            position: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -6508,11 +6994,27 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            pageId: string | null;
+                            parentId: string | null;
+                            path: string | null;
+                            position: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -6529,7 +7031,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * One menu entry
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6546,7 +7051,23 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            pageId: string | null;
+                            parentId: string | null;
+                            path: string | null;
+                            position: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -6575,7 +7096,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** @description Needs the permission `menus:edit`. */
+        /**
+         * Change a menu entry
+         * @description Needs the permission `menus:edit`.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -6606,7 +7130,23 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            pageId: string | null;
+                            parentId: string | null;
+                            path: string | null;
+                            position: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -7084,7 +7624,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * A website's own themes
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -7101,12 +7644,34 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        }[];
+                    };
                 };
             };
         };
         put?: never;
-        /** @description Needs the permission `websites:edit`. */
+        /**
+         * Create a website theme
+         * @description Needs the permission `websites:edit`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -7132,11 +7697,30 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -7154,7 +7738,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** @description Needs the permission `websites:edit`. */
+        /**
+         * Change a website theme
+         * @description Needs the permission `websites:edit`.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -7185,7 +7772,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            colors: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            customStyles: string;
+                            fonts: {
+                                [key: string]: string;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -7293,7 +7899,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * A website's layout templates
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -7310,7 +7919,31 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            locale: string | null;
+                            name: string;
+                            pathPatterns: string[];
+                            regions: {
+                                [key: string]: unknown;
+                            };
+                            slots: {
+                                [key: string]: {
+                                    className?: string;
+                                    style?: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -7346,11 +7979,35 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            locale: string | null;
+                            name: string;
+                            pathPatterns: string[];
+                            regions: {
+                                [key: string]: unknown;
+                            };
+                            slots: {
+                                [key: string]: {
+                                    className?: string;
+                                    style?: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -7367,7 +8024,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * One layout template
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -7385,7 +8045,31 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            locale: string | null;
+                            name: string;
+                            pathPatterns: string[];
+                            regions: {
+                                [key: string]: unknown;
+                            };
+                            slots: {
+                                [key: string]: {
+                                    className?: string;
+                                    style?: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -7415,7 +8099,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** @description Needs the permission `websites:edit`. */
+        /**
+         * Change a layout template
+         * @description Needs the permission `websites:edit`.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -7451,7 +8138,31 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            locale: string | null;
+                            name: string;
+                            pathPatterns: string[];
+                            regions: {
+                                [key: string]: unknown;
+                            };
+                            slots: {
+                                [key: string]: {
+                                    className?: string;
+                                    style?: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
                 };
             };
         };
@@ -12482,7 +13193,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            locked: boolean;
+                            name: string;
+                            thumbnail?: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        }[];
+                    };
                 };
             };
         };
@@ -12507,11 +13232,25 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            locked: boolean;
+                            name: string;
+                            thumbnail?: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };

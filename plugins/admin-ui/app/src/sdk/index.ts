@@ -22,3 +22,5 @@ export { CreateDialog, CreateForm } from './create-dialog';
 export { TextLink, RecordPage, type RemoveRecord, SavedSwitch, Section, useRemoveRecord } from './record-page';
 export { EnrolTwoFactor, RecoveryCodes } from './two-factor';
 export { contrast, theme } from './theme';
+export { pageInBrowser } from './local-list';
+export { SectionLinks } from './section-links';

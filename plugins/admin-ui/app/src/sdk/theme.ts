@@ -1,4 +1,4 @@
-import { createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, type CSSVariablesResolver, Modal } from '@mantine/core';
 
 /** The Mantine theme of the dashboard (and of the other browser apps, such as the page editor). */
 export const theme = createTheme({
@@ -8,6 +8,10 @@ export const theme = createTheme({
   // Visible focus for keyboard users on every control.
   focusRing: 'auto',
   defaultRadius: 'md',
+  components: {
+    // Every dialog's close button needs a name (axe: button-name), the confirmations of the SDK too.
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+  },
 });
 
 /** Colours whose darkest shade is still too light for text on their own tint. */
