@@ -111,10 +111,8 @@ export async function expectAccessible(page: Page, where: string, opts: { exclud
   // failures: wait for every finite CSS transition and animation to end (spinners loop for ever).
   await page
     .waitForFunction(
-      () =>
-        document
-          .getAnimations()
-          .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+      // A string: the server's type check has no DOM library.
+      `document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity)`,
       undefined,
       { timeout: 3_000, polling: 50 },
     )

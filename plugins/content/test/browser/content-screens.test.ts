@@ -5,11 +5,10 @@ import {
   type BrowserProduct,
   expectAccessible,
   sharedBrowserProduct,
+  heading,
   signInAs,
 } from '../../../../test/helpers/browser.ts';
 import { eventually, type TestUser } from '../../../../test/helpers/kernel.ts';
-
-const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { name, level: 1 });
 
 /** Waits until the screen's loading indicators are gone (axe must see the loaded screen). */
 async function settled(page: Page) {
