@@ -8,7 +8,7 @@ import {
   heading,
   signIn,
 } from '../../../../test/helpers/browser.ts';
-import { auditRows } from '../../../../test/helpers/kernel.ts';
+import { auditRows, eventually } from '../../../../test/helpers/kernel.ts';
 
 describe('data-subject screen in the browser: search, export, dry run and erase', function () {
   this.timeout(120_000);
@@ -89,6 +89,10 @@ describe('data-subject screen in the browser: search, export, dry run and erase'
     await dialog.getByLabel('Type the identifier again to confirm').fill('someone-else@example.test');
     expect(await confirm.isDisabled()).to.equal(true);
     await dialog.getByLabel('Type the identifier again to confirm').fill(email);
+    // Enabled re-colours the button through a transition: axe reads it once that has begun and ended.
+    await eventually(async () => expect(await confirm.isEnabled()).to.equal(true), {
+      what: 'the enabled Erase button',
+    });
     await expectAccessible(page, 'erase confirmation');
     await confirm.click();
     await page.getByText('Removed 2 objects.').waitFor();
