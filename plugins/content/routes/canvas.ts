@@ -67,17 +67,19 @@ export function canvasRoutes(app: App, s: ContentServices): void {
       const page = await s.pages.get(request.params.id);
       const content =
         request.body.content === undefined ? page.content : validateNodeTree(request.body.content, 'content', maxBytes);
-      const [layout, active, stripComments] = await Promise.all([
+      const context = { websiteId: page.website_id, locale: page.locale };
+      const [layout, active, stripComments, expanded] = await Promise.all([
         s.layouts.forPage(page),
         request.body.theme ? null : s.themes.active(page.website_id),
         s.settings.stripHtmlComments(),
+        s.expand(content!, context),
       ]);
       return send(
         reply,
         canvasDocument({
           title: request.body.title ?? page.title,
           locale: page.locale,
-          content: content!,
+          content: expanded,
           layout,
           theme: request.body.theme ?? storedTheme(active),
           stripComments,
@@ -103,16 +105,17 @@ export function canvasRoutes(app: App, s: ContentServices): void {
         request.body.content === undefined
           ? snippet.content
           : validateNodeTree(request.body.content, 'content', maxBytes);
-      const [active, stripComments] = await Promise.all([
+      const [active, stripComments, expanded] = await Promise.all([
         request.body.theme || !snippet.website_id ? null : s.themes.active(snippet.website_id),
         s.settings.stripHtmlComments(),
+        s.expand(content!, { websiteId: snippet.website_id, locale: null }),
       ]);
       return send(
         reply,
         canvasDocument({
           title: snippet.name,
           locale: null,
-          content: content!,
+          content: expanded,
           theme: request.body.theme ?? storedTheme(active),
           stripComments,
         }),

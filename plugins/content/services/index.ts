@@ -12,6 +12,7 @@ import { PublicPageStore } from '../store/public-pages.ts';
 import { VersionStore } from '../store/versions.ts';
 import { WebsiteStore } from '../store/websites.ts';
 import type { ContentDeps } from './deps.ts';
+import type { ContentNode } from './node-tree.ts';
 import { LayoutService } from './layouts.ts';
 import { MenuService } from './menus.ts';
 import { PageService } from './pages.ts';
@@ -25,6 +26,7 @@ import { StagedPageService } from './staged-pages.ts';
 import { type ResolvedWebsite, SiteDirectory } from './site-directory.ts';
 import { Sitemaps } from './sitemap.ts';
 import { WebsiteService } from './websites.ts';
+import { type ExpansionContext, expandTree, type TreeExpander } from './tree-expansion.ts';
 
 /** The plugin's one set of services, built in `setup`. */
 export function createContentServices(kernel: ContentDeps) {
@@ -47,10 +49,16 @@ export function createContentServices(kernel: ContentDeps) {
    * The HTML document of a published page, or undefined (404): what the live site answers a browser
    * and what a static build (publish plugin) writes, from the same read and the same renderer.
    */
+  // Nodes that stand for data read at render time, expanded before the synchronous renderer runs,
+  // for the canvas and the public page alike (see tree-expansion.ts).
+  const expanders: TreeExpander[] = [];
+  const expand = (tree: ContentNode, context: ExpansionContext) => expandTree(expanders, tree, context);
   const pageHtml = async (site: ResolvedWebsite, locale: string, path: string): Promise<string | undefined> => {
     const page = await publicPages.find(site, locale, path);
     if (!page) return undefined;
-    return renderPageDocument(JSON.parse(page.body), { stripComments: await settings.stripHtmlComments() });
+    const document = JSON.parse(page.body);
+    document.content = await expand(document.content, { websiteId: site.id, locale });
+    return renderPageDocument(document, { stripComments: await settings.stripHtmlComments() });
   };
   return {
     kernel,
@@ -69,6 +77,7 @@ export function createContentServices(kernel: ContentDeps) {
     themes: new ThemeService({ kernel, store: new ThemeStore(db) }),
     settings,
     pageHtml,
+    expand,
     publicStore,
     publicPages,
     sitemaps,

@@ -1,0 +1,25 @@
+import type { ContentNode } from './node-tree.ts';
+
+/** Where a tree is shown: the website and locale a node standing for data is expanded for. */
+export interface ExpansionContext {
+  websiteId: string | null;
+  locale: string | null;
+}
+
+/**
+ * Turns the nodes it knows (nodes that stand for data read at render time) into plain nodes, and
+ * returns the tree (a new one where it changed anything; the input is never mutated). The renderer
+ * is synchronous and reads nothing: what a tree needs from the database is read here, first.
+ */
+export type TreeExpander = (tree: ContentNode, context: ExpansionContext) => Promise<ContentNode>;
+
+/** Runs every expander in order: each sees the tree the previous one returned. */
+export async function expandTree(
+  expanders: readonly TreeExpander[],
+  tree: ContentNode,
+  context: ExpansionContext,
+): Promise<ContentNode> {
+  let out = tree;
+  for (const expand of expanders) out = await expand(out, context);
+  return out;
+}
