@@ -11,6 +11,7 @@ import { SnippetStore } from '../store/snippets.ts';
 import { PublicPageStore } from '../store/public-pages.ts';
 import { VersionStore } from '../store/versions.ts';
 import { WebsiteStore } from '../store/websites.ts';
+import { dataBindingExpander } from './data-bindings.ts';
 import type { ContentDeps } from './deps.ts';
 import type { ContentNode } from './node-tree.ts';
 import { LayoutService } from './layouts.ts';
@@ -52,6 +53,7 @@ export function createContentServices(kernel: ContentDeps) {
   // Nodes that stand for data read at render time, expanded before the synchronous renderer runs,
   // for the canvas and the public page alike (see tree-expansion.ts).
   const expanders: TreeExpander[] = [];
+  expanders.push(dataBindingExpander(kernel));
   const expand = (tree: ContentNode, context: ExpansionContext) => expandTree(expanders, tree, context);
   const pageHtml = async (site: ResolvedWebsite, locale: string, path: string): Promise<string | undefined> => {
     const page = await publicPages.find(site, locale, path);

@@ -77,22 +77,30 @@ function checkPropName(name: string, path: string): void {
   if (RAW_HTML_PROPS.has(lower)) throw badRequest('Raw HTML is not allowed in content', path);
 }
 
-function checkString(name: string, value: string, path: string): void {
-  if (value.length > NODE_LIMITS.textChars)
-    throw badRequest(`Text longer than ${NODE_LIMITS.textChars} characters`, path);
+/**
+ * Why a string may not stand in a prop named `name` (script URLs, non-image data URLs in URL props,
+ * script in styles), or null when it may. Also used on values put into a tree at render time.
+ */
+export function unsafeStringReason(name: string, value: string): string | null {
   const scheme = normalizedScheme(value);
-  if (SCRIPT_SCHEME.test(scheme) || scheme.startsWith('data:text/html') || scheme.startsWith('data:application/')) {
-    throw badRequest('Script URLs are not allowed', path);
-  }
+  if (SCRIPT_SCHEME.test(scheme) || scheme.startsWith('data:text/html') || scheme.startsWith('data:application/'))
+    return 'Script URLs are not allowed';
   const lower = name.toLowerCase();
   if (URL_PROPS.has(lower) && scheme.startsWith('data:') && !SAFE_DATA_URL.test(scheme))
-    throw badRequest('Only image data URLs are allowed', path);
+    return 'Only image data URLs are allowed';
   if (
     lower === 'style' &&
     (scheme.includes('javascript:') || scheme.includes('expression(') || scheme.includes('behavior:'))
-  ) {
-    throw badRequest('Script in styles is not allowed', path);
-  }
+  )
+    return 'Script in styles is not allowed';
+  return null;
+}
+
+function checkString(name: string, value: string, path: string): void {
+  if (value.length > NODE_LIMITS.textChars)
+    throw badRequest(`Text longer than ${NODE_LIMITS.textChars} characters`, path);
+  const reason = unsafeStringReason(name, value);
+  if (reason) throw badRequest(reason, path);
 }
 
 /** Checks one prop value (scalars, or arrays/objects of them a few levels deep), iteratively. */

@@ -15,6 +15,7 @@ import type { PageRow, PageStore, PageWrite } from '../store/pages.ts';
 import type { VersionStore } from '../store/versions.ts';
 import type { ContentDeps } from './deps.ts';
 import { validateNodeTree, type ContentNode } from './node-tree.ts';
+import { checkDataBindings } from './data-bindings.ts';
 import { bindContent } from './page-bindings.ts';
 import { parsePagePath } from './path-pattern.ts';
 import type { SiteDirectory } from './site-directory.ts';
@@ -152,6 +153,7 @@ export class PageService {
     if (input.published && !this.mayPublish(actor))
       throw forbidden('Publishing needs objects:publish', 'PUBLISH_FORBIDDEN');
     const w = this.shape({ content: EMPTY_TREE, ...input }, {});
+    await checkDataBindings(this.deps.kernel.dataObjects, w.content!);
     return this.writing(() =>
       inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
         await this.checkWebsite(input.websiteId, input.locale, trx);
@@ -208,6 +210,7 @@ export class PageService {
         if (input.websiteId !== undefined && input.websiteId !== before.website_id)
           throw badRequest('A page cannot move to another website', 'websiteId');
         const w = this.shape(input, before);
+        if (w.content) await checkDataBindings(this.deps.kernel.dataObjects, w.content);
         if (input.locale !== undefined && input.locale !== before.locale) {
           await this.checkWebsite(before.website_id, input.locale, trx);
           if (await this.deps.pages.groupHasLocale(before.translation_group_id, input.locale, trx)) {

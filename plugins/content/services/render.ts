@@ -63,7 +63,7 @@ const ELEMENTS = new Set([
 ]);
 const VOID = new Set(['img', 'br', 'hr', 'source']);
 /** Props that are configuration, not attributes. */
-const NOT_ATTRIBUTES = new Set(['binding', 'alpine', 'pageSize', 'rows', 'columns']);
+const NOT_ATTRIBUTES = new Set(['binding', 'dataBinding', 'alpine', 'pageSize', 'rows', 'columns']);
 /** The spec's table element rule: the first page is rendered into HTML, never more than 1,000 rows. */
 export const TABLE_MAX_ROWS = 1000;
 
@@ -82,6 +82,14 @@ export interface RenderOptions {
 
 /** The attribute the canvas marks each node's element with (see `RenderOptions.annotate`). */
 export const NODE_PATH_ATTRIBUTE = 'data-cms-node';
+
+/**
+ * Set (never from JSON: a symbol) by an expander on a node whose children repeat a template of this
+ * many children, one copy per data item: the canvas marks every copy with the template's paths, so a
+ * click on any item selects the template's node in the editor's tree.
+ */
+export const REPEATED_TEMPLATE: unique symbol = Symbol('children repeat a template of this many nodes');
+export type RepeatingNode = ContentNode & { [REPEATED_TEMPLATE]?: number };
 
 function attributeName(prop: string): string {
   return prop === 'className' ? 'class' : prop === 'htmlFor' ? 'for' : prop;
@@ -168,7 +176,8 @@ export function renderHtml(tree: ContentNode, options: RenderOptions): string {
     };
     push(`</${tag}>`, '');
     const children = childrenOf(item);
-    for (let i = children.length - 1; i >= 0; i--) push(children[i][0], `${at}.${children[i][1]}`);
+    const repeat = (item as RepeatingNode)[REPEATED_TEMPLATE] || Number.POSITIVE_INFINITY;
+    for (let i = children.length - 1; i >= 0; i--) push(children[i][0], `${at}.${children[i][1] % repeat}`);
     if (item.text) push(escapeHtml(item.text), '');
   }
   return out.join('');

@@ -2,6 +2,7 @@ import { inTransaction, locked, notFound, type Actor, type Tx } from '../../../k
 import type { SnippetRow, SnippetStore, SnippetWrite } from '../store/snippets.ts';
 import type { VersionStore } from '../store/versions.ts';
 import type { ContentDeps } from './deps.ts';
+import { checkDataBindings } from './data-bindings.ts';
 import { validateNodeTree } from './node-tree.ts';
 import { VERSIONS_KEPT } from './pages.ts';
 import { checkIfMatch } from './preconditions.ts';
@@ -40,12 +41,14 @@ export class SnippetService {
     return row;
   }
 
-  private tree(content: unknown) {
-    return validateNodeTree(content, 'content', this.deps.kernel.pluginConfig.CONTENT_MAX_TREE_BYTES);
+  private async tree(content: unknown) {
+    const tree = validateNodeTree(content, 'content', this.deps.kernel.pluginConfig.CONTENT_MAX_TREE_BYTES);
+    await checkDataBindings(this.deps.kernel.dataObjects, tree);
+    return tree;
   }
 
   async create(input: SnippetInput & { name: string }): Promise<SnippetRow> {
-    const content = this.tree(input.content ?? { type: 'div', children: [] });
+    const content = await this.tree(input.content ?? { type: 'div', children: [] });
     return inTransaction(this.deps.kernel.db, undefined, (trx) =>
       this.deps.store.insert({ name: input.name, website_id: input.websiteId ?? null, content }, trx),
     );
@@ -64,7 +67,7 @@ export class SnippetService {
         throw locked('The snippet is locked: autosave is paused, save manually', 'SNIPPET_LOCKED');
       checkIfMatch(opts.ifMatch, before.updated_at, 'snippet');
       const w: SnippetWrite = {};
-      if (input.content !== undefined) w.content = this.tree(input.content);
+      if (input.content !== undefined) w.content = await this.tree(input.content);
       if (input.name !== undefined) w.name = input.name;
       if (input.websiteId !== undefined) w.website_id = input.websiteId;
       if (input.thumbnail !== undefined) w.thumbnail = checkThumbnail(input.thumbnail);

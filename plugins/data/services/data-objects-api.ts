@@ -1,5 +1,6 @@
 import { toObjectDto, type ObjectDto } from '../model.ts';
 import type { WriteContext } from './actor.ts';
+import { isUuid } from './attributes.ts';
 import type { DataServices } from './index.ts';
 import type { CreateObjectInput, UpdateObjectInput, WriteGuard } from './object-service.ts';
 import type { CachedAnswer } from './public-read-cache.ts';
@@ -26,6 +27,14 @@ export interface DataObjectsApi {
    */
   publishedAnswer(id: string): Promise<PublishedAnswer>;
   publishedPageAnswer(input: QueryInput): Promise<PublishedAnswer>;
+  /** A class's name and fields from the in-memory definitions (no query once read), or null. */
+  classById(id: string): Promise<ClassSummary | null>;
+  /**
+   * Checks a published query against its class without running it: throws the 400 the public query
+   * route would answer (`filters.0.op`, `orderBy.0.field`, `locale`...), so a caller can refuse a
+   * stored query when it is saved rather than when it is read.
+   */
+  checkPublishedQuery(input: QueryInput): Promise<void>;
   /** `guard`: a new language joins only a record whose rows it allows (else the unknown-group 400). */
   create(ctx: WriteContext, input: CreateObjectInput, guard?: WriteGuard): Promise<ObjectDto>;
   /** `guard`: a row it does not allow answers the missing-object 404 before any check of the input. */
@@ -35,6 +44,13 @@ export interface DataObjectsApi {
 
 export type PublishedAnswer = Readonly<CachedAnswer>;
 
+export interface ClassSummary {
+  id: string;
+  name: string;
+  label: string;
+  fields: Array<{ name: string; type: string; label?: string }>;
+}
+
 export function dataObjectsApi(data: DataServices): DataObjectsApi {
   return {
     // The public routes' answers, cached and invalidated the same way; parsed anew for each caller.
@@ -42,6 +58,15 @@ export function dataObjectsApi(data: DataServices): DataObjectsApi {
     queryPublished: async (input) => JSON.parse((await data.publicReads.page(input)).body),
     publishedAnswer: (id) => data.publicReads.byId(id),
     publishedPageAnswer: (input) => data.publicReads.page(input),
+    async classById(id) {
+      const cls = isUuid(id) ? await data.schema.classById(id.toLowerCase()) : null;
+      if (!cls) return null;
+      const fields = cls.fields.map((f) => ({ name: f.name, type: f.type, ...(f.label ? { label: f.label } : {}) }));
+      return { id: cls.id, name: cls.name, label: cls.label, fields };
+    },
+    async checkPublishedQuery(input) {
+      data.query.plan(await data.query.classNamed(input.className), input, 'public');
+    },
     async create(ctx, input, guard) {
       const { row, className } = await data.objects.create(ctx, input, guard);
       return toObjectDto(row, className);

@@ -38,6 +38,8 @@ export function createDataServices(kernel: DataKernelDeps) {
     bulk: new BulkService(deps),
     batch: new BatchService(deps, objects),
     query,
+    /** Class definitions kept in memory (the provided `dataObjects.classById` reads them). */
+    schema,
     publicReads: new PublicReadService(deps, query, readCache, new PreparedReads(kernel.db)),
     readCache,
     changes,
