@@ -9,6 +9,7 @@ export interface BoundItem {
 
 /** Props whose text may hold placeholders; other props are copied as they are. */
 const FILLED_PROPS = ['href', 'src', 'alt', 'title', 'className', 'aria-label'];
+const URL_PROPS = new Set(['href', 'src']);
 /** `{{title}}`, `{{ seo.metaTitle }}`, `{{tags.0}}`, `{{_id}}`, `{{_key}}`. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\s*\}\}/g;
 
@@ -57,8 +58,9 @@ function filledNode(node: ContentNode, item: BoundItem): ContentNode {
       const value = props[name];
       if (typeof value !== 'string' || !value.includes('{{')) continue;
       const text = fill(value, item);
-      // A value that became a script URL is left out, as the save would have refused it.
-      if (unsafeStringReason(name, text)) delete props[name];
+      // A value that became a script URL is left out, as the save would have refused it; so is an
+      // empty address (`href=""` would link to the page itself).
+      if (unsafeStringReason(name, text) || (text.trim() === '' && URL_PROPS.has(name))) delete props[name];
       else props[name] = text;
     }
     out.props = props;
