@@ -66,7 +66,9 @@ export const Canvas = forwardRef<CanvasHandle, CanvasProps>(function Canvas(prop
   useImperativeHandle(ref, () => ({
     patchText(path, text) {
       const doc = frame.current?.contentDocument;
-      const el = doc?.querySelector(`[data-cms-node="${pathKey(path)}"]`);
+      // A node of a bound block's template is drawn once per item, filled in: the next drawing shows it.
+      const all = doc?.querySelectorAll(`[data-cms-node="${pathKey(path)}"]`);
+      const el = all?.length === 1 ? all[0] : null;
       if (!el || el.children.length > 0) return false;
       el.textContent = text;
       return true;

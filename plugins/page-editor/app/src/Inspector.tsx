@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { DataBindingPanel } from './DataBindingPanel.tsx';
 import { isInlineBlock } from './richtext.ts';
 import { type Asset, listImages, listPages } from './documents.ts';
 import type { ContentNode } from './tree.ts';
@@ -223,6 +224,7 @@ export function Inspector(props: InspectorProps) {
           onChange={(e) => setProp('className', e.currentTarget.value)}
         />
       )}
+      <DataBindingPanel node={node} onChange={props.onChange} />
       {!props.isRoot && (
         <Group gap="xs">
           <Button size="xs" variant="default" onClick={() => props.onMove(-1)}>
