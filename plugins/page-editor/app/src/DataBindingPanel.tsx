@@ -16,6 +16,7 @@ import {
   starterTemplate,
   typedValue,
   valueText,
+  withField,
 } from './dataBinding.ts';
 import { type ContentNode, isContainer } from './tree.ts';
 
@@ -75,8 +76,7 @@ export function DataBindingPanel({ node, onChange }: Props) {
       'dataBinding',
     );
   };
-  const addField = (name: string) =>
-    onChange((n) => ({ ...n, children: [...(n.children ?? []), { type: 'p', text: `{{${name}}}` }] }), 'children');
+  const addField = (name: string) => onChange((n) => withField(n, name), 'children');
 
   return (
     <Stack gap="xs" component="section" aria-labelledby="cms-data-binding-title" className="cms-data-binding">

@@ -84,3 +84,24 @@ export function starterTemplate(node: ContentNode, cls: DataClass): ContentNode[
   if (node.type === 'tbody' || node.type === 'table') return [{ type: 'tr', children: [{ type: 'td', text }] }];
   return [{ type: 'p', text }];
 }
+
+/**
+ * The bound node with a field's placeholder added to its template: a line of its own in a section,
+ * a part of the first item in a list (`li`) or a cell of the first row in a table, so the HTML stays
+ * a list or a table. An item's own text becomes its first part, so both stay editable.
+ */
+export function withField(node: ContentNode, name: string): ContentNode {
+  const placeholder = `{{${name}}}`;
+  const children = node.children ?? [];
+  const item =
+    node.type === 'ul' || node.type === 'ol' ? 'li' : node.type === 'table' || node.type === 'tbody' ? 'tr' : null;
+  if (!item) return { ...node, children: [...children, { type: 'p', text: placeholder }] };
+  const part = item === 'li' ? 'span' : 'td';
+  const first = children[0];
+  if (!first || first.type !== item)
+    return { ...node, children: [{ type: item, children: [{ type: part, text: placeholder }] }, ...children] };
+  const { text, ...rest } = first;
+  const own = text !== undefined && !first.children?.length ? [{ type: part, text }] : (first.children ?? []);
+  const added = { type: part, text: item === 'li' && own.length > 0 ? ` ${placeholder}` : placeholder };
+  return { ...node, children: [{ ...rest, children: [...own, added] }, ...children.slice(1)] };
+}
