@@ -179,6 +179,7 @@ export function dataBindingExpander(kernel: Pick<ContentDeps, 'dataObjects'>): T
   };
 
   return async (tree, context) => {
+    if (!hasBinding(tree)) return tree;
     const bound: Array<{ indexes: number[]; node: ContentNode }> = [];
     const stack: Array<{ node: ContentNode; indexes: number[] }> = [{ node: tree, indexes: [] }];
     while (stack.length) {
@@ -215,6 +216,17 @@ export function dataBindingExpander(kernel: Pick<ContentDeps, 'dataObjects'>): T
     }
     return out;
   };
+}
+
+/** Whether any node of the tree is bound: the common case (none) costs one walk without copies. */
+function hasBinding(tree: ContentNode): boolean {
+  const stack = [tree];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.props?.dataBinding !== undefined) return true;
+    if (node.children) for (const child of node.children) stack.push(child);
+  }
+  return false;
 }
 
 /** A copy of the tree with the node at `indexes` replaced; only its ancestors are copied. */
