@@ -96,6 +96,57 @@ try {
   await tab.getByText(/Compared with now/).waitFor();
   await tab.screenshot({ path: path.join(OUT, 'history.png') });
   console.log('wrote plugins/page-editor/screenshots/history.png');
+
+  // A list bound to a class of the data plugin, its inspector panel open.
+  const breads = (
+    await t.call('POST', '/data-classes', admin, {
+      name: 'Bread',
+      fields: [
+        { name: 'name', type: 'text', label: 'Name' },
+        { name: 'price', type: 'number', label: 'Price' },
+      ],
+    })
+  ).json();
+  for (const [name, price] of [
+    ['Sourdough', 4.5],
+    ['Rye', 3.9],
+    ['Spelt', 4.2],
+  ] as const)
+    await t.call('POST', '/data-objects', admin, { classId: breads.id, published: true, attributes: { name, price } });
+  const list = (
+    await t.call('POST', '/cms-one/pages', admin, {
+      websiteId: site.id,
+      locale: 'en',
+      path: '/breads',
+      title: 'Our breads',
+      content: {
+        type: 'section',
+        children: [
+          { type: 'h1', text: 'Our breads' },
+          {
+            type: 'ul',
+            props: { dataBinding: { classId: breads.id, orderBy: 'price', dir: 'asc', limit: 10 } },
+            children: [
+              {
+                type: 'li',
+                children: [
+                  { type: 'span', text: '{{name}}' },
+                  { type: 'span', text: ' · {{price}} €' },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    })
+  ).json();
+  await tab.goto(`/cms-one/editor/pages/${list.id}`);
+  await tab.locator('iframe.cms-canvas-frame[data-ready]').waitFor();
+  await tab.getByRole('button', { name: 'ul', exact: true }).click();
+  await tab.getByRole('region', { name: 'Data binding' }).getByRole('combobox', { name: 'Order by' }).waitFor();
+  await tab.waitForLoadState('networkidle');
+  await tab.screenshot({ path: path.join(OUT, 'data-binding.png') });
+  console.log('wrote plugins/page-editor/screenshots/data-binding.png');
 } finally {
   await product.close();
   await teardownTestDatabases();
