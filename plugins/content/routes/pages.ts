@@ -147,7 +147,8 @@ export function pageRoutes(app: App, s: ContentServices): void {
   );
   app.post('/cms-one/pages/:id/render', { config: read, schema: { tags, params: IdParams } }, async (request) => {
     const row = await s.pages.get(request.params.id);
-    return { html: renderEmailHtml(row.title, row.content, { stripComments: await s.settings.stripHtmlComments() }) };
+    const content = await s.expand(row.content, { websiteId: row.website_id, locale: row.locale });
+    return { html: renderEmailHtml(row.title, content, { stripComments: await s.settings.stripHtmlComments() }) };
   });
   app.get(
     '/cms-one/pages/:id/translations',

@@ -84,7 +84,8 @@ export function snippetRoutes(app: App, s: ContentServices): void {
   );
   app.post('/cms-one/snippets/:id/render', { config: read, schema: { tags, params: IdParams } }, async (request) => {
     const row = await s.snippets.get(request.params.id);
-    return { html: renderEmailHtml(row.name, row.content, { stripComments: await s.settings.stripHtmlComments() }) };
+    const content = await s.expand(row.content, { websiteId: row.website_id, locale: null });
+    return { html: renderEmailHtml(row.name, content, { stripComments: await s.settings.stripHtmlComments() }) };
   });
   app.put(
     '/cms-one/snippets/:id/thumbnail',

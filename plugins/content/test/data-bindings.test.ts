@@ -134,6 +134,13 @@ describe('content: data bindings to classes', () => {
     expect(res.body).to.contain('<li class="rank-2" data-cms-node="r.1.0"><a title="b" data-cms-node="r.1.0.0">');
     expect(res.body).not.to.contain('Charlie');
     expect(res.body).not.to.contain('Draft Delta');
+    // The e-mail rendering of the stored page shows the objects too.
+    await k.call('PATCH', `/cms-one/pages/${page.id}`, k.publisher, {
+      content: boundList({ orderBy: 'rank', limit: 1 }),
+    });
+    const mail = await k.call('POST', `/cms-one/pages/${page.id}/render`, k.reader);
+    expect(mail.json().html).to.contain('<li class="rank-1"><a title="a">Alpha #1</a>');
+    expect(mail.json().html).not.to.contain('{{');
     // A half-made binding (no class yet) draws the block empty instead of failing the canvas.
     const half = await k.call('POST', `/cms-one/pages/${page.id}/canvas`, k.reader, {
       content: { type: 'ul', props: { dataBinding: { classId: '' } }, children: [{ type: 'li', text: '{{name}}' }] },
