@@ -1,4 +1,4 @@
-import { type ContentNode, unsafeStringReason } from './node-tree.ts';
+import { type ContentNode, PLACEHOLDER, unsafeStringReason } from './node-tree.ts';
 
 /** What a placeholder reads of a published object (the public read path's answer). */
 export interface BoundItem {
@@ -10,8 +10,6 @@ export interface BoundItem {
 /** Props whose text may hold placeholders; other props are copied as they are. */
 const FILLED_PROPS = ['href', 'src', 'alt', 'title', 'className', 'aria-label'];
 const URL_PROPS = new Set(['href', 'src']);
-/** `{{title}}`, `{{ seo.metaTitle }}`, `{{tags.0}}`, `{{_id}}`, `{{_key}}`. */
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\s*\}\}/g;
 
 const scalarText = (v: unknown): string | null =>
   typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : null;

@@ -192,13 +192,18 @@ export function walkNodes(tree: ContentNode, field: string, visit: (node: Conten
   }
 }
 
+/** A data binding's placeholder: `{{title}}`, `{{ seo.metaTitle }}`, `{{tags.0}}`, `{{_id}}`, `{{_key}}`. */
+export const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\s*\}\}/g;
+
 /** Plain text of a tree for search: node texts plus alt and title props, in document order. */
 export function textOf(tree: ContentNode, maxChars = 200_000): string {
   const parts: string[] = [];
   let length = 0;
   walkNodes(tree, '', (node) => {
     if (length > maxChars) return;
-    for (const piece of [node.text, node.props?.alt, node.props?.title]) {
+    for (const raw of [node.text, node.props?.alt, node.props?.title]) {
+      // A data binding's placeholders are no words of the page: "Price: {{price}}" is found as "Price:".
+      const piece = typeof raw === 'string' && raw.includes('{{') ? raw.replace(PLACEHOLDER, ' ') : raw;
       if (typeof piece === 'string' && piece.trim()) {
         parts.push(piece.trim());
         length += piece.length + 1;

@@ -40,6 +40,8 @@ describe('content: search source and processes', () => {
         children: [
           { type: 'h1', text: 'Needle' },
           { type: 'img', props: { alt: 'hay', src: '/x.png' } },
+          // A data binding's template: its placeholders are no words of the page.
+          { type: 'p', text: 'Price: {{ price }}' },
         ],
       },
     });
@@ -54,7 +56,7 @@ describe('content: search source and processes', () => {
       public: false,
       url: `${site.rootPath}/find-me`,
     });
-    expect(draftDoc.body).to.equal('About finding Needle hay');
+    expect(draftDoc.body).to.equal('About finding Needle hay Price:');
     await k.call('PATCH', `/cms-one/pages/${page.id}`, k.publisher, { published: true });
     expect((collected.at(-1)!.docs[0] as { public: boolean }).public).to.equal(true);
     await k.call('PATCH', `/cms-one/pages/${page.id}`, k.publisher, { indexable: false });
