@@ -5,6 +5,7 @@ import { ContentConfig } from './config.ts';
 import { CONTENT_PERMISSIONS } from './permissions.ts';
 import type { GatewayBindingSource, WebsiteUploadRules } from './ports.ts';
 import { canvasRoutes } from './routes/canvas.ts';
+import { catalogCanvasRoutes } from './routes/catalog-canvas.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { layoutRoutes } from './routes/layouts.ts';
 import { pageRoutes } from './routes/pages.ts';
@@ -89,6 +90,7 @@ export default definePlugin({
     stagedPageRoutes(app, services);
     pageRoutes(app, services);
     canvasRoutes(app, services);
+    catalogCanvasRoutes(app, services);
     snippetRoutes(app, services);
     documentRoutes(app, services);
     settingsRoutes(app, services);

@@ -10,7 +10,7 @@ import { IdParams, Name, Tree } from './schemas.ts';
 const ThemeValues = Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 300 }), {
   maxProperties: 100,
 });
-const CanvasThemeBody = Type.Object(
+export const CanvasThemeBody = Type.Object(
   {
     colors: Type.Optional(ThemeValues),
     fonts: Type.Optional(ThemeValues),
@@ -39,7 +39,7 @@ const CANVAS_HEADERS = {
     "sandbox; default-src 'none'; img-src 'self' data: https:; style-src 'unsafe-inline'; font-src 'self' https: data:",
 };
 
-const send = (reply: FastifyReply, html: string) => reply.headers(CANVAS_HEADERS).send(html);
+export const sendCanvas = (reply: FastifyReply, html: string) => reply.headers(CANVAS_HEADERS).send(html);
 
 /**
  * The editor's canvas (ours; the spec's `render` routes answer e-mail HTML): a page or snippet as
@@ -74,7 +74,7 @@ export function canvasRoutes(app: App, s: ContentServices): void {
         s.settings.stripHtmlComments(),
         s.expand(content!, context),
       ]);
-      return send(
+      return sendCanvas(
         reply,
         canvasDocument({
           title: request.body.title ?? page.title,
@@ -110,7 +110,7 @@ export function canvasRoutes(app: App, s: ContentServices): void {
         s.settings.stripHtmlComments(),
         s.expand(content!, { websiteId: snippet.website_id, locale: null }),
       ]);
-      return send(
+      return sendCanvas(
         reply,
         canvasDocument({
           title: snippet.name,
@@ -124,5 +124,5 @@ export function canvasRoutes(app: App, s: ContentServices): void {
   );
 }
 
-const storedTheme = (row: ThemeRow | null): CanvasTheme | null =>
+export const storedTheme = (row: ThemeRow | null): CanvasTheme | null =>
   row && { colors: row.colors, fonts: row.fonts, customStyles: row.custom_styles };

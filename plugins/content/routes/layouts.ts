@@ -2,7 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { toLayoutDto } from '../services/layouts.ts';
+import { entityTag } from '../services/preconditions.ts';
 import { LayoutAnswer } from './answers.ts';
+import { IF_MATCH_NOTE } from './pages.ts';
 import { Id, IdParams, Locale, Name, Tree } from './schemas.ts';
 
 const Slot = Type.Object(
@@ -65,7 +67,11 @@ export function layoutRoutes(app: App, s: ContentServices): void {
   app.get(
     `${base}/:id`,
     { config: read, schema: { tags, summary: 'One layout template', params: Params, response: { 200: LayoutAnswer } } },
-    async (request) => toLayoutDto(await s.layouts.get(request.params.websiteId, request.params.id)),
+    async (request, reply) => {
+      const row = await s.layouts.get(request.params.websiteId, request.params.id);
+      reply.header('etag', entityTag(row.updated_at));
+      return toLayoutDto(row);
+    },
   );
   app.patch(
     `${base}/:id`,
@@ -74,12 +80,18 @@ export function layoutRoutes(app: App, s: ContentServices): void {
       schema: {
         tags,
         summary: 'Change a layout template',
+        description: IF_MATCH_NOTE,
         params: Params,
         body: Type.Partial(Type.Object(LayoutFields), { additionalProperties: false }),
         response: { 200: LayoutAnswer },
       },
     },
-    async (request) => toLayoutDto(await s.layouts.update(request.params.websiteId, request.params.id, request.body)),
+    async (request, reply) => {
+      const { websiteId, id } = request.params;
+      const row = await s.layouts.update(websiteId, id, request.body, { ifMatch: request.headers['if-match'] });
+      reply.header('etag', entityTag(row.updated_at));
+      return toLayoutDto(row);
+    },
   );
   app.delete(`${base}/:id`, { config: edit, schema: { tags, params: Params } }, async (request, reply) => {
     await s.layouts.remove(request.params.websiteId, request.params.id);

@@ -1,14 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
+import { entityTag } from '../services/preconditions.ts';
 import { KIT_MAX_TEMPLATES, toKitDto, toTemplateDto } from '../services/templates.ts';
 import { KitAnswer, TemplateAnswer } from './answers.ts';
+import { IF_MATCH_NOTE } from './pages.ts';
 import { Id, IdParams, ListQuery, Name, Tree } from './schemas.ts';
 
 // Its shape is checked by the service (the 400 names path whatever else is wrong).
 const TemplatePath = Type.String({ minLength: 1, maxLength: 500 });
 
-/** `/cms-one/templates` (whole-page templates, unique path) and `/cms-one/kits`. */
+/**
+ * `/cms-one/templates` (whole-page templates, unique path) and `/cms-one/kits`. A template's and a
+ * kit's `GET` and writes answer `ETag`; writes take `If-Match` (412 `EDIT_CONFLICT`), as pages do.
+ */
 export function templateRoutes(app: App, s: ContentServices): void {
   const read = { permission: 'objects:read' };
   const edit = { permission: 'templates:edit' };
@@ -55,7 +60,11 @@ export function templateRoutes(app: App, s: ContentServices): void {
         response: { 200: TemplateAnswer },
       },
     },
-    async (request) => toTemplateDto(await s.templates.get(request.params.id)),
+    async (request, reply) => {
+      const row = await s.templates.get(request.params.id);
+      reply.header('etag', entityTag(row.updated_at));
+      return toTemplateDto(row);
+    },
   );
   app.patch(
     '/cms-one/templates/:id',
@@ -64,6 +73,7 @@ export function templateRoutes(app: App, s: ContentServices): void {
       schema: {
         tags,
         params: IdParams,
+        description: IF_MATCH_NOTE,
         body: Type.Object(
           { path: Type.Optional(TemplatePath), name: Type.Optional(Name), content: Type.Optional(Tree) },
           { additionalProperties: false },
@@ -71,7 +81,12 @@ export function templateRoutes(app: App, s: ContentServices): void {
         response: { 200: TemplateAnswer },
       },
     },
-    async (request) => toTemplateDto(await s.templates.update(request.params.id, request.body)),
+    async (request, reply) => {
+      const ifMatch = request.headers['if-match'];
+      const row = await s.templates.update(request.params.id, request.body, { ifMatch });
+      reply.header('etag', entityTag(row.updated_at));
+      return toTemplateDto(row);
+    },
   );
   app.delete('/cms-one/templates/:id', { config: del, schema: { tags, params: IdParams } }, async (request, reply) => {
     await s.templates.remove(request.params.id);
@@ -101,7 +116,37 @@ export function templateRoutes(app: App, s: ContentServices): void {
   app.get(
     '/cms-one/kits/:id',
     { config: read, schema: { tags, summary: 'One kit', params: IdParams, response: { 200: KitAnswer } } },
-    async (request) => toKitDto(await s.templates.getKit(request.params.id)),
+    async (request, reply) => {
+      const row = await s.templates.getKit(request.params.id);
+      reply.header('etag', entityTag(row.updated_at));
+      return toKitDto(row);
+    },
+  );
+  app.patch(
+    '/cms-one/kits/:id',
+    {
+      config: edit,
+      schema: {
+        tags,
+        summary: "Rename a kit or replace its templates (their order; ours, beside the spec's append)",
+        description: IF_MATCH_NOTE,
+        params: IdParams,
+        body: Type.Object(
+          {
+            name: Type.Optional(Name),
+            templateIds: Type.Optional(Type.Array(Id, { maxItems: KIT_MAX_TEMPLATES })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: KitAnswer },
+      },
+    },
+    async (request, reply) => {
+      const ifMatch = request.headers['if-match'];
+      const row = await s.templates.updateKit(request.params.id, request.body, { ifMatch });
+      reply.header('etag', entityTag(row.updated_at));
+      return toKitDto(row);
+    },
   );
   app.delete('/cms-one/kits/:id', { config: del, schema: { tags, params: IdParams } }, async (request, reply) => {
     await s.templates.removeKit(request.params.id);
@@ -114,11 +159,17 @@ export function templateRoutes(app: App, s: ContentServices): void {
       schema: {
         tags,
         summary: 'Append a template to a kit',
+        description: IF_MATCH_NOTE,
         params: IdParams,
         body: Type.Object({ templateId: Id }, { additionalProperties: false }),
         response: { 200: KitAnswer },
       },
     },
-    async (request) => toKitDto(await s.templates.appendTemplate(request.params.id, request.body.templateId)),
+    async (request, reply) => {
+      const ifMatch = request.headers['if-match'];
+      const row = await s.templates.appendTemplate(request.params.id, request.body.templateId, { ifMatch });
+      reply.header('etag', entityTag(row.updated_at));
+      return toKitDto(row);
+    },
   );
 }

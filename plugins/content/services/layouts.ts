@@ -2,6 +2,7 @@ import { badRequest, inTransaction, notFound } from '../../../kernel/index.ts';
 import type { LayoutRow, LayoutStore, LayoutWrite } from '../store/layouts.ts';
 import type { ContentDeps } from './deps.ts';
 import { validateNodeTree } from './node-tree.ts';
+import { checkIfMatch } from './preconditions.ts';
 
 export const REGIONS = ['header', 'aside', 'main', 'footer', 'notFound'] as const;
 
@@ -97,11 +98,14 @@ export class LayoutService {
     });
   }
 
-  async update(websiteId: string, id: string, input: LayoutInput) {
+  /** `ifMatch`: the tag the caller's state is based on (412 `EDIT_CONFLICT` when the layout changed since). */
+  async update(websiteId: string, id: string, input: LayoutInput, opts: { ifMatch?: string } = {}) {
     const w = this.shape(input);
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
-      const row = await this.deps.store.update(websiteId, id, w, trx);
-      if (!row) throw notFound('Layout template not found');
+      const before = await this.deps.store.findForUpdate(websiteId, id, trx);
+      if (!before) throw notFound('Layout template not found');
+      checkIfMatch(opts.ifMatch, before.updated_at, 'layout template');
+      const row = (await this.deps.store.update(websiteId, id, w, trx))!;
       if (row.is_default) await this.deps.store.clearDefault(websiteId, row.id, trx);
       return row;
     });

@@ -1,8 +1,8 @@
 import { HttpError } from '../../../kernel/index.ts';
 
 /**
- * The entity tag of a page or snippet: its `updatedAt`, quoted. Answered as `ETag` by the routes that
- * read or write one, so an editor can send it back as `If-Match`.
+ * The entity tag of a page, snippet, template, kit or layout template: its `updatedAt`, quoted.
+ * Answered as `ETag` by the routes that read or write one, so an editor can send it back as `If-Match`.
  */
 export const entityTag = (updatedAt: Date): string => `"${updatedAt.toISOString()}"`;
 

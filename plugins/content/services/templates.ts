@@ -2,6 +2,7 @@ import { badRequest, conflict, inTransaction, isUniqueViolation, notFound } from
 import type { KitRow, TemplateRow, TemplateStore } from '../store/templates.ts';
 import type { ContentDeps } from './deps.ts';
 import { validateNodeTree } from './node-tree.ts';
+import { checkIfMatch } from './preconditions.ts';
 
 export const KIT_MAX_TEMPLATES = 500;
 
@@ -66,7 +67,8 @@ export class TemplateService {
     );
   }
 
-  update(id: string, input: { path?: string; name?: string; content?: unknown }) {
+  /** `ifMatch`: the tag the caller's state is based on (412 `EDIT_CONFLICT` when the template changed since). */
+  update(id: string, input: { path?: string; name?: string; content?: unknown }, opts: { ifMatch?: string } = {}) {
     this.checkPath(input.path);
     const change = { ...input, ...(input.content !== undefined ? { content: this.tree(input.content) } : {}) } as {
       path?: string;
@@ -76,9 +78,10 @@ export class TemplateService {
     return this.unique(
       () =>
         inTransaction(this.deps.kernel.db, undefined, async (trx) => {
-          const row = await this.deps.store.updateTemplate(id, change, trx);
-          if (!row) throw notFound('Template not found');
-          return row;
+          const before = await this.deps.store.findTemplateForUpdate(id, trx);
+          if (!before) throw notFound('Template not found');
+          checkIfMatch(opts.ifMatch, before.updated_at, 'template');
+          return (await this.deps.store.updateTemplate(id, change, trx))!;
         }),
       'path',
       'template',
@@ -117,16 +120,42 @@ export class TemplateService {
     );
   }
 
-  async appendTemplate(kitId: string, templateId: string): Promise<KitRow> {
+  async appendTemplate(kitId: string, templateId: string, opts: { ifMatch?: string } = {}): Promise<KitRow> {
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
-      const kit = await this.deps.store.findKit(kitId, trx);
+      const kit = await this.deps.store.findKitForUpdate(kitId, trx);
       if (!kit) throw notFound('Kit not found');
+      checkIfMatch(opts.ifMatch, kit.updated_at, 'kit');
       if (!(await this.deps.store.existingTemplateIds([templateId], trx)).size)
         throw badRequest('Template not found', 'templateId');
       if (kit.template_ids.length >= KIT_MAX_TEMPLATES)
         throw badRequest(`A kit holds at most ${KIT_MAX_TEMPLATES} templates`, 'templateId');
       return (await this.deps.store.appendToKit(kitId, templateId, trx))!;
     });
+  }
+
+  /**
+   * Renames a kit or replaces its templates (ours: the spec only appends): the editor's kit view
+   * removes and reorders with it. Every id must name a template (400 naming `templateIds.N`).
+   */
+  updateKit(id: string, input: { name?: string; templateIds?: string[] }, opts: { ifMatch?: string } = {}) {
+    return this.unique(
+      () =>
+        inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+          const before = await this.deps.store.findKitForUpdate(id, trx);
+          if (!before) throw notFound('Kit not found');
+          checkIfMatch(opts.ifMatch, before.updated_at, 'kit');
+          const ids = input.templateIds;
+          if (ids) {
+            const existing = await this.deps.store.existingTemplateIds(ids, trx);
+            ids.forEach((templateId, i) => {
+              if (!existing.has(templateId)) throw badRequest('Template not found', `templateIds.${i}`);
+            });
+          }
+          return (await this.deps.store.updateKit(id, { name: input.name, template_ids: ids }, trx))!;
+        }),
+      'name',
+      'kit',
+    );
   }
 
   async removeKit(id: string): Promise<void> {

@@ -38,6 +38,11 @@ export class LayoutStore {
     return (trx ?? this.db)('content_layouts').where({ website_id: websiteId, id }).first();
   }
 
+  /** The row, locked until the transaction ends (a write checks its `If-Match` against it). */
+  findForUpdate(websiteId: string, id: string, trx: Tx): Promise<LayoutRow | undefined> {
+    return trx('content_layouts').where({ website_id: websiteId, id }).forUpdate().first();
+  }
+
   async insert(websiteId: string, w: LayoutWrite, trx: Tx): Promise<LayoutRow> {
     const [row] = await trx('content_layouts')
       .insert({ ...json(w), website_id: websiteId })

@@ -33,6 +33,11 @@ export class TemplateStore {
     return (trx ?? this.db)('content_templates').where({ id }).first();
   }
 
+  /** The row, locked until the transaction ends (a write checks its `If-Match` against it). */
+  findTemplateForUpdate(id: string, trx: Tx): Promise<TemplateRow | undefined> {
+    return trx('content_templates').where({ id }).forUpdate().first();
+  }
+
   async insertTemplate(t: { path: string; name: string; content: ContentNode }, trx: Tx): Promise<TemplateRow> {
     const [row] = await trx('content_templates')
       .insert({ ...t, content: JSON.stringify(t.content) })
@@ -71,6 +76,22 @@ export class TemplateStore {
   async insertKit(k: { name: string; template_ids: string[] }, trx: Tx): Promise<KitRow> {
     const [row] = await trx('content_kits')
       .insert({ name: k.name, template_ids: JSON.stringify(k.template_ids) })
+      .returning('*');
+    return row;
+  }
+
+  findKitForUpdate(id: string, trx: Tx): Promise<KitRow | undefined> {
+    return trx('content_kits').where({ id }).forUpdate().first();
+  }
+
+  async updateKit(id: string, k: { name?: string; template_ids?: string[] }, trx: Tx): Promise<KitRow | undefined> {
+    const [row] = await trx('content_kits')
+      .where({ id })
+      .update({
+        ...(k.name !== undefined ? { name: k.name } : {}),
+        ...(k.template_ids !== undefined ? { template_ids: JSON.stringify(k.template_ids) } : {}),
+        updated_at: trx.fn.now(),
+      })
       .returning('*');
     return row;
   }

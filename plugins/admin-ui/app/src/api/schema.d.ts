@@ -4512,7 +4512,50 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a kit or replace its templates (their order; ours, beside the spec's append)
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         *
+         *     Needs the permission `templates:edit`.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        templateIds?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            templateIds: string[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/cms-one/kits/{id}/templates": {
@@ -4526,7 +4569,9 @@ export interface paths {
         put?: never;
         /**
          * Append a template to a kit
-         * @description Needs the permission `templates:edit`.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         *
+         *     Needs the permission `templates:edit`.
          */
         post: {
             parameters: {
@@ -6578,7 +6623,11 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** @description Needs the permission `templates:edit`. */
+        /**
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         *
+         *     Needs the permission `templates:edit`.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -6619,6 +6668,62 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/cms-one/templates/{id}/canvas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A page template as HTML in a website's theme (no layout), with unsaved content or theme if given
+         * @description Needs the permission `objects:read`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        content?: unknown;
+                        theme?: {
+                            colors?: {
+                                [key: string]: string;
+                            };
+                            customStyles?: string;
+                            fonts?: {
+                                [key: string]: string;
+                            };
+                        };
+                        /** Format: uuid */
+                        websiteId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/cms-one/themes": {
@@ -8101,7 +8206,9 @@ export interface paths {
         head?: never;
         /**
          * Change a layout template
-         * @description Needs the permission `websites:edit`.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         *
+         *     Needs the permission `websites:edit`.
          */
         patch: {
             parameters: {
@@ -8166,6 +8273,68 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/cms-one/websites/{websiteId}/templates/{id}/canvas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A layout template as HTML in its website's theme, a placeholder where a page's content goes; unsaved regions or theme if given
+         * @description Needs the permission `objects:read`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        region?: "header" | "aside" | "main" | "footer" | "notFound";
+                        regions?: {
+                            aside?: (never | null) | unknown;
+                            footer?: (never | null) | unknown;
+                            header?: (never | null) | unknown;
+                            main?: (never | null) | unknown;
+                            notFound?: (never | null) | unknown;
+                        };
+                        theme?: {
+                            colors?: {
+                                [key: string]: string;
+                            };
+                            customStyles?: string;
+                            fonts?: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/cms-one/websites/import": {
