@@ -14,7 +14,7 @@ import {
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { Alert, Anchor, Badge, Button, Group, SegmentedControl, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { startTransition, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { type ReactNode, startTransition, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { ApiError, useMe } from '../../../admin-ui/app/src/sdk/index.ts';
 import { Canvas, type CanvasHandle, type DiffMarks } from './Canvas.tsx';
 import {
@@ -32,6 +32,7 @@ import {
 import { historyReducer, initialHistory } from './history.ts';
 import { HistoryPanel } from './HistoryPanel.tsx';
 import { Inspector } from './Inspector.tsx';
+import { KINDS } from './kinds.ts';
 import { LocalesPanel } from './LocalesPanel.tsx';
 import { Outline } from './Outline.tsx';
 import { BASIC_BLOCKS, Palette, type PaletteItem } from './Palette.tsx';
@@ -99,10 +100,17 @@ interface WorkspaceProps {
   website: Website | null;
   /** The stored content's canvas, asked for while the document loaded (null when not there yet). */
   initialHtml: string | null;
+  /** A template's canvas: the website whose theme draws it (templates belong to none). */
+  previewWebsiteId?: string | null;
+  /**
+   * What a kind adds to the bar and the "More" tab (a layout's region switch, a template's preview
+   * website); `saveChanges` saves what is unsaved first (false when that failed).
+   */
+  extras?(saveChanges: () => Promise<boolean>): { bar?: ReactNode; more?: ReactNode };
 }
 
 /** The editor itself, once the document and the settings are loaded. */
-export function Workspace({ initial, settings, website, initialHtml }: WorkspaceProps) {
+export function Workspace({ initial, settings, website, initialHtml, previewWebsiteId, extras }: WorkspaceProps) {
   const [history, dispatch] = useReducer(historyReducer, { tree: initial.content, title: initial.title }, (s) =>
     initialHistory(s),
   );
@@ -113,15 +121,16 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
   // What the user's keys allow (GET /auth/me); hiding is cosmetic, the API's 403 stays the authority.
   const me = useMe();
   const can = (key: string) => me.data?.permissions.includes(key) ?? false;
-  const mayEdit = can(initial.kind === 'pages' ? 'pages:edit' : 'snippets:edit');
+  const kind = KINDS[initial.kind];
+  const mayEdit = can(kind.editKey);
   const mayPublish = can('objects:publish');
   const saving = useSaving({ initial, settings, present, revision: history.revision, mayEdit });
   const doc = saving.doc;
   const canvas = useRef<CanvasHandle>(null);
   const [html, setHtml] = useState<string | null>(initialHtml);
   // The first drawing of the stored content may already be here.
-  const drawn = useRef<{ tree: ContentNode; theme: ThemeValues | null } | null>(
-    initialHtml ? { tree: initial.content, theme: null } : null,
+  const drawn = useRef<{ tree: ContentNode; theme: ThemeValues | null; websiteId?: string | null } | null>(
+    initialHtml ? { tree: initial.content, theme: null, websiteId: previewWebsiteId } : null,
   );
   const [canvasError, setCanvasError] = useState<string | null>(null);
   const [themeDraft, setThemeDraft] = useState<ThemeValues | null>(null);
@@ -135,13 +144,18 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
   // The canvas follows the tree and the theme being edited: at once after a structural change, a
   // little later after typing (the typed text is already patched into the canvas).
   useEffect(() => {
-    if (drawn.current?.tree === present.tree && drawn.current.theme === themeDraft) return;
+    if (
+      drawn.current?.tree === present.tree &&
+      drawn.current.theme === themeDraft &&
+      drawn.current.websiteId === previewWebsiteId
+    )
+      return;
     drawn.current = null;
     let current = true;
     const delay = textEdit.current ? 400 : 0;
     textEdit.current = false;
     const timer = setTimeout(() => {
-      canvasHtml(doc, present.tree, themeDraft)
+      canvasHtml(doc, present.tree, themeDraft, previewWebsiteId)
         .then((next) => {
           if (!current) return;
           setHtml(next);
@@ -153,7 +167,7 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
       current = false;
       clearTimeout(timer);
     };
-  }, [doc.kind, doc.id, present.tree, themeDraft]);
+  }, [doc.kind, doc.id, present.tree, themeDraft, previewWebsiteId]);
 
   const rows = useMemo(() => flatten(present.tree), [present.tree]);
   // The sortable items change only when the structure does (not on typing), so dnd-kit's context stays put.
@@ -261,7 +275,7 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
   };
 
   const loadTheirs = async () => {
-    const theirs = await loadDocument(doc.kind, doc.id);
+    const theirs = await loadDocument(doc.kind, doc.id, doc);
     edit(theirs.content, { title: theirs.title });
     saving.adopt(theirs, history.revision + 1);
     setNotice('The stored version is loaded. Undo brings your version back.');
@@ -286,7 +300,7 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
 
   const saveByHand = async (opts: { over?: boolean; published?: boolean } = {}) => {
     const saved = await saving.save('manual', opts);
-    if (saved) void storeThumbnail();
+    if (saved && kind.thumbnails) void storeThumbnail();
     return saved;
   };
 
@@ -343,7 +357,8 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
       ? 'Block'
       : null;
   const deviceWidth = DEVICES.find((d) => d.value === device)?.width ?? null;
-  const kindLabel = doc.kind === 'pages' ? 'page' : 'snippet';
+  const kindLabel = kind.label;
+  const added = extras?.(async () => !mayEdit || (await saving.save('manual')));
 
   return (
     <DndContext
@@ -355,12 +370,13 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
     >
       <div className="cms-editor">
         <header className="cms-editor-bar">
-          <Anchor href={doc.kind === 'pages' ? '/admin' : '/admin'} size="sm">
+          <Anchor href={kind.dashboardUrl(doc)} size="sm">
             Dashboard
           </Anchor>
           <Title order={1} size="h4" style={{ marginRight: 'auto' }}>
             Editing {kindLabel}: {present.title || '(untitled)'}
           </Title>
+          {added?.bar}
           <Badge color={STATUS_COLOR[saving.status]} variant="light" role="status" aria-live="polite" size="lg">
             {STATUS_TEXT[saving.status]}
           </Badge>
@@ -495,7 +511,7 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
               </Tabs.List>
               <Tabs.Panel value="outline" pt="xs">
                 <TextInput
-                  label={doc.kind === 'pages' ? 'Page title' : 'Snippet name'}
+                  label={kind.nameLabel}
                   value={present.title}
                   mb="xs"
                   onChange={(e) => edit(present.tree, { title: e.currentTarget.value, coalesce: 'title' })}
@@ -511,26 +527,34 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
                 />
               </Tabs.Panel>
               <Tabs.Panel value="more" pt="xs">
-                <HistoryPanel
-                  doc={doc}
-                  onDiff={setDiffMarks}
-                  currentTag={saving.currentTag}
-                  onRestored={(stored) => {
-                    edit(stored.content, { title: stored.title });
-                    saving.adopt(stored, history.revision + 1);
-                    setNotice('Version restored. Undo brings back what was there before.');
-                  }}
-                  onError={(err) =>
-                    setNotice(
-                      err instanceof ApiError && err.status === 412
-                        ? `The ${kindLabel} changed elsewhere: save or reload before restoring.`
-                        : `Restore failed: ${err.message}`,
-                    )
-                  }
-                />
+                {added?.more}
+                {kind.versions && (
+                  <HistoryPanel
+                    doc={doc}
+                    onDiff={setDiffMarks}
+                    currentTag={saving.currentTag}
+                    onRestored={(stored) => {
+                      edit(stored.content, { title: stored.title });
+                      saving.adopt(stored, history.revision + 1);
+                      setNotice('Version restored. Undo brings back what was there before.');
+                    }}
+                    onError={(err) =>
+                      setNotice(
+                        err instanceof ApiError && err.status === 412
+                          ? `The ${kindLabel} changed elsewhere: save or reload before restoring.`
+                          : `Restore failed: ${err.message}`,
+                      )
+                    }
+                  />
+                )}
                 {doc.kind === 'pages' && <LocalesPanel doc={doc} website={website} content={present.tree} />}
                 {website && (
-                  <ThemePanel websiteId={website.id} mayEdit={can('websites:edit')} onDraft={setThemeDraft} />
+                  <ThemePanel
+                    key={website.id}
+                    websiteId={website.id}
+                    mayEdit={can('websites:edit')}
+                    onDraft={setThemeDraft}
+                  />
                 )}
               </Tabs.Panel>
             </Tabs>
@@ -557,7 +581,7 @@ export function Workspace({ initial, settings, website, initialHtml }: Workspace
               key={selected ? pathKey(selected) : 'none'}
               node={selectedNode}
               isRoot={selected?.length === 0}
-              websiteId={doc.websiteId}
+              websiteId={doc.websiteId ?? website?.id}
               onChange={changeSelected}
               onText={typeText}
               onMove={moveSelected}

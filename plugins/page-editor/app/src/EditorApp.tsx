@@ -1,9 +1,23 @@
-import { Alert, Anchor, Loader, MantineProvider, Stack, Text, Title } from '@mantine/core';
-import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { Component, type ReactNode, useEffect } from 'react';
+import { Alert, Loader, MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Component, type ReactNode, useEffect, useState } from 'react';
 import { ApiError, contrast, theme, useMe } from '../../../admin-ui/app/src/sdk/index.ts';
-import { autosaveSettings, canvasHtml, type DocumentKind, loadDocument, loadWebsite } from './documents.ts';
+import {
+  autosaveSettings,
+  canvasHtml,
+  type DocumentKind,
+  LAYOUT_REGIONS,
+  type LayoutRegion,
+  listWebsites,
+  loadDocument,
+  loadWebsite,
+} from './documents.ts';
 import { Workspace } from './Editor.tsx';
+import { Centered, Problem, problemOf } from './Problem.tsx';
+import { KINDS } from './kinds.ts';
+import { KitView } from './KitView.tsx';
+import { initialPreviewWebsite, PreviewWebsite, rememberInAddress } from './PreviewWebsite.tsx';
+import { RegionSwitch } from './RegionSwitch.tsx';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -14,67 +28,79 @@ const queryClient = new QueryClient({
   },
 });
 
-/** `/cms-one/editor/pages/<id>` or `/cms-one/editor/snippets/<id>`. */
-function route(): { kind: DocumentKind; id: string } | null {
-  const match = /^\/cms-one\/editor\/(pages|snippets)\/([^/]+)\/?$/.exec(window.location.pathname);
-  return match ? { kind: match[1] as DocumentKind, id: decodeURIComponent(match[2]) } : null;
+type Target = { kind: DocumentKind | 'kits'; id: string; websiteId?: string };
+
+/**
+ * `/cms-one/editor/{pages,snippets,templates,kits}/<id>` and `/cms-one/editor/layouts/<websiteId>/<id>`
+ * (a layout template belongs to its website, as in the API).
+ */
+function route(): Target | null {
+  const path = window.location.pathname;
+  const one = /^\/cms-one\/editor\/(pages|snippets|templates|kits)\/([^/]+)\/?$/.exec(path);
+  if (one) return { kind: one[1] as Target['kind'], id: decodeURIComponent(one[2]) };
+  const layout = /^\/cms-one\/editor\/layouts\/([^/]+)\/([^/]+)\/?$/.exec(path);
+  if (layout) return { kind: 'layouts', websiteId: decodeURIComponent(layout[1]), id: decodeURIComponent(layout[2]) };
+  return null;
 }
 
-function Centered(props: { children: ReactNode }) {
-  return (
-    <Stack align="center" justify="center" mih="60vh" p="md" component="main">
-      {props.children}
-    </Stack>
-  );
-}
-
-function Problem(props: { title: string; children: ReactNode }) {
-  return (
-    <Centered>
-      <Title order={1} size="h3">
-        {props.title}
-      </Title>
-      <Text>{props.children}</Text>
-      <Anchor href="/admin">Back to the dashboard</Anchor>
-    </Centered>
-  );
-}
-
-function problemOf(error: unknown, what: string): { title: string; text: string } {
-  if (error instanceof ApiError && error.status === 404)
-    return { title: `No such ${what}`, text: `The ${what} does not exist (any more).` };
-  if (error instanceof ApiError && error.status === 403)
-    return { title: 'Not allowed', text: `Your role may not open this ${what}.` };
-  return { title: `The ${what} could not be opened`, text: (error as Error).message };
+/** The region named by `?region=`, else the header. */
+function initialRegion(): LayoutRegion {
+  const asked = new URLSearchParams(window.location.search).get('region');
+  return LAYOUT_REGIONS.find((r) => r === asked) ?? 'header';
 }
 
 /**
  * Everything the first screen needs is asked for at once: the session, the document, the autosave
  * settings and the canvas of the stored content; the website (for links and the theme) follows the
- * document and is not waited for.
+ * document and is not waited for. A template is drawn in the theme of a website of the user's
+ * choice; a layout is edited one region at a time (switching loads the region afresh).
  */
-function EditorScreen(props: { kind: DocumentKind; id: string }) {
-  const what = props.kind === 'pages' ? 'page' : 'snippet';
+function EditorScreen(props: { kind: DocumentKind; id: string; websiteId?: string }) {
+  const what = KINDS[props.kind].label;
+  const client = useQueryClient();
   const me = useMe();
   const once = { staleTime: Infinity } as const;
+  const [region, setRegion] = useState<LayoutRegion | undefined>(() =>
+    props.kind === 'layouts' ? initialRegion() : undefined,
+  );
+  const at = { websiteId: props.websiteId, region };
   const doc = useQuery({
-    queryKey: ['page-editor', 'doc', props.kind, props.id],
-    queryFn: () => loadDocument(props.kind, props.id),
+    queryKey: ['page-editor', 'doc', props.kind, props.id, region],
+    queryFn: () => loadDocument(props.kind, props.id, at),
     ...once,
   });
   const settings = useQuery({ queryKey: ['page-editor', 'autosave'], queryFn: autosaveSettings, ...once });
+  const isTemplate = props.kind === 'templates';
+  const websites = useQuery({ queryKey: ['page-editor', 'websites'], queryFn: listWebsites, enabled: isTemplate });
+  // The website whose theme draws a template: the first drawing's, then the user's choice.
+  const [firstPreview, setFirstPreview] = useState<string | null | undefined>(undefined);
+  const [preview, setPreview] = useState<string | null>(null);
+  useEffect(() => {
+    if (!websites.data || firstPreview !== undefined) return;
+    const chosen = initialPreviewWebsite(websites.data);
+    setFirstPreview(chosen);
+    setPreview(chosen);
+  }, [websites.data, firstPreview]);
   const firstCanvas = useQuery({
-    queryKey: ['page-editor', 'first-canvas', props.kind, props.id],
-    queryFn: () => canvasHtml(props, undefined),
+    queryKey: ['page-editor', 'first-canvas', props.kind, props.id, region, firstPreview],
+    queryFn: () => canvasHtml({ kind: props.kind, id: props.id, ...at }, undefined, null, firstPreview),
+    enabled: !isTemplate || firstPreview !== undefined || websites.isError,
     ...once,
   });
-  const websiteId = doc.data?.websiteId;
+  const websiteId = isTemplate ? null : doc.data?.websiteId;
   const website = useQuery({
     queryKey: ['page-editor', 'website', websiteId],
     queryFn: () => loadWebsite(websiteId!),
     enabled: !!websiteId,
     ...once,
   });
+  const switchRegion = (next: LayoutRegion) => {
+    // The other region's tree is read afresh: the save just made changed the layout's tag.
+    client.removeQueries({ queryKey: ['page-editor', 'doc', 'layouts', props.id] });
+    client.removeQueries({ queryKey: ['page-editor', 'first-canvas', 'layouts', props.id] });
+    rememberInAddress('region', next);
+    setRegion(next);
+  };
   const signedOut = me.data === null || (doc.error instanceof ApiError && doc.error.status === 401);
   useEffect(() => {
     if (signedOut)
@@ -92,18 +118,34 @@ function EditorScreen(props: { kind: DocumentKind; id: string }) {
     const p = problemOf(settings.error, 'editor settings');
     return <Problem title={p.title}>{p.text}</Problem>;
   }
-  if (signedOut || !me.data || !doc.data || !settings.data || firstCanvas.isLoading)
+  if (signedOut || !me.data || !doc.data || !settings.data || firstCanvas.isLoading || !firstCanvas.isFetched)
     return (
       <Centered>
         <Loader aria-label={`Opening the ${what}`} />
       </Centered>
     );
+  const previewSite = isTemplate ? (websites.data?.find((w) => w.id === preview) ?? null) : null;
   return (
     <Workspace
+      key={region ?? 'document'}
       initial={doc.data}
       settings={settings.data}
-      website={website.data ?? null}
+      website={isTemplate ? previewSite : (website.data ?? null)}
       initialHtml={firstCanvas.data ?? null}
+      previewWebsiteId={isTemplate ? preview : undefined}
+      extras={(saveChanges) => ({
+        bar: region && <RegionSwitch region={region} saveChanges={saveChanges} onSwitch={switchRegion} />,
+        more: isTemplate && (
+          <PreviewWebsite
+            websites={websites.data ?? []}
+            value={preview}
+            onChange={(id) => {
+              rememberInAddress('website', id);
+              setPreview(id);
+            }}
+          />
+        ),
+      })}
     />
   );
 }
@@ -126,18 +168,20 @@ class ErrorBoundary extends Component<{ children: ReactNode }, { error: Error | 
   }
 }
 
-/** The page editor application: one page or snippet per URL. */
+/** The page editor application: one page, snippet, template, kit or layout per URL. */
 export function EditorApp() {
   const target = route();
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={contrast}>
       <QueryClientProvider client={queryClient}>
         <ErrorBoundary>
-          {target ? (
-            <EditorScreen kind={target.kind} id={target.id} />
+          {target?.kind === 'kits' ? (
+            <KitView id={target.id} />
+          ) : target ? (
+            <EditorScreen kind={target.kind} id={target.id} websiteId={target.websiteId} />
           ) : (
             <Problem title="Page editor">
-              Open a page or a snippet from the dashboard's content lists ("Open in editor").
+              Open a page, snippet, template, kit or layout from the dashboard's content screens ("Open in editor").
             </Problem>
           )}
         </ErrorBoundary>

@@ -2,12 +2,21 @@ import { ApiError } from '../../../admin-ui/app/src/sdk/index.ts';
 import type { ContentNode } from './tree.ts';
 
 /**
- * What the editor edits: a page or a snippet, through the content API. Calls go through `fetch`
- * with the session cookie (same origin); the API's error body becomes an `ApiError`, as in the
- * dashboard. Saves carry `If-Match` with the `ETag` last read, so a save over a change made
- * elsewhere (another tab, another editor) is refused with 412 instead of overwriting it.
+ * What the editor edits: a page, a snippet, a page template or one region of a website's layout
+ * template, through the content API. Calls go through `fetch` with the session cookie (same
+ * origin); the API's error body becomes an `ApiError`, as in the dashboard. Saves carry `If-Match`
+ * with the `ETag` last read, so a save over a change made elsewhere (another tab, another editor)
+ * is refused with 412 instead of overwriting it.
  */
-export type DocumentKind = 'pages' | 'snippets';
+export type DocumentKind = 'pages' | 'snippets' | 'templates' | 'layouts';
+
+/** The regions of a layout template, each a node tree of its own (or none). */
+export const LAYOUT_REGIONS = ['header', 'aside', 'main', 'footer', 'notFound'] as const;
+export type LayoutRegion = (typeof LAYOUT_REGIONS)[number];
+type Regions = Partial<Record<LayoutRegion, ContentNode | null>>;
+
+/** Where a document lives besides its kind and id: a layout belongs to a website and is edited one region at a time. */
+export type DocumentRef = Pick<EditedDocument, 'kind' | 'id' | 'websiteId' | 'region'>;
 
 export interface EditedDocument {
   kind: DocumentKind;
@@ -24,6 +33,9 @@ export interface EditedDocument {
   translationGroupId?: string;
   /** Snippets. */
   locked?: boolean;
+  /** Layouts: the region edited (its tree is `content`) and every region as stored at `etag`. */
+  region?: LayoutRegion;
+  regions?: Regions;
 }
 
 export interface Version {
@@ -41,7 +53,7 @@ export interface VersionDiff {
   titleChanged?: boolean;
 }
 
-async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+export async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(url, {
     method,
     credentials: 'same-origin',
@@ -60,7 +72,7 @@ async function call(method: string, url: string, body?: unknown, headers: Record
   return response;
 }
 
-async function json<T>(method: string, url: string, body?: unknown, headers?: Record<string, string>) {
+export async function json<T>(method: string, url: string, body?: unknown, headers?: Record<string, string>) {
   const response = await call(method, url, body, headers);
   return { data: (await response.json()) as T, etag: response.headers.get('etag') ?? '' };
 }
@@ -77,14 +89,18 @@ type Dto = {
   published?: boolean;
   translationGroupId?: string;
   locked?: boolean;
+  regions?: Regions;
 };
 
-function toDocument(kind: DocumentKind, dto: Dto, etag: string): EditedDocument {
+/** A region without a tree starts as an empty block to drop into (saved only once something is added). */
+const emptyRegion = (): ContentNode => ({ type: 'div', children: [] });
+
+function toDocument(kind: DocumentKind, dto: Dto, etag: string, region?: LayoutRegion): EditedDocument {
   return {
     kind,
     id: dto.id,
     title: (kind === 'pages' ? dto.title : dto.name) ?? '',
-    content: dto.content,
+    content: kind === 'layouts' ? (dto.regions?.[region ?? 'header'] ?? emptyRegion()) : dto.content,
     etag: etag || `"${dto.updatedAt}"`,
     updatedAt: dto.updatedAt,
     websiteId: dto.websiteId,
@@ -93,14 +109,23 @@ function toDocument(kind: DocumentKind, dto: Dto, etag: string): EditedDocument 
     published: dto.published,
     translationGroupId: dto.translationGroupId,
     locked: dto.locked,
+    ...(kind === 'layouts' ? { region: region ?? 'header', regions: dto.regions ?? {} } : {}),
   };
 }
 
-const base = (kind: DocumentKind, id: string) => `/cms-one/${kind}/${encodeURIComponent(id)}`;
+const base = (doc: DocumentRef) =>
+  doc.kind === 'layouts'
+    ? `/cms-one/websites/${encodeURIComponent(doc.websiteId ?? '')}/templates/${encodeURIComponent(doc.id)}`
+    : `/cms-one/${doc.kind}/${encodeURIComponent(doc.id)}`;
 
-export async function loadDocument(kind: DocumentKind, id: string): Promise<EditedDocument> {
-  const { data, etag } = await json<Dto>('GET', base(kind, id));
-  return toDocument(kind, data, etag);
+/** `at`: a layout's website and the region to edit. */
+export async function loadDocument(
+  kind: DocumentKind,
+  id: string,
+  at: { websiteId?: string | null; region?: LayoutRegion } = {},
+): Promise<EditedDocument> {
+  const { data, etag } = await json<Dto>('GET', base({ kind, id, ...at }));
+  return toDocument(kind, data, etag, at.region);
 }
 
 /**
@@ -108,57 +133,75 @@ export async function loadDocument(kind: DocumentKind, id: string): Promise<Edit
  * refuses it with 423); `ifMatch` is the tag the editor's state is based on, `*` to save over.
  */
 export async function saveDocument(
-  doc: Pick<EditedDocument, 'kind' | 'id'>,
+  doc: DocumentRef & Pick<EditedDocument, 'regions'>,
   change: { content?: ContentNode; title?: string; published?: boolean },
   opts: { autosave: boolean; ifMatch: string },
 ): Promise<EditedDocument> {
   const body: Record<string, unknown> = {};
-  if (change.content !== undefined) body.content = change.content;
+  let ifMatch = opts.ifMatch;
+  if (change.content !== undefined && doc.kind === 'layouts') {
+    // A layout is stored whole: the other regions as stored at the tag sent (If-Match keeps them
+    // current); saving over a change made elsewhere keeps that change's other regions.
+    let regions = doc.regions ?? {};
+    if (ifMatch === '*') {
+      const stored = await loadDocument(doc.kind, doc.id, doc);
+      regions = stored.regions ?? {};
+      ifMatch = stored.etag;
+    }
+    body.regions = { ...regions, [doc.region ?? 'header']: change.content };
+  } else if (change.content !== undefined) body.content = change.content;
   if (change.title !== undefined) body[doc.kind === 'pages' ? 'title' : 'name'] = change.title;
   if (change.published !== undefined) body.published = change.published;
   if (doc.kind === 'snippets' && opts.autosave) body.autosave = true;
-  const { data, etag } = await json<Dto>('PATCH', base(doc.kind, doc.id), body, { 'if-match': opts.ifMatch });
-  return toDocument(doc.kind, data, etag);
+  const { data, etag } = await json<Dto>('PATCH', base(doc), body, { 'if-match': ifMatch });
+  return toDocument(doc.kind, data, etag, doc.region);
 }
 
-/** The canvas document: the content as the website shows it (layout, theme), unsaved state included. */
+/**
+ * The canvas document: the content as the website shows it (layout, theme), unsaved state included.
+ * A template belongs to no website: `websiteId` names the one whose theme draws it. A layout's
+ * canvas shows the whole layout with the edited region's unsaved tree.
+ */
 export async function canvasHtml(
-  doc: Pick<EditedDocument, 'kind' | 'id'>,
+  doc: DocumentRef,
   content: ContentNode | undefined,
   theme?: ThemeValues | null,
+  websiteId?: string | null,
 ): Promise<string> {
   // Without content: the stored one (the first drawing, asked for while the document loads).
-  const response = await call('POST', `${base(doc.kind, doc.id)}/canvas`, {
-    ...(content ? { content } : {}),
+  const body =
+    doc.kind === 'layouts'
+      ? { region: doc.region ?? 'header', ...(content ? { regions: { [doc.region ?? 'header']: content } } : {}) }
+      : content
+        ? { content }
+        : {};
+  const response = await call('POST', `${base(doc)}/canvas`, {
+    ...body,
     ...(theme ? { theme } : {}),
+    ...(doc.kind === 'templates' && websiteId ? { websiteId } : {}),
   });
   return response.text();
 }
 
-export async function listVersions(doc: Pick<EditedDocument, 'kind' | 'id'>): Promise<Version[]> {
-  return (await json<Version[]>('GET', `${base(doc.kind, doc.id)}/versions`)).data;
+export async function listVersions(doc: DocumentRef): Promise<Version[]> {
+  return (await json<Version[]>('GET', `${base(doc)}/versions`)).data;
 }
 
-export async function loadVersion(doc: Pick<EditedDocument, 'kind' | 'id'>, versionId: string): Promise<Version> {
-  return (await json<Version>('GET', `${base(doc.kind, doc.id)}/versions/${encodeURIComponent(versionId)}`)).data;
+export async function loadVersion(doc: DocumentRef, versionId: string): Promise<Version> {
+  return (await json<Version>('GET', `${base(doc)}/versions/${encodeURIComponent(versionId)}`)).data;
 }
 
 /** Paths added, removed and changed between a page's version and its current tree (pages only). */
-export async function versionDiff(doc: Pick<EditedDocument, 'kind' | 'id'>, versionId: string): Promise<VersionDiff> {
-  return (await json<VersionDiff>('GET', `${base(doc.kind, doc.id)}/versions/${encodeURIComponent(versionId)}/diff`))
-    .data;
+export async function versionDiff(doc: DocumentRef, versionId: string): Promise<VersionDiff> {
+  return (await json<VersionDiff>('GET', `${base(doc)}/versions/${encodeURIComponent(versionId)}/diff`)).data;
 }
 
 /** Restores a version: pages through their restore route; a snippet by saving the version's content. */
-export async function restoreVersion(
-  doc: Pick<EditedDocument, 'kind' | 'id'>,
-  version: Version,
-  ifMatch: string,
-): Promise<EditedDocument> {
+export async function restoreVersion(doc: DocumentRef, version: Version, ifMatch: string): Promise<EditedDocument> {
   if (doc.kind === 'pages') {
     const { data, etag } = await json<Dto>(
       'POST',
-      `${base(doc.kind, doc.id)}/versions/${encodeURIComponent(version.id)}/restore`,
+      `${base(doc)}/versions/${encodeURIComponent(version.id)}/restore`,
       undefined,
       { 'if-match': ifMatch },
     );
@@ -325,16 +368,16 @@ export async function setSnippetLock(id: string, locked: boolean, ifMatch: strin
  * Stores a thumbnail (`PUT .../thumbnail`) made from the state whose tag is `ifMatch`; answers the
  * new tag, or null when the record changed since (412: the next save reports the conflict).
  */
-export async function saveThumbnail(
-  doc: Pick<EditedDocument, 'kind' | 'id'>,
-  thumbnail: string,
-  ifMatch: string,
-): Promise<string | null> {
+export async function saveThumbnail(doc: DocumentRef, thumbnail: string, ifMatch: string): Promise<string | null> {
   try {
-    return (await json<unknown>('PUT', `${base(doc.kind, doc.id)}/thumbnail`, { thumbnail }, { 'if-match': ifMatch }))
-      .etag;
+    return (await json<unknown>('PUT', `${base(doc)}/thumbnail`, { thumbnail }, { 'if-match': ifMatch })).etag;
   } catch (err) {
     if (err instanceof ApiError && err.status === 412) return null;
     throw err;
   }
+}
+
+/** Every website (a template is drawn in the theme of one of them). */
+export async function listWebsites(): Promise<Website[]> {
+  return (await json<Website[]>('GET', '/cms-one/websites')).data;
 }

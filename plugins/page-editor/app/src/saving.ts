@@ -137,12 +137,12 @@ export function useSaving(opts: {
   }, []);
 
   const loadTheirs = useCallback(async () => {
-    const stored = await loadDocument(doc.kind, doc.id);
+    const stored = await loadDocument(doc.kind, doc.id, doc);
     etag.current = stored.etag;
     setDoc(stored);
     setProblem(null);
     return stored;
-  }, [doc.kind, doc.id]);
+  }, [doc]);
 
   const adopt = useCallback((stored: EditedDocument, revision: number) => {
     etag.current = stored.etag;
