@@ -13,7 +13,7 @@ import {
   unwrap,
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
-import { type Kit, keys, useTemplates } from './content-api.ts';
+import { editorUrl, type Kit, keys, useTemplates } from './content-api.ts';
 
 /** `/admin/kits/:id`: a kit's templates, one more appended at a time, and its deletion. */
 export default function KitEdit() {
@@ -71,6 +71,13 @@ export default function KitEdit() {
               <Anchor underline="always" component={Link} to="/admin/templates?tab=kits">
                 All kits
               </Anchor>
+            }
+            actions={
+              can('templates:edit') && (
+                <Button component="a" href={editorUrl.kit(k.id)} variant="light">
+                  Open in editor
+                </Button>
+              )
             }
           />
           <Paper withBorder p="md">

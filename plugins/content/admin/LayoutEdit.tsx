@@ -13,7 +13,7 @@ import {
   unwrap,
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
-import { keys, type Layout, useWebsite, type Website } from './content-api.ts';
+import { editorUrl, keys, type Layout, useWebsite, type Website } from './content-api.ts';
 import { parseTree, TreeInput } from './tree-input.tsx';
 
 const EVERY = '*';
@@ -183,6 +183,13 @@ export default function LayoutEdit() {
                       Layouts of {s.name}
                     </Anchor>
                   </>
+                }
+                actions={
+                  canEdit && (
+                    <Button component="a" href={editorUrl.layout(s.id, l.id)} variant="light">
+                      Open in editor
+                    </Button>
+                  )
                 }
               />
               <Paper withBorder p="md">

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPlus } from '@tabler/icons-react';
@@ -13,7 +13,7 @@ import {
   unwrap,
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
-import { keys, type Layout, shortDate, type Website } from './content-api.ts';
+import { editorUrl, keys, type Layout, shortDate, type Website } from './content-api.ts';
 import { WebsiteFrame } from './WebsiteFrame.tsx';
 
 const layoutUrl = (l: Pick<Layout, 'websiteId' | 'id'>) => `/admin/websites/${l.websiteId}/layouts/${l.id}`;
@@ -116,6 +116,20 @@ export default function LayoutList() {
               { accessor: 'patterns', title: 'Path patterns', render: (l) => l.patterns || '—' },
               { accessor: 'locale', title: 'Language', sortable: true, render: (l) => l.locale ?? 'Every language' },
               { accessor: 'updatedAt', title: 'Changed', sortable: true, render: (l) => shortDate(l.updatedAt) },
+              {
+                accessor: 'editor',
+                title: '',
+                render: (l) =>
+                  can('websites:edit') && (
+                    <Anchor
+                      href={editorUrl.layout(site.id, l.id)}
+                      aria-label={`Open in editor: ${l.name}`}
+                      onClick={(e) => e.stopPropagation()}
+                    >
+                      Open in editor
+                    </Anchor>
+                  ),
+              },
             ]}
           />
           <Modal opened={creating} onClose={close} title="New layout">

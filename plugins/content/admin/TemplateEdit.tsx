@@ -13,7 +13,7 @@ import {
   unwrap,
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
-import { keys, shortDate, type Template, useKits } from './content-api.ts';
+import { editorUrl, keys, shortDate, type Template, useKits } from './content-api.ts';
 import { parseTree, TreeInput, treeText } from './tree-input.tsx';
 
 function TemplateForm({ template, canEdit }: { template: Template; canEdit: boolean }) {
@@ -140,6 +140,13 @@ export default function TemplateEdit() {
                   All templates
                 </Anchor>
               </>
+            }
+            actions={
+              can('templates:edit') && (
+                <Button component="a" href={editorUrl.template(t.id)} variant="light">
+                  Open in editor
+                </Button>
+              )
             }
           />
           <Paper withBorder p="md">

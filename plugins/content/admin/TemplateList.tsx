@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Tabs, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Modal, Stack, Tabs, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPlus } from '@tabler/icons-react';
@@ -14,7 +14,7 @@ import {
   unwrap,
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
-import { type Kit, keys, LIST_MAX, shortDate, type Template } from './content-api.ts';
+import { editorUrl, type Kit, keys, LIST_MAX, shortDate, type Template } from './content-api.ts';
 
 function NewTemplate({ onClose }: { onClose: () => void }) {
   const client = useQueryClient();
@@ -157,6 +157,20 @@ export default function TemplateList() {
               },
               { accessor: 'path', title: 'Path', sortable: true },
               { accessor: 'updatedAt', title: 'Changed', sortable: true, render: (t) => shortDate(t.updatedAt) },
+              {
+                accessor: 'editor',
+                title: '',
+                render: (t) =>
+                  canEdit && (
+                    <Anchor
+                      href={editorUrl.template(t.id)}
+                      aria-label={`Open in editor: ${t.name}`}
+                      onClick={(e) => e.stopPropagation()}
+                    >
+                      Open in editor
+                    </Anchor>
+                  ),
+              },
             ]}
           />
         </Tabs.Panel>
@@ -190,6 +204,20 @@ export default function TemplateList() {
               },
               { accessor: 'count', title: 'Templates', sortable: true },
               { accessor: 'updatedAt', title: 'Changed', sortable: true, render: (k) => shortDate(k.updatedAt) },
+              {
+                accessor: 'editor',
+                title: '',
+                render: (k) =>
+                  canEdit && (
+                    <Anchor
+                      href={editorUrl.kit(k.id)}
+                      aria-label={`Open in editor: ${k.name}`}
+                      onClick={(e) => e.stopPropagation()}
+                    >
+                      Open in editor
+                    </Anchor>
+                  ),
+              },
             ]}
           />
         </Tabs.Panel>

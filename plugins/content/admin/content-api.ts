@@ -107,6 +107,9 @@ export function publicPathOf(site: Pick<Website, 'rootPath' | 'locales'>, page: 
 export const editorUrl = {
   page: (id: string) => `/cms-one/editor/pages/${id}`,
   snippet: (id: string) => `/cms-one/editor/snippets/${id}`,
+  template: (id: string) => `/cms-one/editor/templates/${id}`,
+  kit: (id: string) => `/cms-one/editor/kits/${id}`,
+  layout: (websiteId: string, id: string) => `/cms-one/editor/layouts/${websiteId}/${id}`,
 };
 
 /** A date for a table cell, in the user's locale. */
