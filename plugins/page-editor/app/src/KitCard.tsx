@@ -58,7 +58,7 @@ export function KitCard(props: KitCardProps) {
           {props.position + 1}. {label}
         </Title>
         {props.name !== null && (
-          <Anchor href={open} size="sm" aria-label={`Open ${label} in the editor`}>
+          <Anchor href={open} size="sm" aria-label={`Open in editor: ${label}`}>
             Open in editor
           </Anchor>
         )}
