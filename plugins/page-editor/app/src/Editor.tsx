@@ -298,9 +298,13 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
     }
   };
 
+  // A save right after another (Publish after Save) waits for the first one's thumbnail, whose
+  // write moves the tag: sent at once, the second save would meet 412 from our own thumbnail.
+  const thumbnailWrite = useRef<Promise<void> | null>(null);
   const saveByHand = async (opts: { over?: boolean; published?: boolean } = {}) => {
+    await thumbnailWrite.current;
     const saved = await saving.save('manual', opts);
-    if (saved && kind.thumbnails) void storeThumbnail();
+    if (saved && kind.thumbnails) thumbnailWrite.current = storeThumbnail();
     return saved;
   };
 
