@@ -186,6 +186,10 @@ describe('page editor in the browser: templates, layouts and kits in the theme',
     );
     await canvas(pageEditor.page).locator('header a', { hasText: 'Start' }).waitFor();
     await canvas(pageEditor.page).locator('footer p', { hasText: 'New footer' }).waitFor();
+    // The dashboard's layout screen links here for a user with websites:edit.
+    await pageEditor.page.goto(`/admin/websites/${websiteId}/layouts/${layoutId}`);
+    const link = pageEditor.page.getByRole('link', { name: 'Open in editor' });
+    expect(await link.getAttribute('href')).to.equal(`/cms-one/editor/layouts/${websiteId}/${layoutId}`);
     expect(appErrors([...errors, ...pageEditor.errors])).to.deep.equal([]);
   });
 
@@ -237,6 +241,10 @@ describe('page editor in the browser: templates, layouts and kits in the theme',
     await page.getByRole('link', { name: 'Open in editor: Alpha' }).click();
     await page.getByRole('heading', { level: 1, name: 'Editing template: Alpha' }).waitFor();
     expect(new URL(page.url()).searchParams.get('website')).to.equal(websiteId);
+    // The dashboard's kit screen links to the kit view for a user with templates:edit.
+    await page.goto(`/admin/kits/${kitId}`);
+    const link = page.getByRole('link', { name: 'Open in editor' });
+    expect(await link.getAttribute('href')).to.equal(`/cms-one/editor/kits/${kitId}`);
     expect(appErrors(errors)).to.deep.equal([]);
   });
 
@@ -252,6 +260,10 @@ describe('page editor in the browser: templates, layouts and kits in the theme',
     const editor = await open(p, reader, `/cms-one/editor/templates/${t.id}`, 'iframe.cms-canvas-frame[data-ready]');
     await editor.page.getByText('Your role may look at this template').waitFor();
     expect(await editor.page.getByRole('button', { name: 'Save', exact: true }).count()).to.equal(0);
+    // Nor does the dashboard offer the editor to a reader.
+    await editor.page.goto(`/admin/templates/${t.id}`);
+    await editor.page.getByRole('heading', { level: 1, name: 'Read only' }).waitFor();
+    expect(await editor.page.getByRole('link', { name: 'Open in editor' }).count()).to.equal(0);
     expect(appErrors([...kitView.errors, ...editor.errors])).to.deep.equal([]);
   });
 });
