@@ -1,6 +1,6 @@
 // Regenerates the README's screenshots of the page editor (plugins/page-editor/screenshots/*.png):
-// the product with every plugin on a loopback port, a website with a theme, a layout and a page of
-// blocks, Chromium at 1280 x 800. Run after changing the editor; commit the PNGs.
+// the product with every plugin on a loopback port, a website with a theme, a layout, a page of
+// blocks and a kit of templates, Chromium at 1280 x 800. Run after changing the editor; commit the PNGs.
 import path from 'node:path';
 import { PROJECT_ROOT } from '../kernel/loader.ts';
 import { signInAs, startBrowserProduct } from '../test/helpers/browser.ts';
@@ -23,7 +23,7 @@ try {
       '.hero{padding:2rem;background:#f6e7d4;border-radius:12px} .button{display:inline-block;padding:.5rem 1rem;background:#9c4a12;color:#fff;border-radius:6px;text-decoration:none}',
   });
   await t.call('PUT', `/cms-one/websites/${site.id}/theme`, admin, { themeId: theme.json().id });
-  await t.call('POST', `/cms-one/websites/${site.id}/templates`, admin, {
+  const layout = await t.call('POST', `/cms-one/websites/${site.id}/templates`, admin, {
     name: 'Main',
     isDefault: true,
     regions: {
@@ -34,11 +34,25 @@ try {
   });
   for (const name of ['Opening hours', 'Newsletter sign-up'])
     await t.call('POST', '/cms-one/snippets', admin, { name, content: { type: 'p', text: name } });
-  await t.call('POST', '/cms-one/templates', admin, {
-    name: 'Landing page',
-    path: '/landing',
-    content: { type: 'section', children: [{ type: 'h1', text: 'Landing' }] },
-  });
+  const templateIds: string[] = [];
+  for (const [name, children] of [
+    ['Landing page', [{ type: 'h1', text: 'Landing' }]],
+    [
+      'Offer',
+      [
+        { type: 'h2', text: 'Offer of the week' },
+        { type: 'a', props: { href: '/bakery/order', className: 'button' }, text: 'Order now' },
+      ],
+    ],
+  ] as const) {
+    const template = await t.call('POST', '/cms-one/templates', admin, {
+      name,
+      path: `/${name.toLowerCase().replace(/ /g, '-')}`,
+      content: { type: 'section', props: { className: 'hero' }, children },
+    });
+    templateIds.push(template.json().id);
+  }
+  const kit = (await t.call('POST', '/cms-one/kits', admin, { name: 'Shop pages', templateIds })).json();
   const content = {
     type: 'section',
     children: [
@@ -147,6 +161,18 @@ try {
   await tab.waitForLoadState('networkidle');
   await tab.screenshot({ path: path.join(OUT, 'data-binding.png') });
   console.log('wrote plugins/page-editor/screenshots/data-binding.png');
+  await tab.goto(`/cms-one/editor/layouts/${site.id}/${layout.json().id}`);
+  await tab.locator('iframe.cms-canvas-frame[data-ready]').waitFor();
+  await tab.frameLocator('iframe.cms-canvas-frame').locator('header a').click();
+  await tab.getByLabel('Text').waitFor();
+  await tab.waitForLoadState('networkidle');
+  await tab.screenshot({ path: path.join(OUT, 'layout.png') });
+  console.log('wrote plugins/page-editor/screenshots/layout.png');
+  await tab.goto(`/cms-one/editor/kits/${kit.id}?website=${site.id}`);
+  await tab.locator('iframe.cms-kit-frame[data-ready]').nth(1).waitFor();
+  await tab.waitForLoadState('networkidle');
+  await tab.screenshot({ path: path.join(OUT, 'kit.png') });
+  console.log('wrote plugins/page-editor/screenshots/kit.png');
 } finally {
   await product.close();
   await teardownTestDatabases();

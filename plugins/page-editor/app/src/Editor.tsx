@@ -521,7 +521,12 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
                   onChange={(e) => edit(present.tree, { title: e.currentTarget.value, coalesce: 'title' })}
                 />
                 <SortableContext items={keys} strategy={verticalListSortingStrategy}>
-                  <Outline rows={rows} selectedKey={selected ? pathKey(selected) : null} onSelect={select} />
+                  <Outline
+                    rows={rows}
+                    rootName={kind.rootName}
+                    selectedKey={selected ? pathKey(selected) : null}
+                    onSelect={select}
+                  />
                 </SortableContext>
               </Tabs.Panel>
               <Tabs.Panel value="blocks" pt="xs">

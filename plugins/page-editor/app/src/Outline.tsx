@@ -5,13 +5,15 @@ import { type NodePath, nodeLabel, type OutlineRow } from './tree.ts';
 
 interface RowProps {
   row: OutlineRow;
+  /** What the root is called: Page, Snippet, Template, Region. */
+  rootName: string;
   selected: boolean;
   onSelect(path: NodePath): void;
 }
 
 /** One node of the outline: selectable by click or keyboard, draggable by its handle (pointer or keyboard). */
 const Row = memo(
-  function Row({ row, selected, onSelect }: RowProps) {
+  function Row({ row, rootName, selected, onSelect }: RowProps) {
     const root = row.path.length === 0;
     const sortable = useSortable({ id: row.key, disabled: root });
     const style = {
@@ -46,7 +48,7 @@ const Row = memo(
           aria-current={selected ? 'true' : undefined}
           onClick={() => onSelect(row.path)}
         >
-          {root ? `Page (${row.node.type})` : label}
+          {root ? `${rootName} (${row.node.type})` : label}
         </button>
       </li>
     );
@@ -54,7 +56,11 @@ const Row = memo(
   // Rows are rebuilt on every change; a row whose node (shared by unchanged subtrees), place and
   // selection are the same draws the same, so typing in one node redraws its ancestors only.
   (a, b) =>
-    a.row.node === b.row.node && a.row.key === b.row.key && a.selected === b.selected && a.onSelect === b.onSelect,
+    a.row.node === b.row.node &&
+    a.row.key === b.row.key &&
+    a.selected === b.selected &&
+    a.onSelect === b.onSelect &&
+    a.rootName === b.rootName,
 );
 
 /**
@@ -62,12 +68,23 @@ const Row = memo(
  * elements (no kit component per row): a page has hundreds of nodes, and the list is drawn after
  * the canvas (a deferred value), so opening a big page shows the canvas first.
  */
-export function Outline(props: { rows: OutlineRow[]; selectedKey: string | null; onSelect(path: NodePath): void }) {
+export function Outline(props: {
+  rows: OutlineRow[];
+  rootName: string;
+  selectedKey: string | null;
+  onSelect(path: NodePath): void;
+}) {
   const rows = useDeferredValue(props.rows, props.rows.slice(0, 1));
   return (
     <ul className="cms-outline" aria-label="Outline">
       {rows.map((row) => (
-        <Row key={row.key} row={row} selected={row.key === props.selectedKey} onSelect={props.onSelect} />
+        <Row
+          key={row.key}
+          row={row}
+          rootName={props.rootName}
+          selected={row.key === props.selectedKey}
+          onSelect={props.onSelect}
+        />
       ))}
     </ul>
   );

@@ -8,6 +8,8 @@ export interface KindInfo {
   editKey: string;
   /** The label of the title field. */
   nameLabel: string;
+  /** What the outline calls the tree's root. */
+  rootName: string;
   /** The API keeps versions (the History panel). */
   versions: boolean;
   /** The API stores a thumbnail (`PUT .../thumbnail`). */
@@ -21,6 +23,7 @@ export const KINDS: Record<DocumentKind, KindInfo> = {
     label: 'page',
     editKey: 'pages:edit',
     nameLabel: 'Page title',
+    rootName: 'Page',
     versions: true,
     thumbnails: true,
     dashboardUrl: (doc) => `/admin/pages/${doc.id}`,
@@ -29,6 +32,7 @@ export const KINDS: Record<DocumentKind, KindInfo> = {
     label: 'snippet',
     editKey: 'snippets:edit',
     nameLabel: 'Snippet name',
+    rootName: 'Snippet',
     versions: true,
     thumbnails: true,
     dashboardUrl: (doc) => `/admin/snippets/${doc.id}`,
@@ -37,6 +41,7 @@ export const KINDS: Record<DocumentKind, KindInfo> = {
     label: 'template',
     editKey: 'templates:edit',
     nameLabel: 'Template name',
+    rootName: 'Template',
     versions: false,
     thumbnails: false,
     dashboardUrl: (doc) => `/admin/templates/${doc.id}`,
@@ -45,6 +50,7 @@ export const KINDS: Record<DocumentKind, KindInfo> = {
     label: 'layout',
     editKey: 'websites:edit',
     nameLabel: 'Layout name',
+    rootName: 'Region',
     versions: false,
     thumbnails: false,
     dashboardUrl: (doc) => `/admin/websites/${doc.websiteId}/layouts/${doc.id}`,
