@@ -63,7 +63,7 @@ const ELEMENTS = new Set([
 ]);
 const VOID = new Set(['img', 'br', 'hr', 'source']);
 /** Props that are configuration, not attributes. */
-const NOT_ATTRIBUTES = new Set(['binding', 'dataBinding', 'alpine', 'pageSize', 'rows', 'columns']);
+const NOT_ATTRIBUTES = new Set(['binding', 'dataBinding', 'gatewayBindingId', 'alpine', 'pageSize', 'rows', 'columns']);
 /** The spec's table element rule: the first page is rendered into HTML, never more than 1,000 rows. */
 export const TABLE_MAX_ROWS = 1000;
 
@@ -126,11 +126,24 @@ function tagOf(node: ContentNode): { tag: string; extra: string } {
   }
   // Components (gateway bindings, snippets, slots, editor widgets) render as a marked container the
   // site's script hydrates.
-  const binding = node.props?.gatewayBindingId;
-  const extra =
-    ` data-node="${escapeHtml(node.type)}"` +
-    (typeof binding === 'string' ? ` data-gateway-binding-id="${escapeHtml(binding)}"` : '');
-  return { tag: 'div', extra };
+  return { tag: 'div', extra: ` data-node="${escapeHtml(node.type)}"` };
+}
+
+/**
+ * A bound node's marks, on whatever element it renders as: the server-assigned binding id and its
+ * mode, which is all the site's script needs to call `/api/v1/gateway/resolve` or `/submit`.
+ * In the editor's canvas a node bound but not saved yet is marked too.
+ */
+function bindingMarks(node: ContentNode, annotate: boolean): string {
+  const id = node.props?.gatewayBindingId;
+  const binding = node.props?.binding;
+  if (typeof id !== 'string') return annotate && binding ? ' data-cms-bound=""' : '';
+  const mode =
+    binding && typeof binding === 'object' && (binding as { mode?: unknown }).mode === 'submit' ? 'submit' : 'resolve';
+  return (
+    ` data-gateway-binding-id="${escapeHtml(id)}" data-gateway-binding-mode="${mode}"` +
+    (annotate ? ' data-cms-bound=""' : '')
+  );
 }
 
 /** Children of a node with their indexes, with the table rule applied (rows past the first page are left out). */
@@ -168,7 +181,7 @@ export function renderHtml(tree: ContentNode, options: RenderOptions): string {
     }
     const { tag, extra } = tagOf(item);
     const mark = options.annotate ? ` ${NODE_PATH_ATTRIBUTE}="${at}"` : '';
-    out.push(`<${tag}${extra}${attributes(item)}${mark}>`);
+    out.push(`<${tag}${extra}${bindingMarks(item, !!options.annotate)}${attributes(item)}${mark}>`);
     if (VOID.has(tag)) continue;
     const push = (entry: ContentNode | string, path: string) => {
       stack.push(entry);

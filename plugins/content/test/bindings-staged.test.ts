@@ -105,6 +105,43 @@ describe('content: gateway bindings and staged pages', () => {
     expect(binding?.mode).to.equal('submit');
   });
 
+  it('marks a bound node on the element it renders as (public HTML and canvas), never as a raw attribute', async () => {
+    const content = {
+      type: 'section',
+      children: [
+        {
+          type: 'div',
+          props: {
+            className: 'weather',
+            binding: { endpointId: 'weather', routeId: 'current', parameters: { path: { city: 'Oslo' } } },
+          },
+        },
+        { type: 'form', props: { binding: { endpointId: 'crm', routeId: 'lead', mode: 'submit' } } },
+      ],
+    };
+    const page = await k.createPage({ websiteId: site.id, path: '/marked', content, published: true });
+    const [div, form] = page.content.children.map(
+      (c: { props: { gatewayBindingId: string } }) => c.props.gatewayBindingId,
+    );
+    const html = (
+      await k.call('GET', `/public/pages/en${site.rootPath}/marked`, null, undefined, { accept: 'text/html' })
+    ).body;
+    expect(html).to.contain(
+      `<section><div data-gateway-binding-id="${div}" data-gateway-binding-mode="resolve" class="weather"></div>` +
+        `<div data-node="form" data-gateway-binding-id="${form}" data-gateway-binding-mode="submit"></div></section>`,
+    );
+    expect(html.toLowerCase()).not.to.contain('gatewaybindingid=');
+    // The canvas marks bound nodes, saved (with their id) or not yet saved.
+    const canvas = await k.call('POST', `/cms-one/pages/${page.id}/canvas`, k.reader, {
+      content: { ...page.content, children: [...page.content.children, content.children[0]] },
+    });
+    expect(canvas.statusCode, canvas.body).to.equal(200);
+    expect(canvas.body).to.contain(
+      `data-gateway-binding-id="${div}" data-gateway-binding-mode="resolve" data-cms-bound=""`,
+    );
+    expect(canvas.body).to.contain('<div data-cms-bound="" class="weather" data-cms-node="r.2"></div>');
+  });
+
   it('staged pages: list, get, promote one (new draft page), promote all (new version of an existing page), discard', async () => {
     const existing = await k.createPage({ websiteId: site.id, path: '/imported-2' });
     const stage = async (path: string, content: unknown = { type: 'p', text: `staged ${path}` }) =>
