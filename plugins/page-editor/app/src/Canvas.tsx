@@ -1,12 +1,14 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import { type NodePath, parsePathKey, pathKey } from './tree.ts';
 
-/** The editor's marks inside the canvas: the selected node and the one under the pointer. */
+/** The editor's marks inside the canvas: the selected node, the one under the pointer, bound nodes. */
 const EDITOR_STYLES = `
 [data-cms-node]{cursor:default}
 [data-cms-node]:hover{outline:1px dashed #4c6ef5;outline-offset:1px}
 [data-cms-selected]{outline:2px solid #1c7ed6 !important;outline-offset:2px}
 [data-cms-diff=added]{outline:2px solid #2b8a3e;outline-offset:1px;background-color:rgb(43 138 62 / 0.08)}
+[data-cms-bound]{outline:2px dotted #0c8599;outline-offset:2px;min-height:1.5rem}
+[data-cms-bound]:empty::before{content:"Gateway data";font:12px/1.5rem sans-serif;color:#0b7285}
 [data-cms-diff=changed]{outline:2px dashed #d9480f;outline-offset:1px;background-color:rgb(217 72 15 / 0.08)}
 `;
 

@@ -29,6 +29,7 @@ import {
   type ThemeValues,
   type Website,
 } from './documents.ts';
+import { assignedBindingIds } from './gateway.ts';
 import { historyReducer, initialHistory } from './history.ts';
 import { HistoryPanel } from './HistoryPanel.tsx';
 import { Inspector } from './Inspector.tsx';
@@ -126,6 +127,8 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
   const mayPublish = can('objects:publish');
   const saving = useSaving({ initial, settings, present, revision: history.revision, mayEdit });
   const doc = saving.doc;
+  // The binding ids a save assigned go into the tree, so the next save keeps them.
+  useEffect(() => dispatch({ type: 'amend', ...assignedBindingIds(doc.content) }), [doc]);
   const canvas = useRef<CanvasHandle>(null);
   const [html, setHtml] = useState<string | null>(initialHtml);
   // The first drawing of the stored content may already be here.

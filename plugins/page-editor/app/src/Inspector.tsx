@@ -15,6 +15,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { DataBindingPanel } from './DataBindingPanel.tsx';
+import { GatewayBindingPanel } from './GatewayBindingPanel.tsx';
 import { isInlineBlock } from './richtext.ts';
 import { type Asset, listImages, listPages } from './documents.ts';
 import type { ContentNode } from './tree.ts';
@@ -225,6 +226,7 @@ export function Inspector(props: InspectorProps) {
         />
       )}
       <DataBindingPanel node={node} onChange={props.onChange} />
+      {!props.isRoot && node.type !== 'text' && <GatewayBindingPanel node={node} onChange={props.onChange} />}
       {!props.isRoot && (
         <Group gap="xs">
           <Button size="xs" variant="default" onClick={() => props.onMove(-1)}>

@@ -49,6 +49,7 @@ const Row = memo(
           onClick={() => onSelect(row.path)}
         >
           {root ? `${rootName} (${row.node.type})` : label}
+          {row.node.props?.binding ? <span className="cms-outline-bound"> · gateway data</span> : null}
         </button>
       </li>
     );

@@ -22,6 +22,11 @@ export type HistoryAction =
   | { type: 'undo' }
   | { type: 'redo' }
   | { type: 'select'; path: NodePath | null }
+  /**
+   * Not the user's change (ids the server assigned on save): applied to the present tree and to the
+   * undo and redo steps, so undo never brings back a tree without them; no step, no new revision.
+   */
+  | { type: 'amend'; present: (tree: ContentNode) => ContentNode; steps: (tree: ContentNode) => ContentNode }
   | { type: 'reset'; snapshot: Snapshot };
 
 /** Steps kept for undo: enough for a working session, bounded for a 20,000-node tree. */
@@ -75,6 +80,25 @@ export function historyReducer(state: HistoryState, action: HistoryAction): Hist
     }
     case 'select':
       return { ...state, selected: action.path, coalesce: null };
+    case 'amend': {
+      const step = (s: Snapshot) => {
+        const tree = action.steps(s.tree);
+        return tree === s.tree ? s : { ...s, tree };
+      };
+      const tree = action.present(state.present.tree);
+      if (
+        tree === state.present.tree &&
+        state.past.every((s) => step(s) === s) &&
+        state.future.every((s) => step(s) === s)
+      )
+        return state;
+      return {
+        ...state,
+        present: tree === state.present.tree ? state.present : { ...state.present, tree },
+        past: state.past.map(step),
+        future: state.future.map(step),
+      };
+    }
     case 'reset':
       return initialHistory(action.snapshot);
   }
