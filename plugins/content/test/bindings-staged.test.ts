@@ -5,7 +5,7 @@ import { contentContributions } from './contributions.ts';
 
 describe('content: gateway bindings and staged pages', () => {
   let k: ContentKernel;
-  let site: { id: string };
+  let site: { id: string; rootPath: string };
   before(async () => {
     k = await startContentKernel({ extraPlugins: [fixtureGatewayRoutes] });
     site = await k.createWebsite();

@@ -13,7 +13,14 @@ const config = { permission: GATEWAY_MANAGE };
 export async function endpointRoutes(app: App, { endpoints, routes }: GatewayServices): Promise<void> {
   app.get(
     '/api/v1/gateway/endpoints',
-    { config, schema: { tags, response: { 200: Type.Object({ items: Type.Array(EndpointView) }) } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The stored upstream endpoints (credentials only as { set })',
+        response: { 200: Type.Object({ items: Type.Array(EndpointView) }) },
+      },
+    },
     async () => ({
       items: (await endpoints.list()).map(endpointView),
     }),
@@ -48,7 +55,15 @@ export async function endpointRoutes(app: App, { endpoints, routes }: GatewaySer
 
   app.get(
     '/api/v1/gateway/endpoints/:id/routes',
-    { config, schema: { tags, params: IdParams, response: { 200: Type.Object({ items: Type.Array(RouteView) }) } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: "An endpoint's routes, with the path parameters of each template",
+        params: IdParams,
+        response: { 200: Type.Object({ items: Type.Array(RouteView) }) },
+      },
+    },
     async (request) => ({
       items: (await routes.list(request.params.id)).map(routeView),
     }),

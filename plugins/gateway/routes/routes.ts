@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { notFound, type App } from '../../../kernel/index.ts';
+import { badRequest, isHttpError, notFound, type App } from '../../../kernel/index.ts';
 import { GATEWAY_MANAGE } from '../permissions.ts';
 import type { GatewayAnswer } from '../ports.ts';
 import type { GatewayServices } from '../services/index.ts';
@@ -106,13 +106,30 @@ export async function routeRoutes(app: App, { routes, gatewayRoutes }: GatewaySe
 
   app.get(
     '/api/v1/gateway/routes/:id/schema',
-    { config, schema: { tags, params: IdParams, response: { 200: SchemaView } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: "A route's response schema and sample (inferred from a live answer or imported from OpenAPI)",
+        params: IdParams,
+        response: { 200: SchemaView },
+      },
+    },
     async (request) => schemaView(await routes.get(request.params.id)),
   );
 
   app.post(
     '/api/v1/gateway/routes/:id/refresh-schema',
-    { config, schema: { tags, params: IdParams, body: Type.Optional(CallBody), response: { 200: SchemaView } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Calls the route live and stores the schema and sample inferred from its JSON answer',
+        params: IdParams,
+        body: Type.Optional(CallBody),
+        response: { 200: SchemaView },
+      },
+    },
     async (request) => schemaView(await routes.refreshSchema(request.params.id, request.body ?? {})),
   );
 
@@ -123,6 +140,8 @@ export async function routeRoutes(app: App, { routes, gatewayRoutes }: GatewaySe
       config,
       schema: {
         tags,
+        summary:
+          'What a binding would answer a site, before the page is saved: the route called live, the result filter applied',
         body: Type.Object(
           {
             endpointId: Type.String({ minLength: 1, maxLength: 100 }),
@@ -155,10 +174,14 @@ export async function routeRoutes(app: App, { routes, gatewayRoutes }: GatewaySe
       const { endpointId, routeId, parameters, resultFilter } = request.body;
       if (!(await gatewayRoutes.findRoute(endpointId, routeId)))
         throw notFound('No such route of this endpoint', 'GATEWAY_ROUTE_NOT_FOUND');
-      const answer = await gatewayRoutes.callRoute(endpointId, routeId, {
-        params: parameters?.path,
-        query: parameters?.query,
-      });
+      const answer = await gatewayRoutes
+        .callRoute(endpointId, routeId, { params: parameters?.path, query: parameters?.query })
+        .catch((err: unknown) => {
+          // The call names a path parameter `params.<name>`; this body holds it at `parameters.path.<name>`.
+          if (isHttpError(err) && err.field?.startsWith('params.'))
+            throw badRequest(err.message, `parameters.path.${err.field.slice('params.'.length)}`, err.code);
+          throw err;
+        });
       const body = answerBody(answer);
       return {
         status: answer.status,

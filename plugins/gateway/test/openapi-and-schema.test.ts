@@ -158,6 +158,14 @@ describe('gateway OpenAPI import, inferred schemas and preview-resolve', () => {
       truncated: false,
     });
     expect(up.requests.at(-1)!.url).to.equal('/lists/news?lang=de');
+    // A missing path parameter is named where this body holds it.
+    const missing = await g.call('POST', '/api/v1/gateway/preview-resolve', g.manager, {
+      endpointId: ep.id,
+      routeId: route.id,
+      parameters: { query: { lang: 'de' } },
+    });
+    expect(missing.statusCode, missing.body).to.equal(400);
+    expect(missing.json()).to.include({ code: 'VALIDATION_FAILED', field: 'parameters.path.list' });
     const other = await g.createEndpoint({ baseUrl: up.url });
     const mismatch = await g.call('POST', '/api/v1/gateway/preview-resolve', g.manager, {
       endpointId: other.id,

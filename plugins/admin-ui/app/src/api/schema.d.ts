@@ -1485,7 +1485,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `gateway:manage`. */
+        /**
+         * The stored upstream endpoints (credentials only as { set })
+         * @description Needs the permission `gateway:manage`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1964,7 +1967,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `gateway:manage`. */
+        /**
+         * An endpoint's routes, with the path parameters of each template
+         * @description Needs the permission `gateway:manage`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -2160,7 +2166,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Needs the permission `gateway:manage`. */
+        /**
+         * What a binding would answer a site, before the page is saved: the route called live, the result filter applied
+         * @description Needs the permission `gateway:manage`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2504,7 +2513,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Needs the permission `gateway:manage`. */
+        /**
+         * Calls the route live and stores the schema and sample inferred from its JSON answer
+         * @description Needs the permission `gateway:manage`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2561,7 +2573,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `gateway:manage`. */
+        /**
+         * A route's response schema and sample (inferred from a live answer or imported from OpenAPI)
+         * @description Needs the permission `gateway:manage`.
+         */
         get: {
             parameters: {
                 query?: never;
