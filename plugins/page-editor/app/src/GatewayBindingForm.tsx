@@ -340,7 +340,7 @@ export function GatewayBindingForm({ draft, onDraft, problemOf, routeLabel }: Fo
           Preview the data
         </Button>
       )}
-      {preview?.problem && (
+      {preview?.problem && !draft.pathParams.some((name) => paramError(name)) && (
         <Alert color="red" p="xs" title="No preview">
           {preview.problem}
         </Alert>
@@ -352,7 +352,7 @@ export function GatewayBindingForm({ draft, onDraft, problemOf, routeLabel }: Fo
               ? `The upstream answered ${preview.answer.status}: a published site gets an error for this binding.`
               : `The upstream answered ${preview.answer.status}${preview.answer.truncated ? ' (cut off: the answer was too large)' : ''}.`}
           </Text>
-          <Code block aria-label="Preview data" tabIndex={0}>
+          <Code block role="region" aria-label="Preview data" tabIndex={0}>
             {previewText(preview.answer.data)}
           </Code>
         </Stack>

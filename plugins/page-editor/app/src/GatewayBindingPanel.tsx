@@ -1,4 +1,4 @@
-import { Alert, Button, Code, CopyButton, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Code, CopyButton, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError, useMe } from '../../../admin-ui/app/src/sdk/index.ts';
@@ -58,17 +58,22 @@ function BindingSummary(props: { binding: GatewayBinding; bindingId: string | nu
         {route ? routeLabel(route) : `route ${binding.routeId}`}
       </Text>
       {props.bindingId ? (
-        <Group gap="xs" wrap="nowrap">
-          <Text size="sm">Binding id:</Text>
-          <Code aria-label="Binding id">{props.bindingId}</Code>
-          <CopyButton value={props.bindingId}>
-            {({ copied, copy }) => (
-              <Button size="compact-xs" variant="default" onClick={copy}>
-                {copied ? 'Copied' : 'Copy the binding id'}
-              </Button>
-            )}
-          </CopyButton>
-        </Group>
+        <TextInput
+          label="Binding id"
+          description="The site's script asks for the data with it"
+          readOnly
+          value={props.bindingId}
+          rightSectionWidth={70}
+          rightSection={
+            <CopyButton value={props.bindingId}>
+              {({ copied, copy }) => (
+                <Button size="compact-xs" variant="default" onClick={copy} aria-label="Copy the binding id">
+                  {copied ? 'Copied' : 'Copy'}
+                </Button>
+              )}
+            </CopyButton>
+          }
+        />
       ) : (
         <Text size="sm" c="dimmed">
           The binding id is assigned when the page is saved.
