@@ -5,10 +5,25 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../kernel/loader.ts';
 import { signInAs, startBrowserProduct } from '../test/helpers/browser.ts';
 import { teardownTestDatabases } from '../test/helpers/database.ts';
+import { startUpstream } from '../test/helpers/upstream.ts';
 
 const OUT = path.join(PROJECT_ROOT, 'plugins/page-editor/screenshots');
 
 const product = await startBrowserProduct();
+// The bakery's stock system, a third-party API behind the gateway.
+const stock = await startUpstream((_req, res) => {
+  res.setHeader('content-type', 'application/json');
+  res.end(
+    JSON.stringify({
+      shop: 'market-street',
+      products: [
+        { sku: 'WL-1', name: 'Walnut loaf', left: 4, cost: 1.2 },
+        { sku: 'CB-6', name: 'Cardamom buns', left: 11, cost: 0.4 },
+        { sku: 'RY-2', name: 'Rye', left: 0, cost: 0.9 },
+      ],
+    }),
+  );
+});
 try {
   const { t } = product;
   const admin = await t.createUser({ roles: ['admin'], email: 'ada@example.com' });
@@ -89,6 +104,19 @@ try {
     content: { ...content, children: [...content.children, { type: 'p', text: 'See you soon!' }] },
   });
 
+  const endpoint = (
+    await t.call('POST', '/api/v1/gateway/endpoints', admin, {
+      name: 'stock',
+      baseUrl: stock.url,
+      auth: { type: 'none' },
+    })
+  ).json();
+  await t.call('POST', `/api/v1/gateway/endpoints/${endpoint.id}/routes`, admin, {
+    method: 'GET',
+    path: '/shops/{shop}/stock',
+    name: 'stockOfShop',
+  });
+
   const { page: tab, context } = await product.page('desktop');
   await signInAs(product, context, admin);
   await tab.goto(`/cms-one/editor/pages/${page.id}`);
@@ -110,6 +138,29 @@ try {
   await tab.getByText(/Compared with now/).waitFor();
   await tab.screenshot({ path: path.join(OUT, 'history.png') });
   console.log('wrote plugins/page-editor/screenshots/history.png');
+  await tab
+    .getByRole('button', { name: 'Close the version' })
+    .click()
+    .catch(() => undefined);
+  await tab.getByRole('tab', { name: 'Outline' }).click();
+  await tab.getByRole('list', { name: 'Outline' }).getByRole('button', { name: 'ul', exact: true }).click();
+  await tab.getByRole('button', { name: 'Bind to gateway data' }).click();
+  await tab.getByRole('combobox', { name: 'Endpoint' }).click();
+  await tab.getByRole('option', { name: /^stock/ }).click();
+  await tab.getByRole('combobox', { name: 'Route' }).click();
+  await tab.getByRole('option', { name: /stockOfShop/ }).click();
+  await tab.getByRole('textbox', { name: /^Path parameter shop/ }).fill('market-street');
+  await tab.getByRole('button', { name: 'Read the fields from a live call' }).click();
+  await tab.getByRole('button', { name: 'Open products' }).click();
+  await tab.getByRole('checkbox', { name: 'name' }).check();
+  await tab.getByRole('checkbox', { name: 'left' }).check();
+  await tab.getByLabel('Rename left to').fill('inStock');
+  await tab.getByRole('button', { name: 'Preview the data' }).click();
+  await tab.getByText(/^The upstream answered 200/).waitFor();
+  await tab.setViewportSize({ width: 1280, height: 1500 });
+  await tab.screenshot({ path: path.join(OUT, 'binding.png') });
+  console.log('wrote plugins/page-editor/screenshots/binding.png');
+  await tab.setViewportSize({ width: 1280, height: 800 });
 
   // A list bound to a class of the data plugin, its inspector panel open.
   const breads = (
@@ -174,6 +225,7 @@ try {
   await tab.screenshot({ path: path.join(OUT, 'kit.png') });
   console.log('wrote plugins/page-editor/screenshots/kit.png');
 } finally {
+  await stock.close();
   await product.close();
   await teardownTestDatabases();
 }

@@ -117,6 +117,9 @@ export async function previewBinding(binding: GatewayBinding): Promise<PreviewAn
 
 export type FieldKind = 'object' | 'array' | 'value';
 
+// Stored schemas come back in the database's key order (shortest first): alphabetical reads better.
+const byName = <T extends { name: string }>(fields: T[]) => fields.sort((a, b) => a.name.localeCompare(b.name));
+
 type Schema = { type?: unknown; properties?: Record<string, Schema>; items?: Schema };
 const isArraySchema = (s: Schema) => s.type === 'array' || (Array.isArray(s.type) && s.type.includes('array'));
 
@@ -137,10 +140,12 @@ export function fieldsAt(
   }
   if (schema && isArraySchema(schema)) schema = schema.items ?? null;
   if (schema?.properties)
-    return Object.entries(schema.properties).map(([name, s]) => ({
-      name,
-      kind: isArraySchema(s) ? 'array' : s.type === 'object' || s.properties ? 'object' : 'value',
-    }));
+    return byName(
+      Object.entries(schema.properties).map(([name, s]) => ({
+        name,
+        kind: isArraySchema(s) ? 'array' : s.type === 'object' || s.properties ? 'object' : 'value',
+      })),
+    );
   let value: unknown = info.sample;
   for (const segment of segments) {
     if (Array.isArray(value)) value = value[0];
@@ -151,10 +156,12 @@ export function fieldsAt(
   }
   if (Array.isArray(value)) value = value[0];
   if (!value || typeof value !== 'object') return [];
-  return Object.entries(value).map(([name, v]) => ({
-    name,
-    kind: Array.isArray(v) ? 'array' : v && typeof v === 'object' ? 'object' : 'value',
-  }));
+  return byName(
+    Object.entries(value).map(([name, v]) => ({
+      name,
+      kind: Array.isArray(v) ? 'array' : v && typeof v === 'object' ? 'object' : 'value',
+    })),
+  );
 }
 
 /**
