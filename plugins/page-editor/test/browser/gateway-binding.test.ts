@@ -172,6 +172,11 @@ describe('page editor in the browser: gateway content bindings', function () {
     await panel(tab).getByText(`Shows data from ${endpoint.name}: GET /shops/{shop}/items (listItems)`).waitFor();
     await panel(tab).getByText('The binding id is assigned when the page is saved.').waitFor();
 
+    // An edit before the save, so that undo later goes back to a step from before the id existed.
+    await outlineRow(tab, /^h1/).click();
+    await tab.getByLabel('Text').fill('All our items');
+    await outlineRow(tab, 'div · gateway data').click();
+
     // Publishing saves: the node carries the id the server assigned, shown and copyable.
     await tab.getByRole('button', { name: 'Publish' }).click();
     await tab.getByText('Published', { exact: true }).first().waitFor();
@@ -203,13 +208,15 @@ describe('page editor in the browser: gateway content bindings', function () {
     });
     expect(html.body).to.contain(`data-gateway-binding-id="${bindingId}" data-gateway-binding-mode="resolve"`);
 
-    // A later save keeps the id (the site's script keeps working).
-    await outlineRow(tab, /^h1/).click();
-    await tab.getByLabel('Text').fill('All our items');
+    // A later save keeps the id (the site's script keeps working), also one of a step undone to.
+    await tab.getByRole('button', { name: 'Undo' }).click();
+    await canvas(tab)
+      .locator('h1', { hasText: /^Our items$/ })
+      .waitFor();
     await tab.getByRole('button', { name: 'Save', exact: true }).click();
     await status(tab).filter({ hasText: 'Saved' }).waitFor();
     const again = (await p.t.call('GET', `/cms-one/pages/${page.id}`, admin)).json();
-    expect(again.content.children[0].text).to.equal('All our items');
+    expect(again.content.children[0].text).to.equal('Our items');
     expect(again.content.children[1].props.gatewayBindingId).to.equal(bindingId);
 
     // Unbinding removes the binding: the site gets the unknown-binding answer.
