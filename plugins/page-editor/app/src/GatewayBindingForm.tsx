@@ -84,7 +84,7 @@ export function bindingOfDraft(draft: BindingDraft): GatewayBinding | null {
 }
 
 /** The filtered data as the preview shows it: indented JSON, cut for the panel. */
-function previewText(data: unknown): string {
+export function previewText(data: unknown): string {
   const text = typeof data === 'string' ? data : JSON.stringify(data, null, 2);
   return text.length > 4000 ? `${text.slice(0, 4000)}\n…` : text;
 }

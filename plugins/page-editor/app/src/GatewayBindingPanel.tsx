@@ -11,10 +11,11 @@ import {
   type GatewayRoute,
   listEndpoints,
   listRoutes,
+  previewSavedBinding,
   withBinding,
   withoutBinding,
 } from './gateway.ts';
-import { type BindingDraft, bindingOfDraft, draftOf, GatewayBindingForm } from './GatewayBindingForm.tsx';
+import { type BindingDraft, bindingOfDraft, draftOf, GatewayBindingForm, previewText } from './GatewayBindingForm.tsx';
 import type { ContentNode } from './tree.ts';
 
 /** What a refused catalog read means for the user. */
@@ -24,6 +25,8 @@ export function gatewayProblem(err: unknown): string {
     return `Your role may not read or call the gateway's endpoints (the ${GATEWAY_KEY} key).`;
   if (err.status === 403 && err.code === 'OUTBOUND_REFUSED')
     return `The gateway's outbound policy refuses this endpoint's address: ${err.message}`;
+  if (err.code === 'BINDING_NOT_FOUND')
+    return 'The gateway knows no such binding: the page is not saved with it, or its route is gone.';
   if (err.status === 404) return 'The endpoint or route does not exist (any more).';
   if (err.status === 429) return 'Too many calls to this endpoint right now: try again in a moment.';
   if (err.status === 502) return `The upstream failed: ${err.message}`;
@@ -33,6 +36,39 @@ export function gatewayProblem(err: unknown): string {
 
 const routeLabel = (r: Pick<GatewayRoute, 'method' | 'path' | 'name'>) =>
   `${r.method} ${r.path}${r.name ? ` (${r.name})` : ''}`;
+
+/** What the saved binding answers a site now (the page as stored, published or not). */
+function SavedBindingData(props: { bindingId: string }) {
+  const [shown, setShown] = useState<{ data?: unknown; problem?: string } | null>(null);
+  const [loading, setLoading] = useState(false);
+  const show = async () => {
+    setLoading(true);
+    try {
+      setShown({ data: await previewSavedBinding(props.bindingId) });
+    } catch (err) {
+      setShown({ problem: gatewayProblem(err) });
+    } finally {
+      setLoading(false);
+    }
+  };
+  return (
+    <>
+      <Button size="compact-xs" variant="default" loading={loading} onClick={() => void show()}>
+        Show what the site gets (as saved)
+      </Button>
+      {shown?.problem && (
+        <Text size="sm" c="red.8">
+          {shown.problem}
+        </Text>
+      )}
+      {shown && !shown.problem && (
+        <Code block role="region" aria-label="Saved binding data" tabIndex={0}>
+          {previewText(shown.data)}
+        </Code>
+      )}
+    </>
+  );
+}
 
 /** The bound block's binding in one sentence, with the id the site's script needs (copyable). */
 function BindingSummary(props: { binding: GatewayBinding; bindingId: string | null; mayManage: boolean }) {
@@ -79,6 +115,7 @@ function BindingSummary(props: { binding: GatewayBinding; bindingId: string | nu
           The binding id is assigned when the page is saved.
         </Text>
       )}
+      {props.bindingId && binding.mode !== 'submit' && <SavedBindingData bindingId={props.bindingId} />}
       <Text size="xs" c="dimmed">
         The published page marks this block with <Code>data-gateway-binding-id</Code>; the site's script reads the data
         with it from <Code>/api/v1/gateway/{binding.mode === 'submit' ? 'submit' : 'resolve'}</Code>.

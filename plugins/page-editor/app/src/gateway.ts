@@ -115,6 +115,14 @@ export async function previewBinding(binding: GatewayBinding): Promise<PreviewAn
   return unwrap(await api.POST('/api/v1/gateway/preview-resolve', { body }));
 }
 
+/**
+ * What a saved binding answers now, as a site would get it (`/api/v1/gateway/preview/resolve`: a
+ * session that may read the page; the page need not be published). Needs no gateway key.
+ */
+export async function previewSavedBinding(gatewayBindingId: string): Promise<unknown> {
+  return unwrap(await api.POST('/api/v1/gateway/preview/resolve', { body: { gatewayBindingId } })).data;
+}
+
 export type FieldKind = 'object' | 'array' | 'value';
 
 // Stored schemas come back in the database's key order (shortest first): alphabetical reads better.

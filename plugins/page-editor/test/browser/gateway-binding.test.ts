@@ -253,6 +253,21 @@ describe('page editor in the browser: gateway content bindings', function () {
     await panel(tab).getByText(`Shows data from endpoint ${endpoint.id}: route ${itemsRoute.id}`).waitFor();
     await panel(tab).getByText('Changing the binding needs the gateway:manage key.').waitFor();
     expect(await panel(tab).getByRole('button', { name: 'Remove the binding' }).count()).to.equal(0);
+    // What the saved binding answers, without the gateway key (the session reads the draft page).
+    await panel(tab).getByRole('button', { name: 'Show what the site gets (as saved)' }).click();
+    const saved = panel(tab).getByRole('region', { name: 'Saved binding data' });
+    await saved.waitFor();
+    expect(JSON.parse((await saved.textContent())!)).to.deep.include({
+      data: {
+        shop: 'x',
+        items: [
+          { id: 1, name: 'Alpha', secret: 'cost price' },
+          { id: 2, name: 'Beta', secret: 'cost price' },
+          { id: 3, name: 'Gamma', secret: 'cost price' },
+        ],
+      },
+    });
+    await expectAccessible(tab, 'gateway binding, read only', CHROME_ONLY);
     // An unbound block offers no binding at all.
     await outlineRow(tab, /^p: Plain/).click();
     await tab.getByLabel('Text').waitFor();
