@@ -32,6 +32,7 @@ describe('page editor in the browser: gateway content bindings', function () {
   let websiteId: string;
   let endpoint: { id: string; name: string };
   let itemsRoute: { id: string };
+  let autosave: { enabled: boolean; intervalSeconds: number } | undefined;
   before(async function () {
     this.timeout(240_000);
     p = await sharedBrowserProduct();
@@ -84,8 +85,15 @@ describe('page editor in the browser: gateway content bindings', function () {
     });
     expect(site.statusCode, site.body).to.equal(201);
     websiteId = site.json().id;
+    // This test decides when the page is saved: autosave off (the shared product's setting is put back after).
+    autosave = (await p.t.call('GET', '/cms-one/settings/autosave', admin)).json();
+    const off = await p.t.call('PUT', '/cms-one/settings/autosave', admin, { ...autosave, enabled: false });
+    expect(off.statusCode, off.body).to.equal(200);
   });
-  after(() => upstream?.close());
+  after(async () => {
+    await upstream?.close();
+    if (autosave) await p.t.call('PUT', '/cms-one/settings/autosave', admin, autosave);
+  });
 
   const createPage = async (path: string, content: unknown) => {
     const res = await p.t.call('POST', '/cms-one/pages', admin, {
