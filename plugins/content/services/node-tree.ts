@@ -1,4 +1,5 @@
 import { badRequest } from '../../../kernel/index.ts';
+import { cssAsParsed } from './css-text.ts';
 
 /**
  * The one content schema of pages, snippets, templates and layouts: a tree of nodes
@@ -88,10 +89,7 @@ export function unsafeStringReason(name: string, value: string): string | null {
   const lower = name.toLowerCase();
   if (URL_PROPS.has(lower) && scheme.startsWith('data:') && !SAFE_DATA_URL.test(scheme))
     return 'Only image data URLs are allowed';
-  if (
-    lower === 'style' &&
-    (scheme.includes('javascript:') || scheme.includes('expression(') || scheme.includes('behavior:'))
-  )
+  if (lower === 'style' && /javascript:|expression\(|behavior:|-moz-binding/.test(cssAsParsed(value)))
     return 'Script in styles is not allowed';
   return null;
 }

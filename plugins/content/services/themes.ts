@@ -7,6 +7,7 @@ import {
   type Tx,
 } from '../../../kernel/index.ts';
 import type { ThemeStore } from '../store/themes.ts';
+import { cssAsParsed } from './css-text.ts';
 import type { ContentDeps } from './deps.ts';
 
 export interface ThemeRow {
@@ -47,9 +48,12 @@ const AUDIT = {
 };
 const view = (r: ThemeRow) => toThemeDto(r) as unknown as Record<string, unknown>;
 
-/** Custom styles that could break out of a style element or run script (also checked on website import). */
+/**
+ * Custom styles that could break out of a style element or run script (also checked on website
+ * import); the words are looked for as the CSS parser reads them too (escapes and comments).
+ */
 export const unsafeStyles = (css: string) =>
-  /<\/?style|<script|javascript:|expression\s*\(|behavior\s*:|@import/i.test(css);
+  /<\/?style|<script/i.test(css) || /javascript:|expression\(|behavior:|-moz-binding|@import/.test(cssAsParsed(css));
 
 /** Refuses theme styles that could leave the style element or run script (400 naming `customStyles`). */
 export function checkStyles(css: string | undefined): void {

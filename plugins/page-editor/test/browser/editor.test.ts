@@ -1,43 +1,12 @@
 import { expect } from 'chai';
-import type { Locator, Page } from 'playwright-core';
 import {
   appErrors,
   type BrowserProduct,
   expectAccessible,
   sharedBrowserProduct,
-  signInAs,
 } from '../../../../test/helpers/browser.ts';
-import { png } from '../../../../test/helpers/images.ts';
 import { eventually, type TestUser } from '../../../../test/helpers/kernel.ts';
-
-/** The canvas shows the user's own content: axe checks the editor's chrome around it. */
-const CHROME_ONLY = { exclude: ['.cms-canvas-frame', '.cms-version-frame'] };
-
-/** Drags `source` onto `target` with the mouse, in small steps as a person does (dnd-kit needs moves). */
-async function dragTo(page: Page, source: Locator, target: Locator, where: 'center' | 'top' = 'center') {
-  const from = (await source.boundingBox())!;
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(from.x + from.width / 2 + 12, from.y + from.height / 2 + 6, { steps: 4 });
-  const to = (await target.boundingBox())!;
-  const y = where === 'top' ? to.y + 3 : to.y + to.height / 2;
-  await page.mouse.move(to.x + to.width / 2, y, { steps: 12 });
-  await page.mouse.move(to.x + to.width / 2, y + 1, { steps: 2 });
-  await page.mouse.up();
-}
-
-const canvas = (page: Page) => page.frameLocator('iframe.cms-canvas-frame');
-const status = (page: Page) =>
-  page.getByRole('status').filter({ hasText: /Saved|Unsaved|Saving|failed|Locked|Changed/ });
-
-async function openEditor(p: BrowserProduct, user: TestUser, path: string, width: 'desktop' | 'phone' = 'desktop') {
-  const { page, context, errors } = await p.page(width);
-  await signInAs(p, context, user);
-  await page.goto(path);
-  await page.getByRole('heading', { level: 1, name: /^Editing/ }).waitFor();
-  await page.locator('iframe.cms-canvas-frame[data-ready]').waitFor();
-  return { page, context, errors };
-}
+import { CHROME_ONLY, canvas, dragTo, openEditor, status, uploadImage } from './editor-page.ts';
 
 describe('page editor in the browser: blocks, canvas, saving, history, publishing', function () {
   this.timeout(180_000);
@@ -68,23 +37,7 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
   };
 
   it('builds a page from blocks by drag and drop, edits text and an image, autosaves, restores a version and publishes it', async () => {
-    const upload = await p.t.inject({
-      method: 'POST',
-      url: '/api/v1/dam/upload',
-      headers: {
-        cookie: admin.cookie,
-        'content-type': 'multipart/form-data; boundary=x-editor-test',
-      },
-      payload: Buffer.concat([
-        Buffer.from(
-          '--x-editor-test\r\nContent-Disposition: form-data; name="folder"\r\n\r\n/editor-test\r\n' +
-            '--x-editor-test\r\nContent-Disposition: form-data; name="file"; filename="hero.png"\r\nContent-Type: image/png\r\n\r\n',
-        ),
-        await png(40, 30),
-        Buffer.from('\r\n--x-editor-test--\r\n'),
-      ]),
-    });
-    expect(upload.statusCode, upload.body).to.be.oneOf([200, 201]);
+    await uploadImage(p, admin, '/editor-test', 'hero.png');
     const snippet = await p.t.call('POST', '/cms-one/snippets', admin, {
       name: 'Promo banner',
       content: { type: 'p', props: { className: 'promo' }, text: 'Spring sale' },

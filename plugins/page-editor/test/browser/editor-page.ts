@@ -1,0 +1,67 @@
+import type { Locator, Page } from 'playwright-core';
+import { type BrowserProduct, signInAs } from '../../../../test/helpers/browser.ts';
+import { png } from '../../../../test/helpers/images.ts';
+import type { TestUser } from '../../../../test/helpers/kernel.ts';
+
+/** The canvas shows the user's own content: axe checks the editor's chrome around it. */
+export const CHROME_ONLY = { exclude: ['.cms-canvas-frame', '.cms-version-frame'] };
+
+/** Drags `source` onto `target` with the mouse, in small steps as a person does (dnd-kit needs moves). */
+export async function dragTo(page: Page, source: Locator, target: Locator, where: 'center' | 'top' = 'center') {
+  const from = (await source.boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2 + 12, from.y + from.height / 2 + 6, { steps: 4 });
+  const to = (await target.boundingBox())!;
+  const y = where === 'top' ? to.y + 3 : to.y + to.height / 2;
+  await page.mouse.move(to.x + to.width / 2, y, { steps: 12 });
+  await page.mouse.move(to.x + to.width / 2, y + 1, { steps: 2 });
+  await page.mouse.up();
+}
+
+/** The canvas frame's document. */
+export const canvas = (page: Page) => page.frameLocator('iframe.cms-canvas-frame');
+
+/** The save state shown in the editor's bar. */
+export const status = (page: Page) =>
+  page.getByRole('status').filter({ hasText: /Saved|Unsaved|Saving|failed|Locked|Changed/ });
+
+/** A fresh context signed in as `user`, at `path` of the editor, once its canvas is drawn. */
+export async function openEditor(
+  p: BrowserProduct,
+  user: TestUser,
+  path: string,
+  width: 'desktop' | 'phone' = 'desktop',
+) {
+  const { page, context, errors } = await p.page(width);
+  await signInAs(p, context, user);
+  await page.goto(path);
+  await page.getByRole('heading', { level: 1, name: /^Editing/ }).waitFor();
+  await page.locator('iframe.cms-canvas-frame[data-ready]').waitFor();
+  return { page, context, errors };
+}
+
+/** Uploads a PNG (by default a half-transparent 40 × 30 one) to the asset library as `user`. */
+export async function uploadImage(
+  p: BrowserProduct,
+  user: TestUser,
+  folder: string,
+  name: string,
+  bytes?: Buffer,
+): Promise<void> {
+  const boundary = 'x-editor-test';
+  const res = await p.t.inject({
+    method: 'POST',
+    url: '/api/v1/dam/upload',
+    headers: { cookie: user.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="folder"\r\n\r\n${folder}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      bytes ?? (await png(40, 30)),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+  });
+  if (res.statusCode !== 200 && res.statusCode !== 201) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
+}
