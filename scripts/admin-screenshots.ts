@@ -9,18 +9,16 @@
 // The README's gallery between the `admin-screenshots` markers is rewritten to show them all, and
 // images of screens that no longer exist are removed. Run after changing or adding a screen, and
 // commit the PNGs with README.md.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../kernel/loader.ts';
 import { signInAs, startBrowserProduct } from '../test/helpers/browser.ts';
 import { teardownTestDatabases } from '../test/helpers/database.ts';
 import { type DemoRecords, seedDemoData } from './admin-demo-data.ts';
+import { galleryTable, rewriteReadmeSection } from './readme-gallery.ts';
 
 const OUT = path.join(PROJECT_ROOT, 'plugins/admin-ui/screenshots');
-const README = path.join(PROJECT_ROOT, 'README.md');
-const START = '<!-- admin-screenshots:start -->';
-const END = '<!-- admin-screenshots:end -->';
 
 /** Screens of one record: a file name, the gallery's caption and the URL of a seeded record. */
 const RECORD_SCREENS: { name: string; title: string; url: (r: DemoRecords) => string }[] = [
@@ -85,17 +83,6 @@ async function settled(page: Page): Promise<void> {
   });
 }
 
-/** The README's gallery: two screens a row, each with its caption. */
-function gallery(shots: Shot[]): string {
-  const rows: string[] = ['| | |', '|---|---|'];
-  for (let i = 0; i < shots.length; i += 2) {
-    const pair = shots.slice(i, i + 2);
-    const cell = (s?: Shot) => (s ? `**${s.title}**<br>![${s.title}](plugins/admin-ui/screenshots/${s.name}.png)` : '');
-    rows.push(`| ${cell(pair[0])} | ${cell(pair[1])} |`);
-  }
-  return rows.join('\n');
-}
-
 const product = await startBrowserProduct();
 try {
   const { t } = product;
@@ -127,11 +114,10 @@ try {
     rmSync(path.join(OUT, file));
     console.log(`removed plugins/admin-ui/screenshots/${file} (no such screen any more)`);
   }
-  const readme = readFileSync(README, 'utf8');
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${START} ... ${END} section`);
-  writeFileSync(README, `${readme.slice(0, start + START.length)}\n\n${gallery(shots)}\n\n${readme.slice(end)}`);
+  rewriteReadmeSection(
+    'admin-screenshots',
+    galleryTable(shots.map((s) => ({ title: s.title, file: `plugins/admin-ui/screenshots/${s.name}.png` }))),
+  );
   console.log(`README.md: gallery of ${shots.length} screens (run npx biome format --write README.md)`);
 } finally {
   await product.close();

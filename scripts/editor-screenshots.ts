@@ -1,13 +1,28 @@
 // Regenerates the README's screenshots of the page editor (plugins/page-editor/screenshots/*.png):
 // the product with every plugin on a loopback port, a website with a theme, a layout, a page of
-// blocks and a kit of templates, Chromium at 1280 x 800. Run after changing the editor; commit the PNGs.
+// blocks and a kit of templates, Chromium at 1280 x 800. The main README's gallery shows them
+// between the `editor-screenshots` markers, rewritten here. Run after changing the editor; commit
+// the PNGs with README.md.
 import path from 'node:path';
 import { PROJECT_ROOT } from '../kernel/loader.ts';
 import { signInAs, startBrowserProduct } from '../test/helpers/browser.ts';
 import { teardownTestDatabases } from '../test/helpers/database.ts';
 import { startUpstream } from '../test/helpers/upstream.ts';
+import { galleryTable, rewriteReadmeSection } from './readme-gallery.ts';
 
 const OUT = path.join(PROJECT_ROOT, 'plugins/page-editor/screenshots');
+
+/** The screens taken below, in the gallery's order: file name and caption. */
+const SHOTS = [
+  { name: 'editor', title: 'Page editor: canvas, outline and inspector' },
+  { name: 'blocks', title: 'Page editor: blocks from snippets, templates and kits' },
+  { name: 'history', title: 'Page editor: a version beside the current state' },
+  { name: 'binding', title: 'Page editor: a block bound to gateway data' },
+  { name: 'data-binding', title: 'Page editor: a list bound to a data class' },
+  { name: 'layout', title: 'Page editor: a layout template' },
+  { name: 'kit', title: 'Page editor: a kit of templates' },
+] as const;
+const shotPath = (name: (typeof SHOTS)[number]['name']) => path.join(OUT, `${name}.png`);
 
 const product = await startBrowserProduct();
 // The bakery's stock system, a third-party API behind the gateway.
@@ -124,11 +139,11 @@ try {
   await tab.frameLocator('iframe.cms-canvas-frame').locator('h1').click();
   await tab.getByLabel('Text').waitFor();
   await tab.waitForLoadState('networkidle');
-  await tab.screenshot({ path: path.join(OUT, 'editor.png') });
+  await tab.screenshot({ path: shotPath('editor') });
   console.log('wrote plugins/page-editor/screenshots/editor.png');
   await tab.getByRole('tab', { name: 'Blocks' }).click();
   await tab.getByRole('button', { name: 'Drag block Landing page' }).waitFor();
-  await tab.screenshot({ path: path.join(OUT, 'blocks.png') });
+  await tab.screenshot({ path: shotPath('blocks') });
   console.log('wrote plugins/page-editor/screenshots/blocks.png');
   await tab.getByRole('tab', { name: 'More' }).click();
   await tab
@@ -136,7 +151,7 @@ try {
     .first()
     .click();
   await tab.getByText(/Compared with now/).waitFor();
-  await tab.screenshot({ path: path.join(OUT, 'history.png') });
+  await tab.screenshot({ path: shotPath('history') });
   console.log('wrote plugins/page-editor/screenshots/history.png');
   await tab
     .getByRole('button', { name: 'Close the version' })
@@ -158,7 +173,7 @@ try {
   await tab.getByRole('button', { name: 'Preview the data' }).click();
   await tab.getByText(/^The upstream answered 200/).waitFor();
   await tab.setViewportSize({ width: 1280, height: 1500 });
-  await tab.screenshot({ path: path.join(OUT, 'binding.png') });
+  await tab.screenshot({ path: shotPath('binding') });
   console.log('wrote plugins/page-editor/screenshots/binding.png');
   await tab.setViewportSize({ width: 1280, height: 800 });
 
@@ -210,20 +225,25 @@ try {
   await tab.getByRole('button', { name: 'ul', exact: true }).click();
   await tab.getByRole('region', { name: 'Data binding' }).getByRole('combobox', { name: 'Order by' }).waitFor();
   await tab.waitForLoadState('networkidle');
-  await tab.screenshot({ path: path.join(OUT, 'data-binding.png') });
+  await tab.screenshot({ path: shotPath('data-binding') });
   console.log('wrote plugins/page-editor/screenshots/data-binding.png');
   await tab.goto(`/cms-one/editor/layouts/${site.id}/${layout.json().id}`);
   await tab.locator('iframe.cms-canvas-frame[data-ready]').waitFor();
   await tab.frameLocator('iframe.cms-canvas-frame').locator('header a').click();
   await tab.getByLabel('Text').waitFor();
   await tab.waitForLoadState('networkidle');
-  await tab.screenshot({ path: path.join(OUT, 'layout.png') });
+  await tab.screenshot({ path: shotPath('layout') });
   console.log('wrote plugins/page-editor/screenshots/layout.png');
   await tab.goto(`/cms-one/editor/kits/${kit.id}?website=${site.id}`);
   await tab.locator('iframe.cms-kit-frame[data-ready]').nth(1).waitFor();
   await tab.waitForLoadState('networkidle');
-  await tab.screenshot({ path: path.join(OUT, 'kit.png') });
+  await tab.screenshot({ path: shotPath('kit') });
   console.log('wrote plugins/page-editor/screenshots/kit.png');
+  rewriteReadmeSection(
+    'editor-screenshots',
+    galleryTable(SHOTS.map((s) => ({ title: s.title, file: `plugins/page-editor/screenshots/${s.name}.png` }))),
+  );
+  console.log(`README.md: gallery of the editor's ${SHOTS.length} screens (run npx biome format --write README.md)`);
 } finally {
   await stock.close();
   await product.close();
