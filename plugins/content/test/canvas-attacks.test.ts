@@ -47,6 +47,21 @@ describe("content: attacks on the editor's canvas and saves", () => {
     }
   });
 
+  it('a form of another site cannot draw the canvas: a body that is not JSON is refused', async () => {
+    const page = await pageOf();
+    // What an HTML form can send (text/plain, urlencoded) with the session cookie of a careless browser.
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const res = await k.t.inject({
+        method: 'POST',
+        url: `/cms-one/pages/${page.id}/canvas`,
+        headers: { cookie: k.reader.cookie, 'content-type': type },
+        payload: '{"content":{"type":"p","text":"forged"}}',
+      });
+      expect(res.statusCode, `${type}: ${res.body}`).to.be.oneOf([400, 415]);
+      expect(res.body).not.to.contain('forged');
+    }
+  });
+
   it('a reader can neither save, publish, restore, lock nor store a thumbnail; nothing changes', async () => {
     const page = await pageOf();
     const snippet = await snippetOf();

@@ -14,13 +14,13 @@ async function inlineImage(img: HTMLImageElement, scale: number): Promise<string
   const src = img.currentSrc || img.src;
   if (!src || src.startsWith('data:')) return src || null;
   const url = new URL(src, window.location.href);
-  if (url.origin !== window.location.origin) return null;
+  if (url.origin !== window.location.origin || img.width === 0 || img.height === 0) return null;
   const width = Math.max(1, Math.round(img.width * scale));
   const height = Math.max(1, Math.round(img.height * scale));
-  if (img.width === 0 || img.height === 0) return null;
   try {
     const answer = await fetch(url, { credentials: 'same-origin' });
-    if (!answer.ok) return null;
+    // Only an image: a page naming an API address as an image source gets nothing from it.
+    if (!answer.ok || !answer.headers.get('content-type')?.startsWith('image/')) return null;
     const bitmap = await createImageBitmap(await answer.blob(), {
       resizeWidth: width,
       resizeHeight: height,
