@@ -305,6 +305,11 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
   // write moves the tag: sent at once, the second save would meet 412 from our own thumbnail.
   const thumbnailWrite = useRef<Promise<void> | null>(null);
   const saveByHand = async (opts: { over?: boolean; published?: boolean } = {}) => {
+    // Ctrl+S reaches here without a Save button: a reader's keys save nothing (nor a thumbnail).
+    if (!mayEdit) {
+      setNotice(`Read only: your role may not save this ${kindLabel}.`);
+      return false;
+    }
     await thumbnailWrite.current;
     const saved = await saving.save('manual', opts);
     if (saved && kind.thumbnails) thumbnailWrite.current = storeThumbnail();

@@ -65,6 +65,24 @@ describe('page editor in the browser: attacks', function () {
     expect(appErrors(errors)).to.deep.equal([]);
   });
 
+  it('a reader saves nothing, not even with Ctrl+S', async () => {
+    const page = await createPage('/read-only-keys', { type: 'p', text: 'As it was' });
+    const reader = await p.t.createUser({ permissions: ['objects:read'] });
+    const { page: tab, errors } = await openEditor(p, reader, `/cms-one/editor/pages/${page.id}`);
+    const writes: string[] = [];
+    tab.on('request', (r) => {
+      if (r.method() !== 'GET' && !r.url().endsWith('/canvas')) writes.push(`${r.method()} ${r.url()}`);
+    });
+    await tab.getByText('Read only', { exact: true }).waitFor();
+    await tab.getByRole('tab', { name: 'Outline' }).click();
+    await tab.keyboard.press('Control+s');
+    await tab.getByText('Read only: your role may not save this page.').waitFor();
+    expect(writes).to.deep.equal([]);
+    expect(await tab.getByText(/not stored|failed/i).count()).to.equal(0);
+    expect((await p.t.call('GET', `/cms-one/pages/${page.id}`, admin)).json().thumbnail).to.equal(null);
+    expect(appErrors(errors)).to.deep.equal([]);
+  });
+
   it('nothing in the canvas runs: the frame is a sandbox without scripts, even for markup slipped past the API', async () => {
     // What the API accepts that looks most like script: every piece stays text or an inert attribute.
     const page = await createPage('/bait', {
