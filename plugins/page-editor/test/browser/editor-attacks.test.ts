@@ -176,6 +176,11 @@ describe('page editor in the browser: attacks', function () {
       'https:evil.example',
       '/%2F%2Fevil.example',
       '/\t/evil.example',
+      // Own prefixes that the browser resolves to some other path of this site.
+      '/cms-one/editor/../../auth/oidc/start',
+      '/cms-one/editor/%2e%2e/%2E%2E/auth/me',
+      '/admin/../auth/me',
+      '/admin/..\\..\\auth/me',
     ];
     for (const next of hostile) {
       await tab.goto(`/sign-in?next=${encodeURIComponent(next)}`);

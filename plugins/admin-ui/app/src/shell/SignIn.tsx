@@ -16,10 +16,14 @@ type Step =
 
 /**
  * Only a path of this dashboard or of the page editor (`/cms-one/editor/...`): `?next=https://evil.example`
- * must not send a user away.
+ * must not send a user away. Dot segments (`/cms-one/editor/../../x`, plain or percent-encoded) and
+ * backslashes are refused too: the browser would resolve them to another path of this site.
  */
 function safeNext(next: string | null): string {
-  return next && /^\/(admin|cms-one\/editor)(\/|$|\?)/.test(next) ? next : '/admin';
+  if (!next || !/^\/(admin|cms-one\/editor)(\/|$|\?)/.test(next)) return '/admin';
+  const path = next.split(/[?#]/)[0];
+  if (/\\|%5c/i.test(path) || /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) return '/admin';
+  return next;
 }
 
 function errorText(err: unknown): string {
