@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../../../kernel/index.ts';
 import type { ContentNode } from '../services/node-tree.ts';
+import { nextUpdatedAt } from './edit-time.ts';
 
 export interface PageRow {
   id: string;
@@ -103,7 +104,7 @@ export class PageStore {
   async update(id: string, w: PageWrite, trx: Tx): Promise<PageRow> {
     const [row] = await trx('content_pages')
       .where({ id })
-      .update({ ...json(w), updated_at: trx.fn.now() })
+      .update({ ...json(w), updated_at: nextUpdatedAt(trx) })
       .returning('*');
     return row;
   }

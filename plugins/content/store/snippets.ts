@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../../../kernel/index.ts';
 import type { ContentNode } from '../services/node-tree.ts';
+import { nextUpdatedAt } from './edit-time.ts';
 
 export interface SnippetRow {
   id: string;
@@ -45,7 +46,7 @@ export class SnippetStore {
   async update(id: string, w: SnippetWrite, trx: Tx): Promise<SnippetRow> {
     const [row] = await trx('content_snippets')
       .where({ id })
-      .update({ ...json(w), updated_at: trx.fn.now() })
+      .update({ ...json(w), updated_at: nextUpdatedAt(trx) })
       .returning('*');
     return row;
   }

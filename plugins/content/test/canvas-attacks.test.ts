@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { png } from '../../../test/helpers/images.ts';
 import type { TestUser } from '../../../test/helpers/kernel.ts';
+import { SYSTEM } from '../../../kernel/index.ts';
+import { entityTag } from '../services/preconditions.ts';
 import { type ContentKernel, startContentKernel } from './content-kernel.ts';
 
 /** `depth` nested sections around a paragraph, as JSON text (too deep to build as an object and send). */
@@ -275,5 +277,30 @@ describe("content: attacks on the editor's canvas and saves", () => {
       k.call('PUT', `${url}/thumbnail`, k.editor, { thumbnail }, { 'if-match': tag }),
     ]);
     expect([save.statusCode, thumb.statusCode].sort()).to.deep.equal([200, 412]);
+  });
+
+  it('every write moves the tag on, even two in one instant (one transaction)', async () => {
+    const page = await pageOf();
+    const snippet = await snippetOf();
+    const { pages, snippets } = k.services();
+    const [pageTags, snippetTags] = await k.t.db.transaction(async (trx) => {
+      const p1 = await pages.update(SYSTEM, page.id, { title: 'First' }, { trx });
+      const p2 = await pages.update(SYSTEM, page.id, { title: 'Second' }, { trx });
+      const s1 = await snippets.update(SYSTEM, snippet.id, { name: k.unique('a') }, { trx });
+      const s2 = await snippets.update(SYSTEM, snippet.id, { name: k.unique('b') }, { trx });
+      return [[p1, p2].map((r) => entityTag(r.updated_at)), [s1, s2].map((r) => entityTag(r.updated_at))];
+    });
+    expect(pageTags[0]).not.to.equal(pageTags[1]);
+    expect(snippetTags[0]).not.to.equal(snippetTags[1]);
+    // A save based on the first state is refused: the second is not overwritten unseen.
+    const stale = await k.call(
+      'PATCH',
+      `/cms-one/pages/${page.id}`,
+      k.editor,
+      { title: 'Mine' },
+      { 'if-match': pageTags[0] },
+    );
+    expect(stale.statusCode).to.equal(412);
+    expect((await k.call('GET', `/cms-one/pages/${page.id}`, k.editor)).headers.etag).to.equal(pageTags[1]);
   });
 });
