@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../../../kernel/index.ts';
 import type { ContentNode } from '../services/node-tree.ts';
+import { nextUpdatedAt } from './edit-time.ts';
 
 export interface LayoutSlot {
   className?: string;
@@ -53,7 +54,7 @@ export class LayoutStore {
   async update(websiteId: string, id: string, w: LayoutWrite, trx: Tx): Promise<LayoutRow | undefined> {
     const [row] = await trx('content_layouts')
       .where({ website_id: websiteId, id })
-      .update({ ...json(w), updated_at: trx.fn.now() })
+      .update({ ...json(w), updated_at: nextUpdatedAt(trx) })
       .returning('*');
     return row;
   }

@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../../../kernel/index.ts';
 import type { ContentNode } from '../services/node-tree.ts';
+import { nextUpdatedAt } from './edit-time.ts';
 
 export interface TemplateRow {
   id: string;
@@ -52,7 +53,7 @@ export class TemplateStore {
   ): Promise<TemplateRow | undefined> {
     const [row] = await trx('content_templates')
       .where({ id })
-      .update({ ...t, ...(t.content ? { content: JSON.stringify(t.content) } : {}), updated_at: trx.fn.now() })
+      .update({ ...t, ...(t.content ? { content: JSON.stringify(t.content) } : {}), updated_at: nextUpdatedAt(trx) })
       .returning('*');
     return row;
   }
@@ -61,7 +62,7 @@ export class TemplateStore {
     // Kits keep their order without the removed template.
     await trx('content_kits')
       .whereRaw('template_ids \\? ?', [id])
-      .update({ template_ids: trx.raw('template_ids - ?', [id]), updated_at: trx.fn.now() });
+      .update({ template_ids: trx.raw('template_ids - ?', [id]), updated_at: nextUpdatedAt(trx) });
     return (await trx('content_templates').where({ id }).delete()) > 0;
   }
 
@@ -90,7 +91,7 @@ export class TemplateStore {
       .update({
         ...(k.name !== undefined ? { name: k.name } : {}),
         ...(k.template_ids !== undefined ? { template_ids: JSON.stringify(k.template_ids) } : {}),
-        updated_at: trx.fn.now(),
+        updated_at: nextUpdatedAt(trx),
       })
       .returning('*');
     return row;
@@ -101,7 +102,7 @@ export class TemplateStore {
       .where({ id })
       .update({
         template_ids: trx.raw('template_ids || jsonb_build_array(?::text)', [templateId]),
-        updated_at: trx.fn.now(),
+        updated_at: nextUpdatedAt(trx),
       })
       .returning('*');
     return row;
