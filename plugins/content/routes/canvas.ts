@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { App } from '../../../kernel/index.ts';
-import { canvasDocument, type CanvasTheme } from '../services/canvas.ts';
 import type { ContentServices } from '../services/index.ts';
 import { validateNodeTree } from '../services/node-tree.ts';
-import type { ThemeRow } from '../services/themes.ts';
 import { IdParams, Name, Tree } from './schemas.ts';
 
 const ThemeValues = Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 300 }), {
@@ -43,9 +41,10 @@ export const sendCanvas = (reply: FastifyReply, html: string) => reply.headers(C
 
 /**
  * The editor's canvas (ours; the spec's `render` routes answer e-mail HTML): a page or snippet as
- * the website shows it, rendered by the same renderer as the public site, with the website's layout
- * and theme. The body may carry the editor's unsaved content, title and theme, so every keystroke
- * and theme change is shown without saving; nothing is stored.
+ * the website shows it, drawn by the public page's own document function (services/site-pages.ts)
+ * in the website's layout and theme, its nodes marked for selection. The body may carry the
+ * editor's unsaved content, title and theme, so every keystroke and theme change is shown without
+ * saving; nothing is stored.
  */
 export function canvasRoutes(app: App, s: ContentServices): void {
   const read = { permission: 'objects:read' };
@@ -67,24 +66,19 @@ export function canvasRoutes(app: App, s: ContentServices): void {
       const page = await s.pages.get(request.params.id);
       const content =
         request.body.content === undefined ? page.content : validateNodeTree(request.body.content, 'content', maxBytes);
-      const context = { websiteId: page.website_id, locale: page.locale };
-      const [layout, active, stripComments, expanded] = await Promise.all([
-        s.layouts.forPage(page),
-        request.body.theme ? null : s.themes.active(page.website_id),
-        s.settings.stripHtmlComments(),
-        s.expand(content!, context),
-      ]);
-      return sendCanvas(
-        reply,
-        canvasDocument({
-          title: request.body.title ?? page.title,
+      const html = await s.sitePages.page(
+        {
+          id: page.id,
+          websiteId: page.website_id,
           locale: page.locale,
-          content: expanded,
-          layout,
-          theme: request.body.theme ?? storedTheme(active),
-          stripComments,
-        }),
+          path: page.path,
+          title: request.body.title ?? page.title,
+          seo: page.seo,
+          content: content!,
+        },
+        { theme: request.body.theme, annotate: true },
       );
+      return sendCanvas(reply, html);
     },
   );
 
@@ -105,24 +99,11 @@ export function canvasRoutes(app: App, s: ContentServices): void {
         request.body.content === undefined
           ? snippet.content
           : validateNodeTree(request.body.content, 'content', maxBytes);
-      const [active, stripComments, expanded] = await Promise.all([
-        request.body.theme || !snippet.website_id ? null : s.themes.active(snippet.website_id),
-        s.settings.stripHtmlComments(),
-        s.expand(content!, { websiteId: snippet.website_id, locale: null }),
-      ]);
-      return sendCanvas(
-        reply,
-        canvasDocument({
-          title: snippet.name,
-          locale: null,
-          content: expanded,
-          theme: request.body.theme ?? storedTheme(active),
-          stripComments,
-        }),
+      const html = await s.sitePages.snippet(
+        { websiteId: snippet.website_id, name: snippet.name, content: content! },
+        { theme: request.body.theme, annotate: true },
       );
+      return sendCanvas(reply, html);
     },
   );
 }
-
-export const storedTheme = (row: ThemeRow | null): CanvasTheme | null =>
-  row && { colors: row.colors, fonts: row.fonts, customStyles: row.custom_styles };

@@ -19,7 +19,10 @@ import { MenuService } from './menus.ts';
 import { PageService } from './pages.ts';
 import { TemplateService } from './templates.ts';
 import { ThemeService } from './themes.ts';
-import { renderPageDocument } from './page-document.ts';
+import { menuExpander } from './menu-node.ts';
+import { SitePages } from './site-pages.ts';
+import { themeCss } from './theme-css.ts';
+import { WebsiteCache } from './website-cache.ts';
 import { PublicPages } from './public-pages.ts';
 import { SettingsService } from './settings.ts';
 import { SnippetService } from './snippets.ts';
@@ -40,27 +43,50 @@ export function createContentServices(kernel: ContentDeps) {
   const versions = new VersionStore(db);
   const pageStore = new PageStore(db);
   const sitemaps = new Sitemaps({ store: publicStore, directory, now: () => kernel.clock.now().getTime() });
+  // What every page of a website is drawn with, kept per website (website-cache.ts) and dropped by
+  // the writes that change it; website writes (the directory's generation) drop them all.
+  const cached = <T>(load: (websiteId: string) => Promise<T>) =>
+    new WebsiteCache({ load, now: () => kernel.clock.now().getTime(), generation: () => directory.generation });
+  const layoutStore = new LayoutStore(db);
+  const themeStore = new ThemeStore(db);
+  const menuStore = new WebsitePathStore(db);
+  const layoutCache = cached((websiteId) => layoutStore.list(websiteId));
+  const themeCache = cached(async (websiteId) => {
+    const theme = await themeStore.active(websiteId);
+    const values = theme && { colors: theme.colors, fonts: theme.fonts, customStyles: theme.custom_styles };
+    return themeCss(values ?? null, { lenient: true });
+  });
+  const menuCache = cached((websiteId) => menuStore.menuSource(websiteId));
   const onPageChange = () => {
     publicPages.invalidate();
     sitemaps.invalidate();
+    // Menus link to published pages by their paths.
+    menuCache.invalidate();
   };
   const pages = new PageService({ kernel, pages: pageStore, versions, bindings, directory, onChange: onPageChange });
   const settings = new SettingsService({ kernel, store: new SettingsStore(db) });
-  /**
-   * The HTML document of a published page, or undefined (404): what the live site answers a browser
-   * and what a static build (publish plugin) writes, from the same read and the same renderer.
-   */
   // Nodes that stand for data read at render time, expanded before the synchronous renderer runs,
   // for the canvas and the public page alike (see tree-expansion.ts).
   const expanders: TreeExpander[] = [];
   expanders.push(dataBindingExpander(kernel));
+  expanders.push(menuExpander({ menu: (id) => menuCache.get(id), website: (id) => directory.byId(id) }));
   const expand = (tree: ContentNode, context: ExpansionContext) => expandTree(expanders, tree, context);
+  const sitePages = new SitePages({
+    layouts: layoutCache,
+    themes: themeCache,
+    expand,
+    stripHtmlComments: () => settings.stripHtmlComments(),
+  });
+  /**
+   * The HTML document of a published page, or undefined (404): what the live site answers a browser
+   * and what a static build (publish plugin) writes, from the same read and the same document
+   * function as the editor's canvas (the page in its layout and theme).
+   */
   const pageHtml = async (site: ResolvedWebsite, locale: string, path: string): Promise<string | undefined> => {
-    const page = await publicPages.find(site, locale, path);
-    if (!page) return undefined;
-    const document = JSON.parse(page.body);
-    document.content = await expand(document.content, { websiteId: site.id, locale });
-    return renderPageDocument(document, { stripComments: await settings.stripHtmlComments() });
+    const found = await publicPages.find(site, locale, path);
+    if (!found) return undefined;
+    const page = JSON.parse(found.body);
+    return sitePages.page({ ...page, websiteId: site.id, locale, path });
   };
   return {
     kernel,
@@ -74,11 +100,12 @@ export function createContentServices(kernel: ContentDeps) {
     bindings,
     snippets: new SnippetService({ kernel, store: new SnippetStore(db), versions }),
     templates: new TemplateService({ kernel, store: new TemplateStore(db) }),
-    layouts: new LayoutService({ kernel, store: new LayoutStore(db) }),
-    menus: new MenuService({ kernel, store: new WebsitePathStore(db) }),
-    themes: new ThemeService({ kernel, store: new ThemeStore(db) }),
+    layouts: new LayoutService({ kernel, store: layoutStore, onChange: (id) => layoutCache.invalidate(id) }),
+    menus: new MenuService({ kernel, store: menuStore, onChange: () => menuCache.invalidate() }),
+    themes: new ThemeService({ kernel, store: themeStore, onChange: (id) => themeCache.invalidate(id) }),
     settings,
     pageHtml,
+    sitePages,
     expand,
     publicStore,
     publicPages,

@@ -38,9 +38,37 @@ export function patternMatches(pattern: string, path: string): boolean {
   return pattern === path;
 }
 
+/** The layout a page gets: the most specific matching pattern for its locale, else the default. */
+export function pickLayout(layouts: LayoutRow[], page: { locale: string; path: string }): LayoutRow | undefined {
+  const candidates = layouts.filter((l) => l.locale === null || l.locale === page.locale);
+  let best: { layout: LayoutRow; score: number } | undefined;
+  for (const layout of candidates) {
+    for (const pattern of layout.path_patterns) {
+      if (patternMatches(pattern, page.path) && (!best || pattern.length > best.score))
+        best = { layout, score: pattern.length };
+    }
+  }
+  return (
+    best?.layout ??
+    candidates.find((l) => l.is_default && l.locale === page.locale) ??
+    candidates.find((l) => l.is_default)
+  );
+}
+
 /** Website layout templates: regions, slots, path patterns, locale and one default per website. */
 export class LayoutService {
-  constructor(private readonly deps: { kernel: ContentDeps; store: LayoutStore }) {}
+  constructor(
+    private readonly deps: {
+      kernel: ContentDeps;
+      store: LayoutStore;
+      /** After a write: the website whose layouts changed (cached for its public pages). */
+      onChange?(websiteId: string): void;
+    },
+  ) {}
+
+  private changed(websiteId: string): void {
+    this.deps.onChange?.(websiteId);
+  }
 
   private shape(input: LayoutInput): LayoutWrite {
     const w: LayoutWrite = {};
@@ -95,7 +123,7 @@ export class LayoutService {
       const row = await this.deps.store.insert(websiteId, w, trx);
       if (row.is_default) await this.deps.store.clearDefault(websiteId, row.id, trx);
       return row;
-    });
+    }).finally(() => this.changed(websiteId));
   }
 
   /** `ifMatch`: the tag the caller's state is based on (412 `EDIT_CONFLICT` when the layout changed since). */
@@ -108,30 +136,18 @@ export class LayoutService {
       const row = (await this.deps.store.update(websiteId, id, w, trx))!;
       if (row.is_default) await this.deps.store.clearDefault(websiteId, row.id, trx);
       return row;
-    });
+    }).finally(() => this.changed(websiteId));
   }
 
   async remove(websiteId: string, id: string) {
     await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       if (!(await this.deps.store.remove(websiteId, id, trx))) throw notFound('Layout template not found');
-    });
+    }).finally(() => this.changed(websiteId));
   }
 
-  /** The layout a page gets: the most specific matching pattern for its locale, else the default. */
+  /** The layout a page gets (`pickLayout`). */
   async forPage(page: { website_id: string; locale: string; path: string }): Promise<LayoutRow | undefined> {
-    const layouts = (await this.deps.store.list(page.website_id)).filter(
-      (l) => l.locale === null || l.locale === page.locale,
-    );
-    let best: { layout: LayoutRow; score: number } | undefined;
-    for (const layout of layouts) {
-      for (const pattern of layout.path_patterns) {
-        if (patternMatches(pattern, page.path) && (!best || pattern.length > best.score))
-          best = { layout, score: pattern.length };
-      }
-    }
-    return (
-      best?.layout ?? layouts.find((l) => l.is_default && l.locale === page.locale) ?? layouts.find((l) => l.is_default)
-    );
+    return pickLayout(await this.deps.store.list(page.website_id), page);
   }
 
   /** The website's 404 content: the default layout's notFound region. */

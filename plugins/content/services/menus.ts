@@ -52,7 +52,14 @@ const view = (r: WebsitePathRow) => toWebsitePathDto(r) as unknown as Record<str
  * cycles, at most 10 levels), optionally linked to a page of the same website. Audited.
  */
 export class MenuService {
-  constructor(private readonly deps: { kernel: ContentDeps; store: WebsitePathStore }) {}
+  constructor(
+    private readonly deps: {
+      kernel: ContentDeps;
+      store: WebsitePathStore;
+      /** After a write (menus are cached per website for the pages that show them). */
+      onChange?(): void;
+    },
+  ) {}
 
   list(websiteId: string | undefined, limit: number, offset: number): Promise<WebsitePathRow[]> {
     return this.deps.store.list(websiteId, limit, offset);
@@ -110,7 +117,7 @@ export class MenuService {
         trx,
       );
       return row;
-    });
+    }).finally(() => this.deps.onChange?.());
   }
 
   async update(ctx: AuditContext, id: string, input: WebsitePathInput): Promise<WebsitePathRow> {
@@ -137,7 +144,7 @@ export class MenuService {
           trx,
         );
       return row;
-    });
+    }).finally(() => this.deps.onChange?.());
   }
 
   async remove(ctx: AuditContext, id: string): Promise<void> {
@@ -155,6 +162,6 @@ export class MenuService {
         },
         trx,
       );
-    });
+    }).finally(() => this.deps.onChange?.());
   }
 }

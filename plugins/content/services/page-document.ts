@@ -1,39 +1,80 @@
+import type { LayoutRow } from '../store/layouts.ts';
 import type { ContentNode } from './node-tree.ts';
 import { escapeHtml, type RenderOptions, renderHtml } from './render.ts';
 
-/** The fields of the public page JSON (store/public-pages.ts) the HTML document uses. */
-interface PublicPage {
-  locale: string;
+export interface PageSeo {
+  title?: string;
+  description?: string;
+  canonical?: string;
+  openGraph?: Record<string, string>;
+}
+
+/** Everything a page's document is drawn from; trees already expanded (tree-expansion.ts). */
+export interface PageDocument {
+  locale: string | null;
   title: string;
-  content: ContentNode;
-  seo?: { title?: string; description?: string; canonical?: string; openGraph?: Record<string, string> } | null;
+  seo?: PageSeo | null;
+  /** The page's nodes, or what stands in their place, already drawn (a layout's canvas). */
+  content: ContentNode | { drawn: string };
+  /** The layout's regions (expanded) and slots; none for a snippet. */
+  layout?: Pick<LayoutRow, 'regions' | 'slots'>;
+  /** The theme as CSS (theme-css.ts), or null for no style element. */
+  css: string | null;
 }
 
 const LOCALE = /^[A-Za-z0-9-]{1,64}$/;
+const REGION_ELEMENTS = ['header', 'aside'] as const;
 
-/**
- * The HTML document of a published page, as the live site serves it to a browser and as a static
- * build writes it: doctype, `lang`, the SEO title, description, canonical link and Open Graph tags,
- * and the node tree through the one renderer (`renderHtml`: every value escaped, comments per the
- * `strip-html-comments` setting). Nothing in it depends on the request or the time, so a build and
- * the live answer are the same bytes.
- */
-export function renderPageDocument(page: PublicPage, options: RenderOptions): string {
-  const seo = page.seo ?? {};
-  const head = [
+function head(doc: PageDocument): string {
+  const seo = doc.seo ?? {};
+  const lines = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(seo.title || page.title)}</title>`,
+    `<title>${escapeHtml(seo.title || doc.title)}</title>`,
   ];
-  if (seo.description) head.push(`<meta name="description" content="${escapeHtml(seo.description)}">`);
-  if (seo.canonical) head.push(`<link rel="canonical" href="${escapeHtml(seo.canonical)}">`);
+  if (seo.description) lines.push(`<meta name="description" content="${escapeHtml(seo.description)}">`);
+  if (seo.canonical) lines.push(`<link rel="canonical" href="${escapeHtml(seo.canonical)}">`);
   for (const [name, value] of Object.entries(seo.openGraph ?? {}))
     if (typeof value === 'string')
-      head.push(`<meta property="og:${escapeHtml(name.replace(/^og:/, ''))}" content="${escapeHtml(value)}">`);
-  const lang = LOCALE.test(page.locale) ? page.locale : 'en';
+      lines.push(`<meta property="og:${escapeHtml(name.replace(/^og:/, ''))}" content="${escapeHtml(value)}">`);
+  if (doc.css !== null) lines.push(`<style data-cms-theme>${doc.css}</style>`);
+  return lines.join('\n');
+}
+
+/**
+ * The HTML document of a page, the one function behind the live site, the static builds and the
+ * editor's canvas: doctype, `lang`, the SEO title (or the page title), description, canonical link,
+ * Open Graph tags, the theme's style element; in the body the layout's header and aside regions,
+ * a `main` element (the layout's `body` slot class and style) holding the layout's `main` region
+ * and then the page's content, and the footer region. Every tree goes through the one renderer
+ * (`renderHtml`: every value escaped, comments per `strip-html-comments`). The canvas differs only
+ * by `annotate` (the page's own nodes carry `data-cms-node`; regions are context there, not
+ * editable) and by the unsaved content, title and theme it is given. Nothing in it depends on the
+ * request or the time, so a build and the live answer are the same bytes.
+ */
+export function renderPageDocument(doc: PageDocument, options: RenderOptions): string {
+  const plain = { stripComments: options.stripComments };
+  const region = (name: 'header' | 'aside' | 'main' | 'footer') => {
+    const tree = doc.layout?.regions?.[name];
+    return tree ? renderHtml(tree, plain) : '';
+  };
+  const body = doc.layout?.slots?.body ?? {};
+  const bodyAttributes =
+    (typeof body.className === 'string' && body.className ? ` class="${escapeHtml(body.className)}"` : '') +
+    (typeof body.style === 'string' && body.style ? ` style="${escapeHtml(body.style)}"` : '');
+  const parts: string[] = [];
+  for (const name of REGION_ELEMENTS) {
+    const html = region(name);
+    if (html) parts.push(`<${name} data-cms-region="${name}">${html}</${name}>`);
+  }
+  const content = 'drawn' in doc.content ? doc.content.drawn : renderHtml(doc.content, options);
+  parts.push(`<main${bodyAttributes}>${region('main')}${content}</main>`);
+  const footer = region('footer');
+  if (footer) parts.push(`<footer data-cms-region="footer">${footer}</footer>`);
+  const lang = doc.locale && LOCALE.test(doc.locale) ? doc.locale : 'en';
   return (
-    `<!DOCTYPE html>\n<html lang="${lang}">\n<head>\n${head.join('\n')}\n</head>\n` +
-    `<body>\n${renderHtml(page.content, options)}\n</body>\n</html>\n`
+    `<!DOCTYPE html>\n<html lang="${lang}">\n<head>\n${head(doc)}\n</head>\n` +
+    `<body>\n${parts.join('\n')}\n</body>\n</html>\n`
   );
 }
 

@@ -1,4 +1,5 @@
 import type { ContentNode } from './node-tree.ts';
+import { isExpanded } from './tree-expansion.ts';
 
 /** Node types rendered as the HTML element of the same name. */
 const ELEMENTS = new Set([
@@ -76,6 +77,8 @@ export interface RenderOptions {
   /**
    * The editor's canvas: every element rendered from a node carries `data-cms-node` with the node's
    * path from the root (`r`, `r.0`, `r.0.2`: child indexes), so a click or an edit finds its node.
+   * What an expander made of a node (a menu's links) is not the page's tree: only its outer element
+   * is marked, with the path of the node it stands for.
    */
   annotate?: boolean;
 }
@@ -180,7 +183,7 @@ export function renderHtml(tree: ContentNode, options: RenderOptions): string {
       continue;
     }
     const { tag, extra } = tagOf(item);
-    const mark = options.annotate ? ` ${NODE_PATH_ATTRIBUTE}="${at}"` : '';
+    const mark = options.annotate && at ? ` ${NODE_PATH_ATTRIBUTE}="${at}"` : '';
     out.push(`<${tag}${extra}${bindingMarks(item, !!options.annotate)}${attributes(item)}${mark}>`);
     if (VOID.has(tag)) continue;
     const push = (entry: ContentNode | string, path: string) => {
@@ -190,7 +193,9 @@ export function renderHtml(tree: ContentNode, options: RenderOptions): string {
     push(`</${tag}>`, '');
     const children = childrenOf(item);
     const repeat = (item as RepeatingNode)[REPEATED_TEMPLATE] || Number.POSITIVE_INFINITY;
-    for (let i = children.length - 1; i >= 0; i--) push(children[i][0], `${at}.${children[i][1] % repeat}`);
+    const inner = at && !isExpanded(item);
+    for (let i = children.length - 1; i >= 0; i--)
+      push(children[i][0], inner ? `${at}.${children[i][1] % repeat}` : '');
     if (item.text) push(escapeHtml(item.text), '');
   }
   return out.join('');

@@ -68,7 +68,18 @@ export function checkStyles(css: string | undefined): void {
  * global catalog is not in the spec's audit list and is not audited.
  */
 export class ThemeService {
-  constructor(private readonly deps: { kernel: ContentDeps; store: ThemeStore }) {}
+  constructor(
+    private readonly deps: {
+      kernel: ContentDeps;
+      store: ThemeStore;
+      /** After a write to a website's catalog: that website (its active theme is cached for its pages). */
+      onChange?(websiteId: string): void;
+    },
+  ) {}
+
+  private changed(websiteId: string | null): void {
+    if (websiteId) this.deps.onChange?.(websiteId);
+  }
 
   list(scope: string | null | 'all'): Promise<ThemeRow[]> {
     return this.deps.store.list(scope);
@@ -114,7 +125,7 @@ export class ThemeService {
           trx,
         );
       return row;
-    });
+    }).finally(() => this.changed(websiteId));
   }
 
   async update(ctx: AuditContext, websiteId: string | null, id: string, input: ThemeInput): Promise<ThemeRow> {
@@ -136,7 +147,7 @@ export class ThemeService {
           trx,
         );
       return row;
-    });
+    }).finally(() => this.changed(websiteId));
   }
 
   async remove(ctx: AuditContext, websiteId: string | null, id: string): Promise<void> {
@@ -155,7 +166,7 @@ export class ThemeService {
           },
           trx,
         );
-    });
+    }).finally(() => this.changed(websiteId));
   }
 
   async active(websiteId: string): Promise<ThemeRow | null> {
@@ -185,6 +196,6 @@ export class ThemeService {
         trx,
       );
       return row;
-    });
+    }).finally(() => this.changed(websiteId));
   }
 }

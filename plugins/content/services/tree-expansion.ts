@@ -4,7 +4,20 @@ import type { ContentNode } from './node-tree.ts';
 export interface ExpansionContext {
   websiteId: string | null;
   locale: string | null;
+  /** The page being shown (its id and its path inside the website), when it is a page. */
+  page?: { id: string; path: string } | null;
 }
+
+// A mark no stored tree can carry (JSON has no symbols): the node was made by an expander.
+const EXPANDED = Symbol('expanded');
+
+/** Marks the node an expander put in place of a data node (the canvas marks only its outer element). */
+export function markExpanded<T extends ContentNode>(node: T): T {
+  Object.defineProperty(node, EXPANDED, { value: true, enumerable: false });
+  return node;
+}
+
+export const isExpanded = (node: ContentNode): boolean => (node as { [EXPANDED]?: boolean })[EXPANDED] === true;
 
 /**
  * Turns the nodes it knows (nodes that stand for data read at render time) into plain nodes, and

@@ -36,7 +36,7 @@ describe("content: the editor's canvas and edit preconditions", () => {
     expect(res.headers['content-type']).to.match(/^text\/html/);
     expect(res.headers['content-security-policy']).to.contain('sandbox');
     const html = res.body;
-    expect(html).to.match(/^<!DOCTYPE html><html lang="en">/);
+    expect(html).to.match(/^<!DOCTYPE html>\n<html lang="en">/);
     expect(html).to.contain('--cms-color-background:#101010');
     expect(html).to.contain('h1{letter-spacing:2px}');
     expect(html).to.contain('<header data-cms-region="header"><nav><a href="/">Home</a></nav></header>');

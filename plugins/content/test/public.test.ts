@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ManualClock } from '../../../kernel/clock.ts';
+import { themeCss } from '../services/theme-css.ts';
 import { startContentKernel, type ContentKernel } from './content-kernel.ts';
 
 describe('content: public API and /site-root', () => {
@@ -173,7 +174,8 @@ describe('content: public API and /site-root', () => {
       '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>SEO &lt;title&gt;</title>\n' +
         '<meta name="description" content="Says &quot;hi&quot;">\n<meta property="og:image" content="/dam-asset/og.png">\n' +
-        '</head>\n<body>\n<section><p>Fish &amp; &lt;chips&gt;</p></section>\n</body>\n</html>\n',
+        `<style data-cms-theme>${themeCss(null)}</style>\n` +
+        '</head>\n<body>\n<main><section><p>Fish &amp; &lt;chips&gt;</p></section></main>\n</body>\n</html>\n',
     );
     const byLocale = await k.call('GET', `/public/pages/en${root()}/html`, null, undefined, { accept: 'text/html' });
     expect(byLocale.body).to.equal(html.body);

@@ -1,0 +1,141 @@
+import type { LayoutRow } from '../store/layouts.ts';
+import { pickLayout } from './layouts.ts';
+import type { ContentNode } from './node-tree.ts';
+import { type PageSeo, renderPageDocument } from './page-document.ts';
+import { themeCss, type ThemeValues } from './theme-css.ts';
+import type { ExpansionContext } from './tree-expansion.ts';
+import type { WebsiteCache } from './website-cache.ts';
+
+const REGIONS = ['header', 'aside', 'main', 'footer'] as const;
+
+/** Layout regions a canvas can mark for editing. */
+export type CanvasRegion = (typeof REGIONS)[number] | 'notFound';
+
+/** Where a page's content goes on a layout's canvas (drawn by the editor, not by the site). */
+const BODY_PLACEHOLDER =
+  '<div data-cms-placeholder style="margin:1rem;padding:2rem 1rem;border:2px dashed #868e96;color:#495057;' +
+  'background:#f8f9fa;text-align:center;font:1rem system-ui,sans-serif">The page\'s content goes here</div>';
+
+/** A page to draw: stored (the public site) or being edited (the canvas). */
+export interface SitePage {
+  id: string;
+  websiteId: string;
+  locale: string;
+  /** The path inside the website the page answers (for a dynamic page, the path asked for). */
+  path: string;
+  title: string;
+  seo?: PageSeo | null;
+  content: ContentNode;
+}
+
+/**
+ * Pages as documents in their website's layout and active theme (page-document.ts), with every
+ * node that stands for data expanded (tree-expansion.ts) in the page and in the layout's regions.
+ * The layouts and the theme's CSS come from per-website caches dropped by layout, theme and
+ * website writes, so a public request reads neither; the editor's canvas draws through the same
+ * function with its unsaved content and theme, marked for selection.
+ */
+export class SitePages {
+  constructor(
+    private readonly deps: {
+      layouts: WebsiteCache<LayoutRow[]>;
+      /** The active theme as CSS (lenient: a stored theme never fails a page). */
+      themes: WebsiteCache<string>;
+      expand(tree: ContentNode, context: ExpansionContext): Promise<ContentNode>;
+      stripHtmlComments(): Promise<boolean>;
+    },
+  ) {}
+
+  /** The page's document; `draft` is what the canvas adds: an unsaved theme and node marks. */
+  async page(page: SitePage, draft: { theme?: ThemeValues | null; annotate?: boolean } = {}): Promise<string> {
+    const context: ExpansionContext = {
+      websiteId: page.websiteId,
+      locale: page.locale,
+      page: { id: page.id, path: page.path },
+    };
+    const [layouts, css, stripComments, content] = await Promise.all([
+      this.deps.layouts.get(page.websiteId),
+      draft.theme ? themeCss(draft.theme) : this.deps.themes.get(page.websiteId),
+      this.deps.stripHtmlComments(),
+      this.deps.expand(page.content, context),
+    ]);
+    const layout = pickLayout(layouts, page);
+    const regions: LayoutRow['regions'] = {};
+    await Promise.all(
+      REGIONS.map(async (name) => {
+        const tree = layout?.regions[name];
+        if (tree) regions[name] = await this.deps.expand(tree, context);
+      }),
+    );
+    return renderPageDocument(
+      {
+        locale: page.locale,
+        title: page.title,
+        seo: page.seo,
+        content,
+        layout: layout && { regions, slots: layout.slots },
+        css,
+      },
+      { stripComments, annotate: draft.annotate },
+    );
+  }
+
+  /**
+   * A layout template on its own, for the editor: its regions expanded and drawn as on a page (the
+   * edited one marked for selection), a placeholder where a page's content goes (the `notFound`
+   * region there while it is the one edited).
+   */
+  async layout(
+    layout: Pick<LayoutRow, 'website_id' | 'name' | 'locale' | 'regions' | 'slots'>,
+    draft: { theme?: ThemeValues | null; edited?: CanvasRegion },
+  ): Promise<string> {
+    const context: ExpansionContext = { websiteId: layout.website_id, locale: layout.locale, page: null };
+    const [css, stripComments] = await Promise.all([
+      draft.theme ? themeCss(draft.theme) : this.deps.themes.get(layout.website_id),
+      this.deps.stripHtmlComments(),
+    ]);
+    const drawn: Partial<Record<CanvasRegion, string>> = {};
+    await Promise.all(
+      [...REGIONS, 'notFound' as const].map(async (name) => {
+        const tree = layout.regions[name];
+        if (!tree) return;
+        const expanded = await this.deps.expand(tree, context);
+        drawn[name] =
+          name === draft.edited
+            ? renderHtml(expanded, { stripComments, annotate: true })
+            : this.regionHtml(expanded, stripComments);
+      }),
+    );
+    const { notFound, ...regions } = drawn;
+    return renderPageDocument(
+      {
+        locale: layout.locale,
+        title: layout.name,
+        content: { drawn: draft.edited === 'notFound' ? (notFound ?? '') : BODY_PLACEHOLDER },
+        layout: { regions, slots: layout.slots },
+        css,
+      },
+      { stripComments },
+    );
+  }
+
+  /** A snippet or a page template on its own (no layout) in a website's theme, for the canvas. */
+  async snippet(
+    snippet: { websiteId: string | null; name: string; content: ContentNode },
+    draft: { theme?: ThemeValues | null; annotate?: boolean } = {},
+  ): Promise<string> {
+    const [css, stripComments, content] = await Promise.all([
+      draft.theme
+        ? themeCss(draft.theme)
+        : snippet.websiteId
+          ? this.deps.themes.get(snippet.websiteId)
+          : themeCss(null),
+      this.deps.stripHtmlComments(),
+      this.deps.expand(snippet.content, { websiteId: snippet.websiteId, locale: null }),
+    ]);
+    return renderPageDocument(
+      { locale: null, title: snippet.name, content, css },
+      { stripComments, annotate: draft.annotate },
+    );
+  }
+}
