@@ -8,8 +8,8 @@
  *   a footer), an active theme, BENCH_MENU_ENTRIES menu entries (two levels, linked to pages) and
  *   BENCH_PAGES published pages (bench/content/seed.ts `pageTree`, 8 nodes).
  * - Load: `GET /public/page/<root>/<path>` with `Accept: text/html` over the pages in turn, wrk
- *   `-t1 -c32 --latency` (autocannon without wrk), after a warm-up; then the same paths as JSON, the
- *   figure the HTML answer is compared with.
+ *   `-t1 -c32 --latency` (autocannon without wrk), after a warm-up, and the same paths as JSON (the
+ *   figure the HTML answer is compared with), in the order HTML, JSON, JSON, HTML, averaged.
  *
  * Environment: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3), BENCH_PAGES (100), BENCH_MENU_ENTRIES
  * (12), TEST_DATABASE_URL. The database is dropped and the child stopped at the end.
@@ -29,6 +29,19 @@ const log = (...args: unknown[]) => console.error('[bench:page-html]', ...args);
 const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 
 const { children, databases, cleanup } = benchRun();
+
+function mean(a: LoadResult, b: LoadResult): LoadResult {
+  const avg = (x: number, y: number) => (x + y) / 2;
+  return {
+    ...a,
+    rps: avg(a.rps, b.rps),
+    p50: avg(a.p50, b.p50),
+    p99: avg(a.p99, b.p99),
+    requests: a.requests + b.requests,
+    non2xx: a.non2xx + b.non2xx,
+    errors: a.errors + b.errors,
+  };
+}
 
 async function main(): Promise<void> {
   log(`load tool: ${loadToolName()}; ${PAGES} pages, ${MENU_ENTRIES} menu entries; ${SECONDS}s per load`);
@@ -108,16 +121,23 @@ async function main(): Promise<void> {
 
   log('warm-up');
   await runLoad(base, html, { connections: 32, seconds: WARMUP });
-  log('measuring: HTML, JSON');
-  const htmlLoad = await runLoad(base, html, { connections: 32, seconds: SECONDS });
-  const jsonLoad = await runLoad(base, json, { connections: 32, seconds: SECONDS });
+  // HTML, JSON, JSON, HTML, each side's two runs averaged: on a shared machine the load drifts
+  // between runs, and a fixed order would hand that drift to one side.
+  log('measuring: HTML, JSON, JSON, HTML');
+  const load = (requests: PreparedRequest[]) => runLoad(base, requests, { connections: 32, seconds: SECONDS });
+  const h1 = await load(html);
+  const j1 = await load(json);
+  const j2 = await load(json);
+  const h2 = await load(html);
+  const htmlLoad = mean(h1, h2);
+  const jsonLoad = mean(j1, j2);
   const row = (name: string, r: LoadResult) =>
     `| ${name} | ${fmt(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.non2xx} | ${r.errors} |`;
   console.log(
     [
       `# bench:page-html (${new Date().toISOString()})`,
       '',
-      `${PAGES} pages, ${MENU_ENTRIES} menu entries; ${loadToolName()}, 32 connections, ${SECONDS}s per load; one HTML answer ${sampleText.length} bytes.`,
+      `${PAGES} pages, ${MENU_ENTRIES} menu entries; ${loadToolName()}, 32 connections, ${SECONDS}s per load, two loads per side (ABBA) averaged; one HTML answer ${sampleText.length} bytes.`,
       '',
       '| public page | req/s | p50 ms | p99 ms | non-2xx | errors |',
       '|---|---|---|---|---|---|',

@@ -149,13 +149,10 @@ function bindingMarks(node: ContentNode, annotate: boolean): string {
   );
 }
 
-/** Children of a node with their indexes, with the table rule applied (rows past the first page are left out). */
-function childrenOf(node: ContentNode): Array<[ContentNode, number]> {
-  const children = (node.children ?? []).map((child, i): [ContentNode, number] => [child, i]);
-  if (node.type !== 'table' && node.type !== 'tbody') return children;
-  const pageSize = Math.min(TABLE_MAX_ROWS, Math.max(1, Number(node.props?.pageSize) || TABLE_MAX_ROWS));
-  let rows = 0;
-  return children.filter(([child]) => child.type !== 'tr' || ++rows <= pageSize);
+/** Rows a table or table body shows: the first page of its `tr` children (the others are left out). */
+function tableRowLimit(node: ContentNode): number {
+  if (node.type !== 'table' && node.type !== 'tbody') return Number.POSITIVE_INFINITY;
+  return Math.min(TABLE_MAX_ROWS, Math.max(1, Number(node.props?.pageSize) || TABLE_MAX_ROWS));
 }
 
 /**
@@ -167,6 +164,11 @@ export function renderHtml(tree: ContentNode, options: RenderOptions): string {
   const stack: Array<ContentNode | string> = [tree];
   // The node path of each stacked node, kept only when annotating (same index as `stack`).
   const paths: string[] = options.annotate ? ['r'] : [];
+  // Defined once, not per node: a closure made in the loop costs on every element.
+  const push = (entry: ContentNode | string, path: string) => {
+    stack.push(entry);
+    if (options.annotate) paths.push(path);
+  };
   while (stack.length) {
     const item = stack.pop()!;
     const at = options.annotate ? paths.pop()! : '';
@@ -186,16 +188,19 @@ export function renderHtml(tree: ContentNode, options: RenderOptions): string {
     const mark = options.annotate && at ? ` ${NODE_PATH_ATTRIBUTE}="${at}"` : '';
     out.push(`<${tag}${extra}${bindingMarks(item, !!options.annotate)}${attributes(item)}${mark}>`);
     if (VOID.has(tag)) continue;
-    const push = (entry: ContentNode | string, path: string) => {
-      stack.push(entry);
-      if (options.annotate) paths.push(path);
-    };
     push(`</${tag}>`, '');
-    const children = childrenOf(item);
+    const children = item.children ?? [];
     const repeat = (item as RepeatingNode)[REPEATED_TEMPLATE] || Number.POSITIVE_INFINITY;
     const inner = at && !isExpanded(item);
-    for (let i = children.length - 1; i >= 0; i--)
-      push(children[i][0], inner ? `${at}.${children[i][1] % repeat}` : '');
+    // Rows past a table's first page are left out: walking back, `row` is the 1-based row number.
+    const limit = tableRowLimit(item);
+    let row = 0;
+    if (limit !== Number.POSITIVE_INFINITY) for (const child of children) if (child.type === 'tr') row++;
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i];
+      if (child.type === 'tr' && limit !== Number.POSITIVE_INFINITY && row-- > limit) continue;
+      push(child, inner ? `${at}.${i % repeat}` : '');
+    }
     if (item.text) push(escapeHtml(item.text), '');
   }
   return out.join('');
