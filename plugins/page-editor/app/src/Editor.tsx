@@ -35,6 +35,7 @@ import { HistoryPanel } from './HistoryPanel.tsx';
 import { Inspector } from './Inspector.tsx';
 import { KINDS } from './kinds.ts';
 import { LocalesPanel } from './LocalesPanel.tsx';
+import { MenuPanel } from './MenuPanel.tsx';
 import { Outline } from './Outline.tsx';
 import { BASIC_BLOCKS, Palette, type PaletteItem } from './Palette.tsx';
 import { type SaveStatus, useSaving } from './saving.ts';
@@ -137,6 +138,9 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
   );
   const [canvasError, setCanvasError] = useState<string | null>(null);
   const [themeDraft, setThemeDraft] = useState<ThemeValues | null>(null);
+  // Counts the menu changes saved in the menu panel: each one draws the canvas again.
+  const [menuRevision, setMenuRevision] = useState(0);
+  const drawnMenu = useRef(menuRevision);
   const [device, setDevice] = useState<string>('desktop');
   const [dragging, setDragging] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -150,10 +154,12 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
     if (
       drawn.current?.tree === present.tree &&
       drawn.current.theme === themeDraft &&
-      drawn.current.websiteId === previewWebsiteId
+      drawn.current.websiteId === previewWebsiteId &&
+      drawnMenu.current === menuRevision
     )
       return;
     drawn.current = null;
+    drawnMenu.current = menuRevision;
     let current = true;
     const delay = textEdit.current ? 400 : 0;
     textEdit.current = false;
@@ -170,7 +176,7 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
       current = false;
       clearTimeout(timer);
     };
-  }, [doc.kind, doc.id, present.tree, themeDraft, previewWebsiteId]);
+  }, [doc.kind, doc.id, present.tree, themeDraft, previewWebsiteId, menuRevision]);
 
   const rows = useMemo(() => flatten(present.tree), [present.tree]);
   // The sortable items change only when the structure does (not on typing), so dnd-kit's context stays put.
@@ -571,6 +577,14 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
                     websiteId={website.id}
                     mayEdit={can('websites:edit')}
                     onDraft={setThemeDraft}
+                  />
+                )}
+                {website && (
+                  <MenuPanel
+                    key={website.id}
+                    websiteId={website.id}
+                    mayEdit={can('menus:edit')}
+                    onSaved={() => setMenuRevision((n) => n + 1)}
                   />
                 )}
               </Tabs.Panel>

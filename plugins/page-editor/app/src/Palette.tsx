@@ -13,6 +13,8 @@ export const BASIC_BLOCKS: ReadonlyArray<{ id: string; name: string; node: Conte
   { id: 'list', name: 'List', node: { type: 'ul', children: [{ type: 'li', text: 'First item' }] } },
   { id: 'quote', name: 'Quote', node: { type: 'blockquote', text: 'A quotation.' } },
   { id: 'section', name: 'Section', node: { type: 'section', children: [] } },
+  // The website's menu (its website paths), drawn by the content plugin as navigation.
+  { id: 'menu', name: 'Menu', node: { type: 'menu', props: { label: 'Menu' } } },
 ];
 
 /** A palette entry: dragged onto the canvas or the outline, or added with its button. */

@@ -1,0 +1,141 @@
+import { expect } from 'chai';
+import type { Locator, Page } from 'playwright-core';
+import {
+  appErrors,
+  type BrowserProduct,
+  expectAccessible,
+  sharedBrowserProduct,
+  signInAs,
+} from '../../../../test/helpers/browser.ts';
+import type { TestUser } from '../../../../test/helpers/kernel.ts';
+
+/** The canvas shows the user's own content: axe checks the editor's chrome around it. */
+const CHROME_ONLY = { exclude: ['.cms-canvas-frame'] };
+
+const canvas = (page: Page) => page.frameLocator('iframe.cms-canvas-frame');
+
+/** Drags `source` onto `target` with the mouse, in small steps as a person does (dnd-kit needs moves). */
+async function dragTo(page: Page, source: Locator, target: Locator) {
+  const from = (await source.boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2 + 6, from.y + from.height / 2 + 6, { steps: 4 });
+  const to = (await target.boundingBox())!;
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 12 });
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2 + 1, { steps: 2 });
+  await page.mouse.up();
+}
+
+describe('page editor in the browser: the menu block and the menu panel', function () {
+  this.timeout(180_000);
+  let p: BrowserProduct;
+  let admin: TestUser;
+  before(async function () {
+    this.timeout(240_000);
+    p = await sharedBrowserProduct();
+    admin = await p.t.admin();
+  });
+
+  it('adds a menu block, adds and reorders entries in the panel with the canvas following, and the public page serves the menu', async () => {
+    const rootPath = `/mn${Date.now().toString(36)}`;
+    const site = await p.t.call('POST', '/cms-one/websites', admin, { name: 'Menu site', rootPath, locales: ['en'] });
+    expect(site.statusCode, site.body).to.equal(201);
+    const websiteId = site.json().id as string;
+    const create = async (path: string, title: string) => {
+      const res = await p.t.call('POST', '/cms-one/pages', admin, {
+        websiteId,
+        locale: 'en',
+        path,
+        title,
+        published: true,
+        content: { type: 'section', children: [{ type: 'h1', text: title }] },
+      });
+      expect(res.statusCode, res.body).to.equal(201);
+      return res.json() as { id: string };
+    };
+    const home = await create('/', 'Home');
+    await create('/about', 'About');
+    const first = await p.t.call('POST', '/cms-one/website-paths', admin, {
+      websiteId,
+      label: 'Home',
+      pageId: home.id,
+      position: 0,
+    });
+    expect(first.statusCode, first.body).to.equal(201);
+    const editor = await p.t.createUser({ permissions: ['objects:read', 'pages:edit', 'objects:publish', 'menus:edit'] });
+
+    const { page: tab, context, errors } = await p.page();
+    await signInAs(p, context, editor);
+    await tab.goto(`/cms-one/editor/pages/${home.id}`);
+    await tab.getByRole('heading', { level: 1, name: 'Editing page: Home' }).waitFor();
+    await tab.locator('iframe.cms-canvas-frame[data-ready]').waitFor();
+
+    // The Menu block: the website's menu, the page shown marked as the current one.
+    await tab.getByRole('tab', { name: 'Blocks' }).click();
+    await tab.getByRole('button', { name: 'Add Menu' }).click();
+    await canvas(tab).locator('nav[aria-label="Menu"] a[aria-current="page"]', { hasText: 'Home' }).waitFor();
+
+    // A new entry linked to a page, added in the panel, shows on the canvas.
+    await tab.getByRole('tab', { name: 'More' }).click();
+    await tab.getByRole('list', { name: 'Menu entries' }).waitFor();
+    await expectAccessible(tab, 'editor menu panel', CHROME_ONLY);
+    await tab.getByRole('button', { name: 'Add a menu entry' }).click();
+    const form = tab.getByRole('form', { name: 'New menu entry' });
+    await form.getByLabel('Label').fill('About <us>');
+    await form.getByLabel('Page', { exact: true }).click();
+    await tab.getByRole('option', { name: 'About (/about, en)' }).click();
+    await expectAccessible(tab, 'editor menu entry form', CHROME_ONLY);
+    await form.getByRole('button', { name: 'Add the entry' }).click();
+    await tab.getByRole('status').filter({ hasText: 'About <us> added to the menu' }).waitFor();
+    const links = () => canvas(tab).locator('nav[aria-label="Menu"] > ul > li > a').allTextContents();
+    await canvas(tab).locator(`nav[aria-label="Menu"] a[href="${rootPath}/about"]`, { hasText: 'About <us>' }).waitFor();
+    expect(await links()).to.deep.equal(['Home', 'About <us>']);
+
+    // Reorder: About goes above Home; the canvas follows once it is stored.
+    await dragTo(
+      tab,
+      tab.getByRole('button', { name: 'Move menu entry About <us>' }),
+      tab.locator('li[data-menu-entry]', { hasText: 'Home' }),
+    );
+    await tab.getByRole('status').filter({ hasText: 'About <us> moved' }).waitFor();
+    await canvas(tab).locator('nav[aria-label="Menu"] > ul > li:first-child > a', { hasText: 'About <us>' }).waitFor();
+    expect(await links()).to.deep.equal(['About <us>', 'Home']);
+
+    // Saved and published, the live page serves the menu in that order, the current page marked.
+    await tab.getByRole('button', { name: 'Save', exact: true }).click();
+    await tab.getByRole('status').filter({ hasText: /^Saved$/ }).waitFor();
+    const live = await context.newPage();
+    await live.goto(rootPath);
+    const nav = live.getByRole('navigation', { name: 'Menu' });
+    await nav.waitFor();
+    expect(await nav.getByRole('link').allTextContents()).to.deep.equal(['About <us>', 'Home']);
+    expect(await nav.getByRole('link', { name: 'Home' }).getAttribute('aria-current')).to.equal('page');
+    await nav.getByRole('link', { name: 'About <us>' }).click();
+    await live.getByRole('heading', { level: 1, name: 'About' }).waitFor();
+    expect(appErrors(errors)).to.deep.equal([]);
+  });
+
+  it('shows the menu read only to a user without menus:edit', async () => {
+    const rootPath = `/mr${Date.now().toString(36)}`;
+    const site = await p.t.call('POST', '/cms-one/websites', admin, { name: 'Read menu', rootPath, locales: ['en'] });
+    const websiteId = site.json().id as string;
+    const page = await p.t.call('POST', '/cms-one/pages', admin, {
+      websiteId,
+      locale: 'en',
+      path: '/',
+      title: 'Start',
+      content: { type: 'section', children: [] },
+    });
+    await p.t.call('POST', '/cms-one/website-paths', admin, { websiteId, label: 'Contact', path: '#contact' });
+    const writer = await p.t.createUser({ permissions: ['objects:read', 'pages:edit'] });
+    const { page: tab, context } = await p.page();
+    await signInAs(p, context, writer);
+    await tab.goto(`/cms-one/editor/pages/${page.json().id}`);
+    await tab.locator('iframe.cms-canvas-frame[data-ready]').waitFor();
+    await tab.getByRole('tab', { name: 'More' }).click();
+    await tab.getByRole('list', { name: 'Menu entries' }).getByText('Contact').waitFor();
+    await tab.getByText('Changing the menu needs menus:edit.').waitFor();
+    expect(await tab.getByRole('button', { name: 'Add a menu entry' }).count()).to.equal(0);
+    expect(await tab.getByRole('button', { name: 'Move menu entry Contact' }).count()).to.equal(0);
+  });
+});
