@@ -36,7 +36,7 @@ describe('page editor in the browser: the menu block and the menu panel', functi
     admin = await p.t.admin();
   });
 
-  it('adds a menu block, adds and reorders entries in the panel with the canvas following, and the public page serves the menu', async () => {
+  it('adds a menu block; adds, reorders (pointer and keyboard), renames and nests entries with the canvas following; the public page serves the menu', async () => {
     const rootPath = `/mn${Date.now().toString(36)}`;
     const site = await p.t.call('POST', '/cms-one/websites', admin, { name: 'Menu site', rootPath, locales: ['en'] });
     expect(site.statusCode, site.body).to.equal(201);
@@ -62,7 +62,9 @@ describe('page editor in the browser: the menu block and the menu panel', functi
       position: 0,
     });
     expect(first.statusCode, first.body).to.equal(201);
-    const editor = await p.t.createUser({ permissions: ['objects:read', 'pages:edit', 'objects:publish', 'menus:edit'] });
+    const editor = await p.t.createUser({
+      permissions: ['objects:read', 'pages:edit', 'objects:publish', 'menus:edit'],
+    });
 
     const { page: tab, context, errors } = await p.page();
     await signInAs(p, context, editor);
@@ -88,7 +90,9 @@ describe('page editor in the browser: the menu block and the menu panel', functi
     await form.getByRole('button', { name: 'Add the entry' }).click();
     await tab.getByRole('status').filter({ hasText: 'About <us> added to the menu' }).waitFor();
     const links = () => canvas(tab).locator('nav[aria-label="Menu"] > ul > li > a').allTextContents();
-    await canvas(tab).locator(`nav[aria-label="Menu"] a[href="${rootPath}/about"]`, { hasText: 'About <us>' }).waitFor();
+    await canvas(tab)
+      .locator(`nav[aria-label="Menu"] a[href="${rootPath}/about"]`, { hasText: 'About <us>' })
+      .waitFor();
     expect(await links()).to.deep.equal(['Home', 'About <us>']);
 
     // Reorder: About goes above Home; the canvas follows once it is stored.
@@ -101,16 +105,39 @@ describe('page editor in the browser: the menu block and the menu panel', functi
     await canvas(tab).locator('nav[aria-label="Menu"] > ul > li:first-child > a', { hasText: 'About <us>' }).waitFor();
     expect(await links()).to.deep.equal(['About <us>', 'Home']);
 
+    // With the keyboard alone: Home goes back up (space, arrow, space on its handle).
+    await tab.getByRole('button', { name: 'Move menu entry Home' }).focus();
+    await tab.keyboard.press('Space');
+    await tab.locator('.cms-drag-handle[aria-pressed="true"]').waitFor();
+    await tab.keyboard.press('ArrowUp');
+    await tab.getByText('Home is over About <us>.').waitFor({ state: 'attached' });
+    await tab.keyboard.press('Space');
+    await tab.getByRole('status').filter({ hasText: 'Home moved' }).waitFor();
+    await canvas(tab).locator('nav[aria-label="Menu"] > ul > li:first-child > a', { hasText: 'Home' }).waitFor();
+
+    // Renamed and nested below Home with the entry's form.
+    await tab.getByRole('button', { name: 'Edit About <us>' }).click();
+    const edit = tab.getByRole('form', { name: 'Edit the entry About <us>' });
+    await edit.getByLabel(/^Label/).fill('About us');
+    await edit.getByLabel('Below', { exact: true }).click();
+    await tab.getByRole('option', { name: 'Home', exact: true }).click();
+    await edit.getByRole('button', { name: 'Save the entry' }).click();
+    await canvas(tab).locator('nav[aria-label="Menu"] > ul > li > ul > li > a', { hasText: 'About us' }).waitFor();
+    expect(await links()).to.deep.equal(['Home']);
+
     // Saved and published, the live page serves the menu in that order, the current page marked.
     await tab.getByRole('button', { name: 'Save', exact: true }).click();
-    await tab.getByRole('status').filter({ hasText: /^Saved$/ }).waitFor();
+    await tab
+      .getByRole('status')
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
     const live = await context.newPage();
     await live.goto(rootPath);
     const nav = live.getByRole('navigation', { name: 'Menu' });
     await nav.waitFor();
-    expect(await nav.getByRole('link').allTextContents()).to.deep.equal(['About <us>', 'Home']);
+    expect(await nav.getByRole('link').allTextContents()).to.deep.equal(['Home', 'About us']);
     expect(await nav.getByRole('link', { name: 'Home' }).getAttribute('aria-current')).to.equal('page');
-    await nav.getByRole('link', { name: 'About <us>' }).click();
+    await nav.locator('li li').getByRole('link', { name: 'About us' }).click();
     await live.getByRole('heading', { level: 1, name: 'About' }).waitFor();
     expect(appErrors(errors)).to.deep.equal([]);
   });
