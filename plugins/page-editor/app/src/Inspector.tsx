@@ -27,8 +27,9 @@ const isLink = (node: ContentNode) => node.type === 'a' || node.type === 'link';
 /** The rich text editor (TipTap) is a chunk of its own, loaded when a block is formatted. */
 const RichText = lazy(() => import('./RichText.tsx'));
 
+const isMenu = (node: ContentNode) => node.type === 'menu';
 const hasEditableText = (node: ContentNode) =>
-  node.type === 'text' || (!isImage(node) && (node.children ?? []).length === 0);
+  node.type === 'text' || (!isImage(node) && !isMenu(node) && (node.children ?? []).length === 0);
 
 function AssetPicker(props: { opened: boolean; onClose(): void; onPick(asset: Asset): void }) {
   const [search, setSearch] = useState('');
@@ -178,6 +179,29 @@ export function Inspector(props: InspectorProps) {
             data={(pages.data ?? []).map((p) => ({ value: p.path, label: `${p.title} (${p.locale} ${p.path})` }))}
             value={null}
             onChange={(value) => value && setProp('href', value)}
+          />
+        </>
+      )}
+      {isMenu(node) && (
+        <>
+          <Text size="sm">The website's menu: its entries are edited in the "More" tab.</Text>
+          <TextInput
+            label="Name of the navigation"
+            description="What screen readers announce, e.g. Main menu"
+            value={prop('label')}
+            onChange={(e) => setProp('label', e.currentTarget.value)}
+          />
+          <Select
+            label="Levels shown"
+            data={[{ value: '', label: 'All' }, ...['1', '2', '3'].map((v) => ({ value: v, label: v }))]}
+            value={node.props?.depth === undefined ? '' : String(node.props.depth)}
+            allowDeselect={false}
+            onChange={(value) =>
+              props.onChange((n) => {
+                const { depth: _depth, ...rest } = n.props ?? {};
+                return { ...n, props: value ? { ...rest, depth: Number(value) } : rest };
+              }, 'depth')
+            }
           />
         </>
       )}

@@ -76,6 +76,9 @@ describe('page editor in the browser: the menu block and the menu panel', functi
     await tab.getByRole('tab', { name: 'Blocks' }).click();
     await tab.getByRole('button', { name: 'Add Menu' }).click();
     await canvas(tab).locator('nav[aria-label="Menu"] a[aria-current="page"]', { hasText: 'Home' }).waitFor();
+    // Named in the inspector (the new block is selected): screen readers announce that name.
+    await tab.getByLabel('Name of the navigation').fill('Main menu');
+    await canvas(tab).locator('nav[aria-label="Main menu"]').waitFor();
 
     // A new entry linked to a page, added in the panel, shows on the canvas.
     await tab.getByRole('tab', { name: 'More' }).click();
@@ -89,9 +92,9 @@ describe('page editor in the browser: the menu block and the menu panel', functi
     await expectAccessible(tab, 'editor menu entry form', CHROME_ONLY);
     await form.getByRole('button', { name: 'Add the entry' }).click();
     await tab.getByRole('status').filter({ hasText: 'About <us> added to the menu' }).waitFor();
-    const links = () => canvas(tab).locator('nav[aria-label="Menu"] > ul > li > a').allTextContents();
+    const links = () => canvas(tab).locator('nav[aria-label="Main menu"] > ul > li > a').allTextContents();
     await canvas(tab)
-      .locator(`nav[aria-label="Menu"] a[href="${rootPath}/about"]`, { hasText: 'About <us>' })
+      .locator(`nav[aria-label="Main menu"] a[href="${rootPath}/about"]`, { hasText: 'About <us>' })
       .waitFor();
     expect(await links()).to.deep.equal(['Home', 'About <us>']);
 
@@ -102,7 +105,9 @@ describe('page editor in the browser: the menu block and the menu panel', functi
       tab.locator('li[data-menu-entry]', { hasText: 'Home' }),
     );
     await tab.getByRole('status').filter({ hasText: 'About <us> moved' }).waitFor();
-    await canvas(tab).locator('nav[aria-label="Menu"] > ul > li:first-child > a', { hasText: 'About <us>' }).waitFor();
+    await canvas(tab)
+      .locator('nav[aria-label="Main menu"] > ul > li:first-child > a', { hasText: 'About <us>' })
+      .waitFor();
     expect(await links()).to.deep.equal(['About <us>', 'Home']);
 
     // With the keyboard alone: Home goes back up (space, arrow, space on its handle).
@@ -113,7 +118,7 @@ describe('page editor in the browser: the menu block and the menu panel', functi
     await tab.getByText('Home is over About <us>.').waitFor({ state: 'attached' });
     await tab.keyboard.press('Space');
     await tab.getByRole('status').filter({ hasText: 'Home moved' }).waitFor();
-    await canvas(tab).locator('nav[aria-label="Menu"] > ul > li:first-child > a', { hasText: 'Home' }).waitFor();
+    await canvas(tab).locator('nav[aria-label="Main menu"] > ul > li:first-child > a', { hasText: 'Home' }).waitFor();
 
     // Renamed and nested below Home with the entry's form.
     await tab.getByRole('button', { name: 'Edit About <us>' }).click();
@@ -122,7 +127,7 @@ describe('page editor in the browser: the menu block and the menu panel', functi
     await edit.getByLabel('Below', { exact: true }).click();
     await tab.getByRole('option', { name: 'Home', exact: true }).click();
     await edit.getByRole('button', { name: 'Save the entry' }).click();
-    await canvas(tab).locator('nav[aria-label="Menu"] > ul > li > ul > li > a', { hasText: 'About us' }).waitFor();
+    await canvas(tab).locator('nav[aria-label="Main menu"] > ul > li > ul > li > a', { hasText: 'About us' }).waitFor();
     expect(await links()).to.deep.equal(['Home']);
 
     // Saved and published, the live page serves the menu in that order, the current page marked.
@@ -133,7 +138,7 @@ describe('page editor in the browser: the menu block and the menu panel', functi
       .waitFor();
     const live = await context.newPage();
     await live.goto(rootPath);
-    const nav = live.getByRole('navigation', { name: 'Menu' });
+    const nav = live.getByRole('navigation', { name: 'Main menu' });
     await nav.waitFor();
     expect(await nav.getByRole('link').allTextContents()).to.deep.equal(['Home', 'About us']);
     expect(await nav.getByRole('link', { name: 'Home' }).getAttribute('aria-current')).to.equal('page');
