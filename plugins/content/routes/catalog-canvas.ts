@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { badRequest, isHttpError } from '../../../kernel/index.ts';
+import { badRequest } from '../../../kernel/index.ts';
 import type { App } from '../../../kernel/index.ts';
-import { canvasDocument, type CanvasRegion } from '../services/canvas.ts';
 import type { ContentServices } from '../services/index.ts';
 import { REGIONS } from '../services/layouts.ts';
 import { validateNodeTree } from '../services/node-tree.ts';
-import type { ThemeRow } from '../services/themes.ts';
-import { CanvasThemeBody, sendCanvas, storedTheme } from './canvas.ts';
+import type { CanvasRegion } from '../services/site-pages.ts';
+import { CanvasThemeBody, sendCanvas } from './canvas.ts';
 import { Id, IdParams, Tree } from './schemas.ts';
 
 const TemplateCanvasBody = Type.Object(
@@ -36,22 +35,16 @@ const LayoutCanvasBody = Type.Object(
 
 /**
  * The editor's canvas for page templates and website layout templates (ours, like the page and
- * snippet canvases in `canvas.ts`): the same renderer and theme CSS as the public site; the body may
- * carry the editor's unsaved tree and theme; nothing is stored.
+ * snippet canvases in `canvas.ts`): the public page's document function, renderer and theme CSS
+ * (services/site-pages.ts); the body may carry the editor's unsaved tree and theme; nothing is stored.
  */
 export function catalogCanvasRoutes(app: App, s: ContentServices): void {
   const read = { permission: 'objects:read' };
   const maxBytes = s.kernel.pluginConfig.CONTENT_MAX_TREE_BYTES;
 
-  /** A website's active theme; an unknown website is the body's mistake (400 naming `websiteId`). */
-  const themeOf = async (websiteId: string | undefined): Promise<ThemeRow | null> => {
-    if (!websiteId) return null;
-    try {
-      return await s.themes.active(websiteId);
-    } catch (err) {
-      if (isHttpError(err) && err.statusCode === 404) throw badRequest('Website not found', 'websiteId');
-      throw err;
-    }
+  /** An unknown website is the body's mistake (400 naming `websiteId`). */
+  const checkWebsite = async (websiteId: string | undefined): Promise<void> => {
+    if (websiteId && !(await s.directory.byId(websiteId))) throw badRequest('Website not found', 'websiteId');
   };
 
   app.post(
@@ -69,21 +62,12 @@ export function catalogCanvasRoutes(app: App, s: ContentServices): void {
       const template = await s.templates.get(request.params.id);
       const { content, theme, websiteId } = request.body;
       const tree = content === undefined ? template.content : validateNodeTree(content, 'content', maxBytes);
-      const [active, stripComments, expanded] = await Promise.all([
-        theme ? null : themeOf(websiteId),
-        s.settings.stripHtmlComments(),
-        s.expand(tree, { websiteId: websiteId ?? null, locale: null }),
-      ]);
-      return sendCanvas(
-        reply,
-        canvasDocument({
-          title: template.name,
-          locale: null,
-          content: expanded,
-          theme: theme ?? storedTheme(active),
-          stripComments,
-        }),
+      if (!theme) await checkWebsite(websiteId);
+      const html = await s.sitePages.snippet(
+        { websiteId: websiteId ?? null, name: template.name, content: tree },
+        { theme, annotate: true },
       );
+      return sendCanvas(reply, html);
     },
   );
 
@@ -105,25 +89,11 @@ export function catalogCanvasRoutes(app: App, s: ContentServices): void {
       const regions = { ...layout.regions };
       for (const [name, tree] of Object.entries(request.body.regions ?? {}) as Array<[CanvasRegion, unknown]>)
         regions[name] = tree === null ? null : validateNodeTree(tree, `regions.${name}`, maxBytes);
-      const edited = request.body.region;
-      const [active, stripComments, expanded] = await Promise.all([
-        request.body.theme ? null : s.themes.active(websiteId),
-        s.settings.stripHtmlComments(),
-        // The edited region is expanded as a page's content is (menus, bindings), the others as a page's canvas shows them.
-        edited && regions[edited] ? s.expand(regions[edited], { websiteId, locale: layout.locale }) : null,
-      ]);
-      if (edited && expanded) regions[edited] = expanded;
-      return sendCanvas(
-        reply,
-        canvasDocument({
-          title: layout.name,
-          locale: layout.locale,
-          layout: { regions, slots: layout.slots },
-          theme: request.body.theme ?? storedTheme(active),
-          stripComments,
-          editedRegion: edited,
-        }),
+      const html = await s.sitePages.layout(
+        { website_id: websiteId, name: layout.name, locale: layout.locale, regions, slots: layout.slots },
+        { theme: request.body.theme, edited: request.body.region },
       );
+      return sendCanvas(reply, html);
     },
   );
 }

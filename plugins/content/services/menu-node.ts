@@ -17,6 +17,8 @@ interface MenuWebsite {
 
 type Entry = MenuSource['entries'][number];
 
+const MEMO_PER_TREE = 2_000;
+
 /**
  * A page's address on the live site: `<root><path>` in the website's first locale, and
  * `/public/pages/<locale><root><path>` (the public route by locale) in any other.
@@ -117,16 +119,34 @@ export function menuExpander(deps: {
   menu(websiteId: string): Promise<MenuSource>;
   website(websiteId: string): Promise<MenuWebsite | undefined>;
 }): TreeExpander {
+  // The same tree (a layout region, kept by the layout cache) shown again with the same menu, in
+  // the same place, expands to the same object: the renderer's memo (site-pages.ts) then draws it
+  // once. Keyed by the menu source, which the menu cache replaces on every change.
+  const memo = new WeakMap<MenuSource, WeakMap<ContentNode, Map<string, ContentNode>>>();
   return async (tree, context) => {
     const paths = menuPaths(tree);
     if (paths.length === 0) return tree;
     const [source, site] = context.websiteId
       ? await Promise.all([deps.menu(context.websiteId), deps.website(context.websiteId)])
       : [null, undefined];
+    const key = site
+      ? `${site.rootPath}|${site.locales.join(',')}|${context.locale}|${context.page?.id}|${context.page?.path}`
+      : '';
+    const byTree = source && (memo.get(source) ?? memo.set(source, new WeakMap()).get(source)!);
+    const known = byTree?.get(tree);
+    const hit = known?.get(key);
+    if (hit) return hit;
     let out = tree;
     for (const path of paths) {
       const node = path.reduce<ContentNode>((n, i) => n.children![i], out);
       out = replaceAt(out, path, menuNavigation(node, source, site ?? null, context));
+    }
+    if (byTree) {
+      const entries = known ?? new Map<string, ContentNode>();
+      // One entry per page the tree is shown on; a site of many pages starts over past the cap.
+      if (entries.size >= MEMO_PER_TREE) entries.clear();
+      entries.set(key, out);
+      byTree.set(tree, entries);
     }
     return out;
   };

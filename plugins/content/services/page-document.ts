@@ -16,8 +16,8 @@ export interface PageDocument {
   seo?: PageSeo | null;
   /** The page's nodes, or what stands in their place, already drawn (a layout's canvas). */
   content: ContentNode | { drawn: string };
-  /** The layout's regions (expanded) and slots; none for a snippet. */
-  layout?: Pick<LayoutRow, 'regions' | 'slots'>;
+  /** The layout's regions, already drawn (expanded, through `renderHtml`), and slots; none for a snippet. */
+  layout?: { regions: Partial<Record<'header' | 'aside' | 'main' | 'footer', string>>; slots: LayoutRow['slots'] };
   /** The theme as CSS (theme-css.ts), or null for no style element. */
   css: string | null;
 }
@@ -47,17 +47,14 @@ function head(doc: PageDocument): string {
  * Open Graph tags, the theme's style element; in the body the layout's header and aside regions,
  * a `main` element (the layout's `body` slot class and style) holding the layout's `main` region
  * and then the page's content, and the footer region. Every tree goes through the one renderer
- * (`renderHtml`: every value escaped, comments per `strip-html-comments`). The canvas differs only
+ * (`renderHtml`: every value escaped, comments per `strip-html-comments`; the regions arrive drawn
+ * by it, see site-pages.ts). The canvas differs only
  * by `annotate` (the page's own nodes carry `data-cms-node`; regions are context there, not
  * editable) and by the unsaved content, title and theme it is given. Nothing in it depends on the
  * request or the time, so a build and the live answer are the same bytes.
  */
 export function renderPageDocument(doc: PageDocument, options: RenderOptions): string {
-  const plain = { stripComments: options.stripComments };
-  const region = (name: 'header' | 'aside' | 'main' | 'footer') => {
-    const tree = doc.layout?.regions?.[name];
-    return tree ? renderHtml(tree, plain) : '';
-  };
+  const region = (name: 'header' | 'aside' | 'main' | 'footer') => doc.layout?.regions[name] ?? '';
   const body = doc.layout?.slots?.body ?? {};
   const bodyAttributes =
     (typeof body.className === 'string' && body.className ? ` class="${escapeHtml(body.className)}"` : '') +

@@ -2,6 +2,7 @@ import type { LayoutRow } from '../store/layouts.ts';
 import { pickLayout } from './layouts.ts';
 import type { ContentNode } from './node-tree.ts';
 import { type PageSeo, renderPageDocument } from './page-document.ts';
+import { renderHtml } from './render.ts';
 import { themeCss, type ThemeValues } from './theme-css.ts';
 import type { ExpansionContext } from './tree-expansion.ts';
 import type { WebsiteCache } from './website-cache.ts';
@@ -36,6 +37,8 @@ export interface SitePage {
  * function with its unsaved content and theme, marked for selection.
  */
 export class SitePages {
+  private readonly drawn = new WeakMap<ContentNode, [string | undefined, string | undefined]>();
+
   constructor(
     private readonly deps: {
       layouts: WebsiteCache<LayoutRow[]>;
@@ -60,11 +63,11 @@ export class SitePages {
       this.deps.expand(page.content, context),
     ]);
     const layout = pickLayout(layouts, page);
-    const regions: LayoutRow['regions'] = {};
+    const regions: Partial<Record<(typeof REGIONS)[number], string>> = {};
     await Promise.all(
       REGIONS.map(async (name) => {
         const tree = layout?.regions[name];
-        if (tree) regions[name] = await this.deps.expand(tree, context);
+        if (tree) regions[name] = this.regionHtml(await this.deps.expand(tree, context), stripComments);
       }),
     );
     return renderPageDocument(
@@ -117,6 +120,21 @@ export class SitePages {
       },
       { stripComments },
     );
+  }
+
+  /**
+   * A region's HTML, drawn once per expanded tree: a region without data nodes expands to itself
+   * (kept by the layout cache) and a menu to the same object for the same page (menu-node.ts), so
+   * a public request reuses the drawing; trees are never changed once made, so the same object
+   * draws the same HTML.
+   */
+  private regionHtml(tree: ContentNode, stripComments: boolean): string {
+    const known = this.drawn.get(tree);
+    const html = known?.[stripComments ? 1 : 0] ?? renderHtml(tree, { stripComments });
+    const next = known ?? [undefined, undefined];
+    next[stripComments ? 1 : 0] = html;
+    this.drawn.set(tree, next);
+    return html;
   }
 
   /** A snippet or a page template on its own (no layout) in a website's theme, for the canvas. */

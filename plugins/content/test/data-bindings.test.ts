@@ -170,7 +170,7 @@ describe('content: data bindings to classes', () => {
         children: [{ type: 'p', text: '{{name}}' }],
       },
     });
-    expect(await publicHtml(path)).to.contain('<body>\n<section></section>\n</body>');
+    expect(await publicHtml(path)).to.contain('<body>\n<main><section></section></main>\n</body>');
   });
 
   it('refuses bad bindings with 400 naming the field, on pages and snippets', async () => {

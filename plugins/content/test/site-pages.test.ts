@@ -246,5 +246,19 @@ describe('content: the public page in its layout and theme, and menus rendered f
     expect((await html(site.rootPath, '/p')).body).to.contain(
       `<header data-cms-region="header"><nav aria-label="Menu" class="cms-menu top"><ul><li><a href="${site.rootPath}/p" aria-current="page">Top</a></li></ul></nav></header>`,
     );
+    // The same region on another page marks that page, and each page keeps its own marking.
+    const other = await k.createPage({ websiteId: site.id, path: '/q', title: 'Q', published: true });
+    await entry(site.id, { label: 'Other', pageId: other.id, position: 1 });
+    const links = (body: string) => body.match(/<header[^]*<\/header>/)?.[0].match(/<a [^>]*>[^<]*/g);
+    for (let round = 0; round < 2; round++) {
+      expect(links((await html(site.rootPath, '/q')).body)).to.deep.equal([
+        `<a href="${site.rootPath}/p">Top`,
+        `<a href="${site.rootPath}/q" aria-current="page">Other`,
+      ]);
+      expect(links((await html(site.rootPath, '/p')).body)).to.deep.equal([
+        `<a href="${site.rootPath}/p" aria-current="page">Top`,
+        `<a href="${site.rootPath}/q">Other`,
+      ]);
+    }
   });
 });
