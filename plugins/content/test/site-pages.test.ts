@@ -249,7 +249,7 @@ describe('content: the public page in its layout and theme, and menus rendered f
     // The same region on another page marks that page, and each page keeps its own marking.
     const other = await k.createPage({ websiteId: site.id, path: '/q', title: 'Q', published: true });
     await entry(site.id, { label: 'Other', pageId: other.id, position: 1 });
-    const links = (body: string) => body.match(/<header[^]*<\/header>/)?.[0].match(/<a [^>]*>[^<]*/g);
+    const links = (body: string) => body.match(/<header[\s\S]*<\/header>/)?.[0].match(/<a [^>]*>[^<]*/g);
     for (let round = 0; round < 2; round++) {
       expect(links((await html(site.rootPath, '/q')).body)).to.deep.equal([
         `<a href="${site.rootPath}/p">Top`,
