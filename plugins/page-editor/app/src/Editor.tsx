@@ -581,7 +581,7 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
                 )}
                 {website && (
                   <MenuPanel
-                    key={website.id}
+                    key={`menu:${website.id}`}
                     websiteId={website.id}
                     mayEdit={can('menus:edit')}
                     onSaved={() => setMenuRevision((n) => n + 1)}
