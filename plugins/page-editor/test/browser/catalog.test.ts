@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   appErrors,
   type BrowserProduct,
@@ -7,24 +7,12 @@ import {
   sharedBrowserProduct,
   signInAs,
 } from '../../../../test/helpers/browser.ts';
+import { canvas, dragTo } from './editor-page.ts';
 import type { TestUser } from '../../../../test/helpers/kernel.ts';
 
 /** The canvases show the user's own content: axe checks the editor's chrome around them. */
 const CHROME_ONLY = { exclude: ['.cms-canvas-frame', '.cms-kit-frame'] };
 
-/** Drags `source` onto `target` with the mouse, in small steps as a person does (dnd-kit needs moves). */
-async function dragTo(page: Page, source: Locator, target: Locator) {
-  const from = (await source.boundingBox())!;
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(from.x + from.width / 2 + 12, from.y + from.height / 2 + 6, { steps: 4 });
-  const to = (await target.boundingBox())!;
-  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 12 });
-  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2 + 1, { steps: 2 });
-  await page.mouse.up();
-}
-
-const canvas = (page: Page) => page.frameLocator('iframe.cms-canvas-frame');
 const saved = (page: Page) =>
   page
     .getByRole('status')

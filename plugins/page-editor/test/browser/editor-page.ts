@@ -6,12 +6,28 @@ import type { TestUser } from '../../../../test/helpers/kernel.ts';
 /** The canvas shows the user's own content: axe checks the editor's chrome around it. */
 export const CHROME_ONLY = { exclude: ['.cms-canvas-frame', '.cms-version-frame'] };
 
-/** Drags `source` onto `target` with the mouse, in small steps as a person does (dnd-kit needs moves). */
+/**
+ * Drags `source` onto `target` with the mouse, in small steps as a person does (dnd-kit needs moves).
+ * The pick-up is confirmed first (dnd-kit marks the dragged handle `aria-pressed`): on a loaded
+ * machine a press can land while the palette is still laid out, and a press that picked nothing up
+ * is released and tried again rather than dragged across the canvas frame.
+ */
 export async function dragTo(page: Page, source: Locator, target: Locator, where: 'center' | 'top' = 'center') {
-  const from = (await source.boundingBox())!;
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(from.x + from.width / 2 + 12, from.y + from.height / 2 + 6, { steps: 4 });
+  for (let attempt = 1; ; attempt++) {
+    const from = (await source.boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2 + 6, from.y + from.height / 2 + 6, { steps: 4 });
+    const picked = await source
+      .and(page.locator('[aria-pressed="true"]'))
+      .waitFor({ timeout: 3_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (picked) break;
+    await page.mouse.up();
+    await page.keyboard.press('Escape');
+    if (attempt === 3) throw new Error('dragTo: the block was not picked up after 3 presses');
+  }
   const to = (await target.boundingBox())!;
   const y = where === 'top' ? to.y + 3 : to.y + to.height / 2;
   await page.mouse.move(to.x + to.width / 2, y, { steps: 12 });
