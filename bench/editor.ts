@@ -4,10 +4,12 @@
  * on a page of BENCH_EDITOR_NODES (500) nodes: 100 blocks of a section with a heading, a paragraph,
  * a link and an image.
  *
- * - Time to an editable canvas: from navigation to `/cms-one/editor/pages/<id>` (fresh context,
- *   empty cache, signed in by cookie) to the canvas showing the page's last node (a click on it
- *   selects it for the inspector), median of BENCH_EDITOR_RUNS (5); and to the outline listing it
- *   (drawn after the canvas).
+ * - Time to an editable canvas: from the navigation to `/cms-one/editor/pages/<id>` (fresh context,
+ *   empty cache, signed in by cookie) to the first animation frame in which the canvas document holds
+ *   the page's last node (a click on it selects it for the inspector), timed in the page from its
+ *   navigation start; median of BENCH_EDITOR_RUNS (5). Also shown, for comparison with earlier runs:
+ *   the same moment as the test driver notices it (its polling into the new frame adds 0.2-0.5 s on a
+ *   busy renderer), and the outline listing the node (drawn after the canvas).
  * - Keystroke to canvas: a paragraph selected, BENCH_EDITOR_KEYS (40) characters typed into the
  *   inspector's text field; timed in the page from the keydown to the canvas element's text
  *   changing (DOM) and to the next animation frame after it (what the user sees), p50 and p95.
@@ -83,10 +85,26 @@ try {
 
   // 1. Time to an editable canvas.
   const opens: number[] = [];
+  const driverOpens: number[] = [];
   const outlines: number[] = [];
+  // In the editor's page (the canvas frame runs no script): each animation frame looks for the node
+  // in the canvas document; the first one that finds it is the moment the user can click it.
+  const probe = `(() => {
+    const key = ${JSON.stringify(lastKey)};
+    function tick() {
+      const frame = document.querySelector('iframe.cms-canvas-frame');
+      if (frame && frame.contentDocument && frame.contentDocument.querySelector('[data-cms-node="' + key + '"]')) {
+        window.cmsBenchCanvasAt = performance.now();
+        return;
+      }
+      requestAnimationFrame(tick);
+    }
+    requestAnimationFrame(tick);
+  })();`;
   for (let i = 0; i < RUNS; i++) {
     const { page, context } = await product.page();
     await signInAs(product, context, editor);
+    await page.addInitScript({ content: probe });
     const started = performance.now();
     await page.goto(`/cms-one/editor/pages/${pageId}`);
     // In the canvas document (the images it names load after: they are not part of the figure).
@@ -94,7 +112,9 @@ try {
       .frameLocator('iframe.cms-canvas-frame')
       .locator(`[data-cms-node="${lastKey}"]`)
       .waitFor({ state: 'attached' });
-    opens.push(performance.now() - started);
+    driverOpens.push(performance.now() - started);
+    await page.waitForFunction('typeof window.cmsBenchCanvasAt === "number"');
+    opens.push(await page.evaluate('window.cmsBenchCanvasAt'));
     await page.locator(`li[data-node-key="${lastKey}"]`).waitFor({ state: 'attached' });
     outlines.push(performance.now() - started);
     await context.close();
@@ -184,7 +204,8 @@ try {
   const keyFrame = quantile(typed.frame, 0.5);
   const save = quantile(saves, 0.5);
   const rows: Array<[string, string, string, boolean | null]> = [
-    ['editable canvas (median)', ms(open), `< ${TARGETS.openMs} ms`, open < TARGETS.openMs],
+    ['editable canvas, in the page (median)', ms(open), `< ${TARGETS.openMs} ms`, open < TARGETS.openMs],
+    ['the same, as the test driver notices it (median)', ms(quantile(driverOpens, 0.5)), 'none', null],
     ['outline listing every node (median)', ms(quantile(outlines, 0.5)), 'none', null],
     [
       `keystroke to canvas DOM (p50 / p95, ${typed.dom.length} keys)`,
