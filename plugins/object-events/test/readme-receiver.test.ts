@@ -173,9 +173,12 @@ describe('object events: the README receiver example, run verbatim against real 
         // Earlier subscriptions of this file may still deliver to the capture (a retry on a loaded
         // machine): take the delivery stamped by the shifted clock; none arriving fails the test.
         const skew = (call: ReceivedCall) => Number(headersOf(call)['x-cms-timestamp']) - Date.now() / 1000;
-        const real = await eventually(() => capture.calls.find((c) => Math.abs(skew(c) - offsetSeconds) < 30) ?? false, {
-          timeoutMs: 15_000,
-        });
+        const real = await eventually(
+          () => capture.calls.find((c) => Math.abs(skew(c) - offsetSeconds) < 30) ?? false,
+          {
+            timeoutMs: 15_000,
+          },
+        );
         const h = headersOf(real);
         expect(h['x-cms-signature']).to.equal(signed(h['x-cms-timestamp']!, real.body));
         expect(await send(h, real.body)).to.equal(401);

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
 import {
   appErrors,
   type BrowserProduct,
