@@ -19,22 +19,39 @@ function stringMap(value: unknown, path: string): Record<string, string> | undef
   return Object.fromEntries(entries) as Record<string, string>;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 function resultFilter(value: unknown, path: string): GatewayBinding['resultFilter'] {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'object' || Array.isArray(value)) throw badRequest('Result filter must be an object', path);
   const f = value as Record<string, unknown>;
   const out: NonNullable<GatewayBinding['resultFilter']> = {};
+  // The same limits as the gateway's own filter (its preview-resolve takes what a save takes): a
+  // dot path whose segments are the answer's keys, whatever characters those keys hold.
   if (f.path !== undefined) {
-    if (typeof f.path !== 'string' || !/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/.test(f.path) || f.path.length > 200)
-      throw badRequest('Path must be a dot path', `${path}.path`);
+    if (typeof f.path !== 'string' || f.path.length > 500 || CONTROL.test(f.path))
+      throw badRequest('Path must be a dot path of up to 500 characters', `${path}.path`);
     out.path = f.path;
   }
   if (f.pick !== undefined) {
-    if (!Array.isArray(f.pick) || f.pick.length > 100 || f.pick.some((p) => typeof p !== 'string' || p.length > 100))
-      throw badRequest('Pick must be up to 100 field names', `${path}.pick`);
+    if (
+      !Array.isArray(f.pick) ||
+      f.pick.length > 100 ||
+      f.pick.some((p) => typeof p !== 'string' || p.length > 200 || CONTROL.test(p))
+    )
+      throw badRequest('Pick must be up to 100 field names of up to 200 characters', `${path}.pick`);
     out.pick = f.pick as string[];
   }
-  if (f.rename !== undefined) out.rename = stringMap(f.rename, `${path}.rename`);
+  if (f.rename !== undefined) {
+    const r = f.rename;
+    if (r === null || typeof r !== 'object' || Array.isArray(r) || Object.keys(r).length > 100)
+      throw badRequest('Rename must be an object of up to 100 names', `${path}.rename`);
+    for (const [from, to] of Object.entries(r))
+      if (from.length > 200 || typeof to !== 'string' || to.length > 200 || CONTROL.test(from) || CONTROL.test(to))
+        throw badRequest('Names must be strings of up to 200 characters', `${path}.rename.${from}`);
+    out.rename = r as Record<string, string>;
+  }
   if (f.limit !== undefined) {
     if (!Number.isInteger(f.limit) || (f.limit as number) < 1 || (f.limit as number) > 1000)
       throw badRequest('Limit must be 1-1000', `${path}.limit`);

@@ -82,6 +82,22 @@ describe('content: gateway bindings and staged pages', () => {
         'content.children.1.props.binding.resultFilter.limit',
       ],
       ['not an object', 'content.children.1.props.binding'],
+      [
+        { endpointId: 'crm', routeId: 'lead', resultFilter: { path: `a${'.b'.repeat(250)}` } },
+        'content.children.1.props.binding.resultFilter.path',
+      ],
+      [
+        { endpointId: 'crm', routeId: 'lead', resultFilter: { path: 'data\nitems' } },
+        'content.children.1.props.binding.resultFilter.path',
+      ],
+      [
+        { endpointId: 'crm', routeId: 'lead', resultFilter: { pick: ['x'.repeat(201)] } },
+        'content.children.1.props.binding.resultFilter.pick',
+      ],
+      [
+        { endpointId: 'crm', routeId: 'lead', resultFilter: { rename: ['a'] } },
+        'content.children.1.props.binding.resultFilter.rename',
+      ],
     ];
     for (const [binding, field] of cases) {
       const res = await k.call('POST', '/cms-one/pages', k.editor, {
@@ -94,6 +110,24 @@ describe('content: gateway bindings and staged pages', () => {
       expect(res.statusCode, field).to.equal(400);
       expect(res.json().field).to.equal(field);
     }
+    // What the gateway's own filter takes, a save takes: keys with spaces, accents or slashes.
+    const wide = await k.createPage({
+      websiteId: site.id,
+      path: '/wide-filter',
+      content: bound({
+        endpointId: 'crm',
+        routeId: 'lead',
+        resultFilter: { path: 'données.first name/x', pick: ['Prénom', 'e-mail address'], rename: { Prénom: 'name' } },
+      }),
+    });
+    const wideBinding = await contentContributions(k.t).bindings.findBinding(
+      wide.content.children[1].props.gatewayBindingId,
+    );
+    expect(wideBinding?.resultFilter).to.deep.equal({
+      path: 'données.first name/x',
+      pick: ['Prénom', 'e-mail address'],
+      rename: { Prénom: 'name' },
+    });
     const submit = await k.createPage({
       websiteId: site.id,
       path: '/form',
