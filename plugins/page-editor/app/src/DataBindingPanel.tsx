@@ -147,6 +147,7 @@ function BindingFields(props: {
         <Stack key={i} gap={4} className="cms-binding-filter">
           <Group gap={4} align="end" wrap="nowrap">
             <Select
+              style={{ flex: 1 }}
               label={`Condition ${i + 1}: field`}
               data={filterable.map((x) => ({ value: x.name, label: x.label || x.name }))}
               value={f.field}

@@ -348,7 +348,7 @@ export function GatewayBindingForm({ draft, onDraft, problemOf, routeLabel }: Fo
               ? `The upstream answered ${preview.answer.status}: a published site gets an error for this binding.`
               : `The upstream answered ${preview.answer.status}${preview.answer.truncated ? ' (cut off: the answer was too large)' : ''}.`}
           </Text>
-          <Code block role="region" aria-label="Preview data" tabIndex={0}>
+          <Code block className="cms-gateway-data" role="region" aria-label="Preview data" tabIndex={0}>
             {previewText(preview.answer.data)}
           </Code>
         </Stack>

@@ -62,7 +62,7 @@ function SavedBindingData(props: { bindingId: string }) {
         </Text>
       )}
       {shown && !shown.problem && (
-        <Code block role="region" aria-label="Saved binding data" tabIndex={0}>
+        <Code block className="cms-gateway-data" role="region" aria-label="Saved binding data" tabIndex={0}>
           {previewText(shown.data)}
         </Code>
       )}

@@ -42,58 +42,62 @@ export function KitCard(props: KitCardProps) {
       data-dragging={sortable.isDragging || undefined}
       style={{ transform: CSS.Translate.toString(sortable.transform), transition: sortable.transition }}
     >
-      <Group gap="xs" mb={6} wrap="wrap">
-        {props.mayEdit && (
-          <button
-            type="button"
-            className="cms-drag-handle"
-            aria-label={`Move ${label}`}
-            {...sortable.attributes}
-            {...sortable.listeners}
-          >
-            ⠿
-          </button>
-        )}
-        <Title order={2} size="h5" style={{ marginRight: 'auto' }}>
-          {props.position + 1}. {label}
-        </Title>
-        {props.name !== null && (
-          <Anchor href={open} size="sm" aria-label={`Open in editor: ${label}`}>
-            Open in editor
-          </Anchor>
-        )}
-        {props.mayEdit && (
-          <>
-            <Button
-              size="compact-xs"
-              variant="default"
-              disabled={props.position === 0}
-              aria-label={`Move ${label} up`}
-              onClick={() => props.onMove(-1)}
+      <div className="cms-kit-card-head">
+        <div className="cms-kit-card-title">
+          {props.mayEdit && (
+            <button
+              type="button"
+              className="cms-drag-handle"
+              aria-label={`Move ${label}`}
+              {...sortable.attributes}
+              {...sortable.listeners}
             >
-              Up
-            </Button>
-            <Button
-              size="compact-xs"
-              variant="default"
-              disabled={props.position === props.count - 1}
-              aria-label={`Move ${label} down`}
-              onClick={() => props.onMove(1)}
-            >
-              Down
-            </Button>
-            <Button
-              size="compact-xs"
-              color="red"
-              variant="light"
-              aria-label={`Remove ${label} from the kit`}
-              onClick={props.onRemove}
-            >
-              Remove
-            </Button>
-          </>
-        )}
-      </Group>
+              ⠿
+            </button>
+          )}
+          <Title order={2} size="h5">
+            {props.position + 1}. {label}
+          </Title>
+        </div>
+        <Group gap="xs" wrap="wrap">
+          {props.name !== null && (
+            <Anchor href={open} size="sm" aria-label={`Open in editor: ${label}`}>
+              Open in editor
+            </Anchor>
+          )}
+          {props.mayEdit && (
+            <>
+              <Button
+                size="compact-xs"
+                variant="default"
+                disabled={props.position === 0}
+                aria-label={`Move ${label} up`}
+                onClick={() => props.onMove(-1)}
+              >
+                Up
+              </Button>
+              <Button
+                size="compact-xs"
+                variant="default"
+                disabled={props.position === props.count - 1}
+                aria-label={`Move ${label} down`}
+                onClick={() => props.onMove(1)}
+              >
+                Down
+              </Button>
+              <Button
+                size="compact-xs"
+                color="red"
+                variant="light"
+                aria-label={`Remove ${label} from the kit`}
+                onClick={props.onRemove}
+              >
+                Remove
+              </Button>
+            </>
+          )}
+        </Group>
+      </div>
       {html.isError && (
         <Text size="sm" c="red.8">
           The template could not be drawn: {(html.error as Error).message}

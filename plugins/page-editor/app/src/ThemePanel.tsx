@@ -1,7 +1,51 @@
-import { Button, ColorInput, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Button,
+  ColorInput,
+  ColorPicker,
+  MantineThemeProvider,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { activeTheme, saveTheme, type Theme, type ThemeValues } from './documents.ts';
+
+/**
+ * One colour of the theme: a text field for the value (the keyboard's way) with Mantine's picker
+ * below it, whose sliders are named after the colour. ColorInput does not hand `saturationLabel`,
+ * `hueLabel` and `alphaLabel` on to its picker, but the picker also reads them from the theme's
+ * default props: a theme of the field's own gives them (the rest of the theme is inherited).
+ */
+function ColorField(props: { name: string; value: string; onChange(value: string): void }) {
+  const { name } = props;
+  const labels = useMemo(
+    () => ({
+      components: {
+        ColorPicker: ColorPicker.extend({
+          defaultProps: {
+            saturationLabel: `Saturation and brightness of the colour ${name}`,
+            hueLabel: `Hue of the colour ${name}`,
+            alphaLabel: `Opacity of the colour ${name}`,
+          },
+        }),
+      },
+    }),
+    [name],
+  );
+  return (
+    <MantineThemeProvider theme={labels}>
+      <ColorInput
+        label={`Colour ${name}`}
+        eyeDropperButtonProps={{ 'aria-label': `Pick the colour ${name} from the screen` }}
+        value={props.value}
+        onChange={props.onChange}
+      />
+    </MantineThemeProvider>
+  );
+}
 
 /**
  * The website's active theme, edited with the canvas redrawn on every change (the unsaved theme is
@@ -41,10 +85,9 @@ export function ThemePanel(props: { websiteId: string; mayEdit: boolean; onDraft
         Theme: {draft.name}
       </Title>
       {Object.entries(draft.colors ?? {}).map(([name, value]) => (
-        <ColorInput
+        <ColorField
           key={name}
-          label={`Colour ${name}`}
-          eyeDropperButtonProps={{ 'aria-label': `Pick the colour ${name} from the screen` }}
+          name={name}
           value={value}
           onChange={(v) => change({ ...draft, colors: { ...draft.colors, [name]: v } })}
         />
