@@ -115,9 +115,9 @@ describe('page editor in the browser: templates, layouts and kits in the theme',
       const h2 = g.document.querySelector('iframe.cms-canvas-frame')?.contentDocument?.querySelector('h2');
       return h2 ? g.getComputedStyle(h2).color === 'rgb(200, 0, 0)' : false;
     });
-    // Mantine's colour picker dropdown has unnamed sliders: closed before axe reads the panel.
-    await page.getByRole('textbox', { name: 'Colour text' }).blur();
-    await page.getByRole('slider').first().waitFor({ state: 'hidden' });
+    // The colour picker stays open: its sliders are named after the colour, and axe reads them too.
+    await page.getByRole('slider', { name: 'Saturation and brightness of the colour text' }).waitFor();
+    await page.getByRole('slider', { name: 'Hue of the colour text' }).waitFor();
     await expectAccessible(page, 'template editor, theme', CHROME_ONLY);
     expect(appErrors(errors)).to.deep.equal([]);
   });
