@@ -1,10 +1,8 @@
 import { Anchor, Button, Group, Paper, Select, Stack, Switch, TagsInput, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
   api,
-  ApiError,
   confirmDestructive,
   PageHeader,
   QueryState,
@@ -14,120 +12,96 @@ import {
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { editorUrl, keys, type Layout, useWebsite, type Website } from './content-api.ts';
-import { parseTree, TreeInput } from './tree-input.tsx';
+import { TreeDocumentForm } from './TreeDocumentForm.tsx';
 
 const EVERY = '*';
 
+const json = (v: unknown) => JSON.stringify(v, null, 2);
+
 function LayoutForm({ layout, site, canEdit }: { layout: Layout; site: Website; canEdit: boolean }) {
   const client = useQueryClient();
-  const [name, setName] = useState(layout.name);
-  const [patterns, setPatterns] = useState(layout.pathPatterns);
-  const [locale, setLocale] = useState(layout.locale ?? EVERY);
-  const [isDefault, setDefault] = useState(layout.isDefault);
-  const [regions, setRegions] = useState(JSON.stringify(layout.regions, null, 2));
-  const [slots, setSlots] = useState(JSON.stringify(layout.slots, null, 2));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
-    const r = parseTree(regions);
-    const s = parseTree(slots);
-    if (r.error || s.error)
-      return setErrors({ ...(r.error && { regions: r.error }), ...(s.error && { slots: s.error }) });
-    setErrors({});
-    setBusy(true);
-    try {
-      const saved = unwrap(
-        await api.PATCH('/cms-one/websites/{websiteId}/templates/{id}', {
-          params: { path: { websiteId: site.id, id: layout.id } },
-          body: {
-            name: name.trim(),
-            pathPatterns: patterns,
-            locale: locale === EVERY ? null : locale,
-            isDefault,
-            regions: r.value as Record<string, unknown>,
-            slots: s.value as Record<string, { className?: string; style?: string }>,
-          },
-        }),
-      );
-      client.setQueryData([...keys.layouts(site.id), layout.id], saved);
-      await client.invalidateQueries({ queryKey: keys.layouts(site.id) });
-      showSaved(`${saved.name} saved`);
-    } catch (err) {
-      if (err instanceof ApiError && err.field) setErrors({ [err.field.split('.')[0]]: err.message });
-      showSaveError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const path = { websiteId: site.id, id: layout.id };
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
-      <Stack>
-        <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
-          <TextInput
-            label="Name"
-            required
-            readOnly={!canEdit}
-            value={name}
-            error={errors.name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            miw={220}
-          />
-          <Select
-            label="Language"
-            data={[{ value: EVERY, label: 'Every language' }, ...site.locales.map((l) => ({ value: l, label: l }))]}
-            value={locale}
-            onChange={(v) => setLocale(v ?? EVERY)}
-            allowDeselect={false}
-            readOnly={!canEdit}
-            error={errors.locale}
-            miw={160}
-          />
-        </Group>
-        <TagsInput
-          label="Path patterns"
-          description="Pages it applies to: /blog/* (everything below /blog), /about, or * (every page); the most specific wins"
-          value={patterns}
-          onChange={setPatterns}
-          readOnly={!canEdit}
-          error={errors.pathPatterns}
-        />
-        <Switch
-          label="Default layout (used where no pattern matches)"
-          checked={isDefault}
-          disabled={!canEdit}
-          onChange={(e) => setDefault(e.currentTarget.checked)}
-        />
-        <TreeInput
-          label="Regions"
-          description="header, aside, main, footer and 404: each a node tree or null"
-          value={regions}
-          error={errors.regions}
-          readOnly={!canEdit}
-          onChange={setRegions}
-        />
-        <TreeInput
-          label="Slots"
-          description='Per slot its className and style, e.g. { "body": { "className": "container" } }'
-          value={slots}
-          error={errors.slots}
-          readOnly={!canEdit}
-          onChange={setSlots}
-        />
-        {canEdit && (
-          <Group>
-            <Button type="submit" loading={busy}>
-              Save the layout
-            </Button>
+    <TreeDocumentForm
+      record={layout}
+      what="layout"
+      canEdit={canEdit}
+      valuesOf={(l: Layout) => ({
+        name: l.name,
+        locale: l.locale ?? EVERY,
+        pathPatterns: l.pathPatterns,
+        isDefault: l.isDefault,
+        regions: json(l.regions),
+        slots: json(l.slots),
+      })}
+      trees={[
+        {
+          name: 'regions',
+          label: 'Regions',
+          description: 'header, aside, main, footer and 404: each a node tree or null',
+        },
+        {
+          name: 'slots',
+          label: 'Slots',
+          description: 'Per slot its className and style, e.g. { "body": { "className": "container" } }',
+        },
+      ]}
+      write={(v, trees, ifMatch) =>
+        api.PATCH('/cms-one/websites/{websiteId}/templates/{id}', {
+          params: { path, header: { 'if-match': ifMatch } },
+          body: {
+            name: v.name.trim(),
+            pathPatterns: v.pathPatterns,
+            locale: v.locale === EVERY ? null : v.locale,
+            isDefault: v.isDefault,
+            regions: trees.regions as Record<string, unknown>,
+            slots: trees.slots as Record<string, { className?: string; style?: string }>,
+          },
+        })
+      }
+      read={() => api.GET('/cms-one/websites/{websiteId}/templates/{id}', { params: { path } })}
+      store={(l) => client.setQueryData([...keys.layouts(site.id), layout.id], l)}
+      onSaved={() => client.invalidateQueries({ queryKey: keys.layouts(site.id), exact: true })}
+      fields={({ values, set, errors, readOnly }) => (
+        <>
+          <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
+            <TextInput
+              label="Name"
+              required
+              readOnly={readOnly}
+              value={values.name}
+              error={errors.name}
+              onChange={(e) => set('name', e.currentTarget.value)}
+              miw={220}
+            />
+            <Select
+              label="Language"
+              data={[{ value: EVERY, label: 'Every language' }, ...site.locales.map((l) => ({ value: l, label: l }))]}
+              value={values.locale}
+              onChange={(v) => set('locale', v ?? EVERY)}
+              allowDeselect={false}
+              readOnly={readOnly}
+              error={errors.locale}
+              miw={160}
+            />
           </Group>
-        )}
-      </Stack>
-    </form>
+          <TagsInput
+            label="Path patterns"
+            description="Pages it applies to: /blog/* (everything below /blog), /about, or * (every page); the most specific wins"
+            value={values.pathPatterns}
+            onChange={(v) => set('pathPatterns', v)}
+            readOnly={readOnly}
+            error={errors.pathPatterns}
+          />
+          <Switch
+            label="Default layout (used where no pattern matches)"
+            checked={values.isDefault}
+            disabled={readOnly}
+            onChange={(e) => set('isDefault', e.currentTarget.checked)}
+          />
+        </>
+      )}
+    />
   );
 }
 
@@ -193,7 +167,7 @@ export default function LayoutEdit() {
                 }
               />
               <Paper withBorder p="md">
-                <LayoutForm key={l.updatedAt} layout={l} site={s} canEdit={canEdit} />
+                <LayoutForm key={l.id} layout={l} site={s} canEdit={canEdit} />
               </Paper>
               {canEdit && (
                 <Paper withBorder p="md" mt="xl" style={{ borderColor: 'var(--mantine-color-red-4)' }}>

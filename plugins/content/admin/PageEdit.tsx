@@ -40,6 +40,7 @@ import {
   type Version,
   type Website,
 } from './content-api.ts';
+import { ConflictNotice, useStoredVersion } from './edit-conflict.tsx';
 
 const KINDS = [
   { value: 'page', label: 'Page' },
@@ -56,28 +57,46 @@ function usePageQuery(id: string) {
   });
 }
 
-/** Title, path, language, SEO and indexing: a PATCH of what changed. */
+/** The values of the details form for a stored page. */
+const detailsOf = (page: Page) => ({
+  title: page.title,
+  path: page.path,
+  locale: page.locale,
+  kind: page.kind ?? 'page',
+  dataClass: page.dataClass ?? '',
+  seoTitle: text(page.seo.title),
+  seoDescription: text(page.seo.description),
+  canonical: text(page.seo.canonical),
+  inSitemap: page.inSitemap,
+  indexable: page.indexable,
+});
+
+/**
+ * Title, path, language, SEO and indexing: a PATCH of what changed, with `If-Match` of the version
+ * the form was loaded from (a page changed in the editor since is not overwritten; the form says so).
+ */
 function DetailsForm({ page, site, canEdit }: { page: Page; site: Website; canEdit: boolean }) {
   const client = useQueryClient();
-  const initial = {
-    title: page.title,
-    path: page.path,
-    locale: page.locale,
-    kind: page.kind ?? 'page',
-    dataClass: page.dataClass ?? '',
-    seoTitle: text(page.seo.title),
-    seoDescription: text(page.seo.description),
-    canonical: text(page.seo.canonical),
-    inSitemap: page.inSitemap,
-    indexable: page.indexable,
-  };
   const form = useForm({
-    initialValues: initial,
+    initialValues: detailsOf(page),
     validate: {
       title: (v) => (v.trim() ? null : 'Give the page a title'),
       path: (v) => (v.startsWith('/') ? null : 'A path starts with /'),
     },
   });
+  const stored = useStoredVersion({
+    record: page,
+    valuesOf: detailsOf,
+    values: form.values,
+    setValues: (v) => {
+      form.setValues(v);
+      form.resetDirty(v);
+    },
+    read: () => api.GET('/cms-one/pages/{id}', { params: { path: { id: page.id } } }),
+    store: (p) => client.setQueryData(keys.page(page.id), (old: Page | undefined) => ({ ...old, ...p })),
+  });
+  const loaded = stored.loaded;
+  const initial = detailsOf(loaded);
   return (
     <form
       onSubmit={form.onSubmit(async (v) => {
@@ -94,7 +113,7 @@ function DetailsForm({ page, site, canEdit }: { page: Page; site: Website; canEd
           v.seoDescription !== initial.seoDescription ||
           v.canonical !== initial.canonical
         ) {
-          const { title: _t, description: _d, canonical: _c, ...rest } = page.seo;
+          const { title: _t, description: _d, canonical: _c, ...rest } = loaded.seo;
           body.seo = {
             ...rest,
             ...(v.seoTitle ? { title: v.seoTitle } : {}),
@@ -104,10 +123,13 @@ function DetailsForm({ page, site, canEdit }: { page: Page; site: Website; canEd
         }
         if (Object.keys(body).length === 0) return showSaved('Nothing changed');
         try {
-          const saved = unwrap(
-            await api.PATCH('/cms-one/pages/{id}', { params: { path: { id: page.id } }, body: body as never }),
+          const saved = await stored.save((ifMatch) =>
+            api.PATCH('/cms-one/pages/{id}', {
+              params: { path: { id: page.id }, header: { 'if-match': ifMatch } },
+              body: body as never,
+            }),
           );
-          client.setQueryData(keys.page(page.id), { ...page, ...saved });
+          if (!saved) return;
           showSaved(`${saved.title} saved`);
           await client.invalidateQueries({ queryKey: keys.pages(page.websiteId) });
         } catch (err) {
@@ -182,9 +204,10 @@ function DetailsForm({ page, site, canEdit }: { page: Page; site: Website; canEd
             {...form.getInputProps('indexable', { type: 'checkbox' })}
           />
         </Group>
+        <ConflictNotice what="page" state={stored} />
         {canEdit && (
           <Group>
-            <Button type="submit" loading={form.submitting}>
+            <Button type="submit" loading={stored.busy}>
               Save the page
             </Button>
           </Group>
@@ -452,7 +475,7 @@ function PageScreen({ page }: { page: Page }) {
               <Tabs.Tab value="languages">Languages</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="details">
-              <DetailsForm key={page.updatedAt} page={page} site={s} canEdit={canEdit} />
+              <DetailsForm key={page.id} page={page} site={s} canEdit={canEdit} />
               {can('pages:delete') && <DangerZone page={page} site={s} />}
             </Tabs.Panel>
             <Tabs.Panel value="versions">

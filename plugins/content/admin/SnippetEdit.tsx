@@ -15,11 +15,9 @@ import {
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
   api,
-  ApiError,
   confirmDestructive,
   EmptyState,
   PageHeader,
@@ -30,89 +28,61 @@ import {
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { editorUrl, keys, shortDate, type Snippet, useWebsites } from './content-api.ts';
-import { parseTree, TreeInput, treeText } from './tree-input.tsx';
+import { treeText } from './tree-input.tsx';
+import { TreeDocumentForm } from './TreeDocumentForm.tsx';
 
 function SnippetForm({ snippet, canEdit }: { snippet: Snippet; canEdit: boolean }) {
   const client = useQueryClient();
   const websites = useWebsites();
-  const [name, setName] = useState(snippet.name);
-  const [websiteId, setWebsiteId] = useState(snippet.websiteId ?? '');
-  const [content, setContent] = useState(treeText(snippet.content));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
-    const tree = parseTree(content);
-    if (tree.error) return setErrors({ content: tree.error });
-    if (!name.trim()) return setErrors({ name: 'Name the snippet' });
-    setErrors({});
-    setBusy(true);
-    try {
-      const saved = unwrap(
-        await api.PATCH('/cms-one/snippets/{id}', {
-          params: { path: { id: snippet.id } },
-          body: { name: name.trim(), websiteId: websiteId || null, content: tree.value },
-        }),
-      );
-      client.setQueryData(keys.snippet(snippet.id), saved);
-      showSaved(`${saved.name} saved`);
-      await client.invalidateQueries({ queryKey: keys.snippets });
-    } catch (err) {
-      if (err instanceof ApiError && err.field) {
-        const field = err.field.split('.')[0];
-        setErrors({ [field === 'name' ? 'name' : 'content']: err.message });
-      }
-      showSaveError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
-      <Stack>
+    <TreeDocumentForm
+      record={snippet}
+      what="snippet"
+      canEdit={canEdit}
+      valuesOf={(s: Snippet) => ({ name: s.name, websiteId: s.websiteId ?? '', content: treeText(s.content) })}
+      check={(v) => (v.name.trim() ? {} : { name: 'Name the snippet' })}
+      trees={[
+        {
+          name: 'content',
+          label: 'Content (node tree)',
+          description:
+            'The tree the visual editor edits: { type, props, text, children }. Saving keeps the previous content as a version.',
+        },
+      ]}
+      write={(v, trees, ifMatch) =>
+        api.PATCH('/cms-one/snippets/{id}', {
+          params: { path: { id: snippet.id }, header: { 'if-match': ifMatch } },
+          body: { name: v.name.trim(), websiteId: v.websiteId || null, content: trees.content },
+        })
+      }
+      read={() => api.GET('/cms-one/snippets/{id}', { params: { path: { id: snippet.id } } })}
+      store={(s) => client.setQueryData(keys.snippet(snippet.id), s)}
+      onSaved={() => client.invalidateQueries({ queryKey: keys.snippets, exact: true })}
+      fields={({ values, set, errors, readOnly }) => (
         <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
           <TextInput
             label="Name"
             required
-            readOnly={!canEdit}
-            value={name}
+            readOnly={readOnly}
+            value={values.name}
             error={errors.name}
-            onChange={(e) => setName(e.currentTarget.value)}
+            onChange={(e) => set('name', e.currentTarget.value)}
             miw={220}
           />
           <Select
             label="Website"
             description="Empty: shared by every website"
             data={(websites.data ?? []).map((w) => ({ value: w.id, label: w.name }))}
-            value={websiteId || null}
-            onChange={(v) => setWebsiteId(v ?? '')}
+            value={values.websiteId || null}
+            onChange={(v) => set('websiteId', v ?? '')}
+            error={errors.websiteId}
             clearable
-            readOnly={!canEdit}
+            readOnly={readOnly}
             miw={220}
           />
         </Group>
-        <TreeInput
-          label="Content (node tree)"
-          description="The tree the visual editor edits: { type, props, text, children }. Saving keeps the previous content as a version."
-          value={content}
-          error={errors.content}
-          readOnly={!canEdit}
-          onChange={setContent}
-        />
-        {canEdit && (
-          <Group>
-            <Button type="submit" loading={busy}>
-              Save the snippet
-            </Button>
-          </Group>
-        )}
-      </Stack>
-    </form>
+      )}
+    />
   );
 }
 
@@ -203,6 +173,9 @@ function SnippetScreen({ snippet }: { snippet: Snippet }) {
       ) as { locked: boolean },
     onSuccess: async ({ locked }) => {
       client.setQueryData(keys.snippet(snippet.id), { ...snippet, locked });
+      // The lock is a write: the snippet's tag moved. The stored snippet brings it (the form follows it
+      // when its own fields are as loaded; a change made elsewhere meanwhile still refuses its save).
+      await client.invalidateQueries({ queryKey: keys.snippet(snippet.id), exact: true });
       showSaved(locked ? `${snippet.name} locked` : `${snippet.name} unlocked`);
       await client.invalidateQueries({ queryKey: keys.snippets });
     },
@@ -261,7 +234,7 @@ function SnippetScreen({ snippet }: { snippet: Snippet }) {
           />
         </Paper>
         <Paper withBorder p="md">
-          <SnippetForm key={snippet.updatedAt} snippet={snippet} canEdit={canEdit} />
+          <SnippetForm key={snippet.id} snippet={snippet} canEdit={canEdit} />
         </Paper>
         <Paper withBorder p="md">
           <Title order={2} size="h4" mb="sm">

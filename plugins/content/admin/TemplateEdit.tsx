@@ -1,10 +1,8 @@
-import { Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
   api,
-  ApiError,
   confirmDestructive,
   PageHeader,
   QueryState,
@@ -14,86 +12,51 @@ import {
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { editorUrl, keys, shortDate, type Template, useKits } from './content-api.ts';
-import { parseTree, TreeInput, treeText } from './tree-input.tsx';
+import { treeText } from './tree-input.tsx';
+import { TreeDocumentForm } from './TreeDocumentForm.tsx';
 
 function TemplateForm({ template, canEdit }: { template: Template; canEdit: boolean }) {
   const client = useQueryClient();
-  const [name, setName] = useState(template.name);
-  const [path, setPath] = useState(template.path);
-  const [content, setContent] = useState(treeText(template.content));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
-    const tree = parseTree(content);
-    if (tree.error) return setErrors({ content: tree.error });
-    setErrors({});
-    setBusy(true);
-    try {
-      const saved = unwrap(
-        await api.PATCH('/cms-one/templates/{id}', {
-          params: { path: { id: template.id } },
-          body: { name: name.trim(), path: path.trim(), content: tree.value },
-        }),
-      );
-      client.setQueryData([...keys.templates, template.id], saved);
-      await client.invalidateQueries({ queryKey: keys.templates });
-      showSaved(`${saved.name} saved`);
-    } catch (err) {
-      if (err instanceof ApiError && err.field) {
-        const field = err.field.split('.')[0];
-        setErrors({ [field === 'name' || field === 'path' ? field : 'content']: err.message });
-      }
-      showSaveError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
-      <Stack>
+    <TreeDocumentForm
+      record={template}
+      what="template"
+      canEdit={canEdit}
+      valuesOf={(t: Template) => ({ name: t.name, path: t.path, content: treeText(t.content) })}
+      trees={[{ name: 'content', label: 'Content (node tree)' }]}
+      write={(v, trees, ifMatch) =>
+        api.PATCH('/cms-one/templates/{id}', {
+          params: { path: { id: template.id }, header: { 'if-match': ifMatch } },
+          body: { name: v.name.trim(), path: v.path.trim(), content: trees.content },
+        })
+      }
+      read={() => api.GET('/cms-one/templates/{id}', { params: { path: { id: template.id } } })}
+      store={(t) => client.setQueryData([...keys.templates, template.id], t)}
+      onSaved={() => client.invalidateQueries({ queryKey: keys.templates, exact: true })}
+      fields={({ values, set, errors, readOnly }) => (
         <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
           <TextInput
             label="Name"
             required
-            readOnly={!canEdit}
-            value={name}
+            readOnly={readOnly}
+            value={values.name}
             error={errors.name}
-            onChange={(e) => setName(e.currentTarget.value)}
+            onChange={(e) => set('name', e.currentTarget.value)}
             miw={220}
           />
           <TextInput
             label="Path"
             description="Unique among the templates, starting with /"
             required
-            readOnly={!canEdit}
-            value={path}
+            readOnly={readOnly}
+            value={values.path}
             error={errors.path}
-            onChange={(e) => setPath(e.currentTarget.value)}
+            onChange={(e) => set('path', e.currentTarget.value)}
             miw={220}
           />
         </Group>
-        <TreeInput
-          label="Content (node tree)"
-          value={content}
-          error={errors.content}
-          readOnly={!canEdit}
-          onChange={setContent}
-        />
-        {canEdit && (
-          <Group>
-            <Button type="submit" loading={busy}>
-              Save the template
-            </Button>
-          </Group>
-        )}
-      </Stack>
-    </form>
+      )}
+    />
   );
 }
 
@@ -150,7 +113,7 @@ export default function TemplateEdit() {
             }
           />
           <Paper withBorder p="md">
-            <TemplateForm key={t.updatedAt} template={t} canEdit={can('templates:edit')} />
+            <TemplateForm key={t.id} template={t} canEdit={can('templates:edit')} />
           </Paper>
           {can('templates:delete') && (
             <Paper withBorder p="md" mt="xl" style={{ borderColor: 'var(--mantine-color-red-4)' }}>

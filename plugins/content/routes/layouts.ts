@@ -5,7 +5,7 @@ import { toLayoutDto } from '../services/layouts.ts';
 import { entityTag } from '../services/preconditions.ts';
 import { LayoutAnswer } from './answers.ts';
 import { IF_MATCH_NOTE } from './pages.ts';
-import { Id, IdParams, Locale, Name, Tree } from './schemas.ts';
+import { Id, IdParams, Locale, Name, Tree, IfMatchHeaders, withEntityTag } from './schemas.ts';
 
 const Slot = Type.Object(
   {
@@ -66,7 +66,10 @@ export function layoutRoutes(app: App, s: ContentServices): void {
   );
   app.get(
     `${base}/:id`,
-    { config: read, schema: { tags, summary: 'One layout template', params: Params, response: { 200: LayoutAnswer } } },
+    {
+      config: read,
+      schema: { tags, summary: 'One layout template', params: Params, response: { 200: withEntityTag(LayoutAnswer) } },
+    },
     async (request, reply) => {
       const row = await s.layouts.get(request.params.websiteId, request.params.id);
       reply.header('etag', entityTag(row.updated_at));
@@ -81,9 +84,10 @@ export function layoutRoutes(app: App, s: ContentServices): void {
         tags,
         summary: 'Change a layout template',
         description: IF_MATCH_NOTE,
+        headers: IfMatchHeaders,
         params: Params,
         body: Type.Partial(Type.Object(LayoutFields), { additionalProperties: false }),
-        response: { 200: LayoutAnswer },
+        response: { 200: withEntityTag(LayoutAnswer) },
       },
     },
     async (request, reply) => {

@@ -5,7 +5,19 @@ import { toPageDto } from '../services/pages.ts';
 import { entityTag } from '../services/preconditions.ts';
 import { renderEmailHtml } from '../services/render.ts';
 import { PageAnswer, VersionAnswer } from './answers.ts';
-import { Id, IdParams, ListQuery, Locale, Name, PagePath, Seo, Thumbnail, Tree } from './schemas.ts';
+import {
+  Id,
+  IdParams,
+  ListQuery,
+  Locale,
+  Name,
+  PagePath,
+  Seo,
+  Thumbnail,
+  Tree,
+  IfMatchHeaders,
+  withEntityTag,
+} from './schemas.ts';
 
 const PageFields = {
   websiteId: Id,
@@ -58,7 +70,7 @@ export function pageRoutes(app: App, s: ContentServices): void {
   );
   app.get(
     '/cms-one/pages/:id',
-    { config: read, schema: { tags, params: IdParams, response: { 200: PageAnswer } } },
+    { config: read, schema: { tags, params: IdParams, response: { 200: withEntityTag(PageAnswer) } } },
     async (request, reply) => {
       const row = await s.pages.get(request.params.id);
       reply.header('etag', entityTag(row.updated_at));
@@ -74,7 +86,8 @@ export function pageRoutes(app: App, s: ContentServices): void {
         params: IdParams,
         body: PatchBody,
         description: IF_MATCH_NOTE,
-        response: { 200: PageAnswer },
+        headers: IfMatchHeaders,
+        response: { 200: withEntityTag(PageAnswer) },
       },
     },
     async (request, reply) => {
@@ -101,6 +114,7 @@ export function pageRoutes(app: App, s: ContentServices): void {
         params: IdParams,
         body: Type.Object({ thumbnail: Thumbnail }, { additionalProperties: false }),
         description: IF_MATCH_NOTE,
+        headers: IfMatchHeaders,
       },
     },
     async (request, reply) => {
@@ -136,7 +150,13 @@ export function pageRoutes(app: App, s: ContentServices): void {
     '/cms-one/pages/:id/versions/:versionId/restore',
     {
       config: edit,
-      schema: { tags, params: VersionParams, description: IF_MATCH_NOTE, response: { 200: PageAnswer } },
+      schema: {
+        tags,
+        params: VersionParams,
+        description: IF_MATCH_NOTE,
+        headers: IfMatchHeaders,
+        response: { 200: withEntityTag(PageAnswer) },
+      },
     },
     async (request, reply) => {
       const { id, versionId } = request.params;

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 
 export const Id = Type.String({ format: 'uuid' });
 export const IdParams = Type.Object({ id: Id });
@@ -24,3 +24,24 @@ export const Seo = Type.Object(
   { additionalProperties: false },
 );
 export const PagePath = Type.String({ minLength: 1, maxLength: 2000 });
+
+/**
+ * The request headers of a conditional write: `If-Match` with the `ETag` last read (checked by
+ * `services/preconditions.ts`, which answers 400 for a malformed header and 412 `EDIT_CONFLICT` for a stale one).
+ */
+export const IfMatchHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      description:
+        'The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written',
+    }),
+  ),
+});
+
+/** An answer schema documented with the record's `ETag` header (the quoted `updatedAt`, for a later `If-Match`). */
+export function withEntityTag<T extends TSchema>(answer: T): T {
+  return {
+    ...answer,
+    headers: { etag: { type: 'string', description: 'The quoted `updatedAt`: send it back as `If-Match`' } },
+  };
+}

@@ -6,7 +6,7 @@ import { renderEmailHtml } from '../services/render.ts';
 import { toSnippetDto } from '../services/snippets.ts';
 import { IF_MATCH_NOTE, versionDto } from './pages.ts';
 import { SnippetAnswer, VersionAnswer } from './answers.ts';
-import { Id, IdParams, ListQuery, Name, Thumbnail, Tree } from './schemas.ts';
+import { Id, IdParams, ListQuery, Name, Thumbnail, Tree, IfMatchHeaders, withEntityTag } from './schemas.ts';
 
 const NullableId = Type.Union([Type.Null(), Id]);
 const CreateBody = Type.Object(
@@ -49,7 +49,7 @@ export function snippetRoutes(app: App, s: ContentServices): void {
   }
   app.get(
     '/cms-one/snippets/:id',
-    { config: read, schema: { tags, params: IdParams, response: { 200: SnippetAnswer } } },
+    { config: read, schema: { tags, params: IdParams, response: { 200: withEntityTag(SnippetAnswer) } } },
     async (request, reply) => {
       const row = await s.snippets.get(request.params.id);
       reply.header('etag', entityTag(row.updated_at));
@@ -60,7 +60,14 @@ export function snippetRoutes(app: App, s: ContentServices): void {
     '/cms-one/snippets/:id',
     {
       config: edit,
-      schema: { tags, params: IdParams, body: PatchBody, description: IF_MATCH_NOTE, response: { 200: SnippetAnswer } },
+      schema: {
+        tags,
+        params: IdParams,
+        body: PatchBody,
+        description: IF_MATCH_NOTE,
+        headers: IfMatchHeaders,
+        response: { 200: withEntityTag(SnippetAnswer) },
+      },
     },
     async (request, reply) => {
       const ifMatch = request.headers['if-match'];
@@ -96,6 +103,7 @@ export function snippetRoutes(app: App, s: ContentServices): void {
         params: IdParams,
         body: Type.Object({ thumbnail: Thumbnail }, { additionalProperties: false }),
         description: IF_MATCH_NOTE,
+        headers: IfMatchHeaders,
       },
     },
     async (request, reply) => {

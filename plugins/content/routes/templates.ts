@@ -5,7 +5,7 @@ import { entityTag } from '../services/preconditions.ts';
 import { KIT_MAX_TEMPLATES, toKitDto, toTemplateDto } from '../services/templates.ts';
 import { KitAnswer, TemplateAnswer } from './answers.ts';
 import { IF_MATCH_NOTE } from './pages.ts';
-import { Id, IdParams, ListQuery, Name, Tree } from './schemas.ts';
+import { Id, IdParams, ListQuery, Name, Tree, IfMatchHeaders, withEntityTag } from './schemas.ts';
 
 // Its shape is checked by the service (the 400 names path whatever else is wrong).
 const TemplatePath = Type.String({ minLength: 1, maxLength: 500 });
@@ -57,7 +57,7 @@ export function templateRoutes(app: App, s: ContentServices): void {
         tags,
         summary: 'One page template with its content',
         params: IdParams,
-        response: { 200: TemplateAnswer },
+        response: { 200: withEntityTag(TemplateAnswer) },
       },
     },
     async (request, reply) => {
@@ -74,11 +74,12 @@ export function templateRoutes(app: App, s: ContentServices): void {
         tags,
         params: IdParams,
         description: IF_MATCH_NOTE,
+        headers: IfMatchHeaders,
         body: Type.Object(
           { path: Type.Optional(TemplatePath), name: Type.Optional(Name), content: Type.Optional(Tree) },
           { additionalProperties: false },
         ),
-        response: { 200: TemplateAnswer },
+        response: { 200: withEntityTag(TemplateAnswer) },
       },
     },
     async (request, reply) => {
@@ -115,7 +116,10 @@ export function templateRoutes(app: App, s: ContentServices): void {
   );
   app.get(
     '/cms-one/kits/:id',
-    { config: read, schema: { tags, summary: 'One kit', params: IdParams, response: { 200: KitAnswer } } },
+    {
+      config: read,
+      schema: { tags, summary: 'One kit', params: IdParams, response: { 200: withEntityTag(KitAnswer) } },
+    },
     async (request, reply) => {
       const row = await s.templates.getKit(request.params.id);
       reply.header('etag', entityTag(row.updated_at));
@@ -130,6 +134,7 @@ export function templateRoutes(app: App, s: ContentServices): void {
         tags,
         summary: "Rename a kit or replace its templates (their order; ours, beside the spec's append)",
         description: IF_MATCH_NOTE,
+        headers: IfMatchHeaders,
         params: IdParams,
         body: Type.Object(
           {
@@ -138,7 +143,7 @@ export function templateRoutes(app: App, s: ContentServices): void {
           },
           { additionalProperties: false },
         ),
-        response: { 200: KitAnswer },
+        response: { 200: withEntityTag(KitAnswer) },
       },
     },
     async (request, reply) => {
@@ -160,9 +165,10 @@ export function templateRoutes(app: App, s: ContentServices): void {
         tags,
         summary: 'Append a template to a kit',
         description: IF_MATCH_NOTE,
+        headers: IfMatchHeaders,
         params: IdParams,
         body: Type.Object({ templateId: Id }, { additionalProperties: false }),
-        response: { 200: KitAnswer },
+        response: { 200: withEntityTag(KitAnswer) },
       },
     },
     async (request, reply) => {

@@ -4485,6 +4485,8 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4536,7 +4538,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
+                    "if-match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -4554,6 +4559,8 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4591,7 +4598,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
+                    "if-match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -4609,6 +4619,8 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4794,6 +4806,8 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4862,7 +4876,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
+                    "if-match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -4897,6 +4914,8 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -5077,7 +5096,10 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
+                    "if-match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -5309,7 +5331,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
+                    "if-match"?: string;
+                };
                 path: {
                     id: string;
                     versionId: string;
@@ -5321,6 +5346,8 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -6123,6 +6150,8 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -6176,7 +6205,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
+                    "if-match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -6197,6 +6229,8 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -6367,7 +6401,10 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
+                    "if-match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -6595,6 +6632,8 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -6646,7 +6685,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
+                    "if-match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -6665,6 +6707,8 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -8163,6 +8207,8 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -8228,7 +8274,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
+                    "if-match"?: string;
+                };
                 path: {
                     id: string;
                     websiteId: string;
@@ -8258,6 +8307,8 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
                         [name: string]: unknown;
                     };
                     content: {
