@@ -151,6 +151,17 @@ export function formMarkup(node: ContentNode, cls: ClassSummary, context: Expans
   );
 }
 
+/** Whether a tree holds a form block: the common case (none) costs one walk without copies. */
+function hasFormBlock(tree: ContentNode): boolean {
+  const stack = [tree];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (isFormBlock(node)) return true;
+    if (node.children) for (const child of node.children) stack.push(child);
+  }
+  return false;
+}
+
 /** The form blocks of a tree with their child-index paths, without descending into one (iterative). */
 function formPaths(tree: ContentNode): number[][] {
   const found: number[][] = [];
@@ -182,8 +193,8 @@ function replaceAt(tree: ContentNode, path: number[], node: ContentNode): Conten
  */
 export function formBlockExpander(kernel: Pick<ContentDeps, 'dataObjects'>): TreeExpander {
   return async (tree, context) => {
+    if (!hasFormBlock(tree)) return tree;
     const paths = formPaths(tree);
-    if (paths.length === 0) return tree;
     let out = tree;
     for (const [i, path] of paths.entries()) {
       const node = path.reduce<ContentNode>((n, at) => n.children![at], out);
