@@ -1,10 +1,17 @@
 import etag from '@fastify/etag';
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import { notFound, type App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
+import { FORM_SCRIPT_PATH } from '../services/form-node.ts';
+import { FORM_SCRIPT } from '../services/form-script.ts';
 import { prefersHtml } from '../services/page-document.ts';
 import { robotsTxt } from '../services/sitemap.ts';
 import { Id, Locale } from './schemas.ts';
+
+/** A browser's 404: the website's 404 document (services/index.ts `notFoundHtml`), never cached as a page. */
+const sendNotFound = (reply: FastifyReply, html: string) =>
+  reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
 
 const Wildcard = Type.Object({ '*': Type.String({ maxLength: 2000 }) });
 const SECRET_KEY = /secret|token|password|key|credential/i;
@@ -59,8 +66,9 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
         const located = await s.publicPages.locate(request.params['*'], request.headers.host);
         reply.header('vary', 'accept');
         if (prefersHtml(request.headers.accept)) {
-          const html = located && (await s.pageHtml(located.site, request.params.locale, located.path));
-          if (html === undefined) throw notFound();
+          if (!located) throw notFound();
+          const html = await s.pageHtml(located.site, request.params.locale, located.path);
+          if (html === undefined) return sendNotFound(reply, await s.notFoundHtml(located.site, request.params.locale));
           return reply.type('text/html; charset=utf-8').send(html);
         }
         const page = located && (await s.publicPages.find(located.site, request.params.locale, located.path));
@@ -77,9 +85,10 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
         const located = await s.publicPages.locate(request.params['*'], undefined);
         reply.header('vary', 'accept');
         if (prefersHtml(request.headers.accept)) {
-          const html =
-            located && (await s.pageHtml(located.site, request.query.locale ?? located.site.locales[0], located.path));
-          if (html === undefined) throw notFound();
+          if (!located) throw notFound();
+          const locale = request.query.locale ?? located.site.locales[0];
+          const html = await s.pageHtml(located.site, locale, located.path);
+          if (html === undefined) return sendNotFound(reply, await s.notFoundHtml(located.site, locale));
           return reply.type('text/html; charset=utf-8').send(html);
         }
         const page =
@@ -89,6 +98,14 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
         if (page.etag) reply.header('etag', page.etag);
         return reply.type('application/json; charset=utf-8').send(page.body);
       },
+    );
+
+    // The form block's script (services/form-script.ts): same-origin, so a page may forbid inline script.
+    pub.get(
+      FORM_SCRIPT_PATH,
+      { config, schema: { tags, summary: "The form block's script" } },
+      async (_request, reply) =>
+        reply.type('text/javascript; charset=utf-8').header('x-content-type-options', 'nosniff').send(FORM_SCRIPT),
     );
 
     pub.get(

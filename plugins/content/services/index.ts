@@ -20,6 +20,7 @@ import { PageService } from './pages.ts';
 import { TemplateService } from './templates.ts';
 import { ThemeService } from './themes.ts';
 import { menuExpander } from './menu-node.ts';
+import { formBlockExpander } from './form-node.ts';
 import { SitePages } from './site-pages.ts';
 import { themeCss } from './theme-css.ts';
 import { WebsiteCache } from './website-cache.ts';
@@ -31,6 +32,13 @@ import { type ResolvedWebsite, SiteDirectory } from './site-directory.ts';
 import { Sitemaps } from './sitemap.ts';
 import { WebsiteService } from './websites.ts';
 import { type ExpansionContext, expandTree, type TreeExpander } from './tree-expansion.ts';
+
+/** What a website without 404 content shows a browser (in its layout and theme). */
+const NOT_FOUND_TREE: ContentNode = {
+  type: 'section',
+  props: { className: 'cms-not-found' },
+  children: [{ type: 'h1', text: 'Page not found' }],
+};
 
 /** The plugin's one set of services, built in `setup`. */
 export function createContentServices(kernel: ContentDeps) {
@@ -69,6 +77,7 @@ export function createContentServices(kernel: ContentDeps) {
   // for the canvas and the public page alike (see tree-expansion.ts).
   const expanders: TreeExpander[] = [];
   expanders.push(dataBindingExpander(kernel));
+  expanders.push(formBlockExpander(kernel));
   expanders.push(menuExpander({ menu: (id) => menuCache.get(id), website: (id) => directory.byId(id) }));
   const expand = (tree: ContentNode, context: ExpansionContext) => expandTree(expanders, tree, context);
   const sitePages = new SitePages({
@@ -88,6 +97,21 @@ export function createContentServices(kernel: ContentDeps) {
     const page = JSON.parse(found.body);
     return sitePages.page({ ...page, websiteId: site.id, locale, path });
   };
+  /**
+   * The website's 404 document for a browser asking a path with no published page: the source of
+   * `/public/404/:websiteId` (the layout's `notFound` region, else the published `/404` page of the
+   * first locale) drawn as a page of the website; without either, a plain heading in the layout
+   * chosen for `/404`. `locale`: the one asked for when the website has it, else its first.
+   */
+  const notFoundHtml = async (site: ResolvedWebsite, locale: string): Promise<string> => {
+    const lang = site.locales.includes(locale) ? locale : site.locales[0];
+    const region = await sitePages.notFound(site.id, lang, null);
+    if (region !== undefined) return region;
+    const first = site.locales[0];
+    const found = await publicStore.pageBody(site.id, first, '/404');
+    if (found) return sitePages.page({ ...JSON.parse(found.body), websiteId: site.id, locale: first, path: '/404' });
+    return (await sitePages.notFound(site.id, lang, NOT_FOUND_TREE))!;
+  };
   return {
     kernel,
     directory,
@@ -105,6 +129,7 @@ export function createContentServices(kernel: ContentDeps) {
     themes: new ThemeService({ kernel, store: themeStore, onChange: (id) => themeCache.invalidate(id) }),
     settings,
     pageHtml,
+    notFoundHtml,
     sitePages,
     expand,
     publicStore,

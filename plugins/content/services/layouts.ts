@@ -55,6 +55,12 @@ export function pickLayout(layouts: LayoutRow[], page: { locale: string; path: s
   );
 }
 
+/** The layout holding the website's 404 content: the default one with a `notFound` region, else the first. */
+export function notFoundLayout(layouts: LayoutRow[]): LayoutRow | undefined {
+  const withRegion = layouts.filter((l) => l.regions.notFound);
+  return withRegion.find((l) => l.is_default) ?? withRegion[0];
+}
+
 /** Website layout templates: regions, slots, path patterns, locale and one default per website. */
 export class LayoutService {
   constructor(
@@ -152,8 +158,6 @@ export class LayoutService {
 
   /** The website's 404 content: the default layout's notFound region. */
   async notFoundContent(websiteId: string) {
-    const layouts = await this.deps.store.list(websiteId);
-    const withRegion = layouts.filter((l) => l.regions.notFound);
-    return (withRegion.find((l) => l.is_default) ?? withRegion[0])?.regions.notFound ?? undefined;
+    return notFoundLayout(await this.deps.store.list(websiteId))?.regions.notFound ?? undefined;
   }
 }

@@ -20,6 +20,8 @@ export interface PageDocument {
   layout?: { regions: Partial<Record<'header' | 'aside' | 'main' | 'footer', string>>; slots: LayoutRow['slots'] };
   /** The theme as CSS (theme-css.ts), or null for no style element. */
   css: string | null;
+  /** Same-origin scripts the expanded trees need (the form block's), loaded deferred; none on a canvas. */
+  scripts?: readonly string[];
 }
 
 const LOCALE = /^[A-Za-z0-9-]{1,64}$/;
@@ -38,6 +40,7 @@ function head(doc: PageDocument): string {
     if (typeof value === 'string')
       lines.push(`<meta property="og:${escapeHtml(name.replace(/^og:/, ''))}" content="${escapeHtml(value)}">`);
   if (doc.css !== null) lines.push(`<style data-cms-theme>${doc.css}</style>`);
+  for (const src of doc.scripts ?? []) lines.push(`<script src="${escapeHtml(src)}" defer></script>`);
   return lines.join('\n');
 }
 

@@ -16,6 +16,7 @@ import type { VersionStore } from '../store/versions.ts';
 import type { ContentDeps } from './deps.ts';
 import { validateNodeTree, type ContentNode } from './node-tree.ts';
 import { checkDataBindings } from './data-bindings.ts';
+import { checkFormBlocks } from './form-node.ts';
 import { bindContent } from './page-bindings.ts';
 import { parsePagePath } from './path-pattern.ts';
 import type { SiteDirectory } from './site-directory.ts';
@@ -154,6 +155,7 @@ export class PageService {
       throw forbidden('Publishing needs objects:publish', 'PUBLISH_FORBIDDEN');
     const w = this.shape({ content: EMPTY_TREE, ...input }, {});
     await checkDataBindings(this.deps.kernel.dataObjects, w.content!);
+    await checkFormBlocks(this.deps.kernel.dataObjects, w.content!);
     return this.writing(() =>
       inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
         await this.checkWebsite(input.websiteId, input.locale, trx);
@@ -210,7 +212,10 @@ export class PageService {
         if (input.websiteId !== undefined && input.websiteId !== before.website_id)
           throw badRequest('A page cannot move to another website', 'websiteId');
         const w = this.shape(input, before);
-        if (w.content) await checkDataBindings(this.deps.kernel.dataObjects, w.content);
+        if (w.content) {
+          await checkDataBindings(this.deps.kernel.dataObjects, w.content);
+          await checkFormBlocks(this.deps.kernel.dataObjects, w.content);
+        }
         if (input.locale !== undefined && input.locale !== before.locale) {
           await this.checkWebsite(before.website_id, input.locale, trx);
           if (await this.deps.pages.groupHasLocale(before.translation_group_id, input.locale, trx)) {

@@ -62,7 +62,17 @@ const ELEMENTS = new Set([
   'mark',
   'abbr',
 ]);
-const VOID = new Set(['img', 'br', 'hr', 'source']);
+const VOID = new Set(['img', 'br', 'hr', 'source', 'input']);
+/**
+ * Form elements: never from a stored tree (a stored `form` or `input` node is a component, so no
+ * author can put a form posting elsewhere on a page), only from the form block's expander
+ * (form-node.ts), which marks every node it makes with `FORM_ELEMENT`.
+ */
+const FORM_ELEMENTS = new Set(['form', 'input', 'select', 'option', 'textarea', 'noscript']);
+
+/** Set (never from JSON: a symbol) on the nodes the form block's expander makes (form-node.ts). */
+export const FORM_ELEMENT: unique symbol = Symbol('a form element made by the form block');
+export type FormElementNode = ContentNode & { [FORM_ELEMENT]?: true };
 /** Props that are configuration, not attributes. */
 const NOT_ATTRIBUTES = new Set(['binding', 'dataBinding', 'gatewayBindingId', 'alpine', 'pageSize', 'rows', 'columns']);
 /** The spec's table element rule: the first page is rendered into HTML, never more than 1,000 rows. */
@@ -121,6 +131,7 @@ function attributes(node: ContentNode): string {
 
 function tagOf(node: ContentNode): { tag: string; extra: string } {
   if (ELEMENTS.has(node.type)) return { tag: node.type, extra: '' };
+  if ((node as FormElementNode)[FORM_ELEMENT] && FORM_ELEMENTS.has(node.type)) return { tag: node.type, extra: '' };
   if (node.type === 'link') return { tag: 'a', extra: '' };
   if (node.type === 'image') return { tag: 'img', extra: '' };
   if (node.type === 'heading') {

@@ -1,5 +1,5 @@
 import type { LayoutRow } from '../store/layouts.ts';
-import { pickLayout } from './layouts.ts';
+import { notFoundLayout, pickLayout } from './layouts.ts';
 import type { ContentNode } from './node-tree.ts';
 import { type PageSeo, renderPageDocument } from './page-document.ts';
 import { renderHtml } from './render.ts';
@@ -55,6 +55,7 @@ export class SitePages {
       websiteId: page.websiteId,
       locale: page.locale,
       page: { id: page.id, path: page.path },
+      scripts: new Set(),
     };
     const [layouts, css, stripComments, content] = await Promise.all([
       this.deps.layouts.get(page.websiteId),
@@ -78,8 +79,47 @@ export class SitePages {
         content,
         layout: layout && { regions, slots: layout.slots },
         css,
+        // The canvas runs no script (sandboxed): its forms are drawn, inert.
+        scripts: draft.annotate ? [] : [...context.scripts!],
       },
       { stripComments, annotate: draft.annotate },
+    );
+  }
+
+  /**
+   * The website's 404 document for a browser: the `notFound` region of the layout that holds one
+   * (the source `/public/404/:websiteId` answers) in that layout and the active theme, with data
+   * nodes expanded; else `fallback` (when given) in the layout chosen for `/404`; else undefined.
+   */
+  async notFound(websiteId: string, locale: string, fallback: ContentNode | null): Promise<string | undefined> {
+    const [layouts, css, stripComments] = await Promise.all([
+      this.deps.layouts.get(websiteId),
+      this.deps.themes.get(websiteId),
+      this.deps.stripHtmlComments(),
+    ]);
+    const holder = notFoundLayout(layouts);
+    const layout = holder ?? (fallback ? pickLayout(layouts, { locale, path: '/404' }) : undefined);
+    const tree = holder?.regions.notFound ?? fallback;
+    if (!tree) return undefined;
+    const context: ExpansionContext = { websiteId, locale, page: null, scripts: new Set() };
+    const regions: Partial<Record<(typeof REGIONS)[number], string>> = {};
+    const [content] = await Promise.all([
+      this.deps.expand(tree, context),
+      ...REGIONS.map(async (name) => {
+        const region = layout?.regions[name];
+        if (region) regions[name] = this.regionHtml(await this.deps.expand(region, context), stripComments);
+      }),
+    ]);
+    return renderPageDocument(
+      {
+        locale,
+        title: 'Page not found',
+        content,
+        layout: layout && { regions, slots: layout.slots },
+        css,
+        scripts: [...context.scripts!],
+      },
+      { stripComments },
     );
   }
 

@@ -3,6 +3,7 @@ import type { SnippetRow, SnippetStore, SnippetWrite } from '../store/snippets.t
 import type { VersionStore } from '../store/versions.ts';
 import type { ContentDeps } from './deps.ts';
 import { checkDataBindings } from './data-bindings.ts';
+import { checkFormBlocks } from './form-node.ts';
 import { validateNodeTree } from './node-tree.ts';
 import { VERSIONS_KEPT } from './pages.ts';
 import { checkIfMatch } from './preconditions.ts';
@@ -44,6 +45,7 @@ export class SnippetService {
   private async tree(content: unknown) {
     const tree = validateNodeTree(content, 'content', this.deps.kernel.pluginConfig.CONTENT_MAX_TREE_BYTES);
     await checkDataBindings(this.deps.kernel.dataObjects, tree);
+    await checkFormBlocks(this.deps.kernel.dataObjects, tree);
     return tree;
   }
 

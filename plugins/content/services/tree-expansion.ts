@@ -6,6 +6,11 @@ export interface ExpansionContext {
   locale: string | null;
   /** The page being shown (its id and its path inside the website), when it is a page. */
   page?: { id: string; path: string } | null;
+  /**
+   * Scripts (same-origin paths) the expanded tree needs on the public page, added by expanders (the
+   * form block adds its script); the page document loads them. The canvas draws without them.
+   */
+  scripts?: Set<string>;
 }
 
 // A mark no stored tree can carry (JSON has no symbols): the node was made by an expander.

@@ -48,7 +48,15 @@ export interface ClassSummary {
   id: string;
   name: string;
   label: string;
-  fields: Array<{ name: string; type: string; label?: string }>;
+  /** What a form for the class needs too (the content plugin's form block): rules, options. */
+  fields: Array<{
+    name: string;
+    type: string;
+    label?: string;
+    required?: boolean;
+    options?: string[];
+    validation?: { min?: number; max?: number; minLength?: number; maxLength?: number };
+  }>;
 }
 
 export function dataObjectsApi(data: DataServices): DataObjectsApi {
@@ -61,7 +69,17 @@ export function dataObjectsApi(data: DataServices): DataObjectsApi {
     async classById(id) {
       const cls = isUuid(id) ? await data.schema.classById(id.toLowerCase()) : null;
       if (!cls) return null;
-      const fields = cls.fields.map((f) => ({ name: f.name, type: f.type, ...(f.label ? { label: f.label } : {}) }));
+      const fields = cls.fields.map((f) => {
+        const { pattern: _, ...validation } = f.validation ?? {};
+        return {
+          name: f.name,
+          type: f.type,
+          ...(f.label ? { label: f.label } : {}),
+          ...(f.required ? { required: true } : {}),
+          ...(f.options ? { options: [...f.options] } : {}),
+          ...(f.validation ? { validation } : {}),
+        };
+      });
       return { id: cls.id, name: cls.name, label: cls.label, fields };
     },
     async checkPublishedQuery(input) {
