@@ -330,9 +330,15 @@ describe('page editor at phone width (390 px): the panels fit, work and are name
     // A press in the top right corner of the saturation area: a bright colour of the same hue.
     const box = (await saturation.boundingBox())!;
     await tab.mouse.click(box.x + box.width * 0.95, box.y + box.height * 0.05);
-    const picked = await colour.inputValue();
+    // The field follows the press once the picker's change is drawn (not within the click itself).
+    const picked = await eventually(
+      async () => {
+        const value = await colour.inputValue();
+        return value !== '#222222' && value;
+      },
+      { timeoutMs: 10_000, what: 'the picked colour in the field' },
+    );
     expect(picked).to.match(/^#[0-9a-f]{6}$/);
-    expect(picked).not.to.equal('#222222');
     await eventually(async () => expect(await canvasColour(tab, 'h1')).to.equal(rgbOf(picked)), {
       timeoutMs: 15_000,
     });
