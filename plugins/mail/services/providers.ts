@@ -63,6 +63,9 @@ export interface ProviderRequest {
 const PLACEHOLDER = /\{\{\s*([a-zA-Z][a-zA-Z0-9_.]*)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([a-zA-Z][a-zA-Z0-9_.]*)\s*\}\}$/;
 const MAX_TEMPLATE_DEPTH = 16;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** A value by dotted path from a scope made of plain objects (own properties only). */
 function lookup(scope: Record<string, unknown>, dotted: string): unknown {
@@ -179,6 +182,10 @@ export function splitProviderConfig(
     if (raw !== undefined && raw !== null && typeof raw !== 'string') throw badRequest(`${name} must be text`, name);
     const value = typeof raw === 'string' ? raw.trim() : '';
     if (value.length > 2000) throw badRequest(`${name} is longer than 2000 characters`, name);
+    // Values go into request headers and bodies: a line break would split a header, and a key is plain ASCII.
+    if (CONTROL.test(value)) throw badRequest(`${name} must be one line without control characters`, name);
+    if (field.type === 'secret' && !PRINTABLE_ASCII.test(value))
+      throw badRequest(`${name} must be printable ASCII (as API keys and tokens are)`, name);
     if (field.type === 'secret') {
       if (value) {
         secrets[field.name] = value;
@@ -197,6 +204,8 @@ export function splitProviderConfig(
         throw badRequest(`${name} is not a URL`, name);
       }
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest(`${name} must be http(s)`, name);
+      if (url.username || url.password)
+        throw badRequest(`${name} must not hold credentials (user:password@); the key goes in its own field`, name);
     }
     if (value) plain[field.name] = value;
   }

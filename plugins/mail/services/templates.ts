@@ -181,7 +181,10 @@ export class MailTemplateService {
       if (!KEY.test(input.key)) throw badRequest('key must be 1-64 lower-case letters, digits and dashes', 'key');
       out.key = input.key;
     }
-    if (input.name !== undefined) out.name = input.name.trim();
+    if (input.name !== undefined) {
+      out.name = input.name.trim();
+      if (!out.name || HAS_CONTROL.test(out.name)) throw badRequest('name must be one non-blank line', 'name');
+    }
     if (input.subject !== undefined) {
       if (HAS_CONTROL.test(input.subject)) throw badRequest('subject must be one line', 'subject');
       out.subject = input.subject;

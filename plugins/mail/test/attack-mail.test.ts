@@ -110,3 +110,61 @@ describe('mail: a mail:manage holder cannot redirect account mail (privilege esc
     expect(byAdmin.statusCode, byAdmin.body).to.equal(200);
   });
 });
+
+/**
+ * Provider settings become request headers, paths and bodies. A value that cannot travel in a header
+ * (a line break, a non-ASCII key) or a base URL with credentials was saved and then made every mail
+ * fail with "could not be reached"; it is refused at the save, naming the field, and nothing changes.
+ */
+describe('mail: provider settings that cannot be sent are refused when saved', function () {
+  this.timeout(60_000);
+  let t: TestKernel;
+  let admin: TestUser;
+
+  before(async () => {
+    t = await startTestKernel({
+      plugins: ['identity', 'gateway', 'content', 'mail'],
+      env: { MAIL_WORKER_ENABLED: '0' },
+    });
+    admin = await t.admin();
+  });
+  after(() => t?.close());
+
+  it('line breaks, control characters, non-ASCII keys and credentials in the base URL: 400 naming the field', async () => {
+    const base = { serverToken: 'pm-token-1234', baseUrl: 'https://api.example.test' };
+    const before = await t.db('mail_settings').select();
+    for (const [config, field] of [
+      [{ serverToken: 'abc\r\nX-Injected: 1' }, 'providerConfig.serverToken'],
+      [{ serverToken: 'ab\u0000c' }, 'providerConfig.serverToken'],
+      [{ serverToken: 'tökén€' }, 'providerConfig.serverToken'],
+      [{ messageStream: 'outbound\r\nX-Injected: 1' }, 'providerConfig.messageStream'],
+      [{ messageStream: 'out\u2028bound' }, 'providerConfig.messageStream'],
+      [{ baseUrl: 'https://user:secret@api.example.test' }, 'providerConfig.baseUrl'],
+    ] as const) {
+      const res = await t.call('PUT', '/mail-settings', admin, {
+        provider: 'postmark',
+        providerConfig: { ...base, ...config },
+        from: 'news@example.test',
+      });
+      expect(res.statusCode, `${JSON.stringify(config)}: ${res.body}`).to.equal(400);
+      expect(res.json().field, res.body).to.equal(field);
+      expect(res.body).not.to.contain('secret@');
+    }
+    expect(await t.db('mail_settings').select()).to.deep.equal(before);
+    const fine = await t.call('PUT', '/mail-settings', admin, {
+      provider: 'postmark',
+      providerConfig: { ...base, messageStream: 'Grüße' },
+      from: 'news@example.test',
+    });
+    expect(fine.statusCode, fine.body).to.equal(200);
+  });
+
+  it('a template name of spaces or with a line break is refused (it was stored as an empty name)', async () => {
+    for (const name of ['   ', 'a\r\nb']) {
+      const res = await t.call('POST', '/mail-templates', admin, { key: 'blank-name', name, subject: 's', text: 't' });
+      expect(res.statusCode, res.body).to.equal(400);
+      expect(res.json().field).to.equal('name');
+    }
+    expect(await t.db('mail_templates').where({ key: 'blank-name' })).to.have.length(0);
+  });
+});
