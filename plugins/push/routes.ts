@@ -1,3 +1,4 @@
+import { ECDH } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { type App, badRequest, HttpError, notFound, type PluginContext } from '../../kernel/index.ts';
 import type { PushConfig } from './config.ts';
@@ -67,6 +68,15 @@ function checkEndpoint(endpoint: string, production: boolean): string {
   return url.href;
 }
 
+/** The browser's key must be a point of P-256: a stored key that is not one could never be encrypted to. */
+function checkP256dh(p256dh: string): void {
+  try {
+    ECDH.convertKey(Buffer.from(p256dh, 'base64url'), 'prime256v1');
+  } catch {
+    throw badRequest('subscription.keys.p256dh is not a P-256 public key', 'subscription.keys.p256dh');
+  }
+}
+
 /**
  * The outbound policy at subscribe time, so an endpoint no message could ever be sent to is never
  * stored: the kernel's outbound guard (the sandbox profile refuses every host: 403 `OUTBOUND_REFUSED`),
@@ -111,6 +121,7 @@ export async function pushRoutes(app: App, ctx: Context): Promise<void> {
     async (request, reply) => {
       const { websiteId, subscription } = request.body;
       const endpoint = checkEndpoint(subscription.endpoint, config.production);
+      checkP256dh(subscription.keys.p256dh);
       if (!(await push.websiteExists(websiteId))) throw notFound('Website not found', 'WEBSITE_NOT_FOUND');
       await checkEndpointPolicy(endpoint, ctx);
       const id = await push.store.subscribe(websiteId, { endpoint, ...subscription.keys });

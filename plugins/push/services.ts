@@ -68,16 +68,17 @@ export class PushService {
     const outcome: SendOutcome = { sent: 0, removed: 0, failed: 0 };
     const expired: string[] = [];
     for (const s of await this.store.subscribers(websiteId)) {
-      const request = webpush.generateRequestDetails(
-        { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } },
-        payload,
-        {
-          TTL: ttlSeconds,
-          contentEncoding: 'aes128gcm',
-          vapidDetails: { subject: this.deps.pluginConfig.PUSH_VAPID_SUBJECT, ...keys },
-        },
-      );
       try {
+        // Inside the try: a subscriber's key that cannot be encrypted to fails that subscriber only.
+        const request = webpush.generateRequestDetails(
+          { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } },
+          payload,
+          {
+            TTL: ttlSeconds,
+            contentEncoding: 'aes128gcm',
+            vapidDetails: { subject: this.deps.pluginConfig.PUSH_VAPID_SUBJECT, ...keys },
+          },
+        );
         const answer = await outbound.fetch(request.endpoint, {
           method: request.method,
           headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])),

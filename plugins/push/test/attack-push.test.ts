@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { startPushService } from '../../../test/helpers/push-service.ts';
 import { startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 
 describe('push: hostile input to /pwa/send', function () {
@@ -46,6 +47,33 @@ describe('push: hostile input to /pwa/send', function () {
       const count = await t.call('GET', `/pwa/subscribers?websiteId=${websiteId}`, user);
       expect(count.statusCode, count.body).to.equal(403);
       expect(count.body).not.to.contain('subscribers');
+    }
+  });
+
+  it("a visitor's key that is not a P-256 point is refused at subscribe and cannot stop sends to others", async () => {
+    const service = await startPushService();
+    try {
+      const good = service.subscriber();
+      // 87 base64url characters decode to 65 bytes but not to a point of the curve (no 0x04 prefix).
+      const notAPoint = { ...good, endpoint: `${good.endpoint}-x`, keys: { ...good.keys, p256dh: 'A'.repeat(87) } };
+      const refused = await t.call('POST', '/pwa/subscribe', null, { websiteId, subscription: notAPoint });
+      expect(refused.statusCode, refused.body).to.equal(400);
+      expect(refused.json().field, refused.body).to.equal('subscription.keys.p256dh');
+      expect(await t.db('push_subscriptions').where({ endpoint: notAPoint.endpoint }).first()).to.equal(undefined);
+
+      // One stored before the check (an older release): the send skips it and still reaches the others.
+      expect((await t.call('POST', '/pwa/subscribe', null, { websiteId, subscription: good })).statusCode).to.equal(
+        201,
+      );
+      const [row] = await t.db('push_subscriptions').where({ endpoint: good.endpoint });
+      const { id: _id, endpoint: _e, ...rest } = row;
+      await t.db('push_subscriptions').insert({ ...rest, endpoint: notAPoint.endpoint, p256dh: 'A'.repeat(87) });
+      const sent = await t.call('POST', '/pwa/send', admin, { websiteId, title: 'Sale' });
+      expect(sent.statusCode, sent.body).to.equal(200);
+      expect(sent.json()).to.deep.equal({ sent: 1, removed: 0, failed: 1 });
+      expect(service.deliveries).to.have.length(1);
+    } finally {
+      await service.close();
     }
   });
 });
