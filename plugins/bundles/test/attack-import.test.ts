@@ -1,5 +1,8 @@
+import { readdir } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
 import { expect } from 'chai';
-import { startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
+import { eventually, startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 import { rawZip } from '../../../test/helpers/zip.ts';
 
 const PLUGINS = ['data', 'content', 'assets', 'bundles'];
@@ -156,7 +159,7 @@ describe('bundles: hostile manifests are refused with a 4xx naming the problem, 
 
     const dangling = await importJson(manifest({ websitePaths: [{ label: 'Menu', pageId: 'not-an-id' }] }));
     expect(dangling.statusCode, dangling.body).to.equal(400);
-    expect(dangling.json().message).to.contain('path "Menu"');
+    expect(dangling.json().field).to.equal('websitePaths.0.pageId');
     expect(await footprint(t)).to.deep.equal(before);
   });
 
@@ -166,5 +169,72 @@ describe('bundles: hostile manifests are refused with a 4xx naming the problem, 
     expect(answers.map((a) => a.statusCode).sort(), answers.map((a) => a.body).join('\n')).to.deep.equal([201, 409]);
     const rows = await t.db('content_websites').where({ root_path: body.website.rootPath });
     expect(rows).to.have.length(1);
+  });
+
+  it('ids of another website (a menu entry naming its page or its entry as parent) are refused as the menu editor refuses them', async () => {
+    const ok = async (url: string, body: unknown) => {
+      const res = await t.call('POST', url, admin, body);
+      expect(res.statusCode, `${url}: ${res.body}`).to.equal(201);
+      return res.json() as { id: string };
+    };
+    const other = await ok('/cms-one/websites', { name: 'Other', rootPath: '/other-site', locales: ['en'] });
+    const theirPage = await ok('/cms-one/pages', {
+      websiteId: other.id,
+      locale: 'en',
+      path: '/secret',
+      title: 'Their page',
+      content: { type: 'section', children: [] },
+    });
+    const theirEntry = await ok('/cms-one/website-paths', { websiteId: other.id, label: 'Theirs', path: '/x' });
+    await refusedBoth(
+      (q) => importJson(manifest({ websitePaths: [{ id: 'm1', label: 'Menu', pageId: theirPage.id }] }), q),
+      'websitePaths.0.pageId',
+    );
+    await refusedBoth(
+      (q) =>
+        importJson(manifest({ websitePaths: [{ id: 'm1', label: 'Menu', parentId: theirEntry.id, path: '/y' }] }), q),
+      'websitePaths.0.parentId',
+    );
+    expect(await t.db('content_website_paths').where({ parent_id: theirEntry.id })).to.have.length(0);
+    const cycle = [
+      { id: 'm1', label: 'One', parentId: 'm2', path: '/1' },
+      { id: 'm2', label: 'Two', parentId: 'm1', path: '/2' },
+    ];
+    await refusedBoth((q) => importJson(manifest({ websitePaths: cycle }), q), 'websitePaths.0.parentId');
+    // Ids of the bundle's own records still follow: a menu entry of a page of the bundle, below another entry.
+    const own = manifest({
+      pages: [page({ id: 'p1' })],
+      websitePaths: [
+        { id: 'm1', label: 'Top', path: '/top' },
+        { id: 'm2', label: 'A', pageId: 'p1', parentId: 'm1' },
+      ],
+    });
+    const applied = await importJson(own);
+    expect(applied.statusCode, applied.body).to.equal(201);
+    const site = await t.db('content_websites').where({ root_path: own.website.rootPath }).first();
+    const entries = await t.db('content_website_paths').where({ website_id: site.id });
+    const a = entries.find((e) => e.label === 'A');
+    expect(a.parent_id).to.equal(entries.find((e) => e.label === 'Top').id);
+    const [p1] = await t.db('content_pages').where({ website_id: site.id });
+    expect(a.page_id).to.equal(p1.id);
+  });
+
+  it('an upload cut off mid-body leaves no temporary file and writes nothing', async () => {
+    const before = await footprint(t);
+    const address = new URL(await t.kernel.listen(0));
+    const socket = net.connect(Number(address.port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      `POST /cms-one/websites/import HTTP/1.1\r\nHost: localhost\r\ncontent-type: application/zip\r\n` +
+        `content-length: 10000000\r\ncookie: ${admin.cookie}\r\n\r\n`,
+    );
+    const tmp = path.join(t.dataDir, 'tmp', 'bundles');
+    const spooled = async () => (await readdir(tmp).catch(() => [] as string[])).length;
+    // Some of the body arrives (the spool file exists), then the connection drops.
+    socket.write(Buffer.alloc(256 * 1024, 1));
+    await eventually(async () => (await spooled()) > 0);
+    socket.destroy();
+    await eventually(async () => (await spooled()) === 0);
+    expect(await footprint(t)).to.deep.equal(before);
   });
 });

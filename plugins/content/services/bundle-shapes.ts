@@ -3,6 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import { badRequest } from '../../../kernel/index.ts';
 import { Locale, Name, PagePath, Seo, Thumbnail } from '../routes/schemas.ts';
 import { REGIONS } from './layouts.ts';
+import { MENU_MAX_DEPTH } from './menus.ts';
 import { validateNodeTree } from './node-tree.ts';
 import { unsafeStyles } from './themes.ts';
 
@@ -135,6 +136,7 @@ export function checkBundleShapes(manifest: Record<string, unknown>, maxTreeByte
     rows(manifest, section).forEach((row, i) => {
       refuse(schema, row, `${section}.${i}`);
     });
+  checkMenuReferences(manifest);
   rows<Static<typeof Layout>>(manifest, 'websiteTemplates').forEach((layout, i) => {
     for (const [name, tree] of Object.entries(layout.regions ?? {}))
       if (!(REGIONS as readonly string[]).includes(name))
@@ -150,5 +152,32 @@ export function checkBundleShapes(manifest: Record<string, unknown>, maxTreeByte
         'custom styles may not contain markup, script URLs, expressions or @import',
         `themes.${i}.customStyles`,
       );
+  });
+}
+
+/**
+ * A menu entry names a page and a parent entry of the bundle only: the import makes a new website,
+ * and the menu editor refuses a page or an entry of another website (an id of the bundle is replaced
+ * by the new record's id; any other id would stay and point into another website). No cycles, at
+ * most MENU_MAX_DEPTH levels, as the menu editor checks.
+ */
+function checkMenuReferences(manifest: Record<string, unknown>): void {
+  type Entry = { id?: unknown; pageId?: unknown; parentId?: unknown };
+  const pages = new Set(rows<{ id?: unknown }>(manifest, 'pages').map((p) => p.id));
+  const entries = rows<Entry>(manifest, 'websitePaths');
+  const byId = new Map(entries.filter((e) => typeof e.id === 'string').map((e) => [e.id, e]));
+  entries.forEach((entry, i) => {
+    if (entry.pageId != null && !(typeof entry.pageId === 'string' && pages.has(entry.pageId)))
+      throw invalid('names a page that is not in the bundle', `websitePaths.${i}.pageId`);
+    if (entry.parentId == null) return;
+    const field = `websitePaths.${i}.parentId`;
+    if (!(typeof entry.parentId === 'string' && byId.has(entry.parentId)))
+      throw invalid('names a menu entry that is not in the bundle', field);
+    let parent: unknown = entry.parentId;
+    for (let depth = 1; typeof parent === 'string'; depth++) {
+      if (parent === entry.id) throw invalid('an entry cannot be nested below itself', field);
+      if (depth >= MENU_MAX_DEPTH) throw invalid(`menus nest at most ${MENU_MAX_DEPTH} levels`, field);
+      parent = byId.get(parent)?.parentId;
+    }
   });
 }
