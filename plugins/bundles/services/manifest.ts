@@ -100,6 +100,8 @@ export function checkManifest(parsed: unknown): BundleManifest {
     });
   }
   const seen = new Set<string>();
+  // One library holds one file per path: two assets at one path would store one and leave the other's references unmapped.
+  const paths = new Set<string>();
   ((m.assets as BundleAsset[] | undefined) ?? []).forEach((a, i) => {
     const field = `assets.${i}`;
     if (typeof a.id !== 'string' || !a.id) throw invalid(`${field}.id must be a text`, field);
@@ -107,6 +109,8 @@ export function checkManifest(parsed: unknown): BundleManifest {
     seen.add(a.id);
     if (typeof a.path !== 'string' || !a.path || a.path.length > 1024)
       throw invalid(`${field}.path must be a text`, field);
+    if (paths.has(a.path)) throw invalid(`${field}: the asset path ${a.path} appears twice`, `${field}.path`);
+    paths.add(a.path);
     if (a.file !== undefined && (typeof a.file !== 'string' || !ASSET_FILE.test(a.file)))
       throw invalid(`${field}.file must be an entry assets/0001-<name>`, field);
     if (a.visibility !== undefined && a.visibility !== 'public' && a.visibility !== 'private')

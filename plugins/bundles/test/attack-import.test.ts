@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { eventually, startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
+import { pdf } from '../../../test/helpers/media.ts';
 import { rawZip } from '../../../test/helpers/zip.ts';
 
 const PLUGINS = ['data', 'content', 'assets', 'bundles'];
@@ -19,6 +20,7 @@ async function footprint(t: TestKernel) {
     classes: await count('data_classes'),
     objects: await count('data_objects'),
     audit: await count('audit_log'),
+    assets: await count('assets'),
   };
 }
 
@@ -236,5 +238,21 @@ describe('bundles: hostile manifests are refused with a 4xx naming the problem, 
     socket.destroy();
     await eventually(async () => (await spooled()) === 0);
     expect(await footprint(t)).to.deep.equal(before);
+  });
+
+  it('two assets of the bundle at one path (the dry run said "upload" twice, the apply kept one) are refused', async () => {
+    const body = manifest({
+      assets: [
+        { id: 'a1', path: 'twice/b.pdf', file: 'assets/0001-b.pdf' },
+        { id: 'a2', path: 'twice/b.pdf', file: 'assets/0002-b.pdf' },
+      ],
+    });
+    const zip = rawZip([
+      { name: 'bundle.json', data: JSON.stringify(body) },
+      { name: 'assets/0001-b.pdf', data: pdf() },
+      { name: 'assets/0002-b.pdf', data: Buffer.concat([pdf(), Buffer.from('%other')]) },
+    ]);
+    await refusedBoth((q) => importZip(zip, q), 'assets.1.path');
+    await refusedBoth((q) => importJson({ ...body, version: 1 }, q), 'assets.1.path');
   });
 });
