@@ -173,7 +173,7 @@ describe('bundles: hostile manifests are refused with a 4xx naming the problem, 
     expect(rows).to.have.length(1);
   });
 
-  it('ids of another website (a menu entry naming its page or its entry as parent) are refused as the menu editor refuses them', async () => {
+  it('ids of another website (a menu entry naming its page or its entry as parent) and ids used twice are refused', async () => {
     const ok = async (url: string, body: unknown) => {
       const res = await t.call('POST', url, admin, body);
       expect(res.statusCode, `${url}: ${res.body}`).to.equal(201);
@@ -203,6 +203,15 @@ describe('bundles: hostile manifests are refused with a 4xx naming the problem, 
       { id: 'm2', label: 'Two', parentId: 'm1', path: '/2' },
     ];
     await refusedBoth((q) => importJson(manifest({ websitePaths: cycle }), q), 'websitePaths.0.parentId');
+    // One id for two records of the bundle: the dry run passed, the apply failed on it.
+    await refusedBoth(
+      (q) => importJson(manifest({ pages: [page({ id: 'p1' }), page({ id: 'p1', path: '/b' })] }), q),
+      'pages.1.id',
+    );
+    await refusedBoth(
+      (q) => importJson(manifest({ pages: [page({ id: 'x1' })], snippets: [{ id: 'x1', name: 'S' }] }), q),
+      'snippets.0.id',
+    );
     // Ids of the bundle's own records still follow: a menu entry of a page of the bundle, below another entry.
     const own = manifest({
       pages: [page({ id: 'p1' })],

@@ -136,6 +136,7 @@ export function checkBundleShapes(manifest: Record<string, unknown>, maxTreeByte
     rows(manifest, section).forEach((row, i) => {
       refuse(schema, row, `${section}.${i}`);
     });
+  checkUniqueIds(manifest);
   checkMenuReferences(manifest);
   rows<Static<typeof Layout>>(manifest, 'websiteTemplates').forEach((layout, i) => {
     for (const [name, tree] of Object.entries(layout.regions ?? {}))
@@ -153,6 +154,21 @@ export function checkBundleShapes(manifest: Record<string, unknown>, maxTreeByte
         `themes.${i}.customStyles`,
       );
   });
+}
+
+/**
+ * Each record's id once in the bundle: references follow the id to the new record, so an id used twice
+ * would give two records one new id (the apply then failed on it after a dry run that saw nothing).
+ */
+function checkUniqueIds(manifest: Record<string, unknown>): void {
+  const seen = new Set<string>();
+  for (const [section] of SECTIONS)
+    rows<{ id?: unknown }>(manifest, section).forEach((row, i) => {
+      if (typeof row.id !== 'string') return;
+      if (seen.has(row.id))
+        throw invalid(`the id ${row.id.slice(0, 100)} appears twice in the bundle`, `${section}.${i}.id`);
+      seen.add(row.id);
+    });
 }
 
 /**
