@@ -49,6 +49,7 @@ export function createMailServices(deps: MailDeps) {
     store: settingsStore,
     providers,
     websites: deps.websiteUploadRules ?? [],
+    outboundFetch: deps.outboundFetch,
   });
   const templates = new MailTemplateService({
     db,

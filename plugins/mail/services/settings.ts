@@ -13,6 +13,7 @@ import {
 } from '../../../kernel/index.ts';
 import type { MailSettingsRow, MailSettingsStore } from '../store/settings-store.ts';
 import { type ProviderCatalog, splitProviderConfig } from './providers.ts';
+import { smtpHostRefusal } from './smtp-address.ts';
 
 export const KEY_NAME = 'MAIL_SETTINGS_ENCRYPTION_KEY';
 const DEFAULT_SCOPE = 'default';
@@ -97,6 +98,8 @@ export class MailSettingsService {
       store: MailSettingsStore;
       providers: ProviderCatalog;
       websites: ServiceMap['websiteUploadRules'];
+      /** The gateway's outbound address policy, asked for an SMTP host when it is saved. */
+      outboundFetch: ServiceMap['outboundFetch'] | undefined;
     },
   ) {}
 
@@ -150,6 +153,13 @@ export class MailSettingsService {
     await this.checkWebsite(websiteId);
     const body = normalise(input);
     const scope = this.scopeOf(websiteId);
+    // Before the transaction: the check resolves the host name (no lock held while it does).
+    const host = body.provider === 'smtp' ? body.smtp?.host?.trim() : undefined;
+    if (host && HOST.test(host)) {
+      const refused = await smtpHostRefusal(this.deps.outboundFetch, host);
+      if (refused !== undefined)
+        throw badRequest(`smtp.host is refused by the outbound policy: ${refused}`, 'smtp.host');
+    }
     await this.deps.db.transaction(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`mail_settings:${scope}`]);
       const before = await this.deps.store.get(scope, trx);

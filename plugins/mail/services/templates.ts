@@ -35,11 +35,37 @@ export interface TemplateInput {
   text?: string;
 }
 
-/** `{{name}}` replaced by the variable's value (unknown names by nothing); no escaping: the caller's part decides. */
-export function fillText(template: string, variables: Record<string, string>): string {
-  return template.replace(VARIABLE, (_, name: string) =>
-    Object.hasOwn(variables, name) ? String(variables[name] ?? '') : '',
-  );
+/**
+ * Characters a filled part may grow to: a template of thousands of placeholders filled with long
+ * values (form fields) would otherwise make a mail of hundreds of megabytes.
+ */
+export const MAX_FILLED_CHARS = 1_000_000;
+
+/** What is left of a mail's character budget while its parts are filled. */
+interface FillBudget {
+  left: number;
+}
+
+/**
+ * `{{name}}` replaced by the variable's value (unknown names by nothing); no escaping: the caller's
+ * part decides. Values stop being filled in once the budget is spent (`exhausted` is set on it).
+ */
+export function fillText(
+  template: string,
+  variables: Record<string, string>,
+  budget: FillBudget & { exhausted?: boolean } = { left: MAX_FILLED_CHARS },
+): string {
+  budget.left -= template.length;
+  const out = template.replace(VARIABLE, (whole: string, name: string) => {
+    const value = Object.hasOwn(variables, name) ? String(variables[name] ?? '') : '';
+    if (budget.exhausted || value.length - whole.length > budget.left) {
+      budget.exhausted = true;
+      return '';
+    }
+    budget.left -= value.length - whole.length;
+    return value;
+  });
+  return out;
 }
 
 /**
@@ -48,7 +74,14 @@ export function fillText(template: string, variables: Record<string, string>): s
  * (a form field) cannot add markup.
  */
 export function fillTree(tree: unknown, variables: Record<string, string>): unknown {
-  const fill = (v: unknown): unknown => (typeof v === 'string' ? fillText(v, variables) : v);
+  const budget: FillBudget & { exhausted?: boolean } = { left: MAX_FILLED_CHARS };
+  const fill = (v: unknown): unknown => {
+    if (typeof v !== 'string') return v;
+    const filled = fillText(v, variables, budget);
+    // The HTML part is left out (the mail goes as text) rather than sent with values missing.
+    if (budget.exhausted) throw badRequest('The filled HTML part is larger than 1,000,000 characters', 'html');
+    return filled;
+  };
   const root: { value: unknown } = { value: undefined };
   const stack: Array<{ from: unknown; put: (v: unknown) => void }> = [{ from: tree, put: (v) => (root.value = v) }];
   let count = 0;
@@ -159,7 +192,10 @@ export class MailTemplateService {
 
   private renderText(row: MailTemplateRow, variables: Record<string, string>) {
     const subject = fillText(row.subject, variables).replace(LINE_BREAKS, ' ').trim().slice(0, 998);
-    return { subject, text: fillText(row.text, variables) };
+    const budget: FillBudget & { exhausted?: boolean } = { left: MAX_FILLED_CHARS };
+    const text = fillText(row.text, variables, budget);
+    // Past the budget the text says so: the mail still goes (a form's notification is not lost).
+    return { subject, text: budget.exhausted ? `${text}\n\n[Some values were left out: this mail would have been longer than 1,000,000 characters.]\n` : text };
   }
 
   private async renderRow(row: MailTemplateRow, variables: Record<string, string>): Promise<RenderedMail> {

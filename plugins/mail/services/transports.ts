@@ -1,6 +1,7 @@
 import { connect, isIP, type Socket } from 'node:net';
 import type { Transporter } from 'nodemailer';
 import { isHttpError, type MailPort, type OutboundGuard, type ServiceMap } from '../../../kernel/index.ts';
+import { smtpHostRefusal } from './smtp-address.ts';
 import { buildProviderRequest, type ProviderCatalog, type ProviderMessage, readAnswer } from './providers.ts';
 import type { ResolvedSettings } from './settings.ts';
 
@@ -100,9 +101,27 @@ export class Transports {
     return pool;
   }
 
+  private readonly addressChecks = new Map<string, { at: number; refusal: Promise<string | undefined> }>();
+
+  /**
+   * The address policy for an SMTP host (settings stored before the check existed, or a name that now
+   * resolves elsewhere), asked once a minute per host rather than per mail: a drain of 1,000 mails
+   * resolves the name once.
+   */
+  private addressRefusal(host: string): Promise<string | undefined> {
+    const now = Date.now();
+    const known = this.addressChecks.get(host);
+    if (known && now - known.at < 60_000) return known.refusal;
+    if (this.addressChecks.size > 1_000) this.addressChecks.clear();
+    const refusal = smtpHostRefusal(this.deps.outboundFetch, host).catch(() => undefined);
+    this.addressChecks.set(host, { at: now, refusal });
+    return refusal;
+  }
+
   private async viaSmtp(settings: ResolvedSettings, mail: OutgoingMail): Promise<SendResult> {
     // Every path that sends (the worker, a mail sent at once, a test mail) comes through here.
-    const refused = this.deps.outboundGuard.refusal(settings.smtp!.host);
+    const refused =
+      this.deps.outboundGuard.refusal(settings.smtp!.host) ?? (await this.addressRefusal(settings.smtp!.host));
     if (refused !== undefined) return { kind: 'permanent', problem: `not sent: ${refused}` };
     try {
       const transport = await this.pool(settings);

@@ -168,3 +168,103 @@ describe('mail: provider settings that cannot be sent are refused when saved', f
     expect(await t.db('mail_templates').where({ key: 'blank-name' })).to.have.length(0);
   });
 });
+
+/**
+ * SMTP reaches addresses as HTTP does: the gateway's outbound address policy applies to an SMTP host
+ * (link-local and cloud metadata addresses always; loopback in production unless OUTBOUND_ALLOW_HOSTS
+ * names it), when the settings are saved and again when a mail is sent.
+ */
+describe('mail: an SMTP host the outbound policy refuses (SSRF through SMTP)', function () {
+  this.timeout(60_000);
+  let t: TestKernel;
+  let admin: TestUser;
+
+  before(async () => {
+    t = await startTestKernel({
+      plugins: ['identity', 'gateway', 'content', 'mail'],
+      env: { MAIL_WORKER_ENABLED: '0' },
+    });
+    admin = await t.admin();
+  });
+  after(() => t?.close());
+
+  const smtpTo = (host: string) => ({ provider: 'smtp', smtp: { host, port: 25 }, from: 'noreply@example.test' });
+
+  it('saving a metadata or link-local host answers 400 naming smtp.host and stores nothing', async () => {
+    const before = await t.db('mail_settings').select();
+    for (const host of ['169.254.169.254', '169.254.10.20', '[fe80::1]']) {
+      const res = await t.call('PUT', '/mail-settings', admin, smtpTo(host));
+      expect(res.statusCode, `${host}: ${res.body}`).to.equal(400);
+      expect(res.json().field, host).to.equal('smtp.host');
+      expect(res.json().message, host).to.match(/refused by the outbound policy/);
+    }
+    expect(await t.db('mail_settings').select()).to.deep.equal(before);
+    // An ordinary address is still saved (loopback outside production: a local relay in tests).
+    expect((await t.call('PUT', '/mail-settings', admin, smtpTo('127.0.0.1'))).statusCode).to.equal(200);
+  });
+
+  it('settings stored before the check are refused at sending, before any connection: the log says why', async () => {
+    expect((await t.call('PUT', '/mail-settings', admin, smtpTo('127.0.0.1'))).statusCode).to.equal(200);
+    // As a row written before this check existed would hold it.
+    const row = await t.db('mail_settings').where({ scope: 'default' }).first();
+    await t
+      .db('mail_settings')
+      .where({ scope: 'default' })
+      .update({ config: { ...row.config, host: '169.254.169.254' }, updated_at: new Date() });
+    const res = await t.call('POST', '/mail-settings/test', admin, { to: 'ops@example.test' });
+    expect(res.statusCode, res.body).to.equal(502);
+    expect(res.json().message).to.match(/not sent: 169\.254\.169\.254 resolves to the link-local address/);
+    const log = (await t.call('GET', '/mail-log?kind=test', admin)).json();
+    expect(log.entries[0].status).to.equal('failed');
+  });
+});
+
+/** A template of many placeholders filled with long values cannot make a mail of hundreds of megabytes. */
+describe('mail: filled templates are capped', function () {
+  this.timeout(60_000);
+  let t: TestKernel;
+  let admin: TestUser;
+
+  before(async () => {
+    t = await startTestKernel({ plugins: ['identity', 'content', 'mail'], env: { MAIL_WORKER_ENABLED: '0' } });
+    admin = await t.admin();
+  });
+  after(() => t?.close());
+
+  const many = '{{x}} '.repeat(5_000);
+  const long = 'y'.repeat(10_000);
+
+  it('the text part stops at 1,000,000 characters and says values were left out', async () => {
+    const created = await t.call('POST', '/mail-templates', admin, {
+      key: 'bomb-text',
+      name: 'Bomb text',
+      subject: 'Hi {{x}}',
+      text: many,
+    });
+    expect(created.statusCode, created.body).to.equal(201);
+    const res = await t.call('POST', `/mail-templates/${created.json().id}/render`, admin, { variables: { x: long } });
+    expect(res.statusCode, res.body.slice(0, 300)).to.equal(200);
+    const { text, subject } = res.json();
+    expect(text.length).to.be.within(900_000, 1_000_200);
+    expect(text).to.match(/Some values were left out: this mail would have been longer than 1,000,000 characters/);
+    expect(subject.length).to.be.at.most(998);
+  });
+
+  it('an HTML part past the cap is refused by the render route, naming html', async () => {
+    const created = await t.call('POST', '/mail-templates', admin, {
+      key: 'bomb-html',
+      name: 'Bomb HTML',
+      subject: 'Hi',
+      text: 'short',
+      html: { type: 'p', text: many },
+    });
+    expect(created.statusCode, created.body).to.equal(201);
+    const res = await t.call('POST', `/mail-templates/${created.json().id}/render`, admin, { variables: { x: long } });
+    expect(res.statusCode, res.body.slice(0, 300)).to.equal(400);
+    expect(res.json().field).to.equal('html');
+    // The same template with short values renders whole.
+    const fine = await t.call('POST', `/mail-templates/${created.json().id}/render`, admin, { variables: { x: 'z' } });
+    expect(fine.statusCode).to.equal(200);
+    expect(fine.json().html).to.include('z z z');
+  });
+});
