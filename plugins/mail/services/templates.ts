@@ -195,7 +195,12 @@ export class MailTemplateService {
     const budget: FillBudget & { exhausted?: boolean } = { left: MAX_FILLED_CHARS };
     const text = fillText(row.text, variables, budget);
     // Past the budget the text says so: the mail still goes (a form's notification is not lost).
-    return { subject, text: budget.exhausted ? `${text}\n\n[Some values were left out: this mail would have been longer than 1,000,000 characters.]\n` : text };
+    return {
+      subject,
+      text: budget.exhausted
+        ? `${text}\n\n[Some values were left out: this mail would have been longer than 1,000,000 characters.]\n`
+        : text,
+    };
   }
 
   private async renderRow(row: MailTemplateRow, variables: Record<string, string>): Promise<RenderedMail> {
