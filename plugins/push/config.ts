@@ -16,6 +16,13 @@ export const PushConfig = Type.Object({
     default: 'mailto:webmaster@localhost',
     description: 'contact of the push sender (mailto: or https: URL), the `sub` claim of the VAPID token',
   }),
+  PUSH_SEND_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 256,
+    default: 16,
+    description:
+      'messages of one /pwa/send in flight at once (a slow push endpoint holds one lane for at most 10 s, not the whole send)',
+  }),
   PUSH_SUBSCRIBES_PER_MINUTE: Type.Integer({
     minimum: 1,
     maximum: 10_000,

@@ -79,6 +79,10 @@ export async function startPushService() {
   const answers = new Map<string, number>();
   const deliveries: PushDelivery[] = [];
   const rejected: string[] = [];
+  // `hold(n)`: answers wait until n messages are waiting at once (a sender that sends one at a time
+  // never gets there: its first message times out).
+  let holdFor = 0;
+  let held: Array<() => void> = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -91,7 +95,14 @@ export async function startPushService() {
         const vapid = checkVapid(req.headers.authorization);
         const payload = decrypt(Buffer.concat(chunks), ua);
         deliveries.push({ path, ...vapid, ttl: req.headers.ttl as string | undefined, payload });
-        res.writeHead(answers.get(path) ?? 201).end();
+        const reply = () => void res.writeHead(answers.get(path) ?? 201).end();
+        if (holdFor === 0) return reply();
+        held.push(reply);
+        if (held.length >= holdFor) {
+          for (const release of held) release();
+          held = [];
+          holdFor = 0;
+        }
       } catch (err) {
         rejected.push((err as Error).message);
         res.writeHead(400).end();
@@ -114,6 +125,11 @@ export async function startPushService() {
       return { endpoint: origin + path, keys: { p256dh: b64u(ecdh.getPublicKey()), auth: b64u(auth) } };
     },
     answer: (endpoint: string, status: number) => void answers.set(new URL(endpoint).pathname, status),
+    /** The next `n` messages are answered only once all `n` are waiting at once. */
+    hold: (n: number) => {
+      holdFor = n;
+      held = [];
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -76,4 +76,30 @@ describe('push: hostile input to /pwa/send', function () {
       await service.close();
     }
   });
+
+  it('slow push endpoints (anyone may subscribe one) do not hold the send: messages go out side by side', async () => {
+    const service = await startPushService();
+    try {
+      const site = await t.call('POST', '/cms-one/websites', admin, {
+        name: 'Slow',
+        rootPath: '/slow',
+        locales: ['en'],
+      });
+      const slowSite = site.json().id as string;
+      const subscribers = Array.from({ length: 4 }, () => service.subscriber());
+      for (const subscription of subscribers)
+        expect(
+          (await t.call('POST', '/pwa/subscribe', null, { websiteId: slowSite, subscription })).statusCode,
+        ).to.equal(201);
+      // The push service answers only once all four messages wait at once: sent one at a time, the
+      // first would time out and every one would fail.
+      service.hold(4);
+      const sent = await t.call('POST', '/pwa/send', admin, { websiteId: slowSite, title: 'Now' });
+      expect(sent.statusCode, sent.body).to.equal(200);
+      expect(sent.json()).to.deep.equal({ sent: 4, removed: 0, failed: 0 });
+      expect(service.rejected).to.deep.equal([]);
+    } finally {
+      await service.close();
+    }
+  });
 });
