@@ -17,8 +17,11 @@ const Slot = Type.Object(
 const LayoutFields = {
   name: Name,
   regions: Type.Record(Type.String({ maxLength: 20 }), Type.Union([Type.Null(), Tree]), { maxProperties: 5 }),
+  // A record's key pattern becomes `patternProperties`: without `additionalProperties: false` a slot
+  // of any other name (empty, "1st") would pass unchecked.
   slots: Type.Record(Type.String({ minLength: 1, maxLength: 50, pattern: '^[A-Za-z][A-Za-z0-9_-]*$' }), Slot, {
     maxProperties: 20,
+    additionalProperties: false,
   }),
   pathPatterns: Type.Array(
     Type.String({ minLength: 1, maxLength: 500, pattern: '^(\\*|/[A-Za-z0-9/._~:-]*(/\\*)?)$' }),

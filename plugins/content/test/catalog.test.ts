@@ -98,6 +98,14 @@ describe('content: templates, kits, layouts, website paths, themes', () => {
         await k.call('POST', base, k.editor, { name: 'x', regions: { footer: { type: 'p', props: { onclick: 'x' } } } })
       ).json().field,
     ).to.equal('regions.footer.props.onclick');
+    // A slot's name is checked too (letters first): an empty or badly named one is refused, not stored.
+    const badSlot = await k.call('PATCH', `${base}/${blog.id}`, k.editor, { slots: { '1st': { className: 'x' } } });
+    expect(badSlot.statusCode, badSlot.body).to.equal(400);
+    expect(badSlot.json().field).to.equal('slots.1st');
+    expect((await k.call('PATCH', `${base}/${blog.id}`, k.editor, { slots: { '': {} } })).statusCode).to.equal(400);
+    expect((await k.call('GET', `${base}/${blog.id}`, k.reader)).json().slots).to.deep.equal({
+      body: { className: 'blog' },
+    });
     expect(
       (await k.call('GET', `/cms-one/websites/00000000-0000-4000-8000-000000000000/templates`, k.reader)).statusCode,
     ).to.equal(404);

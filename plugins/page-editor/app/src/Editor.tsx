@@ -12,11 +12,12 @@ import {
   type UniqueIdentifier,
 } from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
-import { Alert, Anchor, Badge, Button, Group, SegmentedControl, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, SegmentedControl, Tabs, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, startTransition, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { ApiError, useMe } from '../../../admin-ui/app/src/sdk/index.ts';
 import { Canvas, type CanvasHandle, type DiffMarks } from './Canvas.tsx';
+import { ConflictAlert } from './Conflict.tsx';
 import {
   type AutosaveSettings,
   blockContent,
@@ -24,6 +25,8 @@ import {
   type EditedDocument,
   loadDocument,
   paletteSources,
+  renameDocument,
+  saveLayoutSettings,
   saveThumbnail,
   setSnippetLock,
   type ThemeValues,
@@ -34,10 +37,12 @@ import { historyReducer, initialHistory } from './history.ts';
 import { HistoryPanel } from './HistoryPanel.tsx';
 import { Inspector } from './Inspector.tsx';
 import { KINDS } from './kinds.ts';
+import { LayoutSettings } from './LayoutSettings.tsx';
 import { LocalesPanel } from './LocalesPanel.tsx';
 import { MenuPanel } from './MenuPanel.tsx';
 import { Outline } from './Outline.tsx';
 import { BASIC_BLOCKS, Palette, type PaletteItem } from './Palette.tsx';
+import { RenameTitle } from './RenameTitle.tsx';
 import { type SaveStatus, useSaving } from './saving.ts';
 import { ThemePanel } from './ThemePanel.tsx';
 import { canvasThumbnail } from './thumbnail.ts';
@@ -147,6 +152,12 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
   const [diffMarks, setDiffMarks] = useState<DiffMarks | null>(null);
   const textEdit = useRef(false);
   const sources = useQuery({ queryKey: ['page-editor', 'palette'], queryFn: paletteSources });
+  // The name and a layout's settings as stored (a rename, the settings panel and their version move them on).
+  const [storedName, setStoredName] = useState(initial.title);
+  const [layoutStored, setLayoutStored] = useState(initial.layout);
+  useEffect(() => {
+    document.title = `${present.title || '(untitled)'} · Editor`;
+  }, [present.title]);
 
   // The canvas follows the tree and the theme being edited: at once after a structural change, a
   // little later after typing (the typed text is already patched into the canvas).
@@ -287,7 +298,27 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
     const theirs = await loadDocument(doc.kind, doc.id, doc);
     edit(theirs.content, { title: theirs.title });
     saving.adopt(theirs, history.revision + 1);
+    setStoredName(theirs.title);
+    if (theirs.layout) setLayoutStored(theirs.layout);
     setNotice('The stored version is loaded. Undo brings your version back.');
+    return theirs;
+  };
+
+  /**
+   * A write of the record's name or settings alone, based on the editor's tag: the tag moves on with
+   * it, so the next save of the content is not refused because of it. Written over a change made
+   * elsewhere (`*`), the tag stays: the content's next save then meets that change and asks.
+   */
+  const writeBeside = async <T,>(write: (ifMatch: string) => Promise<T & { etag: string }>, over: boolean) => {
+    const from = saving.currentTag();
+    const stored = await write(over ? '*' : from);
+    if (!over) saving.tagMoved(from, stored.etag);
+    return stored;
+  };
+  const rename = async (name: string, over: boolean) => {
+    await writeBeside(async (ifMatch) => ({ etag: await renameDocument(doc, name, ifMatch) }), over);
+    dispatch({ type: 'retitle', title: name });
+    setStoredName(name);
   };
 
   /**
@@ -391,9 +422,7 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
           <Anchor href={kind.dashboardUrl(doc)} size="sm">
             Dashboard
           </Anchor>
-          <Title order={1} size="h4" style={{ marginRight: 'auto' }}>
-            Editing {kindLabel}: {present.title || '(untitled)'}
-          </Title>
+          <RenameTitle what={kindLabel} name={present.title} mayEdit={mayEdit} onRename={rename} />
           {added?.bar}
           <Badge color={STATUS_COLOR[saving.status]} variant="light" role="status" aria-live="polite" size="lg">
             {STATUS_TEXT[saving.status]}
@@ -496,18 +525,15 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
           </Text>
         )}
         {saving.status === 'conflict' && (
-          <Alert color="red" title={`This ${kindLabel} was changed elsewhere`} m="xs">
+          <ConflictAlert
+            what={kindLabel}
+            onSaveMine={() => void saveByHand({ over: true })}
+            onLoadTheirs={() => void loadTheirs()}
+            loadTheirsLabel="Load their version (undo brings mine back)"
+          >
             Someone (or another tab) saved it after you opened it, so your save was not stored and nothing was
             overwritten. Your version stays here until you decide.{' '}
-            <Group gap="xs" mt={4}>
-              <Button size="compact-sm" color="red" onClick={() => void saveByHand({ over: true })}>
-                Save mine over theirs
-              </Button>
-              <Button size="compact-sm" variant="default" onClick={() => void loadTheirs()}>
-                Load their version (undo brings mine back)
-              </Button>
-            </Group>
-          </Alert>
+          </ConflictAlert>
         )}
         {saving.status === 'failed' && (
           <Alert color="red" title="Not saved" m="xs">
@@ -551,6 +577,24 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
               </Tabs.Panel>
               <Tabs.Panel value="more" pt="xs">
                 {added?.more}
+                {doc.kind === 'layouts' && layoutStored && (
+                  <LayoutSettings
+                    name={storedName}
+                    stored={layoutStored}
+                    locales={website?.locales ?? []}
+                    mayEdit={mayEdit}
+                    loadTheirs={loadTheirs}
+                    save={async (change, over) => {
+                      const stored = await writeBeside((ifMatch) => saveLayoutSettings(doc, change, ifMatch), over);
+                      if (change.name !== undefined) {
+                        dispatch({ type: 'retitle', title: stored.title });
+                        setStoredName(stored.title);
+                      }
+                      if (stored.layout) setLayoutStored(stored.layout);
+                      return stored;
+                    }}
+                  />
+                )}
                 {kind.versions && (
                   <HistoryPanel
                     doc={doc}

@@ -106,9 +106,6 @@ function EditorScreen(props: { kind: DocumentKind; id: string; websiteId?: strin
     if (signedOut)
       window.location.replace(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
   }, [signedOut]);
-  useEffect(() => {
-    if (doc.data) document.title = `${doc.data.title} · Editor`;
-  }, [doc.data]);
   if (me.isError) return <Problem title="The editor could not start">{(me.error as Error).message}</Problem>;
   if (doc.isError && !signedOut) {
     const p = problemOf(doc.error, what);

@@ -13,15 +13,17 @@ import {
   sortableKeyboardCoordinates,
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable';
-import { Alert, Anchor, Badge, Button, Group, Loader, Select, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Loader, Select, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { ApiError, useMe } from '../../../admin-ui/app/src/sdk/index.ts';
 import { listWebsites, type ThemeValues } from './documents.ts';
 import { KitCard } from './KitCard.tsx';
-import { type EditedKit, listTemplates, loadKit, saveKitTemplates } from './kits.ts';
+import { ConflictAlert } from './Conflict.tsx';
+import { type EditedKit, listTemplates, loadKit, renameKit, saveKitTemplates } from './kits.ts';
 import { initialPreviewWebsite, PreviewWebsite, rememberInAddress } from './PreviewWebsite.tsx';
 import { Centered, Problem, problemOf } from './Problem.tsx';
+import { RenameTitle } from './RenameTitle.tsx';
 import { ThemePanel } from './ThemePanel.tsx';
 import './kit.css';
 
@@ -61,9 +63,6 @@ export function KitView(props: { id: string }) {
     if (signedOut)
       window.location.replace(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
   }, [signedOut]);
-  useEffect(() => {
-    if (kit.data) document.title = `${kit.data.name} · Editor`;
-  }, [kit.data]);
   if (kit.isError && !signedOut) {
     const p = problemOf(kit.error, 'kit');
     return <Problem title={p.title}>{p.text}</Problem>;
@@ -101,6 +100,16 @@ function KitWorkspace(props: {
   // Every card redraws on a theme change: after the typing, not on each key.
   const theme = useDeferredValue(themeDraft);
   const etag = useRef(props.initial.etag);
+  const [name, setName] = useState(props.initial.name);
+  useEffect(() => {
+    document.title = `${name} · Editor`;
+  }, [name]);
+  // Renamed over a change made elsewhere (`*`), the tag stays: the next change of the list meets it and asks.
+  const rename = async (next: string, over: boolean) => {
+    const saved = await renameKit(props.initial.id, next, over ? '*' : etag.current);
+    if (!over) etag.current = saved.etag;
+    setName(saved.name);
+  };
   const names = new Map(props.templates.map((t) => [t.id, t.name]));
   const website = props.websites.find((w) => w.id === preview) ?? null;
 
@@ -121,6 +130,7 @@ function KitWorkspace(props: {
   const loadTheirs = async () => {
     const stored = await loadKit(props.initial.id);
     etag.current = stored.etag;
+    setName(stored.name);
     setEntries(entriesOf(stored.templateIds));
     setProblem(null);
     setStatus('saved');
@@ -148,9 +158,7 @@ function KitWorkspace(props: {
         <Anchor href={`/admin/kits/${props.initial.id}`} size="sm">
           Dashboard
         </Anchor>
-        <Title order={1} size="h4" style={{ marginRight: 'auto' }}>
-          Editing kit: {props.initial.name}
-        </Title>
+        <RenameTitle what="kit" name={name} mayEdit={props.mayEdit} onRename={rename} />
         <Badge color={STATUS[status].color} variant="light" role="status" aria-live="polite" size="lg">
           {STATUS[status].text}
         </Badge>
@@ -161,17 +169,9 @@ function KitWorkspace(props: {
         </Alert>
       )}
       {status === 'conflict' && (
-        <Alert color="red" title="This kit was changed elsewhere" m="xs">
+        <ConflictAlert what="kit" onSaveMine={() => void store(entries, true)} onLoadTheirs={() => void loadTheirs()}>
           Someone (or another tab) saved it after you opened it, so your change was not stored.
-          <Group gap="xs" mt={4}>
-            <Button size="compact-sm" color="red" onClick={() => void store(entries, true)}>
-              Save mine over theirs
-            </Button>
-            <Button size="compact-sm" variant="default" onClick={() => void loadTheirs()}>
-              Load their version
-            </Button>
-          </Group>
-        </Alert>
+        </ConflictAlert>
       )}
       {status === 'failed' && (
         <Alert color="red" title="Not saved" m="xs">

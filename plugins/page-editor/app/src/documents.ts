@@ -36,6 +36,16 @@ export interface EditedDocument {
   /** Layouts: the region edited (its tree is `content`) and every region as stored at `etag`. */
   region?: LayoutRegion;
   regions?: Regions;
+  /** Layouts: the settings besides the regions (the layout settings panel edits them). */
+  layout?: LayoutSettings;
+}
+
+/** A layout's settings besides its name and regions, as `PATCH /cms-one/websites/:w/templates/:id` takes them. */
+export interface LayoutSettings {
+  slots: Record<string, { className?: string; style?: string }>;
+  pathPatterns: string[];
+  locale: string | null;
+  isDefault: boolean;
 }
 
 export interface Version {
@@ -90,6 +100,9 @@ type Dto = {
   translationGroupId?: string;
   locked?: boolean;
   regions?: Regions;
+  slots?: LayoutSettings['slots'];
+  pathPatterns?: string[];
+  isDefault?: boolean;
 };
 
 /** A region without a tree starts as an empty block to drop into (saved only once something is added). */
@@ -109,7 +122,18 @@ function toDocument(kind: DocumentKind, dto: Dto, etag: string, region?: LayoutR
     published: dto.published,
     translationGroupId: dto.translationGroupId,
     locked: dto.locked,
-    ...(kind === 'layouts' ? { region: region ?? 'header', regions: dto.regions ?? {} } : {}),
+    ...(kind === 'layouts'
+      ? {
+          region: region ?? 'header',
+          regions: dto.regions ?? {},
+          layout: {
+            slots: dto.slots ?? {},
+            pathPatterns: dto.pathPatterns ?? [],
+            locale: dto.locale ?? null,
+            isDefault: dto.isDefault ?? false,
+          },
+        }
+      : {}),
   };
 }
 
@@ -154,6 +178,28 @@ export async function saveDocument(
   if (change.published !== undefined) body.published = change.published;
   if (doc.kind === 'snippets' && opts.autosave) body.autosave = true;
   const { data, etag } = await json<Dto>('PATCH', base(doc), body, { 'if-match': ifMatch });
+  return toDocument(doc.kind, data, etag, doc.region);
+}
+
+/**
+ * Renames a document and nothing else (`PATCH` with its `title` or `name`); `ifMatch` as for a save
+ * (412 when it changed elsewhere since, `*` to rename anyway). Answers the new tag.
+ */
+export async function renameDocument(doc: DocumentRef, name: string, ifMatch: string): Promise<string> {
+  const body = { [doc.kind === 'pages' ? 'title' : 'name']: name };
+  return (await json<Dto>('PATCH', base(doc), body, { 'if-match': ifMatch })).etag;
+}
+
+/**
+ * Stores a layout's name and settings (only the fields given; the regions stay as stored), with
+ * `If-Match`. Answers the layout as stored, its `layout` settings and its new tag.
+ */
+export async function saveLayoutSettings(
+  doc: DocumentRef,
+  change: Partial<LayoutSettings> & { name?: string },
+  ifMatch: string,
+): Promise<EditedDocument> {
+  const { data, etag } = await json<Dto>('PATCH', base(doc), change, { 'if-match': ifMatch });
   return toDocument(doc.kind, data, etag, doc.region);
 }
 

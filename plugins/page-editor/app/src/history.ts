@@ -27,6 +27,11 @@ export type HistoryAction =
    * undo and redo steps, so undo never brings back a tree without them; no step, no new revision.
    */
   | { type: 'amend'; present: (tree: ContentNode) => ContentNode; steps: (tree: ContentNode) => ContentNode }
+  /**
+   * The name was stored on its own (a rename): every step gets it, so neither undo nor the next save
+   * brings the old name back; no step, no new revision.
+   */
+  | { type: 'retitle'; title: string }
   | { type: 'reset'; snapshot: Snapshot };
 
 /** Steps kept for undo: enough for a working session, bounded for a 20,000-node tree. */
@@ -97,6 +102,15 @@ export function historyReducer(state: HistoryState, action: HistoryAction): Hist
         present: tree === state.present.tree ? state.present : { ...state.present, tree },
         past: state.past.map(step),
         future: state.future.map(step),
+      };
+    }
+    case 'retitle': {
+      const named = (s: Snapshot) => (s.title === action.title ? s : { ...s, title: action.title });
+      return {
+        ...state,
+        present: named(state.present),
+        past: state.past.map(named),
+        future: state.future.map(named),
       };
     }
     case 'reset':

@@ -41,6 +41,17 @@ export async function saveKitTemplates(id: string, templateIds: string[], ifMatc
   return toKit(data, etag);
 }
 
+/** Renames the kit (`PATCH /cms-one/kits/:id` `{ name }`, `If-Match` as for its templates). */
+export async function renameKit(id: string, name: string, ifMatch: string): Promise<EditedKit> {
+  const { data, etag } = await json<KitDto>(
+    'PATCH',
+    `/cms-one/kits/${encodeURIComponent(id)}`,
+    { name },
+    { 'if-match': ifMatch },
+  );
+  return toKit(data, etag);
+}
+
 export async function listTemplates(): Promise<TemplateSummary[]> {
   return (await json<TemplateSummary[]>('GET', '/cms-one/templates?limit=1000')).data;
 }

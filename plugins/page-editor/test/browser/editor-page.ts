@@ -1,5 +1,6 @@
+import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
-import { type BrowserProduct, signInAs } from '../../../../test/helpers/browser.ts';
+import { type BrowserProduct, signInAs, WIDTHS } from '../../../../test/helpers/browser.ts';
 import { png } from '../../../../test/helpers/images.ts';
 import type { TestUser } from '../../../../test/helpers/kernel.ts';
 
@@ -80,4 +81,66 @@ export async function uploadImage(
     ]),
   });
   if (res.statusCode !== 200 && res.statusCode !== 201) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
+}
+
+/** What a person acts on: a control that reaches past the screen's edge cannot be used. */
+const CONTROLS = 'button, input, textarea, select, a[href], [role="slider"], [role="combobox"], [role="radio"]';
+
+/**
+ * Fails when `region` does not fit the phone's width: the document scrolls sideways, `region` or a
+ * box around it holds more than its width (content spilling over the side), a box inside it
+ * scrolls sideways (text fields aside), or `region` or one of its visible controls reaches past
+ * the viewport's left or right edge.
+ */
+export async function expectFits(region: Locator, where: string) {
+  await region.first().waitFor();
+  const problems = await region.first().evaluate((el, controls) => {
+    // Runs in the page (the root tsconfig has no DOM types).
+    interface Node {
+      tagName: string;
+      className: unknown;
+      scrollWidth: number;
+      clientWidth: number;
+      parentElement: Node | null;
+      textContent: string | null;
+      getAttribute(name: string): string | null;
+      getBoundingClientRect(): { left: number; right: number; width: number; height: number };
+      querySelectorAll(selector: string): ArrayLike<Node>;
+    }
+    const g = globalThis as unknown as {
+      innerWidth: number;
+      document: { documentElement: Node };
+      getComputedStyle(el: Node): { visibility: string; overflowX: string };
+    };
+    // No named functions in here: the test's compiler would wrap them in a helper the page lacks.
+    const found: Array<[Node, string]> = [];
+    const width = g.innerWidth;
+    const root = g.document.documentElement;
+    const start = el as unknown as Node;
+    if (root.scrollWidth > width) found.push([root, `is ${root.scrollWidth} px wide`]);
+    for (let n: Node | null = start; n && n !== root; n = n.parentElement)
+      if (n.scrollWidth > n.clientWidth + 1 && g.getComputedStyle(n).overflowX !== 'hidden')
+        found.push([n, `holds ${n.scrollWidth} px in ${n.clientWidth} px`]);
+    for (const n of Array.from(start.querySelectorAll('*')))
+      if (
+        n.tagName !== 'INPUT' &&
+        n.tagName !== 'TEXTAREA' &&
+        n.scrollWidth > n.clientWidth + 1 &&
+        ['auto', 'scroll'].includes(g.getComputedStyle(n).overflowX)
+      )
+        found.push([n, `scrolls sideways (${n.scrollWidth} px in ${n.clientWidth} px)`]);
+    for (const n of [start, ...Array.from(start.querySelectorAll(controls))]) {
+      const box = n.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || g.getComputedStyle(n).visibility === 'hidden') continue;
+      if (box.left < -0.5 || box.right > width + 0.5)
+        found.push([n, `spans ${Math.round(box.left)} to ${Math.round(box.right)} px`]);
+    }
+    const out = found.map(
+      ([n, issue]) =>
+        `${n.tagName.toLowerCase()}${typeof n.className === 'string' && n.className ? `.${n.className.split(' ')[0]}` : ''} "${(n.getAttribute('aria-label') ?? n.textContent ?? '').trim().slice(0, 40)}" ${issue}`,
+    );
+    return { width, out };
+  }, CONTROLS);
+  expect(problems.width, "the viewport of p.page('phone')").to.equal(WIDTHS.phone.width);
+  expect(problems.out, `${where} at ${problems.width} px`).to.deep.equal([]);
 }

@@ -6,76 +6,13 @@ import {
   expectAccessible,
   sharedBrowserProduct,
   signInAs,
-  WIDTHS,
 } from '../../../../test/helpers/browser.ts';
 import { eventually, type TestUser } from '../../../../test/helpers/kernel.ts';
 import { startUpstream, type Upstream } from '../../../../test/helpers/upstream.ts';
-import { CHROME_ONLY, canvas, openEditor } from './editor-page.ts';
+import { CHROME_ONLY, canvas, expectFits, openEditor } from './editor-page.ts';
 
 /** The kit view's previews show the user's own content too. */
 const KIT_CHROME_ONLY = { exclude: [...CHROME_ONLY.exclude, '.cms-kit-frame'] };
-
-/** What a person acts on: a control that reaches past the screen's edge cannot be used. */
-const CONTROLS = 'button, input, textarea, select, a[href], [role="slider"], [role="combobox"], [role="radio"]';
-
-/**
- * Fails when `region` does not fit the phone's width: the document scrolls sideways, `region` or a
- * box around it holds more than its width (content spilling over the side), a box inside it
- * scrolls sideways (text fields aside), or `region` or one of its visible controls reaches past
- * the viewport's left or right edge.
- */
-async function expectFits(region: Locator, where: string) {
-  await region.first().waitFor();
-  const problems = await region.first().evaluate((el, controls) => {
-    // Runs in the page (the root tsconfig has no DOM types).
-    interface Node {
-      tagName: string;
-      className: unknown;
-      scrollWidth: number;
-      clientWidth: number;
-      parentElement: Node | null;
-      textContent: string | null;
-      getAttribute(name: string): string | null;
-      getBoundingClientRect(): { left: number; right: number; width: number; height: number };
-      querySelectorAll(selector: string): ArrayLike<Node>;
-    }
-    const g = globalThis as unknown as {
-      innerWidth: number;
-      document: { documentElement: Node };
-      getComputedStyle(el: Node): { visibility: string; overflowX: string };
-    };
-    // No named functions in here: the test's compiler would wrap them in a helper the page lacks.
-    const found: Array<[Node, string]> = [];
-    const width = g.innerWidth;
-    const root = g.document.documentElement;
-    const start = el as unknown as Node;
-    if (root.scrollWidth > width) found.push([root, `is ${root.scrollWidth} px wide`]);
-    for (let n: Node | null = start; n && n !== root; n = n.parentElement)
-      if (n.scrollWidth > n.clientWidth + 1 && g.getComputedStyle(n).overflowX !== 'hidden')
-        found.push([n, `holds ${n.scrollWidth} px in ${n.clientWidth} px`]);
-    for (const n of Array.from(start.querySelectorAll('*')))
-      if (
-        n.tagName !== 'INPUT' &&
-        n.tagName !== 'TEXTAREA' &&
-        n.scrollWidth > n.clientWidth + 1 &&
-        ['auto', 'scroll'].includes(g.getComputedStyle(n).overflowX)
-      )
-        found.push([n, `scrolls sideways (${n.scrollWidth} px in ${n.clientWidth} px)`]);
-    for (const n of [start, ...Array.from(start.querySelectorAll(controls))]) {
-      const box = n.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0 || g.getComputedStyle(n).visibility === 'hidden') continue;
-      if (box.left < -0.5 || box.right > width + 0.5)
-        found.push([n, `spans ${Math.round(box.left)} to ${Math.round(box.right)} px`]);
-    }
-    const out = found.map(
-      ([n, issue]) =>
-        `${n.tagName.toLowerCase()}${typeof n.className === 'string' && n.className ? `.${n.className.split(' ')[0]}` : ''} "${(n.getAttribute('aria-label') ?? n.textContent ?? '').trim().slice(0, 40)}" ${issue}`,
-    );
-    return { width, out };
-  }, CONTROLS);
-  expect(problems.width, "the viewport of p.page('phone')").to.equal(WIDTHS.phone.width);
-  expect(problems.out, `${where} at ${problems.width} px`).to.deep.equal([]);
-}
 
 /** The computed colour of the first `selector` in the canvas (null while it is not there). */
 const canvasColour = (page: Page, selector: string) =>
