@@ -71,7 +71,7 @@ describe('page editor in the browser: templates, layouts and kits in the theme',
       content: { type: 'section', children: [{ type: 'h2', text }] },
     });
     expect(res.statusCode, res.body).to.equal(201);
-    return res.json() as { id: string };
+    return res.json() as { id: string; path: string };
   };
 
   it('edits a template by drag and drop and saves it; the canvas follows a theme colour', async () => {
@@ -220,7 +220,8 @@ describe('page editor in the browser: templates, layouts and kits in the theme',
     await saved(page);
     expect(await stored()).to.deep.equal([c.id, a.id]);
     await page.getByRole('combobox', { name: 'Template to add' }).click();
-    await page.getByRole('option', { name: /^Beta / }).click();
+    // By its path too: other files' templates in the shared product may be named Beta as well.
+    await page.getByRole('option', { name: `Beta (${b.path})`, exact: true }).click();
     await page.getByRole('button', { name: 'Add to the kit' }).click();
     await page.getByRole('heading', { name: '3. Beta' }).waitFor();
     await saved(page);
