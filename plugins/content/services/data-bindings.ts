@@ -3,7 +3,7 @@ import type { ContentDeps } from './deps.ts';
 import { type ContentNode, walkNodes } from './node-tree.ts';
 import { fillTemplate, type BoundItem } from './data-binding-template.ts';
 import { REPEATED_TEMPLATE, type RepeatingNode } from './render.ts';
-import type { TreeExpander } from './tree-expansion.ts';
+import { replaceAt, type TreeExpander } from './tree-expansion.ts';
 
 /**
  * Data bindings to classes (our design): a node with `props.dataBinding = { classId, filter?, orderBy?,
@@ -227,19 +227,4 @@ function hasBinding(tree: ContentNode): boolean {
     if (node.children) for (const child of node.children) stack.push(child);
   }
   return false;
-}
-
-/** A copy of the tree with the node at `indexes` replaced; only its ancestors are copied. */
-function replaceAt(root: ContentNode, indexes: readonly number[], next: ContentNode): ContentNode {
-  if (indexes.length === 0) return next;
-  const top: ContentNode = { ...root, children: [...(root.children ?? [])] };
-  let parent = top;
-  for (let d = 0; d < indexes.length - 1; d++) {
-    const child = parent.children![indexes[d]];
-    const copy = { ...child, children: [...(child.children ?? [])] };
-    parent.children![indexes[d]] = copy;
-    parent = copy;
-  }
-  parent.children![indexes[indexes.length - 1]] = next;
-  return top;
 }

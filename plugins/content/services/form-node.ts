@@ -2,7 +2,7 @@ import { badRequest } from '../../../kernel/index.ts';
 import type { ContentDeps } from './deps.ts';
 import { type ContentNode, walkNodes } from './node-tree.ts';
 import { FORM_ELEMENT, type FormElementNode } from './render.ts';
-import { type ExpansionContext, markExpanded, type TreeExpander } from './tree-expansion.ts';
+import { type ExpansionContext, markExpanded, nodePaths, replaceAt, type TreeExpander } from './tree-expansion.ts';
 
 /**
  * The form block (our design beside the spec's public form submit): a page node
@@ -162,30 +162,6 @@ function hasFormBlock(tree: ContentNode): boolean {
   return false;
 }
 
-/** The form blocks of a tree with their child-index paths, without descending into one (iterative). */
-function formPaths(tree: ContentNode): number[][] {
-  const found: number[][] = [];
-  const stack: Array<[ContentNode, number[]]> = [[tree, []]];
-  while (stack.length) {
-    const [node, path] = stack.pop()!;
-    if (isFormBlock(node)) {
-      found.push(path);
-      continue;
-    }
-    const children = node.children ?? [];
-    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], [...path, i]]);
-  }
-  return found;
-}
-
-/** The tree with the node at `path` replaced; only the nodes on the way are copied. */
-function replaceAt(tree: ContentNode, path: number[], node: ContentNode): ContentNode {
-  if (path.length === 0) return node;
-  const children = [...(tree.children ?? [])];
-  children[path[0]] = replaceAt(children[path[0]], path.slice(1), node);
-  return { ...tree, children };
-}
-
 /**
  * The form block's expander: each form block becomes its class's form (`formMarkup`) and the page
  * loads the form script (`context.scripts`). A block whose class is unknown or gone, or shown without
@@ -194,7 +170,7 @@ function replaceAt(tree: ContentNode, path: number[], node: ContentNode): Conten
 export function formBlockExpander(kernel: Pick<ContentDeps, 'dataObjects'>): TreeExpander {
   return async (tree, context) => {
     if (!hasFormBlock(tree)) return tree;
-    const paths = formPaths(tree);
+    const paths = nodePaths(tree, isFormBlock);
     let out = tree;
     for (const [i, path] of paths.entries()) {
       const node = path.reduce<ContentNode>((n, at) => n.children![at], out);

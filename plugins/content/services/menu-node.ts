@@ -1,6 +1,6 @@
 import { MENU_MAX_DEPTH } from './menus.ts';
 import type { ContentNode } from './node-tree.ts';
-import { type ExpansionContext, markExpanded, type TreeExpander } from './tree-expansion.ts';
+import { type ExpansionContext, markExpanded, nodePaths, replaceAt, type TreeExpander } from './tree-expansion.ts';
 
 /** A website's menu entries in order, and the published variants of the pages they link to. */
 export interface MenuSource {
@@ -26,30 +26,6 @@ const MEMO_PER_TREE = 2_000;
 export function pageAddress(site: MenuWebsite, locale: string, path: string): string {
   const inSite = `${site.rootPath}${path === '/' ? '' : path}`;
   return locale === site.locales[0] ? inSite : `/public/pages/${locale}${inSite}`;
-}
-
-/** The `menu` nodes of a tree with their paths, without descending into one (iterative). */
-function menuPaths(tree: ContentNode): number[][] {
-  const found: number[][] = [];
-  const stack: Array<[ContentNode, number[]]> = [[tree, []]];
-  while (stack.length) {
-    const [node, path] = stack.pop()!;
-    if (node.type === 'menu') {
-      found.push(path);
-      continue;
-    }
-    const children = node.children ?? [];
-    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], [...path, i]]);
-  }
-  return found;
-}
-
-/** The tree with the node at `path` replaced; only the nodes on the way are copied. */
-function replaceAt(tree: ContentNode, path: number[], node: ContentNode): ContentNode {
-  if (path.length === 0) return node;
-  const children = [...(tree.children ?? [])];
-  children[path[0]] = replaceAt(children[path[0]], path.slice(1), node);
-  return { ...tree, children };
 }
 
 const text = (value: unknown, max: number): string | undefined =>
@@ -124,7 +100,7 @@ export function menuExpander(deps: {
   // once. Keyed by the menu source, which the menu cache replaces on every change.
   const memo = new WeakMap<MenuSource, WeakMap<ContentNode, Map<string, ContentNode>>>();
   return async (tree, context) => {
-    const paths = menuPaths(tree);
+    const paths = nodePaths(tree, (node) => node.type === 'menu');
     if (paths.length === 0) return tree;
     const [source, site] = context.websiteId
       ? await Promise.all([deps.menu(context.websiteId), deps.website(context.websiteId)])

@@ -41,3 +41,34 @@ export async function expandTree(
   for (const expand of expanders) out = await expand(out, context);
   return out;
 }
+
+/** The paths (child indexes) of the nodes `matches` picks, without descending into one (iterative). */
+export function nodePaths(tree: ContentNode, matches: (node: ContentNode) => boolean): number[][] {
+  const found: number[][] = [];
+  const stack: Array<[ContentNode, number[]]> = [[tree, []]];
+  while (stack.length) {
+    const [node, path] = stack.pop()!;
+    if (matches(node)) {
+      found.push(path);
+      continue;
+    }
+    const children = node.children ?? [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], [...path, i]]);
+  }
+  return found;
+}
+
+/** A copy of the tree with the node at `indexes` replaced; only its ancestors are copied (iterative). */
+export function replaceAt(root: ContentNode, indexes: readonly number[], next: ContentNode): ContentNode {
+  if (indexes.length === 0) return next;
+  const top: ContentNode = { ...root, children: [...(root.children ?? [])] };
+  let parent = top;
+  for (let d = 0; d < indexes.length - 1; d++) {
+    const child = parent.children![indexes[d]];
+    const copy = { ...child, children: [...(child.children ?? [])] };
+    parent.children![indexes[d]] = copy;
+    parent = copy;
+  }
+  parent.children![indexes[indexes.length - 1]] = next;
+  return top;
+}
