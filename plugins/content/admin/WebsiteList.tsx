@@ -37,7 +37,7 @@ function NewWebsite({ onClose }: { onClose: () => void }) {
       submitLabel="Create website"
       onClose={onClose}
     >
-      <TextInput label="Name" required {...form.getInputProps('name')} />
+      <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
       <TextInput
         label="Root path"
         description="The first path segment its pages live under, e.g. /shop"
