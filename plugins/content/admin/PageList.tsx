@@ -1,24 +1,13 @@
-import { Anchor, Badge, Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Badge, Select, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useDisclosure } from '@mantine/hooks';
-import { IconPlus } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
-import {
-  api,
-  ListPage,
-  pageInBrowser,
-  showSaved,
-  showSaveError,
-  unwrap,
-  useCan,
-} from '../../admin-ui/app/src/sdk/index.ts';
-import { editorUrl, keys, type Page, pagesOf, shortDate, type Website } from './content-api.ts';
+import { api, CreateDialog, CreateForm, unwrap, useCan } from '../../admin-ui/app/src/sdk/index.ts';
+import { editorUrl, keys, type Page, pagesOf, type Website } from './content-api.ts';
+import { changedColumn, editorColumn, linkColumn, RecordList } from './RecordList.tsx';
 import { WebsiteFrame } from './WebsiteFrame.tsx';
 
+const pageUrl = (p: Pick<Page, 'id'>) => `/admin/pages/${p.id}`;
+
 function NewPage({ site, onClose }: { site: Website; onClose: () => void }) {
-  const client = useQueryClient();
-  const navigate = useNavigate();
   const form = useForm({
     initialValues: { title: '', path: '/', locale: site.locales[0] ?? 'en' },
     validate: {
@@ -27,62 +16,48 @@ function NewPage({ site, onClose }: { site: Website; onClose: () => void }) {
     },
   });
   return (
-    <form
-      onSubmit={form.onSubmit(async (v) => {
-        try {
-          const page = unwrap(
-            await api.POST('/cms-one/pages', {
-              body: { websiteId: site.id, title: v.title.trim(), path: v.path.trim(), locale: v.locale },
-            }),
-          );
-          showSaved(`Page ${page.title} created`);
-          await client.invalidateQueries({ queryKey: keys.pages(site.id) });
-          onClose();
-          await navigate(`/admin/pages/${page.id}`);
-        } catch (err) {
-          showSaveError(err, form);
-        }
-      })}
+    <CreateForm
+      form={form}
+      create={async (v) =>
+        unwrap(
+          await api.POST('/cms-one/pages', {
+            body: { websiteId: site.id, title: v.title.trim(), path: v.path.trim(), locale: v.locale },
+          }),
+        )
+      }
+      saved={(page) => `Page ${page.title} created`}
+      invalidate={keys.pages(site.id)}
+      goTo={pageUrl}
+      submitLabel="Create page"
+      onClose={onClose}
     >
-      <Stack>
-        <TextInput label="Title" required data-autofocus {...form.getInputProps('title')} />
-        <TextInput
-          label="Path"
-          description={`Below the root path ${site.rootPath}, e.g. /about, or /blog/:slug for pages of a data class`}
-          required
-          {...form.getInputProps('path')}
-        />
-        <Select
-          label="Language"
-          data={site.locales}
-          allowDeselect={false}
-          comboboxProps={{ withinPortal: true }}
-          {...form.getInputProps('locale')}
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Create page
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      <TextInput label="Title" required data-autofocus {...form.getInputProps('title')} />
+      <TextInput
+        label="Path"
+        description={`Below the root path ${site.rootPath}, e.g. /about, or /blog/:slug for pages of a data class`}
+        required
+        {...form.getInputProps('path')}
+      />
+      <Select
+        label="Language"
+        data={site.locales}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: true }}
+        {...form.getInputProps('locale')}
+      />
+    </CreateForm>
   );
 }
 
 function Pages({ site }: { site: Website }) {
   const can = useCan();
-  const client = useQueryClient();
-  const navigate = useNavigate();
-  const canEdit = can('pages:edit');
   return (
-    <ListPage<Page>
+    <RecordList<Page>
       label="Pages"
-      queryKey={[...keys.pages(site.id), 'list']}
-      rowKey="id"
-      defaultSort={{ column: 'path', direction: 'asc' }}
+      records={{ key: keys.pages(site.id), load: () => pagesOf(site.id) }}
+      search={['title', 'path']}
+      open={pageUrl}
+      sortBy="path"
       filters={[
         { name: 'q', label: 'Title or path', type: 'text', placeholder: 'about' },
         {
@@ -101,27 +76,9 @@ function Pages({ site }: { site: Website }) {
           ],
         },
       ]}
-      empty={{ title: 'No pages match' }}
-      fetchPage={async (q) => {
-        const pages = await client.fetchQuery({
-          queryKey: keys.pages(site.id),
-          queryFn: () => pagesOf(site.id),
-          staleTime: 5_000,
-        });
-        return pageInBrowser(pages, q, { text: ['title', 'path'] });
-      }}
-      onRowClick={(p) => navigate(`/admin/pages/${p.id}`)}
+      empty="No pages match"
       columns={[
-        {
-          accessor: 'title',
-          title: 'Title',
-          sortable: true,
-          render: (p) => (
-            <Link to={`/admin/pages/${p.id}`} onClick={(e) => e.stopPropagation()}>
-              {p.title}
-            </Link>
-          ),
-        },
+        linkColumn<Page>('title', 'Title', pageUrl),
         { accessor: 'path', title: 'Path', sortable: true },
         { accessor: 'locale', title: 'Language', sortable: true },
         {
@@ -139,21 +96,12 @@ function Pages({ site }: { site: Website }) {
               </Badge>
             ),
         },
-        { accessor: 'updatedAt', title: 'Changed', sortable: true, render: (p) => shortDate(p.updatedAt) },
-        {
-          accessor: 'editor',
-          title: '',
-          render: (p) =>
-            canEdit && (
-              <Anchor
-                href={editorUrl.page(p.id)}
-                aria-label={`Open in editor: ${p.title} (${p.locale})`}
-                onClick={(e) => e.stopPropagation()}
-              >
-                Open in editor
-              </Anchor>
-            ),
-        },
+        changedColumn(),
+        editorColumn(
+          can('pages:edit'),
+          (p) => editorUrl.page(p.id),
+          (p) => `${p.title} (${p.locale})`,
+        ),
       ]}
     />
   );
@@ -162,26 +110,16 @@ function Pages({ site }: { site: Website }) {
 /** `/admin/websites/:id/pages`: a website's pages, filtered and sorted in the URL. */
 export default function PageList() {
   const can = useCan();
-  const [creating, { open, close }] = useDisclosure();
   return (
     <WebsiteFrame
       section="Pages"
-      actions={() =>
+      actions={(site) =>
         can('pages:edit') && (
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={open}>
-            New page
-          </Button>
+          <CreateDialog label="New page">{(close) => <NewPage site={site} onClose={close} />}</CreateDialog>
         )
       }
     >
-      {(site) => (
-        <>
-          <Pages site={site} />
-          <Modal opened={creating} onClose={close} title="New page">
-            <NewPage site={site} onClose={close} />
-          </Modal>
-        </>
-      )}
+      {(site) => <Pages site={site} />}
     </WebsiteFrame>
   );
 }

@@ -1,113 +1,65 @@
-import { Anchor, Button, Group, Modal, Stack, Tabs, TextInput } from '@mantine/core';
+import { Tabs, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useDisclosure } from '@mantine/hooks';
-import { IconPlus } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import {
-  api,
-  ListPage,
-  PageHeader,
-  pageInBrowser,
-  showSaved,
-  showSaveError,
-  unwrap,
-  useCan,
-} from '../../admin-ui/app/src/sdk/index.ts';
-import { editorUrl, type Kit, keys, LIST_MAX, shortDate, type Template } from './content-api.ts';
+import { useSearchParams } from 'react-router';
+import { api, CreateDialog, CreateForm, PageHeader, unwrap, useCan } from '../../admin-ui/app/src/sdk/index.ts';
+import { allKits, allTemplates, editorUrl, type Kit, keys, type Template } from './content-api.ts';
+import { changedColumn, editorColumn, linkColumn, RecordList } from './RecordList.tsx';
+
+const templateUrl = (t: Pick<Template, 'id'>) => `/admin/templates/${t.id}`;
+const kitUrl = (k: Pick<Kit, 'id'>) => `/admin/kits/${k.id}`;
 
 function NewTemplate({ onClose }: { onClose: () => void }) {
-  const client = useQueryClient();
-  const navigate = useNavigate();
   const form = useForm({
     initialValues: { name: '', path: '' },
     validate: { name: (v) => (v.trim() ? null : 'Name the template') },
   });
   return (
-    <form
-      onSubmit={form.onSubmit(async (v) => {
-        try {
-          const t = unwrap(
-            await api.POST('/cms-one/templates', { body: { name: v.name.trim(), path: v.path.trim() } }),
-          );
-          showSaved(`Template ${t.name} created`);
-          await client.invalidateQueries({ queryKey: keys.templates });
-          onClose();
-          await navigate(`/admin/templates/${t.id}`);
-        } catch (err) {
-          showSaveError(err, form);
-        }
-      })}
+    <CreateForm
+      form={form}
+      create={async (v) =>
+        unwrap(await api.POST('/cms-one/templates', { body: { name: v.name.trim(), path: v.path.trim() } }))
+      }
+      saved={(t) => `Template ${t.name} created`}
+      invalidate={keys.templates}
+      goTo={templateUrl}
+      submitLabel="Create template"
+      onClose={onClose}
     >
-      <Stack>
-        <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
-        <TextInput
-          label="Path"
-          description="Unique, starting with /, e.g. /landing/hero"
-          required
-          {...form.getInputProps('path')}
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Create template
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
+      <TextInput
+        label="Path"
+        description="Unique, starting with /, e.g. /landing/hero"
+        required
+        {...form.getInputProps('path')}
+      />
+    </CreateForm>
   );
 }
 
 function NewKit({ onClose }: { onClose: () => void }) {
-  const client = useQueryClient();
-  const navigate = useNavigate();
   const form = useForm({
     initialValues: { name: '' },
     validate: { name: (v) => (v.trim() ? null : 'Name the kit') },
   });
   return (
-    <form
-      onSubmit={form.onSubmit(async (v) => {
-        try {
-          const kit = unwrap(await api.POST('/cms-one/kits', { body: { name: v.name.trim() } }));
-          showSaved(`Kit ${kit.name} created`);
-          await client.invalidateQueries({ queryKey: keys.kits });
-          onClose();
-          await navigate(`/admin/kits/${kit.id}`);
-        } catch (err) {
-          showSaveError(err, form);
-        }
-      })}
+    <CreateForm
+      form={form}
+      create={async (v) => unwrap(await api.POST('/cms-one/kits', { body: { name: v.name.trim() } }))}
+      saved={(kit) => `Kit ${kit.name} created`}
+      invalidate={keys.kits}
+      goTo={kitUrl}
+      submitLabel="Create kit"
+      onClose={onClose}
     >
-      <Stack>
-        <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Create kit
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
+    </CreateForm>
   );
 }
-
-const fetchTemplates = async () =>
-  unwrap(await api.GET('/cms-one/templates', { params: { query: { limit: LIST_MAX, offset: 0 } } }));
-const fetchKits = async () =>
-  unwrap(await api.GET('/cms-one/kits', { params: { query: { limit: LIST_MAX, offset: 0 } } }));
 
 /** `/admin/templates` (and `?tab=kits`): whole-page templates and the kits that group them. */
 export default function TemplateList() {
   const can = useCan();
-  const client = useQueryClient();
-  const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const [creating, { open, close }] = useDisclosure();
   const tab = params.get('tab') === 'kits' ? 'kits' : 'templates';
   const canEdit = can('templates:edit');
   return (
@@ -117,9 +69,9 @@ export default function TemplateList() {
         description="Whole-page templates editors start a page from, and kits: named sets of templates."
         actions={
           canEdit && (
-            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={open}>
-              {tab === 'kits' ? 'New kit' : 'New template'}
-            </Button>
+            <CreateDialog label={tab === 'kits' ? 'New kit' : 'New template'}>
+              {(close) => (tab === 'kits' ? <NewKit onClose={close} /> : <NewTemplate onClose={close} />)}
+            </CreateDialog>
           )
         }
       />
@@ -129,102 +81,47 @@ export default function TemplateList() {
           <Tabs.Tab value="kits">Kits</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="templates">
-          <ListPage<Template>
+          <RecordList<Template>
             label="Page templates"
-            queryKey={[...keys.templates, 'list']}
-            rowKey="id"
-            defaultSort={{ column: 'name', direction: 'asc' }}
+            records={{ key: keys.templates, load: allTemplates }}
+            search={['name', 'path']}
+            open={templateUrl}
             filters={[{ name: 'q', label: 'Name or path', type: 'text' }]}
-            empty={{ title: 'No templates match' }}
-            fetchPage={async (q) =>
-              pageInBrowser(
-                await client.fetchQuery({ queryKey: keys.templates, queryFn: fetchTemplates, staleTime: 5_000 }),
-                q,
-                { text: ['name', 'path'] },
-              )
-            }
-            onRowClick={(t) => navigate(`/admin/templates/${t.id}`)}
+            empty="No templates match"
             columns={[
-              {
-                accessor: 'name',
-                title: 'Name',
-                sortable: true,
-                render: (t) => (
-                  <Link to={`/admin/templates/${t.id}`} onClick={(e) => e.stopPropagation()}>
-                    {t.name}
-                  </Link>
-                ),
-              },
+              linkColumn<Template>('name', 'Name', templateUrl),
               { accessor: 'path', title: 'Path', sortable: true },
-              { accessor: 'updatedAt', title: 'Changed', sortable: true, render: (t) => shortDate(t.updatedAt) },
-              {
-                accessor: 'editor',
-                title: '',
-                render: (t) =>
-                  canEdit && (
-                    <Anchor
-                      href={editorUrl.template(t.id)}
-                      aria-label={`Open in editor: ${t.name}`}
-                      onClick={(e) => e.stopPropagation()}
-                    >
-                      Open in editor
-                    </Anchor>
-                  ),
-              },
+              changedColumn(),
+              editorColumn(
+                canEdit,
+                (t) => editorUrl.template(t.id),
+                (t) => t.name,
+              ),
             ]}
           />
         </Tabs.Panel>
         <Tabs.Panel value="kits">
-          <ListPage<Kit & { count: number }>
+          <RecordList<Kit, Kit & { count: number }>
             label="Kits"
-            queryKey={[...keys.kits, 'list']}
-            rowKey="id"
-            defaultSort={{ column: 'name', direction: 'asc' }}
+            records={{ key: keys.kits, load: allKits }}
+            rows={(kits) => kits.map((k) => ({ ...k, count: k.templateIds.length }))}
+            search={['name']}
+            open={kitUrl}
             filters={[{ name: 'q', label: 'Name', type: 'text' }]}
-            empty={{ title: 'No kits match' }}
-            fetchPage={async (q) => {
-              const kits = await client.fetchQuery({ queryKey: keys.kits, queryFn: fetchKits, staleTime: 5_000 });
-              return pageInBrowser(
-                kits.map((k) => ({ ...k, count: k.templateIds.length })),
-                q,
-                { text: ['name'] },
-              );
-            }}
-            onRowClick={(k) => navigate(`/admin/kits/${k.id}`)}
+            empty="No kits match"
             columns={[
-              {
-                accessor: 'name',
-                title: 'Name',
-                sortable: true,
-                render: (k) => (
-                  <Link to={`/admin/kits/${k.id}`} onClick={(e) => e.stopPropagation()}>
-                    {k.name}
-                  </Link>
-                ),
-              },
+              linkColumn<Kit>('name', 'Name', kitUrl),
               { accessor: 'count', title: 'Templates', sortable: true },
-              { accessor: 'updatedAt', title: 'Changed', sortable: true, render: (k) => shortDate(k.updatedAt) },
-              {
-                accessor: 'editor',
-                title: '',
-                render: (k) =>
-                  canEdit && (
-                    <Anchor
-                      href={editorUrl.kit(k.id)}
-                      aria-label={`Open in editor: ${k.name}`}
-                      onClick={(e) => e.stopPropagation()}
-                    >
-                      Open in editor
-                    </Anchor>
-                  ),
-              },
+              changedColumn(),
+              editorColumn(
+                canEdit,
+                (k) => editorUrl.kit(k.id),
+                (k) => k.name,
+              ),
             ]}
           />
         </Tabs.Panel>
       </Tabs>
-      <Modal opened={creating} onClose={close} title={tab === 'kits' ? 'New kit' : 'New template'}>
-        {tab === 'kits' ? <NewKit onClose={close} /> : <NewTemplate onClose={close} />}
-      </Modal>
     </>
   );
 }

@@ -1,68 +1,51 @@
-import { Badge, Button, Group, Modal, Stack, TagsInput, TextInput } from '@mantine/core';
+import { Badge, Group, TagsInput, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useDisclosure } from '@mantine/hooks';
-import { useQueryClient } from '@tanstack/react-query';
-import { IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import {
   api,
+  CreateDialog,
+  CreateForm,
   ListPage,
   PageHeader,
   pageInBrowser,
-  showSaved,
-  showSaveError,
   unwrap,
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
+import { allWebsites, keys, type Website } from './content-api.ts';
+import { linkColumn } from './RecordList.tsx';
 
-import { keys, type Website } from './content-api.ts';
-
-const KEY = keys.websites;
+const websiteUrl = (w: Pick<Website, 'id'>) => `/admin/websites/${w.id}`;
 
 function NewWebsite({ onClose }: { onClose: () => void }) {
-  const client = useQueryClient();
-  const navigate = useNavigate();
   const form = useForm({
     initialValues: { name: '', rootPath: '/', locales: ['en'] },
     validate: { name: (v) => (v.trim() ? null : 'Name the website') },
   });
   return (
-    <form
-      onSubmit={form.onSubmit(async (v) => {
-        try {
-          const site = unwrap(
-            await api.POST('/cms-one/websites', {
-              body: { name: v.name.trim(), rootPath: v.rootPath.trim(), locales: v.locales },
-            }),
-          );
-          showSaved(`Website ${site.name} created`);
-          await client.invalidateQueries({ queryKey: KEY });
-          onClose();
-          await navigate(`/admin/websites/${site.id}`);
-        } catch (err) {
-          showSaveError(err, form);
-        }
-      })}
+    <CreateForm
+      form={form}
+      create={async (v) =>
+        unwrap(
+          await api.POST('/cms-one/websites', {
+            body: { name: v.name.trim(), rootPath: v.rootPath.trim(), locales: v.locales },
+          }),
+        )
+      }
+      saved={(site) => `Website ${site.name} created`}
+      invalidate={keys.websites}
+      goTo={websiteUrl}
+      submitLabel="Create website"
+      onClose={onClose}
     >
-      <Stack>
-        <TextInput label="Name" required {...form.getInputProps('name')} />
-        <TextInput
-          label="Root path"
-          description="The first path segment its pages live under, e.g. /shop"
-          required
-          {...form.getInputProps('rootPath')}
-        />
-        <TagsInput label="Languages" description="Locale codes, e.g. en, de-CH" {...form.getInputProps('locales')} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Create website
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
+      <TextInput
+        label="Root path"
+        description="The first path segment its pages live under, e.g. /shop"
+        required
+        {...form.getInputProps('rootPath')}
+      />
+      <TagsInput label="Languages" description="Locale codes, e.g. en, de-CH" {...form.getInputProps('locales')} />
+    </CreateForm>
   );
 }
 
@@ -70,7 +53,6 @@ function NewWebsite({ onClose }: { onClose: () => void }) {
 export default function WebsiteList() {
   const can = useCan();
   const navigate = useNavigate();
-  const [creating, { open, close }] = useDisclosure();
   return (
     <>
       <PageHeader
@@ -78,37 +60,26 @@ export default function WebsiteList() {
         description="Each website has a root path (its pages' first segment), languages and domains."
         actions={
           can('websites:edit') && (
-            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={open}>
-              New website
-            </Button>
+            <CreateDialog label="New website">{(close) => <NewWebsite onClose={close} />}</CreateDialog>
           )
         }
       />
+      {/* Not a `RecordList`: each visit asks for the websites, none are kept for a few seconds. */}
       <ListPage<Website & { domainList: string }>
         label="Websites"
-        queryKey={KEY}
+        queryKey={keys.websites}
         rowKey="id"
         pageSize={100}
         empty={{ title: 'No websites match' }}
         defaultSort={{ column: 'name', direction: 'asc' }}
         filters={[{ name: 'q', label: 'Name, root path or domain', type: 'text' }]}
         fetchPage={async (q) => {
-          const sites = unwrap(await api.GET('/cms-one/websites'));
-          const rows = sites.map((w) => ({ ...w, domainList: w.domains.join(', ') }));
+          const rows = (await allWebsites()).map((w) => ({ ...w, domainList: w.domains.join(', ') }));
           return pageInBrowser(rows, q, { text: ['name', 'rootPath', 'domainList'] });
         }}
-        onRowClick={(w) => navigate(`/admin/websites/${w.id}`)}
+        onRowClick={(w) => navigate(websiteUrl(w))}
         columns={[
-          {
-            accessor: 'name',
-            title: 'Name',
-            sortable: true,
-            render: (w) => (
-              <Link to={`/admin/websites/${w.id}`} onClick={(e) => e.stopPropagation()}>
-                {w.name}
-              </Link>
-            ),
-          },
+          linkColumn<Website>('name', 'Name', websiteUrl),
           { accessor: 'rootPath', title: 'Root path', sortable: true },
           {
             accessor: 'locales',
@@ -139,9 +110,6 @@ export default function WebsiteList() {
           },
         ]}
       />
-      <Modal opened={creating} onClose={close} title="New website">
-        <NewWebsite onClose={close} />
-      </Modal>
     </>
   );
 }

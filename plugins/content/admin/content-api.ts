@@ -37,11 +37,12 @@ export const keys = {
 };
 
 /** Every website (`GET /cms-one/websites`). */
+export async function allWebsites(): Promise<Website[]> {
+  return unwrap(await api.GET('/cms-one/websites'));
+}
+
 export function useWebsites() {
-  return useQuery({
-    queryKey: keys.websites,
-    queryFn: async () => unwrap(await api.GET('/cms-one/websites')),
-  });
+  return useQuery({ queryKey: keys.websites, queryFn: allWebsites });
 }
 
 /** One website (`GET /cms-one/websites/:id`). */
@@ -70,30 +71,43 @@ export function useMenu(websiteId: string) {
   });
 }
 
+/** A website's layout templates (`GET /cms-one/websites/:id/templates`). */
+export async function layoutsOf(websiteId: string): Promise<Layout[]> {
+  return unwrap(await api.GET('/cms-one/websites/{websiteId}/templates', { params: { path: { websiteId } } }));
+}
+
 /** The global theme catalog (`null`) or a website's own catalog. */
+export async function themesOf(websiteId: string | null): Promise<Theme[]> {
+  return websiteId
+    ? unwrap(await api.GET('/cms-one/websites/{id}/themes', { params: { path: { id: websiteId } } }))
+    : unwrap(await api.GET('/cms-one/themes'));
+}
+
 export function useThemes(websiteId: string | null) {
-  return useQuery({
-    queryKey: keys.themes(websiteId),
-    queryFn: async () =>
-      websiteId
-        ? unwrap(await api.GET('/cms-one/websites/{id}/themes', { params: { path: { id: websiteId } } }))
-        : unwrap(await api.GET('/cms-one/themes')),
-  });
+  return useQuery({ queryKey: keys.themes(websiteId), queryFn: () => themesOf(websiteId) });
+}
+
+/** Every snippet, up to `LIST_MAX`. */
+export async function allSnippets(): Promise<Snippet[]> {
+  return unwrap(await api.GET('/cms-one/snippets', { params: { query: { limit: LIST_MAX, offset: 0 } } }));
+}
+
+/** Every page template, up to `LIST_MAX`. */
+export async function allTemplates(): Promise<Template[]> {
+  return unwrap(await api.GET('/cms-one/templates', { params: { query: { limit: LIST_MAX, offset: 0 } } }));
 }
 
 export function useTemplates() {
-  return useQuery({
-    queryKey: keys.templates,
-    queryFn: async () =>
-      unwrap(await api.GET('/cms-one/templates', { params: { query: { limit: LIST_MAX, offset: 0 } } })),
-  });
+  return useQuery({ queryKey: keys.templates, queryFn: allTemplates });
+}
+
+/** Every kit, up to `LIST_MAX`. */
+export async function allKits(): Promise<Kit[]> {
+  return unwrap(await api.GET('/cms-one/kits', { params: { query: { limit: LIST_MAX, offset: 0 } } }));
 }
 
 export function useKits() {
-  return useQuery({
-    queryKey: keys.kits,
-    queryFn: async () => unwrap(await api.GET('/cms-one/kits', { params: { query: { limit: LIST_MAX, offset: 0 } } })),
-  });
+  return useQuery({ queryKey: keys.kits, queryFn: allKits });
 }
 
 /** Where a published page is read: `/<root path><page path>` for the first language, else the public API by language. */

@@ -1,7 +1,20 @@
 import { IconBrush, IconPuzzle, IconSettings, IconTemplate, IconWorld } from '@tabler/icons-react';
-import { defineAdminScreens } from '../../admin-ui/app/src/sdk/index.ts';
+import { type AdminMenuEntry, type AdminScreen, defineAdminScreens } from '../../admin-ui/app/src/sdk/index.ts';
 
-const read = 'objects:read';
+/**
+ * A content screen (`content.<id>`) every reader of objects may open; with `menu`, listed under
+ * Content by its label.
+ */
+function screen(
+  id: string,
+  path: string,
+  label: string,
+  load: AdminScreen['load'],
+  menu?: Pick<AdminMenuEntry, 'order' | 'icon'>,
+): AdminScreen {
+  const entry = { id: `content.${id}`, path, label, permission: 'objects:read', load };
+  return menu ? { ...entry, menu: { label, group: 'Content', ...menu } } : entry;
+}
 
 /**
  * The content plugin's screens: websites (settings, pages, menu, layouts, themes), pages (details,
@@ -9,116 +22,24 @@ const read = 'objects:read';
  * settings. The visual editor itself is served outside the dashboard (`/cms-one/editor/...`).
  */
 export default defineAdminScreens('content', [
-  {
-    id: 'content.websites',
-    path: 'websites',
-    label: 'Websites',
-    permission: read,
-    menu: { label: 'Websites', group: 'Content', order: 10, icon: IconWorld },
-    load: () => import('./WebsiteList.tsx'),
-  },
-  {
-    id: 'content.website',
-    path: 'websites/:id',
-    label: 'Website',
-    permission: read,
-    load: () => import('./WebsiteSettings.tsx'),
-  },
-  {
-    id: 'content.website-pages',
-    path: 'websites/:id/pages',
-    label: 'Pages',
-    permission: read,
-    load: () => import('./PageList.tsx'),
-  },
-  {
-    id: 'content.website-menu',
-    path: 'websites/:id/menu',
-    label: 'Menu',
-    permission: read,
-    load: () => import('./MenuEditor.tsx'),
-  },
-  {
-    id: 'content.website-layouts',
-    path: 'websites/:id/layouts',
-    label: 'Layouts',
-    permission: read,
-    load: () => import('./LayoutList.tsx'),
-  },
-  {
-    id: 'content.website-layout',
-    path: 'websites/:id/layouts/:layout',
-    label: 'Layout',
-    permission: read,
-    load: () => import('./LayoutEdit.tsx'),
-  },
-  {
-    id: 'content.website-themes',
-    path: 'websites/:id/themes',
-    label: 'Website themes',
-    permission: read,
-    load: () => import('./ThemeList.tsx'),
-  },
-  {
-    id: 'content.website-theme',
-    path: 'websites/:id/themes/:theme',
-    label: 'Website theme',
-    permission: read,
-    load: () => import('./ThemeEdit.tsx'),
-  },
-  { id: 'content.page', path: 'pages/:id', label: 'Page', permission: read, load: () => import('./PageEdit.tsx') },
-  {
-    id: 'content.snippets',
-    path: 'snippets',
-    label: 'Snippets',
-    permission: read,
-    menu: { label: 'Snippets', group: 'Content', order: 20, icon: IconPuzzle },
-    load: () => import('./SnippetList.tsx'),
-  },
-  {
-    id: 'content.snippet',
-    path: 'snippets/:id',
-    label: 'Snippet',
-    permission: read,
-    load: () => import('./SnippetEdit.tsx'),
-  },
-  {
-    id: 'content.templates',
-    path: 'templates',
-    label: 'Templates',
-    permission: read,
-    menu: { label: 'Templates', group: 'Content', order: 30, icon: IconTemplate },
-    load: () => import('./TemplateList.tsx'),
-  },
-  {
-    id: 'content.template',
-    path: 'templates/:id',
-    label: 'Template',
-    permission: read,
-    load: () => import('./TemplateEdit.tsx'),
-  },
-  { id: 'content.kit', path: 'kits/:id', label: 'Kit', permission: read, load: () => import('./KitEdit.tsx') },
-  {
-    id: 'content.themes',
-    path: 'themes',
-    label: 'Themes',
-    permission: read,
-    menu: { label: 'Themes', group: 'Content', order: 40, icon: IconBrush },
-    load: () => import('./ThemeList.tsx'),
-  },
-  {
-    id: 'content.theme',
-    path: 'themes/:theme',
-    label: 'Theme',
-    permission: read,
-    load: () => import('./ThemeEdit.tsx'),
-  },
-  {
-    id: 'content.settings',
-    path: 'content-settings',
-    label: 'Editor settings',
-    permission: read,
-    menu: { label: 'Editor settings', group: 'Content', order: 50, icon: IconSettings },
-    load: () => import('./EditorSettings.tsx'),
-  },
+  screen('websites', 'websites', 'Websites', () => import('./WebsiteList.tsx'), { order: 10, icon: IconWorld }),
+  screen('website', 'websites/:id', 'Website', () => import('./WebsiteSettings.tsx')),
+  screen('website-pages', 'websites/:id/pages', 'Pages', () => import('./PageList.tsx')),
+  screen('website-menu', 'websites/:id/menu', 'Menu', () => import('./MenuEditor.tsx')),
+  screen('website-layouts', 'websites/:id/layouts', 'Layouts', () => import('./LayoutList.tsx')),
+  screen('website-layout', 'websites/:id/layouts/:layout', 'Layout', () => import('./LayoutEdit.tsx')),
+  screen('website-themes', 'websites/:id/themes', 'Website themes', () => import('./ThemeList.tsx')),
+  screen('website-theme', 'websites/:id/themes/:theme', 'Website theme', () => import('./ThemeEdit.tsx')),
+  screen('page', 'pages/:id', 'Page', () => import('./PageEdit.tsx')),
+  screen('snippets', 'snippets', 'Snippets', () => import('./SnippetList.tsx'), { order: 20, icon: IconPuzzle }),
+  screen('snippet', 'snippets/:id', 'Snippet', () => import('./SnippetEdit.tsx')),
+  screen('templates', 'templates', 'Templates', () => import('./TemplateList.tsx'), { order: 30, icon: IconTemplate }),
+  screen('template', 'templates/:id', 'Template', () => import('./TemplateEdit.tsx')),
+  screen('kit', 'kits/:id', 'Kit', () => import('./KitEdit.tsx')),
+  screen('themes', 'themes', 'Themes', () => import('./ThemeList.tsx'), { order: 40, icon: IconBrush }),
+  screen('theme', 'themes/:theme', 'Theme', () => import('./ThemeEdit.tsx')),
+  screen('settings', 'content-settings', 'Editor settings', () => import('./EditorSettings.tsx'), {
+    order: 50,
+    icon: IconSettings,
+  }),
 ]);

@@ -172,6 +172,10 @@ describe('admin-ui in the browser: the administrator screens', function () {
     await page.goto('/admin/websites');
     await page.getByRole('button', { name: 'New website' }).click();
     const dialog = page.getByRole('dialog');
+    // Like every create dialog, it starts in its first field (not on its Close button).
+    await page.waitForFunction('document.activeElement?.closest(\'[role="dialog"]\')');
+    const nameId = await dialog.getByLabel(/^Name/).getAttribute('id');
+    expect(await page.evaluate('document.activeElement.id')).to.equal(nameId);
     const root = `site${Date.now()}`;
     await dialog.getByLabel(/^Name/).fill('Shop');
     await dialog.getByLabel(/^Root path/).fill(`/${root}`);
