@@ -49,6 +49,8 @@ export interface BrowserProduct {
    * uncaught exceptions are collected in `errors`.
    */
   page(width?: keyof typeof WIDTHS): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
+  /** Closes every context `page()` opened so far (after each test under mocha, see below). */
+  closePages(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -91,6 +93,9 @@ export async function startBrowserProduct(opts: TestKernelOptions = {}): Promise
       page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
       return { page, context, errors };
     },
+    async closePages() {
+      for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+    },
     async close() {
       for (const c of contexts) await c.close().catch(() => undefined);
       await browser.close().catch(() => undefined);
@@ -111,8 +116,14 @@ export function sharedBrowserProduct(): Promise<BrowserProduct> {
   return shared;
 }
 
-// Under mocha (loaded by a spec file, so at the root of the run): close the shared product after
-// the run's last test. Benchmarks and scripts have no `after` and close their own product.
+// Under mocha (loaded by a spec file, so at the root of the run): each test's pages are closed after
+// it, so the dashboards and editors of earlier tests (polling their APIs, autosave timers) do not run
+// beside the later ones; the shared product goes after the run's last test. Benchmarks and scripts
+// have no `after` and close their own product.
+if (typeof afterEach === 'function')
+  afterEach(async () => {
+    await (await shared?.catch(() => undefined))?.closePages();
+  });
 if (typeof after === 'function')
   after(async () => {
     const product = shared;
