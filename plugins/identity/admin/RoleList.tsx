@@ -23,7 +23,7 @@ function NewRole({ onClose }: { onClose: () => void }) {
       submitLabel="Create role"
       onClose={onClose}
     >
-      <TextInput label="Name" required {...form.getInputProps('name')} />
+      <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
       <TextInput label="Description" {...form.getInputProps('description')} />
     </CreateForm>
   );

@@ -31,7 +31,7 @@ function NewUser({ onClose }: { onClose: () => void }) {
       submitLabel="Create user"
       onClose={onClose}
     >
-      <TextInput label="E-mail" type="email" required {...form.getInputProps('email')} />
+      <TextInput label="E-mail" type="email" required data-autofocus {...form.getInputProps('email')} />
       <TextInput label="Display name" {...form.getInputProps('displayName')} />
       <PasswordInput
         label="Password"
