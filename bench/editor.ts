@@ -113,8 +113,11 @@ try {
       .locator(`[data-cms-node="${lastKey}"]`)
       .waitFor({ state: 'attached' });
     driverOpens.push(performance.now() - started);
-    await page.waitForFunction('typeof window.cmsBenchCanvasAt === "number"');
-    opens.push(await page.evaluate('window.cmsBenchCanvasAt'));
+    // A function, not a string: the editor's CSP refuses string evaluation on later polls.
+    const canvasAt = await page.waitForFunction(
+      () => (globalThis as unknown as { cmsBenchCanvasAt?: number }).cmsBenchCanvasAt,
+    );
+    opens.push((await canvasAt.jsonValue()) as number);
     await page.locator(`li[data-node-key="${lastKey}"]`).waitFor({ state: 'attached' });
     outlines.push(performance.now() - started);
     await context.close();
