@@ -50,6 +50,7 @@ export function createMailServices(deps: MailDeps) {
     providers,
     websites: deps.websiteUploadRules ?? [],
     outboundFetch: deps.outboundFetch,
+    outboundGuard: deps.outboundGuard,
   });
   const templates = new MailTemplateService({
     db,

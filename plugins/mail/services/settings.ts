@@ -9,6 +9,7 @@ import {
   type SecretBox,
   badRequest,
   notFound,
+  type OutboundGuard,
   type ServiceMap,
 } from '../../../kernel/index.ts';
 import type { MailSettingsRow, MailSettingsStore } from '../store/settings-store.ts';
@@ -100,6 +101,8 @@ export class MailSettingsService {
       websites: ServiceMap['websiteUploadRules'];
       /** The gateway's outbound address policy, asked for an SMTP host when it is saved. */
       outboundFetch: ServiceMap['outboundFetch'] | undefined;
+      /** The kernel's guard: under the sandbox profile it refuses every host, which a save does not reach. */
+      outboundGuard: Pick<OutboundGuard, 'refusal'>;
     },
   ) {}
 
@@ -155,7 +158,8 @@ export class MailSettingsService {
     const scope = this.scopeOf(websiteId);
     // Before the transaction: the check resolves the host name (no lock held while it does).
     const host = body.provider === 'smtp' ? body.smtp?.host?.trim() : undefined;
-    if (host && HOST.test(host)) {
+    // The address is the question here; the sandbox profile refuses the sending itself, not the save.
+    if (host && HOST.test(host) && this.deps.outboundGuard.refusal(host) === undefined) {
       const refused = await smtpHostRefusal(this.deps.outboundFetch, host);
       if (refused !== undefined)
         throw badRequest(`smtp.host is refused by the outbound policy: ${refused}`, 'smtp.host');
