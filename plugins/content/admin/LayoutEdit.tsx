@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Paper, Select, Stack, Switch, TagsInput, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Select, Stack, Switch, TagsInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
@@ -12,7 +12,7 @@ import {
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { editorUrl, keys, type Layout, useWebsite, type Website } from './content-api.ts';
-import { TreeDocumentForm } from './TreeDocumentForm.tsx';
+import { NameField, TreeDocumentForm } from './TreeDocumentForm.tsx';
 
 const EVERY = '*';
 
@@ -65,15 +65,7 @@ function LayoutForm({ layout, site, canEdit }: { layout: Layout; site: Website; 
       fields={({ values, set, errors, readOnly }) => (
         <>
           <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
-            <TextInput
-              label="Name"
-              required
-              readOnly={readOnly}
-              value={values.name}
-              error={errors.name}
-              onChange={(e) => set('name', e.currentTarget.value)}
-              miw={220}
-            />
+            <NameField values={values} set={set} errors={errors} readOnly={readOnly} />
             <Select
               label="Language"
               data={[{ value: EVERY, label: 'Every language' }, ...site.locales.map((l) => ({ value: l, label: l }))]}

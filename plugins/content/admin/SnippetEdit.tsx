@@ -11,7 +11,6 @@ import {
   Switch,
   Table,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -29,7 +28,7 @@ import {
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { editorUrl, keys, shortDate, type Snippet, useWebsites } from './content-api.ts';
 import { treeText } from './tree-input.tsx';
-import { TreeDocumentForm } from './TreeDocumentForm.tsx';
+import { NameField, TreeDocumentForm } from './TreeDocumentForm.tsx';
 
 function SnippetForm({ snippet, canEdit }: { snippet: Snippet; canEdit: boolean }) {
   const client = useQueryClient();
@@ -60,15 +59,7 @@ function SnippetForm({ snippet, canEdit }: { snippet: Snippet; canEdit: boolean 
       onSaved={() => client.invalidateQueries({ queryKey: keys.snippets, exact: true })}
       fields={({ values, set, errors, readOnly }) => (
         <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
-          <TextInput
-            label="Name"
-            required
-            readOnly={readOnly}
-            value={values.name}
-            error={errors.name}
-            onChange={(e) => set('name', e.currentTarget.value)}
-            miw={220}
-          />
+          <NameField values={values} set={set} errors={errors} readOnly={readOnly} />
           <Select
             label="Website"
             description="Empty: shared by every website"

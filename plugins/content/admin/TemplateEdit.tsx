@@ -13,7 +13,7 @@ import {
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { editorUrl, keys, shortDate, type Template, useKits } from './content-api.ts';
 import { treeText } from './tree-input.tsx';
-import { TreeDocumentForm } from './TreeDocumentForm.tsx';
+import { NameField, TreeDocumentForm } from './TreeDocumentForm.tsx';
 
 function TemplateForm({ template, canEdit }: { template: Template; canEdit: boolean }) {
   const client = useQueryClient();
@@ -35,15 +35,7 @@ function TemplateForm({ template, canEdit }: { template: Template; canEdit: bool
       onSaved={() => client.invalidateQueries({ queryKey: keys.templates, exact: true })}
       fields={({ values, set, errors, readOnly }) => (
         <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
-          <TextInput
-            label="Name"
-            required
-            readOnly={readOnly}
-            value={values.name}
-            error={errors.name}
-            onChange={(e) => set('name', e.currentTarget.value)}
-            miw={220}
-          />
+          <NameField values={values} set={set} errors={errors} readOnly={readOnly} />
           <TextInput
             label="Path"
             description="Unique among the templates, starting with /"

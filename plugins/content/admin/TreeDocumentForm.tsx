@@ -1,4 +1,4 @@
-import { Button, Group, Stack } from '@mantine/core';
+import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { ApiError, showSaved, showSaveError } from '../../admin-ui/app/src/sdk/index.ts';
 import { type Answer, ConflictNotice, useStoredVersion } from './edit-conflict.tsx';
@@ -20,6 +20,26 @@ export interface DocumentFields<V extends DocumentValues> {
   set: <K extends keyof V>(field: K, value: V[K]) => void;
   errors: Partial<Record<keyof V, string>>;
   readOnly: boolean;
+}
+
+/** The record's name, the first field of every such screen. */
+export function NameField<V extends DocumentValues & { name: string }>({
+  values,
+  set,
+  errors,
+  readOnly,
+}: DocumentFields<V>) {
+  return (
+    <TextInput
+      label="Name"
+      required
+      readOnly={readOnly}
+      value={values.name}
+      error={errors.name}
+      onChange={(e) => set('name', e.currentTarget.value as V['name'])}
+      miw={220}
+    />
+  );
 }
 
 /**
