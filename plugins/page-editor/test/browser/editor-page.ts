@@ -36,6 +36,22 @@ export async function dragTo(page: Page, source: Locator, target: Locator, where
   await page.mouse.up();
 }
 
+/**
+ * A keyboard pick-up (Space on a handle) finished: the handle is pressed and two frames have passed.
+ * dnd-kit measures the rows in the frames after the pick-up; an arrow key before that finds no row
+ * beside the picked one (seen as "Home is over Home." on a loaded machine).
+ */
+export async function pickedUpByKeyboard(page: Page) {
+  await page.locator('.cms-drag-handle[aria-pressed="true"]').waitFor();
+  await page.evaluate(
+    () =>
+      new Promise((done) => {
+        const frame = (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame;
+        frame(() => frame(() => done(undefined)));
+      }),
+  );
+}
+
 /** The canvas frame's document. */
 export const canvas = (page: Page) => page.frameLocator('iframe.cms-canvas-frame');
 

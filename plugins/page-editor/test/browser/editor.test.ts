@@ -6,7 +6,7 @@ import {
   sharedBrowserProduct,
 } from '../../../../test/helpers/browser.ts';
 import { eventually, type TestUser } from '../../../../test/helpers/kernel.ts';
-import { CHROME_ONLY, canvas, dragTo, openEditor, status, uploadImage } from './editor-page.ts';
+import { CHROME_ONLY, canvas, dragTo, openEditor, pickedUpByKeyboard, status, uploadImage } from './editor-page.ts';
 
 describe('page editor in the browser: blocks, canvas, saving, history, publishing', function () {
   this.timeout(180_000);
@@ -238,7 +238,7 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
     await handle.focus();
     // Each key once the sensor shows it took the previous one (pressed, then over the next row).
     await tab.keyboard.press('Space');
-    await tab.locator('.cms-drag-handle[aria-pressed="true"]').waitFor();
+    await pickedUpByKeyboard(tab);
     await tab.keyboard.press('ArrowDown');
     await tab.getByText('p: First is over p: Second.').waitFor({ state: 'attached' });
     await tab.keyboard.press('Space');

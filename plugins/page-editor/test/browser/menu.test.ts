@@ -6,7 +6,7 @@ import {
   sharedBrowserProduct,
   signInAs,
 } from '../../../../test/helpers/browser.ts';
-import { canvas, dragTo } from './editor-page.ts';
+import { canvas, dragTo, pickedUpByKeyboard } from './editor-page.ts';
 import type { TestUser } from '../../../../test/helpers/kernel.ts';
 
 /** The canvas shows the user's own content: axe checks the editor's chrome around it. */
@@ -96,10 +96,18 @@ describe('page editor in the browser: the menu block and the menu panel', functi
       .waitFor();
     expect(await links()).to.deep.equal(['About <us>', 'Home']);
 
-    // With the keyboard alone: Home goes back up (space, arrow, space on its handle).
+    // With the keyboard alone: Home goes back up (space, arrow, space on its handle). A keyboard user
+    // starts from a list at rest: the pointer away from it, the rows' move transitions finished
+    // (dnd-kit measures the rows when the keyboard drag starts).
+    await tab.mouse.move(0, 0);
+    await tab.waitForLoadState('networkidle'); // the menu's refetch after the move is in
+    await tab.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { getAnimations(): unknown[] } }).document.getAnimations().length === 0,
+    );
     await tab.getByRole('button', { name: 'Move menu entry Home' }).focus();
     await tab.keyboard.press('Space');
-    await tab.locator('.cms-drag-handle[aria-pressed="true"]').waitFor();
+    await pickedUpByKeyboard(tab);
     await tab.keyboard.press('ArrowUp');
     await tab.getByText('Home is over About <us>.').waitFor({ state: 'attached' });
     await tab.keyboard.press('Space');
