@@ -129,6 +129,26 @@ export const KernelConfigSchema = Type.Object({
     default: 168,
     description: 'session lifetime in hours',
   }),
+  JOBS_POLL_MS: Type.Integer({
+    minimum: 50,
+    maximum: 60_000,
+    default: 2_000,
+    description:
+      'how often an idle job queue looks for due work without a notice (a retry or a scheduled job coming due); a stored job wakes its queue at once',
+  }),
+  JOBS_SUPERVISE_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 60,
+    description:
+      'how often one process takes back the jobs of a process that died (after their timeout) and archives finished ones',
+  }),
+  JOBS_STOP_GRACE_MS: Type.Integer({
+    minimum: 0,
+    maximum: 120_000,
+    default: 10_000,
+    description: 'on shutdown, how long running jobs may finish before they are handed back to another process',
+  }),
   AUDIT_RETENTION_DAYS: Type.Integer({
     minimum: 0,
     maximum: 36500,

@@ -40,6 +40,22 @@ export async function prepareApplicationRole(owner: Db, appRole: string, auditRe
       }
       if (tableowner !== appRole) await trx.raw(`ALTER TABLE ${ident(tablename)} OWNER TO ${app}`);
     }
+    // The job engine's schema (pg-boss): its queues are tables created at run time, so the role owns it.
+    if ((await trx.raw(`SELECT to_regnamespace('pgboss') IS NOT NULL AS present`)).rows[0].present) {
+      await trx.raw(`ALTER SCHEMA pgboss OWNER TO ${app}`);
+      const jobTables: Array<{ tablename: string; tableowner: string }> = (
+        await trx.raw(`SELECT tablename, tableowner FROM pg_tables WHERE schemaname = 'pgboss'`)
+      ).rows;
+      for (const { tablename, tableowner } of jobTables)
+        if (tableowner !== appRole) await trx.raw(`ALTER TABLE pgboss.${ident(tablename)} OWNER TO ${app}`);
+      await trx.raw(`ALTER TYPE pgboss.job_state OWNER TO ${app}`);
+      const functions: Array<{ signature: string }> = (
+        await trx.raw(
+          `SELECT p.oid::regprocedure::text AS signature FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'pgboss'`,
+        )
+      ).rows;
+      for (const { signature } of functions) await trx.raw(`ALTER FUNCTION ${signature} OWNER TO ${app}`);
+    }
     for (const table of APPEND_ONLY) {
       await trx.raw(`REVOKE ALL ON ${ident(table)} FROM ${app}`);
       await trx.raw(`GRANT SELECT, INSERT ON ${ident(table)} TO ${app}`);

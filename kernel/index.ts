@@ -93,3 +93,16 @@ export type { MailMessage, MailOutbox, MailPort, MailSendOptions } from './mail.
 export type { Metrics } from './metrics.ts';
 export type { Scheduler } from './scheduler.ts';
 export type { SecretBox } from './secret-box.ts';
+
+// Durable work: queues and schedules on PostgreSQL (kernel/jobs.ts).
+export {
+  JobFailure,
+  type EnqueueOptions,
+  type JobProgress,
+  type JobRun,
+  type Jobs,
+  type QueueDefinition,
+  type QueueDepth,
+  type ScheduleDefinition,
+} from './jobs.ts';
+export { DatabaseNotifications } from './database-notifications.ts';

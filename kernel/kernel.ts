@@ -26,6 +26,8 @@ import type { AnyPluginManifest, App, KernelServices, PluginContext, ServiceKey,
 import { PluginScopes } from './plugin-scopes.ts';
 import { RecordHooks } from './record-hooks.ts';
 import { Scheduler } from './scheduler.ts';
+import { DatabaseNotifications } from './database-notifications.ts';
+import { JobEngine, scheduleQueueName } from './job-engine.ts';
 import { SecretBox } from './secret-box.ts';
 import { SessionService } from './sessions.ts';
 import { UserDirectory } from './users.ts';
@@ -38,7 +40,6 @@ const packageFile = [PROJECT_ROOT, path.join(PROJECT_ROOT, '..')]
   .map((d) => path.join(d, 'package.json'))
   .find(existsSync)!;
 export const VERSION: string = JSON.parse(readFileSync(packageFile, 'utf8')).version;
-const DAY_MS = 24 * 3600_000;
 
 export interface KernelOptions {
   service: ServiceName | 'all';
@@ -87,10 +88,24 @@ export interface Kernel {
 
 export function migrationSets(plugins: AnyPluginManifest[]): MigrationSet[] {
   return [
-    { owner: 'kernel', directory: KERNEL_MIGRATIONS_DIR },
-    ...plugins.filter((p) => p.migrations).map((p) => ({ owner: p.id, directory: p.migrations! })),
+    { owner: 'kernel', directory: KERNEL_MIGRATIONS_DIR, queues: [SESSIONS_PURGE_QUEUE] },
+    ...plugins
+      .map((p) => ({ owner: p.id, directory: p.migrations ?? '', queues: queuesOf(p) }))
+      .filter((set) => set.directory || set.queues.length > 0),
   ];
 }
+
+/** The job queues a plugin's manifest names: those it works, those it enqueues into, its schedules'. */
+function queuesOf(plugin: AnyPluginManifest): string[] {
+  return [
+    ...(plugin.queues ?? []).map((q) => q.name),
+    ...(plugin.enqueues ?? []),
+    ...(plugin.schedules ?? []).map((s) => scheduleQueueName(plugin.id, s.name)),
+  ];
+}
+
+const SESSIONS_PURGE = 'sessions-purge';
+const SESSIONS_PURGE_QUEUE = scheduleQueueName('kernel', SESSIONS_PURGE);
 
 /** Resolves and orders the plugin set of a service, failing on a bad manifest or dependency. */
 export async function resolvePluginSet(
@@ -123,6 +138,8 @@ export const KERNEL_SERVICE_NAMES: Array<keyof KernelServices> = [
   'audit',
   'recordHooks',
   'scheduler',
+  'jobs',
+  'notifications',
   'metrics',
   'mail',
   'extensions',
@@ -152,6 +169,17 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
   metrics.observeDatabasePool(database.db, config.DATABASE_POOL_MAX);
   const clock = opts.clock ?? new SystemClock();
   const db = database.db;
+  const notifications = new DatabaseNotifications({ db, log: logger.child({ component: 'notifications' }) });
+  const jobs = new JobEngine({
+    db,
+    clock,
+    logger: logger.child({ component: 'jobs' }),
+    metrics,
+    notifications,
+    pollMs: config.JOBS_POLL_MS,
+    superviseSeconds: config.JOBS_SUPERVISE_SECONDS,
+    timers: opts.jobs !== false,
+  });
   const kernelServices: KernelServices = {
     config,
     logger,
@@ -166,6 +194,8 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     audit: new AuditWriter({ db, logger: logger.child({ component: 'audit' }), metrics }),
     recordHooks: new RecordHooks(),
     scheduler: new Scheduler(logger.child({ component: 'scheduler' })),
+    jobs,
+    notifications,
     // The sandbox profile sends no mail: it is logged as when no SMTP server is configured.
     mail: new MailPort({
       smtpUrl: config.SANDBOX ? undefined : config.SMTP_URL,
@@ -214,13 +244,19 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     }
     await app.ready();
 
+    const purgeSessions = async () => void (await kernelServices.sessions.purge());
+    const kernelLog = logger.child({ component: 'jobs' });
+    jobs.addSchedule('kernel', { name: SESSIONS_PURGE, cron: '17 3 * * *', run: () => purgeSessions() }, {}, kernelLog);
+    for (const plugin of mounted) {
+      const ctx = scopes.contextOf(plugin.id);
+      const log = logger.child({ plugin: plugin.id });
+      for (const queue of plugin.queues ?? []) jobs.addQueue(queue, ctx, log);
+      for (const schedule of plugin.schedules ?? []) jobs.addSchedule(plugin.id, schedule, ctx, log);
+    }
+    await notifications.start();
+    await jobs.start();
+
     if (opts.jobs !== false) {
-      kernelServices.scheduler.schedule({
-        name: 'sessions.purge',
-        firstRunAfterMs: 60_000,
-        intervalMs: DAY_MS,
-        run: async () => void (await kernelServices.sessions.purge()),
-      });
       for (const plugin of mounted) {
         for (const job of plugin.jobs ?? []) {
           const ctx = scopes.contextOf(plugin.id);
@@ -243,8 +279,12 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
       resolve: (name) => scopes.resolve(name),
       pluginDeps: (id) => scopes.contextOf(id) as PluginContext<ServiceKey, never, TObject, unknown>,
       async runJob(pluginId, jobName) {
-        const job = plugins.find((p) => p.id === pluginId)?.jobs?.find((j) => j.name === jobName);
-        if (!job) throw new Error(`plugin "${pluginId}" has no job "${jobName}"`);
+        if (pluginId === 'kernel' && jobName === SESSIONS_PURGE) return purgeSessions();
+        const plugin = plugins.find((p) => p.id === pluginId);
+        const schedule = plugin?.schedules?.find((s) => s.name === jobName);
+        if (schedule) return schedule.run(scopes.contextOf(pluginId) as never, new AbortController().signal);
+        const job = plugin?.jobs?.find((j) => j.name === jobName);
+        if (!job) throw new Error(`plugin "${pluginId}" has no schedule or job "${jobName}"`);
         await job.run(scopes.contextOf(pluginId) as never);
       },
       async listen(port?: number) {
@@ -254,15 +294,19 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
         if (closed) return;
         closed = true;
         await kernelServices.scheduler.stop();
+        await jobs.stop(config.JOBS_STOP_GRACE_MS);
         await app.close(); // finishes in-flight requests
         await scopes.stop();
+        await notifications.stop();
         if (!opts.database) await database.close();
         await kernelServices.logFiles.flush();
       },
     };
   } catch (err) {
     await kernelServices.scheduler.stop();
+    await jobs.stop(0).catch(() => undefined);
     await scopes.stop();
+    await notifications.stop();
     if (!opts.database) await database.close().catch(() => undefined);
     throw err;
   }

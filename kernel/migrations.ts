@@ -3,11 +3,15 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import type { Db } from './database.ts';
+import { ensureJobQueues } from './job-store.ts';
 
 /** One owner's migrations: the kernel's, or one plugin's, each in its own knex migrations table. */
 export interface MigrationSet {
   owner: string;
+  /** Its migrations folder; empty for an owner that only has job queues. */
   directory: string;
+  /** Job queues it owns (kernel/jobs.ts), created after its migrations: a queue is a table of its own. */
+  queues?: readonly string[];
 }
 
 export const tableNameFor = (owner: string) =>
@@ -58,8 +62,12 @@ export async function migrateAll(db: Db, sets: MigrationSet[]): Promise<string[]
     }
     const applied: string[] = [];
     for (const set of sets) {
-      const [, names] = (await db.migrate.latest(configFor(set))) as [number, string[]];
-      for (const name of names) applied.push(`${set.owner}/${name}`);
+      if (set.directory) {
+        const [, names] = (await db.migrate.latest(configFor(set))) as [number, string[]];
+        for (const name of names) applied.push(`${set.owner}/${name}`);
+      }
+      // The kernel's set installs the engine first, so every later set finds it.
+      if (set.queues?.length) await ensureJobQueues(db, set.queues);
     }
     return applied;
   } finally {
@@ -71,7 +79,7 @@ export async function migrateAll(db: Db, sets: MigrationSet[]): Promise<string[]
 /** Names of migrations not yet applied, per set (used by services that do not migrate themselves). */
 export async function pendingMigrations(db: Db, sets: MigrationSet[]): Promise<string[]> {
   const pending: string[] = [];
-  for (const set of sets) {
+  for (const set of sets.filter((s) => s.directory)) {
     const [, list] = (await db.migrate.list(configFor(set))) as [unknown[], Array<{ file: string } | string>];
     const source = new FolderMigrationSource(set.directory);
     for (const item of list)

@@ -10,8 +10,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuditWriter } from './audit.ts';
 import type { Clock } from './clock.ts';
 import type { Config, ServiceName } from './config.ts';
+import type { DatabaseNotifications } from './database-notifications.ts';
 import type { Db } from './database.ts';
 import type { ExtensionFolders } from './extensions.ts';
+import type { Jobs, QueueDefinition, ScheduleDefinition } from './jobs.ts';
 import type { LogFiles } from './log-files.ts';
 import type { Logger } from './logger.ts';
 import type { MailPort } from './mail.ts';
@@ -40,6 +42,10 @@ export interface KernelServices {
   audit: AuditWriter;
   recordHooks: RecordHooks;
   scheduler: Scheduler;
+  /** The durable job engine: enqueue inside a write, progress, depth (kernel/jobs.ts). */
+  jobs: Jobs;
+  /** This process's one LISTEN connection: `on(channel, listener)` for notices other processes send. */
+  notifications: DatabaseNotifications;
   metrics: Metrics;
   mail: MailPort;
   extensions: ExtensionFolders;
@@ -107,6 +113,11 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
+/**
+ * Work of this process alone on a timer (shipping its own log lines): first after `firstRunAfterMs`,
+ * then every `intervalMs`. Work that must run once across every process is a `schedule`; durable work
+ * is a `queue` (kernel/jobs.ts).
+ */
 export interface PluginJob<Ctx> {
   name: string;
   firstRunAfterMs: number;
@@ -120,8 +131,9 @@ export interface PluginJob<Ctx> {
  *
  * Life cycle in one process: migrations of every loaded plugin → `setup` of each plugin in dependency
  * order (its `provides` and `contributes` are registered right after) → `onStart` of each → routes
- * mounted → jobs scheduled → listening. On shutdown: jobs stop, in-flight requests finish, then `onStop`
- * of each plugin in reverse order, then the database closes.
+ * mounted → queues, schedules and timers started → listening. On shutdown: timers stop, queue runners
+ * finish or hand back their running jobs, in-flight requests finish, then `onStop` of each plugin in
+ * reverse order, then the database closes.
  */
 // The defaults erase the parameters: `PluginManifest` alone is a manifest of any shape, as the loader handles it.
 export interface PluginManifest<
@@ -169,8 +181,17 @@ export interface PluginManifest<
   };
   /** Its routes, registered in an encapsulated Fastify context. */
   routes?(app: App, ctx: PluginContext<N, O, C, NoInfer<S>>): Promise<void> | void;
-  /** Background jobs, run by the kernel scheduler where its routes are mounted, stopped on shutdown. */
+  /** Timers of this process alone, run where its routes are mounted, stopped on shutdown. */
   jobs?: readonly PluginJob<PluginContext<N, O, C, NoInfer<S>>>[];
+  /**
+   * Durable queues it works (kernel/jobs.ts), run where its routes are mounted. Each is created with
+   * the plugin's migrations; any process may enqueue into it through the `jobs` port.
+   */
+  queues?: readonly QueueDefinition<PluginContext<N, O, C, NoInfer<S>>>[];
+  /** Queues another plugin works that this one enqueues into: created with this plugin's migrations too. */
+  enqueues?: readonly string[];
+  /** Timed work run once per cron tick across every process (`<id>.<name>`), where its routes are mounted. */
+  schedules?: readonly ScheduleDefinition<PluginContext<N, O, C, NoInfer<S>>>[];
   /** Runs once every plugin is set up, before the server listens (subscribing to hooks, seeding). */
   onStart?(ctx: PluginContext<N, O, C, NoInfer<S>>): Promise<void> | void;
   /** Runs on shutdown after in-flight requests finished, in reverse start order (drain, close clients). */

@@ -84,7 +84,7 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>, on?: Server): Promise<
 /** Same owners and folders, whatever the order: a full plugin set always shares one template. */
 const templateKey = (sets: MigrationSet[]) =>
   sets
-    .map((s) => `${s.owner}=${s.directory}`)
+    .map((s) => `${s.owner}=${s.directory}:${[...(s.queues ?? [])].sort().join(',')}`)
     .sort()
     .join('\n');
 

@@ -3,7 +3,7 @@ import type { ObjectEventsConfig } from '../config.ts';
 import { DeliveryStore } from '../store/delivery-store.ts';
 import { SUBSCRIPTIONS_CHANGED, SubscriptionStore } from '../store/subscription-store.ts';
 import { DeliveryLog } from './delivery-log.ts';
-import { DatabaseNotifications } from './notifications.ts';
+import { DatabaseNotifications } from '../../../kernel/index.ts';
 import { deliveryQueue } from './queue.ts';
 import { EventRecorder } from './recorder.ts';
 import { SubscriptionCache } from './subscription-cache.ts';

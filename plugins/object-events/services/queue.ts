@@ -3,7 +3,7 @@ import type { ClaimedDelivery, DeliveryOutcome, ObjectEventQueue } from '../port
 import type { DeliveryStore } from '../store/delivery-store.ts';
 import { DELIVERIES_QUEUED } from '../store/event-store.ts';
 import type { SubscriptionStore } from '../store/subscription-store.ts';
-import type { DatabaseNotifications } from './notifications.ts';
+import type { DatabaseNotifications } from '../../../kernel/index.ts';
 import { nextTryAfterMs } from './retry-schedule.ts';
 
 const PROBLEM_MAX = 300;

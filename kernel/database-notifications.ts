@@ -1,10 +1,11 @@
 import pg from 'pg';
-import type { Db, Logger } from '../../../kernel/index.ts';
+import type { Db } from './database.ts';
+import type { Logger } from './logger.ts';
 
 /**
- * One LISTEN connection per process for this plugin's channels (subscription changes, queued
- * deliveries). Notices are hints: every reader also works without them (cache TTL, worker polling), so a
- * lost connection is only logged and reopened after a pause.
+ * One LISTEN connection per process for every channel its readers name (queued jobs, a plugin's cache
+ * invalidations). Notices are hints: every reader also works without them (cache TTL, job polling), so
+ * a lost connection is only logged and reopened after a pause.
  */
 export class DatabaseNotifications {
   private client: pg.Client | undefined;
@@ -12,7 +13,7 @@ export class DatabaseNotifications {
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
 
-  constructor(private readonly deps: { db: Db; log: Logger }) {}
+  constructor(private readonly deps: { db: Db; log: Logger; applicationName?: string }) {}
 
   on(channel: string, listener: () => void): () => void {
     let set = this.listeners.get(channel);
@@ -42,7 +43,7 @@ export class DatabaseNotifications {
   private async connect(): Promise<void> {
     // knex keeps the connection settings it was made with; the listener uses the same server and role.
     const settings = (this.deps.db.client as { connectionSettings: pg.ClientConfig }).connectionSettings;
-    const client = new pg.Client({ ...settings, application_name: 'cms-object-events-listen' });
+    const client = new pg.Client({ ...settings, application_name: this.deps.applicationName ?? 'cms-listen' });
     client.on('error', (err) => this.scheduleReconnect(err));
     client.on('notification', (msg) => {
       for (const listener of this.listeners.get(msg.channel) ?? []) listener();
@@ -63,7 +64,7 @@ export class DatabaseNotifications {
     this.client = undefined;
     client?.end().catch(() => undefined);
     if (this.stopped) return;
-    this.deps.log.warn({ err }, 'object events: notification connection lost, reconnecting in 5 s (polling meanwhile)');
+    this.deps.log.warn({ err }, 'database notifications: connection lost, reconnecting in 5 s (polling meanwhile)');
     clearTimeout(this.retry);
     this.retry = setTimeout(() => void this.connect().catch((e) => this.scheduleReconnect(e)), 5_000);
     this.retry.unref();
