@@ -34,7 +34,7 @@ async function submits(t: TestKernel, classId: string, count: number, notify: un
   const latencies: number[] = [];
   for (let i = 0; i < count; i++) {
     // A fresh window for the submit limit (per address) and the 3-an-hour notification limit.
-    t.advanceClock(3600_001);
+    await t.advanceClock(3600_001);
     const started = performance.now();
     const res = await t.inject({
       method: 'POST',

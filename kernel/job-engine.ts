@@ -177,8 +177,9 @@ export class JobEngine implements Jobs {
     return cancelWaitingJobs(jobSql(opts.trx ?? this.opts.db), queue, key);
   }
 
-  wake(queue: string): void {
-    this.runners.get(queue)?.wake();
+  wake(queue?: string): void {
+    if (queue === undefined) for (const runner of this.runners.values()) runner.wake();
+    else this.runners.get(queue)?.wake();
   }
 
   settled(queue: string): Promise<void> {

@@ -14,12 +14,16 @@ export interface StoredJob<P = unknown> {
   key?: string;
 }
 
-/** How much longer than a try's timeout pg-boss waits before it takes a running job back. */
+/** At most this much longer than a try's timeout pg-boss waits before it takes a running job back. */
 const EXPIRY_GRACE_SECONDS = 30;
 
-/** How long after its start pg-boss takes a job of this queue back from a process that died. */
+/**
+ * How long after its start pg-boss takes a job of this queue back from a process that died: the try's
+ * timeout plus as much again, at most 30 s more (a live runner has aborted the try by then).
+ */
 export function expirySecondsOf(def: Pick<QueueDefinition<unknown>, 'timeoutMs'>): number {
-  return Math.min(23 * 3600, Math.ceil(def.timeoutMs / 1000) + EXPIRY_GRACE_SECONDS);
+  const timeout = Math.ceil(def.timeoutMs / 1000);
+  return Math.min(23 * 3600, timeout + Math.min(EXPIRY_GRACE_SECONDS, timeout));
 }
 
 interface RunnerDeps<Ctx> {

@@ -23,8 +23,8 @@ export interface Jobs {
    * many were cancelled.
    */
   cancel(queue: string, key: string, opts?: { trx?: Tx }): Promise<number>;
-  /** Wakes this process's runner of `queue` now, instead of at its next poll (after a commit elsewhere). */
-  wake(queue: string): void;
+  /** Wakes this process's runner of `queue` (every runner without one) now, instead of at its next poll. */
+  wake(queue?: string): void;
   /**
    * Resolves once this process's runner of `queue` has nothing left that was due when called: a fetch
    * begun after the call found nothing, and no job is running. At once when the queue is not run here.

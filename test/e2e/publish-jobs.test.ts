@@ -296,7 +296,7 @@ describe('publish jobs: an editor queues a static build, a runner makes it', fun
       expect(Buffer.from(await object.Body!.transformToByteArray()).equals(live.rawPayload)).to.equal(true);
 
       await ok(admin, 'PATCH', `/cms-one/pages/${gone.id}`, { published: false }, 200);
-      t.advanceClock(1000);
+      await t.advanceClock(1000);
       await ok(users.editor, 'POST', '/publish/jobs', { websiteId: own.id }, 202);
       expect(await bucketRunner().runOnce()).to.equal('succeeded');
       expect(await keys()).to.deep.equal([`${prefix}/a/index.html`]);
@@ -322,7 +322,7 @@ describe('publish jobs: an editor queues a static build, a runner makes it', fun
       path.join(segment, 'keep', 'index.html'),
     ]);
     await ok(admin, 'PATCH', `/cms-one/pages/${drop.id}`, { published: false }, 200);
-    t.advanceClock(1000);
+    await t.advanceClock(1000);
     await build();
     expect(await filesIn(path.join(out, own.id))).to.deep.equal([path.join(segment, 'keep', 'index.html')]);
     // No staging or old folder is left beside the builds.
@@ -343,7 +343,7 @@ describe('publish jobs: an editor queues a static build, a runner makes it', fun
     expect(await auditRows(t, 'website.publish_cancel', own.id)).to.have.length(1);
 
     // A running job: the editor cancels while the runner is reading the page list.
-    t.advanceClock(1000);
+    await t.advanceClock(1000);
     const second = await ok(users.editor, 'POST', '/publish/jobs', { websiteId: own.id }, 202);
     const realFetch = globalThis.fetch;
     globalThis.fetch = async (input, init) => {
@@ -382,7 +382,7 @@ describe('publish jobs: an editor queues a static build, a runner makes it', fun
     expect(failed.error).to.match(/EEXIST|ENOTDIR/);
 
     expect((await t.call('POST', `/publish/jobs/${job.id}/retry`, users.reader)).statusCode).to.equal(403);
-    t.advanceClock(1000);
+    await t.advanceClock(1000);
     const retried = await ok(users.editor, 'POST', `/publish/jobs/${job.id}/retry`, undefined, 202);
     expect(retried).to.include({ state: 'queued', error: null, attempt: 1 });
     const audits = await auditRows(t, 'website.publish', own.id);
@@ -412,7 +412,7 @@ describe('publish jobs: an editor queues a static build, a runner makes it', fun
       expect(claimed.statusCode, claimed.body).to.equal(200);
       expect(claimed.json().job).to.include({ id: job.id, state: 'running', attempt: run });
       claims.push(claimed.json().claim);
-      t.advanceClock(lease * 1000 + 1);
+      await t.advanceClock(lease * 1000 + 1);
       await t.runJob('publish', 'publish-jobs.leases');
       const now = await ok(users.reader, 'GET', `/publish/jobs/${job.id}`, undefined, 200);
       expect(now.state).to.equal(run < 3 ? 'queued' : 'failed');

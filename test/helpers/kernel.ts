@@ -54,7 +54,7 @@ export interface TestKernel {
   /** The clock the kernel reads: the one given, or a `ManualClock` (see `advanceClock`). */
   clock: Clock;
   /** Moves the kernel's clock forward; only for a `ManualClock` (the default). */
-  advanceClock(ms: number): void;
+  advanceClock(ms: number): Promise<void>;
   inject(opts: InjectOptions): Promise<LightMyRequestResponse>;
   /** A request as `user` (its session cookie) or anonymous (`null`), with a JSON body. */
   call(
@@ -168,9 +168,16 @@ export async function startTestKernel(opts: TestKernelOptions = {}): Promise<Tes
     db: database.db,
     dataDir: env.CMS_DATA_DIR,
     clock,
-    advanceClock(ms) {
+    async advanceClock(ms) {
       if (!(clock instanceof ManualClock)) throw new Error('advanceClock needs a ManualClock');
       clock.advance(ms);
+      // The job engine compares due times with the database's clock: what waits comes due as the
+      // kernel's clock says, so its due times move back by as much.
+      await database.db.raw(
+        `UPDATE pgboss.job SET start_after = start_after - make_interval(secs => ?) WHERE state < 'active'`,
+        [ms / 1000],
+      );
+      kernel.resolve('jobs').wake();
     },
     inject: (o) => kernel.app.inject(o),
     call: (method, url, user, body, headers = {}) =>

@@ -36,7 +36,7 @@ describe('kernel mail port (no mail plugin)', () => {
     expect(await send()).to.deep.equal({ accepted: true });
     expect(await send()).to.deep.equal({ accepted: true });
     expect(await send()).to.deep.equal({ accepted: false });
-    t.advanceClock(3600_001);
+    await t.advanceClock(3600_001);
     expect(await send()).to.deep.equal({ accepted: true });
   });
 });

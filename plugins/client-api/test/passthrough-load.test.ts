@@ -223,7 +223,7 @@ describe('client-api: the gateway passthrough under load (real catalog and upstr
       scopes: [`gateway:call:${endpointName}`],
     });
     const key = created.json().key as string;
-    t.advanceClock(60_000); // every cached endpoint and key is stale now
+    await t.advanceClock(60_000); // every cached endpoint and key is stale now
     const queries: string[] = [];
     const listener = (q: { sql: string }) => queries.push(q.sql);
     t.db.on('query', listener);

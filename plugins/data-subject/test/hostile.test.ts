@@ -349,7 +349,7 @@ describe('data-subject: the scan limit', function () {
       const refused = await t.call('POST', '/data-subject/export', otherSession, { identifier: 'x@y.test' });
       expect(refused.statusCode).to.equal(429);
       expect(Number(refused.headers['retry-after'])).to.be.within(1, 60);
-      t.advanceClock(61_000);
+      await t.advanceClock(61_000);
       expect((await t.call('POST', '/data-subject/search', dpo, { identifier: 'x@y.test' })).statusCode).to.equal(200);
     } finally {
       await t.close();

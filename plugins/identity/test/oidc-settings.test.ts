@@ -29,7 +29,7 @@ describe('identity: single-sign-on settings, password sign-in rule and the start
   });
   beforeEach(async () => {
     await configure(t, admin, ssoSettings(provider));
-    t.advanceClock(61_000); // a rate-limit window of its own for each test
+    await t.advanceClock(61_000); // a rate-limit window of its own for each test
   });
 
   it('GET /auth/oidc tells a sign-in page whether single sign-on is on, its button and the password rule', async () => {

@@ -35,7 +35,7 @@ describe('identity: single sign-on through a real OpenID provider', () => {
   });
   beforeEach(async () => {
     await configure(t, admin, ssoSettings(provider, { roleMapping: MAPPING }));
-    t.advanceClock(61_000); // a rate-limit window of its own for each test
+    await t.advanceClock(61_000); // a rate-limit window of its own for each test
   });
 
   const MAPPING = { 'cms-editors': ['editor'], 'cms-admins': ['admin'], 'mfa-group': ['sso-mfa-role'] };
@@ -248,7 +248,7 @@ describe('identity: single sign-on through a real OpenID provider', () => {
     expect(json.json().code).to.equal('OIDC_PROVIDER_UNAVAILABLE');
 
     // Once the discovered metadata is old, starting needs the provider too.
-    t.advanceClock(11 * 60_000);
+    await t.advanceClock(11 * 60_000);
     const page = await t.call('GET', '/auth/oidc/start', null, undefined, { accept: 'text/html' });
     expect(page.statusCode).to.equal(502);
     expect(page.headers['content-type']).to.match(/^text\/html/);

@@ -222,7 +222,7 @@ describe('mail: administration', function () {
 
     const set = await t.call('PUT', '/security-settings', admin, { mailLogRetentionDays: 30 });
     expect(set.statusCode, set.body).to.equal(200);
-    t.advanceClock(31 * 24 * 3600_000);
+    await t.advanceClock(31 * 24 * 3600_000);
     // The old session expired meanwhile.
     admin = { ...admin, cookie: await t.newSession(admin.id) };
     await port.send({ to: 'new@example.test', subject: 'New', text: 'x', kind: 'retention' });

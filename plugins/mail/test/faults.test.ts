@@ -102,7 +102,7 @@ describe('mail: outbox under faults', function () {
       expect(receivedBy('killed@example.test')).to.have.length(0);
 
       // When the claim ends (2 × the send timeout + 60 s), the next worker sends it, once.
-      t.advanceClock(claimed.next_attempt_at.getTime() - t.clock.now().getTime() + 1000);
+      await t.advanceClock(claimed.next_attempt_at.getTime() - t.clock.now().getTime() + 1000);
       expect(await mail().worker.drain()).to.equal(1);
       await eventually(() => receivedBy('killed@example.test').length === 1);
       expect(await rowOf('killed@example.test')).to.include({ status: 'sent', attempts: 1, claimed_by: null });
@@ -200,7 +200,7 @@ describe('mail: outbox under faults', function () {
     expect(await mail().worker.drain()).to.equal(0);
 
     await smtp.start();
-    t.advanceClock(61_000);
+    await t.advanceClock(61_000);
     expect(await mail().worker.drain()).to.equal(1);
     await smtp.waitFor(1);
     expect(receivedBy('down@example.test')).to.have.length(1);

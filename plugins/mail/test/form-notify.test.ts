@@ -146,7 +146,7 @@ describe('mail: form notifications', function () {
     }
     // 1 from the first test + 2 more reach the limit of 3; the third of this loop is dropped.
     expect(await notifications()).to.have.length(3);
-    t.advanceClock(3600_000 + 1_000);
+    await t.advanceClock(3600_000 + 1_000);
     const res = await submit({ attributes: { email: 'after-hour@example.test' }, notify: saved });
     expect(res.statusCode).to.equal(201);
     expect(await notifications()).to.have.length(4);

@@ -179,7 +179,7 @@ describe('mail: HTTP providers (Postmark, Mailgun, SendGrid)', function () {
     await send('mg@example.test');
     let e = await entryFor('mg@example.test', 'retrying');
     expect(e.error).to.equal('Mailgun answered 429: Too many requests');
-    t.advanceClock(61_000);
+    await t.advanceClock(61_000);
     s.worker.wake();
     e = await eventually(async () => {
       const [x] = (await t.call('GET', '/mail-log?recipient=mg@example.test', admin)).json().entries;
@@ -187,7 +187,7 @@ describe('mail: HTTP providers (Postmark, Mailgun, SendGrid)', function () {
     });
     expect(e.status).to.equal('retrying');
     expect(e.error).to.match(/^Mailgun answered 503/);
-    t.advanceClock(5 * 60_000 + 1_000);
+    await t.advanceClock(5 * 60_000 + 1_000);
     s.worker.wake();
     const sent = await entryFor('mg@example.test', 'sent');
     expect(sent.attempts).to.equal(3);

@@ -171,7 +171,7 @@ describe('mail: SMTP settings, test mail, log, resend and the reset template', f
     });
     expect(retrying.error).to.match(/451/);
     expect(new Date(retrying.nextAttemptAt).getTime() - t.clock.now().getTime()).to.be.closeTo(60_000, 1_000);
-    t.advanceClock(61_000);
+    await t.advanceClock(61_000);
     s.worker.wake();
     await smtp.waitFor(before + 1);
     const sent = await eventually(async () => {

@@ -100,7 +100,7 @@ describe('push: /pwa/subscribe and /pwa/send', function () {
     const count = (user: TestUser | null, id = blogId) => t.call('GET', `/pwa/subscribers?websiteId=${id}`, user);
     const sender = await t.createUser({ permissions: ['push:send'] });
     expect((await count(sender)).json()).to.deep.equal({ websiteId: blogId, subscribers: 0 });
-    t.advanceClock(61_000); // a fresh minute of the per-address subscribe limit
+    await t.advanceClock(61_000); // a fresh minute of the per-address subscribe limit
     for (const s of [service.subscriber(), service.subscriber()])
       expect((await subscribe(s, blogId)).statusCode).to.equal(201);
     expect((await count(sender)).json()).to.deep.equal({ websiteId: blogId, subscribers: 2 });

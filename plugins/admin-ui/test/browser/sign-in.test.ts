@@ -61,7 +61,7 @@ describe('admin-ui in the browser: signing in', function () {
     const setup = (await p.t.call('POST', '/auth/mfa/setup', user, {})).json();
     const verified = await p.t.call('POST', '/auth/mfa/verify-setup', user, { code: totp(p, setup.secret) });
     const { recoveryCodes } = verified.json();
-    p.t.advanceClock(60_000); // a fresh TOTP step: the enrolment's code is used up
+    await p.t.advanceClock(60_000); // a fresh TOTP step: the enrolment's code is used up
 
     const { page, errors } = await p.page();
     await page.goto('/sign-in');

@@ -167,7 +167,7 @@ describe('content: a form block on the public page in the browser', function () 
       expect((await results(page))[0]).to.include({ outcome: 'rate-limited', success: false, status: 429 });
       expect(errors).to.deep.equal([]);
     } finally {
-      p.t.advanceClock(16 * 60_000);
+      await p.t.advanceClock(16 * 60_000);
     }
   });
 });
