@@ -12,6 +12,7 @@ export class DatabaseNotifications {
   private readonly listeners = new Map<string, Set<() => void>>();
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
+  private listening: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: { db: Db; log: Logger; applicationName?: string }) {}
 
@@ -20,8 +21,14 @@ export class DatabaseNotifications {
     if (!set) {
       set = new Set();
       this.listeners.set(channel, set);
-      // A channel added after connecting is listened to from now on.
-      this.client?.query(`LISTEN ${pg.escapeIdentifier(channel)}`).catch((err) => this.scheduleReconnect(err));
+      // A channel added after connecting is listened to from now on (one statement at a time: a pg
+      // client does not run two at once).
+      const client = this.client;
+      if (client)
+        this.listening = this.listening
+          .then(() => client.query(`LISTEN ${pg.escapeIdentifier(channel)}`))
+          .then(() => undefined)
+          .catch((err) => this.scheduleReconnect(err));
     }
     set.add(listener);
     return () => set.delete(listener);

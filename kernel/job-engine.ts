@@ -65,6 +65,8 @@ export class JobEngine implements Jobs {
       supervise: opts.timers,
       schedule: opts.timers,
       maintenanceIntervalSeconds: opts.superviseSeconds,
+      // A cron tick's job is handed on by pg-boss's own queue, polled this often.
+      cronWorkerIntervalSeconds: Math.min(45, Math.max(1, Math.round(opts.pollMs / 1000))),
     });
     // An EventEmitter without an error listener would throw; pg-boss reports its timers' failures here.
     this.boss.on('error', (err) => opts.logger.error({ err }, 'jobs: engine error'));
