@@ -13,6 +13,8 @@ export class DatabaseNotifications {
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
   private listening: Promise<void> = Promise.resolve();
+  private started = false;
+  private connecting = false;
 
   constructor(private readonly deps: { db: Db; log: Logger; applicationName?: string }) {}
 
@@ -29,6 +31,8 @@ export class DatabaseNotifications {
           .then(() => client.query(`LISTEN ${pg.escapeIdentifier(channel)}`))
           .then(() => undefined)
           .catch((err) => this.scheduleReconnect(err));
+      // Started without any channel: the connection opens with the first one.
+      else if (this.started && !this.connecting) void this.open();
     }
     set.add(listener);
     return () => set.delete(listener);
@@ -36,11 +40,25 @@ export class DatabaseNotifications {
 
   async start(): Promise<void> {
     this.stopped = false;
-    await this.connect().catch((err) => this.scheduleReconnect(err));
+    this.started = true;
+    // A process nobody listens in keeps no connection for it.
+    if (this.listeners.size > 0) await this.open();
+  }
+
+  private async open(): Promise<void> {
+    this.connecting = true;
+    try {
+      await this.connect();
+    } catch (err) {
+      this.scheduleReconnect(err);
+    } finally {
+      this.connecting = false;
+    }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.started = false;
     clearTimeout(this.retry);
     const client = this.client;
     this.client = undefined;

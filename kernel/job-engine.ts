@@ -124,10 +124,12 @@ export class JobEngine implements Jobs {
       logger.warn({ queues: created }, 'jobs: queues created at start (a migration set should declare them)');
     for (const runner of this.runners.values())
       await configureJobQueue(db, runner.def.name, expirySecondsOf(runner.def));
-    await this.boss.start();
+    // Before pg-boss starts: its first cron check runs at once, and a schedule stored after it would
+    // wait for the next check (half a minute later).
     if (this.opts.timers)
       for (const { queue, cron } of this.schedules)
         await this.boss.schedule(queue, cron, { payload: {}, attempt: 1 } satisfies StoredJob, { tz: 'UTC' });
+    await this.boss.start();
     for (const [name, runner] of this.runners) {
       this.unsubscribe.push(this.opts.notifications.on(channelOf(name), () => runner.wake()));
       runner.start();
