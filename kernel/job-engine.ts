@@ -9,6 +9,7 @@ import {
   cancelWaitingJobs,
   configureJobQueue,
   ensureJobQueues,
+  installJobSchema,
   JOB_SCHEMA,
   jobSql,
   readJobProgress,
@@ -119,6 +120,7 @@ export class JobEngine implements Jobs {
   /** Starts the runners and, with `timers`, registers the schedules (an upsert each). */
   async start(): Promise<void> {
     const { db, logger } = this.opts;
+    await installJobSchema(db);
     const created = await ensureJobQueues(db, [...this.runners.keys()]);
     if (created.length)
       logger.warn({ queues: created }, 'jobs: queues created at start (a migration set should declare them)');

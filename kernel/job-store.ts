@@ -1,3 +1,4 @@
+import PgBoss from 'pg-boss';
 import type { Db, Tx } from './database.ts';
 import type { JobProgress, QueueDepth } from './jobs.ts';
 
@@ -67,6 +68,16 @@ export async function configureJobQueue(db: Db, name: string, expireSeconds: num
      WHERE name = ? AND (retry_limit, expire_seconds) IS DISTINCT FROM (?, ?)`,
     [CRASH_RETRIES, expireSeconds, name, CRASH_RETRIES, expireSeconds],
   );
+}
+
+/**
+ * Installs the engine's schema when it is not there yet (the kernel's migration does so; a process
+ * started on a database no core-api has migrated does it itself). pg-boss's plan is a transaction of
+ * its own under its own advisory lock, so two processes doing this at once are safe.
+ */
+export async function installJobSchema(db: Db): Promise<void> {
+  const { rows } = await db.raw(`SELECT to_regclass(?) IS NOT NULL AS installed`, [`${JOB_SCHEMA}.version`]);
+  if (!rows[0].installed) await db.raw(PgBoss.getConstructionPlans(JOB_SCHEMA));
 }
 
 /** Gives a try up for good (pg-boss's own `fail` would retry while crash retries are left). */
