@@ -7,14 +7,26 @@ import type { Db, Tx } from './database.ts';
 import { expirySecondsOf, QueueRunner, type StoredJob } from './job-runner.ts';
 import {
   cancelWaitingJobs,
+  completeRunningJob,
   configureJobQueue,
   ensureJobQueues,
   JOB_SCHEMA,
   jobSql,
+  leaseJobs,
   readJobProgress,
   readQueueDepths,
+  takeBackExpiredJobs,
 } from './job-store.ts';
-import type { EnqueueOptions, JobProgress, Jobs, QueueDefinition, QueueDepth, ScheduleDefinition } from './jobs.ts';
+import type {
+  ClaimedJob,
+  ClaimOptions,
+  EnqueueOptions,
+  JobProgress,
+  Jobs,
+  QueueDefinition,
+  QueueDepth,
+  ScheduleDefinition,
+} from './jobs.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -188,6 +200,28 @@ export class JobEngine implements Jobs {
 
   depth(): Promise<QueueDepth[]> {
     return readQueueDepths(this.opts.db);
+  }
+
+  async claim<P>(queue: string, opts: ClaimOptions): Promise<ClaimedJob<P>[]> {
+    const sql = jobSql(opts.trx ?? this.opts.db);
+    await takeBackExpiredJobs(sql, queue);
+    const jobs = await this.boss.fetch<StoredJob<P>>(queue, { batchSize: opts.limit ?? 1, db: sql });
+    if (jobs.length === 0) return [];
+    await leaseJobs(
+      sql,
+      queue,
+      jobs.map((j) => j.id),
+      opts.leaseMs,
+    );
+    return jobs.map((j) => ({ id: j.id, payload: j.data.payload, key: j.data.key }));
+  }
+
+  async extend(queue: string, id: string, leaseMs: number): Promise<boolean> {
+    return (await leaseJobs(jobSql(this.opts.db), queue, [id], leaseMs)).length === 1;
+  }
+
+  complete(queue: string, id: string, opts: { trx?: Tx } = {}): Promise<boolean> {
+    return completeRunningJob(jobSql(opts.trx ?? this.opts.db), queue, id);
   }
 
   /** The queues this process runs. */
