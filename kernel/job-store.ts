@@ -69,12 +69,6 @@ export async function configureJobQueue(db: Db, name: string, expireSeconds: num
   );
 }
 
-/** True once the engine's schema is installed. */
-export async function jobSchemaInstalled(db: Db | Tx): Promise<boolean> {
-  const { rows } = await db.raw(`SELECT to_regclass(?) IS NOT NULL AS installed`, [`${JOB_SCHEMA}.version`]);
-  return rows[0].installed === true;
-}
-
 /** Gives a try up for good (pg-boss's own `fail` would retry while crash retries are left). */
 export async function failJobFinally(sql: JobSql, queue: string, id: string, problem: string): Promise<void> {
   await sql.executeSql(
