@@ -474,6 +474,31 @@ describe('publish jobs: an editor queues a static build, a runner makes it', fun
     expect((await runnerCall('POST', '/publish/jobs/claim', { body: { runner: 'idle' } })).statusCode).to.equal(204);
   });
 
+  it('a job queued before runs were kernel jobs (no run job) gets one at start and is claimed', async () => {
+    const own = await newSite();
+    const [row] = await t
+      .db('publish_jobs')
+      .insert({
+        website_id: own.id,
+        website_name: own.name,
+        state: 'queued',
+        requested_at: t.clock.now(),
+        attempts_left: 3,
+      })
+      .returning('*');
+    await t.services<{ scheduleUnscheduled(): Promise<void> }>('publish').scheduleUnscheduled();
+    // Idempotent: a second start finds nothing left to schedule.
+    await t.services<{ scheduleUnscheduled(): Promise<void> }>('publish').scheduleUnscheduled();
+    expect((await t.db('publish_jobs').where({ id: row.id }).first()).run_job_id).to.be.a('string');
+    const claimed = await runnerCall('POST', '/publish/jobs/claim', { body: { runner: 'upgrade' } });
+    expect(claimed.json().job).to.include({ id: row.id, state: 'running', attempt: 1 });
+    await runnerCall('POST', `/publish/jobs/${row.id}/runner/finish`, {
+      claim: claimed.json().claim,
+      body: { outcome: 'failed', error: 'given up by the test' },
+    });
+    expect((await runnerCall('POST', '/publish/jobs/claim', { body: { runner: 'idle' } })).statusCode).to.equal(204);
+  });
+
   it('runner routes: the bearer token is the credential (401 without it or wrong; a session is not enough)', async () => {
     const claim = (headers: Record<string, string>) =>
       t.inject({ method: 'POST', url: '/publish/jobs/claim', headers, payload: { runner: 'r' } });
