@@ -114,18 +114,17 @@ export class PublishJobs {
     const site = await this.website(websiteId);
     try {
       return await this.deps.db.transaction(async (trx) => {
-        const row = await this.store
-          .insert(
-            {
-              website_id: site.id,
-              website_name: site.name,
-              requested_by: ctx.actor.type === 'user' ? ctx.actor.id : null,
-              requested_at: this.now(),
-              attempts_left: this.deps.pluginConfig.PUBLISH_JOB_MAX_ATTEMPTS,
-            },
-            trx,
-          )
-          .then((created) => this.schedule(created, trx));
+        const created = await this.store.insert(
+          {
+            website_id: site.id,
+            website_name: site.name,
+            requested_by: ctx.actor.type === 'user' ? ctx.actor.id : null,
+            requested_at: this.now(),
+            attempts_left: this.deps.pluginConfig.PUBLISH_JOB_MAX_ATTEMPTS,
+          },
+          trx,
+        );
+        const row = await this.schedule(created, trx);
         await this.deps.audit.record(
           ctx,
           {
