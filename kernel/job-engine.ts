@@ -10,6 +10,8 @@ import {
   completeRunningJob,
   configureJobQueue,
   ensureJobQueues,
+  hasUnfinishedJob,
+  installJobSchema,
   JOB_SCHEMA,
   jobSql,
   leaseJobs,
@@ -25,6 +27,7 @@ import type {
   Jobs,
   QueueDefinition,
   QueueDepth,
+  RunnableQueue,
   ScheduleDefinition,
 } from './jobs.ts';
 import type { Logger } from './logger.ts';
@@ -97,10 +100,20 @@ export class JobEngine implements Jobs {
     });
   }
 
-  /** Runs `def` in this process once started (a queue is worked where its plugin's routes are mounted). */
+  /**
+   * Runs `def` in this process once started (a queue is worked where its plugin's routes are mounted),
+   * unless its `worksHere` says no; its concurrency and timeout are read from `ctx` when they are functions.
+   */
   addQueue<Ctx>(def: QueueDefinition<Ctx>, ctx: Ctx, log: Logger): void {
     if (this.runners.has(def.name)) throw new Error(`job queue "${def.name}" is declared twice`);
-    const runner = new QueueRunner<Ctx>(def, {
+    if (def.worksHere && !def.worksHere(ctx)) return;
+    const { worksHere: _, ...rest } = def;
+    const settings: RunnableQueue<Ctx> = {
+      ...rest,
+      concurrency: typeof def.concurrency === 'function' ? def.concurrency(ctx) : def.concurrency,
+      timeoutMs: typeof def.timeoutMs === 'function' ? def.timeoutMs(ctx) : def.timeoutMs,
+    };
+    const runner = new QueueRunner<Ctx>(settings, {
       boss: this.boss,
       db: this.opts.db,
       clock: this.opts.clock,
@@ -131,6 +144,7 @@ export class JobEngine implements Jobs {
   /** Starts the runners and, with `timers`, registers the schedules (an upsert each). */
   async start(): Promise<void> {
     const { db, logger } = this.opts;
+    await installJobSchema(db);
     const created = await ensureJobQueues(db, [...this.runners.keys()]);
     if (created.length)
       logger.warn({ queues: created }, 'jobs: queues created at start (a migration set should declare them)');
@@ -191,6 +205,10 @@ export class JobEngine implements Jobs {
 
   cancel(queue: string, key: string, opts: { trx?: Tx } = {}): Promise<number> {
     return cancelWaitingJobs(jobSql(opts.trx ?? this.opts.db), queue, key);
+  }
+
+  unfinished(queue: string, key: string, opts: { trx?: Tx } = {}): Promise<boolean> {
+    return hasUnfinishedJob(opts.trx ?? this.opts.db, queue, key);
   }
 
   wake(queue?: string): void {

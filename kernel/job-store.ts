@@ -1,3 +1,4 @@
+import PgBoss from 'pg-boss';
 import type { Db, Tx } from './database.ts';
 import type { JobProgress, QueueDepth } from './jobs.ts';
 
@@ -69,6 +70,16 @@ export async function configureJobQueue(db: Db, name: string, expireSeconds: num
   );
 }
 
+/**
+ * Installs the engine's schema when it is not there yet (the kernel's migration does so; a process
+ * started on a database no core-api has migrated does it itself). pg-boss's plan is a transaction of
+ * its own under its own advisory lock, so two processes doing this at once are safe.
+ */
+export async function installJobSchema(db: Db): Promise<void> {
+  const { rows } = await db.raw(`SELECT to_regclass(?) IS NOT NULL AS installed`, [`${JOB_SCHEMA}.version`]);
+  if (!rows[0].installed) await db.raw(PgBoss.getConstructionPlans(JOB_SCHEMA));
+}
+
 /** Gives a try up for good (pg-boss's own `fail` would retry while crash retries are left). */
 export async function failJobFinally(sql: JobSql, queue: string, id: string, problem: string): Promise<void> {
   await sql.executeSql(
@@ -76,6 +87,15 @@ export async function failJobFinally(sql: JobSql, queue: string, id: string, pro
      WHERE name = $1 AND id = $2 AND state = 'active'`,
     [queue, id, JSON.stringify({ problem })],
   );
+}
+
+/** Whether a job of a queue under a key waits or runs. */
+export async function hasUnfinishedJob(db: Db | Tx, queue: string, key: string): Promise<boolean> {
+  const { rows } = await db.raw(
+    `SELECT EXISTS (SELECT 1 FROM ${JOB_SCHEMA}.job WHERE name = ? AND singleton_key = ? AND state < 'completed') AS found`,
+    [queue, key],
+  );
+  return rows[0].found === true;
 }
 
 /**

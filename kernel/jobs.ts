@@ -23,6 +23,11 @@ export interface Jobs {
    * many were cancelled.
    */
   cancel(queue: string, key: string, opts?: { trx?: Tx }): Promise<number>;
+  /**
+   * Whether a job of `queue` under `key` is waiting (a retry included) or running, in any process: work
+   * that must not race a job it asked for (DDL beside an index build) leaves it to that job.
+   */
+  unfinished(queue: string, key: string, opts?: { trx?: Tx }): Promise<boolean>;
   /** Wakes this process's runner of `queue` (every runner without one) now, instead of at its next poll. */
   wake(queue?: string): void;
   /**
@@ -124,8 +129,8 @@ export class JobFailure extends Error {
 export interface QueueDefinition<Ctx, P = unknown> {
   /** `<plugin id>.<name>`, e.g. `mail.outbox`: the name every process enqueues by. */
   name: string;
-  /** Jobs of this queue one process runs at once. */
-  concurrency: number;
+  /** Jobs of this queue one process runs at once; a function reads it from the plugin's context (its configuration). */
+  concurrency: number | ((ctx: Ctx) => number);
   /**
    * Waits before the second, third ... try, in ms: `[60_000, 300_000]` tries three times. Empty or
    * absent: one try. A try that throws is retried after the next wait; after the last, `onFailed` runs.
@@ -133,9 +138,15 @@ export interface QueueDefinition<Ctx, P = unknown> {
   retryWaitsMs?: readonly number[];
   /**
    * How long one try may run; its signal is aborted then. A try whose process died is run again once
-   * this (plus a grace period) has passed: that is the only case a job runs twice.
+   * this (plus a grace period) has passed: that is the only case a job runs twice. A function reads it from
+   * the plugin's context.
    */
-  timeoutMs: number;
+  timeoutMs: number | ((ctx: Ctx) => number);
+  /**
+   * Whether this process works the queue (default: yes). False leaves it to other processes (a setting
+   * such as "this replica queues mail but does not send it"); enqueuing into it still works.
+   */
+  worksHere?(ctx: Ctx): boolean;
   /** Runs one try; throwing fails it (a `JobFailure` steers the retry). */
   run(job: JobRun<P>, ctx: Ctx): Promise<void>;
   /**
@@ -149,6 +160,15 @@ export interface QueueDefinition<Ctx, P = unknown> {
     ctx: Ctx,
   ): Promise<void>;
 }
+
+/** A queue as one process runs it: its per-process settings read from the plugin's context. */
+export type RunnableQueue<Ctx, P = unknown> = Omit<
+  QueueDefinition<Ctx, P>,
+  'concurrency' | 'timeoutMs' | 'worksHere'
+> & {
+  concurrency: number;
+  timeoutMs: number;
+};
 
 /** Timed work declared in a manifest (`schedules`): runs once per tick across every process. */
 export interface ScheduleDefinition<Ctx> {
