@@ -9,6 +9,7 @@ import {
   cancelWaitingJobs,
   configureJobQueue,
   ensureJobQueues,
+  hasUnfinishedJob,
   JOB_SCHEMA,
   jobSql,
   readJobProgress,
@@ -175,6 +176,10 @@ export class JobEngine implements Jobs {
 
   cancel(queue: string, key: string, opts: { trx?: Tx } = {}): Promise<number> {
     return cancelWaitingJobs(jobSql(opts.trx ?? this.opts.db), queue, key);
+  }
+
+  unfinished(queue: string, key: string, opts: { trx?: Tx } = {}): Promise<boolean> {
+    return hasUnfinishedJob(opts.trx ?? this.opts.db, queue, key);
   }
 
   wake(queue?: string): void {

@@ -84,6 +84,15 @@ export async function failJobFinally(sql: JobSql, queue: string, id: string, pro
   );
 }
 
+/** Whether a job of a queue under a key waits or runs. */
+export async function hasUnfinishedJob(db: Db | Tx, queue: string, key: string): Promise<boolean> {
+  const { rows } = await db.raw(
+    `SELECT EXISTS (SELECT 1 FROM ${JOB_SCHEMA}.job WHERE name = ? AND singleton_key = ? AND state < 'completed') AS found`,
+    [queue, key],
+  );
+  return rows[0].found === true;
+}
+
 /** Cancels the waiting jobs of a queue under a key. */
 export async function cancelWaitingJobs(sql: JobSql, queue: string, key: string): Promise<number> {
   const { rows } = await sql.executeSql(

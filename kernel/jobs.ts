@@ -23,6 +23,11 @@ export interface Jobs {
    * many were cancelled.
    */
   cancel(queue: string, key: string, opts?: { trx?: Tx }): Promise<number>;
+  /**
+   * Whether a job of `queue` under `key` is waiting (a retry included) or running, in any process: work
+   * that must not race a job it asked for (DDL beside an index build) leaves it to that job.
+   */
+  unfinished(queue: string, key: string, opts?: { trx?: Tx }): Promise<boolean>;
   /** Wakes this process's runner of `queue` (every runner without one) now, instead of at its next poll. */
   wake(queue?: string): void;
   /**
