@@ -38,6 +38,35 @@ export interface Jobs {
   settled(queue: string): Promise<void>;
   /** Jobs waiting, retrying and running, per queue (for `/metrics` and health). */
   depth(): Promise<QueueDepth[]>;
+  /**
+   * For a queue whose jobs a worker outside the kernel carries out (a runner process that asks over
+   * HTTP; the queue is named in the manifest's `enqueues`, and no process works it): takes up to
+   * `limit` due jobs (default 1), each running for `leaseMs` unless `extend`ed, until the caller
+   * `complete`s it. A claimed job whose lease ran out is taken back (due again, same id) by the engine's
+   * supervision and by the queue's next claim, so it is carried out at least once. The id stays the same
+   * across take-backs: a caller that hands jobs to workers tells one run from the next itself (a token
+   * per claim), so a worker whose lease ran out cannot extend or complete its successor's run.
+   */
+  claim<P>(queue: string, opts: ClaimOptions): Promise<ClaimedJob<P>[]>;
+  /** Prolongs a claimed job's lease to `leaseMs` from now; false when it is not running any more (taken back or completed). */
+  extend(queue: string, id: string, leaseMs: number): Promise<boolean>;
+  /** Ends a claimed job as done, with the caller's write when `trx` is given; false when it was not running any more. */
+  complete(queue: string, id: string, opts?: { trx?: Tx }): Promise<boolean>;
+}
+
+export interface ClaimOptions {
+  /** How long the job stays the claimer's without an `extend`. */
+  leaseMs: number;
+  limit?: number;
+  /** The caller's transaction: the claim commits or rolls back with the caller's write. */
+  trx?: Tx;
+}
+
+/** A job claimed for an outside worker (`claim`). */
+export interface ClaimedJob<P = unknown> {
+  id: string;
+  payload: P;
+  key: string | undefined;
 }
 
 export interface EnqueueOptions {
@@ -100,8 +129,8 @@ export class JobFailure extends Error {
 export interface QueueDefinition<Ctx, P = unknown> {
   /** `<plugin id>.<name>`, e.g. `mail.outbox`: the name every process enqueues by. */
   name: string;
-  /** Jobs of this queue one process runs at once. */
-  concurrency: number;
+  /** Jobs of this queue one process runs at once; a function reads it from the plugin's context (its configuration). */
+  concurrency: number | ((ctx: Ctx) => number);
   /**
    * Waits before the second, third ... try, in ms: `[60_000, 300_000]` tries three times. Empty or
    * absent: one try. A try that throws is retried after the next wait; after the last, `onFailed` runs.
@@ -109,9 +138,15 @@ export interface QueueDefinition<Ctx, P = unknown> {
   retryWaitsMs?: readonly number[];
   /**
    * How long one try may run; its signal is aborted then. A try whose process died is run again once
-   * this (plus a grace period) has passed: that is the only case a job runs twice.
+   * this (plus a grace period) has passed: that is the only case a job runs twice. A function reads it from
+   * the plugin's context.
    */
-  timeoutMs: number;
+  timeoutMs: number | ((ctx: Ctx) => number);
+  /**
+   * Whether this process works the queue (default: yes). False leaves it to other processes (a setting
+   * such as "this replica queues mail but does not send it"); enqueuing into it still works.
+   */
+  worksHere?(ctx: Ctx): boolean;
   /** Runs one try; throwing fails it (a `JobFailure` steers the retry). */
   run(job: JobRun<P>, ctx: Ctx): Promise<void>;
   /**
@@ -125,6 +160,15 @@ export interface QueueDefinition<Ctx, P = unknown> {
     ctx: Ctx,
   ): Promise<void>;
 }
+
+/** A queue as one process runs it: its per-process settings read from the plugin's context. */
+export type RunnableQueue<Ctx, P = unknown> = Omit<
+  QueueDefinition<Ctx, P>,
+  'concurrency' | 'timeoutMs' | 'worksHere'
+> & {
+  concurrency: number;
+  timeoutMs: number;
+};
 
 /** Timed work declared in a manifest (`schedules`): runs once per tick across every process. */
 export interface ScheduleDefinition<Ctx> {
