@@ -6,7 +6,7 @@ import type { DataServices } from '../services/index.ts';
 import type { CachedAnswer } from '../services/public-read-cache.ts';
 import { simpleFilterValue, type QueryInput } from '../services/query-service.ts';
 import { After, Ids, QueryBody } from './schemas.ts';
-import { ObjectView, PublicObjectPage } from './views.ts';
+import { ObjectQueryPage as PublicObjectPage, ObjectView } from './views.ts';
 
 const RESERVED = new Set(['className', 'limit', 'offset', 'locale', 'includeTotal', 'after']);
 const JSON_TYPE = 'application/json; charset=utf-8';

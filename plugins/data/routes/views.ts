@@ -113,6 +113,3 @@ export const BatchResultView = Type.Object({
     }),
   ),
 });
-
-/** A page of published objects (written as JSON text by `services/public-read-service.ts`). */
-export const PublicObjectPage = ObjectQueryPage;
