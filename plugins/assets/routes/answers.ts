@@ -158,7 +158,7 @@ export const BundleFiles = Type.Object({
 });
 export const StoredBundleFile = Type.Object({ id: Type.String(), path: Type.String() });
 
-/** A binary answer: the bytes as stored or made, never serialised by a schema. */
+/** A binary answer: the bytes as stored or made, passed through by Fastify without serialising. */
 export const Bytes = (description: string) =>
   Type.Unsafe<Buffer | Readable>({ type: 'string', format: 'binary', description });
 
@@ -197,15 +197,17 @@ export const ImageMetadata = Type.Object({
   hasIcc: Type.Boolean(),
 });
 
-/** A non-JSON answer of `mediaType` (bytes or text the route sends as they are). */
-export const rawAnswer = (mediaType: string, description: string) => ({
+/**
+ * A non-JSON answer of `mediaType` (a file or a stream the handler sends as it is). The same shape as
+ * the kernel's `nonJsonAnswer`, typed for the buffers and streams these routes send.
+ */
+export const nonJsonAnswer = (mediaType: string, description: string) => ({
   description,
   content: { [mediaType]: { schema: Bytes(description) } },
 });
 
-/** A redirect or an answer without a body. */
-export const noBody = (description: string) => Type.Null({ description });
-
+/** A redirect or an answer without a body (the kernel's `emptyAnswer`: a `null` schema). */
+export const emptyAnswer = (description: string) => Type.Unsafe<undefined>({ type: 'null', description });
 /** A person's files, as the data-subject plugin's `dataSubjectSources` item answers (its ports.ts). */
 export const DataSubjectFindings = Type.Object({
   kind: Type.String(),

@@ -3,7 +3,7 @@ import { type App, isUuid, notFound } from '../../../kernel/index.ts';
 import { ASSET_KEYS } from '../permissions.ts';
 import { assetBundleFiles } from '../services/bundle-files.ts';
 import type { AssetServices } from '../services/index.ts';
-import { BundleFiles, rawAnswer, StoredBundleFile } from './answers.ts';
+import { BundleFiles, nonJsonAnswer, StoredBundleFile } from './answers.ts';
 
 /**
  * Website bundle files for core-api in the split deployment (bearer `DAM_SERVICE_TOKEN`, or a signed-in
@@ -40,7 +40,7 @@ export async function bundleFileRoutes(app: App, s: AssetServices): Promise<void
       schema: {
         tags,
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-        response: { 200: rawAnswer('application/octet-stream', 'the stored bytes of the asset') },
+        response: { 200: nonJsonAnswer('application/octet-stream', 'the stored bytes of the asset') },
       },
     },
     async (request, reply) => {

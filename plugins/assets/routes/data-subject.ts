@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { type Actor, type App, type PluginContributions, SYSTEM, unauthorized } from '../../../kernel/index.ts';
 import type { RemoteDataSubjectBody } from '../services/data-subject.ts';
 import type { AssetServices } from '../services/index.ts';
-import { DataSubjectErasure, DataSubjectFindings, rawAnswer } from './answers.ts';
+import { DataSubjectErasure, DataSubjectFindings, nonJsonAnswer } from './answers.ts';
 
 type Source = PluginContributions['dataSubjectSources'];
 
@@ -59,7 +59,7 @@ export async function dataSubjectFileRoutes(app: App, s: AssetServices, source: 
   );
   app.post(
     '/api/v1/dam/data-subject/records',
-    route({ 200: rawAnswer('application/x-ndjson', 'one JSON record per line') }),
+    route({ 200: nonJsonAnswer('application/x-ndjson', 'one JSON record per line') }),
     async (request, reply) => {
       const records = source.records!(request.body.identifier, optionsOf(request.body));
       async function* lines() {

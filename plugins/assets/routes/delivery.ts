@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { AssetServices } from '../services/index.ts';
 import { PRESET_NAME } from '../services/presets.ts';
-import { noBody, rawAnswer } from './answers.ts';
+import { emptyAnswer, nonJsonAnswer } from './answers.ts';
 
 const DeliveryQuery = Type.Object({
   preset: Type.Optional(Type.String({ pattern: PRESET_NAME, maxLength: 64 })),
@@ -26,10 +26,10 @@ export async function deliveryRoutes(app: App, { delivery }: AssetServices): Pro
         params: Type.Object({ '*': Type.String({ maxLength: 2048 }) }),
         querystring: DeliveryQuery,
         response: {
-          200: rawAnswer('*/*', 'the stored file, thumbnail or preset image, in its own content type'),
-          206: rawAnswer('*/*', 'the asked byte range of the file'),
-          302: noBody('an older version (`?v=`) redirects to the current one'),
-          304: noBody('not modified since the validators the request sent'),
+          200: nonJsonAnswer('*/*', 'the stored file, thumbnail or preset image, in its own content type'),
+          206: nonJsonAnswer('*/*', 'the asked byte range of the file'),
+          302: emptyAnswer('an older version (`?v=`) redirects to the current one'),
+          304: emptyAnswer('not modified since the validators the request sent'),
         },
       },
     },
