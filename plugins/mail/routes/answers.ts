@@ -39,7 +39,7 @@ export const MailSettings = Type.Object({
   updatedAt: Type.Optional(Time),
   smtp: Type.Optional(SmtpSettings),
   providerConfig: Type.Optional(
-    Type.Record(Type.String(), Type.Unknown(), { description: 'the provider’s settings that are not secret' }),
+    Type.Record(Type.String(), Type.String(), { description: 'the provider’s settings that are not secret' }),
   ),
   secretsSet: Type.Optional(Type.Record(Type.String(), Type.Boolean(), { description: 'which secrets are stored' })),
 });

@@ -149,7 +149,7 @@ export class MailSettingsService {
     const provider = this.deps.providers.get(row.provider);
     const secretsSet: Record<string, boolean> = {};
     for (const f of provider?.fields ?? []) if (f.type === 'secret') secretsSet[f.name] = Boolean(secrets[f.name]);
-    return { ...common, providerConfig: row.config, secretsSet };
+    return { ...common, providerConfig: row.config as Record<string, string>, secretsSet };
   }
 
   async update(ctx: AuditContext, websiteId: string | undefined, input: MailSettingsInput) {

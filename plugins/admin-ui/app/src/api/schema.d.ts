@@ -31,7 +31,13 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            deleted: boolean;
+                            id: string;
+                            path: string;
+                        };
+                    };
                 };
             };
         };
@@ -64,7 +70,15 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            exists: boolean;
+                            path: string;
+                            thumbnailUrl: string | null;
+                            url: string | null;
+                            visibility: ("public" | "private") | (never | null);
+                        };
+                    };
                 };
             };
         };
@@ -90,7 +104,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            results: {
+                                exists: boolean;
+                                path: string;
+                                thumbnailUrl: string | null;
+                                url: string | null;
+                                visibility: ("public" | "private") | (never | null);
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -128,7 +152,46 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            assets: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                filename: string;
+                                folder: string;
+                                height: number | null;
+                                id: string;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                mimeType: string;
+                                /** @description the same as `filename` */
+                                name: string;
+                                path: string;
+                                publicUrl: string;
+                                /** @description hex SHA-256 of the stored bytes */
+                                sha256: string;
+                                size: number;
+                                thumbnails: {
+                                    url: string;
+                                    width: number;
+                                }[];
+                                thumbnailUrl: string | null;
+                                /** @description the same as `mimeType` */
+                                type: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                                url: string;
+                                /** @description stable public reference (`/public/assets/:uuid`) */
+                                uuid: string;
+                                version: number;
+                                visibility: "public" | "private";
+                                width: number | null;
+                            }[];
+                            total: number;
+                        };
+                    };
                 };
             };
         };
@@ -160,7 +223,46 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            assets: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                filename: string;
+                                folder: string;
+                                height: number | null;
+                                id: string;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                mimeType: string;
+                                /** @description the same as `filename` */
+                                name: string;
+                                path: string;
+                                publicUrl: string;
+                                /** @description hex SHA-256 of the stored bytes */
+                                sha256: string;
+                                size: number;
+                                thumbnails: {
+                                    url: string;
+                                    width: number;
+                                }[];
+                                thumbnailUrl: string | null;
+                                /** @description the same as `mimeType` */
+                                type: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                                url: string;
+                                /** @description stable public reference (`/public/assets/:uuid`) */
+                                uuid: string;
+                                version: number;
+                                visibility: "public" | "private";
+                                width: number | null;
+                            }[];
+                            total: number;
+                        };
+                    };
                 };
             };
         };
@@ -194,7 +296,43 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filename: string;
+                            folder: string;
+                            height: number | null;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            mimeType: string;
+                            /** @description the same as `filename` */
+                            name: string;
+                            path: string;
+                            publicUrl: string;
+                            /** @description hex SHA-256 of the stored bytes */
+                            sha256: string;
+                            size: number;
+                            thumbnails: {
+                                url: string;
+                                width: number;
+                            }[];
+                            thumbnailUrl: string | null;
+                            /** @description the same as `mimeType` */
+                            type: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            version: number;
+                            visibility: "public" | "private";
+                            width: number | null;
+                        };
+                    };
                 };
             };
         };
@@ -232,7 +370,15 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @description the key on the CDN mirror target */
+                            key: string;
+                            url: string | null;
+                            version: number;
+                        };
+                    };
                 };
             };
         };
@@ -282,7 +428,43 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filename: string;
+                            folder: string;
+                            height: number | null;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            mimeType: string;
+                            /** @description the same as `filename` */
+                            name: string;
+                            path: string;
+                            publicUrl: string;
+                            /** @description hex SHA-256 of the stored bytes */
+                            sha256: string;
+                            size: number;
+                            thumbnails: {
+                                url: string;
+                                width: number;
+                            }[];
+                            thumbnailUrl: string | null;
+                            /** @description the same as `mimeType` */
+                            type: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            version: number;
+                            visibility: "public" | "private";
+                            width: number | null;
+                        };
+                    };
                 };
             };
         };
@@ -322,7 +504,43 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filename: string;
+                            folder: string;
+                            height: number | null;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            mimeType: string;
+                            /** @description the same as `filename` */
+                            name: string;
+                            path: string;
+                            publicUrl: string;
+                            /** @description hex SHA-256 of the stored bytes */
+                            sha256: string;
+                            size: number;
+                            thumbnails: {
+                                url: string;
+                                width: number;
+                            }[];
+                            thumbnailUrl: string | null;
+                            /** @description the same as `mimeType` */
+                            type: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            version: number;
+                            visibility: "public" | "private";
+                            width: number | null;
+                        };
+                    };
                 };
             };
         };
@@ -353,11 +571,16 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            id: string;
+                            path: string;
+                        };
+                    };
                 };
             };
         };
@@ -386,12 +609,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description the stored bytes of the asset */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/octet-stream": string;
+                    };
                 };
             };
         };
@@ -432,7 +657,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            assets: {
+                                filename: string;
+                                id: string;
+                                mimeType: string;
+                                path: string;
+                                size: number;
+                                url?: string;
+                                uuid?: string;
+                                visibility: "public" | "private";
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -480,7 +718,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            erased: number;
+                            kept: {
+                                id: string;
+                                label: string;
+                                reason: string;
+                                refs?: string[];
+                            }[];
+                            kind: string;
+                        };
+                    };
                 };
             };
         };
@@ -528,7 +777,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            count: number;
+                            items: {
+                                at: string;
+                                files?: string[];
+                                id: string;
+                                label: string;
+                                matched: string[];
+                            }[];
+                            kind: string;
+                            linkedFiles?: string[];
+                            sharedFiles?: string[];
+                        };
+                    };
                 };
             };
         };
@@ -571,12 +834,14 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description one JSON record per line */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/x-ndjson": string;
+                    };
                 };
             };
         };
@@ -610,7 +875,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            created: boolean;
+                            /** @enum {string} */
+                            policy: "private";
+                            storage: {
+                                /** @enum {string} */
+                                driver: "filesystem";
+                                root: string;
+                            } | {
+                                bucket: string;
+                                /** @enum {string} */
+                                driver: "s3";
+                                endpoint: string;
+                                forcePathStyle: boolean;
+                                partSizeBytes: number;
+                                prefix: string;
+                                queueSize: number;
+                                region: string;
+                            };
+                        };
+                    };
                 };
             };
         };
@@ -644,7 +930,12 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            exists: boolean;
+                            path: string;
+                        };
+                    };
                 };
             };
         };
@@ -670,7 +961,14 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            results: {
+                                exists: boolean;
+                                path: string;
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -704,7 +1002,15 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            folders: {
+                                createdAt: string;
+                                name: string;
+                                path: string;
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -730,7 +1036,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            created: boolean;
+                            path: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created: boolean;
+                            path: string;
+                        };
+                    };
                 };
             };
         };
@@ -751,7 +1074,12 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            deletedAssets: number;
+                            path: string;
+                        };
+                    };
                 };
             };
         };
@@ -787,11 +1115,26 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            filename: string;
+                            folder: string;
+                            id: string;
+                            mimeType: string;
+                            path: string;
+                            size: number;
+                            thumbnailUrl: string | null;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            visibility: "public" | "private";
+                        };
+                    };
                 };
             };
         };
@@ -823,7 +1166,31 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            enforceVisibility: boolean;
+                            limits: {
+                                maxFileBytes: number;
+                                maxInputPixels: number;
+                            };
+                            storage: {
+                                /** @enum {string} */
+                                driver: "filesystem";
+                                root: string;
+                            } | {
+                                bucket: string;
+                                /** @enum {string} */
+                                driver: "s3";
+                                endpoint: string;
+                                forcePathStyle: boolean;
+                                partSizeBytes: number;
+                                prefix: string;
+                                queueSize: number;
+                                region: string;
+                            };
+                            thumbnailWidths: number[];
+                        };
+                    };
                 };
             };
         };
@@ -857,7 +1224,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            presets: {
+                                fit: "cover" | "contain" | "fill" | "inside" | "outside";
+                                format: "jpeg" | "png" | "webp" | "avif" | "auto" | "original";
+                                height: number | null;
+                                name: string;
+                                quality: number;
+                                width: number | null;
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -888,7 +1266,16 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            fit: "cover" | "contain" | "fill" | "inside" | "outside";
+                            format: "jpeg" | "png" | "webp" | "avif" | "auto" | "original";
+                            height: number | null;
+                            name: string;
+                            quality: number;
+                            width: number | null;
+                        };
+                    };
                 };
             };
         };
@@ -925,7 +1312,11 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            deleted: boolean;
+                        };
+                    };
                 };
             };
         };
@@ -964,7 +1355,14 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            results: {
+                                id: string;
+                                status: "regenerated" | "not_found" | "not_an_image";
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -1018,7 +1416,86 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filename: string;
+                            folder: string;
+                            height: number | null;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            mimeType: string;
+                            /** @description the same as `filename` */
+                            name: string;
+                            path: string;
+                            publicUrl: string;
+                            /** @description hex SHA-256 of the stored bytes */
+                            sha256: string;
+                            size: number;
+                            thumbnails: {
+                                url: string;
+                                width: number;
+                            }[];
+                            thumbnailUrl: string | null;
+                            /** @description the same as `mimeType` */
+                            type: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            version: number;
+                            visibility: "public" | "private";
+                            width: number | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filename: string;
+                            folder: string;
+                            height: number | null;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            mimeType: string;
+                            /** @description the same as `filename` */
+                            name: string;
+                            path: string;
+                            publicUrl: string;
+                            /** @description hex SHA-256 of the stored bytes */
+                            sha256: string;
+                            size: number;
+                            thumbnails: {
+                                url: string;
+                                width: number;
+                            }[];
+                            thumbnailUrl: string | null;
+                            /** @description the same as `mimeType` */
+                            type: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            version: number;
+                            visibility: "public" | "private";
+                            width: number | null;
+                        };
+                    };
                 };
             };
         };
@@ -1057,7 +1534,86 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filename: string;
+                            folder: string;
+                            height: number | null;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            mimeType: string;
+                            /** @description the same as `filename` */
+                            name: string;
+                            path: string;
+                            publicUrl: string;
+                            /** @description hex SHA-256 of the stored bytes */
+                            sha256: string;
+                            size: number;
+                            thumbnails: {
+                                url: string;
+                                width: number;
+                            }[];
+                            thumbnailUrl: string | null;
+                            /** @description the same as `mimeType` */
+                            type: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            version: number;
+                            visibility: "public" | "private";
+                            width: number | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filename: string;
+                            folder: string;
+                            height: number | null;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            mimeType: string;
+                            /** @description the same as `filename` */
+                            name: string;
+                            path: string;
+                            publicUrl: string;
+                            /** @description hex SHA-256 of the stored bytes */
+                            sha256: string;
+                            size: number;
+                            thumbnails: {
+                                url: string;
+                                width: number;
+                            }[];
+                            thumbnailUrl: string | null;
+                            /** @description the same as `mimeType` */
+                            type: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            version: number;
+                            visibility: "public" | "private";
+                            width: number | null;
+                        };
+                    };
                 };
             };
         };
@@ -1764,8 +2320,8 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description done; no body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2387,8 +2943,8 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description done; no body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2755,7 +3311,39 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            camera: {
+                                lens: unknown;
+                                make: unknown;
+                                model: unknown;
+                            };
+                            channels: number | null;
+                            density: number | null;
+                            /** @description EXIF tags by name */
+                            exif: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the format sharp read or wrote (`jpeg`, `png`, `webp`, ...) */
+                            format: string;
+                            gps: {
+                                altitude?: number;
+                                latitude: number;
+                                longitude: number;
+                            } | null;
+                            hasAlpha: boolean;
+                            hasIcc: boolean;
+                            height: number;
+                            /** @description IPTC fields by name */
+                            iptc: {
+                                [key: string]: unknown;
+                            };
+                            orientation: number | null;
+                            pages: number;
+                            space: string | null;
+                            width: number;
+                        };
+                    };
                 };
             };
         };
@@ -2798,12 +3386,31 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description the image (`image/*`), or with `mode=variants` each width as base64 (JSON) */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            source: {
+                                /** @description the format sharp read or wrote (`jpeg`, `png`, `webp`, ...) */
+                                format: string;
+                                height: number;
+                                width: number;
+                            };
+                            variants: {
+                                /** @description base64 */
+                                data: string;
+                                /** @description the format sharp read or wrote (`jpeg`, `png`, `webp`, ...) */
+                                format: string;
+                                height: number;
+                                size: number;
+                                width: number;
+                            }[];
+                        };
+                        "image/*": string;
+                    };
                 };
             };
         };
@@ -7579,12 +8186,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description the website bundle: bundle.json (manifest version 2) and assets/0001-<name> ... */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/zip": string;
+                    };
                 };
             };
         };
@@ -8431,7 +9040,80 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            actions: {
+                                action: "create" | "reuse" | "conflict";
+                                kind: string;
+                                name: string;
+                                reason?: string;
+                                targetPath?: string;
+                            }[];
+                            assetPlan: {
+                                action: "upload" | "reuse" | "conflict";
+                                id: string;
+                                path: string;
+                                reason?: string;
+                                size: number | null;
+                                /**
+                                 * @description over the asset limit: not stored by the apply
+                                 * @enum {boolean}
+                                 */
+                                stored?: false;
+                                targetPath: string;
+                            }[];
+                            classActions: {
+                                action: "create" | "reuse" | "conflict";
+                                kind: string;
+                                name: string;
+                                reason?: string;
+                                targetPath?: string;
+                            }[];
+                            counts: {
+                                [key: string]: number;
+                            };
+                            docs?: {
+                                sourceFolder: string | null;
+                                targetFolder: string | null;
+                            };
+                            /** @enum {string} */
+                            state: "dry run";
+                            /** @description the manifest version */
+                            version: number;
+                            warnings: string[];
+                            website: {
+                                name: string;
+                                rootPath: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            assets: {
+                                notStored: {
+                                    path: string;
+                                    reason: string;
+                                }[];
+                                reused: number;
+                                uploaded: number;
+                            };
+                            created: {
+                                [key: string]: number;
+                            };
+                            docsFolder?: string | null;
+                            rootPath: string;
+                            /** @enum {string} */
+                            state: "applied";
+                            warnings: string[];
+                            websiteId?: string;
+                        };
+                    };
                 };
             };
         };
@@ -8463,8 +9145,33 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description the stored file, thumbnail or preset image, in its own content type */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "*/*": string;
+                    };
+                };
+                /** @description the asked byte range of the file */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "*/*": string;
+                    };
+                };
+                /** @description an older version (`?v=`) redirects to the current one */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description not modified since the validators the request sent */
+                304: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10215,7 +10922,34 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @description true when nothing stayed */
+                            complete: boolean;
+                            dryRun: boolean;
+                            erased: {
+                                [key: string]: number;
+                            };
+                            kept: {
+                                id: string;
+                                kind: string;
+                                label: string;
+                                reason: string;
+                            }[];
+                            /** @description kinds of records that were not looked at (their plugin is not loaded) */
+                            notSearched: {
+                                kind: string;
+                                plugin: string;
+                                reason: string;
+                            }[];
+                            notTouched: string[];
+                            reportedOnly: {
+                                [key: string]: number;
+                            };
+                            /** @description attached files other records use too: left in place */
+                            sharedFiles: string[];
+                        };
+                    };
                 };
             };
         };
@@ -10259,12 +10993,26 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description a JSON document `{ generatedAt, notSearched, records: { <kind>: [whole records] } }` as a download */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            generatedAt: string;
+                            /** @description kinds of records that were not looked at (their plugin is not loaded) */
+                            notSearched: {
+                                kind: string;
+                                plugin: string;
+                                reason: string;
+                            }[];
+                            records: {
+                                [key: string]: unknown[];
+                            };
+                        };
+                    };
                 };
             };
         };
@@ -10313,7 +11061,35 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            counts: {
+                                [key: string]: number;
+                            };
+                            /** @description kinds of records that were not looked at (their plugin is not loaded) */
+                            notSearched: {
+                                kind: string;
+                                plugin: string;
+                                reason: string;
+                            }[];
+                            /** @description at most `limit` items per kind */
+                            results: {
+                                [key: string]: {
+                                    /** @description ISO date of the record (created or updated) */
+                                    at: string;
+                                    class?: string;
+                                    /** @description files the record refers to */
+                                    files?: string[];
+                                    id: string;
+                                    key?: string | null;
+                                    label: string;
+                                    locale?: string;
+                                    /** @description which fields held the identifier */
+                                    matched: string[];
+                                }[];
+                            };
+                        };
+                    };
                 };
             };
         };
@@ -10551,7 +11327,35 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            entries: {
+                                attempts: number;
+                                cc: string[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                error: string | null;
+                                from: string;
+                                id: string;
+                                kind: string;
+                                messageId: string;
+                                /** Format: date-time */
+                                nextAttemptAt: string | null;
+                                provider: string | null;
+                                providerAnswer: string | null;
+                                replyTo: string | null;
+                                resentFrom: string | null;
+                                /** Format: date-time */
+                                sentAt: string | null;
+                                status: "queued" | "retrying" | "sent" | "failed";
+                                subject: string;
+                                templateKey: string | null;
+                                to: string[];
+                                websiteId: string | null;
+                            }[];
+                            total: number;
+                        };
+                    };
                 };
             };
         };
@@ -10587,7 +11391,34 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            attempts: number;
+                            cc: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            error: string | null;
+                            from: string;
+                            html?: string | null;
+                            id: string;
+                            kind: string;
+                            messageId: string;
+                            /** Format: date-time */
+                            nextAttemptAt: string | null;
+                            provider: string | null;
+                            providerAnswer: string | null;
+                            replyTo: string | null;
+                            resentFrom: string | null;
+                            /** Format: date-time */
+                            sentAt: string | null;
+                            status: "queued" | "retrying" | "sent" | "failed";
+                            subject: string;
+                            templateKey: string | null;
+                            text?: string;
+                            to: string[];
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -10621,11 +11452,36 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description Default Response */
-                200: {
+                202: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            attempts: number;
+                            cc: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            error: string | null;
+                            from: string;
+                            id: string;
+                            kind: string;
+                            messageId: string;
+                            /** Format: date-time */
+                            nextAttemptAt: string | null;
+                            provider: string | null;
+                            providerAnswer: string | null;
+                            replyTo: string | null;
+                            resentFrom: string | null;
+                            /** Format: date-time */
+                            sentAt: string | null;
+                            status: "queued" | "retrying" | "sent" | "failed";
+                            subject: string;
+                            templateKey: string | null;
+                            to: string[];
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -10665,7 +11521,13 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            deleted: number;
+                            /** @description ids not deleted: unknown, or still to be sent */
+                            kept: string[];
+                        };
+                    };
                 };
             };
         };
@@ -10697,7 +11559,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            providers: {
+                                docs: string | null;
+                                fields: {
+                                    default: string | null;
+                                    label: string;
+                                    name: string;
+                                    required: boolean;
+                                    type: "text" | "secret" | "url";
+                                }[];
+                                id: string;
+                                label: string;
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -10733,7 +11610,40 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            configured: boolean;
+                            from?: string | null;
+                            fromName?: string | null;
+                            provider: string | null;
+                            /** @description the provider’s settings that are not secret */
+                            providerConfig?: {
+                                [key: string]: string;
+                            };
+                            replyTo?: string | null;
+                            scope: "default" | "website";
+                            /** @description which secrets are stored */
+                            secretsSet?: {
+                                [key: string]: boolean;
+                            };
+                            smtp?: {
+                                allowInvalidCertificate: boolean;
+                                host: string;
+                                /** @description whether a password is stored; the password itself is never shown */
+                                passwordSet: boolean;
+                                port: number;
+                                requireTls: boolean;
+                                secure: boolean;
+                                user: string | null;
+                            };
+                            /** Format: date-time */
+                            updatedAt?: string;
+                            /** @description without settings of its own: what sends this scope’s mail */
+                            uses?: "default" | "environment";
+                            /** Format: uuid */
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -10782,7 +11692,40 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            configured: boolean;
+                            from?: string | null;
+                            fromName?: string | null;
+                            provider: string | null;
+                            /** @description the provider’s settings that are not secret */
+                            providerConfig?: {
+                                [key: string]: string;
+                            };
+                            replyTo?: string | null;
+                            scope: "default" | "website";
+                            /** @description which secrets are stored */
+                            secretsSet?: {
+                                [key: string]: boolean;
+                            };
+                            smtp?: {
+                                allowInvalidCertificate: boolean;
+                                host: string;
+                                /** @description whether a password is stored; the password itself is never shown */
+                                passwordSet: boolean;
+                                port: number;
+                                requireTls: boolean;
+                                secure: boolean;
+                                user: string | null;
+                            };
+                            /** Format: date-time */
+                            updatedAt?: string;
+                            /** @description without settings of its own: what sends this scope’s mail */
+                            uses?: "default" | "environment";
+                            /** Format: uuid */
+                            websiteId: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -10799,8 +11742,8 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description done; no body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10846,7 +11789,15 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @description the mail log entry */
+                            id: string;
+                            provider: string | null;
+                            providerAnswer: string | null;
+                            status: "queued" | "retrying" | "sent" | "failed";
+                        };
+                    };
                 };
             };
         };
@@ -10878,7 +11829,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            templates: {
+                                builtIn: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description a content node tree (as the snippet editor stores it), or null for text only */
+                                html: {
+                                    [key: string]: unknown;
+                                } | null;
+                                id: string;
+                                key: string;
+                                name: string;
+                                subject: string;
+                                text: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -10906,11 +11876,28 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            builtIn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description a content node tree (as the snippet editor stores it), or null for text only */
+                            html: {
+                                [key: string]: unknown;
+                            } | null;
+                            id: string;
+                            key: string;
+                            name: string;
+                            subject: string;
+                            text: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -10944,7 +11931,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            builtIn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description a content node tree (as the snippet editor stores it), or null for text only */
+                            html: {
+                                [key: string]: unknown;
+                            } | null;
+                            id: string;
+                            key: string;
+                            name: string;
+                            subject: string;
+                            text: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -10962,8 +11966,8 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description done; no body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11002,7 +12006,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            builtIn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description a content node tree (as the snippet editor stores it), or null for text only */
+                            html: {
+                                [key: string]: unknown;
+                            } | null;
+                            id: string;
+                            key: string;
+                            name: string;
+                            subject: string;
+                            text: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
         };
@@ -11042,7 +12063,13 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            html?: string;
+                            subject: string;
+                            text: string;
+                        };
+                    };
                 };
             };
         };
@@ -11292,8 +12319,8 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description deleted; no body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11733,7 +12760,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            filename: string;
+                            height: number | null;
+                            mimeType: string;
+                            size: number;
+                            thumbnailUrl: string | null;
+                            url: string;
+                            uuid: string;
+                            width: number | null;
+                        };
+                    };
                 };
             };
         };
@@ -11803,7 +12841,16 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            configured: boolean;
+                            results: {
+                                mirrored: boolean;
+                                path: string;
+                                url: string | null;
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -12332,11 +13379,17 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            mimeType: string;
+                            size: number;
+                            uploadId: string;
+                        };
+                    };
                 };
             };
         };
@@ -12375,11 +13428,20 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @description seconds */
+                            expiresIn: number;
+                            maxBytes: number;
+                            uploadId: string;
+                            /** @description where to PUT the bytes; the ticket is the last segment */
+                            uploadUrl: string;
+                        };
+                    };
                 };
             };
         };
