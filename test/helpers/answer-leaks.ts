@@ -1,51 +1,87 @@
-import assert from 'node:assert/strict';
+import { expect } from 'chai';
 
-/** What must never reach a client: property names (at any depth) and values (as text, anywhere). */
-export interface Forbidden {
-  keys?: readonly string[];
-  values?: readonly string[];
-}
+/** Keys of internal columns that no answer of any plugin may carry. */
+export const INTERNAL_KEYS = [
+  'password_hash',
+  'passwordHash',
+  'token_hash',
+  'tokenHash',
+  'key_hash',
+  'keyHash',
+  'secret',
+  'secret_hash',
+  'client_secret',
+  'clientSecret',
+  'private_key',
+  'privateKey',
+  'claim_token',
+  'claimToken',
+  'claimed_until',
+  'claimedUntil',
+  'lease_until',
+  'leaseUntil',
+  'seq',
+  'internal_seq',
+];
+
+/** How deep a walk goes; an answer nested deeper is itself a finding. */
+const MAX_DEPTH = 64;
 
 /**
- * Where `answer` (a parsed JSON answer, or the raw text of one) holds a forbidden key or value: one
- * line per finding, `$.items[0].secret` style. Walks iteratively, so a deep answer cannot overflow
- * the stack.
+ * Every place in a JSON answer where a forbidden key or a forbidden value (a raw secret, as a whole
+ * string or inside one) occurs, as paths like `items.0.token_hash`. Walks iteratively (an answer is
+ * outside input as far as a test is concerned).
  */
-export function answerLeaks(answer: unknown, forbidden: Forbidden): string[] {
-  const keys = new Set(forbidden.keys ?? []);
+export function leaksIn(
+  answer: unknown,
+  forbidden: { keys?: readonly string[]; values?: readonly string[] } = {},
+): string[] {
+  const keys = new Set(forbidden.keys ?? INTERNAL_KEYS);
   const values = (forbidden.values ?? []).filter((v) => v.length > 0);
   const found: string[] = [];
-  const stack: Array<{ at: string; value: unknown }> = [{ at: '$', value: answer }];
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: answer, path: '', depth: 0 }];
   while (stack.length > 0) {
-    const { at, value } = stack.pop()!;
+    const { value, path, depth } = stack.pop()!;
     if (typeof value === 'string') {
-      for (const v of values) if (value.includes(v)) found.push(`${at} holds the value ${JSON.stringify(v)}`);
-    } else if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) stack.push({ at: `${at}[${i}]`, value: value[i] });
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        if (keys.has(key)) found.push(`${at}.${key} is a forbidden key`);
-        for (const v of values) if (key.includes(v)) found.push(`${at} has a key holding ${JSON.stringify(v)}`);
-        stack.push({ at: `${at}.${key}`, value: item });
-      }
+      if (values.some((v) => value.includes(v))) found.push(`${path || '(answer)'}: a forbidden value`);
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_DEPTH) {
+      found.push(`${path}: nested deeper than ${MAX_DEPTH}`);
+      continue;
+    }
+    for (const [key, child] of Object.entries(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (keys.has(key)) found.push(`${at}: an internal key`);
+      stack.push({ value: child, path: at, depth: depth + 1 });
     }
   }
   return found;
 }
 
-/**
- * Fails when an answer leaks: `what` names the answer in the message (`GET /mail-settings`). A body
- * that is not JSON is checked as text.
- */
-export function assertNoLeak(what: string, body: string | unknown, forbidden: Forbidden): void {
-  let answer = body;
-  if (typeof body === 'string') {
+/** The answer, as a response of `inject` or as parsed JSON. */
+type Answer = { body: string; headers: Record<string, unknown> } | unknown;
+
+const parsed = (answer: Answer): unknown => {
+  if (answer && typeof answer === 'object' && 'body' in answer && 'headers' in answer) {
+    const { body } = answer as { body: string };
     try {
-      answer = JSON.parse(body);
+      return JSON.parse(body);
     } catch {
-      answer = body;
+      return body;
     }
   }
-  const found = answerLeaks(answer, forbidden);
-  assert.deepEqual(found, [], `${what} leaks:\n${found.join('\n')}`);
+  return answer;
+};
+
+/** Fails naming each leak: an internal key or a forbidden value anywhere in the answers. */
+export function expectNoLeaks(
+  answers: Answer | Answer[],
+  forbidden: { keys?: readonly string[]; values?: readonly string[] } = {},
+): void {
+  const list =
+    Array.isArray(answers) && answers.every((a) => a && typeof a === 'object' && 'body' in a) ? answers : [answers];
+  const found = list.flatMap((a, i) => leaksIn(parsed(a), forbidden).map((leak) => `answer ${i}: ${leak}`));
+  expect(found, 'internal values in answers').to.deep.equal([]);
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { assertNoLeak } from '../../../test/helpers/answer-leaks.ts';
+import { expectNoLeaks } from '../../../test/helpers/answer-leaks.ts';
 import { png } from '../../../test/helpers/images.ts';
 import type { AssetRow } from '../model.ts';
 import { startAssetsKernel, type AssetsKernel } from './assets-kernel.ts';
@@ -64,7 +64,7 @@ describe('assets: no answer carries an internal column', function () {
     expect(storageKeys).to.not.be.empty;
     for (const [what, res] of answers) {
       expect(res.statusCode, `${what}: ${res.body}`).to.be.lessThan(300);
-      assertNoLeak(what, res.body, forbidden());
+      expectNoLeaks(res, forbidden());
     }
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { definePlugin } from '../../../kernel/index.ts';
-import { assertNoLeak } from '../../../test/helpers/answer-leaks.ts';
+import { expectNoLeaks } from '../../../test/helpers/answer-leaks.ts';
 import { startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 
 const HASH = 'sha256:5f4dcc3b5aa765d61d8327deb882cf99-site-key-hash';
@@ -50,10 +50,10 @@ describe('bundles: no import answer carries what a part holds beyond the documen
     const forbidden = { keys: ['row', 'gateway_api_key_hash', 'siteKeyHash'], values: [HASH] };
     const dryRun = await t.call('POST', '/cms-one/websites/import?dryRun=1', admin, manifest);
     expect(dryRun.statusCode, dryRun.body).to.equal(200);
-    assertNoLeak('POST /cms-one/websites/import?dryRun=1', dryRun.body, forbidden);
+    expectNoLeaks(dryRun, forbidden);
     expect(dryRun.json().actions).to.deep.equal([{ kind: 'website', name: 'Shop', action: 'create' }]);
     const applied = await t.call('POST', '/cms-one/websites/import', admin, manifest);
     expect(applied.statusCode, applied.body).to.equal(201);
-    assertNoLeak('POST /cms-one/websites/import', applied.body, forbidden);
+    expectNoLeaks(applied, forbidden);
   });
 });

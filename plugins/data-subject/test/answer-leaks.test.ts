@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { definePlugin } from '../../../kernel/index.ts';
-import { assertNoLeak } from '../../../test/helpers/answer-leaks.ts';
+import { expectNoLeaks } from '../../../test/helpers/answer-leaks.ts';
 import { startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 
 const HASH = 'scrypt$16384$8$1$c2FsdA$aGFzaC1vZi10aGUtcGFzc3dvcmQ';
@@ -53,7 +53,7 @@ describe('data-subject: no answer carries what a source holds beyond the documen
     ] as const;
     for (const [what, res] of answers) {
       expect(res.statusCode, `${what}: ${res.body}`).to.equal(200);
-      assertNoLeak(what, res.body, forbidden);
+      expectNoLeaks(res, forbidden);
     }
     expect(answers[0][1].json().results['accounts-copy'][0]).to.deep.equal({
       id: 'a1',

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { assertNoLeak } from '../../../test/helpers/answer-leaks.ts';
+import { expectNoLeaks } from '../../../test/helpers/answer-leaks.ts';
 import type { Endpoint } from '../model.ts';
 import type { GatewayServices } from '../services/index.ts';
 import { startGatewayKernel } from './helpers.ts';
@@ -56,7 +56,7 @@ describe('gateway: no endpoint answer carries a credential, sealed or in clear',
     expect(sealed).to.not.be.empty;
     for (const [what, res] of answers) {
       expect(res.statusCode, `${what}: ${res.body}`).to.be.lessThan(300);
-      assertNoLeak(what, res.body, { keys: ['apiKey', 'auth_secret', 'sealedSecret'], values: [SECRET, ...sealed] });
+      expectNoLeaks(res, { keys: ['apiKey', 'auth_secret', 'sealedSecret'], values: [SECRET, ...sealed] });
     }
     expect(answers[2][1].json().auth).to.deep.equal({ type: 'apiKeyHeader', headerName: 'X-Key', key: { set: true } });
   });

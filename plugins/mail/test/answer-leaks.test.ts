@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { assertNoLeak } from '../../../test/helpers/answer-leaks.ts';
+import { expectNoLeaks } from '../../../test/helpers/answer-leaks.ts';
 import { startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 import type { MailServices } from '../services/index.ts';
 
@@ -83,7 +83,7 @@ describe('mail: no answer carries a secret or an internal column', function () {
     expect(sealed.filter(Boolean)).to.not.be.empty;
     for (const [what, res] of answers) {
       expect(res.statusCode, `${what}: ${res.body}`).to.equal(200);
-      assertNoLeak(what, res.body, forbidden());
+      expectNoLeaks(res, forbidden());
     }
     expect(answers[0][1].json().smtp).to.include({ passwordSet: true, user: 'mailer' });
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { assertNoLeak } from '../../../test/helpers/answer-leaks.ts';
+import { expectNoLeaks } from '../../../test/helpers/answer-leaks.ts';
 import { objectChange, startEventsKernel, type EventsKernel } from '../../../test/helpers/events-kernel.ts';
 import { startReceiver, type Receiver } from '../../../test/helpers/receiver.ts';
 
@@ -55,7 +55,7 @@ describe('object events: no answer carries a claim, a lease or the event content
     ] as const;
     for (const [what, res] of answers) {
       expect(res.statusCode, `${what}: ${res.body}`).to.equal(200);
-      assertNoLeak(what, res.body, {
+      expectNoLeaks(res, {
         keys: ['claim_token', 'claimed_until', 'envelope', 'loop_tripped_at'],
         values: [CLAIM],
       });
