@@ -56,20 +56,6 @@ function declaresAnswer(response: Record<string, unknown> | undefined): boolean 
 }
 
 /**
- * Until their response schemas land, the routes of these plugins are not refused for lacking one.
- * Temporary: this list goes when their schemas are merged.
- */
-export const PLUGINS_AWAITING_ANSWER_SCHEMAS: ReadonlySet<string> = new Set([
-  'assets',
-  'mail',
-  'bundles',
-  'data-subject',
-  'gateway',
-  'object-events',
-  'event-delivery',
-]);
-
-/**
  * Every route answers 4xx and 5xx with the error body: the kernel adds it to each route's
  * `schema.response` (unless the route declares its own `4xx` or `5xx`), so `/openapi.json` documents
  * it and no plugin repeats it.
@@ -95,7 +81,6 @@ export const errorAnswers = fp(
  * own scope, so it sees exactly that plugin's routes.
  */
 export function requireAnswerSchemas(scope: App, pluginId: string): void {
-  if (PLUGINS_AWAITING_ANSWER_SCHEMAS.has(pluginId)) return;
   scope.addHook('onRoute', (route) => {
     const response = (route.schema as { response?: Record<string, unknown> } | undefined)?.response;
     if (!declaresAnswer(response)) {

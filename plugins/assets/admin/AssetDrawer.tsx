@@ -27,7 +27,7 @@ import {
   unwrap,
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
-import { type Asset, formatBytes, type Preset } from './types.ts';
+import { type Asset, formatBytes } from './model.ts';
 
 function Facts({ asset }: { asset: Asset }) {
   const rows: [string, string][] = [
@@ -57,7 +57,7 @@ function Facts({ asset }: { asset: Asset }) {
 function PresetPreview({ asset }: { asset: Asset }) {
   const presets = useQuery({
     queryKey: ['assets', 'presets'],
-    queryFn: async () => (unwrap(await api.GET('/api/v1/dam/presets')) as unknown as { presets: Preset[] }).presets,
+    queryFn: async () => unwrap(await api.GET('/api/v1/dam/presets')).presets,
   });
   const [name, setName] = useState<string | null>(null);
   if (presets.error) return <ErrorState error={presets.error} />;
@@ -112,7 +112,7 @@ function MoveForm({ asset, onMoved }: { asset: Asset; onMoved: (a: Asset) => voi
         try {
           const moved = unwrap(
             await api.POST('/api/v1/dam/assets/move', { body: { id: asset.id, folder: folder.trim(), filename } }),
-          ) as unknown as Asset;
+          );
           showSaved(`Now at ${moved.path}`);
           onMoved(moved);
         } catch (err) {
@@ -162,7 +162,7 @@ function MetadataForm({ asset, onSaved }: { asset: Asset; onSaved: (a: Asset) =>
             await api.PATCH('/api/v1/dam/assets/metadata', {
               body: { id: asset.id, metadata: metadata as Record<string, never>, merge: false },
             }),
-          ) as unknown as Asset;
+          );
           showSaved('Metadata saved');
           onSaved(saved);
         } catch (err) {
@@ -196,8 +196,7 @@ export function AssetDrawer({ id, onClose }: { id: string; onClose: () => void }
   const client = useQueryClient();
   const query = useQuery({
     queryKey: ['assets', 'asset', id],
-    queryFn: async () =>
-      unwrap(await api.GET('/api/v1/dam/assets/{id}', { params: { path: { id } } })) as unknown as Asset,
+    queryFn: async () => unwrap(await api.GET('/api/v1/dam/assets/{id}', { params: { path: { id } } })),
     enabled: Boolean(id),
   });
   const changed = async (a: Asset) => {
@@ -258,7 +257,7 @@ export function AssetDrawer({ id, onClose }: { id: string; onClose: () => void }
                           visibility: v as 'public' | 'private',
                         },
                       }),
-                    ) as unknown as Asset;
+                    );
                     showSaved(v === 'public' ? 'The file is public' : 'The file is private');
                     await changed(saved);
                   } catch (err) {

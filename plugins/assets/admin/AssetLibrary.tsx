@@ -34,7 +34,7 @@ import {
   useUrlState,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { AssetDrawer } from './AssetDrawer.tsx';
-import { type Asset, type Folder, formatBytes, joinPath } from './types.ts';
+import { type Asset, formatBytes, joinPath } from './model.ts';
 import { UploadZone } from './UploadZone.tsx';
 
 const PAGE_SIZE = 48;
@@ -120,7 +120,7 @@ async function deleteFolder(path: string, onDone: () => Promise<unknown>) {
     // Say exactly what goes: count the files under the folder first.
     const { total } = unwrap(
       await api.GET('/api/v1/dam/assets', { params: { query: { folder: path, recursive: true, limit: 1 } } }),
-    ) as unknown as { total: number };
+    );
     const ok = await confirmDestructive({
       title: `Delete the folder “${path}”?`,
       removes: `the folder “${path}”, its sub-folders and the ${total} ${total === 1 ? 'file' : 'files'} in them, with every version and thumbnail.`,
@@ -141,11 +141,7 @@ function FolderList({ folder }: { folder: string }) {
   const folders = useQuery({
     queryKey: ['assets', 'folders', folder],
     queryFn: async () =>
-      (
-        unwrap(await api.GET('/api/v1/dam/folders', { params: { query: { parent: folder } } })) as unknown as {
-          folders: Folder[];
-        }
-      ).folders,
+      unwrap(await api.GET('/api/v1/dam/folders', { params: { query: { parent: folder } } })).folders,
   });
   if (folders.isPending) return <LoadingState label="Loading folders" />;
   if (folders.error) return <ErrorState error={folders.error} onRetry={() => folders.refetch()} />;
@@ -232,7 +228,7 @@ export default function AssetLibrary() {
             },
           },
         }),
-      ) as unknown as { assets: Asset[]; total: number },
+      ),
     placeholderData: (previous) => previous,
   });
   const pages = Math.max(1, Math.ceil((assets.data?.total ?? 0) / PAGE_SIZE));

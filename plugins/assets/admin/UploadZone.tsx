@@ -2,7 +2,7 @@ import { Button, Checkbox, FileButton, Group, Paper, Progress, SegmentedControl,
 import { useQueryClient } from '@tanstack/react-query';
 import { IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
-import { formatBytes } from './types.ts';
+import { formatBytes } from './model.ts';
 import { uploadFile } from './upload.ts';
 
 type Item = { key: string; name: string; size: number; progress: number; error?: string; done: boolean };

@@ -1,5 +1,5 @@
 import { ApiError } from '../../admin-ui/app/src/sdk/index.ts';
-import type { Asset } from './types.ts';
+import type { Asset } from './model.ts';
 
 /**
  * Stores one file in the library (`POST /api/v1/dam/upload`, multipart) and reports progress.

@@ -3,6 +3,7 @@ import { type App, isUuid, notFound } from '../../../kernel/index.ts';
 import { ASSET_KEYS } from '../permissions.ts';
 import { assetBundleFiles } from '../services/bundle-files.ts';
 import type { AssetServices } from '../services/index.ts';
+import { BundleFiles, nonJsonAnswer, StoredBundleFile } from './answers.ts';
 
 /**
  * Website bundle files for core-api in the split deployment (bearer `DAM_SERVICE_TOKEN`, or a signed-in
@@ -26,13 +27,22 @@ export async function bundleFileRoutes(app: App, s: AssetServices): Promise<void
       schema: {
         tags,
         body: Type.Object({ references: Type.Array(Type.String({ maxLength: 6144 }), { maxItems: 200_000 }) }),
+        response: { 200: BundleFiles },
       },
     },
     async (request) => ({ assets: await files.describe(request.body.references) }),
   );
   app.get(
     '/api/v1/dam/bundle-files/:id',
-    { config, onRequest, schema: { tags, params: Type.Object({ id: Type.String({ maxLength: 64 }) }) } },
+    {
+      config,
+      onRequest,
+      schema: {
+        tags,
+        params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+        response: { 200: nonJsonAnswer('application/octet-stream', 'the stored bytes of the asset') },
+      },
+    },
     async (request, reply) => {
       if (!isUuid(request.params.id)) throw notFound('Asset not found', 'ASSET_NOT_FOUND');
       return reply.header('content-type', 'application/octet-stream').send(await files.open(request.params.id));
@@ -54,6 +64,7 @@ export async function bundleFileRoutes(app: App, s: AssetServices): Promise<void
             path: Type.String({ minLength: 1, maxLength: 1024 }),
             visibility: Type.Union([Type.Literal('public'), Type.Literal('private')]),
           }),
+          response: { 201: StoredBundleFile },
         },
       },
       async (request, reply) =>

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { type Actor, type App, type PluginContributions, SYSTEM, unauthorized } from '../../../kernel/index.ts';
 import type { RemoteDataSubjectBody } from '../services/data-subject.ts';
 import type { AssetServices } from '../services/index.ts';
+import { DataSubjectErasure, DataSubjectFindings, nonJsonAnswer } from './answers.ts';
 
 type Source = PluginContributions['dataSubjectSources'];
 
@@ -42,26 +43,35 @@ export async function dataSubjectFileRoutes(app: App, s: AssetServices, source: 
   const onRequest = async (request: Parameters<typeof s.auth.bearer>[0]) => {
     if (!s.auth.bearer(request)) throw unauthorized('The service token is required', 'SERVICE_TOKEN_REQUIRED');
   };
-  const route = { config, onRequest, bodyLimit: BODY_LIMIT, schema: { tags, body: Body } };
+  const route = <R extends object>(response: R) => ({
+    config,
+    onRequest,
+    bodyLimit: BODY_LIMIT,
+    schema: { tags, body: Body, response },
+  });
   const optionsOf = (body: RemoteDataSubjectBody) => ({
     limit: body.options.limit,
     linkedFiles: body.options.linkedFiles,
   });
 
-  app.post('/api/v1/dam/data-subject/find', route, async (request) =>
+  app.post('/api/v1/dam/data-subject/find', route({ 200: DataSubjectFindings }), async (request) =>
     source.find(request.body.identifier, optionsOf(request.body)),
   );
-  app.post('/api/v1/dam/data-subject/records', route, async (request, reply) => {
-    const records = source.records!(request.body.identifier, optionsOf(request.body));
-    async function* lines() {
-      for await (const record of records) yield `${JSON.stringify(record)}\n`;
-    }
-    return reply
-      .header('content-type', 'application/x-ndjson; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .send(Readable.from(lines()));
-  });
-  app.post('/api/v1/dam/data-subject/erase', route, async (request) => {
+  app.post(
+    '/api/v1/dam/data-subject/records',
+    route({ 200: nonJsonAnswer('application/x-ndjson', 'one JSON record per line') }),
+    async (request, reply) => {
+      const records = source.records!(request.body.identifier, optionsOf(request.body));
+      async function* lines() {
+        for await (const record of records) yield `${JSON.stringify(record)}\n`;
+      }
+      return reply
+        .header('content-type', 'application/x-ndjson; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(Readable.from(lines()));
+    },
+  );
+  app.post('/api/v1/dam/data-subject/erase', route({ 200: DataSubjectErasure }), async (request) => {
     const { actor, dryRun } = request.body;
     return source.erase!(request.body.identifier, optionsOf(request.body), {
       dryRun: dryRun !== false,

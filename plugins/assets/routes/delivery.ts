@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { AssetServices } from '../services/index.ts';
 import { PRESET_NAME } from '../services/presets.ts';
+import { emptyAnswer, nonJsonAnswer } from './answers.ts';
 
 const DeliveryQuery = Type.Object({
   preset: Type.Optional(Type.String({ pattern: PRESET_NAME, maxLength: 64 })),
@@ -24,6 +25,12 @@ export async function deliveryRoutes(app: App, { delivery }: AssetServices): Pro
         tags: ['assets'],
         params: Type.Object({ '*': Type.String({ maxLength: 2048 }) }),
         querystring: DeliveryQuery,
+        response: {
+          200: nonJsonAnswer('*/*', 'the stored file, thumbnail or preset image, in its own content type'),
+          206: nonJsonAnswer('*/*', 'the asked byte range of the file'),
+          302: emptyAnswer('an older version (`?v=`) redirects to the current one'),
+          304: emptyAnswer('not modified since the validators the request sent'),
+        },
       },
     },
     async (request, reply) => delivery.serve(request, reply, request.params['*'], request.query),

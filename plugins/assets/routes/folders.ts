@@ -3,6 +3,7 @@ import type { App } from '../../../kernel/index.ts';
 import { ASSET_KEYS } from '../permissions.ts';
 import { changeActorOf } from '../services/actor.ts';
 import type { AssetServices } from '../services/index.ts';
+import { CreatedFolder, DeletedFolder, FolderList } from './answers.ts';
 import { FolderText, PathText } from './schemas.ts';
 
 /** Folders: path-based, listed one level at a time; deleting one removes everything under it. */
@@ -15,6 +16,7 @@ export async function folderRoutes(app: App, { library }: AssetServices): Promis
       schema: {
         tags,
         querystring: Type.Object({ parent: Type.Optional(FolderText) }, { additionalProperties: false }),
+        response: { 200: FolderList },
       },
     },
     async (request) => ({
@@ -29,7 +31,11 @@ export async function folderRoutes(app: App, { library }: AssetServices): Promis
     '/api/v1/dam/folders',
     {
       config: { permission: ASSET_KEYS.upload },
-      schema: { tags, body: Type.Object({ path: PathText }, { additionalProperties: false }) },
+      schema: {
+        tags,
+        body: Type.Object({ path: PathText }, { additionalProperties: false }),
+        response: { 200: CreatedFolder, 201: CreatedFolder },
+      },
     },
     async (request, reply) => {
       const out = await library.createFolder(request.body.path);
@@ -40,7 +46,11 @@ export async function folderRoutes(app: App, { library }: AssetServices): Promis
     '/api/v1/dam/folders',
     {
       config: { permission: ASSET_KEYS.manage },
-      schema: { tags, querystring: Type.Object({ path: PathText }, { additionalProperties: false }) },
+      schema: {
+        tags,
+        querystring: Type.Object({ path: PathText }, { additionalProperties: false }),
+        response: { 200: DeletedFolder },
+      },
     },
     async (request) => library.deleteFolder(request.query.path, changeActorOf(request.actor)),
   );

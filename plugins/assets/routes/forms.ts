@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { AssetServices } from '../services/index.ts';
 import { ASSET_KEYS } from '../permissions.ts';
+import { AssetRef, ReceivedUpload, UploadIntent } from './answers.ts';
 import { Visibility } from './schemas.ts';
 
 const Uuid = Type.String({ minLength: 1, maxLength: 64 });
@@ -40,6 +41,7 @@ export async function formRoutes(app: App, s: AssetServices): Promise<void> {
           },
           { additionalProperties: false },
         ),
+        response: { 201: UploadIntent },
       },
     },
     async (request, reply) => {
@@ -61,7 +63,11 @@ export async function formRoutes(app: App, s: AssetServices): Promise<void> {
       '/public/upload-data/:ticket',
       {
         config: { public: true },
-        schema: { tags, params: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 96 }) }) },
+        schema: {
+          tags,
+          params: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 96 }) }),
+          response: { 201: ReceivedUpload },
+        },
       },
       async (request, reply) => reply.code(201).send(await s.formUploads.receive(request.params.ticket, request.raw)),
     );
@@ -79,6 +85,7 @@ export async function formRoutes(app: App, s: AssetServices): Promise<void> {
           { uploadId: Uuid, folder: Type.String({ maxLength: 1024 }), visibility: Visibility },
           { additionalProperties: false },
         ),
+        response: { 201: AssetRef },
       },
     },
     async (request, reply) => reply.code(201).send(s.urls.ref(await s.formUploads.attach(request.body))),

@@ -10,6 +10,7 @@ import type { PooledBody } from '../services/body-buffers.ts';
 import { tooLarge } from '../services/intake.ts';
 import { SNIFF_BYTES, sniffType } from '../services/sniff.ts';
 import { transformAsset } from '../services/transform.ts';
+import { Asset, Bytes, ImageMetadata, ImageVariants } from './answers.ts';
 import { Id } from './schemas.ts';
 
 const Format = Type.Union(OUTPUT_FORMATS.map((f) => Type.Literal(f)));
@@ -122,7 +123,20 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
       config: { public: true },
       bodyLimit,
       ...guard,
-      schema: { tags, querystring: ProcessQuery, body: bodySchema as never },
+      schema: {
+        tags,
+        querystring: ProcessQuery,
+        body: bodySchema as never,
+        response: {
+          200: {
+            description: 'the image (`image/*`), or with `mode=variants` each width as base64 (JSON)',
+            content: {
+              'application/json': { schema: ImageVariants },
+              'image/*': { schema: Bytes('the resized image; its size in `x-image-width`, `x-image-height`') },
+            },
+          },
+        },
+      },
     },
     async (request, reply) =>
       withImage(request, async () => {
@@ -185,7 +199,7 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
       config: { public: true },
       bodyLimit,
       ...guard,
-      schema: { tags, body: bodySchema as never },
+      schema: { tags, body: bodySchema as never, response: { 200: ImageMetadata } },
     },
     async (request) =>
       withImage(request, async () => {
@@ -242,6 +256,7 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
           },
           { additionalProperties: false },
         ),
+        response: { 200: Asset, 201: Asset },
       },
     },
     async (request, reply) => {

@@ -17,6 +17,16 @@ import {
   Paths,
   Visibility,
 } from './schemas.ts';
+import {
+  Asset,
+  AssetList,
+  AssetUrl,
+  AssetUrls,
+  DeletedAsset,
+  Existence,
+  Existences,
+  RegeneratedThumbnails,
+} from './answers.ts';
 
 const UploadQuery = Type.Object(
   {
@@ -45,7 +55,10 @@ export async function libraryRoutes(app: App, s: AssetServices): Promise<void> {
 
   app.post(
     '/api/v1/dam/upload',
-    { config: { permission: ASSET_KEYS.upload }, schema: { tags, querystring: UploadQuery } },
+    {
+      config: { permission: ASSET_KEYS.upload },
+      schema: { tags, querystring: UploadQuery, response: { 200: Asset, 201: Asset } },
+    },
     async (request, reply) => {
       if (!request.isMultipart())
         throw badRequest('Send the file as multipart/form-data (field "file")', 'file', 'MULTIPART_REQUIRED');
@@ -109,18 +122,21 @@ export async function libraryRoutes(app: App, s: AssetServices): Promise<void> {
   };
   app.get(
     '/api/v1/dam/assets',
-    { config: { permission: ASSET_KEYS.read }, schema: { tags, querystring: ListQuery } },
+    { config: { permission: ASSET_KEYS.read }, schema: { tags, querystring: ListQuery, response: { 200: AssetList } } },
     async (request) => list(request.query),
   );
   app.post(
     '/api/v1/dam/assets',
-    { config: { permission: ASSET_KEYS.read }, schema: { tags, body: ListQuery } },
+    { config: { permission: ASSET_KEYS.read }, schema: { tags, body: ListQuery, response: { 200: AssetList } } },
     async (request) => list(request.body),
   );
 
   app.get(
     '/api/v1/dam/assets/:id',
-    { config: { permission: ASSET_KEYS.read }, schema: { tags, params: Type.Object({ id: Id }) } },
+    {
+      config: { permission: ASSET_KEYS.read },
+      schema: { tags, params: Type.Object({ id: Id }), response: { 200: Asset } },
+    },
     async (request) => urls.dto(await library.get(request.params.id)),
   );
 
@@ -139,6 +155,7 @@ export async function libraryRoutes(app: App, s: AssetServices): Promise<void> {
           },
           { additionalProperties: false },
         ),
+        response: { 200: Asset },
       },
     },
     async (request) => {
@@ -162,6 +179,7 @@ export async function libraryRoutes(app: App, s: AssetServices): Promise<void> {
           },
           { additionalProperties: false },
         ),
+        response: { 200: Asset },
       },
     },
     async (request) => {
@@ -182,7 +200,11 @@ export async function libraryRoutes(app: App, s: AssetServices): Promise<void> {
     '/api/v1/dam/asset',
     {
       config: { permission: ASSET_KEYS.manage },
-      schema: { tags, querystring: Type.Object(ByIdOrPath, { additionalProperties: false }) },
+      schema: {
+        tags,
+        querystring: Type.Object(ByIdOrPath, { additionalProperties: false }),
+        response: { 200: DeletedAsset },
+      },
     },
     async (request) => {
       const row = await library.delete(request.query, changeActorOf(request.actor));
@@ -207,7 +229,11 @@ export async function libraryRoutes(app: App, s: AssetServices): Promise<void> {
     '/api/v1/dam/asset-urls',
     {
       config: { permission: ASSET_KEYS.read },
-      schema: { tags, querystring: Type.Object({ path: PathText }, { additionalProperties: false }) },
+      schema: {
+        tags,
+        querystring: Type.Object({ path: PathText }, { additionalProperties: false }),
+        response: { 200: AssetUrl },
+      },
     },
     async (request) => (await resolveUrls([request.query.path]))[0],
   );
@@ -215,7 +241,11 @@ export async function libraryRoutes(app: App, s: AssetServices): Promise<void> {
     '/api/v1/dam/asset-urls',
     {
       config: { permission: ASSET_KEYS.read },
-      schema: { tags, body: Type.Object({ paths: Paths }, { additionalProperties: false }) },
+      schema: {
+        tags,
+        body: Type.Object({ paths: Paths }, { additionalProperties: false }),
+        response: { 200: AssetUrls },
+      },
     },
     async (request) => ({
       results: await resolveUrls(request.body.paths),
@@ -230,7 +260,11 @@ export async function libraryRoutes(app: App, s: AssetServices): Promise<void> {
     '/api/v1/dam/exists',
     {
       config: { permission: ASSET_KEYS.read },
-      schema: { tags, querystring: Type.Object({ path: PathText }, { additionalProperties: false }) },
+      schema: {
+        tags,
+        querystring: Type.Object({ path: PathText }, { additionalProperties: false }),
+        response: { 200: Existence },
+      },
     },
     async (request) => (await exists([request.query.path]))[0],
   );
@@ -238,7 +272,11 @@ export async function libraryRoutes(app: App, s: AssetServices): Promise<void> {
     '/api/v1/dam/exists',
     {
       config: { permission: ASSET_KEYS.read },
-      schema: { tags, body: Type.Object({ paths: Paths }, { additionalProperties: false }) },
+      schema: {
+        tags,
+        body: Type.Object({ paths: Paths }, { additionalProperties: false }),
+        response: { 200: Existences },
+      },
     },
     async (request) => ({
       results: await exists(request.body.paths),
@@ -252,6 +290,7 @@ export async function libraryRoutes(app: App, s: AssetServices): Promise<void> {
       schema: {
         tags,
         body: Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false }),
+        response: { 200: RegeneratedThumbnails },
       },
     },
     async (request) => ({

@@ -3,6 +3,7 @@ import { badRequest, type App } from '../../../kernel/index.ts';
 import { ASSET_KEYS } from '../permissions.ts';
 import type { AssetServices } from '../services/index.ts';
 import { lookupAssetPath } from '../services/paths.ts';
+import { Mirrored, MirrorStatus } from './answers.ts';
 import { Id } from './schemas.ts';
 
 /** CDN mirror: push a copy (assets:manage), and the public batch status by path. */
@@ -12,7 +13,7 @@ export async function mirrorRoutes(app: App, { mirror }: AssetServices): Promise
     {
       // The sandbox profile pushes nothing to a CDN.
       config: { permission: ASSET_KEYS.manage, sandbox: 'block' },
-      schema: { tags: ['assets'], params: Type.Object({ id: Id }) },
+      schema: { tags: ['assets'], params: Type.Object({ id: Id }), response: { 200: Mirrored } },
     },
     async (request) => mirror.mirror(request.params.id),
   );
@@ -32,6 +33,7 @@ export async function mirrorRoutes(app: App, { mirror }: AssetServices): Promise
           },
           { additionalProperties: false },
         ),
+        response: { 200: MirrorStatus },
       },
     },
     async (request) => {

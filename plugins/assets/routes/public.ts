@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { notFound, type App } from '../../../kernel/index.ts';
 import { CACHE_POLICY } from '../services/delivery.ts';
 import type { AssetServices } from '../services/index.ts';
+import { PublicAsset } from './answers.ts';
 
 /** Public references: a stable uuid resolves to the current delivery URL of a public asset. */
 export async function publicRoutes(app: App, { library, urls }: AssetServices): Promise<void> {
@@ -9,7 +10,11 @@ export async function publicRoutes(app: App, { library, urls }: AssetServices): 
     '/public/assets/:uuid',
     {
       config: { public: true },
-      schema: { tags: ['public'], params: Type.Object({ uuid: Type.String({ maxLength: 64 }) }) },
+      schema: {
+        tags: ['public'],
+        params: Type.Object({ uuid: Type.String({ maxLength: 64 }) }),
+        response: { 200: PublicAsset },
+      },
     },
     async (request, reply) => {
       // The answer names the current version: caches revalidate it as they do /dam-asset without one,

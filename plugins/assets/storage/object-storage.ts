@@ -19,11 +19,19 @@ export interface PutOptions {
   size?: number;
 }
 
-/** Non-secret description of the configured store (`GET /api/v1/dam/info`). */
-export interface StorageInfo {
-  driver: 'filesystem' | 's3';
-  [key: string]: unknown;
-}
+/** Non-secret settings of the store, as `GET /api/v1/dam/info` shows them (never a key). */
+export type StorageInfo =
+  | { driver: 'filesystem'; root: string }
+  | {
+      driver: 's3';
+      endpoint: string;
+      bucket: string;
+      region: string;
+      forcePathStyle: boolean;
+      partSizeBytes: number;
+      queueSize: number;
+      prefix: string;
+    };
 
 /**
  * Where asset bytes live. Keys are slash-separated, made by this plugin only (never user text), and

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, ErrorState } from '../../admin-ui/app/src/sdk/index.ts';
 import { AppliedSummary, DryRunReportView } from './Report.tsx';
-import { type AppliedImport, type DryRunReport, type ImportInput, sendImport } from './types.ts';
+import { type AppliedImport, type DryRunReport, type ImportInput, sendImport } from './model.ts';
 
 /** The form's values; a file once one is chosen. */
 type Draft = Omit<ImportInput, 'file'> & { file: File | null };

@@ -1,5 +1,5 @@
 import { Alert, Badge, Box, List, SimpleGrid, Paper, Table, Text, Title, Stack } from '@mantine/core';
-import type { AppliedImport, AssetPlanItem, DryRunReport, PlanAction } from './types.ts';
+import type { AppliedImport, AssetPlanItem, DryRunReport, PlanAction } from './model.ts';
 
 const COLOURS = { create: 'green', upload: 'green', reuse: 'blue', conflict: 'red' } as const;
 

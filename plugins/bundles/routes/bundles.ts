@@ -7,6 +7,7 @@ import { buildManifest, streamBundle } from '../services/export.ts';
 import { importBundle } from '../services/import.ts';
 import { parseAssetMap } from '../services/manifest.ts';
 import { spoolToFile } from '../services/spool.ts';
+import { AppliedImport, BundleZip, DryRunReport } from './answers.ts';
 
 const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed', 'application/octet-stream'];
 const tags = ['website bundles'];
@@ -32,6 +33,7 @@ export async function bundleRoutes(app: App, s: BundleServices): Promise<void> {
         querystring: Type.Object({
           dataObjects: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('referenced')])),
         }),
+        response: { 200: BundleZip },
       },
     },
     async (request, reply) => {
@@ -66,6 +68,7 @@ export async function bundleRoutes(app: App, s: BundleServices): Promise<void> {
           rootPath: Type.Optional(Type.String({ minLength: 2, maxLength: 200, pattern: '^/[A-Za-z0-9_-]+$' })),
           assetMap: Type.Optional(Type.String({ maxLength: 1_000_000 })),
         }),
+        response: { 200: DryRunReport, 201: AppliedImport },
       },
     },
     async (request, reply) => {

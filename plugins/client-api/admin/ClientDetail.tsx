@@ -17,7 +17,7 @@ import {
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { ClientForm } from './ClientForm.tsx';
 import { NewKeyModal } from './NewKey.tsx';
-import { type ApiClient, CLIENTS_KEY, type ClientKey, liveKeys } from './types.ts';
+import { type ApiClient, CLIENTS_KEY, type ClientKey, liveKeys } from './model.ts';
 
 function Keys({ client, onChanged }: { client: ApiClient; onChanged: () => Promise<unknown> }) {
   const [newKey, setNewKey] = useState<string>();

@@ -2,7 +2,7 @@ import { Button, Group, NumberInput, SegmentedControl, Stack, TagsInput, Text, T
 import { DateTimePicker } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { showSaveError } from '../../admin-ui/app/src/sdk/index.ts';
-import type { ApiClient } from './types.ts';
+import type { ApiClient } from './model.ts';
 
 export interface ClientBody {
   name: string;

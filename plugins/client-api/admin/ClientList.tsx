@@ -6,7 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { api, ListPage, PageHeader, showSaved, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
 import { ClientForm } from './ClientForm.tsx';
 import { NewKeyModal } from './NewKey.tsx';
-import { type ApiClient, CLIENTS_KEY, liveKeys } from './types.ts';
+import { type ApiClient, CLIENTS_KEY, liveKeys } from './model.ts';
 
 /** `/admin/gateway/clients`: who may call `/client/v1`, with which scopes. */
 export default function ClientList() {

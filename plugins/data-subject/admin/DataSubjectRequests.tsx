@@ -14,7 +14,7 @@ import {
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { EraseSection } from './EraseSection.tsx';
 import { Findings } from './Findings.tsx';
-import { count, downloadExport, type SearchAnswer, type Subject, search } from './types.ts';
+import { count, downloadExport, type SearchAnswer, type Subject, search } from './model.ts';
 
 /** Class names for the class filter's suggestions, when the user may read classes. */
 function useClassNames(enabled: boolean) {

@@ -2,7 +2,7 @@ import { Alert, Button, Group, List, Modal, Paper, Stack, Text, TextInput, Title
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ErrorState } from '../../admin-ui/app/src/sdk/index.ts';
-import { count, type EraseAnswer, erase, kindLabel, type Subject } from './types.ts';
+import { count, type EraseAnswer, erase, kindLabel, type Subject } from './model.ts';
 
 /** "3 files, 2 objects and 1 mail" from an erase answer's counts. */
 function erasedText(erased: Record<string, number>): string {

@@ -1,6 +1,6 @@
 import { Accordion, Box, Alert, Badge, Group, List, Table, Text } from '@mantine/core';
 import { EmptyState } from '../../admin-ui/app/src/sdk/index.ts';
-import { count, type Item, KINDS, kindLabel, type SearchAnswer } from './types.ts';
+import { count, type Item, KINDS, kindLabel, type SearchAnswer } from './model.ts';
 
 function ItemTable({ kind, items }: { kind: string; items: Item[] }) {
   return (

@@ -6,6 +6,7 @@ import { DATA_SUBJECT_MANAGE } from '../permissions.ts';
 import type { DataSubjectOptions } from '../ports.ts';
 import type { DataSubjectServices } from '../services/index.ts';
 import { exportFileName } from '../services/requests.ts';
+import { EraseAnswer, ExportAnswer, SearchAnswer } from './answers.ts';
 
 type Context = PluginContext<
   'db' | 'audit' | 'clock' | 'secretBox',
@@ -92,58 +93,70 @@ export async function dataSubjectRoutes(app: App, { services, audit, clock, secr
     return { targetType: 'data_subject', targetId: secretBox.fingerprint(FINGERPRINT_KEY, identifier.toLowerCase()) };
   };
 
-  app.post(`${DATA_SUBJECT_PREFIX}/search`, { config, schema: { body: SearchBody } }, async (request) => {
-    const identifier = subject(request.body.identifier);
-    const target = targetOf(identifier);
-    const options: DataSubjectOptions = request.body.options ?? {};
-    const answer = await services.requests.search(identifier, options);
-    await audit.record(requestContext(request), {
-      action: 'data_subject.search',
-      ...target,
-      after: { counts: answer.counts, options: { ...options } },
-    });
-    return answer;
-  });
-
-  app.post(`${DATA_SUBJECT_PREFIX}/export`, { config, schema: { body: SearchBody } }, async (request, reply) => {
-    const identifier = subject(request.body.identifier);
-    const target = targetOf(identifier);
-    const options: DataSubjectOptions = request.body.options ?? {};
-    const chunks = services.requests.exportChunks(identifier, options, clock.now());
-    // The first piece is made before the headers go, so a failing source still answers with an error body.
-    const first = await chunks.next();
-    const ctx = requestContext(request);
-    async function* body() {
-      if (!first.done) yield first.value;
-      yield* chunks;
-      await audit.record(ctx, {
-        action: 'data_subject.export',
+  app.post(
+    `${DATA_SUBJECT_PREFIX}/search`,
+    { config, schema: { body: SearchBody, response: { 200: SearchAnswer } } },
+    async (request) => {
+      const identifier = subject(request.body.identifier);
+      const target = targetOf(identifier);
+      const options: DataSubjectOptions = request.body.options ?? {};
+      const answer = await services.requests.search(identifier, options);
+      await audit.record(requestContext(request), {
+        action: 'data_subject.search',
         ...target,
-        after: { options: { ...options } },
+        after: { counts: answer.counts, options: { ...options } },
       });
-    }
-    return reply
-      .header('content-type', 'application/json; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${exportFileName()}"`)
-      .header('cache-control', 'no-store')
-      .send(Readable.from(body()));
-  });
+      return answer;
+    },
+  );
 
-  app.post(`${DATA_SUBJECT_PREFIX}/erase`, { config, schema: { body: EraseBody } }, async (request) => {
-    const identifier = subject(request.body.identifier);
-    const dryRun = request.body.dryRun !== false;
-    if (!dryRun && request.body.confirm?.trim() !== identifier)
-      throw badRequest('confirm must repeat the identifier to erase for real', 'confirm', 'CONFIRMATION_REQUIRED');
-    const target = targetOf(identifier);
-    const options: DataSubjectOptions = request.body.options ?? {};
-    const erase = () => services.requests.erase(identifier, options, dryRun, request.actor);
-    // A dry run changes nothing and runs beside anything; a real run is alone for its subject.
-    const answer = dryRun ? await erase() : await services.eraseLock.run(target.targetId, erase);
-    await audit.record(requestContext(request), {
-      action: 'data_subject.erase',
-      ...target,
-      after: { dryRun, erased: answer.erased, kept: answer.kept.length, complete: answer.complete },
-    });
-    return answer;
-  });
+  app.post(
+    `${DATA_SUBJECT_PREFIX}/export`,
+    { config, schema: { body: SearchBody, response: { 200: ExportAnswer } } },
+    async (request, reply) => {
+      const identifier = subject(request.body.identifier);
+      const target = targetOf(identifier);
+      const options: DataSubjectOptions = request.body.options ?? {};
+      const chunks = services.requests.exportChunks(identifier, options, clock.now());
+      // The first piece is made before the headers go, so a failing source still answers with an error body.
+      const first = await chunks.next();
+      const ctx = requestContext(request);
+      async function* body() {
+        if (!first.done) yield first.value;
+        yield* chunks;
+        await audit.record(ctx, {
+          action: 'data_subject.export',
+          ...target,
+          after: { options: { ...options } },
+        });
+      }
+      return reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${exportFileName()}"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(body()));
+    },
+  );
+
+  app.post(
+    `${DATA_SUBJECT_PREFIX}/erase`,
+    { config, schema: { body: EraseBody, response: { 200: EraseAnswer } } },
+    async (request) => {
+      const identifier = subject(request.body.identifier);
+      const dryRun = request.body.dryRun !== false;
+      if (!dryRun && request.body.confirm?.trim() !== identifier)
+        throw badRequest('confirm must repeat the identifier to erase for real', 'confirm', 'CONFIRMATION_REQUIRED');
+      const target = targetOf(identifier);
+      const options: DataSubjectOptions = request.body.options ?? {};
+      const erase = () => services.requests.erase(identifier, options, dryRun, request.actor);
+      // A dry run changes nothing and runs beside anything; a real run is alone for its subject.
+      const answer = dryRun ? await erase() : await services.eraseLock.run(target.targetId, erase);
+      await audit.record(requestContext(request), {
+        action: 'data_subject.erase',
+        ...target,
+        after: { dryRun, erased: answer.erased, kept: answer.kept.length, complete: answer.complete },
+      });
+      return answer;
+    },
+  );
 }

@@ -41,7 +41,7 @@ export interface EraseAnswer {
   /** True when nothing stayed: a re-run would find nothing more to erase. */
   complete: boolean;
   notSearched: NotSearched[];
-  notTouched: readonly string[];
+  notTouched: string[];
 }
 
 /**
@@ -118,7 +118,7 @@ export class DataSubjectRequests {
       sharedFiles,
       complete: kept.length === 0,
       notSearched: this.notSearched(),
-      notTouched: NOT_TOUCHED,
+      notTouched: [...NOT_TOUCHED],
     };
   }
 

@@ -6,7 +6,7 @@ import { api, RecordPage, Section, showSaved, showSaveError, unwrap } from '../.
 import { type AuthState, AuthFields, authBody, authStateOf, SECRET_FIELD } from './auth.tsx';
 import { ImportOpenApi } from './ImportOpenApi.tsx';
 import { RoutesPanel, routesKey } from './RoutesPanel.tsx';
-import type { Endpoint } from './types.ts';
+import type { Endpoint } from './model.ts';
 
 /** Whether the endpoint stores a secret for its auth type (read back as `{ set: true }`). */
 function secretStored(endpoint: Endpoint): boolean {

@@ -3,7 +3,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { api, ListPage, PageHeader, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
 import { AUTH_TYPES } from './auth.tsx';
-import type { Endpoint } from './types.ts';
+import type { Endpoint } from './model.ts';
 
 const authLabel = (type: string) => AUTH_TYPES.find((t) => t.value === type)?.label ?? type;
 

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, PageHeader, QueryState, showSaved, showSaveError, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
 import { type AuthState, AuthFields, authBody, authStateOf } from './auth.tsx';
-import type { Preset } from './types.ts';
+import type { Preset } from './model.ts';
 
 /** `/admin/gateway/endpoints/new`: register an upstream API, from a vendor preset or blank. */
 export default function EndpointNew() {

@@ -24,7 +24,7 @@ import {
   showSaveError,
   unwrap,
 } from '../../admin-ui/app/src/sdk/index.ts';
-import type { Route } from './types.ts';
+import type { Route } from './model.ts';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 

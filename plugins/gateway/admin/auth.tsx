@@ -1,5 +1,5 @@
 import { Badge, Group, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
-import type { AuthInput } from './types.ts';
+import type { AuthInput } from './model.ts';
 
 export const AUTH_TYPES = [
   { value: 'none', label: 'No authentication' },

@@ -4,7 +4,7 @@ import { GATEWAY_MANAGE } from '../permissions.ts';
 import type { GatewayServices } from '../services/index.ts';
 import { EndpointCreate, EndpointPatch, EndpointView, endpointView } from '../services/endpoint-service.ts';
 import { RouteCreate, RouteView, routeView } from '../services/route-service.ts';
-import { IdParams } from './schemas.ts';
+import { IdParams, NoContent } from './schemas.ts';
 
 const tags = ['gateway'];
 const config = { permission: GATEWAY_MANAGE };
@@ -46,7 +46,7 @@ export async function endpointRoutes(app: App, { endpoints, routes }: GatewaySer
 
   app.delete(
     '/api/v1/gateway/endpoints/:id',
-    { config, schema: { tags, params: IdParams } },
+    { config, schema: { tags, params: IdParams, response: { 204: NoContent } } },
     async (request, reply) => {
       await endpoints.delete(request.params.id);
       return reply.code(204).send();

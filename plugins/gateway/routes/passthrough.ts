@@ -8,6 +8,7 @@ import {
   requestPathProblem,
 } from '../../../kernel/index.ts';
 import { HOP_BY_HOP, flattenHeaders, type InternalForwarder } from '../outbound/outbound-http.ts';
+import { UpstreamAnswers } from './schemas.ts';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const BODY_LIMIT = 100 * 1024 * 1024;
@@ -53,7 +54,7 @@ export async function passthroughRoutes(
         url: `${p.from}/*`,
         bodyLimit: BODY_LIMIT,
         config: p.access === 'session' ? { session: true } : { public: true },
-        schema: { hide: true },
+        schema: { hide: true, response: UpstreamAnswers },
         handler: (request, reply) => forward(forwarder, p, request, reply),
       });
     }

@@ -5,7 +5,7 @@ import type { GatewayAnswer } from '../ports.ts';
 import type { GatewayServices } from '../services/index.ts';
 import { applyResultFilter } from '../services/result-filter.ts';
 import { RoutePatch, RouteView, parseJson, routeView } from '../services/route-service.ts';
-import { AnswerView, CallBody, IdParams } from './schemas.ts';
+import { AnswerView, CallBody, IdParams, NoContent } from './schemas.ts';
 
 const tags = ['gateway'];
 const config = { permission: GATEWAY_MANAGE };
@@ -37,10 +37,14 @@ export async function routeRoutes(app: App, { routes, gatewayRoutes }: GatewaySe
     async (request) => routeView(await routes.update(request.params.id, request.body)),
   );
 
-  app.delete('/api/v1/gateway/routes/:id', { config, schema: { tags, params: IdParams } }, async (request, reply) => {
-    await routes.delete(request.params.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/api/v1/gateway/routes/:id',
+    { config, schema: { tags, params: IdParams, response: { 204: NoContent } } },
+    async (request, reply) => {
+      await routes.delete(request.params.id);
+      return reply.code(204).send();
+    },
+  );
 
   // The raw upstream answer, as received: status, headers and the body as text (base64 when it is not UTF-8), capped.
   app.post(

@@ -27,3 +27,16 @@ export const AnswerView = Type.Object({
   body: Type.Unknown(),
   truncated: Type.Boolean(),
 });
+
+/** A 204: the handler sends nothing (the kernel's `emptyAnswer`: a `null` schema). */
+export const NoContent = Type.Unsafe<undefined>({ type: 'null', description: 'done; no body' });
+
+/** What a passthrough answers: the upstream's status, headers and bytes as received, never serialised. */
+const upstream = (description: string) => ({
+  description,
+  content: { '*/*': { schema: Type.Unsafe<unknown>({ type: 'string', format: 'binary', description }) } },
+});
+export const UpstreamAnswers = {
+  '2xx': upstream('the upstream answer as received'),
+  '3xx': upstream('the upstream redirect as received'),
+};

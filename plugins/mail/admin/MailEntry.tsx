@@ -12,7 +12,7 @@ import {
   unwrap,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { HtmlPreview } from './HtmlPreview.tsx';
-import { KEYS, type LogEntry, STATUS, when } from './types.ts';
+import { KEYS, type LogEntry, STATUS, when } from './model.ts';
 
 const FINISHED = ['sent', 'failed'];
 
@@ -33,9 +33,7 @@ function Entry({ mail }: { mail: LogEntry }) {
   const finished = FINISHED.includes(mail.status);
   const resend = async () => {
     try {
-      const copy = unwrap(
-        await api.POST('/mail-log/{id}/resend', { params: { path: { id: mail.id } } }),
-      ) as unknown as LogEntry;
+      const copy = unwrap(await api.POST('/mail-log/{id}/resend', { params: { path: { id: mail.id } } }));
       showSaved('Queued again as a new mail');
       await client.invalidateQueries({ queryKey: KEYS.log });
       await navigate(`/admin/mail/log/${copy.id}`);
@@ -145,7 +143,7 @@ export default function MailEntry() {
   const { id = '' } = useParams();
   const mail = useQuery({
     queryKey: KEYS.entry(id),
-    queryFn: async () => unwrap(await api.GET('/mail-log/{id}', { params: { path: { id } } })) as unknown as LogEntry,
+    queryFn: async () => unwrap(await api.GET('/mail-log/{id}', { params: { path: { id } } })),
     // A queued mail changes on its own: look again until it is finished.
     refetchInterval: (q) => (q.state.data && !FINISHED.includes(q.state.data.status) ? 2000 : false),
   });

@@ -11,7 +11,7 @@ import {
   showSaveError,
   unwrap,
 } from '../../admin-ui/app/src/sdk/index.ts';
-import { KEYS, type LogEntry, type MailStatus, STATUS, when } from './types.ts';
+import { KEYS, type LogEntry, type MailStatus, STATUS, when } from './model.ts';
 
 /** A `YYYY-MM-DD` of the date filter as the start of that day here, or of the next day (`until`). */
 function dayStart(day: string | undefined, next = false): string | undefined {
@@ -23,10 +23,7 @@ function dayStart(day: string | undefined, next = false): string | undefined {
 }
 
 async function fetchLog(query: Record<string, string | number | undefined>) {
-  return unwrap(await api.GET('/mail-log', { params: { query: query as never } })) as unknown as {
-    entries: LogEntry[];
-    total: number;
-  };
+  return unwrap(await api.GET('/mail-log', { params: { query: query as never } }));
 }
 
 /** The outbox at a glance: how many mails wait, retry or failed (totals of the log's status filter). */
@@ -64,9 +61,7 @@ export default function MailLog() {
     });
     if (!ok) return;
     try {
-      const { deleted } = unwrap(
-        await api.POST('/mail-log/delete', { body: { ids: selected.map((m) => m.id) } }),
-      ) as unknown as { deleted: number };
+      const { deleted } = unwrap(await api.POST('/mail-log/delete', { body: { ids: selected.map((m) => m.id) } }));
       showSaved(`${deleted} log ${deleted === 1 ? 'entry' : 'entries'} deleted`);
       setSelected([]);
       await client.invalidateQueries({ queryKey: KEYS.log });

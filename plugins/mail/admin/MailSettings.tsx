@@ -14,7 +14,7 @@ import {
   useUrlState,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { SettingsForm } from './SettingsForm.tsx';
-import { KEYS, MAIL_KEY, type MailSettings, type Provider } from './types.ts';
+import { KEYS, MAIL_KEY, type MailSettings, type Provider } from './model.ts';
 
 /** The websites for the scope picker; without the right to list them, an id is typed instead. */
 function useWebsites() {
@@ -94,7 +94,7 @@ function TestMail({ websiteId }: { websiteId: string }) {
           params: { query: websiteId ? { websiteId } : {} },
           body: { to: to.trim() },
         }),
-      ) as unknown as { id: string; providerAnswer: string | null };
+      );
       setResult({
         ok: true,
         id: answer.id,
@@ -158,14 +158,11 @@ export default function MailSettingsScreen() {
   const websiteId = url.values.website;
   const settings = useQuery({
     queryKey: KEYS.settings(websiteId),
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/mail-settings', { params: { query: websiteId ? { websiteId } : {} } }),
-      ) as unknown as MailSettings,
+    queryFn: async () => unwrap(await api.GET('/mail-settings', { params: { query: websiteId ? { websiteId } : {} } })),
   });
   const providers = useQuery({
     queryKey: KEYS.providers,
-    queryFn: async () => (unwrap(await api.GET('/mail-providers')) as unknown as { providers: Provider[] }).providers,
+    queryFn: async () => unwrap(await api.GET('/mail-providers')).providers,
   });
   const remove = async () => {
     const ok = await confirmDestructive({

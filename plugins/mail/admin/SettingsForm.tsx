@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { api, ApiError, showSaveError, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
-import type { MailSettings, Provider } from './types.ts';
+import type { MailSettings, Provider } from './model.ts';
 
 type Security = 'starttls' | 'starttls-required' | 'implicit';
 

@@ -17,6 +17,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
+  type ApiAnswer,
   api,
   confirmDestructive,
   PageHeader,
@@ -26,7 +27,7 @@ import {
   unwrap,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { HtmlPreview } from './HtmlPreview.tsx';
-import { KEYS, type MailTemplate } from './types.ts';
+import { KEYS, type MailTemplate } from './model.ts';
 
 const VARIABLE = /\{\{\s*([a-zA-Z][a-zA-Z0-9_]{0,63})\s*\}\}/g;
 
@@ -37,7 +38,7 @@ function variablesOf(...parts: string[]): string[] {
   return [...names];
 }
 
-type Rendered = { subject: string; html?: string | null; text: string };
+type Rendered = ApiAnswer<'/mail-templates/{id}/render', 'post'>;
 
 /** Fills the template's variables with sample values and shows the mail as the renderer makes it. */
 function Preview({ template, names }: { template: MailTemplate; names: string[] }) {
@@ -51,7 +52,7 @@ function Preview({ template, names }: { template: MailTemplate; names: string[] 
       setRendered(
         unwrap(
           await api.POST('/mail-templates/{id}/render', { params: { path: { id: template.id } }, body: { variables } }),
-        ) as unknown as Rendered,
+        ),
       );
     } catch (err) {
       showSaveError(err);
@@ -239,8 +240,7 @@ export default function TemplateEdit() {
   const { id = '' } = useParams();
   const template = useQuery({
     queryKey: KEYS.template(id),
-    queryFn: async () =>
-      unwrap(await api.GET('/mail-templates/{id}', { params: { path: { id } } })) as unknown as MailTemplate,
+    queryFn: async () => unwrap(await api.GET('/mail-templates/{id}', { params: { path: { id } } })),
   });
   return <QueryState query={template}>{(t) => <Editor key={t.updatedAt} template={t} />}</QueryState>;
 }

@@ -5,7 +5,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, ListPage, PageHeader, showSaved, showSaveError, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
-import { KEYS, type MailTemplate, when } from './types.ts';
+import { KEYS, type MailTemplate, when } from './model.ts';
 
 function NewTemplate({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
@@ -28,7 +28,7 @@ function NewTemplate({ onClose }: { onClose: () => void }) {
             await api.POST('/mail-templates', {
               body: { key: v.key, name: v.name.trim(), subject: v.subject, text: v.text },
             }),
-          ) as unknown as MailTemplate;
+          );
           showSaved(`Template ${created.name} created`);
           await client.invalidateQueries({ queryKey: KEYS.templates });
           onClose();

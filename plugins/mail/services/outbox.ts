@@ -18,7 +18,11 @@ const placeholderPattern = (nonce: string) => new RegExp(`\\[hidden:${nonce}:(\\
 const ANY_PLACEHOLDER = /\[hidden:[0-9a-f]{8}:\d+\]/g;
 
 /** Text as the log shows it: secret placeholders as `[hidden]`. */
-export const shownText = (s: string | null): string | null => (s === null ? null : s.replace(ANY_PLACEHOLDER, HIDDEN));
+export function shownText(s: string): string;
+export function shownText(s: string | null): string | null;
+export function shownText(s: string | null): string | null {
+  return s === null ? null : s.replace(ANY_PLACEHOLDER, HIDDEN);
+}
 
 type Secrets = { nonce: string; values: string[] };
 

@@ -121,14 +121,14 @@ export class MailSettingsService {
   async describe(websiteId: string | undefined) {
     await this.checkWebsite(websiteId);
     const row = await this.deps.store.get(this.scopeOf(websiteId));
-    const base = { scope: websiteId ? 'website' : 'default', websiteId: websiteId ?? null };
+    const base = { scope: websiteId ? ('website' as const) : ('default' as const), websiteId: websiteId ?? null };
     if (!row)
       return {
         ...base,
         configured: false,
         // A website without its own settings uses the default; the default without settings uses the
         // server's SMTP_URL (or only logs mail when that is unset).
-        uses: websiteId ? 'default' : 'environment',
+        uses: websiteId ? ('default' as const) : ('environment' as const),
         provider: null,
       };
     const secrets = this.unseal(row);
@@ -149,7 +149,7 @@ export class MailSettingsService {
     const provider = this.deps.providers.get(row.provider);
     const secretsSet: Record<string, boolean> = {};
     for (const f of provider?.fields ?? []) if (f.type === 'secret') secretsSet[f.name] = Boolean(secrets[f.name]);
-    return { ...common, providerConfig: row.config, secretsSet };
+    return { ...common, providerConfig: row.config as Record<string, string>, secretsSet };
   }
 
   async update(ctx: AuditContext, websiteId: string | undefined, input: MailSettingsInput) {

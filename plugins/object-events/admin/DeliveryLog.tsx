@@ -17,7 +17,7 @@ import {
   type EventType,
   STATUS_LABELS,
   type Subscription,
-} from './types.ts';
+} from './model.ts';
 
 const PAGE_SIZE = 25;
 const when = (at: string | null) => (at ? new Date(at).toLocaleString() : '—');

@@ -14,7 +14,7 @@ import {
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { DeliveryLog } from './DeliveryLog.tsx';
 import { SubscriptionForm } from './SubscriptionForm.tsx';
-import { SUBSCRIPTIONS_KEY } from './types.ts';
+import { SUBSCRIPTIONS_KEY } from './model.ts';
 
 /** `/admin/events/subscriptions/:id`: a subscription, a test event, its delivery log. */
 export default function SubscriptionDetail() {

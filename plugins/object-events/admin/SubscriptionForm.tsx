@@ -2,7 +2,7 @@ import { Button, Group, MultiSelect, Select, Stack, Switch, TagsInput, Text, Tex
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { api, ApiError, showSaveError, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
-import { EVENT_TYPES, type EventType, type Subscription } from './types.ts';
+import { EVENT_TYPES, type EventType, type Subscription } from './model.ts';
 
 export interface SubscriptionBody {
   name: string;

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, ListPage, PageHeader, showSaved, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
 import { SubscriptionForm } from './SubscriptionForm.tsx';
-import { type Subscription, SUBSCRIPTIONS_KEY } from './types.ts';
+import { type Subscription, SUBSCRIPTIONS_KEY } from './model.ts';
 
 /** `/admin/events/subscriptions`: who is told about which changes. */
 export default function SubscriptionList() {

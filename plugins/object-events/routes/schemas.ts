@@ -96,3 +96,6 @@ export const DeliveryView = Type.Object({
   lastAttemptAt: NullableTime,
   createdAt: Time,
 });
+
+/** A 204: the handler sends nothing (the kernel's `emptyAnswer`: a `null` schema). */
+export const NoContent = Type.Unsafe<undefined>({ type: 'null', description: 'deleted; no body' });

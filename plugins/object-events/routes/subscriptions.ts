@@ -11,6 +11,7 @@ import {
   IdParams,
   PatchSubscription,
   SubscriptionView,
+  NoContent,
 } from './schemas.ts';
 
 const config = { permission: MANAGE };
@@ -46,7 +47,7 @@ export async function subscriptionRoutes(app: App, { subscriptions, deliveries }
 
   app.delete(
     '/object-event-subscriptions/:id',
-    { config, schema: { tags, params: IdParams } },
+    { config, schema: { tags, params: IdParams, response: { 204: NoContent } } },
     async (request, reply) => {
       await subscriptions.remove(requestContext(request), request.params.id);
       return reply.code(204).send();

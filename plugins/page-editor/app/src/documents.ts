@@ -1,4 +1,4 @@
-import { ApiError } from '../../../admin-ui/app/src/sdk/index.ts';
+import { type ApiAnswer, ApiError } from '../../../admin-ui/app/src/sdk/index.ts';
 import type { ContentNode } from './tree.ts';
 
 /**
@@ -354,14 +354,8 @@ export async function blockContent(source: BlockSource): Promise<ContentNode> {
   return { type: 'section', children: parts };
 }
 
-export interface Asset {
-  id: string;
-  name: string;
-  path: string;
-  type: string;
-  url: string;
-  thumbnailUrl: string | null;
-}
+/** A library asset as `/api/v1/dam/assets` lists it (the image picker reads name, type and URLs). */
+export type Asset = ApiAnswer<'/api/v1/dam/assets/{id}', 'get'>;
 
 export async function listImages(search: string): Promise<Asset[]> {
   const query = new URLSearchParams({ recursive: 'true', limit: '60', ...(search ? { search } : {}) });

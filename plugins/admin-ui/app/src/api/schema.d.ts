@@ -44,6 +44,19 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deleted: boolean;
+                            id: string;
+                            path: string;
+                        };
+                    };
+                };
             };
         };
         options?: never;
@@ -88,6 +101,21 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            exists: boolean;
+                            path: string;
+                            thumbnailUrl: string | null;
+                            url: string | null;
+                            visibility: ("public" | "private") | (never | null);
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -123,6 +151,23 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                exists: boolean;
+                                path: string;
+                                thumbnailUrl: string | null;
+                                url: string | null;
+                                visibility: ("public" | "private") | (never | null);
+                            }[];
+                        };
                     };
                 };
             };
@@ -174,6 +219,52 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            assets: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                filename: string;
+                                folder: string;
+                                height: number | null;
+                                id: string;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                mimeType: string;
+                                /** @description the same as `filename` */
+                                name: string;
+                                path: string;
+                                publicUrl: string;
+                                /** @description hex SHA-256 of the stored bytes */
+                                sha256: string;
+                                size: number;
+                                thumbnails: {
+                                    url: string;
+                                    width: number;
+                                }[];
+                                thumbnailUrl: string | null;
+                                /** @description the same as `mimeType` */
+                                type: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                                url: string;
+                                /** @description stable public reference (`/public/assets/:uuid`) */
+                                uuid: string;
+                                version: number;
+                                visibility: "public" | "private";
+                                width: number | null;
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -215,6 +306,52 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            assets: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                filename: string;
+                                folder: string;
+                                height: number | null;
+                                id: string;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                mimeType: string;
+                                /** @description the same as `filename` */
+                                name: string;
+                                path: string;
+                                publicUrl: string;
+                                /** @description hex SHA-256 of the stored bytes */
+                                sha256: string;
+                                size: number;
+                                thumbnails: {
+                                    url: string;
+                                    width: number;
+                                }[];
+                                thumbnailUrl: string | null;
+                                /** @description the same as `mimeType` */
+                                type: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                                url: string;
+                                /** @description stable public reference (`/public/assets/:uuid`) */
+                                uuid: string;
+                                version: number;
+                                visibility: "public" | "private";
+                                width: number | null;
+                            }[];
+                            total: number;
+                        };
                     };
                 };
             };
@@ -260,6 +397,49 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filename: string;
+                            folder: string;
+                            height: number | null;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            mimeType: string;
+                            /** @description the same as `filename` */
+                            name: string;
+                            path: string;
+                            publicUrl: string;
+                            /** @description hex SHA-256 of the stored bytes */
+                            sha256: string;
+                            size: number;
+                            thumbnails: {
+                                url: string;
+                                width: number;
+                            }[];
+                            thumbnailUrl: string | null;
+                            /** @description the same as `mimeType` */
+                            type: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            version: number;
+                            visibility: "public" | "private";
+                            width: number | null;
+                        };
                     };
                 };
             };
@@ -309,6 +489,21 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @description the key on the CDN mirror target */
+                            key: string;
+                            url: string | null;
+                            version: number;
+                        };
                     };
                 };
             };
@@ -372,6 +567,49 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filename: string;
+                            folder: string;
+                            height: number | null;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            mimeType: string;
+                            /** @description the same as `filename` */
+                            name: string;
+                            path: string;
+                            publicUrl: string;
+                            /** @description hex SHA-256 of the stored bytes */
+                            sha256: string;
+                            size: number;
+                            thumbnails: {
+                                url: string;
+                                width: number;
+                            }[];
+                            thumbnailUrl: string | null;
+                            /** @description the same as `mimeType` */
+                            type: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            version: number;
+                            visibility: "public" | "private";
+                            width: number | null;
+                        };
+                    };
+                };
             };
         };
         trace?: never;
@@ -423,6 +661,49 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filename: string;
+                            folder: string;
+                            height: number | null;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            mimeType: string;
+                            /** @description the same as `filename` */
+                            name: string;
+                            path: string;
+                            publicUrl: string;
+                            /** @description hex SHA-256 of the stored bytes */
+                            sha256: string;
+                            size: number;
+                            thumbnails: {
+                                url: string;
+                                width: number;
+                            }[];
+                            thumbnailUrl: string | null;
+                            /** @description the same as `mimeType` */
+                            type: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            version: number;
+                            visibility: "public" | "private";
+                            width: number | null;
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -469,6 +750,18 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            path: string;
+                        };
+                    };
+                };
             };
         };
         post?: never;
@@ -512,6 +805,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description the stored bytes of the asset */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
                     };
                 };
             };
@@ -564,6 +866,26 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            assets: {
+                                filename: string;
+                                id: string;
+                                mimeType: string;
+                                path: string;
+                                size: number;
+                                url?: string;
+                                uuid?: string;
+                                visibility: "public" | "private";
+                            }[];
+                        };
                     };
                 };
             };
@@ -625,6 +947,24 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            erased: number;
+                            kept: {
+                                id: string;
+                                label: string;
+                                reason: string;
+                                refs?: string[];
+                            }[];
+                            kind: string;
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -682,6 +1022,27 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            items: {
+                                at: string;
+                                files?: string[];
+                                id: string;
+                                label: string;
+                                matched: string[];
+                            }[];
+                            kind: string;
+                            linkedFiles?: string[];
+                            sharedFiles?: string[];
+                        };
                     };
                 };
             };
@@ -743,6 +1104,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description one JSON record per line */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/x-ndjson": string;
+                    };
+                };
             };
         };
         delete?: never;
@@ -786,6 +1156,34 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created: boolean;
+                            /** @enum {string} */
+                            policy: "private";
+                            storage: {
+                                /** @enum {string} */
+                                driver: "filesystem";
+                                root: string;
+                            } | {
+                                bucket: string;
+                                /** @enum {string} */
+                                driver: "s3";
+                                endpoint: string;
+                                forcePathStyle: boolean;
+                                partSizeBytes: number;
+                                prefix: string;
+                                queueSize: number;
+                                region: string;
+                            };
+                        };
                     };
                 };
             };
@@ -833,6 +1231,18 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            exists: boolean;
+                            path: string;
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -868,6 +1278,20 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                exists: boolean;
+                                path: string;
+                            }[];
+                        };
                     };
                 };
             };
@@ -915,6 +1339,21 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            folders: {
+                                createdAt: string;
+                                name: string;
+                                path: string;
+                            }[];
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -952,6 +1391,30 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created: boolean;
+                            path: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created: boolean;
+                            path: string;
+                        };
+                    };
+                };
             };
         };
         /** @description Needs the permission `assets:manage`. */
@@ -982,6 +1445,18 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deletedAssets: number;
+                            path: string;
+                        };
                     };
                 };
             };
@@ -1035,6 +1510,28 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            filename: string;
+                            folder: string;
+                            id: string;
+                            mimeType: string;
+                            path: string;
+                            size: number;
+                            thumbnailUrl: string | null;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            visibility: "public" | "private";
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -1076,6 +1573,37 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            enforceVisibility: boolean;
+                            limits: {
+                                maxFileBytes: number;
+                                maxInputPixels: number;
+                            };
+                            storage: {
+                                /** @enum {string} */
+                                driver: "filesystem";
+                                root: string;
+                            } | {
+                                bucket: string;
+                                /** @enum {string} */
+                                driver: "s3";
+                                endpoint: string;
+                                forcePathStyle: boolean;
+                                partSizeBytes: number;
+                                prefix: string;
+                                queueSize: number;
+                                region: string;
+                            };
+                            thumbnailWidths: number[];
+                        };
                     };
                 };
             };
@@ -1123,6 +1651,24 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            presets: {
+                                fit: "cover" | "contain" | "fill" | "inside" | "outside";
+                                format: "jpeg" | "png" | "webp" | "avif" | "auto" | "original";
+                                height: number | null;
+                                name: string;
+                                quality: number;
+                                width: number | null;
+                            }[];
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -1163,6 +1709,22 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            fit: "cover" | "contain" | "fill" | "inside" | "outside";
+                            format: "jpeg" | "png" | "webp" | "avif" | "auto" | "original";
+                            height: number | null;
+                            name: string;
+                            quality: number;
+                            width: number | null;
+                        };
                     };
                 };
             };
@@ -1213,6 +1775,17 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deleted: boolean;
+                        };
+                    };
+                };
             };
         };
         options?: never;
@@ -1261,6 +1834,20 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                id: string;
+                                status: "regenerated" | "not_found" | "not_an_image";
+                            }[];
+                        };
                     };
                 };
             };
@@ -1328,6 +1915,92 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filename: string;
+                            folder: string;
+                            height: number | null;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            mimeType: string;
+                            /** @description the same as `filename` */
+                            name: string;
+                            path: string;
+                            publicUrl: string;
+                            /** @description hex SHA-256 of the stored bytes */
+                            sha256: string;
+                            size: number;
+                            thumbnails: {
+                                url: string;
+                                width: number;
+                            }[];
+                            thumbnailUrl: string | null;
+                            /** @description the same as `mimeType` */
+                            type: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            version: number;
+                            visibility: "public" | "private";
+                            width: number | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filename: string;
+                            folder: string;
+                            height: number | null;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            mimeType: string;
+                            /** @description the same as `filename` */
+                            name: string;
+                            path: string;
+                            publicUrl: string;
+                            /** @description hex SHA-256 of the stored bytes */
+                            sha256: string;
+                            size: number;
+                            thumbnails: {
+                                url: string;
+                                width: number;
+                            }[];
+                            thumbnailUrl: string | null;
+                            /** @description the same as `mimeType` */
+                            type: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            version: number;
+                            visibility: "public" | "private";
+                            width: number | null;
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -1376,6 +2049,92 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filename: string;
+                            folder: string;
+                            height: number | null;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            mimeType: string;
+                            /** @description the same as `filename` */
+                            name: string;
+                            path: string;
+                            publicUrl: string;
+                            /** @description hex SHA-256 of the stored bytes */
+                            sha256: string;
+                            size: number;
+                            thumbnails: {
+                                url: string;
+                                width: number;
+                            }[];
+                            thumbnailUrl: string | null;
+                            /** @description the same as `mimeType` */
+                            type: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            version: number;
+                            visibility: "public" | "private";
+                            width: number | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filename: string;
+                            folder: string;
+                            height: number | null;
+                            id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            mimeType: string;
+                            /** @description the same as `filename` */
+                            name: string;
+                            path: string;
+                            publicUrl: string;
+                            /** @description hex SHA-256 of the stored bytes */
+                            sha256: string;
+                            size: number;
+                            thumbnails: {
+                                url: string;
+                                width: number;
+                            }[];
+                            thumbnailUrl: string | null;
+                            /** @description the same as `mimeType` */
+                            type: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description delivery URL (`/dam-asset/...?v=<version>`) */
+                            url: string;
+                            /** @description stable public reference (`/public/assets/:uuid`) */
+                            uuid: string;
+                            version: number;
+                            visibility: "public" | "private";
+                            width: number | null;
+                        };
                     };
                 };
             };
@@ -2281,6 +3040,13 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description done; no body */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
             };
         };
         options?: never;
@@ -3095,6 +3861,13 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description done; no body */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
             };
         };
         options?: never;
@@ -3577,6 +4350,45 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            camera: {
+                                lens: unknown;
+                                make: unknown;
+                                model: unknown;
+                            };
+                            channels: number | null;
+                            density: number | null;
+                            /** @description EXIF tags by name */
+                            exif: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the format sharp read or wrote (`jpeg`, `png`, `webp`, ...) */
+                            format: string;
+                            gps: {
+                                altitude?: number;
+                                latitude: number;
+                                longitude: number;
+                            } | null;
+                            hasAlpha: boolean;
+                            hasIcc: boolean;
+                            height: number;
+                            /** @description IPTC fields by name */
+                            iptc: {
+                                [key: string]: unknown;
+                            };
+                            orientation: number | null;
+                            pages: number;
+                            space: string | null;
+                            width: number;
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -3634,6 +4446,32 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description the image (`image/*`), or with `mode=variants` each width as base64 (JSON) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            source: {
+                                /** @description the format sharp read or wrote (`jpeg`, `png`, `webp`, ...) */
+                                format: string;
+                                height: number;
+                                width: number;
+                            };
+                            variants: {
+                                /** @description base64 */
+                                data: string;
+                                /** @description the format sharp read or wrote (`jpeg`, `png`, `webp`, ...) */
+                                format: string;
+                                height: number;
+                                size: number;
+                                width: number;
+                            }[];
+                        };
+                        "image/*": string;
                     };
                 };
             };
@@ -10842,6 +11680,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description the website bundle: bundle.json (manifest version 2) and assets/0001-<name> ... */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/zip": string;
+                    };
+                };
             };
         };
         put?: never;
@@ -12104,6 +12951,86 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            actions: {
+                                action: "create" | "reuse" | "conflict";
+                                kind: string;
+                                name: string;
+                                reason?: string;
+                                targetPath?: string;
+                            }[];
+                            assetPlan: {
+                                action: "upload" | "reuse" | "conflict";
+                                id: string;
+                                path: string;
+                                reason?: string;
+                                size: number | null;
+                                /**
+                                 * @description over the asset limit: not stored by the apply
+                                 * @enum {boolean}
+                                 */
+                                stored?: false;
+                                targetPath: string;
+                            }[];
+                            classActions: {
+                                action: "create" | "reuse" | "conflict";
+                                kind: string;
+                                name: string;
+                                reason?: string;
+                                targetPath?: string;
+                            }[];
+                            counts: {
+                                [key: string]: number;
+                            };
+                            docs?: {
+                                sourceFolder: string | null;
+                                targetFolder: string | null;
+                            };
+                            /** @enum {string} */
+                            state: "dry run";
+                            /** @description the manifest version */
+                            version: number;
+                            warnings: string[];
+                            website: {
+                                name: string;
+                                rootPath: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            assets: {
+                                notStored: {
+                                    path: string;
+                                    reason: string;
+                                }[];
+                                reused: number;
+                                uploaded: number;
+                            };
+                            created: {
+                                [key: string]: number;
+                            };
+                            docsFolder?: string | null;
+                            rootPath: string;
+                            /** @enum {string} */
+                            state: "applied";
+                            warnings: string[];
+                            websiteId?: string;
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -12151,6 +13078,38 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
+                };
+                /** @description the stored file, thumbnail or preset image, in its own content type */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "*/*": string;
+                    };
+                };
+                /** @description the asked byte range of the file */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "*/*": string;
+                    };
+                };
+                /** @description an older version (`?v=`) redirects to the current one */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description not modified since the validators the request sent */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
             };
         };
@@ -14558,6 +15517,40 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description true when nothing stayed */
+                            complete: boolean;
+                            dryRun: boolean;
+                            erased: {
+                                [key: string]: number;
+                            };
+                            kept: {
+                                id: string;
+                                kind: string;
+                                label: string;
+                                reason: string;
+                            }[];
+                            /** @description kinds of records that were not looked at (their plugin is not loaded) */
+                            notSearched: {
+                                kind: string;
+                                plugin: string;
+                                reason: string;
+                            }[];
+                            notTouched: string[];
+                            reportedOnly: {
+                                [key: string]: number;
+                            };
+                            /** @description attached files other records use too: left in place */
+                            sharedFiles: string[];
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -14618,6 +15611,27 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description a JSON document `{ generatedAt, notSearched, records: { <kind>: [whole records] } }` as a download */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            generatedAt: string;
+                            /** @description kinds of records that were not looked at (their plugin is not loaded) */
+                            notSearched: {
+                                kind: string;
+                                plugin: string;
+                                reason: string;
+                            }[];
+                            records: {
+                                [key: string]: unknown[];
+                            };
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -14676,6 +15690,41 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            counts: {
+                                [key: string]: number;
+                            };
+                            /** @description kinds of records that were not looked at (their plugin is not loaded) */
+                            notSearched: {
+                                kind: string;
+                                plugin: string;
+                                reason: string;
+                            }[];
+                            /** @description at most `limit` items per kind */
+                            results: {
+                                [key: string]: {
+                                    /** @description ISO date of the record (created or updated) */
+                                    at: string;
+                                    class?: string;
+                                    /** @description files the record refers to */
+                                    files?: string[];
+                                    id: string;
+                                    key?: string | null;
+                                    label: string;
+                                    locale?: string;
+                                    /** @description which fields held the identifier */
+                                    matched: string[];
+                                }[];
+                            };
+                        };
                     };
                 };
             };
@@ -15104,6 +16153,41 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entries: {
+                                attempts: number;
+                                cc: string[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                error: string | null;
+                                from: string;
+                                id: string;
+                                kind: string;
+                                messageId: string;
+                                /** Format: date-time */
+                                nextAttemptAt: string | null;
+                                provider: string | null;
+                                providerAnswer: string | null;
+                                replyTo: string | null;
+                                resentFrom: string | null;
+                                /** Format: date-time */
+                                sentAt: string | null;
+                                status: "queued" | "retrying" | "sent" | "failed";
+                                subject: string;
+                                templateKey: string | null;
+                                to: string[];
+                                websiteId: string | null;
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -15149,6 +16233,40 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attempts: number;
+                            cc: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            error: string | null;
+                            from: string;
+                            html?: string | null;
+                            id: string;
+                            kind: string;
+                            messageId: string;
+                            /** Format: date-time */
+                            nextAttemptAt: string | null;
+                            provider: string | null;
+                            providerAnswer: string | null;
+                            replyTo: string | null;
+                            resentFrom: string | null;
+                            /** Format: date-time */
+                            sentAt: string | null;
+                            status: "queued" | "retrying" | "sent" | "failed";
+                            subject: string;
+                            templateKey: string | null;
+                            text?: string;
+                            to: string[];
+                            websiteId: string | null;
+                        };
                     };
                 };
             };
@@ -15198,6 +16316,38 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attempts: number;
+                            cc: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            error: string | null;
+                            from: string;
+                            id: string;
+                            kind: string;
+                            messageId: string;
+                            /** Format: date-time */
+                            nextAttemptAt: string | null;
+                            provider: string | null;
+                            providerAnswer: string | null;
+                            replyTo: string | null;
+                            resentFrom: string | null;
+                            /** Format: date-time */
+                            sentAt: string | null;
+                            status: "queued" | "retrying" | "sent" | "failed";
+                            subject: string;
+                            templateKey: string | null;
+                            to: string[];
+                            websiteId: string | null;
+                        };
                     };
                 };
             };
@@ -15251,6 +16401,19 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deleted: number;
+                            /** @description ids not deleted: unknown, or still to be sent */
+                            kept: string[];
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -15292,6 +16455,28 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            providers: {
+                                docs: string | null;
+                                fields: {
+                                    default: string | null;
+                                    label: string;
+                                    name: string;
+                                    required: boolean;
+                                    type: "text" | "secret" | "url";
+                                }[];
+                                id: string;
+                                label: string;
+                            }[];
+                        };
                     };
                 };
             };
@@ -15339,6 +16524,46 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            configured: boolean;
+                            from?: string | null;
+                            fromName?: string | null;
+                            provider: string | null;
+                            /** @description the provider’s settings that are not secret */
+                            providerConfig?: {
+                                [key: string]: string;
+                            };
+                            replyTo?: string | null;
+                            scope: "default" | "website";
+                            /** @description which secrets are stored */
+                            secretsSet?: {
+                                [key: string]: boolean;
+                            };
+                            smtp?: {
+                                allowInvalidCertificate: boolean;
+                                host: string;
+                                /** @description whether a password is stored; the password itself is never shown */
+                                passwordSet: boolean;
+                                port: number;
+                                requireTls: boolean;
+                                secure: boolean;
+                                user: string | null;
+                            };
+                            /** Format: date-time */
+                            updatedAt?: string;
+                            /** @description without settings of its own: what sends this scope’s mail */
+                            uses?: "default" | "environment";
+                            /** Format: uuid */
+                            websiteId: string | null;
+                        };
                     };
                 };
             };
@@ -15401,6 +16626,46 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            configured: boolean;
+                            from?: string | null;
+                            fromName?: string | null;
+                            provider: string | null;
+                            /** @description the provider’s settings that are not secret */
+                            providerConfig?: {
+                                [key: string]: string;
+                            };
+                            replyTo?: string | null;
+                            scope: "default" | "website";
+                            /** @description which secrets are stored */
+                            secretsSet?: {
+                                [key: string]: boolean;
+                            };
+                            smtp?: {
+                                allowInvalidCertificate: boolean;
+                                host: string;
+                                /** @description whether a password is stored; the password itself is never shown */
+                                passwordSet: boolean;
+                                port: number;
+                                requireTls: boolean;
+                                secure: boolean;
+                                user: string | null;
+                            };
+                            /** Format: date-time */
+                            updatedAt?: string;
+                            /** @description without settings of its own: what sends this scope’s mail */
+                            uses?: "default" | "environment";
+                            /** Format: uuid */
+                            websiteId: string | null;
+                        };
+                    };
+                };
             };
         };
         post?: never;
@@ -15433,6 +16698,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
+                };
+                /** @description done; no body */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
             };
         };
@@ -15487,6 +16759,21 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the mail log entry */
+                            id: string;
+                            provider: string | null;
+                            providerAnswer: string | null;
+                            status: "queued" | "retrying" | "sent" | "failed";
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -15530,6 +16817,32 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            templates: {
+                                builtIn: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description a content node tree (as the snippet editor stores it), or null for text only */
+                                html: {
+                                    [key: string]: unknown;
+                                } | null;
+                                id: string;
+                                key: string;
+                                name: string;
+                                subject: string;
+                                text: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -15571,6 +16884,30 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            builtIn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description a content node tree (as the snippet editor stores it), or null for text only */
+                            html: {
+                                [key: string]: unknown;
+                            } | null;
+                            id: string;
+                            key: string;
+                            name: string;
+                            subject: string;
+                            text: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
                     };
                 };
             };
@@ -15618,6 +16955,30 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            builtIn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description a content node tree (as the snippet editor stores it), or null for text only */
+                            html: {
+                                [key: string]: unknown;
+                            } | null;
+                            id: string;
+                            key: string;
+                            name: string;
+                            subject: string;
+                            text: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -15651,6 +17012,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
+                };
+                /** @description done; no body */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
             };
         };
@@ -15696,6 +17064,30 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            builtIn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description a content node tree (as the snippet editor stores it), or null for text only */
+                            html: {
+                                [key: string]: unknown;
+                            } | null;
+                            id: string;
+                            key: string;
+                            name: string;
+                            subject: string;
+                            text: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
                     };
                 };
             };
@@ -15747,6 +17139,19 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            html?: string;
+                            subject: string;
+                            text: string;
+                        };
                     };
                 };
             };
@@ -16086,6 +17491,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
+                };
+                /** @description deleted; no body */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
             };
         };
@@ -16757,6 +18169,24 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            filename: string;
+                            height: number | null;
+                            mimeType: string;
+                            size: number;
+                            thumbnailUrl: string | null;
+                            url: string;
+                            uuid: string;
+                            width: number | null;
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -16856,6 +18286,22 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            configured: boolean;
+                            results: {
+                                mirrored: boolean;
+                                path: string;
+                                url: string | null;
+                            }[];
+                        };
                     };
                 };
             };
@@ -17834,6 +19280,19 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            mimeType: string;
+                            size: number;
+                            uploadId: string;
+                        };
+                    };
+                };
             };
         };
         post?: never;
@@ -17886,6 +19345,22 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description seconds */
+                            expiresIn: number;
+                            maxBytes: number;
+                            uploadId: string;
+                            /** @description where to PUT the bytes; the ticket is the last segment */
+                            uploadUrl: string;
+                        };
                     };
                 };
             };

@@ -14,6 +14,16 @@ export default async function currentWeather(app: App, opts: { weather: WeatherS
           { city: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^/?#]+$' }) },
           { additionalProperties: false },
         ),
+        response: {
+          200: Type.Object({
+            city: Type.String(),
+            country: Type.Union([Type.String(), Type.Null()]),
+            temperatureC: Type.Union([Type.Number(), Type.Null()]),
+            description: Type.Union([Type.String(), Type.Null()]),
+            humidity: Type.Union([Type.Number(), Type.Null()]),
+            observedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+          }),
+        },
       },
     },
     async (request) => opts.weather.current(request.query.city),

@@ -1,4 +1,4 @@
-import { api, ApiError, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
+import { type ApiAnswer, api, ApiError, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
 
 /** The search options of every route (`classes`, `lookInsideText`, `limit`). */
 export interface Options {
@@ -13,40 +13,13 @@ export interface Subject {
   options: Options;
 }
 
-export interface Item {
-  id: string;
-  at: string;
-  label: string;
-  matched: string[];
-  files?: string[];
-  class?: string;
-  key?: string | null;
-  locale?: string;
-}
+/** `POST /data-subject/search`: counts per kind, the first items of each, the kinds not searched. */
+export type SearchAnswer = ApiAnswer<'/data-subject/search', 'post'>;
 
-export interface NotSearched {
-  kind: string;
-  plugin: string;
-  reason: string;
-}
-
-/** `POST /data-subject/search` (the route declares no answer schema; shape from the plugin's README). */
-export interface SearchAnswer {
-  counts: Record<string, number>;
-  results: Record<string, Item[]>;
-  notSearched: NotSearched[];
-}
+export type Item = SearchAnswer['results'][string][number];
 
 /** `POST /data-subject/erase`. */
-export interface EraseAnswer {
-  dryRun: boolean;
-  erased: Record<string, number>;
-  kept: Array<{ kind: string; id: string; label: string; reason: string }>;
-  reportedOnly: Record<string, number>;
-  complete: boolean;
-  notSearched: NotSearched[];
-  notTouched: string[];
-}
+export type EraseAnswer = ApiAnswer<'/data-subject/erase', 'post'>;
 
 /** The kinds the product's plugins contribute, in the order the screen shows them. */
 export const KINDS: ReadonlyArray<{ kind: string; label: string }> = [
@@ -62,7 +35,7 @@ export const count = (n: number, one: string, many = `${one}s`) => `${n} ${n ===
 
 export async function search(subject: Subject): Promise<SearchAnswer> {
   const body = { identifier: subject.identifier, options: subject.options };
-  return unwrap<unknown>(await api.POST('/data-subject/search', { body })) as SearchAnswer;
+  return unwrap(await api.POST('/data-subject/search', { body }));
 }
 
 export async function erase(subject: Subject, confirmed: boolean): Promise<EraseAnswer> {
@@ -72,7 +45,7 @@ export async function erase(subject: Subject, confirmed: boolean): Promise<Erase
     dryRun: !confirmed,
     ...(confirmed ? { confirm: subject.identifier } : {}),
   };
-  return unwrap<unknown>(await api.POST('/data-subject/erase', { body })) as EraseAnswer;
+  return unwrap(await api.POST('/data-subject/erase', { body }));
 }
 
 /**

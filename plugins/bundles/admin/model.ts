@@ -1,46 +1,14 @@
-import { api, ApiError } from '../../admin-ui/app/src/sdk/index.ts';
+import { type ApiAnswer, api, ApiError } from '../../admin-ui/app/src/sdk/index.ts';
 
-export interface PlanAction {
-  kind: string;
-  name: string;
-  action: 'create' | 'reuse' | 'conflict';
-  reason?: string;
-  targetPath?: string;
-}
-
-export interface AssetPlanItem {
-  id: string;
-  path: string;
-  size: number | null;
-  action: 'upload' | 'reuse' | 'conflict';
-  targetPath: string;
-  reason?: string;
-  stored?: false;
-}
-
-/** `POST /cms-one/websites/import?dryRun=1` (the route declares no answer schema; shape from the plugin's README). */
-export interface DryRunReport {
-  state: 'dry run';
-  version: number;
-  website: { name: string; rootPath: string };
-  counts: Record<string, number>;
-  classActions: PlanAction[];
-  actions: PlanAction[];
-  assetPlan: AssetPlanItem[];
-  warnings: string[];
-  docs?: { sourceFolder: string | null; targetFolder: string | null };
-}
+/** `POST /cms-one/websites/import?dryRun=1`: the report; nothing is written. */
+export type DryRunReport = ApiAnswer<'/cms-one/websites/import', 'post'>;
 
 /** The apply's answer (201). */
-export interface AppliedImport {
-  state: 'applied';
-  websiteId?: string;
-  rootPath: string;
-  created: Record<string, number>;
-  assets: { uploaded: number; reused: number; notStored: Array<{ path: string; reason: string }> };
-  warnings: string[];
-  docsFolder?: string | null;
-}
+export type AppliedImport = ApiAnswer<'/cms-one/websites/import', 'post', 201>;
+
+export type PlanAction = DryRunReport['actions'][number];
+
+export type AssetPlanItem = DryRunReport['assetPlan'][number];
 
 /** What the import form holds: the file and the options of the request. */
 export interface ImportInput {
