@@ -52,11 +52,14 @@ export class QueueRunner<Ctx, P = unknown> {
   private woken = false;
   private wakeUp: (() => void) | undefined;
   private settledWaiters: { armed: boolean; resolve: () => void }[] = [];
+  private readonly concurrency: number;
 
   constructor(
     readonly def: QueueDefinition<Ctx, P>,
     private readonly deps: RunnerDeps<Ctx>,
-  ) {}
+  ) {
+    this.concurrency = typeof def.concurrency === 'function' ? def.concurrency(deps.ctx) : def.concurrency;
+  }
 
   start(): void {
     this.running ??= this.loop();
@@ -103,7 +106,7 @@ export class QueueRunner<Ctx, P = unknown> {
     while (!this.stopping) {
       try {
         await this.flush();
-        const free = this.def.concurrency - this.inFlight.size;
+        const free = this.concurrency - this.inFlight.size;
         if (free > 0) {
           for (const waiter of this.settledWaiters) waiter.armed = true;
           const jobs = await this.deps.boss.fetch<StoredJob<P>>(this.def.name, { batchSize: free });

@@ -95,8 +95,8 @@ export class JobFailure extends Error {
 export interface QueueDefinition<Ctx, P = unknown> {
   /** `<plugin id>.<name>`, e.g. `mail.outbox`: the name every process enqueues by. */
   name: string;
-  /** Jobs of this queue one process runs at once. */
-  concurrency: number;
+  /** Jobs of this queue one process runs at once; a function reads it from the plugin's context (its config). */
+  concurrency: number | ((ctx: Ctx) => number);
   /**
    * Waits before the second, third ... try, in ms: `[60_000, 300_000]` tries three times. Empty or
    * absent: one try. A try that throws is retried after the next wait; after the last, `onFailed` runs.
