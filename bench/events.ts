@@ -85,7 +85,15 @@ async function waitForDeliveries(t: TestKernel, received: () => number, expected
         .count<{ left: number }[]>({ left: '*' });
       if (left === 0) return;
     }
-    if (Date.now() > deadline) throw new Error(`only ${received()} of ${expected} deliveries arrived in 180 s`);
+    if (Date.now() > deadline) {
+      const left = await t
+        .db('object_event_deliveries')
+        .whereNot({ status: 'delivered' })
+        .select('status', 'last_problem')
+        .count({ n: '*' })
+        .groupBy('status', 'last_problem');
+      throw new Error(`only ${received()} of ${expected} deliveries arrived in 180 s; left: ${JSON.stringify(left)}`);
+    }
     await new Promise((r) => setTimeout(r, 20));
   }
 }
