@@ -9,6 +9,7 @@ import {
   cancelWaitingJobs,
   configureJobQueue,
   ensureJobQueues,
+  installJobSchema,
   JOB_SCHEMA,
   jobSql,
   readJobProgress,
@@ -73,6 +74,8 @@ export class JobEngine implements Jobs {
       supervise: opts.timers,
       schedule: opts.timers,
       maintenanceIntervalSeconds: opts.superviseSeconds,
+      // A cron tick's job is handed on by pg-boss's own queue, polled this often.
+      cronWorkerIntervalSeconds: Math.min(45, Math.max(1, Math.round(opts.pollMs / 1000))),
     });
     // An EventEmitter without an error listener would throw; pg-boss reports its timers' failures here.
     this.boss.on('error', (err) => opts.logger.error({ err }, 'jobs: engine error'));
@@ -125,15 +128,18 @@ export class JobEngine implements Jobs {
   /** Starts the runners and, with `timers`, registers the schedules (an upsert each). */
   async start(): Promise<void> {
     const { db, logger } = this.opts;
+    await installJobSchema(db);
     const created = await ensureJobQueues(db, [...this.runners.keys()]);
     if (created.length)
       logger.warn({ queues: created }, 'jobs: queues created at start (a migration set should declare them)');
     for (const runner of this.runners.values())
       await configureJobQueue(db, runner.def.name, expirySecondsOf(runner.def));
-    await this.boss.start();
+    // Before pg-boss starts: its first cron check runs at once, and a schedule stored after it would
+    // wait for the next check (half a minute later).
     if (this.opts.timers)
       for (const { queue, cron } of this.schedules)
         await this.boss.schedule(queue, cron, { payload: {}, attempt: 1 } satisfies StoredJob, { tz: 'UTC' });
+    await this.boss.start();
     for (const [name, runner] of this.runners) {
       this.unsubscribe.push(this.opts.notifications.on(channelOf(name), () => runner.wake()));
       runner.start();

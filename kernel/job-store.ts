@@ -1,3 +1,4 @@
+import PgBoss from 'pg-boss';
 import type { Db, Tx } from './database.ts';
 import type { JobProgress, QueueDepth } from './jobs.ts';
 
@@ -69,10 +70,14 @@ export async function configureJobQueue(db: Db, name: string, expireSeconds: num
   );
 }
 
-/** True once the engine's schema is installed. */
-export async function jobSchemaInstalled(db: Db | Tx): Promise<boolean> {
+/**
+ * Installs the engine's schema when it is not there yet (the kernel's migration does so; a process
+ * started on a database no core-api has migrated does it itself). pg-boss's plan is a transaction of
+ * its own under its own advisory lock, so two processes doing this at once are safe.
+ */
+export async function installJobSchema(db: Db): Promise<void> {
   const { rows } = await db.raw(`SELECT to_regclass(?) IS NOT NULL AS installed`, [`${JOB_SCHEMA}.version`]);
-  return rows[0].installed === true;
+  if (!rows[0].installed) await db.raw(PgBoss.getConstructionPlans(JOB_SCHEMA));
 }
 
 /** Gives a try up for good (pg-boss's own `fail` would retry while crash retries are left). */
