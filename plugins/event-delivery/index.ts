@@ -22,7 +22,10 @@ export default definePlugin({
     enabled: pluginConfig.OBJECT_EVENTS_ENABLED && gatewayRoutes !== undefined,
     sender:
       gatewayRoutes &&
-      new DeliverySender({ gatewayRoutes, clock, log }, { instance: new URL(config.PUBLIC_BASE_URL).hostname }),
+      new DeliverySender(
+        { gatewayRoutes, clock, log },
+        { instance: new URL(config.PUBLIC_BASE_URL).hostname, calls: pluginConfig.OBJECT_EVENTS_CONCURRENCY },
+      ),
     outcomes: deliveryOutcomes(metrics),
   }),
   onStart({ services, log }) {
@@ -33,9 +36,12 @@ export default definePlugin({
     {
       // Declared by object-events too (`enqueues`): the recording side writes into it.
       name: 'object-events.deliveries',
-      concurrency: ({ pluginConfig }) => pluginConfig.OBJECT_EVENTS_CONCURRENCY,
-      // Past the send timeout, so a slow receiver's try ends with its own "no answer" problem.
-      timeoutMs: SEND_TIMEOUT_MS + 2_000,
+      // Twice the calls allowed at once (the sender keeps to OBJECT_EVENTS_CONCURRENCY calls): a try's
+      // database round trips overlap the other tries' calls instead of holding a call slot.
+      concurrency: ({ pluginConfig }) => 2 * pluginConfig.OBJECT_EVENTS_CONCURRENCY,
+      // A try may wait for one call to end before its own: two send timeouts and a margin, so a slow
+      // receiver's try ends with its own "no answer" problem.
+      timeoutMs: 2 * SEND_TIMEOUT_MS + 3_000,
       retryWaitsMs: RETRY_WAITS_MS,
       // A burst of short sends: four per free slot in one fetch (the old worker's claim did the same).
       prefetch: 4,

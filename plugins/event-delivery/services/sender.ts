@@ -23,6 +23,8 @@ export const SEND_TIMEOUT_MS = 10_000;
 export interface SenderOptions {
   /** Host name sent as `instance`. */
   instance: string;
+  /** Calls in flight at once (the spec's 5 concurrent calls); further sends wait for a free one. */
+  calls: number;
   /** Reads a signing secret variable (the gateway's environment by default). */
   secretOf?: (name: string) => string | undefined;
 }
@@ -33,18 +35,39 @@ export interface SenderOptions {
  * throws; the outcome says what the receiver did.
  */
 export class DeliverySender {
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
+
   constructor(
     private readonly deps: { gatewayRoutes: GatewayRoutes; clock: Clock; log: Logger },
     private readonly opts: SenderOptions,
   ) {}
 
   async send(delivery: DeliveryToSend): Promise<SendOutcome> {
+    await this.acquire();
     try {
       return await this.call(delivery);
     } catch (err) {
       this.deps.log.error({ err, delivery: delivery.id }, 'object events: delivery failed');
       return { kind: 'failed', problem: 'internal error before sending' };
+    } finally {
+      this.release();
     }
+  }
+
+  private acquire(): Promise<void> {
+    if (this.inFlight < this.opts.calls) {
+      this.inFlight += 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** A freed call goes to the next waiting send at once (the count stays). */
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.inFlight -= 1;
   }
 
   private async call(delivery: DeliveryToSend): Promise<SendOutcome> {
