@@ -230,7 +230,7 @@ describe('event delivery: the deliveries queue', () => {
     expect(receiver.calls).to.have.length(0);
   });
 
-  it('the worker reads only OBJECT_EVENTS_SECRET_* variables, whatever a stored row names', async () => {
+  it('the sender reads only OBJECT_EVENTS_SECRET_* variables, whatever a stored row names', async () => {
     const sub = await k.subscribe(receiver);
     await k.t.db('object_event_subscriptions').where({ id: sub.id }).update({ signing_secret_ref: 'PATH' });
     await k.announce(objectChange());

@@ -21,7 +21,7 @@ const FIXTURE_DIR = path.join(PROJECT_ROOT, 'test', 'fixtures', 'test-gateway-ro
  * nothing is lost, and only deliveries in flight at the kill arrive twice (at least once, as the README says).
  */
 describe('event delivery: a gateway killed mid-delivery', function () {
-  this.timeout(90_000);
+  this.timeout(180_000);
   let core: TestKernel;
   let receiver: Receiver;
   let dataDir: string;
@@ -117,7 +117,8 @@ describe('event delivery: a gateway killed mid-delivery', function () {
 
     await startGateway();
     await eventually(async () => (await rowsOf()).every((r) => r.status === 'delivered'), {
-      timeoutMs: 60_000,
+      // The queue's timeout (23 s) plus its grace (23 s), checked every second.
+      timeoutMs: 100_000,
       intervalMs: 200,
       what: 'every delivery of the burst delivered after the restart',
     });
