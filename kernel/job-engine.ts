@@ -7,15 +7,30 @@ import type { Db, Tx } from './database.ts';
 import { expirySecondsOf, QueueRunner, type StoredJob } from './job-runner.ts';
 import {
   cancelWaitingJobs,
+  completeRunningJob,
   configureJobQueue,
   ensureJobQueues,
+  hasUnfinishedJob,
   installJobSchema,
   JOB_SCHEMA,
   jobSql,
+  leasedJobs,
+  leaseJobs,
   readJobProgress,
   readQueueDepths,
+  takeBackExpiredJobs,
 } from './job-store.ts';
-import type { EnqueueOptions, JobProgress, Jobs, QueueDefinition, QueueDepth, ScheduleDefinition } from './jobs.ts';
+import type {
+  ClaimedJob,
+  ClaimOptions,
+  EnqueueOptions,
+  JobProgress,
+  Jobs,
+  QueueDefinition,
+  QueueDepth,
+  RunnableQueue,
+  ScheduleDefinition,
+} from './jobs.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -94,10 +109,20 @@ export class JobEngine implements Jobs {
     });
   }
 
-  /** Runs `def` in this process once started (a queue is worked where its plugin's routes are mounted). */
+  /**
+   * Runs `def` in this process once started (a queue is worked where its plugin's routes are mounted),
+   * unless its `worksHere` says no; its concurrency and timeout are read from `ctx` when they are functions.
+   */
   addQueue<Ctx>(def: QueueDefinition<Ctx>, ctx: Ctx, log: Logger): void {
     if (this.runners.has(def.name)) throw new Error(`job queue "${def.name}" is declared twice`);
-    const runner = new QueueRunner<Ctx>(def, {
+    if (def.worksHere && !def.worksHere(ctx)) return;
+    const { worksHere: _, ...rest } = def;
+    const settings: RunnableQueue<Ctx> = {
+      ...rest,
+      concurrency: typeof def.concurrency === 'function' ? def.concurrency(ctx) : def.concurrency,
+      timeoutMs: typeof def.timeoutMs === 'function' ? def.timeoutMs(ctx) : def.timeoutMs,
+    };
+    const runner = new QueueRunner<Ctx>(settings, {
       boss: this.boss,
       db: this.opts.db,
       clock: this.opts.clock,
@@ -193,6 +218,10 @@ export class JobEngine implements Jobs {
     return cancelWaitingJobs(jobSql(opts.trx ?? this.opts.db), queue, key);
   }
 
+  unfinished(queue: string, key: string, opts: { trx?: Tx } = {}): Promise<boolean> {
+    return hasUnfinishedJob(opts.trx ?? this.opts.db, queue, key);
+  }
+
   wake(queue?: string): void {
     if (queue === undefined) for (const runner of this.runners.values()) runner.wake();
     else this.runners.get(queue)?.wake();
@@ -204,6 +233,32 @@ export class JobEngine implements Jobs {
 
   depth(): Promise<QueueDepth[]> {
     return readQueueDepths(this.opts.db);
+  }
+
+  async claim<P>(queue: string, opts: ClaimOptions): Promise<ClaimedJob<P>[]> {
+    const sql = jobSql(opts.trx ?? this.opts.db);
+    await takeBackExpiredJobs(sql, queue);
+    const jobs = await this.boss.fetch<StoredJob<P>>(queue, { batchSize: opts.limit ?? 1, db: sql });
+    if (jobs.length === 0) return [];
+    await leaseJobs(
+      sql,
+      queue,
+      jobs.map((j) => j.id),
+      opts.leaseMs,
+    );
+    return jobs.map((j) => ({ id: j.id, payload: j.data.payload, key: j.data.key }));
+  }
+
+  async extend(queue: string, id: string, leaseMs: number): Promise<boolean> {
+    return (await leaseJobs(jobSql(this.opts.db), queue, [id], leaseMs)).length === 1;
+  }
+
+  leased(queue: string, ids: readonly string[]): Promise<Set<string>> {
+    return leasedJobs(jobSql(this.opts.db), queue, ids);
+  }
+
+  complete(queue: string, id: string, opts: { trx?: Tx } = {}): Promise<boolean> {
+    return completeRunningJob(jobSql(opts.trx ?? this.opts.db), queue, id);
   }
 
   /** The queues this process runs. */

@@ -96,6 +96,67 @@ export async function failJobFinally(sql: JobSql, queue: string, id: string, pro
   );
 }
 
+/** Whether a job of a queue under a key waits or runs. */
+export async function hasUnfinishedJob(db: Db | Tx, queue: string, key: string): Promise<boolean> {
+  const { rows } = await db.raw(
+    `SELECT EXISTS (SELECT 1 FROM ${JOB_SCHEMA}.job WHERE name = ? AND singleton_key = ? AND state < 'completed') AS found`,
+    [queue, key],
+  );
+  return rows[0].found === true;
+}
+
+/**
+ * Takes back the claimed jobs of a queue whose lease ran out (as pg-boss's supervision does for every
+ * queue): due again at once (its due time is already past) while crash retries are left, else failed.
+ * One statement, so two claimers never take back a job the other has just claimed again.
+ */
+export async function takeBackExpiredJobs(sql: JobSql, queue: string): Promise<void> {
+  await sql.executeSql(
+    `UPDATE ${JOB_SCHEMA}.job SET
+       state = CASE WHEN retry_count < retry_limit THEN 'retry'::${JOB_SCHEMA}.job_state ELSE 'failed'::${JOB_SCHEMA}.job_state END,
+       completed_on = CASE WHEN retry_count < retry_limit THEN NULL ELSE now() END,
+       output = '{"problem":"its lease ran out"}'::jsonb
+     WHERE name = $1 AND state = 'active' AND started_on + expire_in < now()`,
+    [queue],
+  );
+}
+
+/** Sets the lease of running jobs: `leaseMs` from now. Returns the ids that were still running. */
+export async function leaseJobs(
+  sql: JobSql,
+  queue: string,
+  ids: readonly string[],
+  leaseMs: number,
+): Promise<string[]> {
+  const { rows } = await sql.executeSql(
+    `UPDATE ${JOB_SCHEMA}.job SET expire_in = (now() - started_on) + make_interval(secs => $3)
+     WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active' RETURNING id`,
+    [queue, ids, leaseMs / 1000],
+  );
+  return rows.map((r) => r.id as string);
+}
+
+/** Of these jobs, those running with a lease that has not run out. */
+export async function leasedJobs(sql: JobSql, queue: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { rows } = await sql.executeSql(
+    `SELECT id FROM ${JOB_SCHEMA}.job
+     WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active' AND started_on + expire_in >= now()`,
+    [queue, ids],
+  );
+  return new Set(rows.map((r) => r.id as string));
+}
+
+/** Completes a running job; false when it was not running (taken back, or completed before). */
+export async function completeRunningJob(sql: JobSql, queue: string, id: string): Promise<boolean> {
+  const { rows } = await sql.executeSql(
+    `UPDATE ${JOB_SCHEMA}.job SET state = 'completed', completed_on = now()
+     WHERE name = $1 AND id = $2 AND state = 'active' RETURNING id`,
+    [queue, id],
+  );
+  return rows.length === 1;
+}
+
 /** Cancels the waiting jobs of a queue under a key. */
 export async function cancelWaitingJobs(sql: JobSql, queue: string, key: string): Promise<number> {
   const { rows } = await sql.executeSql(

@@ -23,6 +23,11 @@ export interface Jobs {
    * many were cancelled.
    */
   cancel(queue: string, key: string, opts?: { trx?: Tx }): Promise<number>;
+  /**
+   * Whether a job of `queue` under `key` is waiting (a retry included) or running, in any process: work
+   * that must not race a job it asked for (DDL beside an index build) leaves it to that job.
+   */
+  unfinished(queue: string, key: string, opts?: { trx?: Tx }): Promise<boolean>;
   /** Wakes this process's runner of `queue` (every runner without one) now, instead of at its next poll. */
   wake(queue?: string): void;
   /**
@@ -33,6 +38,40 @@ export interface Jobs {
   settled(queue: string): Promise<void>;
   /** Jobs waiting, retrying and running, per queue (for `/metrics` and health). */
   depth(): Promise<QueueDepth[]>;
+  /**
+   * For a queue whose jobs a worker outside the kernel carries out (a runner process that asks over
+   * HTTP; the queue is named in the manifest's `enqueues`, and no process works it): takes up to
+   * `limit` due jobs (default 1), each running for `leaseMs` unless `extend`ed, until the caller
+   * `complete`s it. A claimed job whose lease ran out is taken back (due again, same id) by the engine's
+   * supervision and by the queue's next claim, so it is carried out at least once. The id stays the same
+   * across take-backs: a caller that hands jobs to workers tells one run from the next itself (a token
+   * per claim), so a worker whose lease ran out cannot extend or complete its successor's run.
+   */
+  claim<P>(queue: string, opts: ClaimOptions): Promise<ClaimedJob<P>[]>;
+  /** Prolongs a claimed job's lease to `leaseMs` from now; false when it is not running any more (taken back or completed). */
+  extend(queue: string, id: string, leaseMs: number): Promise<boolean>;
+  /**
+   * Of these claimed jobs, the ones whose lease has not run out (still the claimer's): an outside
+   * worker's bookkeeping finds the runs the engine took back or is about to.
+   */
+  leased(queue: string, ids: readonly string[]): Promise<Set<string>>;
+  /** Ends a claimed job as done, with the caller's write when `trx` is given; false when it was not running any more. */
+  complete(queue: string, id: string, opts?: { trx?: Tx }): Promise<boolean>;
+}
+
+export interface ClaimOptions {
+  /** How long the job stays the claimer's without an `extend`. */
+  leaseMs: number;
+  limit?: number;
+  /** The caller's transaction: the claim commits or rolls back with the caller's write. */
+  trx?: Tx;
+}
+
+/** A job claimed for an outside worker (`claim`). */
+export interface ClaimedJob<P = unknown> {
+  id: string;
+  payload: P;
+  key: string | undefined;
 }
 
 export interface EnqueueOptions {
@@ -95,7 +134,7 @@ export class JobFailure extends Error {
 export interface QueueDefinition<Ctx, P = unknown> {
   /** `<plugin id>.<name>`, e.g. `mail.outbox`: the name every process enqueues by. */
   name: string;
-  /** Jobs of this queue one process runs at once; a function reads it from the plugin's context (its config). */
+  /** Jobs of this queue one process runs at once; a function reads it from the plugin's context (its configuration). */
   concurrency: number | ((ctx: Ctx) => number);
   /**
    * Jobs fetched per free slot in one round trip (default 1): a busy queue of short jobs saves a round
@@ -110,9 +149,15 @@ export interface QueueDefinition<Ctx, P = unknown> {
   retryWaitsMs?: readonly number[];
   /**
    * How long one try may run; its signal is aborted then. A try whose process died is run again once
-   * this (plus a grace period) has passed: that is the only case a job runs twice.
+   * this (plus a grace period) has passed: that is the only case a job runs twice. A function reads it from
+   * the plugin's context.
    */
-  timeoutMs: number;
+  timeoutMs: number | ((ctx: Ctx) => number);
+  /**
+   * Whether this process works the queue (default: yes). False leaves it to other processes (a setting
+   * such as "this replica queues mail but does not send it"); enqueuing into it still works.
+   */
+  worksHere?(ctx: Ctx): boolean;
   /** Runs one try; throwing fails it (a `JobFailure` steers the retry). */
   run(job: JobRun<P>, ctx: Ctx): Promise<void>;
   /**
@@ -126,6 +171,15 @@ export interface QueueDefinition<Ctx, P = unknown> {
     ctx: Ctx,
   ): Promise<void>;
 }
+
+/** A queue as one process runs it: its per-process settings read from the plugin's context. */
+export type RunnableQueue<Ctx, P = unknown> = Omit<
+  QueueDefinition<Ctx, P>,
+  'concurrency' | 'timeoutMs' | 'worksHere'
+> & {
+  concurrency: number;
+  timeoutMs: number;
+};
 
 /** Timed work declared in a manifest (`schedules`): runs once per tick across every process. */
 export interface ScheduleDefinition<Ctx> {

@@ -250,6 +250,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     for (const plugin of mounted) {
       const ctx = scopes.contextOf(plugin.id);
       const log = logger.child({ plugin: plugin.id });
+      // The context a plugin's manifest types its queues with is the one `contextOf` built for it.
       for (const queue of plugin.queues ?? []) jobs.addQueue(queue, ctx as never, log);
       for (const schedule of plugin.schedules ?? []) jobs.addSchedule(plugin.id, schedule, ctx, log);
     }

@@ -286,7 +286,7 @@ describe('kernel: the job engine across processes', () => {
     expect(await jobState(a, 'orphan')).to.deep.equal(['active']);
 
     await eventually(() => triesOf(probe, 'orphan').length === 1, {
-      timeoutMs: 10_000,
+      timeoutMs: 20_000,
       what: 'the orphan to run again',
     });
     expect(probe.tries.find((t) => t.tag === 'orphan')).to.include({ attempt: 1, kernel: 'a' });
