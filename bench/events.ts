@@ -1,16 +1,21 @@
 /**
  * Object events end to end: 1,000 object writes (POST /data-objects) with 5 subscriptions to a local
- * receiver, and the time until all 5,000 deliveries are delivered (target < 10 s); plus the write
- * path's cost: create p50 with 5 subscriptions against none.
+ * receiver, and the time until all 5,000 signed deliveries are delivered (target < 10 s); plus the write
+ * path's cost: create p50 with 5 subscriptions against none. Every subscription signs with a secret and
+ * the receiver checks each `X-Cms-Signature`: a delivery counts only when it verifies.
  *
  * This process plays core-api (kernel with data, object-events and the test gateway routes fixture; writes
- * through `inject`) and holds the receiver; the delivery worker runs where it runs in production, in a
- * gateway process (`cms start --service gateway`, the test gateway routes fixture on CMS_PLUGIN_PATH). With
- * BENCH_IN_PROCESS=1 the worker runs in this process instead. Figures on a shared machine move by tens
- * of percent: read the ratio first. Run with `npm run bench:events`; cleans up after itself.
+ * through `inject`) and holds the receiver; deliveries are sent where they are in production, by a
+ * gateway process (`cms start --service gateway`, the test gateway routes fixture on CMS_PLUGIN_PATH).
+ * Figures on a shared machine move by tens of percent: read the ratio first, and compare before and after
+ * a change back to back. Run with `npm run bench:events`; cleans up after itself.
+ *
+ * Settings: BENCH_WRITES (1000), BENCH_SUBSCRIPTIONS (5), BENCH_CONCURRENCY (8 concurrent writers),
+ * BENCH_POOL (10, database pool of each process).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -31,7 +36,8 @@ const WRITES = Number(process.env.BENCH_WRITES ?? 1000);
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const POOL = Number(process.env.BENCH_POOL ?? 10);
-const IN_PROCESS = process.env.BENCH_IN_PROCESS === '1';
+const SECRET_VAR = 'OBJECT_EVENTS_SECRET_BENCH';
+const SECRET = 'bench-signing-secret';
 const WARMUP = 100;
 const FIXTURE_DIR = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -79,12 +85,20 @@ async function waitForDeliveries(t: TestKernel, received: () => number, expected
         .count<{ left: number }[]>({ left: '*' });
       if (left === 0) return;
     }
-    if (Date.now() > deadline) throw new Error(`only ${received()} of ${expected} deliveries arrived in 180 s`);
+    if (Date.now() > deadline) {
+      const left = await t
+        .db('object_event_deliveries')
+        .whereNot({ status: 'delivered' })
+        .select('status', 'last_problem')
+        .count({ n: '*' })
+        .groupBy('status', 'last_problem');
+      throw new Error(`only ${received()} of ${expected} deliveries arrived in 180 s; left: ${JSON.stringify(left)}`);
+    }
     await new Promise((r) => setTimeout(r, 20));
   }
 }
 
-/** A gateway process with the delivery worker, on the bench's database. */
+/** A gateway process that sends the deliveries, on the bench's database. */
 function startGateway(url: string, dataDir: string, port: number): ChildProcess {
   const child = spawn('node', [path.join(PROJECT_ROOT, 'bin', 'cms.js'), 'start', '--service', 'gateway'], {
     env: {
@@ -99,6 +113,7 @@ function startGateway(url: string, dataDir: string, port: number): ChildProcess 
       HOST: '127.0.0.1',
       // The fixture stands in for the gateway plugin (both provide gatewayRoutes).
       CMS_DISABLED_PLUGINS: 'gateway',
+      [SECRET_VAR]: SECRET,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -109,9 +124,19 @@ async function main(): Promise<void> {
   let received = 0;
   let firstAt = 0;
   let lastAt = 0;
+  let unsigned = 0;
   const receiver = http.createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const expected =
+        'sha256=' + createHmac('sha256', SECRET).update(`${req.headers['x-cms-timestamp']}.${body}`).digest('hex');
+      if (req.headers['x-cms-signature'] !== expected) {
+        unsigned += 1;
+        res.writeHead(400).end();
+        return;
+      }
       received += 1;
       lastAt = performance.now();
       if (received === 1) firstAt = lastAt;
@@ -123,7 +148,7 @@ async function main(): Promise<void> {
 
   // A database with every plugin's tables (the gateway process loads its whole set), production pool size.
   const all = await discoverPlugins();
-  const corePlugins = ['data', 'object-events', ...(IN_PROCESS ? ['event-delivery'] : [])];
+  const corePlugins = ['data', 'object-events'];
   const migrations = migrationSets(
     await resolvePluginSet(
       { service: 'all', extraPlugins: [gatewayRoutesFixture] },
@@ -174,7 +199,7 @@ async function main(): Promise<void> {
         method: 'POST',
         url: '/object-event-subscriptions',
         headers: { cookie: admin.cookie },
-        payload: { name: `bench-${i}`, events: ['object.created'], endpointId, routeId },
+        payload: { name: `bench-${i}`, events: ['object.created'], endpointId, routeId, signingSecretRef: SECRET_VAR },
       });
       if (res.statusCode !== 201) throw new Error(`subscription failed: ${res.body}`);
       subscriptionIds.push(res.json().id);
@@ -190,13 +215,8 @@ async function main(): Promise<void> {
       }
     };
     const expected = WRITES * SUBSCRIPTIONS;
-    const inProcessWorker = IN_PROCESS
-      ? (t.kernel.pluginDeps('event-delivery').services as { worker: { start(): void; stop(): Promise<void> } }).worker
-      : undefined;
-
-    // The write path alone (no worker sending), without and with the subscriptions in alternating
-    // rounds, so a machine whose load drifts weighs on both sides alike.
-    await inProcessWorker?.stop();
+    // The write path alone (no gateway process sending yet), without and with the subscriptions in
+    // alternating rounds, so a machine whose load drifts weighs on both sides alike.
     const without: number[] = [];
     const withSubs: number[] = [];
     const rounds = 10;
@@ -209,9 +229,8 @@ async function main(): Promise<void> {
     without.sort((a, b) => a - b);
     withSubs.sort((a, b) => a - b);
 
-    // The worker alone on the queued deliveries: from the first arrival to the last.
-    if (inProcessWorker) inProcessWorker.start();
-    else gateway = startGateway(prepared.url, dataDir, await freePort());
+    // The gateway process alone on the queued deliveries: from the first arrival to the last.
+    gateway = startGateway(prepared.url, dataDir, await freePort());
     await waitForDeliveries(t, () => received, expected);
     const drainOnly = lastAt - firstAt;
 
@@ -226,7 +245,7 @@ async function main(): Promise<void> {
     const p50Without = percentile(without, 50);
     const p50With = percentile(withSubs, 50);
     const line = (label: string, value: string) => console.log(`| ${label} | ${value} |`);
-    const where = IN_PROCESS ? 'worker in this process' : 'worker in a gateway process';
+    const where = 'sent by a gateway process';
     console.log(
       `\n## bench:events (${WRITES} writes, ${SUBSCRIPTIONS} subscriptions, ${CONCURRENCY} concurrent writers, ${where})\n`,
     );
@@ -236,16 +255,16 @@ async function main(): Promise<void> {
       `${p50Without.toFixed(2)} ms / ${percentile(without, 99).toFixed(2)} ms`,
     );
     line(
-      `create p50 / p99, ${SUBSCRIPTIONS} subscriptions (no worker; rounds alternating with the line above)`,
+      `create p50 / p99, ${SUBSCRIPTIONS} subscriptions (nothing sending; rounds alternating with the line above)`,
       `${p50With.toFixed(2)} ms / ${percentile(withSubs, 99).toFixed(2)} ms`,
     );
     line('write path overhead (ratio of create p50)', `${(p50With / p50Without).toFixed(2)}x`);
     line(
-      `${expected} queued deliveries sent by the worker alone in`,
+      `${expected} queued deliveries sent by the gateway alone in`,
       `${(drainOnly / 1000).toFixed(2)} s (${Math.round(expected / (drainOnly / 1000))} /s)`,
     );
     line(
-      `create p50 / p99, ${SUBSCRIPTIONS} subscriptions, worker sending meanwhile`,
+      `create p50 / p99, ${SUBSCRIPTIONS} subscriptions, gateway sending meanwhile`,
       `${percentile(endToEndWrites, 50).toFixed(2)} ms / ${percentile(endToEndWrites, 99).toFixed(2)} ms`,
     );
     line(`${WRITES} writes done after`, `${(writesDone / 1000).toFixed(2)} s`);
@@ -253,6 +272,7 @@ async function main(): Promise<void> {
       `end to end: all ${expected} deliveries delivered after`,
       `${(allDelivered / 1000).toFixed(2)} s (target < 10 s: ${allDelivered < 10_000 ? 'PASS' : 'MISS'})`,
     );
+    if (unsigned > 0) throw new Error(`${unsigned} deliveries arrived without a valid signature`);
   } finally {
     stopGateway();
     await t.close();

@@ -37,6 +37,12 @@ import type { Metrics } from './metrics.ts';
 /** Default run time of one schedule run before a dead process's run is taken over. */
 const SCHEDULE_TIMEOUT_MS = 15 * 60_000;
 
+/**
+ * Within transactions a process sends a queue's notice at most this often: NOTIFY serialises the
+ * commits of notifying transactions on one lock, which a burst of writes would queue behind.
+ */
+const NOTICE_EVERY_MS = 100;
+
 /** The channel a queue's "a job was stored" notice goes out on. */
 const channelOf = (queue: string) => `jobs.${queue}`;
 
@@ -71,6 +77,8 @@ export class JobEngine implements Jobs {
   private readonly schedules: { queue: string; cron: string }[] = [];
   private readonly unsubscribe: (() => void)[] = [];
   private started = false;
+  private readonly lastNotice = new Map<string, number>();
+  private readonly trailingNotice = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly opts: JobEngineOptions) {
     this.boss = new PgBoss({
@@ -167,6 +175,8 @@ export class JobEngine implements Jobs {
   /** Stops the runners (running tries get `graceMs` to finish, then are handed back) and pg-boss's timers. */
   async stop(graceMs = 10_000): Promise<void> {
     for (const off of this.unsubscribe.splice(0)) off();
+    for (const timer of this.trailingNotice.values()) clearTimeout(timer);
+    this.trailingNotice.clear();
     await Promise.all([...this.runners.values()].map((r) => r.stop(graceMs)));
     if (this.started) await this.boss.stop({ graceful: false, close: false, wait: true });
     this.started = false;
@@ -261,8 +271,32 @@ export class JobEngine implements Jobs {
    * every process; this process's own runner is woken directly when there is no transaction to wait for.
    */
   private async announce(queue: string, trx: Tx | undefined): Promise<void> {
-    await (trx ?? this.opts.db).raw('SELECT pg_notify(?, ?)', [channelOf(queue), '']);
-    if (!trx) this.wake(queue);
+    const notice = ['SELECT pg_notify(?, ?)', [channelOf(queue), '']] as const;
+    if (!trx) {
+      await this.opts.db.raw(...notice);
+      this.wake(queue);
+      return;
+    }
+    const now = Date.now();
+    const sinceLast = now - (this.lastNotice.get(queue) ?? Number.NEGATIVE_INFINITY);
+    if (sinceLast >= NOTICE_EVERY_MS) {
+      this.lastNotice.set(queue, now);
+      await trx.raw(...notice);
+      return;
+    }
+    // A notice went out moments ago (runners that woke on it may have fetched before this commit): one
+    // more follows the window, outside any transaction, for the jobs committed since.
+    if (this.trailingNotice.has(queue)) return;
+    const timer = setTimeout(
+      () => {
+        this.trailingNotice.delete(queue);
+        this.lastNotice.set(queue, Date.now());
+        this.opts.db.raw(...notice).catch((err) => this.opts.logger.warn({ err, queue }, 'jobs: notice failed'));
+      },
+      2 * NOTICE_EVERY_MS - sinceLast,
+    );
+    timer.unref();
+    this.trailingNotice.set(queue, timer);
   }
 
   /**

@@ -52,11 +52,19 @@ export class QueueRunner<Ctx, P = unknown> {
   private woken = false;
   private wakeUp: (() => void) | undefined;
   private settledWaiters: { armed: boolean; resolve: () => void }[] = [];
+  private readonly concurrency: number;
+  /** Fetched ahead (the queue's `prefetch`), not started yet: marked running in the engine already. */
+  private readonly buffer: { job: PgBoss.Job<StoredJob<P>>; fetchedAt: number }[] = [];
+  /** How long after its fetch a buffered try may still start and end before the engine's expiry. */
+  private readonly startWithinMs: number;
 
   constructor(
     readonly def: RunnableQueue<Ctx, P>,
     private readonly deps: RunnerDeps<Ctx>,
-  ) {}
+  ) {
+    this.concurrency = def.concurrency;
+    this.startWithinMs = expirySecondsOf(def) * 1000 - def.timeoutMs - 1_000;
+  }
 
   start(): void {
     this.running ??= this.loop();
@@ -84,6 +92,8 @@ export class QueueRunner<Ctx, P = unknown> {
     this.stopping = true;
     this.wake();
     await this.running;
+    // Fetched ahead and never started: back at once rather than after their expiry.
+    for (const { job } of this.buffer.splice(0)) this.handBack.push(job.id);
     const all = () => Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
@@ -102,15 +112,25 @@ export class QueueRunner<Ctx, P = unknown> {
   private async loop(): Promise<void> {
     while (!this.stopping) {
       try {
-        await this.flush();
-        const free = this.def.concurrency - this.inFlight.size;
-        if (free > 0) {
+        this.startBuffered();
+        const room = this.concurrency * (this.def.prefetch ?? 1) - this.inFlight.size - this.buffer.length;
+        // Fetch again before the buffer runs dry, so a freed slot does not wait for a round trip.
+        const wanted = this.buffer.length < this.concurrency && room > 0 ? room : 0;
+        // Completing the finished tries and fetching the next ones go out together.
+        const flushing = this.flush();
+        if (wanted === 0) await flushing;
+        else {
           for (const waiter of this.settledWaiters) waiter.armed = true;
-          const jobs = await this.deps.boss.fetch<StoredJob<P>>(this.def.name, { batchSize: free });
-          for (const job of jobs) this.startTry(job);
+          const [jobs] = await Promise.all([
+            this.deps.boss.fetch<StoredJob<P>>(this.def.name, { batchSize: wanted }),
+            flushing,
+          ]);
+          const fetchedAt = Date.now();
+          for (const job of jobs) this.buffer.push({ job, fetchedAt });
+          this.startBuffered();
           // A full batch means more may be due: claim again as soon as a slot frees.
-          if (jobs.length === free) continue;
-          if (jobs.length === 0 && this.inFlight.size === 0) this.resolveSettled();
+          if (jobs.length === wanted) continue;
+          if (jobs.length === 0 && this.inFlight.size === 0 && this.buffer.length === 0) this.resolveSettled();
         }
       } catch (err) {
         this.deps.log.error({ err, queue: this.def.name }, 'jobs: fetching or completing failed');
@@ -118,6 +138,18 @@ export class QueueRunner<Ctx, P = unknown> {
         continue;
       }
       await this.pause(this.deps.pollMs);
+    }
+  }
+
+  /**
+   * Starts fetched tries while slots are free. One fetched so long ago that it could not end before the
+   * engine takes it back as a dead process's is handed back unstarted: a try never runs twice at once.
+   */
+  private startBuffered(): void {
+    while (this.inFlight.size < this.concurrency && this.buffer.length > 0) {
+      const { job, fetchedAt } = this.buffer.shift()!;
+      if (Date.now() - fetchedAt > this.startWithinMs) this.handBack.push(job.id);
+      else this.startTry(job);
     }
   }
 

@@ -60,13 +60,20 @@ export async function ensureJobQueues(db: Db | Tx, names: readonly string[]): Pr
 
 /**
  * A queue's settings for every job stored in it, wherever it is enqueued from: pg-boss takes a running
- * job back after `expireSeconds` (its process died) while crash retries are left.
+ * job back after `expireSeconds` (its process died) while crash retries are left. A job copies the
+ * queue's expiry when stored, so jobs stored before any process running the queue started (by a
+ * process that only enqueues) are given it here too; otherwise they would keep pg-boss's 15 minutes.
  */
 export async function configureJobQueue(db: Db, name: string, expireSeconds: number): Promise<void> {
   await db.raw(
     `UPDATE ${JOB_SCHEMA}.queue SET retry_limit = ?, retry_delay = 0, retry_backoff = false, expire_seconds = ?
      WHERE name = ? AND (retry_limit, expire_seconds) IS DISTINCT FROM (?, ?)`,
     [CRASH_RETRIES, expireSeconds, name, CRASH_RETRIES, expireSeconds],
+  );
+  await db.raw(
+    `UPDATE ${JOB_SCHEMA}.job SET expire_in = make_interval(secs => ?)
+     WHERE name = ? AND state < 'active' AND expire_in <> make_interval(secs => ?)`,
+    [expireSeconds, name, expireSeconds],
   );
 }
 

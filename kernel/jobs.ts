@@ -137,6 +137,12 @@ export interface QueueDefinition<Ctx, P = unknown> {
   /** Jobs of this queue one process runs at once; a function reads it from the plugin's context (its configuration). */
   concurrency: number | ((ctx: Ctx) => number);
   /**
+   * Jobs fetched per free slot in one round trip (default 1): a busy queue of short jobs saves a round
+   * trip per job. A job fetched ahead counts as running in the engine while it waits for a slot; one
+   * that waited too long to end before its expiry is handed back unstarted.
+   */
+  prefetch?: number;
+  /**
    * Waits before the second, third ... try, in ms: `[60_000, 300_000]` tries three times. Empty or
    * absent: one try. A try that throws is retried after the next wait; after the last, `onFailed` runs.
    */

@@ -1,43 +1,61 @@
 import { definePlugin } from '../../kernel/index.ts';
 import { EventDeliveryConfig } from './config.ts';
-import { DeliveryWorker, deliveryOutcomes } from './services/worker.ts';
+import { runDeliveryTry, type DeliveryJob } from './services/deliveries.ts';
+import { RETRY_WAITS_MS } from './services/retry-schedule.ts';
+import { DeliverySender, SEND_TIMEOUT_MS, deliveryOutcomes } from './services/sender.ts';
 
 /**
- * The object events delivery worker, in the gateway process only: sends the deliveries the
- * `object-events` plugin queues (through its `objectEventQueue`) to the endpoint and route of each
- * subscription through `gatewayRoutes.callRoute` (endpoint credentials, outbound policy). No routes,
- * no tables of its own.
+ * Sends object event deliveries, in the gateway process only: works the job queue
+ * `object-events.deliveries` (the `object-events` plugin enqueues one job per delivery with the write)
+ * and sends each delivery to the endpoint and route of its subscription through
+ * `gatewayRoutes.callRoute` (endpoint credentials, outbound policy). No routes, no tables of its own:
+ * the delivery rows are read and written through `objectEventQueue`.
  */
 export default definePlugin({
   id: 'event-delivery',
   processes: ['gateway'],
-  needs: ['objectEventQueue', 'clock', 'config', 'metrics'],
-  // Without the gateway plugin there is nothing to send through: the worker stays off.
+  needs: ['objectEventQueue', 'clock', 'config', 'metrics', 'jobs'],
+  // Without the gateway plugin there is nothing to send through: deliveries wait for a process that can.
   optional: ['gatewayRoutes'],
   config: EventDeliveryConfig,
-  setup: ({ objectEventQueue, gatewayRoutes, clock, config, log, metrics, pluginConfig }) => ({
+  setup: ({ gatewayRoutes, clock, config, log, metrics, pluginConfig }) => ({
     enabled: pluginConfig.OBJECT_EVENTS_ENABLED && gatewayRoutes !== undefined,
-    worker:
+    sender:
       gatewayRoutes &&
-      new DeliveryWorker(
-        { queue: objectEventQueue, gatewayRoutes, clock, log, outcomes: deliveryOutcomes(metrics) },
-        {
-          concurrency: pluginConfig.OBJECT_EVENTS_CONCURRENCY,
-          pollMs: pluginConfig.OBJECT_EVENTS_POLL_MS,
-          leaseMs: pluginConfig.OBJECT_EVENTS_CLAIM_SECONDS * 1000,
-          instance: new URL(config.PUBLIC_BASE_URL).hostname,
-        },
+      new DeliverySender(
+        { gatewayRoutes, clock, log },
+        { instance: new URL(config.PUBLIC_BASE_URL).hostname, calls: pluginConfig.OBJECT_EVENTS_CONCURRENCY },
       ),
+    outcomes: deliveryOutcomes(metrics),
   }),
-  onStart({ services, objectEventQueue, log }) {
-    const worker = services.worker;
-    if (!services.enabled || !worker) {
-      if (!services.worker)
-        log.warn('object events: no gatewayRoutes in this process, deliveries are not sent from here');
-      return;
-    }
-    objectEventQueue.onQueued(() => worker.wake());
-    worker.start();
+  onStart({ services, log }) {
+    if (!services.sender)
+      log.warn('object events: no gatewayRoutes in this process, deliveries are not sent from here');
   },
-  onStop: ({ services }) => services.worker?.stop(),
+  queues: [
+    {
+      // Declared by object-events too (`enqueues`): the recording side writes into it.
+      name: 'object-events.deliveries',
+      // Twice the calls allowed at once (the sender keeps to OBJECT_EVENTS_CONCURRENCY calls): a try's
+      // database round trips overlap the other tries' calls instead of holding a call slot.
+      concurrency: ({ pluginConfig }) => 2 * pluginConfig.OBJECT_EVENTS_CONCURRENCY,
+      // A try may wait for one call to end before its own: two send timeouts and a margin, so a slow
+      // receiver's try ends with its own "no answer" problem.
+      timeoutMs: 2 * SEND_TIMEOUT_MS + 3_000,
+      retryWaitsMs: RETRY_WAITS_MS,
+      // A burst of short sends: four per free slot in one fetch (the old worker's claim did the same).
+      prefetch: 4,
+      run: (job, { services, objectEventQueue, jobs, clock }) =>
+        runDeliveryTry(job as typeof job & { payload: DeliveryJob }, {
+          queue: objectEventQueue,
+          jobs,
+          clock,
+          sender: services.sender,
+          enabled: services.enabled,
+          outcomes: services.outcomes,
+        }),
+      onFailure: (job, failure, trx, { objectEventQueue }) =>
+        objectEventQueue.failed(job.payload as DeliveryJob, failure, trx),
+    },
+  ],
 });

@@ -3,7 +3,7 @@ import { EnvFlag } from '../../kernel/index.ts';
 
 /** The environment variables the recording side reads (every process that writes records). */
 export const ObjectEventsConfig = Type.Object({
-  OBJECT_EVENTS_ENABLED: EnvFlag(true, '0: no events are recorded and the delivery worker does not run'),
+  OBJECT_EVENTS_ENABLED: EnvFlag(true, '0: no events are recorded and no delivery is sent'),
   OBJECT_EVENTS_LOOP_MAX: Type.Integer({
     minimum: 0,
     maximum: 100_000,

@@ -6,23 +6,23 @@ import { ObjectEventsConfig } from './config.ts';
 import { RECORD_KINDS } from './events.ts';
 import { purgeLeftovers } from './jobs.ts';
 import { OBJECT_EVENTS_PERMISSIONS } from './permissions.ts';
-import './ports.ts';
+import { DELIVERY_QUEUE } from './ports.ts';
 import { subscriptionRoutes } from './routes/subscriptions.ts';
 import { createObjectEventServices } from './services/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * Object event subscriptions: record changes (`object`, `asset`, `page`) become events and delivery
- * rows in the writer's transaction, in every process that writes records. Subscription routes are
- * served by core-api; the delivery worker is the `event-delivery` plugin (gateway), which drives the
- * state machine through `objectEventQueue`.
+ * Object event subscriptions: record changes (`object`, `asset`, `page`) become events, delivery rows
+ * and one job per delivery (queue `object-events.deliveries`) in the writer's transaction, in every
+ * process that writes records. Subscription routes are served by core-api; the queue is worked by the
+ * `event-delivery` plugin (gateway), which drives the state machine through `objectEventQueue`.
  */
 export default definePlugin({
   id: 'object-events',
   processes: ['core-api', 'gateway', 'asset-processor'],
   routesIn: ['core-api'],
-  needs: ['db', 'clock', 'audit', 'recordHooks', 'metrics'],
+  needs: ['db', 'clock', 'audit', 'recordHooks', 'metrics', 'jobs', 'notifications'],
   // Route checks need the gateway's `gatewayRoutes`; it is built in core-api (and the gateway).
   optional: ['gatewayRoutes'],
   permissions: OBJECT_EVENTS_PERMISSIONS,
@@ -32,20 +32,19 @@ export default definePlugin({
   provides: {
     objectEventQueue: ({ services }) => services.queue,
   },
-  async onStart({ services, recordHooks, metrics, db }) {
+  onStart({ services, recordHooks, metrics, db }) {
     registerQueueMetrics(metrics, db);
     if (!services.enabled) return;
     for (const recordType of RECORD_KINDS.keys())
       recordHooks.subscribe(recordType, (change, trx) => services.recorder.record(change, trx));
-    await services.notifications.start();
   },
-  onStop: ({ services }) => services.notifications.stop(),
   routes: (app, { services }) => subscriptionRoutes(app, services),
-  jobs: [
+  // Worked by event-delivery (gateway); created with this plugin's migrations, as any process enqueues.
+  enqueues: [DELIVERY_QUEUE],
+  schedules: [
     {
       name: 'leftovers.purge',
-      firstRunAfterMs: 60_000,
-      intervalMs: 3600_000,
+      cron: '23 * * * *',
       run: ({ db, clock, pluginConfig }) =>
         purgeLeftovers(db, clock.now(), pluginConfig.OBJECT_EVENTS_LOOP_WINDOW_SECONDS * 1000),
     },

@@ -1,38 +1,56 @@
+import type { Tx } from '../../kernel/index.ts';
 import type { EventEnvelope } from './events.ts';
 
 /**
- * What this plugin offers the delivery worker (container name `objectEventQueue`): due deliveries
- * claimed under a lease, and their outcome applied to the delivery state machine. The worker runs in
- * another plugin (`event-delivery`, gateway process only); the tables stay this plugin's.
+ * The queue of event deliveries in the kernel's job engine. This plugin enqueues one job per waiting
+ * delivery (in the writer's transaction); the `event-delivery` plugin works the queue. The name is
+ * written in both manifests because plugins share no files.
  */
-export interface ClaimedDelivery {
+export const DELIVERY_QUEUE = 'object-events.deliveries';
+
+/**
+ * A job of the deliveries queue. The ticket is the delivery row's `job_ticket` when it was queued: a
+ * retry of a dead delivery gives the row a new one, so a job queued before that finds the row changed
+ * and sends nothing (one delivery is never sent by two jobs at once).
+ */
+export interface DeliveryJob {
+  deliveryId: string;
+  ticket: string;
+}
+
+/** A delivery as the sender needs it, read when its try begins. */
+export interface DeliveryToSend {
   id: string;
   eventId: string;
   subscriptionId: string;
-  /** This try's number (1 for the first). */
-  attempt: number;
-  /** Fences the outcome: a delivery reclaimed after the lease passed ignores the old worker's answer. */
-  claimToken: string;
+  /** Tries counted on the row so far, this one included. */
+  attempts: number;
   endpointId: string;
   routeId: string;
   signingSecretRef: string | null;
   envelope: EventEnvelope;
 }
 
-export type DeliveryOutcome =
-  | { kind: 'delivered' }
-  /** Network error, timeout, non-2xx, missing secret: retried on the schedule, dead after the 6th try. */
-  | { kind: 'failed'; problem: string; retryAfterMs?: number }
-  /** The receiver answered 410 Gone: the delivery is dead and the subscription disabled. */
-  | { kind: 'gone'; problem: string };
-
+/**
+ * What this plugin offers the plugin that sends deliveries (container name `objectEventQueue`): a try
+ * begun on the delivery row, and its outcome written to the delivery state machine. The tables stay
+ * this plugin's; the retries and the claim are the job engine's.
+ */
 export interface ObjectEventQueue {
-  claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
-  finish(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void>;
-  /** Gives claims back unsent (a stopping worker): due again at once, the try not counted. */
-  release(deliveries: ClaimedDelivery[]): Promise<void>;
-  /** Called when new deliveries were committed (in any process); returns an unsubscribe function. */
-  onQueued(listener: () => void): () => void;
+  /**
+   * Counts a try on the row and returns what to send; undefined when there is nothing to send (the
+   * delivery was deleted, is finished, or was queued again under another ticket).
+   */
+  begin(job: DeliveryJob): Promise<DeliveryToSend | undefined>;
+  /** The receiver answered 2xx. */
+  delivered(job: DeliveryJob): Promise<void>;
+  /**
+   * A failed try, in the job engine's transaction: `retrying` until `nextRunAt`, or `dead` when no try
+   * is left (`nextRunAt` undefined).
+   */
+  failed(job: DeliveryJob, failure: { problem: string; nextRunAt: Date | undefined }, trx: Tx): Promise<void>;
+  /** The receiver answered 410 Gone: the subscription is disabled and all its waiting deliveries are given up. */
+  gone(delivery: DeliveryToSend, problem: string): Promise<void>;
 }
 
 declare module '../../kernel/index.ts' {

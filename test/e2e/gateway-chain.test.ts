@@ -116,7 +116,7 @@ describe('gateway chain: presets, OpenAPI, client keys, data reads, passthrough,
       res.writeHead(readmeReceiverAccepts(SECRET, s.headers, s.body) ? 204 : 401).end(),
     );
     process.env[SECRET_NAME] = SECRET;
-    t = await startTestKernel({ service: 'all', jobs: true, env: { OBJECT_EVENTS_POLL_MS: '50' } });
+    t = await startTestKernel({ service: 'all', jobs: true });
     cookie = (await t.admin()).cookie;
   });
 

@@ -65,7 +65,6 @@ describe('sandbox profile (SANDBOX=1)', function () {
       env: {
         SANDBOX: '1',
         PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '1000000',
-        OBJECT_EVENTS_POLL_MS: '50',
         PUBLISH_RUNNER_TOKEN: 'sandbox-publish-runner-token',
       },
     });
@@ -177,7 +176,7 @@ describe('sandbox profile (SANDBOX=1)', function () {
         payload: { className, key: 'one', published: false, attributes: { title: 'One' } },
       });
       expect(obj.statusCode, obj.body).to.equal(201);
-      // The positive sign: the worker tried (the attempt is counted when claimed) and recorded why it sent nothing.
+      // The positive sign: the deliveries queue tried (the attempt is counted when a try begins) and recorded why it sent nothing.
       const row = await eventually(
         async () =>
           (

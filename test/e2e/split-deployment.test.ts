@@ -99,7 +99,6 @@ describe('split deployment: three services behind the edge proxy (real processes
       DAM_SERVICE_TOKEN: 'split-dam-service-token-0123456789',
       METRICS_TOKEN: 'split-metrics-token-0123456789',
       OBJECT_EVENTS_SECRET_EDGE: 'edge-signing-secret',
-      OBJECT_EVENTS_POLL_MS: '50',
     };
     const assetsPort = await freePort();
     // core-api ships to the asset-processor, the gateway through core-api.

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../kernel/clock.ts';
 import { createKnex, type DatabaseHandle, type Db } from '../../kernel/database.ts';
 import type { RecordChange } from '../../kernel/record-hooks.ts';
-import type { DeliveryWorker } from '../../plugins/event-delivery/services/worker.ts';
 import { addEndpoint } from '../fixtures/test-gateway-routes/endpoints.ts';
 import gatewayRoutesFixture from '../fixtures/test-gateway-routes/index.ts';
 import { startTestKernel } from './kernel.ts';
 import type { Receiver } from './receiver.ts';
+
+/** The job queue of event deliveries (object-events enqueues, event-delivery works it). */
+export const DELIVERY_QUEUE = 'object-events.deliveries';
 
 export { addEndpoint };
 
@@ -27,7 +29,7 @@ export async function startEventsKernel(
     plugins,
     extraPlugins: [gatewayRoutesFixture],
     clock,
-    env: { OBJECT_EVENTS_POLL_MS: '50', ...opts.env },
+    env: opts.env,
     database: opts.database,
   });
   const manager = await t.createUser({ permissions: ['object_events:manage'] });
@@ -55,12 +57,11 @@ export async function startEventsKernel(
     t.db('object_event_deliveries').where({ subscription_id: subscriptionId }).orderBy('seq');
 
   /**
-   * Resolves once the delivery worker has claimed since this call and recorded the outcome of all it
-   * sent: what was due by now has been sent (at once without a running worker, which sends nothing).
+   * Resolves once this kernel's runner of the deliveries queue looked for due jobs since this call and
+   * recorded the outcome of all it sent: what was due by now has been sent (at once without event-delivery,
+   * which sends nothing).
    */
-  const settled = () =>
-    (opts.delivery !== false && t.services<{ worker?: DeliveryWorker }>('event-delivery').worker?.settled()) ||
-    Promise.resolve();
+  const settled = () => t.kernel.resolve('jobs').settled(DELIVERY_QUEUE);
 
   return { t, clock, manager, call, subscribe, announce, deliveries, settled };
 }

@@ -1,7 +1,7 @@
 import type { ServiceMap } from '../../../kernel/index.ts';
 import { cmsSignature, standardWebhooksSignature } from './signature.ts';
 
-type ClaimedDelivery = Awaited<ReturnType<ServiceMap['objectEventQueue']['claim']>>[number];
+type DeliveryToSend = NonNullable<Awaited<ReturnType<ServiceMap['objectEventQueue']['begin']>>>;
 
 const LEADING = ['class', 'object', 'transition', 'bulk'];
 const TRAILING = ['changed', 'actor', 'test'];
@@ -10,7 +10,7 @@ const TRAILING = ['changed', 'actor', 'test'];
  * The body is built at send time from the stored envelope: the spec's fields in the spec's order
  * (jsonb keeps no key order), `instance` = host name; an asset's or page's part sits before `changed`.
  */
-export function deliveryBody(delivery: ClaimedDelivery, instance: string): string {
+export function deliveryBody(delivery: DeliveryToSend, instance: string): string {
   const envelope = delivery.envelope as Record<string, unknown>;
   const body: Record<string, unknown> = {
     id: delivery.eventId,
@@ -27,7 +27,7 @@ export function deliveryBody(delivery: ClaimedDelivery, instance: string): strin
 
 /** The delivery headers: ours, and the Standard Webhooks set in parallel; signatures only with a secret. */
 export function deliveryHeaders(
-  delivery: ClaimedDelivery,
+  delivery: DeliveryToSend,
   body: string,
   timestamp: number,
   secret: string | undefined,

@@ -6,15 +6,16 @@ import { startReceiver } from '../../../test/helpers/receiver.ts';
 describe('event delivery: a slow receiver', function () {
   this.timeout(60_000);
 
-  it('claims that would outlive their lease before a slot frees are given back unsent: each delivery sent once, tries not inflated', async () => {
-    // Lease 4 s → send timeout 2 s; one slot, so later claims wait behind 1.5 s calls.
-    const k = await startEventsKernel({
-      withData: false,
-      env: { OBJECT_EVENTS_CONCURRENCY: '1', OBJECT_EVENTS_CLAIM_SECONDS: '4' },
-    });
+  it('one slot (OBJECT_EVENTS_CONCURRENCY=1): deliveries behind slow calls wait their turn, each sent once, tries not inflated', async () => {
+    const k = await startEventsKernel({ withData: false, env: { OBJECT_EVENTS_CONCURRENCY: '1' } });
     const receiver = await startReceiver();
+    let inFlight = 0;
+    let maxInFlight = 0;
     receiver.answerWith(async () => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
       await new Promise((r) => setTimeout(r, 1500));
+      inFlight -= 1;
       return { status: 204 };
     });
     try {
@@ -27,6 +28,7 @@ describe('event delivery: a slow receiver', function () {
       expect(rows.map((r) => r.attempts)).to.deep.equal([1, 1, 1, 1]);
       expect(receiver.calls).to.have.length(4);
       expect(receiver.maxInFlightPerEvent).to.equal(1);
+      expect(maxInFlight, 'calls at once with one slot').to.equal(1);
     } finally {
       await k.t.close();
       await receiver.close();

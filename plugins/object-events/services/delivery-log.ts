@@ -1,4 +1,5 @@
-import { badRequest, conflict, notFound, type Clock, type Db } from '../../../kernel/index.ts';
+import { badRequest, conflict, notFound, type Clock, type Db, type Jobs } from '../../../kernel/index.ts';
+import { DELIVERY_QUEUE, type DeliveryJob } from '../ports.ts';
 import type { DeliveryFilter, DeliveryRow, DeliveryStatus, DeliveryStore } from '../store/delivery-store.ts';
 import type { SubscriptionService } from './subscription-service.ts';
 
@@ -19,7 +20,13 @@ export interface DeliveryView {
 
 export class DeliveryLog {
   constructor(
-    private readonly deps: { db: Db; store: DeliveryStore; subscriptions: SubscriptionService; clock: Clock },
+    private readonly deps: {
+      db: Db;
+      store: DeliveryStore;
+      subscriptions: SubscriptionService;
+      clock: Clock;
+      jobs: Jobs;
+    },
   ) {}
 
   async list(subscriptionId: string, filter: DeliveryFilter): Promise<DeliveryView[]> {
@@ -48,11 +55,21 @@ export class DeliveryLog {
     });
   }
 
-  /** dead → waiting again with attempts from zero (not audited: the spec lists delivery retries as not audited). */
+  /**
+   * dead → waiting again with attempts from zero, and a fresh job to send it (not audited: the spec lists
+   * delivery retries as not audited).
+   */
   async retry(id: string): Promise<DeliveryView> {
     return this.deps.db.transaction(async (trx) => {
       const row = await this.deps.store.retryDead(id, this.deps.clock.now(), trx);
-      if (row) return view(row);
+      if (row) {
+        await this.deps.jobs.enqueue<DeliveryJob>(
+          DELIVERY_QUEUE,
+          { deliveryId: row.id, ticket: row.job_ticket },
+          { trx },
+        );
+        return view(row);
+      }
       const current = await this.deps.store.get(id, trx);
       if (!current) throw notFound('Delivery not found');
       throw conflict(`Only a dead delivery can be retried (this one is ${current.status})`, 'DELIVERY_NOT_DEAD');

@@ -1,9 +1,8 @@
-import type { AuditWriter, Clock, Db, Logger, ServiceMap } from '../../../kernel/index.ts';
+import type { AuditWriter, Clock, DatabaseNotifications, Db, Jobs, Logger, ServiceMap } from '../../../kernel/index.ts';
 import type { ObjectEventsConfig } from '../config.ts';
 import { DeliveryStore } from '../store/delivery-store.ts';
 import { SUBSCRIPTIONS_CHANGED, SubscriptionStore } from '../store/subscription-store.ts';
 import { DeliveryLog } from './delivery-log.ts';
-import { DatabaseNotifications } from '../../../kernel/index.ts';
 import { deliveryQueue } from './queue.ts';
 import { EventRecorder } from './recorder.ts';
 import { SubscriptionCache } from './subscription-cache.ts';
@@ -14,20 +13,22 @@ export interface ObjectEventsDeps {
   clock: Clock;
   audit: AuditWriter;
   log: Logger;
+  jobs: Jobs;
+  notifications: DatabaseNotifications;
   gatewayRoutes?: ServiceMap['gatewayRoutes'];
   pluginConfig: import('@sinclair/typebox').Static<typeof ObjectEventsConfig>;
 }
 
 /** Builds the plugin's one set of services (setup). */
 export function createObjectEventServices(deps: ObjectEventsDeps) {
-  const { db, clock, audit, log, pluginConfig: cfg } = deps;
+  const { db, clock, audit, log, jobs, notifications, pluginConfig: cfg } = deps;
   const subscriptionStore = new SubscriptionStore(db);
   const deliveryStore = new DeliveryStore(db);
-  const notifications = new DatabaseNotifications({ db, log });
   const cache = new SubscriptionCache({
     store: subscriptionStore,
     ttlMs: cfg.OBJECT_EVENTS_SUBSCRIPTION_CACHE_SECONDS * 1000,
   });
+  // Another process changed a subscription: drop the cached list (the kernel's LISTEN connection).
   notifications.on(SUBSCRIPTIONS_CHANGED, () => cache.invalidate());
   const subscriptions = new SubscriptionService({
     db,
@@ -36,16 +37,17 @@ export function createObjectEventServices(deps: ObjectEventsDeps) {
     clock,
     audit,
     gatewayRoutes: deps.gatewayRoutes,
+    jobs,
     eventsEnabled: cfg.OBJECT_EVENTS_ENABLED,
   });
   return {
     enabled: cfg.OBJECT_EVENTS_ENABLED,
-    notifications,
     cache,
     subscriptions,
-    deliveries: new DeliveryLog({ db, store: deliveryStore, subscriptions, clock }),
+    deliveries: new DeliveryLog({ db, store: deliveryStore, subscriptions, clock, jobs }),
     recorder: new EventRecorder({
       cache,
+      jobs,
       clock,
       audit,
       log,
@@ -55,7 +57,7 @@ export function createObjectEventServices(deps: ObjectEventsDeps) {
         windowMs: cfg.OBJECT_EVENTS_LOOP_WINDOW_SECONDS * 1000,
       },
     }),
-    queue: deliveryQueue({ deliveries: deliveryStore, subscriptions: subscriptionStore, notifications, clock, log }),
+    queue: deliveryQueue({ deliveries: deliveryStore, subscriptions: subscriptionStore, clock, log }),
   };
 }
 

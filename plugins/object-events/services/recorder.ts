@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditWriter, Clock, Logger, RecordChange, Tx } from '../../../kernel/index.ts';
+import type { AuditWriter, Clock, Jobs, Logger, RecordChange, Tx } from '../../../kernel/index.ts';
 import { SYSTEM } from '../../../kernel/index.ts';
 import { envelopeOf, eventTypeOf } from '../events.ts';
+import { DELIVERY_QUEUE } from '../ports.ts';
 import {
   countInWindows,
   insertEventWithDeliveries,
   markLoopTripped,
-  workerWakeUp,
   type PlannedDelivery,
 } from '../store/event-store.ts';
 import type { CachedSubscription, SubscriptionCache } from './subscription-cache.ts';
@@ -20,15 +20,15 @@ export interface LoopGuardSettings {
 export const FLOW_STOP_PROBLEM = 'end of flow (X-Cms-Flow: stop)';
 
 /**
- * Turns record changes into events and deliveries inside the writer's transaction (a rollback leaves
- * nothing; a failure here fails the write). A change no subscription wants costs one in-memory filter.
+ * Turns record changes into events, deliveries and their jobs (queue `object-events.deliveries`) inside
+ * the writer's transaction (a rollback leaves nothing; a failure here fails the write). A change no
+ * subscription wants costs one in-memory filter.
  */
 export class EventRecorder {
-  private readonly wakeWorker = workerWakeUp(100);
-
   constructor(
     private readonly deps: {
       cache: SubscriptionCache;
+      jobs: Jobs;
       clock: Clock;
       audit: AuditWriter;
       log: Logger;
@@ -52,7 +52,7 @@ export class EventRecorder {
     const planned = stop
       ? candidates.map((s) => stopped(s, FLOW_STOP_PROBLEM))
       : await this.applyLoopGuard(change, candidates, now, trx);
-    const { pending } = await insertEventWithDeliveries(
+    const { queued } = await insertEventWithDeliveries(
       trx,
       {
         id: randomUUID(),
@@ -65,7 +65,7 @@ export class EventRecorder {
       },
       planned,
     );
-    if (pending > 0) await this.wakeWorker(trx);
+    if (queued.length > 0) await this.deps.jobs.enqueueMany(DELIVERY_QUEUE, queued, { trx });
   }
 
   /**

@@ -10,11 +10,13 @@ import {
   type AuditWriter,
   type Clock,
   type Db,
+  type Jobs,
   type ServiceMap,
   type Tx,
 } from '../../../kernel/index.ts';
 import { ZERO_ID, type EventEnvelope } from '../events.ts';
-import { DELIVERIES_QUEUED, insertEventWithDeliveries } from '../store/event-store.ts';
+import { insertEventWithDeliveries } from '../store/event-store.ts';
+import { DELIVERY_QUEUE } from '../ports.ts';
 import type { SubscriptionRow, SubscriptionStore, SubscriptionWrite } from '../store/subscription-store.ts';
 import type { SubscriptionCache } from './subscription-cache.ts';
 
@@ -64,6 +66,7 @@ export class SubscriptionService {
       clock: Clock;
       audit: AuditWriter;
       gatewayRoutes: GatewayRoutes | undefined;
+      jobs: Jobs;
       eventsEnabled: boolean;
     },
   ) {}
@@ -186,7 +189,7 @@ export class SubscriptionService {
         },
         [{ subscriptionId: id, status: 'pending', problem: null }],
       );
-      await trx.raw('SELECT pg_notify(?, ?)', [DELIVERIES_QUEUED, '']);
+      await this.deps.jobs.enqueueMany(DELIVERY_QUEUE, result.queued, { trx });
       return result;
     });
     if (stored === 0) throw notFound('Subscription not found');

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../../kernel/index.ts';
 import type { EventEnvelope } from '../events.ts';
-import type { ClaimedDelivery } from '../ports.ts';
+import type { DeliveryJob, DeliveryToSend } from '../ports.ts';
 import { deleteOrphanEvents } from './subscription-store.ts';
 
 export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'dead' | 'stopped';
@@ -43,7 +42,7 @@ const LOG_COLUMNS = [
   'created_at',
 ];
 
-/** The only SQL on delivery rows: the log (list, delete, retry) and the worker's claim and outcome. */
+/** The only SQL on delivery rows: the log (list, delete, retry) and the tries of the deliveries queue. */
 export class DeliveryStore {
   constructor(private readonly db: Db) {}
 
@@ -79,45 +78,35 @@ export class DeliveryStore {
     return gone.length;
   }
 
-  /** dead → pending with attempts from zero; undefined when the row is not dead (or gone). */
-  async retryDead(id: string, now: Date, trx: Tx): Promise<DeliveryRow | undefined> {
+  /** dead → pending with attempts from zero under a new job ticket; undefined when the row is not dead (or gone). */
+  async retryDead(id: string, now: Date, trx: Tx): Promise<(DeliveryRow & { job_ticket: string }) | undefined> {
     const [row] = await trx(TABLE)
       .where({ id, status: 'dead' })
       .update({
         status: 'pending',
         attempts: 0,
         next_attempt_at: now,
-        claimed_until: null,
-        claim_token: null,
         last_problem: null,
+        job_ticket: trx.raw('gen_random_uuid()'),
       })
-      .returning(LOG_COLUMNS);
-    if (row) await trx.raw('SELECT pg_notify(?, ?)', ['object_event_deliveries', '']);
+      .returning([...LOG_COLUMNS, 'job_ticket']);
     return row;
   }
 
   /**
-   * Claims up to `limit` due deliveries for `leaseMs`: rows locked by another claim are skipped, so two
-   * workers never take the same row; a claim whose lease passed (its process died) is due again.
+   * Begins a try of each job whose row still waits under its ticket: counts the try and returns what to
+   * send, in one statement for the jobs that started together. A row whose subscription was deleted while
+   * the write ran is left to the hourly purge.
    */
-  async claim(limit: number, now: Date, leaseMs: number): Promise<ClaimedDelivery[]> {
-    const token = randomUUID();
+  async beginTries(jobs: readonly DeliveryJob[], now: Date): Promise<DeliveryToSend[]> {
+    if (jobs.length === 0) return [];
     const result = await this.db.raw(
-      `WITH due AS (
-         SELECT id FROM ${TABLE}
-         WHERE status IN ('pending', 'retrying') AND next_attempt_at <= ?::timestamptz
-           AND (claimed_until IS NULL OR claimed_until < ?::timestamptz)
-           -- A row whose subscription was deleted while the write ran waits for the hourly purge, out of the way.
-           AND EXISTS (SELECT 1 FROM object_event_subscriptions s WHERE s.id = ${TABLE}.subscription_id)
-         ORDER BY next_attempt_at
-         LIMIT ?
-         FOR UPDATE SKIP LOCKED
-       )
-       UPDATE ${TABLE} d SET claimed_until = ?::timestamptz, claim_token = ?::uuid, attempts = d.attempts + 1, last_attempt_at = ?::timestamptz
-       FROM due, object_event_subscriptions s, object_events e
-       WHERE d.id = due.id AND s.id = d.subscription_id AND e.id = d.event_id
+      `UPDATE ${TABLE} d SET attempts = d.attempts + 1, last_attempt_at = ?::timestamptz
+       FROM unnest(?::uuid[], ?::uuid[]) AS v(id, ticket), object_event_subscriptions s, object_events e
+       WHERE d.id = v.id AND d.job_ticket = v.ticket AND d.status IN ('pending', 'retrying')
+         AND s.id = d.subscription_id AND e.id = d.event_id
        RETURNING d.id, d.event_id, d.subscription_id, d.attempts, s.endpoint_id, s.route_id, s.signing_secret_ref, e.envelope`,
-      [now, now, limit, new Date(now.getTime() + leaseMs), token, now],
+      [now, jobs.map((j) => j.deliveryId), jobs.map((j) => j.ticket)],
     );
     return (
       result.rows as {
@@ -134,8 +123,7 @@ export class DeliveryStore {
       id: r.id,
       eventId: r.event_id,
       subscriptionId: r.subscription_id,
-      attempt: r.attempts,
-      claimToken: token,
+      attempts: r.attempts,
       endpointId: r.endpoint_id,
       routeId: r.route_id,
       signingSecretRef: r.signing_secret_ref,
@@ -143,33 +131,20 @@ export class DeliveryStore {
     }));
   }
 
-  /** Applies an outcome if the claim is still this worker's; false when the row was reclaimed or deleted. */
-  async settle(
-    delivery: ClaimedDelivery,
-    next: { status: DeliveryStatus; nextAttemptAt: Date | null; problem: string | null },
-  ): Promise<boolean> {
-    const changed = await this.db(TABLE).where({ id: delivery.id, claim_token: delivery.claimToken }).update({
-      status: next.status,
-      next_attempt_at: next.nextAttemptAt,
-      last_problem: next.problem,
-      claimed_until: null,
-      claim_token: null,
-    });
-    return changed > 0;
-  }
-
-  /** Applies many outcomes in one statement (each only if the claim is still the same). */
-  async settleMany(
-    items: { delivery: ClaimedDelivery; status: DeliveryStatus; nextAttemptAt: Date | null; problem: string | null }[],
-  ): Promise<void> {
+  /**
+   * Writes outcomes in one statement, each only while the row is under the job's ticket. A failure
+   * moves only a waiting row (a 410 elsewhere may have given it up meanwhile); `delivered` is written
+   * whatever the row says, as the receiver did take it.
+   */
+  async settleMany(items: readonly Settlement[], trx?: Tx): Promise<void> {
     if (items.length === 0) return;
-    await this.db.raw(
-      `UPDATE ${TABLE} d SET status = v.status, next_attempt_at = v.next_attempt_at, last_problem = v.problem, claimed_until = NULL, claim_token = NULL
-       FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::timestamptz[], ?::text[]) AS v(id, token, status, next_attempt_at, problem)
-       WHERE d.id = v.id AND d.claim_token = v.token`,
+    await (trx ?? this.db).raw(
+      `UPDATE ${TABLE} d SET status = v.status, next_attempt_at = v.next_attempt_at, last_problem = v.problem
+       FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::timestamptz[], ?::text[]) AS v(id, ticket, status, next_attempt_at, problem)
+       WHERE d.id = v.id AND d.job_ticket = v.ticket AND (v.status = 'delivered' OR d.status IN ('pending', 'retrying'))`,
       [
-        items.map((i) => i.delivery.id),
-        items.map((i) => i.delivery.claimToken),
+        items.map((i) => i.job.deliveryId),
+        items.map((i) => i.job.ticket),
         items.map((i) => i.status),
         // null entries become SQL NULL; knex's binding type does not say arrays may hold null.
         items.map((i) => i.nextAttemptAt?.toISOString() ?? null) as string[],
@@ -178,22 +153,18 @@ export class DeliveryStore {
     );
   }
 
-  /** Claims given back unsent: due at once, the try not counted. */
-  async release(deliveries: ClaimedDelivery[]): Promise<void> {
-    if (deliveries.length === 0) return;
-    await this.db.raw(
-      `UPDATE ${TABLE} d SET claimed_until = NULL, claim_token = NULL, attempts = greatest(d.attempts - 1, 0)
-       FROM unnest(?::uuid[], ?::uuid[]) AS v(id, token) WHERE d.id = v.id AND d.claim_token = v.token`,
-      [deliveries.map((d) => d.id), deliveries.map((d) => d.claimToken)],
-    );
-  }
-
-  /** After a 410: the subscription's other waiting deliveries are given up too. */
+  /** After a 410: the subscription's waiting deliveries are given up (their jobs then find nothing to send). */
   async giveUpWaiting(subscriptionId: string, problem: string): Promise<number> {
     return this.db(TABLE)
       .where({ subscription_id: subscriptionId })
       .whereIn('status', ['pending', 'retrying'])
-      .whereNull('claim_token')
       .update({ status: 'dead', next_attempt_at: null, last_problem: problem });
   }
+}
+
+export interface Settlement {
+  job: DeliveryJob;
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+  problem: string | null;
 }

@@ -1,8 +1,6 @@
 import type { Db, Tx } from '../../../kernel/index.ts';
 import type { EventEnvelope } from '../events.ts';
-
-/** Deliveries were queued: the worker wakes up (sent at commit, once per transaction). */
-export const DELIVERIES_QUEUED = 'object_event_deliveries';
+import type { DeliveryJob } from '../ports.ts';
 
 export interface PlannedDelivery {
   subscriptionId: string;
@@ -25,13 +23,13 @@ export interface NewEvent {
  * Stores one event and its deliveries in a single statement (one round trip on the write path): the
  * event insert and the multi-row delivery insert joined to the subscriptions as they are now (a
  * subscription deleted, paused or changed since the cache was filled gets nothing). Returns how many
- * delivery rows were stored and how many wait for the worker.
+ * delivery rows were stored and the jobs to enqueue for those that wait to be sent.
  */
 export async function insertEventWithDeliveries(
   trx: Tx,
   event: NewEvent,
   planned: PlannedDelivery[],
-): Promise<{ stored: number; pending: number }> {
+): Promise<{ stored: number; queued: DeliveryJob[] }> {
   // A test event goes to its one subscription whatever its filters say.
   const filters = event.match.checkFilters
     ? `AND s.enabled AND ?::text = ANY(s.events)
@@ -51,12 +49,15 @@ export async function insertEventWithDeliveries(
        SELECT s.id, p.status, p.problem FROM object_event_subscriptions s JOIN planned p ON p.subscription_id = s.id
        WHERE TRUE ${filters}
      ), ins AS (
-       INSERT INTO object_event_deliveries (event_id, subscription_id, event_type, record_id, status, next_attempt_at, last_problem, created_at)
-       SELECT ev.id, subs.id, ?, ?, subs.status, CASE WHEN subs.status = 'pending' THEN ?::timestamptz END, subs.problem, ?::timestamptz
+       INSERT INTO object_event_deliveries (event_id, subscription_id, event_type, record_id, status, next_attempt_at, last_problem, created_at, job_ticket)
+       SELECT ev.id, subs.id, ?, ?, subs.status, CASE WHEN subs.status = 'pending' THEN ?::timestamptz END, subs.problem, ?::timestamptz,
+              CASE WHEN subs.status = 'pending' THEN gen_random_uuid() END
        FROM ev, subs
-       RETURNING status
+       RETURNING id, job_ticket
      )
-     SELECT count(*)::int AS stored, count(*) FILTER (WHERE status = 'pending')::int AS pending FROM ins`,
+     SELECT count(*)::int AS stored,
+            coalesce(json_agg(json_build_object('deliveryId', id, 'ticket', job_ticket)) FILTER (WHERE job_ticket IS NOT NULL), '[]') AS queued
+     FROM ins`,
     [
       event.id,
       event.type,
@@ -75,21 +76,7 @@ export async function insertEventWithDeliveries(
       event.occurredAt,
     ],
   );
-  return result.rows[0] as { stored: number; pending: number };
-}
-
-/**
- * Wakes the worker at commit. NOTIFY serialises the commits of notifying transactions on one lock,
- * so a process sends at most one per `everyMs`; under load the worker is busy and polls anyway.
- */
-export function workerWakeUp(everyMs: number, nowMs: () => number = Date.now): (trx: Tx) => Promise<void> {
-  let last = -Infinity;
-  return async (trx) => {
-    const now = nowMs();
-    if (now - last < everyMs) return;
-    last = now;
-    await trx.raw('SELECT pg_notify(?, ?)', [DELIVERIES_QUEUED, '']);
-  };
+  return result.rows[0] as { stored: number; queued: DeliveryJob[] };
 }
 
 /**
