@@ -32,9 +32,11 @@ export default definePlugin({
   provides: {
     objectEventQueue: ({ services }) => services.queue,
   },
-  onStart({ services, recordHooks, metrics, db }) {
+  async onStart({ services, recordHooks, metrics, db, log }) {
     registerQueueMetrics(metrics, db);
     if (!services.enabled) return;
+    const adopted = await services.deliveries.queueUnqueued();
+    if (adopted > 0) log.info({ adopted }, 'object events: deliveries stored before the job engine were queued');
     for (const recordType of RECORD_KINDS.keys())
       recordHooks.subscribe(recordType, (change, trx) => services.recorder.record(change, trx));
   },

@@ -18,6 +18,9 @@ export interface DeliveryView {
   createdAt: string;
 }
 
+/** Deliveries from before the job engine queued per transaction at start. */
+const ADOPT_BATCH = 500;
+
 export class DeliveryLog {
   constructor(
     private readonly deps: {
@@ -53,6 +56,28 @@ export class DeliveryLog {
       }
       return { deleted: await this.deps.store.deleteRows(subscriptionId, { status: body.status! }, trx) };
     });
+  }
+
+  /**
+   * Deliveries stored before deliveries were engine jobs get their jobs (once, whichever process
+   * starts first): due when their row said. Returns how many were queued.
+   */
+  async queueUnqueued(): Promise<number> {
+    let queued = 0;
+    for (;;) {
+      const batch = await this.deps.db.transaction(async (trx) => {
+        const rows = await this.deps.store.adoptUnqueued(ADOPT_BATCH, trx);
+        for (const row of rows)
+          await this.deps.jobs.enqueue<DeliveryJob>(
+            DELIVERY_QUEUE,
+            { deliveryId: row.id, ticket: row.job_ticket },
+            { trx, runAt: row.next_attempt_at ?? undefined },
+          );
+        return rows.length;
+      });
+      queued += batch;
+      if (batch < ADOPT_BATCH) return queued;
+    }
   }
 
   /**

@@ -78,6 +78,26 @@ export class DeliveryStore {
     return gone.length;
   }
 
+  /**
+   * Deliveries waiting from before they were engine jobs (no ticket): each gets its ticket, a batch at
+   * a time, so the caller queues their jobs in the same transaction. Rows another process is adopting
+   * are skipped.
+   */
+  async adoptUnqueued(
+    limit: number,
+    trx: Tx,
+  ): Promise<{ id: string; job_ticket: string; next_attempt_at: Date | null }[]> {
+    const { rows } = await trx.raw(
+      `UPDATE ${TABLE} d SET job_ticket = gen_random_uuid()
+       FROM (SELECT id FROM ${TABLE} WHERE status IN ('pending', 'retrying') AND job_ticket IS NULL
+             ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED) todo
+       WHERE d.id = todo.id
+       RETURNING d.id, d.job_ticket, d.next_attempt_at`,
+      [limit],
+    );
+    return rows;
+  }
+
   /** dead → pending with attempts from zero under a new job ticket; undefined when the row is not dead (or gone). */
   async retryDead(id: string, now: Date, trx: Tx): Promise<(DeliveryRow & { job_ticket: string }) | undefined> {
     const [row] = await trx(TABLE)
