@@ -100,6 +100,24 @@ describe('event delivery: the deliveries queue', () => {
     await waitStatus(sub.id, 'delivered', 1);
   });
 
+  it('a delivery waiting from before the job engine (no job, no ticket) is queued once at start and sent', async () => {
+    const sub = await k.subscribe(receiver, {});
+    await k.announce(objectChange());
+    await receiver.waitForCalls(1);
+    await waitStatus(sub.id, 'delivered', 1);
+    // What an older release left: a waiting row that no engine job stands for.
+    await k.t
+      .db('object_event_deliveries')
+      .where({ subscription_id: sub.id })
+      .update({ status: 'pending', attempts: 0, job_ticket: null, next_attempt_at: k.t.clock.now() });
+    const deliveries = k.t.services<{ deliveries: { queueUnqueued(): Promise<number> } }>('object-events').deliveries;
+    expect(await deliveries.queueUnqueued()).to.equal(1);
+    expect(await deliveries.queueUnqueued(), 'adopted once').to.equal(0);
+    await receiver.waitForCalls(2);
+    await waitStatus(sub.id, 'delivered', 1);
+    expect(receiver.calls[1].headers['x-cms-event-id']).to.equal(receiver.calls[0].headers['x-cms-event-id']);
+  });
+
   it('a whsec_ secret signs Standard Webhooks with its base64 key; no secret means no signature headers', async () => {
     const name = secretVar();
     const whsec = 'whsec_' + randomBytes(24).toString('base64');
