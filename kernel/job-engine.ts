@@ -14,7 +14,15 @@ import {
   readJobProgress,
   readQueueDepths,
 } from './job-store.ts';
-import type { EnqueueOptions, JobProgress, Jobs, QueueDefinition, QueueDepth, ScheduleDefinition } from './jobs.ts';
+import type {
+  EnqueueOptions,
+  JobProgress,
+  Jobs,
+  QueueDefinition,
+  QueueDepth,
+  RunnableQueue,
+  ScheduleDefinition,
+} from './jobs.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -83,10 +91,20 @@ export class JobEngine implements Jobs {
     });
   }
 
-  /** Runs `def` in this process once started (a queue is worked where its plugin's routes are mounted). */
+  /**
+   * Runs `def` in this process once started (a queue is worked where its plugin's routes are mounted),
+   * unless its `worksHere` says no; its concurrency and timeout are read from `ctx` when they are functions.
+   */
   addQueue<Ctx>(def: QueueDefinition<Ctx>, ctx: Ctx, log: Logger): void {
     if (this.runners.has(def.name)) throw new Error(`job queue "${def.name}" is declared twice`);
-    const runner = new QueueRunner<Ctx>(def, {
+    if (def.worksHere && !def.worksHere(ctx)) return;
+    const { worksHere: _, ...rest } = def;
+    const settings: RunnableQueue<Ctx> = {
+      ...rest,
+      concurrency: typeof def.concurrency === 'function' ? def.concurrency(ctx) : def.concurrency,
+      timeoutMs: typeof def.timeoutMs === 'function' ? def.timeoutMs(ctx) : def.timeoutMs,
+    };
+    const runner = new QueueRunner<Ctx>(settings, {
       boss: this.boss,
       db: this.opts.db,
       clock: this.opts.clock,

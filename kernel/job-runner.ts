@@ -3,7 +3,7 @@ import type PgBoss from 'pg-boss';
 import type { Clock } from './clock.ts';
 import type { Db } from './database.ts';
 import { failJobFinally, jobSql, saveJobProgress } from './job-store.ts';
-import { JobFailure, type JobRun, type QueueDefinition } from './jobs.ts';
+import { JobFailure, type JobRun, type RunnableQueue } from './jobs.ts';
 import type { Logger } from './logger.ts';
 
 /** What a stored job carries: the caller's payload and the try it is on. */
@@ -21,7 +21,7 @@ const EXPIRY_GRACE_SECONDS = 30;
  * How long after its start pg-boss takes a job of this queue back from a process that died: the try's
  * timeout plus as much again, at most 30 s more (a live runner has aborted the try by then).
  */
-export function expirySecondsOf(def: Pick<QueueDefinition<unknown>, 'timeoutMs'>): number {
+export function expirySecondsOf(def: Pick<RunnableQueue<unknown>, 'timeoutMs'>): number {
   const timeout = Math.ceil(def.timeoutMs / 1000);
   return Math.min(23 * 3600, timeout + Math.min(EXPIRY_GRACE_SECONDS, timeout));
 }
@@ -54,7 +54,7 @@ export class QueueRunner<Ctx, P = unknown> {
   private settledWaiters: { armed: boolean; resolve: () => void }[] = [];
 
   constructor(
-    readonly def: QueueDefinition<Ctx, P>,
+    readonly def: RunnableQueue<Ctx, P>,
     private readonly deps: RunnerDeps<Ctx>,
   ) {}
 

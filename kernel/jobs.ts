@@ -95,8 +95,8 @@ export class JobFailure extends Error {
 export interface QueueDefinition<Ctx, P = unknown> {
   /** `<plugin id>.<name>`, e.g. `mail.outbox`: the name every process enqueues by. */
   name: string;
-  /** Jobs of this queue one process runs at once. */
-  concurrency: number;
+  /** Jobs of this queue one process runs at once; a function reads it from the plugin's context (its configuration). */
+  concurrency: number | ((ctx: Ctx) => number);
   /**
    * Waits before the second, third ... try, in ms: `[60_000, 300_000]` tries three times. Empty or
    * absent: one try. A try that throws is retried after the next wait; after the last, `onFailed` runs.
@@ -104,9 +104,15 @@ export interface QueueDefinition<Ctx, P = unknown> {
   retryWaitsMs?: readonly number[];
   /**
    * How long one try may run; its signal is aborted then. A try whose process died is run again once
-   * this (plus a grace period) has passed: that is the only case a job runs twice.
+   * this (plus a grace period) has passed: that is the only case a job runs twice. A function reads it from
+   * the plugin's context.
    */
-  timeoutMs: number;
+  timeoutMs: number | ((ctx: Ctx) => number);
+  /**
+   * Whether this process works the queue (default: yes). False leaves it to other processes (a setting
+   * such as "this replica queues mail but does not send it"); enqueuing into it still works.
+   */
+  worksHere?(ctx: Ctx): boolean;
   /** Runs one try; throwing fails it (a `JobFailure` steers the retry). */
   run(job: JobRun<P>, ctx: Ctx): Promise<void>;
   /**
@@ -120,6 +126,15 @@ export interface QueueDefinition<Ctx, P = unknown> {
     ctx: Ctx,
   ): Promise<void>;
 }
+
+/** A queue as one process runs it: its per-process settings read from the plugin's context. */
+export type RunnableQueue<Ctx, P = unknown> = Omit<
+  QueueDefinition<Ctx, P>,
+  'concurrency' | 'timeoutMs' | 'worksHere'
+> & {
+  concurrency: number;
+  timeoutMs: number;
+};
 
 /** Timed work declared in a manifest (`schedules`): runs once per tick across every process. */
 export interface ScheduleDefinition<Ctx> {

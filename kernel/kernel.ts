@@ -250,7 +250,8 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     for (const plugin of mounted) {
       const ctx = scopes.contextOf(plugin.id);
       const log = logger.child({ plugin: plugin.id });
-      for (const queue of plugin.queues ?? []) jobs.addQueue(queue, ctx, log);
+      // The context a plugin's manifest types its queues with is the one `contextOf` built for it.
+      for (const queue of plugin.queues ?? []) jobs.addQueue(queue, ctx as never, log);
       for (const schedule of plugin.schedules ?? []) jobs.addSchedule(plugin.id, schedule, ctx, log);
     }
     await notifications.start();
