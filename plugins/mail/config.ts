@@ -19,7 +19,7 @@ export const MailConfig = Type.Object({
     maximum: 32,
     default: 4,
     description:
-      'mails sent at once by this process (tries of the `mail.outbox` queue it runs), and the connections of its SMTP pool (no database connection is held while sending)',
+      'mails sent at once by this process, and the connections of its SMTP pool; it runs four tries of the `mail.outbox` queue per connection (no database connection is held while sending)',
   }),
   MAIL_SEND_TIMEOUT_SECONDS: Type.Integer({
     minimum: 1,

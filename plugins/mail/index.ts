@@ -14,6 +14,8 @@ import { purgeMailLog } from './services/retention.ts';
 import { KEY_NAME } from './services/settings.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** Tries of `mail.outbox` one process runs per pooled SMTP connection. */
+const TRIES_PER_CONNECTION = 4;
 
 /**
  * Mail on core-api: settings per scope (default, or per website) for SMTP (nodemailer, pooled) or an
@@ -81,8 +83,11 @@ export default definePlugin({
     {
       // One job per mail log row; the row says what became of it.
       name: OUTBOX_QUEUE,
-      concurrency: ({ pluginConfig }) => pluginConfig.MAIL_WORKER_CONCURRENCY,
-      // A send is bounded by its own timeout; as much again is left to read and record the row.
+      // Several tries per SMTP connection: while one sends, the others read or record their rows, so
+      // the connections do not wait for the database (the pool hands each send the next free one).
+      concurrency: ({ pluginConfig }) => TRIES_PER_CONNECTION * pluginConfig.MAIL_WORKER_CONCURRENCY,
+      // A send is bounded by its own timeout; as much again is left to wait for a connection and to
+      // read and record the row (a try past it is retried later).
       timeoutMs: ({ pluginConfig }) => 2 * pluginConfig.MAIL_SEND_TIMEOUT_SECONDS * 1000,
       worksHere: ({ pluginConfig }) => pluginConfig.MAIL_WORKER_ENABLED,
       retryWaitsMs: RETRY_WAITS_MS,

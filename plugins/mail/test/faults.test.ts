@@ -191,28 +191,33 @@ describe('mail: outbox under faults', function () {
     }
   });
 
-  it('a process that stops finishes its sends in flight (they time out: retrying) and leaves the mails it had not started to others', async () => {
+  it('a process that stops finishes its tries in flight and leaves the mails it had not started to others', async () => {
     const other = await startTestKernel({
       plugins: PLUGINS,
       database: secondHandle(t.db),
       clock: t.clock,
       env: {
-        MAIL_WORKER_CONCURRENCY: '2',
+        // One SMTP connection, four tries at once: one sends, three wait for the connection.
+        MAIL_WORKER_CONCURRENCY: '1',
         MAIL_SEND_TIMEOUT_SECONDS: '3',
         MAIL_SETTINGS_ENCRYPTION_KEY: KEY,
       },
     });
     try {
       const held = smtp.held();
-      smtp.answerNext('hold', 'hold');
-      const recipients = Array.from({ length: 4 }, (_, i) => `stop-${i}@example.test`);
+      smtp.answerNext('hold');
+      const recipients = Array.from({ length: 6 }, (_, i) => `stop-${i}@example.test`);
       await t.db.transaction(async (trx) => {
         for (const to of recipients)
           await t.kernel.resolve('mail').send({ to, subject: 'Stop', text: `to ${to}`, kind: 'probe' }, { trx });
       });
-      // Two lanes: two sends the server holds; the other two mails wait for a free lane.
-      await eventually(() => smtp.held() === held + 2, { what: 'two sends held by the server' });
-      // Stopping waits for the two sends (up to their 3 s timeout, within the stop grace).
+      await eventually(() => smtp.held() === held + 1, { what: 'a send held by the server' });
+      const { rows: running } = await t.db.raw(
+        "select count(*)::int as n from pgboss.job where name = 'mail.outbox' and state = 'active'",
+      );
+      expect(running[0].n).to.equal(4);
+      // Stopping lets the four tries end (within the stop grace): the held send times out after 3 s,
+      // then the three waiting ones go out on the connection.
       await other.close();
 
       const rows = await t.db('mail_outbox').whereRaw("recipients[1] like 'stop-%'").orderBy('status');
@@ -220,17 +225,19 @@ describe('mail: outbox under faults', function () {
         ['queued', 0],
         ['queued', 0],
         ['retrying', 1],
-        ['retrying', 1],
+        ['sent', 1],
+        ['sent', 1],
+        ['sent', 1],
       ]);
-      // The two not started are due: the next process sends them; the timed-out ones wait for their retry.
+      // The two not started are due: the next process sends them; the timed-out one waits for its retry.
       await drainOutbox(t, { plugins: PLUGINS, env: { MAIL_SETTINGS_ENCRYPTION_KEY: KEY } });
-      expect(recipients.filter((to) => receivedBy(to).length === 1)).to.have.length(2);
+      expect(recipients.filter((to) => receivedBy(to).length === 1)).to.have.length(5);
       const done = await t.db('mail_outbox').whereRaw("recipients[1] like 'stop-%'").orderBy('status');
-      expect(done.map((r) => r.status)).to.deep.equal(['retrying', 'retrying', 'sent', 'sent']);
+      expect(done.map((r) => r.status)).to.deep.equal(['retrying', 'sent', 'sent', 'sent', 'sent', 'sent']);
     } finally {
       await other.close();
-      // The two retrying rows would be due in the next test, which moves the clock (their jobs then
-      // find no row and end).
+      // The retrying row would be due in the next test, which moves the clock (its job then finds no
+      // row and ends).
       await t.db('mail_outbox').whereRaw("recipients[1] like 'stop-%'").delete();
     }
   });
