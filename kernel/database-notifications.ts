@@ -12,6 +12,9 @@ export class DatabaseNotifications {
   private readonly listeners = new Map<string, Set<() => void>>();
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
+  private listening: Promise<void> = Promise.resolve();
+  private started = false;
+  private connecting = false;
 
   constructor(private readonly deps: { db: Db; log: Logger; applicationName?: string }) {}
 
@@ -20,8 +23,16 @@ export class DatabaseNotifications {
     if (!set) {
       set = new Set();
       this.listeners.set(channel, set);
-      // A channel added after connecting is listened to from now on.
-      this.client?.query(`LISTEN ${pg.escapeIdentifier(channel)}`).catch((err) => this.scheduleReconnect(err));
+      // A channel added after connecting is listened to from now on (one statement at a time: a pg
+      // client does not run two at once).
+      const client = this.client;
+      if (client)
+        this.listening = this.listening
+          .then(() => client.query(`LISTEN ${pg.escapeIdentifier(channel)}`))
+          .then(() => undefined)
+          .catch((err) => this.scheduleReconnect(err));
+      // Started without any channel: the connection opens with the first one.
+      else if (this.started && !this.connecting) void this.open();
     }
     set.add(listener);
     return () => set.delete(listener);
@@ -29,11 +40,25 @@ export class DatabaseNotifications {
 
   async start(): Promise<void> {
     this.stopped = false;
-    await this.connect().catch((err) => this.scheduleReconnect(err));
+    this.started = true;
+    // A process nobody listens in keeps no connection for it.
+    if (this.listeners.size > 0) await this.open();
+  }
+
+  private async open(): Promise<void> {
+    this.connecting = true;
+    try {
+      await this.connect();
+    } catch (err) {
+      this.scheduleReconnect(err);
+    } finally {
+      this.connecting = false;
+    }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.started = false;
     clearTimeout(this.retry);
     const client = this.client;
     this.client = undefined;

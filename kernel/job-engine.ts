@@ -7,14 +7,21 @@ import type { Db, Tx } from './database.ts';
 import { expirySecondsOf, QueueRunner, type StoredJob } from './job-runner.ts';
 import {
   cancelWaitingJobs,
+  completeRunningJob,
   configureJobQueue,
   ensureJobQueues,
+  hasUnfinishedJob,
+  installJobSchema,
   JOB_SCHEMA,
   jobSql,
+  leaseJobs,
   readJobProgress,
   readQueueDepths,
+  takeBackExpiredJobs,
 } from './job-store.ts';
 import type {
+  ClaimedJob,
+  ClaimOptions,
   EnqueueOptions,
   JobProgress,
   Jobs,
@@ -73,6 +80,8 @@ export class JobEngine implements Jobs {
       supervise: opts.timers,
       schedule: opts.timers,
       maintenanceIntervalSeconds: opts.superviseSeconds,
+      // A cron tick's job is handed on by pg-boss's own queue, polled this often.
+      cronWorkerIntervalSeconds: Math.min(45, Math.max(1, Math.round(opts.pollMs / 1000))),
     });
     // An EventEmitter without an error listener would throw; pg-boss reports its timers' failures here.
     this.boss.on('error', (err) => opts.logger.error({ err }, 'jobs: engine error'));
@@ -135,15 +144,18 @@ export class JobEngine implements Jobs {
   /** Starts the runners and, with `timers`, registers the schedules (an upsert each). */
   async start(): Promise<void> {
     const { db, logger } = this.opts;
+    await installJobSchema(db);
     const created = await ensureJobQueues(db, [...this.runners.keys()]);
     if (created.length)
       logger.warn({ queues: created }, 'jobs: queues created at start (a migration set should declare them)');
     for (const runner of this.runners.values())
       await configureJobQueue(db, runner.def.name, expirySecondsOf(runner.def));
-    await this.boss.start();
+    // Before pg-boss starts: its first cron check runs at once, and a schedule stored after it would
+    // wait for the next check (half a minute later).
     if (this.opts.timers)
       for (const { queue, cron } of this.schedules)
         await this.boss.schedule(queue, cron, { payload: {}, attempt: 1 } satisfies StoredJob, { tz: 'UTC' });
+    await this.boss.start();
     for (const [name, runner] of this.runners) {
       this.unsubscribe.push(this.opts.notifications.on(channelOf(name), () => runner.wake()));
       runner.start();
@@ -195,6 +207,10 @@ export class JobEngine implements Jobs {
     return cancelWaitingJobs(jobSql(opts.trx ?? this.opts.db), queue, key);
   }
 
+  unfinished(queue: string, key: string, opts: { trx?: Tx } = {}): Promise<boolean> {
+    return hasUnfinishedJob(opts.trx ?? this.opts.db, queue, key);
+  }
+
   wake(queue?: string): void {
     if (queue === undefined) for (const runner of this.runners.values()) runner.wake();
     else this.runners.get(queue)?.wake();
@@ -206,6 +222,28 @@ export class JobEngine implements Jobs {
 
   depth(): Promise<QueueDepth[]> {
     return readQueueDepths(this.opts.db);
+  }
+
+  async claim<P>(queue: string, opts: ClaimOptions): Promise<ClaimedJob<P>[]> {
+    const sql = jobSql(opts.trx ?? this.opts.db);
+    await takeBackExpiredJobs(sql, queue);
+    const jobs = await this.boss.fetch<StoredJob<P>>(queue, { batchSize: opts.limit ?? 1, db: sql });
+    if (jobs.length === 0) return [];
+    await leaseJobs(
+      sql,
+      queue,
+      jobs.map((j) => j.id),
+      opts.leaseMs,
+    );
+    return jobs.map((j) => ({ id: j.id, payload: j.data.payload, key: j.data.key }));
+  }
+
+  async extend(queue: string, id: string, leaseMs: number): Promise<boolean> {
+    return (await leaseJobs(jobSql(this.opts.db), queue, [id], leaseMs)).length === 1;
+  }
+
+  complete(queue: string, id: string, opts: { trx?: Tx } = {}): Promise<boolean> {
+    return completeRunningJob(jobSql(opts.trx ?? this.opts.db), queue, id);
   }
 
   /** The queues this process runs. */

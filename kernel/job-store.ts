@@ -1,3 +1,4 @@
+import PgBoss from 'pg-boss';
 import type { Db, Tx } from './database.ts';
 import type { JobProgress, QueueDepth } from './jobs.ts';
 
@@ -69,10 +70,14 @@ export async function configureJobQueue(db: Db, name: string, expireSeconds: num
   );
 }
 
-/** True once the engine's schema is installed. */
-export async function jobSchemaInstalled(db: Db | Tx): Promise<boolean> {
+/**
+ * Installs the engine's schema when it is not there yet (the kernel's migration does so; a process
+ * started on a database no core-api has migrated does it itself). pg-boss's plan is a transaction of
+ * its own under its own advisory lock, so two processes doing this at once are safe.
+ */
+export async function installJobSchema(db: Db): Promise<void> {
   const { rows } = await db.raw(`SELECT to_regclass(?) IS NOT NULL AS installed`, [`${JOB_SCHEMA}.version`]);
-  return rows[0].installed === true;
+  if (!rows[0].installed) await db.raw(PgBoss.getConstructionPlans(JOB_SCHEMA));
 }
 
 /** Gives a try up for good (pg-boss's own `fail` would retry while crash retries are left). */
@@ -82,6 +87,56 @@ export async function failJobFinally(sql: JobSql, queue: string, id: string, pro
      WHERE name = $1 AND id = $2 AND state = 'active'`,
     [queue, id, JSON.stringify({ problem })],
   );
+}
+
+/** Whether a job of a queue under a key waits or runs. */
+export async function hasUnfinishedJob(db: Db | Tx, queue: string, key: string): Promise<boolean> {
+  const { rows } = await db.raw(
+    `SELECT EXISTS (SELECT 1 FROM ${JOB_SCHEMA}.job WHERE name = ? AND singleton_key = ? AND state < 'completed') AS found`,
+    [queue, key],
+  );
+  return rows[0].found === true;
+}
+
+/**
+ * Takes back the claimed jobs of a queue whose lease ran out (as pg-boss's supervision does for every
+ * queue): due again at once (its due time is already past) while crash retries are left, else failed.
+ * One statement, so two claimers never take back a job the other has just claimed again.
+ */
+export async function takeBackExpiredJobs(sql: JobSql, queue: string): Promise<void> {
+  await sql.executeSql(
+    `UPDATE ${JOB_SCHEMA}.job SET
+       state = CASE WHEN retry_count < retry_limit THEN 'retry'::${JOB_SCHEMA}.job_state ELSE 'failed'::${JOB_SCHEMA}.job_state END,
+       completed_on = CASE WHEN retry_count < retry_limit THEN NULL ELSE now() END,
+       output = '{"problem":"its lease ran out"}'::jsonb
+     WHERE name = $1 AND state = 'active' AND started_on + expire_in < now()`,
+    [queue],
+  );
+}
+
+/** Sets the lease of running jobs: `leaseMs` from now. Returns the ids that were still running. */
+export async function leaseJobs(
+  sql: JobSql,
+  queue: string,
+  ids: readonly string[],
+  leaseMs: number,
+): Promise<string[]> {
+  const { rows } = await sql.executeSql(
+    `UPDATE ${JOB_SCHEMA}.job SET expire_in = (now() - started_on) + make_interval(secs => $3)
+     WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active' RETURNING id`,
+    [queue, ids, leaseMs / 1000],
+  );
+  return rows.map((r) => r.id as string);
+}
+
+/** Completes a running job; false when it was not running (taken back, or completed before). */
+export async function completeRunningJob(sql: JobSql, queue: string, id: string): Promise<boolean> {
+  const { rows } = await sql.executeSql(
+    `UPDATE ${JOB_SCHEMA}.job SET state = 'completed', completed_on = now()
+     WHERE name = $1 AND id = $2 AND state = 'active' RETURNING id`,
+    [queue, id],
+  );
+  return rows.length === 1;
 }
 
 /** Cancels the waiting jobs of a queue under a key. */

@@ -23,6 +23,11 @@ export interface Jobs {
    * many were cancelled.
    */
   cancel(queue: string, key: string, opts?: { trx?: Tx }): Promise<number>;
+  /**
+   * Whether a job of `queue` under `key` is waiting (a retry included) or running, in any process: work
+   * that must not race a job it asked for (DDL beside an index build) leaves it to that job.
+   */
+  unfinished(queue: string, key: string, opts?: { trx?: Tx }): Promise<boolean>;
   /** Wakes this process's runner of `queue` (every runner without one) now, instead of at its next poll. */
   wake(queue?: string): void;
   /**
@@ -33,6 +38,35 @@ export interface Jobs {
   settled(queue: string): Promise<void>;
   /** Jobs waiting, retrying and running, per queue (for `/metrics` and health). */
   depth(): Promise<QueueDepth[]>;
+  /**
+   * For a queue whose jobs a worker outside the kernel carries out (a runner process that asks over
+   * HTTP; the queue is named in the manifest's `enqueues`, and no process works it): takes up to
+   * `limit` due jobs (default 1), each running for `leaseMs` unless `extend`ed, until the caller
+   * `complete`s it. A claimed job whose lease ran out is taken back (due again, same id) by the engine's
+   * supervision and by the queue's next claim, so it is carried out at least once. The id stays the same
+   * across take-backs: a caller that hands jobs to workers tells one run from the next itself (a token
+   * per claim), so a worker whose lease ran out cannot extend or complete its successor's run.
+   */
+  claim<P>(queue: string, opts: ClaimOptions): Promise<ClaimedJob<P>[]>;
+  /** Prolongs a claimed job's lease to `leaseMs` from now; false when it is not running any more (taken back or completed). */
+  extend(queue: string, id: string, leaseMs: number): Promise<boolean>;
+  /** Ends a claimed job as done, with the caller's write when `trx` is given; false when it was not running any more. */
+  complete(queue: string, id: string, opts?: { trx?: Tx }): Promise<boolean>;
+}
+
+export interface ClaimOptions {
+  /** How long the job stays the claimer's without an `extend`. */
+  leaseMs: number;
+  limit?: number;
+  /** The caller's transaction: the claim commits or rolls back with the caller's write. */
+  trx?: Tx;
+}
+
+/** A job claimed for an outside worker (`claim`). */
+export interface ClaimedJob<P = unknown> {
+  id: string;
+  payload: P;
+  key: string | undefined;
 }
 
 export interface EnqueueOptions {

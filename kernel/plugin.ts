@@ -188,7 +188,10 @@ export interface PluginManifest<
    * the plugin's migrations; any process may enqueue into it through the `jobs` port.
    */
   queues?: readonly QueueDefinition<PluginContext<N, O, C, NoInfer<S>>>[];
-  /** Queues another plugin works that this one enqueues into: created with this plugin's migrations too. */
+  /**
+   * Queues it enqueues into but does not work: another plugin's, or one whose jobs a worker outside the
+   * kernel carries out (`jobs.claim`). Created with this plugin's migrations too.
+   */
   enqueues?: readonly string[];
   /** Timed work run once per cron tick across every process (`<id>.<name>`), where its routes are mounted. */
   schedules?: readonly ScheduleDefinition<PluginContext<N, O, C, NoInfer<S>>>[];

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import PgBoss from 'pg-boss';
+import { installJobSchema } from '../kernel/job-store.ts';
 
 // The job engine's tables (pg-boss, schema `pgboss`) and the progress long jobs report. pg-boss's
 // construction plan is its own transaction under its own advisory lock, so this migration runs outside
@@ -7,8 +7,7 @@ import PgBoss from 'pg-boss';
 export const config = { transaction: false };
 
 export async function up(knex: Knex): Promise<void> {
-  const { rows } = await knex.raw(`SELECT to_regclass('pgboss.version') IS NOT NULL AS installed`);
-  if (!rows[0].installed) await knex.raw(PgBoss.getConstructionPlans('pgboss'));
+  await installJobSchema(knex);
   await knex.raw(`
     CREATE TABLE IF NOT EXISTS job_progress (
       queue text NOT NULL,

@@ -15,7 +15,7 @@ export const PublishConfig = Type.Object({
     maximum: 3600,
     default: 120,
     description:
-      'a running publish job whose runner reported nothing for this long is taken back (queued again, or failed after PUBLISH_JOB_MAX_ATTEMPTS)',
+      'lease of a publish run: one whose runner reported nothing for this long is taken back by the job engine; the next claim queues it again (or fails it after PUBLISH_JOB_MAX_ATTEMPTS)',
   }),
   PUBLISH_JOB_MAX_ATTEMPTS: Type.Integer({
     minimum: 1,

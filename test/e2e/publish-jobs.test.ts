@@ -408,17 +408,29 @@ describe('publish jobs: an editor queues a static build, a runner makes it', fun
     const lease = (await t.services<{ leaseSeconds: number }>('publish')).leaseSeconds;
     const claims: string[] = [];
     for (let run = 1; run <= 3; run++) {
+      // The kernel queue hands the job to the next claim once the last runner's lease ran out.
       const claimed = await runnerCall('POST', '/publish/jobs/claim', { body: { runner: `silent-${run}` } });
       expect(claimed.statusCode, claimed.body).to.equal(200);
       expect(claimed.json().job).to.include({ id: job.id, state: 'running', attempt: run });
       claims.push(claimed.json().claim);
-      await t.advanceClock(lease * 1000 + 1);
-      await t.runJob('publish', 'publish-jobs.leases');
-      const now = await ok(users.reader, 'GET', `/publish/jobs/${job.id}`, undefined, 200);
-      expect(now.state).to.equal(run < 3 ? 'queued' : 'failed');
+      // Inside the lease nobody else gets it.
+      await t.advanceClock(lease * 1000 - 1000);
+      expect((await runnerCall('POST', '/publish/jobs/claim', { body: { runner: 'early' } })).statusCode).to.equal(204);
+      await t.advanceClock(1001);
     }
+    expect((await runnerCall('POST', '/publish/jobs/claim', { body: { runner: 'idle' } })).statusCode).to.equal(204);
     const failed = await ok(users.reader, 'GET', `/publish/jobs/${job.id}`, undefined, 200);
+    expect(failed.state).to.equal('failed');
     expect(failed.error).to.match(/reported nothing for \d+ s; no attempts left/);
+    const { lines } = await ok(users.reader, 'GET', `/publish/jobs/${job.id}/logs`, undefined, 200);
+    expect(lines.map((l: { message: string }) => l.message.replace(/^the runner (\S+) .*: /, '$1: '))).to.deep.equal([
+      'claimed by silent-1 (run 1)',
+      'silent-1: queued',
+      'claimed by silent-2 (run 2)',
+      'silent-2: queued',
+      'claimed by silent-3 (run 3)',
+      'silent-3: failed',
+    ]);
     // A claim of a run that was taken back is refused.
     const late = await runnerCall('POST', `/publish/jobs/${job.id}/runner/progress`, {
       claim: claims[0],
@@ -426,6 +438,64 @@ describe('publish jobs: an editor queues a static build, a runner makes it', fun
     });
     expect(late.statusCode).to.equal(409);
     expect(late.json().code).to.equal('PUBLISH_CLAIM_LOST');
+    expect(await queued()).to.match(/^publish_jobs_queued 0$/m);
+  });
+
+  it('a runner that reports keeps its run past the first lease; once the lease ran out and the run was taken back, its reports and its finish are refused', async () => {
+    const own = await newSite();
+    await page(own.id, { path: '/z', title: 'Z' });
+    const job = await ok(users.editor, 'POST', '/publish/jobs', { websiteId: own.id }, 202);
+    const lease = (await t.services<{ leaseSeconds: number }>('publish')).leaseSeconds;
+    const first = (await runnerCall('POST', '/publish/jobs/claim', { body: { runner: 'slow' } })).json();
+    await t.advanceClock(lease * 1000 - 1000);
+    const report = (claim: string) =>
+      runnerCall('POST', `/publish/jobs/${job.id}/runner/progress`, { claim, body: { done: 0, total: 1 } });
+    expect((await report(first.claim)).json()).to.deep.equal({ state: 'running' });
+    await t.advanceClock(lease * 1000 - 1000);
+    // Twice the lease after the claim, inside the one its report renewed: still its run.
+    expect((await runnerCall('POST', '/publish/jobs/claim', { body: { runner: 'other' } })).statusCode).to.equal(204);
+    await t.advanceClock(1001);
+    const second = (await runnerCall('POST', '/publish/jobs/claim', { body: { runner: 'other' } })).json();
+    expect(second.job).to.include({ id: job.id, attempt: 2 });
+    expect((await report(first.claim)).json().code).to.equal('PUBLISH_CLAIM_LOST');
+    const late = await runnerCall('POST', `/publish/jobs/${job.id}/runner/finish`, {
+      claim: first.claim,
+      body: { outcome: 'succeeded' },
+    });
+    expect(late.json().code).to.equal('PUBLISH_CLAIM_LOST');
+    expect((await report(second.claim)).json()).to.deep.equal({ state: 'running' });
+    const done = await runnerCall('POST', `/publish/jobs/${job.id}/runner/finish`, {
+      claim: second.claim,
+      body: { outcome: 'failed', error: 'given up by the test' },
+    });
+    expect(done.json().job).to.include({ state: 'failed', attempt: 2, error: 'given up by the test' });
+    // The run's kernel job ended with it: nothing is handed out again.
+    await t.advanceClock(lease * 1000 + 1);
+    expect((await runnerCall('POST', '/publish/jobs/claim', { body: { runner: 'idle' } })).statusCode).to.equal(204);
+  });
+
+  it('a job queued before runs were kernel jobs (no run job) gets one at start and is claimed', async () => {
+    const own = await newSite();
+    const [row] = await t
+      .db('publish_jobs')
+      .insert({
+        website_id: own.id,
+        website_name: own.name,
+        state: 'queued',
+        requested_at: t.clock.now(),
+        attempts_left: 3,
+      })
+      .returning('*');
+    await t.services<{ scheduleUnscheduled(): Promise<void> }>('publish').scheduleUnscheduled();
+    // Idempotent: a second start finds nothing left to schedule.
+    await t.services<{ scheduleUnscheduled(): Promise<void> }>('publish').scheduleUnscheduled();
+    expect((await t.db('publish_jobs').where({ id: row.id }).first()).run_job_id).to.be.a('string');
+    const claimed = await runnerCall('POST', '/publish/jobs/claim', { body: { runner: 'upgrade' } });
+    expect(claimed.json().job).to.include({ id: row.id, state: 'running', attempt: 1 });
+    await runnerCall('POST', `/publish/jobs/${row.id}/runner/finish`, {
+      claim: claimed.json().claim,
+      body: { outcome: 'failed', error: 'given up by the test' },
+    });
     expect((await runnerCall('POST', '/publish/jobs/claim', { body: { runner: 'idle' } })).statusCode).to.equal(204);
   });
 

@@ -172,9 +172,14 @@ export async function startTestKernel(opts: TestKernelOptions = {}): Promise<Tes
       if (!(clock instanceof ManualClock)) throw new Error('advanceClock needs a ManualClock');
       clock.advance(ms);
       // The job engine compares due times with the database's clock: what waits comes due as the
-      // kernel's clock says, so its due times move back by as much.
+      // kernel's clock says, so its due times move back by as much; what runs has run that much longer
+      // (a claimed job's lease runs out by the kernel's clock).
       await database.db.raw(
         `UPDATE pgboss.job SET start_after = start_after - make_interval(secs => ?) WHERE state < 'active'`,
+        [ms / 1000],
+      );
+      await database.db.raw(
+        `UPDATE pgboss.job SET started_on = started_on - make_interval(secs => ?) WHERE state = 'active'`,
         [ms / 1000],
       );
       kernel.resolve('jobs').wake();

@@ -8,6 +8,7 @@ import {
   notFound,
   type PluginDeps,
   safeEqual,
+  type Tx,
 } from '../../../kernel/index.ts';
 import type { PublishConfig } from '../config.ts';
 import type { PublishFile, PublishWebsite, SitePublishFiles, SitePublishSource } from '../ports.ts';
@@ -15,12 +16,24 @@ import { ACTIVE_STATES, type JobRow, JobStore, type LogLine } from '../store/job
 import { libraryFile, pageFile } from './layout.ts';
 
 export type PublishDeps = PluginDeps<
-  'db' | 'audit' | 'clock' | 'sitePublishSources' | 'sitePublishFiles',
+  'db' | 'audit' | 'clock' | 'jobs' | 'sitePublishSources' | 'sitePublishFiles',
   never,
   typeof PublishConfig
 >;
 
 export type Outcome = 'succeeded' | 'failed' | 'cancelled';
+
+/**
+ * The kernel queue that schedules runs: one kernel job per queueing of a publish job (key: the job's
+ * id). A runner's claim takes it from the engine, its lease is the engine's, and a run whose runner went
+ * silent is taken back by the engine and handed to the next claim. Worked by no process: the runners
+ * outside carry it out through the runner routes.
+ */
+export const RUNS_QUEUE = 'publish.runs';
+
+interface RunPayload {
+  jobId: string;
+}
 
 /** A claimed run, as the runner routes see it after checking the claim. */
 export interface Run {
@@ -38,8 +51,9 @@ const claimLost = () =>
 /**
  * Publish jobs: a static build of one website, queued by an editor, claimed and carried out by a
  * runner (`cms publish-runner`) through the runner routes, with progress, logs, cancel and retry.
- * States and transitions: the plugin's README. Every state change is a guarded update (the state it
- * leaves is part of the WHERE), so two callers racing never both win.
+ * States and transitions: the plugin's README. The job row is the record; which job is next, the
+ * lease and the take-back of a silent run are the kernel queue `publish.runs`'s. Every state change is
+ * a guarded update (the state it leaves is part of the WHERE), so two callers racing never both win.
  */
 export class PublishJobs {
   readonly store: JobStore;
@@ -65,8 +79,20 @@ export class PublishJobs {
     return this.deps.clock.now();
   }
 
-  private leaseUntil(): Date {
-    return new Date(this.now().getTime() + this.deps.pluginConfig.PUBLISH_JOB_LEASE_SECONDS * 1000);
+  private get leaseMs(): number {
+    return this.leaseSeconds * 1000;
+  }
+
+  /** Schedules the job's next run: the kernel job a runner's claim takes, stored with the caller's write. */
+  private async schedule(row: JobRow, trx: Tx): Promise<JobRow> {
+    const runJobId = await this.deps.jobs.enqueue<RunPayload>(RUNS_QUEUE, { jobId: row.id }, { trx, key: row.id });
+    // null: a kernel job of this publish job is already waiting (it then schedules this run too).
+    return runJobId ? this.store.setRunJob(row.id, runJobId, trx) : row;
+  }
+
+  /** Jobs queued before runs were kernel jobs get one (at start; a no-op once every row has one). */
+  async scheduleUnscheduled(): Promise<void> {
+    for (const row of await this.store.unscheduled()) await this.deps.db.transaction((trx) => this.schedule(row, trx));
   }
 
   async website(websiteId: string): Promise<PublishWebsite> {
@@ -88,7 +114,7 @@ export class PublishJobs {
     const site = await this.website(websiteId);
     try {
       return await this.deps.db.transaction(async (trx) => {
-        const row = await this.store.insert(
+        const created = await this.store.insert(
           {
             website_id: site.id,
             website_name: site.name,
@@ -98,6 +124,7 @@ export class PublishJobs {
           },
           trx,
         );
+        const row = await this.schedule(created, trx);
         await this.deps.audit.record(
           ctx,
           {
@@ -141,6 +168,8 @@ export class PublishJobs {
             ? await this.store.move(id, ['queued'], 'cancelled', { finished_at: this.now() }, trx)
             : await this.store.move(id, ['running'], 'cancelling', {}, trx);
         if (!done) return undefined;
+        // A queued job's run will not come; a running one ends when its runner stops or is taken back.
+        if (row.state === 'queued') await this.deps.jobs.cancel(RUNS_QUEUE, id, { trx });
         await this.store.appendLogs(done, [{ level: 'warn', message: 'cancel requested' }], this.now(), trx);
         await this.deps.audit.record(
           ctx,
@@ -181,7 +210,6 @@ export class PublishJobs {
             finished_at: null,
             runner: null,
             claim_hash: null,
-            lease_until: null,
             error: null,
             output: null,
             progress_done: 0,
@@ -190,6 +218,7 @@ export class PublishJobs {
           trx,
         );
         if (!done) return undefined;
+        const scheduled = await this.schedule(done, trx);
         await this.store.appendLogs(done, [{ level: 'info', message: 'queued again (retry)' }], this.now(), trx);
         await this.deps.audit.record(
           ctx,
@@ -202,7 +231,7 @@ export class PublishJobs {
           },
           trx,
         );
-        return done;
+        return scheduled;
       });
       if (!moved) throw conflict('The publish job changed state meanwhile; look again', 'PUBLISH_JOB_BUSY');
       return moved;
@@ -214,23 +243,54 @@ export class PublishJobs {
 
   // ---- what runners do ------------------------------------------------------------------------
 
-  /** The oldest queued job for this runner, with the claim it presents on every call of the run. */
+  /**
+   * The next due job for this runner, with the claim it presents on every call of the run. The kernel
+   * queue says which job is next; a job it hands back because its last runner went silent is queued
+   * again here (or ends, see `takeBack`) before it is claimed.
+   */
   async claim(runner: string): Promise<{ job: JobRow; claim: string } | undefined> {
-    await this.expireLeases();
-    const claim = newToken();
-    const job = await this.store.claimNext({
-      runner,
-      claim_hash: hashToken(claim),
-      claimed_at: this.now(),
-      lease_until: this.leaseUntil(),
-    });
-    if (!job) return undefined;
-    await this.store.appendLogs(
-      job,
-      [{ level: 'info', message: `claimed by ${runner} (run ${job.attempt})` }],
-      this.now(),
-    );
-    return { job, claim };
+    for (;;) {
+      const result = await this.deps.db.transaction(async (trx) => {
+        const [run] = await this.deps.jobs.claim<RunPayload>(RUNS_QUEUE, { leaseMs: this.leaseMs, trx });
+        if (!run) return 'none' as const;
+        let job = await this.store.lock(run.payload.jobId, trx);
+        if (job && (job.state === 'running' || job.state === 'cancelling')) job = await this.takeBack(job, trx);
+        if (job?.state !== 'queued') {
+          // Over (cancelled, failed after a silent last run): the kernel job has nothing left to schedule.
+          await this.deps.jobs.complete(RUNS_QUEUE, run.id, { trx });
+          return 'next' as const;
+        }
+        const claim = newToken();
+        const claimed = await this.store.move(
+          job.id,
+          ['queued'],
+          'running',
+          {
+            attempt: job.attempt + 1,
+            attempts_left: job.attempts_left - 1,
+            runner,
+            claim_hash: hashToken(claim),
+            claimed_at: this.now(),
+            run_job_id: run.id,
+            progress_done: 0,
+            progress_total: 0,
+            error: null,
+            output: null,
+          },
+          trx,
+        );
+        if (!claimed) throw new Error(`publish job ${job.id} changed state under its lock`);
+        await this.store.appendLogs(
+          claimed,
+          [{ level: 'info', message: `claimed by ${runner} (run ${claimed.attempt})` }],
+          this.now(),
+          trx,
+        );
+        return { job: claimed, claim };
+      });
+      if (result === 'none') return undefined;
+      if (result !== 'next') return result;
+    }
   }
 
   /** The run a claim belongs to: 404 for an unknown job, 409 PUBLISH_CLAIM_LOST when it is not this claim's any more. */
@@ -302,10 +362,12 @@ export class PublishJobs {
 
   /** Progress and log lines of a run; prolongs its lease. The answer's state says whether to go on. */
   async progress(run: Run, report: { done: number; total: number; logs: readonly LogLine[] }): Promise<JobRow> {
+    // The engine took the run back (its lease ran out): the runner's work is dropped.
+    if (!run.job.run_job_id || !(await this.deps.jobs.extend(RUNS_QUEUE, run.job.run_job_id, this.leaseMs)))
+      throw claimLost();
     const row = await this.store.touch(run.job.id, run.claimHash, {
       progress_done: Math.min(report.done, report.total),
       progress_total: report.total,
-      lease_until: this.leaseUntil(),
     });
     if (!row) throw claimLost();
     await this.store.appendLogs(row, report.logs, this.now());
@@ -332,7 +394,6 @@ export class PublishJobs {
       throw conflict('Only a job being cancelled ends cancelled', 'PUBLISH_JOB_NOT_CANCELLING');
     const set: Partial<JobRow> = {
       finished_at: this.now(),
-      lease_until: null,
       pages: report.pages ?? 0,
       files: report.files ?? 0,
       output: report.output ?? null,
@@ -349,6 +410,9 @@ export class PublishJobs {
         run.claimHash,
       );
       if (!done) return undefined;
+      // Its kernel job ends with the run; one the engine took back (lease ran out) lost the run.
+      if (!run.job.run_job_id || !(await this.deps.jobs.complete(RUNS_QUEUE, run.job.run_job_id, { trx })))
+        throw claimLost();
       const lines: LogLine[] = [...report.logs];
       if (report.outcome === 'succeeded' && run.job.state === 'cancelling')
         lines.push({ level: 'warn', message: 'the cancel came after the build was complete' });
@@ -367,35 +431,21 @@ export class PublishJobs {
   }
 
   /**
-   * Takes back runs whose runner went silent past the lease: a job being cancelled ends cancelled, a
-   * running one is queued again while it has attempts left, otherwise it fails. Runs at every claim
-   * and from the plugin's job.
+   * A run the engine handed back because its runner reported nothing for the lease: a job being
+   * cancelled ends cancelled, a running one is queued again while it has attempts left, otherwise it
+   * fails. Inside the claim's transaction, with the row locked.
    */
-  async expireLeases(): Promise<number> {
-    let taken = 0;
-    for (const job of await this.store.expired(this.now())) {
-      const reason = `the runner ${job.runner ?? ''} reported nothing for ${this.deps.pluginConfig.PUBLISH_JOB_LEASE_SECONDS} s`;
-      const [to, set]: [JobRow['state'], Partial<JobRow>] =
-        job.state === 'cancelling'
-          ? ['cancelled', { finished_at: this.now() }]
-          : job.attempts_left > 0
-            ? ['queued', {}]
-            : ['failed', { finished_at: this.now(), error: `${reason}; no attempts left` }];
-      const moved = await this.deps.db.transaction(async (trx) => {
-        const done = await this.store.move(
-          job.id,
-          [job.state],
-          to,
-          { ...set, claim_hash: null, lease_until: null },
-          trx,
-          job.claim_hash ?? undefined,
-        );
-        if (done) await this.store.appendLogs(done, [{ level: 'warn', message: `${reason}: ${to}` }], this.now(), trx);
-        return done;
-      });
-      if (moved) taken++;
-    }
-    return taken;
+  private async takeBack(job: JobRow, trx: Tx): Promise<JobRow | undefined> {
+    const reason = `the runner ${job.runner ?? ''} reported nothing for ${this.leaseSeconds} s`;
+    const [to, set]: [JobRow['state'], Partial<JobRow>] =
+      job.state === 'cancelling'
+        ? ['cancelled', { finished_at: this.now() }]
+        : job.attempts_left > 0
+          ? ['queued', {}]
+          : ['failed', { finished_at: this.now(), error: `${reason}; no attempts left` }];
+    const moved = await this.store.move(job.id, [job.state], to, { ...set, claim_hash: null }, trx);
+    if (moved) await this.store.appendLogs(moved, [{ level: 'warn', message: `${reason}: ${to}` }], this.now(), trx);
+    return moved;
   }
 }
 

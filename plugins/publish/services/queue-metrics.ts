@@ -1,18 +1,19 @@
 import { Gauge } from 'prom-client';
-import type { Metrics } from '../../../kernel/index.ts';
-import type { JobStore } from '../store/jobs.ts';
+import type { Jobs, Metrics } from '../../../kernel/index.ts';
+import { RUNS_QUEUE } from './jobs.ts';
 
 /**
- * `publish_jobs_queued`: publish jobs waiting for a runner, counted at each scrape (the spec's "queue
- * depth of publish jobs"). Reported by core-api, the process that holds the queue.
+ * `publish_jobs_queued`: publish jobs waiting for a runner (queued, or handed back by the engine after
+ * a silent run), counted in the kernel queue `publish.runs` at each scrape (the spec's "queue depth of
+ * publish jobs"). Reported by core-api, where the publish plugin is.
  */
-export function registerQueueMetrics(metrics: Metrics, store: JobStore): void {
+export function registerQueueMetrics(metrics: Metrics, jobs: Jobs): void {
   new Gauge({
     name: 'publish_jobs_queued',
     help: 'Publish jobs waiting for a runner',
     registers: [metrics.registry],
     async collect() {
-      this.set(await store.queuedCount());
+      this.set((await jobs.depth()).find((d) => d.queue === RUNS_QUEUE)?.waiting ?? 0);
     },
   });
 }

@@ -17,7 +17,8 @@ export interface JobRow {
   runner: string | null;
   claim_hash: string | null;
   claimed_at: Date | null;
-  lease_until: Date | null;
+  /** The kernel job (queue `publish.runs`) that schedules the runs; its lease is the run's. */
+  run_job_id: string | null;
   finished_at: Date | null;
   progress_done: number;
   progress_total: number;
@@ -62,6 +63,21 @@ export class JobStore {
     return (trx ?? this.db)('publish_jobs').where({ id }).first();
   }
 
+  /** The job, locked until the end of `trx` (a claim decides what becomes of it). */
+  lock(id: string, trx: Tx): Promise<JobRow | undefined> {
+    return trx('publish_jobs').where({ id }).forUpdate().first();
+  }
+
+  async setRunJob(id: string, runJobId: string, trx: Tx): Promise<JobRow> {
+    const [row] = await trx('publish_jobs').where({ id }).update({ run_job_id: runJobId }).returning('*');
+    return row;
+  }
+
+  /** Jobs waiting or running with no kernel job to schedule them (queued before the engine did). */
+  unscheduled(): Promise<JobRow[]> {
+    return this.db('publish_jobs').whereIn('state', ACTIVE_STATES).whereNull('run_job_id');
+  }
+
   async list(filter: {
     websiteId?: string;
     state?: JobState;
@@ -101,28 +117,7 @@ export class JobStore {
     return row;
   }
 
-  /** The oldest queued job, taken by one runner (concurrent claims skip each other's row). */
-  async claimNext(
-    set: Pick<JobRow, 'runner' | 'claim_hash' | 'claimed_at' | 'lease_until'>,
-  ): Promise<JobRow | undefined> {
-    const { rows } = await this.db.raw(
-      `update publish_jobs set state = 'running', attempt = attempt + 1, attempts_left = attempts_left - 1,
-         runner = :runner, claim_hash = :claim_hash, claimed_at = :claimed_at, lease_until = :lease_until,
-         progress_done = 0, progress_total = 0, error = null, output = null
-       where id = (select id from publish_jobs where state = 'queued' order by requested_at, id
-                   for update skip locked limit 1)
-       returning *`,
-      set,
-    );
-    return rows[0];
-  }
-
-  /** Running or cancelling jobs whose runner has been silent past its lease. */
-  expired(now: Date): Promise<JobRow[]> {
-    return this.db('publish_jobs').whereIn('state', ['running', 'cancelling']).where('lease_until', '<', now);
-  }
-
-  /** Prolongs a run's lease while its runner reports; the job's state tells the runner whether to go on. */
+  /** Progress of a run while its runner reports; the job's state tells the runner whether to go on. */
   async touch(id: string, claimHash: string, set: Partial<JobRow>): Promise<JobRow | undefined> {
     const [row] = await this.db('publish_jobs')
       .where({ id, claim_hash: claimHash })
@@ -130,13 +125,6 @@ export class JobStore {
       .update(set)
       .returning('*');
     return row;
-  }
-
-  queuedCount(): Promise<number> {
-    return this.db('publish_jobs')
-      .where({ state: 'queued' })
-      .count({ n: '*' })
-      .then(([r]) => Number((r as { n: string | number }).n));
   }
 
   /** Appends lines up to MAX_LOG_LINES per job; past it one line says the rest was left out. */
