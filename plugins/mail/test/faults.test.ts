@@ -242,6 +242,19 @@ describe('mail: outbox under faults', function () {
     }
   });
 
+  it('a mail queued before the outbox was a job queue (marked by migration 0003) is enqueued at start and sent once', async () => {
+    await queue('upgrade@example.test');
+    // As migration 0003 leaves a pending row of the claim-based outbox: marked, and without a job.
+    const row = await rowOf('upgrade@example.test');
+    await t.db.raw("delete from pgboss.job where name = 'mail.outbox' and data->'payload'->>'mailId' = ?", [row.id]);
+    await t.db('mail_outbox').where({ id: row.id }).update({ claimed_by: 'before-job-queue' });
+    // Two processes start: each enqueues the marked rows it finds; the row is taken once.
+    await drainOutbox(t, { plugins: PLUGINS, env: { MAIL_SETTINGS_ENCRYPTION_KEY: KEY } });
+    await drainOutbox(t, { plugins: PLUGINS, env: { MAIL_SETTINGS_ENCRYPTION_KEY: KEY } });
+    expect(await rowOf('upgrade@example.test')).to.include({ status: 'sent', attempts: 1, claimed_by: null });
+    expect(receivedBy('upgrade@example.test')).to.have.length(1);
+  });
+
   it('SMTP down: the mail waits (retrying); when the server is back it goes out later, once', async () => {
     const sender = await startTestKernel({
       plugins: PLUGINS,
