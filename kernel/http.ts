@@ -28,6 +28,7 @@ import { sandboxRoutes } from './sandbox.ts';
 import { pathOf, pathProblemMessage, requestPathProblem } from './request-path.ts';
 import { SESSION_COOKIE, type SessionService } from './sessions.ts';
 import { compileSchemasOnFirstUse, serializersOnFirstUse } from './lazy-schemas.ts';
+import { errorAnswers } from './answer-schemas.ts';
 
 export const JSON_BODY_LIMIT = 25 * 1024 * 1024;
 /** What a 503 for an overloaded or unreachable database tells clients to wait. */
@@ -35,6 +36,8 @@ const DATABASE_RETRY_AFTER_SECONDS = 5;
 /** Longest path parameter the router accepts (schemas cap each one well below). */
 const MAX_PATH_PARAMETER_LENGTH = 2048;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** The OpenAPI document is free-form JSON as far as its own answer goes. */
+const OPENAPI_DOCUMENT = { type: 'object', additionalProperties: true, description: 'The OpenAPI 3 document' };
 
 /** The documented error body of every route. */
 export interface ErrorBody {
@@ -131,8 +134,15 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
       info: { title: 'Content platform API', version: deps.version },
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } } },
     },
+    // A shared schema is a component named by its `$id` (`ErrorBody`), not `def-0`.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  await app.register(errorAnswers);
+  app.get(
+    '/openapi.json',
+    { config: { public: true }, schema: { hide: true, response: { 200: OPENAPI_DOCUMENT } } },
+    async () => app.swagger(),
+  );
 
   // Kernel infrastructure is registered through fastify-plugin: its hooks must reach every plugin's
   // encapsulated context instead of staying inside their own.

@@ -40,6 +40,9 @@ export {
   unavailable,
 } from './errors.ts';
 export { requestContext, type ErrorBody } from './http.ts';
+// Every route declares its answers (`schema.response`); the kernel adds the error body and refuses a
+// route without a 2xx or 3xx answer schema.
+export { ErrorBodySchema, emptyAnswer, nonJsonAnswer } from './answer-schemas.ts';
 
 // Rate limits declared on a route (`config.rateLimit`), enforced by the kernel.
 export {

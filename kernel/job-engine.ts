@@ -14,6 +14,7 @@ import {
   installJobSchema,
   JOB_SCHEMA,
   jobSql,
+  leasedJobs,
   leaseJobs,
   readJobProgress,
   readQueueDepths,
@@ -240,6 +241,10 @@ export class JobEngine implements Jobs {
 
   async extend(queue: string, id: string, leaseMs: number): Promise<boolean> {
     return (await leaseJobs(jobSql(this.opts.db), queue, [id], leaseMs)).length === 1;
+  }
+
+  leased(queue: string, ids: readonly string[]): Promise<Set<string>> {
+    return leasedJobs(jobSql(this.opts.db), queue, ids);
   }
 
   complete(queue: string, id: string, opts: { trx?: Tx } = {}): Promise<boolean> {

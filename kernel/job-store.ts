@@ -129,6 +129,17 @@ export async function leaseJobs(
   return rows.map((r) => r.id as string);
 }
 
+/** Of these jobs, those running with a lease that has not run out. */
+export async function leasedJobs(sql: JobSql, queue: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { rows } = await sql.executeSql(
+    `SELECT id FROM ${JOB_SCHEMA}.job
+     WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active' AND started_on + expire_in >= now()`,
+    [queue, ids],
+  );
+  return new Set(rows.map((r) => r.id as string));
+}
+
 /** Completes a running job; false when it was not running (taken back, or completed before). */
 export async function completeRunningJob(sql: JobSql, queue: string, id: string): Promise<boolean> {
   const { rows } = await sql.executeSql(

@@ -50,6 +50,11 @@ export interface Jobs {
   claim<P>(queue: string, opts: ClaimOptions): Promise<ClaimedJob<P>[]>;
   /** Prolongs a claimed job's lease to `leaseMs` from now; false when it is not running any more (taken back or completed). */
   extend(queue: string, id: string, leaseMs: number): Promise<boolean>;
+  /**
+   * Of these claimed jobs, the ones whose lease has not run out (still the claimer's): an outside
+   * worker's bookkeeping finds the runs the engine took back or is about to.
+   */
+  leased(queue: string, ids: readonly string[]): Promise<Set<string>>;
   /** Ends a claimed job as done, with the caller's write when `trx` is given; false when it was not running any more. */
   complete(queue: string, id: string, opts?: { trx?: Tx }): Promise<boolean>;
 }

@@ -34,6 +34,7 @@ import { UserDirectory } from './users.ts';
 import { MountedRoutes } from './mounted-routes.ts';
 import { RoleDirectory } from './roles.ts';
 import { OutboundGuard, applySandboxConfig } from './sandbox.ts';
+import { requireAnswerSchemas } from './answer-schemas.ts';
 
 // Run from source the project root holds package.json; run from a build (dist/) it is one level up.
 const packageFile = [PROJECT_ROOT, path.join(PROJECT_ROOT, '..')]
@@ -239,7 +240,10 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     for (const plugin of mounted) {
       if (plugin.routes) {
         const ctx = scopes.contextOf(plugin.id);
-        await app.register(async (scope) => plugin.routes!(scope as App, ctx as never));
+        await app.register(async (scope) => {
+          requireAnswerSchemas(scope as App, plugin.id);
+          await plugin.routes!(scope as App, ctx as never);
+        });
       }
     }
     await app.ready();

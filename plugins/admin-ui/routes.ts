@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type App, HttpError } from '../../kernel/index.ts';
+import { type App, HttpError, nonJsonAnswer } from '../../kernel/index.ts';
 import { IMMUTABLE, INDEX_HEADERS, isDashboardRoute } from './dashboard-routes.ts';
 import type { DashboardFiles, StaticFile } from './static-files.ts';
 
@@ -63,19 +63,33 @@ async function websitePreview(app: App, request: FastifyRequest, reply: FastifyR
 /** `/assets/*` (the build's hashed files), the dashboard's own routes, and website previews at `/`. */
 export async function dashboardRoutes(app: App, files: DashboardFiles): Promise<void> {
   // Static files are not API operations: hidden from /openapi.json.
-  const options = { config: { public: true }, schema: { hide: true } } as const;
+  const config = { public: true } as const;
+  const notBuilt = nonJsonAnswer('text/html', 'The dashboard is not built');
+  const index = nonJsonAnswer('text/html', "The dashboard's index.html");
+  const asset = { config, schema: { hide: true, response: { 200: nonJsonAnswer('*/*', 'A file of the build') } } };
+  const root = { config, schema: { hide: true, response: { 200: index, 503: notBuilt } } };
+  const other = {
+    config,
+    schema: {
+      hide: true,
+      response: {
+        '2xx': nonJsonAnswer('*/*', "A website's page (as /public/page answers it) or the dashboard"),
+        503: notBuilt,
+      },
+    },
+  };
 
-  app.get<{ Params: { '*': string } }>('/assets/*', options, async (request, reply) => {
+  app.get<{ Params: { '*': string } }>('/assets/*', asset, async (request, reply) => {
     const file = await files.asset(request.params['*']);
     if (!file) throw new HttpError(404, 'NOT_FOUND', 'No such file');
     reply.header('x-content-type-options', 'nosniff');
     return send(request, reply, file, file.immutable ? IMMUTABLE : NEVER_CACHED);
   });
 
-  app.get('/', options, (request, reply) => sendIndex(request, reply, files));
+  app.get('/', root, (request, reply) => sendIndex(request, reply, files));
 
   // Every other GET that no route of any plugin answers: a website page, a dashboard route, or 404.
-  app.get('/*', options, async (request, reply) => {
+  app.get('/*', other, async (request, reply) => {
     const pathname = request.url.split('?')[0];
     if (await websitePreview(app, request, reply)) return reply;
     if (isDashboardRoute(pathname)) return sendIndex(request, reply, files);

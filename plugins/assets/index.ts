@@ -87,12 +87,12 @@ export default definePlugin({
     await bundleFileRoutes(app, services);
     await dataSubjectFileRoutes(app, services, localDataSubjectSource(services, { db, users, recordHooks }));
   },
-  jobs: [
-    // Staged form-upload bytes never attached are removed after UPLOAD_STAGING_TTL_SECONDS (~2 h).
+  schedules: [
+    // Staged form-upload bytes never attached are removed after UPLOAD_STAGING_TTL_SECONDS (~2 h):
+    // every 10 minutes, in one process of the cluster.
     {
       name: 'form-uploads.purge',
-      firstRunAfterMs: 60_000,
-      intervalMs: 10 * 60_000,
+      cron: '*/10 * * * *',
       run: async ({ services }) => void (await services.formUploads.purgeStaging()),
     },
   ],

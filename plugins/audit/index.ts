@@ -6,7 +6,6 @@ import { AuditLogReader } from './services/audit-log-reader.ts';
 import { purgeExpiredAuditRows } from './services/retention.ts';
 import { AuditLogStore } from './store/audit-log-store.ts';
 
-const DAY_MS = 24 * 3600_000;
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /**
@@ -24,12 +23,8 @@ export default definePlugin({
   async routes(app, ctx) {
     await auditLogRoutes(app, { reader: ctx.services.reader, now: () => ctx.clock.now() });
   },
-  jobs: [
-    {
-      name: 'purge',
-      firstRunAfterMs: 5_000,
-      intervalMs: DAY_MS,
-      run: (ctx) => purgeExpiredAuditRows(ctx).then(() => undefined),
-    },
+  schedules: [
+    // Daily at 02:23 UTC, in one process of the cluster however many run.
+    { name: 'purge', cron: '23 2 * * *', run: (ctx) => purgeExpiredAuditRows(ctx).then(() => undefined) },
   ],
 });

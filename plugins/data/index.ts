@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { definePlugin } from '../../kernel/index.ts';
 import { dataBundlePart } from './bundle-part.ts';
 import { DataConfig } from './config.ts';
-import { retentionJob } from './jobs/retention.ts';
+import { retentionSchedule } from './jobs/retention.ts';
 import { DATA_PERMISSIONS } from './permissions.ts';
 import { classRoutes } from './routes/classes.ts';
 import { componentRoutes } from './routes/components.ts';
@@ -16,6 +16,7 @@ import { workflowRoutes } from './routes/workflows.ts';
 import { objectDataSubjectSource } from './data-subject-source.ts';
 import { classSearchSource, objectSearchSource } from './search-sources.ts';
 import { dataObjectsApi, type DataObjectsApi } from './services/data-objects-api.ts';
+import { indexBuildsQueue } from './services/index-builds.ts';
 import { createDataServices } from './services/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,7 +38,7 @@ export default definePlugin({
   id: 'data',
   processes: ['core-api', 'gateway'],
   routesIn: ['core-api'],
-  needs: ['db', 'audit', 'recordHooks', 'permissions', 'clock', 'config'],
+  needs: ['db', 'audit', 'recordHooks', 'permissions', 'clock', 'config', 'jobs'],
   // Resolves asset fields for the batch action `resolve-assets` (409 ASSETS_UNAVAILABLE without it).
   optional: ['assetLibrary'],
   migrations: path.join(here, 'migrations'),
@@ -61,7 +62,6 @@ export default definePlugin({
   },
   async onStop({ services }) {
     await services.changes.stop();
-    await services.indexBuilds.stop();
   },
   async routes(app, { services }) {
     await classRoutes(app, services);
@@ -73,16 +73,10 @@ export default definePlugin({
     await transitionRoutes(app, services);
     await previewLinkRoutes(app, services);
   },
-  jobs: [
-    // Wrapped so the job's own narrower context type does not decide the manifest's optional services.
-    { ...retentionJob, run: (ctx) => retentionJob.run(ctx) },
-    // Field index builds that a stop or a failure left unfinished are picked up again shortly after
-    // start, and retried every few hours; only where the routes run (core-api), never in the gateway.
-    {
-      name: 'index-builds.resume',
-      firstRunAfterMs: 2_000,
-      intervalMs: 6 * 3600_000,
-      run: ({ services }) => services.indexBuilds.resumeAll(),
-    },
+  // Field index builds after a class change (services/index-builds.ts), worked in core-api only.
+  queues: [{ ...indexBuildsQueue, run: (job, ctx) => indexBuildsQueue.run(job, ctx) }],
+  schedules: [
+    // Wrapped so the schedule's own narrower context type does not decide the manifest's optional services.
+    { ...retentionSchedule, run: (ctx, signal) => retentionSchedule.run(ctx, signal) },
   ],
 });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type App, definePlugin } from '../../kernel/index.ts';
+import { type App, definePlugin, nonJsonAnswer } from '../../kernel/index.ts';
 import { EDITOR_INDEX_HEADERS, EDITOR_PREFIX } from './editor-routes.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -33,7 +33,16 @@ class EditorPage {
 
 async function editorRoutes(app: App, page: EditorPage): Promise<void> {
   // A static page, not an API operation: hidden from /openapi.json.
-  const options = { config: { public: true }, schema: { hide: true } } as const;
+  const options = {
+    config: { public: true },
+    schema: {
+      hide: true,
+      response: {
+        200: nonJsonAnswer('text/html', "The editor's page"),
+        503: nonJsonAnswer('text/html', 'The editor is not built'),
+      },
+    },
+  } as const;
   const handler = async (_request: unknown, reply: import('fastify').FastifyReply) => {
     const html = await page.read();
     reply.headers(EDITOR_INDEX_HEADERS).type('text/html; charset=utf-8');

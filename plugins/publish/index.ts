@@ -30,6 +30,11 @@ export default definePlugin({
   migrations: path.join(here, 'migrations'),
   setup: (deps) => new PublishJobs(deps),
   enqueues: [RUNS_QUEUE],
+  // The runners take back a silent run at their next claim; this moves its row on even when no runner
+  // asks again (a website whose only runner died may be queued again within about a minute).
+  schedules: [
+    { name: 'silent-runs', cron: '* * * * *', run: async ({ services }) => void (await services.takeBackSilentRuns()) },
+  ],
   async onStart({ services, metrics, jobs }) {
     registerQueueMetrics(metrics, jobs);
     await services.scheduleUnscheduled();

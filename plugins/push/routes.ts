@@ -116,7 +116,7 @@ export async function pushRoutes(app: App, ctx: Context): Promise<void> {
         public: true,
         rateLimit: { key: 'address', windowMs: 60_000, limit: pluginConfig.PUSH_SUBSCRIBES_PER_MINUTE },
       },
-      schema: { body: Subscribe },
+      schema: { body: Subscribe, response: { 201: Type.Object({ id: Type.String({ format: 'uuid' }) }) } },
     },
     async (request, reply) => {
       const { websiteId, subscription } = request.body;

@@ -27,6 +27,8 @@ export default definePlugin({
       await storeReadRoutes(app, services);
     } else if (source === 'core-api' && services.segments) await segmentRoutes(app, services); // the gateway's way in
   },
+  // A timer of each process, not a schedule: every process ships the lines of its own log files, so
+  // every process must run it (a schedule would run in one process of the cluster).
   jobs: [
     // core-api and the gateway with LOG_STORE_URL: new lines reach the store within about 30 s.
     {

@@ -10,6 +10,7 @@ import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.ts';
 import { startUpstream, type Upstream } from '../helpers/upstream.ts';
+import { ANY_JSON_ANSWER } from '../helpers/any-answer.ts';
 
 const PUBLIC_BASE_URL = 'http://cms.test';
 
@@ -19,9 +20,13 @@ const failingRoute = definePlugin({
   processes: ['core-api'],
   needs: [],
   routes(app) {
-    app.get('/log-journey/fail/:token', { config: { public: true } }, async () => {
-      throw new Error('an unexpected failure');
-    });
+    app.get(
+      '/log-journey/fail/:token',
+      { config: { public: true }, schema: { response: ANY_JSON_ANSWER } },
+      async () => {
+        throw new Error('an unexpected failure');
+      },
+    );
   },
 });
 const REDIRECT_URI = `${PUBLIC_BASE_URL}/auth/oidc/callback`;

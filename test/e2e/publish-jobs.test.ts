@@ -441,6 +441,34 @@ describe('publish jobs: an editor queues a static build, a runner makes it', fun
     expect(await queued()).to.match(/^publish_jobs_queued 0$/m);
   });
 
+  it('a silent run is taken back on the minute even when no runner asks again: the row is queued, then claimed', async () => {
+    const own = await newSite();
+    await page(own.id, { path: '/z', title: 'Z' });
+    const job = await ok(users.editor, 'POST', '/publish/jobs', { websiteId: own.id }, 202);
+    const lease = (await t.services<{ leaseSeconds: number }>('publish')).leaseSeconds;
+    const claimed = await runnerCall('POST', '/publish/jobs/claim', { body: { runner: 'dies' } });
+    expect(claimed.json().job).to.include({ id: job.id, state: 'running', attempt: 1 });
+
+    await t.advanceClock(lease * 1000 - 1000);
+    await t.runJob('publish', 'silent-runs');
+    expect(
+      (await ok(users.reader, 'GET', `/publish/jobs/${job.id}`, undefined, 200)).state,
+      'inside the lease',
+    ).to.equal('running');
+    await t.advanceClock(1001);
+    await t.runJob('publish', 'silent-runs');
+    const back = await ok(users.reader, 'GET', `/publish/jobs/${job.id}`, undefined, 200);
+    expect(back).to.include({ state: 'queued', attempt: 1 });
+    const again = await runnerCall('POST', '/publish/jobs/claim', { body: { runner: 'next' } });
+    expect(again.statusCode, again.body).to.equal(200);
+    expect(again.json().job).to.include({ id: job.id, state: 'running', attempt: 2, runner: 'next' });
+    const done = await runnerCall('POST', `/publish/jobs/${job.id}/runner/finish`, {
+      claim: again.json().claim,
+      body: { outcome: 'failed', error: 'given up by the test' },
+    });
+    expect(done.json().job).to.include({ state: 'failed', attempt: 2 });
+  });
+
   it('a runner that reports keeps its run past the first lease; once the lease ran out and the run was taken back, its reports and its finish are refused', async () => {
     const own = await newSite();
     await page(own.id, { path: '/z', title: 'Z' });

@@ -3,6 +3,7 @@ import { EDGE_TABLE } from '../../edge/routes.ts';
 import { definePlugin } from '../../kernel/index.ts';
 import { DASHBOARD_ENTRY_PATHS, DASHBOARD_SCREENS_PREFIX } from '../../plugins/admin-ui/dashboard-routes.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
+import { ANY_JSON_ANSWER } from '../helpers/any-answer.ts';
 
 /**
  * A website's root path is its first path segment; the reverse proxy sends every path of its table to a
@@ -19,7 +20,11 @@ describe('edge: website root paths never take a path the proxy or the host route
       processes: ['core-api'],
       needs: [],
       routes(app) {
-        app.get('/zz-extra-root/ping', { config: { public: true } }, async () => ({ ok: true }));
+        app.get(
+          '/zz-extra-root/ping',
+          { config: { public: true }, schema: { response: ANY_JSON_ANSWER } },
+          async () => ({ ok: true }),
+        );
       },
     });
     // The smallest kernel with websites: what the proxy routes elsewhere is not mounted here.

@@ -1,23 +1,35 @@
-import { Scheduler, type JobDefinition } from '../../kernel/scheduler.ts';
 import { startTestKernel, type TestKernel, type TestKernelOptions } from './kernel.ts';
 
+/** A schedule as the job engine keeps it (pg-boss's `schedule` table): its cron and time zone. */
+export interface RegisteredSchedule {
+  cron: string;
+  timezone: string;
+}
+
 /**
- * Starts a kernel with its background jobs on and returns the jobs it handed to its scheduler, as
- * scheduled (`<plugin>.<job>`, timings, and the run function the timers would call). The timers are
- * real but minutes away; `close()` clears them.
+ * The schedules registered in the kernel's database (`<plugin>.<name>` → cron): what every process's
+ * engine fires once per tick, whichever process gets there first. A kernel registers its schedules
+ * when it starts with its timers on (`jobs: true`).
  */
-export async function startWithScheduledJobs(
+export async function registeredSchedules(t: TestKernel): Promise<Map<string, RegisteredSchedule>> {
+  const rows: { name: string; cron: string; timezone: string }[] = await t
+    .db('pgboss.schedule')
+    .select('name', 'cron', 'timezone');
+  return new Map(rows.map((r) => [r.name, { cron: r.cron, timezone: r.timezone }]));
+}
+
+/**
+ * Starts a kernel with its timers on and returns the schedules it registered. Their cron ticks are
+ * real; `t.runJob(plugin, name)` runs one now, as a tick would.
+ */
+export async function startWithSchedules(
   opts: Omit<TestKernelOptions, 'jobs'>,
-): Promise<{ t: TestKernel; jobs: Map<string, JobDefinition> }> {
-  const jobs = new Map<string, JobDefinition>();
-  const schedule = Scheduler.prototype.schedule;
-  Scheduler.prototype.schedule = function (this: Scheduler, job: JobDefinition) {
-    jobs.set(job.name, job);
-    return schedule.call(this, job);
-  };
+): Promise<{ t: TestKernel; schedules: Map<string, RegisteredSchedule> }> {
+  const t = await startTestKernel({ ...opts, jobs: true });
   try {
-    return { t: await startTestKernel({ ...opts, jobs: true }), jobs };
-  } finally {
-    Scheduler.prototype.schedule = schedule;
+    return { t, schedules: await registeredSchedules(t) };
+  } catch (err) {
+    await t.close();
+    throw err;
   }
 }

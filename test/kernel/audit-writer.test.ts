@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { requestContext } from '../../kernel/http.ts';
 import { definePlugin, type PluginManifest } from '../../kernel/plugin.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
+import { ANY_JSON_ANSWER } from '../helpers/any-answer.ts';
 
 const METRICS_TOKEN = 'metrics-token-for-tests';
 
@@ -11,21 +12,29 @@ const failingAudit = definePlugin({
   processes: ['core-api'],
   needs: ['db', 'audit'],
   routes(app, deps) {
-    app.post('/t/in-transaction', { config: { public: true } }, async (request) => {
-      const id = await deps.db.transaction(async (trx) => {
-        const [row] = await trx('t_things').insert({ name: 'kept' }).returning('id');
-        // action is NOT NULL: the insert fails inside the writer's savepoint, the transaction goes on.
-        await deps.audit.record(requestContext(request), { action: null as unknown as string }, trx);
-        return row.id as number;
-      });
-      return { id };
-    });
-    app.post('/t/unserialisable', { config: { public: true } }, async (request) => {
-      const [row] = await deps.db('t_things').insert({ name: 'kept too' }).returning('id');
-      await deps.audit.record(requestContext(request), { action: 'thing.create', after: { size: 10n } });
-      return { id: row.id as number };
-    });
-    app.post('/t/table-gone', { config: { public: true } }, async (request) => {
+    app.post(
+      '/t/in-transaction',
+      { config: { public: true }, schema: { response: ANY_JSON_ANSWER } },
+      async (request) => {
+        const id = await deps.db.transaction(async (trx) => {
+          const [row] = await trx('t_things').insert({ name: 'kept' }).returning('id');
+          // action is NOT NULL: the insert fails inside the writer's savepoint, the transaction goes on.
+          await deps.audit.record(requestContext(request), { action: null as unknown as string }, trx);
+          return row.id as number;
+        });
+        return { id };
+      },
+    );
+    app.post(
+      '/t/unserialisable',
+      { config: { public: true }, schema: { response: ANY_JSON_ANSWER } },
+      async (request) => {
+        const [row] = await deps.db('t_things').insert({ name: 'kept too' }).returning('id');
+        await deps.audit.record(requestContext(request), { action: 'thing.create', after: { size: 10n } });
+        return { id: row.id as number };
+      },
+    );
+    app.post('/t/table-gone', { config: { public: true }, schema: { response: ANY_JSON_ANSWER } }, async (request) => {
       await deps.audit.record(requestContext(request), { action: 'thing.create' });
       return { ok: true };
     });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { definePlugin, type PluginManifest } from '../../kernel/plugin.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
+import { ANY_JSON_ANSWER } from '../helpers/any-answer.ts';
 
 // Each route hands a client's text to PostgreSQL unchecked, as a route that forgot a bound would.
 const CASTS: Record<string, { sql: string; value: string; sqlstate: string }> = {
@@ -19,11 +20,15 @@ const dbPlugin = definePlugin({
   needs: ['db'],
   routes(app, { db }) {
     for (const [name, cast] of Object.entries(CASTS)) {
-      app.get(`/t/db/${name}`, { config: { public: true } }, async () => (await db.raw(cast.sql, [cast.value])).rows);
+      app.get(
+        `/t/db/${name}`,
+        { config: { public: true }, schema: { response: ANY_JSON_ANSWER } },
+        async () => (await db.raw(cast.sql, [cast.value])).rows,
+      );
     }
     app.get(
       '/t/db/missing-table',
-      { config: { public: true } },
+      { config: { public: true }, schema: { response: ANY_JSON_ANSWER } },
       async () => (await db.raw('select * from no_such_table')).rows,
     );
   },

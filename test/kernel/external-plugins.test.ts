@@ -36,7 +36,7 @@ export default definePlugin({
     },
   }),
   routes(app, { services }) {
-    app.get<{ Params: { name: string } }>('/api/remote/${pluginId}/greetings/:name', { config: { public: true } }, async (request) =>
+    app.get<{ Params: { name: string } }>('/api/remote/${pluginId}/greetings/:name', { config: { public: true }, schema: { response: { 200: { type: 'object', properties: { name: { type: 'string' }, text: { type: 'string' } } } } } }, async (request) =>
       services.greeting(request.params.name),
     );
   },

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { definePlugin, requestContext, type PluginManifest } from '../../kernel/index.ts';
 import { findInputProblem, MAX_INPUT_DEPTH } from '../../kernel/input-checks.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
+import { ANY_JSON_ANSWER } from '../helpers/any-answer.ts';
 
 /** Routes of every access kind, a bytes route, and an echo of the client address. */
 const probe = definePlugin({
@@ -10,22 +11,38 @@ const probe = definePlugin({
   processes: ['core-api'],
   needs: ['audit'],
   routes(app, { audit }) {
-    app.post('/t/public-echo', { config: { public: true } }, async (request) => ({
-      ip: request.ip,
-      body: request.body ?? null,
+    app.post(
+      '/t/public-echo',
+      { config: { public: true }, schema: { response: ANY_JSON_ANSWER } },
+      async (request) => ({
+        ip: request.ip,
+        body: request.body ?? null,
+      }),
+    );
+    app.get('/t/public-read', { config: { public: true }, schema: { response: ANY_JSON_ANSWER } }, async () => ({
+      ok: true,
     }));
-    app.get('/t/public-read', { config: { public: true } }, async () => ({ ok: true }));
     // A public route that reads the cookie itself, as routes taking a session or a service token do.
-    app.post('/t/public-self-checked', { config: { public: true } }, async (request) => ({
-      cookie: request.cookies.cms_session ?? null,
-      header: request.headers.cookie ?? null,
-      withheld: request.sessionCookieWithheld === true,
+    app.post(
+      '/t/public-self-checked',
+      { config: { public: true }, schema: { response: ANY_JSON_ANSWER } },
+      async (request) => ({
+        cookie: request.cookies.cms_session ?? null,
+        header: request.headers.cookie ?? null,
+        withheld: request.sessionCookieWithheld === true,
+      }),
+    );
+    app.get('/t/session-read', { config: { session: true }, schema: { response: ANY_JSON_ANSWER } }, async () => ({
+      ok: true,
     }));
-    app.get('/t/session-read', { config: { session: true } }, async () => ({ ok: true }));
-    app.post('/t/session-write', { config: { session: true } }, async (request) => {
-      await audit.record(requestContext(request), { action: 'widget.touch' });
-      return { ok: true };
-    });
+    app.post(
+      '/t/session-write',
+      { config: { session: true }, schema: { response: ANY_JSON_ANSWER } },
+      async (request) => {
+        await audit.record(requestContext(request), { action: 'widget.touch' });
+        return { ok: true };
+      },
+    );
     // A route that takes raw bytes, as the asset and gateway services do.
     app.register(async (bytes) => {
       bytes.addContentTypeParser(
@@ -33,7 +50,7 @@ const probe = definePlugin({
         { parseAs: 'buffer', bodyLimit: 32 * 1024 * 1024 },
         (_req, body, done) => done(null, body),
       );
-      bytes.post('/t/bytes', { config: { public: true } }, async (request) => ({
+      bytes.post('/t/bytes', { config: { public: true }, schema: { response: ANY_JSON_ANSWER } }, async (request) => ({
         length: (request.body as Buffer).length,
       }));
     });
@@ -135,6 +152,7 @@ describe('HTTP: validation errors name the field', () => {
           {
             config: { public: true },
             schema: {
+              response: ANY_JSON_ANSWER,
               body: Type.Object(
                 { name: Type.String(), size: Type.Object({ width: Type.Integer() }, { additionalProperties: false }) },
                 { additionalProperties: false },
@@ -428,7 +446,10 @@ describe('HTTP: errors the router raises before a route is chosen', () => {
     routes(app) {
       app.get(
         '/t/items/:id',
-        { config: { public: true }, schema: { params: Type.Object({ id: Type.String({ maxLength: 200 }) }) } },
+        {
+          config: { public: true },
+          schema: { response: ANY_JSON_ANSWER, params: Type.Object({ id: Type.String({ maxLength: 200 }) }) },
+        },
         async (request) => ({
           id: (request.params as { id: string }).id,
         }),

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { requestContext } from '../../kernel/http.ts';
 import { definePlugin, type PluginManifest } from '../../kernel/plugin.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
+import { ANY_JSON_ANSWER } from '../helpers/any-answer.ts';
 
 const SECRET_ERROR =
   'select * from secret_table where token = $1 failed at /work/main/plugins/test/secret-file.ts:12:3';
@@ -17,6 +18,7 @@ const httpPlugin = definePlugin({
       {
         config: { public: true },
         schema: {
+          response: ANY_JSON_ANSWER,
           tags: ['test'],
           body: Type.Object(
             { name: Type.String({ minLength: 1 }), size: Type.Object({ width: Type.Integer({ minimum: 1 }) }) },
@@ -33,7 +35,7 @@ const httpPlugin = definePlugin({
         return { ok: true };
       },
     );
-    app.get('/t/boom', { config: { public: true } }, async () => {
+    app.get('/t/boom', { config: { public: true }, schema: { response: ANY_JSON_ANSWER } }, async () => {
       throw new Error(SECRET_ERROR);
     });
   },

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { definePlugin, EnvFlag, type PluginManifest } from '../../kernel/index.ts';
 import { eventually, startTestKernel } from '../helpers/kernel.ts';
 import { startFailure } from './boot.ts';
+import { ANY_JSON_ANSWER } from '../helpers/any-answer.ts';
 
 declare module '../../kernel/index.ts' {
   interface PluginServices {
@@ -40,8 +41,10 @@ function counterPlugin(log: ReturnType<typeof journal>) {
     collects: ['testGreetings'],
     contributes: { testGreetings: () => ({ from: 'test-counter', text: 'hello' }) },
     routes(app, { services }) {
-      app.get('/t/counter', { config: { public: true } }, async () => ({ n: services.next() }));
-      app.get('/t/slow', { config: { public: true } }, async () => {
+      app.get('/t/counter', { config: { public: true }, schema: { response: ANY_JSON_ANSWER } }, async () => ({
+        n: services.next(),
+      }));
+      app.get('/t/slow', { config: { public: true }, schema: { response: ANY_JSON_ANSWER } }, async () => {
         log.add('slow-request-started');
         await new Promise((r) => setTimeout(r, 150));
         log.add('slow-request-done');
@@ -82,7 +85,7 @@ function consumerPlugin(log: ReturnType<typeof journal>) {
       ],
     },
     routes(app, ctx) {
-      app.get('/t/consumer', { config: { public: true } }, async () => ({
+      app.get('/t/consumer', { config: { public: true }, schema: { response: ANY_JSON_ANSWER } }, async () => ({
         n: ctx.services.counter.next(),
         greetings: ctx.testGreetings.map((g) => `${g.from}:${g.text}`),
       }));

@@ -4,6 +4,7 @@ import { ManualClock } from '../../kernel/clock.ts';
 import { definePlugin, type PluginManifest } from '../../kernel/plugin.ts';
 import { MemoryRateLimitStore, type RouteRateLimit } from '../../kernel/rate-limit.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
+import { ANY_JSON_ANSWER } from '../helpers/any-answer.ts';
 
 const MINUTE = 60_000;
 
@@ -14,8 +15,16 @@ const limitedPlugin = definePlugin({
   needs: [],
   routes(app) {
     const shared: RouteRateLimit = { key: 'address', bucket: 'test:shared', windowMs: MINUTE, limit: 3 };
-    app.get('/t/shared/a', { config: { public: true, rateLimit: shared } }, async () => ({ ok: true }));
-    app.get('/t/shared/b', { config: { public: true, rateLimit: shared } }, async () => ({ ok: true }));
+    app.get(
+      '/t/shared/a',
+      { config: { public: true, rateLimit: shared }, schema: { response: ANY_JSON_ANSWER } },
+      async () => ({ ok: true }),
+    );
+    app.get(
+      '/t/shared/b',
+      { config: { public: true, rateLimit: shared }, schema: { response: ANY_JSON_ANSWER } },
+      async () => ({ ok: true }),
+    );
     app.get(
       '/t/own',
       {
@@ -23,6 +32,7 @@ const limitedPlugin = definePlugin({
           public: true,
           rateLimit: { key: 'address', windowMs: MINUTE, limit: 2, message: 'Slow down', code: 'TEST_LIMITED' },
         },
+        schema: { response: ANY_JSON_ANSWER },
       },
       async () => ({ ok: true }),
     );
@@ -39,19 +49,23 @@ const limitedPlugin = definePlugin({
             message: (limit) => `At most ${limit} a minute`,
           },
         },
+        schema: { response: ANY_JSON_ANSWER },
       },
       async () => ({ ok: true }),
     );
     app.get(
       '/t/user',
-      { config: { session: true, rateLimit: { key: 'user', windowMs: MINUTE, limit: 1 } } },
+      {
+        config: { session: true, rateLimit: { key: 'user', windowMs: MINUTE, limit: 1 } },
+        schema: { response: ANY_JSON_ANSWER },
+      },
       async () => ({ ok: true }),
     );
     app.post(
       '/t/validated',
       {
         config: { public: true, rateLimit: { key: 'address', windowMs: MINUTE, limit: 1, hook: 'preHandler' } },
-        schema: { body: Type.Object({ n: Type.Integer() }) },
+        schema: { response: ANY_JSON_ANSWER, body: Type.Object({ n: Type.Integer() }) },
       },
       async () => ({ ok: true }),
     );
@@ -138,7 +152,10 @@ describe('kernel: rate limits declared on routes (config.rateLimit)', () => {
       routes(app) {
         app.get(
           '/t/bad',
-          { config: { public: true, rateLimit: { key: 'address', windowMs: 10, limit: 1 } } },
+          {
+            config: { public: true, rateLimit: { key: 'address', windowMs: 10, limit: 1 } },
+            schema: { response: ANY_JSON_ANSWER },
+          },
           () => ({}),
         );
       },

@@ -4,6 +4,7 @@ import { conflict } from '../../kernel/errors.ts';
 import { definePlugin, type PluginManifest } from '../../kernel/plugin.ts';
 import type { RecordChange } from '../../kernel/record-hooks.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
+import { ANY_JSON_ANSWER } from '../helpers/any-answer.ts';
 
 interface Seen {
   change: RecordChange;
@@ -20,7 +21,7 @@ const writer = definePlugin({
   routes(app, deps) {
     app.post(
       '/t/notes',
-      { config: { public: true }, schema: { body: Type.Object({ text: Type.String() }) } },
+      { config: { public: true }, schema: { response: ANY_JSON_ANSWER, body: Type.Object({ text: Type.String() }) } },
       async (request, reply) => {
         const id = await deps.db.transaction(async (trx) => {
           const [row] = await trx('t_notes').insert({ text: request.body.text }).returning('id');

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { definePlugin, type PluginManifest } from '../../kernel/index.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
 import { climbingTargets, confinedTargets, rawRequest, reEncodedTargets } from '../helpers/raw-http.ts';
+import { ANY_JSON_ANSWER } from '../helpers/any-answer.ts';
 
 /** A wildcard route that answers the path it was given, and counts the calls that reached it. */
 let handled = 0;
@@ -11,11 +12,13 @@ const echo = definePlugin({
   processes: ['core-api'],
   needs: [],
   routes(app) {
-    app.get('/zz-files/*', { config: { public: true } }, async (request) => {
+    app.get('/zz-files/*', { config: { public: true }, schema: { response: ANY_JSON_ANSWER } }, async (request) => {
       handled++;
       return { url: request.url };
     });
-    app.get('/zz-session/*', { config: { session: true } }, async () => ({ ok: true }));
+    app.get('/zz-session/*', { config: { session: true }, schema: { response: ANY_JSON_ANSWER } }, async () => ({
+      ok: true,
+    }));
   },
 }) as PluginManifest;
 

@@ -4,6 +4,7 @@ import { tableNameFor } from '../../kernel/migrations.ts';
 import { definePlugin, type PluginManifest } from '../../kernel/plugin.ts';
 import { SERVICE_NAMES, type ServiceName } from '../../kernel/config.ts';
 import { startTestKernel } from '../helpers/kernel.ts';
+import { ANY_JSON_ANSWER } from '../helpers/any-answer.ts';
 import { startFailure } from './boot.ts';
 
 const routePlugin = (id: string, config: Record<string, unknown> | undefined) =>
@@ -12,7 +13,11 @@ const routePlugin = (id: string, config: Record<string, unknown> | undefined) =>
     processes: ['core-api'],
     needs: [],
     routes(app) {
-      app.get('/t/naked', config === undefined ? {} : { config }, async () => ({ ok: true }));
+      app.get(
+        '/t/naked',
+        { ...(config === undefined ? {} : { config }), schema: { response: ANY_JSON_ANSWER } },
+        async () => ({ ok: true }),
+      );
     },
   }) as PluginManifest;
 

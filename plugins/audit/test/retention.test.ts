@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { SYSTEM } from '../../../kernel/actor.ts';
-import { startWithScheduledJobs } from '../../../test/helpers/jobs.ts';
+import { startWithSchedules } from '../../../test/helpers/jobs.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
 import { purgeExpiredAuditRows } from '../services/retention.ts';
 
@@ -91,15 +91,13 @@ describe('audit plugin: retention', () => {
     });
   });
 
-  it('is scheduled by the kernel as the plugin job, shortly after start and then daily', async () => {
-    const { t, jobs } = await startWithScheduledJobs({ plugins: ['audit'] });
+  it('is a daily schedule of the plugin, run once across every process (a minute of a night hour, UTC)', async () => {
+    const { t, schedules } = await startWithSchedules({ plugins: ['audit'] });
     try {
-      const job = jobs.get('audit.purge');
-      expect(job?.intervalMs).to.equal(DAY_MS);
-      expect(job?.firstRunAfterMs).to.be.at.most(60_000);
-      // What the timer would run is the purge, on this kernel's database.
+      expect(schedules.get('audit.purge')).to.deep.equal({ cron: '23 2 * * *', timezone: 'UTC' });
+      // What a tick runs is the purge, on this kernel's database.
       await seedAged(t, [500, 2]);
-      await job!.run();
+      await t.runJob('audit', 'purge');
       expect(await actions(t)).to.deep.equal(['test.age_2', 'audit.purge']);
     } finally {
       await t.close();

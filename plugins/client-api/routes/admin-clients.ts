@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../../kernel/index.ts';
+import { emptyAnswer, type App } from '../../../kernel/index.ts';
 import { MAX_ADDRESSES } from '../services/addresses.ts';
 import type { ClientApiServices } from '../services/index.ts';
 import { MAX_SCOPES } from '../services/scopes.ts';
@@ -134,10 +134,14 @@ export async function adminClientRoutes(app: App, services: ClientApiServices): 
     async (request) => admin.patch(request.params.id, request.body),
   );
 
-  app.delete(`${base}/:id`, { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request, reply) => {
-    await admin.remove(request.params.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    `${base}/:id`,
+    { config, schema: { tags, params: Type.Object({ id: Id }), response: { 204: emptyAnswer('Deleted') } } },
+    async (request, reply) => {
+      await admin.remove(request.params.id);
+      return reply.code(204).send();
+    },
+  );
 
   app.post(
     `${base}/:id/keys`,

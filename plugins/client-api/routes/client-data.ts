@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ANONYMOUS, conflict, inTransaction, isHttpError, type App, type Db, type Tx } from '../../../kernel/index.ts';
 import { parseFilters, withTypedFilters } from '../services/data-queries.ts';
 import type { ClientApiServices } from '../services/index.ts';
+import { ClientNotFoundAnswer, ClientObjectPage, ClientObjectView, WrittenObjectView } from './answers.ts';
 import { clientOf, ClientNotFound, orNotFound } from './client-scope.ts';
 import { ClientObjectTexts, undisclosedConflict, writtenObject } from './client-objects.ts';
 
@@ -39,6 +40,7 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
           },
           { additionalProperties: false },
         ),
+        response: { 200: ClientObjectPage, 404: ClientNotFoundAnswer },
       },
     },
     async (request, reply) =>
@@ -69,7 +71,14 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
 
   app.get(
     '/client/v1/data/:class/:id',
-    { config, schema: { tags, params: Type.Object({ class: ClassParam, id: IdParam }) } },
+    {
+      config,
+      schema: {
+        tags,
+        params: Type.Object({ class: ClassParam, id: IdParam }),
+        response: { 200: ClientObjectView, 404: ClientNotFoundAnswer },
+      },
+    },
     async (request, reply) =>
       orNotFound(reply, async () => {
         const { class: className, id } = request.params;
@@ -127,6 +136,7 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
           },
           { additionalProperties: false },
         ),
+        response: { 201: WrittenObjectView, 404: ClientNotFoundAnswer },
       },
     },
     async (request, reply) =>
@@ -163,6 +173,7 @@ export async function clientDataRoutes(app: App, services: ClientApiServices, db
           },
           { additionalProperties: false },
         ),
+        response: { 200: WrittenObjectView, 404: ClientNotFoundAnswer },
       },
     },
     async (request, reply) =>

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, isHttpError, tooManyRequests, type App } from '../../../kernel/index.ts';
 import type { ClientApiServices } from '../services/index.ts';
+import { AutomationAnswer, ClientNotFoundAnswer, RelayedAnswer } from './answers.ts';
 import { clientOf, ClientNotFound, orNotFound } from './client-scope.ts';
 
 const tags = ['client'];
@@ -131,7 +132,13 @@ export async function clientGatewayRoutes(app: App, services: ClientApiServices)
       config,
       preParsing,
       bodyLimit: AUTOMATION_BODY_LIMIT,
-      schema: { tags, params: EndpointParams, querystring: Query, body: AutomationBody },
+      schema: {
+        tags,
+        params: EndpointParams,
+        querystring: Query,
+        body: AutomationBody,
+        response: { 200: AutomationAnswer, 404: ClientNotFoundAnswer },
+      },
     },
     async (request, reply) =>
       orNotFound(reply, async () => {
@@ -167,7 +174,12 @@ export async function clientGatewayRoutes(app: App, services: ClientApiServices)
     config,
     preParsing,
     bodyLimit: PASSTHROUGH_BODY_LIMIT,
-    schema: { tags, params: EndpointParams, querystring: Query },
+    schema: {
+      tags,
+      params: EndpointParams,
+      querystring: Query,
+      response: { '2xx': RelayedAnswer, 404: ClientNotFoundAnswer },
+    },
     handler: async (request, reply) =>
       orNotFound(reply, async () => {
         const { route, params } = await routeFor(

@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { validateNodeTree } from '../services/node-tree.ts';
+import { CanvasHtml } from './answers.ts';
 import { IdParams, Name, Tree } from './schemas.ts';
 
 const ThemeValues = Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 300 }), {
@@ -60,6 +61,7 @@ export function canvasRoutes(app: App, s: ContentServices): void {
         summary: 'The page as the website shows it (HTML), with unsaved content or theme if given',
         params: IdParams,
         body: PageCanvasBody,
+        response: { 200: CanvasHtml },
       },
     },
     async (request, reply) => {
@@ -91,6 +93,7 @@ export function canvasRoutes(app: App, s: ContentServices): void {
         summary: "The snippet as HTML in its website's theme (no layout), with unsaved content or theme if given",
         params: IdParams,
         body: SnippetCanvasBody,
+        response: { 200: CanvasHtml },
       },
     },
     async (request, reply) => {

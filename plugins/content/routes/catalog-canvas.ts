@@ -5,6 +5,7 @@ import type { ContentServices } from '../services/index.ts';
 import { REGIONS } from '../services/layouts.ts';
 import { validateNodeTree } from '../services/node-tree.ts';
 import type { CanvasRegion } from '../services/site-pages.ts';
+import { CanvasHtml } from './answers.ts';
 import { CanvasThemeBody, sendCanvas } from './canvas.ts';
 import { Id, IdParams, Tree } from './schemas.ts';
 
@@ -56,6 +57,7 @@ export function catalogCanvasRoutes(app: App, s: ContentServices): void {
         summary: "A page template as HTML in a website's theme (no layout), with unsaved content or theme if given",
         params: IdParams,
         body: TemplateCanvasBody,
+        response: { 200: CanvasHtml },
       },
     },
     async (request, reply) => {
@@ -81,6 +83,7 @@ export function catalogCanvasRoutes(app: App, s: ContentServices): void {
           "A layout template as HTML in its website's theme, a placeholder where a page's content goes; unsaved regions or theme if given",
         params: Type.Object({ websiteId: Id, id: Id }),
         body: LayoutCanvasBody,
+        response: { 200: CanvasHtml },
       },
     },
     async (request, reply) => {

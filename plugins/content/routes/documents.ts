@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { toPageDto } from '../services/pages.ts';
+import { PageAnswer } from './answers.ts';
 import { IdParams, ListQuery, Name, Tree } from './schemas.ts';
 
 /**
@@ -12,12 +13,15 @@ export function documentRoutes(app: App, s: ContentServices): void {
   const tags = ['documents'];
   app.get(
     '/documents',
-    { config: { permission: 'objects:read' }, schema: { tags, querystring: Type.Object(ListQuery) } },
+    {
+      config: { permission: 'objects:read' },
+      schema: { tags, querystring: Type.Object(ListQuery), response: { 200: Type.Array(PageAnswer) } },
+    },
     async (request) => (await s.pages.list(request.query)).map(toPageDto),
   );
   app.get(
     '/documents/:id',
-    { config: { permission: 'objects:read' }, schema: { tags, params: IdParams } },
+    { config: { permission: 'objects:read' }, schema: { tags, params: IdParams, response: { 200: PageAnswer } } },
     async (request) => toPageDto(await s.pages.get(request.params.id)),
   );
   app.patch(
@@ -31,6 +35,7 @@ export function documentRoutes(app: App, s: ContentServices): void {
           { content: Type.Optional(Tree), title: Type.Optional(Name) },
           { additionalProperties: false },
         ),
+        response: { 200: PageAnswer },
       },
     },
     async (request) => toPageDto(await s.pages.update(request.actor, request.params.id, request.body)),

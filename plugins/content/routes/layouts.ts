@@ -3,7 +3,7 @@ import type { App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { toLayoutDto } from '../services/layouts.ts';
 import { entityTag } from '../services/preconditions.ts';
-import { LayoutAnswer } from './answers.ts';
+import { Deleted, LayoutAnswer, PageLayoutAnswer } from './answers.ts';
 import { IF_MATCH_NOTE } from './pages.ts';
 import { Id, IdParams, Locale, Name, Tree, IfMatchHeaders, withEntityTag } from './schemas.ts';
 
@@ -100,14 +100,18 @@ export function layoutRoutes(app: App, s: ContentServices): void {
       return toLayoutDto(row);
     },
   );
-  app.delete(`${base}/:id`, { config: edit, schema: { tags, params: Params } }, async (request, reply) => {
-    await s.layouts.remove(request.params.websiteId, request.params.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    `${base}/:id`,
+    { config: edit, schema: { tags, params: Params, response: Deleted } },
+    async (request, reply) => {
+      await s.layouts.remove(request.params.websiteId, request.params.id);
+      return reply.code(204).send();
+    },
+  );
 
   app.get(
     '/cms-one/pages/:id/layout',
-    { config: read, schema: { tags: ['pages'], params: IdParams } },
+    { config: read, schema: { tags: ['pages'], params: IdParams, response: { 200: PageLayoutAnswer } } },
     async (request) => {
       const page = await s.pages.get(request.params.id);
       const layout = await s.layouts.forPage(page);

@@ -4,7 +4,7 @@ import type { ContentServices } from '../services/index.ts';
 import { toPageDto } from '../services/pages.ts';
 import { entityTag } from '../services/preconditions.ts';
 import { renderEmailHtml } from '../services/render.ts';
-import { PageAnswer, VersionAnswer } from './answers.ts';
+import { Deleted, PageAnswer, RenderedHtml, ThumbnailAnswer, VersionAnswer, VersionDiffAnswer } from './answers.ts';
 import {
   Id,
   IdParams,
@@ -99,7 +99,7 @@ export function pageRoutes(app: App, s: ContentServices): void {
   );
   app.delete(
     '/cms-one/pages/:id',
-    { config: { permission: 'pages:delete' }, schema: { tags, params: IdParams } },
+    { config: { permission: 'pages:delete' }, schema: { tags, params: IdParams, response: Deleted } },
     async (request, reply) => {
       await s.pages.remove(request.actor, request.params.id);
       return reply.code(204).send();
@@ -115,6 +115,7 @@ export function pageRoutes(app: App, s: ContentServices): void {
         body: Type.Object({ thumbnail: Thumbnail }, { additionalProperties: false }),
         description: IF_MATCH_NOTE,
         headers: IfMatchHeaders,
+        response: { 200: withEntityTag(ThumbnailAnswer) },
       },
     },
     async (request, reply) => {
@@ -138,12 +139,12 @@ export function pageRoutes(app: App, s: ContentServices): void {
   );
   app.get(
     '/cms-one/pages/:id/versions/:versionId',
-    { config: read, schema: { tags, params: VersionParams } },
+    { config: read, schema: { tags, params: VersionParams, response: { 200: VersionAnswer } } },
     async (request) => versionDto(await s.pages.version(request.params.id, request.params.versionId)),
   );
   app.get(
     '/cms-one/pages/:id/versions/:versionId/diff',
-    { config: read, schema: { tags, params: VersionParams } },
+    { config: read, schema: { tags, params: VersionParams, response: { 200: VersionDiffAnswer } } },
     async (request) => s.pages.diff(request.params.id, request.params.versionId),
   );
   app.post(
@@ -165,11 +166,15 @@ export function pageRoutes(app: App, s: ContentServices): void {
       return toPageDto(row);
     },
   );
-  app.post('/cms-one/pages/:id/render', { config: read, schema: { tags, params: IdParams } }, async (request) => {
-    const row = await s.pages.get(request.params.id);
-    const content = await s.expand(row.content, { websiteId: row.website_id, locale: row.locale });
-    return { html: renderEmailHtml(row.title, content, { stripComments: await s.settings.stripHtmlComments() }) };
-  });
+  app.post(
+    '/cms-one/pages/:id/render',
+    { config: read, schema: { tags, params: IdParams, response: { 200: RenderedHtml } } },
+    async (request) => {
+      const row = await s.pages.get(request.params.id);
+      const content = await s.expand(row.content, { websiteId: row.website_id, locale: row.locale });
+      return { html: renderEmailHtml(row.title, content, { stripComments: await s.settings.stripHtmlComments() }) };
+    },
+  );
   app.get(
     '/cms-one/pages/:id/translations',
     { config: read, schema: { tags, params: IdParams, response: { 200: Type.Array(PageAnswer) } } },

@@ -1,12 +1,20 @@
 import etag from '@fastify/etag';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import { notFound, type App } from '../../../kernel/index.ts';
+import { emptyAnswer, nonJsonAnswer, notFound, type App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { FORM_SCRIPT_PATH } from '../services/form-node.ts';
 import { FORM_SCRIPT } from '../services/form-script.ts';
 import { prefersHtml } from '../services/page-document.ts';
 import { robotsTxt } from '../services/sitemap.ts';
+import {
+  NotFoundContentAnswer,
+  NotFoundHtml,
+  PublicPageOrHtml,
+  PublicPageRef,
+  PublicSnippetAnswer,
+  PublicWebsiteAnswer,
+} from './answers.ts';
 import { Id, Locale } from './schemas.ts';
 
 /** A browser's 404: the website's 404 document (services/index.ts `notFoundHtml`), never cached as a page. */
@@ -60,6 +68,7 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
             locale: Type.String({ minLength: 1, maxLength: 64 }),
             '*': Type.String({ maxLength: 2000 }),
           }),
+          response: { 200: PublicPageOrHtml, 404: NotFoundHtml },
         },
       },
       async (request, reply) => {
@@ -80,7 +89,15 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
 
     pub.get(
       '/public/page/*',
-      { config, schema: { tags, params: Wildcard, querystring: Type.Object({ locale: Type.Optional(Locale) }) } },
+      {
+        config,
+        schema: {
+          tags,
+          params: Wildcard,
+          querystring: Type.Object({ locale: Type.Optional(Locale) }),
+          response: { 200: PublicPageOrHtml, 404: NotFoundHtml },
+        },
+      },
       async (request, reply) => {
         const located = await s.publicPages.locate(request.params['*'], undefined);
         reply.header('vary', 'accept');
@@ -103,7 +120,14 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
     // The form block's script (services/form-script.ts): same-origin, so a page may forbid inline script.
     pub.get(
       FORM_SCRIPT_PATH,
-      { config, schema: { tags, summary: "The form block's script" } },
+      {
+        config,
+        schema: {
+          tags,
+          summary: "The form block's script",
+          response: { 200: nonJsonAnswer('text/javascript', "The form block's script") },
+        },
+      },
       async (_request, reply) =>
         reply.type('text/javascript; charset=utf-8').header('x-content-type-options', 'nosniff').send(FORM_SCRIPT),
     );
@@ -120,6 +144,7 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
             limit: Type.Integer({ minimum: 1, maximum: 1000, default: 1000 }),
             offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
           }),
+          response: { 200: Type.Array(PublicPageRef) },
         },
       },
       async (request) => {
@@ -131,7 +156,10 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
 
     pub.get(
       '/public/apps/:websiteId',
-      { config, schema: { tags, params: Type.Object({ websiteId: Id }) } },
+      {
+        config,
+        schema: { tags, params: Type.Object({ websiteId: Id }), response: { 200: Type.Array(PublicPageRef) } },
+      },
       async (request) => {
         if (!(await s.directory.byId(request.params.websiteId))) throw notFound();
         const rows = await s.publicStore.list({
@@ -146,7 +174,7 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
 
     pub.get(
       '/public/404/:websiteId',
-      { config, schema: { tags, params: Type.Object({ websiteId: Id }) } },
+      { config, schema: { tags, params: Type.Object({ websiteId: Id }), response: { 200: NotFoundContentAnswer } } },
       async (request, reply) => {
         const site = await s.directory.byId(request.params.websiteId);
         if (!site) throw notFound();
@@ -155,35 +183,45 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
         // Without a layout region, a published page at /404 is the website's 404 content.
         const page = await s.publicStore.pageBody(site.id, site.locales[0], '/404');
         if (!page) throw notFound();
-        return reply.type('application/json; charset=utf-8').send(page.body);
+        // The page's JSON as the database built it: a string is sent as it is, never serialised again.
+        return reply.type('application/json; charset=utf-8').send(page.body as never);
       },
     );
 
-    pub.get('/public/snippets/:id', { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request) => {
-      const row = await s.snippets.get(request.params.id).catch(() => undefined);
-      if (!row) throw notFound();
-      return { id: row.id, name: row.name, content: row.content, updatedAt: row.updated_at };
-    });
+    pub.get(
+      '/public/snippets/:id',
+      { config, schema: { tags, params: Type.Object({ id: Id }), response: { 200: PublicSnippetAnswer } } },
+      async (request) => {
+        const row = await s.snippets.get(request.params.id).catch(() => undefined);
+        if (!row) throw notFound();
+        return { id: row.id, name: row.name, content: row.content, updatedAt: row.updated_at };
+      },
+    );
 
-    pub.get('/public/websites', { config, schema: { tags } }, async () =>
+    const WebsiteRef = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() });
+    pub.get('/public/websites', { config, schema: { tags, response: { 200: Type.Array(WebsiteRef) } } }, async () =>
       (await s.directory.all()).map((w) => ({ id: w.id, name: w.name })),
     );
 
-    pub.get('/public/websites/:id', { config, schema: { tags, params: Type.Object({ id: Id }) } }, async (request) => {
-      const site = await s.directory.byId(request.params.id);
-      if (!site) throw notFound();
-      const r = site.row;
-      return {
-        id: r.id,
-        name: r.name,
-        rootPath: r.root_path,
-        locales: r.locales,
-        kind: r.kind,
-        domains: r.domains,
-        theme: r.theme,
-        settings: redactSecrets(r.settings),
-      };
-    });
+    pub.get(
+      '/public/websites/:id',
+      { config, schema: { tags, params: Type.Object({ id: Id }), response: { 200: PublicWebsiteAnswer } } },
+      async (request) => {
+        const site = await s.directory.byId(request.params.id);
+        if (!site) throw notFound();
+        const r = site.row;
+        return {
+          id: r.id,
+          name: r.name,
+          rootPath: r.root_path,
+          locales: r.locales,
+          kind: r.kind,
+          domains: r.domains,
+          theme: r.theme,
+          settings: redactSecrets(r.settings) as Record<string, unknown>,
+        };
+      },
+    );
 
     pub.get(
       '/public/sitemap.xml',
@@ -195,6 +233,10 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
             websiteId: Type.Optional(Id),
             part: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
           }),
+          response: {
+            200: nonJsonAnswer('application/xml', 'The sitemap, or the sitemap index of its parts'),
+            304: emptyAnswer('Unchanged since the ETag given in If-None-Match'),
+          },
         },
       },
       async (request, reply) => {
@@ -206,14 +248,15 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
         const tag = await s.sitemaps.tag(scope, self, request.query.part);
         reply.header('etag', tag).type('application/xml; charset=utf-8');
         // The validator is known before the document: an unchanged sitemap is never built again.
-        if (request.headers['if-none-match'] === tag) return reply.code(304).send('');
+        if (request.headers['if-none-match'] === tag) return reply.code(304).send();
         const doc = await s.sitemaps.build(scope, base, request.query.part, tag, self);
         if (doc === undefined) throw notFound();
         return reply.send(doc);
       },
     );
 
-    pub.get('/public/robots.txt', { config, schema: { tags } }, async (request, reply) => {
+    const robots = nonJsonAnswer('text/plain', 'The robots.txt of the host');
+    pub.get('/public/robots.txt', { config, schema: { tags, response: { 200: robots } } }, async (request, reply) => {
       const scope = await s.sitemaps.scope(undefined, request.headers.host);
       const sites = new Map((await s.directory.all()).map((w) => [w.id, w]));
       const disallowed = await s.publicStore.notIndexable(scope ? scope.map((w) => w.id) : null);

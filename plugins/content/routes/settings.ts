@@ -1,12 +1,12 @@
 import { Type, type TObject } from '@sinclair/typebox';
-import { requestContext, type App } from '../../../kernel/index.ts';
+import { emptyAnswer, requestContext, type App } from '../../../kernel/index.ts';
 import { validateAlpinePresets } from '../services/alpine-presets.ts';
 import type { ContentServices } from '../services/index.ts';
 import type { SettingKey } from '../services/settings.ts';
 
 const Url = Type.String({ minLength: 1, maxLength: 2000, pattern: '^(https?://|/)' });
 
-/** Body schema, read access and write key of each setting. */
+/** Body schema (also the answer's: a setting is answered as it is stored), read access and write key of each setting. */
 const SETTINGS: Array<{ key: SettingKey; body: TObject; publicRead?: true; writeKey?: string }> = [
   {
     key: 'default-placeholder-image',
@@ -56,12 +56,18 @@ export function settingsRoutes(app: App, s: ContentServices): void {
     const url = `/cms-one/settings/${def.key}`;
     app.get(
       url,
-      { config: def.publicRead ? { public: true } : { permission: 'objects:read' }, schema: { tags } },
+      {
+        config: def.publicRead ? { public: true } : { permission: 'objects:read' },
+        schema: { tags, response: { 200: def.body } },
+      },
       async () => s.settings.get(def.key),
     );
     app.put(
       url,
-      { config: { permission: def.writeKey ?? 'content_settings:edit' }, schema: { tags, body: def.body } },
+      {
+        config: { permission: def.writeKey ?? 'content_settings:edit' },
+        schema: { tags, body: def.body, response: { 200: def.body } },
+      },
       async (request) => {
         const body = request.body as Record<string, unknown>;
         const value = def.key === 'alpine-presets' ? { presets: validateAlpinePresets(body.presets) } : body;
@@ -71,7 +77,7 @@ export function settingsRoutes(app: App, s: ContentServices): void {
   }
   app.delete(
     '/cms-one/settings/cdn-mirror',
-    { config: { permission: 'settings:manage' }, schema: { tags } },
+    { config: { permission: 'settings:manage' }, schema: { tags, response: { 204: emptyAnswer('Removed') } } },
     async (request, reply) => {
       await s.settings.remove(requestContext(request), 'cdn-mirror');
       return reply.code(204).send();

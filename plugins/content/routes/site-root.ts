@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { forbidden, type App } from '../../../kernel/index.ts';
+import { emptyAnswer, forbidden, type App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { firstSegment } from '../services/site-directory.ts';
 
@@ -17,6 +17,7 @@ export function siteRootRoute(app: App, s: ContentServices): void {
         tags: ['public'],
         querystring: Type.Object({}, { additionalProperties: false }),
         headers: Type.Object({ 'x-original-uri': Type.Optional(Type.String({ maxLength: 8192 })) }),
+        response: { 204: emptyAnswer('The first path segment is a website root path') },
       },
     },
     async (request, reply) => {

@@ -5,7 +5,7 @@ import { entityTag } from '../services/preconditions.ts';
 import { renderEmailHtml } from '../services/render.ts';
 import { toSnippetDto } from '../services/snippets.ts';
 import { IF_MATCH_NOTE, versionDto } from './pages.ts';
-import { SnippetAnswer, VersionAnswer } from './answers.ts';
+import { Deleted, RenderedHtml, SnippetAnswer, ThumbnailAnswer, VersionAnswer } from './answers.ts';
 import { Id, IdParams, ListQuery, Name, Thumbnail, Tree, IfMatchHeaders, withEntityTag } from './schemas.ts';
 
 const NullableId = Type.Union([Type.Null(), Id]);
@@ -42,10 +42,14 @@ export function snippetRoutes(app: App, s: ContentServices): void {
       { config: edit, schema: { tags, body: CreateBody, response: { 201: SnippetAnswer } } },
       async (request, reply) => reply.code(201).send(toSnippetDto(await s.snippets.create(request.body))),
     );
-    app.delete(`${base}/:id`, { config: del, schema: { tags, params: IdParams } }, async (request, reply) => {
-      await s.snippets.remove(request.params.id);
-      return reply.code(204).send();
-    });
+    app.delete(
+      `${base}/:id`,
+      { config: del, schema: { tags, params: IdParams, response: Deleted } },
+      async (request, reply) => {
+        await s.snippets.remove(request.params.id);
+        return reply.code(204).send();
+      },
+    );
   }
   app.get(
     '/cms-one/snippets/:id',
@@ -86,14 +90,21 @@ export function snippetRoutes(app: App, s: ContentServices): void {
   );
   app.get(
     '/cms-one/snippets/:id/versions/:versionId',
-    { config: read, schema: { tags, params: Type.Object({ id: Id, versionId: Id }) } },
+    {
+      config: read,
+      schema: { tags, params: Type.Object({ id: Id, versionId: Id }), response: { 200: VersionAnswer } },
+    },
     async (request) => versionDto(await s.snippets.version(request.params.id, request.params.versionId)),
   );
-  app.post('/cms-one/snippets/:id/render', { config: read, schema: { tags, params: IdParams } }, async (request) => {
-    const row = await s.snippets.get(request.params.id);
-    const content = await s.expand(row.content, { websiteId: row.website_id, locale: null });
-    return { html: renderEmailHtml(row.name, content, { stripComments: await s.settings.stripHtmlComments() }) };
-  });
+  app.post(
+    '/cms-one/snippets/:id/render',
+    { config: read, schema: { tags, params: IdParams, response: { 200: RenderedHtml } } },
+    async (request) => {
+      const row = await s.snippets.get(request.params.id);
+      const content = await s.expand(row.content, { websiteId: row.website_id, locale: null });
+      return { html: renderEmailHtml(row.name, content, { stripComments: await s.settings.stripHtmlComments() }) };
+    },
+  );
   app.put(
     '/cms-one/snippets/:id/thumbnail',
     {
@@ -104,6 +115,7 @@ export function snippetRoutes(app: App, s: ContentServices): void {
         body: Type.Object({ thumbnail: Thumbnail }, { additionalProperties: false }),
         description: IF_MATCH_NOTE,
         headers: IfMatchHeaders,
+        response: { 200: withEntityTag(ThumbnailAnswer) },
       },
     },
     async (request, reply) => {
@@ -125,6 +137,7 @@ export function snippetRoutes(app: App, s: ContentServices): void {
         tags,
         params: IdParams,
         body: Type.Object({ locked: Type.Boolean() }, { additionalProperties: false }),
+        response: { 200: Type.Object({ id: Id, locked: Type.Boolean() }) },
       },
     },
     async (request) => {

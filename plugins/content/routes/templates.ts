@@ -3,7 +3,7 @@ import type { App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { entityTag } from '../services/preconditions.ts';
 import { KIT_MAX_TEMPLATES, toKitDto, toTemplateDto } from '../services/templates.ts';
-import { KitAnswer, TemplateAnswer } from './answers.ts';
+import { Deleted, KitAnswer, TemplateAnswer } from './answers.ts';
 import { IF_MATCH_NOTE } from './pages.ts';
 import { Id, IdParams, ListQuery, Name, Tree, IfMatchHeaders, withEntityTag } from './schemas.ts';
 
@@ -89,10 +89,14 @@ export function templateRoutes(app: App, s: ContentServices): void {
       return toTemplateDto(row);
     },
   );
-  app.delete('/cms-one/templates/:id', { config: del, schema: { tags, params: IdParams } }, async (request, reply) => {
-    await s.templates.remove(request.params.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/cms-one/templates/:id',
+    { config: del, schema: { tags, params: IdParams, response: Deleted } },
+    async (request, reply) => {
+      await s.templates.remove(request.params.id);
+      return reply.code(204).send();
+    },
+  );
 
   app.get(
     '/cms-one/kits',
@@ -153,10 +157,14 @@ export function templateRoutes(app: App, s: ContentServices): void {
       return toKitDto(row);
     },
   );
-  app.delete('/cms-one/kits/:id', { config: del, schema: { tags, params: IdParams } }, async (request, reply) => {
-    await s.templates.removeKit(request.params.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/cms-one/kits/:id',
+    { config: del, schema: { tags, params: IdParams, response: Deleted } },
+    async (request, reply) => {
+      await s.templates.removeKit(request.params.id);
+      return reply.code(204).send();
+    },
+  );
   app.post(
     '/cms-one/kits/:id/templates',
     {

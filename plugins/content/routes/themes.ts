@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { requestContext, type App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { toThemeDto } from '../services/themes.ts';
-import { ThemeAnswer } from './answers.ts';
+import { Deleted, ThemeAnswer } from './answers.ts';
 import { Id, IdParams, Name } from './schemas.ts';
 
 const Values = (max: number) =>
@@ -26,6 +26,9 @@ const UpdateBody = Type.Partial(Type.Object(Fields), { additionalProperties: fal
 const WebsiteThemeParams = Type.Object({ id: Id, themeId: Id });
 
 /** Global catalog `/cms-one/themes`, per-website catalogs and the active default theme. */
+/** A website's active theme, `null` when none is set. */
+const ActiveThemeAnswer = Type.Object({ theme: Type.Union([Type.Null(), ThemeAnswer]) });
+
 export function themeRoutes(app: App, s: ContentServices): void {
   const read = { permission: 'objects:read' };
   const tags = ['themes'];
@@ -71,7 +74,7 @@ export function themeRoutes(app: App, s: ContentServices): void {
   );
   app.delete(
     '/cms-one/themes/:id',
-    { config: { permission: 'themes:edit' }, schema: { tags, params: IdParams } },
+    { config: { permission: 'themes:edit' }, schema: { tags, params: IdParams, response: Deleted } },
     async (request, reply) => {
       await themes.remove(requestContext(request), null, request.params.id);
       return reply.code(204).send();
@@ -122,21 +125,30 @@ export function themeRoutes(app: App, s: ContentServices): void {
   );
   app.delete(
     '/cms-one/websites/:id/themes/:themeId',
-    { config: edit, schema: { tags, params: WebsiteThemeParams } },
+    { config: edit, schema: { tags, params: WebsiteThemeParams, response: Deleted } },
     async (request, reply) => {
       await themes.remove(requestContext(request), request.params.id, request.params.themeId);
       return reply.code(204).send();
     },
   );
-  app.get('/cms-one/websites/:id/theme', { config: read, schema: { tags, params: IdParams } }, async (request) => {
-    const theme = await themes.active(request.params.id);
-    return { theme: theme && toThemeDto(theme) };
-  });
+  app.get(
+    '/cms-one/websites/:id/theme',
+    { config: read, schema: { tags, params: IdParams, response: { 200: ActiveThemeAnswer } } },
+    async (request) => {
+      const theme = await themes.active(request.params.id);
+      return { theme: theme && toThemeDto(theme) };
+    },
+  );
   app.put(
     '/cms-one/websites/:id/theme',
     {
       config: edit,
-      schema: { tags, params: IdParams, body: Type.Object({ themeId: Id }, { additionalProperties: false }) },
+      schema: {
+        tags,
+        params: IdParams,
+        body: Type.Object({ themeId: Id }, { additionalProperties: false }),
+        response: { 200: Type.Object({ theme: ThemeAnswer }) },
+      },
     },
     async (request) => ({
       theme: toThemeDto(await themes.setActive(requestContext(request), request.params.id, request.body.themeId)),

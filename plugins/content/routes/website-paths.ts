@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { requestContext, type App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { toWebsitePathDto } from '../services/menus.ts';
-import { WebsitePathAnswer } from './answers.ts';
+import { Deleted, WebsitePathAnswer } from './answers.ts';
 import { Id, IdParams, ListQuery, Name } from './schemas.ts';
 
 const Fields = {
@@ -78,7 +78,7 @@ export function websitePathRoutes(app: App, s: ContentServices): void {
   );
   app.delete(
     '/cms-one/website-paths/:id',
-    { config: edit, schema: { tags, params: IdParams } },
+    { config: edit, schema: { tags, params: IdParams, response: Deleted } },
     async (request, reply) => {
       await s.menus.remove(requestContext(request), request.params.id);
       return reply.code(204).send();

@@ -4,6 +4,7 @@ import type { ContentServices } from '../services/index.ts';
 import { generatePwa } from '../services/pwa.ts';
 import { UploadSettingsBody as UploadSettings } from '../services/upload-settings.ts';
 import { toWebsiteDto } from '../services/websites.ts';
+import { Deleted, PwaAnswer, SiteKeyAnswer, UploadSettingsAnswer } from './answers.ts';
 import { IdParams, Locale, Name } from './schemas.ts';
 
 const Settings = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100 });
@@ -93,7 +94,7 @@ export function websiteRoutes(app: App, s: ContentServices): void {
   );
   app.delete(
     '/cms-one/websites/:id',
-    { config: { permission: 'websites:delete' }, schema: { tags, params: IdParams } },
+    { config: { permission: 'websites:delete' }, schema: { tags, params: IdParams, response: Deleted } },
     async (request, reply) => {
       await s.websites.remove(requestContext(request), request.params.id);
       return reply.code(204).send();
@@ -101,12 +102,12 @@ export function websiteRoutes(app: App, s: ContentServices): void {
   );
   app.post(
     '/cms-one/websites/:id/gateway-api-key/regenerate',
-    { config: edit, schema: { tags, params: IdParams } },
+    { config: edit, schema: { tags, params: IdParams, response: { 200: SiteKeyAnswer } } },
     async (request) => s.websites.regenerateSiteKey(requestContext(request), request.params.id),
   );
   app.delete(
     '/cms-one/websites/:id/gateway-api-key',
-    { config: edit, schema: { tags, params: IdParams } },
+    { config: edit, schema: { tags, params: IdParams, response: Deleted } },
     async (request, reply) => {
       await s.websites.clearSiteKey(requestContext(request), request.params.id);
       return reply.code(204).send();
@@ -139,7 +140,7 @@ export function websiteRoutes(app: App, s: ContentServices): void {
   );
   app.post(
     '/cms-one/websites/:id/generate-pwa',
-    { config: edit, schema: { tags, params: IdParams, body: PwaBody } },
+    { config: edit, schema: { tags, params: IdParams, body: PwaBody, response: { 200: PwaAnswer } } },
     async (request) =>
       generatePwa(
         { kernel: s.kernel, directory: s.directory, websites: s.websiteStore },
@@ -150,12 +151,12 @@ export function websiteRoutes(app: App, s: ContentServices): void {
   );
   app.get(
     '/cms-one/websites/:id/upload-settings',
-    { config: read, schema: { tags, params: IdParams } },
+    { config: read, schema: { tags, params: IdParams, response: { 200: UploadSettingsAnswer } } },
     async (request) => s.websites.uploadSettings(request.params.id),
   );
   app.put(
     '/cms-one/websites/:id/upload-settings',
-    { config: edit, schema: { tags, params: IdParams, body: UploadSettings } },
+    { config: edit, schema: { tags, params: IdParams, body: UploadSettings, response: { 200: UploadSettingsAnswer } } },
     async (request) => s.websites.putUploadSettings(requestContext(request), request.params.id, request.body),
   );
 }

@@ -1,4 +1,4 @@
-import { SYSTEM, type PluginDeps, type PluginJob } from '../../../kernel/index.ts';
+import { SYSTEM, type PluginDeps, type ScheduleDefinition } from '../../../kernel/index.ts';
 import { announceObjectBulk } from '../events.ts';
 import { RetentionStore } from '../store/retention-store.ts';
 
@@ -19,16 +19,17 @@ export interface RetentionRunResult {
  * more than that many days ago (by the clock), 200 per batch and at most 100 batches per run over
  * all classes; what is left waits for the next run. Each batch is one transaction with its unique
  * values and one `object.bulk` event (kind `retention`, actor system); each class that lost rows
- * gets one `retention.purge` audit row.
+ * gets one `retention.purge` audit row. An aborted `signal` (shutdown) ends the run after the batch
+ * under way; the next run goes on from there.
  */
-export async function runRetention(deps: RetentionDeps): Promise<RetentionRunResult> {
+export async function runRetention(deps: RetentionDeps, signal?: AbortSignal): Promise<RetentionRunResult> {
   const store = new RetentionStore({ db: deps.db });
   const result: RetentionRunResult = { deleted: 0, batches: 0, classes: [] };
   for (const cls of await store.classesWithRetention()) {
     if (result.batches >= RETENTION_MAX_BATCHES) break;
     const cutoff = new Date(deps.clock.now().getTime() - cls.retention_days * DAY_MS);
     let deleted = 0;
-    while (result.batches < RETENTION_MAX_BATCHES) {
+    while (result.batches < RETENTION_MAX_BATCHES && !signal?.aborted) {
       const ids = await deps.db.transaction(async (trx) => {
         const batch = await store.deleteBatch(trx, cls.id, cutoff, RETENTION_BATCH_SIZE);
         await announceObjectBulk(deps.recordHooks, trx, {
@@ -64,10 +65,12 @@ export async function runRetention(deps: RetentionDeps): Promise<RetentionRunRes
   return result;
 }
 
-/** Registered in the data manifest: first run a minute after start, then daily. */
-export const retentionJob: PluginJob<RetentionDeps> = {
+/**
+ * Registered in the data manifest: daily at 02:41 UTC, in one process of the cluster however many
+ * run (a schedule runs once per tick), so two runs never delete the same batches.
+ */
+export const retentionSchedule: ScheduleDefinition<RetentionDeps> = {
   name: 'retention',
-  firstRunAfterMs: 60_000,
-  intervalMs: DAY_MS,
-  run: async (deps) => void (await runRetention(deps)),
+  cron: '41 2 * * *',
+  run: async (deps, signal) => void (await runRetention(deps, signal)),
 };

@@ -4,7 +4,7 @@ import { DATA_KEYS } from '../permissions.ts';
 import { writeContextOf } from '../services/actor.ts';
 import type { DataServices } from '../services/index.ts';
 import { IdParams } from './schemas.ts';
-import { ClassView } from './views.ts';
+import { ClassView, Deleted } from './views.ts';
 
 const ClassBody = {
   name: Type.String({ minLength: 1, maxLength: 63 }),
@@ -64,10 +64,14 @@ export async function classRoutes(app: App, data: DataServices): Promise<void> {
     async (request) => data.classes.update(requestContext(request), request.params.id, request.body),
   );
 
-  app.delete('/data-classes/:id', { config: manage, schema: { tags, params: IdParams } }, async (request, reply) => {
-    await data.classes.remove(requestContext(request), request.params.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/data-classes/:id',
+    { config: manage, schema: { tags, params: IdParams, response: Deleted } },
+    async (request, reply) => {
+      await data.classes.remove(requestContext(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
 
   app.get(
     '/data-classes/:id/object-count',

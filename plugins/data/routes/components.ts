@@ -3,7 +3,7 @@ import type { App } from '../../../kernel/index.ts';
 import { DATA_KEYS } from '../permissions.ts';
 import type { DataServices } from '../services/index.ts';
 import { IdParams } from './schemas.ts';
-import { ComponentUsageView, ComponentView } from './views.ts';
+import { ComponentUsageView, ComponentView, Deleted } from './views.ts';
 
 const CreateComponent = Type.Object(
   {
@@ -47,10 +47,14 @@ export async function componentRoutes(app: App, data: DataServices): Promise<voi
     async (request) => data.components.update(request.params.id, request.body),
   );
 
-  app.delete('/data-components/:id', { config: manage, schema: { tags, params: IdParams } }, async (request, reply) => {
-    await data.components.remove(request.params.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/data-components/:id',
+    { config: manage, schema: { tags, params: IdParams, response: Deleted } },
+    async (request, reply) => {
+      await data.components.remove(request.params.id);
+      return reply.code(204).send();
+    },
+  );
 
   app.get(
     '/data-components/:id/usage',

@@ -5,7 +5,7 @@ import { writeContextOf } from '../services/actor.ts';
 import { BULK_MAX } from '../services/bulk-service.ts';
 import type { DataServices } from '../services/index.ts';
 import { Attributes, Ids, QueryBody } from './schemas.ts';
-import { ObjectQueryPage } from './views.ts';
+import { BatchResultView, BulkResultView, ObjectBatchView, ObjectQueryPage } from './views.ts';
 
 const BulkBody = Type.Object(
   {
@@ -45,19 +45,25 @@ export async function objectBatchRoutes(app: App, data: DataServices): Promise<v
   const write = { permission: DATA_KEYS.objectsWrite };
   const tags = ['data-objects'];
 
-  app.post('/data-objects/bulk', { config: write, schema: { tags, body: BulkBody } }, async (request) =>
-    data.bulk.run(writeContextOf(request), request.body),
+  app.post(
+    '/data-objects/bulk',
+    { config: write, schema: { tags, body: BulkBody, response: { 200: BulkResultView } } },
+    async (request) => data.bulk.run(writeContextOf(request), request.body),
   );
 
   app.get(
     '/data-objects/batch',
-    { config: read, schema: { tags, querystring: Type.Object({ ids: Ids }) } },
+    { config: read, schema: { tags, querystring: Type.Object({ ids: Ids }), response: { 200: ObjectBatchView } } },
     async (request) => data.reads.batch(request.query.ids, 'admin'),
   );
 
-  app.post('/data-objects/batch', { config: write, schema: { tags, body: BatchBody } }, async (request) => ({
-    results: await data.batch.run(writeContextOf(request), request.body.ids, request.body.action),
-  }));
+  app.post(
+    '/data-objects/batch',
+    { config: write, schema: { tags, body: BatchBody, response: { 200: BatchResultView } } },
+    async (request) => ({
+      results: await data.batch.run(writeContextOf(request), request.body.ids, request.body.action),
+    }),
+  );
 
   app.post(
     '/data-objects/query',

@@ -5,7 +5,7 @@ import { DATA_KEYS } from '../permissions.ts';
 import { writeContextOf } from '../services/actor.ts';
 import type { DataServices } from '../services/index.ts';
 import { Attributes, IdParams, Paging } from './schemas.ts';
-import { ObjectList, ObjectView } from './views.ts';
+import { Deleted, ObjectList, ObjectView } from './views.ts';
 
 const CreateObject = Type.Object(
   {
@@ -93,10 +93,14 @@ export async function objectRoutes(app: App, data: DataServices): Promise<void> 
     },
   );
 
-  app.delete('/data-objects/:id', { config: write, schema: { tags, params: IdParams } }, async (request, reply) => {
-    await data.objects.remove(writeContextOf(request), request.params.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/data-objects/:id',
+    { config: write, schema: { tags, params: IdParams, response: Deleted } },
+    async (request, reply) => {
+      await data.objects.remove(writeContextOf(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
 
   app.get(
     '/data-objects/:id/translations',

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import { DEFAULT_PREVIEW_DAYS, type PreviewService } from '../services/preview-service.ts';
+import { Deleted, ObjectView } from './views.ts';
 
 const ObjectParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -69,6 +70,7 @@ export async function previewLinkRoutes(app: App, { previews }: { previews: Prev
         tags,
         params: Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) }),
         querystring: Type.Object({ permanent: Type.Optional(Type.Boolean()) }),
+        response: Deleted,
       },
     },
     async (request, reply) => {
@@ -79,7 +81,10 @@ export async function previewLinkRoutes(app: App, { previews }: { previews: Prev
 
   app.get(
     '/preview/objects/:token',
-    { config: { public: true }, schema: { tags: ['public'], params: Type.Object({ token: Type.String() }) } },
+    {
+      config: { public: true },
+      schema: { tags: ['public'], params: Type.Object({ token: Type.String() }), response: { 200: ObjectView } },
+    },
     async (request, reply) => {
       const object = await previews.view(request.params.token);
       // A share link of possibly unpublished content: never cached by intermediaries, never indexed.

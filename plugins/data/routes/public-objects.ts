@@ -6,6 +6,7 @@ import type { DataServices } from '../services/index.ts';
 import type { CachedAnswer } from '../services/public-read-cache.ts';
 import { simpleFilterValue, type QueryInput } from '../services/query-service.ts';
 import { After, Ids, QueryBody } from './schemas.ts';
+import { ObjectQueryPage as PublicObjectPage, ObjectView } from './views.ts';
 
 const RESERVED = new Set(['className', 'limit', 'offset', 'locale', 'includeTotal', 'after']);
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -53,6 +54,7 @@ export async function publicObjectRoutes(app: App, data: DataServices): Promise<
             },
             { additionalProperties: Type.String() },
           ),
+          response: { 200: PublicObjectPage },
         },
       },
       async (request, reply) => {
@@ -76,19 +78,28 @@ export async function publicObjectRoutes(app: App, data: DataServices): Promise<
 
     pub.get(
       '/public/data-objects/batch',
-      { config, schema: { tags, querystring: Type.Object({ ids: Ids }) } },
+      {
+        config,
+        schema: {
+          tags,
+          querystring: Type.Object({ ids: Ids }),
+          response: { 200: Type.Object({ objects: Type.Array(ObjectView) }) },
+        },
+      },
       async (request) => ({
         objects: (await data.reads.batch(request.query.ids, 'public')).objects,
       }),
     );
 
-    pub.post('/public/data-objects/query', { config, schema: { tags, body: QueryBody } }, async (request, reply) =>
-      send(reply, await data.publicReads.page(request.body)),
+    pub.post(
+      '/public/data-objects/query',
+      { config, schema: { tags, body: QueryBody, response: { 200: PublicObjectPage } } },
+      async (request, reply) => send(reply, await data.publicReads.page(request.body)),
     );
 
     pub.get(
       '/public/data-objects/:id',
-      { config, schema: { tags, params: Type.Object({ id: Type.String() }) } },
+      { config, schema: { tags, params: Type.Object({ id: Type.String() }), response: { 200: ObjectView } } },
       async (request, reply) => send(reply, await data.publicReads.byId(request.params.id)),
     );
   });

@@ -4,6 +4,7 @@ import { DATA_KEYS } from '../permissions.ts';
 import { changeFlagsOf } from '../services/actor.ts';
 import { StoredTransitionSchema } from '../services/workflow-definition.ts';
 import type { WorkflowService } from '../services/workflow-service.ts';
+import { ObjectView } from './views.ts';
 
 const ObjectParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 const TransitionList = Type.Object({
@@ -38,6 +39,7 @@ export async function transitionRoutes(app: App, { workflows }: { workflows: Wor
           { transition: Type.String({ minLength: 1, maxLength: 64 }) },
           { additionalProperties: false },
         ),
+        response: { 200: ObjectView },
       },
     },
     async (request) =>

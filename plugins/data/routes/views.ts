@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { emptyAnswer } from '../../../kernel/index.ts';
 import { FIELD_TYPES } from '../model.ts';
 import { WorkflowSchema } from '../services/workflow-definition.ts';
 
@@ -84,4 +85,31 @@ export const ObjectQueryPage = Type.Object({
   hasMore: Type.Boolean(),
   total: Type.Optional(Type.Integer()),
   nextCursor: Type.Optional(Type.String()),
+});
+
+/** The answer of a delete. */
+export const Deleted = { 204: emptyAnswer('Deleted') };
+
+/** Objects by id: those found (in the order asked) and the ids that were not. */
+export const ObjectBatchView = Type.Object({ objects: Type.Array(ObjectView), missing: Type.Array(Type.String()) });
+
+/** What a bulk create or update did with each entry; `rejected` names the entry and field. */
+export const BulkResultView = Type.Object({
+  created: Type.Array(Type.String()),
+  updated: Type.Array(Type.String()),
+  unchanged: Type.Array(Type.String()),
+  rejected: Type.Array(Type.Object({ index: Type.Integer(), field: Type.String(), reason: Type.String() })),
+});
+
+/** What a batch action did with each id; `assets` for `resolve-assets` (null for an unknown reference). */
+export const BatchResultView = Type.Object({
+  results: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      status: Type.Union(
+        ['published', 'unpublished', 'unchanged', 'deleted', 'not_found', 'resolved'].map((s) => Type.Literal(s)),
+      ),
+      assets: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    }),
+  ),
 });

@@ -3,6 +3,7 @@ import type { App } from '../../../kernel/index.ts';
 import { DATA_KEYS } from '../permissions.ts';
 import { WorkflowInputSchema, WorkflowSchema } from '../services/workflow-definition.ts';
 import type { WorkflowService } from '../services/workflow-service.ts';
+import { Deleted } from './views.ts';
 
 const ClassParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 const tags = ['data-classes'];
@@ -33,7 +34,7 @@ export async function workflowRoutes(app: App, { workflows }: { workflows: Workf
 
   app.delete(
     '/data-classes/:id/workflow',
-    { config: { permission: DATA_KEYS.classesManage }, schema: { tags, params: ClassParams } },
+    { config: { permission: DATA_KEYS.classesManage }, schema: { tags, params: ClassParams, response: Deleted } },
     async (request, reply) => {
       await workflows.deleteWorkflow(request.params.id);
       return reply.code(204).send();

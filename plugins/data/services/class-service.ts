@@ -116,7 +116,6 @@ export class ClassService {
     }
     if (input.retentionDays !== undefined && !isAdministrator(ctx.actor))
       throw forbidden('Only administrators change retentionDays');
-    let buildLater = false;
     const row = await this.write(async (trx) => {
       const before = await this.require(trx, id, 'update');
       let fields: FieldDef[] | undefined;
@@ -130,7 +129,8 @@ export class ClassService {
             `fields`,
           );
         }
-        buildLater = await this.reindex(trx, id, fields);
+        // Indexes left to a build are queued with this write, and built once it commits.
+        if (await this.reindex(trx, id, fields)) await this.deps.indexBuilds.enqueue(id, trx);
       }
       const after = await classes.updateClass(trx, id, {
         label: input.label,
@@ -167,7 +167,6 @@ export class ClassService {
       }
       return after;
     }, opts);
-    if (buildLater) this.afterCommit(opts, () => this.deps.indexBuilds.schedule(id));
     return toClassDto(row);
   }
 
@@ -197,10 +196,10 @@ export class ClassService {
         },
         trx,
       );
+      // Dropping a partition in the transaction would lock the whole table; it is detached without
+      // blocking and dropped (with its indexes) by a build queued with the delete.
+      await this.deps.indexBuilds.enqueue(id, trx);
     }, opts);
-    // Dropping a partition in the transaction would lock the whole table; it is detached without
-    // blocking and dropped (with its indexes) once the delete committed.
-    this.afterCommit(opts, () => this.deps.indexBuilds.schedule(id));
   }
 
   /** Deletes every object of the class after the caller typed its name; one `object.bulk` event. */
@@ -266,19 +265,13 @@ export class ClassService {
    * is indexed at once in this transaction. A partition with objects is left as it is here: its new
    * indexes are built with CREATE INDEX CONCURRENTLY after commit (returns true), so the request
    * does not wait for the build and reads and writes of the class go on meanwhile (filters on the
-   * new field work unindexed until then). So is a partition whose earlier build is still running:
-   * DDL here would wait for that build, which itself waits for this transaction to end.
+   * new field work unindexed until then). So is a partition whose earlier build waits or runs (in any
+   * process): DDL here would wait for that build, which itself waits for this transaction to end.
    */
   private async reindex(trx: Tx, classId: string, after: readonly FieldDef[]): Promise<boolean> {
-    if (this.deps.indexBuilds.busy(classId) || (await classes.classHasObjects(trx, classId))) return true;
+    if ((await this.deps.indexBuilds.busy(classId, trx)) || (await classes.classHasObjects(trx, classId))) return true;
     await syncFieldIndexes(trx, classId, after);
     return false;
-  }
-
-  /** Runs `work` once the write is committed: now, or when the caller's transaction commits. */
-  private afterCommit(opts: WriteOptions, work: () => void): void {
-    if (!opts.trx) work();
-    else opts.trx.executionPromise.then(work, () => undefined);
   }
 }
 

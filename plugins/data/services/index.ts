@@ -1,10 +1,10 @@
 import type { RouteRateLimit } from '../../../kernel/index.ts';
-import { FieldIndexBuilds } from '../store/field-index-builds.ts';
 import { ObjectLocator } from '../store/object-registry.ts';
 import { BatchService } from './batch-service.ts';
 import { BulkService } from './bulk-service.ts';
 import { ClassService } from './class-service.ts';
 import { ComponentService } from './component-service.ts';
+import { IndexBuilds } from './index-builds.ts';
 import type { DataKernelDeps, DataServiceDeps } from './deps.ts';
 import { ObjectReadService } from './object-read-service.ts';
 import { ObjectService } from './object-service.ts';
@@ -23,7 +23,7 @@ import { WorkflowService } from './workflow-service.ts';
  */
 export function createDataServices(kernel: DataKernelDeps) {
   const locator = new ObjectLocator();
-  const indexBuilds = new FieldIndexBuilds({ db: kernel.db, log: kernel.log });
+  const indexBuilds = new IndexBuilds(kernel.jobs);
   const schema = new SchemaCache(kernel.db);
   const readCache = new PublicReadCache(kernel.pluginConfig.PUBLIC_DATA_READ_CACHE_BYTES);
   const changes = new ReadCacheNotices({ db: kernel.db, log: kernel.log, cache: readCache, schema });
@@ -45,7 +45,6 @@ export function createDataServices(kernel: DataKernelDeps) {
     changes,
     workflows: new WorkflowService({ ...kernel, locator }),
     previews: new PreviewService({ ...kernel, locator }),
-    indexBuilds,
     publicCacheControl: kernel.pluginConfig.PUBLIC_DATA_CACHE_CONTROL,
     /** Every public read route shares one count per client address (`config.rateLimit`). */
     publicRateLimit: {

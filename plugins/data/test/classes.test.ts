@@ -137,7 +137,7 @@ describe('data: classes', () => {
     expect(Number(before[0].count)).to.equal(3);
     expect((await k.call('DELETE', `/data-classes/${cls.id}`, k.editor)).statusCode).to.equal(204);
     // The partition (with its indexes) is detached and dropped after the delete commits.
-    await k.services().indexBuilds.idle();
+    await k.t.kernel.resolve('jobs').settled('data.index-builds');
     expect((await k.t.db.raw('select to_regclass(?) as t', [`data_objects_c${prefix}`])).rows[0].t).to.equal(null);
     const after = await fieldIndexes();
     expect(Number(after[0].count)).to.equal(0);

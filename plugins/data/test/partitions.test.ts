@@ -255,7 +255,7 @@ describe('data: storage partitioned by class', () => {
           ],
         });
         expect(patched.statusCode, patched.body).to.equal(200);
-        expect(k.services().indexBuilds.busy(cls.id)).to.equal(true);
+        expect(await k.t.kernel.resolve('jobs').unfinished('data.index-builds', cls.id)).to.equal(true);
         expect(await listFieldIndexes(k.t.db, cls.id)).to.have.length(2);
         const filtered = await k.call('POST', '/public/data-objects/query', null, {
           className: cls.name,
@@ -270,7 +270,7 @@ describe('data: storage partitioned by class', () => {
         await writer.rollback();
         throw err;
       }
-      await k.services().indexBuilds.idle();
+      await k.t.kernel.resolve('jobs').settled('data.index-builds');
       expect(await listFieldIndexes(k.t.db, cls.id)).to.have.length(4);
     });
 

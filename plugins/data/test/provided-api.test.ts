@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { definePlugin, notFound, SYSTEM, type PluginManifest, type RecordChange } from '../../../kernel/index.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
 import type { DataServices } from '../services/index.ts';
+import { ANY_JSON_ANSWER } from '../../../test/helpers/any-answer.ts';
 
 const SYSTEM_WRITE = { actor: SYSTEM, changeActor: { type: 'system' as const, id: null } };
 
@@ -11,13 +12,17 @@ const reader = definePlugin({
   processes: ['gateway'],
   needs: ['dataObjects'],
   routes(app, { dataObjects }) {
-    app.get<{ Params: { id: string } }>('/t/published/:id', { config: { public: true } }, async (request) => {
-      try {
-        return await dataObjects.getPublished(request.params.id);
-      } catch {
-        throw notFound('Not found');
-      }
-    });
+    app.get<{ Params: { id: string } }>(
+      '/t/published/:id',
+      { config: { public: true }, schema: { response: ANY_JSON_ANSWER } },
+      async (request) => {
+        try {
+          return await dataObjects.getPublished(request.params.id);
+        } catch {
+          throw notFound('Not found');
+        }
+      },
+    );
   },
 }) as PluginManifest;
 

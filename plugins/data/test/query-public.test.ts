@@ -179,7 +179,7 @@ describe('data: queries and the public API', () => {
     ];
     expect((await k.call('PATCH', `/data-classes/${big.id}`, k.editor, { fields })).statusCode).to.equal(200);
     // The class has objects, so its new indexes are built concurrently after the PATCH answered.
-    await k.services().indexBuilds.idle();
+    await k.t.kernel.resolve('jobs').settled('data.index-builds');
     await k.t.db.raw('analyze data_objects');
     const seen: Array<{ sql: string; bindings: unknown[] }> = [];
     const listener = (q: { sql: string; bindings: unknown[] }) => seen.push(q);

@@ -4,6 +4,7 @@ import { definePlugin, notFound, SYSTEM, type PluginManifest } from '../../../ke
 import { createTestDatabase } from '../../../test/helpers/database.ts';
 import { eventually, startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
 import type { DataServices } from '../services/index.ts';
+import { ANY_JSON_ANSWER } from '../../../test/helpers/any-answer.ts';
 
 /** A gateway-side plugin reading published objects through the data plugin's provided `dataObjects`. */
 const gatewayReader = definePlugin({
@@ -11,13 +12,17 @@ const gatewayReader = definePlugin({
   processes: ['gateway'],
   needs: ['dataObjects'],
   routes(app, { dataObjects }) {
-    app.get<{ Params: { id: string } }>('/t/cached/:id', { config: { public: true } }, async (request) => {
-      try {
-        return await dataObjects.getPublished(request.params.id);
-      } catch {
-        throw notFound('Not found');
-      }
-    });
+    app.get<{ Params: { id: string } }>(
+      '/t/cached/:id',
+      { config: { public: true }, schema: { response: ANY_JSON_ANSWER } },
+      async (request) => {
+        try {
+          return await dataObjects.getPublished(request.params.id);
+        } catch {
+          throw notFound('Not found');
+        }
+      },
+    );
   },
 }) as PluginManifest;
 

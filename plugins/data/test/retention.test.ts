@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../../kernel/clock.ts';
 import type { RecordChange } from '../../../kernel/record-hooks.ts';
-import { startWithScheduledJobs } from '../../../test/helpers/jobs.ts';
+import { startWithSchedules } from '../../../test/helpers/jobs.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
 import { runRetention, type RetentionDeps } from '../jobs/retention.ts';
 import { seedClass, seedObject, seedObjects } from './seed-rows.ts';
@@ -34,16 +34,15 @@ describe('data: object retention job', () => {
   });
   after(() => t.close());
 
-  it('is scheduled by the kernel as the data plugin job: first run a minute after start, then daily', async () => {
-    const { t: scheduled, jobs } = await startWithScheduledJobs({ plugins: ['data'] });
+  it('is a daily schedule of the data plugin, run once across every process (02:41 UTC)', async () => {
+    const { t: scheduled, schedules } = await startWithSchedules({ plugins: ['data'] });
     try {
-      const job = jobs.get('data.retention');
-      expect(job).to.include({ firstRunAfterMs: 60_000, intervalMs: DAY_MS });
-      // What the timer would run is the retention, on this kernel's database.
+      expect(schedules.get('data.retention')).to.deep.equal({ cron: '41 2 * * *', timezone: 'UTC' });
+      // What a tick runs is the retention, on this kernel's database.
       const cls = await seedClass(scheduled.db, { retentionDays: 3 });
       await seedObject(scheduled.db, cls.id, { createdAt: new Date(Date.now() - 4 * DAY_MS) });
       const fresh = await seedObject(scheduled.db, cls.id, { createdAt: new Date(Date.now() - 2 * DAY_MS) });
-      await job!.run();
+      await scheduled.runJob('data', 'retention');
       expect(await scheduled.db('data_objects').where({ class_id: cls.id }).pluck('id')).to.deep.equal([fresh.id]);
     } finally {
       await scheduled.close();

@@ -4,6 +4,12 @@ import type { App } from '../../../kernel/index.ts';
 import type { FormsConfig } from '../config.ts';
 import type { FormSubmissions } from '../services/form-submit.ts';
 
+/** A stored submission: its object id and the uploads attached to its fields. */
+const SubmittedAnswer = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  attachments: Type.Array(Type.Object({ field: Type.String(), assetId: Type.String({ format: 'uuid' }) })),
+});
+
 export async function submitRoutes(
   app: App,
   forms: FormSubmissions,
@@ -36,6 +42,7 @@ export async function submitRoutes(
           },
           { additionalProperties: false },
         ),
+        response: { 201: SubmittedAnswer },
       },
     },
     async (request, reply) => reply.code(201).send(await forms.submit(request.params.classId, request.body)),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { unauthorized, type App, SESSION_COOKIE } from '../../../kernel/index.ts';
+import { emptyAnswer, unauthorized, type App, SESSION_COOKIE } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
 import {
   clientMeta,
@@ -109,7 +109,14 @@ export async function mfaRoutes(app: App, s: IdentityServices): Promise<void> {
 
   app.post(
     '/auth/mfa/disable',
-    { config: { session: true }, schema: { tags: ['auth'], body: Type.Object({ password: PasswordField }, STRICT) } },
+    {
+      config: { session: true },
+      schema: {
+        tags: ['auth'],
+        body: Type.Object({ password: PasswordField }, STRICT),
+        response: { 204: emptyAnswer('Two-factor sign-in is off') },
+      },
+    },
     async (request, reply) => {
       await s.mfa.disable(signedInUser(request), request.body.password);
       return reply.code(204).send();

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type App, isHttpError, requestContext } from '../../../kernel/index.ts';
+import { emptyAnswer, type App, isHttpError, requestContext } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
 import { PENDING_TTL_MS } from '../services/oidc-sign-in.ts';
 import { clientMeta, setSessionCookie, STRICT } from './shared.ts';
@@ -101,6 +101,7 @@ export async function oidcRoutes(app: App, s: IdentityServices): Promise<void> {
       schema: {
         tags: ['auth'],
         querystring: Type.Object({ returnTo: Type.Optional(Type.String({ maxLength: 2000 })) }, STRICT),
+        response: { 302: emptyAnswer("To the provider's sign-in page") },
       },
     },
     async (request, reply) =>
@@ -119,7 +120,14 @@ export async function oidcRoutes(app: App, s: IdentityServices): Promise<void> {
 
   app.get(
     CALLBACK_PATH,
-    { config: { public: true }, schema: { tags: ['auth'], querystring: CallbackQuery } },
+    {
+      config: { public: true },
+      schema: {
+        tags: ['auth'],
+        querystring: CallbackQuery,
+        response: { 302: emptyAnswer('Signed in (the session cookie is set), onwards to the dashboard') },
+      },
+    },
     async (request, reply) =>
       answerForBrowser(request, reply, async () => {
         reply.clearCookie(STATE_COOKIE, { path: CALLBACK_PATH, httpOnly: true, sameSite: 'lax', secure: production });

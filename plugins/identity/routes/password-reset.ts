@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../../kernel/index.ts';
+import { emptyAnswer, type App } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
 import { PasswordField, STRICT } from './shared.ts';
 
@@ -30,6 +30,7 @@ export async function passwordResetRoutes(app: App, s: IdentityServices): Promis
       schema: {
         tags: ['auth'],
         body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }), password: PasswordField }, STRICT),
+        response: { 204: emptyAnswer('The password is set; every session of the account is revoked') },
       },
     },
     async (request, reply) => {

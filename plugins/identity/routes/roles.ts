@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { requestContext, type App } from '../../../kernel/index.ts';
+import { emptyAnswer, requestContext, type App } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
 import { IdParams, STRICT } from './shared.ts';
 
@@ -68,7 +68,7 @@ export async function roleRoutes(app: App, s: IdentityServices): Promise<void> {
 
   app.delete(
     '/auth/roles/:id',
-    { config: access, schema: { tags: ['roles'], params: IdParams } },
+    { config: access, schema: { tags: ['roles'], params: IdParams, response: { 204: emptyAnswer('Deleted') } } },
     async (request, reply) => {
       await s.roles.remove(requestContext(request), request.params.id);
       return reply.code(204).send();

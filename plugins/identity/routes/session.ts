@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../../kernel/index.ts';
+import { emptyAnswer, type App } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
 import {
   clearSessionCookie,
@@ -43,12 +43,17 @@ export async function sessionRoutes(app: App, s: IdentityServices): Promise<void
     },
   );
 
-  app.post('/auth/logout', { config: { session: true }, schema: { tags: ['auth'] } }, async (request, reply) => {
-    const actor = signedInUser(request);
-    if (actor.sessionId) await s.sessions.revoke(actor.sessionId);
-    clearSessionCookie(reply, s.config.production);
-    return reply.code(204).send();
-  });
+  const signedOut = { 204: emptyAnswer('Signed out: the session is revoked and its cookie cleared') };
+  app.post(
+    '/auth/logout',
+    { config: { session: true }, schema: { tags: ['auth'], response: signedOut } },
+    async (request, reply) => {
+      const actor = signedInUser(request);
+      if (actor.sessionId) await s.sessions.revoke(actor.sessionId);
+      clearSessionCookie(reply, s.config.production);
+      return reply.code(204).send();
+    },
+  );
 
   app.get(
     '/auth/me',

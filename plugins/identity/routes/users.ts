@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { requestContext, type App } from '../../../kernel/index.ts';
+import { emptyAnswer, requestContext, type App } from '../../../kernel/index.ts';
 import type { IdentityServices } from '../services/index.ts';
 import { emptyBodyIfAbsent, IdParams, PasswordField, STRICT } from './shared.ts';
 
@@ -93,7 +93,7 @@ export async function userRoutes(app: App, s: IdentityServices): Promise<void> {
 
   app.delete(
     '/auth/users/:id',
-    { config: access, schema: { tags: ['users'], params: IdParams } },
+    { config: access, schema: { tags: ['users'], params: IdParams, response: { 204: emptyAnswer('Deleted') } } },
     async (request, reply) => {
       await s.users.remove(requestContext(request), request.params.id);
       return reply.code(204).send();

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { definePlugin, type PluginManifest } from '../../../kernel/plugin.ts';
 import { auditRows, startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
+import { ANY_JSON_ANSWER } from '../../../test/helpers/any-answer.ts';
 
 // Another plugin that declares the settings reader as a dependency and serves what it reads.
 const settingsConsumer = definePlugin({
@@ -8,7 +9,7 @@ const settingsConsumer = definePlugin({
   processes: ['core-api'],
   needs: ['securitySettings'],
   routes(app, deps) {
-    app.get('/t/settings-seen', { config: { public: true } }, async () => ({
+    app.get('/t/settings-seen', { config: { public: true }, schema: { response: ANY_JSON_ANSWER } }, async () => ({
       settings: await deps.securitySettings.get(),
       methods: Object.keys(deps.securitySettings).sort(),
     }));

@@ -1,7 +1,30 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { type App, badRequest, HttpError, safeEqual, unavailable } from '../../../kernel/index.ts';
+import {
+  type App,
+  badRequest,
+  emptyAnswer,
+  HttpError,
+  nonJsonAnswer,
+  safeEqual,
+  unavailable,
+} from '../../../kernel/index.ts';
 import type { PublishJobs } from '../services/jobs.ts';
-import { ClaimBody, FileParams, FilesBody, FinishBody, IdParams, jobJson, PageQuery, ProgressBody } from './schemas.ts';
+import {
+  ClaimBody,
+  ClaimedJob,
+  FileParams,
+  FilesBody,
+  FinishBody,
+  IdParams,
+  Job,
+  jobJson,
+  PageQuery,
+  ProgressBody,
+  RunnerFiles,
+  RunnerPages,
+  State,
+} from './schemas.ts';
 
 const tags = ['publish runner'];
 /** The claim of the run, presented on every call about the job after the claim. */
@@ -39,7 +62,12 @@ export async function runnerRoutes(app: App, jobs: PublishJobs, token: string | 
     {
       config,
       preHandler: guard,
-      schema: { tags, summary: 'Runner: claim the oldest queued job (204 when none)', body: ClaimBody },
+      schema: {
+        tags,
+        summary: 'Runner: claim the oldest queued job (204 when none)',
+        body: ClaimBody,
+        response: { 200: ClaimedJob, 204: emptyAnswer('No job is queued') },
+      },
     },
     async (request, reply) => {
       const claimed = await jobs.claim(request.body.runner);
@@ -57,7 +85,12 @@ export async function runnerRoutes(app: App, jobs: PublishJobs, token: string | 
     {
       config,
       preHandler: guard,
-      schema: { tags, summary: 'Runner: the website and the file of each page to build', params: IdParams },
+      schema: {
+        tags,
+        summary: 'Runner: the website and the file of each page to build',
+        params: IdParams,
+        response: { 200: RunnerPages },
+      },
     },
     async (request) => jobs.pages(await run(request)),
   );
@@ -72,6 +105,7 @@ export async function runnerRoutes(app: App, jobs: PublishJobs, token: string | 
         summary: "Runner: one page's HTML, as the live site serves it",
         params: IdParams,
         querystring: PageQuery,
+        response: { 200: nonJsonAnswer('text/html', 'The page as the live site serves it') },
       },
     },
     async (request, reply) => {
@@ -91,6 +125,7 @@ export async function runnerRoutes(app: App, jobs: PublishJobs, token: string | 
         summary: 'Runner: the public library files among the references of the pages',
         params: IdParams,
         body: FilesBody,
+        response: { 200: RunnerFiles },
       },
     },
     async (request) => {
@@ -104,7 +139,12 @@ export async function runnerRoutes(app: App, jobs: PublishJobs, token: string | 
     {
       config,
       preHandler: guard,
-      schema: { tags, summary: "Runner: a public library file's bytes", params: FileParams },
+      schema: {
+        tags,
+        summary: "Runner: a public library file's bytes",
+        params: FileParams,
+        response: { 200: nonJsonAnswer('application/octet-stream', "The file's bytes, under its own media type") },
+      },
     },
     async (request, reply) => {
       await run(request);
@@ -123,6 +163,7 @@ export async function runnerRoutes(app: App, jobs: PublishJobs, token: string | 
         summary: 'Runner: progress and log lines; the answer says whether to go on',
         params: IdParams,
         body: ProgressBody,
+        response: { 200: Type.Object({ state: State }) },
       },
     },
     async (request) => {
@@ -136,7 +177,13 @@ export async function runnerRoutes(app: App, jobs: PublishJobs, token: string | 
     {
       config,
       preHandler: guard,
-      schema: { tags, summary: 'Runner: the end of the run', params: IdParams, body: FinishBody },
+      schema: {
+        tags,
+        summary: 'Runner: the end of the run',
+        params: IdParams,
+        body: FinishBody,
+        response: { 200: Type.Object({ job: Job }) },
+      },
     },
     async (request) => {
       const job = await jobs.finish(await run(request), { ...request.body, logs: request.body.logs ?? [] });

@@ -3,7 +3,7 @@ import type { JobRow } from '../store/jobs.ts';
 
 export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
-const State = Type.Union(
+export const State = Type.Union(
   ['queued', 'running', 'cancelling', 'succeeded', 'failed', 'cancelled'].map((s) => Type.Literal(s)),
 );
 const Timestamp = Type.String({ format: 'date-time' });
@@ -135,3 +135,38 @@ export const FinishBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** A claimed job: the job, the claim of the run (the runner's credential for it, shown only here) and its lease. */
+export const ClaimedJob = Type.Object({
+  job: Job,
+  claim: Type.String({ description: `Sent back in the claim header on every later call about the job` }),
+  leaseSeconds: Type.Integer(),
+});
+
+const Skipped = { path: Type.String(), reason: Type.String() };
+
+/** The website and the file of each page to build; pages that cannot be built, with the reason. */
+export const RunnerPages = Type.Object({
+  website: Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    rootPath: Type.String(),
+    locales: Type.Array(Type.String()),
+  }),
+  pages: Type.Array(Type.Object({ locale: Type.String(), path: Type.String(), file: Type.String() })),
+  skipped: Type.Array(Type.Object({ locale: Type.String(), ...Skipped })),
+});
+
+/** The public library files among the pages' references; private ones are skipped. */
+export const RunnerFiles = Type.Object({
+  files: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      path: Type.String(),
+      file: Type.String(),
+      size: Type.Integer(),
+      mimeType: Type.String(),
+    }),
+  ),
+  skipped: Type.Array(Type.Object(Skipped)),
+});

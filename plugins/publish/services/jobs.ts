@@ -431,6 +431,33 @@ export class PublishJobs {
   }
 
   /**
+   * Rows whose runner went silent past its lease are moved on without waiting for the next claim (a
+   * website whose only runner died can be queued again): queued again while attempts are left, failed
+   * otherwise, cancelled when it was being cancelled. The engine job stays due; the next claim finds
+   * the row moved on and completes it, or starts the queued run. Returns how many rows moved.
+   */
+  async takeBackSilentRuns(): Promise<number> {
+    const rows = await this.store.inRun(TAKE_BACK_BATCH);
+    const live = await this.deps.jobs.leased(
+      RUNS_QUEUE,
+      rows.map((r) => r.run_job_id!),
+    );
+    let moved = 0;
+    for (const row of rows.filter((r) => !live.has(r.run_job_id!))) {
+      const changed = await this.deps.db.transaction(async (trx) => {
+        const job = await this.store.lock(row.id, trx);
+        // A report or a new claim may have come in between.
+        if (!job || (job.state !== 'running' && job.state !== 'cancelling') || job.run_job_id !== row.run_job_id)
+          return false;
+        if ((await this.deps.jobs.leased(RUNS_QUEUE, [row.run_job_id!])).size > 0) return false;
+        return (await this.takeBack(job, trx)) !== undefined;
+      });
+      if (changed) moved += 1;
+    }
+    return moved;
+  }
+
+  /**
    * A run the engine handed back because its runner reported nothing for the lease: a job being
    * cancelled ends cancelled, a running one is queued again while it has attempts left, otherwise it
    * fails. Inside the claim's transaction, with the row locked.
@@ -448,5 +475,8 @@ export class PublishJobs {
     return moved;
   }
 }
+
+/** Silent runs moved on per round of `takeBackSilentRuns`. */
+const TAKE_BACK_BATCH = 100;
 
 const pick = (ref: { locale: string; path: string }) => ({ locale: ref.locale, path: ref.path });

@@ -78,6 +78,16 @@ export class JobStore {
     return this.db('publish_jobs').whereIn('state', ACTIVE_STATES).whereNull('run_job_id');
   }
 
+  /** Rows a runner is building (or stopping), with the engine job of their run. */
+  inRun(limit: number): Promise<Pick<JobRow, 'id' | 'run_job_id'>[]> {
+    return this.db('publish_jobs')
+      .whereIn('state', ['running', 'cancelling'])
+      .whereNotNull('run_job_id')
+      .orderBy('claimed_at')
+      .limit(limit)
+      .select('id', 'run_job_id');
+  }
+
   async list(filter: {
     websiteId?: string;
     state?: JobState;

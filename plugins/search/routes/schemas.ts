@@ -75,3 +75,10 @@ export const ReindexQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** What a reindex did, per source type. */
+export const ReindexReportSchema = Type.Object({
+  sources: Type.Array(Type.Object({ sourceType: Type.String(), documents: Type.Integer(), removed: Type.Integer() })),
+  removedOrphans: Type.Integer({ description: 'Documents of source types no loaded plugin contributes any more' }),
+  durationMs: Type.Number(),
+});

@@ -3,7 +3,13 @@ import type { Static } from '@sinclair/typebox';
 import type { App } from '../../../kernel/index.ts';
 import type { SearchServices } from '../services/index.ts';
 import type { SearchRequest } from '../services/search-service.ts';
-import { EditorSearchQuery, PublicSearchQuery, ReindexQuery, SearchAnswerSchema } from './schemas.ts';
+import {
+  EditorSearchQuery,
+  PublicSearchQuery,
+  ReindexQuery,
+  ReindexReportSchema,
+  SearchAnswerSchema,
+} from './schemas.ts';
 
 const typesOf = (type: string | undefined) => (type ? [...new Set(type.split(','))] : undefined);
 
@@ -64,6 +70,7 @@ export async function searchRoutes(app: App, services: SearchServices): Promise<
         tags: ['search'],
         description: 'Rebuild the index from every source (or one: `?type=`); answers with counts',
         querystring: ReindexQuery,
+        response: { 200: ReindexReportSchema },
       },
     },
     async (request) => services.reindex(request.query.type),

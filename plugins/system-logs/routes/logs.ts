@@ -1,4 +1,4 @@
-import type { App } from '../../../kernel/index.ts';
+import { nonJsonAnswer, type App } from '../../../kernel/index.ts';
 import { SYSTEM_LOGS_KEY } from '../permissions.ts';
 import type { SystemLogs } from '../services/index.ts';
 import { DownloadQuery, TailAnswer, TailQuery } from './schemas.ts';
@@ -41,6 +41,7 @@ export async function logRoutes(app: App, logs: SystemLogs, now: () => Date): Pr
         summary:
           'Every log file as one stream of JSON lines (application/x-ndjson): process by process, each oldest file first',
         querystring: DownloadQuery,
+        response: { 200: nonJsonAnswer('application/x-ndjson', 'Log lines, one JSON object a line') },
       },
     },
     async (request, reply) => {

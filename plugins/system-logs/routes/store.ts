@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { type App, safeEqual, unauthorized, unavailable } from '../../../kernel/index.ts';
+import { type App, nonJsonAnswer, safeEqual, unauthorized, unavailable } from '../../../kernel/index.ts';
 import type { SystemLogs } from '../services/index.ts';
 import { LOG_SOURCES } from '../services/store.ts';
 import { DownloadQuery, TailAnswer, TailQuery } from './schemas.ts';
@@ -139,6 +139,7 @@ export async function storeReadRoutes(app: App, logs: SystemLogs): Promise<void>
         tags,
         summary: 'Every file the store holds as one stream of lines (service token)',
         querystring: DownloadQuery,
+        response: { 200: nonJsonAnswer('application/x-ndjson', 'Log lines, one JSON object a line') },
       },
     },
     async (request, reply) =>

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Type } from '@sinclair/typebox';
 import { badRequest, definePlugin, notFound, type RecordHooks, type Tx } from '../../../../kernel/index.ts';
 import type { SearchDocument, SearchSource } from '../../ports.ts';
+import { ANY_JSON_ANSWER } from '../../../../test/helpers/any-answer.ts';
 
 /**
  * A stand-in for a plugin that owns pages (websites are built elsewhere): a real table, routes that
@@ -82,29 +83,40 @@ export default definePlugin({
   contributes: { searchSources: () => pageSource },
   routes(app, { db, recordHooks }) {
     const config = { permission: 'objects:write' };
-    app.post('/test-pages', { config, schema: { body: PageBody } }, async (request, reply) => {
-      const { fail, websiteId, ...b } = request.body;
-      const row = await db.transaction(async (trx) => {
-        const [created]: PageRow[] = await trx(TABLE)
-          .insert({
-            website_id: websiteId ?? 'site-1',
-            locale: b.locale ?? 'en',
-            slug: b.slug ?? 'page',
-            title: b.title ?? 'Untitled',
-            body: b.body ?? '',
-            published: b.published ?? false,
-            indexable: b.indexable ?? true,
-          })
-          .returning('*');
-        await announce(recordHooks, trx, created.id, 'created');
-        if (fail) throw badRequest('refused after the announcement (fixture)', 'fail');
-        return created;
-      });
-      return reply.code(201).send({ id: row.id });
-    });
+    app.post(
+      '/test-pages',
+      { config, schema: { response: ANY_JSON_ANSWER, body: PageBody } },
+      async (request, reply) => {
+        const { fail, websiteId, ...b } = request.body;
+        const row = await db.transaction(async (trx) => {
+          const [created]: PageRow[] = await trx(TABLE)
+            .insert({
+              website_id: websiteId ?? 'site-1',
+              locale: b.locale ?? 'en',
+              slug: b.slug ?? 'page',
+              title: b.title ?? 'Untitled',
+              body: b.body ?? '',
+              published: b.published ?? false,
+              indexable: b.indexable ?? true,
+            })
+            .returning('*');
+          await announce(recordHooks, trx, created.id, 'created');
+          if (fail) throw badRequest('refused after the announcement (fixture)', 'fail');
+          return created;
+        });
+        return reply.code(201).send({ id: row.id });
+      },
+    );
     app.patch(
       '/test-pages/:id',
-      { config, schema: { params: Type.Object({ id: Type.String({ format: 'uuid' }) }), body: PageBody } },
+      {
+        config,
+        schema: {
+          response: ANY_JSON_ANSWER,
+          params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+          body: PageBody,
+        },
+      },
       async (request) => {
         const { fail, websiteId, ...b } = request.body;
         await db.transaction(async (trx) => {
@@ -123,7 +135,7 @@ export default definePlugin({
     );
     app.delete(
       '/test-pages/:id',
-      { config, schema: { params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } },
+      { config, schema: { response: ANY_JSON_ANSWER, params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } },
       async (request) => {
         await db.transaction(async (trx) => {
           if ((await trx(TABLE).where({ id: request.params.id }).delete()) === 0) throw notFound();
