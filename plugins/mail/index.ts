@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { definePlugin } from '../../kernel/index.ts';
+import { definePlugin, type JobRun } from '../../kernel/index.ts';
 import { MailConfig } from './config.ts';
 import { MAIL_PERMISSIONS } from './permissions.ts';
 import type {} from './ports.ts';
@@ -9,16 +9,19 @@ import { settingsRoutes } from './routes/settings.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { mailDataSubjectSource } from './services/data-subject.ts';
 import { createMailServices } from './services/index.ts';
+import { OUTBOX_QUEUE, type OutboxJob, RETRY_WAITS_MS } from './services/outbox.ts';
 import { purgeMailLog } from './services/retention.ts';
 import { KEY_NAME } from './services/settings.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const DAY_MS = 24 * 3600_000;
+/** Tries of `mail.outbox` one process runs per pooled SMTP connection. */
+const TRIES_PER_CONNECTION = 4;
 
 /**
  * Mail on core-api: settings per scope (default, or per website) for SMTP (nodemailer, pooled) or an
  * HTTP provider described by a JSON file in `providers/`; a durable outbox that is also the mail log
- * (rows committed with the change that caused them, sent by a worker with retries); editable
+ * (rows committed with the change that caused them, each with its job in the kernel's `mail.outbox`
+ * queue, which sends it with retries); editable
  * templates whose HTML part is rendered by the content plugin's e-mail renderer (registry
  * `mailRenderers`). While loaded it serves the kernel's mail port, so password resets and form
  * notifications go through the outbox and its templates. It contributes the mail log to the
@@ -37,6 +40,7 @@ export default definePlugin({
     'audit',
     'secretBox',
     'mail',
+    'jobs',
     'extensions',
     'mailRenderers',
     'outboundGuard',
@@ -49,7 +53,7 @@ export default definePlugin({
   collects: ['mailRenderers'],
   permissions: MAIL_PERMISSIONS,
   config: MailConfig,
-  // The public sandbox profile sends no mail: the outbox worker does not start, so mail is queued and
+  // The public sandbox profile sends no mail: no process works the outbox queue, so mail is queued and
   // shown in the mail log (status `queued`) but never handed to a transport. The routes that send now
   // (`/mail-settings/test`, `/mail-log/:id/resend`) declare `sandbox: 'block'`.
   sandbox: { config: { MAIL_WORKER_ENABLED: false } },
@@ -58,19 +62,16 @@ export default definePlugin({
   contributes: {
     dataSubjectSources: ({ services }) => mailDataSubjectSource(services.store),
   },
-  async onStart({ services, mail, secretBox, config, log, pluginConfig }) {
+  async onStart({ services, mail, secretBox, config, log }) {
     if (config.production && !secretBox.hasKey(KEY_NAME))
       log.warn(`${KEY_NAME} is not set: mail secrets (passwords, keys, reset links) cannot be stored`);
     await services.templates.seed();
     services.release = mail.serveWith(services.outbox);
-    if (pluginConfig.MAIL_WORKER_ENABLED) {
-      services.outbox.onQueued(() => services.worker.wake());
-      services.worker.start();
-    }
+    const adopted = await services.outbox.enqueueUnqueued();
+    if (adopted) log.info({ mails: adopted }, 'mail: queued mails from before the job queue were enqueued');
   },
   async onStop({ services }) {
     services.release?.();
-    await services.worker.stop();
     await services.transports.close();
   },
   async routes(app, { services }) {
@@ -78,11 +79,27 @@ export default definePlugin({
     await logRoutes(app, services);
     await templateRoutes(app, services);
   },
-  jobs: [
+  queues: [
+    {
+      // One job per mail log row; the row says what became of it.
+      name: OUTBOX_QUEUE,
+      // Several tries per SMTP connection: while one sends, the others read or record their rows, so
+      // the connections do not wait for the database (the pool hands each send the next free one).
+      concurrency: ({ pluginConfig }) => TRIES_PER_CONNECTION * pluginConfig.MAIL_WORKER_CONCURRENCY,
+      // A send is bounded by its own timeout; as much again is left to wait for a connection and to
+      // read and record the row (a try past it is retried later).
+      timeoutMs: ({ pluginConfig }) => 2 * pluginConfig.MAIL_SEND_TIMEOUT_SECONDS * 1000,
+      worksHere: ({ pluginConfig }) => pluginConfig.MAIL_WORKER_ENABLED,
+      retryWaitsMs: RETRY_WAITS_MS,
+      run: (job, { services }) => services.outboxQueue.run(job as JobRun<OutboxJob>),
+      onFailure: (job, failure, trx, { services }) =>
+        services.outboxQueue.onFailure(job as JobRun<OutboxJob>, failure, trx),
+    },
+  ],
+  schedules: [
     {
       name: 'mail-log.retention',
-      firstRunAfterMs: 60_000,
-      intervalMs: DAY_MS,
+      cron: '41 3 * * *',
       run: async ({ services, clock, audit, log, securitySettings }) =>
         void (await purgeMailLog({ clock, audit, log, store: services.store, securitySettings })),
     },

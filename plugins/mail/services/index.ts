@@ -8,12 +8,12 @@ import { OutboxStore } from '../store/outbox-store.ts';
 import { AccountMailGuard } from './account-mail-guard.ts';
 import { MailLogService } from './mail-log.ts';
 import { MailOutboxService } from './outbox.ts';
+import { OutboxQueue } from './outbox-queue.ts';
 import { ProviderCatalog } from './providers.ts';
 import { MailSettingsService } from './settings.ts';
 import { MailTemplateService } from './templates.ts';
 import { TestMail } from './test-mail.ts';
 import { Transports } from './transports.ts';
-import { MailWorker } from './worker.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -24,6 +24,7 @@ export type MailDeps = PluginDeps<
   | 'audit'
   | 'secretBox'
   | 'mail'
+  | 'jobs'
   | 'extensions'
   | 'mailRenderers'
   | 'outboundGuard'
@@ -73,6 +74,7 @@ export function createMailServices(deps: MailDeps) {
     clock,
     log,
     mail: deps.mail,
+    jobs: deps.jobs,
     secretBox: deps.secretBox,
     store,
     templates,
@@ -80,14 +82,6 @@ export function createMailServices(deps: MailDeps) {
     transports,
     host: new URL(deps.config.PUBLIC_BASE_URL).hostname || 'localhost',
   });
-  const worker = new MailWorker(
-    { clock, log, store, outbox },
-    {
-      concurrency: cfg.MAIL_WORKER_CONCURRENCY,
-      pollMs: cfg.MAIL_POLL_MS,
-      sendTimeoutMs: cfg.MAIL_SEND_TIMEOUT_SECONDS * 1000,
-    },
-  );
   return {
     providers,
     accountMail: new AccountMailGuard(deps.permissions),
@@ -96,7 +90,7 @@ export function createMailServices(deps: MailDeps) {
     store,
     outbox,
     transports,
-    worker,
+    outboxQueue: new OutboxQueue({ clock, store, outbox }),
     log: new MailLogService({ db, store, outbox }),
     testMail: new TestMail({ db, outbox, settings, templates, siteUrl, defaultFrom: deps.mail.defaultFrom }),
   };

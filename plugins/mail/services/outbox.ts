@@ -1,15 +1,40 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Clock, Db, Logger, MailMessage, MailOutbox, MailPort, SecretBox, Tx } from '../../../kernel/index.ts';
-import type { OutboxInsert, OutboxOutcome, OutboxRow, OutboxStore } from '../store/outbox-store.ts';
+import type {
+  Clock,
+  Db,
+  Jobs,
+  Logger,
+  MailMessage,
+  MailOutbox,
+  MailPort,
+  SecretBox,
+  Tx,
+} from '../../../kernel/index.ts';
+import {
+  type OutboxInsert,
+  type OutboxOutcome,
+  type OutboxRow,
+  type OutboxStore,
+  PENDING,
+} from '../store/outbox-store.ts';
 import { KEY_NAME, type MailSettingsService, type ResolvedSettings } from './settings.ts';
 import type { MailTemplateService } from './templates.ts';
 import type { OutgoingMail, SendResult, Transports } from './transports.ts';
 
+/** The kernel job queue that sends the outbox: one job per mail log row. */
+export const OUTBOX_QUEUE = 'mail.outbox';
+/** What a job of `mail.outbox` carries. */
+export interface OutboxJob {
+  mailId: string;
+}
 /** Waits before the 2nd to 6th try (as the event deliveries do); the 6th failure gives up. */
 export const RETRY_WAITS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000];
-export const MAX_ATTEMPTS = RETRY_WAITS_MS.length + 1;
+/** The longest a provider's Retry-After may delay the next try. */
+export const MAX_RETRY_AFTER_MS = 12 * 3600_000;
 /** How the log shows a secret the mail carried. */
 export const HIDDEN = '[hidden]';
+/** A mail whose secrets are held in memory only is sent at once; its job comes due only this much later. */
+const IN_MEMORY_GRACE_MS = 24 * 3600_000;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
@@ -28,20 +53,26 @@ type Secrets = { nonce: string; values: string[] };
 
 export type DeliveredRow = { row: OutboxRow; outcome: OutboxOutcome; mail: OutgoingMail | undefined };
 
+/** One send of a row: the provider's answer or problem with every secret cut out, and the mail as it left. */
+export interface SendAttempt {
+  result: SendResult;
+  provider: string;
+  mail: OutgoingMail | undefined;
+}
+
 /**
  * The outbox: `queue` (the kernel's mail port when this plugin is loaded) renders the template,
- * hides the secrets and inserts the row in the caller's transaction; `deliver` sends one claimed row
- * and says what the row becomes (sent, retrying with the next time, or failed).
+ * hides the secrets, inserts the row and enqueues its `mail.outbox` job in the caller's transaction;
+ * `attempt` sends one row and says how it went (the queue's handler records it).
  */
 export class MailOutboxService implements MailOutbox {
-  private readonly wakeListeners = new Set<() => void>();
-
   constructor(
     private readonly deps: {
       db: Db;
       clock: Clock;
       log: Logger;
       mail: MailPort;
+      jobs: Jobs;
       secretBox: SecretBox;
       store: OutboxStore;
       templates: MailTemplateService;
@@ -51,19 +82,6 @@ export class MailOutboxService implements MailOutbox {
       host: string;
     },
   ) {}
-
-  /** Called after a queued mail committed (the worker wakes at once instead of at its next poll). */
-  onQueued(listener: () => void): void {
-    this.wakeListeners.add(listener);
-  }
-
-  private announce(trx: Tx | undefined): void {
-    const wake = () => {
-      for (const l of this.wakeListeners) l();
-    };
-    if (trx) void trx.executionPromise.then(wake, () => undefined);
-    else wake();
-  }
 
   async queue(message: MailMessage, trx?: Tx): Promise<void> {
     const rendered = message.template
@@ -110,13 +128,11 @@ export class MailOutboxService implements MailOutbox {
       resent_from: null,
     };
     const now = this.deps.clock.now();
-    if (!unsealable) {
-      await this.deps.store.insert(row, now, trx);
-      this.announce(trx);
-      return;
-    }
-    // Not due for a day, so no worker claims it before this process sent it.
-    await this.deps.store.insert(row, now, trx, new Date(now.getTime() + 24 * 3600_000));
+    // Secrets in memory: not due for a day, so no runner takes the job before this process sent the
+    // mail; if this process dies first, the job finds the secrets gone and gives the mail up.
+    const dueAt = unsealable ? new Date(now.getTime() + IN_MEMORY_GRACE_MS) : now;
+    await this.insertQueued(row, now, dueAt, trx);
+    if (!unsealable) return;
     const inMemory = unsealable;
     const send = () =>
       this.sendNow(id, inMemory).catch((err) => this.deps.log.error({ err, mail: id }, 'mail: sending at once failed'));
@@ -124,24 +140,67 @@ export class MailOutboxService implements MailOutbox {
     else await send();
   }
 
-  /** Sends one row now, in a transaction holding its lock (test mails; mails whose secrets are only in memory). */
+  /** The row and its job, in one transaction (the caller's when given). */
+  private async insertQueued(row: OutboxInsert, now: Date, dueAt: Date, trx: Tx | undefined): Promise<void> {
+    const write = async (t: Tx) => {
+      await this.deps.store.insert(row, now, t, dueAt);
+      await this.deps.jobs.enqueue<OutboxJob>(OUTBOX_QUEUE, { mailId: row.id }, { trx: t, runAt: dueAt });
+    };
+    if (trx) await write(trx);
+    else await this.deps.db.transaction(write);
+  }
+
+  /**
+   * Enqueues the jobs of rows queued before the outbox was a job queue (once, at start), each due when
+   * its row is; the key (the row's id) keeps two processes starting at once from enqueuing one twice.
+   */
+  async enqueueUnqueued(): Promise<number> {
+    return this.deps.db.transaction(async (trx) => {
+      const rows = await this.deps.store.takeUnqueued(trx);
+      for (const row of rows)
+        await this.deps.jobs.enqueue<OutboxJob>(
+          OUTBOX_QUEUE,
+          { mailId: row.id },
+          { trx, runAt: row.next_attempt_at, key: row.id },
+        );
+      return rows.length;
+    });
+  }
+
+  /**
+   * Sends one pending row now, in a transaction holding its lock, and records the outcome: sent or
+   * failed, never retried (test mails; mails whose secrets are only in memory). A job of the row that
+   * comes due later finds it finished and does nothing.
+   */
   async sendNow(id: string, secrets?: Secrets, trx?: Tx): Promise<DeliveredRow | undefined> {
     const work = async (t: Tx) => {
-      const row = await this.deps.store.lock(id, this.deps.clock.now(), t);
-      if (!row || (row.status !== 'queued' && row.status !== 'retrying')) return undefined;
-      const result = await this.deliver(row, true, secrets);
-      await this.deps.store.finish(id, result.outcome, t);
-      return result;
+      const row = await this.deps.store.lock(id, t);
+      if (!row || !PENDING.includes(row.status)) return undefined;
+      const { result, provider, mail } = await this.attempt(row, secrets);
+      const now = this.deps.clock.now();
+      const outcome: OutboxOutcome = {
+        status: result.kind === 'sent' ? 'sent' : 'failed',
+        attempts: row.attempts + 1,
+        nextAttemptAt: now,
+        provider,
+        providerAnswer: result.kind === 'sent' ? result.answer : null,
+        lastError: result.kind === 'sent' ? null : result.problem,
+        sentAt: result.kind === 'sent' ? now : null,
+        dropSecrets: true,
+      };
+      await this.deps.store.finish(id, outcome, t);
+      return { row, outcome, mail };
     };
     const delivered = trx ? await work(trx) : await this.deps.db.transaction(work);
     if (delivered && !trx) this.announceSent(delivered);
     return delivered;
   }
 
-  /** A new row with the content of a finished one (`POST /mail-log/:id/resend`). */
+  /** A new row with the content of a finished one, and its job (`POST /mail-log/:id/resend`). */
   async requeueCopy(source: OutboxRow, trx?: Tx): Promise<string> {
     const id = randomUUID();
-    await this.deps.store.insert(
+    const now = this.deps.clock.now();
+    await this.insertQueued(
       {
         id,
         website_id: source.website_id,
@@ -158,14 +217,14 @@ export class MailOutboxService implements MailOutbox {
         message_id: `<${id}@${this.deps.host}>`,
         resent_from: source.id,
       },
-      this.deps.clock.now(),
+      now,
+      now,
       trx,
     );
-    this.announce(trx);
     return id;
   }
 
-  /** Inserts a row as `queue` does and answers its id (test mails are sent at once by the caller). */
+  /** Inserts a row as `queue` does, without a job, and answers its id (test mails are sent at once by the caller). */
   async insertForTest(
     row: Omit<OutboxInsert, 'id' | 'message_id' | 'secrets_sealed' | 'resent_from'>,
     trx: Tx,
@@ -180,11 +239,11 @@ export class MailOutboxService implements MailOutbox {
   }
 
   /**
-   * Sends one row (locked by the caller) and answers what it becomes. `final`: a temporary failure
-   * is not retried (a test mail reports at once instead).
+   * Sends one row through its website's settings. Never throws: a problem before the send (settings,
+   * sealed secrets) is a temporary failure, secrets that are gone a permanent one. Answers and
+   * problems come back with every secret value cut out.
    */
-  async deliver(row: OutboxRow, final = false, secretsInMemory?: Secrets): Promise<DeliveredRow> {
-    const now = this.deps.clock.now();
+  async attempt(row: OutboxRow, secretsInMemory?: Secrets): Promise<SendAttempt> {
     let settings: ResolvedSettings | undefined;
     let mail: OutgoingMail | undefined;
     let result: SendResult;
@@ -204,44 +263,9 @@ export class MailOutboxService implements MailOutbox {
       result = { kind: 'temporary', problem: `internal error before sending: ${(err as Error).message}` };
     }
     const scrub = (s: string) => scrubbed(s, [...(settings?.secretValues ?? []), ...hiddenValues]);
-    const attempts = row.attempts + 1;
-    const base = {
-      attempts,
-      provider: settings?.provider ?? 'environment',
-      nextAttemptAt: now,
-    };
-    let outcome: OutboxOutcome;
-    if (result.kind === 'sent')
-      outcome = {
-        ...base,
-        status: 'sent',
-        providerAnswer: scrub(result.answer),
-        lastError: null,
-        sentAt: now,
-        dropSecrets: true,
-      };
-    else if (result.kind === 'permanent' || final || attempts >= MAX_ATTEMPTS)
-      outcome = {
-        ...base,
-        status: 'failed',
-        providerAnswer: null,
-        lastError: scrub(result.problem),
-        sentAt: null,
-        dropSecrets: true,
-      };
-    else {
-      const wait = Math.max(RETRY_WAITS_MS[attempts - 1]!, Math.min(result.retryAfterMs ?? 0, 12 * 3600_000));
-      outcome = {
-        ...base,
-        status: 'retrying',
-        providerAnswer: null,
-        lastError: scrub(result.problem),
-        sentAt: null,
-        nextAttemptAt: new Date(now.getTime() + wait),
-        dropSecrets: false,
-      };
-    }
-    return { row, outcome, mail };
+    const provider = settings?.provider ?? 'environment';
+    if (result.kind === 'sent') return { result: { kind: 'sent', answer: scrub(result.answer) }, provider, mail };
+    return { result: { ...result, problem: scrub(result.problem) }, provider, mail };
   }
 
   /** Tells the kernel port's observers about a sent mail (after its row committed). */

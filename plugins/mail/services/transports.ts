@@ -36,7 +36,7 @@ export class Transports {
       /** The kernel's outbound policy, asked before an SMTP connection (the sandbox profile refuses all). */
       outboundGuard: Pick<OutboundGuard, 'refusal'>;
       timeoutMs: number;
-      /** Connections per SMTP pool: one per worker lane, so no lane waits for another's connection. */
+      /** Connections per SMTP pool: the mails one process sends at once (its tries of `mail.outbox` share them). */
       connections: number;
     },
   ) {}
@@ -119,7 +119,7 @@ export class Transports {
   }
 
   private async viaSmtp(settings: ResolvedSettings, mail: OutgoingMail): Promise<SendResult> {
-    // Every path that sends (the worker, a mail sent at once, a test mail) comes through here.
+    // Every path that sends (the outbox queue, a mail sent at once, a test mail) comes through here.
     const refused =
       this.deps.outboundGuard.refusal(settings.smtp!.host) ?? (await this.addressRefusal(settings.smtp!.host));
     if (refused !== undefined) return { kind: 'permanent', problem: `not sent: ${refused}` };

@@ -2,6 +2,8 @@ import { type Db, type Tx, unicodeLowerSql } from '../../../kernel/index.ts';
 
 export type MailStatus = 'queued' | 'retrying' | 'sent' | 'failed';
 export const FINISHED: readonly MailStatus[] = ['sent', 'failed'];
+/** `claimed_by` of a pending row from before the job queue (migration 0003), until its job is enqueued. */
+export const UNQUEUED = 'before-job-queue';
 
 export interface OutboxRow {
   id: string;
@@ -19,8 +21,6 @@ export interface OutboxRow {
   text: string;
   secrets_sealed: string | null;
   status: MailStatus;
-  /** The worker holding a claim on the row (until `next_attempt_at`), or null. */
-  claimed_by: string | null;
   attempts: number;
   next_attempt_at: Date;
   provider: string | null;
@@ -96,13 +96,14 @@ const LIST_COLUMNS = [
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** A mail still to be sent (its job waits in the `mail.outbox` queue). */
+export const PENDING: readonly MailStatus[] = ['queued', 'retrying'];
+
 /**
- * `mail_outbox`: the durable outbox and the mail log in one table. A row is inserted in the
- * transaction of the change that caused the mail; the worker claims a batch of due rows in one
- * statement (`FOR UPDATE SKIP LOCKED`, committed at once), sends them with no transaction open and
- * records the outcomes in batches. A claim lasts until the row's `next_attempt_at`, so two
- * processes never send one row, and a row whose process died mid-send is due again when its claim
- * runs out.
+ * `mail_outbox`: the mail log, one row per mail. A row is inserted in the transaction of the change
+ * that caused the mail, together with its job in the kernel's `mail.outbox` queue (which claims, times
+ * out and retries); the row records what became of the mail. Outcomes are recorded only while the
+ * row is still pending, so a try that runs again after a crash never rewrites a finished row.
  */
 export class OutboxStore {
   /** Lower-casing by Unicode rules in the database (the text search of a data subject). */
@@ -122,32 +123,16 @@ export class OutboxStore {
     });
   }
 
-  /**
-   * Claims up to `limit` due rows for `owner` until `until`, oldest first, in one statement (its own
-   * transaction): the rows are due again at `until` unless `finishMany` records them before. Rows
-   * another claim is taking at the same moment are skipped (`FOR UPDATE SKIP LOCKED`), so two
-   * workers never claim one row.
-   */
-  async claimDue(now: Date, owner: string, until: Date, limit: number): Promise<OutboxRow[]> {
-    const { rows } = await this.db.raw<{ rows: OutboxRow[] }>(
-      `update mail_outbox o set claimed_by = ?, next_attempt_at = ?
-         from (select id from mail_outbox
-                where status in ('queued', 'retrying') and next_attempt_at <= ?
-                order by next_attempt_at
-                limit ?
-                for update skip locked) due
-        where o.id = due.id
-        returning o.*`,
-      [owner, until, now, limit],
-    );
-    return rows.sort((a, b) => Number(a.seq) - Number(b.seq));
+  /** The rows of `ids` that exist, in one statement. */
+  byIds(ids: readonly string[]): Promise<OutboxRow[]> {
+    return this.db<OutboxRow>('mail_outbox').whereIn('id', ids);
   }
 
   /**
-   * Records the outcomes of rows `owner` claimed, in one statement; answers the ids recorded. A row
-   * whose claim `owner` lost (it ran out and another worker claimed the row) is left to that worker.
+   * Records the outcomes of several sends in one statement; answers the ids recorded (a row no longer
+   * pending, or gone, is left as it is).
    */
-  async finishMany(owner: string, outcomes: Array<{ id: string; outcome: OutboxOutcome }>): Promise<string[]> {
+  async finishMany(outcomes: ReadonlyArray<{ id: string; outcome: OutboxOutcome }>): Promise<string[]> {
     if (!outcomes.length) return [];
     const values = outcomes.map(({ id, outcome: o }) => ({
       id,
@@ -163,48 +148,50 @@ export class OutboxStore {
     const { rows } = await this.db.raw<{ rows: Array<{ id: string }> }>(
       `update mail_outbox o
           set status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at,
-              provider = v.provider, provider_answer = v.provider_answer, last_error = v.last_error,
-              sent_at = v.sent_at, claimed_by = null,
+              provider = coalesce(v.provider, o.provider), provider_answer = v.provider_answer,
+              last_error = v.last_error, sent_at = v.sent_at,
               secrets_sealed = case when v.drop_secrets then null else o.secrets_sealed end
          from jsonb_to_recordset(?::jsonb) as v(id uuid, status text, attempts int, next_attempt_at timestamptz,
               provider text, provider_answer text, last_error text, sent_at timestamptz, drop_secrets boolean)
-        where o.id = v.id and o.claimed_by = ?
+        where o.id = v.id and o.status in ('queued', 'retrying')
         returning o.id`,
-      [JSON.stringify(values), owner],
+      [JSON.stringify(values)],
     );
     return rows.map((r) => r.id);
   }
 
-  /** Gives claimed rows back unsent: due at `now` again. */
-  async release(owner: string, ids: string[], now: Date): Promise<void> {
-    if (!ids.length) return;
-    await this.db('mail_outbox')
-      .whereIn('id', ids)
-      .where({ claimed_by: owner })
-      .update({ claimed_by: null, next_attempt_at: now });
+  /** One row, locked in `trx`. */
+  lock(id: string, trx: Tx): Promise<OutboxRow | undefined> {
+    return trx<OutboxRow>('mail_outbox').where({ id }).forUpdate().first();
   }
 
-  /** One row, locked in `trx` (waits for a claim being taken); undefined while a worker's claim runs. */
-  async lock(id: string, now: Date, trx: Tx): Promise<OutboxRow | undefined> {
-    const row = await trx<OutboxRow>('mail_outbox').where({ id }).forUpdate().first();
-    if (row?.claimed_by && row.next_attempt_at > now) return undefined;
-    return row;
-  }
-
+  /** Records one outcome in `trx` while the row is pending (a provider of null keeps the one recorded). */
   async finish(id: string, outcome: OutboxOutcome, trx: Tx): Promise<void> {
     await trx('mail_outbox')
       .where({ id })
+      .whereIn('status', PENDING as MailStatus[])
       .update({
         status: outcome.status,
         attempts: outcome.attempts,
         next_attempt_at: outcome.nextAttemptAt,
-        provider: outcome.provider,
+        provider: trx.raw('coalesce(?, provider)', [outcome.provider]),
         provider_answer: outcome.providerAnswer,
         last_error: outcome.lastError,
         sent_at: outcome.sentAt,
-        claimed_by: null,
         ...(outcome.dropSecrets ? { secrets_sealed: null } : {}),
       });
+  }
+
+  /**
+   * Pending rows queued before the mail outbox was a job queue (marked by migration 0003), unmarked
+   * in `trx`: their caller enqueues their jobs in the same transaction. Two processes starting at once
+   * take each row once (the second waits for the first's row locks, then finds them unmarked).
+   */
+  async takeUnqueued(trx: Tx): Promise<Array<Pick<OutboxRow, 'id' | 'next_attempt_at'>>> {
+    return trx('mail_outbox')
+      .where({ claimed_by: UNQUEUED })
+      .update({ claimed_by: null })
+      .returning(['id', 'next_attempt_at']);
   }
 
   byId(id: string): Promise<OutboxRow | undefined> {

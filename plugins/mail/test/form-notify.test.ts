@@ -21,7 +21,7 @@ describe('mail: form notifications', function () {
     smtp = await startSmtpCatcher();
     t = await startTestKernel({
       plugins: ['data', 'assets', 'content', 'forms', 'mail'],
-      env: { MAIL_POLL_MS: '100', TRUST_PROXY: '1' },
+      env: { TRUST_PROXY: '1' },
     });
     admin = await t.admin();
     await t.call('PUT', '/mail-settings', admin, {

@@ -8,7 +8,7 @@ import {
   type TestKernel,
   type TestUser,
 } from '../../../test/helpers/kernel.ts';
-import type { MailServices } from '../services/index.ts';
+import { OUTBOX_QUEUE } from '../services/outbox.ts';
 
 interface Seen {
   method: string;
@@ -62,7 +62,7 @@ describe('mail: HTTP providers (Postmark, Mailgun, SendGrid)', function () {
 
   before(async () => {
     api = await startApi();
-    t = await startTestKernel({ plugins: ['identity', 'gateway', 'content', 'mail'], env: { MAIL_POLL_MS: '100' } });
+    t = await startTestKernel({ plugins: ['identity', 'gateway', 'content', 'mail'] });
     admin = await t.admin();
   });
   after(async () => {
@@ -169,7 +169,6 @@ describe('mail: HTTP providers (Postmark, Mailgun, SendGrid)', function () {
   it('Mailgun: basic auth api:key, form fields to /v3/<domain>/messages; 429 then 5xx retried, then sent once', async () => {
     const key = 'key-3ax6xnjp29jd6fds4gc373sgvjxteol0';
     await configure('mailgun', { domain: 'mg.example.test', apiKey: key });
-    const s = t.services<MailServices>('mail');
     api.reply(
       { status: 429, headers: { 'retry-after': '5' }, body: JSON.stringify({ message: 'Too many requests' }) },
       { status: 503, body: 'upstream unavailable' },
@@ -180,7 +179,6 @@ describe('mail: HTTP providers (Postmark, Mailgun, SendGrid)', function () {
     let e = await entryFor('mg@example.test', 'retrying');
     expect(e.error).to.equal('Mailgun answered 429: Too many requests');
     await t.advanceClock(61_000);
-    s.worker.wake();
     e = await eventually(async () => {
       const [x] = (await t.call('GET', '/mail-log?recipient=mg@example.test', admin)).json().entries;
       return x.attempts === 2 ? x : false;
@@ -188,7 +186,6 @@ describe('mail: HTTP providers (Postmark, Mailgun, SendGrid)', function () {
     expect(e.status).to.equal('retrying');
     expect(e.error).to.match(/^Mailgun answered 503/);
     await t.advanceClock(5 * 60_000 + 1_000);
-    s.worker.wake();
     const sent = await entryFor('mg@example.test', 'sent');
     expect(sent.attempts).to.equal(3);
     expect(sent.providerAnswer).to.equal('200 id <20260101.1@mg.example.test>');
@@ -262,7 +259,7 @@ describe('mail: HTTP providers under the outbound policy (production)', function
     api = await startApi();
     t = await startTestKernel({
       plugins: ['gateway', 'mail'],
-      env: { NODE_ENV: 'production', MAIL_SETTINGS_ENCRYPTION_KEY: 'b2'.repeat(32), MAIL_WORKER_ENABLED: '0' },
+      env: { NODE_ENV: 'production', MAIL_SETTINGS_ENCRYPTION_KEY: 'b2'.repeat(32) },
     });
   });
   after(async () => {
@@ -278,7 +275,7 @@ describe('mail: HTTP providers under the outbound policy (production)', function
     });
     expect(put.statusCode, put.body).to.equal(200);
     await t.kernel.resolve('mail').send({ to: 'prod@example.test', subject: 'x', text: 'x' });
-    await t.services<MailServices>('mail').worker.drain();
+    await t.kernel.resolve('jobs').settled(OUTBOX_QUEUE);
     const row = await t.db('mail_outbox').first();
     expect(row.status).to.equal('failed');
     expect(row.last_error).to.include('OUTBOUND_ALLOW_HOSTS');

@@ -7,7 +7,6 @@ import {
   type TestUser,
 } from '../../../test/helpers/kernel.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../../../test/helpers/smtp-catcher.ts';
-import type { MailServices } from '../services/index.ts';
 
 /**
  * The README's journey against a real SMTP server (STARTTLS with a throwaway certificate, AUTH after
@@ -22,7 +21,7 @@ describe('mail: SMTP settings, test mail, log, resend and the reset template', f
 
   before(async () => {
     smtp = await startSmtpCatcher();
-    t = await startTestKernel({ plugins: ['identity', 'content', 'mail'], env: { MAIL_POLL_MS: '100' } });
+    t = await startTestKernel({ plugins: ['identity', 'content', 'mail'] });
     admin = await t.admin();
   });
   after(async () => {
@@ -136,7 +135,7 @@ describe('mail: SMTP settings, test mail, log, resend and the reset template', f
     expect(mail.html).to.include(link);
 
     const entry = (await t.call('GET', '/mail-log?kind=password-reset', admin)).json().entries[0];
-    // The worker records outcomes in batches, a moment after the server accepted the mail.
+    // The outcome is recorded a moment after the server accepted the mail.
     await eventually(async () => (await t.call('GET', `/mail-log/${entry.id}`, admin)).json().status === 'sent');
     const one = (await t.call('GET', `/mail-log/${entry.id}`, admin)).json();
     expect(one.text).to.equal('Follow [hidden] (valid 60 minutes).');
@@ -152,7 +151,6 @@ describe('mail: SMTP settings, test mail, log, resend and the reset template', f
   });
 
   it('refuses a permanent SMTP refusal without retrying, and retries a temporary one', async () => {
-    const s = t.services<MailServices>('mail');
     smtp.answerNext({ code: 550, message: 'mailbox unavailable' });
     await t.kernel.resolve('mail').send({ to: 'gone@example.test', subject: 'Hello', text: 'x', kind: 'probe' });
     const failed = await eventually(async () => {
@@ -171,8 +169,8 @@ describe('mail: SMTP settings, test mail, log, resend and the reset template', f
     });
     expect(retrying.error).to.match(/451/);
     expect(new Date(retrying.nextAttemptAt).getTime() - t.clock.now().getTime()).to.be.closeTo(60_000, 1_000);
+    // Moving the clock brings the retry due and wakes the queue's runner.
     await t.advanceClock(61_000);
-    s.worker.wake();
     await smtp.waitFor(before + 1);
     const sent = await eventually(async () => {
       const [e] = (await t.call('GET', '/mail-log?recipient=later@example.test', admin)).json().entries;

@@ -12,7 +12,7 @@ import { eventually, type TestUser } from '../../../../test/helpers/kernel.ts';
 import { type SmtpCatcher, startSmtpCatcher } from '../../../../test/helpers/smtp-catcher.ts';
 
 /**
- * The mail screens in Chromium against the real product (every plugin, its outbox worker running)
+ * The mail screens in Chromium against the real product (every plugin, its outbox queue worked)
  * and a real SMTP server on loopback (STARTTLS with a self-signed certificate, AUTH): settings
  * through the form, a test mail that arrives, the log and its detail, a template edited and previewed.
  */
@@ -137,7 +137,7 @@ describe('mail screens in the browser: settings, test mail, log, templates', fun
     await table.getByRole('link', { name: mail!.parsed.subject! }).click();
     await heading(page, mail!.parsed.subject!);
 
-    // Resend: a new entry, sent again through the outbox worker.
+    // Resend: a new entry, sent again through the outbox queue.
     await page.getByRole('button', { name: 'Resend' }).click();
     await page.getByText('Queued again as a new mail').waitFor();
     await page.getByRole('link', { name: 'the earlier mail' }).waitFor();
