@@ -118,6 +118,11 @@ export interface TestDatabaseOptions {
   fresh?: boolean;
   /** Clone a template migrated with exactly these sets (default: the kernel's and every plugin's). */
   migrations?: MigrationSet[];
+  /**
+   * Kept until the run's teardown rather than dropped after the file: for something a parallel worker
+   * keeps across its files (the shared browser product).
+   */
+  untilTeardown?: boolean;
 }
 
 /** A new database for one test kernel: migrated from its template, or empty with `fresh`. */
@@ -125,20 +130,31 @@ export async function createTestDatabase(opts: TestDatabaseOptions = {}): Promis
   const name = `cms_t_${RUN}_${randomBytes(4).toString('hex')}`;
   const from = opts.fresh ? 'template0' : await getTemplate(opts.migrations ?? (await allPluginMigrations()));
   await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${from}`));
-  created.push(name);
+  if (!opts.untilTeardown) created.push(name);
   const url = (await getServer()).urlFor(name);
   const db = createKnex(url, 5);
   return { db, url, close: () => db.destroy() };
 }
 
-/** Drops the test databases this process made so far, keeping its templates (root hook, after each file run). */
-export async function releaseTestDatabases(): Promise<void> {
-  if (!server || created.length === 0) return;
+/** The drops `releaseTestDatabases` started, one after the other; teardown waits for them. */
+let dropping: Promise<void> = Promise.resolve();
+
+/**
+ * Drops the test databases this process made so far, keeping its templates (root hook, after each
+ * file under `--parallel`). The drops run behind the next file rather than before it: a drop is a
+ * checkpoint on the server, a second or more each on a server that syncs to disk, and nothing waits
+ * for the space; the returned promise is for a caller that does want to wait.
+ */
+export function releaseTestDatabases(): Promise<void> {
+  if (!server || created.length === 0) return dropping;
   const names = created.reverse();
   created = [];
-  await admin(async (c) => {
-    for (const name of names) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  }).catch(() => undefined);
+  dropping = dropping.then(() =>
+    admin(async (c) => {
+      for (const name of names) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }).catch(() => undefined),
+  );
+  return dropping;
 }
 
 /**
@@ -147,6 +163,7 @@ export async function releaseTestDatabases(): Promise<void> {
  */
 export async function teardownTestDatabases(): Promise<void> {
   if (!server) return;
+  await dropping;
   const s = await server;
   server = undefined;
   templates.clear();
