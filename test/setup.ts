@@ -21,7 +21,10 @@ export async function mochaGlobalSetup(): Promise<void> {
   // rather than by whichever of the tests' processes starts first, several at a time.
   markMainProcess();
   const bundling = sourceBundle();
-  process.env.TEST_DATABASE_URL ??= await testServerUrl();
+  // Asked even when TEST_DATABASE_URL is set: the teardown below drops the run's databases through
+  // it, the workers' included (they leave their last file's and their templates behind).
+  const serverUrl = await testServerUrl();
+  process.env.TEST_DATABASE_URL ??= serverUrl;
   await bundling;
 }
 

@@ -88,21 +88,44 @@ const templateKey = (sets: MigrationSet[]) =>
     .sort()
     .join('\n');
 
+/** The note on a template database once its migrations are done (a builder may die half way). */
+const TEMPLATE_READY = 'cms test template, migrated';
+
+/**
+ * The template of a migration set, named by the run and the set rather than the process: the
+ * parallel workers of a run share it (each used to migrate its own copy of every set it met: some 70
+ * templates in a run of three workers). The first process to ask builds it under an advisory lock; the others wait
+ * for the lock and find it ready.
+ */
 function getTemplate(sets: MigrationSet[]): Promise<string> {
   const key = templateKey(sets);
   let template = templates.get(key);
   if (!template) {
-    const name = `cms_tmpl_${RUN}_${templates.size}`;
-    template = (async () => {
-      await admin((c) => c.query(`CREATE DATABASE ${name}`));
-      const knex = createKnex((await getServer()).urlFor(name), 3);
+    const digest = createHash('sha256').update(key).digest('hex');
+    const name = `cms_tmpl_${RUN_TAG}_${digest.slice(0, 12)}`;
+    const lock = BigInt(`0x${digest.slice(0, 15)}`).toString();
+    template = admin(async (c) => {
+      await c.query('SELECT pg_advisory_lock($1::bigint)', [lock]);
       try {
-        await migrateAll(knex, sets);
+        const { rows } = await c.query<{ note: string | null }>(
+          "SELECT shobj_description(oid, 'pg_database') AS note FROM pg_database WHERE datname = $1",
+          [name],
+        );
+        if (rows[0]?.note === TEMPLATE_READY) return name;
+        if (rows.length > 0) await c.query(`DROP DATABASE ${name} WITH (FORCE)`);
+        await c.query(`CREATE DATABASE ${name}`);
+        const knex = createKnex((await getServer()).urlFor(name), 3);
+        try {
+          await migrateAll(knex, sets);
+        } finally {
+          await knex.destroy();
+        }
+        await c.query(`COMMENT ON DATABASE ${name} IS '${TEMPLATE_READY}'`);
+        return name;
       } finally {
-        await knex.destroy();
+        await c.query('SELECT pg_advisory_unlock($1::bigint)', [lock]);
       }
-      return name;
-    })();
+    });
     templates.set(key, template);
   }
   return template;
