@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import Mocha from 'mocha';
 import { PROJECT_ROOT } from '../kernel/loader.ts';
 import { releaseTestDatabases, teardownTestDatabases } from '../test/helpers/database.ts';
+import { runAfterEachTest, runAfterRoot } from '../test/helpers/root-hooks.ts';
 
 const TEST_ROOTS = ['test', 'plugins'];
 
@@ -105,6 +106,10 @@ async function runEach(files: string[]): Promise<number> {
         .run(resolve)
         .on('fail', (t: Mocha.Runnable, err: Error) => errors.push(`${t.fullTitle()}: ${err.stack ?? err.message}`));
     });
+    // What the root hooks do after a test and after the root suite (the browser helper's pages and
+    // product), then the test's databases.
+    await runAfterEachTest();
+    await runAfterRoot();
     await releaseTestDatabases();
     process.stdout.write(failures ? 'F' : '.');
     if ((i + 1) % 80 === 0) process.stdout.write(` ${i + 1}/${tests.length}\n`);

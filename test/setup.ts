@@ -2,6 +2,7 @@ import nock from 'nock';
 import { setScryptCostForTests } from '../kernel/passwords.ts';
 import { sourceBundle } from '../runtime/bundle.ts';
 import { releaseTestDatabases, teardownTestDatabases, testServerUrl } from './helpers/database.ts';
+import { markMainProcess, runAfterEachTest, runAfterRoot } from './helpers/root-hooks.ts';
 
 // Cheap password hashing for the suite only: it creates hundreds of users, and scrypt at production
 // cost (test/unit/passwords.test.ts proves it is the default) would dominate the run time.
@@ -18,8 +19,12 @@ nock.enableNetConnect(/^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/);
 export async function mochaGlobalSetup(): Promise<void> {
   // The bundle `bin/cms.js` starts from (runtime/bundle.ts), made once here for the current sources
   // rather than by whichever of the tests' processes starts first, several at a time.
+  markMainProcess();
   const bundling = sourceBundle();
-  process.env.TEST_DATABASE_URL ??= await testServerUrl();
+  // Asked even when TEST_DATABASE_URL is set: the teardown below drops the run's databases through
+  // it, the workers' included (they leave their last file's and their templates behind).
+  const serverUrl = await testServerUrl();
+  process.env.TEST_DATABASE_URL ??= serverUrl;
   await bundling;
 }
 
@@ -29,9 +34,14 @@ export async function mochaGlobalTeardown(): Promise<void> {
 }
 
 export const mochaHooks = {
-  // After the root suite, that is after each file in a parallel worker: its test databases go.
+  async afterEach(this: Mocha.Context) {
+    await runAfterEachTest();
+  },
+  // After the root suite, that is after each file in a parallel worker: the helpers' shared products
+  // close, then the test databases go.
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
-    await releaseTestDatabases();
+    await runAfterRoot();
+    void releaseTestDatabases();
   },
 };

@@ -3,6 +3,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { buildAdminUi } from './admin-build.ts';
 import { startTestKernel, type TestKernel, type TestKernelOptions } from './kernel.ts';
+import { createTestDatabase } from './database.ts';
+import { afterEveryTest, afterRoot, inParallelWorker } from './root-hooks.ts';
 
 /** Debian's Chromium (`apt-get install chromium`); CHROMIUM_BIN names another binary. */
 const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
@@ -108,28 +110,30 @@ let shared: Promise<BrowserProduct> | undefined;
 
 /**
  * The one product and browser of a test run, shared by every browser test file (started on first
- * use, closed after the run's last test): one Chromium and one kernel per run keeps the browser tests
- * fast. Each test makes its own users and contexts, so files do not see each other's state.
+ * use, closed after the run's last test, or when a `--parallel` worker exits): one Chromium and one
+ * kernel per run keeps the browser tests fast. Each test makes its own users and contexts, so files do not see each other's state.
  */
 export function sharedBrowserProduct(): Promise<BrowserProduct> {
-  shared ??= startBrowserProduct();
+  shared ??= (async () =>
+    startBrowserProduct({ database: await createTestDatabase({ untilTeardown: inParallelWorker() }) }))();
   return shared;
 }
 
-// Under mocha (loaded by a spec file, so at the root of the run): each test's pages are closed after
-// it, so the dashboards and editors of earlier tests (polling their APIs, autosave timers) do not run
-// beside the later ones; the shared product goes after the run's last test. Benchmarks and scripts
-// have no `after` and close their own product.
-if (typeof afterEach === 'function')
-  afterEach(async () => {
-    await (await shared?.catch(() => undefined))?.closePages();
-  });
-if (typeof after === 'function')
-  after(async () => {
-    const product = shared;
-    shared = undefined;
-    await (await product)?.close();
-  });
+// Each test's pages are closed after it, so the dashboards and editors of earlier tests (polling their
+// APIs, autosave timers) do not run beside the later ones; the shared product goes after the root suite
+// (the run's last test; a parallel worker's at its exit). Benchmarks and scripts run no root hooks and
+// close their own product.
+afterEveryTest(async () => {
+  await (await shared?.catch(() => undefined))?.closePages();
+});
+afterRoot(async () => {
+  // A parallel worker keeps its product for its next browser file (its database is kept until the
+  // teardown); Playwright ends Chromium when the worker exits, and the kernel ends with the worker.
+  if (inParallelWorker()) return;
+  const product = shared;
+  shared = undefined;
+  await (await product?.catch(() => undefined))?.close();
+});
 
 /**
  * Fails with axe-core's serious and critical findings on the page as it is now. `exclude` leaves

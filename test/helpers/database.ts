@@ -88,21 +88,44 @@ const templateKey = (sets: MigrationSet[]) =>
     .sort()
     .join('\n');
 
+/** The note on a template database once its migrations are done (a builder may die half way). */
+const TEMPLATE_READY = 'cms test template, migrated';
+
+/**
+ * The template of a migration set, named by the run and the set rather than the process: the
+ * parallel workers of a run share it (each used to migrate its own copy of every set it met: some 70
+ * templates in a run of three workers). The first process to ask builds it under an advisory lock; the others wait
+ * for the lock and find it ready.
+ */
 function getTemplate(sets: MigrationSet[]): Promise<string> {
   const key = templateKey(sets);
   let template = templates.get(key);
   if (!template) {
-    const name = `cms_tmpl_${RUN}_${templates.size}`;
-    template = (async () => {
-      await admin((c) => c.query(`CREATE DATABASE ${name}`));
-      const knex = createKnex((await getServer()).urlFor(name), 3);
+    const digest = createHash('sha256').update(key).digest('hex');
+    const name = `cms_tmpl_${RUN_TAG}_${digest.slice(0, 12)}`;
+    const lock = BigInt(`0x${digest.slice(0, 15)}`).toString();
+    template = admin(async (c) => {
+      await c.query('SELECT pg_advisory_lock($1::bigint)', [lock]);
       try {
-        await migrateAll(knex, sets);
+        const { rows } = await c.query<{ note: string | null }>(
+          "SELECT shobj_description(oid, 'pg_database') AS note FROM pg_database WHERE datname = $1",
+          [name],
+        );
+        if (rows[0]?.note === TEMPLATE_READY) return name;
+        if (rows.length > 0) await c.query(`DROP DATABASE ${name} WITH (FORCE)`);
+        await c.query(`CREATE DATABASE ${name}`);
+        const knex = createKnex((await getServer()).urlFor(name), 3);
+        try {
+          await migrateAll(knex, sets);
+        } finally {
+          await knex.destroy();
+        }
+        await c.query(`COMMENT ON DATABASE ${name} IS '${TEMPLATE_READY}'`);
+        return name;
       } finally {
-        await knex.destroy();
+        await c.query('SELECT pg_advisory_unlock($1::bigint)', [lock]);
       }
-      return name;
-    })();
+    });
     templates.set(key, template);
   }
   return template;
@@ -118,6 +141,11 @@ export interface TestDatabaseOptions {
   fresh?: boolean;
   /** Clone a template migrated with exactly these sets (default: the kernel's and every plugin's). */
   migrations?: MigrationSet[];
+  /**
+   * Kept until the run's teardown rather than dropped after the file: for something a parallel worker
+   * keeps across its files (the shared browser product).
+   */
+  untilTeardown?: boolean;
 }
 
 /** A new database for one test kernel: migrated from its template, or empty with `fresh`. */
@@ -125,20 +153,31 @@ export async function createTestDatabase(opts: TestDatabaseOptions = {}): Promis
   const name = `cms_t_${RUN}_${randomBytes(4).toString('hex')}`;
   const from = opts.fresh ? 'template0' : await getTemplate(opts.migrations ?? (await allPluginMigrations()));
   await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${from}`));
-  created.push(name);
+  if (!opts.untilTeardown) created.push(name);
   const url = (await getServer()).urlFor(name);
   const db = createKnex(url, 5);
   return { db, url, close: () => db.destroy() };
 }
 
-/** Drops the test databases this process made so far, keeping its templates (root hook, after each file run). */
-export async function releaseTestDatabases(): Promise<void> {
-  if (!server || created.length === 0) return;
+/** The drops `releaseTestDatabases` started, one after the other; teardown waits for them. */
+let dropping: Promise<void> = Promise.resolve();
+
+/**
+ * Drops the test databases this process made so far, keeping its templates (root hook, after each
+ * file under `--parallel`). The drops run behind the next file rather than before it: a drop is a
+ * checkpoint on the server, a second or more each on a server that syncs to disk, and nothing waits
+ * for the space; the returned promise is for a caller that does want to wait.
+ */
+export function releaseTestDatabases(): Promise<void> {
+  if (!server || created.length === 0) return dropping;
   const names = created.reverse();
   created = [];
-  await admin(async (c) => {
-    for (const name of names) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  }).catch(() => undefined);
+  dropping = dropping.then(() =>
+    admin(async (c) => {
+      for (const name of names) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }).catch(() => undefined),
+  );
+  return dropping;
 }
 
 /**
@@ -147,6 +186,7 @@ export async function releaseTestDatabases(): Promise<void> {
  */
 export async function teardownTestDatabases(): Promise<void> {
   if (!server) return;
+  await dropping;
   const s = await server;
   server = undefined;
   templates.clear();

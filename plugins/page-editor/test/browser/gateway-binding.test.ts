@@ -301,11 +301,23 @@ describe('page editor in the browser: gateway content bindings', function () {
   const site = async () =>
     (await p.t.call('GET', `/cms-one/websites/${websiteId}`, admin)).json() as { rootPath: string };
 
-  /** The preview shows `data` (the panel's JSON text, compared as data). */
+  /**
+   * The preview shows `data` (the panel's JSON text, compared as data). A function, not a string:
+   * Playwright evaluates a string predicate again on every poll, which the editor's policy (no
+   * 'unsafe-eval') refuses, so a preview not there at the first poll failed the test.
+   */
   async function eventuallyText(page: Page, data: unknown) {
+    type PreviewDocument = { document: { querySelector(s: string): { textContent: string | null } | null } };
     await page.waitForFunction(
-      `(() => { const el = document.querySelector('[aria-label="Preview data"]'); try { return el && JSON.stringify(JSON.parse(el.textContent)) === ${JSON.stringify(JSON.stringify(data))}; } catch { return false; } })()`,
-      undefined,
+      (expected) => {
+        const el = (globalThis as unknown as PreviewDocument).document.querySelector('[aria-label="Preview data"]');
+        try {
+          return !!el && JSON.stringify(JSON.parse(el.textContent ?? '')) === expected;
+        } catch {
+          return false;
+        }
+      },
+      JSON.stringify(data),
       { timeout: 15_000 },
     );
   }
