@@ -88,6 +88,15 @@ export default definePlugin({
             properties: { name: { type: 'string', minLength: 1, maxLength: 100 } },
             required: ['name'],
           },
+          // The answer's schema: its only fields reach the client (the kernel refuses a route without one).
+          response: {
+            200: {
+              type: 'object',
+              properties: { name: { type: 'string' }, text: { type: 'string' } },
+              required: ['name', 'text'],
+              additionalProperties: false,
+            },
+          },
         },
       },
       async (request) => services.greeting(request.params.name),

@@ -60,7 +60,7 @@ describe('cms command line', function () {
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     let health: Response | undefined;
-    for (let i = 0; i < 100 && !health; i++) {
+    for (let i = 0; i < 300 && !health; i++) {
       health = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
       if (!health) await new Promise((r) => setTimeout(r, 100));
     }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../kernel/loader.ts';
@@ -57,8 +57,32 @@ export function buildAdminUi(opts: { ifStale?: boolean } = {}): boolean {
   const pages = readdirSync(PLUGINS)
     .filter((id) => id !== 'admin-ui' && existsSync(path.join(PLUGINS, id, 'app', 'index.html')))
     .map((id) => path.join(PLUGINS, id, 'dist', 'index.html'));
-  if (opts.ifStale && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === hash && pages.every((p) => existsSync(p)))
+  const fresh = () => existsSync(STAMP) && readFileSync(STAMP, 'utf8') === hash && pages.every((p) => existsSync(p));
+  if (opts.ifStale && fresh()) return false;
+  // Parallel test workers may all find the build stale: one builds, the others wait and find it fresh.
+  while (!takeBuildLock()) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+  try {
+    if (opts.ifStale && fresh()) return false;
+    return runViteBuild(hash);
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
+}
+
+/** A folder made atomically: held by whoever made it; one older than a build can take is left over from a killed run. */
+const BUILD_LOCK = path.join(PROJECT_ROOT, 'plugins/admin-ui/.build-lock');
+function takeBuildLock(): boolean {
+  try {
+    mkdirSync(BUILD_LOCK);
+    return true;
+  } catch {
+    const age = Date.now() - (statSync(BUILD_LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > 10 * 60_000) rmSync(BUILD_LOCK, { recursive: true, force: true });
     return false;
+  }
+}
+
+function runViteBuild(hash: string): boolean {
   const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js');
   const run = spawnSync(process.execPath, [vite, 'build', '--config', path.join(APP, 'vite.config.ts')], {
     cwd: PROJECT_ROOT,
