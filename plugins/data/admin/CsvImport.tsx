@@ -1,16 +1,12 @@
 import { Alert, Button, Checkbox, FileInput, Group, List, Modal, Progress, Stack, Table, Text } from '@mantine/core';
 import { IconFileTypeCsv } from '@tabler/icons-react';
 import { useState } from 'react';
-import { api, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
+import { type ApiAnswer, api, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
 import { chunks, type CsvPlan, parseCsv, planCsvImport } from './csv.ts';
 import type { DataClass } from './model.ts';
 
-interface BulkAnswer {
-  created: string[];
-  updated: string[];
-  unchanged: string[];
-  rejected: { index: number; field?: string; reason: string }[];
-}
+/** What one `POST /data-objects/bulk` answers (and the import's total). */
+type BulkAnswer = ApiAnswer<'/data-objects/bulk', 'post'>;
 
 /**
  * Imports objects from a CSV file into a class: rows become drafts through `POST /data-objects/bulk`
@@ -47,11 +43,11 @@ export function CsvImport(props: { cls: DataClass; opened: boolean; onClose: () 
     setProgress(0);
     try {
       for (const [n, part] of parts.entries()) {
-        const answer = unwrap<unknown>(
+        const answer = unwrap(
           await api.POST('/data-objects/bulk', {
             body: { classId: props.cls.id, objects: part, ...(update ? { onConflict: 'update' as const } : {}) },
           }),
-        ) as BulkAnswer;
+        );
         total.created.push(...answer.created);
         total.updated.push(...answer.updated);
         total.unchanged.push(...answer.unchanged);

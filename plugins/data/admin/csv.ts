@@ -1,10 +1,19 @@
-import type { DataClass, FieldDef } from './model.ts';
-
 /**
  * CSV import of objects, in the browser: the file is parsed here and its rows go to
  * `POST /data-objects/bulk` (500 a call, drafts, `rejected` rows reported), the import the API
  * offers. No CSV route exists on the server.
+ *
+ * Pure functions without imports: a unit test on the server runs them, and the server's type check
+ * cannot compile the dashboard SDK (browser code).
  */
+
+/** What the planner reads of a field; the dashboard's `FieldDef` (from `/openapi.json`) fits it. */
+export interface CsvField {
+  name: string;
+  type: string;
+  /** A list's item type. */
+  of?: string;
+}
 
 /** Rows of a CSV text (RFC 4180: `,` separated, `"` quoted with `""` inside, CRLF or LF lines). */
 export function parseCsv(text: string): string[][] {
@@ -51,7 +60,7 @@ export interface CsvPlan {
 }
 
 /** A cell as the value its field holds; `undefined` for an empty cell (the field stays unset). */
-function cellValue(field: FieldDef, text: string): unknown {
+function cellValue(field: CsvField, text: string): unknown {
   if (text === '') return undefined;
   switch (field.type) {
     case 'number': {
@@ -69,9 +78,7 @@ function cellValue(field: FieldDef, text: string): unknown {
     case 'array':
       return text.trimStart().startsWith('[')
         ? JSON.parse(text)
-        : text
-            .split(';')
-            .map((s) => cellValue({ name: field.name, type: (field.of ?? 'text') as FieldDef['type'] }, s.trim()));
+        : text.split(';').map((s) => cellValue({ name: field.name, type: field.of ?? 'text' }, s.trim()));
     default:
       return text;
   }
@@ -81,7 +88,7 @@ function cellValue(field: FieldDef, text: string): unknown {
  * The bulk rows of a parsed CSV (first row: column names = field names, plus `key` and `locale`).
  * Lists are `;`-separated or JSON; components and JSON fields are JSON.
  */
-export function planCsvImport(cls: Pick<DataClass, 'fields'>, table: string[][]): CsvPlan {
+export function planCsvImport(cls: { fields: readonly CsvField[] }, table: string[][]): CsvPlan {
   const [header = [], ...body] = table;
   const fields = new Map(cls.fields.map((f) => [f.name, f]));
   const names = header.map((h) => h.trim());

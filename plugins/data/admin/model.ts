@@ -1,6 +1,4 @@
-// The SDK's type module itself, not its index: the server's type check compiles this file for the CSV
-// import's unit test, and the index brings the browser client with it.
-import type { ApiAnswer, ApiBody } from '../../admin-ui/app/src/sdk/api-types.ts';
+import type { ApiAnswer, ApiBody } from '../../admin-ui/app/src/sdk/index.ts';
 
 /**
  * The data plugin's records as the dashboard sees them, taken from the routes' answer schemas in

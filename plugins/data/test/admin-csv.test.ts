@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { chunks, parseCsv, planCsvImport } from '../admin/csv.ts';
-import type { FieldDef } from '../admin/model.ts';
+import { type CsvField, chunks, parseCsv, planCsvImport } from '../admin/csv.ts';
 
 describe('data dashboard: CSV import of objects (parsing and planning in the browser)', () => {
   it('parses quoted cells, doubled quotes, line breaks inside quotes, CRLF and a byte order mark', () => {
@@ -16,7 +15,7 @@ describe('data dashboard: CSV import of objects (parsing and planning in the bro
   });
 
   it('turns cells into values of their field types and names what it cannot read', () => {
-    const fields: FieldDef[] = [
+    const fields: CsvField[] = [
       { name: 'title', type: 'text' },
       { name: 'size', type: 'number' },
       { name: 'live', type: 'boolean' },

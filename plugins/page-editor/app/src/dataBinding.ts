@@ -1,4 +1,4 @@
-import { api, unwrap } from '../../../admin-ui/app/src/sdk/index.ts';
+import { type ApiAnswer, api, unwrap } from '../../../admin-ui/app/src/sdk/index.ts';
 import type { ContentNode } from './tree.ts';
 
 /**
@@ -19,17 +19,8 @@ export interface BindingFilter {
   value?: unknown;
 }
 
-export interface DataField {
-  name: string;
-  type: string;
-  label?: string;
-}
-export interface DataClass {
-  id: string;
-  name: string;
-  label: string;
-  fields: DataField[];
-}
+export type DataClass = ApiAnswer<'/data-classes', 'get'>['classes'][number];
+export type DataField = DataClass['fields'][number];
 
 /** The classes the data plugin lists (`GET /data-classes`, `data_classes:read`). */
 export async function listDataClasses(): Promise<DataClass[]> {

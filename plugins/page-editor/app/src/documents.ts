@@ -1,4 +1,4 @@
-import { type ApiAnswer, ApiError } from '../../../admin-ui/app/src/sdk/index.ts';
+import { type ApiAnswer, type ApiBody, ApiError } from '../../../admin-ui/app/src/sdk/index.ts';
 import type { ContentNode } from './tree.ts';
 
 /**
@@ -15,6 +15,20 @@ export const LAYOUT_REGIONS = ['header', 'aside', 'main', 'footer', 'notFound'] 
 export type LayoutRegion = (typeof LAYOUT_REGIONS)[number];
 type Regions = Partial<Record<LayoutRegion, ContentNode | null>>;
 
+/*
+ * The server's records, from the routes' answer and body schemas in `/openapi.json` (a changed route
+ * breaks the type check). The API declares node trees as any JSON; the editor reads them as trees.
+ */
+type WithTrees<T> = Omit<T, 'content' | 'regions'> & { content: ContentNode; regions?: Regions };
+type PageDto = WithTrees<ApiAnswer<'/cms-one/pages/{id}', 'get'>>;
+type SnippetDto = WithTrees<ApiAnswer<'/cms-one/snippets/{id}', 'get'>>;
+type TemplateDto = WithTrees<ApiAnswer<'/cms-one/templates/{id}', 'get'>>;
+type LayoutDto = WithTrees<ApiAnswer<'/cms-one/websites/{websiteId}/templates/{id}', 'get'>>;
+/** A field's type across the kinds that have it. */
+type ValueOf<U, K extends PropertyKey> = U extends unknown ? (K extends keyof U ? U[K] : never) : never;
+/** Every field any of the kinds answers with (each optional), typed as those kinds answer it. */
+type FieldsOf<U> = { [K in U extends unknown ? keyof U : never]?: ValueOf<U, K> };
+
 /** Where a document lives besides its kind and id: a layout belongs to a website and is edited one region at a time. */
 export type DocumentRef = Pick<EditedDocument, 'kind' | 'id' | 'websiteId' | 'region'>;
 
@@ -27,7 +41,7 @@ export interface EditedDocument {
   updatedAt: string;
   /** Pages. */
   websiteId?: string | null;
-  locale?: string;
+  locale?: string | null;
   path?: string;
   published?: boolean;
   translationGroupId?: string;
@@ -41,27 +55,19 @@ export interface EditedDocument {
 }
 
 /** A layout's settings besides its name and regions, as `PATCH /cms-one/websites/:w/templates/:id` takes them. */
-export interface LayoutSettings {
-  slots: Record<string, { className?: string; style?: string }>;
-  pathPatterns: string[];
-  locale: string | null;
-  isDefault: boolean;
-}
+export type LayoutSettings = Required<
+  Pick<
+    ApiBody<'/cms-one/websites/{websiteId}/templates/{id}', 'patch'>,
+    'slots' | 'pathPatterns' | 'locale' | 'isDefault'
+  >
+>;
 
-export interface Version {
-  id: string;
-  title: string | null;
-  createdBy: string | null;
-  createdAt: string;
+/** A stored version (the list leaves out `content`). */
+export type Version = Omit<ApiAnswer<'/cms-one/pages/{id}/versions/{versionId}', 'get'>, 'content'> & {
   content?: ContentNode;
-}
+};
 
-export interface VersionDiff {
-  added: string[];
-  removed: string[];
-  changed: string[];
-  titleChanged?: boolean;
-}
+export type VersionDiff = ApiAnswer<'/cms-one/pages/{id}/versions/{versionId}/diff', 'get'>;
 
 export async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(url, {
@@ -87,23 +93,8 @@ export async function json<T>(method: string, url: string, body?: unknown, heade
   return { data: (await response.json()) as T, etag: response.headers.get('etag') ?? '' };
 }
 
-type Dto = {
-  id: string;
-  title?: string;
-  name?: string;
-  content: ContentNode;
-  updatedAt: string;
-  websiteId?: string | null;
-  locale?: string;
-  path?: string;
-  published?: boolean;
-  translationGroupId?: string;
-  locked?: boolean;
-  regions?: Regions;
-  slots?: LayoutSettings['slots'];
-  pathPatterns?: string[];
-  isDefault?: boolean;
-};
+/** A page, snippet, template or layout as the content API answers it. */
+type Dto = FieldsOf<PageDto | SnippetDto | TemplateDto | LayoutDto> & Pick<TemplateDto, 'id' | 'updatedAt' | 'content'>;
 
 /** A region without a tree starts as an empty block to drop into (saved only once something is added). */
 const emptyRegion = (): ContentNode => ({ type: 'div', children: [] });
@@ -257,42 +248,30 @@ export async function restoreVersion(doc: DocumentRef, version: Version, ifMatch
   return saveDocument(doc, { content: full.content }, { autosave: false, ifMatch });
 }
 
-export interface AutosaveSettings {
-  enabled: boolean;
-  intervalSeconds: number;
-}
+export type AutosaveSettings = ApiAnswer<'/cms-one/settings/autosave', 'get'>;
 
 export async function autosaveSettings(): Promise<AutosaveSettings> {
   return (await json<AutosaveSettings>('GET', '/cms-one/settings/autosave')).data;
 }
 
-export interface Website {
-  id: string;
-  name: string;
-  rootPath: string;
-  locales: string[];
-}
+export type Website = ApiAnswer<'/cms-one/websites/{id}', 'get'>;
 
 export async function loadWebsite(id: string): Promise<Website> {
   return (await json<Website>('GET', `/cms-one/websites/${encodeURIComponent(id)}`)).data;
 }
 
-export interface ThemeValues {
-  colors?: Record<string, string>;
-  fonts?: Record<string, string>;
-  customStyles?: string;
-}
-
-export interface Theme extends ThemeValues {
-  id: string;
-  name: string;
-  websiteId: string | null;
-}
+export type Theme = NonNullable<ApiAnswer<'/cms-one/websites/{id}/theme', 'get'>['theme']>;
+/** What a theme changes in a drawing (the canvas takes unsaved values). */
+export type ThemeValues = Partial<Pick<Theme, 'colors' | 'fonts' | 'customStyles'>>;
 
 /** The website's active theme, or null. */
 export async function activeTheme(websiteId: string): Promise<Theme | null> {
-  return (await json<{ theme: Theme | null }>('GET', `/cms-one/websites/${encodeURIComponent(websiteId)}/theme`)).data
-    .theme;
+  return (
+    await json<ApiAnswer<'/cms-one/websites/{id}/theme', 'get'>>(
+      'GET',
+      `/cms-one/websites/${encodeURIComponent(websiteId)}/theme`,
+    )
+  ).data.theme;
 }
 
 export async function saveTheme(theme: Theme): Promise<Theme> {
@@ -303,13 +282,7 @@ export async function saveTheme(theme: Theme): Promise<Theme> {
   return (await json<Theme>('PUT', url, { colors, fonts, customStyles })).data;
 }
 
-export interface Translation {
-  id: string;
-  locale: string;
-  title: string;
-  path: string;
-  published: boolean;
-}
+export type Translation = ApiAnswer<'/cms-one/pages/{id}/translations', 'get'>[number];
 
 export async function translations(pageId: string): Promise<Translation[]> {
   return (await json<Translation[]>('GET', `/cms-one/pages/${encodeURIComponent(pageId)}/translations`)).data;
@@ -325,13 +298,9 @@ export interface BlockSource {
 
 export async function paletteSources(): Promise<BlockSource[]> {
   const [snippets, templates, kits] = await Promise.all([
-    json<Array<{ id: string; name: string }>>('GET', '/cms-one/snippets?limit=200').catch(() => ({ data: [] })),
-    json<Array<{ id: string; name: string; path: string }>>('GET', '/cms-one/templates?limit=200').catch(() => ({
-      data: [],
-    })),
-    json<Array<{ id: string; name: string; templateIds: string[] }>>('GET', '/cms-one/kits?limit=200').catch(() => ({
-      data: [],
-    })),
+    json<ApiAnswer<'/cms-one/snippets', 'get'>>('GET', '/cms-one/snippets?limit=200').catch(() => ({ data: [] })),
+    json<ApiAnswer<'/cms-one/templates', 'get'>>('GET', '/cms-one/templates?limit=200').catch(() => ({ data: [] })),
+    json<ApiAnswer<'/cms-one/kits', 'get'>>('GET', '/cms-one/kits?limit=200').catch(() => ({ data: [] })),
   ]);
   return [
     ...snippets.data.map((s) => ({ id: s.id, name: s.name, kind: 'snippet' as const })),
@@ -343,12 +312,12 @@ export async function paletteSources(): Promise<BlockSource[]> {
 /** The node tree a palette block inserts (a kit inserts its templates in a section). */
 export async function blockContent(source: BlockSource): Promise<ContentNode> {
   if (source.kind === 'snippet')
-    return (await json<{ content: ContentNode }>('GET', `/cms-one/snippets/${source.id}`)).data.content;
+    return (await json<Pick<SnippetDto, 'content'>>('GET', `/cms-one/snippets/${source.id}`)).data.content;
   if (source.kind === 'template')
-    return (await json<{ content: ContentNode }>('GET', `/cms-one/templates/${source.id}`)).data.content;
+    return (await json<Pick<TemplateDto, 'content'>>('GET', `/cms-one/templates/${source.id}`)).data.content;
   const parts = await Promise.all(
     (source.templateIds ?? []).map(
-      async (id) => (await json<{ content: ContentNode }>('GET', `/cms-one/templates/${id}`)).data.content,
+      async (id) => (await json<Pick<TemplateDto, 'content'>>('GET', `/cms-one/templates/${id}`)).data.content,
     ),
   );
   return { type: 'section', children: parts };
@@ -363,12 +332,7 @@ export async function listImages(search: string): Promise<Asset[]> {
   return data.assets.filter((a) => a.type.startsWith('image/'));
 }
 
-export interface PageSummary {
-  id: string;
-  title: string;
-  path: string;
-  locale: string;
-}
+export type PageSummary = ApiAnswer<'/cms-one/pages', 'get'>[number];
 
 export async function listPages(websiteId: string): Promise<PageSummary[]> {
   return (await json<PageSummary[]>('GET', `/cms-one/pages?websiteId=${encodeURIComponent(websiteId)}&limit=1000`))
@@ -380,7 +344,7 @@ export async function listPages(websiteId: string): Promise<PageSummary[]> {
  * translation group, to be translated in the editor.
  */
 export async function createVariant(doc: EditedDocument, locale: string, content: ContentNode): Promise<string> {
-  const { data } = await json<{ id: string }>('POST', '/cms-one/pages', {
+  const { data } = await json<ApiAnswer<'/cms-one/pages', 'post', 201>>('POST', '/cms-one/pages', {
     websiteId: doc.websiteId,
     locale,
     path: doc.path,

@@ -1,3 +1,4 @@
+import type { ApiAnswer } from '../../../admin-ui/app/src/sdk/index.ts';
 import { json } from './documents.ts';
 
 /** A kit as the kit view edits it: its templates in order, and the tag its state is based on. */
@@ -8,13 +9,9 @@ export interface EditedKit {
   etag: string;
 }
 
-export interface TemplateSummary {
-  id: string;
-  name: string;
-  path: string;
-}
+export type TemplateSummary = ApiAnswer<'/cms-one/templates', 'get'>[number];
 
-type KitDto = { id: string; name: string; templateIds: string[]; updatedAt: string };
+type KitDto = ApiAnswer<'/cms-one/kits/{id}', 'get'>;
 const toKit = (data: KitDto, etag: string): EditedKit => ({
   id: data.id,
   name: data.name,

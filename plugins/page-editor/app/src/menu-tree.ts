@@ -1,12 +1,7 @@
+import type { ApiAnswer } from '../../../admin-ui/app/src/sdk/index.ts';
+
 /** A menu entry as the API answers it (`/cms-one/website-paths`). */
-export interface MenuEntry {
-  id: string;
-  parentId: string | null;
-  label: string;
-  path: string | null;
-  pageId: string | null;
-  position: number;
-}
+export type MenuEntry = ApiAnswer<'/cms-one/website-paths', 'get'>[number];
 
 /** One row of the menu panel: an entry with its depth, in menu order (depth first). */
 export interface MenuRow {

@@ -1,4 +1,3 @@
-// With its extension: the server's type check reaches this file too (through plugins/data/admin/model.ts).
 import type { paths } from '../api/schema.d.ts';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
