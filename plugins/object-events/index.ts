@@ -35,8 +35,12 @@ export default definePlugin({
   async onStart({ services, recordHooks, metrics, db, log }) {
     registerQueueMetrics(metrics, db);
     if (!services.enabled) return;
-    const adopted = await services.deliveries.queueUnqueued();
-    if (adopted > 0) log.info({ adopted }, 'object events: deliveries stored before the job engine were queued');
+    // Not a reason to stop: a process started before core-api migrated finds no table yet, and the
+    // next start (or another process) adopts them.
+    const adopted = await services.deliveries
+      .queueUnqueued()
+      .catch((err) => void log.warn({ err }, 'object events: queueing deliveries from before the job engine failed'));
+    if (adopted) log.info({ adopted }, 'object events: deliveries stored before the job engine were queued');
     for (const recordType of RECORD_KINDS.keys())
       recordHooks.subscribe(recordType, (change, trx) => services.recorder.record(change, trx));
   },
