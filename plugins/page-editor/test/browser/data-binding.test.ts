@@ -7,7 +7,7 @@ import {
   sharedBrowserProduct,
   signInAs,
 } from '../../../../test/helpers/browser.ts';
-import type { TestUser } from '../../../../test/helpers/kernel.ts';
+import { eventually, type TestUser } from '../../../../test/helpers/kernel.ts';
 
 /** The canvas shows the user's own content: axe checks the editor's chrome around it. */
 const CHROME_ONLY = { exclude: ['.cms-canvas-frame', '.cms-version-frame'] };
@@ -80,8 +80,14 @@ describe('page editor in the browser: data bindings to classes', function () {
     await panel.getByRole('combobox', { name: 'Direction' }).click();
     await page.getByRole('option', { name: /^Descending/ }).click();
     await panel.getByRole('textbox', { name: 'Number of objects' }).fill('2');
-    await canvas(page).locator('li:nth-child(2)', { hasText: 'Ines' }).waitFor();
-    expect(await canvas(page).locator('li').allTextContents()).to.deep.equal(['Noor <lead>', 'Ines']);
+    // The order and the number apply one after the other: wait for both, not for a step between.
+    await eventually(
+      async () => {
+        expect(await canvas(page).locator('li').allTextContents()).to.deep.equal(['Noor <lead>', 'Ines']);
+        return true;
+      },
+      { timeoutMs: 15_000, what: 'the ordered, limited list' },
+    );
     await expectAccessible(page, 'editor data binding panel', CHROME_ONLY);
 
     // A field placeholder added from the panel goes into the template.
