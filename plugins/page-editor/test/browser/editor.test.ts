@@ -117,6 +117,12 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
     await canvas(tab).locator('img[src*="/dam-asset/"]').waitFor({ state: 'detached' });
     await tab.getByRole('button', { name: 'Redo' }).click();
     await canvas(tab).locator('img[src*="/dam-asset/"]').waitFor();
+    // Saved by hand now, so no autosave of the undo and redo is due while the restore below runs (on a
+    // loaded machine the 5 s tick came in the middle of it and met the restore's new version).
+    await tab.getByRole('button', { name: 'Save', exact: true }).click();
+    await status(tab)
+      .filter({ hasText: /^Saved$/ })
+      .waitFor({ timeout: 20_000 });
 
     // History: the state before the autosave is a version; restoring it is a save.
     await tab.getByRole('tab', { name: 'More' }).click();
