@@ -90,8 +90,8 @@ export class DeliveryStore {
     const { rows } = await trx.raw(
       `UPDATE ${TABLE} d SET job_ticket = gen_random_uuid()
        FROM (SELECT id FROM ${TABLE} WHERE status IN ('pending', 'retrying') AND job_ticket IS NULL
-             ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED) todo
-       WHERE d.id = todo.id
+             ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED) unqueued
+       WHERE d.id = unqueued.id
        RETURNING d.id, d.job_ticket, d.next_attempt_at`,
       [limit],
     );
