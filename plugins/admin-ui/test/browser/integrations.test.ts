@@ -329,7 +329,10 @@ describe('admin-ui in the browser: assets and integrations', function () {
       await page.getByRole('button', { name: 'Toggle the menu' }).click();
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
       await heading(page, title);
-      await page.getByRole('status').waitFor({ state: 'detached' });
+      // A screen may show more than one loading status at once (the library: folders and files).
+      await page.waitForFunction(
+        () => ![...document.querySelectorAll('[role="status"]')].some((e) => /Loading/.test(e.textContent ?? '')),
+      );
       await accessible(page, `${title} at 390 px`);
     }
     expect(appErrors(errors)).to.deep.equal([]);
