@@ -330,9 +330,8 @@ describe('admin-ui in the browser: assets and integrations', function () {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
       await heading(page, title);
       // A screen may show more than one loading status at once (the library: folders and files).
-      await page.waitForFunction(
-        () => ![...document.querySelectorAll('[role="status"]')].some((e) => /Loading/.test(e.textContent ?? '')),
-      );
+      const loading = page.getByRole('status').filter({ hasText: /Loading/ });
+      while ((await loading.count()) > 0) await loading.first().waitFor({ state: 'detached' });
       await accessible(page, `${title} at 390 px`);
     }
     expect(appErrors(errors)).to.deep.equal([]);
