@@ -46,7 +46,11 @@ describe('content: a website page never runs script injected into its stored con
     });
     expect(cls.statusCode, cls.body).to.equal(201);
     const root = `/policy${stamp()}`;
-    const site = await p.t.call('POST', '/cms-one/websites', admin, { name: `Policy ${root}`, rootPath: root, locales: ['en'] });
+    const site = await p.t.call('POST', '/cms-one/websites', admin, {
+      name: `Policy ${root}`,
+      rootPath: root,
+      locales: ['en'],
+    });
     expect(site.statusCode, site.body).to.equal(201);
     const page = await p.t.call('POST', '/cms-one/pages', admin, {
       websiteId: site.json().id,
