@@ -14,7 +14,7 @@ const documents = definePlugin({
   processes: ['core-api'],
   needs: [],
   routes(app) {
-    app.get('/t/plain-page', { config: { public: true }, schema: { response: html } }, (_r, reply) =>
+    app.get('/t/plain-page', { config: { public: true }, schema: { response: html } }, async (_r, reply) =>
       reply.type('text/html; charset=utf-8').send(HTML),
     );
     app.get(
@@ -26,9 +26,9 @@ const documents = definePlugin({
         },
         schema: { response: html },
       },
-      (_r, reply) => reply.type('text/html').send(Buffer.from(HTML)),
+      async (_r, reply) => reply.type('text/html').send(Buffer.from(HTML)),
     );
-    app.get('/t/relayed-page', { config: { public: true }, schema: { response: html } }, (_r, reply) =>
+    app.get('/t/relayed-page', { config: { public: true }, schema: { response: html } }, async (_r, reply) =>
       reply.type('text/html').header('content-security-policy', 'sandbox').send(HTML),
     );
     app.get('/t/json', { config: { public: true }, schema: { response: ANY_JSON_ANSWER } }, () => ({ ok: true }));

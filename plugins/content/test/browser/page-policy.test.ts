@@ -71,18 +71,15 @@ describe('content: a website page never runs script injected into its stored con
 
   it('draws the page and runs its form script, but no inline script, handler attribute or script URL', async () => {
     const { page } = await p.page();
-    await page.addInitScript(() => {
-      const seen: string[] = [];
-      Object.assign(window, { violations: seen });
-      document.addEventListener('securitypolicyviolation', (e) => seen.push(e.violatedDirective));
-    });
+    await page.addInitScript(
+      "window.violations = []; document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective))",
+    );
     const answer = await page.goto(address);
     expect(answer?.status()).to.equal(200);
     await page.getByRole('heading', { name: 'Policy page' }).waitFor();
     await page.getByText('Still drawn').waitFor();
-    expect(await page.getByRole('img', { name: 'Pixel' }).evaluate((img: HTMLImageElement) => img.complete)).to.equal(
-      true,
-    );
+    await page.getByRole('img', { name: 'Pixel' }).waitFor();
+    expect(await page.evaluate(`document.querySelector('img[alt="Pixel"]').complete`)).to.equal(true);
     // The premise: the injected script element and handler are in the document the browser got.
     expect(await page.locator('script:not([src])').count()).to.equal(1);
     expect(await page.locator('img[onload]').count()).to.equal(1);
