@@ -8,6 +8,7 @@ import { ANONYMOUS } from './actor.ts';
 import type { AuditContext } from './audit.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import { documentPolicies } from './document-policy.ts';
 import { inputChecks } from './input-checks.ts';
 import { trustProxyOption } from './client-address.ts';
 import {
@@ -153,6 +154,7 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
   await app.register(routeRateLimits, { clock: deps.clock });
   await app.register(sandboxRoutes, { sandbox: deps.config.SANDBOX });
   await app.register(inputChecks);
+  await app.register(documentPolicies);
 
   // Graceful shutdown: once closing starts, in-flight requests still finish, but their answers close
   // the connection, so a keep-alive client cannot hold the process open until its idle timeout.

@@ -44,6 +44,8 @@ export { requestContext, type ErrorBody } from './http.ts';
 // route without a 2xx or 3xx answer schema.
 export { ErrorBodySchema, emptyAnswer, nonJsonAnswer } from './answer-schemas.ts';
 
+// The Content-Security-Policy of HTML answers, declared on a route (`config.documentPolicy`).
+export { documentHeaders, type DocumentPolicy } from './document-policy.ts';
 // Rate limits declared on a route (`config.rateLimit`), enforced by the kernel.
 export {
   SharedRateLimitStore,

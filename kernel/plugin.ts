@@ -230,6 +230,8 @@ declare module 'fastify' {
     rateLimit?: import('./rate-limit.ts').RouteRateLimit;
     /** What the route does under the sandbox profile (`'block'`: 403 SANDBOX_BLOCKED); kernel/sandbox.ts. */
     sandbox?: import('./sandbox.ts').RouteSandboxRule;
+    /** The Content-Security-Policy of the route's HTML answers (kernel/document-policy.ts); strict when unset. */
+    documentPolicy?: import('./document-policy.ts').DocumentPolicy;
   }
   interface FastifyRequest {
     actor: import('./actor.ts').Actor;

@@ -1,3 +1,5 @@
+import { type DocumentPolicy, documentHeaders } from '../../kernel/index.ts';
+
 /**
  * The browser paths the dashboard itself answers with its `index.html` (its client-side routes).
  * Nothing else falls back to the app: an unknown path stays a 404 and an API path of the edge table is
@@ -19,26 +21,30 @@ export function isDashboardRoute(pathname: string): boolean {
 }
 
 /**
+ * The policy of `index.html`: scripts and data only from this origin, inline styles (Mantine sets
+ * CSS variables in a style element), images also as data: URLs (the 2FA QR code) and blobs
+ * (previews), never framed.
+ */
+export const DASHBOARD_POLICY: DocumentPolicy = {
+  'default-src': "'self'",
+  'script-src': "'self'",
+  'style-src': "'self' 'unsafe-inline'",
+  'img-src': "'self' data: blob:",
+  'connect-src': "'self'",
+  'frame-ancestors': "'none'",
+  'base-uri': "'self'",
+  'form-action': "'self'",
+};
+
+/**
  * Headers of `index.html`, wherever it is served (this plugin, or nginx in the split deployment):
- * never cached (it names the current hashed files), scripts and data only from this origin, inline
- * styles (Mantine sets CSS variables in a style element), images also as data: URLs (the 2FA QR
- * code) and blobs (previews), never framed.
+ * never cached (it names the current hashed files), the kernel's document headers of
+ * {@link DASHBOARD_POLICY}, no referrer outside this origin.
  */
 export const INDEX_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
-  'content-security-policy': [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "connect-src 'self'",
-    "frame-ancestors 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-  ].join('; '),
-  'x-frame-options': 'DENY',
+  ...documentHeaders(DASHBOARD_POLICY),
   'referrer-policy': 'same-origin',
-  'x-content-type-options': 'nosniff',
 };
 
 /** Cache-Control of a hashed build file (`index-Bx3k_9aZ.js`): its content never changes under that name. */

@@ -1,3 +1,5 @@
+import { type DocumentPolicy, documentHeaders } from '../../kernel/index.ts';
+
 /**
  * The browser paths the page editor answers with its `index.html`: everything under
  * `/cms-one/editor` (`/cms-one/editor/pages/<id>`, `/cms-one/editor/snippets/<id>`). The edge table
@@ -13,26 +15,30 @@ export function isEditorRoute(pathname: string): boolean {
 }
 
 /**
- * Headers of the editor's `index.html`: never cached (it names the current hashed files of the shared
- * build in `/assets/`), scripts and data from this origin only, never framed. The canvas is a frame of
- * the editor's own (`srcdoc`, no script allowed in it) that may show the content's images from any
- * https address.
+ * The policy of the editor's `index.html`: scripts and data from this origin only, never framed. The
+ * canvas is a frame of the editor's own (`srcdoc`, so under this policy, no script allowed in it)
+ * that may show the content's images and fonts from any https address.
+ */
+export const EDITOR_POLICY: DocumentPolicy = {
+  'default-src': "'self'",
+  'script-src': "'self'",
+  'style-src': "'self' 'unsafe-inline'",
+  'img-src': "'self' data: blob: https:",
+  'font-src': "'self' data: https:",
+  'connect-src': "'self'",
+  'frame-src': "'self'",
+  'frame-ancestors': "'none'",
+  'base-uri': "'self'",
+  'form-action': "'self'",
+};
+
+/**
+ * Headers of the editor's `index.html`, wherever it is served (this plugin, or nginx): never cached
+ * (it names the current hashed files of the shared build in `/assets/`), the kernel's document
+ * headers of {@link EDITOR_POLICY}, no referrer outside this origin.
  */
 export const EDITOR_INDEX_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
-  'content-security-policy': [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https:",
-    "font-src 'self' data: https:",
-    "connect-src 'self'",
-    "frame-src 'self'",
-    "frame-ancestors 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-  ].join('; '),
-  'x-frame-options': 'DENY',
+  ...documentHeaders(EDITOR_POLICY),
   'referrer-policy': 'same-origin',
-  'x-content-type-options': 'nosniff',
 };

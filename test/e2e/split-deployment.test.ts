@@ -224,6 +224,38 @@ describe('split deployment: three services behind the edge proxy (real processes
     expect(audit).to.include({ request_id: 'edge-e2e-class-1', ip: '127.0.0.1' });
   });
 
+  it("serves a website's page and its 404 document at /<root>/<path> with core-api's document policy", async () => {
+    const write = { method: 'POST', cookie, headers: { origin: nginx.url } };
+    const site = await call('/cms-one/websites', { ...write, body: { name: 'Edge site', rootPath: '/edge-site' } });
+    expect(site.status, JSON.stringify(site.json)).to.equal(201);
+    const page = await call('/cms-one/pages', {
+      ...write,
+      body: {
+        websiteId: site.json.id,
+        locale: 'en',
+        path: '/about',
+        title: 'About',
+        published: true,
+        content: { type: 'p', text: 'Hi' },
+      },
+    });
+    expect(page.status, JSON.stringify(page.json)).to.equal(201);
+    const browser = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    for (const [url, status] of [
+      ['/edge-site/about', 200],
+      ['/edge-site/nowhere', 404],
+    ] as const) {
+      const res = await call(url, { headers: browser });
+      expect(res.status, url).to.equal(status);
+      expect(res.headers.get('content-type'), url).to.match(/^text\/html/);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      for (const directive of ["script-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'self'"])
+        expect(csp, url).to.contain(directive);
+      expect(res.headers.get('x-frame-options'), url).to.equal('SAMEORIGIN');
+      expect(res.headers.get('x-content-type-options'), url).to.equal('nosniff');
+    }
+  });
+
   it('serves the client API and page-binding resolve from the gateway process on the same database', async () => {
     // Administration and client calls go through the proxy's /api/v1/gateway and /client/v1 rows to
     // the gateway process; the class and object were written by core-api above.

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import type { App } from '../../../kernel/index.ts';
+import type { App, DocumentPolicy } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { validateNodeTree } from '../services/node-tree.ts';
 import { CanvasHtml } from './answers.ts';
@@ -27,16 +27,24 @@ const SnippetCanvasBody = Type.Object(
 );
 
 /**
- * The canvas is a document of its own, shown in a sandboxed frame: it may load images and styles
- * but never run script or be navigated to as a page of this origin.
+ * The canvas is a document of its own, shown in the editor's sandboxed frame (`srcdoc`, which runs
+ * under the editor's own policy): it may load images and styles but never run script, and its answer
+ * opened as a page of this origin is sandboxed too. Framed by this origin only (kernel/document-policy.ts
+ * adds `object-src`, `base-uri` and `form-action`).
  */
-const CANVAS_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-  'content-security-policy':
-    "sandbox; default-src 'none'; img-src 'self' data: https:; style-src 'unsafe-inline'; font-src 'self' https: data:",
+export const CANVAS_POLICY: DocumentPolicy = {
+  sandbox: '',
+  'default-src': "'none'",
+  'img-src': "'self' data: https:",
+  'style-src': "'unsafe-inline'",
+  'font-src': "'self' https: data:",
+  'frame-ancestors': "'self'",
 };
+
+/** What a canvas route declares: read access, and the canvas's document policy on its answer. */
+export const CANVAS_ROUTE = { permission: 'objects:read', documentPolicy: CANVAS_POLICY } as const;
+
+const CANVAS_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
 
 export const sendCanvas = (reply: FastifyReply, html: string) => reply.headers(CANVAS_HEADERS).send(html);
 
@@ -48,14 +56,13 @@ export const sendCanvas = (reply: FastifyReply, html: string) => reply.headers(C
  * saving; nothing is stored.
  */
 export function canvasRoutes(app: App, s: ContentServices): void {
-  const read = { permission: 'objects:read' };
   const tags = ['pages'];
   const maxBytes = s.kernel.pluginConfig.CONTENT_MAX_TREE_BYTES;
 
   app.post(
     '/cms-one/pages/:id/canvas',
     {
-      config: read,
+      config: CANVAS_ROUTE,
       schema: {
         tags,
         summary: 'The page as the website shows it (HTML), with unsaved content or theme if given',
@@ -87,7 +94,7 @@ export function canvasRoutes(app: App, s: ContentServices): void {
   app.post(
     '/cms-one/snippets/:id/canvas',
     {
-      config: read,
+      config: CANVAS_ROUTE,
       schema: {
         tags: ['snippets'],
         summary: "The snippet as HTML in its website's theme (no layout), with unsaved content or theme if given",

@@ -6,7 +6,7 @@ import { REGIONS } from '../services/layouts.ts';
 import { validateNodeTree } from '../services/node-tree.ts';
 import type { CanvasRegion } from '../services/site-pages.ts';
 import { CanvasHtml } from './answers.ts';
-import { CanvasThemeBody, sendCanvas } from './canvas.ts';
+import { CANVAS_ROUTE, CanvasThemeBody, sendCanvas } from './canvas.ts';
 import { Id, IdParams, Tree } from './schemas.ts';
 
 const TemplateCanvasBody = Type.Object(
@@ -40,7 +40,6 @@ const LayoutCanvasBody = Type.Object(
  * (services/site-pages.ts); the body may carry the editor's unsaved tree and theme; nothing is stored.
  */
 export function catalogCanvasRoutes(app: App, s: ContentServices): void {
-  const read = { permission: 'objects:read' };
   const maxBytes = s.kernel.pluginConfig.CONTENT_MAX_TREE_BYTES;
 
   /** An unknown website is the body's mistake (400 naming `websiteId`). */
@@ -51,7 +50,7 @@ export function catalogCanvasRoutes(app: App, s: ContentServices): void {
   app.post(
     '/cms-one/templates/:id/canvas',
     {
-      config: read,
+      config: CANVAS_ROUTE,
       schema: {
         tags: ['templates'],
         summary: "A page template as HTML in a website's theme (no layout), with unsaved content or theme if given",
@@ -76,7 +75,7 @@ export function catalogCanvasRoutes(app: App, s: ContentServices): void {
   app.post(
     '/cms-one/websites/:websiteId/templates/:id/canvas',
     {
-      config: read,
+      config: CANVAS_ROUTE,
       schema: {
         tags: ['layouts'],
         summary:

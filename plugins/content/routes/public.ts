@@ -5,7 +5,7 @@ import { emptyAnswer, nonJsonAnswer, notFound, type App } from '../../../kernel/
 import type { ContentServices } from '../services/index.ts';
 import { FORM_SCRIPT_PATH } from '../services/form-node.ts';
 import { FORM_SCRIPT } from '../services/form-script.ts';
-import { prefersHtml } from '../services/page-document.ts';
+import { prefersHtml, WEBSITE_PAGE_POLICY } from '../services/page-document.ts';
 import { robotsTxt } from '../services/sitemap.ts';
 import {
   NotFoundContentAnswer,
@@ -55,13 +55,15 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
       return payload;
     });
     const config = { public: true, rateLimit: s.publicRateLimit };
+    // The page routes answer a page's HTML document (or its 404 document) to a browser.
+    const pageConfig = { ...config, documentPolicy: WEBSITE_PAGE_POLICY };
     const tags = ['public'];
     const origin = (request: { protocol: string; host: string }) => `${request.protocol}://${request.host}`;
 
     pub.get(
       '/public/pages/:locale/*',
       {
-        config,
+        config: pageConfig,
         schema: {
           tags,
           params: Type.Object({
@@ -90,7 +92,7 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
     pub.get(
       '/public/page/*',
       {
-        config,
+        config: pageConfig,
         schema: {
           tags,
           params: Wildcard,

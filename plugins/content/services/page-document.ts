@@ -1,3 +1,4 @@
+import type { DocumentPolicy } from '../../../kernel/index.ts';
 import type { LayoutRow } from '../store/layouts.ts';
 import type { ContentNode } from './node-tree.ts';
 import { escapeHtml, type RenderOptions, renderHtml } from './render.ts';
@@ -23,6 +24,26 @@ export interface PageDocument {
   /** Same-origin scripts the expanded trees need (the form block's), loaded deferred; none on a canvas. */
   scripts?: readonly string[];
 }
+
+/**
+ * The policy a website page is served under (the live page, its 404 document, the website preview
+ * at `/<root>/<path>`): what `renderPageDocument` draws and nothing more. Scripts only as files of
+ * this origin (the form block's `/public/content/form-block.js`, never an inline one or a handler
+ * attribute); styles inline (the theme's style element, `style` props); images, media and fonts
+ * also from any https address (content names them there); calls to this origin only (the form's
+ * submit); framed by this origin only (the dashboard and the editor). kernel/document-policy.ts adds
+ * `object-src 'none'`, `base-uri 'none'` and `form-action 'self'`.
+ */
+export const WEBSITE_PAGE_POLICY: DocumentPolicy = {
+  'default-src': "'self'",
+  'script-src': "'self'",
+  'style-src': "'self' 'unsafe-inline'",
+  'img-src': "'self' data: https:",
+  'media-src': "'self' https:",
+  'font-src': "'self' data: https:",
+  'connect-src': "'self'",
+  'frame-ancestors': "'self'",
+};
 
 const LOCALE = /^[A-Za-z0-9-]{1,64}$/;
 const REGION_ELEMENTS = ['header', 'aside'] as const;

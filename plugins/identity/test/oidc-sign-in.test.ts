@@ -253,5 +253,11 @@ describe('identity: single sign-on through a real OpenID provider', () => {
     expect(page.statusCode).to.equal(502);
     expect(page.headers['content-type']).to.match(/^text\/html/);
     expect(page.body).to.contain('The sign-in provider is not available');
+    // The error page runs nothing, loads nothing but its own styles and images, and is never framed.
+    expect(page.headers['content-security-policy']).to.match(/^default-src 'none';/);
+    expect(page.headers['content-security-policy']).to.contain("base-uri 'none'");
+    expect(page.headers['content-security-policy']).to.contain("frame-ancestors 'none'");
+    expect(page.headers['x-frame-options']).to.equal('DENY');
+    expect(page.headers['x-content-type-options']).to.equal('nosniff');
   });
 });
