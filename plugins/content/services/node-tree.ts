@@ -65,17 +65,23 @@ function normalizedScheme(value: string): string {
   return value.replace(/[\u0000-\u0020\u007f-\u009f]+/g, '').toLowerCase();
 }
 
-function checkPropName(name: string, path: string): void {
-  if (!PROP_NAME.test(name)) throw badRequest(`Property name "${name.slice(0, 64)}" is not allowed`, path);
+/**
+ * Why `name` may not be a prop (an attribute on the page), or null when it may. Also asked at render
+ * time, so that a tree that never passed these checks (put in by SQL, an old row) draws no handler.
+ */
+export function unsafePropNameReason(name: string): string | null {
+  if (!PROP_NAME.test(name)) return `Property name "${name.slice(0, 64)}" is not allowed`;
   const lower = name.toLowerCase();
-  if (/^on[a-z]/.test(lower)) throw badRequest('Inline event handlers are not allowed', path);
-  if (lower.startsWith('x-') || lower.startsWith('@') || lower.startsWith(':')) {
-    throw badRequest(
-      'Inline Alpine directives are not allowed; name a preset from /cms-one/settings/alpine-presets',
-      path,
-    );
-  }
-  if (RAW_HTML_PROPS.has(lower)) throw badRequest('Raw HTML is not allowed in content', path);
+  if (/^on[a-z]/.test(lower)) return 'Inline event handlers are not allowed';
+  if (lower.startsWith('x-') || lower.startsWith('@') || lower.startsWith(':'))
+    return 'Inline Alpine directives are not allowed; name a preset from /cms-one/settings/alpine-presets';
+  if (RAW_HTML_PROPS.has(lower)) return 'Raw HTML is not allowed in content';
+  return null;
+}
+
+function checkPropName(name: string, path: string): void {
+  const reason = unsafePropNameReason(name);
+  if (reason) throw badRequest(reason, path);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ContentNode } from './node-tree.ts';
+import { type ContentNode, unsafePropNameReason, unsafeStringReason } from './node-tree.ts';
 import { isExpanded } from './tree-expansion.ts';
 
 /** Node types rendered as the HTML element of the same name. */
@@ -119,11 +119,14 @@ function attributes(node: ContentNode): string {
   let out = '';
   for (const [prop, value] of Object.entries(node.props ?? {})) {
     if (NOT_ATTRIBUTES.has(prop) || value === null || value === false || value === undefined) continue;
+    // Saves refuse these; a stored tree that never passed the save checks still draws none of them.
+    if (unsafePropNameReason(prop)) continue;
     let text: string;
     if (prop === 'style' && typeof value === 'object' && !Array.isArray(value))
       text = styleText(value as Record<string, unknown>);
     else if (typeof value === 'object') continue;
     else text = value === true ? '' : String(value);
+    if (unsafeStringReason(prop, text)) continue;
     out += ` ${attributeName(prop)}="${escapeHtml(text)}"`;
   }
   return out;

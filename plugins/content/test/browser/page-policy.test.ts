@@ -29,7 +29,7 @@ const injected = (classId: string) => ({
   ],
 });
 
-describe('content: a website page never runs script injected into its stored content (document policy)', function () {
+describe('content: a website page never runs script injected into its stored content (renderer and document policy)', function () {
   this.timeout(180_000);
   let p: BrowserProduct;
   let admin: TestUser;
@@ -80,18 +80,46 @@ describe('content: a website page never runs script injected into its stored con
     await page.getByText('Still drawn').waitFor();
     await page.getByRole('img', { name: 'Pixel' }).waitFor();
     expect(await page.evaluate(`document.querySelector('img[alt="Pixel"]').complete`)).to.equal(true);
-    // The premise: the injected script element and handler are in the document the browser got.
-    expect(await page.locator('script:not([src])').count()).to.equal(1);
-    expect(await page.locator('img[onload]').count()).to.equal(1);
+    // The renderer draws none of it: no attribute named by the hostile prop, no handler, no script URL.
+    expect(await page.locator('script:not([src])').count()).to.equal(0);
+    expect(await page.locator('img[onload]').count()).to.equal(0);
+    // (An anchor without href is no link: found by its text.)
+    expect(await page.getByText('A script link').getAttribute('href')).to.equal(null);
 
     // The form block's script (a file of this origin) ran: it enables the button and sends the form.
     const send = page.getByRole('button', { name: 'Send' });
     await send.and(page.locator(':enabled')).waitFor();
-    await page.getByRole('link', { name: 'A script link' }).click();
     await page.getByLabel('E-mail').fill('policy@example.test');
     await send.click();
     await page.getByRole('status').filter({ hasText: 'Thanks, we got it.' }).waitFor();
 
+    expect(await page.evaluate('window.ran')).to.equal(undefined);
+  });
+
+  it("keeps script that reached the page's HTML from running: the page's own policy blocks it", async () => {
+    const { page } = await p.page();
+    await page.addInitScript(
+      "window.violations = []; document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective))",
+    );
+    // The server's own answer, headers and all, with script added on the way: one renderer slip.
+    await page.route(`**${address}`, async (route) => {
+      const answer = await route.fetch();
+      const html = (await answer.text()).replace(
+        '</body>',
+        `<script>${RAN('inline script')}</script><img src="${PIXEL}" alt="Handler" onload="${RAN('handler attribute')}"><a href="javascript:${RAN('script URL')}">A script link</a></body>`,
+      );
+      await route.fulfill({ response: answer, body: html });
+    });
+    const answer = await page.goto(address);
+    expect(answer?.headers()['content-security-policy']).to.include("script-src 'self'");
+    await page.getByText('Still drawn').waitFor();
+    await page.getByRole('img', { name: 'Handler' }).waitFor();
+    // The premise: the added script element and handler are in the document the browser got.
+    expect(await page.locator('script:not([src])').count()).to.equal(1);
+    expect(await page.locator('img[onload]').count()).to.equal(1);
+    await page.getByRole('link', { name: 'A script link' }).click();
+    // The form block's script still runs (a file of this origin): it enables the button.
+    await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
     expect(await page.evaluate('window.ran')).to.equal(undefined);
     const violations = (await page.evaluate('window.violations')) as string[];
     expect(violations).to.include.members(['script-src-elem', 'script-src-attr']);
