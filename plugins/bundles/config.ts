@@ -28,4 +28,24 @@ export const BundlesConfig = Type.Object({
     maximum: 10_000,
     description: 'largest uncompressed/compressed ratio of an entry over 1 MiB (zip bomb cap); more: 400',
   }),
+  BUNDLE_IMPORTS_PER_USER: Type.Integer({
+    default: 1,
+    minimum: 1,
+    maximum: 100,
+    description:
+      'website imports (dry runs and applies) one user may run at once in a process; more: 429 with Retry-After',
+  }),
+  BUNDLE_IMPORTS_GLOBAL: Type.Integer({
+    default: 2,
+    minimum: 1,
+    maximum: 100,
+    description: 'website imports (dry runs and applies) a process runs at once; more: 503 with Retry-After',
+  }),
+  BUNDLE_IMPORT_TIME_BUDGET_MS: Type.Integer({
+    default: 900_000,
+    minimum: 1000,
+    maximum: 86_400_000,
+    description:
+      'longest a website import may take, upload of the body included, in milliseconds; then it is stopped (503), nothing written',
+  }),
 });

@@ -3,6 +3,7 @@ import { BundlesConfig } from './config.ts';
 import './ports.ts';
 import { bundleRoutes } from './routes/bundles.ts';
 import { createBundleServices } from './services/index.ts';
+import { removeStaleSpoolFiles } from './services/spool.ts';
 
 /**
  * Website bundles: `GET /cms-one/websites/:id/export` streams a zip (`bundle.json` manifest version 2
@@ -21,5 +22,10 @@ export default definePlugin({
   setup: (deps) => createBundleServices(deps),
   async routes(app, { services }) {
     await bundleRoutes(app, services);
+  },
+  // A crash mid-import leaves its spooled upload behind (up to BUNDLE_MAX_BYTES each).
+  async onStart({ services, log }) {
+    const removed = await removeStaleSpoolFiles(services.tmpDir, services.budgetMs);
+    if (removed) log.info({ removed }, 'removed bundle uploads left by crashed imports');
   },
 });

@@ -96,8 +96,8 @@ export interface WebsiteBundleFiles {
   describe(references: readonly string[]): Promise<Array<Omit<BundleAsset, 'file'>>>;
   /** The stored bytes of an asset. */
   open(id: string): Promise<import('node:stream').Readable>;
-  /** The library asset at a path, if any. */
-  byPath(path: string): Promise<{ id: string; path: string; size: number } | undefined>;
+  /** The library assets at these paths (path → asset), looked up in batches, never one query per path. */
+  byPaths(paths: readonly string[]): Promise<Map<string, { id: string; path: string; size: number }>>;
   /** Largest file the library stores. */
   maxFileBytes: number;
   /** Stores a file (its own transaction; stays when the import later fails). 413 `ASSET_TOO_LARGE` over the limit. */

@@ -5,6 +5,8 @@ import type { AssetServices } from './index.ts';
 type Files = PluginContributions['websiteBundleFiles'];
 
 const DELIVERY = '/dam-asset/';
+/** Paths looked up per query (bundle imports ask for every asset of a bundle at once). */
+const LOOKUP_BATCH = 1000;
 
 /** `/dam-asset/<encoded path>?v=3` (with or without the host) → the library path. */
 function deliveryPath(text: string): string | undefined {
@@ -55,9 +57,12 @@ export function assetBundleFiles(s: AssetServices): Files {
       if (!got) throw notFound(`The stored file of asset ${row.path} is missing`, 'ASSET_FILE_MISSING');
       return got.body;
     },
-    async byPath(path) {
-      const row = (await s.library.resolve([path])).get(path);
-      return row && { id: row.id, path: row.path, size: Number(row.size) };
+    async byPaths(paths) {
+      const out = new Map<string, { id: string; path: string; size: number }>();
+      for (let i = 0; i < paths.length; i += LOOKUP_BATCH)
+        for (const [ref, row] of await s.library.resolve(paths.slice(i, i + LOOKUP_BATCH)))
+          if (row.path === ref) out.set(ref, { id: row.id, path: row.path, size: Number(row.size) });
+      return out;
     },
     async store({ body, path, visibility, actor }) {
       const cut = path.lastIndexOf('/');
@@ -95,9 +100,13 @@ export function remoteBundleFiles(client: AssetServiceClient, maxFileBytes: numb
     async open(id) {
       return (await client.stream(`asset ${id}`, `/dam/bundle-files/${encodeURIComponent(id)}`, {})).body;
     },
-    async byPath(path) {
-      const found = (await describe([path])).find((a) => a.path === path);
-      return found && { id: found.id, path: found.path, size: found.size };
+    async byPaths(paths) {
+      const out = new Map<string, { id: string; path: string; size: number }>();
+      const wanted = new Set(paths);
+      for (let i = 0; i < paths.length; i += LOOKUP_BATCH)
+        for (const a of await describe(paths.slice(i, i + LOOKUP_BATCH)))
+          if (wanted.has(a.path)) out.set(a.path, { id: a.id, path: a.path, size: a.size });
+      return out;
     },
     async store({ body, path, visibility }) {
       const query = new URLSearchParams({ path, visibility }).toString();

@@ -78,25 +78,34 @@ export async function bundleRoutes(app: App, s: BundleServices): Promise<void> {
         .split(';')[0]
         .trim()
         .toLowerCase();
-      let zipFile: string | undefined;
-      let manifest: unknown;
-      let assetMapRaw: unknown = q.assetMap;
-      if (ZIP_TYPES.includes(contentType)) {
-        zipFile = await spoolToFile(request.body as Readable, { dir: s.tmpDir, maxBytes: s.limits.maxBytes });
-      } else if (contentType === 'application/json') {
-        const body = request.body as Record<string, unknown> | null;
-        // `{ manifest, assetMap }`, or the manifest itself (a plain `.json` bundle).
-        if (body && typeof body === 'object' && 'manifest' in body) {
-          manifest = body.manifest;
-          assetMapRaw = body.assetMap ?? assetMapRaw;
-        } else manifest = body;
-      } else
+      const isZip = ZIP_TYPES.includes(contentType);
+      if (!isZip && contentType !== 'application/json')
         throw badRequest(
           'Send the bundle as application/zip, or a manifest as application/json',
           'content-type',
           'UNSUPPORTED_BUNDLE_TYPE',
         );
+      // The slot is taken before the body is read: three 4 GB uploads at once are what it bounds.
+      const slot = s.slots.acquire(request.actor);
+      let zipFile: string | undefined;
       try {
+        let manifest: unknown;
+        let assetMapRaw: unknown = q.assetMap;
+        if (isZip)
+          zipFile = await spoolToFile(request.body as Readable, {
+            dir: s.tmpDir,
+            maxBytes: s.limits.maxBytes,
+            signal: slot.signal,
+            onAbort: () => s.slots.overBudget(),
+          });
+        else {
+          const body = request.body as Record<string, unknown> | null;
+          // `{ manifest, assetMap }`, or the manifest itself (a plain `.json` bundle).
+          if (body && typeof body === 'object' && 'manifest' in body) {
+            manifest = body.manifest;
+            assetMapRaw = body.assetMap ?? assetMapRaw;
+          } else manifest = body;
+        }
         const result = await importBundle(s.importDeps, {
           source: zipFile ? { zipFile } : { manifest },
           dryRun,
@@ -105,9 +114,11 @@ export async function bundleRoutes(app: App, s: BundleServices): Promise<void> {
           actor: request.actor,
           audit: requestContext(request),
           mayPublish: s.permissions.allows(request.actor, 'objects:publish'),
+          checkBudget: slot.check,
         });
         return reply.code(dryRun ? 200 : 201).send(result);
       } finally {
+        slot.release();
         if (zipFile) await fs.rm(zipFile, { force: true });
       }
     },

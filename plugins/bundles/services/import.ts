@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type Actor,
   type AuditContext,
@@ -17,6 +18,7 @@ import type {
   WebsiteBundleFiles,
   WebsiteBundlePart,
 } from '../ports.ts';
+import { type AssetPlan, planAssets } from './asset-plan.ts';
 import { ASSET_FILE, type AssetMap, checkManifest, MANIFEST_NAME, parseManifest } from './manifest.ts';
 import { remapStrings } from './strings.ts';
 import { BundleZip, type ZipLimits } from './zip-reader.ts';
@@ -42,21 +44,15 @@ export interface ImportRequest {
   actor: Actor;
   audit: AuditContext;
   mayPublish: boolean;
-}
-
-export interface AssetPlanItem {
-  id: string;
-  path: string;
-  size: number | null;
-  action: 'upload' | 'reuse' | 'conflict';
-  targetPath: string;
-  reason?: string;
-  /** false: over the asset limit, reported as not stored (the import goes on without it). */
-  stored?: false;
+  /** Throws once the import's time budget is spent (import-slots.ts). */
+  checkBudget: () => void;
 }
 
 const changeActorOf = (actor: Actor) =>
   actor.type === 'user' ? { type: 'user' as const, id: actor.id } : { type: 'system' as const, id: null };
+
+/** Thrown inside a dry run's transaction once every part has applied, so the database rolls it all back. */
+class DryRunDone extends Error {}
 
 /** Entries must be the manifest or the asset files it names; every file it names must be there. */
 function checkEntries(zip: BundleZip, manifest: BundleManifest): void {
@@ -83,88 +79,39 @@ function checkEntries(zip: BundleZip, manifest: BundleManifest): void {
       );
 }
 
-async function planAssets(
-  manifest: BundleManifest,
-  files: WebsiteBundleFiles | undefined,
-  assetMap: AssetMap,
-  hasFiles: boolean,
-  warnings: string[],
-): Promise<AssetPlanItem[]> {
-  const assets = (manifest.assets as BundleAsset[] | undefined) ?? [];
-  if (!assets.length) return [];
-  if (!files) {
-    warnings.push('The asset plugin is not loaded here: files are not imported and references keep their old values');
-    return [];
-  }
-  const plan: AssetPlanItem[] = [];
-  for (const a of assets) {
-    const size = typeof a.size === 'number' ? a.size : null;
-    const base = { id: a.id, path: a.path, size };
-    const mapped = assetMap.get(a.id);
-    if (mapped) {
-      const there = await files.byPath(mapped.pimcorePath);
-      plan.push(
-        there && there.id === mapped.id
-          ? { ...base, action: 'reuse', targetPath: there.path, reason: 'assetMap' }
-          : {
-              ...base,
-              action: 'conflict',
-              targetPath: mapped.pimcorePath,
-              reason: `assetMap names ${mapped.id} at ${mapped.pimcorePath}, which is not in the library`,
-            },
+/** The manifest of a zip, checked against the entries before any of them is read. */
+async function readBundle(zip: BundleZip): Promise<BundleManifest> {
+  // Without a manifest the first problem is that one; a name that no manifest could name is refused
+  // before the manifest is read.
+  if (!zip.entries.has(MANIFEST_NAME))
+    throw new HttpError(400, 'BUNDLE_NO_MANIFEST', `The bundle has no ${MANIFEST_NAME}`, 'bundle');
+  for (const name of zip.entries.keys())
+    if (name !== MANIFEST_NAME && !ASSET_FILE.test(name))
+      throw new HttpError(
+        400,
+        'BUNDLE_UNKNOWN_ENTRY',
+        `The bundle holds ${name}, which the manifest does not name`,
+        'bundle',
       );
-      continue;
-    }
-    const there = await files.byPath(a.path);
-    if (hasFiles && a.file) {
-      if (!there) {
-        const tooLarge = size !== null && size > files.maxFileBytes;
-        plan.push(
-          tooLarge
-            ? { ...base, action: 'upload', targetPath: a.path, stored: false }
-            : { ...base, action: 'upload', targetPath: a.path },
-        );
-        if (tooLarge) warnings.push(`${a.path} is larger than ${files.maxFileBytes} bytes and will not be stored`);
-      } else if (there.size === size)
-        plan.push({
-          ...base,
-          action: 'reuse',
-          targetPath: there.path,
-          reason: 'a library file of the same path and size',
-        });
-      else
-        plan.push({
-          ...base,
-          action: 'conflict',
-          targetPath: a.path,
-          reason: 'another file is stored at this path; map it with assetMap',
-        });
-    } else if (there)
-      plan.push({ ...base, action: 'reuse', targetPath: there.path, reason: 'same path in the library' });
-    else
-      plan.push({
-        ...base,
-        action: 'conflict',
-        targetPath: a.path,
-        reason: 'the bundle carries no file for it and the library has none at this path; map it with assetMap',
-      });
-  }
-  return plan;
+  const manifest = parseManifest(await zip.text(MANIFEST_NAME, MAX_MANIFEST_BYTES));
+  checkEntries(zip, manifest);
+  return manifest;
 }
 
 /**
- * Website import: reads the bundle (zip or plain manifest), plans every part and answers the report
- * (dry run), or stores the new files and applies every part in one transaction. Files are stored
- * first, each on its own (they stay when the apply later fails, as the spec says); the records,
- * their events and the `website.import` audit row commit together or not at all.
+ * Website import: reads the bundle (zip or plain manifest), plans every part, then applies every part
+ * in one transaction. A dry run goes the same way up to the end and rolls the transaction back, so it
+ * runs exactly the checks of the apply (each part's, each service's, the database's): a dry run that
+ * passes is an apply that passes. Only the files are not stored by a dry run (their new ids are
+ * stand-ins). The apply stores files first, each on its own (they stay when the apply later fails,
+ * as the spec says); the records, their events and the `website.import` audit row commit together
+ * or not at all.
  */
 export async function importBundle(deps: ImportDeps, req: ImportRequest) {
   const zip = 'zipFile' in req.source ? await BundleZip.open(req.source.zipFile, deps.limits) : undefined;
   try {
-    const manifest = zip
-      ? parseManifest(await zip.text(MANIFEST_NAME, MAX_MANIFEST_BYTES))
-      : checkManifest((req.source as { manifest: unknown }).manifest);
-    if (zip) checkEntries(zip, manifest);
+    const manifest = zip ? await readBundle(zip) : checkManifest((req.source as { manifest: unknown }).manifest);
+    req.checkBudget();
     const site = manifest.website as {
       id?: string;
       name: string;
@@ -184,8 +131,10 @@ export async function importBundle(deps: ImportDeps, req: ImportRequest) {
       warnings,
     );
     const plans: BundlePlan[] = [];
-    for (const part of parts)
+    for (const part of parts) {
+      req.checkBudget();
       plans.push(await part.plan(manifest, { actor: req.actor, rootPath, mayPublish: req.mayPublish }));
+    }
     const counts: Record<string, number> = {};
     for (const p of plans) Object.assign(counts, p.counts);
     counts.assets = ((manifest.assets as unknown[] | undefined) ?? []).length;
@@ -198,13 +147,14 @@ export async function importBundle(deps: ImportDeps, req: ImportRequest) {
       counts,
       classActions: plans.flatMap((p) => p.actions.filter((a) => a.kind === 'class' || a.kind === 'component')),
       actions: plans.flatMap((p) => p.actions.filter((a) => a.kind !== 'class' && a.kind !== 'component')),
-      assetPlan,
+      assetPlan: assetPlan.items,
       warnings,
       ...(docs ? { docs } : {}),
     };
-    if (req.dryRun) return { state: 'dry run' as const, ...report };
 
-    const blocking = [...plans.flatMap((p) => p.blocking), ...assetPlan.filter((a) => a.action === 'conflict')];
+    const blocking = [...plans.flatMap((p) => p.blocking), ...assetPlan.items.filter((a) => a.action === 'conflict')];
+    // A conflict is the dry run's finding (the report names each); the apply refuses with the first.
+    if (blocking.length && req.dryRun) return { state: 'dry run' as const, ...report };
     if (blocking.length) {
       const first = blocking[0];
       const what = 'kind' in first ? `${first.kind} ${first.name}` : `asset ${first.path}`;
@@ -213,104 +163,159 @@ export async function importBundle(deps: ImportDeps, req: ImportRequest) {
         'IMPORT_CONFLICT',
       );
     }
-    const ids = new Map<string, string>();
-    const notStored: Array<{ path: string; reason: string }> = [];
-    let uploaded = 0;
-    let reused = 0;
-    const byId = new Map(((manifest.assets as BundleAsset[] | undefined) ?? []).map((a) => [a.id, a]));
-    for (const item of assetPlan) {
-      const a = byId.get(item.id) as BundleAsset & { uuid?: string; url?: string };
-      let target: { id: string; path: string } | undefined;
-      if (item.action === 'reuse') {
-        target = req.assetMap.get(a.id)
-          ? { id: (req.assetMap.get(a.id) as { id: string }).id, path: item.targetPath }
-          : await files?.byPath(item.targetPath);
-        reused++;
-      } else if (item.stored === false) {
-        notStored.push({ path: a.path, reason: `larger than ${files?.maxFileBytes} bytes` });
-      } else if (zip && files && a.file) {
-        try {
-          target = await files.store({
-            body: await zip.open(a.file),
-            path: item.targetPath,
-            visibility: a.visibility === 'private' ? 'private' : 'public',
-            actor: changeActorOf(req.actor),
-          });
-          uploaded++;
-        } catch (err) {
-          // A file the library refuses (too large, a refused type) is reported and the import goes on.
-          if (!isHttpError(err) || err.statusCode >= 500 || err.code?.startsWith('BUNDLE_')) throw err;
-          notStored.push({ path: a.path, reason: err.message });
-        }
-      }
-      if (!target) continue;
-      ids.set(a.id, target.id);
-      ids.set(a.path, target.path);
-      if (a.url) ids.set(a.url, `/dam-asset/${target.path}`);
-    }
-    const ctx: BundleImportContext = {
-      actor: req.actor,
-      changeActor: changeActorOf(req.actor),
-      audit: req.audit,
-      trx: undefined as never,
-      ids,
-      mayPublish: req.mayPublish,
+    const stored = await storeFiles(manifest, assetPlan, zip, files, req);
+    const ctx = importContext(req, rootPath, stored.ids);
+    await applyParts(deps, req, parts, manifest, ctx, {
+      site,
       rootPath,
-      created: {},
-      current: null,
-      remap: (value) => remapStrings(value, ids),
-    };
-    let currentPart = '';
-    try {
-      await inTransaction(deps.db, undefined, async (trx) => {
-        ctx.trx = trx;
-        for (const part of parts) {
-          currentPart = part.id;
-          await part.apply(manifest, ctx);
-        }
-        ctx.current = null;
-        const websiteId = site.id ? ids.get(site.id) : undefined;
-        await deps.audit.record(
-          req.audit,
-          {
-            action: 'website.import',
-            targetType: 'website',
-            targetId: websiteId ?? null,
-            targetLabel: site.name,
-            after: {
-              rootPath,
-              manifestVersion: manifest.version,
-              created: ctx.created,
-              filesUploaded: uploaded,
-              filesNotStored: notStored.length,
-            },
-          },
-          trx,
-        );
-      });
-    } catch (err) {
-      const at = ctx.current ? `${ctx.current.kind} "${ctx.current.name}"` : `the ${currentPart} part`;
-      const refused = refusedByDatabase(err);
-      const inner = isHttpError(err) ? err.message : (refused?.message ?? 'an internal error');
-      if (!isHttpError(err) && !refused) deps.log.error({ err, at }, 'website import rolled back');
-      throw new HttpError(
-        isHttpError(err) && err.statusCode < 500 ? err.statusCode : (refused?.status ?? 500),
-        'IMPORT_ROLLED_BACK',
-        `Import rolled back at ${at}: ${inner}. Nothing was kept but the files already stored`,
-        ctx.current?.kind,
-      );
-    }
+      uploaded: stored.uploaded,
+      notStored: stored.notStored.length,
+    });
+    if (req.dryRun) return { state: 'dry run' as const, ...report };
     return {
       state: 'applied' as const,
-      websiteId: site.id ? ids.get(site.id) : undefined,
+      websiteId: site.id ? stored.ids.get(site.id) : undefined,
       rootPath,
       created: ctx.created,
-      assets: { uploaded, reused, notStored },
+      assets: { uploaded: stored.uploaded, reused: stored.reused, notStored: stored.notStored },
       warnings,
       ...(docs ? { docsFolder: docs.targetFolder } : {}),
     };
   } finally {
     zip?.close();
+  }
+}
+
+/**
+ * Stores the files to upload (apply), or stands in for them (dry run: a new id, the planned path),
+ * and maps every old asset id, path and URL to the file here.
+ */
+async function storeFiles(
+  manifest: BundleManifest,
+  assetPlan: AssetPlan,
+  zip: BundleZip | undefined,
+  files: WebsiteBundleFiles | undefined,
+  req: ImportRequest,
+) {
+  const ids = new Map<string, string>();
+  const notStored: Array<{ path: string; reason: string }> = [];
+  let uploaded = 0;
+  let reused = 0;
+  const byId = new Map(((manifest.assets as BundleAsset[] | undefined) ?? []).map((a) => [a.id, a]));
+  for (const item of assetPlan.items) {
+    req.checkBudget();
+    const a = byId.get(item.id) as BundleAsset;
+    let target: { id: string; path: string } | undefined;
+    if (item.action === 'reuse') {
+      target = assetPlan.reuse.get(a.id);
+      reused++;
+    } else if (item.stored === false) {
+      notStored.push({ path: a.path, reason: `larger than ${files?.maxFileBytes} bytes` });
+    } else if (zip && files && a.file && req.dryRun) {
+      target = { id: randomUUID(), path: item.targetPath };
+      uploaded++;
+    } else if (zip && files && a.file) {
+      try {
+        target = await files.store({
+          body: await zip.open(a.file),
+          path: item.targetPath,
+          visibility: a.visibility === 'private' ? 'private' : 'public',
+          actor: changeActorOf(req.actor),
+        });
+        uploaded++;
+      } catch (err) {
+        // A file the library refuses (too large, a refused type) is reported and the import goes on.
+        if (!isHttpError(err) || err.statusCode >= 500 || err.code?.startsWith('BUNDLE_')) throw err;
+        notStored.push({ path: a.path, reason: err.message });
+      }
+    }
+    if (!target) continue;
+    ids.set(a.id, target.id);
+    ids.set(a.path, target.path);
+    if (a.url) ids.set(a.url, `/dam-asset/${target.path}`);
+  }
+  return { ids, uploaded, reused, notStored };
+}
+
+function importContext(req: ImportRequest, rootPath: string, ids: Map<string, string>): BundleImportContext {
+  let current: BundleImportContext['current'] = null;
+  return {
+    actor: req.actor,
+    changeActor: changeActorOf(req.actor),
+    audit: req.audit,
+    trx: undefined as never,
+    ids,
+    mayPublish: req.mayPublish,
+    rootPath,
+    created: {},
+    // Each part names the record it writes next: that is where the time budget is checked.
+    get current() {
+      return current;
+    },
+    set current(next) {
+      if (next) req.checkBudget();
+      current = next;
+    },
+    remap: (value) => remapStrings(value, ids),
+  };
+}
+
+/** Every part's apply and the audit row in one transaction; a dry run rolls it back at the end. */
+async function applyParts(
+  deps: ImportDeps,
+  req: ImportRequest,
+  parts: readonly WebsiteBundlePart[],
+  manifest: BundleManifest,
+  ctx: BundleImportContext,
+  summary: { site: { id?: string; name: string }; rootPath: string; uploaded: number; notStored: number },
+): Promise<void> {
+  let currentPart = '';
+  try {
+    await inTransaction(deps.db, undefined, async (trx) => {
+      ctx.trx = trx;
+      for (const part of parts) {
+        currentPart = part.id;
+        req.checkBudget();
+        await part.apply(manifest, ctx);
+      }
+      ctx.current = null;
+      req.checkBudget();
+      const websiteId = summary.site.id ? ctx.ids.get(summary.site.id) : undefined;
+      await deps.audit.record(
+        req.audit,
+        {
+          action: 'website.import',
+          targetType: 'website',
+          targetId: websiteId ?? null,
+          targetLabel: summary.site.name,
+          after: {
+            rootPath: summary.rootPath,
+            manifestVersion: manifest.version,
+            created: ctx.created,
+            filesUploaded: summary.uploaded,
+            filesNotStored: summary.notStored,
+          },
+        },
+        trx,
+      );
+      if (req.dryRun) throw new DryRunDone();
+    });
+  } catch (err) {
+    if (err instanceof DryRunDone) return;
+    if (isHttpError(err) && err.code === 'IMPORT_TIME_BUDGET') throw err;
+    const at = ctx.current ? `${ctx.current.kind} "${ctx.current.name}"` : `the ${currentPart} part`;
+    const refused = refusedByDatabase(err);
+    const inner = isHttpError(err) ? err.message : (refused?.message ?? 'an internal error');
+    if (!isHttpError(err) && !refused) deps.log.error({ err, at }, 'website import rolled back');
+    throw new HttpError(
+      isHttpError(err) && err.statusCode < 500 ? err.statusCode : (refused?.status ?? 500),
+      'IMPORT_ROLLED_BACK',
+      req.dryRun
+        ? `Dry run: the apply would roll back at ${at}: ${inner}. Nothing was written`
+        : `Import rolled back at ${at}: ${inner}. Nothing was kept but the files already stored`,
+      // The field the part named (pages.3.title), else the kind of record.
+      (isHttpError(err) && err.field) || ctx.current?.kind,
+    );
   }
 }
 

@@ -3,6 +3,7 @@ import type { PluginDeps } from '../../../kernel/index.ts';
 import type { BundlesConfig } from '../config.ts';
 import type { ExportDeps } from './export.ts';
 import type { ImportDeps } from './import.ts';
+import { ImportSlots } from './import-slots.ts';
 
 export type BundleNeeds =
   | 'db'
@@ -27,10 +28,17 @@ export function createBundleServices(deps: PluginDeps<BundleNeeds, never, typeof
   const now = () => deps.clock.now();
   const exportDeps: ExportDeps = { parts, files, now };
   const importDeps: ImportDeps = { db: deps.db, audit: deps.audit, log: deps.log, parts, files, limits };
+  const slots = new ImportSlots({
+    perUser: cfg.BUNDLE_IMPORTS_PER_USER,
+    global: cfg.BUNDLE_IMPORTS_GLOBAL,
+    budgetMs: cfg.BUNDLE_IMPORT_TIME_BUDGET_MS,
+  });
   return {
     exportDeps,
     importDeps,
     limits,
+    slots,
+    budgetMs: cfg.BUNDLE_IMPORT_TIME_BUDGET_MS,
     now,
     permissions: deps.permissions,
     tmpDir: path.join(path.resolve(deps.config.CMS_DATA_DIR), 'tmp', 'bundles'),

@@ -167,7 +167,9 @@ describe('bundles: hostile manifests are refused with a 4xx naming the problem, 
 
   it('two imports of one root path at once: one applies, the other answers 409, one website', async () => {
     const body = manifest({ pages: [page()] });
-    const answers = await Promise.all([importJson(body), importJson(body)]);
+    // Two users: one user runs one import at a time (BUNDLE_IMPORTS_PER_USER).
+    const other = await t.createUser({ roles: ['admin'] });
+    const answers = await Promise.all([importJson(body), t.call('POST', '/cms-one/websites/import', other, body)]);
     expect(answers.map((a) => a.statusCode).sort(), answers.map((a) => a.body).join('\n')).to.deep.equal([201, 409]);
     const rows = await t.db('content_websites').where({ root_path: body.website.rootPath });
     expect(rows).to.have.length(1);

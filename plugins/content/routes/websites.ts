@@ -40,6 +40,11 @@ const WebsiteView = Type.Object({
   siteKey: Type.Object({ set: Type.Boolean() }),
   createdAt: Type.Unsafe<Date>(Type.String({ format: 'date-time' })),
   updatedAt: Type.Unsafe<Date>(Type.String({ format: 'date-time' })),
+  problems: Type.Optional(
+    Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+      description: 'stored values that break a rule (written by an import or by hand): the safe value applies',
+    }),
+  ),
 });
 
 export function websiteRoutes(app: App, s: ContentServices): void {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, type PluginContributions } from '../../../kernel/index.ts';
+import { badRequest, conflict, isHttpError, type PluginContributions } from '../../../kernel/index.ts';
 import { announcePage } from '../events.ts';
 import { redactSecrets } from '../routes/public.ts';
 import { BUNDLE_COLUMNS, type BundleTable, ContentBundleStore } from '../store/bundle.ts';
@@ -25,6 +25,25 @@ const camel = (s: string) => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpper
 const toManifest = (row: Row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [camel(k), v]));
 
 const list = (m: Row, key: string) => (Array.isArray(m[key]) ? (m[key] as Row[]) : []);
+
+/** The settings the website is created with, by the create route's rules; 400 naming `website.settings...`. */
+function websiteSettings(s: ContentServices, websiteId: string, settings: unknown): Row {
+  try {
+    return s.websites.settingsForNew(websiteId, (settings ?? {}) as Row);
+  } catch (err) {
+    if (!isHttpError(err) || err.statusCode !== 400) throw err;
+    const field = `website.${err.field ?? 'settings'}`;
+    throw badRequest(`${field}: ${err.message}`, field, 'INVALID_MANIFEST');
+  }
+}
+
+/** The website and the sections this part writes, each value with old ids and asset paths replaced. */
+function remapped(manifest: Row, remap: (value: unknown) => unknown): Row {
+  const site = manifest.website as Row;
+  const out: Row = { website: { ...site, settings: remap(site.settings ?? {}) } };
+  for (const [section] of SECTIONS) if (manifest[section] !== undefined) out[section] = remap(manifest[section]);
+  return out;
+}
 const nameOf = (kind: string, r: Row) => String(r.path ?? r.name ?? r.label ?? r.id ?? kind);
 
 /**
@@ -54,7 +73,12 @@ export function contentBundlePart(
       const site = await store.website(websiteId);
       if (!site) return {};
       // Secret-looking settings (token, password, key, ...) stay behind, as on the public read.
-      const website = { ...toManifest(site), settings: redactSecrets(site.settings ?? {}), versions: 'current' };
+      const settings = redactSecrets(site.settings ?? {}) as Row;
+      // A public upload folder was confirmed where it was set; the import asks for that confirmation too.
+      const uploads = settings.uploads as Row | undefined;
+      if (uploads && typeof uploads === 'object' && uploads.visibility === 'public')
+        settings.uploads = { ...uploads, allowPublicFolder: true };
+      const website = { ...toManifest(site), settings, versions: 'current' };
       const out: Row = { website };
       for (const [section, table] of SECTIONS)
         out[section] = (await store.rows(table, websiteId)).map((r) => toManifest(r));
@@ -68,6 +92,7 @@ export function contentBundlePart(
       for (const [section] of SECTIONS) plan.counts[section] = list(manifest, section).length;
       if (!site) return plan;
       s.websites.checkRoot(ctx.rootPath);
+      websiteSettings(s, randomUUID(), site.settings);
       const taken = await store.websiteAt(ctx.rootPath);
       const action = taken
         ? {
@@ -104,7 +129,6 @@ export function contentBundlePart(
     async apply(manifest, ctx) {
       const site = manifest.website as Row | undefined;
       if (!site) return;
-      checkTrees(manifest);
       const { trx, ids } = ctx;
       ctx.current = { kind: 'website', name: ctx.rootPath };
       s.websites.checkRoot(ctx.rootPath);
@@ -120,12 +144,17 @@ export function contentBundlePart(
           if (typeof r.translationGroupId === 'string' && !groups.has(r.translationGroupId))
             groups.set(r.translationGroupId, randomUUID());
         }
+      // What is written is the remapped copy: it passes the checks again, as an editor's save would
+      // (an old id or asset path may have become any text of the bundle's choosing).
+      const written = remapped(manifest, ctx.remap);
+      checkTrees(written);
+      const settings = websiteSettings(s, websiteId, (written.website as Row).settings);
       await store.insertWebsite(trx, {
         id: websiteId,
         name: site.name,
         root_path: ctx.rootPath,
         locales: site.locales,
-        settings: ctx.remap(site.settings ?? {}),
+        settings,
         theme: site.theme ?? null,
         domains: [],
         kind: site.kind ?? 'website',
@@ -133,12 +162,13 @@ export function contentBundlePart(
       ctx.created.website = 1;
       const publish = !enforcePublish || ctx.mayPublish;
       for (const [section, table, kind] of SECTIONS) {
-        for (const r of list(manifest, section)) {
+        const values = list(written, section);
+        for (const [i, r] of list(manifest, section).entries()) {
           ctx.current = { kind, name: nameOf(kind, r) };
           const row: Row = { website_id: websiteId };
           for (const column of BUNDLE_COLUMNS[table]) {
-            const value = r[camel(column)];
-            if (value !== undefined) row[column] = ctx.remap(value);
+            const value = values[i][camel(column)];
+            if (value !== undefined) row[column] = value;
           }
           row.id = ids.get(String(r.id)) ?? randomUUID();
           if (table === 'content_pages') {

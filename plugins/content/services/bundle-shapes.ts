@@ -138,6 +138,16 @@ export function checkBundleShapes(manifest: Record<string, unknown>, maxTreeByte
     });
   checkUniqueIds(manifest);
   checkMenuReferences(manifest);
+  // A website has one default theme (a unique index) and one default layout (the layout routes
+  // clear the others): a second one is refused, in the dry run as in the apply.
+  for (const section of ['themes', 'websiteTemplates'])
+    rows<{ isDefault?: boolean }>(manifest, section).forEach((row, i, all) => {
+      if (row.isDefault === true && all.findIndex((r) => r.isDefault === true) < i)
+        throw invalid(
+          `a second default ${section === 'themes' ? 'theme' : 'layout'} (a website has one)`,
+          `${section}.${i}.isDefault`,
+        );
+    });
   rows<Static<typeof Layout>>(manifest, 'websiteTemplates').forEach((layout, i) => {
     for (const [name, tree] of Object.entries(layout.regions ?? {}))
       if (!(REGIONS as readonly string[]).includes(name))

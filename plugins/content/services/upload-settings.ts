@@ -71,19 +71,84 @@ export function checkUploadSettingsInput(value: unknown, field: string): UploadS
 
 const clamp = (n: number, max: number) => Math.max(1, Math.min(max, Math.floor(n)));
 
-/** Merges a change into the stored settings: unknown types refused, numbers clamped to the ceilings. */
+/** A stored value that breaks a rule of the upload settings: reported on read, never fatal. */
+export interface SettingsProblem {
+  field: string;
+  message: string;
+}
+
+const positive = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 1;
+
+/**
+ * The stored upload settings as they take effect, read without ever failing: a value no editor could
+ * have saved (an import, SQL by hand) falls back to the safe default and is reported as a problem,
+ * so one bad website never breaks the list or its own routes. A type that cannot be checked by
+ * content (`text/html`) is dropped, never accepted.
+ */
+export function readUploadSettings(
+  websiteId: string,
+  stored: unknown,
+): { settings: WebsiteUploadSettings; problems: SettingsProblem[] } {
+  const defaults = defaultUploadSettings(websiteId);
+  const problems: SettingsProblem[] = [];
+  if (stored === undefined || stored === null) return { settings: defaults, problems };
+  if (typeof stored !== 'object' || Array.isArray(stored)) {
+    problems.push({ field: 'settings.uploads', message: 'not an object: the defaults apply' });
+    return { settings: defaults, problems };
+  }
+  const s = stored as Record<string, unknown>;
+  const bad = (key: string, message: string) => problems.push({ field: `settings.uploads.${key}`, message });
+  let allowedTypes = defaults.allowedTypes;
+  if (s.allowedTypes !== undefined)
+    if (!Array.isArray(s.allowedTypes)) bad('allowedTypes', 'not a list: the default types apply');
+    else {
+      allowedTypes = [];
+      s.allowedTypes.forEach((type, i) => {
+        if (typeof type === 'string' && CHECKABLE_TYPES.includes(type.toLowerCase()))
+          allowedTypes.push(type.toLowerCase());
+        else bad(`allowedTypes.${i}`, `${JSON.stringify(type).slice(0, 100)} cannot be accepted and is ignored`);
+      });
+    }
+  const number = (key: 'maxFileBytes' | 'maxFilesPerSubmit' | 'dailyBytes') => {
+    if (s[key] === undefined) return defaults[key];
+    if (positive(s[key])) return clamp(s[key], UPLOAD_CEILINGS[key]);
+    bad(key, 'not a positive number: the default applies');
+    return defaults[key];
+  };
+  const flag = typeof s.enabled === 'boolean' ? s.enabled : defaults.enabled;
+  if (s.enabled !== undefined && typeof s.enabled !== 'boolean') bad('enabled', 'not true or false: off');
+  const folderOk = typeof s.folder === 'string' && /^\/[A-Za-z0-9/_-]*$/.test(s.folder) && s.folder.length <= 200;
+  if (s.folder !== undefined && !folderOk) bad('folder', 'not a folder path: the default folder applies');
+  const visibilityOk = s.visibility === 'private' || s.visibility === 'public';
+  if (s.visibility !== undefined && !visibilityOk) bad('visibility', 'neither private nor public: private');
+  return {
+    settings: {
+      enabled: flag,
+      allowedTypes: [...new Set(allowedTypes)],
+      maxFileBytes: number('maxFileBytes'),
+      maxFilesPerSubmit: number('maxFilesPerSubmit'),
+      dailyBytes: number('dailyBytes'),
+      folder: folderOk ? (s.folder as string) : defaults.folder,
+      visibility: visibilityOk ? (s.visibility as 'private' | 'public') : defaults.visibility,
+    },
+    problems,
+  };
+}
+
+/**
+ * Merges a change into the stored settings: types the change names that cannot be checked are
+ * refused (400), numbers clamped to the ceilings. What is stored is read as `readUploadSettings`
+ * reads it, so a bad stored value never blocks the change that repairs it.
+ */
 export function normalizeUploadSettings(
   websiteId: string,
   stored: unknown,
   input: UploadSettingsInput,
   fieldPrefix = '',
 ): WebsiteUploadSettings {
-  const base = {
-    ...defaultUploadSettings(websiteId),
-    ...(stored && typeof stored === 'object' ? (stored as Partial<WebsiteUploadSettings>) : {}),
-  };
+  const base = readUploadSettings(websiteId, stored).settings;
   const types = input.allowedTypes ?? base.allowedTypes;
-  types.forEach((type, i) => {
+  (input.allowedTypes ?? []).forEach((type, i) => {
     if (!CHECKABLE_TYPES.includes(type.toLowerCase())) {
       throw badRequest(
         `File type "${type.slice(0, 100)}" cannot be accepted: only types whose content can be checked (${CHECKABLE_TYPES.join(', ')})`,

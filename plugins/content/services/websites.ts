@@ -18,7 +18,12 @@ import type { WebsiteRow, WebsiteStore, WebsiteWrite } from '../store/websites.t
 import type { ContentDeps } from './deps.ts';
 import { isReservedRoot } from './reserved-paths.ts';
 import type { SiteDirectory } from './site-directory.ts';
-import { checkUploadSettingsInput, defaultUploadSettings, normalizeUploadSettings } from './upload-settings.ts';
+import {
+  checkUploadSettingsInput,
+  normalizeUploadSettings,
+  readUploadSettings,
+  type SettingsProblem,
+} from './upload-settings.ts';
 
 /** Largest settings object of a website, in bytes of JSON. */
 export const WEBSITE_SETTINGS_MAX_BYTES = 256 * 1024;
@@ -45,23 +50,28 @@ export interface WebsiteDto {
   siteKey: { set: boolean };
   createdAt: Date;
   updatedAt: Date;
+  /** Stored values that break a rule (an import, SQL by hand): reported, the safe value applies. */
+  problems?: SettingsProblem[];
 }
 
 const AUDIT_FIELDS = { allow: ['name', 'rootPath', 'locales', 'settings', 'theme', 'domains', 'kind'] };
 
+/** A website as the API answers it; a stored value that breaks a read-time rule is reported in `problems`, never fatal. */
 export function toWebsiteDto(row: WebsiteRow): WebsiteDto {
+  const uploads = readUploadSettings(row.id, row.settings.uploads);
   return {
     id: row.id,
     name: row.name,
     rootPath: row.root_path,
     locales: row.locales,
-    settings: { ...row.settings, uploads: normalizeUploadSettings(row.id, row.settings.uploads, {}) },
+    settings: { ...row.settings, uploads: uploads.settings },
     theme: row.theme,
     domains: row.domains,
     kind: row.kind,
     siteKey: { set: row.site_key_hash !== null },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    ...(uploads.problems.length ? { problems: uploads.problems } : {}),
   };
 }
 
@@ -118,6 +128,15 @@ export class WebsiteService {
     if (input.domains !== undefined) w.domains = [...new Set(input.domains.map((d) => d.toLowerCase()))];
     if (input.kind !== undefined) w.kind = input.kind;
     return w;
+  }
+
+  /**
+   * The settings a new website stores when it is created with `input` (the create route's rules:
+   * upload settings checked and normalised, the theme catalog a list, the size cap); 400 naming the
+   * field. Website imports write settings through this too.
+   */
+  settingsForNew(id: string, input: Record<string, unknown>): Record<string, unknown> {
+    return this.settingsOf(id, {}, input) ?? {};
   }
 
   private settingsOf(
@@ -289,7 +308,7 @@ export class WebsiteService {
 
   async uploadSettings(id: string): Promise<WebsiteUploadSettings> {
     const row = await this.get(id);
-    return normalizeUploadSettings(id, row.settings.uploads ?? defaultUploadSettings(id), {});
+    return readUploadSettings(id, row.settings.uploads).settings;
   }
 
   async putUploadSettings(
@@ -300,7 +319,7 @@ export class WebsiteService {
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const row = await this.deps.store.findForUpdate(id, trx);
       if (!row) throw notFound('Website not found');
-      const before = normalizeUploadSettings(id, row.settings.uploads, {});
+      const before = readUploadSettings(id, row.settings.uploads).settings;
       const uploads = normalizeUploadSettings(id, row.settings.uploads, input);
       await this.deps.store.update(id, { settings: { ...row.settings, uploads } }, trx);
       const diff = diffForAudit(

@@ -11359,6 +11359,11 @@ export interface paths {
                             kind: string;
                             locales: string[];
                             name: string;
+                            /** @description stored values that break a rule (written by an import or by hand): the safe value applies */
+                            problems?: {
+                                field: string;
+                                message: string;
+                            }[];
                             rootPath: string;
                             settings: {
                                 [key: string]: unknown;
@@ -11433,6 +11438,11 @@ export interface paths {
                             kind: string;
                             locales: string[];
                             name: string;
+                            /** @description stored values that break a rule (written by an import or by hand): the safe value applies */
+                            problems?: {
+                                field: string;
+                                message: string;
+                            }[];
                             rootPath: string;
                             settings: {
                                 [key: string]: unknown;
@@ -11506,6 +11516,11 @@ export interface paths {
                             kind: string;
                             locales: string[];
                             name: string;
+                            /** @description stored values that break a rule (written by an import or by hand): the safe value applies */
+                            problems?: {
+                                field: string;
+                                message: string;
+                            }[];
                             rootPath: string;
                             settings: {
                                 [key: string]: unknown;
@@ -11624,6 +11639,11 @@ export interface paths {
                             kind: string;
                             locales: string[];
                             name: string;
+                            /** @description stored values that break a rule (written by an import or by hand): the safe value applies */
+                            problems?: {
+                                field: string;
+                                message: string;
+                            }[];
                             rootPath: string;
                             settings: {
                                 [key: string]: unknown;
