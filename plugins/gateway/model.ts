@@ -23,6 +23,9 @@ export const RateLimit = Type.Object(
 );
 export type RateLimit = Static<typeof RateLimit>;
 
+/** The longest route path template a route may have, whether created or imported. */
+export const ROUTE_PATH_MAX_LENGTH = 2000;
+
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 

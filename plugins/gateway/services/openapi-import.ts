@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { badRequest } from '../../../kernel/index.ts';
-import { HTTP_METHODS, type HttpMethod } from '../model.ts';
+import { HTTP_METHODS, type HttpMethod, ROUTE_PATH_MAX_LENGTH } from '../model.ts';
 import { parseTemplate } from './path-template.ts';
 
 export interface ImportedOperation {
@@ -53,7 +53,8 @@ export function parseOpenApi(text: string): ParsedSpec {
   if (!isObject(doc.paths)) throw badRequest('The document has no paths', 'spec');
   const operations: ImportedOperation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
-    if (!isObject(item)) continue;
+    // A path the route form would refuse is left out, as one that is no template is.
+    if (!isObject(item) || path.length > ROUTE_PATH_MAX_LENGTH) continue;
     try {
       parseTemplate(path);
     } catch {

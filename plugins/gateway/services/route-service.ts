@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { HttpError, conflict, inTransaction, isUniqueViolation, notFound, type Db } from '../../../kernel/index.ts';
-import { HTTP_METHODS, type Endpoint, type Route } from '../model.ts';
+import { HTTP_METHODS, type Endpoint, ROUTE_PATH_MAX_LENGTH, type Route } from '../model.ts';
 import type { GatewayAnswer, GatewayCallInput } from '../ports.ts';
 import type { RouteStore } from '../store/route-store.ts';
 import type { EndpointService } from './endpoint-service.ts';
@@ -13,7 +13,7 @@ import { inferSchema, trimSample } from './schema-inference.ts';
 export const Method = Type.Union(HTTP_METHODS.map((m) => Type.Literal(m)));
 export const RoutePath = Type.String({
   minLength: 1,
-  maxLength: 2000,
+  maxLength: ROUTE_PATH_MAX_LENGTH,
   description: 'template relative to the base URL, e.g. /users/{id}',
 });
 
