@@ -218,8 +218,8 @@ export async function objectsHolding(
   exclude: readonly string[],
 ): Promise<Array<{ ref: string; holder: string }>> {
   const text = fold('o.attributes::text');
-  const escape = (sql: string) => `replace(replace(replace(${sql}, '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
-  const pattern = `'%' || ${escape(`trim(both '"' from to_json(f.ref)::text)`)} || '%'`;
+  const likeEscaped = (sql: string) => `replace(replace(replace(${sql}, '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
+  const pattern = `'%' || ${likeEscaped(`trim(both '"' from to_json(f.ref)::text)`)} || '%'`;
   const { rows } = await q.raw(
     `SELECT f.ref, h.holder FROM unnest(?::text[]) AS f(ref)
       CROSS JOIN LATERAL (
