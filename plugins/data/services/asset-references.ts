@@ -45,7 +45,9 @@ export async function assetReferenceRule(
             reason: 'a form may hold only a file uploaded with it ({ "uploadId": ... })',
           };
   if (!library) return (ref) => ({ ref, code: 'ASSETS_UNAVAILABLE', reason: 'no asset library is loaded' });
-  const found = refs.length ? await library.referable([...new Set(refs.map((r) => r.ref))], ctx.actor, trx) : new Map();
+  const found = refs.length
+    ? await library.referable([...new Set(refs.map((r) => r.ref))], ctx.actor, trx)
+    : new Set<string>();
   return (ref) =>
     found.has(ref.ref)
       ? null
