@@ -24,8 +24,8 @@ function heldStrings(attributes: Record<string, unknown> | undefined): Set<strin
 /**
  * The rule for asset values a write adds, asked once for every value of the write (one lookup): with
  * `ctx.allowedAssets` (a public form) only those files, the uploads attached for this very
- * submission; otherwise an existing file the writer can read (the asset library decides; without it
- * no file exists to name). An anonymous visitor therefore never names a library file, so no later
+ * submission; otherwise an existing file the writer can read (the asset library decides; an
+ * installation without it has no files, and its values are not checked). An anonymous visitor therefore never names a library file, so no later
  * erase of "their" records can reach one. Answers why a value is refused, or null.
  */
 export async function assetReferenceRule(
@@ -44,7 +44,9 @@ export async function assetReferenceRule(
             code: 'ASSET_NOT_ALLOWED',
             reason: 'a form may hold only a file uploaded with it ({ "uploadId": ... })',
           };
-  if (!library) return (ref) => ({ ref, code: 'ASSETS_UNAVAILABLE', reason: 'no asset library is loaded' });
+  // Without the asset library there is no file to name or to protect (and no files source for an
+  // erase to delete from): the values are kept as they are, like any text.
+  if (!library) return () => null;
   const found = refs.length
     ? await library.referable([...new Set(refs.map((r) => r.ref))], ctx.actor, trx)
     : new Set<string>();
