@@ -85,8 +85,9 @@ export function applySandboxConfig(
 
 /**
  * Enforces `config.sandbox` of every route under the profile: a blocked route gets an onRequest hook
- * of its own, after the session check (so an anonymous caller still gets 401) and before its body is
- * read. Without the profile nothing is added, so no route pays for it.
+ * of its own, after the session check (so an anonymous caller still gets 401), before the route's own
+ * hooks (a service token check) and before its body is read. Without the profile nothing is added,
+ * so no route pays for it.
  */
 export const sandboxRoutes = fp<{ sandbox: boolean }>(
   async (instance, opts) => {
@@ -98,8 +99,10 @@ export const sandboxRoutes = fp<{ sandbox: boolean }>(
       if (!opts.sandbox || (rule === undefined && !underBlockedPath(route.url))) return;
       const method = Array.isArray(route.method) ? route.method.join(',') : String(route.method);
       const block: onRequestHookHandler = (_request, _reply, done) => done(sandboxBlocked(method, route.url));
+      // First of the route's own hooks: a public route's token check (a service route) must not answer
+      // 401 where the profile answers 403; the session check is the context's, and still runs before.
       const own = route.onRequest;
-      route.onRequest = own === undefined ? [block] : [...(Array.isArray(own) ? own : [own]), block];
+      route.onRequest = own === undefined ? [block] : [block, ...(Array.isArray(own) ? own : [own])];
     });
   },
   { name: 'kernel-sandbox-routes' },

@@ -50,7 +50,7 @@ export default definePlugin({
   migrations: path.join(here, 'migrations'),
   setup: (deps) => createAssetServices(deps),
   provides: {
-    assetLibrary: ({ services }): AssetLibrary => provideAssetLibrary(services),
+    assetLibrary: ({ services, permissions }): AssetLibrary => provideAssetLibrary(services, permissions),
   },
   // With ASSET_SERVICE_URL (core-api in the split deployment) both ask the asset-processor over HTTP
   // through one client (services/asset-service-client.ts) instead of the local store.

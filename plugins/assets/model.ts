@@ -16,6 +16,8 @@ export interface AssetRow {
   version: number;
   storage_key: string;
   created_by: string | null;
+  /** The public form upload this file came from (set by the form attach only), else null. */
+  form_upload_id: string | null;
   created_at: Date;
   updated_at: Date;
 }

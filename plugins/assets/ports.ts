@@ -1,4 +1,4 @@
-import type { Tx } from '../../kernel/index.ts';
+import type { Actor, Tx } from '../../kernel/index.ts';
 
 /**
  * What the asset plugin offers other plugins (container name `assetLibrary`): reading asset
@@ -42,6 +42,12 @@ export interface StagedUpload {
 export interface AssetLibrary {
   /** Assets by id, uuid or path; unknown references are simply absent from the map. */
   resolve(references: readonly string[], trx?: Tx): Promise<Map<string, AssetRef>>;
+  /**
+   * The references among `references` (ids, uuids or paths) that `actor` may put in an asset field:
+   * existing files the actor can read (`assets:read`; the system actor reads every file). In the split
+   * deployment the asset service is asked, where the library lives.
+   */
+  referable(references: readonly string[], actor: Actor, trx?: Tx): Promise<Set<string>>;
   /**
    * Moves a staged upload into the library. Rejects with 404 UPLOAD_NOT_FOUND (unknown, expired or
    * already used) or 400 when the staged file does not match the settings. When `trx` rolls back,

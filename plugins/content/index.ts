@@ -20,6 +20,7 @@ import { websitePathRoutes } from './routes/website-paths.ts';
 import { websiteRoutes } from './routes/websites.ts';
 import { createContentServices, type ContentServices } from './services/index.ts';
 import { formNotifySource, mailRenderer } from './services/mail-contributions.ts';
+import { contentHoldingAssets } from './store/asset-references.ts';
 import { contentBundlePart } from './services/bundle-part.ts';
 import { contentPublishSource } from './services/publish-source.ts';
 import { pageSearchSource } from './services/search-source.ts';
@@ -76,6 +77,9 @@ export default definePlugin({
   contributes: {
     gatewayBindingSources: ({ services, permissions }) => gatewayBindingSource(services, permissions),
     websiteUploadRules: ({ services }) => websiteUploadRules(services),
+    // Library files its pages, snippets, templates, layouts, themes, menus and settings use: a
+    // data-subject erase leaves them in place.
+    assetReferences: ({ db }) => ({ plugin: 'content', holdings: (refs) => contentHoldingAssets(db, refs) }),
     searchSources: ({ services }) => pageSearchSource({ pages: services.pageStore, directory: services.directory }),
     mailRenderers: ({ services, pluginConfig }) =>
       mailRenderer({ settings: services.settings, maxTreeBytes: pluginConfig.CONTENT_MAX_TREE_BYTES }),

@@ -2,8 +2,9 @@ import type { Actor, Tx } from '../../kernel/index.ts';
 
 /**
  * What the data-subject plugin collects (no plugin imports this one; the augmentation below makes the
- * registry type visible to contributors): the registry `dataSubjectSources`, one item per kind of
- * record a plugin holds about a person (objects, files, mails, accounts).
+ * registry types visible to contributors): the registry `dataSubjectSources`, one item per kind of
+ * record a plugin holds about a person (objects, files, mails, accounts), and `assetReferences`, one
+ * item per plugin whose records can hold a reference to a library file.
  */
 
 /** The search options a source may honour (names as the request body has them). */
@@ -17,11 +18,10 @@ export interface DataSubjectOptions {
   /** Files (asset ids, uuids or paths) that records of `records` sources refer to (the files source). */
   linkedFiles?: readonly string[];
   /**
-   * Erase (and its dry run): leave out of `linkedFiles` the files that records outside the person's
-   * also refer to (a shared placeholder), naming them in `sharedFiles` instead. Search and export list
-   * every attached file and skip this check (it costs a lookup per file).
+   * Erase (and its dry run): answer `ids`, every found record's id, so the collector can ask the
+   * registry `assetReferences` whether a file is used by anything besides them.
    */
-  excludeShared?: boolean;
+  everyId?: boolean;
 }
 
 /** One record a source found. */
@@ -35,6 +35,8 @@ export interface DataSubjectItem {
   matched: string[];
   /** Files this record refers to (asset ids, uuids or paths), erased with it (files first). */
   files?: string[];
+  /** Files: every reference the file is known by (id, uuid, path), for the "used elsewhere" question. */
+  refs?: string[];
   /** Objects: the class, key and language of the record. */
   class?: string;
   key?: string | null;
@@ -50,8 +52,8 @@ export interface DataSubjectFindings {
   items: DataSubjectItem[];
   /** Files every found record refers to (not only the listed ones): the files source finds them too. */
   linkedFiles?: string[];
-  /** With `excludeShared`: attached files that other records use too (kept, never erased). */
-  sharedFiles?: string[];
+  /** With `everyId`: the id of every found record (not only the listed ones). */
+  ids?: string[];
 }
 
 /** What an erase of one source did (or, in a dry run, would do). */
@@ -64,6 +66,8 @@ export interface DataSubjectErasure {
    * in `refs` every reference of a kept file (id, uuid, path), so records pointing at it stay too.
    */
   kept: Array<{ id: string; label: string; reason: string; refs?: string[] }>;
+  /** Records found but never erased by rule (a staff account's uploads), each with why: a re-run leaves them too. */
+  reported?: Array<{ id: string; label: string; reason: string }>;
 }
 
 /** What the collector hands each eraser: the dry-run flag and what earlier stages left behind. */
@@ -92,8 +96,35 @@ export interface DataSubjectSource {
   erase?(identifier: string, options: DataSubjectOptions, input: DataSubjectEraseInput): Promise<DataSubjectErasure>;
 }
 
+/** A record that holds a reference to a library file (a page, a theme, an object). */
+export interface AssetReferenceHolding {
+  /** The reference it holds, as it was asked for. */
+  ref: string;
+  /** What holds it, for the answer: `page /shop/home (en)`, `theme Dark`, `object 3f2…`. */
+  holder: string;
+}
+
+/**
+ * An item of the registry `assetReferences`: a plugin whose records can hold references to library
+ * files (ids, uuids, paths, inside text such as `/dam-asset/<path>` too). Before an erase removes a
+ * file that is the person's own, every item is asked whether anything else still uses it; a file one
+ * item names stays. Matching may err on the side of "used" (a path inside a longer one), never the
+ * other way.
+ */
+export interface AssetReferenceFinder {
+  /** The contributing plugin's id. */
+  plugin: string;
+  /**
+   * Which of `refs` a record of this plugin holds, leaving out `except` (records erased with the
+   * file, by the kind of the data-subject source that found them: `objects` → ids). One holding per
+   * ref is enough.
+   */
+  holdings(refs: readonly string[], except: ReadonlyMap<string, readonly string[]>): Promise<AssetReferenceHolding[]>;
+}
+
 declare module '../../kernel/index.ts' {
   interface PluginContributions {
     dataSubjectSources: DataSubjectSource;
+    assetReferences: AssetReferenceFinder;
   }
 }

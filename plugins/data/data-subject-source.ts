@@ -73,22 +73,12 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
             files,
           });
       }
-      if (!options.excludeShared) return { kind: 'objects', count: rows.length, items, linkedFiles: [...linked] };
-      // Erase: a file that an object outside the person's records also refers to (a shared
-      // placeholder, a logo) is not the person's; it stays, and the answer names it.
-      fold ??= unicodeLowerSql(db);
-      const shared = await filesUsedElsewhere(
-        trx ?? db,
-        await fold,
-        [...linked],
-        rows.map((r) => r.id),
-      );
       return {
         kind: 'objects',
         count: rows.length,
         items,
-        linkedFiles: [...linked].filter((f) => !shared.has(f)),
-        sharedFiles: [...shared],
+        linkedFiles: [...linked],
+        ...(options.everyId ? { ids: rows.map((r) => r.id) } : {}),
       };
     },
     async *records(identifier, options) {
@@ -199,27 +189,46 @@ export function objectMatchQuery(
 }
 
 /**
- * Which of `files` an object outside `exclude` also holds as a whole string value (case folded as
- * above): one statement, planned once, asking each file's question through the trigram index (the
- * LIKE pattern is made in SQL from the value's JSON text, as `jsonStringPattern` makes it).
+ * Objects as holders of library file references (registry `assetReferences`): any object outside
+ * `except.objects` whose attribute text holds the reference anywhere (a whole asset value, a path
+ * inside a rich text or a URL), case folded as the finder above. A longer value that merely contains a
+ * path counts too: a file is kept rather than erased under a page of text that may show it.
  */
-export async function filesUsedElsewhere(
+export function objectAssetReferences(db: Db): PluginContributions['assetReferences'] {
+  let fold: Promise<(expression: string) => string> | undefined;
+  return {
+    plugin: 'data',
+    async holdings(refs, except) {
+      if (!refs.length) return [];
+      fold ??= unicodeLowerSql(db);
+      return objectsHolding(db, await fold, refs, except.get('objects') ?? []);
+    },
+  };
+}
+
+/**
+ * One statement, planned once, asking each reference's question through the trigram index of
+ * migration 0004 (the LIKE pattern is made in SQL from the reference, its `\`, `%` and `_` escaped,
+ * and from its JSON text, so a path with a quote or a backslash is found as the attributes show it).
+ */
+export async function objectsHolding(
   q: Db | Tx,
   fold: (expression: string) => string,
-  files: readonly string[],
+  refs: readonly string[],
   exclude: readonly string[],
-): Promise<Set<string>> {
-  if (!files.length) return new Set();
+): Promise<Array<{ ref: string; holder: string }>> {
   const text = fold('o.attributes::text');
-  const pattern = String.raw`'%' || replace(replace(replace(to_json(f.ref)::text, '\', '\\'), '%', '\%'), '_', '\_') || '%'`;
+  const likeEscaped = (sql: string) => `replace(replace(replace(${sql}, '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
+  const pattern = `'%' || ${likeEscaped(`trim(both '"' from to_json(f.ref)::text)`)} || '%'`;
   const { rows } = await q.raw(
-    `SELECT f.ref FROM unnest(?::text[]) AS f(ref)
-      WHERE EXISTS (
-        SELECT 1 FROM data_objects o
+    `SELECT f.ref, h.holder FROM unnest(?::text[]) AS f(ref)
+      CROSS JOIN LATERAL (
+        SELECT c.name || '/' || coalesce(o.key, o.id::text) AS holder
+          FROM data_objects o JOIN data_classes c ON c.id = o.class_id
          WHERE ${text} LIKE ${fold(pattern)}
            AND NOT (o.id = ANY(?::uuid[]))
-           AND jsonb_path_exists((${text})::jsonb, '$.** \\? (@ == $v)', jsonb_build_object('v', ${fold('f.ref')})))`,
-    [files as string[], exclude as string[]],
+         LIMIT 1) h`,
+    [refs as string[], exclude as string[]],
   );
-  return new Set(rows.map((r: { ref: string }) => r.ref));
+  return rows.map((r: { ref: string; holder: string }) => ({ ref: r.ref, holder: `object ${r.holder}` }));
 }

@@ -13,7 +13,7 @@ import { previewLinkRoutes } from './routes/preview-links.ts';
 import { publicObjectRoutes } from './routes/public-objects.ts';
 import { transitionRoutes } from './routes/transitions.ts';
 import { workflowRoutes } from './routes/workflows.ts';
-import { objectDataSubjectSource } from './data-subject-source.ts';
+import { objectAssetReferences, objectDataSubjectSource } from './data-subject-source.ts';
 import { classSearchSource, objectSearchSource } from './search-sources.ts';
 import { dataObjectsApi, type DataObjectsApi } from './services/data-objects-api.ts';
 import { indexBuildsQueue } from './services/index-builds.ts';
@@ -54,6 +54,8 @@ export default definePlugin({
     websiteBundleParts: ({ services, db, permissions }) => dataBundlePart(services, db, permissions),
     // Objects holding a person's identifier (collected by the data-subject plugin when it is loaded).
     dataSubjectSources: ({ services, db }) => objectDataSubjectSource(services, db),
+    // Objects holding a library file's reference: an erase leaves a file another object still uses.
+    assetReferences: ({ db }) => objectAssetReferences(db),
   },
   // Every process that reads (core-api, gateway) drops cached answers when any process changes objects.
   async onStart({ services, recordHooks }) {

@@ -15,6 +15,10 @@ const DECLARED_BLOCKED = new Set([
   'POST /mail-settings/test',
   'POST /mail-log/{id}/resend',
   'POST /cms-one/websites/import',
+  // The asset service's side of data-subject requests (bearer token), blocked like /data-subject.
+  'POST /api/v1/dam/data-subject/find',
+  'POST /api/v1/dam/data-subject/records',
+  'POST /api/v1/dam/data-subject/erase',
 ]);
 const mustBeBlocked = (route: DocumentedRoute) =>
   DECLARED_BLOCKED.has(route.label) ||

@@ -219,10 +219,10 @@ export const DataSubjectFindings = Type.Object({
       label: Type.String(),
       matched: Type.Array(Type.String()),
       files: Type.Optional(Type.Array(Type.String())),
+      refs: Type.Optional(Type.Array(Type.String(), { description: "the file's id, uuid and path" })),
     }),
   ),
   linkedFiles: Type.Optional(Type.Array(Type.String())),
-  sharedFiles: Type.Optional(Type.Array(Type.String())),
 });
 export const DataSubjectErasure = Type.Object({
   kind: Type.String(),
@@ -233,6 +233,11 @@ export const DataSubjectErasure = Type.Object({
       label: Type.String(),
       reason: Type.String(),
       refs: Type.Optional(Type.Array(Type.String())),
+    }),
+  ),
+  reported: Type.Optional(
+    Type.Array(Type.Object({ id: Type.String(), label: Type.String(), reason: Type.String() }), {
+      description: 'files found but not erased by rule (staff uploads, metadata only)',
     }),
   ),
 });

@@ -12,7 +12,8 @@ const Body = Type.Object(
     identifier: Type.String({ minLength: 1, maxLength: 320 }),
     options: Type.Object(
       {
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+        // Up to every file of one run: the collector reads the person's own files with their references.
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
         linkedFiles: Type.Optional(Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 200_000 })),
       },
       { additionalProperties: false },
@@ -38,8 +39,9 @@ const BODY_LIMIT = 32 * 1024 * 1024;
  */
 export async function dataSubjectFileRoutes(app: App, s: AssetServices, source: Source): Promise<void> {
   const tags = ['data subjects'];
-  // Declared public for the kernel; the token is checked before the body is read.
-  const config = { public: true } as const;
+  // Declared public for the kernel; the token is checked before the body is read. Blocked under the
+  // sandbox profile like the data-subject routes they serve (`/data-subject`).
+  const config = { public: true, sandbox: 'block' } as const;
   const onRequest = async (request: Parameters<typeof s.auth.bearer>[0]) => {
     if (!s.auth.bearer(request)) throw unauthorized('The service token is required', 'SERVICE_TOKEN_REQUIRED');
   };

@@ -36,10 +36,11 @@ const changeActorOf = (actor: Actor): ChangeActor =>
 /**
  * Library files as a data-subject source (registry `dataSubjectSources`): files whose metadata holds
  * the identifier as a whole string value (any case, anywhere inside), files uploaded by the account
- * with that e-mail, and files that found records of other sources refer to (`options.linkedFiles`:
- * ids, uuids or paths). Stage `files`: erased before records, each file's stored bytes first, then its
- * row (event `asset.deleted`); a file whose bytes could not be removed stays, and so do records that
- * refer to it.
+ * with that e-mail, and files the person uploaded through a public form that found records of other
+ * sources refer to (`options.linkedFiles`: ids, uuids or paths; `form_upload_id` set). Stage `files`:
+ * only the last kind is erased (the collector has already left out those something else uses), each
+ * file's stored bytes first, then its row (event `asset.deleted`); a file whose bytes could not be
+ * removed stays, and so do records that refer to it. The others are reported, never erased.
  */
 export function assetDataSubjectSource(deps: Deps): Source {
   let folding: Promise<(expression: string) => string> | undefined;
@@ -60,9 +61,16 @@ export function assetDataSubjectSource(deps: Deps): Source {
         if (uploader) void w.orWhere('created_by', uploader.id);
         // One array parameter each: tens of thousands of references stay within PostgreSQL's
         // 65,535 bind parameters per statement.
-        if (uuids.length)
-          void w.orWhereRaw('id = ANY(?::uuid[])', [uuids]).orWhereRaw('uuid = ANY(?::uuid[])', [uuids]);
-        if (linked.length) void w.orWhereRaw('path = ANY(?::text[])', [linked as string[]]);
+        // A file a found record names is the person's only when they uploaded it through a form: a
+        // name in a field alone (a library file, a logo) never makes a file theirs.
+        if (linked.length)
+          void w.orWhere((own) => {
+            void own.whereNotNull('form_upload_id').andWhere((ref) => {
+              void ref.whereRaw('path = ANY(?::text[])', [linked as string[]]);
+              if (uuids.length)
+                void ref.orWhereRaw('id = ANY(?::uuid[])', [uuids]).orWhereRaw('uuid = ANY(?::uuid[])', [uuids]);
+            });
+          });
       })
       .orderBy('path')
       .limit(SCAN_CAP)) as AssetRow[];
@@ -70,7 +78,7 @@ export function assetDataSubjectSource(deps: Deps): Source {
       const matched: string[] = [];
       if (uploader && row.created_by === uploader.id) matched.push('uploader');
       if (JSON.stringify(row.metadata).toLowerCase().includes(JSON.stringify(needle))) matched.push('metadata');
-      if ([row.id, row.uuid, row.path].some((r) => linked.includes(r))) matched.push('attached');
+      if (row.form_upload_id && [row.id, row.uuid, row.path].some((r) => linked.includes(r))) matched.push('attached');
       return { row, matched };
     });
   };
@@ -89,6 +97,7 @@ export function assetDataSubjectSource(deps: Deps): Source {
           at: new Date(row.updated_at).toISOString(),
           label: row.path,
           matched,
+          refs: [row.id, row.uuid, row.path],
         })),
       };
     },
@@ -108,8 +117,14 @@ export function assetDataSubjectSource(deps: Deps): Source {
     async erase(identifier, options, input) {
       const found = await matching(identifier, options.linkedFiles);
       const kept: Array<{ id: string; label: string; reason: string; refs: string[] }> = [];
+      const reported: Array<{ id: string; label: string; reason: string }> = [];
       let erased = 0;
-      for (const { row } of found) {
+      for (const { row, matched } of found) {
+        // Only what the person uploaded through a form goes; the rest was found, and is reported.
+        if (!matched.includes('attached')) {
+          reported.push({ id: row.id, label: row.path, reason: reportedReason(matched) });
+          continue;
+        }
         if (input.dryRun) {
           erased++;
           continue;
@@ -137,9 +152,16 @@ export function assetDataSubjectSource(deps: Deps): Source {
         deps.invalidate([row.path]);
         if (deleted) erased++;
       }
-      return { kind: 'files', erased, kept };
+      return { kind: 'files', erased, kept, reported };
     },
   };
+}
+
+/** Why a found file is not erased: a staff account's upload, or a file whose metadata names the person. */
+function reportedReason(matched: readonly string[]): string {
+  return matched.includes('uploader')
+    ? 'uploaded by the staff account with this e-mail: staff accounts are reported only, their uploads too'
+    : 'its metadata names the person, but they did not upload it through a form: reported, not erased';
 }
 
 /** The source on this process's own library and store (what every process but split core-api uses). */

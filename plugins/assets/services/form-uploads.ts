@@ -237,6 +237,7 @@ export class FormUploads {
             filename: `${row.id.slice(0, ATTACH_PREFIX_LENGTH - 1)}-${row.filename}`,
             visibility: input.visibility as Visibility,
             actor: { type: 'system', id: null },
+            formUploadId: row.id,
             metadata: { source: 'form-upload', uploadId: row.id, websiteId: row.website_id, fieldId: row.field_id },
           },
           t,

@@ -62,6 +62,8 @@ export interface UploadInput {
   overwrite?: boolean;
   actor: ChangeActor;
   createdBy?: string | null;
+  /** The public form upload the file comes from (form attach only): the provenance a data-subject erase reads. */
+  formUploadId?: string;
   /** Types refused for this upload (public forms refuse markup and programs). */
   accept?: (type: SniffedType) => string | null;
 }
@@ -142,6 +144,8 @@ export class LibraryService {
           thumbnails: stored.thumbnails,
           version,
           storage_key: keys.original(id, version),
+          // A new version by anyone else is no longer the visitor's upload.
+          form_upload_id: input.formUploadId ?? null,
         };
         if (existing) {
           const locked = await store.findAsset(t, { id }, true);

@@ -33,6 +33,7 @@ describe('assets: the assetLibrary port and the data batch action resolve-assets
 
   it('POST /data-objects/batch resolve-assets resolves asset fields and arrays of assets', async () => {
     const img = (await k.upload({ name: 'hero.txt', data: Buffer.from('hero') }, { folder: 'port' })).json();
+    const gone = (await k.upload({ name: 'gone.txt', data: Buffer.from('gone') }, { folder: 'port' })).json();
     const cls = await k.call('POST', '/data-classes', k.admin, {
       name: `assetful_${Date.now()}`,
       fields: [
@@ -45,9 +46,18 @@ describe('assets: the assetLibrary port and the data batch action resolve-assets
     expect(cls.statusCode, cls.body).to.equal(201);
     const obj = await k.call('POST', '/data-objects', k.admin, {
       classId: cls.json().id,
-      attributes: { title: 't', hero: img.id, gallery: ['port/hero.txt', 'port/missing.png'] },
+      attributes: { title: 't', hero: img.id, gallery: ['port/hero.txt', 'port/gone.txt'] },
     });
     expect(obj.statusCode, obj.body).to.equal(201);
+    // A file deleted after the object named it: the reference stays, and resolves to nothing.
+    expect((await k.call('DELETE', `/api/v1/dam/asset?id=${gone.id}`, k.admin)).statusCode).to.be.oneOf([200, 204]);
+    // A reference to no file is refused when written (an asset field names a file its writer can read).
+    const unknown = await k.call('POST', '/data-objects', k.admin, {
+      classId: cls.json().id,
+      attributes: { gallery: ['port/missing.png'] },
+    });
+    expect(unknown.statusCode).to.equal(400);
+    expect(unknown.json()).to.include({ code: 'ASSET_NOT_FOUND', field: 'attributes.gallery.0' });
     const missing = '00000000-0000-4000-8000-000000000000';
     const res = await k.call('POST', '/data-objects/batch', k.editor, {
       ids: [obj.json().id, missing],

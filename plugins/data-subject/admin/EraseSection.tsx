@@ -43,6 +43,17 @@ function Report({ answer }: { answer: EraseAnswer }) {
           </List>
         </Alert>
       )}
+      {answer.reported.length > 0 && (
+        <Alert color="gray" title={`${count(answer.reported.length, 'record')} found but left in place`}>
+          <List size="sm">
+            {answer.reported.map((r) => (
+              <List.Item key={`${r.kind}:${r.id}`}>
+                {kindLabel(r.kind)} {r.label}: {r.reason}
+              </List.Item>
+            ))}
+          </List>
+        </Alert>
+      )}
       <Text size="sm" c="dimmed">
         Never touched by a data-subject request: {answer.notTouched.join(', ')}.
       </Text>

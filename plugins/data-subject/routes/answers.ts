@@ -35,8 +35,14 @@ export const EraseAnswer = Type.Object({
   kept: Type.Array(
     Type.Object({ kind: Type.String(), id: Type.String(), label: Type.String(), reason: Type.String() }),
   ),
+  reported: Type.Array(
+    Type.Object({ kind: Type.String(), id: Type.String(), label: Type.String(), reason: Type.String() }),
+    { description: 'found but never erased by rule, each with why (staff uploads, files used elsewhere)' },
+  ),
   reportedOnly: Counts,
-  sharedFiles: Type.Array(Type.String(), { description: 'attached files other records use too: left in place' }),
+  sharedFiles: Type.Array(Type.String(), {
+    description: "the person's files something else uses too (a page, another object): left in place",
+  }),
   complete: Type.Boolean({ description: 'true when nothing stayed' }),
   notSearched: NotSearched,
   notTouched: Type.Array(Type.String()),

@@ -62,10 +62,31 @@ const EraseBody = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The shortest identifier a request takes, in characters after trimming: a value as short as `b`
+ * is a letter of thousands of unrelated records (select options, initials), never one person.
+ */
+export const MIN_IDENTIFIER_LENGTH = 5;
+
 const subject = (raw: string) => {
   const identifier = raw.trim();
   if (!identifier) throw badRequest('identifier must not be blank', 'identifier');
   return identifier;
+};
+
+/**
+ * Refuses an identifier shorter than the minimum before the request counts as a scan (preValidation
+ * runs before the rate limit's preHandler); the schema then checks the rest of the body.
+ */
+const minimumLength = async (request: { body: unknown }) => {
+  const raw = (request.body as { identifier?: unknown } | null)?.identifier;
+  if (typeof raw !== 'string' || !raw.trim()) return;
+  if ([...raw.trim()].length < MIN_IDENTIFIER_LENGTH)
+    throw badRequest(
+      `identifier must have at least ${MIN_IDENTIFIER_LENGTH} characters: a shorter value matches unrelated records`,
+      'identifier',
+      'IDENTIFIER_TOO_SHORT',
+    );
 };
 
 export async function dataSubjectRoutes(app: App, { services, audit, clock, secretBox, pluginConfig }: Context) {
@@ -95,7 +116,7 @@ export async function dataSubjectRoutes(app: App, { services, audit, clock, secr
 
   app.post(
     `${DATA_SUBJECT_PREFIX}/search`,
-    { config, schema: { body: SearchBody, response: { 200: SearchAnswer } } },
+    { config, preValidation: minimumLength, schema: { body: SearchBody, response: { 200: SearchAnswer } } },
     async (request) => {
       const identifier = subject(request.body.identifier);
       const target = targetOf(identifier);
@@ -112,7 +133,7 @@ export async function dataSubjectRoutes(app: App, { services, audit, clock, secr
 
   app.post(
     `${DATA_SUBJECT_PREFIX}/export`,
-    { config, schema: { body: SearchBody, response: { 200: ExportAnswer } } },
+    { config, preValidation: minimumLength, schema: { body: SearchBody, response: { 200: ExportAnswer } } },
     async (request, reply) => {
       const identifier = subject(request.body.identifier);
       const target = targetOf(identifier);
@@ -120,15 +141,15 @@ export async function dataSubjectRoutes(app: App, { services, audit, clock, secr
       const chunks = services.requests.exportChunks(identifier, options, clock.now());
       // The first piece is made before the headers go, so a failing source still answers with an error body.
       const first = await chunks.next();
-      const ctx = requestContext(request);
+      // Audited before the first record leaves: a client that stops reading half-way still left a row.
+      await audit.record(requestContext(request), {
+        action: 'data_subject.export',
+        ...target,
+        after: { options: { ...options } },
+      });
       async function* body() {
         if (!first.done) yield first.value;
         yield* chunks;
-        await audit.record(ctx, {
-          action: 'data_subject.export',
-          ...target,
-          after: { options: { ...options } },
-        });
       }
       return reply
         .header('content-type', 'application/json; charset=utf-8')
@@ -140,7 +161,7 @@ export async function dataSubjectRoutes(app: App, { services, audit, clock, secr
 
   app.post(
     `${DATA_SUBJECT_PREFIX}/erase`,
-    { config, schema: { body: EraseBody, response: { 200: EraseAnswer } } },
+    { config, preValidation: minimumLength, schema: { body: EraseBody, response: { 200: EraseAnswer } } },
     async (request) => {
       const identifier = subject(request.body.identifier);
       const dryRun = request.body.dryRun !== false;
@@ -148,15 +169,30 @@ export async function dataSubjectRoutes(app: App, { services, audit, clock, secr
         throw badRequest('confirm must repeat the identifier to erase for real', 'confirm', 'CONFIRMATION_REQUIRED');
       const target = targetOf(identifier);
       const options: DataSubjectOptions = request.body.options ?? {};
-      const erase = () => services.requests.erase(identifier, options, dryRun, request.actor);
-      // A dry run changes nothing and runs beside anything; a real run is alone for its subject.
-      const answer = dryRun ? await erase() : await services.eraseLock.run(target.targetId, erase);
-      await audit.record(requestContext(request), {
-        action: 'data_subject.erase',
-        ...target,
-        after: { dryRun, erased: answer.erased, kept: answer.kept.length, complete: answer.complete },
+      const ctx = requestContext(request);
+      const outcome = (answer: Awaited<ReturnType<typeof services.requests.erase>>) => ({
+        dryRun,
+        erased: answer.erased,
+        kept: answer.kept.length,
+        reported: answer.reported.length,
+        complete: answer.complete,
       });
-      return answer;
+      // A dry run changes nothing and runs beside anything.
+      if (dryRun) {
+        const answer = await services.requests.erase(identifier, options, true, request.actor);
+        await audit.record(ctx, { action: 'data_subject.erase', ...target, after: outcome(answer) });
+        return answer;
+      }
+      // A real run is alone for its subject, and audited from before its first deletion (a started
+      // row) to its end; a run whose process died is completed, and named, by the next one.
+      return services.eraseLock.run(target.targetId, async () => {
+        let run: { id: string; resumes: string[] } | undefined;
+        const answer = await services.requests.erase(identifier, options, false, request.actor, async (found) => {
+          run = await services.eraseRuns.start(ctx, target, found, { ...options });
+        });
+        await services.eraseRuns.finish(ctx, target, run!, outcome(answer));
+        return answer;
+      });
     },
   );
 }

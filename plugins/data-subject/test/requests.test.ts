@@ -77,6 +77,12 @@ describe('data-subject: search, export, erase', function () {
     const portrait = await upload('portrait.pdf', { caption: 'portrait' });
     const unrelated = await upload('other.pdf', { caption: 'anna.berg@example.test.old' });
     Object.assign(ids, { signed: signed.id, portrait: portrait.id, unrelated: unrelated.id });
+    // The portrait came in through a public form, as the form attach records it (own-files.test.ts
+    // walks that flow): only such files are the person's own to erase.
+    await t
+      .db('assets')
+      .where({ id: portrait.id })
+      .update({ form_upload_id: t.db.raw('gen_random_uuid()') });
     ids.customer = await create('/data-objects', {
       className: 'customer',
       key: 'anna',
@@ -100,6 +106,8 @@ describe('data-subject: search, export, erase', function () {
     const port = t.kernel.resolve('mail');
     await port.send({ to: 'anna.berg@example.test', subject: 'Welcome', text: 'Hello', kind: 'ds' });
     await port.send({ to: 'shop@example.test', subject: 'About anna.berg@example.test', text: 'x', kind: 'ds' });
+    // Delivered (the worker is off here): a mail still queued is reported, not erased.
+    await t.db('mail_outbox').update({ status: 'sent' });
   });
   after(() => t?.close());
 
@@ -145,7 +153,9 @@ describe('data-subject: search, export, erase', function () {
   it('erase: a dry run by default; a real run needs confirm; a file-store failure keeps the file and its object; a re-run finishes', async () => {
     const dry = await t.call('POST', '/data-subject/erase', admin, { identifier: SUBJECT });
     expect(dry.statusCode, dry.body).to.equal(200);
-    expect(dry.json()).to.deep.include({ dryRun: true, erased: { files: 2, objects: 3, mails: 1 }, complete: true });
+    expect(dry.json()).to.deep.include({ dryRun: true, erased: { files: 1, objects: 3, mails: 1 }, complete: true });
+    // The contract only names her in its metadata: found and exported, reported, never erased.
+    expect(dry.json().reported.map((r: { id: string }) => r.id)).to.deep.equal([ids.signed]);
     expect(dry.json().notTouched).to.include('audit log');
     expect((await t.call('GET', `/data-objects/${ids.customer}`, admin)).statusCode).to.equal(200);
 
@@ -169,7 +179,7 @@ describe('data-subject: search, export, erase', function () {
     storage.deletePrefix = original;
     expect(first.statusCode, first.body).to.equal(200);
     const answer = first.json();
-    expect(answer).to.deep.include({ dryRun: false, erased: { files: 1, objects: 2, mails: 1 }, complete: false });
+    expect(answer).to.deep.include({ dryRun: false, erased: { files: 0, objects: 2, mails: 1 }, complete: false });
     expect(answer.kept.map((k: { kind: string; id: string }) => [k.kind, k.id])).to.deep.equal([
       ['files', ids.portrait],
       ['objects', ids.customer],
@@ -192,7 +202,8 @@ describe('data-subject: search, export, erase', function () {
     expect(second.json()).to.deep.include({ erased: { files: 1, objects: 1, mails: 0 }, kept: [], complete: true });
     expect((await t.call('GET', `/data-objects/${ids.customer}`, admin)).statusCode).to.equal(404);
     const after = (await t.call('POST', '/data-subject/search', admin, { identifier: SUBJECT })).json();
-    expect(after.counts).to.deep.equal({ objects: 0, mails: 0, files: 0, accounts: 0 });
+    expect(after.counts).to.deep.equal({ objects: 0, mails: 0, files: 1, accounts: 0 });
+    expect(await t.db('assets').where({ id: ids.signed }).first()).to.not.equal(undefined);
     // The unrelated file (the identifier is only part of a longer value) is still there.
     expect(await t.db('assets').where({ id: ids.unrelated }).first()).to.not.equal(undefined);
   });
@@ -208,11 +219,12 @@ describe('data-subject: search, export, erase', function () {
       confirm: email,
     });
     expect(erase.json().reportedOnly).to.deep.equal({ accounts: 1 });
+    expect(erase.json().reported).to.deep.equal([]);
     expect(await t.db('users').where({ id: staff.id }).first()).to.not.equal(undefined);
 
     const rows = await t.db('audit_log').where('action', 'like', 'data_subject.%');
     expect(new Set(rows.map((r: { action: string }) => r.action))).to.deep.equal(
-      new Set(['data_subject.search', 'data_subject.export', 'data_subject.erase']),
+      new Set(['data_subject.search', 'data_subject.export', 'data_subject.erase', 'data_subject.erase.started']),
     );
     for (const row of rows) {
       const text = JSON.stringify(row).toLowerCase();

@@ -26,6 +26,11 @@ export interface WriteContext {
   flags?: Record<string, string>;
   /** A caller's transaction to join (e.g. a website import writing pages, objects and assets at once). */
   trx?: Tx;
+  /**
+   * The only asset references this write may add (a public form: the ids of the uploads attached for
+   * it). Absent: any existing file the actor can read.
+   */
+  allowedAssets?: ReadonlySet<string>;
 }
 
 export function writeContextOf(request: FastifyRequest): WriteContext {

@@ -23,6 +23,18 @@ export interface RelationRef {
   className: string;
 }
 
+/** An asset field's value found while validating: checked against the asset library afterwards. */
+export interface AssetValueRef {
+  field: string;
+  ref: string;
+}
+
+/** What validation met that only the database (or another plugin) can check: relations, asset references. */
+export interface FoundRefs {
+  relations: RelationRef[];
+  assets: AssetValueRef[];
+}
+
 /** A value problem: the dotted field path (`attributes.title`), a reason and the error code of its 400. */
 export class AttributeError extends Error {
   constructor(
@@ -49,11 +61,12 @@ export function normalizeAttributes(
   input: unknown,
   schema: AttributeSchema,
   relations: RelationRef[] = [],
+  assets: AssetValueRef[] = [],
 ): Record<string, unknown> {
   // Every string and key, json values included: PostgreSQL refuses lone surrogates in jsonb.
   const problem = findTextProblem(input, 'attributes');
   if (problem) throw new AttributeError(problem.path, problem.reason, problem.code);
-  return normalizeObject(input, schema.fields, schema, 'attributes', relations);
+  return normalizeObject(input, schema.fields, schema, 'attributes', { relations, assets });
 }
 
 /** Same, as a 400 for single-object routes. */
@@ -61,9 +74,10 @@ export function normalizeAttributesOr400(
   input: unknown,
   schema: AttributeSchema,
   relations: RelationRef[] = [],
+  assets: AssetValueRef[] = [],
 ): Record<string, unknown> {
   try {
-    return normalizeAttributes(input, schema, relations);
+    return normalizeAttributes(input, schema, relations, assets);
   } catch (err) {
     if (err instanceof AttributeError) throw badRequest(`${err.field}: ${err.reason}`, err.field, err.code);
     throw err;
@@ -75,7 +89,7 @@ function normalizeObject(
   fields: readonly FieldDef[],
   schema: AttributeSchema,
   at: string,
-  relations: RelationRef[],
+  found: FoundRefs,
 ): Record<string, unknown> {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     throw new AttributeError(at, 'must be an object');
@@ -94,8 +108,8 @@ function normalizeObject(
     }
     out[field.name] =
       field.type === 'array'
-        ? normalizeArray(value, field, schema, path, relations)
-        : normalizeValue(value, field, field.type, schema, path, relations);
+        ? normalizeArray(value, field, schema, path, found)
+        : normalizeValue(value, field, field.type, schema, path, found);
   }
   return out;
 }
@@ -107,7 +121,7 @@ function normalizeArray(
   field: FieldDef,
   schema: AttributeSchema,
   path: string,
-  relations: RelationRef[],
+  found: FoundRefs,
 ): unknown[] {
   if (!Array.isArray(value)) throw new AttributeError(path, 'must be an array');
   const { minLength, maxLength } = field.validation ?? {};
@@ -125,7 +139,7 @@ function normalizeArray(
   };
   return value.map((v, i) => {
     if (isEmpty(v)) throw new AttributeError(`${path}.${i}`, 'must not be empty');
-    return normalizeValue(v, itemField, item, schema, `${path}.${i}`, relations);
+    return normalizeValue(v, itemField, item, schema, `${path}.${i}`, found);
   });
 }
 
@@ -135,7 +149,7 @@ function normalizeValue(
   type: FieldType,
   schema: AttributeSchema,
   path: string,
-  relations: RelationRef[],
+  found: FoundRefs,
 ): unknown {
   const rules = field.validation ?? {};
   switch (type) {
@@ -182,17 +196,18 @@ function normalizeValue(
     case 'asset':
       if (typeof value !== 'string' || value.length > SHORT_MAX_LENGTH)
         throw new AttributeError(path, `must be an asset id (a string of at most ${SHORT_MAX_LENGTH} characters)`);
+      found.assets.push({ field: path, ref: value });
       return value;
     case 'relation':
       if (!isUuid(value)) throw new AttributeError(path, 'must be the id (uuid) of an object');
-      relations.push({ field: path, id: value.toLowerCase(), className: field.relation!.class });
+      found.relations.push({ field: path, id: value.toLowerCase(), className: field.relation!.class });
       return value.toLowerCase();
     case 'json':
       return value;
     case 'component': {
       const fields = schema.components.get(field.component!);
       if (!fields) throw new AttributeError(path, `component "${field.component}" no longer exists`);
-      return normalizeObject(value, fields, schema, path, relations);
+      return normalizeObject(value, fields, schema, path, found);
     }
     case 'array':
       throw new AttributeError(path, 'nested arrays are not supported');

@@ -12,7 +12,8 @@ import {
 } from '../store/object-store.ts';
 import { insertClaims, releaseClaims, uniqueKeyOf, type GroupEntry } from '../store/unique-store.ts';
 import type { WriteContext } from './actor.ts';
-import { AttributeError, isUuid, normalizeAttributes, type RelationRef } from './attributes.ts';
+import { assetReferenceRule } from './asset-references.ts';
+import { AttributeError, isUuid, normalizeAttributes, type AssetValueRef, type RelationRef } from './attributes.ts';
 import type { DataServiceDeps } from './deps.ts';
 import {
   assertObjectSize,
@@ -51,6 +52,7 @@ interface Item {
   locale: string;
   attributes: Record<string, unknown>;
   relations: RelationRef[];
+  assets: AssetValueRef[];
   existing?: ObjectRow;
 }
 
@@ -76,11 +78,17 @@ export class BulkService {
       input.objects.forEach((raw, index) => {
         try {
           const relations: RelationRef[] = [];
+          const assets: AssetValueRef[] = [];
           const locale = checkLocale(raw.locale ?? 'en', `objects.${index}.locale`);
           const key = checkKey(raw.key, `objects.${index}.key`);
-          const attributes = normalizeAttributes(raw.attributes ?? {}, { fields: cls.fields, components }, relations);
+          const attributes = normalizeAttributes(
+            raw.attributes ?? {},
+            { fields: cls.fields, components },
+            relations,
+            assets,
+          );
           assertObjectSize(attributes, this.deps.kernel.pluginConfig.DATA_MAX_OBJECT_BYTES);
-          items.push({ index, key, locale, attributes, relations });
+          items.push({ index, key, locale, attributes, relations, assets });
         } catch (err) {
           if (err instanceof AttributeError) reject(index, err.field, err.reason);
           else if (isHttpError(err)) reject(index, (err.field ?? '').replace(/^objects\.\d+\./, ''), err.message);
@@ -88,6 +96,7 @@ export class BulkService {
         }
       });
       let accepted = await this.withValidRelations(trx, items, reject);
+      accepted = await this.withReferableAssets(trx, ctx, accepted, reject);
       accepted = await this.matchKeys(trx, cls, accepted, input.onConflict === 'update', reject);
       const creates = accepted.filter((i) => !i.existing);
       const updates = accepted.filter((i) => i.existing);
@@ -120,6 +129,23 @@ export class BulkService {
     const cls = await findClassByName(trx, input.className, 'share');
     if (!cls) throw badRequest(`No class is named "${input.className}"`, 'className');
     return cls;
+  }
+
+  /** Every asset value sent must be a file the writer may reference (services/asset-references.ts). */
+  private async withReferableAssets(
+    trx: Tx,
+    ctx: WriteContext,
+    items: Item[],
+    reject: (i: number, f: string, r: string) => void,
+  ): Promise<Item[]> {
+    const refs = items.flatMap((i) => i.assets);
+    if (refs.length === 0) return items;
+    const refused = await assetReferenceRule(trx, refs, ctx, this.deps.kernel.assetLibrary);
+    return items.filter((item) => {
+      const bad = item.assets.map(refused).find((r) => r !== null);
+      if (bad) reject(item.index, bad.ref.field, bad.reason);
+      return !bad;
+    });
   }
 
   private async withValidRelations(

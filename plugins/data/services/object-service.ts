@@ -15,7 +15,8 @@ import { findClassById, findClassByName } from '../store/class-store.ts';
 import { isKeyIndexName } from '../store/object-partitions.ts';
 import * as objects from '../store/object-store.ts';
 import { SYSTEM_CHANGE_ACTOR, type WriteContext } from './actor.ts';
-import { isUuid, normalizeAttributesOr400, type RelationRef } from './attributes.ts';
+import { checkAssetReferencesOr400 } from './asset-references.ts';
+import { isUuid, normalizeAttributesOr400, type AssetValueRef, type RelationRef } from './attributes.ts';
 import type { DataServiceDeps } from './deps.ts';
 import {
   assertObjectSize,
@@ -123,9 +124,11 @@ export class ObjectService {
       // A new language starts from the group's shared values; what the request sends wins.
       const attributes = await this.normalize(
         trx,
+        ctx,
         cls,
         { ...withSharedFrom(cls, {}, group[0].attributes), ...(input.attributes ?? {}) },
         guard && { guard, sent: input.attributes ?? {} },
+        group[0].attributes,
       );
       const values = this.newRow(ctx, input, cls, {
         locale,
@@ -189,7 +192,7 @@ export class ObjectService {
     const key = checkKey(input.key);
     const parent = await this.parentFor(trx, cls, input.parentId ?? null, null);
     const sent = input.attributes ?? {};
-    const attributes = await this.normalize(trx, cls, sent, guard && { guard, sent });
+    const attributes = await this.normalize(trx, ctx, cls, sent, guard && { guard, sent });
     return {
       values: this.newRow(ctx, input, cls, { locale, key, parent, attributes, groupId: randomUUID() }),
       claims: uniqueEntriesOf(cls, attributes, locale),
@@ -268,7 +271,14 @@ export class ObjectService {
 
       if (input.attributes !== undefined) {
         const merged = { ...before.attributes, ...input.attributes };
-        const attributes = await this.normalize(trx, cls, merged, guard && { guard, sent: input.attributes });
+        const attributes = await this.normalize(
+          trx,
+          ctx,
+          cls,
+          merged,
+          guard && { guard, sent: input.attributes },
+          before.attributes,
+        );
         const names = changedAttributes(cls.fields, before.attributes, attributes);
         if (names.length > 0) {
           changed.push(...names);
@@ -452,21 +462,29 @@ export class ObjectService {
     return parent;
   }
 
-  /** `relating`: the relation values among the `sent` attributes must name objects the guard lets the writer relate to. */
+  /**
+   * `relating`: the relation values among the `sent` attributes must name objects the guard lets the
+   * writer relate to. `before`: the values the record held (an asset reference it held may stay).
+   */
   private async normalize(
     trx: Tx,
+    ctx: WriteContext,
     cls: ClassRow,
     attributes: Record<string, unknown>,
     relating?: { guard: WriteGuard; sent: Record<string, unknown> },
+    before?: Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
     const refs: RelationRef[] = [];
+    const assets: AssetValueRef[] = [];
     const out = normalizeAttributesOr400(
       attributes,
       { fields: cls.fields, components: await this.deps.schema.componentFields() },
       refs,
+      assets,
     );
     assertObjectSize(out, this.deps.kernel.pluginConfig.DATA_MAX_OBJECT_BYTES);
     await checkRelationsOr400(trx, refs);
+    await checkAssetReferencesOr400(trx, assets, ctx, this.deps.kernel.assetLibrary, before);
     if (relating?.guard.mayRelate) await this.checkRelatable(trx, refs, relating.guard.mayRelate, relating.sent);
     return out;
   }

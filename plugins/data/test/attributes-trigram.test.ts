@@ -8,7 +8,7 @@ import { KERNEL_MIGRATIONS_DIR } from '../../../kernel/loader.ts';
 import { migrateAll } from '../../../kernel/migrations.ts';
 import { createTestDatabase } from '../../../test/helpers/database.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
-import { filesUsedElsewhere, objectMatchQuery } from '../data-subject-source.ts';
+import { objectMatchQuery, objectsHolding } from '../data-subject-source.ts';
 import { ATTRIBUTES_TRGM_INDEX } from '../migrations/0004_attributes_trigram_index.ts';
 import { createClassPartition } from '../store/object-partitions.ts';
 
@@ -155,13 +155,15 @@ describe('data: trigram index of the attribute text (data-subject search)', func
         ids.push(res.json().id);
       }
       const fold = await unicodeLowerSql(t.db);
-      const shared = await filesUsedElsewhere(
+      const shared = await objectsHolding(
         t.db,
         fold,
-        [odd, 'Shared/50xyoff "x"\\logo.png', 'people/own.png', 'people/none.png'],
+        [odd, 'Shared/50xyoff "x"\\logo.png', 'people/own.png', 'people/none.png', '50%_off'],
         [ids[0]!, ids[2]!],
       );
-      expect([...shared]).to.deep.equal([odd]);
+      // A reference inside a longer value counts too (a path in a rich text); wildcards stay characters.
+      expect(shared.map((h) => h.ref).sort()).to.deep.equal(['50%_off', odd]);
+      expect(shared[0]!.holder).to.match(/^object two\//);
     } finally {
       await t?.close();
     }

@@ -62,7 +62,13 @@ export class FormSubmissions {
       }
       const created = await this.deps.objects
         .create(
-          { actor: SYSTEM, changeActor: { type: 'system', id: null }, trx },
+          {
+            actor: SYSTEM,
+            changeActor: { type: 'system', id: null },
+            trx,
+            // A visitor's asset field holds only what this submission uploaded, never a library file's name.
+            allowedAssets: new Set(attachments.map((a) => a.assetId)),
+          },
           { classId, locale: body.locale, published: false, attributes },
         )
         .catch((err: { statusCode?: number; field?: string }) => {

@@ -31,9 +31,20 @@ export function mailDataSubjectSource(store: OutboxStore): PluginContributions['
     async *records(identifier, options) {
       yield* await store.recordsForPerson(identifier.trim(), options.lookInsideText ?? false, EXPORT_LIMIT);
     },
+    // A mail still queued or retrying is reported, never deleted under the worker: it is erased by a
+    // re-run once it was sent or failed.
     async erase(identifier, options, { dryRun }) {
-      const erased = await store.eraseForPerson(identifier.trim(), options.lookInsideText ?? false, dryRun);
-      return { kind: 'mails', erased, kept: [] };
+      const { erased, pending } = await store.eraseForPerson(
+        identifier.trim(),
+        options.lookInsideText ?? false,
+        dryRun,
+      );
+      const kept = pending.map((m) => ({
+        id: m.id,
+        label: m.subject,
+        reason: `the mail is ${m.status} for delivery: a re-run erases it once it was sent or failed`,
+      }));
+      return { kind: 'mails', erased, kept };
     },
   };
 }

@@ -263,11 +263,27 @@ export class OutboxStore {
     return rows.map((r) => ({ ...r, secrets_sealed: null }));
   }
 
-  /** Deletes a person's rows (or counts them when `dryRun`); answers how many. */
-  async eraseForPerson(address: string, lookInsideText: boolean, dryRun: boolean, trx?: Tx): Promise<number> {
+  /**
+   * Deletes a person's sent and failed rows (or counts them when `dryRun`); answers how many, and the
+   * rows still queued or retrying, which are left alone: the worker owns them until they finish.
+   */
+  async eraseForPerson(
+    address: string,
+    lookInsideText: boolean,
+    dryRun: boolean,
+    trx?: Tx,
+  ): Promise<{ erased: number; pending: Array<Pick<OutboxRow, 'id' | 'subject' | 'status'>> }> {
     const q = this.personQuery(address, lookInsideText, await this.folding(), trx);
-    if (dryRun) return Number((await q.count<{ total: string }[]>({ total: '*' }))[0].total);
-    return q.delete();
+    const pending = await q
+      .clone()
+      .whereIn('status', PENDING as MailStatus[])
+      .select('id', 'subject', 'status')
+      .orderBy('seq');
+    const finished = q.clone().whereIn('status', FINISHED as MailStatus[]);
+    const erased = dryRun
+      ? Number((await finished.count<{ total: string }[]>({ total: '*' }))[0].total)
+      : await finished.delete();
+    return { erased, pending };
   }
 
   private folding() {

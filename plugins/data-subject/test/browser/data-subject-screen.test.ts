@@ -129,13 +129,36 @@ describe('data-subject screen in the browser: search, export, dry run and erase'
     });
     expect(uploaded.status(), await uploaded.text()).to.equal(201);
     const file = (await uploaded.json()) as { id: string; path: string };
+    // Her own upload through a public form (as the form attach records it), named by her object: only
+    // such a file is erased with her.
+    await p.t
+      .db('assets')
+      .where({ id: file.id })
+      .update({ form_upload_id: p.t.db.raw('gen_random_uuid()') });
+    const suffix = Date.now().toString(36);
+    for (const [url, body] of [
+      [
+        '/data-classes',
+        {
+          name: `signup_${suffix}`,
+          fields: [
+            { name: 'email', type: 'text' },
+            { name: 'cv', type: 'asset' },
+          ],
+        },
+      ],
+      ['/data-objects', { className: `signup_${suffix}`, attributes: { email, cv: file.path } }],
+    ] as const) {
+      const res = await p.t.call('POST', url, admin, body);
+      expect(res.statusCode, res.body).to.equal(201);
+    }
 
     await page.getByLabel('Identifier').fill(email);
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('button', { name: 'Files: 1' }).waitFor();
     await page.getByRole('region', { name: 'Files found' }).getByRole('cell', { name: file.path }).waitFor();
     await page.getByRole('button', { name: 'Dry run: what would be erased' }).click();
-    await page.getByText('A real erase would remove 1 file.').waitFor();
+    await page.getByText('A real erase would remove 1 file and 1 object.').waitFor();
 
     // The file store refuses to delete the file's bytes during the first real erase.
     const storage = p.t.services<{ storage: { deletePrefix(prefix: string): Promise<number> } }>('assets').storage;
@@ -147,12 +170,12 @@ describe('data-subject screen in the browser: search, export, dry run and erase'
     try {
       await page.getByRole('button', { name: 'Erase…' }).click();
       await page.getByRole('dialog').getByLabel('Type the identifier again to confirm').fill(email);
-      await page.getByRole('dialog').getByRole('button', { name: 'Erase 1 file' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Erase 1 file and 1 object' }).click();
       await page.getByText('Erased in part').waitFor();
       await page
         .getByRole('alert')
-        .filter({ hasText: '1 record kept' })
-        .getByText(/store unavailable/)
+        .filter({ hasText: '2 records kept' })
+        .getByText(/^Files people\/contract\.pdf: .*store unavailable/)
         .waitFor();
       await expectAccessible(page, 'erase with a kept record');
     } finally {
@@ -161,7 +184,7 @@ describe('data-subject screen in the browser: search, export, dry run and erase'
     expect(await p.t.db('assets').where({ id: file.id }).first()).to.not.equal(undefined);
 
     await page.getByRole('button', { name: 'Run the erase again' }).click();
-    await page.getByText('Removed 1 file.').waitFor();
+    await page.getByText('Removed 1 file and 1 object.').waitFor();
     await page.getByRole('status').filter({ hasText: 'Erased' }).first().waitFor();
     expect(await page.getByRole('button', { name: 'Run the erase again' }).count()).to.equal(0);
     await page.getByRole('heading', { name: `Nothing found for ${email}` }).waitFor();

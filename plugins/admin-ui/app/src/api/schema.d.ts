@@ -962,6 +962,12 @@ export interface paths {
                                 refs?: string[];
                             }[];
                             kind: string;
+                            /** @description files found but not erased by rule (staff uploads, metadata only) */
+                            reported?: {
+                                id: string;
+                                label: string;
+                                reason: string;
+                            }[];
                         };
                     };
                 };
@@ -1038,10 +1044,11 @@ export interface paths {
                                 id: string;
                                 label: string;
                                 matched: string[];
+                                /** @description the file's id, uuid and path */
+                                refs?: string[];
                             }[];
                             kind: string;
                             linkedFiles?: string[];
-                            sharedFiles?: string[];
                         };
                     };
                 };
@@ -15563,10 +15570,17 @@ export interface paths {
                                 reason: string;
                             }[];
                             notTouched: string[];
+                            /** @description found but never erased by rule, each with why (staff uploads, files used elsewhere) */
+                            reported: {
+                                id: string;
+                                kind: string;
+                                label: string;
+                                reason: string;
+                            }[];
                             reportedOnly: {
                                 [key: string]: number;
                             };
-                            /** @description attached files other records use too: left in place */
+                            /** @description the person's files something else uses too (a page, another object): left in place */
                             sharedFiles: string[];
                         };
                     };
