@@ -20,11 +20,19 @@ export const DATA_SUBJECT_PREFIX = '/data-subject';
 /** The key of the HMAC standing for the identifier in audit rows. */
 const FINGERPRINT_KEY = 'DATA_SUBJECT_FINGERPRINT_KEY';
 
+/**
+ * The shortest identifier a request takes, in characters after trimming: a value as short as `b`
+ * is a letter of thousands of unrelated records (select options, initials), never one person.
+ */
+export const MIN_IDENTIFIER_LENGTH = 5;
+
 // Checked by the schema, before the request counts as a scan: something besides spaces, and no control
 // characters (a NUL cannot even be stored in PostgreSQL text; a tab or a line break is never part of a
 // value a person is found by).
 const Identifier = Type.String({
-  minLength: 1,
+  // The schema says it too, so that clients (and the probes) see the rule; `minimumLength` below
+  // counts after trimming and answers its own code.
+  minLength: MIN_IDENTIFIER_LENGTH,
   maxLength: 320,
   pattern: '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$',
   description: 'whole value, compared without case; at most 320 characters, no control characters, not blank',
@@ -61,12 +69,6 @@ const EraseBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-/**
- * The shortest identifier a request takes, in characters after trimming: a value as short as `b`
- * is a letter of thousands of unrelated records (select options, initials), never one person.
- */
-export const MIN_IDENTIFIER_LENGTH = 5;
 
 const subject = (raw: string) => {
   const identifier = raw.trim();
