@@ -1171,7 +1171,6 @@ export interface paths {
                             storage: {
                                 /** @enum {string} */
                                 driver: "filesystem";
-                                root: string;
                             } | {
                                 bucket: string;
                                 /** @enum {string} */
@@ -1590,7 +1589,6 @@ export interface paths {
                             storage: {
                                 /** @enum {string} */
                                 driver: "filesystem";
-                                root: string;
                             } | {
                                 bucket: string;
                                 /** @enum {string} */
