@@ -109,6 +109,7 @@ async function main(): Promise<void> {
       locale: 'en',
       path: '/contact',
       title: 'Contact',
+      published: true,
       content: { type: 'section', children: [{ type: 'form', props: { classId, notify } }] },
     });
     if (page.statusCode !== 201) throw new Error(`page: ${page.body}`);

@@ -1,4 +1,4 @@
-import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import './formats.ts';
 
@@ -189,7 +189,23 @@ export interface Config extends Omit<KernelEnv, 'TRUST_PROXY'> {
 
 export class ConfigError extends Error {}
 
-/** Converts env strings to the schema's types, applies defaults and names the first bad variable. */
+/**
+ * Whether a refused value may be quoted back: only numbers, flags and a choice of fixed words. Any
+ * free text may be a secret (a token, a key, a URL with a password), so it is never quoted, whether
+ * or not its schema says so: a secret added later cannot be forgotten.
+ */
+function quotable(schema: TSchema | undefined): boolean {
+  if (!schema) return false;
+  if (['integer', 'number', 'boolean'].includes(schema.type as string)) return true;
+  if (schema.const !== undefined) return true;
+  const members = (schema as { anyOf?: TSchema[] }).anyOf;
+  return Array.isArray(members) && members.length > 0 && members.every((m) => m.const !== undefined);
+}
+
+/**
+ * Converts env strings to the schema's types, applies defaults and names the first bad variable and
+ * the rule it breaks; the value itself only when it cannot be a secret (`quotable`).
+ */
 export function parseEnvSlice<T extends TProperties>(
   schema: TObject<T>,
   env: Record<string, string | undefined>,
@@ -203,7 +219,7 @@ export function parseEnvSlice<T extends TProperties>(
   const first = Value.Errors(schema, converted).First();
   if (first) {
     const name = first.path.replace(/^\//, '').split('/')[0] || 'environment';
-    const shown = name in raw ? ` (got "${String(raw[name])}")` : '';
+    const shown = name in raw && quotable(schema.properties[name]) ? ` (got "${String(raw[name]).slice(0, 100)}")` : '';
     throw new ConfigError(`Invalid environment variable ${name}${shown}: ${first.message}`);
   }
   return converted as Static<TObject<T>>;

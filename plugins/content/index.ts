@@ -19,7 +19,7 @@ import { themeRoutes } from './routes/themes.ts';
 import { websitePathRoutes } from './routes/website-paths.ts';
 import { websiteRoutes } from './routes/websites.ts';
 import { createContentServices, type ContentServices } from './services/index.ts';
-import { formNotifySource, mailRenderer } from './services/mail-contributions.ts';
+import { formNotifySource, mailRenderer, publishedFormSource } from './services/mail-contributions.ts';
 import { contentHoldingAssets } from './store/asset-references.ts';
 import { contentBundlePart } from './services/bundle-part.ts';
 import { contentPublishSource } from './services/publish-source.ts';
@@ -84,6 +84,8 @@ export default definePlugin({
     mailRenderers: ({ services, pluginConfig }) =>
       mailRenderer({ settings: services.settings, maxTreeBytes: pluginConfig.CONTENT_MAX_TREE_BYTES }),
     formNotifySources: ({ services }) => formNotifySource(services.pageStore),
+    // The classes a published form names: the only ones `/public/forms/:classId/submit` accepts.
+    publishedFormSources: ({ services }) => publishedFormSource(services.pageStore),
     // The website, its pages, snippets, templates, menus and themes in a website bundle (bundles plugin).
     websiteBundleParts: ({ services, pluginConfig }) => contentBundlePart(services, pluginConfig),
     // Published pages and their HTML for static builds (publish plugin).

@@ -14,6 +14,7 @@ import type { PluginContributions } from '../../kernel/index.ts';
  * - `sitePublishSources` (publish): published pages and the HTML the live site serves for each, for static builds;
  * - `mailRenderers` (mail): the snippet and page e-mail renderer, for mail templates;
  * - `formNotifySources` (forms): the `notify` blocks saved in forms (`{ type: 'form', props: { classId, notify } }`) of pages.
+ * - `publishedFormSources` (forms): whether a published page (or a layout around one) shows a form for a class.
  * The item types belong to the collecting plugins (their `ports.ts`); these names are for this plugin's files.
  */
 export type GatewayBindingSource = PluginContributions['gatewayBindingSources'];

@@ -15,15 +15,25 @@ export default definePlugin({
   processes: ['core-api'],
   // `websiteUploadRules` (asset plugin's registry): the website's maxFilesPerSubmit, from the content plugin.
   // `formNotifySources` (own registry): the notify blocks authors saved (content plugin); `mail`: the kernel's mail port.
-  needs: ['db', 'assetLibrary', 'dataObjects', 'websiteUploadRules', 'mail', 'formNotifySources'],
-  collects: ['formNotifySources'],
+  // `publishedFormSources` (own registry): which classes a published form names (content plugin); none: no submit.
+  needs: [
+    'db',
+    'assetLibrary',
+    'dataObjects',
+    'websiteUploadRules',
+    'mail',
+    'formNotifySources',
+    'publishedFormSources',
+  ],
+  collects: ['formNotifySources', 'publishedFormSources'],
   config: FormsConfig,
-  setup: ({ db, assetLibrary, dataObjects, websiteUploadRules, mail, formNotifySources, log }) =>
+  setup: ({ db, assetLibrary, dataObjects, websiteUploadRules, mail, formNotifySources, publishedFormSources, log }) =>
     new FormSubmissions({
       db,
       assets: assetLibrary,
       objects: dataObjects,
       sites: websiteUploadRules,
+      forms: publishedFormSources,
       notifications: new FormNotifications({ mail, sources: formNotifySources, log }),
     }),
   routes: (app, { services, pluginConfig }) => submitRoutes(app, services, pluginConfig),

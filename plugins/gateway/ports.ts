@@ -106,6 +106,12 @@ export interface OutboundFetch {
       body?: string | Buffer;
       timeoutMs?: number;
       maxBytes?: number;
+      /**
+       * For a URL an anonymous visitor chose (a push subscription's endpoint): every address, each
+       * redirect's included, must be public; loopback, private, link-local, metadata and reserved
+       * addresses are refused whatever `OUTBOUND_ALLOW_PRIVATE` and `OUTBOUND_ALLOW_HOSTS` allow.
+       */
+      publicOnly?: boolean;
     },
   ): Promise<GatewayAnswer>;
   /**
@@ -114,7 +120,7 @@ export interface OutboundFetch {
    * allow it. Resolves the name but opens no connection: for checking a URL when it is stored (a push
    * subscription's endpoint), long before the call. The call itself is checked again when it is made.
    */
-  refusal(url: string): Promise<string | undefined>;
+  refusal(url: string, opts?: { publicOnly?: boolean }): Promise<string | undefined>;
 }
 
 /** Applied by the gateway to an upstream JSON answer before a published site sees it. */

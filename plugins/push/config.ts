@@ -21,7 +21,21 @@ export const PushConfig = Type.Object({
     maximum: 256,
     default: 16,
     description:
-      'messages of one /pwa/send in flight at once (a slow push endpoint holds one lane for at most 10 s, not the whole send)',
+      'messages of one /pwa/send in flight at once (a slow push endpoint holds one lane for at most 10 s and never past the send budget)',
+  }),
+  PUSH_SEND_BUDGET_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 300,
+    description:
+      'longest one /pwa/send may take in the background; subscribers not reached by then are counted as unsent (status over_budget)',
+  }),
+  PUSH_MAX_SUBSCRIPTIONS_PER_WEBSITE: Type.Integer({
+    minimum: 1,
+    maximum: 10_000_000,
+    default: 50_000,
+    description:
+      'push subscriptions one website keeps; a new endpoint beyond it is refused (409 PUSH_SUBSCRIPTIONS_FULL), renewing a stored one still works',
   }),
   PUSH_SUBSCRIBES_PER_MINUTE: Type.Integer({
     minimum: 1,

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { definePlugin } from '../../kernel/index.ts';
+import { definePlugin, type JobRun } from '../../kernel/index.ts';
 import { PushConfig } from './config.ts';
 import { PUSH_PERMISSIONS } from './permissions.ts';
 import { pushRoutes } from './routes.ts';
-import { type PushDeps, PushService } from './services.ts';
+import { type PushDeps, PushService, SENDS_QUEUE } from './services.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -18,7 +18,8 @@ export default definePlugin({
   id: 'push',
   processes: ['core-api'],
   // `outboundGuard`: a subscription's endpoint is checked against the outbound policy when stored.
-  needs: ['db', 'clock', 'config', 'secretBox', 'outboundGuard'],
+  // `jobs`: each /pwa/send runs in the background (queue `push.sends`), within its budget.
+  needs: ['db', 'clock', 'config', 'secretBox', 'outboundGuard', 'jobs'],
   // `outboundFetch` (gateway plugin): messages go out under the outbound HTTP policy;
   // `websiteUploadRules` (assets plugin's registry, filled by the content plugin): which websites exist.
   optional: ['outboundFetch', 'websiteUploadRules'],
@@ -28,4 +29,17 @@ export default definePlugin({
   setup: (deps: PushDeps) => new PushService(deps),
   onStart: ({ services }) => services.ensureKeys(),
   routes: pushRoutes,
+  queues: [
+    {
+      name: SENDS_QUEUE,
+      concurrency: 2,
+      // The budget bounds the send; the margin covers reading subscribers and writing the outcome.
+      timeoutMs: ({ pluginConfig }) => (pluginConfig.PUSH_SEND_BUDGET_SECONDS + 60) * 1000,
+      // One try: a second would send every message again.
+      retryWaitsMs: [],
+      run: (job, { services }) => services.runSend(job as JobRun<{ sendId: string }>),
+      onFailure: (job, failure, trx, { services }) =>
+        services.sendFailed((job.payload as { sendId: string }).sendId, failure.problem, trx),
+    },
+  ],
 });

@@ -2,10 +2,10 @@ import { ECDH } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { type App, badRequest, HttpError, notFound, type PluginContext } from '../../kernel/index.ts';
 import type { PushConfig } from './config.ts';
-import type { PushService } from './services.ts';
+import { type PushService, sendDto } from './services.ts';
 
 type Context = PluginContext<
-  'db' | 'clock' | 'config' | 'secretBox' | 'outboundGuard',
+  'db' | 'clock' | 'config' | 'secretBox' | 'outboundGuard' | 'jobs',
   'outboundFetch' | 'websiteUploadRules',
   typeof PushConfig,
   PushService
@@ -48,6 +48,26 @@ const Send = Type.Object(
   { additionalProperties: false },
 );
 
+/** A send: queued by `POST /pwa/send` (202), read back by `GET /pwa/send/:id` until it ends. */
+const SendAnswer = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  websiteId: Type.String({ format: 'uuid' }),
+  status: Type.Union(
+    ['queued', 'sending', 'done', 'over_budget', 'interrupted', 'failed'].map((s) => Type.Literal(s)),
+    { description: 'done, over_budget (the budget ran out: `unsent` were not tried), interrupted, failed: ended' },
+  ),
+  total: Type.Integer({ description: 'subscribers when the send started' }),
+  sent: Type.Integer(),
+  removed: Type.Integer({ description: 'expired subscriptions (404, 410) removed' }),
+  failed: Type.Integer(),
+  unsent: Type.Integer({ description: 'subscribers not tried before the budget ran out' }),
+  problem: Type.Union([Type.Null(), Type.String()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  startedAt: Type.Union([Type.Null(), Type.String({ format: 'date-time' })]),
+  finishedAt: Type.Union([Type.Null(), Type.String({ format: 'date-time' })]),
+  outcome: Type.String({ description: 'where to read the outcome: GET /pwa/send/:id' }),
+});
+
 /**
  * The endpoint is the browser's push service: https only. Outside production a loopback http
  * endpoint is accepted so a local push service can stand in (development, tests); the outbound
@@ -80,16 +100,18 @@ function checkP256dh(p256dh: string): void {
 /**
  * The outbound policy at subscribe time, so an endpoint no message could ever be sent to is never
  * stored: the kernel's outbound guard (the sandbox profile refuses every host: 403 `OUTBOUND_REFUSED`),
- * then the gateway's address policy on what the host resolves to (loopback in production, private
- * ranges with OUTBOUND_ALLOW_PRIVATE=false, link-local and metadata addresses: 400 `ENDPOINT_REFUSED`
- * naming the field). Sending checks again, since a name can resolve elsewhere later.
+ * then the gateway's address policy on what the host resolves to, 400 `ENDPOINT_REFUSED` naming the
+ * field. In production an anonymous visitor's endpoint must be on a public address (`publicOnly`:
+ * loopback, private, link-local, metadata and reserved refused whatever OUTBOUND_ALLOW_PRIVATE and
+ * OUTBOUND_ALLOW_HOSTS say); elsewhere the gateway's own rules apply, so a local push service can
+ * stand in. Sending checks again, since a name can resolve elsewhere later.
  */
-async function checkEndpointPolicy(endpoint: string, ctx: Pick<Context, 'outboundGuard' | 'outboundFetch'>) {
+async function checkEndpointPolicy(endpoint: string, ctx: Pick<Context, 'outboundGuard' | 'outboundFetch' | 'config'>) {
   const host = new URL(endpoint).hostname;
   const guarded = ctx.outboundGuard.refusal(host);
   if (guarded !== undefined)
     throw new HttpError(403, 'OUTBOUND_REFUSED', `subscription.endpoint refused: ${guarded}`, 'subscription.endpoint');
-  const refused = await ctx.outboundFetch?.refusal(endpoint);
+  const refused = await ctx.outboundFetch?.refusal(endpoint, { publicOnly: ctx.config.production });
   if (refused !== undefined)
     throw badRequest(
       `subscription.endpoint refused by the outbound policy: ${refused}`,
@@ -124,7 +146,18 @@ export async function pushRoutes(app: App, ctx: Context): Promise<void> {
       checkP256dh(subscription.keys.p256dh);
       if (!(await push.websiteExists(websiteId))) throw notFound('Website not found', 'WEBSITE_NOT_FOUND');
       await checkEndpointPolicy(endpoint, ctx);
-      const id = await push.store.subscribe(websiteId, { endpoint, ...subscription.keys });
+      const id = await push.store.subscribe(
+        websiteId,
+        { endpoint, ...subscription.keys },
+        pluginConfig.PUSH_MAX_SUBSCRIPTIONS_PER_WEBSITE,
+      );
+      if (id === undefined)
+        throw new HttpError(
+          409,
+          'PUSH_SUBSCRIPTIONS_FULL',
+          `This website keeps at most ${pluginConfig.PUSH_MAX_SUBSCRIPTIONS_PER_WEBSITE} push subscriptions`,
+          'websiteId',
+        );
       return reply.code(201).send({ id });
     },
   );
@@ -151,15 +184,35 @@ export async function pushRoutes(app: App, ctx: Context): Promise<void> {
       config: { permission: 'push:send' },
       schema: {
         body: Send,
-        response: {
-          200: Type.Object({ sent: Type.Integer(), removed: Type.Integer(), failed: Type.Integer() }),
-        },
+        response: { 202: SendAnswer },
+      },
+    },
+    async (request, reply) => {
+      const { websiteId, ttlSeconds, ...message } = request.body;
+      if (!(await push.websiteExists(websiteId))) throw notFound('Website not found', 'WEBSITE_NOT_FOUND');
+      const send = await push.queueSend({
+        websiteId,
+        payload: JSON.stringify(message),
+        ttlSeconds: ttlSeconds ?? 24 * 3600,
+        createdBy: request.actor.type === 'user' ? request.actor.id : null,
+      });
+      return reply.code(202).header('location', `/pwa/send/${send.id}`).send(sendDto(send));
+    },
+  );
+
+  app.get(
+    '/pwa/send/:id',
+    {
+      config: { permission: 'push:send' },
+      schema: {
+        params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+        response: { 200: SendAnswer },
       },
     },
     async (request) => {
-      const { websiteId, ttlSeconds, ...message } = request.body;
-      if (!(await push.websiteExists(websiteId))) throw notFound('Website not found', 'WEBSITE_NOT_FOUND');
-      return push.send(websiteId, JSON.stringify(message), ttlSeconds ?? 24 * 3600);
+      const send = await push.store.findSend(request.params.id);
+      if (!send) throw notFound('Send not found', 'SEND_NOT_FOUND');
+      return sendDto(send);
     },
   );
 }

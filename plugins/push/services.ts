@@ -1,10 +1,11 @@
 import webpush from 'web-push';
-import { type PluginDeps, unavailable } from '../../kernel/index.ts';
+import { type JobRun, type PluginDeps, type Tx, unavailable } from '../../kernel/index.ts';
 import type { PushConfig } from './config.ts';
-import { PushStore } from './store.ts';
+import { deliver } from './sends.ts';
+import { type PushSendRow, PushStore } from './store.ts';
 
 export type PushDeps = PluginDeps<
-  'db' | 'clock' | 'config' | 'secretBox' | 'outboundGuard',
+  'db' | 'clock' | 'config' | 'secretBox' | 'outboundGuard' | 'jobs',
   'outboundFetch' | 'websiteUploadRules',
   typeof PushConfig
 >;
@@ -12,13 +13,10 @@ export type PushDeps = PluginDeps<
 const KEY_NAME = 'INTEGRATION_SECRETS_ENCRYPTION_KEY';
 const PLAIN = 'plain:';
 
-export interface SendOutcome {
-  sent: number;
-  removed: number;
-  failed: number;
-}
+/** The queue of background sends: one job per `POST /pwa/send`, keyed by its send id. */
+export const SENDS_QUEUE = 'push.sends';
 
-/** VAPID keys (generated once, kept sealed or in clear per the key rule) and sending to subscribers. */
+/** VAPID keys (generated once, kept sealed or in clear per the key rule) and sends to subscribers. */
 export class PushService {
   readonly store: PushStore;
   private keys?: { publicKey: string; privateKey: string };
@@ -56,56 +54,81 @@ export class PushService {
   }
 
   /**
-   * Sends one encrypted message to every subscriber of the website through the outbound HTTP policy,
-   * `PUSH_SEND_CONCURRENCY` at a time: anyone may subscribe, so a subscriber's slow endpoint may hold
-   * one lane for its 10 s, never the others. A 404 or 410 from the push service means the
-   * subscription expired: it is removed.
+   * Queues a send: its row and its job commit together, and the request ends there. Refused at once
+   * (503) where no message could go out: without the outbound policy (gateway plugin) or the keys.
    */
-  async send(websiteId: string, payload: string, ttlSeconds: number): Promise<SendOutcome> {
-    const outbound = this.deps.outboundFetch;
-    if (!outbound)
+  async queueSend(s: { websiteId: string; payload: string; ttlSeconds: number; createdBy: string | null }) {
+    if (!this.deps.outboundFetch)
       throw unavailable('Push sending needs the outbound HTTP policy (gateway plugin)', 'PUSH_UNAVAILABLE');
-    const keys = this.keys;
-    if (!keys) throw unavailable('Push keys are not ready yet', 'PUSH_NOT_READY');
-    const outcome: SendOutcome = { sent: 0, removed: 0, failed: 0 };
-    const expired: string[] = [];
-    const subscribers = await this.store.subscribers(websiteId);
-    const deliver = async (s: (typeof subscribers)[number]) => {
-      try {
-        // Inside the try: a subscriber's key that cannot be encrypted to fails that subscriber only.
-        const request = webpush.generateRequestDetails(
-          { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } },
-          payload,
-          {
-            TTL: ttlSeconds,
-            contentEncoding: 'aes128gcm',
-            vapidDetails: { subject: this.deps.pluginConfig.PUSH_VAPID_SUBJECT, ...keys },
-          },
-        );
-        const answer = await outbound.fetch(request.endpoint, {
-          method: request.method,
-          headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])),
-          body: request.body ?? undefined,
-          timeoutMs: 10_000,
-          maxBytes: 16 * 1024,
-        });
-        if (answer.status === 404 || answer.status === 410) expired.push(s.id);
-        else if (answer.status >= 200 && answer.status < 300) outcome.sent++;
-        else outcome.failed++;
-      } catch (err) {
-        outcome.failed++;
-        this.deps.log.warn({ err: (err as Error).message, subscription: s.id }, 'push delivery failed');
-      }
-    };
-    // Lanes take the next subscriber until none is left.
-    let next = 0;
-    const lane = async () => {
-      while (next < subscribers.length) await deliver(subscribers[next++]!);
-    };
-    const lanes = Math.min(this.deps.pluginConfig.PUSH_SEND_CONCURRENCY, subscribers.length);
-    await Promise.all(Array.from({ length: lanes }, lane));
-    await this.store.remove(expired);
-    outcome.removed = expired.length;
-    return outcome;
+    if (!this.keys) throw unavailable('Push keys are not ready yet', 'PUSH_NOT_READY');
+    return this.deps.db.transaction(async (trx) => {
+      const row = await this.store.queueSend(s, trx);
+      await this.deps.jobs.enqueue(SENDS_QUEUE, { sendId: row.id }, { trx, key: row.id });
+      return row;
+    });
   }
+
+  /**
+   * One send, in the background, within PUSH_SEND_BUDGET_SECONDS. At most once: a try that finds its
+   * send already `sending` (the process of an earlier try died) marks it `interrupted` rather than
+   * send every message a second time.
+   */
+  async runSend(job: JobRun<{ sendId: string }>): Promise<void> {
+    const { sendId } = job.payload;
+    const send = await this.store.startSend(sendId);
+    if (!send) {
+      const seen = await this.store.findSend(sendId);
+      if (seen?.status === 'sending')
+        await this.store.recordSend(sendId, { problem: 'the process sending it stopped' }, 'interrupted');
+      return;
+    }
+    const outbound = this.deps.outboundFetch;
+    const keys = this.keys;
+    if (!outbound || !keys || send.payload === null) {
+      await this.store.recordSend(sendId, { problem: 'push sending is not available in this process' }, 'failed');
+      return;
+    }
+    const cfg = this.deps.pluginConfig;
+    const subscribers = await this.store.subscribers(send.website_id);
+    await this.store.recordSend(sendId, { total: subscribers.length });
+    const outcome = await deliver(subscribers, {
+      outbound,
+      vapid: { subject: cfg.PUSH_VAPID_SUBJECT, ...keys },
+      payload: send.payload,
+      ttlSeconds: send.ttl_seconds,
+      lanes: cfg.PUSH_SEND_CONCURRENCY,
+      deadline: performance.now() + cfg.PUSH_SEND_BUDGET_SECONDS * 1000,
+      publicOnly: this.deps.config.production,
+      signal: job.signal,
+      log: this.deps.log,
+      progress: (counts) => this.store.recordSend(sendId, counts),
+    });
+    const { expired, ...counts } = outcome;
+    await this.store.remove(expired);
+    await this.store.recordSend(sendId, counts, counts.unsent > 0 ? 'over_budget' : 'done');
+  }
+
+  /** A failed try (it threw): the send is over, its row says why. */
+  async sendFailed(sendId: string, problem: string, trx: Tx): Promise<void> {
+    await this.store.recordSend(sendId, { problem: problem.slice(0, 500) }, 'failed', trx);
+  }
+}
+
+/** A send as `GET /pwa/send/:id` and the 202 of `POST /pwa/send` answer it. */
+export function sendDto(row: PushSendRow) {
+  return {
+    id: row.id,
+    websiteId: row.website_id,
+    status: row.status,
+    total: row.total,
+    sent: row.sent,
+    removed: row.removed,
+    failed: row.failed,
+    unsent: row.unsent,
+    problem: row.problem,
+    createdAt: row.created_at.toISOString(),
+    startedAt: row.started_at?.toISOString() ?? null,
+    finishedAt: row.finished_at?.toISOString() ?? null,
+    outcome: `/pwa/send/${row.id}`,
+  };
 }

@@ -99,6 +99,18 @@ describe('e2e: asset journey (content, data, assets, forms together)', function 
     let picture: Buffer;
     let ip = 0;
     const client = () => ({ origin: 'https://shop.example', 'x-forwarded-for': `198.51.100.${++ip}` });
+    /** A published page of the shop with a form for the class: only then does the class take submits. */
+    const publishForm = async (formClassId: string) => {
+      const page = await k.call('POST', '/cms-one/pages', k.admin, {
+        websiteId,
+        locale: 'en',
+        path: `/form-${formClassId}`,
+        title: 'Form',
+        published: true,
+        content: { type: 'form', props: { classId: formClassId } },
+      });
+      expect(page.statusCode, page.body).to.equal(201);
+    };
 
     before(async () => {
       const site = await k.call('POST', '/cms-one/websites', k.admin, {
@@ -123,6 +135,7 @@ describe('e2e: asset journey (content, data, assets, forms together)', function 
       });
       expect(cls.statusCode, cls.body).to.equal(201);
       classId = cls.json().id;
+      await publishForm(classId);
       picture = await png(64, 48);
     });
 
@@ -212,6 +225,7 @@ describe('e2e: asset journey (content, data, assets, forms together)', function 
           { name: 'back', type: 'asset' },
         ],
       });
+      await publishForm(cls.json().id);
       const [front, back] = [await stage(picture, 'front.png'), await stage(picture, 'back.png', 'back')];
       const send = () =>
         k.t.inject({

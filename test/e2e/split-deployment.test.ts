@@ -444,6 +444,20 @@ describe('split deployment: three services behind the edge proxy (real processes
       },
     });
     expect(cls.status).to.equal(201);
+    // A class takes public submits only while a published page shows a form for it.
+    const formPage = await call('/cms-one/pages', {
+      method: 'POST',
+      cookie,
+      body: {
+        websiteId: site.json.id,
+        locale: 'en',
+        path: '/contact',
+        title: 'Contact',
+        published: true,
+        content: { type: 'form', props: { classId: cls.json.id } },
+      },
+    });
+    expect(formPage.status, JSON.stringify(formPage.json)).to.equal(201);
 
     const intent = await call('/public/uploads/intent', {
       method: 'POST',

@@ -86,9 +86,12 @@ export const Preset = Type.Object({
 export const PresetList = Type.Object({ presets: Type.Array(Preset) });
 export const Deleted = Type.Object({ deleted: Type.Boolean() });
 
-/** Non-secret storage settings: the driver and, for S3, endpoint, bucket, region, part size (never a key). */
+/**
+ * Non-secret storage settings: the driver and, for S3, endpoint, bucket, region, part size (never a key;
+ * for the filesystem store no path: where the server keeps files is none of a viewer's business).
+ */
 const StorageInfo = Type.Union([
-  Type.Object({ driver: Type.Literal('filesystem'), root: Type.String() }),
+  Type.Object({ driver: Type.Literal('filesystem') }),
   Type.Object({
     driver: Type.Literal('s3'),
     endpoint: Type.String(),

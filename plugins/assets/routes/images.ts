@@ -11,6 +11,7 @@ import { tooLarge } from '../services/intake.ts';
 import { SNIFF_BYTES, sniffType } from '../services/sniff.ts';
 import { transformAsset } from '../services/transform.ts';
 import { Asset, Bytes, ImageMetadata, ImageVariants } from './answers.ts';
+import { multipartFile } from './multipart-body.ts';
 import { Id } from './schemas.ts';
 
 const Format = Type.Union(OUTPUT_FORMATS.map((f) => Type.Literal(f)));
@@ -91,8 +92,7 @@ export async function imageRoutes(app: App, s: AssetServices): Promise<void> {
     const body = request.body as unknown;
     if (Buffer.isBuffer(body)) return body;
     if (request.isMultipart()) {
-      const file = await request.file({ limits: { fileSize: max + 1, files: 1, fields: 10, parts: 12 } });
-      if (!file) throw badRequest('No file in the request', 'file');
+      const file = await multipartFile(request, { fileSize: max + 1, files: 1, fields: 10, parts: 12 });
       const data = await file.toBuffer().catch((err: { code?: string }) => {
         throw err.code === 'FST_REQ_FILE_TOO_LARGE' ? tooLarge(max) : err;
       });

@@ -5,6 +5,7 @@ import { ASSET_KEYS } from '../permissions.ts';
 import { changeActorOf } from '../services/actor.ts';
 import type { AssetServices } from '../services/index.ts';
 import { lookupAssetPath, normaliseAssetPath } from '../services/paths.ts';
+import { multipartFile } from './multipart-body.ts';
 import {
   asBool,
   BoolText,
@@ -62,8 +63,7 @@ export async function libraryRoutes(app: App, s: AssetServices): Promise<void> {
     async (request, reply) => {
       if (!request.isMultipart())
         throw badRequest('Send the file as multipart/form-data (field "file")', 'file', 'MULTIPART_REQUIRED');
-      const file = await request.file();
-      if (!file) throw badRequest('No file in the request', 'file');
+      const file = await multipartFile(request);
       // Fields sent before the file part arrive with it; the query string works as well.
       const field = (name: string) => {
         const f = file.fields[name];

@@ -24,7 +24,8 @@ export class FilesystemStorage implements ObjectStorage {
   }
 
   info(): StorageInfo {
-    return { driver: 'filesystem', root: this.root };
+    // The folder is the server's own business: a viewer learns the driver, never a filesystem path.
+    return { driver: 'filesystem' };
   }
 
   async ensureBucket(): Promise<{ created: boolean }> {

@@ -19,9 +19,9 @@ export interface PutOptions {
   size?: number;
 }
 
-/** Non-secret settings of the store, as `GET /api/v1/dam/info` shows them (never a key). */
+/** Non-secret settings of the store, as `GET /api/v1/dam/info` shows them (never a key, never a server path). */
 export type StorageInfo =
-  | { driver: 'filesystem'; root: string }
+  | { driver: 'filesystem' }
   | {
       driver: 's3';
       endpoint: string;

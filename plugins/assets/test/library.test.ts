@@ -182,7 +182,9 @@ describe('assets: library', function () {
     expect((await k.call('GET', '/api/v1/dam/assets?folder=perm', uploader)).statusCode).to.equal(200);
     expect((await k.call('GET', '/api/v1/dam/info', null)).statusCode).to.equal(401);
     const info = await k.call('GET', '/api/v1/dam/info', k.reader);
-    expect(info.json().storage.driver).to.equal('filesystem');
+    // Issue 30, item 13: the driver only, never the server's folder.
+    expect(info.json().storage).to.deep.equal({ driver: 'filesystem' });
+    expect(info.body).not.to.contain(k.t.dataDir);
   });
 
   it('stores a file that only looks like an image without dimensions or thumbnails, not as an image, delivered as an attachment', async () => {

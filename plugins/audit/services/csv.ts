@@ -1,5 +1,9 @@
-/** Characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection"). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * Text a spreadsheet may read as a formula or a DDE call (OWASP "CSV injection"): a leading `=`, `+`,
+ * `-`, `@` or `|` (DDE), also in full width and after leading blanks (some spreadsheets trim them or
+ * fold full-width signs), or a leading tab, CR or LF.
+ */
+const FORMULA_START = /^[\s\u3000]*[=+\-@|\uFF1D\uFF0B\uFF0D\uFF20\uFF5C]|^[\t\r\n]/;
 
 /**
  * One CSV cell: text that would start a formula gets a leading apostrophe, then the value is quoted

@@ -22,6 +22,14 @@ export function mailRenderer(deps: {
   };
 }
 
+/**
+ * Registry `publishedFormSources` (forms plugin): a class takes public submits only while a visitor
+ * can see a form for it, in a published page or a layout region of a website with a published page.
+ */
+export function publishedFormSource(pages: PageStore): PluginContributions['publishedFormSources'] {
+  return { publishesForm: (classId, trx) => pages.publishesForm(classId, trx) };
+}
+
 /** Registry `formNotifySources` (forms plugin): the `notify` blocks authors saved in forms of pages. */
 export function formNotifySource(pages: PageStore): PluginContributions['formNotifySources'] {
   return {

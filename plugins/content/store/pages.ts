@@ -70,6 +70,25 @@ export class PageStore {
     return rows;
   }
 
+  /**
+   * Whether a visitor can see a form block for `classId`: in a published page's tree, or in a layout
+   * region of a website that has a published page (layouts are drawn around published pages only).
+   */
+  async publishesForm(classId: string, trx?: Tx): Promise<boolean> {
+    const form = 'strict $.** \\? (@.type == "form" && @.props.classId == $cid)';
+    const { rows } = await (trx ?? this.db).raw(
+      `select exists (select 1 from content_pages
+                       where published and jsonb_path_exists(content, '${form}', vars, true))
+           or exists (select 1 from content_layouts l
+                       where jsonb_path_exists(l.regions, '${form}', vars, true)
+                         and exists (select 1 from content_pages p where p.website_id = l.website_id and p.published))
+              as live
+         from jsonb_build_object('cid', ?::text) as vars`,
+      [classId],
+    );
+    return rows[0]?.live === true;
+  }
+
   list(filter: { websiteId?: string; limit: number; offset: number }, trx?: Tx): Promise<PageRow[]> {
     const q = (trx ?? this.db)('content_pages')
       .select(LIST_COLUMNS)

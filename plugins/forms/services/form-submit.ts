@@ -1,4 +1,5 @@
-import { SYSTEM, badRequest, notFound, type Db, type ServiceMap } from '../../../kernel/index.ts';
+import { SYSTEM, badRequest, notFound, type Db, type ServiceMap, type Tx } from '../../../kernel/index.ts';
+import type { PublishedFormSource } from '../ports.ts';
 import type { FormNotifications } from './notify.ts';
 
 type StagedUpload = NonNullable<Awaited<ReturnType<ServiceMap['assetLibrary']['stagedUpload']>>>;
@@ -23,6 +24,8 @@ export class FormSubmissions {
       objects: ServiceMap['dataObjects'];
       /** Registry items: the websites' upload rules (none without the content plugin). */
       sites: ServiceMap['websiteUploadRules'];
+      /** Registry items: which classes a published form names (none without the content plugin: no submit). */
+      forms: readonly PublishedFormSource[];
       /** The `notify` block: a mail queued in the same transaction when an author saved that block. */
       notifications: FormNotifications;
     },
@@ -33,6 +36,9 @@ export class FormSubmissions {
     body: { attributes: Record<string, unknown>; locale?: string; notify?: unknown },
   ): Promise<{ id: string; attachments: Array<{ field: string; assetId: string }> }> {
     return this.deps.db.transaction(async (trx) => {
+      // First: nothing of a submit for a class no visitor was shown a form of is looked at or kept.
+      if (!(await this.formPublished(classId, trx)))
+        throw notFound('No published form for this class', 'FORM_NOT_FOUND');
       const attributes: Record<string, unknown> = {};
       const staged: Array<{ field: string; upload: StagedUpload }> = [];
       for (const [field, value] of Object.entries(body.attributes)) {
@@ -80,6 +86,12 @@ export class FormSubmissions {
       await this.deps.notifications.queue(classId, body.notify, { id: created.id, attributes }, trx);
       return { id: created.id, attachments };
     });
+  }
+
+  /** Whether a form block of a published page (or layout) names the class, as some source says. */
+  private async formPublished(classId: string, trx: Tx): Promise<boolean> {
+    for (const source of this.deps.forms) if (await source.publishesForm(classId, trx)) return true;
+    return false;
   }
 
   /** The website's `maxFilesPerSubmit` (its upload settings, content plugin); unchecked without that plugin. */

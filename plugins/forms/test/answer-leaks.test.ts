@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { expectNoLeaks } from '../../../test/helpers/answer-leaks.ts';
+import { sitesFixturePlugin } from '../../../test/fixtures/sites-plugin.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
 import type { FormSubmissions } from '../services/form-submit.ts';
 
@@ -21,6 +22,7 @@ describe('forms: no internal column reaches a client', function () {
   before(async () => {
     t = await startTestKernel({
       plugins: ['data', 'assets', 'forms'],
+      extraPlugins: [sitesFixturePlugin],
       ownDataDir: true,
       env: { UPLOAD_TOKEN_SECRET: 'upload-ticket-secret-0123456789-abcdef' },
     });

@@ -90,9 +90,9 @@ export function gatewayRoutes(deps: {
 }
 
 /** The `outboundFetch` port (ports.ts): the gateway's outbound HTTP policy for a plain request, no credentials. */
-export function outboundFetch(outbound: OutboundHttp): OutboundFetch {
+export function outboundFetch(outbound: OutboundHttp, publicOnly: OutboundHttp): OutboundFetch {
   return {
-    fetch: (url, init = {}) => outbound.fetch(url, init),
-    refusal: (url) => outbound.refusal(url),
+    fetch: (url, { publicOnly: strict, ...init } = {}) => (strict ? publicOnly : outbound).fetch(url, init),
+    refusal: (url, opts = {}) => (opts.publicOnly ? publicOnly : outbound).refusal(url),
   };
 }

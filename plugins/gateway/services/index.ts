@@ -43,14 +43,20 @@ export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resol
       .map((h) => h.trim())
       .filter(Boolean),
   });
-  const outbound = new OutboundHttp({
-    policy,
+  const connection = {
     guard: deps.outboundGuard,
     resolve: opts.resolve,
     connectTimeoutMs: cfg.OUTBOUND_CONNECT_TIMEOUT_MS,
     timeoutMs: cfg.OUTBOUND_TIMEOUT_MS,
     maxResponseBytes: cfg.OUTBOUND_MAX_RESPONSE_BYTES,
     maxRedirects: cfg.OUTBOUND_MAX_REDIRECTS,
+  };
+  const outbound = new OutboundHttp({ policy, ...connection });
+  // For URLs an anonymous visitor chose (a push endpoint): public addresses only, whatever
+  // OUTBOUND_ALLOW_PRIVATE and OUTBOUND_ALLOW_HOSTS open for the endpoints administrators configure.
+  const publicOnly = new OutboundHttp({
+    policy: new AddressPolicy({ refuseLoopback: true, allowPrivate: false, allowHosts: [] }),
+    ...connection,
   });
   const presets = new Presets(deps.extensions.files('presets', '.json'));
   const endpointStore = new EndpointStore(deps.db);
@@ -89,7 +95,7 @@ export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resol
     endpointStore,
     routeStore,
     gatewayRoutes: gatewayRoutes({ endpoints: endpointStore, routes: routeStore, caller, cache }),
-    outboundFetch: outboundFetch(outbound),
+    outboundFetch: outboundFetch(outbound, publicOnly),
     siteBindings: new SiteBindings({ sources: deps.gatewayBindingSources, cache, caller }),
     /** resolve and submit share one count per client address (`config.rateLimit`). */
     publicRateLimit: {
@@ -102,6 +108,7 @@ export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resol
     async stop() {
       await limiters.stop();
       await outbound.close();
+      await publicOnly.close();
     },
   };
 }

@@ -63,6 +63,8 @@ describe('mail: form notifications', function () {
       locale: 'en',
       path: '/contact',
       title: 'Contact',
+      // Published: a submit is accepted only for a class a published form names.
+      published: true,
       content: {
         type: 'section',
         children: [

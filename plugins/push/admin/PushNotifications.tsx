@@ -32,26 +32,59 @@ import {
 
 /** A website as `GET /cms-one/websites` lists it. */
 type Website = ApiAnswer<'/cms-one/websites', 'get'>[number];
-type Outcome = { sent: number; removed: number; failed: number };
+/** A send as `GET /pwa/send/{id}` reads it back. */
+type Send = ApiAnswer<'/pwa/send/{id}', 'get'>;
+const RUNNING: readonly string[] = ['queued', 'sending'];
 
 const KEYS = {
   websites: ['push', 'websites'] as const,
   publicKey: ['push', 'vapid-public-key'] as const,
   subscribers: (websiteId: string) => ['push', 'subscribers', websiteId] as const,
+  send: (id: string) => ['push', 'send', id] as const,
 };
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-function outcomeText(o: Outcome): string {
+function outcomeText(o: Send): string {
+  if (o.status === 'queued') return 'Waiting to be sent…';
+  if (o.status === 'failed' || o.status === 'interrupted')
+    return `The send stopped: ${o.problem ?? 'see the server log'}. Sent to ${plural(o.sent, 'subscriber', 'subscribers')}.`;
   const parts = [`Sent to ${plural(o.sent, 'subscriber', 'subscribers')}`];
   if (o.removed) parts.push(`${plural(o.removed, 'expired subscription', 'expired subscriptions')} removed`);
   if (o.failed) parts.push(`${o.failed} failed (see the server log)`);
-  return `${parts.join('; ')}.`;
+  if (o.unsent) parts.push(`${o.unsent} not tried: the send ran out of time`);
+  return `${parts.join('; ')}${o.status === 'sending' ? '…' : '.'}`;
+}
+
+/** The outcome of a send, read back until it ended (the send runs in the background). */
+function SendOutcome({ id, websiteId }: { id: string; websiteId: string }) {
+  const client = useQueryClient();
+  const send = useQuery({
+    queryKey: KEYS.send(id),
+    queryFn: async () => {
+      const answer = unwrap(await api.GET('/pwa/send/{id}', { params: { path: { id } } }));
+      if (!RUNNING.includes(answer.status)) await client.invalidateQueries({ queryKey: KEYS.subscribers(websiteId) });
+      return answer;
+    },
+    refetchInterval: (q) => (q.state.data && !RUNNING.includes(q.state.data.status) ? false : 1000),
+  });
+  if (!send.data) return null;
+  const o = send.data;
+  const ended = !RUNNING.includes(o.status);
+  const trouble = o.failed > 0 || o.unsent > 0 || o.status === 'failed' || o.status === 'interrupted';
+  return (
+    <Alert
+      color={!ended ? 'blue' : trouble ? 'orange' : 'green'}
+      role="status"
+      title={ended ? 'Notification sent' : 'Sending the notification'}
+    >
+      {outcomeText(o)}
+    </Alert>
+  );
 }
 
 function SendForm({ website, subscribers }: { website: Website; subscribers: number }) {
-  const client = useQueryClient();
-  const [outcome, setOutcome] = useState<Outcome>();
+  const [sendId, setSendId] = useState<string>();
   const form = useForm({
     initialValues: { title: '', body: '', url: '', ttlHours: 24 as number | string },
     validate: { title: (v) => (v.trim() ? null : 'Give the notification a title') },
@@ -61,7 +94,7 @@ function SendForm({ website, subscribers }: { website: Website; subscribers: num
       <form
         noValidate
         onSubmit={form.onSubmit(async (v) => {
-          setOutcome(undefined);
+          setSendId(undefined);
           try {
             const answer = unwrap(
               await api.POST('/pwa/send', {
@@ -74,8 +107,7 @@ function SendForm({ website, subscribers }: { website: Website; subscribers: num
                 },
               }),
             );
-            setOutcome(answer);
-            await client.invalidateQueries({ queryKey: KEYS.subscribers(website.id) });
+            setSendId(answer.id);
           } catch (err) {
             showSaveError(err, form);
           }
@@ -85,11 +117,7 @@ function SendForm({ website, subscribers }: { website: Website; subscribers: num
           <Title order={2} size="h4" id="push-send-title">
             Send a notification
           </Title>
-          {outcome && (
-            <Alert color={outcome.failed ? 'orange' : 'green'} role="status" title="Notification sent">
-              {outcomeText(outcome)}
-            </Alert>
-          )}
+          {sendId && <SendOutcome id={sendId} websiteId={website.id} />}
           <TextInput label="Title" required maxLength={200} {...form.getInputProps('title')} />
           <Textarea label="Text" autosize minRows={2} maxLength={1000} {...form.getInputProps('body')} />
           <TextInput

@@ -44,7 +44,7 @@ describe('push: no answer carries a subscription secret or the private key', fun
     await t.call('GET', `/pwa/subscribers?websiteId=${websiteId}`, admin),
     await t.call('POST', '/pwa/send', admin, { websiteId, title: 'Leak check' }),
   ];
-  const statuses = [200, 201, 200, 200];
+  const statuses = [200, 201, 200, 202];
 
   /** The kept pair: the sealed private key as stored, and the one the service signs with. */
   const vapid = async (push: PushService) => {
@@ -63,26 +63,43 @@ describe('push: no answer carries a subscription secret or the private key', fun
     expectNoLeaks(res, { values: [sealed, privateKey, subscriber.keys.auth, subscriber.keys.p256dh] });
   });
 
-  it('answers a send by its schema, whatever else the service returns', async () => {
+  it('answers a send and its outcome by the schema, whatever else the store returns', async () => {
     const push = t.services<PushService>('push');
     const { sealed, privateKey } = await vapid(push);
-    const send = push.send;
-    push.send = async (...args) => {
-      const outcome = await send.apply(push, args);
-      const subscriptions = await push.store.subscribers(args[0]);
-      return { ...outcome, subscriptions, vapid: { privateKey, sealed }, private_key: privateKey };
+    const findSend = push.store.findSend;
+    push.store.findSend = async (id) => {
+      const row = await findSend.call(push.store, id);
+      const subscriptions = await push.store.subscribers(websiteId);
+      return row && { ...row, subscriptions, vapid: { privateKey, sealed }, private_key: privateKey };
     };
     try {
-      const res = await t.call('POST', '/pwa/send', admin, { websiteId, title: 'Leak check' });
+      const queued = await t.call('POST', '/pwa/send', admin, { websiteId, title: 'Leak check' });
+      expect(queued.statusCode, queued.body).to.equal(202);
+      await t.kernel.resolve('jobs').settled('push.sends');
+      const res = await t.call('GET', `/pwa/send/${queued.json().id}`, admin);
       expect(res.statusCode, res.body).to.equal(200);
-      expect(res.json()).to.have.keys('sent', 'removed', 'failed');
+      expect(res.json()).to.have.keys(
+        'id',
+        'websiteId',
+        'status',
+        'total',
+        'sent',
+        'removed',
+        'failed',
+        'unsent',
+        'problem',
+        'createdAt',
+        'startedAt',
+        'finishedAt',
+        'outcome',
+      );
       expect(res.json().sent).to.be.greaterThan(0);
-      expectNoLeaks(res, {
-        keys: ['subscriptions', 'vapid', 'privateKey', 'private_key', 'auth', 'p256dh'],
+      expectNoLeaks([queued, res], {
+        keys: ['subscriptions', 'vapid', 'privateKey', 'private_key', 'auth', 'p256dh', 'payload'],
         values: [sealed, privateKey, subscriber.keys.auth, subscriber.keys.p256dh],
       });
     } finally {
-      push.send = send;
+      push.store.findSend = findSend;
     }
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startPushService } from '../../../test/helpers/push-service.ts';
 import { startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
+import { counts, sendAndWait } from './sends.ts';
 
 type PushService = Awaited<ReturnType<typeof startPushService>>;
 
@@ -68,9 +69,9 @@ describe('push: /pwa/subscribe and /pwa/send', function () {
     expect((await t.call('POST', '/pwa/send', editor, message)).statusCode).to.equal(403);
 
     const sender = await t.createUser({ permissions: ['push:send'] });
-    const sent = await t.call('POST', '/pwa/send', sender, message);
-    expect(sent.statusCode, sent.body).to.equal(200);
-    expect(sent.json()).to.deep.equal({ sent: 1, removed: 1, failed: 0 });
+    const sent = await sendAndWait(t, sender, message);
+    expect(counts(sent)).to.deep.equal({ sent: 1, removed: 1, failed: 0 });
+    expect(sent).to.include({ status: 'done', total: 2, unsent: 0, websiteId });
     expect(service.rejected).to.deep.equal([]);
     expect(service.deliveries).to.have.length(2);
 
@@ -88,8 +89,8 @@ describe('push: /pwa/subscribe and /pwa/send', function () {
     }
 
     // Bob's push service said 410 Gone: the next message only goes to Alice.
-    const again = await t.call('POST', '/pwa/send', sender, message);
-    expect(again.json()).to.deep.equal({ sent: 1, removed: 0, failed: 0 });
+    const again = await sendAndWait(t, sender, message);
+    expect(counts(again)).to.deep.equal({ sent: 1, removed: 0, failed: 0 });
     expect(service.deliveries.slice(2).map((d) => d.path)).to.deep.equal([new URL(alice.endpoint).pathname]);
   });
 

@@ -1178,7 +1178,6 @@ export interface paths {
                             storage: {
                                 /** @enum {string} */
                                 driver: "filesystem";
-                                root: string;
                             } | {
                                 bucket: string;
                                 /** @enum {string} */
@@ -1597,7 +1596,6 @@ export interface paths {
                             storage: {
                                 /** @enum {string} */
                                 driver: "filesystem";
-                                root: string;
                             } | {
                                 bucket: string;
                                 /** @enum {string} */
@@ -20614,20 +20612,120 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            failed: number;
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @description where to read the outcome: GET /pwa/send/:id */
+                            outcome: string;
+                            problem: string | null;
+                            /** @description expired subscriptions (404, 410) removed */
+                            removed: number;
+                            sent: number;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            /** @description done, over_budget (the budget ran out: `unsent` were not tried), interrupted, failed: ended */
+                            status: "queued" | "sending" | "done" | "over_budget" | "interrupted" | "failed";
+                            /** @description subscribers when the send started */
+                            total: number;
+                            /** @description subscribers not tried before the budget ran out */
+                            unsent: number;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pwa/send/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `push:send`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
                             failed: number;
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @description where to read the outcome: GET /pwa/send/:id */
+                            outcome: string;
+                            problem: string | null;
+                            /** @description expired subscriptions (404, 410) removed */
                             removed: number;
                             sent: number;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            /** @description done, over_budget (the budget ran out: `unsent` were not tried), interrupted, failed: ended */
+                            status: "queued" | "sending" | "done" | "over_budget" | "interrupted" | "failed";
+                            /** @description subscribers when the send started */
+                            total: number;
+                            /** @description subscribers not tried before the budget ran out */
+                            unsent: number;
+                            /** Format: uuid */
+                            websiteId: string;
                         };
                     };
                 };
             };
         };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
