@@ -15,6 +15,10 @@ const DECLARED_BLOCKED = new Set([
   'POST /mail-settings/test',
   'POST /mail-log/{id}/resend',
   'POST /cms-one/websites/import',
+  // Reading a migration source (its database and class files).
+  'POST /migration-sources/{id}/test',
+  'POST /migration-sources/{id}/preview-classes',
+  'POST /migration-sources/{id}/import-classes',
 ]);
 const mustBeBlocked = (route: DocumentedRoute) =>
   DECLARED_BLOCKED.has(route.label) ||
