@@ -97,6 +97,7 @@ export async function sourceRoutes(app: App, s: MigrationServices): Promise<void
       config: imports,
       schema: { tags, params: IdParams, response: { 200: ImportClassesAnswer } },
     },
-    async (request) => s.classImports.importClasses(requestContext(request), request.params.id, classNamesOf(request.body)),
+    async (request) =>
+      s.classImports.importClasses(requestContext(request), request.params.id, classNamesOf(request.body)),
   );
 }

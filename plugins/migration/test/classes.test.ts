@@ -138,7 +138,9 @@ describe('migration sources: a Pimcore 11 database and class folder', function (
     const { readFileSync } = await import('node:fs');
     writeFileSync(file, readFileSync(file, 'utf8').replace("'name' => 'slug'", "'name' => 'handle'"));
     const id = await createSource('pimcore-conflict', { classPath: dir });
-    const preview = (await t.call('POST', `/migration-sources/${id}/preview-classes`, admin, { classes: ['Category'] })).json();
+    const preview = (
+      await t.call('POST', `/migration-sources/${id}/preview-classes`, admin, { classes: ['Category'] })
+    ).json();
     expect(preview.classes[0]).to.include({ name: 'Category', action: 'conflict' });
     expect(preview.classes[0].reason).to.contain('handle');
     const res = await t.call('POST', `/migration-sources/${id}/import-classes`, admin, { classes: ['Category'] });
@@ -173,11 +175,14 @@ describe('migration sources: a Pimcore 11 database and class folder', function (
 
     it('an expression that is not a literal (a call, a variable, interpolation, a second statement)', async () => {
       for (const [name, code] of [
-        ['Call', "<?php return \\Pimcore\\Model\\DataObject\\ClassDefinition::__set_state(array('name' => system('id')));"],
+        [
+          'Call',
+          "<?php return \\Pimcore\\Model\\DataObject\\ClassDefinition::__set_state(array('name' => system('id')));",
+        ],
         ['Variable', "<?php return array('name' => $_ENV['x']);"],
         ['Interpolation', '<?php return array(\'name\' => "a{$x}");'],
         ['Statements', "<?php file_put_contents('/tmp/x', 'y'); return array('name' => 'A');"],
-        ['Constant', '<?php return array(\'name\' => PHP_VERSION);'],
+        ['Constant', "<?php return array('name' => PHP_VERSION);"],
       ]) {
         const res = await hostile(name, code);
         expect(res.statusCode, `${name}: ${res.body}`).to.equal(400);
