@@ -19,6 +19,10 @@ const DECLARED_BLOCKED = new Set([
   'POST /api/v1/dam/data-subject/find',
   'POST /api/v1/dam/data-subject/records',
   'POST /api/v1/dam/data-subject/erase',
+  // Reading a migration source (its database and class files).
+  'POST /migration-sources/{id}/test',
+  'POST /migration-sources/{id}/preview-classes',
+  'POST /migration-sources/{id}/import-classes',
 ]);
 const mustBeBlocked = (route: DocumentedRoute) =>
   DECLARED_BLOCKED.has(route.label) ||

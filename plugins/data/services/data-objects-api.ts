@@ -1,4 +1,5 @@
-import { toObjectDto, type ObjectDto } from '../model.ts';
+import type { AuditContext, WriteOptions } from '../../../kernel/index.ts';
+import { type ClassRow, toObjectDto, type ObjectDto } from '../model.ts';
 import type { WriteContext } from './actor.ts';
 import { isUuid } from './attributes.ts';
 import type { DataServices } from './index.ts';
@@ -29,6 +30,17 @@ export interface DataObjectsApi {
   publishedPageAnswer(input: QueryInput): Promise<PublishedAnswer>;
   /** A class's name and fields from the in-memory definitions (no query once read), or null. */
   classById(id: string): Promise<ClassSummary | null>;
+  /** The same by name (an import asks whether a class of its name exists), or null. */
+  classByName(name: string): Promise<ClassSummary | null>;
+  /**
+   * Creates a class as `POST /data-classes` does (same checks, its `data_class.create` audit row),
+   * in the caller's transaction when `opts.trx` is given. Access checks stay with the caller.
+   */
+  createClass(
+    ctx: AuditContext,
+    input: { name: string; label?: string; fields: unknown[] },
+    opts?: WriteOptions,
+  ): Promise<ClassSummary>;
   /**
    * Checks a published query against its class without running it: throws the 400 the public query
    * route would answer (`filters.0.op`, `orderBy.0.field`, `locale`...), so a caller can refuse a
@@ -68,19 +80,14 @@ export function dataObjectsApi(data: DataServices): DataObjectsApi {
     publishedPageAnswer: (input) => data.publicReads.page(input),
     async classById(id) {
       const cls = isUuid(id) ? await data.schema.classById(id.toLowerCase()) : null;
-      if (!cls) return null;
-      const fields = cls.fields.map((f) => {
-        const { pattern: _, ...validation } = f.validation ?? {};
-        return {
-          name: f.name,
-          type: f.type,
-          ...(f.label ? { label: f.label } : {}),
-          ...(f.required ? { required: true } : {}),
-          ...(f.options ? { options: [...f.options] } : {}),
-          ...(f.validation ? { validation } : {}),
-        };
-      });
-      return { id: cls.id, name: cls.name, label: cls.label, fields };
+      return cls ? summaryOf(cls) : null;
+    },
+    async classByName(name) {
+      const cls = await data.schema.classByName(name);
+      return cls ? summaryOf(cls) : null;
+    },
+    async createClass(ctx, input, opts) {
+      return summaryOf(await data.classes.create(ctx, input, opts));
     },
     async checkPublishedQuery(input) {
       data.query.plan(await data.query.classNamed(input.className), input, 'public');
@@ -95,4 +102,19 @@ export function dataObjectsApi(data: DataServices): DataObjectsApi {
     },
     remove: (ctx, id) => data.objects.remove(ctx, id),
   };
+}
+
+function summaryOf(cls: Pick<ClassRow, 'id' | 'name' | 'label' | 'fields'>): ClassSummary {
+  const fields = cls.fields.map((f) => {
+    const { pattern: _, ...validation } = f.validation ?? {};
+    return {
+      name: f.name,
+      type: f.type,
+      ...(f.label ? { label: f.label } : {}),
+      ...(f.required ? { required: true } : {}),
+      ...(f.options ? { options: [...f.options] } : {}),
+      ...(f.validation ? { validation } : {}),
+    };
+  });
+  return { id: cls.id, name: cls.name, label: cls.label, fields };
 }

@@ -1,0 +1,103 @@
+import { Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { type App, badRequest, emptyAnswer, requestContext } from '../../../kernel/index.ts';
+import { MIGRATION_MANAGE } from '../permissions.ts';
+import type { MigrationServices } from '../services/index.ts';
+import type { ConnectionInput } from '../services/sources.ts';
+import {
+  ClassNames,
+  CreateSource,
+  IdParams,
+  ImportClassesAnswer,
+  PatchSource,
+  PreviewAnswer,
+  SourceView,
+  TestReport,
+} from './schemas.ts';
+
+const tags = ['migration'];
+
+/** `{ classes?: [names] }`, or no body at all (every class): checked here, since the body may be absent. */
+function classNamesOf(body: unknown): string[] | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (!Value.Check(ClassNames, body)) {
+    const first = [...Value.Errors(ClassNames, body)][0];
+    const field = ['classes', ...(first?.path ?? '').split('/').filter(Boolean).slice(1)].join('.');
+    throw badRequest(`${field}: ${first?.message ?? 'not valid'}`, field);
+  }
+  return body.classes;
+}
+const manage = { permission: MIGRATION_MANAGE };
+// The sandbox profile imports nothing from elsewhere: every route that reads a source is blocked.
+const imports = { permission: MIGRATION_MANAGE, sandbox: 'block' as const };
+
+/** /migration-sources: the sources themselves, their connection test and the class steps. */
+export async function sourceRoutes(app: App, s: MigrationServices): Promise<void> {
+  app.get(
+    '/migration-sources',
+    { config: manage, schema: { tags, response: { 200: Type.Object({ sources: Type.Array(SourceView) }) } } },
+    async () => ({ sources: await s.sources.list() }),
+  );
+
+  app.post(
+    '/migration-sources',
+    { config: manage, schema: { tags, body: CreateSource, response: { 201: SourceView } } },
+    async (request, reply) => {
+      const body = request.body;
+      const created = await s.sources.create(requestContext(request), {
+        ...body,
+        connection: body.connection as ConnectionInput,
+      });
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.get(
+    '/migration-sources/:id',
+    { config: manage, schema: { tags, params: IdParams, response: { 200: SourceView } } },
+    async (request) => s.sources.get(request.params.id),
+  );
+
+  app.patch(
+    '/migration-sources/:id',
+    { config: manage, schema: { tags, params: IdParams, body: PatchSource, response: { 200: SourceView } } },
+    async (request) => s.sources.update(requestContext(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/migration-sources/:id',
+    {
+      config: manage,
+      schema: { tags, params: IdParams, response: { 204: emptyAnswer('Deleted: nothing imported is removed') } },
+    },
+    async (request, reply) => {
+      await s.sources.remove(requestContext(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/migration-sources/:id/test',
+    { config: imports, schema: { tags, params: IdParams, response: { 200: TestReport } } },
+    async (request) => s.test(request.params.id),
+  );
+
+  app.post(
+    '/migration-sources/:id/preview-classes',
+    {
+      config: imports,
+      schema: { tags, params: IdParams, response: { 200: PreviewAnswer } },
+    },
+    async (request) => s.classImports.preview(request.params.id, classNamesOf(request.body)),
+  );
+
+  app.post(
+    '/migration-sources/:id/import-classes',
+    {
+      config: imports,
+      schema: { tags, params: IdParams, response: { 200: ImportClassesAnswer } },
+    },
+    async (request) =>
+      s.classImports.importClasses(requestContext(request), request.params.id, classNamesOf(request.body)),
+  );
+}
