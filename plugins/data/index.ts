@@ -7,6 +7,7 @@ import { retentionSchedule } from './jobs/retention.ts';
 import { DATA_PERMISSIONS } from './permissions.ts';
 import { classRoutes } from './routes/classes.ts';
 import { componentRoutes } from './routes/components.ts';
+import { draftRoutes } from './routes/drafts.ts';
 import { objectBatchRoutes } from './routes/object-batches.ts';
 import { objectRoutes } from './routes/objects.ts';
 import { previewLinkRoutes } from './routes/preview-links.ts';
@@ -67,6 +68,7 @@ export default definePlugin({
     await classRoutes(app, services);
     await componentRoutes(app, services);
     await objectRoutes(app, services);
+    await draftRoutes(app, services);
     await objectBatchRoutes(app, services);
     await publicObjectRoutes(app, services);
     await workflowRoutes(app, services);

@@ -26,8 +26,17 @@ export interface WriteContext {
   flags?: Record<string, string>;
   /** A caller's transaction to join (e.g. a website import writing pages, objects and assets at once). */
   trx?: Tx;
+  /** Where the request came from, for the audit rows of a write (publishing a working copy). */
+  ip?: string | null;
+  requestId?: string | null;
 }
 
 export function writeContextOf(request: FastifyRequest): WriteContext {
-  return { actor: request.actor, changeActor: changeActorOf(request.actor), flags: changeFlagsOf(request) };
+  return {
+    actor: request.actor,
+    changeActor: changeActorOf(request.actor),
+    flags: changeFlagsOf(request),
+    ip: request.ip,
+    requestId: request.id,
+  };
 }

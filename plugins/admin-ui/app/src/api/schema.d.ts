@@ -14350,6 +14350,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
@@ -14429,6 +14434,11 @@ export interface paths {
                             classId: string;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             key: string | null;
@@ -14461,7 +14471,9 @@ export interface paths {
         /** @description Needs the permission `data_objects:read`. */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    version?: "live" | "draft";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -14505,6 +14517,11 @@ export interface paths {
                             classId: string;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             key: string | null;
@@ -14567,7 +14584,9 @@ export interface paths {
         /** @description Needs the permission `data_objects:write`. */
         patch: {
             parameters: {
-                query?: never;
+                query?: {
+                    draft?: "true" | "false";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -14622,6 +14641,11 @@ export interface paths {
                             classId: string;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             key: string | null;
@@ -14638,6 +14662,123 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/data-objects/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Needs the permission `data_objects:write`. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data-objects/{id}/draft/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `data_objects:read`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: string[];
+                            fields: {
+                                draft: unknown;
+                                field: string;
+                                live: unknown;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/data-objects/{id}/preview-link": {
@@ -14774,6 +14915,89 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/data-objects/{id}/publish-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `data_objects:write`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            class: {
+                                id: string;
+                                name: string;
+                            };
+                            classId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            key: string | null;
+                            locale: string;
+                            parentId: string | null;
+                            path: string;
+                            published: boolean;
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            workflowState: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data-objects/{id}/transition": {
         parameters: {
             query?: never;
@@ -14836,6 +15060,11 @@ export interface paths {
                             classId: string;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             key: string | null;
@@ -14978,6 +15207,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
@@ -15060,6 +15294,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
@@ -15217,6 +15456,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/data-objects/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `data_objects:read`. */
+        get: {
+            parameters: {
+                query: {
+                    classId?: string;
+                    limit: number;
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            drafts: {
+                                class: {
+                                    id: string;
+                                    name: string;
+                                };
+                                locale: string;
+                                /** Format: uuid */
+                                objectId: string;
+                                published: boolean;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data-objects/preview-links/{token}": {
         parameters: {
             query?: never;
@@ -15357,6 +15668,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
@@ -15436,6 +15752,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
@@ -17966,6 +18287,11 @@ export interface paths {
                             classId: string;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             key: string | null;
@@ -18377,6 +18703,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
@@ -18456,6 +18787,11 @@ export interface paths {
                             classId: string;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             key: string | null;
@@ -18535,6 +18871,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
@@ -18640,6 +18981,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
