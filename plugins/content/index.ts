@@ -9,6 +9,7 @@ import { catalogCanvasRoutes } from './routes/catalog-canvas.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { layoutRoutes } from './routes/layouts.ts';
 import { pageRoutes } from './routes/pages.ts';
+import { draftRoutes } from './routes/drafts.ts';
 import { publicRoutes } from './routes/public.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { siteRootRoute } from './routes/site-root.ts';
@@ -89,6 +90,7 @@ export default definePlugin({
     websiteRoutes(app, services);
     stagedPageRoutes(app, services);
     pageRoutes(app, services);
+    draftRoutes(app, services);
     canvasRoutes(app, services);
     catalogCanvasRoutes(app, services);
     snippetRoutes(app, services);

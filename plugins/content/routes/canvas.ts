@@ -65,7 +65,8 @@ export function canvasRoutes(app: App, s: ContentServices): void {
       },
     },
     async (request, reply) => {
-      const page = await s.pages.get(request.params.id);
+      // The stored content the editor draws is the working copy when there is one.
+      const page = await s.pages.staffView(request.params.id);
       const content =
         request.body.content === undefined ? page.content : validateNodeTree(request.body.content, 'content', maxBytes);
       const html = await s.sitePages.page(

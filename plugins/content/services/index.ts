@@ -1,5 +1,6 @@
 import type { RouteRateLimit } from '../../../kernel/index.ts';
 import { BindingStore } from '../store/bindings.ts';
+import { DraftStore } from '../store/drafts.ts';
 import { LayoutStore } from '../store/layouts.ts';
 import { PageStore } from '../store/pages.ts';
 import { StagedPageStore } from '../store/staged-pages.ts';
@@ -71,7 +72,16 @@ export function createContentServices(kernel: ContentDeps) {
     // Menus link to published pages by their paths.
     menuCache.invalidate();
   };
-  const pages = new PageService({ kernel, pages: pageStore, versions, bindings, directory, onChange: onPageChange });
+  const drafts = new DraftStore(db);
+  const pages = new PageService({
+    kernel,
+    pages: pageStore,
+    versions,
+    bindings,
+    drafts,
+    directory,
+    onChange: onPageChange,
+  });
   const settings = new SettingsService({ kernel, store: new SettingsStore(db) });
   // Nodes that stand for data read at render time, expanded before the synchronous renderer runs,
   // for the canvas and the public page alike (see tree-expansion.ts).
@@ -119,6 +129,8 @@ export function createContentServices(kernel: ContentDeps) {
     websites: new WebsiteService({ kernel, store: websiteStore, directory }),
     pageStore,
     pages,
+    /** Working copies of pages, snippets, templates and layouts (the pending-changes list). */
+    drafts,
     staged: new StagedPageService({ kernel, pages, store: new StagedPageStore(db) }),
     versions,
     bindings,

@@ -6941,6 +6941,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cms-one/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pending changes: pages, snippets, templates and layouts with a working copy, newest first
+         * @description Needs the permission `objects:read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    offset: number;
+                    ownerType?: "page" | "snippet" | "template" | "layout";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            drafts: {
+                                /** Format: uuid */
+                                id: string;
+                                ownerType: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cms-one/kits": {
         parameters: {
             query?: never;
@@ -7370,6 +7440,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -7463,6 +7538,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -7503,10 +7583,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * @description The working copy when the page has one (`draft` says so); `?version=live` for the live page.
+         *
+         *     Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    version?: "live" | "draft";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -7546,6 +7632,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -7617,13 +7708,15 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A published page saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live page stays until `POST …/publish-draft`.
          *
          *     Needs the permission `pages:edit`.
          */
         patch: {
             parameters: {
-                query?: never;
+                query?: {
+                    draft?: "true" | "false";
+                };
                 header?: {
                     /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
                     "if-match"?: string;
@@ -7690,6 +7783,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -7794,6 +7892,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cms-one/pages/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Needs the permission `pages:edit`. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/pages/{id}/draft/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `objects:read`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: string[];
+                            content: {
+                                added: string[];
+                                changed: string[];
+                                removed: string[];
+                            };
+                            fields: {
+                                draft: unknown;
+                                field: string;
+                                live: unknown;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cms-one/pages/{id}/layout": {
         parameters: {
             query?: never;
@@ -7853,6 +8073,96 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/pages/{id}/publish-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `pages:edit`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
+                            dynamic: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            indexable: boolean;
+                            inSitemap: boolean;
+                            kind: string | null;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            thumbnail?: string | null;
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -8042,6 +8352,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -8330,6 +8645,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -16105,6 +16425,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -16188,6 +16513,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -16268,6 +16598,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;

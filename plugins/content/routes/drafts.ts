@@ -1,0 +1,74 @@
+import { Type } from '@sinclair/typebox';
+import { requestContext, type App } from '../../../kernel/index.ts';
+import type { ContentServices } from '../services/index.ts';
+import { toPageDto } from '../services/pages.ts';
+import { entityTag } from '../services/preconditions.ts';
+import { Deleted, PageAnswer, PageDraftDiffAnswer, PendingDraftsAnswer } from './answers.ts';
+import { IdParams, ListQuery, withEntityTag } from './schemas.ts';
+
+/**
+ * Working copies: compare a page's with live, publish it (objects:publish, checked in the service
+ * so ENFORCE_PUBLISH_PERMISSION=0 lets editors publish as elsewhere), discard it, and list every
+ * record with one ("pending changes").
+ */
+export function draftRoutes(app: App, s: ContentServices): void {
+  const read = { permission: 'objects:read' };
+  const edit = { permission: 'pages:edit' };
+  const tags = ['pages'];
+
+  app.get(
+    '/cms-one/drafts',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Pending changes: pages, snippets, templates and layouts with a working copy, newest first',
+        querystring: Type.Object({
+          ownerType: Type.Optional(
+            Type.Union([
+              Type.Literal('page'),
+              Type.Literal('snippet'),
+              Type.Literal('template'),
+              Type.Literal('layout'),
+            ]),
+          ),
+          ...ListQuery,
+        }),
+        response: { 200: PendingDraftsAnswer },
+      },
+    },
+    async (request) => ({
+      drafts: (await s.drafts.list(request.query)).map((d) => ({
+        ownerType: d.owner_type,
+        id: d.owner_id,
+        updatedAt: d.updated_at,
+        updatedBy: d.updated_by,
+      })),
+    }),
+  );
+
+  app.get(
+    '/cms-one/pages/:id/draft/diff',
+    { config: read, schema: { tags, params: IdParams, response: { 200: PageDraftDiffAnswer } } },
+    async (request) => s.pages.draftDiff(request.params.id),
+  );
+
+  app.post(
+    '/cms-one/pages/:id/publish-draft',
+    { config: edit, schema: { tags, params: IdParams, response: { 200: withEntityTag(PageAnswer) } } },
+    async (request, reply) => {
+      const row = await s.pages.publishDraft(requestContext(request), request.params.id);
+      reply.header('etag', entityTag(row.updated_at));
+      return toPageDto(row);
+    },
+  );
+
+  app.delete(
+    '/cms-one/pages/:id/draft',
+    { config: edit, schema: { tags, params: IdParams, response: Deleted } },
+    async (request, reply) => {
+      await s.pages.discardDraft(requestContext(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
+}
