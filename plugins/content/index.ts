@@ -103,4 +103,14 @@ export default definePlugin({
     siteRootRoute(app, services);
     await publicRoutes(app, services);
   },
+  schedules: [
+    // Scheduled publishing and unpublishing of pages, every minute, once across the processes
+    // (due rows are also locked SKIP LOCKED, so overlapping runs never carry one out twice).
+    {
+      name: 'scheduled-publishing',
+      cron: '* * * * *',
+      timeoutMs: 5 * 60_000,
+      run: async ({ services }, signal) => void (await services.schedules.run(signal)),
+    },
+  ],
 });

@@ -4,6 +4,7 @@ import { definePlugin } from '../../kernel/index.ts';
 import { dataBundlePart } from './bundle-part.ts';
 import { DataConfig } from './config.ts';
 import { retentionSchedule } from './jobs/retention.ts';
+import { scheduledPublishing } from './jobs/scheduled-publishing.ts';
 import { DATA_PERMISSIONS } from './permissions.ts';
 import { classRoutes } from './routes/classes.ts';
 import { componentRoutes } from './routes/components.ts';
@@ -80,5 +81,7 @@ export default definePlugin({
   schedules: [
     // Wrapped so the schedule's own narrower context type does not decide the manifest's optional services.
     { ...retentionSchedule, run: (ctx, signal) => retentionSchedule.run(ctx, signal) },
+    // Scheduled publishing and unpublishing of objects, every minute (jobs/scheduled-publishing.ts).
+    { ...scheduledPublishing, run: (ctx, signal) => scheduledPublishing.run(ctx, signal) },
   ],
 });

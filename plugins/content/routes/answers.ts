@@ -48,6 +48,15 @@ export const PageDraftDiffAnswer = Type.Object({
   }),
 });
 
+/** When a page goes live and offline (scheduled publishing), and who set it. */
+export const PageScheduleAnswer = Type.Object({
+  pageId: Type.String({ format: 'uuid' }),
+  publishAt: NullableTimestamp,
+  unpublishAt: NullableTimestamp,
+  scheduledBy: Type.String(),
+  updatedAt: Timestamp,
+});
+
 /** Records with a working copy, newest first. */
 export const PendingDraftsAnswer = Type.Object({
   drafts: Type.Array(

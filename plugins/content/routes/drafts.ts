@@ -3,7 +3,7 @@ import { requestContext, type App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { toPageDto } from '../services/pages.ts';
 import { entityTag } from '../services/preconditions.ts';
-import { Deleted, PageAnswer, PageDraftDiffAnswer, PendingDraftsAnswer } from './answers.ts';
+import { Deleted, PageAnswer, PageDraftDiffAnswer, PageScheduleAnswer, PendingDraftsAnswer } from './answers.ts';
 import { IdParams, ListQuery, withEntityTag } from './schemas.ts';
 
 /**
@@ -44,6 +44,56 @@ export function draftRoutes(app: App, s: ContentServices): void {
         updatedAt: d.updated_at,
         updatedBy: d.updated_by,
       })),
+    }),
+  );
+
+  app.get(
+    '/cms-one/schedules',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Scheduled publishing and unpublishing of pages, soonest first',
+        querystring: Type.Object(ListQuery),
+        response: { 200: Type.Object({ schedules: Type.Array(PageScheduleAnswer) }) },
+      },
+    },
+    async (request) => ({ schedules: await s.schedules.list(request.query) }),
+  );
+
+  app.get(
+    '/cms-one/pages/:id/schedule',
+    {
+      config: read,
+      schema: {
+        tags,
+        params: IdParams,
+        response: { 200: Type.Object({ schedule: Type.Union([PageScheduleAnswer, Type.Null()]) }) },
+      },
+    },
+    async (request) => ({ schedule: await s.schedules.get(request.params.id) }),
+  );
+
+  app.put(
+    '/cms-one/pages/:id/schedule',
+    {
+      config: edit,
+      schema: {
+        tags,
+        summary: 'When the page (with its working copy) goes live and offline; needs objects:publish',
+        params: IdParams,
+        body: Type.Object(
+          {
+            publishAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+            unpublishAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ schedule: Type.Union([PageScheduleAnswer, Type.Null()]) }) },
+      },
+    },
+    async (request) => ({
+      schedule: await s.schedules.set(requestContext(request), request.params.id, request.body),
     }),
   );
 

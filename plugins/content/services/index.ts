@@ -1,6 +1,7 @@
 import type { RouteRateLimit } from '../../../kernel/index.ts';
 import { BindingStore } from '../store/bindings.ts';
 import { DraftStore } from '../store/drafts.ts';
+import { ScheduleStore } from '../store/schedules.ts';
 import { LayoutStore } from '../store/layouts.ts';
 import { PageStore } from '../store/pages.ts';
 import { StagedPageStore } from '../store/staged-pages.ts';
@@ -17,6 +18,7 @@ import type { ContentDeps } from './deps.ts';
 import type { ContentNode } from './node-tree.ts';
 import { LayoutService } from './layouts.ts';
 import { MenuService } from './menus.ts';
+import { PageSchedules } from './page-schedules.ts';
 import { PageService } from './pages.ts';
 import { TemplateService } from './templates.ts';
 import { ThemeService } from './themes.ts';
@@ -131,6 +133,8 @@ export function createContentServices(kernel: ContentDeps) {
     pages,
     /** Working copies of pages, snippets, templates and layouts (the pending-changes list). */
     drafts,
+    /** Scheduled publishing of pages (the schedule `content.scheduled-publishing`). */
+    schedules: new PageSchedules({ kernel, pages, store: new ScheduleStore(db) }),
     staged: new StagedPageService({ kernel, pages, store: new StagedPageStore(db) }),
     versions,
     bindings,

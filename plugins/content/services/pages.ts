@@ -245,10 +245,15 @@ export class PageService {
     actor: Actor,
     before: PageRow,
     input: PageInput & { thumbnail?: string | null },
-    opts: { snapshot?: boolean },
+    opts: { snapshot?: boolean; publishAuthorized?: boolean },
   ): Promise<PageRow> {
     const id = before.id;
-    if (input.published !== undefined && input.published !== before.published && !this.mayPublish(actor)) {
+    if (
+      input.published !== undefined &&
+      input.published !== before.published &&
+      !opts.publishAuthorized &&
+      !this.mayPublish(actor)
+    ) {
       throw forbidden(`${input.published ? 'Publishing' : 'Unpublishing'} needs objects:publish`, 'PUBLISH_FORBIDDEN');
     }
     if (input.websiteId !== undefined && input.websiteId !== before.website_id)
@@ -387,6 +392,38 @@ export class PageService {
       trx,
     );
     return row;
+  }
+
+  /**
+   * Carries out a scheduled publish (promoting the working copy, if any) or unpublish of a page, as
+   * `ctx.actor`, the publisher who set it (their right was checked then). False when the page is gone.
+   */
+  async applySchedule(trx: Tx, ctx: AuditContext, id: string, action: 'publish' | 'unpublish'): Promise<boolean> {
+    const before = await this.deps.pages.findForUpdate(id, trx);
+    if (!before) return false;
+    let row: PageRow = before;
+    const draft = action === 'publish' ? await this.deps.drafts.find('page', id, trx, 'update') : null;
+    if (draft) row = await this.promote(trx, ctx, before, draft);
+    const published = action === 'publish';
+    if (row.published !== published)
+      row = await this.updateLive(trx, ctx.actor, row, { published }, { publishAuthorized: true });
+    await this.deps.kernel.audit.record(
+      ctx,
+      {
+        action: `page.scheduled_${action}`,
+        targetType: 'page',
+        targetId: id,
+        targetLabel: row.title,
+        after: { published, promotedDraft: draft !== null },
+      },
+      trx,
+    );
+    return true;
+  }
+
+  /** True when the actor may publish (or ENFORCE_PUBLISH_PERMISSION is off). */
+  mayPublishAs(actor: Actor): boolean {
+    return this.mayPublish(actor);
   }
 
   /** DELETE /cms-one/pages/:id/draft: the live page stays; audited as `page.discard_draft`. */

@@ -4,7 +4,7 @@ import { DATA_KEYS } from '../permissions.ts';
 import { writeContextOf } from '../services/actor.ts';
 import type { DataServices } from '../services/index.ts';
 import { IdParams, Paging } from './schemas.ts';
-import { Deleted, DraftDiffView, ObjectView, PendingChangesView } from './views.ts';
+import { Deleted, DraftDiffView, ObjectView, PendingChangesView, ScheduleView } from './views.ts';
 
 /**
  * Working copies of published objects: list, compare with live, publish (objects:publish, checked in
@@ -26,6 +26,56 @@ export async function draftRoutes(app: App, data: DataServices): Promise<void> {
       },
     },
     async (request) => ({ drafts: await data.drafts.pending(request.query) }),
+  );
+
+  app.get(
+    '/data-objects/schedules',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Scheduled publishing and unpublishing, soonest first',
+        querystring: Type.Object(Paging),
+        response: { 200: Type.Object({ schedules: Type.Array(ScheduleView) }) },
+      },
+    },
+    async (request) => ({ schedules: await data.schedules.list(request.query) }),
+  );
+
+  app.get(
+    '/data-objects/:id/schedule',
+    {
+      config: read,
+      schema: {
+        tags,
+        params: IdParams,
+        response: { 200: Type.Object({ schedule: Type.Union([ScheduleView, Type.Null()]) }) },
+      },
+    },
+    async (request) => ({ schedule: await data.schedules.get(request.params.id) }),
+  );
+
+  app.put(
+    '/data-objects/:id/schedule',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'When the object (with its working copy) goes live and offline; needs objects:publish',
+        params: IdParams,
+        body: Type.Object(
+          {
+            publishAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+            unpublishAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ schedule: Type.Union([ScheduleView, Type.Null()]) }) },
+      },
+    },
+    async (request) => ({
+      schedule: await data.schedules.set(writeContextOf(request), request.params.id, request.body),
+    }),
   );
 
   app.get(

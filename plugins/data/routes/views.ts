@@ -85,6 +85,16 @@ export const DraftDiffView = Type.Object({
   fields: Type.Array(Type.Object({ field: Type.String(), live: Type.Unknown(), draft: Type.Unknown() })),
 });
 
+/** When an object goes live and offline (scheduled publishing), and who set it. */
+export const ScheduleView = Type.Object({
+  objectId: Type.String({ format: 'uuid' }),
+  classId: Type.String({ format: 'uuid' }),
+  publishAt: Type.Union([Time, Type.Null()]),
+  unpublishAt: Type.Union([Time, Type.Null()]),
+  scheduledBy: Type.String(),
+  updatedAt: Time,
+});
+
 /** Objects with a working copy, newest first. */
 export const PendingChangesView = Type.Object({
   drafts: Type.Array(

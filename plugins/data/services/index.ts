@@ -14,6 +14,7 @@ import { PreviewService } from './preview-service.ts';
 import { PublicReadCache } from './public-read-cache.ts';
 import { PublicReadService } from './public-read-service.ts';
 import { QueryService } from './query-service.ts';
+import { ScheduleService } from './schedules.ts';
 import { ReadCacheNotices } from './read-cache-notices.ts';
 import { SchemaCache } from './schema-cache.ts';
 import { WorkflowService } from './workflow-service.ts';
@@ -32,11 +33,13 @@ export function createDataServices(kernel: DataKernelDeps) {
   const objects = new ObjectService(deps);
   const query = new QueryService(deps);
   const drafts = new DraftService(deps, objects);
+  const schedules = new ScheduleService(deps, objects, drafts);
   return {
     classes: new ClassService(deps),
     components: new ComponentService(deps),
     objects,
     drafts,
+    schedules,
     reads: new ObjectReadService(deps),
     bulk: new BulkService(deps, objects),
     batch: new BatchService(deps, objects, drafts),
