@@ -45,6 +45,8 @@ export interface EditedDocument {
   path?: string;
   published?: boolean;
   translationGroupId?: string;
+  /** Pages with a working copy: `content` and `title` are the copy's; the site shows the live page. */
+  draft?: { updatedAt: string; updatedBy: string | null } | null;
   /** Snippets. */
   locked?: boolean;
   /** Layouts: the region edited (its tree is `content`) and every region as stored at `etag`. */
@@ -112,6 +114,7 @@ function toDocument(kind: DocumentKind, dto: Dto, etag: string, region?: LayoutR
     path: dto.path,
     published: dto.published,
     translationGroupId: dto.translationGroupId,
+    draft: dto.draft ?? null,
     locked: dto.locked,
     ...(kind === 'layouts'
       ? {
@@ -173,6 +176,19 @@ export async function saveDocument(
   const url = doc.kind === 'pages' && opts.autosave ? `${base(doc)}?draft=true` : base(doc);
   const { data, etag } = await json<Dto>('PATCH', url, body, { 'if-match': ifMatch });
   return toDocument(doc.kind, data, etag, doc.region);
+}
+
+/** How a page's working copy differs from the live page (field names and node-tree paths). */
+export type DraftDiff = ApiAnswer<'/cms-one/pages/{id}/draft/diff', 'get'>;
+
+export async function pageDraftDiff(id: string): Promise<DraftDiff> {
+  return (await json<DraftDiff>('GET', `/cms-one/pages/${encodeURIComponent(id)}/draft/diff`)).data;
+}
+
+/** Makes a page's working copy live (`objects:publish`); answers the page as stored now. */
+export async function publishPageDraft(id: string): Promise<EditedDocument> {
+  const { data, etag } = await json<Dto>('POST', `/cms-one/pages/${encodeURIComponent(id)}/publish-draft`);
+  return toDocument('pages', data, etag);
 }
 
 /**
