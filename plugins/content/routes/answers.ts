@@ -87,6 +87,8 @@ export const SnippetAnswer = Type.Object({
   thumbnail: Type.Optional(NullableString),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  /** Staff reads of a snippet with a working copy (saved with `?draft=true`): name and content are the copy's. */
+  draft: Type.Optional(Type.Object({ updatedAt: Timestamp, updatedBy: NullableString })),
 });
 
 export const ThemeAnswer = Type.Object({

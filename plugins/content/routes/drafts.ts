@@ -3,7 +3,15 @@ import { requestContext, type App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { toPageDto } from '../services/pages.ts';
 import { entityTag } from '../services/preconditions.ts';
-import { Deleted, PageAnswer, PageDraftDiffAnswer, PageScheduleAnswer, PendingDraftsAnswer } from './answers.ts';
+import { toSnippetDto } from '../services/snippets.ts';
+import {
+  Deleted,
+  PageAnswer,
+  PageDraftDiffAnswer,
+  PageScheduleAnswer,
+  PendingDraftsAnswer,
+  SnippetAnswer,
+} from './answers.ts';
 import { IdParams, ListQuery, withEntityTag } from './schemas.ts';
 
 /**
@@ -110,6 +118,34 @@ export function draftRoutes(app: App, s: ContentServices): void {
       const row = await s.pages.publishDraft(requestContext(request), request.params.id);
       reply.header('etag', entityTag(row.updated_at));
       return toPageDto(row);
+    },
+  );
+
+  const snippetTags = ['snippets'];
+  const snippetEdit = { permission: 'snippets:edit' };
+  app.get(
+    '/cms-one/snippets/:id/draft/diff',
+    { config: read, schema: { tags: snippetTags, params: IdParams, response: { 200: PageDraftDiffAnswer } } },
+    async (request) => s.snippets.draftDiff(request.params.id),
+  );
+  app.post(
+    '/cms-one/snippets/:id/publish-draft',
+    {
+      config: snippetEdit,
+      schema: { tags: snippetTags, params: IdParams, response: { 200: withEntityTag(SnippetAnswer) } },
+    },
+    async (request, reply) => {
+      const row = await s.snippets.publishDraft(requestContext(request), request.params.id);
+      reply.header('etag', entityTag(row.updated_at));
+      return toSnippetDto(row);
+    },
+  );
+  app.delete(
+    '/cms-one/snippets/:id/draft',
+    { config: snippetEdit, schema: { tags: snippetTags, params: IdParams, response: Deleted } },
+    async (request, reply) => {
+      await s.snippets.discardDraft(requestContext(request), request.params.id);
+      return reply.code(204).send();
     },
   );
 

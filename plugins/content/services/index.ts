@@ -138,7 +138,7 @@ export function createContentServices(kernel: ContentDeps) {
     staged: new StagedPageService({ kernel, pages, store: new StagedPageStore(db) }),
     versions,
     bindings,
-    snippets: new SnippetService({ kernel, store: new SnippetStore(db), versions }),
+    snippets: new SnippetService({ kernel, store: new SnippetStore(db), versions, drafts }),
     templates: new TemplateService({ kernel, store: new TemplateStore(db) }),
     layouts: new LayoutService({ kernel, store: layoutStore, onChange: (id) => layoutCache.invalidate(id) }),
     menus: new MenuService({ kernel, store: menuStore, onChange: () => menuCache.invalidate() }),

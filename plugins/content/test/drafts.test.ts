@@ -126,4 +126,36 @@ describe('content: working copies of published pages', () => {
     expect((await k.call('DELETE', `/cms-one/pages/${page.id}`, k.publisher)).statusCode).to.equal(204);
     expect(await k.t.db('content_drafts').where({ owner_id: page.id })).to.have.length(0);
   });
+
+  it('a snippet saved with ?draft=true keeps its live content on the site until its working copy is published', async () => {
+    const snippet = (
+      await k.call('POST', '/cms-one/snippets', k.publisher, {
+        name: 'Footer',
+        content: { type: 'p', text: 'Live footer' },
+      })
+    ).json();
+    const publicSnippet = async () => (await k.call('GET', `/public/snippets/${snippet.id}`, null)).json().content.text;
+    const saved = await k.call('PATCH', `/cms-one/snippets/${snippet.id}?draft=true`, k.editor, {
+      content: { type: 'p', text: 'Next footer' },
+    });
+    expect(saved.statusCode).to.equal(200);
+    expect(saved.json().content.text).to.equal('Next footer');
+    expect(saved.json().draft.updatedBy).to.equal(k.editor.id);
+    expect(await publicSnippet()).to.equal('Live footer');
+    expect(
+      (await k.call('GET', `/cms-one/snippets/${snippet.id}?version=live`, k.reader)).json().content.text,
+    ).to.equal('Live footer');
+    const diff = (await k.call('GET', `/cms-one/snippets/${snippet.id}/draft/diff`, k.reader)).json();
+    expect(diff.changed).to.deep.equal(['content']);
+    const done = await k.call('POST', `/cms-one/snippets/${snippet.id}/publish-draft`, k.editor);
+    expect(done.statusCode).to.equal(200);
+    expect(await publicSnippet()).to.equal('Next footer');
+    expect(await auditRows(k.t, 'snippet.publish_draft', snippet.id)).to.have.length(1);
+    // Without ?draft=true a save goes live as before.
+    await k.call('PATCH', `/cms-one/snippets/${snippet.id}`, k.editor, { content: { type: 'p', text: 'Direct' } });
+    expect(await publicSnippet()).to.equal('Direct');
+    expect((await k.call('DELETE', `/cms-one/snippets/${snippet.id}/draft`, k.editor)).json().code).to.equal(
+      'DRAFT_NOT_FOUND',
+    );
+  });
 });

@@ -10063,6 +10063,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             locked: boolean;
@@ -10124,6 +10129,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             locked: boolean;
@@ -10153,7 +10163,9 @@ export interface paths {
         /** @description Needs the permission `objects:read`. */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    version?: "live" | "draft";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -10192,6 +10204,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             locked: boolean;
@@ -10249,13 +10266,15 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. With `?draft=true` the name and content go to the snippet's working copy; the site keeps the live snippet until `POST …/publish-draft`.
          *
          *     Needs the permission `snippets:edit`.
          */
         patch: {
             parameters: {
-                query?: never;
+                query?: {
+                    draft?: "true" | "false";
+                };
                 header?: {
                     /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
                     "if-match"?: string;
@@ -10307,6 +10326,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             locked: boolean;
@@ -10396,6 +10420,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cms-one/snippets/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Needs the permission `snippets:edit`. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/snippets/{id}/draft/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `objects:read`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: string[];
+                            content: {
+                                added: string[];
+                                changed: string[];
+                                removed: string[];
+                            };
+                            fields: {
+                                draft: unknown;
+                                field: string;
+                                live: unknown;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cms-one/snippets/{id}/lock": {
         parameters: {
             query?: never;
@@ -10456,6 +10602,81 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/snippets/{id}/publish-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `snippets:edit`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            locked: boolean;
+                            name: string;
+                            thumbnail?: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -22099,6 +22320,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             locked: boolean;
@@ -22160,6 +22386,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             locked: boolean;
