@@ -9,6 +9,7 @@ import { catalogCanvasRoutes } from './routes/catalog-canvas.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { layoutRoutes } from './routes/layouts.ts';
 import { pageRoutes } from './routes/pages.ts';
+import { draftRoutes } from './routes/drafts.ts';
 import { publicRoutes } from './routes/public.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { siteRootRoute } from './routes/site-root.ts';
@@ -95,6 +96,7 @@ export default definePlugin({
     websiteRoutes(app, services);
     stagedPageRoutes(app, services);
     pageRoutes(app, services);
+    draftRoutes(app, services);
     canvasRoutes(app, services);
     catalogCanvasRoutes(app, services);
     snippetRoutes(app, services);
@@ -107,4 +109,14 @@ export default definePlugin({
     siteRootRoute(app, services);
     await publicRoutes(app, services);
   },
+  schedules: [
+    // Scheduled publishing and unpublishing of pages, every minute, once across the processes
+    // (due rows are also locked SKIP LOCKED, so overlapping runs never carry one out twice).
+    {
+      name: 'scheduled-publishing',
+      cron: '* * * * *',
+      timeoutMs: 5 * 60_000,
+      run: async ({ services }, signal) => void (await services.schedules.run(signal)),
+    },
+  ],
 });

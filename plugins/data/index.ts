@@ -4,9 +4,11 @@ import { definePlugin } from '../../kernel/index.ts';
 import { dataBundlePart } from './bundle-part.ts';
 import { DataConfig } from './config.ts';
 import { retentionSchedule } from './jobs/retention.ts';
+import { scheduledPublishing } from './jobs/scheduled-publishing.ts';
 import { DATA_PERMISSIONS } from './permissions.ts';
 import { classRoutes } from './routes/classes.ts';
 import { componentRoutes } from './routes/components.ts';
+import { draftRoutes } from './routes/drafts.ts';
 import { objectBatchRoutes } from './routes/object-batches.ts';
 import { objectRoutes } from './routes/objects.ts';
 import { previewLinkRoutes } from './routes/preview-links.ts';
@@ -69,6 +71,7 @@ export default definePlugin({
     await classRoutes(app, services);
     await componentRoutes(app, services);
     await objectRoutes(app, services);
+    await draftRoutes(app, services);
     await objectBatchRoutes(app, services);
     await publicObjectRoutes(app, services);
     await workflowRoutes(app, services);
@@ -80,5 +83,7 @@ export default definePlugin({
   schedules: [
     // Wrapped so the schedule's own narrower context type does not decide the manifest's optional services.
     { ...retentionSchedule, run: (ctx, signal) => retentionSchedule.run(ctx, signal) },
+    // Scheduled publishing and unpublishing of objects, every minute (jobs/scheduled-publishing.ts).
+    { ...scheduledPublishing, run: (ctx, signal) => scheduledPublishing.run(ctx, signal) },
   ],
 });

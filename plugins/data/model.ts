@@ -32,6 +32,8 @@ export interface ObjectDto {
   attributes: Record<string, unknown>;
   createdAt: string;
   updatedAt: string;
+  /** Staff reads of an object with a working copy: the values above are the working copy's. */
+  draft?: { updatedAt: string; updatedBy: string | null };
 }
 
 export function toObjectDto(row: ObjectRow, className: string): ObjectDto {

@@ -33,6 +33,40 @@ export const PageAnswer = Type.Object({
   thumbnail: Type.Optional(NullableString),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  /** Staff reads of a page with a working copy: the fields above are the copy's (and `updatedAt` its time). */
+  draft: Type.Optional(Type.Object({ updatedAt: Timestamp, updatedBy: NullableString })),
+});
+
+/** How a page's working copy differs from live: field values, and the content as node-tree paths. */
+export const PageDraftDiffAnswer = Type.Object({
+  changed: Type.Array(Type.String()),
+  fields: Type.Array(Type.Object({ field: Type.String(), live: Type.Unknown(), draft: Type.Unknown() })),
+  content: Type.Object({
+    added: Type.Array(Type.String()),
+    removed: Type.Array(Type.String()),
+    changed: Type.Array(Type.String()),
+  }),
+});
+
+/** When a page goes live and offline (scheduled publishing), and who set it. */
+export const PageScheduleAnswer = Type.Object({
+  pageId: Type.String({ format: 'uuid' }),
+  publishAt: NullableTimestamp,
+  unpublishAt: NullableTimestamp,
+  scheduledBy: Type.String(),
+  updatedAt: Timestamp,
+});
+
+/** Records with a working copy, newest first. */
+export const PendingDraftsAnswer = Type.Object({
+  drafts: Type.Array(
+    Type.Object({
+      ownerType: Type.String(),
+      id: Type.String({ format: 'uuid' }),
+      updatedAt: Timestamp,
+      updatedBy: NullableString,
+    }),
+  ),
 });
 
 /** One prior state of a page or snippet; `content` only where one version is answered. */
@@ -53,6 +87,8 @@ export const SnippetAnswer = Type.Object({
   thumbnail: Type.Optional(NullableString),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  /** Staff reads of a snippet with a working copy (saved with `?draft=true`): name and content are the copy's. */
+  draft: Type.Optional(Type.Object({ updatedAt: Timestamp, updatedBy: NullableString })),
 });
 
 export const ThemeAnswer = Type.Object({

@@ -72,7 +72,8 @@ export function canvasRoutes(app: App, s: ContentServices): void {
       },
     },
     async (request, reply) => {
-      const page = await s.pages.get(request.params.id);
+      // The stored content the editor draws is the working copy when there is one.
+      const page = await s.pages.staffView(request.params.id);
       const content =
         request.body.content === undefined ? page.content : validateNodeTree(request.body.content, 'content', maxBytes);
       const html = await s.sitePages.page(
@@ -104,7 +105,7 @@ export function canvasRoutes(app: App, s: ContentServices): void {
       },
     },
     async (request, reply) => {
-      const snippet = await s.snippets.get(request.params.id);
+      const snippet = await s.snippets.staffView(request.params.id);
       const content =
         request.body.content === undefined
           ? snippet.content

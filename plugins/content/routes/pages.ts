@@ -42,6 +42,17 @@ const { translationGroupId: _group, ...patchable } = PageFields;
 const PatchBody = Type.Partial(Type.Object(patchable), { additionalProperties: false });
 const VersionParams = Type.Object({ id: Id, versionId: Id });
 
+/** `?version=live` reads the live record of one that has a working copy. */
+export const VersionQuery = Type.Object({
+  version: Type.Optional(Type.Union([Type.Literal('live'), Type.Literal('draft')])),
+});
+/** `?draft=true`: a publisher's save goes to the working copy of a published record instead of live. */
+export const DraftQuery = Type.Object({
+  draft: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+});
+export const DRAFT_NOTE =
+  'A published page saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live page stays until `POST …/publish-draft`.';
+
 /** How a write avoids overwriting a change it has not seen (`services/preconditions.ts`). */
 export const IF_MATCH_NOTE =
   'Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.';
@@ -70,9 +81,18 @@ export function pageRoutes(app: App, s: ContentServices): void {
   );
   app.get(
     '/cms-one/pages/:id',
-    { config: read, schema: { tags, params: IdParams, response: { 200: withEntityTag(PageAnswer) } } },
+    {
+      config: read,
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: VersionQuery,
+        description: 'The working copy when the page has one (`draft` says so); `?version=live` for the live page.',
+        response: { 200: withEntityTag(PageAnswer) },
+      },
+    },
     async (request, reply) => {
-      const row = await s.pages.get(request.params.id);
+      const row = await s.pages.staffView(request.params.id, request.query.version);
       reply.header('etag', entityTag(row.updated_at));
       return toPageDto(row);
     },
@@ -85,14 +105,16 @@ export function pageRoutes(app: App, s: ContentServices): void {
         tags,
         params: IdParams,
         body: PatchBody,
-        description: IF_MATCH_NOTE,
+        querystring: DraftQuery,
+        description: `${IF_MATCH_NOTE} ${DRAFT_NOTE}`,
         headers: IfMatchHeaders,
         response: { 200: withEntityTag(PageAnswer) },
       },
     },
     async (request, reply) => {
       const ifMatch = request.headers['if-match'];
-      const row = await s.pages.update(request.actor, request.params.id, request.body, { ifMatch });
+      const draft = request.query.draft === 'true';
+      const row = await s.pages.update(request.actor, request.params.id, request.body, { ifMatch, draft });
       reply.header('etag', entityTag(row.updated_at));
       return toPageDto(row);
     },
@@ -170,7 +192,7 @@ export function pageRoutes(app: App, s: ContentServices): void {
     '/cms-one/pages/:id/render',
     { config: read, schema: { tags, params: IdParams, response: { 200: RenderedHtml } } },
     async (request) => {
-      const row = await s.pages.get(request.params.id);
+      const row = await s.pages.staffView(request.params.id);
       const content = await s.expand(row.content, { websiteId: row.website_id, locale: row.locale });
       return { html: renderEmailHtml(row.title, content, { stripComments: await s.settings.stripHtmlComments() }) };
     },

@@ -4,7 +4,7 @@ import type { ContentServices } from '../services/index.ts';
 import { entityTag } from '../services/preconditions.ts';
 import { renderEmailHtml } from '../services/render.ts';
 import { toSnippetDto } from '../services/snippets.ts';
-import { IF_MATCH_NOTE, versionDto } from './pages.ts';
+import { DraftQuery, IF_MATCH_NOTE, VersionQuery, versionDto } from './pages.ts';
 import { Deleted, RenderedHtml, SnippetAnswer, ThumbnailAnswer, VersionAnswer } from './answers.ts';
 import { Id, IdParams, ListQuery, Name, Thumbnail, Tree, IfMatchHeaders, withEntityTag } from './schemas.ts';
 
@@ -53,9 +53,12 @@ export function snippetRoutes(app: App, s: ContentServices): void {
   }
   app.get(
     '/cms-one/snippets/:id',
-    { config: read, schema: { tags, params: IdParams, response: { 200: withEntityTag(SnippetAnswer) } } },
+    {
+      config: read,
+      schema: { tags, params: IdParams, querystring: VersionQuery, response: { 200: withEntityTag(SnippetAnswer) } },
+    },
     async (request, reply) => {
-      const row = await s.snippets.get(request.params.id);
+      const row = await s.snippets.staffView(request.params.id, request.query.version);
       reply.header('etag', entityTag(row.updated_at));
       return toSnippetDto(row);
     },
@@ -68,14 +71,16 @@ export function snippetRoutes(app: App, s: ContentServices): void {
         tags,
         params: IdParams,
         body: PatchBody,
-        description: IF_MATCH_NOTE,
+        querystring: DraftQuery,
+        description: `${IF_MATCH_NOTE} With \`?draft=true\` the name and content go to the snippet's working copy; the site keeps the live snippet until \`POST …/publish-draft\`.`,
         headers: IfMatchHeaders,
         response: { 200: withEntityTag(SnippetAnswer) },
       },
     },
     async (request, reply) => {
       const ifMatch = request.headers['if-match'];
-      const row = await s.snippets.update(request.actor, request.params.id, request.body, { ifMatch });
+      const draft = request.query.draft === 'true';
+      const row = await s.snippets.update(request.actor, request.params.id, request.body, { ifMatch, draft });
       reply.header('etag', entityTag(row.updated_at));
       return toSnippetDto(row);
     },

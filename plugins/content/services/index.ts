@@ -1,5 +1,7 @@
 import type { RouteRateLimit } from '../../../kernel/index.ts';
 import { BindingStore } from '../store/bindings.ts';
+import { DraftStore } from '../store/drafts.ts';
+import { ScheduleStore } from '../store/schedules.ts';
 import { LayoutStore } from '../store/layouts.ts';
 import { PageStore } from '../store/pages.ts';
 import { StagedPageStore } from '../store/staged-pages.ts';
@@ -16,6 +18,7 @@ import type { ContentDeps } from './deps.ts';
 import type { ContentNode } from './node-tree.ts';
 import { LayoutService } from './layouts.ts';
 import { MenuService } from './menus.ts';
+import { PageSchedules } from './page-schedules.ts';
 import { PageService } from './pages.ts';
 import { TemplateService } from './templates.ts';
 import { ThemeService } from './themes.ts';
@@ -71,7 +74,16 @@ export function createContentServices(kernel: ContentDeps) {
     // Menus link to published pages by their paths.
     menuCache.invalidate();
   };
-  const pages = new PageService({ kernel, pages: pageStore, versions, bindings, directory, onChange: onPageChange });
+  const drafts = new DraftStore(db);
+  const pages = new PageService({
+    kernel,
+    pages: pageStore,
+    versions,
+    bindings,
+    drafts,
+    directory,
+    onChange: onPageChange,
+  });
   const settings = new SettingsService({ kernel, store: new SettingsStore(db) });
   // Nodes that stand for data read at render time, expanded before the synchronous renderer runs,
   // for the canvas and the public page alike (see tree-expansion.ts).
@@ -119,10 +131,14 @@ export function createContentServices(kernel: ContentDeps) {
     websites: new WebsiteService({ kernel, store: websiteStore, directory }),
     pageStore,
     pages,
+    /** Working copies of pages, snippets, templates and layouts (the pending-changes list). */
+    drafts,
+    /** Scheduled publishing of pages (the schedule `content.scheduled-publishing`). */
+    schedules: new PageSchedules({ kernel, pages, store: new ScheduleStore(db) }),
     staged: new StagedPageService({ kernel, pages, store: new StagedPageStore(db) }),
     versions,
     bindings,
-    snippets: new SnippetService({ kernel, store: new SnippetStore(db), versions }),
+    snippets: new SnippetService({ kernel, store: new SnippetStore(db), versions, drafts }),
     templates: new TemplateService({ kernel, store: new TemplateStore(db) }),
     layouts: new LayoutService({ kernel, store: layoutStore, onChange: (id) => layoutCache.invalidate(id) }),
     menus: new MenuService({ kernel, store: menuStore, onChange: () => menuCache.invalidate() }),

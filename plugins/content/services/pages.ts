@@ -7,16 +7,28 @@ import {
   isUniqueViolation,
   notFound,
   type Actor,
+  type AuditContext,
   type Tx,
 } from '../../../kernel/index.ts';
 import { announcePage, type PageChangeKind } from '../events.ts';
 import type { BindingStore } from '../store/bindings.ts';
+import type { DraftRow, DraftStore } from '../store/drafts.ts';
 import type { PageRow, PageStore, PageWrite } from '../store/pages.ts';
 import type { VersionStore } from '../store/versions.ts';
 import type { ContentDeps } from './deps.ts';
 import { validateNodeTree, type ContentNode } from './node-tree.ts';
 import { checkDataBindings } from './data-bindings.ts';
 import { checkFormBlocks } from './form-node.ts';
+import {
+  changedPageFields,
+  pageDraftFields,
+  pageFieldValue,
+  pageInputOf,
+  sameFields,
+  splitPageInput,
+  type StaffPageRow,
+  withPageDraft,
+} from './page-drafts.ts';
 import { bindContent } from './page-bindings.ts';
 import { parsePagePath } from './path-pattern.ts';
 import type { SiteDirectory } from './site-directory.ts';
@@ -48,7 +60,7 @@ export interface PageInput {
   kind?: string | null;
 }
 
-export function toPageDto(row: PageRow) {
+export function toPageDto(row: StaffPageRow) {
   return {
     id: row.id,
     websiteId: row.website_id,
@@ -68,6 +80,7 @@ export function toPageDto(row: PageRow) {
     ...(row.thumbnail !== undefined ? { thumbnail: row.thumbnail } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    ...(row.draft ? { draft: row.draft } : {}),
   };
 }
 
@@ -81,6 +94,7 @@ export class PageService {
       pages: PageStore;
       versions: VersionStore;
       bindings: BindingStore;
+      drafts: DraftStore;
       directory: SiteDirectory;
       onChange: () => void;
     },
@@ -192,81 +206,246 @@ export class PageService {
     );
   }
 
+  /**
+   * Saves a page. A published page (or one with a working copy) saved by someone without
+   * objects:publish, or with `draft: true`, keeps its live row: title, content, path, SEO and
+   * sitemap settings go to its working copy (page-drafts.ts); publishing, the locale and the
+   * thumbnail stay live changes. A publisher's save without `draft` goes live as before and is
+   * carried into the working copy when there is one. `ifMatch` is checked against what staff reads
+   * show (the working copy's time when there is one).
+   */
   async update(
     actor: Actor,
     id: string,
     input: PageInput & { thumbnail?: string | null },
-    opts: { trx?: Tx; snapshot?: boolean; ifMatch?: string } = {},
-  ): Promise<PageRow> {
+    opts: { trx?: Tx; snapshot?: boolean; ifMatch?: string; draft?: boolean } = {},
+  ): Promise<StaffPageRow> {
     return this.writing(() =>
       inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
         const before = await this.deps.pages.findForUpdate(id, trx);
         if (!before) throw notFound('Page not found');
-        checkIfMatch(opts.ifMatch, before.updated_at, 'page');
-        if (input.published !== undefined && input.published !== before.published && !this.mayPublish(actor)) {
-          throw forbidden(
-            `${input.published ? 'Publishing' : 'Unpublishing'} needs objects:publish`,
-            'PUBLISH_FORBIDDEN',
-          );
+        const draft = await this.deps.drafts.find('page', id, trx, 'update');
+        checkIfMatch(opts.ifMatch, (draft ?? before).updated_at, 'page');
+        const { live: liveInput, draft: draftInput } = splitPageInput(input);
+        if ((before.published || draft) && (opts.draft === true || !this.mayPublish(actor))) {
+          const row =
+            Object.keys(liveInput).length > 0 ? await this.updateLive(trx, actor, before, liveInput, opts) : before;
+          return withPageDraft(row, await this.saveWorkingCopy(trx, actor, row, draft, draftInput));
         }
-        if (input.websiteId !== undefined && input.websiteId !== before.website_id)
-          throw badRequest('A page cannot move to another website', 'websiteId');
-        const w = this.shape(input, before);
-        if (w.content) {
-          await checkDataBindings(this.deps.kernel.dataObjects, w.content);
-          await checkFormBlocks(this.deps.kernel.dataObjects, w.content);
-        }
-        if (input.locale !== undefined && input.locale !== before.locale) {
-          await this.checkWebsite(before.website_id, input.locale, trx);
-          if (await this.deps.pages.groupHasLocale(before.translation_group_id, input.locale, trx)) {
-            throw conflict('The translation group already has a page in this locale', 'UNIQUE_VIOLATION', 'locale');
-          }
-          w.locale = input.locale;
-        }
-        if (input.thumbnail !== undefined) w.thumbnail = checkThumbnail(input.thumbnail);
-        if (w.content) {
-          const bindings = await bindContent(
-            this.deps,
-            { id, websiteId: before.website_id, isNew: false },
-            w.content,
-            trx,
-          );
-          await this.deps.bindings.replaceForPage(id, bindings, trx);
-        }
-        const contentChanged = w.content !== undefined && JSON.stringify(w.content) !== JSON.stringify(before.content);
-        if (contentChanged && opts.snapshot !== false) {
-          await this.deps.versions.snapshot(
-            {
-              owner_type: 'page',
-              owner_id: id,
-              title: before.title,
-              content: before.content,
-              created_by: actor.type === 'user' ? actor.id : null,
-            },
-            VERSIONS_KEPT,
-            trx,
-          );
-        }
-        if (input.published !== undefined && input.published !== before.published) {
-          w.published = input.published;
-          w.published_at = input.published ? this.deps.kernel.clock.now() : before.published_at;
-        }
-        const row = await this.deps.pages.update(id, w, trx);
-        const changed = Object.keys(w).filter(
-          (k) =>
-            k !== 'published' &&
-            k !== 'published_at' &&
-            JSON.stringify((w as Record<string, unknown>)[k]) !==
-              JSON.stringify((before as unknown as Record<string, unknown>)[k]),
-        );
-        const hooks = this.deps.kernel.recordHooks;
-        if (changed.length) await announcePage(hooks, trx, 'updated', row, actor, changed);
-        if (row.published !== before.published)
-          await announcePage(hooks, trx, row.published ? 'published' : 'unpublished', row, actor);
-        this.done(trx);
-        return row;
+        const row = await this.updateLive(trx, actor, before, input, opts);
+        const carried = draft && (await this.saveWorkingCopy(trx, actor, row, draft, draftInput));
+        return withPageDraft(row, carried);
       }),
     );
+  }
+
+  /** Changes the live row (the caller holds its lock): versions, bindings, announcements. */
+  private async updateLive(
+    trx: Tx,
+    actor: Actor,
+    before: PageRow,
+    input: PageInput & { thumbnail?: string | null },
+    opts: { snapshot?: boolean; publishAuthorized?: boolean },
+  ): Promise<PageRow> {
+    const id = before.id;
+    if (
+      input.published !== undefined &&
+      input.published !== before.published &&
+      !opts.publishAuthorized &&
+      !this.mayPublish(actor)
+    ) {
+      throw forbidden(`${input.published ? 'Publishing' : 'Unpublishing'} needs objects:publish`, 'PUBLISH_FORBIDDEN');
+    }
+    if (input.websiteId !== undefined && input.websiteId !== before.website_id)
+      throw badRequest('A page cannot move to another website', 'websiteId');
+    const w = this.shape(input, before);
+    if (w.content) {
+      await checkDataBindings(this.deps.kernel.dataObjects, w.content);
+      await checkFormBlocks(this.deps.kernel.dataObjects, w.content);
+    }
+    if (input.locale !== undefined && input.locale !== before.locale) {
+      await this.checkWebsite(before.website_id, input.locale, trx);
+      if (await this.deps.pages.groupHasLocale(before.translation_group_id, input.locale, trx)) {
+        throw conflict('The translation group already has a page in this locale', 'UNIQUE_VIOLATION', 'locale');
+      }
+      w.locale = input.locale;
+    }
+    if (input.thumbnail !== undefined) w.thumbnail = checkThumbnail(input.thumbnail);
+    if (w.content) {
+      const bindings = await bindContent(this.deps, { id, websiteId: before.website_id, isNew: false }, w.content, trx);
+      await this.deps.bindings.replaceForPage(id, bindings, trx);
+    }
+    const contentChanged = w.content !== undefined && JSON.stringify(w.content) !== JSON.stringify(before.content);
+    if (contentChanged && opts.snapshot !== false) {
+      await this.deps.versions.snapshot(
+        {
+          owner_type: 'page',
+          owner_id: id,
+          title: before.title,
+          content: before.content,
+          created_by: actor.type === 'user' ? actor.id : null,
+        },
+        VERSIONS_KEPT,
+        trx,
+      );
+    }
+    if (input.published !== undefined && input.published !== before.published) {
+      w.published = input.published;
+      w.published_at = input.published ? this.deps.kernel.clock.now() : before.published_at;
+    }
+    const row = await this.deps.pages.update(id, w, trx);
+    const changed = Object.keys(w).filter(
+      (k) =>
+        k !== 'published' &&
+        k !== 'published_at' &&
+        JSON.stringify((w as Record<string, unknown>)[k]) !==
+          JSON.stringify((before as unknown as Record<string, unknown>)[k]),
+    );
+    const hooks = this.deps.kernel.recordHooks;
+    if (changed.length) await announcePage(hooks, trx, 'updated', row, actor, changed);
+    if (row.published !== before.published)
+      await announcePage(hooks, trx, row.published ? 'published' : 'unpublished', row, actor);
+    this.done(trx);
+    return row;
+  }
+
+  /**
+   * Applies a save's draft fields to the working copy of `live` (made from the live row when there is
+   * none); validated as a live save is. A copy equal to live is removed; nothing changed stores nothing.
+   * Nothing is announced and no binding changes: the site does not see a working copy.
+   */
+  private async saveWorkingCopy(
+    trx: Tx,
+    actor: Actor,
+    live: PageRow,
+    draft: DraftRow | null,
+    input: PageInput,
+  ): Promise<DraftRow | null> {
+    const current = { ...pageDraftFields(live), ...(draft?.fields ?? {}) } as Partial<PageRow>;
+    const w = this.shape(input, current);
+    if (w.content) {
+      await checkDataBindings(this.deps.kernel.dataObjects, w.content);
+      await checkFormBlocks(this.deps.kernel.dataObjects, w.content);
+    }
+    const next = pageDraftFields({ ...current, ...w });
+    if (draft && sameFields(next, draft.fields)) return draft;
+    if (sameFields(next, pageDraftFields(live))) {
+      if (draft) await this.deps.drafts.remove('page', live.id, trx);
+      return null;
+    }
+    return this.deps.drafts.save('page', live.id, next, actor.type === 'user' ? actor.id : null, trx);
+  }
+
+  /** GET /cms-one/pages/:id for staff: the working copy unless `version` is `live`. */
+  async staffView(id: string, version: 'live' | 'draft' = 'draft'): Promise<StaffPageRow> {
+    const row = await this.get(id);
+    return withPageDraft(row, version === 'live' ? null : await this.deps.drafts.find('page', id));
+  }
+
+  /** The fields in which the working copy differs from live; the content as node-tree paths. */
+  async draftDiff(id: string) {
+    const row = await this.get(id);
+    const draft = await this.deps.drafts.find('page', id);
+    if (!draft) throw notFound('This page has no working copy', 'DRAFT_NOT_FOUND');
+    const staff = withPageDraft(row, draft);
+    const changed = changedPageFields(row, draft);
+    return {
+      changed,
+      fields: changed
+        .filter((f) => f !== 'content')
+        .map((field) => ({ field, live: pageFieldValue(row, field), draft: pageFieldValue(staff, field) })),
+      content: diffTrees(row.content, staff.content),
+    };
+  }
+
+  /**
+   * POST /cms-one/pages/:id/publish-draft: the working copy becomes the live page (a save: version
+   * snapshot, bindings, announcements), audited as `page.publish_draft`.
+   */
+  async publishDraft(ctx: AuditContext, id: string, opts: { trx?: Tx } = {}): Promise<PageRow> {
+    if (!this.mayPublish(ctx.actor)) throw forbidden('Publishing needs objects:publish', 'PUBLISH_FORBIDDEN');
+    return this.writing(() =>
+      inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
+        const before = await this.deps.pages.findForUpdate(id, trx);
+        if (!before) throw notFound('Page not found');
+        const draft = await this.deps.drafts.find('page', id, trx, 'update');
+        if (!draft) throw notFound('This page has no working copy', 'DRAFT_NOT_FOUND');
+        return this.promote(trx, ctx, before, draft);
+      }),
+    );
+  }
+
+  /** Makes `draft` live on `before` (locked by the caller) and removes it. */
+  async promote(trx: Tx, ctx: AuditContext, before: PageRow, draft: DraftRow): Promise<PageRow> {
+    const changed = changedPageFields(before, draft);
+    await this.deps.drafts.remove('page', before.id, trx);
+    const row = await this.updateLive(trx, ctx.actor, before, pageInputOf(draft.fields), {});
+    await this.deps.kernel.audit.record(
+      ctx,
+      {
+        action: 'page.publish_draft',
+        targetType: 'page',
+        targetId: before.id,
+        targetLabel: row.title,
+        after: { changed, draftUpdatedBy: draft.updated_by },
+      },
+      trx,
+    );
+    return row;
+  }
+
+  /**
+   * Carries out a scheduled publish (promoting the working copy, if any) or unpublish of a page, as
+   * `ctx.actor`, the publisher who set it (their right was checked then). False when the page is gone.
+   */
+  async applySchedule(trx: Tx, ctx: AuditContext, id: string, action: 'publish' | 'unpublish'): Promise<boolean> {
+    const before = await this.deps.pages.findForUpdate(id, trx);
+    if (!before) return false;
+    let row: PageRow = before;
+    const draft = action === 'publish' ? await this.deps.drafts.find('page', id, trx, 'update') : null;
+    if (draft) row = await this.promote(trx, ctx, before, draft);
+    const published = action === 'publish';
+    if (row.published !== published)
+      row = await this.updateLive(trx, ctx.actor, row, { published }, { publishAuthorized: true });
+    await this.deps.kernel.audit.record(
+      ctx,
+      {
+        action: `page.scheduled_${action}`,
+        targetType: 'page',
+        targetId: id,
+        targetLabel: row.title,
+        after: { published, promotedDraft: draft !== null },
+      },
+      trx,
+    );
+    return true;
+  }
+
+  /** True when the actor may publish (or ENFORCE_PUBLISH_PERMISSION is off). */
+  mayPublishAs(actor: Actor): boolean {
+    return this.mayPublish(actor);
+  }
+
+  /** DELETE /cms-one/pages/:id/draft: the live page stays; audited as `page.discard_draft`. */
+  async discardDraft(ctx: AuditContext, id: string): Promise<void> {
+    await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+      const before = await this.deps.pages.findForUpdate(id, trx);
+      if (!before) throw notFound('Page not found');
+      const draft = await this.deps.drafts.find('page', id, trx, 'update');
+      if (!draft) throw notFound('This page has no working copy', 'DRAFT_NOT_FOUND');
+      await this.deps.drafts.remove('page', id, trx);
+      await this.deps.kernel.audit.record(
+        ctx,
+        {
+          action: 'page.discard_draft',
+          targetType: 'page',
+          targetId: id,
+          targetLabel: before.title,
+          before: { changed: changedPageFields(before, draft), draftUpdatedBy: draft.updated_by },
+        },
+        trx,
+      );
+    });
   }
 
   async remove(actor: Actor, id: string): Promise<void> {

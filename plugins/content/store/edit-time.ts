@@ -6,4 +6,5 @@ import type { Tx } from '../../../kernel/index.ts';
  * milliseconds, so two writes in one millisecond (or one transaction, where `now()` stands still)
  * would otherwise share a tag, and a save based on the first would pass over the second.
  */
-export const nextUpdatedAt = (trx: Tx) => trx.raw("greatest(clock_timestamp(), updated_at + interval '1 millisecond')");
+export const nextUpdatedAt = (trx: Tx, table?: string) =>
+  trx.raw(`greatest(clock_timestamp(), ${table ? `${table}.` : ''}updated_at + interval '1 millisecond')`);

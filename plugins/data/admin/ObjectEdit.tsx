@@ -18,6 +18,7 @@ import {
 import { getObject, translationsOf, useClasses, useComponents } from './data-api.ts';
 import { FieldInput } from './FieldInput.tsx';
 import { type DataClass, type DataComponent, type DataObject, keys, titleOf } from './model.ts';
+import { DraftPanel } from './ObjectDraft.tsx';
 import { PreviewLinks, StatusPanel } from './ObjectSide.tsx';
 
 /** The edit form of one language row, generated from the class's fields. */
@@ -302,6 +303,7 @@ function ExistingObject({ id }: { id: string }) {
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack>
             <StatusPanel object={o} />
+            <DraftPanel object={o} />
             <Languages
               object={o}
               translations={rows}

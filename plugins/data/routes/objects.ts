@@ -3,6 +3,7 @@ import type { App } from '../../../kernel/index.ts';
 import { toObjectDto } from '../model.ts';
 import { DATA_KEYS } from '../permissions.ts';
 import { writeContextOf } from '../services/actor.ts';
+import { toStaffDto } from '../services/drafts.ts';
 import type { DataServices } from '../services/index.ts';
 import { Attributes, IdParams, Paging } from './schemas.ts';
 import { Deleted, ObjectList, ObjectView } from './views.ts';
@@ -29,6 +30,10 @@ const PatchObject = Type.Object(
   },
   { additionalProperties: false },
 );
+/** `?version=live` reads the live row of an object that has a working copy. */
+const VersionQuery = Type.Object({ version: Type.Optional(Type.Union([Type.Literal('live'), Type.Literal('draft')])) });
+/** `?draft=true`: a publisher's save of a published object goes to its working copy instead of live. */
+const DraftQuery = Type.Object({ draft: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) });
 const ListQuery = Type.Object({
   classId: Type.Optional(Type.String()),
   locale: Type.Optional(Type.String()),
@@ -80,16 +85,28 @@ export async function objectRoutes(app: App, data: DataServices): Promise<void> 
 
   app.get(
     '/data-objects/:id',
-    { config: read, schema: { tags, params: IdParams, response: { 200: ObjectView } } },
-    async (request) => data.reads.get(request.params.id, 'admin'),
+    {
+      config: read,
+      schema: { tags, params: IdParams, querystring: VersionQuery, response: { 200: ObjectView } },
+    },
+    async (request) => data.drafts.staffView(request.params.id, request.query.version ?? 'draft'),
   );
 
   app.patch(
     '/data-objects/:id',
-    { config: write, schema: { tags, params: IdParams, body: PatchObject, response: { 200: ObjectView } } },
+    {
+      config: write,
+      schema: { tags, params: IdParams, querystring: DraftQuery, body: PatchObject, response: { 200: ObjectView } },
+    },
     async (request) => {
-      const { row, className } = await data.objects.update(writeContextOf(request), request.params.id, request.body);
-      return toObjectDto(row, className);
+      const { row, className, draft } = await data.objects.update(
+        writeContextOf(request),
+        request.params.id,
+        request.body,
+        undefined,
+        { draft: request.query.draft === 'true' },
+      );
+      return toStaffDto(row, className, draft);
     },
   );
 

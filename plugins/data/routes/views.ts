@@ -75,6 +75,38 @@ export const ObjectView = Type.Object({
   attributes: Type.Record(Type.String(), Type.Unknown()),
   createdAt: Time,
   updatedAt: Time,
+  /** Present on staff reads when the object has a working copy; the content above is then the copy's. */
+  draft: Type.Optional(Type.Object({ updatedAt: Time, updatedBy: Type.Union([Type.String(), Type.Null()]) })),
+});
+
+/** The fields (attribute names, `key`, `parent`, `path`) in which an object's working copy differs from live. */
+export const DraftDiffView = Type.Object({
+  changed: Type.Array(Type.String()),
+  fields: Type.Array(Type.Object({ field: Type.String(), live: Type.Unknown(), draft: Type.Unknown() })),
+});
+
+/** When an object goes live and offline (scheduled publishing), and who set it. */
+export const ScheduleView = Type.Object({
+  objectId: Type.String({ format: 'uuid' }),
+  classId: Type.String({ format: 'uuid' }),
+  publishAt: Type.Union([Time, Type.Null()]),
+  unpublishAt: Type.Union([Time, Type.Null()]),
+  scheduledBy: Type.String(),
+  updatedAt: Time,
+});
+
+/** Objects with a working copy, newest first. */
+export const PendingChangesView = Type.Object({
+  drafts: Type.Array(
+    Type.Object({
+      objectId: Type.String({ format: 'uuid' }),
+      class: Type.Object({ id: Type.String(), name: Type.String() }),
+      locale: Type.String(),
+      published: Type.Boolean(),
+      updatedAt: Time,
+      updatedBy: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
 });
 
 export const ObjectList = Type.Object({ objects: Type.Array(ObjectView) });

@@ -31,8 +31,17 @@ export interface WriteContext {
    * it). Absent: any existing file the actor can read.
    */
   allowedAssets?: ReadonlySet<string>;
+  /** Where the request came from, for the audit rows of a write (publishing a working copy). */
+  ip?: string | null;
+  requestId?: string | null;
 }
 
 export function writeContextOf(request: FastifyRequest): WriteContext {
-  return { actor: request.actor, changeActor: changeActorOf(request.actor), flags: changeFlagsOf(request) };
+  return {
+    actor: request.actor,
+    changeActor: changeActorOf(request.actor),
+    flags: changeFlagsOf(request),
+    ip: request.ip,
+    requestId: request.id,
+  };
 }

@@ -1,9 +1,11 @@
 import { conflict, forbidden, inTransaction } from '../../../kernel/index.ts';
 import { announceObjectChange } from '../events.ts';
 import type { ObjectRow } from '../model.ts';
+import { findClassById } from '../store/class-store.ts';
 import { findObjectsByIds, setPublished } from '../store/object-store.ts';
 import type { WriteContext } from './actor.ts';
 import type { DataServiceDeps } from './deps.ts';
+import type { DraftService } from './drafts.ts';
 import type { ObjectService } from './object-service.ts';
 import { parseIds } from './object-read-service.ts';
 
@@ -23,6 +25,7 @@ export class BatchService {
   constructor(
     private readonly deps: DataServiceDeps,
     private readonly objects: ObjectService,
+    private readonly drafts: DraftService,
   ) {}
 
   async run(ctx: WriteContext, rawIds: readonly string[], action: BatchAction): Promise<BatchResult[]> {
@@ -43,6 +46,17 @@ export class BatchService {
           await this.objects.deleteRows(trx, names.get(classId)!, group, ctx);
         for (const row of rows) results.set(row.id, 'deleted');
       } else {
+        // Publishing promotes working copies first (object.updated), then sets the flag (object.published).
+        if (action === 'publish') {
+          const drafts = await this.drafts.draftsOf(trx, rows);
+          for (const row of rows) {
+            const draft = drafts.get(row.id);
+            if (!draft) continue;
+            const cls = (await findClassById(trx, row.class_id, 'share'))!;
+            await this.drafts.promote(trx, ctx, row, cls, draft);
+            results.set(row.id, 'published');
+          }
+        }
         const changed = await setPublished(trx, rows, action === 'publish');
         for (const row of changed) {
           results.set(row.id, action === 'publish' ? 'published' : 'unpublished');

@@ -10,11 +10,13 @@ import {
   updateObjectRow,
   type NewObjectValues,
 } from '../store/object-store.ts';
+import { findDraft, saveDraft } from '../store/draft-store.ts';
 import { insertClaims, releaseClaims, uniqueKeyOf, type GroupEntry } from '../store/unique-store.ts';
 import type { WriteContext } from './actor.ts';
 import { assetReferenceRule } from './asset-references.ts';
 import { AttributeError, isUuid, normalizeAttributes, type AssetValueRef, type RelationRef } from './attributes.ts';
 import type { DataServiceDeps } from './deps.ts';
+import type { ObjectService } from './object-service.ts';
 import {
   assertObjectSize,
   changedAttributes,
@@ -64,7 +66,11 @@ interface Item {
  * the attributes of the existing object instead.
  */
 export class BulkService {
-  constructor(private readonly deps: DataServiceDeps) {}
+  constructor(
+    private readonly deps: DataServiceDeps,
+    /** Whether the writer's updates of published objects go live or to their working copies. */
+    private readonly objects: Pick<ObjectService, 'mayPublish'>,
+  ) {}
 
   async run(ctx: WriteContext, input: BulkInput): Promise<BulkResult> {
     if (input.objects.length === 0 || input.objects.length > BULK_MAX)
@@ -104,13 +110,23 @@ export class BulkService {
       const rows = await this.claimForCreates(trx, cls, creates, reject);
       await insertObjects(trx, rows);
       const result: BulkResult = { created: rows.map((r) => r.id!), updated: [], unchanged: [], rejected };
-      for (const item of updates) await this.updateOne(trx, cls, item, result, reject);
+      const live = this.objects.mayPublish(ctx);
+      const drafted = new Set<string>();
+      for (const item of updates) {
+        const copy = live ? null : await this.savedAsWorkingCopy(trx, ctx, cls, item);
+        if (copy === null) await this.updateOne(trx, cls, item, result, reject);
+        else {
+          result[copy].push(item.existing!.id);
+          if (copy === 'updated') drafted.add(item.existing!.id);
+        }
+      }
       result.rejected.sort((a, b) => a.index - b.index);
       await announceObjectBulk(this.deps.kernel.recordHooks, trx, {
         bulkKind: 'bulk',
         classId: cls.id,
         className: cls.name,
-        ids: [...result.created, ...result.updated],
+        // Working copies are not announced: nothing live changed.
+        ids: [...result.created, ...result.updated.filter((id) => !drafted.has(id))],
         actor: ctx.changeActor,
         flags: ctx.flags,
       });
@@ -250,6 +266,33 @@ export class BulkService {
       attributes: item.attributes,
       created_by: null,
     }));
+  }
+
+  /**
+   * A writer without objects:publish replacing a published object's attributes (or one that has a
+   * working copy) writes its working copy, as a PATCH does; null for other objects.
+   */
+  private async savedAsWorkingCopy(
+    trx: Tx,
+    ctx: WriteContext,
+    cls: ClassRow,
+    item: Item,
+  ): Promise<'updated' | 'unchanged' | null> {
+    const before = item.existing!;
+    const draft = await findDraft(trx, before.id, 'update');
+    if (!before.published && !draft) return null;
+    const base = draft ?? before;
+    if (changedAttributes(cls.fields, base.attributes, item.attributes).length === 0) return 'unchanged';
+    await saveDraft(trx, {
+      object_id: before.id,
+      class_id: before.class_id,
+      key: base.key,
+      parent_id: base.parent_id,
+      path: base.path,
+      attributes: item.attributes,
+      updated_by: ctx.changeActor.id,
+    });
+    return 'updated';
   }
 
   /** Replaces an existing object's attributes (savepoint: a lost unique claim rejects only this row). */

@@ -2,6 +2,7 @@ import type { AuditContext, WriteOptions } from '../../../kernel/index.ts';
 import { type ClassRow, toObjectDto, type ObjectDto } from '../model.ts';
 import type { WriteContext } from './actor.ts';
 import { isUuid } from './attributes.ts';
+import { toStaffDto } from './drafts.ts';
 import type { DataServices } from './index.ts';
 import type { CreateObjectInput, UpdateObjectInput, WriteGuard } from './object-service.ts';
 import type { CachedAnswer } from './public-read-cache.ts';
@@ -97,8 +98,8 @@ export function dataObjectsApi(data: DataServices): DataObjectsApi {
       return toObjectDto(row, className);
     },
     async update(ctx, id, input, guard) {
-      const { row, className } = await data.objects.update(ctx, id, input, guard);
-      return toObjectDto(row, className);
+      const { row, className, draft } = await data.objects.update(ctx, id, input, guard);
+      return toStaffDto(row, className, draft);
     },
     remove: (ctx, id) => data.objects.remove(ctx, id),
   };

@@ -4,6 +4,7 @@ import { BatchService } from './batch-service.ts';
 import { BulkService } from './bulk-service.ts';
 import { ClassService } from './class-service.ts';
 import { ComponentService } from './component-service.ts';
+import { DraftService } from './drafts.ts';
 import { IndexBuilds } from './index-builds.ts';
 import type { DataKernelDeps, DataServiceDeps } from './deps.ts';
 import { ObjectReadService } from './object-read-service.ts';
@@ -13,6 +14,7 @@ import { PreviewService } from './preview-service.ts';
 import { PublicReadCache } from './public-read-cache.ts';
 import { PublicReadService } from './public-read-service.ts';
 import { QueryService } from './query-service.ts';
+import { ScheduleService } from './schedules.ts';
 import { ReadCacheNotices } from './read-cache-notices.ts';
 import { SchemaCache } from './schema-cache.ts';
 import { WorkflowService } from './workflow-service.ts';
@@ -30,13 +32,17 @@ export function createDataServices(kernel: DataKernelDeps) {
   const deps: DataServiceDeps = { kernel, schema, locator, indexBuilds, changes };
   const objects = new ObjectService(deps);
   const query = new QueryService(deps);
+  const drafts = new DraftService(deps, objects);
+  const schedules = new ScheduleService(deps, objects, drafts);
   return {
     classes: new ClassService(deps),
     components: new ComponentService(deps),
     objects,
+    drafts,
+    schedules,
     reads: new ObjectReadService(deps),
-    bulk: new BulkService(deps),
-    batch: new BatchService(deps, objects),
+    bulk: new BulkService(deps, objects),
+    batch: new BatchService(deps, objects, drafts),
     query,
     /** Class definitions kept in memory (the provided `dataObjects.classById` reads them). */
     schema,
@@ -44,7 +50,7 @@ export function createDataServices(kernel: DataKernelDeps) {
     readCache,
     changes,
     workflows: new WorkflowService({ ...kernel, locator }),
-    previews: new PreviewService({ ...kernel, locator }),
+    previews: new PreviewService({ ...kernel, locator }, drafts),
     publicCacheControl: kernel.pluginConfig.PUBLIC_DATA_CACHE_CONTROL,
     /** Every public read route shares one count per client address (`config.rateLimit`). */
     publicRateLimit: {

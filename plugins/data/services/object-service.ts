@@ -12,12 +12,14 @@ import {
 import { announceObjectChange } from '../events.ts';
 import type { ClassRow, ObjectRow } from '../model.ts';
 import { findClassById, findClassByName } from '../store/class-store.ts';
+import { type DraftRow, findDraft } from '../store/draft-store.ts';
 import { isKeyIndexName } from '../store/object-partitions.ts';
 import * as objects from '../store/object-store.ts';
 import { SYSTEM_CHANGE_ACTOR, type WriteContext } from './actor.ts';
 import { checkAssetReferencesOr400 } from './asset-references.ts';
 import { isUuid, normalizeAttributesOr400, type AssetValueRef, type RelationRef } from './attributes.ts';
 import type { DataServiceDeps } from './deps.ts';
+import { WorkingCopies } from './working-copies.ts';
 import {
   assertObjectSize,
   changedAttributes,
@@ -74,6 +76,13 @@ const guarded = (row: ObjectRow, className: string): GuardedRow => ({
   published: row.published,
 });
 
+/** What a save answers from: the live row and, when the object has one, its working copy. */
+export interface SavedObject {
+  row: ObjectRow;
+  className: string;
+  draft: DraftRow | null;
+}
+
 export interface UpdateObjectInput {
   key?: string | null;
   parentId?: string | null;
@@ -87,7 +96,12 @@ export interface UpdateObjectInput {
  * group and the spec's events announced inside the transaction.
  */
 export class ObjectService {
-  constructor(private readonly deps: DataServiceDeps) {}
+  /** Working copies of published objects: what a save that does not go live writes. */
+  readonly workingCopies: WorkingCopies;
+
+  constructor(private readonly deps: DataServiceDeps) {
+    this.workingCopies = new WorkingCopies(deps, this);
+  }
 
   /** True when the actor may publish (or the switch ENFORCE_PUBLISH_PERMISSION is off). */
   mayPublish(ctx: WriteContext): boolean {
@@ -253,104 +267,139 @@ export class ObjectService {
    * With a `guard`, a row it does not let the writer change answers like a missing one, before the
    * input is checked against it (so no answer tells that the row exists), and shared fields are not
    * synced into language rows it does not allow (409 SHARED_FIELDS_LOCKED).
+   *
+   * A published object (or one that has a working copy) saved by a writer without objects:publish, or
+   * with `draft: true`, keeps its live row: the content goes to its working copy (services/drafts.ts).
+   * A publisher's save without `draft` goes live as before and is carried into the working copy too.
    */
   async update(
     ctx: WriteContext,
     id: string,
     input: UpdateObjectInput,
     guard?: WriteGuard,
-  ): Promise<{ row: ObjectRow; className: string }> {
+    opts: { draft?: boolean } = {},
+  ): Promise<SavedObject> {
     return inTransaction(this.deps.kernel.db, ctx.trx, async (trx) => {
       const before = await objects.findObjectById(trx, id, 'update');
       if (!before) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
       const cls = (await findClassById(trx, before.class_id, 'share'))!;
       if (guard && !guard.mayChange(guarded(before, cls.name), 'target'))
         throw notFound('Object not found', 'OBJECT_NOT_FOUND');
-      const changed: string[] = [];
-      const patch: Parameters<typeof objects.updateObjectRow>[2] = {};
-
-      if (input.attributes !== undefined) {
-        const merged = { ...before.attributes, ...input.attributes };
-        const attributes = await this.normalize(
-          trx,
-          ctx,
-          cls,
-          merged,
-          guard && { guard, sent: input.attributes },
-          before.attributes,
-        );
-        const names = changedAttributes(cls.fields, before.attributes, attributes);
-        if (names.length > 0) {
-          changed.push(...names);
-          patch.attributes = attributes;
-          await claimUniqueValues(trx, cls, before, attributes);
-        }
-      }
-      const key = input.key === undefined ? before.key : checkKey(input.key);
-      if (key !== before.key) {
-        changed.push('key');
-        patch.key = key;
-      }
-      let parentId = before.parent_id;
-      let parent: ObjectRow | null = null;
-      if (input.parentId !== undefined && input.parentId !== before.parent_id) {
-        parent = await this.parentFor(trx, cls, input.parentId, before);
-        parentId = parent?.id ?? null;
-        changed.push('parent');
-        patch.parent_id = parentId;
-      } else if (before.parent_id) {
-        parent = await objects.findObjectById(trx, before.parent_id);
-      }
-      const path = pathOf(parent, key, before.id);
-      if (path !== before.path) {
-        changed.push('path');
-        patch.path = path;
-      }
-      if (input.published !== undefined && input.published !== before.published) {
-        if (!this.mayPublish(ctx))
-          throw forbidden(
-            `${input.published ? 'Publishing' : 'Unpublishing'} needs objects:publish`,
-            'PUBLISH_FORBIDDEN',
-          );
-        patch.published = input.published;
-      }
-      if (Object.keys(patch).length === 0) return { row: before, className: cls.name };
-
-      const row = await this.keyed(() => objects.updateObjectRow(trx, before, patch));
-      const hooks = this.deps.kernel.recordHooks;
-      if (changed.length > 0) {
-        await announceObjectChange(hooks, trx, {
-          kind: 'updated',
-          row,
+      const draft = await findDraft(trx, before.id, 'update');
+      const { published, ...content } = input;
+      if ((before.published || draft) && (opts.draft === true || !this.mayPublish(ctx))) {
+        // Publishing and unpublishing stay live actions (and keep their 403); the content waits.
+        const live =
+          published === undefined ? before : (await this.updateLive(trx, ctx, before, cls, { published }, guard)).row;
+        return {
+          row: live,
           className: cls.name,
-          actor: ctx.changeActor,
-          changedFields: changed,
-          flags: ctx.flags,
-        });
+          draft: await this.workingCopies.save(trx, ctx, { live: before, cls, draft, input: content, guard }),
+        };
       }
-      if (patch.published !== undefined) {
-        await announceObjectChange(hooks, trx, {
-          kind: row.published ? 'published' : 'unpublished',
-          row,
-          className: cls.name,
-          actor: ctx.changeActor,
-          flags: ctx.flags,
-        });
-      }
-      if (patch.path !== undefined) await this.movePathsBelow(trx, cls, before.path, row.path, ctx);
-      if (patch.attributes && changedAttributes(sharedFields(cls), before.attributes, row.attributes).length > 0) {
-        const group = (await objects.findGroupRows(trx, row.translation_group_id, 'update')).filter(
-          (r) => r.id !== row.id,
-        );
-        if (guard && !group.every((r) => guard.mayChange(guarded(r, cls.name), 'language')))
-          throw conflict(
-            'Shared fields of this record also belong to language versions this writer may not change',
-            'SHARED_FIELDS_LOCKED',
-          );
-        await this.syncGroup(trx, cls, row, group, ctx);
-      }
-      return { row, className: cls.name };
+      const saved = await this.updateLive(trx, ctx, before, cls, input, guard);
+      const carried =
+        draft && (await this.workingCopies.save(trx, ctx, { live: saved.row, cls, draft, input: content, guard }));
+      return { row: saved.row, className: cls.name, draft: carried ?? null };
     });
+  }
+
+  /**
+   * Changes the live row (the caller holds its lock); `changed` names what changed (attributes, key,
+   * parent, path), as `object.updated` does.
+   */
+  async updateLive(
+    trx: Tx,
+    ctx: WriteContext,
+    before: ObjectRow,
+    cls: ClassRow,
+    input: UpdateObjectInput,
+    guard?: WriteGuard,
+  ): Promise<{ row: ObjectRow; changed: string[] }> {
+    const changed: string[] = [];
+    const patch: Parameters<typeof objects.updateObjectRow>[2] = {};
+
+    if (input.attributes !== undefined) {
+      const merged = { ...before.attributes, ...input.attributes };
+      const attributes = await this.normalize(
+        trx,
+        ctx,
+        cls,
+        merged,
+        guard && { guard, sent: input.attributes },
+        before.attributes,
+      );
+      const names = changedAttributes(cls.fields, before.attributes, attributes);
+      if (names.length > 0) {
+        changed.push(...names);
+        patch.attributes = attributes;
+        await claimUniqueValues(trx, cls, before, attributes);
+      }
+    }
+    const key = input.key === undefined ? before.key : checkKey(input.key);
+    if (key !== before.key) {
+      changed.push('key');
+      patch.key = key;
+    }
+    let parentId = before.parent_id;
+    let parent: ObjectRow | null = null;
+    if (input.parentId !== undefined && input.parentId !== before.parent_id) {
+      parent = await this.parentFor(trx, cls, input.parentId, before);
+      parentId = parent?.id ?? null;
+      changed.push('parent');
+      patch.parent_id = parentId;
+    } else if (before.parent_id) {
+      parent = await objects.findObjectById(trx, before.parent_id);
+    }
+    const path = pathOf(parent, key, before.id);
+    if (path !== before.path) {
+      changed.push('path');
+      patch.path = path;
+    }
+    if (input.published !== undefined && input.published !== before.published) {
+      if (!this.mayPublish(ctx))
+        throw forbidden(
+          `${input.published ? 'Publishing' : 'Unpublishing'} needs objects:publish`,
+          'PUBLISH_FORBIDDEN',
+        );
+      patch.published = input.published;
+    }
+    if (Object.keys(patch).length === 0) return { row: before, changed };
+
+    const row = await this.keyed(() => objects.updateObjectRow(trx, before, patch));
+    const hooks = this.deps.kernel.recordHooks;
+    if (changed.length > 0) {
+      await announceObjectChange(hooks, trx, {
+        kind: 'updated',
+        row,
+        className: cls.name,
+        actor: ctx.changeActor,
+        changedFields: changed,
+        flags: ctx.flags,
+      });
+    }
+    if (patch.published !== undefined) {
+      await announceObjectChange(hooks, trx, {
+        kind: row.published ? 'published' : 'unpublished',
+        row,
+        className: cls.name,
+        actor: ctx.changeActor,
+        flags: ctx.flags,
+      });
+    }
+    if (patch.path !== undefined) await this.movePathsBelow(trx, cls, before.path, row.path, ctx);
+    if (patch.attributes && changedAttributes(sharedFields(cls), before.attributes, row.attributes).length > 0) {
+      const group = (await objects.findGroupRows(trx, row.translation_group_id, 'update')).filter(
+        (r) => r.id !== row.id,
+      );
+      if (guard && !group.every((r) => guard.mayChange(guarded(r, cls.name), 'language')))
+        throw conflict(
+          'Shared fields of this record also belong to language versions this writer may not change',
+          'SHARED_FIELDS_LOCKED',
+        );
+      await this.syncGroup(trx, cls, row, group, ctx);
+    }
+    return { row, changed };
   }
 
   async remove(ctx: WriteContext, id: string): Promise<void> {
@@ -390,6 +439,8 @@ export class ObjectService {
     ctx: WriteContext,
   ): Promise<void> {
     for (const other of others) {
+      // A language's working copy takes the shared values too, so its later promote does not undo them.
+      await this.workingCopies.takeShared(trx, cls, other.id, source.attributes);
       const attributes = withSharedFrom(cls, other.attributes, source.attributes);
       const names = changedAttributes(cls.fields, other.attributes, attributes);
       if (names.length === 0) continue;
@@ -445,12 +496,8 @@ export class ObjectService {
     return cls;
   }
 
-  private async parentFor(
-    trx: Tx,
-    cls: ClassRow,
-    parentId: string | null,
-    self: ObjectRow | null,
-  ): Promise<ObjectRow | null> {
+  /** The parent row a write names (locked against deletion), checked: same class, not below the object itself. */
+  async parentFor(trx: Tx, cls: ClassRow, parentId: string | null, self: ObjectRow | null): Promise<ObjectRow | null> {
     if (parentId === null) return null;
     if (!isUuid(parentId)) throw badRequest('parentId must be a uuid', 'parentId');
     // Locked against deletion until the write commits (the database keeps no foreign key here).
@@ -466,7 +513,7 @@ export class ObjectService {
    * `relating`: the relation values among the `sent` attributes must name objects the guard lets the
    * writer relate to. `before`: the values the record held (an asset reference it held may stay).
    */
-  private async normalize(
+  async normalize(
     trx: Tx,
     ctx: WriteContext,
     cls: ClassRow,

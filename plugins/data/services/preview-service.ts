@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { type Actor, type Clock, type Db, conflict, notFound } from '../../../kernel/index.ts';
-import { toObjectDto, type ObjectDto } from '../model.ts';
+import type { ObjectDto } from '../model.ts';
 import type { ObjectLocator } from '../store/object-registry.ts';
 import { PreviewStore, type PreviewLinkRow } from '../store/preview-store.ts';
+import { type DraftService, toStaffDto } from './drafts.ts';
 
 const DAY_MS = 24 * 3600_000;
 export const DEFAULT_PREVIEW_DAYS = 7;
@@ -47,7 +48,10 @@ export const previewNotFound = () => notFound('Preview link not found or no long
 export class PreviewService {
   private readonly store: PreviewStore;
 
-  constructor(private readonly deps: { db: Db; clock: Clock; locator?: ObjectLocator }) {
+  constructor(
+    private readonly deps: { db: Db; clock: Clock; locator?: ObjectLocator },
+    private readonly drafts?: Pick<DraftService, 'draftsOf'>,
+  ) {
     this.store = new PreviewStore({ db: deps.db, locator: deps.locator });
   }
 
@@ -95,7 +99,9 @@ export class PreviewService {
     const row = await this.store.view(token, this.deps.clock.now());
     if (!row) throw previewNotFound();
     const { class_name, ...object } = row;
-    return toObjectDto(object, class_name);
+    // A preview shows what the next publish would make live: the working copy when there is one.
+    const draft = (await this.drafts?.draftsOf(this.deps.db, [object]))?.get(object.id) ?? null;
+    return toStaffDto(object, class_name, draft);
   }
 
   private toDto(row: PreviewLinkRow, now: Date): PreviewLinkDto {

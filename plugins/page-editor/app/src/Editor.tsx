@@ -18,6 +18,7 @@ import { type ReactNode, startTransition, useCallback, useEffect, useMemo, useRe
 import { ApiError, useMe } from '../../../admin-ui/app/src/sdk/index.ts';
 import { Canvas, type CanvasHandle, type DiffMarks } from './Canvas.tsx';
 import { ConflictAlert } from './Conflict.tsx';
+import { DraftBanner } from './DraftBanner.tsx';
 import {
   type AutosaveSettings,
   blockContent,
@@ -25,6 +26,7 @@ import {
   type EditedDocument,
   loadDocument,
   paletteSources,
+  publishPageDraft,
   renameDocument,
   saveLayoutSettings,
   saveThumbnail,
@@ -357,6 +359,28 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
     if (await saveByHand({ published })) setNotice(published ? 'Published' : 'Unpublished');
   };
 
+  // The editor's state is saved first (a publisher's save by hand goes live), then what is left in
+  // the working copy is published; a copy the save already made live is simply gone.
+  const publishChanges = async () => {
+    if (!(await saveByHand())) return;
+    await thumbnailWrite.current;
+    try {
+      saving.adopt(await publishPageDraft(doc.id), history.revision);
+      setNotice('Changes published');
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'DRAFT_NOT_FOUND')) {
+        setNotice(`The changes were not published: ${(err as Error).message}`);
+        return;
+      }
+      try {
+        saving.adopt(await loadDocument(doc.kind, doc.id, doc), history.revision);
+        setNotice('Changes published');
+      } catch (reload) {
+        setNotice(`Published; reload the page to see it: ${(reload as Error).message}`);
+      }
+    }
+  };
+
   // Keyboard: undo, redo and save, as in every editor.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -505,6 +529,7 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
             data={DEVICES.map((d) => ({ value: d.value, label: d.label }))}
           />
         </header>
+        <DraftBanner doc={doc} mayPublish={mayPublish && mayEdit} onPublish={publishChanges} />
         {me.data && !mayEdit && (
           <Alert color="gray" title="Read only" m="xs">
             Your role may look at this {kindLabel} but not change it: nothing you change here is saved.

@@ -45,6 +45,8 @@ export interface EditedDocument {
   path?: string;
   published?: boolean;
   translationGroupId?: string;
+  /** Pages with a working copy: `content` and `title` are the copy's; the site shows the live page. */
+  draft?: { updatedAt: string; updatedBy: string | null } | null;
   /** Snippets. */
   locked?: boolean;
   /** Layouts: the region edited (its tree is `content`) and every region as stored at `etag`. */
@@ -112,6 +114,7 @@ function toDocument(kind: DocumentKind, dto: Dto, etag: string, region?: LayoutR
     path: dto.path,
     published: dto.published,
     translationGroupId: dto.translationGroupId,
+    draft: dto.draft ?? null,
     locked: dto.locked,
     ...(kind === 'layouts'
       ? {
@@ -145,7 +148,7 @@ export async function loadDocument(
 
 /**
  * Saves content (and a page's title). `autosave` marks a snippet save as automatic (a locked snippet
- * refuses it with 423); `ifMatch` is the tag the editor's state is based on, `*` to save over.
+ * refuses it with 423) and sends a page's to its working copy (`?draft=true`); `ifMatch` is the tag the editor's state is based on, `*` to save over.
  */
 export async function saveDocument(
   doc: DocumentRef & Pick<EditedDocument, 'regions'>,
@@ -168,8 +171,24 @@ export async function saveDocument(
   if (change.title !== undefined) body[doc.kind === 'pages' ? 'title' : 'name'] = change.title;
   if (change.published !== undefined) body.published = change.published;
   if (doc.kind === 'snippets' && opts.autosave) body.autosave = true;
-  const { data, etag } = await json<Dto>('PATCH', base(doc), body, { 'if-match': ifMatch });
+  // An autosave of a page never goes live: a published page's working copy takes it (the site shows
+  // the page as last published); a save by hand of someone who may publish goes live as before.
+  const url = doc.kind === 'pages' && opts.autosave ? `${base(doc)}?draft=true` : base(doc);
+  const { data, etag } = await json<Dto>('PATCH', url, body, { 'if-match': ifMatch });
   return toDocument(doc.kind, data, etag, doc.region);
+}
+
+/** How a page's working copy differs from the live page (field names and node-tree paths). */
+export type DraftDiff = ApiAnswer<'/cms-one/pages/{id}/draft/diff', 'get'>;
+
+export async function pageDraftDiff(id: string): Promise<DraftDiff> {
+  return (await json<DraftDiff>('GET', `/cms-one/pages/${encodeURIComponent(id)}/draft/diff`)).data;
+}
+
+/** Makes a page's working copy live (`objects:publish`); answers the page as stored now. */
+export async function publishPageDraft(id: string): Promise<EditedDocument> {
+  const { data, etag } = await json<Dto>('POST', `/cms-one/pages/${encodeURIComponent(id)}/publish-draft`);
+  return toDocument('pages', data, etag);
 }
 
 /**

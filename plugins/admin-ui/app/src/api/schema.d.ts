@@ -6946,6 +6946,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cms-one/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pending changes: pages, snippets, templates and layouts with a working copy, newest first
+         * @description Needs the permission `objects:read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    offset: number;
+                    ownerType?: "page" | "snippet" | "template" | "layout";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            drafts: {
+                                /** Format: uuid */
+                                id: string;
+                                ownerType: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cms-one/kits": {
         parameters: {
             query?: never;
@@ -7375,6 +7445,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -7468,6 +7543,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -7508,10 +7588,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * @description The working copy when the page has one (`draft` says so); `?version=live` for the live page.
+         *
+         *     Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    version?: "live" | "draft";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -7551,6 +7637,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -7622,13 +7713,15 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A published page saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live page stays until `POST …/publish-draft`.
          *
          *     Needs the permission `pages:edit`.
          */
         patch: {
             parameters: {
-                query?: never;
+                query?: {
+                    draft?: "true" | "false";
+                };
                 header?: {
                     /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
                     "if-match"?: string;
@@ -7695,6 +7788,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -7799,6 +7897,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cms-one/pages/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Needs the permission `pages:edit`. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/pages/{id}/draft/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `objects:read`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: string[];
+                            content: {
+                                added: string[];
+                                changed: string[];
+                                removed: string[];
+                            };
+                            fields: {
+                                draft: unknown;
+                                field: string;
+                                live: unknown;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cms-one/pages/{id}/layout": {
         parameters: {
             query?: never;
@@ -7864,6 +8084,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cms-one/pages/{id}/publish-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `pages:edit`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
+                            dynamic: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            indexable: boolean;
+                            inSitemap: boolean;
+                            kind: string | null;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            thumbnail?: string | null;
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cms-one/pages/{id}/render": {
         parameters: {
             query?: never;
@@ -7916,6 +8226,138 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/pages/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `objects:read`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            schedule: {
+                                /** Format: uuid */
+                                pageId: string;
+                                /** Format: date-time */
+                                publishAt: string | null;
+                                scheduledBy: string;
+                                /** Format: date-time */
+                                unpublishAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * When the page (with its working copy) goes live and offline; needs objects:publish
+         * @description Needs the permission `pages:edit`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        publishAt: string | null;
+                        /** Format: date-time */
+                        unpublishAt: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            schedule: {
+                                /** Format: uuid */
+                                pageId: string;
+                                /** Format: date-time */
+                                publishAt: string | null;
+                                scheduledBy: string;
+                                /** Format: date-time */
+                                unpublishAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -8047,6 +8489,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -8335,6 +8782,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -8676,6 +9128,78 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scheduled publishing and unpublishing of pages, soonest first
+         * @description Needs the permission `objects:read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            schedules: {
+                                /** Format: uuid */
+                                pageId: string;
+                                /** Format: date-time */
+                                publishAt: string | null;
+                                scheduledBy: string;
+                                /** Format: date-time */
+                                unpublishAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9544,6 +10068,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             locked: boolean;
@@ -9605,6 +10134,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             locked: boolean;
@@ -9634,7 +10168,9 @@ export interface paths {
         /** @description Needs the permission `objects:read`. */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    version?: "live" | "draft";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -9673,6 +10209,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             locked: boolean;
@@ -9730,13 +10271,15 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. With `?draft=true` the name and content go to the snippet's working copy; the site keeps the live snippet until `POST …/publish-draft`.
          *
          *     Needs the permission `snippets:edit`.
          */
         patch: {
             parameters: {
-                query?: never;
+                query?: {
+                    draft?: "true" | "false";
+                };
                 header?: {
                     /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
                     "if-match"?: string;
@@ -9788,6 +10331,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             locked: boolean;
@@ -9877,6 +10425,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cms-one/snippets/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Needs the permission `snippets:edit`. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/snippets/{id}/draft/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `objects:read`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: string[];
+                            content: {
+                                added: string[];
+                                changed: string[];
+                                removed: string[];
+                            };
+                            fields: {
+                                draft: unknown;
+                                field: string;
+                                live: unknown;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cms-one/snippets/{id}/lock": {
         parameters: {
             query?: never;
@@ -9937,6 +10607,81 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/snippets/{id}/publish-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `snippets:edit`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            locked: boolean;
+                            name: string;
+                            thumbnail?: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            websiteId: string | null;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -14375,6 +15120,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
@@ -14454,6 +15204,11 @@ export interface paths {
                             classId: string;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             key: string | null;
@@ -14486,7 +15241,9 @@ export interface paths {
         /** @description Needs the permission `data_objects:read`. */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    version?: "live" | "draft";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -14530,6 +15287,11 @@ export interface paths {
                             classId: string;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             key: string | null;
@@ -14592,7 +15354,9 @@ export interface paths {
         /** @description Needs the permission `data_objects:write`. */
         patch: {
             parameters: {
-                query?: never;
+                query?: {
+                    draft?: "true" | "false";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -14647,6 +15411,11 @@ export interface paths {
                             classId: string;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             key: string | null;
@@ -14663,6 +15432,123 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/data-objects/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Needs the permission `data_objects:write`. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data-objects/{id}/draft/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `data_objects:read`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: string[];
+                            fields: {
+                                draft: unknown;
+                                field: string;
+                                live: unknown;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/data-objects/{id}/preview-link": {
@@ -14799,6 +15685,225 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/data-objects/{id}/publish-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `data_objects:write`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            class: {
+                                id: string;
+                                name: string;
+                            };
+                            classId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            key: string | null;
+                            locale: string;
+                            parentId: string | null;
+                            path: string;
+                            published: boolean;
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            workflowState: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data-objects/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `data_objects:read`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            schedule: {
+                                /** Format: uuid */
+                                classId: string;
+                                /** Format: uuid */
+                                objectId: string;
+                                /** Format: date-time */
+                                publishAt: string | null;
+                                scheduledBy: string;
+                                /** Format: date-time */
+                                unpublishAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * When the object (with its working copy) goes live and offline; needs objects:publish
+         * @description Needs the permission `data_objects:write`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        publishAt: string | null;
+                        /** Format: date-time */
+                        unpublishAt: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            schedule: {
+                                /** Format: uuid */
+                                classId: string;
+                                /** Format: uuid */
+                                objectId: string;
+                                /** Format: date-time */
+                                publishAt: string | null;
+                                scheduledBy: string;
+                                /** Format: date-time */
+                                unpublishAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data-objects/{id}/transition": {
         parameters: {
             query?: never;
@@ -14861,6 +15966,11 @@ export interface paths {
                             classId: string;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             key: string | null;
@@ -15003,6 +16113,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
@@ -15085,6 +16200,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
@@ -15242,6 +16362,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/data-objects/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `data_objects:read`. */
+        get: {
+            parameters: {
+                query: {
+                    classId?: string;
+                    limit: number;
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            drafts: {
+                                class: {
+                                    id: string;
+                                    name: string;
+                                };
+                                locale: string;
+                                /** Format: uuid */
+                                objectId: string;
+                                published: boolean;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data-objects/preview-links/{token}": {
         parameters: {
             query?: never;
@@ -15382,6 +16574,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
@@ -15400,6 +16597,80 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data-objects/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scheduled publishing and unpublishing, soonest first
+         * @description Needs the permission `data_objects:read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            schedules: {
+                                /** Format: uuid */
+                                classId: string;
+                                /** Format: uuid */
+                                objectId: string;
+                                /** Format: date-time */
+                                publishAt: string | null;
+                                scheduledBy: string;
+                                /** Format: date-time */
+                                unpublishAt: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -15461,6 +16732,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
@@ -15816,6 +17092,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -15899,6 +17180,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -15979,6 +17265,11 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             dataClass: string | null;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             dynamic: boolean;
                             /** Format: uuid */
                             id: string;
@@ -18553,6 +19844,11 @@ export interface paths {
                             classId: string;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             key: string | null;
@@ -18964,6 +20260,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
@@ -19043,6 +20344,11 @@ export interface paths {
                             classId: string;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             key: string | null;
@@ -19122,6 +20428,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
@@ -19227,6 +20538,11 @@ export interface paths {
                                 classId: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                draft?: {
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
                                 key: string | null;
@@ -21691,6 +23007,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             locked: boolean;
@@ -21752,6 +23073,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             locked: boolean;

@@ -1,0 +1,55 @@
+import type { Db, Tx } from '../../../kernel/index.ts';
+import { nextUpdatedAt } from './edit-time.ts';
+
+/** What a working copy belongs to. */
+export type DraftOwner = 'page' | 'snippet' | 'template' | 'layout';
+
+/** A working copy (`content_drafts`): the record's fields its next publish makes live (column names). */
+export interface DraftRow {
+  owner_type: DraftOwner;
+  owner_id: string;
+  fields: Record<string, unknown>;
+  updated_by: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Working copies of pages, snippets, templates and layouts. */
+export class DraftStore {
+  constructor(private readonly db: Db) {}
+
+  async find(owner: DraftOwner, id: string, trx?: Tx, lock?: 'update'): Promise<DraftRow | null> {
+    const q = (trx ?? this.db)<DraftRow>('content_drafts').where({ owner_type: owner, owner_id: id }).first();
+    if (lock === 'update') q.forUpdate();
+    return (await q) ?? null;
+  }
+
+  /** Stores (or replaces) a working copy; its `updated_at` moves on like a record's (edit-time.ts). */
+  async save(owner: DraftOwner, id: string, fields: Record<string, unknown>, updatedBy: string | null, trx: Tx) {
+    const values = { fields: JSON.stringify(fields), updated_by: updatedBy };
+    const [row] = await trx<DraftRow>('content_drafts')
+      .insert({ owner_type: owner, owner_id: id, ...values, updated_at: trx.raw('clock_timestamp()') } as never)
+      .onConflict(['owner_type', 'owner_id'])
+      .merge({ ...values, updated_at: nextUpdatedAt(trx, 'content_drafts') } as never)
+      .returning('*');
+    return row as DraftRow;
+  }
+
+  async remove(owner: DraftOwner, id: string, trx: Tx): Promise<boolean> {
+    return (await trx('content_drafts').where({ owner_type: owner, owner_id: id }).delete()) > 0;
+  }
+
+  /** Every working copy, newest first (a page of at most `limit`), without its fields. */
+  list(filter: { ownerType?: DraftOwner; limit: number; offset: number }): Promise<Omit<DraftRow, 'fields'>[]> {
+    const q = this.db('content_drafts')
+      .select('owner_type', 'owner_id', 'updated_by', 'created_at', 'updated_at')
+      .orderBy([
+        { column: 'updated_at', order: 'desc' },
+        { column: 'owner_id', order: 'desc' },
+      ])
+      .limit(filter.limit)
+      .offset(filter.offset);
+    if (filter.ownerType) q.where({ owner_type: filter.ownerType });
+    return q;
+  }
+}

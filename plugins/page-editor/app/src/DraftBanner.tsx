@@ -1,0 +1,73 @@
+import { Alert, Button, Group, List, Text } from '@mantine/core';
+import { useState } from 'react';
+import { type DraftDiff, type EditedDocument, pageDraftDiff } from './documents.ts';
+
+/**
+ * A published page with a working copy: what the editor shows is not yet on the site. The diff lists
+ * the fields and node paths that differ; "Publish changes" is disabled, with the reason, for someone
+ * who may not publish (the API's 403 stays the authority).
+ */
+export function DraftBanner(props: { doc: EditedDocument; mayPublish: boolean; onPublish: () => Promise<void> }) {
+  const [diff, setDiff] = useState<DraftDiff | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (props.doc.kind !== 'pages' || !props.doc.draft) return null;
+  const showDiff = async () => {
+    try {
+      setDiff(diff ? null : await pageDraftDiff(props.doc.id));
+      setProblem(null);
+    } catch (err) {
+      setProblem((err as Error).message);
+    }
+  };
+  const publish = async () => {
+    setBusy(true);
+    try {
+      await props.onPublish();
+      setDiff(null);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Alert color="yellow" title="Draft — live version differs" m="xs">
+      <Text size="sm">
+        The site shows this page as last published; the changes saved here wait until they are published.
+      </Text>
+      <Group gap="xs" mt="xs">
+        <Button size="compact-sm" variant="default" onClick={() => void showDiff()}>
+          {diff ? 'Hide changes' : 'Show changes'}
+        </Button>
+        <Button
+          size="compact-sm"
+          color="teal.9"
+          disabled={!props.mayPublish}
+          loading={busy}
+          onClick={() => void publish()}
+        >
+          Publish changes
+        </Button>
+        {!props.mayPublish && (
+          <Text size="sm">
+            Publishing needs the objects:publish permission: ask someone who may publish to review it.
+          </Text>
+        )}
+      </Group>
+      {problem && (
+        <Text size="sm" c="red.9" mt="xs">
+          {problem}
+        </Text>
+      )}
+      {diff && (
+        <List size="sm" mt="xs" aria-label="Changes against the live page">
+          {diff.fields.map((f) => (
+            <List.Item key={f.field}>{f.field} changed</List.Item>
+          ))}
+          {diff.content.added.length > 0 && <List.Item>Blocks added: {diff.content.added.length}</List.Item>}
+          {diff.content.removed.length > 0 && <List.Item>Blocks removed: {diff.content.removed.length}</List.Item>}
+          {diff.content.changed.length > 0 && <List.Item>Blocks changed: {diff.content.changed.length}</List.Item>}
+        </List>
+      )}
+    </Alert>
+  );
+}
