@@ -51,6 +51,8 @@ export const CMS_ONE_DATA_ROUTES: readonly string[] = [
   'website-paths',
   'settings',
   'search',
+  'drafts',
+  'schedules',
 ];
 
 export const EDGE_TABLE: readonly EdgeRow[] = [

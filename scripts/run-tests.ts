@@ -65,7 +65,7 @@ const slow = Array.from({ length: Math.max(browser.length, waiting.length) }, (_
   .filter((f) => f !== undefined);
 const ordered = [...slow, ...files.filter((f) => !isSlow(f))];
 
-const jobs = process.env.TEST_JOBS ?? '4';
+const jobs = process.env.TEST_JOBS ?? '3';
 const mocha = spawn(
   'npx',
   ['--no-install', 'mocha', '--parallel', '--jobs', jobs, ...process.argv.slice(2), ...ordered],

@@ -46,10 +46,10 @@ export class PageSchedules {
       throw forbidden('Scheduling needs objects:publish', 'PUBLISH_FORBIDDEN');
     const publishAt = input.publishAt === null ? null : new Date(input.publishAt);
     const unpublishAt = input.unpublishAt === null ? null : new Date(input.unpublishAt);
-    if (publishAt && unpublishAt && unpublishAt <= publishAt)
-      throw badRequest('unpublishAt must be later than publishAt', 'unpublishAt');
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const page = await this.deps.pages.get(pageId, trx);
+      if (publishAt && unpublishAt && unpublishAt <= publishAt)
+        throw badRequest('unpublishAt must be later than publishAt', 'unpublishAt');
       const saved =
         publishAt || unpublishAt
           ? await this.deps.store.save(

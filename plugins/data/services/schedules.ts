@@ -62,7 +62,10 @@ export class ScheduleService {
   ) {}
 
   async get(id: string): Promise<ScheduleDto | null> {
-    const row = isUuid(id) ? await findSchedule(this.deps.kernel.db, id) : null;
+    // No object: 404, as every other route of an object id answers (null means "not scheduled").
+    const object = isUuid(id) ? await findObjectById(this.deps.kernel.db, id) : undefined;
+    if (!object) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
+    const row = await findSchedule(this.deps.kernel.db, id);
     return row && toScheduleDto(row);
   }
 
@@ -79,11 +82,11 @@ export class ScheduleService {
     if (!this.objects.mayPublish(ctx)) throw forbidden('Scheduling needs objects:publish', 'PUBLISH_FORBIDDEN');
     const publishAt = input.publishAt === null ? null : new Date(input.publishAt);
     const unpublishAt = input.unpublishAt === null ? null : new Date(input.unpublishAt);
-    if (publishAt && unpublishAt && unpublishAt <= publishAt)
-      throw badRequest('unpublishAt must be later than publishAt', 'unpublishAt');
     return inTransaction(this.deps.kernel.db, ctx.trx, async (trx) => {
       const row = isUuid(id) ? await findObjectById(trx, id, 'update') : null;
       if (!row) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
+      if (publishAt && unpublishAt && unpublishAt <= publishAt)
+        throw badRequest('unpublishAt must be later than publishAt', 'unpublishAt');
       const saved =
         publishAt || unpublishAt
           ? await saveSchedule(trx, {

@@ -73,14 +73,17 @@ export function useSaving(opts: {
       if (inFlight.current) await inFlight.current;
       const { present, revision } = latest.current;
       const changed = revision !== savedRevision.current;
-      if (!changed && saveOpts.published === undefined) return true;
+      // A save by hand sends the state even when an autosave already put it in the page's working
+      // copy: for someone who may publish, a save by hand goes live (the server decides).
+      const resend = kind === 'manual' && doc.kind === 'pages' && Boolean(doc.draft);
+      if (!changed && !resend && saveOpts.published === undefined) return true;
       const work = (async () => {
         setStatus('saving');
         try {
           const stored = await saveDocument(
             doc,
             {
-              ...(changed ? { content: present.tree, title: present.title } : {}),
+              ...(changed || resend ? { content: present.tree, title: present.title } : {}),
               ...(saveOpts.published !== undefined ? { published: saveOpts.published } : {}),
             },
             { autosave: kind === 'auto', ifMatch: saveOpts.over ? '*' : etag.current },
