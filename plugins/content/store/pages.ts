@@ -55,8 +55,8 @@ export class PageStore {
   constructor(private readonly db: Db) {}
 
   /**
-   * The `notify` blocks of the forms for `classId` in saved pages: nodes
-   * `{ type: 'form', props: { classId, notify } }` anywhere in a page's tree.
+   * The `notify` blocks of the forms for `classId` in published pages (a visitor can only have seen
+   * those): nodes `{ type: 'form', props: { classId, notify } }` anywhere in a page's tree.
    */
   async formNotifyBlocks(classId: string, trx?: Tx): Promise<Array<{ website_id: string; notify: unknown }>> {
     // `\\?` is knex's escape for a literal `?` (the jsonpath filter), not a binding.
@@ -64,7 +64,7 @@ export class PageStore {
     const { rows } = await (trx ?? this.db).raw(
       `select website_id, jsonb_path_query(content, '${form}.props.notify', vars, true) as notify
          from content_pages, jsonb_build_object('cid', ?::text) as vars
-        where jsonb_path_exists(content, '${form}', vars, true)`,
+        where published and jsonb_path_exists(content, '${form}', vars, true)`,
       [classId],
     );
     return rows;

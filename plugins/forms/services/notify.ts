@@ -29,7 +29,7 @@ function fieldsText(attributes: Record<string, unknown>): string {
 
 /**
  * Form notifications: the submitted `notify` block is used only when an author saved exactly that
- * block in a form of a page for the class (registry `formNotifySources`), to one plain recipient,
+ * block in a form of a published page for the class (registry `formNotifySources`), to one plain recipient,
  * within the hourly limit per address; the mail is queued through the kernel's mail port in the
  * submit's transaction (the mail plugin's outbox when loaded), so it exists only if the object does.
  */

@@ -135,6 +135,21 @@ describe('mail: form notifications', function () {
     expect(await notifications()).to.have.length(1);
   });
 
+  it('a block saved only in a page that is not published sends nothing (visitors never saw that form)', async () => {
+    const draftOnly = { to: 'draft-owner@example.test' };
+    const page = await t.call('POST', '/cms-one/pages', admin, {
+      websiteId,
+      locale: 'en',
+      path: '/contact-draft',
+      title: 'Contact (draft)',
+      content: { type: 'section', children: [{ type: 'form', props: { classId, notify: draftOnly } }] },
+    });
+    expect(page.statusCode, page.body).to.equal(201);
+    const res = await submit({ attributes: { email: `d${ip}@example.test` }, notify: draftOnly });
+    expect(res.statusCode, res.body).to.equal(201);
+    expect(await notifications()).to.have.length(1);
+  });
+
   it('a refused submit leaves neither object nor mail (one transaction)', async () => {
     const res = await submit({ attributes: { email: 'anna@example.test' }, notify: saved });
     expect(res.statusCode).to.equal(409);
