@@ -36,6 +36,8 @@ describe('push: hostile input to /pwa/send', function () {
       const res = await t.call('POST', '/pwa/send', admin, { websiteId, title: 'Sale', url });
       expect(res.statusCode, `${url}: ${res.body}`).to.equal(202);
     }
+    // These sends run in the background: let them end here, so they cannot reach a later test's subscriber.
+    await t.kernel.resolve('jobs').settled('push.sends');
   });
 
   it('viewers, editors and users without keys cannot send or count subscribers (403, nothing leaked)', async () => {
