@@ -10,4 +10,10 @@ export const EventDeliveryConfig = Type.Object({
     default: 5,
     description: 'deliveries sent at the same time by one gateway process',
   }),
+  OBJECT_EVENTS_SEND_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 60,
+    default: 10,
+    description: "how long a receiver has to answer one delivery before the try counts as failed (the spec's 10 s)",
+  }),
 });

@@ -2,7 +2,7 @@ import { definePlugin } from '../../kernel/index.ts';
 import { EventDeliveryConfig } from './config.ts';
 import { runDeliveryTry, type DeliveryJob } from './services/deliveries.ts';
 import { RETRY_WAITS_MS } from './services/retry-schedule.ts';
-import { DeliverySender, SEND_TIMEOUT_MS, deliveryOutcomes } from './services/sender.ts';
+import { DeliverySender, deliveryOutcomes } from './services/sender.ts';
 
 /**
  * Sends object event deliveries, in the gateway process only: works the job queue
@@ -24,7 +24,11 @@ export default definePlugin({
       gatewayRoutes &&
       new DeliverySender(
         { gatewayRoutes, clock, log },
-        { instance: new URL(config.PUBLIC_BASE_URL).hostname, calls: pluginConfig.OBJECT_EVENTS_CONCURRENCY },
+        {
+          instance: new URL(config.PUBLIC_BASE_URL).hostname,
+          calls: pluginConfig.OBJECT_EVENTS_CONCURRENCY,
+          timeoutMs: pluginConfig.OBJECT_EVENTS_SEND_TIMEOUT_SECONDS * 1000,
+        },
       ),
     outcomes: deliveryOutcomes(metrics),
   }),
@@ -41,7 +45,7 @@ export default definePlugin({
       concurrency: ({ pluginConfig }) => 2 * pluginConfig.OBJECT_EVENTS_CONCURRENCY,
       // A try may wait for one call to end before its own: two send timeouts and a margin, so a slow
       // receiver's try ends with its own "no answer" problem.
-      timeoutMs: 2 * SEND_TIMEOUT_MS + 3_000,
+      timeoutMs: ({ pluginConfig }) => 2 * pluginConfig.OBJECT_EVENTS_SEND_TIMEOUT_SECONDS * 1000 + 3_000,
       retryWaitsMs: RETRY_WAITS_MS,
       // A burst of short sends: four per free slot in one fetch (the old worker's claim did the same).
       prefetch: 4,

@@ -17,14 +17,13 @@ export type SendOutcome =
 
 const SECRET_REF = /^OBJECT_EVENTS_SECRET_[A-Z0-9_]+$/;
 
-/** The spec's send timeout. */
-export const SEND_TIMEOUT_MS = 10_000;
-
 export interface SenderOptions {
   /** Host name sent as `instance`. */
   instance: string;
   /** Calls in flight at once (the spec's 5 concurrent calls); further sends wait for a free one. */
   calls: number;
+  /** How long a receiver has to answer (OBJECT_EVENTS_SEND_TIMEOUT_SECONDS, the spec's 10 s by default). */
+  timeoutMs: number;
   /** Reads a signing secret variable (the gateway's environment by default). */
   secretOf?: (name: string) => string | undefined;
 }
@@ -90,17 +89,17 @@ export class DeliverySender {
     const call = this.deps.gatewayRoutes.callRoute(delivery.endpointId, delivery.routeId, {
       body: Buffer.from(body, 'utf8'),
       headers: deliveryHeaders(delivery, body, timestamp, secret),
-      timeoutMs: SEND_TIMEOUT_MS,
+      timeoutMs: this.opts.timeoutMs,
       // Only the status and Retry-After are read: a receiver's long answer is cut, never held.
       maxBytes: RECEIVER_ANSWER_BYTES,
     });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>(
-      (resolve) => (timer = setTimeout(() => resolve('timeout'), SEND_TIMEOUT_MS + 500)),
+      (resolve) => (timer = setTimeout(() => resolve('timeout'), this.opts.timeoutMs + 500)),
     );
     try {
       const answer = await Promise.race([call, timeout]);
-      if (answer === 'timeout') return { kind: 'failed', problem: `no answer within ${SEND_TIMEOUT_MS / 1000} s` };
+      if (answer === 'timeout') return { kind: 'failed', problem: `no answer within ${this.opts.timeoutMs / 1000} s` };
       if (answer.status >= 200 && answer.status < 300) return { kind: 'delivered' };
       if (answer.status === 410) return { kind: 'gone', problem: 'receiver answered 410 Gone; subscription disabled' };
       const retryAfter =

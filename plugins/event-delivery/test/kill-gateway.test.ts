@@ -17,7 +17,7 @@ const FIXTURE_DIR = path.join(PROJECT_ROOT, 'test', 'fixtures', 'test-gateway-ro
  * Deliveries are sent by a real gateway process (`cms start --service gateway`, the test gateway routes
  * fixture on CMS_PLUGIN_PATH), killed with SIGKILL in the middle of a burst while the receiver holds its
  * last calls open. A new gateway process takes the dead one's running jobs back (after the queue's
- * timeout plus its grace; JOBS_SUPERVISE_SECONDS=1 keeps the check frequent) and sends what is left:
+ * timeout plus its grace, short with a 2 s send timeout; JOBS_SUPERVISE_SECONDS=1 keeps the check frequent) and sends what is left:
  * nothing is lost, and only deliveries in flight at the kill arrive twice (at least once, as the README says).
  */
 describe('event delivery: a gateway killed mid-delivery', function () {
@@ -61,6 +61,8 @@ describe('event delivery: a gateway killed mid-delivery', function () {
         HOST: '127.0.0.1',
         JOBS_SUPERVISE_SECONDS: '1',
         JOBS_POLL_MS: '200',
+        // A 2 s send timeout makes the queue's timeout 7 s, so a dead process's tries come back after 14 s.
+        OBJECT_EVENTS_SEND_TIMEOUT_SECONDS: '2',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -117,8 +119,8 @@ describe('event delivery: a gateway killed mid-delivery', function () {
 
     await startGateway();
     await eventually(async () => (await rowsOf()).every((r) => r.status === 'delivered'), {
-      // The queue's timeout (23 s) plus its grace (23 s), checked every second.
-      timeoutMs: 100_000,
+      // The queue's timeout (7 s) plus its grace (7 s), checked every second.
+      timeoutMs: 60_000,
       intervalMs: 200,
       what: 'every delivery of the burst delivered after the restart',
     });
