@@ -1,7 +1,13 @@
 // Every test file under mocha's `--parallel`, the slow ones first.
 //
-//   node --import tsx scripts/run-tests.ts [mocha options]       (npm test runs it after the checks)
+//   node --import tsx scripts/run-tests.ts [mocha options]       the tests only
+//   node --import tsx scripts/run-tests.ts --checks              and the static checks beside them (npm test)
 //   TEST_JOBS=2 node --import tsx scripts/run-tests.ts            fewer workers on a busy machine
+//
+// With `--checks`, `scripts/checks.ts` (lint, unused code, both type checks: 65 s on two cores) runs
+// at the same time as the tests, at a lower CPU priority: the suite leaves about half of two cores
+// idle while its tests wait on browsers, processes and the database, and the checks fill that time
+// instead of running before it. Their report is printed after the tests'; either failing fails the run.
 //
 // Mocha hands the files to its workers in the order it is given them. In path order the page
 // editor's eleven browser files (some 250 s of the suite's test time) came near the end, so a
@@ -65,13 +71,43 @@ const slow = Array.from({ length: Math.max(browser.length, waiting.length) }, (_
   .filter((f) => f !== undefined);
 const ordered = [...slow, ...files.filter((f) => !isSlow(f))];
 
-const jobs = process.env.TEST_JOBS ?? '3';
-const mocha = spawn(
-  'npx',
-  ['--no-install', 'mocha', '--parallel', '--jobs', jobs, ...process.argv.slice(2), ...ordered],
-  {
+const withChecks = process.argv.includes('--checks');
+const mochaArgs = process.argv.slice(2).filter((arg) => arg !== '--checks');
+
+/** The static checks, niced, their output kept for the end; resolves with their exit code. */
+function runChecks(): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('nice', ['-n', '10', process.execPath, '--import', 'tsx', 'scripts/checks.ts'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+    child.on('error', (error) => resolve({ code: 1, output: `checks did not start: ${error.message}\n` }));
+  });
+}
+
+function runMocha(): Promise<number> {
+  const jobs = process.env.TEST_JOBS ?? '3';
+  const mocha = spawn('npx', ['--no-install', 'mocha', '--parallel', '--jobs', jobs, ...mochaArgs, ...ordered], {
     cwd: root,
     stdio: 'inherit',
-  },
-);
-mocha.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  });
+  return new Promise((resolve) => mocha.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
+const checks = withChecks ? runChecks() : undefined;
+const testsCode = await runMocha();
+let checksCode = 0;
+if (checks) {
+  const { code, output } = await checks;
+  checksCode = code;
+  process.stdout.write(`\nstatic checks (run beside the tests):\n${output}`);
+}
+process.exit(testsCode || checksCode);
