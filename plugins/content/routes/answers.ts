@@ -111,6 +111,7 @@ export const TemplateAnswer = Type.Object({
   content: Type.Optional(Json),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  draft: Type.Optional(Type.Object({ updatedAt: Timestamp, updatedBy: NullableString })),
 });
 
 export const KitAnswer = Type.Object({
@@ -135,6 +136,7 @@ export const LayoutAnswer = Type.Object({
   isDefault: Type.Boolean(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  draft: Type.Optional(Type.Object({ updatedAt: Timestamp, updatedBy: NullableString })),
 });
 
 export const WebsitePathAnswer = Type.Object({

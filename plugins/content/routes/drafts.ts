@@ -2,17 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { requestContext, type App } from '../../../kernel/index.ts';
 import type { ContentServices } from '../services/index.ts';
 import { toPageDto } from '../services/pages.ts';
-import { entityTag } from '../services/preconditions.ts';
 import { toSnippetDto } from '../services/snippets.ts';
-import {
-  Deleted,
-  PageAnswer,
-  PageDraftDiffAnswer,
-  PageScheduleAnswer,
-  PendingDraftsAnswer,
-  SnippetAnswer,
-} from './answers.ts';
-import { IdParams, ListQuery, withEntityTag } from './schemas.ts';
+import { PageAnswer, PageScheduleAnswer, PendingDraftsAnswer, SnippetAnswer } from './answers.ts';
+import { IdParams, ListQuery } from './schemas.ts';
+import { workingCopyRoutes } from './working-copy-routes.ts';
 
 /**
  * Working copies: compare a page's with live, publish it (objects:publish, checked in the service
@@ -105,56 +98,26 @@ export function draftRoutes(app: App, s: ContentServices): void {
     }),
   );
 
-  app.get(
-    '/cms-one/pages/:id/draft/diff',
-    { config: read, schema: { tags, params: IdParams, response: { 200: PageDraftDiffAnswer } } },
-    async (request) => s.pages.draftDiff(request.params.id),
-  );
-
-  app.post(
-    '/cms-one/pages/:id/publish-draft',
-    { config: edit, schema: { tags, params: IdParams, response: { 200: withEntityTag(PageAnswer) } } },
-    async (request, reply) => {
-      const row = await s.pages.publishDraft(requestContext(request), request.params.id);
-      reply.header('etag', entityTag(row.updated_at));
-      return toPageDto(row);
-    },
-  );
-
-  const snippetTags = ['snippets'];
-  const snippetEdit = { permission: 'snippets:edit' };
-  app.get(
-    '/cms-one/snippets/:id/draft/diff',
-    { config: read, schema: { tags: snippetTags, params: IdParams, response: { 200: PageDraftDiffAnswer } } },
-    async (request) => s.snippets.draftDiff(request.params.id),
-  );
-  app.post(
-    '/cms-one/snippets/:id/publish-draft',
-    {
-      config: snippetEdit,
-      schema: { tags: snippetTags, params: IdParams, response: { 200: withEntityTag(SnippetAnswer) } },
-    },
-    async (request, reply) => {
-      const row = await s.snippets.publishDraft(requestContext(request), request.params.id);
-      reply.header('etag', entityTag(row.updated_at));
-      return toSnippetDto(row);
-    },
-  );
-  app.delete(
-    '/cms-one/snippets/:id/draft',
-    { config: snippetEdit, schema: { tags: snippetTags, params: IdParams, response: Deleted } },
-    async (request, reply) => {
-      await s.snippets.discardDraft(requestContext(request), request.params.id);
-      return reply.code(204).send();
-    },
-  );
-
-  app.delete(
-    '/cms-one/pages/:id/draft',
-    { config: edit, schema: { tags, params: IdParams, response: Deleted } },
-    async (request, reply) => {
-      await s.pages.discardDraft(requestContext(request), request.params.id);
-      return reply.code(204).send();
-    },
-  );
+  workingCopyRoutes(app, {
+    base: '/cms-one/pages/:id',
+    params: IdParams,
+    tags,
+    edit: 'pages:edit',
+    answer: PageAnswer,
+    dto: toPageDto,
+    diff: (p) => s.pages.draftDiff(p.id),
+    publish: (ctx, p) => s.pages.publishDraft(ctx, p.id),
+    discard: (ctx, p) => s.pages.discardDraft(ctx, p.id),
+  });
+  workingCopyRoutes(app, {
+    base: '/cms-one/snippets/:id',
+    params: IdParams,
+    tags: ['snippets'],
+    edit: 'snippets:edit',
+    answer: SnippetAnswer,
+    dto: toSnippetDto,
+    diff: (p) => s.snippets.draftDiff(p.id),
+    publish: (ctx, p) => s.snippets.publishDraft(ctx, p.id),
+    discard: (ctx, p) => s.snippets.discardDraft(ctx, p.id),
+  });
 }

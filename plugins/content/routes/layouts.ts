@@ -6,6 +6,7 @@ import { entityTag } from '../services/preconditions.ts';
 import { Deleted, LayoutAnswer, PageLayoutAnswer } from './answers.ts';
 import { IF_MATCH_NOTE } from './pages.ts';
 import { Id, IdParams, Locale, Name, Tree, IfMatchHeaders, withEntityTag } from './schemas.ts';
+import { DraftQuery, VERSION_NOTE, VersionQuery, draftNote, workingCopyRoutes } from './working-copy-routes.ts';
 
 const Slot = Type.Object(
   {
@@ -71,10 +72,18 @@ export function layoutRoutes(app: App, s: ContentServices): void {
     `${base}/:id`,
     {
       config: read,
-      schema: { tags, summary: 'One layout template', params: Params, response: { 200: withEntityTag(LayoutAnswer) } },
+      schema: {
+        tags,
+        summary: 'One layout template',
+        description: VERSION_NOTE,
+        params: Params,
+        querystring: VersionQuery,
+        response: { 200: withEntityTag(LayoutAnswer) },
+      },
     },
     async (request, reply) => {
-      const row = await s.layouts.get(request.params.websiteId, request.params.id);
+      const { websiteId, id } = request.params;
+      const row = await s.layouts.staffView(websiteId, id, request.query.version);
       reply.header('etag', entityTag(row.updated_at));
       return toLayoutDto(row);
     },
@@ -86,7 +95,8 @@ export function layoutRoutes(app: App, s: ContentServices): void {
       schema: {
         tags,
         summary: 'Change a layout template',
-        description: IF_MATCH_NOTE,
+        description: `${IF_MATCH_NOTE} ${draftNote('layout template')}`,
+        querystring: DraftQuery,
         headers: IfMatchHeaders,
         params: Params,
         body: Type.Partial(Type.Object(LayoutFields), { additionalProperties: false }),
@@ -95,7 +105,9 @@ export function layoutRoutes(app: App, s: ContentServices): void {
     },
     async (request, reply) => {
       const { websiteId, id } = request.params;
-      const row = await s.layouts.update(websiteId, id, request.body, { ifMatch: request.headers['if-match'] });
+      const ifMatch = request.headers['if-match'];
+      const draft = request.query.draft === 'true';
+      const row = await s.layouts.update(request.actor, websiteId, id, request.body, { ifMatch, draft });
       reply.header('etag', entityTag(row.updated_at));
       return toLayoutDto(row);
     },
@@ -108,6 +120,18 @@ export function layoutRoutes(app: App, s: ContentServices): void {
       return reply.code(204).send();
     },
   );
+
+  workingCopyRoutes(app, {
+    base: `${base}/:id`,
+    params: Params,
+    tags,
+    edit: 'websites:edit',
+    answer: LayoutAnswer,
+    dto: toLayoutDto,
+    diff: (p) => s.layouts.draftDiff(p.websiteId, p.id),
+    publish: (ctx, p) => s.layouts.publishDraft(ctx, p.websiteId, p.id),
+    discard: (ctx, p) => s.layouts.discardDraft(ctx, p.websiteId, p.id),
+  });
 
   app.get(
     '/cms-one/pages/:id/layout',

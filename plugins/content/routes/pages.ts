@@ -18,6 +18,7 @@ import {
   IfMatchHeaders,
   withEntityTag,
 } from './schemas.ts';
+import { DraftQuery, VERSION_NOTE, VersionQuery, draftNote } from './working-copy-routes.ts';
 
 const PageFields = {
   websiteId: Id,
@@ -41,17 +42,6 @@ const CreateBody = Type.Object(
 const { translationGroupId: _group, ...patchable } = PageFields;
 const PatchBody = Type.Partial(Type.Object(patchable), { additionalProperties: false });
 const VersionParams = Type.Object({ id: Id, versionId: Id });
-
-/** `?version=live` reads the live record of one that has a working copy. */
-export const VersionQuery = Type.Object({
-  version: Type.Optional(Type.Union([Type.Literal('live'), Type.Literal('draft')])),
-});
-/** `?draft=true`: a publisher's save goes to the working copy of a published record instead of live. */
-export const DraftQuery = Type.Object({
-  draft: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
-});
-export const DRAFT_NOTE =
-  'A published page saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live page stays until `POST …/publish-draft`.';
 
 /** How a write avoids overwriting a change it has not seen (`services/preconditions.ts`). */
 export const IF_MATCH_NOTE =
@@ -87,7 +77,7 @@ export function pageRoutes(app: App, s: ContentServices): void {
         tags,
         params: IdParams,
         querystring: VersionQuery,
-        description: 'The working copy when the page has one (`draft` says so); `?version=live` for the live page.',
+        description: VERSION_NOTE,
         response: { 200: withEntityTag(PageAnswer) },
       },
     },
@@ -106,7 +96,7 @@ export function pageRoutes(app: App, s: ContentServices): void {
         params: IdParams,
         body: PatchBody,
         querystring: DraftQuery,
-        description: `${IF_MATCH_NOTE} ${DRAFT_NOTE}`,
+        description: `${IF_MATCH_NOTE} ${draftNote('published page')}`,
         headers: IfMatchHeaders,
         response: { 200: withEntityTag(PageAnswer) },
       },

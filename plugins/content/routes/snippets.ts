@@ -4,7 +4,8 @@ import type { ContentServices } from '../services/index.ts';
 import { entityTag } from '../services/preconditions.ts';
 import { renderEmailHtml } from '../services/render.ts';
 import { toSnippetDto } from '../services/snippets.ts';
-import { DraftQuery, IF_MATCH_NOTE, VersionQuery, versionDto } from './pages.ts';
+import { IF_MATCH_NOTE, versionDto } from './pages.ts';
+import { DraftQuery, VERSION_NOTE, VersionQuery, draftNote } from './working-copy-routes.ts';
 import { Deleted, RenderedHtml, SnippetAnswer, ThumbnailAnswer, VersionAnswer } from './answers.ts';
 import { Id, IdParams, ListQuery, Name, Thumbnail, Tree, IfMatchHeaders, withEntityTag } from './schemas.ts';
 
@@ -55,7 +56,13 @@ export function snippetRoutes(app: App, s: ContentServices): void {
     '/cms-one/snippets/:id',
     {
       config: read,
-      schema: { tags, params: IdParams, querystring: VersionQuery, response: { 200: withEntityTag(SnippetAnswer) } },
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: VersionQuery,
+        description: VERSION_NOTE,
+        response: { 200: withEntityTag(SnippetAnswer) },
+      },
     },
     async (request, reply) => {
       const row = await s.snippets.staffView(request.params.id, request.query.version);
@@ -72,7 +79,7 @@ export function snippetRoutes(app: App, s: ContentServices): void {
         params: IdParams,
         body: PatchBody,
         querystring: DraftQuery,
-        description: `${IF_MATCH_NOTE} With \`?draft=true\` the name and content go to the snippet's working copy; the site keeps the live snippet until \`POST …/publish-draft\`.`,
+        description: `${IF_MATCH_NOTE} ${draftNote('snippet')} The name and content are in the working copy; thumbnail, lock and website are live.`,
         headers: IfMatchHeaders,
         response: { 200: withEntityTag(SnippetAnswer) },
       },

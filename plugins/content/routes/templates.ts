@@ -6,6 +6,7 @@ import { KIT_MAX_TEMPLATES, toKitDto, toTemplateDto } from '../services/template
 import { Deleted, KitAnswer, TemplateAnswer } from './answers.ts';
 import { IF_MATCH_NOTE } from './pages.ts';
 import { Id, IdParams, ListQuery, Name, Tree, IfMatchHeaders, withEntityTag } from './schemas.ts';
+import { DraftQuery, VERSION_NOTE, VersionQuery, draftNote, workingCopyRoutes } from './working-copy-routes.ts';
 
 // Its shape is checked by the service (the 400 names path whatever else is wrong).
 const TemplatePath = Type.String({ minLength: 1, maxLength: 500 });
@@ -56,12 +57,14 @@ export function templateRoutes(app: App, s: ContentServices): void {
       schema: {
         tags,
         summary: 'One page template with its content',
+        description: VERSION_NOTE,
         params: IdParams,
+        querystring: VersionQuery,
         response: { 200: withEntityTag(TemplateAnswer) },
       },
     },
     async (request, reply) => {
-      const row = await s.templates.get(request.params.id);
+      const row = await s.templates.staffView(request.params.id, request.query.version);
       reply.header('etag', entityTag(row.updated_at));
       return toTemplateDto(row);
     },
@@ -73,7 +76,8 @@ export function templateRoutes(app: App, s: ContentServices): void {
       schema: {
         tags,
         params: IdParams,
-        description: IF_MATCH_NOTE,
+        querystring: DraftQuery,
+        description: `${IF_MATCH_NOTE} ${draftNote('template')}`,
         headers: IfMatchHeaders,
         body: Type.Object(
           { path: Type.Optional(TemplatePath), name: Type.Optional(Name), content: Type.Optional(Tree) },
@@ -84,7 +88,8 @@ export function templateRoutes(app: App, s: ContentServices): void {
     },
     async (request, reply) => {
       const ifMatch = request.headers['if-match'];
-      const row = await s.templates.update(request.params.id, request.body, { ifMatch });
+      const draft = request.query.draft === 'true';
+      const row = await s.templates.update(request.actor, request.params.id, request.body, { ifMatch, draft });
       reply.header('etag', entityTag(row.updated_at));
       return toTemplateDto(row);
     },
@@ -97,6 +102,18 @@ export function templateRoutes(app: App, s: ContentServices): void {
       return reply.code(204).send();
     },
   );
+
+  workingCopyRoutes(app, {
+    base: '/cms-one/templates/:id',
+    params: IdParams,
+    tags,
+    edit: 'templates:edit',
+    answer: TemplateAnswer,
+    dto: toTemplateDto,
+    diff: (p) => s.templates.draftDiff(p.id),
+    publish: (ctx, p) => s.templates.publishDraft(ctx, p.id),
+    discard: (ctx, p) => s.templates.discardDraft(ctx, p.id),
+  });
 
   app.get(
     '/cms-one/kits',

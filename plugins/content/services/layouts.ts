@@ -1,8 +1,10 @@
-import { badRequest, inTransaction, notFound } from '../../../kernel/index.ts';
+import { badRequest, inTransaction, notFound, type Actor, type AuditContext, type Tx } from '../../../kernel/index.ts';
+import type { DraftStore } from '../store/drafts.ts';
 import type { LayoutRow, LayoutStore, LayoutWrite } from '../store/layouts.ts';
 import type { ContentDeps } from './deps.ts';
-import { validateNodeTree } from './node-tree.ts';
+import { type ContentNode, validateNodeTree } from './node-tree.ts';
 import { checkIfMatch } from './preconditions.ts';
+import { type StaffRow, type WorkingCopyKind, WorkingCopies, withDraft } from './working-copy.ts';
 
 export const REGIONS = ['header', 'aside', 'main', 'footer', 'notFound'] as const;
 
@@ -15,7 +17,31 @@ export interface LayoutInput {
   isDefault?: boolean;
 }
 
-export const toLayoutDto = (r: LayoutRow) => ({
+/**
+ * A layout's working copy holds all its fields; the site draws every page with the live layouts until
+ * the copy is published. Its regions' node paths are named `regions.<region>.<path>` in a diff.
+ */
+const LAYOUT_COPY: WorkingCopyKind = {
+  owner: 'layout',
+  label: 'layout template',
+  columns: {
+    name: 'name',
+    regions: 'regions',
+    slots: 'slots',
+    path_patterns: 'pathPatterns',
+    locale: 'locale',
+    is_default: 'isDefault',
+  },
+  treeFields: ['regions'],
+  trees: (fields) => {
+    const out: Record<string, ContentNode> = {};
+    for (const [name, tree] of Object.entries((fields.regions ?? {}) as Record<string, ContentNode | null>))
+      if (tree) out[`regions.${name}`] = tree;
+    return out;
+  },
+};
+
+export const toLayoutDto = (r: StaffRow<LayoutRow>) => ({
   id: r.id,
   websiteId: r.website_id,
   name: r.name,
@@ -26,6 +52,7 @@ export const toLayoutDto = (r: LayoutRow) => ({
   isDefault: r.is_default,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  ...(r.draft ? { draft: r.draft } : {}),
 });
 
 /** `/blog/*` matches everything below `/blog`, `*` every path, anything else itself. */
@@ -63,14 +90,20 @@ export function notFoundLayout(layouts: LayoutRow[]): LayoutRow | undefined {
 
 /** Website layout templates: regions, slots, path patterns, locale and one default per website. */
 export class LayoutService {
+  /** The layouts' working copies (working-copy.ts). */
+  readonly copies: WorkingCopies<LayoutRow>;
+
   constructor(
     private readonly deps: {
       kernel: ContentDeps;
       store: LayoutStore;
+      drafts: DraftStore;
       /** After a write: the website whose layouts changed (cached for its public pages). */
       onChange?(websiteId: string): void;
     },
-  ) {}
+  ) {
+    this.copies = new WorkingCopies(deps, LAYOUT_COPY);
+  }
 
   private changed(websiteId: string): void {
     this.deps.onChange?.(websiteId);
@@ -132,17 +165,75 @@ export class LayoutService {
     }).finally(() => this.changed(websiteId));
   }
 
-  /** `ifMatch`: the tag the caller's state is based on (412 `EDIT_CONFLICT` when the layout changed since). */
-  async update(websiteId: string, id: string, input: LayoutInput, opts: { ifMatch?: string } = {}) {
+  /**
+   * Saves a layout. By someone without objects:publish, or with `draft: true`, the change goes to its
+   * working copy (working-copy.ts) and the site keeps the live layout; a publisher's save goes live
+   * and is carried into the copy when there is one. `ifMatch`: the tag the caller's state is based on
+   * (412 `EDIT_CONFLICT` when what staff reads show, the copy when there is one, changed since).
+   */
+  async update(
+    actor: Actor,
+    websiteId: string,
+    id: string,
+    input: LayoutInput,
+    opts: { ifMatch?: string; draft?: boolean } = {},
+  ): Promise<StaffRow<LayoutRow>> {
     const w = this.shape(input);
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = await this.deps.store.findForUpdate(websiteId, id, trx);
       if (!before) throw notFound('Layout template not found');
-      checkIfMatch(opts.ifMatch, before.updated_at, 'layout template');
-      const row = (await this.deps.store.update(websiteId, id, w, trx))!;
-      if (row.is_default) await this.deps.store.clearDefault(websiteId, row.id, trx);
-      return row;
+      const draft = await this.copies.find(id, trx, 'update');
+      checkIfMatch(opts.ifMatch, (draft ?? before).updated_at, 'layout template');
+      if (this.copies.toCopy(actor, { live: true, hasCopy: draft !== null, draft: opts.draft })) {
+        const next = { ...this.copies.current(before, draft), ...w };
+        return withDraft(before, await this.copies.store(trx, actor, before, draft, next));
+      }
+      const row = await this.updateLive(trx, before, w);
+      if (!draft) return row;
+      return withDraft(row, await this.copies.store(trx, actor, row, draft, { ...draft.fields, ...w }));
     }).finally(() => this.changed(websiteId));
+  }
+
+  private async updateLive(trx: Tx, before: LayoutRow, w: LayoutWrite): Promise<LayoutRow> {
+    const row = (await this.deps.store.update(before.website_id, before.id, w, trx))!;
+    if (row.is_default) await this.deps.store.clearDefault(before.website_id, row.id, trx);
+    return row;
+  }
+
+  /** GET …/templates/:id for staff: the working copy unless `version` is `live`. */
+  async staffView(websiteId: string, id: string, version: 'live' | 'draft' = 'draft') {
+    return this.copies.view(await this.get(websiteId, id), version);
+  }
+
+  async draftDiff(websiteId: string, id: string) {
+    return this.copies.diff(await this.get(websiteId, id), await this.copies.find(id));
+  }
+
+  /** POST …/templates/:id/publish-draft (objects:publish): the copy becomes the layout pages are drawn with. */
+  async publishDraft(ctx: AuditContext, websiteId: string, id: string): Promise<LayoutRow> {
+    this.copies.checkPublisher(ctx.actor);
+    return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+      const before = await this.deps.store.findForUpdate(websiteId, id, trx);
+      if (!before) throw notFound('Layout template not found');
+      const draft = await this.copies.find(id, trx, 'update');
+      if (!draft) throw this.copies.missing();
+      return this.copies.promote(
+        trx,
+        ctx,
+        before,
+        draft,
+        (fields) => this.updateLive(trx, before, fields as LayoutWrite),
+        (row) => row.name,
+      );
+    }).finally(() => this.changed(websiteId));
+  }
+
+  async discardDraft(ctx: AuditContext, websiteId: string, id: string): Promise<void> {
+    await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+      const before = await this.deps.store.findForUpdate(websiteId, id, trx);
+      if (!before) throw notFound('Layout template not found');
+      await this.copies.discard(trx, ctx, before, before.name);
+    });
   }
 
   async remove(websiteId: string, id: string) {

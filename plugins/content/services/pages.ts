@@ -19,16 +19,8 @@ import type { ContentDeps } from './deps.ts';
 import { validateNodeTree, type ContentNode } from './node-tree.ts';
 import { checkDataBindings } from './data-bindings.ts';
 import { checkFormBlocks } from './form-node.ts';
-import {
-  changedPageFields,
-  pageDraftFields,
-  pageFieldValue,
-  pageInputOf,
-  sameFields,
-  splitPageInput,
-  type StaffPageRow,
-  withPageDraft,
-} from './page-drafts.ts';
+import { PAGE_COPY, pageInputOf, splitPageInput, type StaffPageRow } from './page-drafts.ts';
+import { WorkingCopies, mayPublish, withDraft } from './working-copy.ts';
 import { bindContent } from './page-bindings.ts';
 import { parsePagePath } from './path-pattern.ts';
 import type { SiteDirectory } from './site-directory.ts';
@@ -88,6 +80,9 @@ const EMPTY_TREE: ContentNode = { type: 'div', children: [] };
 
 /** Pages: node trees, version history, publication (objects:publish while enforced), gateway bindings. */
 export class PageService {
+  /** The pages' working copies (working-copy.ts). */
+  readonly copies: WorkingCopies<PageRow>;
+
   constructor(
     private readonly deps: {
       kernel: ContentDeps;
@@ -98,13 +93,12 @@ export class PageService {
       directory: SiteDirectory;
       onChange: () => void;
     },
-  ) {}
+  ) {
+    this.copies = new WorkingCopies(deps, PAGE_COPY);
+  }
 
   private mayPublish(actor: Actor): boolean {
-    return (
-      !this.deps.kernel.pluginConfig.ENFORCE_PUBLISH_PERMISSION ||
-      this.deps.kernel.permissions.allows(actor, 'objects:publish')
-    );
+    return mayPublish(this.deps.kernel, actor);
   }
 
   async get(id: string, trx?: Tx): Promise<PageRow> {
@@ -224,17 +218,17 @@ export class PageService {
       inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
         const before = await this.deps.pages.findForUpdate(id, trx);
         if (!before) throw notFound('Page not found');
-        const draft = await this.deps.drafts.find('page', id, trx, 'update');
+        const draft = await this.copies.find(id, trx, 'update');
         checkIfMatch(opts.ifMatch, (draft ?? before).updated_at, 'page');
         const { live: liveInput, draft: draftInput } = splitPageInput(input);
-        if ((before.published || draft) && (opts.draft === true || !this.mayPublish(actor))) {
+        if (this.copies.toCopy(actor, { live: before.published, hasCopy: draft !== null, draft: opts.draft })) {
           const row =
             Object.keys(liveInput).length > 0 ? await this.updateLive(trx, actor, before, liveInput, opts) : before;
-          return withPageDraft(row, await this.saveWorkingCopy(trx, actor, row, draft, draftInput));
+          return withDraft(row, await this.saveWorkingCopy(trx, actor, row, draft, draftInput));
         }
         const row = await this.updateLive(trx, actor, before, input, opts);
         const carried = draft && (await this.saveWorkingCopy(trx, actor, row, draft, draftInput));
-        return withPageDraft(row, carried);
+        return withDraft(row, carried);
       }),
     );
   }
@@ -321,41 +315,24 @@ export class PageService {
     draft: DraftRow | null,
     input: PageInput,
   ): Promise<DraftRow | null> {
-    const current = { ...pageDraftFields(live), ...(draft?.fields ?? {}) } as Partial<PageRow>;
+    const current = this.copies.current(live, draft) as Partial<PageRow>;
     const w = this.shape(input, current);
     if (w.content) {
       await checkDataBindings(this.deps.kernel.dataObjects, w.content);
       await checkFormBlocks(this.deps.kernel.dataObjects, w.content);
     }
-    const next = pageDraftFields({ ...current, ...w });
-    if (draft && sameFields(next, draft.fields)) return draft;
-    if (sameFields(next, pageDraftFields(live))) {
-      if (draft) await this.deps.drafts.remove('page', live.id, trx);
-      return null;
-    }
-    return this.deps.drafts.save('page', live.id, next, actor.type === 'user' ? actor.id : null, trx);
+    return this.copies.store(trx, actor, live, draft, { ...current, ...w });
   }
 
   /** GET /cms-one/pages/:id for staff: the working copy unless `version` is `live`. */
   async staffView(id: string, version: 'live' | 'draft' = 'draft'): Promise<StaffPageRow> {
-    const row = await this.get(id);
-    return withPageDraft(row, version === 'live' ? null : await this.deps.drafts.find('page', id));
+    return this.copies.view(await this.get(id), version);
   }
 
   /** The fields in which the working copy differs from live; the content as node-tree paths. */
   async draftDiff(id: string) {
     const row = await this.get(id);
-    const draft = await this.deps.drafts.find('page', id);
-    if (!draft) throw notFound('This page has no working copy', 'DRAFT_NOT_FOUND');
-    const staff = withPageDraft(row, draft);
-    const changed = changedPageFields(row, draft);
-    return {
-      changed,
-      fields: changed
-        .filter((f) => f !== 'content')
-        .map((field) => ({ field, live: pageFieldValue(row, field), draft: pageFieldValue(staff, field) })),
-      content: diffTrees(row.content, staff.content),
-    };
+    return this.copies.diff(row, await this.copies.find(id));
   }
 
   /**
@@ -363,13 +340,13 @@ export class PageService {
    * snapshot, bindings, announcements), audited as `page.publish_draft`.
    */
   async publishDraft(ctx: AuditContext, id: string, opts: { trx?: Tx } = {}): Promise<PageRow> {
-    if (!this.mayPublish(ctx.actor)) throw forbidden('Publishing needs objects:publish', 'PUBLISH_FORBIDDEN');
+    this.copies.checkPublisher(ctx.actor);
     return this.writing(() =>
       inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
         const before = await this.deps.pages.findForUpdate(id, trx);
         if (!before) throw notFound('Page not found');
-        const draft = await this.deps.drafts.find('page', id, trx, 'update');
-        if (!draft) throw notFound('This page has no working copy', 'DRAFT_NOT_FOUND');
+        const draft = await this.copies.find(id, trx, 'update');
+        if (!draft) throw this.copies.missing();
         return this.promote(trx, ctx, before, draft);
       }),
     );
@@ -377,21 +354,14 @@ export class PageService {
 
   /** Makes `draft` live on `before` (locked by the caller) and removes it. */
   async promote(trx: Tx, ctx: AuditContext, before: PageRow, draft: DraftRow): Promise<PageRow> {
-    const changed = changedPageFields(before, draft);
-    await this.deps.drafts.remove('page', before.id, trx);
-    const row = await this.updateLive(trx, ctx.actor, before, pageInputOf(draft.fields), {});
-    await this.deps.kernel.audit.record(
-      ctx,
-      {
-        action: 'page.publish_draft',
-        targetType: 'page',
-        targetId: before.id,
-        targetLabel: row.title,
-        after: { changed, draftUpdatedBy: draft.updated_by },
-      },
+    return this.copies.promote(
       trx,
+      ctx,
+      before,
+      draft,
+      (fields) => this.updateLive(trx, ctx.actor, before, pageInputOf(fields), {}),
+      (row) => row.title,
     );
-    return row;
   }
 
   /**
@@ -402,7 +372,7 @@ export class PageService {
     const before = await this.deps.pages.findForUpdate(id, trx);
     if (!before) return false;
     let row: PageRow = before;
-    const draft = action === 'publish' ? await this.deps.drafts.find('page', id, trx, 'update') : null;
+    const draft = action === 'publish' ? await this.copies.find(id, trx, 'update') : null;
     if (draft) row = await this.promote(trx, ctx, before, draft);
     const published = action === 'publish';
     if (row.published !== published)
@@ -431,20 +401,7 @@ export class PageService {
     await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = await this.deps.pages.findForUpdate(id, trx);
       if (!before) throw notFound('Page not found');
-      const draft = await this.deps.drafts.find('page', id, trx, 'update');
-      if (!draft) throw notFound('This page has no working copy', 'DRAFT_NOT_FOUND');
-      await this.deps.drafts.remove('page', id, trx);
-      await this.deps.kernel.audit.record(
-        ctx,
-        {
-          action: 'page.discard_draft',
-          targetType: 'page',
-          targetId: id,
-          targetLabel: before.title,
-          before: { changed: changedPageFields(before, draft), draftUpdatedBy: draft.updated_by },
-        },
-        trx,
-      );
+      await this.copies.discard(trx, ctx, before, before.title);
     });
   }
 

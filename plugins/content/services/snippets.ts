@@ -8,9 +8,9 @@ import { checkFormBlocks } from './form-node.ts';
 import { validateNodeTree } from './node-tree.ts';
 import { VERSIONS_KEPT } from './pages.ts';
 import { checkIfMatch } from './preconditions.ts';
-import { sameFields } from './page-drafts.ts';
+import type { ContentNode } from './node-tree.ts';
 import { checkThumbnail } from './thumbnail.ts';
-import { diffTrees } from './tree-diff.ts';
+import { type StaffRow, type WorkingCopyKind, WorkingCopies, withDraft } from './working-copy.ts';
 
 export interface SnippetInput {
   name?: string;
@@ -21,17 +21,17 @@ export interface SnippetInput {
 }
 
 /** A snippet as staff reads show it: the working copy's name and content over the live row. */
-export type StaffSnippetRow = SnippetRow & { draft?: { updatedAt: Date; updatedBy: string | null } };
+export type StaffSnippetRow = StaffRow<SnippetRow>;
 
-function withSnippetDraft(row: SnippetRow, draft: DraftRow | null): StaffSnippetRow {
-  if (!draft) return row;
-  return {
-    ...row,
-    ...(draft.fields as Pick<SnippetRow, 'name' | 'content'>),
-    updated_at: draft.updated_at,
-    draft: { updatedAt: draft.updated_at, updatedBy: draft.updated_by },
-  };
-}
+/** A snippet's working copy holds its name and content; the thumbnail, lock and website stay live. */
+const SNIPPET_COPY: WorkingCopyKind = {
+  owner: 'snippet',
+  label: 'snippet',
+  columns: { name: 'name', content: 'content' },
+  treeFields: ['content'],
+  trees: (fields) => ({ '': fields.content as ContentNode }),
+};
+const withSnippetDraft = withDraft<SnippetRow>;
 
 export const toSnippetDto = (row: StaffSnippetRow) => ({
   id: row.id,
@@ -47,9 +47,13 @@ export const toSnippetDto = (row: StaffSnippetRow) => ({
 
 /** Snippets: node trees with version history, lock and thumbnail. Content editing is not audited. */
 export class SnippetService {
+  readonly copies: WorkingCopies<SnippetRow>;
+
   constructor(
     private readonly deps: { kernel: ContentDeps; store: SnippetStore; versions: VersionStore; drafts: DraftStore },
-  ) {}
+  ) {
+    this.copies = new WorkingCopies(deps, SNIPPET_COPY);
+  }
 
   list(filter: { websiteId?: string; limit: number; offset: number }) {
     return this.deps.store.list(filter);
@@ -76,10 +80,11 @@ export class SnippetService {
   }
 
   /**
-   * Saves a snippet. With `draft: true` its name and content go to its working copy (the site keeps
-   * drawing the live snippet until `publishDraft`); the thumbnail and lock stay live. A save without
-   * `draft` goes live as before and is carried into the working copy when there is one. `ifMatch` is
-   * checked against what staff reads show (the working copy's time when there is one).
+   * Saves a snippet. With `draft: true`, or by someone without objects:publish (working-copy.ts), its
+   * name and content go to its working copy (the site keeps drawing the live snippet until
+   * `publishDraft`); the thumbnail and lock stay live. A publisher's save without `draft` goes live as
+   * before and is carried into the working copy when there is one. `ifMatch` is checked against what
+   * staff reads show (the working copy's time when there is one).
    */
   async update(
     actor: Actor,
@@ -92,14 +97,14 @@ export class SnippetService {
       if (!before) throw notFound('Snippet not found');
       if (before.locked && input.autosave === true)
         throw locked('The snippet is locked: autosave is paused, save manually', 'SNIPPET_LOCKED');
-      const draft = await this.deps.drafts.find('snippet', id, trx, 'update');
+      const draft = await this.copies.find(id, trx, 'update');
       checkIfMatch(opts.ifMatch, (draft ?? before).updated_at, 'snippet');
       const { name, content, ...rest } = input;
       const toCopy: SnippetInput = {
         ...(name !== undefined ? { name } : {}),
         ...(content !== undefined ? { content } : {}),
       };
-      if (opts.draft === true) {
+      if (this.copies.toCopy(actor, { live: true, hasCopy: draft !== null, draft: opts.draft })) {
         const live = Object.keys(rest).some((k) => k !== 'autosave')
           ? await this.updateLive(actor, before, rest, trx)
           : before;
@@ -147,59 +152,41 @@ export class SnippetService {
     input: SnippetInput,
     trx: Tx,
   ): Promise<DraftRow | null> {
-    const current = { name: live.name, content: live.content, ...(draft?.fields ?? {}) };
-    const next = {
+    const current = this.copies.current(live, draft);
+    return this.copies.store(trx, actor, live, draft, {
       name: input.name ?? current.name,
       content: input.content === undefined ? current.content : await this.tree(input.content),
-    };
-    if (draft && sameFields(next, draft.fields)) return draft;
-    if (sameFields(next, { name: live.name, content: live.content })) {
-      if (draft) await this.deps.drafts.remove('snippet', live.id, trx);
-      return null;
-    }
-    return this.deps.drafts.save('snippet', live.id, next, actor.type === 'user' ? actor.id : null, trx);
+    });
   }
 
   /** GET /cms-one/snippets/:id for staff: the working copy unless `version` is `live`. */
   async staffView(id: string, version: 'live' | 'draft' = 'draft'): Promise<StaffSnippetRow> {
-    const row = await this.get(id);
-    return withSnippetDraft(row, version === 'live' ? null : await this.deps.drafts.find('snippet', id));
+    return this.copies.view(await this.get(id), version);
   }
 
   async draftDiff(id: string) {
-    const row = await this.get(id);
-    const draft = await this.deps.drafts.find('snippet', id);
-    if (!draft) throw notFound('This snippet has no working copy', 'DRAFT_NOT_FOUND');
-    const copy = withSnippetDraft(row, draft);
-    const changed = [
-      ...(row.name !== copy.name ? ['name'] : []),
-      ...(sameFields({ c: row.content }, { c: copy.content }) ? [] : ['content']),
-    ];
-    return {
-      changed,
-      fields: changed.includes('name') ? [{ field: 'name', live: row.name, draft: copy.name }] : [],
-      content: diffTrees(row.content, copy.content),
-    };
+    return this.copies.diff(await this.get(id), await this.copies.find(id));
   }
 
   /**
-   * POST /cms-one/snippets/:id/publish-draft: the working copy becomes the live snippet (a save:
-   * version snapshot), audited as `snippet.publish_draft`. Anyone who may save the snippet live may.
+   * POST /cms-one/snippets/:id/publish-draft (objects:publish): the working copy becomes the live
+   * snippet (a save: version snapshot), audited as `snippet.publish_draft`.
    */
   async publishDraft(ctx: AuditContext, id: string): Promise<SnippetRow> {
+    this.copies.checkPublisher(ctx.actor);
     return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = await this.deps.store.findForUpdate(id, trx);
       if (!before) throw notFound('Snippet not found');
-      const draft = await this.deps.drafts.find('snippet', id, trx, 'update');
-      if (!draft) throw notFound('This snippet has no working copy', 'DRAFT_NOT_FOUND');
-      await this.deps.drafts.remove('snippet', id, trx);
-      const row = await this.updateLive(ctx.actor, before, draft.fields as SnippetInput, trx);
-      await this.deps.kernel.audit.record(
-        ctx,
-        { action: 'snippet.publish_draft', targetType: 'snippet', targetId: id, targetLabel: row.name },
+      const draft = await this.copies.find(id, trx, 'update');
+      if (!draft) throw this.copies.missing();
+      return this.copies.promote(
         trx,
+        ctx,
+        before,
+        draft,
+        (fields) => this.updateLive(ctx.actor, before, fields as SnippetInput, trx),
+        (row) => row.name,
       );
-      return row;
     });
   }
 
@@ -207,13 +194,7 @@ export class SnippetService {
     await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = await this.deps.store.findForUpdate(id, trx);
       if (!before) throw notFound('Snippet not found');
-      if (!(await this.deps.drafts.remove('snippet', id, trx)))
-        throw notFound('This snippet has no working copy', 'DRAFT_NOT_FOUND');
-      await this.deps.kernel.audit.record(
-        ctx,
-        { action: 'snippet.discard_draft', targetType: 'snippet', targetId: id, targetLabel: before.name },
-        trx,
-      );
+      await this.copies.discard(trx, ctx, before, before.name);
     });
   }
 

@@ -1,18 +1,44 @@
-import { badRequest, conflict, inTransaction, isUniqueViolation, notFound } from '../../../kernel/index.ts';
+import {
+  badRequest,
+  conflict,
+  inTransaction,
+  isUniqueViolation,
+  notFound,
+  type Actor,
+  type AuditContext,
+} from '../../../kernel/index.ts';
+import type { DraftStore } from '../store/drafts.ts';
 import type { KitRow, TemplateRow, TemplateStore } from '../store/templates.ts';
 import type { ContentDeps } from './deps.ts';
-import { validateNodeTree } from './node-tree.ts';
+import { type ContentNode, validateNodeTree } from './node-tree.ts';
 import { checkIfMatch } from './preconditions.ts';
+import { type StaffRow, type WorkingCopyKind, WorkingCopies, withDraft } from './working-copy.ts';
+
+/** A template's working copy holds all its fields: path, name and content. */
+const TEMPLATE_COPY: WorkingCopyKind = {
+  owner: 'template',
+  label: 'template',
+  columns: { path: 'path', name: 'name', content: 'content' },
+  treeFields: ['content'],
+  trees: (fields) => ({ '': fields.content as ContentNode }),
+};
+
+export interface TemplateInput {
+  path?: string;
+  name?: string;
+  content?: unknown;
+}
 
 export const KIT_MAX_TEMPLATES = 500;
 
-export const toTemplateDto = (r: Omit<TemplateRow, 'content'> & { content?: TemplateRow['content'] }) => ({
+export const toTemplateDto = (r: Omit<StaffRow<TemplateRow>, 'content'> & { content?: TemplateRow['content'] }) => ({
   id: r.id,
   path: r.path,
   name: r.name,
   ...(r.content !== undefined ? { content: r.content } : {}),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  ...(r.draft ? { draft: r.draft } : {}),
 });
 export const toKitDto = (r: KitRow) => ({
   id: r.id,
@@ -24,7 +50,12 @@ export const toKitDto = (r: KitRow) => ({
 
 /** Page templates and kits. Content editing: not audited. */
 export class TemplateService {
-  constructor(private readonly deps: { kernel: ContentDeps; store: TemplateStore }) {}
+  /** The templates' working copies (working-copy.ts). */
+  readonly copies: WorkingCopies<TemplateRow>;
+
+  constructor(private readonly deps: { kernel: ContentDeps; store: TemplateStore; drafts: DraftStore }) {
+    this.copies = new WorkingCopies(deps, TEMPLATE_COPY);
+  }
 
   private checkPath(path: string | undefined): void {
     if (path !== undefined && !/^\/[A-Za-z0-9/._~-]*$/.test(path))
@@ -67,25 +98,88 @@ export class TemplateService {
     );
   }
 
-  /** `ifMatch`: the tag the caller's state is based on (412 `EDIT_CONFLICT` when the template changed since). */
-  update(id: string, input: { path?: string; name?: string; content?: unknown }, opts: { ifMatch?: string } = {}) {
+  /**
+   * Saves a template. By someone without objects:publish, or with `draft: true`, the change goes to
+   * its working copy (working-copy.ts); a publisher's save goes live and is carried into the copy when
+   * there is one. `ifMatch`: the tag the caller's state is based on (412 `EDIT_CONFLICT` when what
+   * staff reads show, the copy when there is one, changed since).
+   */
+  update(
+    actor: Actor,
+    id: string,
+    input: TemplateInput,
+    opts: { ifMatch?: string; draft?: boolean } = {},
+  ): Promise<StaffRow<TemplateRow>> {
     this.checkPath(input.path);
-    const change = { ...input, ...(input.content !== undefined ? { content: this.tree(input.content) } : {}) } as {
-      path?: string;
-      name?: string;
-      content?: TemplateRow['content'];
-    };
+    const change = this.change(input);
     return this.unique(
       () =>
         inTransaction(this.deps.kernel.db, undefined, async (trx) => {
           const before = await this.deps.store.findTemplateForUpdate(id, trx);
           if (!before) throw notFound('Template not found');
-          checkIfMatch(opts.ifMatch, before.updated_at, 'template');
-          return (await this.deps.store.updateTemplate(id, change, trx))!;
+          const draft = await this.copies.find(id, trx, 'update');
+          checkIfMatch(opts.ifMatch, (draft ?? before).updated_at, 'template');
+          if (this.copies.toCopy(actor, { live: true, hasCopy: draft !== null, draft: opts.draft })) {
+            const next = { ...this.copies.current(before, draft), ...change };
+            return withDraft(before, await this.copies.store(trx, actor, before, draft, next));
+          }
+          const row = (await this.deps.store.updateTemplate(id, change, trx))!;
+          if (!draft) return row;
+          const carried = await this.copies.store(trx, actor, row, draft, { ...draft.fields, ...change });
+          return withDraft(row, carried);
         }),
       'path',
       'template',
     );
+  }
+
+  private change(input: TemplateInput): { path?: string; name?: string; content?: TemplateRow['content'] } {
+    const out: { path?: string; name?: string; content?: TemplateRow['content'] } = {};
+    if (input.path !== undefined) out.path = input.path;
+    if (input.name !== undefined) out.name = input.name;
+    if (input.content !== undefined) out.content = this.tree(input.content);
+    return out;
+  }
+
+  /** GET /cms-one/templates/:id for staff: the working copy unless `version` is `live`. */
+  async staffView(id: string, version: 'live' | 'draft' = 'draft') {
+    return this.copies.view(await this.get(id), version);
+  }
+
+  async draftDiff(id: string) {
+    return this.copies.diff(await this.get(id), await this.copies.find(id));
+  }
+
+  /** POST /cms-one/templates/:id/publish-draft (objects:publish); 409 when its path is taken meanwhile. */
+  publishDraft(ctx: AuditContext, id: string): Promise<TemplateRow> {
+    this.copies.checkPublisher(ctx.actor);
+    return this.unique(
+      () =>
+        inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+          const before = await this.deps.store.findTemplateForUpdate(id, trx);
+          if (!before) throw notFound('Template not found');
+          const draft = await this.copies.find(id, trx, 'update');
+          if (!draft) throw this.copies.missing();
+          return this.copies.promote(
+            trx,
+            ctx,
+            before,
+            draft,
+            async (fields) => (await this.deps.store.updateTemplate(id, fields as TemplateInput as never, trx))!,
+            (row) => row.name,
+          );
+        }),
+      'path',
+      'template',
+    );
+  }
+
+  async discardDraft(ctx: AuditContext, id: string): Promise<void> {
+    await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+      const before = await this.deps.store.findTemplateForUpdate(id, trx);
+      if (!before) throw notFound('Template not found');
+      await this.copies.discard(trx, ctx, before, before.name);
+    });
   }
 
   async remove(id: string): Promise<void> {

@@ -127,7 +127,7 @@ describe('content: working copies of published pages', () => {
     expect(await k.t.db('content_drafts').where({ owner_id: page.id })).to.have.length(0);
   });
 
-  it('a snippet saved with ?draft=true keeps its live content on the site until its working copy is published', async () => {
+  it('a snippet saved by an editor (or with ?draft=true) keeps its live content on the site until a publisher publishes it', async () => {
     const snippet = (
       await k.call('POST', '/cms-one/snippets', k.publisher, {
         name: 'Footer',
@@ -135,7 +135,7 @@ describe('content: working copies of published pages', () => {
       })
     ).json();
     const publicSnippet = async () => (await k.call('GET', `/public/snippets/${snippet.id}`, null)).json().content.text;
-    const saved = await k.call('PATCH', `/cms-one/snippets/${snippet.id}?draft=true`, k.editor, {
+    const saved = await k.call('PATCH', `/cms-one/snippets/${snippet.id}`, k.editor, {
       content: { type: 'p', text: 'Next footer' },
     });
     expect(saved.statusCode).to.equal(200);
@@ -147,13 +147,21 @@ describe('content: working copies of published pages', () => {
     ).to.equal('Live footer');
     const diff = (await k.call('GET', `/cms-one/snippets/${snippet.id}/draft/diff`, k.reader)).json();
     expect(diff.changed).to.deep.equal(['content']);
-    const done = await k.call('POST', `/cms-one/snippets/${snippet.id}/publish-draft`, k.editor);
+    const refused = await k.call('POST', `/cms-one/snippets/${snippet.id}/publish-draft`, k.editor);
+    expect(refused.statusCode).to.equal(403);
+    expect(refused.json().code).to.equal('PUBLISH_FORBIDDEN');
+    const done = await k.call('POST', `/cms-one/snippets/${snippet.id}/publish-draft`, k.publisher);
     expect(done.statusCode).to.equal(200);
     expect(await publicSnippet()).to.equal('Next footer');
     expect(await auditRows(k.t, 'snippet.publish_draft', snippet.id)).to.have.length(1);
-    // Without ?draft=true a save goes live as before.
-    await k.call('PATCH', `/cms-one/snippets/${snippet.id}`, k.editor, { content: { type: 'p', text: 'Direct' } });
+    // A publisher's ?draft=true keeps live; without it a publisher's save goes live as before.
+    await k.call('PATCH', `/cms-one/snippets/${snippet.id}?draft=true`, k.publisher, {
+      content: { type: 'p', text: 'Later' },
+    });
+    expect(await publicSnippet()).to.equal('Next footer');
+    await k.call('PATCH', `/cms-one/snippets/${snippet.id}`, k.publisher, { content: { type: 'p', text: 'Direct' } });
     expect(await publicSnippet()).to.equal('Direct');
+    // The live save was carried into the copy, which then equalled live and went away.
     expect((await k.call('DELETE', `/cms-one/snippets/${snippet.id}/draft`, k.editor)).json().code).to.equal(
       'DRAFT_NOT_FOUND',
     );

@@ -36,8 +36,9 @@ describe('content: snippets, legacy routes, render and settings', () => {
   it('version history keeps 10, one version readable; thumbnail; delete', async () => {
     const snip = await create();
     const url = `/cms-one/snippets/${snip.id}`;
-    for (let i = 0; i < 11; i++) await k.call('PATCH', url, k.editor, { content: { type: 'p', text: `v${i}` } });
-    await k.call('PATCH', url, k.editor, { name: 'renamed only' });
+    // A publisher's saves go live (an editor's go to the working copy: drafts.test.ts).
+    for (let i = 0; i < 11; i++) await k.call('PATCH', url, k.publisher, { content: { type: 'p', text: `v${i}` } });
+    await k.call('PATCH', url, k.publisher, { name: 'renamed only' });
     const versions = (await k.call('GET', `${url}/versions`, k.reader)).json();
     expect(versions).to.have.length(10);
     expect((await k.call('GET', `${url}/versions/${versions[0].id}`, k.reader)).json().content.text).to.equal('v9');
