@@ -2,6 +2,7 @@ import { type Db, type PluginContributions, type Tx, unicodeLowerSql } from '../
 import type { ObjectRow } from './model.ts';
 import { changeActorOf } from './services/actor.ts';
 import { findClassById } from './store/class-store.ts';
+import { deleteDraft } from './store/draft-store.ts';
 import type { DataServices } from './services/index.ts';
 
 type Source = PluginContributions['dataSubjectSources'];
@@ -13,6 +14,10 @@ const MAX_DEPTH = 32;
 
 interface MatchRow extends ObjectRow {
   class_name: string;
+  /** The working copy's attributes when the object has one (found in the copy, the live row, or both). */
+  draft_attributes?: Record<string, unknown> | null;
+  /** True when only the working copy holds the identifier: an erase discards the copy, the live row stays. */
+  copy_only?: boolean;
 }
 
 /**
@@ -24,11 +29,35 @@ interface MatchRow extends ObjectRow {
  */
 export function objectDataSubjectSource(services: DataServices, db: Db): Source {
   let fold: Promise<(expression: string) => string> | undefined;
+  // Live rows holding the identifier, then objects whose working copy alone holds it; every row
+  // carries its working copy's attributes when it has one (personal data in a draft is found too).
   const matching = async (identifier: string, classes: readonly string[] | undefined, q: Tx | Db) => {
     fold ??= unicodeLowerSql(db);
-    const query = objectMatchQuery(q, await fold, identifier, classes).limit(SCAN_CAP);
-    return (await query) as MatchRow[];
+    const f = await fold;
+    const live = (await objectMatchQuery(q, f, identifier, classes).limit(SCAN_CAP)) as MatchRow[];
+    const copies = (await draftMatchQuery(q, f, identifier, classes).limit(SCAN_CAP)) as Array<
+      MatchRow & { draft_attributes: Record<string, unknown> }
+    >;
+    const byId = new Map(copies.map((c) => [c.id, c]));
+    const drafts = await q('data_object_drafts')
+      .whereIn(
+        'object_id',
+        live.map((r) => r.id),
+      )
+      .select('object_id', 'attributes');
+    const draftOf = new Map(
+      drafts.map((d: { object_id: string; attributes: Record<string, unknown> }) => [d.object_id, d.attributes]),
+    );
+    const liveIds = new Set(live.map((r) => r.id));
+    for (const row of live) row.draft_attributes = draftOf.get(row.id) ?? null;
+    const copyOnly = [...byId.values()].filter((c) => !liveIds.has(c.id)).map((c) => ({ ...c, copy_only: true }));
+    return [...live, ...copyOnly].slice(0, SCAN_CAP);
   };
+  /** The fields that held the identifier: live ones by name, the working copy's as `workingCopy.<name>`. */
+  const matchedIn = (row: MatchRow, needle: string) => [
+    ...(row.copy_only ? [] : matchedFields(row.attributes, needle)),
+    ...(row.draft_attributes ? matchedFields(row.draft_attributes, needle).map((m) => `workingCopy.${m}`) : []),
+  ];
 
   // Asset fields per class, read once per call (a person's rows are spread over few classes).
   const fileReader = () => {
@@ -43,7 +72,13 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
         );
         assetFields.set(row.class_id, names);
       }
-      return (await names).flatMap((name) => [row.attributes[name]].flat().filter((v) => typeof v === 'string'));
+      const values = (attributes: Record<string, unknown>) =>
+        names.then((list) => list.flatMap((name) => [attributes[name]].flat().filter((v) => typeof v === 'string')));
+      // A file only the working copy names is the person's too (an erase of the copy-only object keeps
+      // the live row's files, which the live row does not name the person in).
+      const files = row.copy_only ? [] : await values(row.attributes);
+      const copyFiles = row.draft_attributes ? await values(row.draft_attributes) : [];
+      return [...new Set([...files, ...copyFiles])] as string[];
     };
   };
 
@@ -65,11 +100,11 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
           items.push({
             id: row.id,
             at: new Date(row.updated_at).toISOString(),
-            label: `${row.class_name}/${row.key ?? row.id} (${row.locale})`,
+            label: `${row.class_name}/${row.key ?? row.id} (${row.locale})${row.copy_only ? ' (working copy)' : ''}`,
             class: row.class_name,
             key: row.key,
             locale: row.locale,
-            matched: matchedFields(row.attributes, needle),
+            matched: matchedIn(row, needle),
             files,
           });
       }
@@ -93,6 +128,7 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
           createdAt: new Date(row.created_at).toISOString(),
           updatedAt: new Date(row.updated_at).toISOString(),
           attributes: row.attributes,
+          ...(row.draft_attributes ? { workingCopy: { attributes: row.draft_attributes } } : {}),
         };
     },
     async erase(identifier, options, input) {
@@ -116,6 +152,11 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
           continue;
         }
         try {
+          if (row.copy_only) {
+            // Only the working copy names the person: it is discarded, the live object stays.
+            if (await db.transaction((trx) => deleteDraft(trx, row.id))) erased++;
+            continue;
+          }
           const deleted = await db.transaction(async (trx) => {
             const current = (await trx('data_objects')
               .where({ id: row.id, class_id: row.class_id })
@@ -184,6 +225,33 @@ export function objectMatchQuery(
       [needle],
     )
     .orderBy('o.updated_at', 'desc');
+  if (classes?.length) void query.whereIn('c.name', classes as string[]);
+  return query;
+}
+
+/**
+ * Objects whose working copy holds `identifier` as a whole string value (the same test as
+ * `objectMatchQuery`, on `data_object_drafts`), with the live row's columns and the copy's attributes
+ * as `draft_attributes`. Newest copy first.
+ */
+export function draftMatchQuery(
+  q: Db | Tx,
+  fold: (expression: string) => string,
+  identifier: string,
+  classes?: readonly string[],
+) {
+  const needle = identifier.trim();
+  const text = fold('d.attributes::text');
+  const query = q('data_object_drafts as d')
+    .join('data_classes as c', 'c.id', 'd.class_id')
+    .join('data_objects as o', (j) => j.on('o.class_id', 'd.class_id').andOn('o.id', 'd.object_id'))
+    .select('o.*', 'c.name as class_name', 'd.attributes as draft_attributes')
+    .whereRaw(`${text} LIKE ${fold('?::text')}`, [jsonStringPattern(needle)])
+    .whereRaw(
+      `jsonb_path_exists((${text})::jsonb, '$.** \\? (@ == $v)', jsonb_build_object('v', ${fold('?::text')}))`,
+      [needle],
+    )
+    .orderBy('d.updated_at', 'desc');
   if (classes?.length) void query.whereIn('c.name', classes as string[]);
   return query;
 }

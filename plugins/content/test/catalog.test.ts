@@ -75,7 +75,8 @@ describe('content: templates, kits, layouts, website paths, themes', () => {
     ).json();
     const other = (await k.call('POST', base, k.editor, { name: 'Other', isDefault: true })).json();
     expect((await k.call('GET', `${base}/${main.json().id}`, k.reader)).json().isDefault).to.equal(false);
-    await k.call('PATCH', `${base}/${main.json().id}`, k.editor, { isDefault: true });
+    // A publisher's save goes live (an editor's goes to the working copy: template-drafts.test.ts).
+    await k.call('PATCH', `${base}/${main.json().id}`, k.publisher, { isDefault: true });
     expect((await k.call('GET', `${base}/${other.id}`, k.reader)).json().isDefault).to.equal(false);
     const post = await k.createPage({ websiteId: site.id, path: '/blog/one' });
     const about = await k.createPage({ websiteId: site.id, path: '/about-layout' });
