@@ -30,6 +30,8 @@ export interface BundleExportInput {
   websiteId: string;
   /** `referenced`: only objects whose id the content references (not those a binding would list). */
   dataObjects: 'all' | 'referenced';
+  /** `?drafts=1`: each record with a working copy carries it as `workingCopy` (its fields, manifest names). */
+  drafts?: boolean;
   /** Sections written by parts that ran before (content runs first). */
   sections: Readonly<Record<string, unknown>>;
   /** Every string value of those sections: ids, class names and asset paths are found among them. */

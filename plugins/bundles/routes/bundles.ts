@@ -32,7 +32,12 @@ export async function bundleRoutes(app: App, s: BundleServices): Promise<void> {
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
         querystring: Type.Object({
           dataObjects: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('referenced')])),
+          drafts: Type.Optional(
+            Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')]),
+          ),
         }),
+        description:
+          'The live records; with `?drafts=1` each page, snippet and layout with a working copy carries it as `workingCopy`.',
         response: { 200: BundleZip },
       },
     },
@@ -42,6 +47,7 @@ export async function bundleRoutes(app: App, s: BundleServices): Promise<void> {
         s.exportDeps,
         request.params.id,
         request.query.dataObjects ?? 'all',
+        { drafts: request.query.drafts === '1' || request.query.drafts === 'true' },
       );
       const site = manifest.website as { rootPath: string };
       const day = s.now().toISOString().slice(0, 10);

@@ -19,6 +19,7 @@ export async function buildManifest(
   deps: ExportDeps,
   websiteId: string,
   dataObjects: 'all' | 'referenced',
+  opts: { drafts?: boolean } = {},
 ): Promise<{ manifest: Record<string, unknown>; assets: BundleAsset[] }> {
   const sections: Record<string, unknown> = {};
   const strings = new Set<string>();
@@ -27,7 +28,7 @@ export async function buildManifest(
     a.id === 'content' ? -1 : b.id === 'content' ? 1 : a.order - b.order,
   );
   for (const part of parts) {
-    const out = await part.exportSections({ websiteId, dataObjects, sections, strings });
+    const out = await part.exportSections({ websiteId, dataObjects, drafts: opts.drafts === true, sections, strings });
     Object.assign(sections, out);
     collectStrings(out, strings);
     if (part.id === 'content' && !sections.website) throw notFound('Website not found');

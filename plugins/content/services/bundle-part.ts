@@ -21,6 +21,33 @@ const SECTIONS: ReadonlyArray<[string, BundleTable, string]> = [
 ];
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Sections whose records may carry a working copy (`?drafts=1`), by the copy's owner type. */
+const COPY_SECTIONS: ReadonlyArray<[string, 'layout' | 'snippet' | 'page']> = [
+  ['websiteTemplates', 'layout'],
+  ['snippets', 'snippet'],
+  ['pages', 'page'],
+];
+
+/** The manifest with every record's `workingCopy` laid over it: what the copies must pass. */
+function copiesAsRecords(m: Row): Row | null {
+  let any = false;
+  const out: Row = {};
+  for (const [section] of COPY_SECTIONS) {
+    const rows = list(m, section);
+    if (!rows.length) continue;
+    out[section] = rows.map((r) => {
+      if (r.workingCopy === undefined) return r;
+      any = true;
+      if (!r.workingCopy || typeof r.workingCopy !== 'object' || Array.isArray(r.workingCopy))
+        throw badRequest(`${section}: workingCopy must be an object`, `${section}.workingCopy`, 'INVALID_MANIFEST');
+      const { workingCopy, ...record } = r;
+      return { ...record, ...(workingCopy as Row), workingCopy: undefined };
+    });
+  }
+  return any ? out : null;
+}
 
 const toManifest = (row: Row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [camel(k), v]));
 
@@ -64,12 +91,24 @@ export function contentBundlePart(
       list(m, section).forEach((r, i) => {
         if (r.content !== undefined) validateNodeTree(r.content, `${section}.${i}.content`, cfg.CONTENT_MAX_TREE_BYTES);
       });
+    // Working copies pass the same rules as the records (the copy laid over its record).
+    const copies = copiesAsRecords(m);
+    if (copies) {
+      try {
+        checkTrees({ ...copies, website: undefined });
+      } catch (err) {
+        if (isHttpError(err) && err.statusCode === 400 && err.field)
+          throw badRequest(`working copy: ${err.message}`, `${err.field} (workingCopy)`, 'INVALID_MANIFEST');
+        throw err;
+      }
+    }
   };
+  const copiesOf = { page: s.pages.copies, snippet: s.snippets.copies, layout: s.layouts.copies };
   const store = new ContentBundleStore(s.kernel.db);
   return {
     id: 'content',
     order: 20,
-    async exportSections({ websiteId }) {
+    async exportSections({ websiteId, drafts }) {
       const site = await store.website(websiteId);
       if (!site) return {};
       // Secret-looking settings (token, password, key, ...) stay behind, as on the public read.
@@ -82,6 +121,19 @@ export function contentBundlePart(
       const out: Row = { website };
       for (const [section, table] of SECTIONS)
         out[section] = (await store.rows(table, websiteId)).map((r) => toManifest(r));
+      if (drafts)
+        for (const [section, owner] of COPY_SECTIONS) {
+          const rows = out[section] as Row[];
+          const found = await s.drafts.findMany(
+            owner,
+            rows.map((r) => String(r.id)),
+          );
+          const byId = new Map(found.map((d) => [d.owner_id, d.fields]));
+          for (const r of rows) {
+            const fields = byId.get(String(r.id));
+            if (fields) r.workingCopy = toManifest(copiesOf[owner].fieldsOf(fields));
+          }
+        }
       return out;
     },
     async plan(manifest, ctx) {
@@ -177,6 +229,22 @@ export function contentBundlePart(
             row.published_at = row.published ? new Date() : null;
           }
           await store.insert(trx, table, row);
+          const copy = values[i].workingCopy as Row | undefined;
+          const owner = COPY_SECTIONS.find(([name]) => name === section)?.[1];
+          if (copy && owner) {
+            // The copy's fields over the record's, as a save to the working copy stores them.
+            const fields: Row = { ...row };
+            for (const [key, value] of Object.entries(copy)) fields[snake(key)] = value;
+            const copies = copiesOf[owner];
+            await s.drafts.save(
+              owner,
+              String(row.id),
+              copies.fieldsOf(fields),
+              ctx.actor.type === 'user' ? ctx.actor.id : null,
+              trx,
+            );
+            ctx.created.workingCopies = (ctx.created.workingCopies ?? 0) + 1;
+          }
           if (table === 'content_pages') {
             // Announced like an editor's create, in the import's transaction (search, subscribers).
             const page = await s.pages.get(String(row.id), trx);

@@ -24,6 +24,14 @@ export class DraftStore {
     return (await q) ?? null;
   }
 
+  /** The working copies of the given records (absent ones left out). */
+  async findMany(owner: DraftOwner, ids: readonly string[]): Promise<DraftRow[]> {
+    if (ids.length === 0) return [];
+    return this.db<DraftRow>('content_drafts')
+      .where({ owner_type: owner })
+      .whereIn('owner_id', [...ids]);
+  }
+
   /** Stores (or replaces) a working copy; its `updated_at` moves on like a record's (edit-time.ts). */
   async save(owner: DraftOwner, id: string, fields: Record<string, unknown>, updatedBy: string | null, trx: Tx) {
     const values = { fields: JSON.stringify(fields), updated_by: updatedBy };
