@@ -1,4 +1,4 @@
-import { IconBrush, IconPuzzle, IconSettings, IconTemplate, IconWorld } from '@tabler/icons-react';
+import { IconBrush, IconGitPullRequest, IconPuzzle, IconSettings, IconTemplate, IconWorld } from '@tabler/icons-react';
 import { type AdminMenuEntry, type AdminScreen, defineAdminScreens } from '../../admin-ui/app/src/sdk/index.ts';
 
 /**
@@ -38,6 +38,10 @@ export default defineAdminScreens('content', [
   screen('kit', 'kits/:id', 'Kit', () => import('./KitEdit.tsx')),
   screen('themes', 'themes', 'Themes', () => import('./ThemeList.tsx'), { order: 40, icon: IconBrush }),
   screen('theme', 'themes/:theme', 'Theme', () => import('./ThemeEdit.tsx')),
+  screen('pending-changes', 'pending-changes', 'Pending changes', () => import('./PendingChanges.tsx'), {
+    order: 45,
+    icon: IconGitPullRequest,
+  }),
   screen('settings', 'content-settings', 'Editor settings', () => import('./EditorSettings.tsx'), {
     order: 50,
     icon: IconSettings,

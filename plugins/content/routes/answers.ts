@@ -63,6 +63,10 @@ export const PendingDraftsAnswer = Type.Object({
     Type.Object({
       ownerType: Type.String(),
       id: Type.String({ format: 'uuid' }),
+      /** The live record's title or name. */
+      label: NullableString,
+      /** Its website (null for shared snippets and templates). */
+      websiteId: NullableString,
       updatedAt: Timestamp,
       updatedBy: NullableString,
     }),

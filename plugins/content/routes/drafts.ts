@@ -42,6 +42,8 @@ export function draftRoutes(app: App, s: ContentServices): void {
       drafts: (await s.drafts.list(request.query)).map((d) => ({
         ownerType: d.owner_type,
         id: d.owner_id,
+        label: d.label,
+        websiteId: d.website_id,
         updatedAt: d.updated_at,
         updatedBy: d.updated_by,
       })),

@@ -47,17 +47,44 @@ export class DraftStore {
     return (await trx('content_drafts').where({ owner_type: owner, owner_id: id }).delete()) > 0;
   }
 
-  /** Every working copy, newest first (a page of at most `limit`), without its fields. */
-  list(filter: { ownerType?: DraftOwner; limit: number; offset: number }): Promise<Omit<DraftRow, 'fields'>[]> {
-    const q = this.db('content_drafts')
-      .select('owner_type', 'owner_id', 'updated_by', 'created_at', 'updated_at')
+  /**
+   * Every working copy, newest first (a page of at most `limit`), without its fields, with the live
+   * record's label (title or name) and website (null for shared snippets and templates).
+   */
+  list(filter: {
+    ownerType?: DraftOwner;
+    limit: number;
+    offset: number;
+  }): Promise<Array<Omit<DraftRow, 'fields'> & { label: string | null; website_id: string | null }>> {
+    const q = this.db('content_drafts as d')
+      .leftJoin('content_pages as p', (j) =>
+        j.on('d.owner_type', '=', this.db.raw("'page'")).andOn('p.id', 'd.owner_id'),
+      )
+      .leftJoin('content_snippets as s', (j) =>
+        j.on('d.owner_type', '=', this.db.raw("'snippet'")).andOn('s.id', 'd.owner_id'),
+      )
+      .leftJoin('content_templates as t', (j) =>
+        j.on('d.owner_type', '=', this.db.raw("'template'")).andOn('t.id', 'd.owner_id'),
+      )
+      .leftJoin('content_layouts as l', (j) =>
+        j.on('d.owner_type', '=', this.db.raw("'layout'")).andOn('l.id', 'd.owner_id'),
+      )
+      .select(
+        'd.owner_type',
+        'd.owner_id',
+        'd.updated_by',
+        'd.created_at',
+        'd.updated_at',
+        this.db.raw('coalesce(p.title, s.name, t.name, l.name) as label'),
+        this.db.raw('coalesce(p.website_id, s.website_id, l.website_id) as website_id'),
+      )
       .orderBy([
-        { column: 'updated_at', order: 'desc' },
-        { column: 'owner_id', order: 'desc' },
+        { column: 'd.updated_at', order: 'desc' },
+        { column: 'd.owner_id', order: 'desc' },
       ])
       .limit(filter.limit)
       .offset(filter.offset);
-    if (filter.ownerType) q.where({ owner_type: filter.ownerType });
+    if (filter.ownerType) q.where({ 'd.owner_type': filter.ownerType });
     return q;
   }
 }

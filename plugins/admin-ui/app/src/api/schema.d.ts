@@ -6998,10 +6998,12 @@ export interface paths {
                             drafts: {
                                 /** Format: uuid */
                                 id: string;
+                                label: string | null;
                                 ownerType: string;
                                 /** Format: date-time */
                                 updatedAt: string;
                                 updatedBy: string | null;
+                                websiteId: string | null;
                             }[];
                         };
                     };
@@ -7589,7 +7591,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description The working copy when the page has one (`draft` says so); `?version=live` for the live page.
+         * @description The working copy when there is one (`draft` says who saved it and when); `?version=live` for the live record.
          *
          *     Needs the permission `objects:read`.
          */
@@ -7713,7 +7715,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A published page saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live page stays until `POST …/publish-draft`.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A published page saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live published page stays until `POST …/publish-draft`.
          *
          *     Needs the permission `pages:edit`.
          */
@@ -7907,7 +7909,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** @description Needs the permission `pages:edit`. */
+        /**
+         * Discard the working copy; live stays
+         * @description Needs the permission `pages:edit`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -7958,7 +7963,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * What the working copy changes: the fields and node-tree paths that differ from live
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -8093,7 +8101,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Needs the permission `pages:edit`. */
+        /**
+         * Make the working copy live (needs objects:publish)
+         * @description Needs the permission `pages:edit`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -10165,7 +10176,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * @description The working copy when there is one (`draft` says who saved it and when); `?version=live` for the live record.
+         *
+         *     Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -10271,7 +10286,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. With `?draft=true` the name and content go to the snippet's working copy; the site keeps the live snippet until `POST …/publish-draft`.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A snippet saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live snippet stays until `POST …/publish-draft`. The name and content are in the working copy; thumbnail, lock and website are live.
          *
          *     Needs the permission `snippets:edit`.
          */
@@ -10435,7 +10450,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** @description Needs the permission `snippets:edit`. */
+        /**
+         * Discard the working copy; live stays
+         * @description Needs the permission `snippets:edit`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -10486,7 +10504,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * What the working copy changes: the fields and node-tree paths that differ from live
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -10622,7 +10643,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Needs the permission `snippets:edit`. */
+        /**
+         * Make the working copy live (needs objects:publish)
+         * @description Needs the permission `snippets:edit`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -11003,6 +11027,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             name: string;
@@ -11061,6 +11090,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             name: string;
@@ -11087,11 +11121,15 @@ export interface paths {
         };
         /**
          * One page template with its content
-         * @description Needs the permission `objects:read`.
+         * @description The working copy when there is one (`draft` says who saved it and when); `?version=live` for the live record.
+         *
+         *     Needs the permission `objects:read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    version?: "live" | "draft";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -11130,6 +11168,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             name: string;
@@ -11185,13 +11228,15 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A template saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live template stays until `POST …/publish-draft`.
          *
          *     Needs the permission `templates:edit`.
          */
         patch: {
             parameters: {
-                query?: never;
+                query?: {
+                    draft?: "true" | "false";
+                };
                 header?: {
                     /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
                     "if-match"?: string;
@@ -11241,6 +11286,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             name: string;
@@ -11320,6 +11370,210 @@ export interface paths {
                     };
                     content: {
                         "text/html": string;
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/templates/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Discard the working copy; live stays
+         * @description Needs the permission `templates:edit`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/templates/{id}/draft/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the working copy changes: the fields and node-tree paths that differ from live
+         * @description Needs the permission `objects:read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: string[];
+                            content: {
+                                added: string[];
+                                changed: string[];
+                                removed: string[];
+                            };
+                            fields: {
+                                draft: unknown;
+                                field: string;
+                                live: unknown;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/templates/{id}/publish-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the working copy live (needs objects:publish)
+         * @description Needs the permission `templates:edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            path: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
                     };
                 };
             };
@@ -12418,11 +12672,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * @description The live records; with `?drafts=1` each page, snippet and layout with a working copy carries it as `workingCopy`.
+         *
+         *     Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: {
                     dataObjects?: "all" | "referenced";
+                    drafts?: "1" | "0" | "true" | "false";
                 };
                 header?: never;
                 path: {
@@ -13272,6 +13531,11 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             isDefault: boolean;
@@ -13354,6 +13618,11 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             isDefault: boolean;
@@ -13393,11 +13662,15 @@ export interface paths {
         };
         /**
          * One layout template
-         * @description Needs the permission `objects:read`.
+         * @description The working copy when there is one (`draft` says who saved it and when); `?version=live` for the live record.
+         *
+         *     Needs the permission `objects:read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    version?: "live" | "draft";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -13436,6 +13709,11 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             isDefault: boolean;
@@ -13506,13 +13784,15 @@ export interface paths {
         head?: never;
         /**
          * Change a layout template
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A layout template saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live layout template stays until `POST …/publish-draft`.
          *
          *     Needs the permission `websites:edit`.
          */
         patch: {
             parameters: {
-                query?: never;
+                query?: {
+                    draft?: "true" | "false";
+                };
                 header?: {
                     /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
                     "if-match"?: string;
@@ -13572,6 +13852,11 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             isDefault: boolean;
@@ -13670,6 +13955,225 @@ export interface paths {
                     };
                     content: {
                         "text/html": string;
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/websites/{websiteId}/templates/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Discard the working copy; live stays
+         * @description Needs the permission `websites:edit`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/websites/{websiteId}/templates/{id}/draft/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the working copy changes: the fields and node-tree paths that differ from live
+         * @description Needs the permission `objects:read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: string[];
+                            content: {
+                                added: string[];
+                                changed: string[];
+                                removed: string[];
+                            };
+                            fields: {
+                                draft: unknown;
+                                field: string;
+                                live: unknown;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/websites/{websiteId}/templates/{id}/publish-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the working copy live (needs objects:publish)
+         * @description Needs the permission `websites:edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            locale: string | null;
+                            name: string;
+                            pathPatterns: string[];
+                            regions: {
+                                [key: string]: unknown;
+                            };
+                            slots: {
+                                [key: string]: {
+                                    className?: string;
+                                    style?: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
                     };
                 };
             };
