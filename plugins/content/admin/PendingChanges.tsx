@@ -125,7 +125,9 @@ export default function PendingChanges() {
   const drafts = list.data ?? [];
   const done = () => {
     setOpen(undefined);
-    void client.invalidateQueries({ queryKey: pendingKey });
+    // The list only: the review of a published or discarded copy would ask for a diff that is gone.
+    client.removeQueries({ queryKey: pendingKey, exact: false, predicate: (q) => q.queryKey.length > 2 });
+    void client.invalidateQueries({ queryKey: pendingKey, exact: true });
   };
   return (
     <>
