@@ -166,4 +166,35 @@ describe('content: working copies of published pages', () => {
       'DRAFT_NOT_FOUND',
     );
   });
+
+  it('translation groups keep working with drafts: each language has its own working copy', async () => {
+    const en = await publishedPage('/group-en');
+    const de = await k.createPage({
+      websiteId: site.id,
+      locale: 'de',
+      path: '/group-de',
+      published: true,
+      translationGroupId: en.translationGroupId,
+    });
+    await k.call('PATCH', `/cms-one/pages/${en.id}`, k.editor, { content: tree('English draft') });
+    await k.call('PATCH', `/cms-one/pages/${de.id}`, k.editor, { title: 'Deutscher Entwurf' });
+    const pending = (await k.call('GET', '/cms-one/drafts?ownerType=page&limit=500', k.reader)).json().drafts;
+    expect(pending.filter((d: { id: string }) => d.id === en.id || d.id === de.id)).to.have.length(2);
+    // The group reads live; each staff read shows its own copy only.
+    const group = (await k.call('GET', `/cms-one/pages/${en.id}/translations`, k.reader)).json();
+    expect(group.map((p: { locale: string }) => p.locale).sort()).to.deep.equal(['de', 'en']);
+    expect(group.find((p: { locale: string }) => p.locale === 'de').title).to.equal('A page');
+    expect((await k.call('GET', `/cms-one/pages/${de.id}`, k.reader)).json().title).to.equal('Deutscher Entwurf');
+    expect((await k.call('GET', `/cms-one/pages/${de.id}`, k.reader)).json().content.children[0].text).to.equal(
+      'Hello',
+    );
+    // Publishing one language leaves the other's copy waiting.
+    expect((await k.call('POST', `/cms-one/pages/${en.id}/publish-draft`, k.publisher)).statusCode).to.equal(200);
+    expect(await publicText('/group-en')).to.equal('English draft');
+    expect((await k.call('GET', `/public/pages/de${site.rootPath}/group-de`, null)).json().title).to.equal('A page');
+    const deCopy = (await k.call('GET', `/cms-one/pages/${de.id}`, k.reader)).json();
+    expect(deCopy.draft).to.be.an('object');
+    expect(deCopy.translationGroupId).to.equal(en.translationGroupId);
+    expect((await k.call('GET', `/cms-one/pages/${en.id}`, k.reader)).json()).to.not.have.property('draft');
+  });
 });
