@@ -19,7 +19,7 @@ export const FigmaConfig = Type.Object({
   FIGMA_MAX_FILE_BYTES: Type.Integer({
     minimum: 1024,
     maximum: 100 * 1024 * 1024,
-    default: 20 * 1024 * 1024,
+    default: 10 * 1024 * 1024,
     description:
       'largest Figma file or nodes answer read before parsing (422 FIGMA_FILE_TOO_LARGE beyond: import a frame with its node id); at most OUTBOUND_MAX_RESPONSE_BYTES applies',
   }),
