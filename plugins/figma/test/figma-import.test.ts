@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { INTERNAL_KEYS, leaksIn } from '../../../test/helpers/answer-leaks.ts';
 import { FIGMA_KEYS, type FigmaStandIn, startFigmaStandIn } from '../../../test/helpers/figma-server.ts';
 import { startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 
@@ -69,6 +70,9 @@ describe('figma: import a design as a page', function () {
     const put = await t.call('PUT', '/figma/settings', admin, { token: figma.token });
     expect(put.statusCode, put.body).to.equal(200);
     expect(put.json()).to.deep.equal({ tokenSet: true, tokenHint: figma.token.slice(-4) });
+    const forbidden = { keys: [...INTERNAL_KEYS, 'token_stored', 'token'], values: [figma.token] };
+    expect(leaksIn(put.json(), forbidden)).to.deep.equal([]);
+    expect(leaksIn((await t.call('GET', '/figma/settings', admin)).json(), forbidden)).to.deep.equal([]);
     const row = await t.db('figma_settings').first();
     expect(row.token_stored).to.match(/^v1:INTEGRATION_SECRETS_ENCRYPTION_KEY:/);
     expect(row.token_stored).not.to.contain(figma.token);
@@ -99,6 +103,7 @@ describe('figma: import a design as a page', function () {
     const res = await importAs(editor, { url: link(FIGMA_KEYS.landing, '1-2') });
     expect(res.statusCode, res.body).to.equal(200);
     const body = res.json();
+    expect(leaksIn(body, { values: [figma.token] })).to.deep.equal([]);
     expect(body.source).to.deep.equal({ fileKey: FIGMA_KEYS.landing, nodeId: '1:2', name: 'Landing page' });
     expect(figma.requests).to.include(`/v1/files/${FIGMA_KEYS.landing}/nodes?ids=1%3A2`);
     expect(body).not.to.have.property('page');
