@@ -1,4 +1,4 @@
-import type { Actor, Tx } from '../../kernel/index.ts';
+import type { Actor, ChangeActor, Tx } from '../../kernel/index.ts';
 
 /**
  * What the asset plugin offers other plugins (container name `assetLibrary`): reading asset
@@ -39,6 +39,16 @@ export interface StagedUpload {
   visibility: 'public' | 'private';
 }
 
+/** A file another plugin puts into the library (a design import's images). */
+export interface StoreFileInput {
+  bytes: Buffer;
+  folder: string;
+  filename: string;
+  visibility: 'public' | 'private';
+  /** Who stores it (record-change announcements and `createdBy`). */
+  actor: ChangeActor;
+}
+
 export interface AssetLibrary {
   /** Assets by id, uuid or path; unknown references are simply absent from the map. */
   resolve(references: readonly string[], trx?: Tx): Promise<Map<string, AssetRef>>;
@@ -56,6 +66,13 @@ export interface AssetLibrary {
   attachFormUpload(input: AttachFormUploadInput, trx?: Tx): Promise<AssetRef>;
   /** A staged upload that can still be attached (staged, not attached, not expired), else undefined. */
   stagedUpload(uploadId: string, trx?: Tx): Promise<StagedUpload | undefined>;
+  /**
+   * Stores a new file under the library's rules (size, type sniffing, path rules, ASSET_MAX_COUNT):
+   * 409 ASSET_EXISTS when the path is taken, 413 beyond the size. The caller checks `assets:upload`.
+   * When `trx` rolls back, no asset row remains and the stored file is removed. In the split
+   * deployment the file goes to the asset service (outside `trx`).
+   */
+  storeFile(input: StoreFileInput, trx?: Tx): Promise<AssetRef>;
 }
 
 /** A website's upload rules for public forms (`settings.uploads`), numbers already clamped. */

@@ -24,6 +24,7 @@ import { formNotifySource, mailRenderer, publishedFormSource } from './services/
 import { contentHoldingAssets } from './store/asset-references.ts';
 import { contentBundlePart } from './services/bundle-part.ts';
 import { contentPublishSource } from './services/publish-source.ts';
+import { designImportTarget } from './services/design-import-target.ts';
 import { pageSearchSource } from './services/search-source.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -91,6 +92,8 @@ export default definePlugin({
     websiteBundleParts: ({ services, pluginConfig }) => contentBundlePart(services, pluginConfig),
     // Published pages and their HTML for static builds (publish plugin).
     sitePublishSources: ({ services }) => contentPublishSource(services),
+    // Where an imported design (figma plugin) becomes a draft page, checked like a page save.
+    designImportTargets: ({ services }) => designImportTarget(services),
   },
   async routes(app, { services }) {
     websiteRoutes(app, services);

@@ -23,6 +23,9 @@ const DECLARED_BLOCKED = new Set([
   'POST /migration-sources/{id}/test',
   'POST /migration-sources/{id}/preview-classes',
   'POST /migration-sources/{id}/import-classes',
+  // A design read from Figma, and the token it is read with.
+  'POST /figma/import',
+  'PUT /figma/settings',
 ]);
 const mustBeBlocked = (route: DocumentedRoute) =>
   DECLARED_BLOCKED.has(route.label) ||

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { Actor, PermissionRegistry, Tx } from '../../../kernel/index.ts';
 import { ASSET_KEYS } from '../permissions.ts';
 import { remoteBundleFiles } from './bundle-files.ts';
@@ -24,5 +25,39 @@ export function provideAssetLibrary(s: AssetServices, permissions: PermissionReg
       return s.urls.ref(await s.formUploads.attach(input, trx));
     },
     stagedUpload: (uploadId, trx) => s.formUploads.staged(uploadId, trx),
+    async storeFile(input, trx) {
+      if (s.serviceClient) {
+        const files = remoteBundleFiles(s.serviceClient, s.config.ASSET_MAX_FILE_BYTES);
+        const path = input.folder ? `${input.folder}/${input.filename}` : input.filename;
+        const stored = await files.store({
+          body: Readable.from([input.bytes]),
+          path,
+          visibility: input.visibility,
+          actor: input.actor,
+        });
+        const [a] = await files.describe([stored.id]);
+        if (!a) throw new Error(`stored asset ${stored.path} is not found`);
+        const cut = a.path.lastIndexOf('/');
+        return {
+          ...a,
+          uuid: a.uuid ?? a.id,
+          url: a.url ?? `/dam-asset/${a.path}`,
+          folder: cut < 0 ? '' : a.path.slice(0, cut),
+          thumbnailUrl: null,
+        };
+      }
+      const row = await s.library.upload(
+        {
+          body: Readable.from([input.bytes]),
+          folder: input.folder,
+          filename: input.filename,
+          visibility: input.visibility,
+          actor: input.actor,
+          createdBy: input.actor.type === 'user' ? input.actor.id : null,
+        },
+        trx,
+      );
+      return s.urls.ref(row);
+    },
   };
 }

@@ -8,6 +8,7 @@ import {
   notFound,
   type Actor,
   type AuditContext,
+  type Db,
   type Tx,
 } from '../../../kernel/index.ts';
 import { announcePage, type PageChangeKind } from '../events.ts';
@@ -111,7 +112,19 @@ export class PageService {
     return this.deps.pages.list(filter);
   }
 
-  private async checkWebsite(websiteId: string, locale: string, trx: Tx): Promise<void> {
+  /** The website exists and has the locale (400 naming `websiteId` or `locale` otherwise). */
+  async checkTarget(websiteId: string, locale: string, trx?: Tx): Promise<void> {
+    await this.checkWebsite(websiteId, locale, trx ?? this.deps.kernel.db);
+  }
+
+  /** The checks a page save runs on `content` (shape, size, script, data bindings, form blocks). */
+  async checkContent(content: unknown): Promise<void> {
+    const tree = validateNodeTree(content, 'content', this.deps.kernel.pluginConfig.CONTENT_MAX_TREE_BYTES);
+    await checkDataBindings(this.deps.kernel.dataObjects, tree);
+    await checkFormBlocks(this.deps.kernel.dataObjects, tree);
+  }
+
+  private async checkWebsite(websiteId: string, locale: string, trx: Tx | Db): Promise<void> {
     const site = await this.deps.pages.websiteLocales(websiteId, trx);
     if (!site) throw badRequest('Website not found', 'websiteId');
     if (!(site.locales as string[]).includes(locale))

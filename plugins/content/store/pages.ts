@@ -143,7 +143,7 @@ export class PageStore {
     }
   }
 
-  websiteLocales(websiteId: string, trx: Tx): Promise<{ locales: string[] } | undefined> {
+  websiteLocales(websiteId: string, trx: Tx | Db): Promise<{ locales: string[] } | undefined> {
     return trx('content_websites').select('locales').where({ id: websiteId }).first();
   }
 

@@ -17803,6 +17803,294 @@ export interface paths {
         };
         trace?: never;
     };
+    "/figma/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Needs `pages:edit`, and `assets:upload` when the design has images. Figma errors: 403 FIGMA_ACCESS_DENIED, 404 FIGMA_NOT_FOUND or FIGMA_NODE_NOT_FOUND, 429 FIGMA_RATE_LIMITED (Retry-After), 422 FIGMA_FILE_TOO_LARGE, 502 FIGMA_UPSTREAM_FAILED; 409 FIGMA_TOKEN_MISSING without a token.
+         *
+         *     Needs the permission `pages:edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description true: also create a draft page from the tree */
+                        create?: boolean;
+                        /** @description the file key of a Figma file */
+                        fileKey?: string;
+                        locale: string;
+                        /** @description a frame of the file, e.g. `12:34` */
+                        nodeId?: string;
+                        path?: string;
+                        title?: string;
+                        /** @description a Figma link (`https://www.figma.com/design/<key>/<name>?node-id=12-34`): fileKey and nodeId are read from it */
+                        url?: string;
+                        /** Format: uuid */
+                        websiteId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            assets: {
+                                figmaNodeId: string;
+                                /** Format: uuid */
+                                id: string;
+                                path: string;
+                                url: string;
+                            }[];
+                            colors: {
+                                /** @description `#rrggbb` or `#rrggbbaa` */
+                                hex: string;
+                                usage: ("text" | "fill" | "stroke")[];
+                                /** @description nodes painted with it */
+                                uses: number;
+                            }[];
+                            /** @description the page node tree `{ type, props?, children?, text? }`, as the content plugin stores it */
+                            content: {
+                                [key: string]: unknown;
+                            };
+                            fonts: {
+                                family: string;
+                                /** @description text style names that use the family */
+                                styles: string[];
+                                weights: number[];
+                            }[];
+                            /** @description the draft page made with `create: true` */
+                            page?: {
+                                /** Format: uuid */
+                                id: string;
+                                locale: string;
+                                path: string;
+                                published: boolean;
+                                title: string;
+                                /** Format: uuid */
+                                websiteId: string;
+                            };
+                            source: {
+                                fileKey: string;
+                                /** @description the file or frame name */
+                                name: string;
+                                nodeId: string | null;
+                            };
+                            warnings: {
+                                code: string;
+                                figmaNodeId: string | null;
+                                message: string;
+                                nodeName: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            assets: {
+                                figmaNodeId: string;
+                                /** Format: uuid */
+                                id: string;
+                                path: string;
+                                url: string;
+                            }[];
+                            colors: {
+                                /** @description `#rrggbb` or `#rrggbbaa` */
+                                hex: string;
+                                usage: ("text" | "fill" | "stroke")[];
+                                /** @description nodes painted with it */
+                                uses: number;
+                            }[];
+                            /** @description the page node tree `{ type, props?, children?, text? }`, as the content plugin stores it */
+                            content: {
+                                [key: string]: unknown;
+                            };
+                            fonts: {
+                                family: string;
+                                /** @description text style names that use the family */
+                                styles: string[];
+                                weights: number[];
+                            }[];
+                            /** @description the draft page made with `create: true` */
+                            page?: {
+                                /** Format: uuid */
+                                id: string;
+                                locale: string;
+                                path: string;
+                                published: boolean;
+                                title: string;
+                                /** Format: uuid */
+                                websiteId: string;
+                            };
+                            source: {
+                                fileKey: string;
+                                /** @description the file or frame name */
+                                name: string;
+                                nodeId: string | null;
+                            };
+                            warnings: {
+                                code: string;
+                                figmaNodeId: string | null;
+                                message: string;
+                                nodeName: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/figma/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `settings:manage`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the last four characters of the token */
+                            tokenHint: string | null;
+                            tokenSet: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        /** @description Needs the permission `settings:manage`. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a personal access token; blank keeps the stored one, null removes it */
+                        token?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the last four characters of the token */
+                            tokenHint: string | null;
+                            tokenSet: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
