@@ -22,6 +22,7 @@ import { websiteRoutes } from './routes/websites.ts';
 import { createContentServices, type ContentServices } from './services/index.ts';
 import { formNotifySource, mailRenderer, publishedFormSource } from './services/mail-contributions.ts';
 import { contentHoldingAssets } from './store/asset-references.ts';
+import { contentAiTarget } from './services/ai-target.ts';
 import { contentBundlePart } from './services/bundle-part.ts';
 import { contentPublishSource } from './services/publish-source.ts';
 import { pageSearchSource } from './services/search-source.ts';
@@ -91,6 +92,8 @@ export default definePlugin({
     websiteBundleParts: ({ services, pluginConfig }) => contentBundlePart(services, pluginConfig),
     // Published pages and their HTML for static builds (publish plugin).
     sitePublishSources: ({ services }) => contentPublishSource(services),
+    // Node-tree checks, page translations and websites made from a generated structure (ai plugin).
+    aiContentTargets: ({ services, pluginConfig }) => contentAiTarget(services, pluginConfig.CONTENT_MAX_TREE_BYTES),
   },
   async routes(app, { services }) {
     websiteRoutes(app, services);
