@@ -23,6 +23,18 @@ const DECLARED_BLOCKED = new Set([
   'POST /migration-sources/{id}/test',
   'POST /migration-sources/{id}/preview-classes',
   'POST /migration-sources/{id}/import-classes',
+  // AI: every route (the provider is outside; from-ai writes what an AI made).
+  'GET /ai/settings',
+  'PUT /ai/settings',
+  'GET /ai/image-settings',
+  'PUT /ai/image-settings',
+  'GET /ai/translate-settings',
+  'PUT /ai/translate-settings',
+  'POST /ai/generate',
+  'GET /ai/generated',
+  'POST /ai/generate-website-structure',
+  'POST /cms-one/pages/{id}/translate',
+  'POST /cms-one/websites/from-ai',
 ]);
 const mustBeBlocked = (route: DocumentedRoute) =>
   DECLARED_BLOCKED.has(route.label) ||

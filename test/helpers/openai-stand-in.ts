@@ -35,6 +35,8 @@ export interface OpenAiStandIn {
   next(...replies: StandInReply[]): void;
   /** The key every request must carry as `Authorization: Bearer` (401 otherwise); undefined: none needed. */
   apiKey: string | undefined;
+  /** What a request without a queued answer gets (default: the echo); reset it with `undefined`. */
+  reply: ((req: StandInRequest) => StandInReply) | undefined;
   /** Added to every answer before its first byte (a provider's latency). */
   latencyMs: number;
   /** Requests being answered now. */
@@ -68,7 +70,11 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
   const requests: StandInRequest[] = [];
   const hanging = new Set<http.ServerResponse>();
   let open = 0;
-  const state = { apiKey: undefined as string | undefined, latencyMs: 0 };
+  const state = {
+    apiKey: undefined as string | undefined,
+    latencyMs: 0,
+    reply: undefined as ((req: StandInRequest) => StandInReply) | undefined,
+  };
 
   const sendError = (
     res: http.ServerResponse,
@@ -143,8 +149,9 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
         return sendError(res, 400, 'We could not parse the JSON body of your request.');
       }
       const path = (req.url ?? '').replace(/^\/v1/, '');
-      requests.push({ path, headers: req.headers, body });
-      const reply = queue.shift() ?? {};
+      const seen = { path, headers: req.headers, body };
+      requests.push(seen);
+      const reply = queue.shift() ?? state.reply?.(seen) ?? {};
       if (state.latencyMs) await new Promise((r) => setTimeout(r, state.latencyMs));
       if (reply.hang) return void hanging.add(res);
       if (state.apiKey !== undefined && req.headers.authorization !== `Bearer ${state.apiKey}`)
@@ -176,6 +183,12 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
     },
     set apiKey(v) {
       state.apiKey = v;
+    },
+    get reply() {
+      return state.reply;
+    },
+    set reply(v) {
+      state.reply = v;
     },
     get latencyMs() {
       return state.latencyMs;

@@ -113,7 +113,7 @@ export function generationRoutes(
   app.get(
     '/ai/generated',
     {
-      config: { permission: 'ai:use' },
+      config: use,
       schema: {
         tags,
         querystring: Type.Object(
