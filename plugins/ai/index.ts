@@ -17,7 +17,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 type AiDeps = PluginDeps<
   'db' | 'clock' | 'secretBox' | 'audit' | 'outboundGuard' | 'permissions' | 'aiContentTargets',
-  'outboundFetch',
+  'outboundFetch' | 'assetLibrary',
   typeof AiConfig
 >;
 
@@ -45,6 +45,9 @@ function createAiServices(deps: AiDeps) {
     slots,
     generated,
     contentTargets: deps.aiContentTargets,
+    assetLibrary: deps.assetLibrary,
+    permissions: deps.permissions,
+    clock: deps.clock,
   });
   return { settings, generated, generation, provider, slots };
 }
@@ -63,7 +66,8 @@ export default definePlugin({
   // `outboundGuard`: asked before every provider connection; `permissions`: translate needs `ai:use` too.
   needs: ['db', 'clock', 'secretBox', 'audit', 'outboundGuard', 'permissions', 'aiContentTargets'],
   // `outboundFetch` (gateway plugin): its address policy (loopback, private ranges) is asked too when loaded.
-  optional: ['outboundFetch'],
+  // `assetLibrary` (assets plugin): generated images are stored in the library through it.
+  optional: ['outboundFetch', 'assetLibrary'],
   collects: ['aiContentTargets'],
   permissions: AI_PERMISSIONS,
   config: AiConfig,

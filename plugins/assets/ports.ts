@@ -1,4 +1,4 @@
-import type { Actor, Tx } from '../../kernel/index.ts';
+import type { Actor, Tx, UserActor } from '../../kernel/index.ts';
 
 /**
  * What the asset plugin offers other plugins (container name `assetLibrary`): reading asset
@@ -56,6 +56,18 @@ export interface AssetLibrary {
   attachFormUpload(input: AttachFormUploadInput, trx?: Tx): Promise<AssetRef>;
   /** A staged upload that can still be attached (staged, not attached, not expired), else undefined. */
   stagedUpload(uploadId: string, trx?: Tx): Promise<StagedUpload | undefined>;
+  /**
+   * Stores a new file as an upload by `actor` would (an AI-generated image): the library's limits
+   * (413 over the size, 403 past the asset count), its type sniffing, 409 `ASSET_EXISTS` at a taken
+   * path, an `asset.created` event. In the split deployment the asset service stores it.
+   */
+  storeFile(input: {
+    body: Buffer;
+    folder: string;
+    filename: string;
+    visibility: 'public' | 'private';
+    actor: UserActor;
+  }): Promise<AssetRef>;
 }
 
 /** A website's upload rules for public forms (`settings.uploads`), numbers already clamped. */

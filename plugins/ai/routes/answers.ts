@@ -63,3 +63,17 @@ export const FromAiAnswer = Type.Object({
   pageIds: Type.Array(Type.String({ format: 'uuid' })),
   menuEntryIds: Type.Array(Type.String({ format: 'uuid' })),
 });
+
+/** A library file, as the asset port describes it. */
+export const AssetAnswer = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  uuid: Type.String(),
+  path: Type.String(),
+  folder: Type.String(),
+  filename: Type.String(),
+  mimeType: Type.String(),
+  size: Type.Integer(),
+  visibility: Type.Union([Type.Literal('public'), Type.Literal('private')]),
+  url: Type.String(),
+  thumbnailUrl: Type.Union([Type.Null(), Type.String()]),
+});

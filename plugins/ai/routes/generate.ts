@@ -10,7 +10,7 @@ import {
 } from '../../../kernel/index.ts';
 import type { GenerationService } from '../services/generation.ts';
 import { WebsiteStructure } from '../services/structure-schema.ts';
-import { FromAiAnswer, GeneratedAnswer, GeneratedList, PageAnswer } from './answers.ts';
+import { AssetAnswer, FromAiAnswer, GeneratedAnswer, GeneratedList, PageAnswer } from './answers.ts';
 
 const GenerateBody = Type.Object(
   {
@@ -142,6 +142,35 @@ export function generationRoutes(
     },
     // The answer was checked against WebsiteStructure (and the node-tree rules) by the service.
     async (request) => (await generation.generateStructure(request.actor, request.body)) as never,
+  );
+
+  app.post(
+    '/ai/generate-image',
+    {
+      config: use,
+      schema: {
+        tags,
+        body: Type.Object(
+          {
+            prompt: Type.String({ minLength: 1, maxLength: 4000 }),
+            size: Type.Optional(
+              Type.Union(
+                ['256x256', '512x512', '1024x1024', '1024x1536', '1536x1024', '1024x1792', '1792x1024'].map((v) =>
+                  Type.Literal(v),
+                ),
+              ),
+            ),
+            folder: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: '^/' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: Type.Object({ asset: AssetAnswer }) },
+      },
+    },
+    async (request, reply) => {
+      if (request.actor.type !== 'user') throw forbidden('A signed-in user generates images');
+      return reply.code(201).send(await generation.generateImage(request.actor, request.body));
+    },
   );
 
   app.post(

@@ -1,5 +1,17 @@
 import { Value } from '@sinclair/typebox/value';
-import { type Actor, badRequest, conflict, HttpError, notFound } from '../../../kernel/index.ts';
+import { randomUUID } from 'node:crypto';
+import {
+  type Actor,
+  badRequest,
+  type Clock,
+  conflict,
+  forbidden,
+  HttpError,
+  notFound,
+  type PermissionRegistry,
+  type ServiceMap,
+  type UserActor,
+} from '../../../kernel/index.ts';
 import type { AiContentTarget, AiWebsiteStructure } from '../ports.ts';
 import type { GeneratedEntry, GeneratedStore } from '../store/generated.ts';
 import type { AiCallSlots } from './calls.ts';
@@ -41,6 +53,14 @@ function countNodes(tree: unknown, cap: number): number {
     if (n && typeof n === 'object' && Array.isArray(n.children)) stack.push(...n.children);
   }
   return count;
+}
+
+/** The file extension of PNG, JPEG or WebP bytes (by their magic numbers), else undefined. */
+function imageExtension(b: Buffer): string | undefined {
+  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (b.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))) return 'jpg';
+  if (b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
+  return undefined;
 }
 
 /** Text props a person reads, translated with the node texts; every other prop stays as it is. */
@@ -92,6 +112,9 @@ export class GenerationService {
       slots: AiCallSlots;
       generated: GeneratedStore;
       contentTargets: readonly AiContentTarget[];
+      assetLibrary: ServiceMap['assetLibrary'] | undefined;
+      permissions: PermissionRegistry;
+      clock: Clock;
     },
   ) {}
 
@@ -355,6 +378,33 @@ export class GenerationService {
       messages.push({ role: 'assistant', content: answer.text.slice(0, 20_000) });
     }
     throw invalidOutput([problem]);
+  }
+
+  /**
+   * One image from `/images/generations`, stored in the asset library through its port as an upload
+   * by `actor` (`assets:upload` too, the library's limits, an `asset.created` event).
+   */
+  async generateImage(actor: UserActor, input: { prompt: string; size?: string; folder?: string }) {
+    if (!this.deps.permissions.allows(actor, 'assets:upload'))
+      throw forbidden('Storing a generated image needs assets:upload too');
+    const library = this.deps.assetLibrary;
+    if (!library) throw new HttpError(503, 'ASSETS_UNAVAILABLE', 'The asset library is not loaded in this process');
+    const settings = await this.deps.settings.resolve('image');
+    const image = await this.deps.slots.run(actor, () =>
+      this.deps.provider.image(settings, input.prompt, input.size ?? '1024x1024'),
+    );
+    const ext = imageExtension(image.bytes);
+    if (!ext) throw invalidOutput(['the image is not PNG, JPEG or WebP']);
+    const stamp = this.deps.clock.now().toISOString().replace(/[-:]/g, '').slice(0, 15);
+    const asset = await library.storeFile({
+      body: image.bytes,
+      folder: input.folder ?? '/ai-images',
+      filename: `ai-${stamp}-${randomUUID().slice(0, 8)}.${ext}`,
+      visibility: 'public',
+      actor,
+    });
+    await this.keep('image', input.prompt, asset.id, image.model, actor);
+    return { asset };
   }
 
   listGenerated(f: Parameters<GeneratedStore['list']>[0]) {

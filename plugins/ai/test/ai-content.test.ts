@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { auditRows, startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
-import { type OpenAiStandIn, startOpenAiStandIn } from '../../../test/helpers/openai-stand-in.ts';
+import { ONE_PIXEL_PNG, type OpenAiStandIn, startOpenAiStandIn } from '../../../test/helpers/openai-stand-in.ts';
 
 const page = (heading: string, text: string, extra: unknown[] = []) => ({
   type: 'section',
@@ -35,7 +35,7 @@ describe('ai: website structures, websites from a structure and page translation
 
   before(async () => {
     ai = await startOpenAiStandIn();
-    t = await startTestKernel({ plugins: ['identity', 'content', 'ai'] });
+    t = await startTestKernel({ plugins: ['identity', 'assets', 'content', 'ai'] });
     admin = await t.admin();
     editor = await t.createUser({ roles: ['editor'] });
   });
@@ -252,5 +252,50 @@ describe('ai: website structures, websites from a structure and page translation
     expect(chunks.flat()).to.have.length(31);
     expect(ok.json().title).to.equal('[it] Long');
     expect(ok.json().content.children[29].text).to.equal(`[it] ${'Paragraph '.repeat(40)}29`);
+  });
+
+  it('stores a generated image (b64_json) in the library as an upload by the user', async () => {
+    const none = await t.call('POST', '/ai/generate-image', editor, { prompt: 'A loaf of bread' });
+    expect(none.statusCode).to.equal(409);
+    expect(none.json().code).to.equal('AI_NOT_CONFIGURED');
+    await t.call('PUT', '/ai/image-settings', admin, {
+      provider: 'openai-compatible',
+      baseUrl: ai.baseUrl,
+      model: 'dall-e-3',
+      timeoutSeconds: 5,
+    });
+    const changes = t.recordChanges('asset');
+    const res = await t.call('POST', '/ai/generate-image', editor, {
+      prompt: 'A loaf of bread',
+      size: '512x512',
+      folder: '/generated',
+    });
+    expect(res.statusCode, res.body).to.equal(201);
+    const { asset } = res.json();
+    expect(asset).to.include({ folder: 'generated', mimeType: 'image/png', size: ONE_PIXEL_PNG.length });
+    expect(asset.filename).to.match(/^ai-\d{8}T\d{6}-[0-9a-f]{8}\.png$/);
+    expect(ai.requests.at(-1)!).to.deep.include({ path: '/images/generations' });
+    expect(ai.requests.at(-1)!.body).to.deep.include({
+      model: 'dall-e-3',
+      prompt: 'A loaf of bread',
+      size: '512x512',
+      response_format: 'b64_json',
+    });
+    const [row] = await t.db('assets').where({ id: asset.id });
+    expect(row.created_by).to.equal(editor.id);
+    expect(changes.map((c) => c.kind)).to.include('created');
+    const kept = (await t.call('GET', '/ai/generated?kind=image', editor)).json();
+    expect(kept.items[0]).to.include({ kind: 'image', result: asset.id });
+
+    // Not an image: refused, nothing stored.
+    const count = Number((await t.db('assets').count('* as n'))[0].n);
+    ai.next({ content: Buffer.from('<script>alert(1)</script>').toString('base64') });
+    const html = await t.call('POST', '/ai/generate-image', editor, { prompt: 'x', folder: '/generated' });
+    expect(html.statusCode).to.equal(502);
+    expect(html.json().code).to.equal('AI_INVALID_OUTPUT');
+    expect(Number((await t.db('assets').count('* as n'))[0].n)).to.equal(count);
+    // assets:upload is needed too.
+    const noUpload = await t.createUser({ permissions: ['ai:use'] });
+    expect((await t.call('POST', '/ai/generate-image', noUpload, { prompt: 'x' })).statusCode).to.equal(403);
   });
 });

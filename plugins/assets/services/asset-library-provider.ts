@@ -1,6 +1,7 @@
-import type { Actor, PermissionRegistry, Tx } from '../../../kernel/index.ts';
+import { Readable } from 'node:stream';
+import { notFound, type Actor, type PermissionRegistry, type Tx } from '../../../kernel/index.ts';
 import { ASSET_KEYS } from '../permissions.ts';
-import { remoteBundleFiles } from './bundle-files.ts';
+import { assetBundleFiles, remoteBundleFiles } from './bundle-files.ts';
 import type { AssetLibrary, AssetRef, AttachFormUploadInput } from '../ports.ts';
 import type { AssetServices } from './index.ts';
 
@@ -24,5 +25,15 @@ export function provideAssetLibrary(s: AssetServices, permissions: PermissionReg
       return s.urls.ref(await s.formUploads.attach(input, trx));
     },
     stagedUpload: (uploadId, trx) => s.formUploads.staged(uploadId, trx),
+    async storeFile({ body, folder, filename, visibility, actor }) {
+      const files = s.serviceClient
+        ? remoteBundleFiles(s.serviceClient, s.config.ASSET_MAX_FILE_BYTES)
+        : assetBundleFiles(s);
+      const path = `${folder.replace(/\/+$/, '')}/${filename}`.replace(/^\/+/, '/');
+      const stored = await files.store({ body: Readable.from([body]), path, visibility, actor });
+      const ref = (await resolve([stored.id])).get(stored.id);
+      if (!ref) throw notFound('The stored file is gone', 'ASSET_NOT_FOUND');
+      return ref;
+    },
   };
 }
