@@ -3,6 +3,724 @@
  * plugin); do not edit by hand. A test fails when this file no longer matches the API.
  */
 export interface paths {
+    "/ai/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `ai:use`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        maxOutputTokens?: number;
+                        prompt: string;
+                        /** @description true: text/event-stream deltas, ending with the whole result */
+                        stream?: boolean;
+                        system?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The generated text; with `stream: true` server-sent events (`delta`, then `done` or `error`) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            model: string;
+                            text: string;
+                            usage: {
+                                inputTokens: number;
+                                outputTokens: number;
+                            };
+                        };
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/generate-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `ai:use`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        folder?: string;
+                        prompt: string;
+                        size?: "256x256" | "512x512" | "1024x1024" | "1024x1536" | "1536x1024" | "1024x1792" | "1792x1024";
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            asset: {
+                                filename: string;
+                                folder: string;
+                                /** Format: uuid */
+                                id: string;
+                                mimeType: string;
+                                path: string;
+                                size: number;
+                                thumbnailUrl: string | null;
+                                url: string;
+                                uuid: string;
+                                visibility: "public" | "private";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/generate-website-structure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `ai:use`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        brief: string;
+                        locales?: string[];
+                        maxPages?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            structure: {
+                                locales: string[];
+                                menu: {
+                                    children?: {
+                                        children?: {
+                                            path: string;
+                                            title: string;
+                                        }[];
+                                        path: string;
+                                        title: string;
+                                    }[];
+                                    path: string;
+                                    title: string;
+                                }[];
+                                name: string;
+                                pages: {
+                                    /** @description A node tree, as the editor saves it */
+                                    content: {
+                                        [key: string]: unknown;
+                                    };
+                                    locale: string;
+                                    path: string;
+                                    title: string;
+                                }[];
+                                rootPath: string;
+                                theme?: string | null;
+                            };
+                            warnings: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/generated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `ai:use`. */
+        get: {
+            parameters: {
+                query: {
+                    kind?: "text" | "structure" | "image" | "translation";
+                    limit: number;
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: uuid */
+                                createdBy: string | null;
+                                /** Format: uuid */
+                                id: string;
+                                kind: "text" | "structure" | "image" | "translation";
+                                model: string;
+                                prompt: string;
+                                /** @description Text, a structure, an asset id or the translated page id */
+                                result: unknown;
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/image-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `settings:manage`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether a key is kept (it is never answered) */
+                            apiKeySet: boolean;
+                            baseUrl?: string | null;
+                            /** @description False until settings of this kind are saved */
+                            configured: boolean;
+                            maxOutputTokens?: number | null;
+                            model?: string;
+                            organization?: string | null;
+                            provider?: "openai" | "openai-compatible";
+                            temperature?: number | null;
+                            timeoutSeconds?: number;
+                            /** @description Translate settings: the text settings are used */
+                            useTextSettings?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        /** @description Needs the permission `settings:manage`. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Blank or absent keeps the stored key; null removes it */
+                        apiKey?: string | null;
+                        baseUrl?: string | null;
+                        maxOutputTokens?: number | null;
+                        model: string;
+                        organization?: string | null;
+                        provider: "openai" | "openai-compatible";
+                        temperature?: number | null;
+                        timeoutSeconds?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether a key is kept (it is never answered) */
+                            apiKeySet: boolean;
+                            baseUrl?: string | null;
+                            /** @description False until settings of this kind are saved */
+                            configured: boolean;
+                            maxOutputTokens?: number | null;
+                            model?: string;
+                            organization?: string | null;
+                            provider?: "openai" | "openai-compatible";
+                            temperature?: number | null;
+                            timeoutSeconds?: number;
+                            /** @description Translate settings: the text settings are used */
+                            useTextSettings?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `settings:manage`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether a key is kept (it is never answered) */
+                            apiKeySet: boolean;
+                            baseUrl?: string | null;
+                            /** @description False until settings of this kind are saved */
+                            configured: boolean;
+                            maxOutputTokens?: number | null;
+                            model?: string;
+                            organization?: string | null;
+                            provider?: "openai" | "openai-compatible";
+                            temperature?: number | null;
+                            timeoutSeconds?: number;
+                            /** @description Translate settings: the text settings are used */
+                            useTextSettings?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        /** @description Needs the permission `settings:manage`. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Blank or absent keeps the stored key; null removes it */
+                        apiKey?: string | null;
+                        baseUrl?: string | null;
+                        maxOutputTokens?: number | null;
+                        model: string;
+                        organization?: string | null;
+                        provider: "openai" | "openai-compatible";
+                        temperature?: number | null;
+                        timeoutSeconds?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether a key is kept (it is never answered) */
+                            apiKeySet: boolean;
+                            baseUrl?: string | null;
+                            /** @description False until settings of this kind are saved */
+                            configured: boolean;
+                            maxOutputTokens?: number | null;
+                            model?: string;
+                            organization?: string | null;
+                            provider?: "openai" | "openai-compatible";
+                            temperature?: number | null;
+                            timeoutSeconds?: number;
+                            /** @description Translate settings: the text settings are used */
+                            useTextSettings?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/translate-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `settings:manage`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether a key is kept (it is never answered) */
+                            apiKeySet: boolean;
+                            baseUrl?: string | null;
+                            /** @description False until settings of this kind are saved */
+                            configured: boolean;
+                            maxOutputTokens?: number | null;
+                            model?: string;
+                            organization?: string | null;
+                            provider?: "openai" | "openai-compatible";
+                            temperature?: number | null;
+                            timeoutSeconds?: number;
+                            /** @description Translate settings: the text settings are used */
+                            useTextSettings?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        /** @description Needs the permission `settings:manage`. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Blank or absent keeps the stored key; null removes it */
+                        apiKey?: string | null;
+                        baseUrl?: string | null;
+                        maxOutputTokens?: number | null;
+                        model?: string;
+                        organization?: string | null;
+                        provider?: "openai" | "openai-compatible";
+                        temperature?: number | null;
+                        timeoutSeconds?: number | null;
+                        /** @description true: translations use the text settings */
+                        useTextSettings?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether a key is kept (it is never answered) */
+                            apiKeySet: boolean;
+                            baseUrl?: string | null;
+                            /** @description False until settings of this kind are saved */
+                            configured: boolean;
+                            maxOutputTokens?: number | null;
+                            model?: string;
+                            organization?: string | null;
+                            provider?: "openai" | "openai-compatible";
+                            temperature?: number | null;
+                            timeoutSeconds?: number;
+                            /** @description Translate settings: the text settings are used */
+                            useTextSettings?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dam/asset": {
         parameters: {
             query?: never;
@@ -8441,6 +9159,89 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cms-one/pages/{id}/translate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `pages:edit`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        locale: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content?: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cms-one/pages/{id}/translations": {
         parameters: {
             query?: never;
@@ -13670,6 +14471,101 @@ export interface paths {
                     };
                     content: {
                         "text/html": string;
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/websites/from-ai": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `objects:write`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        structure: {
+                            locales: string[];
+                            menu: {
+                                children?: {
+                                    children?: {
+                                        path: string;
+                                        title: string;
+                                    }[];
+                                    path: string;
+                                    title: string;
+                                }[];
+                                path: string;
+                                title: string;
+                            }[];
+                            name: string;
+                            pages: {
+                                /** @description A node tree, as the editor saves it */
+                                content: {
+                                    [key: string]: unknown;
+                                };
+                                locale: string;
+                                path: string;
+                                title: string;
+                            }[];
+                            rootPath: string;
+                            theme?: string | null;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            menuEntryIds: string[];
+                            pageIds: string[];
+                            website: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                rootPath: string;
+                            };
+                        };
                     };
                 };
             };
