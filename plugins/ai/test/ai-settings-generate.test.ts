@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { expectNoLeaks } from '../../../test/helpers/answer-leaks.ts';
 import { auditRows, startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 import { type OpenAiStandIn, startOpenAiStandIn } from '../../../test/helpers/openai-stand-in.ts';
 
@@ -234,5 +235,18 @@ describe('ai: settings and text generation against an OpenAI wire-format stand-i
     const after = (await t.call('GET', '/ai/generated', user)).json();
     expect(after.total).to.equal(1);
     expect(after.items[0].prompt).to.equal('fresh');
+  });
+
+  it('no answer carries the key, sealed or in clear, or an internal column', async () => {
+    const [row] = await t.db('ai_settings').where({ kind: 'text' });
+    const answers = [
+      await t.call('GET', '/ai/settings', admin),
+      await t.call('PUT', '/ai/settings', admin, settings()),
+      await t.call('GET', '/ai/translate-settings', admin),
+      await t.call('POST', '/ai/generate', user, { prompt: 'leak?' }),
+      await t.call('GET', '/ai/generated', user),
+    ];
+    for (const a of answers) expect(a.statusCode, a.body).to.equal(200);
+    expectNoLeaks(answers, { values: [KEY, row.api_key, 'api_key', 'created_by'] });
   });
 });
