@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 
 /** The structure's shape: the body of `/cms-one/websites/from-ai` and the check of a provider's answer. */
 const Title = Type.String({ minLength: 1, maxLength: 200 });
@@ -7,7 +7,6 @@ const PagePath = Type.String({ minLength: 1, maxLength: 2000, pattern: '^/' });
 const MenuPath = Type.String({ minLength: 1, maxLength: 2000, pattern: '^(https?://|/|#)' });
 
 export const MAX_STRUCTURE_PAGES = 50;
-export const MAX_MENU_DEPTH = 3;
 
 // Menu entries nest at most three levels (a typebox schema cannot recurse without a $ref the
 // answer-schema serialiser would have to resolve; three levels are what a website skeleton needs).
@@ -42,7 +41,6 @@ export const WebsiteStructure = Type.Object(
   },
   { additionalProperties: false },
 );
-export type WebsiteStructureValue = Static<typeof WebsiteStructure>;
 
 /** The JSON Schema the provider is asked to answer by (structured outputs, or the tool's parameters). */
 export function structureJsonSchema(): Record<string, unknown> {
