@@ -33,6 +33,7 @@ const DECLARED_BLOCKED = new Set([
   'POST /ai/generate',
   'GET /ai/generated',
   'POST /ai/generate-website-structure',
+  'POST /ai/generate-image',
   'POST /cms-one/pages/{id}/translate',
   'POST /cms-one/websites/from-ai',
 ]);

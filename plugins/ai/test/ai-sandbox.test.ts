@@ -35,6 +35,7 @@ describe('ai: the sandbox profile switches AI off', function () {
       ['POST', '/ai/generate', { prompt: 'hi', stream: true }],
       ['GET', '/ai/generated'],
       ['POST', '/ai/generate-website-structure', { brief: 'A bakery' }],
+      ['POST', '/ai/generate-image', { prompt: 'A loaf' }],
       ['POST', `/cms-one/pages/${id}/translate`, { locale: 'de' }],
       ['POST', '/cms-one/websites/from-ai', { structure: {} }],
     ];
