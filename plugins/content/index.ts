@@ -22,6 +22,7 @@ import { websiteRoutes } from './routes/websites.ts';
 import { createContentServices, type ContentServices } from './services/index.ts';
 import { formNotifySource, mailRenderer, publishedFormSource } from './services/mail-contributions.ts';
 import { contentHoldingAssets } from './store/asset-references.ts';
+import { contentAiTarget } from './services/ai-target.ts';
 import { contentBundlePart } from './services/bundle-part.ts';
 import { contentPublishSource } from './services/publish-source.ts';
 import { designImportTarget } from './services/design-import-target.ts';
@@ -94,6 +95,8 @@ export default definePlugin({
     sitePublishSources: ({ services }) => contentPublishSource(services),
     // Where an imported design (figma plugin) becomes a draft page, checked like a page save.
     designImportTargets: ({ services }) => designImportTarget(services),
+    // Node-tree checks, page translations and websites made from a generated structure (ai plugin).
+    aiContentTargets: ({ services, pluginConfig }) => contentAiTarget(services, pluginConfig.CONTENT_MAX_TREE_BYTES),
   },
   async routes(app, { services }) {
     websiteRoutes(app, services);

@@ -15,6 +15,7 @@ import type { PluginContributions } from '../../kernel/index.ts';
  * - `mailRenderers` (mail): the snippet and page e-mail renderer, for mail templates;
  * - `formNotifySources` (forms): the `notify` blocks saved in forms (`{ type: 'form', props: { classId, notify } }`) of pages.
  * - `publishedFormSources` (forms): whether a published page (or a layout around one) shows a form for a class.
+ * - `aiContentTargets` (ai): node-tree checks of generated content, page translations and websites made from a generated structure.
  * The item types belong to the collecting plugins (their `ports.ts`); these names are for this plugin's files.
  */
 export type GatewayBindingSource = PluginContributions['gatewayBindingSources'];

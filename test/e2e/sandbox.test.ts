@@ -26,6 +26,19 @@ const DECLARED_BLOCKED = new Set([
   // A design read from Figma, and the token it is read with.
   'POST /figma/import',
   'PUT /figma/settings',
+  // AI: every route (the provider is outside; from-ai writes what an AI made).
+  'GET /ai/settings',
+  'PUT /ai/settings',
+  'GET /ai/image-settings',
+  'PUT /ai/image-settings',
+  'GET /ai/translate-settings',
+  'PUT /ai/translate-settings',
+  'POST /ai/generate',
+  'GET /ai/generated',
+  'POST /ai/generate-website-structure',
+  'POST /ai/generate-image',
+  'POST /cms-one/pages/{id}/translate',
+  'POST /cms-one/websites/from-ai',
 ]);
 const mustBeBlocked = (route: DocumentedRoute) =>
   DECLARED_BLOCKED.has(route.label) ||

@@ -86,11 +86,13 @@ export class MenuService {
     }
   }
 
+  /** `opts.trx`: inside the caller's transaction; `opts.audit: false` when the caller audits the whole write. */
   async create(
     ctx: AuditContext,
     input: WebsitePathInput & { websiteId: string; label: string },
+    opts: { trx?: Tx; audit?: boolean } = {},
   ): Promise<WebsitePathRow> {
-    return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+    return inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
       if (!(await this.deps.store.websiteExists(input.websiteId, trx)))
         throw badRequest('Website not found', 'websiteId');
       await this.check(trx, input.websiteId, null, input);
@@ -105,17 +107,18 @@ export class MenuService {
         },
         trx,
       );
-      await this.deps.kernel.audit.record(
-        ctx,
-        {
-          action: 'website_path.create',
-          targetType: 'website_path',
-          targetId: row.id,
-          targetLabel: row.label,
-          ...diffForAudit(null, view(row), AUDIT),
-        },
-        trx,
-      );
+      if (opts.audit !== false)
+        await this.deps.kernel.audit.record(
+          ctx,
+          {
+            action: 'website_path.create',
+            targetType: 'website_path',
+            targetId: row.id,
+            targetLabel: row.label,
+            ...diffForAudit(null, view(row), AUDIT),
+          },
+          trx,
+        );
       return row;
     }).finally(() => this.deps.onChange?.());
   }

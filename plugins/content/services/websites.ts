@@ -169,10 +169,18 @@ export class WebsiteService {
     }
   }
 
-  async create(ctx: AuditContext, input: WebsiteInput & { name: string; rootPath: string }): Promise<WebsiteDto> {
+  /**
+   * `opts.trx`: inside the caller's transaction (a website made from an AI structure with its pages);
+   * `opts.auditAction`: the audit row's action (default `website.create`).
+   */
+  async create(
+    ctx: AuditContext,
+    input: WebsiteInput & { name: string; rootPath: string },
+    opts: { trx?: Tx; auditAction?: string } = {},
+  ): Promise<WebsiteDto> {
     this.checkRoot(input.rootPath);
     return this.write(() =>
-      inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+      inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
         const w = this.toWrite(input);
         await this.checkDomains(w.domains, null, trx);
         const row = await this.deps.store.insert({ ...w, settings: {} }, trx);
@@ -182,7 +190,7 @@ export class WebsiteService {
         await this.deps.kernel.audit.record(
           ctx,
           {
-            action: 'website.create',
+            action: opts.auditAction ?? 'website.create',
             targetType: 'website',
             targetId: row.id,
             targetLabel: row.name,

@@ -3,6 +3,724 @@
  * plugin); do not edit by hand. A test fails when this file no longer matches the API.
  */
 export interface paths {
+    "/ai/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `ai:use`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        maxOutputTokens?: number;
+                        prompt: string;
+                        /** @description true: text/event-stream deltas, ending with the whole result */
+                        stream?: boolean;
+                        system?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The generated text; with `stream: true` server-sent events (`delta`, then `done` or `error`) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            model: string;
+                            text: string;
+                            usage: {
+                                inputTokens: number;
+                                outputTokens: number;
+                            };
+                        };
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/generate-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `ai:use`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        folder?: string;
+                        prompt: string;
+                        size?: "256x256" | "512x512" | "1024x1024" | "1024x1536" | "1536x1024" | "1024x1792" | "1792x1024";
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            asset: {
+                                filename: string;
+                                folder: string;
+                                /** Format: uuid */
+                                id: string;
+                                mimeType: string;
+                                path: string;
+                                size: number;
+                                thumbnailUrl: string | null;
+                                url: string;
+                                uuid: string;
+                                visibility: "public" | "private";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/generate-website-structure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `ai:use`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        brief: string;
+                        locales?: string[];
+                        maxPages?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            structure: {
+                                locales: string[];
+                                menu: {
+                                    children?: {
+                                        children?: {
+                                            path: string;
+                                            title: string;
+                                        }[];
+                                        path: string;
+                                        title: string;
+                                    }[];
+                                    path: string;
+                                    title: string;
+                                }[];
+                                name: string;
+                                pages: {
+                                    /** @description A node tree, as the editor saves it */
+                                    content: {
+                                        [key: string]: unknown;
+                                    };
+                                    locale: string;
+                                    path: string;
+                                    title: string;
+                                }[];
+                                rootPath: string;
+                                theme?: string | null;
+                            };
+                            warnings: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/generated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `ai:use`. */
+        get: {
+            parameters: {
+                query: {
+                    kind?: "text" | "structure" | "image" | "translation";
+                    limit: number;
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: uuid */
+                                createdBy: string | null;
+                                /** Format: uuid */
+                                id: string;
+                                kind: "text" | "structure" | "image" | "translation";
+                                model: string;
+                                prompt: string;
+                                /** @description Text, a structure, an asset id or the translated page id */
+                                result: unknown;
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/image-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `settings:manage`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether a key is kept (it is never answered) */
+                            apiKeySet: boolean;
+                            baseUrl?: string | null;
+                            /** @description False until settings of this kind are saved */
+                            configured: boolean;
+                            maxOutputTokens?: number | null;
+                            model?: string;
+                            organization?: string | null;
+                            provider?: "openai" | "openai-compatible";
+                            temperature?: number | null;
+                            timeoutSeconds?: number;
+                            /** @description Translate settings: the text settings are used */
+                            useTextSettings?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        /** @description Needs the permission `settings:manage`. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Blank or absent keeps the stored key; null removes it */
+                        apiKey?: string | null;
+                        baseUrl?: string | null;
+                        maxOutputTokens?: number | null;
+                        model: string;
+                        organization?: string | null;
+                        provider: "openai" | "openai-compatible";
+                        temperature?: number | null;
+                        timeoutSeconds?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether a key is kept (it is never answered) */
+                            apiKeySet: boolean;
+                            baseUrl?: string | null;
+                            /** @description False until settings of this kind are saved */
+                            configured: boolean;
+                            maxOutputTokens?: number | null;
+                            model?: string;
+                            organization?: string | null;
+                            provider?: "openai" | "openai-compatible";
+                            temperature?: number | null;
+                            timeoutSeconds?: number;
+                            /** @description Translate settings: the text settings are used */
+                            useTextSettings?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `settings:manage`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether a key is kept (it is never answered) */
+                            apiKeySet: boolean;
+                            baseUrl?: string | null;
+                            /** @description False until settings of this kind are saved */
+                            configured: boolean;
+                            maxOutputTokens?: number | null;
+                            model?: string;
+                            organization?: string | null;
+                            provider?: "openai" | "openai-compatible";
+                            temperature?: number | null;
+                            timeoutSeconds?: number;
+                            /** @description Translate settings: the text settings are used */
+                            useTextSettings?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        /** @description Needs the permission `settings:manage`. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Blank or absent keeps the stored key; null removes it */
+                        apiKey?: string | null;
+                        baseUrl?: string | null;
+                        maxOutputTokens?: number | null;
+                        model: string;
+                        organization?: string | null;
+                        provider: "openai" | "openai-compatible";
+                        temperature?: number | null;
+                        timeoutSeconds?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether a key is kept (it is never answered) */
+                            apiKeySet: boolean;
+                            baseUrl?: string | null;
+                            /** @description False until settings of this kind are saved */
+                            configured: boolean;
+                            maxOutputTokens?: number | null;
+                            model?: string;
+                            organization?: string | null;
+                            provider?: "openai" | "openai-compatible";
+                            temperature?: number | null;
+                            timeoutSeconds?: number;
+                            /** @description Translate settings: the text settings are used */
+                            useTextSettings?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/translate-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `settings:manage`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether a key is kept (it is never answered) */
+                            apiKeySet: boolean;
+                            baseUrl?: string | null;
+                            /** @description False until settings of this kind are saved */
+                            configured: boolean;
+                            maxOutputTokens?: number | null;
+                            model?: string;
+                            organization?: string | null;
+                            provider?: "openai" | "openai-compatible";
+                            temperature?: number | null;
+                            timeoutSeconds?: number;
+                            /** @description Translate settings: the text settings are used */
+                            useTextSettings?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        /** @description Needs the permission `settings:manage`. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Blank or absent keeps the stored key; null removes it */
+                        apiKey?: string | null;
+                        baseUrl?: string | null;
+                        maxOutputTokens?: number | null;
+                        model?: string;
+                        organization?: string | null;
+                        provider?: "openai" | "openai-compatible";
+                        temperature?: number | null;
+                        timeoutSeconds?: number | null;
+                        /** @description true: translations use the text settings */
+                        useTextSettings?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether a key is kept (it is never answered) */
+                            apiKeySet: boolean;
+                            baseUrl?: string | null;
+                            /** @description False until settings of this kind are saved */
+                            configured: boolean;
+                            maxOutputTokens?: number | null;
+                            model?: string;
+                            organization?: string | null;
+                            provider?: "openai" | "openai-compatible";
+                            temperature?: number | null;
+                            timeoutSeconds?: number;
+                            /** @description Translate settings: the text settings are used */
+                            useTextSettings?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dam/asset": {
         parameters: {
             query?: never;
@@ -6998,12 +7716,10 @@ export interface paths {
                             drafts: {
                                 /** Format: uuid */
                                 id: string;
-                                label: string | null;
                                 ownerType: string;
                                 /** Format: date-time */
                                 updatedAt: string;
                                 updatedBy: string | null;
-                                websiteId: string | null;
                             }[];
                         };
                     };
@@ -7591,7 +8307,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description The working copy when there is one (`draft` says who saved it and when); `?version=live` for the live record.
+         * @description The working copy when the page has one (`draft` says so); `?version=live` for the live page.
          *
          *     Needs the permission `objects:read`.
          */
@@ -7715,7 +8431,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A published page saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live published page stays until `POST …/publish-draft`.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A published page saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live page stays until `POST …/publish-draft`.
          *
          *     Needs the permission `pages:edit`.
          */
@@ -7909,10 +8625,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /**
-         * Discard the working copy; live stays
-         * @description Needs the permission `pages:edit`.
-         */
+        /** @description Needs the permission `pages:edit`. */
         delete: {
             parameters: {
                 query?: never;
@@ -7963,10 +8676,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * What the working copy changes: the fields and node-tree paths that differ from live
-         * @description Needs the permission `objects:read`.
-         */
+        /** @description Needs the permission `objects:read`. */
         get: {
             parameters: {
                 query?: never;
@@ -8101,10 +8811,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Make the working copy live (needs objects:publish)
-         * @description Needs the permission `pages:edit`.
-         */
+        /** @description Needs the permission `pages:edit`. */
         post: {
             parameters: {
                 query?: never;
@@ -8446,6 +9153,89 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/pages/{id}/translate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `pages:edit`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        locale: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content?: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            locale: string;
+                            path: string;
+                            published: boolean;
+                            seo: {
+                                [key: string]: unknown;
+                            };
+                            title: string;
+                            /** Format: uuid */
+                            translationGroupId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -10176,11 +10966,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * @description The working copy when there is one (`draft` says who saved it and when); `?version=live` for the live record.
-         *
-         *     Needs the permission `objects:read`.
-         */
+        /** @description Needs the permission `objects:read`. */
         get: {
             parameters: {
                 query?: {
@@ -10286,7 +11072,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A snippet saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live snippet stays until `POST …/publish-draft`. The name and content are in the working copy; thumbnail, lock and website are live.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. With `?draft=true` the name and content go to the snippet's working copy; the site keeps the live snippet until `POST …/publish-draft`.
          *
          *     Needs the permission `snippets:edit`.
          */
@@ -10450,10 +11236,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /**
-         * Discard the working copy; live stays
-         * @description Needs the permission `snippets:edit`.
-         */
+        /** @description Needs the permission `snippets:edit`. */
         delete: {
             parameters: {
                 query?: never;
@@ -10504,10 +11287,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * What the working copy changes: the fields and node-tree paths that differ from live
-         * @description Needs the permission `objects:read`.
-         */
+        /** @description Needs the permission `objects:read`. */
         get: {
             parameters: {
                 query?: never;
@@ -10643,10 +11423,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Make the working copy live (needs objects:publish)
-         * @description Needs the permission `snippets:edit`.
-         */
+        /** @description Needs the permission `snippets:edit`. */
         post: {
             parameters: {
                 query?: never;
@@ -11027,11 +11804,6 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
-                            draft?: {
-                                /** Format: date-time */
-                                updatedAt: string;
-                                updatedBy: string | null;
-                            };
                             /** Format: uuid */
                             id: string;
                             name: string;
@@ -11090,11 +11862,6 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
-                            draft?: {
-                                /** Format: date-time */
-                                updatedAt: string;
-                                updatedBy: string | null;
-                            };
                             /** Format: uuid */
                             id: string;
                             name: string;
@@ -11121,15 +11888,11 @@ export interface paths {
         };
         /**
          * One page template with its content
-         * @description The working copy when there is one (`draft` says who saved it and when); `?version=live` for the live record.
-         *
-         *     Needs the permission `objects:read`.
+         * @description Needs the permission `objects:read`.
          */
         get: {
             parameters: {
-                query?: {
-                    version?: "live" | "draft";
-                };
+                query?: never;
                 header?: never;
                 path: {
                     id: string;
@@ -11168,11 +11931,6 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
-                            draft?: {
-                                /** Format: date-time */
-                                updatedAt: string;
-                                updatedBy: string | null;
-                            };
                             /** Format: uuid */
                             id: string;
                             name: string;
@@ -11228,15 +11986,13 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A template saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live template stays until `POST …/publish-draft`.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
          *
          *     Needs the permission `templates:edit`.
          */
         patch: {
             parameters: {
-                query?: {
-                    draft?: "true" | "false";
-                };
+                query?: never;
                 header?: {
                     /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
                     "if-match"?: string;
@@ -11286,11 +12042,6 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
-                            draft?: {
-                                /** Format: date-time */
-                                updatedAt: string;
-                                updatedBy: string | null;
-                            };
                             /** Format: uuid */
                             id: string;
                             name: string;
@@ -11370,210 +12121,6 @@ export interface paths {
                     };
                     content: {
                         "text/html": string;
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/cms-one/templates/{id}/draft": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Discard the working copy; live stays
-         * @description Needs the permission `templates:edit`.
-         */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/cms-one/templates/{id}/draft/diff": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * What the working copy changes: the fields and node-tree paths that differ from live
-         * @description Needs the permission `objects:read`.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            changed: string[];
-                            content: {
-                                added: string[];
-                                changed: string[];
-                                removed: string[];
-                            };
-                            fields: {
-                                draft: unknown;
-                                field: string;
-                                live: unknown;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/cms-one/templates/{id}/publish-draft": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Make the working copy live (needs objects:publish)
-         * @description Needs the permission `templates:edit`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
-                        etag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            content?: unknown;
-                            /** Format: date-time */
-                            createdAt: string;
-                            draft?: {
-                                /** Format: date-time */
-                                updatedAt: string;
-                                updatedBy: string | null;
-                            };
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            path: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
                     };
                 };
             };
@@ -12672,16 +13219,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * @description The live records; with `?drafts=1` each page, snippet and layout with a working copy carries it as `workingCopy`.
-         *
-         *     Needs the permission `objects:read`.
-         */
+        /** @description Needs the permission `objects:read`. */
         get: {
             parameters: {
                 query?: {
                     dataObjects?: "all" | "referenced";
-                    drafts?: "1" | "0" | "true" | "false";
                 };
                 header?: never;
                 path: {
@@ -13531,11 +14073,6 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
-                            draft?: {
-                                /** Format: date-time */
-                                updatedAt: string;
-                                updatedBy: string | null;
-                            };
                             /** Format: uuid */
                             id: string;
                             isDefault: boolean;
@@ -13618,11 +14155,6 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
-                            draft?: {
-                                /** Format: date-time */
-                                updatedAt: string;
-                                updatedBy: string | null;
-                            };
                             /** Format: uuid */
                             id: string;
                             isDefault: boolean;
@@ -13662,15 +14194,11 @@ export interface paths {
         };
         /**
          * One layout template
-         * @description The working copy when there is one (`draft` says who saved it and when); `?version=live` for the live record.
-         *
-         *     Needs the permission `objects:read`.
+         * @description Needs the permission `objects:read`.
          */
         get: {
             parameters: {
-                query?: {
-                    version?: "live" | "draft";
-                };
+                query?: never;
                 header?: never;
                 path: {
                     id: string;
@@ -13709,11 +14237,6 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
-                            draft?: {
-                                /** Format: date-time */
-                                updatedAt: string;
-                                updatedBy: string | null;
-                            };
                             /** Format: uuid */
                             id: string;
                             isDefault: boolean;
@@ -13784,15 +14307,13 @@ export interface paths {
         head?: never;
         /**
          * Change a layout template
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A layout template saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live layout template stays until `POST …/publish-draft`.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
          *
          *     Needs the permission `websites:edit`.
          */
         patch: {
             parameters: {
-                query?: {
-                    draft?: "true" | "false";
-                };
+                query?: never;
                 header?: {
                     /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
                     "if-match"?: string;
@@ -13852,11 +14373,6 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
-                            draft?: {
-                                /** Format: date-time */
-                                updatedAt: string;
-                                updatedBy: string | null;
-                            };
                             /** Format: uuid */
                             id: string;
                             isDefault: boolean;
@@ -13965,7 +14481,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/cms-one/websites/{websiteId}/templates/{id}/draft": {
+    "/cms-one/websites/from-ai": {
         parameters: {
             query?: never;
             header?: never;
@@ -13974,151 +14490,47 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post?: never;
-        /**
-         * Discard the working copy; live stays
-         * @description Needs the permission `websites:edit`.
-         */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    websiteId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/cms-one/websites/{websiteId}/templates/{id}/draft/diff": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * What the working copy changes: the fields and node-tree paths that differ from live
-         * @description Needs the permission `objects:read`.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    websiteId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            changed: string[];
-                            content: {
-                                added: string[];
-                                changed: string[];
-                                removed: string[];
-                            };
-                            fields: {
-                                draft: unknown;
-                                field: string;
-                                live: unknown;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/cms-one/websites/{websiteId}/templates/{id}/publish-draft": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Make the working copy live (needs objects:publish)
-         * @description Needs the permission `websites:edit`.
-         */
+        /** @description Needs the permission `objects:write`. */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
-                path: {
-                    id: string;
-                    websiteId: string;
-                };
+                path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        structure: {
+                            locales: string[];
+                            menu: {
+                                children?: {
+                                    children?: {
+                                        path: string;
+                                        title: string;
+                                    }[];
+                                    path: string;
+                                    title: string;
+                                }[];
+                                path: string;
+                                title: string;
+                            }[];
+                            name: string;
+                            pages: {
+                                /** @description A node tree, as the editor saves it */
+                                content: {
+                                    [key: string]: unknown;
+                                };
+                                locale: string;
+                                path: string;
+                                title: string;
+                            }[];
+                            rootPath: string;
+                            theme?: string | null;
+                        };
+                    };
+                };
+            };
             responses: {
                 /** @description The error body every route answers with on 4xx and 5xx */
                 "4XX": {
@@ -14139,40 +14551,20 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
-                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
-                        etag?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** Format: date-time */
-                            createdAt: string;
-                            draft?: {
-                                /** Format: date-time */
-                                updatedAt: string;
-                                updatedBy: string | null;
+                            menuEntryIds: string[];
+                            pageIds: string[];
+                            website: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                rootPath: string;
                             };
-                            /** Format: uuid */
-                            id: string;
-                            isDefault: boolean;
-                            locale: string | null;
-                            name: string;
-                            pathPatterns: string[];
-                            regions: {
-                                [key: string]: unknown;
-                            };
-                            slots: {
-                                [key: string]: {
-                                    className?: string;
-                                    style?: string;
-                                };
-                            };
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** Format: uuid */
-                            websiteId: string;
                         };
                     };
                 };
@@ -17801,294 +18193,6 @@ export interface paths {
                 };
             };
         };
-        trace?: never;
-    };
-    "/figma/import": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * @description Needs `pages:edit`, and `assets:upload` when the design has images. Figma errors: 403 FIGMA_ACCESS_DENIED, 404 FIGMA_NOT_FOUND or FIGMA_NODE_NOT_FOUND, 429 FIGMA_RATE_LIMITED (Retry-After), 422 FIGMA_FILE_TOO_LARGE, 502 FIGMA_UPSTREAM_FAILED; 409 FIGMA_TOKEN_MISSING without a token.
-         *
-         *     Needs the permission `pages:edit`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description true: also create a draft page from the tree */
-                        create?: boolean;
-                        /** @description the file key of a Figma file */
-                        fileKey?: string;
-                        locale: string;
-                        /** @description a frame of the file, e.g. `12:34` */
-                        nodeId?: string;
-                        path?: string;
-                        title?: string;
-                        /** @description a Figma link (`https://www.figma.com/design/<key>/<name>?node-id=12-34`): fileKey and nodeId are read from it */
-                        url?: string;
-                        /** Format: uuid */
-                        websiteId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            assets: {
-                                figmaNodeId: string;
-                                /** Format: uuid */
-                                id: string;
-                                path: string;
-                                url: string;
-                            }[];
-                            colors: {
-                                /** @description `#rrggbb` or `#rrggbbaa` */
-                                hex: string;
-                                usage: ("text" | "fill" | "stroke")[];
-                                /** @description nodes painted with it */
-                                uses: number;
-                            }[];
-                            /** @description the page node tree `{ type, props?, children?, text? }`, as the content plugin stores it */
-                            content: {
-                                [key: string]: unknown;
-                            };
-                            fonts: {
-                                family: string;
-                                /** @description text style names that use the family */
-                                styles: string[];
-                                weights: number[];
-                            }[];
-                            /** @description the draft page made with `create: true` */
-                            page?: {
-                                /** Format: uuid */
-                                id: string;
-                                locale: string;
-                                path: string;
-                                published: boolean;
-                                title: string;
-                                /** Format: uuid */
-                                websiteId: string;
-                            };
-                            source: {
-                                fileKey: string;
-                                /** @description the file or frame name */
-                                name: string;
-                                nodeId: string | null;
-                            };
-                            warnings: {
-                                code: string;
-                                figmaNodeId: string | null;
-                                message: string;
-                                nodeName: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            assets: {
-                                figmaNodeId: string;
-                                /** Format: uuid */
-                                id: string;
-                                path: string;
-                                url: string;
-                            }[];
-                            colors: {
-                                /** @description `#rrggbb` or `#rrggbbaa` */
-                                hex: string;
-                                usage: ("text" | "fill" | "stroke")[];
-                                /** @description nodes painted with it */
-                                uses: number;
-                            }[];
-                            /** @description the page node tree `{ type, props?, children?, text? }`, as the content plugin stores it */
-                            content: {
-                                [key: string]: unknown;
-                            };
-                            fonts: {
-                                family: string;
-                                /** @description text style names that use the family */
-                                styles: string[];
-                                weights: number[];
-                            }[];
-                            /** @description the draft page made with `create: true` */
-                            page?: {
-                                /** Format: uuid */
-                                id: string;
-                                locale: string;
-                                path: string;
-                                published: boolean;
-                                title: string;
-                                /** Format: uuid */
-                                websiteId: string;
-                            };
-                            source: {
-                                fileKey: string;
-                                /** @description the file or frame name */
-                                name: string;
-                                nodeId: string | null;
-                            };
-                            warnings: {
-                                code: string;
-                                figmaNodeId: string | null;
-                                message: string;
-                                nodeName: string | null;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/figma/settings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Needs the permission `settings:manage`. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description the last four characters of the token */
-                            tokenHint: string | null;
-                            tokenSet: boolean;
-                        };
-                    };
-                };
-            };
-        };
-        /** @description Needs the permission `settings:manage`. */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description a personal access token; blank keeps the stored one, null removes it */
-                        token?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The error body every route answers with on 4xx and 5xx */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description the last four characters of the token */
-                            tokenHint: string | null;
-                            tokenSet: boolean;
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/health": {
