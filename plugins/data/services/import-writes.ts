@@ -5,7 +5,7 @@ import type { ClassRow, ObjectRow } from '../model.ts';
 import { findClassByName } from '../store/class-store.ts';
 import {
   findGroupRowsOfClass,
-  findObjectsByKeys,
+  keyOwners,
   insertObjectRows,
   updateObjectRows,
   type NewObjectValues,
@@ -313,7 +313,7 @@ export class ImportWrites {
       ),
     );
     const taken = new Map(
-      (await findObjectsByKeys(trx, cls.id, pairs)).map((r) => [`${r.key}\u0000${r.locale}`, r.translation_group_id]),
+      (await keyOwners(trx, cls.id, pairs)).map((r) => [`${r.key}\u0000${r.locale}`, r.translation_group_id]),
     );
     const inBatch = new Set<string>();
     return plans.filter((p) => {

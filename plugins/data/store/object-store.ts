@@ -274,3 +274,23 @@ export async function insertObjectRows(q: Q, rows: readonly NewObjectValues[]): 
     [JSON.stringify(rows)],
   );
 }
+
+/**
+ * Which of these (key, locale) pairs are taken in a class, and by which translation group: one
+ * index probe per pair (a join on the unnested pairs, where a long `(key, locale) IN (...)` list
+ * made the planner read the whole partition on every import batch).
+ */
+export async function keyOwners(
+  q: Q,
+  classId: string,
+  pairs: ReadonlyArray<{ key: string; locale: string }>,
+): Promise<Array<{ key: string; locale: string; translation_group_id: string }>> {
+  if (pairs.length === 0) return [];
+  const result = await q.raw(
+    `select d.key, d.locale, d.translation_group_id
+       from unnest(?::text[], ?::text[]) as p(key, locale)
+       join data_objects d on d.class_id = ?::uuid and d.key = p.key and d.locale = p.locale`,
+    [pairs.map((p) => p.key), pairs.map((p) => p.locale), classId],
+  );
+  return result.rows;
+}
