@@ -15,7 +15,7 @@ const server = await startBenchKernel({
     TOTP_ENCRYPTION_KEY: 'bench-only-totp-key',
     INTEGRATION_SECRETS_ENCRYPTION_KEY: 'e5'.repeat(32),
     OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-    MIGRATION_IMPORT_INLINE_MAX_OBJECTS: '100000',
+    MIGRATION_IMPORT_INLINE_MAX_OBJECTS: '10000000',
   },
 });
 const cookie = await server.adminCookie();

@@ -22,7 +22,7 @@ export const MigrationConfig = Type.Object({
   }),
   MIGRATION_IMPORT_INLINE_MAX_OBJECTS: Type.Integer({
     minimum: 0,
-    maximum: 100_000,
+    maximum: 10_000_000,
     default: 1000,
     description: 'most objects an import-objects without background: true takes (400 IMPORT_TOO_LARGE beyond)',
   }),

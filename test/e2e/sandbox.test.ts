@@ -23,6 +23,8 @@ const DECLARED_BLOCKED = new Set([
   'POST /migration-sources/{id}/test',
   'POST /migration-sources/{id}/preview-classes',
   'POST /migration-sources/{id}/import-classes',
+  'POST /migration-sources/{id}/import-objects',
+  'POST /migration-sources/import-jobs/{jobId}/resume',
 ]);
 const mustBeBlocked = (route: DocumentedRoute) =>
   DECLARED_BLOCKED.has(route.label) ||
