@@ -73,6 +73,23 @@ export interface AssetLibrary {
    * deployment the file goes to the asset service (outside `trx`).
    */
   storeFile(input: StoreFileInput, trx?: Tx): Promise<AssetRef>;
+  /**
+   * Copies a file of the server's disk into the library at `path` (folder and name, e.g.
+   * `products/shoe.jpg`) with the upload's checks (size, type sniffing, path rules), in the caller's
+   * transaction (the stored bytes are removed when it rolls back). A file already at `path` is
+   * answered as it is, so an import run again (or resumed) never stores a file twice. The migration
+   * plugin copies Pimcore's assets this way. In the split deployment the asset service stores it
+   * (outside the caller's transaction; a file left by a rolled-back batch is found again by path).
+   */
+  importFile(input: ImportFileInput, trx?: Tx): Promise<{ id: string; path: string }>;
+}
+
+export interface ImportFileInput {
+  /** An absolute path on this server (the caller checked it lies in its own folder). */
+  file: string;
+  path: string;
+  visibility: 'public' | 'private';
+  actor: ChangeActor;
 }
 
 /** A website's upload rules for public forms (`settings.uploads`), numbers already clamped. */

@@ -14,4 +14,28 @@ export const MigrationConfig = Type.Object({
     default: 5_000,
     description: 'connect timeout to a migration source database',
   }),
+  MIGRATION_IMPORT_BATCH_OBJECTS: Type.Integer({
+    minimum: 1,
+    maximum: 2000,
+    default: 250,
+    description: 'objects an import reads and writes per batch (one transaction and checkpoint each)',
+  }),
+  MIGRATION_IMPORT_INLINE_MAX_OBJECTS: Type.Integer({
+    minimum: 0,
+    maximum: 10_000_000,
+    default: 1000,
+    description: 'most objects an import-objects without background: true takes (400 IMPORT_TOO_LARGE beyond)',
+  }),
+  MIGRATION_IMPORT_TRY_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 24 * 3600,
+    default: 600,
+    description:
+      'how long one try of a background import runs before a fresh job goes on from its checkpoint; a try whose process died is taken back after it',
+  }),
+  MIGRATION_DEFAULT_LOCALE: Type.String({
+    pattern: '^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$',
+    default: 'en',
+    description: 'language of imported objects without localized fields, and the first row of a translation group',
+  }),
 });

@@ -39,6 +39,8 @@ const DECLARED_BLOCKED = new Set([
   'POST /ai/generate-image',
   'POST /cms-one/pages/{id}/translate',
   'POST /cms-one/websites/from-ai',
+  'POST /migration-sources/{id}/import-objects',
+  'POST /migration-sources/import-jobs/{jobId}/resume',
 ]);
 const mustBeBlocked = (route: DocumentedRoute) =>
   DECLARED_BLOCKED.has(route.label) ||

@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { Actor, PermissionRegistry, Tx } from '../../../kernel/index.ts';
 import { ASSET_KEYS } from '../permissions.ts';
@@ -58,6 +59,23 @@ export function provideAssetLibrary(s: AssetServices, permissions: PermissionReg
         trx,
       );
       return s.urls.ref(row);
+    },
+    async importFile({ file, path, visibility, actor }, trx) {
+      const cut = path.lastIndexOf('/');
+      const folder = cut < 0 ? '' : path.slice(0, cut);
+      const filename = path.slice(cut + 1);
+      if (s.serviceClient) {
+        const files = remoteBundleFiles(s.serviceClient, s.config.ASSET_MAX_FILE_BYTES);
+        const found = (await files.byPaths([path])).get(path);
+        return found ?? files.store({ body: createReadStream(file), path, visibility, actor });
+      }
+      const existing = (await s.library.resolve([path], trx)).get(path);
+      if (existing) return { id: existing.id, path: existing.path };
+      const row = await s.library.upload(
+        { body: createReadStream(file), folder, filename, visibility, actor, createdBy: actor.id },
+        trx,
+      );
+      return { id: row.id, path: row.path };
     },
   };
 }

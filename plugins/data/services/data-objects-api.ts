@@ -1,10 +1,11 @@
-import type { AuditContext, WriteOptions } from '../../../kernel/index.ts';
+import type { AuditContext, Tx, WriteOptions } from '../../../kernel/index.ts';
 import { type ClassRow, toObjectDto, type ObjectDto } from '../model.ts';
 import type { WriteContext } from './actor.ts';
 import { isUuid } from './attributes.ts';
 import { toStaffDto } from './drafts.ts';
 import type { DataServices } from './index.ts';
 import type { CreateObjectInput, UpdateObjectInput, WriteGuard } from './object-service.ts';
+import type { ImportObjectsInput, ImportRecordResult } from './import-writes.ts';
 import type { CachedAnswer } from './public-read-cache.ts';
 import type { QueryInput } from './query-service.ts';
 
@@ -53,6 +54,13 @@ export interface DataObjectsApi {
   /** `guard`: a row it does not allow answers the missing-object 404 before any check of the input. */
   update(ctx: WriteContext, id: string, input: UpdateObjectInput, guard?: WriteGuard): Promise<ObjectDto>;
   remove(ctx: WriteContext, id: string): Promise<void>;
+  /**
+   * An import's batch of records of one class (services/import-writes.ts), in the caller's
+   * transaction: every value passes the API's checks, new rows go in with one INSERT, and the batch
+   * is announced with one `object.bulk` event (`bulk.kind: import`) with `ctx.changeActor`. A record
+   * that fails is reported in its result and not written; without `objects:publish` new rows are drafts.
+   */
+  importObjects(ctx: WriteContext & { trx: Tx }, input: ImportObjectsInput): Promise<{ results: ImportRecordResult[] }>;
 }
 
 export type PublishedAnswer = Readonly<CachedAnswer>;
@@ -102,6 +110,7 @@ export function dataObjectsApi(data: DataServices): DataObjectsApi {
       return toStaffDto(row, className, draft);
     },
     remove: (ctx, id) => data.objects.remove(ctx, id),
+    importObjects: (ctx, input) => data.imports.run(ctx, input),
   };
 }
 

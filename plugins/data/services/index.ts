@@ -6,6 +6,7 @@ import { ClassService } from './class-service.ts';
 import { ComponentService } from './component-service.ts';
 import { DraftService } from './drafts.ts';
 import { IndexBuilds } from './index-builds.ts';
+import { ImportWrites } from './import-writes.ts';
 import type { DataKernelDeps, DataServiceDeps } from './deps.ts';
 import { ObjectReadService } from './object-read-service.ts';
 import { ObjectService } from './object-service.ts';
@@ -42,6 +43,7 @@ export function createDataServices(kernel: DataKernelDeps) {
     schedules,
     reads: new ObjectReadService(deps),
     bulk: new BulkService(deps, objects),
+    imports: new ImportWrites(deps, objects),
     batch: new BatchService(deps, objects, drafts),
     query,
     /** Class definitions kept in memory (the provided `dataObjects.classById` reads them). */

@@ -228,3 +228,69 @@ export async function rewriteDescendantPaths(
     })
     .returning('*');
 }
+
+/** Every row of the given translation groups of one class (an import matching its earlier records). */
+export async function findGroupRowsOfClass(q: Q, classId: string, groupIds: readonly string[]): Promise<ObjectRow[]> {
+  if (groupIds.length === 0) return [];
+  return q<ObjectRow>('data_objects')
+    .where({ class_id: classId })
+    .whereIn('translation_group_id', [...new Set(groupIds)])
+    .orderBy(['translation_group_id', 'locale'])
+    .forUpdate();
+}
+
+/** Many rows of one class changed in one UPDATE ... FROM (values): key, path, published and attributes. */
+export async function updateObjectRows(
+  q: Q,
+  classId: string,
+  rows: ReadonlyArray<Pick<ObjectRow, 'id' | 'key' | 'path' | 'published' | 'attributes'>>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await q.raw(
+    `update data_objects d
+        set key = x.key, path = x.path, published = x.published, attributes = x.attributes, updated_at = now()
+       from jsonb_to_recordset(?::jsonb) as x(id uuid, key text, path text, published boolean, attributes jsonb)
+      where d.class_id = ?::uuid and d.id = x.id`,
+    [
+      JSON.stringify(
+        rows.map((r) => ({ id: r.id, key: r.key, path: r.path, published: r.published, attributes: r.attributes })),
+      ),
+      classId,
+    ],
+  );
+}
+
+/**
+ * Many new rows in ONE INSERT ... SELECT FROM jsonb_to_recordset (one parameter however many rows, so
+ * the statement is parsed once and no row is sent twice); nothing is returned. An import's batches use it.
+ */
+export async function insertObjectRows(q: Q, rows: readonly NewObjectValues[]): Promise<void> {
+  if (rows.length === 0) return;
+  await q.raw(
+    `insert into data_objects (id, class_id, translation_group_id, locale, key, parent_id, path, published, attributes, created_by)
+     select x.id, x.class_id, x.translation_group_id, x.locale, x.key, x.parent_id, x.path, x.published, x.attributes, x.created_by
+       from jsonb_to_recordset(?::jsonb) as x(id uuid, class_id uuid, translation_group_id uuid, locale text, key text,
+            parent_id uuid, path text, published boolean, attributes jsonb, created_by text)`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/**
+ * Which of these (key, locale) pairs are taken in a class, and by which translation group: one
+ * index probe per pair (a join on the unnested pairs, where a long `(key, locale) IN (...)` list
+ * made the planner read the whole partition on every import batch).
+ */
+export async function keyOwners(
+  q: Q,
+  classId: string,
+  pairs: ReadonlyArray<{ key: string; locale: string }>,
+): Promise<Array<{ key: string; locale: string; translation_group_id: string }>> {
+  if (pairs.length === 0) return [];
+  const result = await q.raw(
+    `select d.key, d.locale, d.translation_group_id
+       from unnest(?::text[], ?::text[]) as p(key, locale)
+       join data_objects d on d.class_id = ?::uuid and d.key = p.key and d.locale = p.locale`,
+    [pairs.map((p) => p.key), pairs.map((p) => p.locale), classId],
+  );
+  return result.rows;
+}

@@ -118,3 +118,47 @@ export const ImportClassesAnswer = Type.Object({
   conflicts: Type.Array(Type.Object({ name: Type.String(), reason: Type.String() })),
   warnings: Type.Array(Type.String()),
 });
+
+export const ImportObjectsBody = Type.Object(
+  {
+    classes: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 63 }), { maxItems: 1000, uniqueItems: true }),
+    ),
+    background: Type.Optional(Type.Boolean()),
+    publish: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const JobIdParams = Type.Object({ jobId: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+
+const Counts = Type.Object({
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  skipped: Type.Integer(),
+  failed: Type.Integer(),
+});
+const FailedRecords = Type.Array(Type.Object({ sourceId: Type.String(), reason: Type.String() }));
+
+export const ImportObjectsAnswer = Type.Object({
+  jobId: Type.String({ format: 'uuid' }),
+  counts: Counts,
+  failed: FailedRecords,
+  warnings: Type.Array(Type.String()),
+});
+
+export const ImportQueued = Type.Object({ jobId: Type.String({ format: 'uuid' }) });
+
+export const ImportJobView = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  sourceId: Type.String({ format: 'uuid' }),
+  state: Type.Union(['queued', 'running', 'succeeded', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
+  progress: Type.Object({ done: Type.Integer(), total: Type.Integer() }),
+  counts: Counts,
+  failed: FailedRecords,
+  warnings: Type.Array(Type.String()),
+  error: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});

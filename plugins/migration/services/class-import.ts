@@ -48,7 +48,7 @@ const sameFields = (
  * its relations name (the data plugin refuses a relation to a class it does not know). A cycle keeps
  * the given order: the later class's relation then falls back to json (see `plan`).
  */
-function inDependencyOrder(defs: PimcoreDefinition[]): PimcoreDefinition[] {
+export function inDependencyOrder(defs: PimcoreDefinition[]): PimcoreDefinition[] {
   const byName = new Map(defs.map((d) => [d.name, d]));
   const done = new Set<string>();
   const out: PimcoreDefinition[] = [];

@@ -1,13 +1,16 @@
 import type { PluginDeps } from '../../../kernel/index.ts';
 import type { MigrationConfig } from '../config.ts';
 import { SourceStore } from '../store/source-store.ts';
+import { ImportStore } from '../store/import-store.ts';
 import { ClassImportService } from './class-import.ts';
+import { ImportJobs } from './import-jobs.ts';
+import { ObjectImporter } from './object-import.ts';
 import { testSource } from './source-connection.ts';
 import { SourceService } from './sources.ts';
 
 export type MigrationDeps = PluginDeps<
-  'db' | 'clock' | 'config' | 'audit' | 'secretBox' | 'outboundGuard' | 'permissions',
-  'outboundFetch' | 'dataObjects',
+  'db' | 'clock' | 'config' | 'audit' | 'secretBox' | 'outboundGuard' | 'permissions' | 'jobs',
+  'outboundFetch' | 'dataObjects' | 'assetLibrary',
   typeof MigrationConfig
 >;
 
@@ -30,9 +33,34 @@ export function createMigrationServices(deps: MigrationDeps) {
     dataObjects: deps.dataObjects,
     maxFileBytes,
   });
+  const store = new ImportStore(db, clock);
+  const importer = new ObjectImporter({
+    db,
+    log: deps.log,
+    store,
+    sources,
+    outboundGuard,
+    dataObjects: deps.dataObjects,
+    assetLibrary: deps.assetLibrary,
+    batchSize: pluginConfig.MIGRATION_IMPORT_BATCH_OBJECTS,
+    connectTimeoutMs: pluginConfig.MIGRATION_CONNECT_TIMEOUT_MS,
+    maxFileBytes,
+    defaultLocale: pluginConfig.MIGRATION_DEFAULT_LOCALE,
+  });
+  const imports = new ImportJobs({
+    db,
+    audit,
+    jobs: deps.jobs,
+    permissions,
+    store,
+    sources,
+    importer,
+    inlineMax: pluginConfig.MIGRATION_IMPORT_INLINE_MAX_OBJECTS,
+  });
   return {
     sources,
     classImports,
+    imports,
     test: (id: string) =>
       testSource(sources, outboundGuard, id, {
         connectTimeoutMs: pluginConfig.MIGRATION_CONNECT_TIMEOUT_MS,

@@ -19791,6 +19791,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/migration-sources/{id}/import-objects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `migration:manage`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            counts: {
+                                created: number;
+                                failed: number;
+                                skipped: number;
+                                updated: number;
+                            };
+                            failed: {
+                                reason: string;
+                                sourceId: string;
+                            }[];
+                            /** Format: uuid */
+                            jobId: string;
+                            warnings: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            jobId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/migration-sources/{id}/preview-classes": {
         parameters: {
             query?: never;
@@ -19925,6 +20007,258 @@ export interface paths {
                             ok: boolean;
                             problems: string[];
                             server: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/migration-sources/import-jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `migration:manage`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    jobId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            counts: {
+                                created: number;
+                                failed: number;
+                                skipped: number;
+                                updated: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            error: string | null;
+                            failed: {
+                                reason: string;
+                                sourceId: string;
+                            }[];
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            progress: {
+                                done: number;
+                                total: number;
+                            };
+                            /** Format: uuid */
+                            sourceId: string;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            warnings: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/migration-sources/import-jobs/{jobId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `migration:manage`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    jobId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            counts: {
+                                created: number;
+                                failed: number;
+                                skipped: number;
+                                updated: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            error: string | null;
+                            failed: {
+                                reason: string;
+                                sourceId: string;
+                            }[];
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            progress: {
+                                done: number;
+                                total: number;
+                            };
+                            /** Format: uuid */
+                            sourceId: string;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            warnings: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/migration-sources/import-jobs/{jobId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `migration:manage`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    jobId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            counts: {
+                                created: number;
+                                failed: number;
+                                skipped: number;
+                                updated: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            error: string | null;
+                            failed: {
+                                reason: string;
+                                sourceId: string;
+                            }[];
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            progress: {
+                                done: number;
+                                total: number;
+                            };
+                            /** Format: uuid */
+                            sourceId: string;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            warnings: string[];
                         };
                     };
                 };

@@ -1,0 +1,477 @@
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type mysql from 'mysql2/promise';
+import {
+  type Actor,
+  type ChangeActor,
+  type Db,
+  type Logger,
+  type OutboundGuard,
+  type ServiceMap,
+  type Tx,
+  badRequest,
+  isHttpError,
+} from '../../../kernel/index.ts';
+import { inDependencyOrder } from './class-import.ts';
+import { type PimcoreDefinition, readClassFolder } from './class-files.ts';
+import { type ImportField, type Lookups, type ValueNotes, assetIdsOf, fieldValue } from './object-values.ts';
+import { connectSource } from './source-connection.ts';
+import type { SourceService } from './sources.ts';
+import { mapField } from './type-mapping.ts';
+import type { Checkpoint, ImportJobRow, ImportStore, JobCounts } from '../store/import-store.ts';
+import { type CellRow, type PimcoreAsset, PimcoreReader, type PimcoreRelation } from '../store/pimcore-reader.ts';
+
+type DataObjects = ServiceMap['dataObjects'];
+type ImportRecord = Parameters<DataObjects['importObjects']>[1]['records'][number];
+
+/** A class to import: its Pimcore id (table names), its name here and the fields both sides have. */
+export interface ClassToImport {
+  name: string;
+  pimcoreId: string;
+  fields: ImportField[];
+  translated: boolean;
+  slugs: boolean;
+}
+
+/** The source database went away (or refused us) mid-import: the job fails with the reason and can be resumed. */
+export class SourceUnavailable extends Error {}
+
+export interface ImporterDeps {
+  db: Db;
+  log: Logger;
+  store: ImportStore;
+  sources: SourceService;
+  outboundGuard: Pick<OutboundGuard, 'assertAllowed'>;
+  dataObjects: DataObjects | undefined;
+  assetLibrary: ServiceMap['assetLibrary'] | undefined;
+  batchSize: number;
+  connectTimeoutMs: number;
+  maxFileBytes: number;
+  defaultLocale: string;
+}
+
+/** Pimcore's language codes (`de_AT`) as locales here (`de-AT`). */
+const localeOf = (language: string) => language.replace(/_/g, '-');
+
+const connectionProblem = (err: unknown): string | null => {
+  const e = err as { code?: string; fatal?: boolean; errno?: number; message?: string };
+  if (
+    e.fatal ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'PROTOCOL_CONNECTION_LOST'].includes(e.code ?? '')
+  )
+    return `source database: ${e.code ? `${e.code}: ` : ''}${(e.message ?? String(err)).slice(0, 300)}`;
+  return null;
+};
+
+/**
+ * Reads a source's objects class by class in Pimcore id order, in batches of `batchSize`, and writes
+ * each batch through the data plugin's `importObjects` in ONE transaction with its id-map rows,
+ * the asset files it names and the job's checkpoint: a job cut off anywhere goes on after its last
+ * committed batch, and an object is never written twice. Relations to objects not imported yet are
+ * filled in by a second pass once every object exists.
+ */
+export class ObjectImporter {
+  constructor(private readonly deps: ImporterDeps) {}
+
+  data(): DataObjects {
+    const data = this.deps.dataObjects;
+    if (!data) throw badRequest('Importing objects needs the data plugin', undefined, 'DATA_PLUGIN_MISSING');
+    return data;
+  }
+
+  /**
+   * The classes to import, relation targets first: each must have been imported as a class already
+   * (400 CLASS_NOT_IMPORTED otherwise). Fields are those whose mapping matches the class here.
+   */
+  async classes(
+    sourceId: string,
+    only?: readonly string[] | null,
+  ): Promise<{ classes: ClassToImport[]; warnings: string[] }> {
+    const source = await this.deps.sources.get(sourceId);
+    const defs = (await readClassFolder(source.classPath, this.deps.maxFileBytes)).filter((d) => d.kind === 'class');
+    if (only) {
+      const missing = only.find((n) => !defs.some((d) => d.name === n));
+      if (missing !== undefined)
+        throw badRequest(`No class file defines a class named "${missing}"`, 'classes', 'CLASS_NOT_IN_SOURCE');
+    }
+    const chosen: PimcoreDefinition[] = inDependencyOrder(only ? defs.filter((d) => only.includes(d.name)) : defs);
+    const data = this.data();
+    const warnings: string[] = [];
+    const known = new Set<string>();
+    for (const d of defs) if (await data.classByName(d.name)) known.add(d.name);
+    const out: ClassToImport[] = [];
+    for (const def of chosen) {
+      const here = await data.classByName(def.name);
+      if (!here)
+        throw badRequest(
+          `Class ${def.name} is not here yet: import the classes first (import-classes)`,
+          'classes',
+          'CLASS_NOT_IMPORTED',
+        );
+      const fields: ImportField[] = [];
+      for (const f of def.fields) {
+        const target = mapField(f, known).mapped.field;
+        if (!target) continue;
+        const mine = here.fields.find((x) => x.name === target.name);
+        if (!mine || mine.type !== target.type) {
+          warnings.push(`${def.name}.${f.name}: the class here has no ${target.type} field of this name; not imported`);
+          continue;
+        }
+        if (f.pimcoreType === 'fieldcollections' || f.pimcoreType === 'objectbricks')
+          warnings.push(`${def.name}.${f.name}: ${f.pimcoreType} values are not imported yet`);
+        fields.push({ source: f, target });
+      }
+      out.push({
+        name: def.name,
+        pimcoreId: def.pimcoreId,
+        fields,
+        translated: fields.some((f) => f.source.translated),
+        slugs: fields.some((f) => f.source.pimcoreType === 'urlSlug'),
+      });
+    }
+    return { classes: out, warnings };
+  }
+
+  async connect(sourceId: string): Promise<mysql.Connection> {
+    try {
+      return await connectSource(this.deps.sources, this.deps.outboundGuard, sourceId, this.deps.connectTimeoutMs);
+    } catch (err) {
+      if (isHttpError(err)) throw err;
+      throw new SourceUnavailable(connectionProblem(err) ?? `source database: ${(err as Error).message}`);
+    }
+  }
+
+  async count(conn: mysql.Connection, classes: readonly ClassToImport[]): Promise<number> {
+    return new PimcoreReader(conn).countObjects(classes.map((c) => c.pimcoreId));
+  }
+
+  /**
+   * Runs a job from its checkpoint until it is done ('finished'), the signal asks it to stop between
+   * batches ('aborted'), or its row says it is no longer this run's (cancelled, or another run moved
+   * the checkpoint: 'stopped').
+   */
+  async run(
+    job: ImportJobRow,
+    classes: readonly ClassToImport[],
+    conn: mysql.Connection,
+    opts: { signal?: AbortSignal; progress?: (done: number, total: number) => Promise<void> } = {},
+  ): Promise<'finished' | 'aborted' | 'stopped'> {
+    const reader = new PimcoreReader(conn);
+    const actor = actorOf(job);
+    const ctx = { actor, changeActor: { type: 'import', id: job.actor.id } as ChangeActor };
+    let cp: Checkpoint = job.checkpoint;
+    let done = job.done;
+    const sourceRoot = (await this.deps.sources.get(job.source_id)).assetsPath;
+    const read = async <T>(what: () => Promise<T>): Promise<T> => {
+      try {
+        return await what();
+      } catch (err) {
+        const problem = connectionProblem(err);
+        if (problem) throw new SourceUnavailable(problem);
+        throw err;
+      }
+    };
+    while (cp.phase !== 'done') {
+      if (opts.signal?.aborted) return 'aborted';
+      const cls = classes[cp.classIndex];
+      if (!cls) {
+        const next: Checkpoint =
+          cp.phase === 'objects'
+            ? { phase: 'relations', classIndex: 0, lastId: 0 }
+            : { phase: 'done', classIndex: 0, lastId: 0 };
+        if (!(await this.commit(job.id, cp, next, async () => EMPTY))) return 'stopped';
+        cp = next;
+        continue;
+      }
+      if (cp.phase === 'objects') {
+        const rows = await read(() => reader.objectsAfter(cls.pimcoreId, cp.lastId, this.deps.batchSize));
+        if (rows.length === 0) {
+          const next = { phase: 'objects' as const, classIndex: cp.classIndex + 1, lastId: 0 };
+          if (!(await this.commit(job.id, cp, next, async () => EMPTY))) return 'stopped';
+          cp = next;
+          continue;
+        }
+        const ids = rows.map((r) => r.id);
+        const [localized, relations, slugs] = await read(() =>
+          Promise.all([
+            cls.translated
+              ? reader.localized(cls.pimcoreId, ids)
+              : Promise.resolve(new Map<number, Map<string, CellRow>>()),
+            reader.relations(cls.pimcoreId, ids),
+            cls.slugs ? reader.slugs(ids) : Promise.resolve(new Map<number, Map<string, string>>()),
+          ]),
+        );
+        const assetIds = rows.flatMap((r) => [
+          ...assetIdsOf(
+            cls.fields,
+            r.store,
+            relations.filter((x) => x.srcId === r.id),
+          ),
+          ...[...(localized.get(r.id)?.values() ?? [])].flatMap((l) => assetIdsOf(cls.fields, l, [])),
+        ]);
+        const known = await this.deps.store.mapped(this.deps.db, job.source_id, 'asset', assetIds);
+        const assetRows = await read(() => reader.assets(assetIds.filter((id) => !known.has(id))));
+        const next = { phase: 'objects' as const, classIndex: cp.classIndex, lastId: ids[ids.length - 1] };
+        const ok = await this.commit(job.id, cp, next, async (trx) => {
+          const warnings: string[] = [];
+          const assets = await this.importAssets(trx, job, sourceRoot, assetRows, known, ctx.changeActor, warnings);
+          const objects = await this.deps.store.mapped(trx, job.source_id, 'object', [
+            ...ids,
+            ...relations.map((r) => r.destId),
+          ]);
+          const built = rows.map((r) =>
+            this.record(
+              cls,
+              r,
+              localized.get(r.id),
+              relations.filter((x) => x.srcId === r.id),
+              slugs.get(r.id),
+              {
+                asset: (id) => assets.get(id),
+                object: (id) => objects.get(id),
+              },
+              job.publish,
+              objects.get(r.id),
+            ),
+          );
+          for (const b of built)
+            for (const id of new Set(b.notes.missingAssets))
+              warnings.push(`object ${b.record.ref}: asset ${id} is missing in assetsPath`);
+          const { results } = await this.data().importObjects(
+            { ...ctx, trx },
+            { className: cls.name, publish: job.publish, records: built.map((b) => b.record) },
+          );
+          const counts: JobCounts = { created: 0, updated: 0, skipped: 0, failed: 0 };
+          const failed: Array<{ sourceId: string; reason: string }> = [];
+          const remember: Parameters<ImportStore['remember']>[2][number][] = [];
+          results.forEach((res, i) => {
+            if (res.status === 'failed') {
+              counts.failed++;
+              failed.push({ sourceId: res.ref, reason: res.reason ?? 'failed' });
+              return;
+            }
+            if (res.status === 'created') counts.created++;
+            else if (res.status === 'skipped' || res.status === 'unchanged') counts.skipped++;
+            else counts.updated++;
+            if (res.groupId)
+              remember.push({
+                kind: 'object',
+                pimcoreId: Number(res.ref),
+                targetId: res.groupId,
+                className: cls.name,
+                pending: built[i].notes.pendingObjects.length > 0,
+              });
+          });
+          await this.deps.store.remember(trx, job.source_id, remember);
+          return { done: rows.length, counts, failed, warnings };
+        });
+        if (!ok) return 'stopped';
+        cp = next;
+        done += rows.length;
+        await opts.progress?.(done, job.total);
+        continue;
+      }
+      // The relations pass: objects whose relations named objects not imported at the time.
+      const pending = await this.deps.store.pendingRelations(
+        this.deps.db,
+        job.source_id,
+        cls.name,
+        cp.lastId,
+        this.deps.batchSize,
+      );
+      if (pending.length === 0) {
+        const next = { phase: 'relations' as const, classIndex: cp.classIndex + 1, lastId: 0 };
+        if (!(await this.commit(job.id, cp, next, async () => EMPTY))) return 'stopped';
+        cp = next;
+        continue;
+      }
+      const ids = pending.map((p) => p.pimcoreId);
+      const [relations, localized] = await read(() =>
+        Promise.all([
+          reader.relations(cls.pimcoreId, ids),
+          cls.translated
+            ? reader.localized(cls.pimcoreId, ids)
+            : Promise.resolve(new Map<number, Map<string, CellRow>>()),
+        ]),
+      );
+      const next = { phase: 'relations' as const, classIndex: cp.classIndex, lastId: ids[ids.length - 1] };
+      const ok = await this.commit(job.id, cp, next, async (trx) => {
+        const warnings: string[] = [];
+        const objects = await this.deps.store.mapped(
+          trx,
+          job.source_id,
+          'object',
+          relations.map((r) => r.destId),
+        );
+        const assets = await this.deps.store.mapped(
+          trx,
+          job.source_id,
+          'asset',
+          relations.filter((r) => r.type === 'asset').map((r) => r.destId),
+        );
+        const relationFields = cls.fields.filter((f) => f.source.pimcoreType.endsWith('Relation'));
+        const records: ImportRecord[] = pending.map((p) => {
+          const mine = relations.filter((r) => r.srcId === p.pimcoreId);
+          const notes: ValueNotes = { missingAssets: [], pendingObjects: [] };
+          const lookups: Lookups = { asset: (id) => assets.get(id), object: (id) => objects.get(id) };
+          const rows = this.languages(cls, localized.get(p.pimcoreId)).map((lang) => {
+            const attributes: Record<string, unknown> = {};
+            for (const f of relationFields) {
+              const v = fieldValue(f, {}, relationsFor(mine, f, lang), undefined, lookups, notes);
+              attributes[f.source.name] = v ?? null;
+            }
+            return { locale: localeOf(lang), key: null, published: false, attributes };
+          });
+          for (const id of new Set(notes.pendingObjects))
+            warnings.push(`object ${p.pimcoreId}: a relation names object ${id}, which is not imported; left out`);
+          return { ref: String(p.pimcoreId), groupId: p.targetId, merge: true, rows };
+        });
+        const { results } = await this.data().importObjects(
+          { ...ctx, trx },
+          { className: cls.name, publish: job.publish, records },
+        );
+        const failed = results
+          .filter((r) => r.status === 'failed')
+          .map((r) => ({ sourceId: r.ref, reason: `relations: ${r.reason ?? 'failed'}` }));
+        await this.deps.store.clearPending(trx, job.source_id, ids);
+        return { done: 0, counts: { created: 0, updated: 0, skipped: 0, failed: 0 }, failed, warnings };
+      });
+      if (!ok) return 'stopped';
+      cp = next;
+    }
+    return 'finished';
+  }
+
+  /**
+   * One batch's transaction: the job row is locked and must still be running at the checkpoint this
+   * run read (a cancel, or another run that moved on, stops this one before anything is written);
+   * then the batch's writes and the new checkpoint commit together.
+   */
+  private async commit(
+    jobId: string,
+    expected: Checkpoint,
+    next: Checkpoint,
+    write: (trx: Tx) => Promise<BatchOutcome>,
+  ): Promise<boolean> {
+    return this.deps.db.transaction(async (trx) => {
+      const row = await this.deps.store.getJob(jobId, trx, true);
+      const at = row?.checkpoint;
+      const same =
+        at && at.phase === expected.phase && at.classIndex === expected.classIndex && at.lastId === expected.lastId;
+      if (row?.state !== 'running' || !same) return false;
+      const outcome = await write(trx);
+      await this.deps.store.checkpoint(trx, jobId, next, outcome);
+      return true;
+    });
+  }
+
+  /** The languages of a record: those with localized rows (the default first), else the default. */
+  private languages(cls: ClassToImport, localized: Map<string, CellRow> | undefined): string[] {
+    const def = this.deps.defaultLocale.replace(/-/g, '_');
+    const langs = cls.translated && localized && localized.size > 0 ? [...localized.keys()] : [def];
+    return langs.sort((a, b) => (a === def ? -1 : b === def ? 1 : a.localeCompare(b)));
+  }
+
+  private record(
+    cls: ClassToImport,
+    row: { id: number; key: string; path: string; published: boolean; store: CellRow },
+    localized: Map<string, CellRow> | undefined,
+    relations: PimcoreRelation[],
+    slugs: Map<string, string> | undefined,
+    lookups: Lookups,
+    publish: boolean,
+    groupId: string | undefined,
+  ): { record: ImportRecord; notes: ValueNotes } {
+    const notes: ValueNotes = { missingAssets: [], pendingObjects: [] };
+    const rows = this.languages(cls, localized).map((lang) => {
+      const attributes: Record<string, unknown> = {};
+      for (const f of cls.fields) {
+        const source = f.source.translated ? (localized?.get(lang) ?? {}) : row.store;
+        const v = fieldValue(f, source, relationsFor(relations, f, lang), slugs, lookups, notes);
+        if (v !== undefined) attributes[f.source.name] = v;
+      }
+      const folder = row.path.endsWith('/') ? row.path : `${row.path}/`;
+      return {
+        locale: localeOf(lang),
+        key: row.key === '' ? null : row.key,
+        path: `${folder}${row.key}`,
+        published: publish && row.published,
+        attributes,
+      };
+    });
+    return { record: { ref: String(row.id), ...(groupId ? { groupId } : {}), rows }, notes };
+  }
+
+  /**
+   * Library files for the batch's asset ids not imported before: copied from `assetsPath` (their
+   * Pimcore path under it, never outside it) through the asset plugin's `importFile`, in the batch's
+   * transaction. A file that is not there is a warning on the object, never a failure.
+   */
+  private async importAssets(
+    trx: Tx,
+    job: ImportJobRow,
+    root: string | null,
+    rows: PimcoreAsset[],
+    known: Map<number, string>,
+    actor: ChangeActor,
+    warnings: string[],
+  ): Promise<Map<number, string>> {
+    const out = new Map(known);
+    if (rows.length === 0) return out;
+    const library = this.deps.assetLibrary;
+    const base = root ? await realpath(root).catch(() => null) : null;
+    const remember: Array<{ kind: 'asset'; pimcoreId: number; targetId: string }> = [];
+    for (const a of rows) {
+      if (a.type === 'folder' || !a.filename) continue;
+      const relative = `${a.path.replace(/^\/+/, '')}${a.filename}`;
+      if (!library || !base) continue;
+      const file = path.resolve(base, relative);
+      const real = await realpath(file).catch(() => null);
+      if (!real?.startsWith(`${base}${path.sep}`) || !(await stat(real)).isFile()) continue;
+      try {
+        const stored = await library.importFile({ file: real, path: relative, visibility: 'public', actor }, trx);
+        out.set(a.id, stored.id);
+        remember.push({ kind: 'asset', pimcoreId: a.id, targetId: stored.id });
+      } catch (err) {
+        if (!isHttpError(err)) throw err;
+        warnings.push(`asset ${a.id} (${relative}): ${err.message}`);
+      }
+    }
+    await this.deps.store.remember(trx, job.source_id, remember);
+    return out;
+  }
+}
+
+interface BatchOutcome {
+  done: number;
+  counts: JobCounts;
+  failed: Array<{ sourceId: string; reason: string }>;
+  warnings: string[];
+}
+const EMPTY: BatchOutcome = {
+  done: 0,
+  counts: { created: 0, updated: 0, skipped: 0, failed: 0 },
+  failed: [],
+  warnings: [],
+};
+
+/** A field's relations: object-level ones, or those of one language inside localized fields. */
+function relationsFor(all: readonly PimcoreRelation[], f: ImportField, lang: string): PimcoreRelation[] {
+  return all.filter(
+    (r) =>
+      r.fieldname === f.source.name &&
+      (f.source.translated ? r.ownertype === 'localizedfield' && r.position === lang : r.ownertype === 'object'),
+  );
+}
+
+/** The job's actor as it was when it started (its permissions then). */
+export function actorOf(job: ImportJobRow): Actor {
+  return {
+    type: 'user',
+    id: job.actor.id,
+    email: job.actor.email,
+    displayName: job.actor.displayName,
+    roles: job.actor.roles,
+    permissions: new Set(job.actor.permissions),
+  };
+}
