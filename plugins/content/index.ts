@@ -23,6 +23,7 @@ import { createContentServices, type ContentServices } from './services/index.ts
 import { formNotifySource, mailRenderer, publishedFormSource } from './services/mail-contributions.ts';
 import { contentHoldingAssets } from './store/asset-references.ts';
 import { contentBundlePart } from './services/bundle-part.ts';
+import { docsWebsiteSource } from './services/docs-websites.ts';
 import { contentPublishSource } from './services/publish-source.ts';
 import { pageSearchSource } from './services/search-source.ts';
 
@@ -89,6 +90,8 @@ export default definePlugin({
     publishedFormSources: ({ services }) => publishedFormSource(services.pageStore),
     // The website, its pages, snippets, templates, menus and themes in a website bundle (bundles plugin).
     websiteBundleParts: ({ services, pluginConfig }) => contentBundlePart(services, pluginConfig),
+    // Websites of kind documentation and their `settings.docs` (docs plugin).
+    docsWebsites: ({ services }) => docsWebsiteSource(services),
     // Published pages and their HTML for static builds (publish plugin).
     sitePublishSources: ({ services }) => contentPublishSource(services),
   },
