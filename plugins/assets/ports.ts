@@ -22,6 +22,14 @@ export interface AssetRef {
   thumbnailUrl: string | null;
 }
 
+/** A file of a folder (`folderFiles`): its reference plus what tells one version from the next. */
+export interface FolderFile extends AssetRef {
+  /** SHA-256 of the stored bytes (hex): the same bytes, the same hash. */
+  sha256: string;
+  version: number;
+  updatedAt: string;
+}
+
 export interface AttachFormUploadInput {
   uploadId: string;
   folder: string;
@@ -82,6 +90,18 @@ export interface AssetLibrary {
    * (outside the caller's transaction; a file left by a rolled-back batch is found again by path).
    */
   importFile(input: ImportFileInput, trx?: Tx): Promise<{ id: string; path: string }>;
+  /**
+   * Every file in `folder` and its subfolders (library path without a leading slash, '' the root),
+   * ordered by path, at most `limit` (default 20,000; `truncated` says when more exist). A folder
+   * that does not exist has no files. In the split deployment the asset service is asked
+   * (`GET /api/v1/dam/folder-files`).
+   */
+  folderFiles(folder: string, limit?: number): Promise<{ files: FolderFile[]; truncated: boolean }>;
+  /**
+   * The bytes of one file; 404 ASSET_NOT_FOUND when it is gone, 413 FILE_TOO_LARGE past `maxBytes`
+   * (nothing more is read). In the split deployment read over `/api/v1/dam/bundle-files/:id`.
+   */
+  readFile(id: string, maxBytes: number): Promise<Buffer>;
 }
 
 export interface ImportFileInput {

@@ -24,6 +24,7 @@ import { formNotifySource, mailRenderer, publishedFormSource } from './services/
 import { contentHoldingAssets } from './store/asset-references.ts';
 import { contentAiTarget } from './services/ai-target.ts';
 import { contentBundlePart } from './services/bundle-part.ts';
+import { docsWebsiteSource } from './services/docs-websites.ts';
 import { contentPublishSource } from './services/publish-source.ts';
 import { designImportTarget } from './services/design-import-target.ts';
 import { pageSearchSource } from './services/search-source.ts';
@@ -91,6 +92,8 @@ export default definePlugin({
     publishedFormSources: ({ services }) => publishedFormSource(services.pageStore),
     // The website, its pages, snippets, templates, menus and themes in a website bundle (bundles plugin).
     websiteBundleParts: ({ services, pluginConfig }) => contentBundlePart(services, pluginConfig),
+    // Websites of kind documentation and their `settings.docs` (docs plugin).
+    docsWebsites: ({ services }) => docsWebsiteSource(services),
     // Published pages and their HTML for static builds (publish plugin).
     sitePublishSources: ({ services }) => contentPublishSource(services),
     // Where an imported design (figma plugin) becomes a draft page, checked like a page save.

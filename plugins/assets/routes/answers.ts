@@ -159,6 +159,27 @@ export const BundleFiles = Type.Object({
     }),
   ),
 });
+/** `GET /api/v1/dam/folder-files`: the files of a folder and below, by path. */
+export const FolderFiles = Type.Object({
+  files: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      uuid: Type.String(),
+      path: Type.String(),
+      folder: Type.String(),
+      filename: Type.String(),
+      mimeType: Type.String(),
+      size: Type.Integer(),
+      visibility: Visibility,
+      url: Type.String(),
+      thumbnailUrl: Type.Union([Type.String(), Type.Null()]),
+      sha256: Type.String(),
+      version: Type.Integer(),
+      updatedAt: Type.String({ format: 'date-time' }),
+    }),
+  ),
+  truncated: Type.Boolean(),
+});
 export const StoredBundleFile = Type.Object({ id: Type.String(), path: Type.String() });
 
 /** A binary answer: the bytes as stored or made, passed through by Fastify without serialising. */

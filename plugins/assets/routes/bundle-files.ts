@@ -2,8 +2,9 @@ import { Type } from '@sinclair/typebox';
 import { type App, isUuid, notFound } from '../../../kernel/index.ts';
 import { ASSET_KEYS } from '../permissions.ts';
 import { assetBundleFiles } from '../services/bundle-files.ts';
+import { localFolderFiles, MAX_FOLDER_FILES } from '../services/folder-files.ts';
 import type { AssetServices } from '../services/index.ts';
-import { BundleFiles, nonJsonAnswer, StoredBundleFile } from './answers.ts';
+import { BundleFiles, FolderFiles, nonJsonAnswer, StoredBundleFile } from './answers.ts';
 
 /**
  * Website bundle files for core-api in the split deployment (bearer `DAM_SERVICE_TOKEN`, or a signed-in
@@ -31,6 +32,27 @@ export async function bundleFileRoutes(app: App, s: AssetServices): Promise<void
       },
     },
     async (request) => ({ assets: await files.describe(request.body.references) }),
+  );
+  // Every file of a folder and below (documentation sites read their folder through it).
+  const folders = localFolderFiles(s);
+  app.get(
+    '/api/v1/dam/folder-files',
+    {
+      config,
+      onRequest,
+      schema: {
+        tags,
+        querystring: Type.Object(
+          {
+            folder: Type.String({ maxLength: 1024 }),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FOLDER_FILES })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: FolderFiles },
+      },
+    },
+    async (request) => folders.folderFiles(request.query.folder, request.query.limit),
   );
   app.get(
     '/api/v1/dam/bundle-files/:id',

@@ -4,6 +4,7 @@ import type { Actor, PermissionRegistry, Tx } from '../../../kernel/index.ts';
 import { ASSET_KEYS } from '../permissions.ts';
 import { remoteBundleFiles } from './bundle-files.ts';
 import type { AssetLibrary, AssetRef, AttachFormUploadInput } from '../ports.ts';
+import { localFolderFiles, remoteFolderFiles } from './folder-files.ts';
 import type { AssetServices } from './index.ts';
 
 /** Provides the `assetLibrary` service other plugins use (its interface is in ports.ts), over this plugin's services. */
@@ -12,8 +13,12 @@ export function provideAssetLibrary(s: AssetServices, permissions: PermissionReg
     const rows = await s.library.resolve(references, trx);
     return new Map([...rows].map(([ref, row]) => [ref, s.urls.ref(row)]));
   };
+  // The split deployment's core-api reads folders from the asset service, where the files live.
+  const folders = s.serviceClient ? remoteFolderFiles(s.serviceClient) : localFolderFiles(s);
   return {
     resolve,
+    folderFiles: folders.folderFiles,
+    readFile: folders.readFile,
     // A writer references only what it could read itself: an anonymous caller (a public form) nothing.
     async referable(references: readonly string[], actor: Actor, trx?: Tx): Promise<Set<string>> {
       if (!permissions.allows(actor, ASSET_KEYS.read) || references.length === 0) return new Set();

@@ -323,6 +323,11 @@ export class LibraryService {
     throw notFound('Asset not found', 'ASSET_NOT_FOUND');
   }
 
+  /** Every file in a folder and below, by path (at most `limit`). */
+  tree(folder: string, limit: number) {
+    return store.listFolderTree(this.deps.db, lookupFolder(folder), limit);
+  }
+
   list(folder: string, page: { limit: number; offset: number; search?: string; recursive?: boolean }) {
     return store.listInFolder(this.deps.db, lookupFolder(folder), page);
   }

@@ -141,3 +141,13 @@ export async function deleteFolderTree(q: Q, folder: string): Promise<AssetRow[]
   await q('asset_folders').where('path', folder).orWhere('path', 'like', like).delete();
   return assets as AssetRow[];
 }
+
+/** Every file in `folder` and below ('' the whole library), by path, at most `limit` rows. */
+export async function listFolderTree(q: Q, folder: string, limit: number): Promise<AssetRow[]> {
+  return q<AssetRow>('assets')
+    .where((w) => {
+      if (folder) w.where('folder', folder).orWhere('folder', 'like', `${escapeLike(folder)}/%`);
+    })
+    .orderBy([{ column: 'path' }, { column: 'id' }])
+    .limit(limit);
+}

@@ -105,6 +105,16 @@ export async function publicRoutes(app: App, s: ContentServices): Promise<void> 
         reply.header('vary', 'accept');
         if (prefersHtml(request.headers.accept)) {
           if (!located) throw notFound();
+          // A documentation website's pages are the docs plugin's (registry `docsWebsites`).
+          if (located.site.row.kind === 'documentation') {
+            const docs = await s.docsHtml.handler?.(located.site.id, located.path);
+            if (!docs) throw notFound();
+            return reply
+              .code(docs.status)
+              .type('text/html; charset=utf-8')
+              .header('cache-control', 'no-cache')
+              .send(docs.html);
+          }
           const locale = request.query.locale ?? located.site.locales[0];
           const html = await s.pageHtml(located.site, locale, located.path);
           if (html === undefined) return sendNotFound(reply, await s.notFoundHtml(located.site, locale));

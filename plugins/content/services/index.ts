@@ -26,6 +26,7 @@ import { menuExpander } from './menu-node.ts';
 import { formBlockExpander } from './form-node.ts';
 import { SitePages } from './site-pages.ts';
 import { themeCss } from './theme-css.ts';
+import type { DocsHtmlHandler } from './docs-websites.ts';
 import { WebsiteCache } from './website-cache.ts';
 import { PublicPages } from './public-pages.ts';
 import { SettingsService } from './settings.ts';
@@ -146,6 +147,10 @@ export function createContentServices(kernel: ContentDeps) {
     settings,
     pageHtml,
     notFoundHtml,
+    /** The active theme of a website as CSS (kept per website like the pages' theme). */
+    themeCss: (websiteId: string) => themeCache.get(websiteId),
+    /** The documentation site's HTML, set by the docs plugin through `docsWebsites` (docs-websites.ts). */
+    docsHtml: { handler: undefined as DocsHtmlHandler | undefined },
     sitePages,
     expand,
     publicStore,

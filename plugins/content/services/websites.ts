@@ -1,3 +1,4 @@
+import { checkDocsSettings } from './docs-websites.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   badRequest,
@@ -153,6 +154,7 @@ export class WebsiteService {
         checkUploadSettingsInput(input.uploads ?? {}, 'settings.uploads'),
         'settings.uploads.',
       );
+    if (input.docs !== undefined) next.docs = checkDocsSettings(input.docs, 'settings.docs');
     if (input.themes !== undefined && !Array.isArray(input.themes))
       throw badRequest('settings.themes must be an array (the theme catalog)', 'settings.themes');
     if (Buffer.byteLength(JSON.stringify(next)) > WEBSITE_SETTINGS_MAX_BYTES)

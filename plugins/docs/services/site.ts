@@ -1,0 +1,475 @@
+import { createHash } from 'node:crypto';
+import MiniSearch from 'minisearch';
+import type { PluginServices } from '../../../kernel/index.ts';
+import type { DocsSettings } from '../ports.ts';
+import { splitFrontMatter } from './front-matter.ts';
+import { escapeHtml, type Heading, type Resolved, renderMarkdown } from './markdown.ts';
+import type { DocsWarning, NavItem, Visibility } from './model.ts';
+import { checkNav, filterNav, navOrder } from './nav.ts';
+
+/** The options a browser passes to `MiniSearch.loadJSON(JSON.stringify(answer.index), answer.options)`. */
+type FolderFile = Awaited<ReturnType<PluginServices['assetLibrary']['folderFiles']>>['files'][number];
+
+export const SEARCH_OPTIONS = {
+  idField: 'path',
+  fields: ['title', 'headings', 'text'],
+  storeFields: ['title', 'path', 'description'],
+} as const;
+
+export interface Document {
+  path: string;
+  /** The file's path under the folder. */
+  file: string;
+  assetId: string;
+  title: string;
+  description: string;
+  visibility: Visibility;
+  order: number;
+  html: string;
+  headings: Heading[];
+  warnings: DocsWarning[];
+  text: string;
+  updatedAt: string;
+}
+
+export interface SiteInfo {
+  websiteId: string;
+  title: string;
+  rootPath: string;
+  index: { kind: 'automatic' | 'file'; path?: string };
+}
+
+export interface PageAnswer {
+  path: string;
+  title: string;
+  description: string;
+  html: string;
+  headings: Heading[];
+  warnings?: DocsWarning[];
+  visibility: Visibility;
+  updatedAt: string;
+  prev?: { path: string; title: string };
+  next?: { path: string; title: string };
+}
+
+/** One scope of a site: everything (staff preview) or the public documents only. */
+export interface Scope {
+  nav: NavItem[];
+  order: string[];
+  /** JSON text of `{ site, page }` per document path, built on first read. */
+  pageJson: Map<string, string>;
+  searchIndex?: { body: string; etag: string };
+}
+
+export interface BuiltSite {
+  info: SiteInfo;
+  documents: Map<string, Document>;
+  otherFiles: Array<{ path: string; assetId: string }>;
+  warnings: DocsWarning[];
+  /** Fingerprint of the folder's files: the same files, the same site. */
+  fingerprint: string;
+  all: Scope;
+  public: Scope;
+}
+
+export interface BuildInput {
+  website: { id: string; name: string; rootPath: string };
+  settings: DocsSettings;
+  files: FolderFile[];
+  truncated: boolean;
+  read(file: FolderFile): Promise<Buffer>;
+  maxFileBytes: number;
+  /** Renders kept across builds, by content hash and everything a render depends on. */
+  renders: Map<string, RenderedDoc>;
+}
+
+type RenderedDoc = Pick<Document, 'html' | 'headings' | 'warnings' | 'text'> & { title: string | undefined };
+
+const READ_CONCURRENCY = 8;
+const MAX_KEPT_RENDERS = 20_000;
+
+export const fingerprintOf = (settings: DocsSettings, files: readonly FolderFile[]) => {
+  const h = createHash('sha1').update(JSON.stringify(settings));
+  for (const f of files) h.update(`${f.id}\0${f.path}\0${f.sha256}\0${f.visibility}\n`);
+  return h.digest('base64url');
+};
+
+/** `guide/index.md` → `guide`, `guide/intro.md` → `guide/intro`, `index.md` → ''. */
+const docPathOf = (file: string, slug: string | undefined) => {
+  const segments = file.replace(/\.md$/i, '').split('/');
+  if (slug) segments[segments.length - 1] = slug;
+  else if (segments[segments.length - 1].toLowerCase() === 'index') segments.pop();
+  return segments.join('/');
+};
+
+const dirOf = (file: string) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '');
+
+/** Joins a relative link to the folder of the linking file; undefined when it climbs out of the folder. */
+function joinRelative(dir: string, target: string): string | undefined {
+  const out = dir ? dir.split('/') : [];
+  for (const seg of target.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (!out.length) return undefined;
+      out.pop();
+    } else out.push(seg);
+  }
+  return out.join('/');
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await work(items[i]);
+      }
+    }),
+  );
+  return out;
+}
+
+export const sitePath = (rootPath: string, path: string) => (path ? `${rootPath}/${path}` : `${rootPath}/`);
+
+/**
+ * Builds a documentation site from its folder's files: documents (front matter, title, visibility,
+ * path), links and images resolved against the folder, the navigation (nav file or tree), warnings.
+ * Pages and search indexes are made from it on first read (`pageOf`, `searchIndexOf`).
+ */
+export async function buildSite(input: BuildInput): Promise<BuiltSite> {
+  const { settings, website } = input;
+  const folder = settings.sourceFolder;
+  const prefix = folder ? `${folder}/` : '';
+  const warnings: DocsWarning[] = [];
+  if (input.truncated)
+    warnings.push({
+      code: 'TOO_MANY_FILES',
+      path: '',
+      message: `The folder holds more files than a site reads (${input.files.length}); the rest are left out`,
+    });
+  const relative = input.files
+    .filter((f) => f.path.startsWith(prefix))
+    .map((f) => ({ file: f, rel: f.path.slice(prefix.length) }));
+  const markdown = relative.filter((r) => /\.md$/i.test(r.rel));
+  const others = relative.filter((r) => !/\.md$/i.test(r.rel));
+  const otherByRel = new Map(others.map((o) => [o.rel, o.file]));
+  const defaultVisibility = settings.defaultVisibility ?? 'public';
+
+  // Read and split every document (a bounded number at once).
+  const parsed = await mapLimit(markdown, READ_CONCURRENCY, async ({ file, rel }) => {
+    if (file.size > input.maxFileBytes) {
+      warnings.push({
+        code: 'FILE_TOO_LARGE',
+        path: rel,
+        message: `${rel} is larger than ${input.maxFileBytes} bytes and is not published`,
+      });
+      return undefined;
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await input.read(file);
+    } catch (err) {
+      warnings.push({
+        code: 'FILE_TOO_LARGE',
+        path: rel,
+        message: `${rel} could not be read: ${(err as Error).message}`,
+      });
+      return undefined;
+    }
+    const split = splitFrontMatter(bytes.toString('utf8'), rel);
+    if (split.warning) warnings.push(split.warning);
+    let path = docPathOf(rel, split.data.slug);
+    if (settings.indexFile && rel === settings.indexFile) path = '';
+    else if (settings.indexFile && path === '') path = 'index';
+    return { file, rel, split, path };
+  });
+
+  // Paths: the first file (by path) wins, the others are reported.
+  const byPath = new Map<string, NonNullable<(typeof parsed)[number]>>();
+  const byFile = new Map<string, string>();
+  for (const p of parsed) {
+    if (!p) continue;
+    const there = byPath.get(p.path);
+    if (there) {
+      warnings.push({
+        code: 'DUPLICATE_PATH',
+        path: p.rel,
+        target: there.rel,
+        message: `${p.rel} and ${there.rel} both give the path /${p.path}; ${there.rel} is published`,
+      });
+      continue;
+    }
+    byPath.set(p.path, p);
+    byFile.set(p.rel, p.path);
+  }
+  const visibilityOf = (p: { split: { data: { visibility?: Visibility } } }) =>
+    p.split.data.visibility ?? defaultVisibility;
+
+  const treeKey = createHash('sha1')
+    .update(website.rootPath)
+    .update(JSON.stringify([...byPath].map(([path, p]) => [path, p.rel, visibilityOf(p)])))
+    .update(JSON.stringify(others.map((o) => [o.rel, o.file.url])))
+    .digest('base64url');
+
+  const documents = new Map<string, Document>();
+  for (const [path, p] of byPath) {
+    const visibility = visibilityOf(p);
+    const dir = dirOf(p.rel);
+    const key = `${p.file.sha256}\0${p.rel}\0${path}\0${treeKey}\0${p.split.lines}`;
+    let rendered = input.renders.get(key);
+    if (!rendered) {
+      rendered = renderMarkdown(p.split.body, {
+        path: p.rel,
+        visibility,
+        lineOffset: p.split.lines,
+        resolve(target): Resolved {
+          const joined = joinRelative(dir, target);
+          if (joined === undefined) return { kind: 'missing' };
+          const docPath =
+            byFile.get(joined) ??
+            byFile.get(`${joined}.md`) ??
+            byFile.get(joined ? `${joined}/index.md` : 'index.md') ??
+            (byPath.has(joined) ? joined : undefined);
+          if (docPath !== undefined) {
+            const doc = byPath.get(docPath);
+            return {
+              kind: 'document',
+              href: sitePath(website.rootPath, docPath),
+              visibility: doc ? visibilityOf(doc) : 'public',
+            };
+          }
+          const other = otherByRel.get(joined);
+          return other ? { kind: 'file', href: other.url } : { kind: 'missing' };
+        },
+      });
+      if (input.renders.size >= MAX_KEPT_RENDERS) input.renders.delete(input.renders.keys().next().value as string);
+      input.renders.set(key, rendered);
+    }
+    documents.set(path, {
+      path,
+      file: p.rel,
+      assetId: p.file.id,
+      title: p.split.data.title || rendered.title || p.rel.replace(/\.md$/i, '').split('/').pop() || website.name,
+      description: p.split.data.description ?? '',
+      visibility,
+      order: p.split.data.order ?? Number.MAX_SAFE_INTEGER,
+      html: rendered.html,
+      headings: rendered.headings,
+      warnings: rendered.warnings,
+      text: rendered.text,
+      updatedAt: p.file.updatedAt,
+    });
+  }
+  for (const d of documents.values()) warnings.push(...d.warnings);
+
+  // Navigation: the nav file, else the folder tree ordered by `order`, then title.
+  let nav: NavItem[];
+  const navFile = settings.navFile ? relative.find((r) => r.rel === settings.navFile) : undefined;
+  if (settings.navFile && navFile) {
+    const text = (await input.read(navFile.file)).toString('utf8');
+    const checked = checkNav(text, settings.navFile, (path) => documents.get(path)?.title);
+    warnings.push(...checked.warnings);
+    for (const e of checked.errors)
+      warnings.push({
+        code: 'NAV_UNKNOWN_PATH',
+        path: settings.navFile,
+        line: e.line,
+        message: `Nav file: ${e.message}`,
+      });
+    nav = checked.ok ? checked.nav : treeNav(documents);
+  } else {
+    if (settings.navFile)
+      warnings.push({
+        code: 'NAV_UNKNOWN_PATH',
+        path: settings.navFile,
+        message: `The nav file ${settings.navFile} is not in the folder; the navigation follows the folder tree`,
+      });
+    nav = treeNav(documents);
+  }
+  const info: SiteInfo = {
+    websiteId: website.id,
+    title: website.name,
+    rootPath: website.rootPath,
+    index: documents.has('') ? { kind: 'file', path: byPath.get('')?.rel } : { kind: 'automatic' },
+  };
+  const scope = (keep: (d: Document) => boolean): Scope => {
+    const scoped = filterNav(
+      nav,
+      (path) => {
+        const d = documents.get(path);
+        return d !== undefined && keep(d);
+      },
+      (item) => {
+        // A group whose own document is left out is named by its folder, never by that document's title.
+        if (item.path === undefined) return item.title;
+        return item.path.split('/').pop() || item.title;
+      },
+    );
+    const order = navOrder(scoped);
+    const seen = new Set(order);
+    for (const d of [...documents.values()].sort((a, b) => a.path.localeCompare(b.path)))
+      if (!seen.has(d.path) && keep(d)) order.push(d.path);
+    if (!documents.has('')) order.unshift('');
+    else if (order[0] !== '' && keep(documents.get('') as Document)) {
+      const at = order.indexOf('');
+      if (at > 0) order.splice(at, 1);
+      order.unshift('');
+    }
+    return { nav: scoped, order, pageJson: new Map() };
+  };
+  return {
+    info,
+    documents,
+    otherFiles: others.map((o) => ({ path: o.rel, assetId: o.file.id })),
+    warnings,
+    fingerprint: fingerprintOf(settings, input.files),
+    all: scope(() => true),
+    public: scope((d) => d.visibility === 'public'),
+  };
+}
+
+/** The folder tree as navigation: a folder is a group, titled by its index document. */
+function treeNav(documents: Map<string, Document>): NavItem[] {
+  interface Node {
+    name: string;
+    doc?: Document;
+    children: Map<string, Node>;
+  }
+  const root: Node = { name: '', children: new Map() };
+  for (const d of documents.values()) {
+    if (d.path === '') continue;
+    let node = root;
+    for (const seg of d.path.split('/')) {
+      let next = node.children.get(seg);
+      if (!next) {
+        next = { name: seg, children: new Map() };
+        node.children.set(seg, next);
+      }
+      node = next;
+    }
+    node.doc = d;
+  }
+  const toItems = (node: Node): NavItem[] =>
+    [...node.children.values()]
+      .map((child) => ({
+        child,
+        order: child.doc?.order ?? Number.MAX_SAFE_INTEGER,
+        title: child.doc?.title ?? child.name,
+      }))
+      .sort((a, b) => a.order - b.order || a.title.localeCompare(b.title))
+      .map(({ child, title }) => {
+        const children = toItems(child);
+        return {
+          title,
+          ...(child.doc ? { path: child.doc.path } : {}),
+          ...(children.length ? { children } : {}),
+        };
+      });
+  return toItems(root);
+}
+
+const hideLinksToPrivate = (html: string) =>
+  html.replace(/<a [^>]*data-private="true"[^>]*>([\s\S]*?)<\/a>/g, '<span class="private-link">$1</span>');
+
+/** The automatic index: the site's documents of this scope as a nested list. */
+function automaticIndex(site: BuiltSite, scope: Scope): Document {
+  const list = (items: readonly NavItem[]): string =>
+    `<ul>${items
+      .map(
+        (i) =>
+          `<li>${i.path !== undefined ? `<a href="${escapeHtml(sitePath(site.info.rootPath, i.path))}">${escapeHtml(i.title)}</a>` : escapeHtml(i.title)}${i.children ? list(i.children) : ''}</li>`,
+      )
+      .join('')}</ul>`;
+  const updated =
+    [...site.documents.values()]
+      .map((d) => d.updatedAt)
+      .sort()
+      .pop() ?? new Date(0).toISOString();
+  return {
+    path: '',
+    file: '',
+    assetId: '',
+    title: site.info.title,
+    description: '',
+    visibility: 'public',
+    order: 0,
+    html: `<h1 id="contents">${escapeHtml(site.info.title)}</h1>${scope.nav.length ? list(scope.nav) : '<p>No documents yet.</p>'}`,
+    headings: [{ depth: 1, text: site.info.title, id: 'contents' }],
+    warnings: [],
+    text: '',
+    updatedAt: updated,
+  };
+}
+
+/** A document as a scope answers it (undefined: not in this scope, the same as missing). */
+export function pageOf(site: BuiltSite, which: 'all' | 'public', path: string): PageAnswer | undefined {
+  const scope = site[which];
+  let doc = site.documents.get(path);
+  if (!doc && path === '') doc = automaticIndex(site, scope);
+  if (!doc || (which === 'public' && doc.visibility !== 'public')) return undefined;
+  const at = scope.order.indexOf(path);
+  const neighbour = (i: number) => {
+    const p = scope.order[i];
+    if (p === undefined) return undefined;
+    const d = site.documents.get(p);
+    return { path: p, title: d?.title ?? site.info.title };
+  };
+  const prev = at > 0 ? neighbour(at - 1) : undefined;
+  const next = at >= 0 ? neighbour(at + 1) : undefined;
+  return {
+    path: doc.path,
+    title: doc.title,
+    description: doc.description,
+    html: which === 'public' ? hideLinksToPrivate(doc.html) : doc.html,
+    headings: doc.headings,
+    ...(which === 'all' ? { warnings: doc.warnings } : {}),
+    visibility: doc.visibility,
+    updatedAt: doc.updatedAt,
+    ...(prev ? { prev } : {}),
+    ...(next ? { next } : {}),
+  };
+}
+
+/** `{ site, page }` as JSON text, made once per document and scope. */
+export function pageJsonOf(site: BuiltSite, which: 'all' | 'public', path: string): string | undefined {
+  const scope = site[which];
+  const hit = scope.pageJson.get(path);
+  if (hit !== undefined) return hit;
+  const page = pageOf(site, which, path);
+  if (!page) return undefined;
+  const body = JSON.stringify(which === 'all' ? { site: site.info, nav: scope.nav, page } : { site: site.info, page });
+  scope.pageJson.set(path, body);
+  return body;
+}
+
+/** The search index of a scope: MiniSearch's JSON with the options to load it, and its ETag. */
+export function searchIndexOf(site: BuiltSite, which: 'all' | 'public'): { body: string; etag: string } {
+  const scope = site[which];
+  if (scope.searchIndex) return scope.searchIndex;
+  const search = new MiniSearch<{ path: string; title: string; description: string; headings: string; text: string }>({
+    ...SEARCH_OPTIONS,
+    fields: [...SEARCH_OPTIONS.fields],
+    storeFields: [...SEARCH_OPTIONS.storeFields],
+  });
+  const docs = [...site.documents.values()].filter((d) => which === 'all' || d.visibility === 'public');
+  search.addAll(
+    docs.map((d) => ({
+      path: d.path,
+      title: d.title,
+      description: d.description,
+      headings: d.headings.map((h) => h.text).join('\n'),
+      text: d.text,
+    })),
+  );
+  const body = JSON.stringify({
+    format: 'minisearch',
+    version: 7,
+    options: SEARCH_OPTIONS,
+    documentCount: docs.length,
+    index: search.toJSON(),
+  });
+  scope.searchIndex = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+  return scope.searchIndex;
+}
