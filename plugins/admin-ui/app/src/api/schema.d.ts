@@ -2026,6 +2026,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dam/folder-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    folder: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            files: {
+                                filename: string;
+                                folder: string;
+                                id: string;
+                                mimeType: string;
+                                path: string;
+                                sha256: string;
+                                size: number;
+                                thumbnailUrl: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                url: string;
+                                uuid: string;
+                                version: number;
+                                visibility: "public" | "private";
+                            }[];
+                            truncated: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dam/folders": {
         parameters: {
             query?: never;
@@ -7716,10 +7790,12 @@ export interface paths {
                             drafts: {
                                 /** Format: uuid */
                                 id: string;
+                                label: string | null;
                                 ownerType: string;
                                 /** Format: date-time */
                                 updatedAt: string;
                                 updatedBy: string | null;
+                                websiteId: string | null;
                             }[];
                         };
                     };
@@ -8307,7 +8383,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description The working copy when the page has one (`draft` says so); `?version=live` for the live page.
+         * @description The working copy when there is one (`draft` says who saved it and when); `?version=live` for the live record.
          *
          *     Needs the permission `objects:read`.
          */
@@ -8431,7 +8507,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A published page saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live page stays until `POST …/publish-draft`.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A published page saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live published page stays until `POST …/publish-draft`.
          *
          *     Needs the permission `pages:edit`.
          */
@@ -8625,7 +8701,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** @description Needs the permission `pages:edit`. */
+        /**
+         * Discard the working copy; live stays
+         * @description Needs the permission `pages:edit`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -8676,7 +8755,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * What the working copy changes: the fields and node-tree paths that differ from live
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -8811,7 +8893,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Needs the permission `pages:edit`. */
+        /**
+         * Make the working copy live (needs objects:publish)
+         * @description Needs the permission `pages:edit`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -10966,7 +11051,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * @description The working copy when there is one (`draft` says who saved it and when); `?version=live` for the live record.
+         *
+         *     Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -11072,7 +11161,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. With `?draft=true` the name and content go to the snippet's working copy; the site keeps the live snippet until `POST …/publish-draft`.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A snippet saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live snippet stays until `POST …/publish-draft`. The name and content are in the working copy; thumbnail, lock and website are live.
          *
          *     Needs the permission `snippets:edit`.
          */
@@ -11236,7 +11325,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** @description Needs the permission `snippets:edit`. */
+        /**
+         * Discard the working copy; live stays
+         * @description Needs the permission `snippets:edit`.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -11287,7 +11379,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * What the working copy changes: the fields and node-tree paths that differ from live
+         * @description Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -11423,7 +11518,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Needs the permission `snippets:edit`. */
+        /**
+         * Make the working copy live (needs objects:publish)
+         * @description Needs the permission `snippets:edit`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -11804,6 +11902,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             name: string;
@@ -11862,6 +11965,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             name: string;
@@ -11888,11 +11996,15 @@ export interface paths {
         };
         /**
          * One page template with its content
-         * @description Needs the permission `objects:read`.
+         * @description The working copy when there is one (`draft` says who saved it and when); `?version=live` for the live record.
+         *
+         *     Needs the permission `objects:read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    version?: "live" | "draft";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -11931,6 +12043,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             name: string;
@@ -11986,13 +12103,15 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A template saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live template stays until `POST …/publish-draft`.
          *
          *     Needs the permission `templates:edit`.
          */
         patch: {
             parameters: {
-                query?: never;
+                query?: {
+                    draft?: "true" | "false";
+                };
                 header?: {
                     /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
                     "if-match"?: string;
@@ -12042,6 +12161,11 @@ export interface paths {
                             content?: unknown;
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             name: string;
@@ -12121,6 +12245,210 @@ export interface paths {
                     };
                     content: {
                         "text/html": string;
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/templates/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Discard the working copy; live stays
+         * @description Needs the permission `templates:edit`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/templates/{id}/draft/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the working copy changes: the fields and node-tree paths that differ from live
+         * @description Needs the permission `objects:read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: string[];
+                            content: {
+                                added: string[];
+                                changed: string[];
+                                removed: string[];
+                            };
+                            fields: {
+                                draft: unknown;
+                                field: string;
+                                live: unknown;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/templates/{id}/publish-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the working copy live (needs objects:publish)
+         * @description Needs the permission `templates:edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content?: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            path: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
                     };
                 };
             };
@@ -13219,11 +13547,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs the permission `objects:read`. */
+        /**
+         * @description The live records; with `?drafts=1` each page, snippet and layout with a working copy carries it as `workingCopy`.
+         *
+         *     Needs the permission `objects:read`.
+         */
         get: {
             parameters: {
                 query?: {
                     dataObjects?: "all" | "referenced";
+                    drafts?: "1" | "0" | "true" | "false";
                 };
                 header?: never;
                 path: {
@@ -14073,6 +14406,11 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             isDefault: boolean;
@@ -14155,6 +14493,11 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             isDefault: boolean;
@@ -14194,11 +14537,15 @@ export interface paths {
         };
         /**
          * One layout template
-         * @description Needs the permission `objects:read`.
+         * @description The working copy when there is one (`draft` says who saved it and when); `?version=live` for the live record.
+         *
+         *     Needs the permission `objects:read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    version?: "live" | "draft";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -14237,6 +14584,11 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             isDefault: boolean;
@@ -14307,13 +14659,15 @@ export interface paths {
         head?: never;
         /**
          * Change a layout template
-         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written.
+         * @description Optional `If-Match` header: the `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written. A layout template saved by someone without `objects:publish`, or with `?draft=true`, changes its working copy; the live layout template stays until `POST …/publish-draft`.
          *
          *     Needs the permission `websites:edit`.
          */
         patch: {
             parameters: {
-                query?: never;
+                query?: {
+                    draft?: "true" | "false";
+                };
                 header?: {
                     /** @description The `ETag` (the quoted `updatedAt`) the caller last read; when the record changed since, the answer is 412 `EDIT_CONFLICT` and nothing is written */
                     "if-match"?: string;
@@ -14373,6 +14727,11 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
                             /** Format: uuid */
                             id: string;
                             isDefault: boolean;
@@ -14471,6 +14830,225 @@ export interface paths {
                     };
                     content: {
                         "text/html": string;
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/websites/{websiteId}/templates/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Discard the working copy; live stays
+         * @description Needs the permission `websites:edit`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/websites/{websiteId}/templates/{id}/draft/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the working copy changes: the fields and node-tree paths that differ from live
+         * @description Needs the permission `objects:read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: string[];
+                            content: {
+                                added: string[];
+                                changed: string[];
+                                removed: string[];
+                            };
+                            fields: {
+                                draft: unknown;
+                                field: string;
+                                live: unknown;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-one/websites/{websiteId}/templates/{id}/publish-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the working copy live (needs objects:publish)
+         * @description Needs the permission `websites:edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The quoted `updatedAt`: send it back as `If-Match` */
+                        etag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            draft?: {
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string | null;
+                            };
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            locale: string | null;
+                            name: string;
+                            pathPatterns: string[];
+                            regions: {
+                                [key: string]: unknown;
+                            };
+                            slots: {
+                                [key: string]: {
+                                    className?: string;
+                                    style?: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
                     };
                 };
             };
@@ -17939,6 +18517,428 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs-sites/{websiteId}/nav/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `pages:edit`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        text: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                line: number;
+                                message: string;
+                            }[];
+                            nav: {
+                                /** @description entries of the same shape */
+                                children?: unknown[];
+                                path?: string;
+                                title: string;
+                            }[];
+                            ok: boolean;
+                            warnings: {
+                                /** @description BROKEN_LINK, MISSING_IMAGE, LINK_TO_PRIVATE, DUPLICATE_PATH, BAD_FRONT_MATTER, NAV_UNKNOWN_PATH, FILE_TOO_LARGE, TOO_MANY_FILES */
+                                code: string;
+                                line?: number;
+                                message: string;
+                                path: string;
+                                target?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs-sites/{websiteId}/preview/{*}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `objects:read`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    "*": string;
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            nav: {
+                                /** @description entries of the same shape */
+                                children?: unknown[];
+                                path?: string;
+                                title: string;
+                            }[];
+                            page: {
+                                description: string;
+                                headings: {
+                                    depth: number;
+                                    id: string;
+                                    text: string;
+                                }[];
+                                html: string;
+                                next?: {
+                                    path: string;
+                                    title: string;
+                                };
+                                path: string;
+                                prev?: {
+                                    path: string;
+                                    title: string;
+                                };
+                                title: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                visibility: "public" | "private";
+                                warnings?: {
+                                    /** @description BROKEN_LINK, MISSING_IMAGE, LINK_TO_PRIVATE, DUPLICATE_PATH, BAD_FRONT_MATTER, NAV_UNKNOWN_PATH, FILE_TOO_LARGE, TOO_MANY_FILES */
+                                    code: string;
+                                    line?: number;
+                                    message: string;
+                                    path: string;
+                                    target?: string;
+                                }[];
+                            };
+                            site: {
+                                index: {
+                                    kind: "automatic" | "file";
+                                    path?: string;
+                                };
+                                rootPath: string;
+                                title: string;
+                                /** Format: uuid */
+                                websiteId: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs-sites/{websiteId}/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the permission `pages:edit`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        markdown: string;
+                        path: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            headings: {
+                                depth: number;
+                                id: string;
+                                text: string;
+                            }[];
+                            html: string;
+                            title: string | null;
+                            warnings: {
+                                /** @description BROKEN_LINK, MISSING_IMAGE, LINK_TO_PRIVATE, DUPLICATE_PATH, BAD_FRONT_MATTER, NAV_UNKNOWN_PATH, FILE_TOO_LARGE, TOO_MANY_FILES */
+                                code: string;
+                                line?: number;
+                                message: string;
+                                path: string;
+                                target?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs-sites/{websiteId}/search-index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `objects:read`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            documentCount: number;
+                            /** @enum {string} */
+                            format: "minisearch";
+                            index: {
+                                [key: string]: unknown;
+                            };
+                            options: {
+                                fields: string[];
+                                idField: string;
+                                storeFields: string[];
+                            };
+                            version: number;
+                        };
+                    };
+                };
+                /** @description The index has not changed */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs-sites/{websiteId}/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `objects:read`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            documents: {
+                                assetId: string;
+                                path: string;
+                                title: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                visibility: "public" | "private";
+                            }[];
+                            index: {
+                                kind: "automatic" | "file";
+                                path?: string;
+                            };
+                            otherFiles: {
+                                assetId: string;
+                                path: string;
+                            }[];
+                            warnings: {
+                                /** @description BROKEN_LINK, MISSING_IMAGE, LINK_TO_PRIVATE, DUPLICATE_PATH, BAD_FRONT_MATTER, NAV_UNKNOWN_PATH, FILE_TOO_LARGE, TOO_MANY_FILES */
+                                code: string;
+                                line?: number;
+                                message: string;
+                                path: string;
+                                target?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/documents": {
         parameters: {
             query?: never;
@@ -18193,6 +19193,294 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/figma/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Needs `pages:edit`, and `assets:upload` when the design has images. Figma errors: 403 FIGMA_ACCESS_DENIED, 404 FIGMA_NOT_FOUND or FIGMA_NODE_NOT_FOUND, 429 FIGMA_RATE_LIMITED (Retry-After), 422 FIGMA_FILE_TOO_LARGE, 502 FIGMA_UPSTREAM_FAILED; 409 FIGMA_TOKEN_MISSING without a token.
+         *
+         *     Needs the permission `pages:edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description true: also create a draft page from the tree */
+                        create?: boolean;
+                        /** @description the file key of a Figma file */
+                        fileKey?: string;
+                        locale: string;
+                        /** @description a frame of the file, e.g. `12:34` */
+                        nodeId?: string;
+                        path?: string;
+                        title?: string;
+                        /** @description a Figma link (`https://www.figma.com/design/<key>/<name>?node-id=12-34`): fileKey and nodeId are read from it */
+                        url?: string;
+                        /** Format: uuid */
+                        websiteId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            assets: {
+                                figmaNodeId: string;
+                                /** Format: uuid */
+                                id: string;
+                                path: string;
+                                url: string;
+                            }[];
+                            colors: {
+                                /** @description `#rrggbb` or `#rrggbbaa` */
+                                hex: string;
+                                usage: ("text" | "fill" | "stroke")[];
+                                /** @description nodes painted with it */
+                                uses: number;
+                            }[];
+                            /** @description the page node tree `{ type, props?, children?, text? }`, as the content plugin stores it */
+                            content: {
+                                [key: string]: unknown;
+                            };
+                            fonts: {
+                                family: string;
+                                /** @description text style names that use the family */
+                                styles: string[];
+                                weights: number[];
+                            }[];
+                            /** @description the draft page made with `create: true` */
+                            page?: {
+                                /** Format: uuid */
+                                id: string;
+                                locale: string;
+                                path: string;
+                                published: boolean;
+                                title: string;
+                                /** Format: uuid */
+                                websiteId: string;
+                            };
+                            source: {
+                                fileKey: string;
+                                /** @description the file or frame name */
+                                name: string;
+                                nodeId: string | null;
+                            };
+                            warnings: {
+                                code: string;
+                                figmaNodeId: string | null;
+                                message: string;
+                                nodeName: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            assets: {
+                                figmaNodeId: string;
+                                /** Format: uuid */
+                                id: string;
+                                path: string;
+                                url: string;
+                            }[];
+                            colors: {
+                                /** @description `#rrggbb` or `#rrggbbaa` */
+                                hex: string;
+                                usage: ("text" | "fill" | "stroke")[];
+                                /** @description nodes painted with it */
+                                uses: number;
+                            }[];
+                            /** @description the page node tree `{ type, props?, children?, text? }`, as the content plugin stores it */
+                            content: {
+                                [key: string]: unknown;
+                            };
+                            fonts: {
+                                family: string;
+                                /** @description text style names that use the family */
+                                styles: string[];
+                                weights: number[];
+                            }[];
+                            /** @description the draft page made with `create: true` */
+                            page?: {
+                                /** Format: uuid */
+                                id: string;
+                                locale: string;
+                                path: string;
+                                published: boolean;
+                                title: string;
+                                /** Format: uuid */
+                                websiteId: string;
+                            };
+                            source: {
+                                fileKey: string;
+                                /** @description the file or frame name */
+                                name: string;
+                                nodeId: string | null;
+                            };
+                            warnings: {
+                                code: string;
+                                figmaNodeId: string | null;
+                                message: string;
+                                nodeName: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/figma/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs the permission `settings:manage`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the last four characters of the token */
+                            tokenHint: string | null;
+                            tokenSet: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        /** @description Needs the permission `settings:manage`. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a personal access token; blank keeps the stored one, null removes it */
+                        token?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the last four characters of the token */
+                            tokenHint: string | null;
+                            tokenSet: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/health": {
@@ -21791,6 +23079,416 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/docs-assets/minisearch.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description MiniSearch for the browser */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/javascript": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/docs-assets/search.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The documentation search script */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/javascript": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/docs-site/{segment}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    segment: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            rootPath: string;
+                            title: string;
+                            /** Format: uuid */
+                            websiteId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/docs/{websiteId}/nav": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            nav: {
+                                /** @description entries of the same shape */
+                                children?: unknown[];
+                                path?: string;
+                                title: string;
+                            }[];
+                            site: {
+                                index: {
+                                    kind: "automatic" | "file";
+                                    path?: string;
+                                };
+                                rootPath: string;
+                                title: string;
+                                /** Format: uuid */
+                                websiteId: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/docs/{websiteId}/page/{*}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    "*": string;
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            page: {
+                                description: string;
+                                headings: {
+                                    depth: number;
+                                    id: string;
+                                    text: string;
+                                }[];
+                                html: string;
+                                next?: {
+                                    path: string;
+                                    title: string;
+                                };
+                                path: string;
+                                prev?: {
+                                    path: string;
+                                    title: string;
+                                };
+                                title: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                visibility: "public" | "private";
+                                warnings?: {
+                                    /** @description BROKEN_LINK, MISSING_IMAGE, LINK_TO_PRIVATE, DUPLICATE_PATH, BAD_FRONT_MATTER, NAV_UNKNOWN_PATH, FILE_TOO_LARGE, TOO_MANY_FILES */
+                                    code: string;
+                                    line?: number;
+                                    message: string;
+                                    path: string;
+                                    target?: string;
+                                }[];
+                            };
+                            site: {
+                                index: {
+                                    kind: "automatic" | "file";
+                                    path?: string;
+                                };
+                                rootPath: string;
+                                title: string;
+                                /** Format: uuid */
+                                websiteId: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/docs/{websiteId}/search-index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The error body every route answers with on 4xx and 5xx */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            documentCount: number;
+                            /** @enum {string} */
+                            format: "minisearch";
+                            index: {
+                                [key: string]: unknown;
+                            };
+                            options: {
+                                fields: string[];
+                                idField: string;
+                                storeFields: string[];
+                            };
+                            version: number;
+                        };
+                    };
+                };
+                /** @description The index has not changed */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
