@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { PluginManifest } from '../../../kernel/plugin.ts';
 import { startTestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
@@ -6,23 +5,9 @@ import type { AssetServices } from '../services/index.ts';
 
 export const SERVICE_TOKEN = 'test-service-token-0123456789';
 
-/** A multipart/form-data body: fields first, then one file part. */
-export function multipartBody(
-  file: { name: string; data: Buffer; type?: string; field?: string },
-  fields: Record<string, string> = {},
-) {
-  const boundary = `----cms${randomBytes(8).toString('hex')}`;
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields))
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
-    ),
-  );
-  parts.push(file.data, Buffer.from(`\r\n--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+import { multipartBody } from '../../../test/helpers/multipart.ts';
+
+export { multipartBody };
 
 /**
  * A kernel with the assets plugin on its own data folder (the filesystem store) or on a given S3

@@ -1,4 +1,4 @@
-import { multipartBody } from '../../assets/test/assets-kernel.ts';
+import { multipartBody } from '../../../test/helpers/multipart.ts';
 import { startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 
 /** A kernel with assets, content and docs, an editor and a reader, and helpers to upload and make sites. */
