@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { buildAdminUi } from './admin-build.ts';
+import { contextPool } from './browser-contexts.ts';
 import { startTestKernel, type TestKernel, type TestKernelOptions } from './kernel.ts';
 import { createTestDatabase } from './database.ts';
 import { afterEveryTest, afterRoot, inParallelWorker } from './root-hooks.ts';
@@ -19,6 +20,9 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // One renderer process per site: a test's pages join the one a pooled context keeps open
+  // (browser-contexts.ts) instead of starting a cold one.
+  '--process-per-site',
 ];
 
 /** The part of a page's globals the animation wait reads (the server's type check has no DOM library). */
@@ -47,11 +51,12 @@ export interface BrowserProduct {
   baseUrl: string;
   browser: Browser;
   /**
-   * A fresh browser context (no cookies) and page at `width`; the page's console errors and
-   * uncaught exceptions are collected in `errors`.
+   * A browser context with no cookies or site data (a new one, or one an earlier test used, emptied:
+   * browser-contexts.ts) and a new page at `width`; the page's console errors and uncaught exceptions
+   * are collected in `errors`.
    */
   page(width?: keyof typeof WIDTHS): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
-  /** Closes every context `page()` opened so far (after each test under mocha, see below). */
+  /** Ends every context `page()` handed out so far (after each test under mocha, see below). */
   closePages(): Promise<void>;
   close(): Promise<void>;
 }
@@ -78,15 +83,13 @@ export async function startBrowserProduct(opts: TestKernelOptions = {}): Promise
       `Chromium did not start (${CHROMIUM}); install Debian's chromium package or set CHROMIUM_BIN: ${(err as Error).message}`,
     );
   }
-  const contexts: BrowserContext[] = [];
+  const contexts = contextPool(browser, 15_000);
   return {
     t,
     baseUrl: address,
     browser,
     async page(width = 'desktop') {
-      const context = await browser.newContext({ viewport: WIDTHS[width], baseURL: address });
-      context.setDefaultTimeout(15_000);
-      contexts.push(context);
+      const context = await contexts.take({ viewport: WIDTHS[width], baseURL: address });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('console', (m) => {
@@ -95,11 +98,9 @@ export async function startBrowserProduct(opts: TestKernelOptions = {}): Promise
       page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
       return { page, context, errors };
     },
-    async closePages() {
-      for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
-    },
+    closePages: () => contexts.giveBack(),
     async close() {
-      for (const c of contexts) await c.close().catch(() => undefined);
+      await contexts.close();
       await browser.close().catch(() => undefined);
       await t.close();
     },
