@@ -108,7 +108,13 @@ export function contextPool(browser: Browser, defaultTimeoutMs: number): Context
       if (!entry) {
         const context = await browser.newContext(opts);
         context.setDefaultTimeout(defaultTimeoutMs);
-        const created: Entry = { context, key, baseURL: opts.baseURL, origins: new Set([new URL(opts.baseURL).origin]), tainted: false };
+        const created: Entry = {
+          context,
+          key,
+          baseURL: opts.baseURL,
+          origins: new Set([new URL(opts.baseURL).origin]),
+          tainted: false,
+        };
         context.on('request', (request) => {
           const { origin } = new URL(request.url());
           if (origin.startsWith('http')) created.origins.add(origin);
