@@ -32,6 +32,24 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
     const row = await t.db('data_objects').where({ class_id: cls.id }).count({ n: '*' }).first();
     return Number(row?.n);
   };
+  /**
+   * Waits until the job is part way, then holds its row lock: every batch commits under that lock, so
+   * the import cannot move on (or finish) until `release`. Polling alone raced a fast machine, where
+   * the import ran from "part way" to the end between two polls.
+   */
+  async function holdPartWay(jobId: string, atLeast: number): Promise<{ release: () => Promise<void> }> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const trx = await t.db.transaction();
+      const row = await trx('migration_import_jobs').where({ id: jobId }).forUpdate().first('state', 'done');
+      if (row?.state === 'running' && row.done >= atLeast) return { release: async () => void (await trx.commit()) };
+      await trx.commit();
+      if (row?.state !== 'running' && row?.state !== 'queued')
+        throw new Error(`the import ended (${row?.state}) early`);
+      if (Date.now() > deadline) throw new Error(`the import did not reach ${atLeast} objects in 60 s`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
   const exited = (child: ChildProcess) =>
     child.exitCode !== null || child.signalCode !== null
       ? Promise.resolve()
@@ -118,12 +136,10 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
     expect(start.statusCode, start.body).to.equal(202);
     const { jobId } = start.json();
     let core = await startCore();
-    await eventually(async () => (await job(jobId)).progress.done >= 500, {
-      timeoutMs: 60_000,
-      what: 'the import to be part way',
-    });
+    const held = await holdPartWay(jobId, 500);
     core.kill('SIGKILL');
     await exited(core);
+    await held.release();
     const cut = await job(jobId);
     expect(cut.state).to.equal('running');
     expect(cut.progress.done).to.be.below(cut.progress.total);
@@ -163,10 +179,8 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
     });
     expect(start.statusCode, start.body).to.equal(202);
     const { jobId } = start.json();
-    await eventually(async () => (await job(jobId)).progress.done >= 300, {
-      timeoutMs: 60_000,
-      what: 'the import to be part way',
-    });
+    // Held part way: the import's next batch waits on the job row while its source connection is cut.
+    const held = await holdPartWay(jobId, 300);
     // The source's server ends the import's connection (as a restart or a network cut would).
     const probe = await mysql.createConnection({ host: db.host, port: db.port, user: db.user, password: db.password });
     const [threads] = await probe.query<mysql.RowDataPacket[]>('SHOW PROCESSLIST');
@@ -174,6 +188,7 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
     for (const th of threads)
       if (th.Id !== me[0].id) await probe.query(`KILL CONNECTION ${Number(th.Id)}`).catch(() => undefined);
     await probe.end();
+    await held.release();
     await eventually(async () => (await job(jobId)).state === 'failed', { timeoutMs: 30_000, what: 'the job to fail' });
     const failed = await job(jobId);
     expect(failed.error).to.match(/source database/);
