@@ -22,17 +22,10 @@ export default definePlugin({
   // `secretBox`: the token; `permissions`: images need assets:upload too;
   // `outboundFetch` (gateway): every call to Figma; `assetLibrary` (assets): the images;
   // `designImportTargets` (registry, content contributes): checks the tree and makes the draft page.
-  needs: [
-    'db',
-    'clock',
-    'config',
-    'audit',
-    'secretBox',
-    'permissions',
-    'outboundFetch',
-    'assetLibrary',
-    'designImportTargets',
-  ],
+  needs: ['db', 'clock', 'config', 'audit', 'secretBox', 'permissions', 'assetLibrary', 'designImportTargets'],
+  // Without the gateway plugin (a process or an installation that disables it) the plugin still loads
+  // and its settings work; an import answers 503 naming the missing policy.
+  optional: ['outboundFetch'],
   collects: ['designImportTargets'],
   config: FigmaConfig,
   migrations: path.join(here, 'migrations'),

@@ -14,7 +14,8 @@ export interface FigmaClientOptions {
   timeoutMs: number;
   maxFileBytes: number;
   maxImageBytes: number;
-  outbound: ServiceMap['outboundFetch'];
+  /** Absent when the gateway plugin is not loaded in this process: every call is then refused (503). */
+  outbound: ServiceMap['outboundFetch'] | undefined;
 }
 
 /** Figma's error body: `{ status, err }` (files, nodes, images) or `{ error, status, message }`. */
@@ -61,6 +62,17 @@ function figmaError(status: number, body: Buffer, headers: Record<string, string
 export class FigmaClient {
   constructor(private readonly opts: FigmaClientOptions) {}
 
+  /** The gateway's outbound policy, or a 503 that says why no call to Figma can be made here. */
+  private get outbound(): ServiceMap['outboundFetch'] {
+    if (!this.opts.outbound)
+      throw new HttpError(
+        503,
+        'FIGMA_OUTBOUND_UNAVAILABLE',
+        "Calls to Figma go through the gateway plugin's outbound policy, which is not loaded in this process",
+      );
+    return this.opts.outbound;
+  }
+
   private url(path: string, query: Record<string, string | undefined> = {}): string {
     const base = this.opts.baseUrl.replace(/\/+$/, '');
     const q = new URLSearchParams();
@@ -75,7 +87,7 @@ export class FigmaClient {
     query: Record<string, string | undefined>,
     what: string,
   ): Promise<T> {
-    const answer = await this.opts.outbound.fetch(this.url(path, query), {
+    const answer = await this.outbound.fetch(this.url(path, query), {
       headers: { 'x-figma-token': token, accept: 'application/json' },
       timeoutMs: this.opts.timeoutMs,
       maxBytes: this.opts.maxFileBytes + 1,
@@ -148,7 +160,7 @@ export class FigmaClient {
     const ownHost = parsed.host === new URL(this.opts.baseUrl).host;
     let answer: Awaited<ReturnType<FigmaClientOptions['outbound']['fetch']>>;
     try {
-      answer = await this.opts.outbound.fetch(url, {
+      answer = await this.outbound.fetch(url, {
         timeoutMs: this.opts.timeoutMs,
         maxBytes: this.opts.maxImageBytes + 1,
         publicOnly: !ownHost,

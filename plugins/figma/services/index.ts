@@ -6,16 +6,8 @@ import { FigmaImporter } from './importer.ts';
 import { FigmaSettingsService } from './settings.ts';
 
 type Deps = PluginDeps<
-  | 'db'
-  | 'clock'
-  | 'config'
-  | 'audit'
-  | 'secretBox'
-  | 'permissions'
-  | 'outboundFetch'
-  | 'assetLibrary'
-  | 'designImportTargets',
-  never,
+  'db' | 'clock' | 'config' | 'audit' | 'secretBox' | 'permissions' | 'assetLibrary' | 'designImportTargets',
+  'outboundFetch',
   typeof FigmaConfig
 >;
 

@@ -295,3 +295,28 @@ describe('figma: the sandbox profile', function () {
     expect(await t.db('figma_settings').first()).to.equal(undefined);
   });
 });
+
+describe('figma: a process without the gateway plugin', function () {
+  this.timeout(60_000);
+  let t: TestKernel;
+  before(async () => {
+    t = await startTestKernel({ plugins: ['data', 'assets', 'content', 'figma'] });
+  });
+  after(() => t?.close());
+
+  it('loads, keeps its settings, and answers an import 503 naming the missing outbound policy', async () => {
+    const admin = await t.admin();
+    const put = await t.call('PUT', '/figma/settings', admin, { token: 'figd_abcd' });
+    expect(put.statusCode, put.body).to.equal(200);
+    const site = await t.call('POST', '/cms-one/websites', admin, { name: 'S', rootPath: '/s', locales: ['en'] });
+    expect(site.statusCode, site.body).to.equal(201);
+    const imp = await t.call('POST', '/figma/import', admin, {
+      fileKey: FIGMA_KEYS.landing,
+      websiteId: site.json().id,
+      locale: 'en',
+    });
+    expect(imp.statusCode, imp.body).to.equal(503);
+    expect(imp.json().code).to.equal('FIGMA_OUTBOUND_UNAVAILABLE');
+    expect(await t.db('content_pages').count({ n: '*' }).first()).to.deep.equal({ n: 0 });
+  });
+});
