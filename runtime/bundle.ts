@@ -184,10 +184,16 @@ export async function sourceBundle(): Promise<string | undefined> {
   if (existsSync(outfile)) return pathToFileURL(outfile).href;
   try {
     mkdirSync(cache, { recursive: true });
-    // Older bundles of this checkout are of no further use.
-    for (const old of readdirSync(cache))
-      if (old.startsWith('source-') && !old.startsWith(path.basename(outfile)))
-        rmSync(path.join(cache, old), { force: true });
+    // Older bundles of this checkout are of no further use, once no process can be about to load one:
+    // a bundle made in the last hour stays (a process of another source version, e.g. a second
+    // checkout sharing this node_modules, may have just found it and not yet imported it).
+    const stale = Date.now() - 3_600_000;
+    for (const old of readdirSync(cache)) {
+      const file = path.join(cache, old);
+      if (!old.startsWith('source-') || old.startsWith(path.basename(outfile))) continue;
+      const made = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+      if (made !== undefined && made < stale) rmSync(file, { force: true });
+    }
     await bundle(SOURCE, outfile);
     writeFileSync(path.join(cache, 'README'), 'Bundles of the sources made by `npm start`; safe to delete.\n');
     return pathToFileURL(outfile).href;
