@@ -33,22 +33,42 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
     return Number(row?.n);
   };
   /**
-   * Waits until the job is part way, then holds its row lock: every batch commits under that lock, so
-   * the import cannot move on (or finish) until `release`. Polling alone raced a fast machine, where
-   * the import ran from "part way" to the end between two polls.
+   * The job's row, locked by the test. Every step of the import (its start, each batch's commit) takes
+   * that row's lock, so while the test holds it the import stands still. `stepUntil` hands the row over
+   * one step at a time (the test's next lock request queues behind the import's, and PostgreSQL grants
+   * them in turn) until the import has `atLeast` objects. Polling instead raced a fast machine, where
+   * the import ran from "part way" to its end between two polls.
    */
-  async function holdPartWay(jobId: string, atLeast: number): Promise<{ release: () => Promise<void> }> {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
+  async function holdJob(jobId: string) {
+    const lock = async () => {
       const trx = await t.db.transaction();
       const row = await trx('migration_import_jobs').where({ id: jobId }).forUpdate().first('state', 'done');
-      if (row?.state === 'running' && row.done >= atLeast) return { release: async () => void (await trx.commit()) };
-      await trx.commit();
-      if (row?.state !== 'running' && row?.state !== 'queued')
-        throw new Error(`the import ended (${row?.state}) early`);
-      if (Date.now() > deadline) throw new Error(`the import did not reach ${atLeast} objects in 60 s`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+      return { trx, row };
+    };
+    const waiting = (n: number) =>
+      eventually(
+        async () => {
+          const { rows } = await t.db.raw(
+            "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+          );
+          return rows[0].n >= n;
+        },
+        { timeoutMs: 90_000, intervalMs: 10, what: `${n} sessions waiting for the job's row` },
+      );
+    let held = await lock();
+    return {
+      async stepUntil(atLeast: number) {
+        while (!(held.row.state === 'running' && held.row.done >= atLeast)) {
+          if (!['queued', 'running'].includes(held.row.state)) throw new Error(`the import ended (${held.row.state})`);
+          await waiting(1);
+          const next = lock();
+          await waiting(2);
+          await held.trx.commit();
+          held = await next;
+        }
+      },
+      release: async () => void (await held.trx.commit()),
+    };
   }
   const exited = (child: ChildProcess) =>
     child.exitCode !== null || child.signalCode !== null
@@ -135,8 +155,9 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
     });
     expect(start.statusCode, start.body).to.equal(202);
     const { jobId } = start.json();
+    const held = await holdJob(jobId);
     let core = await startCore();
-    const held = await holdPartWay(jobId, 500);
+    await held.stepUntil(500);
     core.kill('SIGKILL');
     await exited(core);
     await held.release();
@@ -172,15 +193,16 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
   it('the source database drops the connection mid-import: the job fails with the reason, and resume finishes it', async () => {
     // A second run of the same source: every object is matched on its Pimcore id (updated, never created).
     await db.sql(`USE ${db.database}; UPDATE object_store_CAT SET name = CONCAT(name, ' (2)');`);
-    const core = await startCore();
     const start = await t.call('POST', `/migration-sources/${sourceId}/import-objects`, admin, {
       classes: ['Category'],
       background: true,
     });
     expect(start.statusCode, start.body).to.equal(202);
     const { jobId } = start.json();
-    // Held part way: the import's next batch waits on the job row while its source connection is cut.
-    const held = await holdPartWay(jobId, 300);
+    // Held part way: the import stands still while its source connection is cut.
+    const held = await holdJob(jobId);
+    const core = await startCore();
+    await held.stepUntil(300);
     // The source's server ends the import's connection (as a restart or a network cut would).
     const probe = await mysql.createConnection({ host: db.host, port: db.port, user: db.user, password: db.password });
     const [threads] = await probe.query<mysql.RowDataPacket[]>('SHOW PROCESSLIST');
