@@ -277,11 +277,19 @@ describe('kernel: the job engine across processes', () => {
     const a = await startProbeKernel(probe, 'a', { jobs: true, env: { JOBS_SUPERVISE_SECONDS: '1' } });
     kernels.push(a);
     const jobs = a.kernel.resolve('jobs');
-    // A process that took the job and died: claimed through pg-boss itself, never finished.
-    const dead = new PgBoss({ db: jobSql(a.db), schema: 'pgboss', supervise: false, schedule: false });
+    // A process that took the job and died: claimed through pg-boss itself, never finished. Made due
+    // and claimed in one transaction, so this kernel's own worker (polling every 100 ms) cannot take
+    // it first: it sees the job only once it is already active.
     await jobs.enqueue(QUEUE, { mode: 'ok', tag: 'orphan' }, { runAt: new Date(a.clock.now().getTime() + 3600_000) });
-    await a.db.raw(`UPDATE pgboss.job SET start_after = now() WHERE name = ? AND state = 'created'`, [QUEUE]);
-    const taken = await dead.fetch(QUEUE);
+    const taken = await a.db.transaction(async (trx) => {
+      const dead = new PgBoss({ db: jobSql(trx), schema: 'pgboss', supervise: false, schedule: false });
+      // (now() is the transaction's start: a second before it is due by the fetch's own now().)
+      await trx.raw(
+        `UPDATE pgboss.job SET start_after = now() - interval '1 second' WHERE name = ? AND state = 'created'`,
+        [QUEUE],
+      );
+      return dead.fetch(QUEUE);
+    });
     expect(taken).to.have.length(1);
     expect(await jobState(a, 'orphan')).to.deep.equal(['active']);
 
