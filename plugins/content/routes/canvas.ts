@@ -86,7 +86,8 @@ export function canvasRoutes(app: App, s: ContentServices): void {
           seo: page.seo,
           content: content!,
         },
-        { theme: request.body.theme, annotate: true },
+        // The page in its layouts as staff see them: a layout's working copy shows here, not on the site.
+        { theme: request.body.theme, annotate: true, layouts: await s.layouts.staffLayouts(page.website_id) },
       );
       return sendCanvas(reply, html);
     },

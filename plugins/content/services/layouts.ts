@@ -149,6 +149,14 @@ export class LayoutService {
     return this.deps.store.list(websiteId);
   }
 
+  /**
+   * A website's layouts as staff see them: each with its working copy, if any. The editor's canvas
+   * draws pages in these (a preview shows the working copy); the site keeps the live ones.
+   */
+  async staffLayouts(websiteId: string): Promise<LayoutRow[]> {
+    return Promise.all((await this.deps.store.list(websiteId)).map((row) => this.copies.view(row)));
+  }
+
   async get(websiteId: string, id: string) {
     const row = await this.deps.store.find(websiteId, id);
     if (!row) throw notFound('Layout template not found');

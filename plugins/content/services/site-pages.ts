@@ -49,8 +49,14 @@ export class SitePages {
     },
   ) {}
 
-  /** The page's document; `draft` is what the canvas adds: an unsaved theme and node marks. */
-  async page(page: SitePage, draft: { theme?: ThemeValues | null; annotate?: boolean } = {}): Promise<string> {
+  /**
+   * The page's document; `draft` is what the canvas adds: an unsaved theme, node marks, and the
+   * layouts as staff see them (working copies over the live ones).
+   */
+  async page(
+    page: SitePage,
+    draft: { theme?: ThemeValues | null; annotate?: boolean; layouts?: LayoutRow[] } = {},
+  ): Promise<string> {
     const context: ExpansionContext = {
       websiteId: page.websiteId,
       locale: page.locale,
@@ -58,7 +64,7 @@ export class SitePages {
       scripts: new Set(),
     };
     const [layouts, css, stripComments, content] = await Promise.all([
-      this.deps.layouts.get(page.websiteId),
+      draft.layouts ?? this.deps.layouts.get(page.websiteId),
       draft.theme ? themeCss(draft.theme) : this.deps.themes.get(page.websiteId),
       this.deps.stripHtmlComments(),
       this.deps.expand(page.content, context),

@@ -104,7 +104,7 @@ describe('content: working copies of templates and layouts', () => {
         201,
       )
     ).json();
-    await k.createPage({ websiteId: site.id, path: '/home', published: true });
+    const home = await k.createPage({ websiteId: site.id, path: '/home', published: true });
     const siteHtml = async () =>
       (await ok(k.call('GET', `/public/pages/en${site.rootPath}/home`, null, undefined, BROWSER))).body;
     expect(await siteHtml()).to.include('Live header');
@@ -120,6 +120,9 @@ describe('content: working copies of templates and layouts', () => {
     expect(saved.json().draft.updatedBy).to.equal(k.editor.id);
     expect(await siteHtml()).to.include('Live header');
     expect(await siteHtml()).to.not.include('New footer');
+    // The editor's canvas is a staff preview: the page drawn in the layout's working copy.
+    const canvas = (await ok(k.call('POST', `/cms-one/pages/${home.id}/canvas`, k.editor, {}))).body;
+    expect(canvas).to.include('Next header').and.include('New footer').and.not.include('Live header');
     expect((await ok(k.call('GET', `${url}?version=live`, k.reader))).json().pathPatterns).to.deep.equal([]);
     // The list the site directory reads is live; the layout a page resolves to too.
     expect((await ok(k.call('GET', base, k.reader))).json()[0].regions.header.text).to.equal('Live header');

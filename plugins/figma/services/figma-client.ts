@@ -158,7 +158,7 @@ export class FigmaClient {
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
       throw badRequest(`${parsed.protocol} is not an image URL scheme`, undefined, 'FIGMA_IMAGE_REFUSED');
     const ownHost = parsed.host === new URL(this.opts.baseUrl).host;
-    let answer: Awaited<ReturnType<FigmaClientOptions['outbound']['fetch']>>;
+    let answer: Awaited<ReturnType<ServiceMap['outboundFetch']['fetch']>>;
     try {
       answer = await this.outbound.fetch(url, {
         timeoutMs: this.opts.timeoutMs,
