@@ -49,6 +49,8 @@ export interface FigmaStandIn {
   hugeBytesSent(): number;
   /** The `X-Figma-Token` of each request that reached `/token-sink` (where the redirecting file points). */
   sinkTokens: Array<string | undefined>;
+  /** Holds every API answer until the returned function is called (a screen's loading state). */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -243,7 +245,11 @@ export async function startFigmaStandIn(
     return fail(res, 404, 'Not found');
   };
 
-  const server: Server = createServer(handle);
+  let gate: Promise<void> | undefined;
+  const server: Server = createServer((req, res) => {
+    if (!gate || !req.url?.startsWith('/v1/')) return handle(req, res);
+    void gate.then(() => handle(req, res));
+  });
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve));
   const address = server.address() as AddressInfo;
   base = `http://${opts.host ?? '127.0.0.1'}:${address.port}`;
@@ -253,6 +259,16 @@ export async function startFigmaStandIn(
     requests,
     hugeBytesSent: () => hugeSent,
     sinkTokens,
+    hold() {
+      let release = () => {};
+      gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return () => {
+        gate = undefined;
+        release();
+      };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
