@@ -143,8 +143,11 @@ describe('figma in the browser: the settings and import screens, an imported pag
       permissions: ['objects:read', 'objects:write', 'assets:upload', 'assets:read'],
     });
     await p.t.call('PUT', '/figma/settings', admin, { token: null });
-    const { page, errors } = await open(editor, `/admin/figma/import?websiteId=${websiteId}`);
+    // From the website's page list: its "Import from Figma" opens the import with the website chosen.
+    const { page, errors } = await open(editor, `/admin/websites/${websiteId}/pages`);
+    await page.getByRole('main').getByRole('link', { name: 'Import from Figma' }).click();
     await heading(page, 'Import from Figma').waitFor();
+    await page.getByRole('combobox', { name: 'Website' }).and(page.locator('[value="Figma screens site"]')).waitFor();
     await page.getByText('Nothing imported yet').waitFor();
     await expectAccessible(page, 'figma import, empty');
 
