@@ -82,6 +82,11 @@ describe('figma in the browser: the settings and import screens, an imported pag
     const published = await p.t.call('PATCH', `/cms-one/pages/${pageId}`, editor, { published: true });
     expect(published.statusCode, published.body).to.equal(200);
     expect(published.json().published).to.equal(true);
+
+    // The editor's "Import from Figma" opens the dashboard's import with this page's website chosen.
+    await tab.getByRole('link', { name: 'Import from Figma' }).click();
+    await tab.getByRole('heading', { level: 1, name: 'Import from Figma' }).waitFor();
+    await tab.getByRole('combobox', { name: 'Website' }).and(tab.locator('[value="Figma browser site"]')).waitFor();
     expect(errors).to.deep.equal([]);
   });
 
