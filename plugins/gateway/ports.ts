@@ -112,6 +112,12 @@ export interface OutboundFetch {
        * addresses are refused whatever `OUTBOUND_ALLOW_PRIVATE` and `OUTBOUND_ALLOW_HOSTS` allow.
        */
       publicOnly?: boolean;
+      /**
+       * Redirects followed for this call, at most `OUTBOUND_MAX_REDIRECTS` (0: none, the 3xx is the
+       * answer). Only `authorization` and `cookie` are dropped when a redirect changes the origin: a
+       * call with another credential header (an API token) passes 0.
+       */
+      maxRedirects?: number;
     },
   ): Promise<GatewayAnswer>;
   /**

@@ -20,6 +20,14 @@ export const FIGMA_KEYS = {
   broken: 'BrokenFile00000000001',
   /** An image fill whose download URL points at a private (metadata) address. */
   privateImage: 'PrivateImage000000001',
+  /** An image fill whose URL is on the API's host and redirects to a metadata address. */
+  redirectImage: 'RedirectImage00000001',
+  /** An image fill whose URL is not http(s) (`file:///etc/passwd`). */
+  badImageUrl: 'BadImageUrl0000000001',
+  /** `GET /v1/files/:key` answers a redirect to the stand-in's token sink. */
+  redirect: 'RedirectFile000000001',
+  /** A page of 12,000 text layers side by side (more than a page may hold). */
+  wide: 'WideTree0000000000001',
 } as const;
 
 const HUGE_BYTES = 200 * 1024 * 1024;
@@ -39,6 +47,10 @@ export interface FigmaStandIn {
   requests: string[];
   /** Bytes of the 200 MB answer actually written before the reader hung up. */
   hugeBytesSent(): number;
+  /** The `X-Figma-Token` of each request that reached `/token-sink` (where the redirecting file points). */
+  sinkTokens: Array<string | undefined>;
+  /** Holds every API answer until the returned function is called (a screen's loading state). */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -77,6 +89,14 @@ function deepFileText(levels: number): string {
   return `{"name":"Deep","document":${doc},"styles":{}}`;
 }
 
+/** The JSON text of a file whose page holds `count` text layers side by side. */
+function wideFileText(count: number): string {
+  const texts: string[] = [];
+  for (let i = 0; i < count; i++)
+    texts.push(`{"id":"8:${i}","name":"T${i}","type":"TEXT","characters":"x","style":{"fontSize":16}}`);
+  return `{"name":"Wide","document":{"id":"0:0","name":"Document","type":"DOCUMENT","children":[{"id":"0:1","name":"Page 1","type":"CANVAS","children":[${texts.join(',')}]}]},"styles":{}}`;
+}
+
 /**
  * A local stand-in for the Figma REST API, answering in the shapes of the public REST API reference:
  * `GET /v1/files/:key` (with `ids` and `depth`), `GET /v1/files/:key/nodes?ids=`,
@@ -100,6 +120,7 @@ export async function startFigmaStandIn(
     ['render-1-20.png', await png('#111827', 24, 8)],
   ]);
   const requests: string[] = [];
+  const sinkTokens: Array<string | undefined> = [];
   let hugeSent = 0;
   let base = '';
 
@@ -115,12 +136,26 @@ export async function startFigmaStandIn(
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify({ status, err }));
   };
+  // The files built on the landing page whose image fill URL is hostile.
+  const hostileImage: Record<string, () => string> = {
+    [FIGMA_KEYS.privateImage]: () => 'http://169.254.169.254/latest/meta-data/hero.png',
+    [FIGMA_KEYS.redirectImage]: () => `${base}/moved/hero.png`,
+    [FIGMA_KEYS.badImageUrl]: () => 'file:///etc/passwd',
+  };
   const fileOf = (key: string) =>
-    key === FIGMA_KEYS.landing ? landing : key === FIGMA_KEYS.privateImage ? privateFile : undefined;
+    key === FIGMA_KEYS.landing ? landing : Object.hasOwn(hostileImage, key) ? privateFile : undefined;
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     if (req.method !== 'GET') return fail(res, 405, 'Method not allowed');
+    if (url.pathname === '/token-sink') {
+      sinkTokens.push(req.headers['x-figma-token'] as string | undefined);
+      return json(res, 200, { name: 'Sink', document: { id: '0:0', type: 'DOCUMENT', children: [] } });
+    }
+    if (url.pathname.startsWith('/moved/')) {
+      res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/iam' });
+      return res.end();
+    }
     const image = /^\/images\/([a-z0-9.-]+)$/.exec(url.pathname);
     if (image) {
       const bytes = files.get(image[1]);
@@ -139,6 +174,15 @@ export async function startFigmaStandIn(
       const text = deepFileText(10_000);
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(text);
+    }
+    if (key === FIGMA_KEYS.redirect) {
+      // Another origin (a name for the same server): a redirect that carried the token would hand it over.
+      res.writeHead(302, { location: `${base.replace('127.0.0.1', 'localhost')}/token-sink` });
+      return res.end();
+    }
+    if (key === FIGMA_KEYS.wide && area === 'files' && !sub) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(wideFileText(12_000));
     }
     if (key === FIGMA_KEYS.huge && area === 'files') {
       // 200 MB of a valid file's JSON, written as the reader takes it; stops when it hangs up.
@@ -181,10 +225,9 @@ export async function startFigmaStandIn(
     }
     if (area === 'files' && sub === '/images') {
       const images: Record<string, string> = {
-        a1b2c3d4e5f60718293a4b5c6d7e8f9012345678:
-          key === FIGMA_KEYS.privateImage
-            ? 'http://169.254.169.254/latest/meta-data/hero.png'
-            : `${base}/images/hero.png`,
+        a1b2c3d4e5f60718293a4b5c6d7e8f9012345678: Object.hasOwn(hostileImage, key)
+          ? hostileImage[key]!()
+          : `${base}/images/hero.png`,
       };
       return json(res, 200, { error: false, status: 200, meta: { images } });
     }
@@ -202,7 +245,11 @@ export async function startFigmaStandIn(
     return fail(res, 404, 'Not found');
   };
 
-  const server: Server = createServer(handle);
+  let gate: Promise<void> | undefined;
+  const server: Server = createServer((req, res) => {
+    if (!gate || !req.url?.startsWith('/v1/')) return handle(req, res);
+    void gate.then(() => handle(req, res));
+  });
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve));
   const address = server.address() as AddressInfo;
   base = `http://${opts.host ?? '127.0.0.1'}:${address.port}`;
@@ -211,6 +258,17 @@ export async function startFigmaStandIn(
     token,
     requests,
     hugeBytesSent: () => hugeSent,
+    sinkTokens,
+    hold() {
+      let release = () => {};
+      gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return () => {
+        gate = undefined;
+        release();
+      };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,4 +1,5 @@
-import { Badge, Select, TextInput } from '@mantine/core';
+import { Badge, Button, Select, TextInput } from '@mantine/core';
+import { Link } from 'react-router';
 import { useForm } from '@mantine/form';
 import { api, CreateDialog, CreateForm, unwrap, useCan } from '../../admin-ui/app/src/sdk/index.ts';
 import { editorUrl, keys, type Page, pagesOf, type Website } from './content-api.ts';
@@ -115,7 +116,13 @@ export default function PageList() {
       section="Pages"
       actions={(site) =>
         can('pages:edit') && (
-          <CreateDialog label="New page">{(close) => <NewPage site={site} onClose={close} />}</CreateDialog>
+          <>
+            {/* The figma plugin's screen (a link, not an import): a Figma frame as a draft page of this website. */}
+            <Button component={Link} to={`/admin/figma/import?websiteId=${site.id}`} variant="default">
+              Import from Figma
+            </Button>
+            <CreateDialog label="New page">{(close) => <NewPage site={site} onClose={close} />}</CreateDialog>
+          </>
         )
       }
     >

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 export const SettingsAnswer = Type.Object({
   tokenSet: Type.Boolean(),
   tokenHint: Type.Union([Type.String(), Type.Null()], { description: 'the last four characters of the token' }),
+  apiUrl: Type.String({ description: 'the Figma API base this installation calls (`FIGMA_API_URL`, read only)' }),
 });
 
 const ContentNode = Type.Record(Type.String(), Type.Unknown(), {
@@ -47,6 +48,9 @@ export const ImportAnswer = Type.Object({
     fileKey: Type.String(),
     nodeId: Type.Union([Type.String(), Type.Null()]),
     name: Type.String({ description: 'the file or frame name' }),
+  }),
+  frames: Type.Array(Type.Object({ id: Type.String(), name: Type.String() }), {
+    description: 'the frames directly on the imported page (a whole-file import), to import one of; empty for a frame',
   }),
   page: Type.Optional(
     Type.Object(

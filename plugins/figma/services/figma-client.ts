@@ -91,7 +91,15 @@ export class FigmaClient {
       headers: { 'x-figma-token': token, accept: 'application/json' },
       timeoutMs: this.opts.timeoutMs,
       maxBytes: this.opts.maxFileBytes + 1,
+      // The token travels in X-Figma-Token, which a redirect would carry along: none is followed.
+      maxRedirects: 0,
     });
+    if (answer.status >= 300 && answer.status < 400)
+      throw new HttpError(
+        502,
+        'FIGMA_UPSTREAM_FAILED',
+        `Figma answered ${answer.status} (a redirect${redirectHost(answer.headers.location, this.opts.baseUrl)}) for ${what}; the API is not expected to redirect and the redirect is not followed`,
+      );
     if (answer.status !== 200) throw figmaError(answer.status, answer.body, answer.headers, what);
     if (answer.truncated || answer.body.length > this.opts.maxFileBytes)
       throw new HttpError(
@@ -145,18 +153,21 @@ export class FigmaClient {
 
   /**
    * The bytes at an image URL Figma handed out. A URL on the API's own host (a local or proxied
-   * Figma) goes under the ordinary policy; any other host (Figma's image CDN) must be a public
-   * address: an answer cannot send the server to a private or metadata address.
+   * Figma) goes under the ordinary policy and follows no redirect; any other host (Figma's image
+   * CDN) must be a public address, each redirect's too: an answer cannot send the server to a
+   * private, loopback or metadata address. Such a URL throws `ImageRefusedError` (a hostile answer:
+   * the import stops), an image that merely fails an `HttpError` (the image is left out).
    */
   async download(url: string): Promise<Buffer> {
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
-      throw badRequest('not a URL', undefined, 'FIGMA_IMAGE_REFUSED');
+      throw new ImageRefusedError('its URL is not a URL');
     }
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-      throw badRequest(`${parsed.protocol} is not an image URL scheme`, undefined, 'FIGMA_IMAGE_REFUSED');
+      throw new ImageRefusedError(`${parsed.protocol} is not an image URL scheme`);
+    if (parsed.username || parsed.password) throw new ImageRefusedError('its URL carries credentials');
     const ownHost = parsed.host === new URL(this.opts.baseUrl).host;
     let answer: Awaited<ReturnType<ServiceMap['outboundFetch']['fetch']>>;
     try {
@@ -164,16 +175,35 @@ export class FigmaClient {
         timeoutMs: this.opts.timeoutMs,
         maxBytes: this.opts.maxImageBytes + 1,
         publicOnly: !ownHost,
+        ...(ownHost ? { maxRedirects: 0 } : {}),
       });
     } catch (err) {
+      if (isHttpError(err) && err.code === 'OUTBOUND_REFUSED') throw new ImageRefusedError(err.message);
       if (isHttpError(err)) throw err;
       throw new HttpError(502, 'FIGMA_IMAGE_FAILED', `the image could not be downloaded`);
     }
+    if (answer.status >= 300 && answer.status < 400)
+      throw new ImageRefusedError(
+        `its URL answered a redirect${redirectHost(answer.headers.location, url)}, which is not followed`,
+      );
     if (answer.status !== 200)
       throw new HttpError(502, 'FIGMA_IMAGE_FAILED', `the image URL answered ${answer.status}`);
     if (answer.truncated || answer.body.length > this.opts.maxImageBytes)
       throw new HttpError(422, 'FIGMA_IMAGE_TOO_LARGE', `the image is larger than FIGMA_MAX_IMAGE_BYTES`);
     return answer.body;
+  }
+}
+
+/** An image URL in Figma's answer that the server must not call (private address, bad scheme, redirect). */
+export class ImageRefusedError extends Error {}
+
+/** ` to <host>` of a redirect's Location, for a message (never its path or query). */
+function redirectHost(location: string | undefined, base: string): string {
+  if (!location) return '';
+  try {
+    return ` to ${new URL(location, base).host}`;
+  } catch {
+    return '';
   }
 }
 

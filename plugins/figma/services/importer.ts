@@ -12,7 +12,7 @@ import {
   unavailable,
 } from '../../../kernel/index.ts';
 import type { DesignImportPage, DesignImportTarget } from '../ports.ts';
-import type { FigmaClient } from './figma-client.ts';
+import { type FigmaClient, ImageRefusedError } from './figma-client.ts';
 import type { FigmaNode, FigmaStyleMeta } from './figma-types.ts';
 import { figmaTarget } from './figma-link.ts';
 import { type ImportWarning, type MappedDesign, mapDesign, type PendingImage } from './mapping.ts';
@@ -32,8 +32,13 @@ export interface ImportInput {
 export interface ImportResult extends Omit<MappedDesign, 'images'> {
   assets: Array<{ id: string; path: string; url: string; figmaNodeId: string }>;
   source: { fileKey: string; nodeId: string | null; name: string };
+  /** The frames directly on the imported page (a whole-file import), to pick one of; empty for a frame. */
+  frames: Array<{ id: string; name: string }>;
   page?: DesignImportPage;
 }
+
+/** Node types offered as frames to pick from a page. */
+const FRAME_TYPES = new Set(['FRAME', 'SECTION', 'COMPONENT', 'COMPONENT_SET', 'INSTANCE', 'GROUP']);
 
 /** The library folder an import's images go to. */
 const FOLDER = 'figma';
@@ -84,6 +89,20 @@ export class FigmaImporter {
 
     const { root, styles, name } = await this.read(token, fileKey, nodeId);
     const mapped = mapDesign(root, styles);
+    // A tree cut short would be a page with parts silently missing: refused whole, nothing stored.
+    if (mapped.cut)
+      throw new HttpError(
+        422,
+        'FIGMA_DESIGN_TOO_LARGE',
+        `${mapped.cut.message} (at "${mapped.cut.nodeName ?? mapped.cut.figmaNodeId ?? '?'}"): nothing was imported; import a smaller frame (a link with node-id, or nodeId)`,
+      );
+    const frames =
+      !nodeId && Array.isArray(root.children)
+        ? root.children
+            .filter((c) => c && typeof c === 'object' && FRAME_TYPES.has(String(c.type)) && c.visible !== false)
+            .slice(0, 200)
+            .map((c) => ({ id: String(c.id).slice(0, 200), name: String(c.name ?? c.id).slice(0, 200) }))
+        : [];
     const warnings = [...mapped.warnings];
     if (mapped.images.length > 0 && !this.deps.permissions.allows(actor, 'assets:upload'))
       throw forbidden(
@@ -112,6 +131,7 @@ export class FigmaImporter {
         colors: mapped.colors,
         warnings,
         source: { fileKey, nodeId, name },
+        frames,
         ...(page ? { page } : {}),
       };
     });
@@ -192,8 +212,15 @@ export class FigmaImporter {
       try {
         out.push({ image, bytes: await this.deps.client.download(url) });
       } catch (err) {
+        // Figma's answer points the server somewhere it must not go: the whole answer is suspect.
+        if (err instanceof ImageRefusedError)
+          throw new HttpError(
+            502,
+            'FIGMA_IMAGE_REFUSED',
+            `Figma's answer gives an image URL for "${image.name}" that is refused (${err.message}); nothing was imported`,
+          );
         if (!isHttpError(err)) throw err;
-        drop(image, 'IMAGE_REFUSED', `The image of "${image.name}" is not imported: ${err.message}`);
+        drop(image, 'IMAGE_FAILED', `The image of "${image.name}" is not imported: ${err.message}`);
       }
     }
     return out;

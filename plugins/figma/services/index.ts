@@ -20,6 +20,7 @@ export function createFigmaServices(deps: Deps) {
     secretBox: deps.secretBox,
     store: new FigmaSettingsStore(deps.db, deps.clock),
     log: deps.log,
+    apiUrl: cfg.FIGMA_API_URL,
   });
   const client = new FigmaClient({
     baseUrl: cfg.FIGMA_API_URL,

@@ -33,6 +33,8 @@ export interface MappedDesign {
   fonts: Array<{ family: string; weights: number[]; styles: string[] }>;
   colors: Array<{ hex: string; uses: number; usage: Array<'text' | 'fill' | 'stroke'> }>;
   warnings: ImportWarning[];
+  /** Why the tree was cut short (too deep, too many nodes), whatever the warnings cap: the import is refused. */
+  cut?: ImportWarning;
 }
 
 /**
@@ -261,9 +263,11 @@ export function mapDesign(root: FigmaNode, styles: Record<string, FigmaStyleMeta
   const images: PendingImage[] = [];
   const theme = new ThemeReport();
   let dropped = 0;
+  let cut: ImportWarning | undefined;
   const warn = (code: string, node: FigmaNode | null, message: string) => {
-    if (warnings.length < MAPPING_LIMITS.warnings)
-      warnings.push({ code, figmaNodeId: str(node?.id) ?? null, nodeName: str(node?.name) ?? null, message });
+    const warning = { code, figmaNodeId: str(node?.id) ?? null, nodeName: str(node?.name) ?? null, message };
+    if ((code === 'TOO_DEEP' || code === 'TOO_MANY_NODES') && !cut) cut = warning;
+    if (warnings.length < MAPPING_LIMITS.warnings) warnings.push(warning);
     else dropped++;
   };
   const styleName = (node: FigmaNode, kind: string): string | undefined => {
@@ -415,5 +419,5 @@ export function mapDesign(root: FigmaNode, styles: Record<string, FigmaStyleMeta
       nodeName: null,
       message: `${dropped} more warnings left out`,
     });
-  return { content, images, warnings, ...theme.result() };
+  return { content, images, warnings, ...(cut ? { cut } : {}), ...theme.result() };
 }

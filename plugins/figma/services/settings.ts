@@ -18,6 +18,8 @@ export interface FigmaSettingsView {
   tokenSet: boolean;
   /** The token's last four characters, or null. */
   tokenHint: string | null;
+  /** `FIGMA_API_URL`: configuration, shown, never changed here. */
+  apiUrl: string;
 }
 
 const AUDIT = { allow: ['token'], secrets: ['token'] } as const;
@@ -31,12 +33,17 @@ export class FigmaSettingsService {
       secretBox: SecretBox;
       store: FigmaSettingsStore;
       log: Logger;
+      apiUrl: string;
     },
   ) {}
 
   async view(): Promise<FigmaSettingsView> {
     const row = await this.deps.store.get();
-    return { tokenSet: Boolean(row?.token_stored), tokenHint: row?.token_stored ? row.token_hint : null };
+    return {
+      tokenSet: Boolean(row?.token_stored),
+      tokenHint: row?.token_stored ? row.token_hint : null,
+      apiUrl: this.deps.apiUrl,
+    };
   }
 
   /** The token in clear for a call to Figma (never leaves the process), or undefined. */

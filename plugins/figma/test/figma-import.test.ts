@@ -60,7 +60,11 @@ describe('figma: import a design as a page', function () {
     t.call('POST', '/figma/import', user, { websiteId, locale: 'en', ...body });
 
   it('keeps the token sealed, shows it masked, audits a change as `changed`; blank keeps, null removes', async () => {
-    expect((await t.call('GET', '/figma/settings', admin)).json()).to.deep.equal({ tokenSet: false, tokenHint: null });
+    expect((await t.call('GET', '/figma/settings', admin)).json()).to.deep.equal({
+      tokenSet: false,
+      tokenHint: null,
+      apiUrl: figma.url,
+    });
     expect((await t.call('PUT', '/figma/settings', editor, { token: 'x' })).statusCode).to.equal(403);
     expect((await t.call('GET', '/figma/settings', editor)).statusCode).to.equal(403);
     const bad = await t.call('PUT', '/figma/settings', admin, { token: 'has space inside' });
@@ -69,7 +73,7 @@ describe('figma: import a design as a page', function () {
 
     const put = await t.call('PUT', '/figma/settings', admin, { token: figma.token });
     expect(put.statusCode, put.body).to.equal(200);
-    expect(put.json()).to.deep.equal({ tokenSet: true, tokenHint: figma.token.slice(-4) });
+    expect(put.json()).to.deep.equal({ tokenSet: true, tokenHint: figma.token.slice(-4), apiUrl: figma.url });
     const forbidden = { keys: [...INTERNAL_KEYS, 'token_stored', 'token'], values: [figma.token] };
     expect(leaksIn(put.json(), forbidden)).to.deep.equal([]);
     expect(leaksIn((await t.call('GET', '/figma/settings', admin)).json(), forbidden)).to.deep.equal([]);
@@ -90,6 +94,7 @@ describe('figma: import a design as a page', function () {
     expect((await t.call('PUT', '/figma/settings', admin, { token: null })).json()).to.deep.equal({
       tokenSet: false,
       tokenHint: null,
+      apiUrl: figma.url,
     });
     expect(await audits()).to.have.length(2);
     const missing = await importAs(editor, { url: link(FIGMA_KEYS.landing, '1-2') });
@@ -107,6 +112,7 @@ describe('figma: import a design as a page', function () {
     expect(body.source).to.deep.equal({ fileKey: FIGMA_KEYS.landing, nodeId: '1:2', name: 'Landing page' });
     expect(figma.requests).to.include(`/v1/files/${FIGMA_KEYS.landing}/nodes?ids=1%3A2`);
     expect(body).not.to.have.property('page');
+    expect(body.frames).to.deep.equal([]);
 
     const nodes = all(body.content);
     const section = body.content.children[0];
@@ -198,6 +204,8 @@ describe('figma: import a design as a page', function () {
     expect(res.statusCode, res.body).to.equal(200);
     expect(res.json().source.name).to.equal('Landing page');
     expect(all(res.json().content).some((n) => n.type === 'h1')).to.equal(true);
+    // The page's frames, to pick one of (the dialog's frame list).
+    expect(res.json().frames).to.deep.include({ id: '1:2', name: 'Landing page' });
   });
 
   it('needs pages:edit, and assets:upload for a design with images', async () => {
@@ -253,25 +261,53 @@ describe('figma: import a design as a page', function () {
     await t.call('PUT', '/figma/settings', admin, { token: figma.token });
   });
 
-  it('survives hostile answers: 10,000 levels deep, 200 MB, an image at a private address', async () => {
-    const deep = await importAs(editor, { fileKey: FIGMA_KEYS.deep, create: true, path: '/deep' });
-    expect(deep.statusCode, deep.body.slice(0, 500)).to.equal(201);
-    expect(deep.json().warnings.map((w: { code: string }) => w.code)).to.include('TOO_DEEP');
+  const assetCount = async () => Number((await t.db('assets').count({ n: '*' }))[0].n);
+  const pageCount = async () => Number((await t.db('content_pages').count({ n: '*' }))[0].n);
 
+  it('refuses a node tree too deep or too wide for a page with a 422, and stores nothing', async () => {
+    const [assets, pages] = [await assetCount(), await pageCount()];
+    const deep = await importAs(editor, { fileKey: FIGMA_KEYS.deep, create: true, path: '/deep' });
+    expect(deep.statusCode, deep.body.slice(0, 500)).to.equal(422);
+    expect(deep.json().code).to.equal('FIGMA_DESIGN_TOO_LARGE');
+    expect(deep.json().message).to.contain('deeper than 40 levels').and.contain('import a smaller frame');
+    const wide = await importAs(editor, { fileKey: FIGMA_KEYS.wide, create: true, path: '/wide' });
+    expect(wide.statusCode, wide.body.slice(0, 500)).to.equal(422);
+    expect(wide.json().code).to.equal('FIGMA_DESIGN_TOO_LARGE');
+    expect(wide.json().message).to.contain('more than 10000 nodes');
+    expect([await assetCount(), await pageCount()]).to.deep.equal([assets, pages]);
+  });
+
+  it('refuses a 200 MB answer before parsing it, and drops the connection', async () => {
     const huge = await importAs(editor, { fileKey: FIGMA_KEYS.huge });
     expect(huge.statusCode).to.equal(422);
     expect(huge.json().code).to.equal('FIGMA_FILE_TOO_LARGE');
     expect(figma.hugeBytesSent()).to.be.below(100 * 1024 * 1024);
+  });
 
-    const count = Number((await t.db('assets').count({ n: '*' }))[0].n);
-    const whole = await importAs(editor, { url: link(FIGMA_KEYS.privateImage, '1-2') });
-    expect(whole.statusCode, whole.body).to.equal(200);
-    const refused = whole.json().warnings.find((w: { code: string }) => w.code === 'IMAGE_REFUSED');
-    expect(refused).to.deep.include({ figmaNodeId: '1:8', nodeName: 'Hero image' });
-    // Only the rendered logo is stored; the refused image leaves no node and no asset.
-    expect(all(whole.json().content).filter((n) => n.type === 'img')).to.have.length(1);
-    expect(whole.json().assets.map((a: { figmaNodeId: string }) => a.figmaNodeId)).to.deep.equal(['1:20']);
-    expect(Number((await t.db('assets').count({ n: '*' }))[0].n)).to.equal(count + 1);
+  it('follows no redirect of the API: a 502, and the token never reaches the other origin', async () => {
+    const res = await importAs(editor, { fileKey: FIGMA_KEYS.redirect, create: true, path: '/redirected' });
+    expect(res.statusCode, res.body).to.equal(502);
+    expect(res.json().code).to.equal('FIGMA_UPSTREAM_FAILED');
+    expect(res.json().message).to.contain('302').and.contain('redirect to localhost');
+    expect(figma.sinkTokens).to.deep.equal([]);
+    expect(JSON.stringify(res.json())).not.to.contain(figma.token);
+  });
+
+  it('refuses image URLs at a private address, redirecting to one or not http(s): a 502, no page, no asset', async () => {
+    const [assets, pages] = [await assetCount(), await pageCount()];
+    const cases: Array<[string, string]> = [
+      [FIGMA_KEYS.privateImage, '169.254.169.254'],
+      [FIGMA_KEYS.redirectImage, 'redirect to 169.254.169.254'],
+      [FIGMA_KEYS.badImageUrl, 'file: is not an image URL scheme'],
+    ];
+    for (const [key, reason] of cases) {
+      const res = await importAs(editor, { url: link(key, '1-2'), create: true, path: `/hostile-${key}` });
+      expect(res.statusCode, `${key} ${res.body}`).to.equal(502);
+      expect(res.json().code).to.equal('FIGMA_IMAGE_REFUSED');
+      expect(res.json().message).to.contain('Hero image').and.contain(reason).and.contain('nothing was imported');
+    }
+    // Nothing stored: no asset (the rendered logo neither) and no draft.
+    expect([await assetCount(), await pageCount()]).to.deep.equal([assets, pages]);
   });
 });
 

@@ -38,6 +38,12 @@ export interface OutboundRequest {
   body?: string | Buffer;
   timeoutMs?: number;
   maxBytes?: number;
+  /**
+   * Redirects `fetch` may follow for this call, at most the configured `maxRedirects` (0: none, the
+   * 3xx is the answer). A call carrying a credential header other than `authorization` or `cookie`
+   * (which `fetch` drops on a change of origin) passes 0, so the credential never follows a redirect.
+   */
+  maxRedirects?: number;
 }
 
 /** Answers up to this size with a declared Content-Length are read whole by `stream` (held briefly, cheap to send). */
@@ -211,11 +217,11 @@ export class OutboundHttp {
   async fetch(url: string | URL, init: OutboundRequest = {}): Promise<GatewayAnswer> {
     let current = checkedUrl(url);
     let step = { ...init, headers: { ...init.headers } };
+    const maxRedirects = Math.max(Math.min(init.maxRedirects ?? this.opts.maxRedirects, this.opts.maxRedirects), 0);
     for (let hop = 0; ; hop++) {
       const answer = await this.request(current, step);
       const location = answer.headers.location;
-      if (![301, 302, 303, 307, 308].includes(answer.status) || !location || hop >= this.opts.maxRedirects)
-        return answer;
+      if (![301, 302, 303, 307, 308].includes(answer.status) || !location || hop >= maxRedirects) return answer;
       const next = new URL(location, current);
       if (next.protocol !== 'http:' && next.protocol !== 'https:') return answer;
       if (next.origin !== current.origin) {

@@ -132,6 +132,21 @@ describe('gatewayRoutes and outboundFetch ports (as other plugins use them)', ()
     const answer = await outbound().fetch(`${up.url}/.well-known/openid-configuration`);
     expect(answer.status).to.equal(200);
     expect(JSON.parse(answer.body.toString())).to.deep.equal({ issuer: 'https://idp.example', auth: null });
+    // maxRedirects: 0 (a call with its own credential header): the 3xx is the answer, nothing followed.
+    const seen: string[] = [];
+    up.handle((req, res) => {
+      seen.push(req.url ?? '');
+      if (req.url === '/.well-known/openid-configuration') {
+        res.statusCode = 301;
+        res.setHeader('location', '/moved');
+        return void res.end();
+      }
+      res.end(JSON.stringify({ issuer: 'https://idp.example', auth: null }));
+    });
+    const unfollowed = await outbound().fetch(`${up.url}/.well-known/openid-configuration`, { maxRedirects: 0 });
+    expect(unfollowed.status).to.equal(301);
+    expect(unfollowed.headers.location).to.equal('/moved');
+    expect(seen).to.deep.equal(['/.well-known/openid-configuration']);
     const capped = await outbound().fetch(`${up.url}/moved`, { maxBytes: 10 });
     expect(capped.body.length).to.equal(10);
     expect(capped.truncated).to.equal(true);

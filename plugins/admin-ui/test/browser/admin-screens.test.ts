@@ -64,6 +64,8 @@ describe('admin-ui in the browser: the administrator screens', function () {
         ['Single sign-on', 'Single sign-on'],
         ['Data-subject requests', 'Data-subject requests'],
         ['Website bundles', 'Website bundles'],
+        ['Import from Figma', 'Import from Figma'],
+        ['Figma', 'Figma settings'],
         ['Push notifications', 'Push notifications'],
         ['Audit log', 'Audit log'],
         ['Health', 'Health'],

@@ -521,6 +521,12 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
               Open the published page
             </Anchor>
           )}
+          {doc.kind === 'pages' && mayEdit && doc.websiteId && (
+            // The dashboard's import screen (the figma plugin's), this page's website chosen: a new draft page.
+            <Anchor href={`/admin/figma/import?websiteId=${doc.websiteId}`} size="sm">
+              Import from Figma
+            </Anchor>
+          )}
           <SegmentedControl
             size="xs"
             aria-label="Preview width"

@@ -19285,6 +19285,11 @@ export interface paths {
                                 styles: string[];
                                 weights: number[];
                             }[];
+                            /** @description the frames directly on the imported page (a whole-file import), to import one of; empty for a frame */
+                            frames: {
+                                id: string;
+                                name: string;
+                            }[];
                             /** @description the draft page made with `create: true` */
                             page?: {
                                 /** Format: uuid */
@@ -19341,6 +19346,11 @@ export interface paths {
                                 /** @description text style names that use the family */
                                 styles: string[];
                                 weights: number[];
+                            }[];
+                            /** @description the frames directly on the imported page (a whole-file import), to import one of; empty for a frame */
+                            frames: {
+                                id: string;
+                                name: string;
                             }[];
                             /** @description the draft page made with `create: true` */
                             page?: {
@@ -19418,6 +19428,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description the Figma API base this installation calls (`FIGMA_API_URL`, read only) */
+                            apiUrl: string;
                             /** @description the last four characters of the token */
                             tokenHint: string | null;
                             tokenSet: boolean;
@@ -19468,6 +19480,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description the Figma API base this installation calls (`FIGMA_API_URL`, read only) */
+                            apiUrl: string;
                             /** @description the last four characters of the token */
                             tokenHint: string | null;
                             tokenSet: boolean;

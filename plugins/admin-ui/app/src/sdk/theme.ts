@@ -25,6 +25,8 @@ export const contrast: CSSVariablesResolver = (t) => ({
   variables: {},
   light: {
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    // A field's error text (red 6 on white is 3.3:1).
+    '--mantine-color-error': 'var(--mantine-color-red-8)',
     ...Object.fromEntries(
       Object.keys(t.colors).flatMap((c) => [
         [
