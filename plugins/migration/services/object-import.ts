@@ -407,9 +407,9 @@ export class ObjectImporter {
    * Pimcore path under it, never outside it) through the asset plugin's `importFile`, in the batch's
    * transaction. A file that is not there is a warning on the object, never a failure.
    */
-  private async importAssets(
+  async importAssets(
     trx: Tx,
-    job: ImportJobRow,
+    job: Pick<ImportJobRow, 'source_id'>,
     root: string | null,
     rows: PimcoreAsset[],
     known: Map<number, string>,

@@ -152,7 +152,7 @@ export class ImportStore {
   async mapped(
     q: Q,
     sourceId: string,
-    kind: 'object' | 'asset',
+    kind: 'object' | 'asset' | 'document' | 'snippet',
     pimcoreIds: readonly number[],
   ): Promise<Map<number, string>> {
     if (pimcoreIds.length === 0) return new Map();
@@ -168,7 +168,7 @@ export class ImportStore {
     trx: Tx,
     sourceId: string,
     rows: ReadonlyArray<{
-      kind: 'object' | 'asset';
+      kind: 'object' | 'asset' | 'document' | 'snippet';
       pimcoreId: number;
       targetId: string;
       className?: string;

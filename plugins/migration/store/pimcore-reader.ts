@@ -32,6 +32,32 @@ export interface PimcoreAsset {
   path: string;
 }
 
+/** A row of `documents` with its page, snippet or link row. */
+export interface PimcoreDocument {
+  id: number;
+  parentId: number | null;
+  type: string;
+  key: string;
+  index: number;
+  published: boolean;
+  /** documents_page */
+  title: string | null;
+  description: string | null;
+  /** documents_link */
+  linktype: string | null;
+  internalType: string | null;
+  internal: number | null;
+  direct: string | null;
+}
+
+export interface PimcoreEditable {
+  name: string;
+  type: string;
+  /** The column as stored, cut at the reader's limit (`tooLarge` then). */
+  data: string | null;
+  tooLarge: boolean;
+}
+
 /** Pimcore class ids go into table names: only what Pimcore itself allows. */
 const CLASS_ID = /^[A-Za-z0-9_]{1,50}$/;
 
@@ -169,5 +195,59 @@ export class PimcoreReader {
       filename: String(r.filename ?? ''),
       path: String(r.path ?? '/'),
     }));
+  }
+
+  async countDocuments(): Promise<number> {
+    const [rows] = await this.conn.query<mysql.RowDataPacket[]>('SELECT COUNT(*) AS n FROM documents');
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Every document with its page, snippet or link row, in id order (at most `limit`). */
+  async documents(limit: number): Promise<PimcoreDocument[]> {
+    const [rows] = await this.conn.query<mysql.RowDataPacket[]>(
+      `SELECT d.id, d.parentId, d.type, d.\`key\`, d.\`index\`, d.published, p.title, p.description,
+              l.linktype, l.internalType, l.internal, l.direct
+         FROM documents d
+         LEFT JOIN documents_page p ON p.id = d.id
+         LEFT JOIN documents_link l ON l.id = d.id
+        ORDER BY d.id LIMIT ?`,
+      [limit],
+    );
+    return rows.map((r) => ({
+      id: Number(r.id),
+      parentId: r.parentId === null ? null : Number(r.parentId),
+      type: String(r.type ?? ''),
+      key: String(r.key ?? ''),
+      index: Number(r.index ?? 0),
+      published: Number(r.published) === 1,
+      title: r.title === null ? null : String(r.title),
+      description: r.description === null ? null : String(r.description),
+      linktype: r.linktype === null ? null : String(r.linktype),
+      internalType: r.internalType === null ? null : String(r.internalType),
+      internal: r.internal === null ? null : Number(r.internal),
+      direct: r.direct === null ? null : String(r.direct),
+    }));
+  }
+
+  /** The editables of these documents: document id -> editables (each value cut at `maxChars`). */
+  async editables(ids: readonly number[], maxChars: number): Promise<Map<number, PimcoreEditable[]>> {
+    const out = new Map<number, PimcoreEditable[]>();
+    if (ids.length === 0) return out;
+    const [rows] = await this.conn.query<mysql.RowDataPacket[]>(
+      `SELECT documentId, name, type, LEFT(data, ?) AS data, CHAR_LENGTH(data) > ? AS tooLarge
+         FROM documents_editables WHERE documentId IN (?) ORDER BY documentId, name`,
+      [maxChars, maxChars, ids],
+    );
+    for (const r of rows) {
+      const list = out.get(Number(r.documentId)) ?? [];
+      list.push({
+        name: String(r.name),
+        type: String(r.type ?? ''),
+        data: r.data === null ? null : String(r.data),
+        tooLarge: Number(r.tooLarge) === 1,
+      });
+      out.set(Number(r.documentId), list);
+    }
+    return out;
   }
 }
