@@ -39,7 +39,7 @@ export interface ImportedDocument {
   path: string;
 }
 
-/** The staged rows of a source carry `source` = this prefix + `document:<pimcore id>`. */
+/** The staged rows of a source carry `source` = this prefix + `<website id>:<locale>:document:<pimcore id>`. */
 export const stagedPrefix = (sourceId: string) => `pimcore:${sourceId}:`;
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
@@ -115,7 +115,8 @@ export class DocumentImporter {
       }
       const assetIds = new Set<number>();
       for (const list of editables.values()) for (const e of list) for (const id of assetIdsOf(e)) assetIds.add(id);
-      for (const d of docs) if (d.linktype === 'internal' && d.internalType === 'asset' && d.internal) assetIds.add(d.internal);
+      for (const d of docs)
+        if (d.linktype === 'internal' && d.internalType === 'asset' && d.internal) assetIds.add(d.internal);
       const known = await this.deps.store.mapped(this.deps.db, sourceId, 'asset', [...assetIds]);
       assetRows = await reader.assets([...assetIds].filter((id) => !known.has(id))).catch(unavailable);
     } finally {
@@ -157,8 +158,11 @@ export class DocumentImporter {
         }
       }
       const ids = docs.map((d) => d.id);
-      const pageMap = await this.deps.store.mapped(trx, sourceId, 'document', ids);
-      const snippetMap = await this.deps.store.mapped(trx, sourceId, 'snippet', ids);
+      // Per website (and locale for pages): one source may be imported into several websites.
+      const pageKind = `page:${site.id}:${locale}` as const;
+      const snippetKind = `snippet:${site.id}` as const;
+      const pageMap = await this.deps.store.mapped(trx, sourceId, pageKind, ids);
+      const snippetMap = await this.deps.store.mapped(trx, sourceId, snippetKind, ids);
       const lookups: TreeLookups = {
         documentPath: (id) => {
           const p = paths.get(id);
@@ -206,7 +210,12 @@ export class DocumentImporter {
             if (doc.type === 'snippet') {
               const r = await target.saveSnippet(
                 actor,
-                { snippetId: snippetMap.get(doc.id), websiteId: site.id, name: doc.key || `snippet-${doc.id}`, content: cleaned.tree },
+                {
+                  snippetId: snippetMap.get(doc.id),
+                  websiteId: site.id,
+                  name: doc.key || `snippet-${doc.id}`,
+                  content: cleaned.tree,
+                },
                 sp,
               );
               return { ...r, kind: 'snippet' as const };
@@ -220,7 +229,7 @@ export class DocumentImporter {
                   title,
                   seo,
                   content: cleaned.tree,
-                  source: `${stagedPrefix(sourceId)}document:${doc.id}`,
+                  source: `${stagedPrefix(sourceId)}${site.id}:${locale}:document:${doc.id}`,
                   publish: mayPublish && doc.published,
                 },
                 sp,
@@ -249,8 +258,9 @@ export class DocumentImporter {
           documents.push({ pimcoreId: doc.id, kind: written.kind, id: written.id, path });
           if (written.kind === 'snippet') {
             snippetMap.set(doc.id, written.id);
-            remember.push({ kind: 'snippet', pimcoreId: doc.id, targetId: written.id });
-          } else if (written.kind === 'page') remember.push({ kind: 'document', pimcoreId: doc.id, targetId: written.id });
+            remember.push({ kind: snippetKind, pimcoreId: doc.id, targetId: written.id });
+          } else if (written.kind === 'page')
+            remember.push({ kind: pageKind, pimcoreId: doc.id, targetId: written.id });
         } catch (err) {
           if (!isHttpError(err)) throw err;
           counts.failed++;
@@ -369,8 +379,7 @@ export function documentPaths(docs: readonly PimcoreDocument[]): {
     }
     for (let i = chain.length - 1; i >= 0; i--) {
       const d = chain[i];
-      const p: string =
-        base === null ? (d.key ? `/${d.key}` : '/') : base === '/' ? `/${d.key}` : `${base}/${d.key}`;
+      const p: string = base === null ? (d.key ? `/${d.key}` : '/') : base === '/' ? `/${d.key}` : `${base}/${d.key}`;
       paths.set(d.id, p);
       base = p;
     }

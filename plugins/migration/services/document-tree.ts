@@ -64,8 +64,7 @@ export function editablesTree(
       warnings.push(`editable ${e.name}: ${(err as Error).message}; left out`);
       return null;
     }
-    const record = (v: PhpData): Record<string, PhpData> =>
-      v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+    const record = (v: PhpData): Record<string, PhpData> => (v && typeof v === 'object' && !Array.isArray(v) ? v : {});
     const str = (v: PhpData | undefined): string | undefined =>
       typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
     const num = (v: PhpData | undefined): number | undefined => {
@@ -122,7 +121,10 @@ export function editablesTree(
         const id = num(raw);
         const snippetId = id ? lookups.snippetId(id) : undefined;
         if (id && !snippetId) warnings.push(`editable ${e.name}: snippet ${id} is not imported`);
-        return { type: 'snippet', props: { ...mark, ...(snippetId ? { snippetId } : {}), ...(id ? { pimcoreId: id } : {}) } };
+        return {
+          type: 'snippet',
+          props: { ...mark, ...(snippetId ? { snippetId } : {}), ...(id ? { pimcoreId: id } : {}) },
+        };
       }
       case 'areablock':
       case 'block': {
@@ -134,7 +136,8 @@ export function editablesTree(
         const children: ImportedNode[] = [];
         for (const item of items) {
           const entry = e.type === 'areablock' ? record(item) : { key: item };
-          if (e.type === 'areablock' && (entry.hidden === true || entry.hidden === 'true' || entry.hidden === 1)) continue;
+          if (e.type === 'areablock' && (entry.hidden === true || entry.hidden === 'true' || entry.hidden === 1))
+            continue;
           const key = str(entry.key as PhpData);
           if (key === undefined || !/^\d+$/.test(key)) continue;
           const inner = childrenOf(`${e.name}:${key}.`)
@@ -157,7 +160,10 @@ export function editablesTree(
         } catch {
           json = '';
         }
-        return { type: 'pimcore-editable', props: { ...mark, 'data-type': e.type, 'data-value': json.slice(0, 50_000) } };
+        return {
+          type: 'pimcore-editable',
+          props: { ...mark, 'data-type': e.type, 'data-value': json.slice(0, 50_000) },
+        };
       }
     }
   };
