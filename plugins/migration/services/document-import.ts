@@ -293,10 +293,10 @@ export class DocumentImporter {
     const actor = this.user(ctx);
     if (!this.deps.permissions.allows(actor, PAGES_EDIT))
       throw forbidden(`Promoting documents needs ${PAGES_EDIT} too`, 'FORBIDDEN');
-    if ((input.ids === undefined) === (input.all !== true))
-      throw badRequest('Send either ids or all: true', input.ids ? 'all' : 'ids');
     const target = this.target();
     const source = await this.deps.sources.get(sourceId);
+    if ((input.ids === undefined) === (input.all !== true))
+      throw badRequest('Send either ids or all: true', input.ids ? 'all' : 'ids');
     return this.deps.db.transaction(async (trx) => {
       const promoted = await target.promoteStaged(
         actor,
