@@ -250,4 +250,31 @@ export class PimcoreReader {
     }
     return out;
   }
+
+  /**
+   * Rows of a field collection (`object_collection_<key>_<classId>`) or an object brick
+   * (`object_brick_store_<key>_<classId>`) for these objects, in object and item order. Answers
+   * nothing when the table is not there (the class has no such item yet).
+   */
+  async componentRows(
+    kind: 'fieldcollection' | 'objectbrick',
+    key: string,
+    classId: string,
+    ids: readonly number[],
+  ): Promise<Array<{ id: number; index: number; fieldname: string; row: CellRow }>> {
+    if (!CLASS_ID.test(key)) throw new Error(`"${key.slice(0, 60)}" is not a Pimcore component key`);
+    const name = this.table(
+      kind === 'fieldcollection' ? `object_collection_${key}_` : `object_brick_store_${key}_`,
+      classId,
+    );
+    if (ids.length === 0 || !(await this.exists(name))) return [];
+    const [rows] = await this.conn.query<mysql.RowDataPacket[]>(
+      `SELECT * FROM \`${name}\` WHERE id IN (?) ORDER BY id, fieldname${kind === 'fieldcollection' ? ', `index`' : ''}`,
+      [ids],
+    );
+    return rows.map((r) => {
+      const { id, index, fieldname, ...rest } = r as CellRow;
+      return { id: Number(id), index: Number(index ?? 0), fieldname: String(fieldname ?? ''), row: rest };
+    });
+  }
 }
