@@ -41,7 +41,6 @@ export function editablesTree(
   lookups: TreeLookups,
   warnings: string[],
 ): ImportedNode {
-  const byName = new Map(editables.map((e) => [e.name, e]));
   const childrenOf = (prefix: string): PimcoreEditable[] =>
     editables.filter((e) => {
       if (!e.name.startsWith(prefix)) return false;
@@ -169,7 +168,6 @@ export function editablesTree(
   };
 
   const top = editables.filter((e) => !e.name.includes('.') && !e.name.includes(':'));
-  void byName;
   return {
     type: 'div',
     children: top.map((e) => node(e, 0)).filter((n): n is ImportedNode => n !== null),
@@ -257,8 +255,11 @@ export function htmlToNodes(html: string): ImportedNode[] {
   let count = 0;
   const top = () => stack[stack.length - 1];
   const add = (n: ImportedNode) => {
-    if (++count > MAX_HTML_NODES) return;
-    (top().children ??= []).push(n);
+    count++;
+    if (count > MAX_HTML_NODES) return;
+    const parent = top();
+    if (!parent.children) parent.children = [];
+    parent.children.push(n);
   };
   const text = (t: string) => {
     if (t === '') return;
