@@ -27,6 +27,7 @@ import { contentBundlePart } from './services/bundle-part.ts';
 import { docsWebsiteSource } from './services/docs-websites.ts';
 import { contentPublishSource } from './services/publish-source.ts';
 import { designImportTarget } from './services/design-import-target.ts';
+import { documentImportTarget } from './services/document-import-target.ts';
 import { pageSearchSource } from './services/search-source.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -98,6 +99,8 @@ export default definePlugin({
     sitePublishSources: ({ services }) => contentPublishSource(services),
     // Where an imported design (figma plugin) becomes a draft page, checked like a page save.
     designImportTargets: ({ services }) => designImportTarget(services),
+    // Where migrated Pimcore documents become pages, staged pages and snippets (migration plugin).
+    documentImportTargets: ({ services }) => documentImportTarget(services),
     // Node-tree checks, page translations and websites made from a generated structure (ai plugin).
     aiContentTargets: ({ services, pluginConfig }) => contentAiTarget(services, pluginConfig.CONTENT_MAX_TREE_BYTES),
   },

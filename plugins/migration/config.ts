@@ -24,7 +24,8 @@ export const MigrationConfig = Type.Object({
     minimum: 0,
     maximum: 10_000_000,
     default: 1000,
-    description: 'most objects an import-objects without background: true takes (400 IMPORT_TOO_LARGE beyond)',
+    description:
+      'most objects an import-objects without background: true takes, and most documents an import-documents takes (400 IMPORT_TOO_LARGE beyond)',
   }),
   MIGRATION_IMPORT_TRY_SECONDS: Type.Integer({
     minimum: 1,

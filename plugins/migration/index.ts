@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { definePlugin, type JobRun } from '../../kernel/index.ts';
 import { MigrationConfig } from './config.ts';
 import { MIGRATION_PERMISSIONS } from './permissions.ts';
+import './ports.ts';
+import { documentRoutes } from './routes/documents.ts';
 import { importRoutes } from './routes/imports.ts';
 import { sourceRoutes } from './routes/sources.ts';
 import { IMPORT_QUEUE } from './services/import-jobs.ts';
@@ -17,6 +19,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  * and never returned; the database host goes through the outbound address policy. Class definition
  * files are parsed, never run, and mapped to data classes, which are created through the data
  * plugin's `dataObjects` port, and so are objects (batched, as background jobs with checkpoints).
+ * Documents become pages, staged pages and snippets through the content plugin's contribution to
+ * `documentImportTargets`.
  * The sandbox profile blocks every route that reads a source.
  */
 export default definePlugin({
@@ -29,7 +33,9 @@ export default definePlugin({
   // `outboundFetch` (gateway plugin): its address policy is asked for the database host;
   // `dataObjects` (data plugin): classes and objects are written through it;
   // `assetLibrary` (assets plugin): Pimcore's asset files are copied into the library through it.
-  optional: ['outboundFetch', 'dataObjects', 'assetLibrary'],
+  // `documentImportTargets` (registry, content contributes): documents become pages and snippets.
+  optional: ['outboundFetch', 'dataObjects', 'assetLibrary', 'documentImportTargets'],
+  collects: ['documentImportTargets'],
   permissions: MIGRATION_PERMISSIONS,
   config: MigrationConfig,
   migrations: path.join(here, 'migrations'),
@@ -41,6 +47,7 @@ export default definePlugin({
   async routes(app, { services }) {
     await sourceRoutes(app, services);
     await importRoutes(app, services);
+    await documentRoutes(app, services);
   },
   queues: [
     {

@@ -41,6 +41,8 @@ const DECLARED_BLOCKED = new Set([
   'POST /cms-one/websites/from-ai',
   'POST /migration-sources/{id}/import-objects',
   'POST /migration-sources/import-jobs/{jobId}/resume',
+  'POST /migration-sources/{id}/import-documents',
+  'POST /migration-sources/{id}/promote-documents',
 ]);
 const mustBeBlocked = (route: DocumentedRoute) =>
   DECLARED_BLOCKED.has(route.label) ||

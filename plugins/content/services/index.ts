@@ -125,6 +125,8 @@ export function createContentServices(kernel: ContentDeps) {
     if (found) return sitePages.page({ ...JSON.parse(found.body), websiteId: site.id, locale: first, path: '/404' });
     return (await sitePages.notFound(site.id, lang, NOT_FOUND_TREE))!;
   };
+  const stagedStore = new StagedPageStore(db);
+  const snippetStore = new SnippetStore(db);
   return {
     kernel,
     directory,
@@ -136,10 +138,12 @@ export function createContentServices(kernel: ContentDeps) {
     drafts,
     /** Scheduled publishing of pages (the schedule `content.scheduled-publishing`). */
     schedules: new PageSchedules({ kernel, pages, store: new ScheduleStore(db) }),
-    staged: new StagedPageService({ kernel, pages, store: new StagedPageStore(db) }),
+    stagedStore,
+    staged: new StagedPageService({ kernel, pages, store: stagedStore }),
     versions,
     bindings,
-    snippets: new SnippetService({ kernel, store: new SnippetStore(db), versions, drafts }),
+    snippetStore,
+    snippets: new SnippetService({ kernel, store: snippetStore, versions, drafts }),
     templates: new TemplateService({ kernel, store: new TemplateStore(db), drafts }),
     layouts: new LayoutService({ kernel, store: layoutStore, drafts, onChange: (id) => layoutCache.invalidate(id) }),
     menus: new MenuService({ kernel, store: menuStore, onChange: () => menuCache.invalidate() }),

@@ -216,3 +216,49 @@ export function textOf(tree: ContentNode, maxChars = 200_000): string {
   });
   return parts.join(' ').slice(0, maxChars);
 }
+
+/**
+ * A copy of a tree from elsewhere (an import) with everything the save checks refuse left out, by
+ * the same rules: nodes of a refused or malformed type (with what they hold), props whose name is a
+ * handler, a directive or raw HTML, and string props that carry script (script URLs, non-image data
+ * URLs, script in styles). Answers the cleaned tree and a line per thing left out. Size, depth and
+ * node count are not trimmed: the save checks refuse those with a 400.
+ */
+export function sanitizeNodeTree(tree: unknown): { tree: ContentNode; dropped: string[] } {
+  const dropped: string[] = [];
+  const clean = (node: unknown, path: string, depth: number): ContentNode | null => {
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) {
+      dropped.push(`${path}: not a node`);
+      return null;
+    }
+    const n = node as Record<string, unknown>;
+    if (typeof n.type !== 'string' || !TYPE.test(n.type) || REFUSED_TYPES.has(n.type)) {
+      dropped.push(`${path}: node type "${String(n.type).slice(0, 64)}" (script or raw markup)`);
+      return null;
+    }
+    const out: ContentNode = { type: n.type };
+    if (typeof n.text === 'string') out.text = n.text;
+    if (n.props && typeof n.props === 'object' && !Array.isArray(n.props)) {
+      const props: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(n.props)) {
+        const reason =
+          unsafePropNameReason(name) ??
+          (typeof value === 'string' ? unsafeStringReason(name, value) : null) ??
+          (value !== null && typeof value === 'object' ? 'object values are not kept' : null);
+        if (reason) dropped.push(`${path}.props.${name.slice(0, 64)}: ${reason}`);
+        else props[name] = value;
+      }
+      if (Object.keys(props).length > 0) out.props = props;
+    }
+    if (Array.isArray(n.children) && depth < NODE_LIMITS.depth) {
+      const children: ContentNode[] = [];
+      n.children.forEach((c, i) => {
+        const kept = clean(c, `${path}.children.${i}`, depth + 1);
+        if (kept) children.push(kept);
+      });
+      out.children = children;
+    } else if (Array.isArray(n.children)) dropped.push(`${path}: nests deeper than ${NODE_LIMITS.depth} levels`);
+    return out;
+  };
+  return { tree: clean(tree, 'content', 0) ?? { type: 'div', children: [] }, dropped };
+}

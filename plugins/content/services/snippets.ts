@@ -72,9 +72,9 @@ export class SnippetService {
     return tree;
   }
 
-  async create(input: SnippetInput & { name: string }): Promise<SnippetRow> {
+  async create(input: SnippetInput & { name: string }, opts: { trx?: Tx } = {}): Promise<SnippetRow> {
     const content = await this.tree(input.content ?? { type: 'div', children: [] });
-    return inTransaction(this.deps.kernel.db, undefined, (trx) =>
+    return inTransaction(this.deps.kernel.db, opts.trx, (trx) =>
       this.deps.store.insert({ name: input.name, website_id: input.websiteId ?? null, content }, trx),
     );
   }
@@ -90,9 +90,9 @@ export class SnippetService {
     actor: Actor,
     id: string,
     input: SnippetInput & { thumbnail?: string | null; locked?: boolean },
-    opts: { ifMatch?: string; draft?: boolean } = {},
+    opts: { ifMatch?: string; draft?: boolean; trx?: Tx } = {},
   ): Promise<StaffSnippetRow> {
-    return inTransaction(this.deps.kernel.db, undefined, async (trx) => {
+    return inTransaction(this.deps.kernel.db, opts.trx, async (trx) => {
       const before = await this.deps.store.findForUpdate(id, trx);
       if (!before) throw notFound('Snippet not found');
       if (before.locked && input.autosave === true)

@@ -2,6 +2,7 @@ import { inTransaction, notFound, type Actor, type Tx } from '../../../kernel/in
 import type { StagedPageStore } from '../store/staged-pages.ts';
 import type { ContentDeps } from './deps.ts';
 import type { PageService } from './pages.ts';
+import { mayPublish } from './working-copy.ts';
 
 export interface StagedPageRow {
   id: string;
@@ -13,6 +14,8 @@ export interface StagedPageRow {
   seo: Record<string, unknown>;
   source: string | null;
   state: 'staged' | 'promoted' | 'discarded';
+  /** Goes live when promoted by someone who may publish (an import's published state). */
+  publish: boolean;
   page_id: string | null;
   created_at: Date;
   updated_at: Date;
@@ -53,11 +56,12 @@ export class StagedPageService {
 
   private async promoteRow(actor: Actor, row: StagedPageRow, trx: Tx): Promise<string> {
     const existing = await this.deps.store.existingPage(row, trx);
+    const live = row.publish && mayPublish(this.deps.kernel, actor) ? { published: true } : {};
     const page = existing
       ? await this.deps.pages.update(
           actor,
           existing.id,
-          { title: row.title, content: row.content, seo: row.seo },
+          { title: row.title, content: row.content, seo: row.seo, ...live },
           { trx },
         )
       : await this.deps.pages.create(
@@ -69,6 +73,7 @@ export class StagedPageService {
             title: row.title,
             content: row.content,
             seo: row.seo,
+            ...live,
           },
           { trx },
         );
@@ -95,6 +100,26 @@ export class StagedPageService {
         promoted.push({ id: row.id, pageId: await this.promoteRow(actor, row, trx) });
       return { promoted };
     });
+  }
+
+  /**
+   * Staged pages of one import source (`source` starting with `prefix`), these ids only when given,
+   * all or nothing in the caller's transaction. An id that is not a staged page of the source is a 404.
+   */
+  async promoteBySource(
+    actor: Actor,
+    prefix: string,
+    ids: readonly string[] | undefined,
+    trx: Tx,
+  ): Promise<Array<{ id: string; pageId: string; path: string }>> {
+    const rows = await this.deps.store.bySourceForUpdate(prefix, ids, trx);
+    if (ids) {
+      const missing = ids.find((id) => !rows.some((r) => r.id === id));
+      if (missing !== undefined) throw notFound(`Staged page ${missing} is not a staged page of this source`);
+    }
+    const out = [];
+    for (const row of rows) out.push({ id: row.id, pageId: await this.promoteRow(actor, row, trx), path: row.path });
+    return out;
   }
 
   async discard(id: string): Promise<void> {

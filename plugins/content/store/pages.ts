@@ -147,6 +147,13 @@ export class PageStore {
     return trx('content_websites').select('locales').where({ id: websiteId }).first();
   }
 
+  websiteName(
+    websiteId: string,
+    trx: Tx | Db,
+  ): Promise<{ id: string; name: string; root_path: string; locales: string[] } | undefined> {
+    return trx('content_websites').select('id', 'name', 'root_path', 'locales').where({ id: websiteId }).first();
+  }
+
   async groupHasLocale(groupId: string, locale: string, trx: Tx): Promise<boolean> {
     return !!(await trx('content_pages').where({ translation_group_id: groupId, locale }).first('id'));
   }

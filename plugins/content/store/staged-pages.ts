@@ -41,6 +41,43 @@ export class StagedPageStore {
       .update({ state: 'promoted', page_id: pageId, updated_at: trx.fn.now() });
   }
 
+  /**
+   * Writes an imported page awaiting review: the row of the same `source` still staged is updated
+   * (an import run again), else a new row is added.
+   */
+  async upsertBySource(
+    row: Pick<StagedPageRow, 'website_id' | 'locale' | 'path' | 'title' | 'content' | 'seo' | 'publish'> & {
+      source: string;
+    },
+    trx: Tx,
+  ): Promise<{ id: string; created: boolean }> {
+    const values = { ...row, content: JSON.stringify(row.content), seo: JSON.stringify(row.seo) };
+    const existing = await trx('content_staged_pages')
+      .where({ source: row.source, state: 'staged' })
+      .forUpdate()
+      .first('id');
+    if (existing) {
+      await trx('content_staged_pages')
+        .where({ id: existing.id })
+        .update({ ...values, updated_at: trx.fn.now() });
+      return { id: existing.id, created: false };
+    }
+    const [added] = await trx('content_staged_pages').insert(values).returning('id');
+    return { id: added.id, created: true };
+  }
+
+  /** Staged rows whose `source` starts with `prefix` (of one import source), these ids only when given. */
+  bySourceForUpdate(prefix: string, ids: readonly string[] | undefined, trx: Tx): Promise<StagedPageRow[]> {
+    const q = trx('content_staged_pages')
+      .where({ state: 'staged' })
+      .whereRaw("source LIKE ? ESCAPE '\\'", [`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`])
+      .orderBy('created_at')
+      .limit(5000)
+      .forUpdate();
+    if (ids) q.whereIn('id', ids);
+    return q;
+  }
+
   async markDiscarded(id: string): Promise<boolean> {
     return (
       (await this.db('content_staged_pages')

@@ -162,3 +162,40 @@ export const ImportJobView = Type.Object({
   startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
+
+export const ImportDocumentsBody = Type.Object(
+  {
+    websiteId: Type.String({ format: 'uuid' }),
+    locale: Type.Optional(Type.String({ minLength: 2, maxLength: 35, pattern: '^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$' })),
+    staging: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const ImportDocumentsAnswer = Type.Object({
+  counts: Counts,
+  documents: Type.Array(
+    Type.Object({
+      pimcoreId: Type.Integer(),
+      kind: Type.Union([Type.Literal('page'), Type.Literal('staged'), Type.Literal('snippet')]),
+      id: Type.String({ format: 'uuid' }),
+      path: Type.String(),
+    }),
+  ),
+  failed: FailedRecords,
+  warnings: Type.Array(Type.String()),
+});
+
+export const PromoteDocumentsBody = Type.Object(
+  {
+    ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 5000, uniqueItems: true })),
+    all: Type.Optional(Type.Literal(true)),
+  },
+  { additionalProperties: false },
+);
+
+export const PromoteDocumentsAnswer = Type.Object({
+  promoted: Type.Array(
+    Type.Object({ id: Type.String({ format: 'uuid' }), pageId: Type.String({ format: 'uuid' }), path: Type.String() }),
+  ),
+});

@@ -3,6 +3,7 @@ import type { MigrationConfig } from '../config.ts';
 import { SourceStore } from '../store/source-store.ts';
 import { ImportStore } from '../store/import-store.ts';
 import { ClassImportService } from './class-import.ts';
+import { DocumentImporter } from './document-import.ts';
 import { ImportJobs } from './import-jobs.ts';
 import { ObjectImporter } from './object-import.ts';
 import { testSource } from './source-connection.ts';
@@ -10,7 +11,7 @@ import { SourceService } from './sources.ts';
 
 export type MigrationDeps = PluginDeps<
   'db' | 'clock' | 'config' | 'audit' | 'secretBox' | 'outboundGuard' | 'permissions' | 'jobs',
-  'outboundFetch' | 'dataObjects' | 'assetLibrary',
+  'outboundFetch' | 'dataObjects' | 'assetLibrary' | 'documentImportTargets',
   typeof MigrationConfig
 >;
 
@@ -57,10 +58,22 @@ export function createMigrationServices(deps: MigrationDeps) {
     importer,
     inlineMax: pluginConfig.MIGRATION_IMPORT_INLINE_MAX_OBJECTS,
   });
+  const documents = new DocumentImporter({
+    db,
+    audit,
+    permissions,
+    sources,
+    store,
+    importer,
+    targets: deps.documentImportTargets ?? [],
+    assetLibrary: deps.assetLibrary,
+    maxDocuments: pluginConfig.MIGRATION_IMPORT_INLINE_MAX_OBJECTS,
+  });
   return {
     sources,
     classImports,
     imports,
+    documents,
     test: (id: string) =>
       testSource(sources, outboundGuard, id, {
         connectTimeoutMs: pluginConfig.MIGRATION_CONNECT_TIMEOUT_MS,

@@ -31,6 +31,15 @@ export interface ClassToImport {
   fields: ImportField[];
   translated: boolean;
   slugs: boolean;
+  /** Field collection and object brick fields: the items they may hold and those items' fields. */
+  components: ComponentField[];
+}
+
+/** A `fieldcollections` or `objectbricks` field and the definitions of the items it allows. */
+export interface ComponentField {
+  name: string;
+  kind: 'fieldcollection' | 'objectbrick';
+  items: Array<{ key: string; fields: ImportField[] }>;
 }
 
 /** The source database went away (or refused us) mid-import: the job fails with the reason and can be resumed. */
@@ -88,7 +97,9 @@ export class ObjectImporter {
     only?: readonly string[] | null,
   ): Promise<{ classes: ClassToImport[]; warnings: string[] }> {
     const source = await this.deps.sources.get(sourceId);
-    const defs = (await readClassFolder(source.classPath, this.deps.maxFileBytes)).filter((d) => d.kind === 'class');
+    const folder = await readClassFolder(source.classPath, this.deps.maxFileBytes);
+    const defs = folder.filter((d) => d.kind === 'class');
+    const componentDefs = folder.filter((d) => d.kind !== 'class');
     if (only) {
       const missing = only.find((n) => !defs.some((d) => d.name === n));
       if (missing !== undefined)
@@ -117,9 +128,34 @@ export class ObjectImporter {
           warnings.push(`${def.name}.${f.name}: the class here has no ${target.type} field of this name; not imported`);
           continue;
         }
-        if (f.pimcoreType === 'fieldcollections' || f.pimcoreType === 'objectbricks')
-          warnings.push(`${def.name}.${f.name}: ${f.pimcoreType} values are not imported yet`);
         fields.push({ source: f, target });
+      }
+      const components: ComponentField[] = [];
+      for (const f of fields) {
+        const kind =
+          f.source.pimcoreType === 'fieldcollections'
+            ? ('fieldcollection' as const)
+            : f.source.pimcoreType === 'objectbricks'
+              ? ('objectbrick' as const)
+              : null;
+        if (!kind) continue;
+        const allowed = Object.values((f.source.settings.allowedTypes ?? {}) as Record<string, unknown>).filter(
+          (v): v is string => typeof v === 'string',
+        );
+        const items = componentDefs
+          .filter((d) => d.kind === kind && (allowed.length === 0 || allowed.includes(d.name)))
+          .map((d) => ({
+            key: d.pimcoreId,
+            fields: d.fields
+              .filter((x) => !x.translated)
+              .flatMap((x) => {
+                const t = mapField(x, known).mapped.field;
+                return t ? [{ source: x, target: t }] : [];
+              }),
+          }));
+        if (items.some((i) => componentDefs.find((d) => d.pimcoreId === i.key)?.fields.some((x) => x.translated)))
+          warnings.push(`${def.name}.${f.source.name}: localized fields inside ${kind}s are not imported`);
+        components.push({ name: f.source.name, kind, items });
       }
       out.push({
         name: def.name,
@@ -127,6 +163,7 @@ export class ObjectImporter {
         fields,
         translated: fields.some((f) => f.source.translated),
         slugs: fields.some((f) => f.source.pimcoreType === 'urlSlug'),
+        components,
       });
     }
     return { classes: out, warnings };
@@ -192,13 +229,14 @@ export class ObjectImporter {
           continue;
         }
         const ids = rows.map((r) => r.id);
-        const [localized, relations, slugs] = await read(() =>
+        const [localized, relations, slugs, componentRows] = await read(() =>
           Promise.all([
             cls.translated
               ? reader.localized(cls.pimcoreId, ids)
               : Promise.resolve(new Map<number, Map<string, CellRow>>()),
             reader.relations(cls.pimcoreId, ids),
             cls.slugs ? reader.slugs(ids) : Promise.resolve(new Map<number, Map<string, string>>()),
+            this.componentRows(reader, cls, ids),
           ]),
         );
         const assetIds = rows.flatMap((r) => [
@@ -232,6 +270,7 @@ export class ObjectImporter {
               },
               job.publish,
               objects.get(r.id),
+              componentRows.get(r.id),
             ),
           );
           for (const b of built)
@@ -381,6 +420,7 @@ export class ObjectImporter {
     lookups: Lookups,
     publish: boolean,
     groupId: string | undefined,
+    components?: Map<string, unknown>,
   ): { record: ImportRecord; notes: ValueNotes } {
     const notes: ValueNotes = { missingAssets: [], pendingObjects: [] };
     const rows = this.languages(cls, localized).map((lang) => {
@@ -390,6 +430,7 @@ export class ObjectImporter {
         const v = fieldValue(f, source, relationsFor(relations, f, lang), slugs, lookups, notes);
         if (v !== undefined) attributes[f.source.name] = v;
       }
+      for (const [name, value] of components ?? []) attributes[name] = value;
       const folder = row.path.endsWith('/') ? row.path : `${row.path}/`;
       return {
         locale: localeOf(lang),
@@ -403,13 +444,55 @@ export class ObjectImporter {
   }
 
   /**
+   * Field collection and object brick values of a batch's objects: object id -> field -> value.
+   * A collection is a list of items `{ type, ...fields }` in Pimcore's order; bricks are an object
+   * of brick name -> fields. Item fields are read like the class's own (relations and localized
+   * fields inside items are not). An object without rows of a field gets no value for it.
+   */
+  private async componentRows(
+    reader: PimcoreReader,
+    cls: ClassToImport,
+    ids: readonly number[],
+  ): Promise<Map<number, Map<string, unknown>>> {
+    const out = new Map<number, Map<string, unknown>>();
+    const none: Lookups = { asset: () => undefined, object: () => undefined };
+    for (const field of cls.components) {
+      const byObject = new Map<number, Array<{ index: number; item: Record<string, unknown> }>>();
+      for (const def of field.items) {
+        for (const r of await reader.componentRows(field.kind, def.key, cls.pimcoreId, ids)) {
+          if (r.fieldname !== field.name) continue;
+          const item: Record<string, unknown> = field.kind === 'fieldcollection' ? { type: def.key } : {};
+          const notes: ValueNotes = { missingAssets: [], pendingObjects: [] };
+          for (const f of def.fields) {
+            const v = fieldValue(f, r.row, [], undefined, none, notes);
+            if (v !== undefined) item[f.source.name] = v;
+          }
+          const list = byObject.get(r.id) ?? [];
+          list.push({ index: r.index, item: field.kind === 'objectbrick' ? { [def.key]: item } : item });
+          byObject.set(r.id, list);
+        }
+      }
+      for (const [id, list] of byObject) {
+        const value =
+          field.kind === 'fieldcollection'
+            ? list.sort((a, b) => a.index - b.index).map((x) => x.item)
+            : Object.assign({}, ...list.map((x) => x.item));
+        const fieldsOf = out.get(id) ?? new Map<string, unknown>();
+        fieldsOf.set(field.name, value);
+        out.set(id, fieldsOf);
+      }
+    }
+    return out;
+  }
+
+  /**
    * Library files for the batch's asset ids not imported before: copied from `assetsPath` (their
    * Pimcore path under it, never outside it) through the asset plugin's `importFile`, in the batch's
    * transaction. A file that is not there is a warning on the object, never a failure.
    */
-  private async importAssets(
+  async importAssets(
     trx: Tx,
-    job: ImportJobRow,
+    job: Pick<ImportJobRow, 'source_id'>,
     root: string | null,
     rows: PimcoreAsset[],
     known: Map<number, string>,

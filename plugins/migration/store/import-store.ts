@@ -46,6 +46,12 @@ export interface ImportJobRow {
   finished_at: Date | null;
 }
 
+/**
+ * What an id map row maps to: an object's translation group, a library file, or (per website and
+ * locale, since one source may be imported into several websites) a page or a snippet.
+ */
+export type MapKind = 'object' | 'asset' | `page:${string}` | `snippet:${string}`;
+
 /** Failed records and warnings a job keeps at most (the counts go on). */
 export const JOB_LIST_MAX = 1000;
 
@@ -149,12 +155,7 @@ export class ImportStore {
   }
 
   /** Pimcore id -> target id of one kind, for the given ids. */
-  async mapped(
-    q: Q,
-    sourceId: string,
-    kind: 'object' | 'asset',
-    pimcoreIds: readonly number[],
-  ): Promise<Map<number, string>> {
+  async mapped(q: Q, sourceId: string, kind: MapKind, pimcoreIds: readonly number[]): Promise<Map<number, string>> {
     if (pimcoreIds.length === 0) return new Map();
     const rows: Array<{ pimcore_id: string; target_id: string }> = await q('migration_id_map')
       .where({ source_id: sourceId, kind })
@@ -168,7 +169,7 @@ export class ImportStore {
     trx: Tx,
     sourceId: string,
     rows: ReadonlyArray<{
-      kind: 'object' | 'asset';
+      kind: MapKind;
       pimcoreId: number;
       targetId: string;
       className?: string;

@@ -32,6 +32,32 @@ export interface PimcoreAsset {
   path: string;
 }
 
+/** A row of `documents` with its page, snippet or link row. */
+export interface PimcoreDocument {
+  id: number;
+  parentId: number | null;
+  type: string;
+  key: string;
+  index: number;
+  published: boolean;
+  /** documents_page */
+  title: string | null;
+  description: string | null;
+  /** documents_link */
+  linktype: string | null;
+  internalType: string | null;
+  internal: number | null;
+  direct: string | null;
+}
+
+export interface PimcoreEditable {
+  name: string;
+  type: string;
+  /** The column as stored, cut at the reader's limit (`tooLarge` then). */
+  data: string | null;
+  tooLarge: boolean;
+}
+
 /** Pimcore class ids go into table names: only what Pimcore itself allows. */
 const CLASS_ID = /^[A-Za-z0-9_]{1,50}$/;
 
@@ -169,5 +195,86 @@ export class PimcoreReader {
       filename: String(r.filename ?? ''),
       path: String(r.path ?? '/'),
     }));
+  }
+
+  async countDocuments(): Promise<number> {
+    const [rows] = await this.conn.query<mysql.RowDataPacket[]>('SELECT COUNT(*) AS n FROM documents');
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Every document with its page, snippet or link row, in id order (at most `limit`). */
+  async documents(limit: number): Promise<PimcoreDocument[]> {
+    const [rows] = await this.conn.query<mysql.RowDataPacket[]>(
+      `SELECT d.id, d.parentId, d.type, d.\`key\`, d.\`index\`, d.published, p.title, p.description,
+              l.linktype, l.internalType, l.internal, l.direct
+         FROM documents d
+         LEFT JOIN documents_page p ON p.id = d.id
+         LEFT JOIN documents_link l ON l.id = d.id
+        ORDER BY d.id LIMIT ?`,
+      [limit],
+    );
+    return rows.map((r) => ({
+      id: Number(r.id),
+      parentId: r.parentId === null ? null : Number(r.parentId),
+      type: String(r.type ?? ''),
+      key: String(r.key ?? ''),
+      index: Number(r.index ?? 0),
+      published: Number(r.published) === 1,
+      title: r.title === null ? null : String(r.title),
+      description: r.description === null ? null : String(r.description),
+      linktype: r.linktype === null ? null : String(r.linktype),
+      internalType: r.internalType === null ? null : String(r.internalType),
+      internal: r.internal === null ? null : Number(r.internal),
+      direct: r.direct === null ? null : String(r.direct),
+    }));
+  }
+
+  /** The editables of these documents: document id -> editables (each value cut at `maxChars`). */
+  async editables(ids: readonly number[], maxChars: number): Promise<Map<number, PimcoreEditable[]>> {
+    const out = new Map<number, PimcoreEditable[]>();
+    if (ids.length === 0) return out;
+    const [rows] = await this.conn.query<mysql.RowDataPacket[]>(
+      `SELECT documentId, name, type, LEFT(data, ?) AS data, CHAR_LENGTH(data) > ? AS tooLarge
+         FROM documents_editables WHERE documentId IN (?) ORDER BY documentId, name`,
+      [maxChars, maxChars, ids],
+    );
+    for (const r of rows) {
+      const list = out.get(Number(r.documentId)) ?? [];
+      list.push({
+        name: String(r.name),
+        type: String(r.type ?? ''),
+        data: r.data === null ? null : String(r.data),
+        tooLarge: Number(r.tooLarge) === 1,
+      });
+      out.set(Number(r.documentId), list);
+    }
+    return out;
+  }
+
+  /**
+   * Rows of a field collection (`object_collection_<key>_<classId>`) or an object brick
+   * (`object_brick_store_<key>_<classId>`) for these objects, in object and item order. Answers
+   * nothing when the table is not there (the class has no such item yet).
+   */
+  async componentRows(
+    kind: 'fieldcollection' | 'objectbrick',
+    key: string,
+    classId: string,
+    ids: readonly number[],
+  ): Promise<Array<{ id: number; index: number; fieldname: string; row: CellRow }>> {
+    if (!CLASS_ID.test(key)) throw new Error(`"${key.slice(0, 60)}" is not a Pimcore component key`);
+    const name = this.table(
+      kind === 'fieldcollection' ? `object_collection_${key}_` : `object_brick_store_${key}_`,
+      classId,
+    );
+    if (ids.length === 0 || !(await this.exists(name))) return [];
+    const [rows] = await this.conn.query<mysql.RowDataPacket[]>(
+      `SELECT * FROM \`${name}\` WHERE id IN (?) ORDER BY id, fieldname${kind === 'fieldcollection' ? ', `index`' : ''}`,
+      [ids],
+    );
+    return rows.map((r) => {
+      const { id, index, fieldname, ...rest } = r as CellRow;
+      return { id: Number(id), index: Number(index ?? 0), fieldname: String(fieldname ?? ''), row: rest };
+    });
   }
 }

@@ -95,6 +95,7 @@ describe('migration sources: a Pimcore 11 database and class folder', function (
     expect(row('gallery')).to.include({ pimcoreType: 'imageGallery', type: 'array' });
     expect(row('website')).to.include({ pimcoreType: 'link', type: 'json' });
     expect(row('specs')).to.include({ pimcoreType: 'fieldcollections', type: 'json' });
+    expect(row('extras')).to.include({ pimcoreType: 'objectbricks', type: 'json' });
     expect(row('location')).to.include({ pimcoreType: 'geopoint', type: 'json' });
     expect(row('rating')).to.include({ pimcoreType: 'rating', type: 'json' });
     expect(warnings).to.deep.equal(['Product.field rating: unknown Pimcore type "rating" becomes json']);
@@ -105,6 +106,14 @@ describe('migration sources: a Pimcore 11 database and class folder', function (
         fields: [
           { name: 'label', pimcoreType: 'input', type: 'text', translated: false },
           { name: 'value', pimcoreType: 'input', type: 'text', translated: false },
+        ],
+      },
+      {
+        name: 'Dimensions',
+        kind: 'objectbrick',
+        fields: [
+          { name: 'width', pimcoreType: 'input', type: 'text', translated: false },
+          { name: 'height', pimcoreType: 'input', type: 'text', translated: false },
         ],
       },
     ]);

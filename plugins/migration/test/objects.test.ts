@@ -48,7 +48,10 @@ describe('migration: import-objects from a Pimcore 11 database (objects, languag
         (9, 1, 'folder', 'products', '/', 1718000000, 1718000000),
         (10, 9, 'image', 'sneaker.png', '/products/', 1718000000, 1718000000),
         (11, 9, 'image', 'gone.png', '/products/', 1718000000, 1718000000);
-      UPDATE object_store_PROD SET image = 10, gallery__images = ',10,11,' WHERE oo_id = 4;`);
+      UPDATE object_store_PROD SET image = 10, gallery__images = ',10,11,' WHERE oo_id = 4;
+      INSERT INTO object_collection_Spec_PROD (id, \`index\`, fieldname, label, value) VALUES
+        (4, 1, 'specs', 'Weight', '300 g'), (4, 0, 'specs', 'Sole', 'rubber');
+      INSERT INTO object_brick_store_Dimensions_PROD (id, fieldname, width, height) VALUES (4, 'extras', '30 cm', '12 cm');`);
     assetsPath = mkdtempSync(path.join(os.tmpdir(), 'cms-pimcore-assets-'));
     mkdirSync(path.join(assetsPath, 'products'));
     writeFileSync(path.join(assetsPath, 'products', 'sneaker.png'), await png(8, 8));
@@ -116,6 +119,18 @@ describe('migration: import-objects from a Pimcore 11 database (objects, languag
       location: { latitude: 52.5, longitude: 13.4 },
     });
     expect(sneakerDe.attributes).to.include({ name: 'Roter Sneaker', sku: 'SNK-1' });
+    // The field collection's items, in Pimcore's order, in every language's row; none for the boot.
+    const specs = [
+      { type: 'Spec', label: 'Sole', value: 'rubber' },
+      { type: 'Spec', label: 'Weight', value: '300 g' },
+    ];
+    expect(sneakerEn.attributes.specs).to.deep.equal(specs);
+    expect(sneakerDe.attributes.specs).to.deep.equal(specs);
+    expect(row('blue-boot', 'en').attributes).to.not.have.property('specs');
+    // The object brick, by brick name.
+    expect(sneakerEn.attributes.extras).to.deep.equal({ Dimensions: { width: '30 cm', height: '12 cm' } });
+    expect(row('blue-boot', 'en').attributes).to.not.have.property('extras');
+    expect(answer.warnings.join('\n')).to.not.include('not imported yet');
     // blue-boot relates to red-sneaker, written in the same batch: filled in by the relations pass.
     expect(row('blue-boot', 'en').attributes.related).to.deep.equal([sneakerEn.translationGroupId]);
     expect(row('blue-boot', 'de').attributes.related).to.deep.equal([sneakerEn.translationGroupId]);
