@@ -169,7 +169,9 @@ async function main(): Promise<void> {
     };
     global.gc?.();
     const base = process.memoryUsage();
-    console.log(`${STREAMS} streamed generations at once, 2 rounds (rss before ${mb(base.rss)} MiB, heap ${mb(base.heapUsed)} MiB)`);
+    console.log(
+      `${STREAMS} streamed generations at once, 2 rounds (rss before ${mb(base.rss)} MiB, heap ${mb(base.heapUsed)} MiB)`,
+    );
     for (let round = 1; round <= 2; round++) {
       let peakRss = 0;
       let peakHeap = 0;

@@ -76,7 +76,7 @@ function TestConnection() {
         Test connection
       </Button>
       {state && (
-        <Text size="sm" c={state.ok ? 'green.9' : 'red.8'} role={state.ok ? 'status' : 'alert'}>
+        <Text size="sm" c={state.ok ? undefined : 'red.8'} role={state.ok ? 'status' : 'alert'}>
           {state.message}
         </Text>
       )}

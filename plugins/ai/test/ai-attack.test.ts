@@ -6,7 +6,9 @@ const structure = {
   name: 'Shop',
   rootPath: '/attack-shop',
   locales: ['en'],
-  pages: [{ path: '/', title: 'Home', locale: 'en', content: { type: 'section', children: [{ type: 'p', text: 'Hi' }] } }],
+  pages: [
+    { path: '/', title: 'Home', locale: 'en', content: { type: 'section', children: [{ type: 'p', text: 'Hi' }] } },
+  ],
   menu: [{ title: 'Home', path: '/' }],
 };
 

@@ -95,7 +95,7 @@ describe('ai: provider connections pinned to the checked address; prompts in dat
     expect(ai.requests.at(-1)!.headers.host).to.equal(`rebind.ai-test:${new URL(ai.baseUrl).port}`);
   });
 
-  it('a data-subject search finds a person\'s prompts (written by them or naming them); an erase deletes them', async () => {
+  it("a data-subject search finds a person's prompts (written by them or naming them); an erase deletes them", async () => {
     await useBaseUrl('127.0.0.1');
     const anna = await t.createUser({ email: 'anna.ai@example.test', permissions: ['ai:use'] });
     for (const prompt of ['Anna writes a first draft', 'Anna shortens the intro']) {
@@ -118,7 +118,11 @@ describe('ai: provider connections pinned to the checked address; prompts in dat
     const dry = await t.call('POST', '/data-subject/erase', admin, { identifier });
     expect(dry.statusCode, dry.body).to.equal(200);
     expect(await rows()).to.equal(total);
-    const erase = await t.call('POST', '/data-subject/erase', admin, { identifier, dryRun: false, confirm: identifier });
+    const erase = await t.call('POST', '/data-subject/erase', admin, {
+      identifier,
+      dryRun: false,
+      confirm: identifier,
+    });
     expect(erase.statusCode, erase.body).to.equal(200);
     const left = await t.db('ai_generated').pluck('prompt');
     expect(left).to.include('Nothing about her');

@@ -43,6 +43,18 @@ describe('ai screens in the browser: settings, generation, the page editor', fun
     return opened;
   }
   const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { name, level: 1 }).waitFor();
+  /** Text settings pointing at the stand-in (each test runs alone too). */
+  async function configure() {
+    ai.apiKey = KEY;
+    const put = await p.t.call('PUT', '/ai/settings', admin, {
+      provider: 'openai-compatible',
+      baseUrl: ai.baseUrl,
+      model: 'llama3.2',
+      apiKey: KEY,
+      timeoutSeconds: 5,
+    });
+    expect(put.statusCode, put.body).to.equal(200);
+  }
 
   it('saves the provider settings with a key that is never shown again, and tests the connection', async () => {
     ai.apiKey = KEY;
@@ -66,7 +78,10 @@ describe('ai screens in the browser: settings, generation, the page editor', fun
     expect(stored.body).not.to.contain(KEY);
 
     await page.getByRole('button', { name: 'Test connection' }).click();
-    await page.getByRole('status').filter({ hasText: /^Connected: llama3\.2 answered/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Connected: llama3\.2 answered/ })
+      .waitFor();
     await expectAccessible(page, 'AI settings, saved and tested');
 
     // Translation: the text settings by default.
@@ -78,6 +93,7 @@ describe('ai screens in the browser: settings, generation, the page editor', fun
   });
 
   it('generates text streamed into the screen, lists it, and shows a provider fault clearly', async () => {
+    await configure();
     const { page, errors } = await open(admin, '/admin/ai/generate');
     await heading(page, 'Generate text');
     await expectAccessible(page, 'generate text, empty');
@@ -87,19 +103,30 @@ describe('ai screens in the browser: settings, generation, the page editor', fun
     await page.getByRole('cell', { name: 'A warm welcome for the bakery' }).first().waitFor();
     await expectAccessible(page, 'generate text, a result');
 
-    ai.next({ status: 500, error: 'model crashed' }, { status: 500, error: 'model crashed' }, { status: 500, error: 'model crashed' });
+    ai.next(
+      { status: 500, error: 'model crashed' },
+      { status: 500, error: 'model crashed' },
+      { status: 500, error: 'model crashed' },
+    );
     await page.getByLabel(/^Prompt/).fill('Once more');
     await page.getByRole('button', { name: 'Generate' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Nothing was generated' });
     await alert.waitFor();
-    expect(await alert.textContent()).to.contain('500').and.contain('model crashed');
+    expect(await alert.textContent())
+      .to.contain('500')
+      .and.contain('model crashed');
     await expectAccessible(page, 'generate text, provider fault');
     expect(appErrors(errors).filter((e) => !/status of 50\d/.test(e))).to.deep.equal([]);
   });
 
   it('rewrites a text block into a preview that is applied only when accepted, and translates the page', async () => {
+    await configure();
     const rootPath = `/ai${Date.now().toString(36)}`;
-    const site = await p.t.call('POST', '/cms-one/websites', admin, { name: 'AI site', rootPath, locales: ['en', 'de'] });
+    const site = await p.t.call('POST', '/cms-one/websites', admin, {
+      name: 'AI site',
+      rootPath,
+      locales: ['en', 'de'],
+    });
     expect(site.statusCode, site.body).to.equal(201);
     const content = { type: 'section', children: [{ type: 'p', text: 'Our bread is baked every morning.' }] };
     const created = await p.t.call('POST', '/cms-one/pages', admin, {
@@ -142,14 +169,21 @@ describe('ai screens in the browser: settings, generation, the page editor', fun
     await page.getByRole('button', { name: 'Accept' }).click();
     await frame.locator('p', { hasText: 'Baked fresh at dawn.' }).waitFor();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: /^Saved/ }).first().waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Saved/ })
+      .first()
+      .waitFor();
     const saved = (await p.t.call('GET', `/cms-one/pages/${pageId}`, admin)).json();
     expect(saved.content.children[0].text).to.equal('Baked fresh at dawn.');
 
     // A provider fault is said in the panel; nothing changes.
     ai.next({ raw: '{"choices": [' });
     await page.getByRole('button', { name: 'Rewrite' }).click();
-    await page.getByRole('alert').filter({ hasText: /AI assistance failed: .*unusable/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /AI assistance failed: .*unusable/ })
+      .waitFor();
     expect(await page.getByLabel('Text', { exact: true }).inputValue()).to.equal('Baked fresh at dawn.');
 
     // Translate page: a German draft in the same translation group, opened in the editor.
