@@ -7,6 +7,7 @@ import './ports.ts';
 import { generationRoutes } from './routes/generate.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { AiCallSlots } from './services/calls.ts';
+import { aiDataSubjectSource } from './services/data-subject.ts';
 import { GenerationService } from './services/generation.ts';
 import { ProviderClient } from './services/provider.ts';
 import { AiSettingsService, KEY_NAME } from './services/settings.ts';
@@ -16,7 +17,7 @@ import { AiSettingsStore } from './store/settings.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 type AiDeps = PluginDeps<
-  'db' | 'clock' | 'secretBox' | 'audit' | 'outboundGuard' | 'permissions' | 'aiContentTargets',
+  'db' | 'clock' | 'secretBox' | 'audit' | 'outboundGuard' | 'permissions' | 'aiContentTargets' | 'users',
   'outboundFetch' | 'assetLibrary',
   typeof AiConfig
 >;
@@ -64,8 +65,8 @@ export default definePlugin({
   id: 'ai',
   processes: ['core-api'],
   // `outboundGuard`: asked before every provider connection; `permissions`: translate needs `ai:use` too.
-  needs: ['db', 'clock', 'secretBox', 'audit', 'outboundGuard', 'permissions', 'aiContentTargets'],
-  // `outboundFetch` (gateway plugin): its address policy (loopback, private ranges) is asked too when loaded.
+  needs: ['db', 'clock', 'secretBox', 'audit', 'outboundGuard', 'permissions', 'aiContentTargets', 'users'],
+  // `outboundFetch` (gateway plugin): provider connections use its pinned dispatcher (address policy after DNS).
   // `assetLibrary` (assets plugin): generated images are stored in the library through it.
   optional: ['outboundFetch', 'assetLibrary'],
   collects: ['aiContentTargets'],
@@ -73,6 +74,10 @@ export default definePlugin({
   config: AiConfig,
   migrations: path.join(here, 'migrations'),
   setup: (deps: AiDeps) => createAiServices(deps),
+  contributes: {
+    // A person's prompts and results (written by their account, or naming them), for the data-subject plugin.
+    dataSubjectSources: ({ services, users }) => aiDataSubjectSource(services.generated, users),
+  },
   routes(app, { services, log, permissions }) {
     settingsRoutes(app, services.settings);
     generationRoutes(app, { generation: services.generation, log, permissions });

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import type { Tx, UserActor } from '../../kernel/index.ts';
 
 /**
@@ -127,6 +128,14 @@ export interface OutboundFetch {
    * subscription's endpoint), long before the call. The call itself is checked again when it is made.
    */
   refusal(url: string, opts?: { publicOnly?: boolean }): Promise<string | undefined>;
+  /**
+   * The undici dispatcher under the same policy, for a caller that runs its own requests (a streamed
+   * answer, its own retries and timeouts): each new connection asks the kernel's outbound guard,
+   * resolves the host once, checks the address and connects to that very address (no second lookup,
+   * so DNS rebinding cannot slip past the check). A refusal rejects the request with an error whose
+   * `code` is `OUTBOUND_REFUSED`. No redirect is followed and no answer is capped: the caller does both.
+   */
+  readonly dispatcher: Dispatcher;
 }
 
 /** Applied by the gateway to an upstream JSON answer before a published site sees it. */

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { SESSION_COOKIE } from '../../kernel/sessions.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
+import { type OpenAiStandIn, startOpenAiStandIn } from '../helpers/openai-stand-in.ts';
 import { documentedRoutes, type DocumentedRoute } from '../helpers/openapi-routes.ts';
 import {
   BAD_INPUT_CLASSES,
@@ -61,8 +62,23 @@ describe('bad input reaches every handler and gets its own 4xx', () => {
   let t: TestKernel;
   let adminId: string;
   let routes: DocumentedRoute[];
+  // The AI routes' provider: a probe that passes validation gets an answer, and nothing leaves the machine.
+  let ai: OpenAiStandIn;
 
   before(async () => {
+    ai = await startOpenAiStandIn();
+    // A website structure when one is asked for (a JSON schema or a tool), else the echo.
+    const structure = {
+      name: 'Probe site',
+      rootPath: '/probe-site',
+      locales: ['en'],
+      pages: [{ path: '/', title: 'Home', locale: 'en', content: { type: 'p', text: 'Hello' } }],
+      menu: [{ title: 'Home', path: '/' }],
+    };
+    ai.reply = (req) =>
+      req.path === '/chat/completions' && (req.body.response_format || req.body.tools)
+        ? { content: JSON.stringify(structure) }
+        : {};
     // Probes of the public data routes must not run into the per-address limit.
     // METRICS_TOKEN: /metrics exists only with it (UNPROBED lists it).
     t = await startTestKernel({
@@ -73,12 +89,16 @@ describe('bad input reaches every handler and gets its own 4xx', () => {
         METRICS_TOKEN: 'bad-input-metrics-token-0123',
         // Without it the publish runner routes answer the spec's 503 by design.
         PUBLISH_RUNNER_TOKEN: 'bad-input-publish-runner-token',
+        AI_OPENAI_BASE_URL: ai.baseUrl,
       },
     });
     adminId = (await t.admin()).id;
     routes = documentedRoutes((await t.inject({ method: 'GET', url: '/openapi.json' })).json());
   });
-  after(() => t.close());
+  after(async () => {
+    await t.close();
+    await ai.close();
+  });
 
   /** The session the reads share until the next write; a write may end every session of the user. */
   let readSession: string | undefined;

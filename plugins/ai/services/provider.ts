@@ -76,8 +76,9 @@ function isTimeout(err: unknown): boolean {
 
 /**
  * A client of the OpenAI wire format (chat completions, SSE streaming, image generations) at any
- * base URL: OpenAI, Azure OpenAI's v1 API, Ollama, vLLM, LM Studio. Every connection is asked of the
- * kernel's outbound guard (and of the gateway's address policy when that plugin is loaded) first.
+ * base URL: OpenAI, Azure OpenAI's v1 API, Ollama, vLLM, LM Studio. Every call asks the kernel's
+ * outbound guard first; with the gateway plugin loaded every connection is made by its pinned
+ * dispatcher (address policy checked after resolution, the connection to that very address).
  * Neither prompts nor keys are logged or put in an error.
  */
 export class ProviderClient {
@@ -89,8 +90,14 @@ export class ProviderClient {
     },
   ) {}
 
-  private async checkOutbound(url: URL): Promise<void> {
-    const refusal = this.deps.outboundGuard.refusal(url.hostname) ?? (await this.deps.outboundFetch?.refusal(url.href));
+  /**
+   * The kernel's guard is asked before anything (under the sandbox profile not even a name is
+   * resolved). With the gateway plugin loaded, the request runs on its `outboundFetch.dispatcher`,
+   * whose connector resolves the host once, checks that address against the address policy and
+   * connects to it: the connection goes to the address that was checked (no DNS rebinding).
+   */
+  private checkOutbound(url: URL): void {
+    const refusal = this.deps.outboundGuard.refusal(url.hostname);
     if (refusal) throw providerError(403, 'OUTBOUND_REFUSED', `Outbound call refused: ${refusal}`);
   }
 
@@ -111,7 +118,7 @@ export class ProviderClient {
    */
   private async post(s: ProviderSettings, path: string, body: unknown, accept?: string) {
     const url = new URL(s.baseUrl.replace(/\/*$/, '/') + path);
-    await this.checkOutbound(url);
+    this.checkOutbound(url);
     const deadline = Date.now() + s.timeoutMs;
     const payload = JSON.stringify(body);
     const headers = { ...this.headers(s), ...(accept ? { accept } : {}) };
@@ -126,9 +133,13 @@ export class ProviderClient {
           body: payload,
           headersTimeout: left,
           bodyTimeout: s.timeoutMs,
+          ...(this.deps.outboundFetch ? { dispatcher: this.deps.outboundFetch.dispatcher } : {}),
         });
       } catch (err) {
         if (isTimeout(err)) throw timeout(s);
+        const e = err as { code?: string; message?: string };
+        if (e?.code === 'OUTBOUND_REFUSED')
+          throw providerError(403, 'OUTBOUND_REFUSED', e.message ?? 'Outbound call refused');
         throw providerError(
           502,
           'AI_PROVIDER_UNREACHABLE',

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { request } from 'undici';
+import { getGlobalDispatcher, request } from 'undici';
 import { definePlugin, HttpError, type ServiceMap } from '../../../kernel/index.ts';
 import type { PluginManifest } from '../../../kernel/plugin.ts';
 import type { SeenRequest } from '../../../test/helpers/upstream.ts';
@@ -145,6 +145,7 @@ export function fixtureCatalog(endpoints: FixtureEndpoint[]): { plugin: PluginMa
     },
     // The stand-in has no address policy: every URL may be called.
     refusal: async () => undefined,
+    dispatcher: getGlobalDispatcher(),
   };
   const plugin = definePlugin({
     id: 'fixture-gateway',

@@ -94,5 +94,6 @@ export function outboundFetch(outbound: OutboundHttp, publicOnly: OutboundHttp):
   return {
     fetch: (url, { publicOnly: strict, ...init } = {}) => (strict ? publicOnly : outbound).fetch(url, init),
     refusal: (url, opts = {}) => (opts.publicOnly ? publicOnly : outbound).refusal(url),
+    dispatcher: outbound.agent,
   };
 }

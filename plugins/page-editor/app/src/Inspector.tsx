@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { AiTextPanel } from './AiTextPanel.tsx';
 import { DataBindingPanel } from './DataBindingPanel.tsx';
 import { GatewayBindingPanel } from './GatewayBindingPanel.tsx';
 import { isInlineBlock } from './richtext.ts';
@@ -154,6 +155,9 @@ export function Inspector(props: InspectorProps) {
         />
       )}
       {hasEditableText(node) && !richText && <TextField text={node.text ?? ''} onText={props.onText} />}
+      {hasEditableText(node) && !richText && node.type !== 'text' && (
+        <AiTextPanel text={node.text ?? ''} onAccept={props.onText} />
+      )}
       {TEXT_TYPES.includes(node.type) && isInlineBlock(node) && !richText && (
         <Button size="xs" variant="light" onClick={() => setRichText(true)}>
           Format the text (bold, italic, links)

@@ -1,14 +1,15 @@
 import { Anchor, Button, Select, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { aiProblem, translatePage } from './ai.ts';
 import { canvasHtml, createVariant, type EditedDocument, translations, type Website } from './documents.ts';
 import type { ContentNode } from './tree.ts';
 
 /**
  * The page's locale variants (its translation group): each opens in the editor, and one can be
  * drawn here beside the canvas to compare. A missing locale of the website can be created as a
- * draft copy of this page to translate. AI translation (`POST /cms-one/pages/:id/translate`) needs
- * an AI plugin, which this product does not have yet, so it is not offered.
+ * draft copy of this page to translate, or translated by AI ("Translate page":
+ * `POST /cms-one/pages/:id/translate`, a draft in the same translation group, opened in the editor).
  */
 export function LocalesPanel(props: { doc: EditedDocument; website: Website | null; content: ContentNode }) {
   const [creating, setCreating] = useState<string | null>(null);
@@ -65,6 +66,29 @@ export function LocalesPanel(props: { doc: EditedDocument; website: Website | nu
           }}
         >
           Create the {locale} version (a copy to translate)
+        </Button>
+      ))}
+      {missing.map((locale) => (
+        <Button
+          key={`ai-${locale}`}
+          size="compact-xs"
+          variant="light"
+          color="grape"
+          loading={creating === `ai-${locale}`}
+          disabled={creating !== null}
+          onClick={async () => {
+            setCreating(`ai-${locale}`);
+            setProblem(null);
+            try {
+              const id = await translatePage(props.doc.id, locale);
+              window.location.assign(`/cms-one/editor/pages/${id}`);
+            } catch (err) {
+              setProblem(aiProblem(err));
+              setCreating(null);
+            }
+          }}
+        >
+          Translate page into {locale} (AI draft)
         </Button>
       ))}
       {problem && (
