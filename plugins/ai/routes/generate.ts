@@ -47,7 +47,7 @@ const Kind = Type.Union([
 
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
-/** The AI routes: `ai:use` (translate: `pages:edit` too), all off under the sandbox profile. */
+/** The AI routes: `ai:use` (translate: `pages:edit` too, checked in its handler), all off under the sandbox profile. */
 export function generationRoutes(
   app: App,
   { generation, log, permissions }: { generation: GenerationService; log: Logger; permissions: PermissionRegistry },
@@ -176,8 +176,9 @@ export function generationRoutes(
   app.post(
     '/cms-one/pages/:id/translate',
     {
-      // `pages:edit` on the route (it writes a page); `ai:use` is checked by the service.
-      config: { permission: 'pages:edit', sandbox: 'block' },
+      // `ai:use` on the route; `pages:edit` (the content plugin's key: it writes a page) in the handler,
+      // so the plugin starts without the content plugin (the route then finds no page).
+      config: { permission: 'ai:use', sandbox: 'block' },
       schema: {
         tags,
         params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
@@ -189,7 +190,7 @@ export function generationRoutes(
       },
     },
     async (request, reply) => {
-      if (!permissions.allows(request.actor, 'ai:use')) throw forbidden('Translating a page needs ai:use too');
+      if (!permissions.allows(request.actor, 'pages:edit')) throw forbidden('Translating a page needs pages:edit too');
       return reply
         .code(201)
         .send((await generation.translatePage(request.actor, request.params.id, request.body.locale)) as never);

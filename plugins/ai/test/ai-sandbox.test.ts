@@ -68,3 +68,25 @@ describe('ai: the sandbox profile switches AI off', function () {
     expect(ai.requests).to.have.length(0);
   });
 });
+
+describe('ai: a process without the content plugin', function () {
+  this.timeout(30_000);
+  let t: TestKernel;
+  before(async () => {
+    t = await startTestKernel({ plugins: ['identity', 'ai'] });
+  });
+  after(() => t?.close());
+
+  it('starts; a page translation needs pages:edit and answers 503 naming the missing content plugin', async () => {
+    const admin = await t.admin();
+    expect((await t.call('GET', '/ai/settings', admin)).statusCode).to.equal(200);
+    const id = '00000000-0000-4000-8000-000000000000';
+    const { aiOnly } = await t.users({ aiOnly: ['ai:use'] });
+    const refused = await t.call('POST', `/cms-one/pages/${id}/translate`, aiOnly, { locale: 'de' });
+    expect(refused.statusCode, refused.body).to.equal(403);
+    expect(refused.json().message).to.match(/pages:edit/);
+    const res = await t.call('POST', `/cms-one/pages/${id}/translate`, admin, { locale: 'de' });
+    expect(res.statusCode, res.body).to.equal(503);
+    expect(res.json().code).to.equal('CONTENT_UNAVAILABLE');
+  });
+});
