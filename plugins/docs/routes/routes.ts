@@ -12,7 +12,7 @@ const WebsiteParams = Type.Object({ websiteId: Type.String({ format: 'uuid' }) }
 const PageParams = Type.Object({ websiteId: Type.String({ format: 'uuid' }), '*': Type.String({ maxLength: 2000 }) });
 const tags = ['documentation sites'];
 const read = { permission: 'objects:read' } as const;
-const edit = { permission: 'pages:edit' } as const;
+const edit = { permission: 'docs:edit' } as const;
 
 /** A document path from the URL: no slashes at the ends; 400 for `.` or `..` segments or control characters. */
 export function documentPath(raw: string): string {
