@@ -73,8 +73,7 @@ export async function planAssets(
       } else if (there.size === size) reuse('a library file of the same path and size', there);
       else conflict(at, 'another file is stored at this path; map it with assetMap');
     } else if (there) reuse('same path in the library', there);
-    else
-      conflict(at, 'the bundle carries no file for it and the library has none at this path; map it with assetMap');
+    else conflict(at, 'the bundle carries no file for it and the library has none at this path; map it with assetMap');
   }
   return plan;
 }

@@ -213,7 +213,11 @@ export function contentBundlePart(
       // (an old id or asset path may have become any text of the bundle's choosing).
       const written = remapped(manifest, ctx.remap);
       checkTrees(written);
-      const settings = websiteSettings(s, websiteId, relocateDocs(site, (written.website as Row).settings, ctx.folders));
+      const settings = websiteSettings(
+        s,
+        websiteId,
+        relocateDocs(site, (written.website as Row).settings, ctx.folders),
+      );
       await store.insertWebsite(trx, {
         id: websiteId,
         name: site.name,

@@ -49,8 +49,7 @@ export function docsBundlePart(deps: Pick<DocsDeps, 'assetLibrary' | 'pluginConf
         if (typeof a.path === 'string' && a.path.startsWith(prefix))
           carried.set(a.path.slice(prefix.length), typeof a.size === 'number' ? a.size : -1);
       plan.counts.docsFiles = carried.size;
-      if (!carried.size)
-        plan.warnings.push(`The bundle carries no file of the documentation folder ${folder || '/'}`);
+      if (!carried.size) plan.warnings.push(`The bundle carries no file of the documentation folder ${folder || '/'}`);
       const free = async (candidate: string) => {
         const { files } = await lib.folderFiles(candidate, maxFiles);
         if (!files.length) return true;

@@ -19,10 +19,16 @@ describe('documentation sites in website bundles', function () {
   let zip: Buffer;
 
   before(async () => {
-    [source, target] = await Promise.all([startDocsKernel({}, ['data', 'bundles']), startDocsKernel({}, ['data', 'bundles'])]);
+    [source, target] = await Promise.all([
+      startDocsKernel({}, ['data', 'bundles']),
+      startDocsKernel({}, ['data', 'bundles']),
+    ]);
     await source.put('manual/index.md', '# Handbook\n\nSee [the guide](guide/intro.md).\n');
     await source.put('manual/guide/intro.md', '# Introduction\n\nWords about kangaroos.\n');
-    await source.put('manual/internal.md', '---\nvisibility: private\n---\n# Staff only\n\nThe passphrase is aardvark.\n');
+    await source.put(
+      'manual/internal.md',
+      '---\nvisibility: private\n---\n# Staff only\n\nThe passphrase is aardvark.\n',
+    );
     await source.put('manual/nav.yaml', '- /\n- guide/intro\n- internal\n');
     await source.site('Handbook', '/handbook', { sourceFolder: 'manual', navFile: 'nav.yaml' });
     // The target's library already holds another file in that folder.
