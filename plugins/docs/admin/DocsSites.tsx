@@ -32,6 +32,16 @@ type Warning = Tree['warnings'][number];
 type NavCheck = ApiAnswer<'/docs-sites/{websiteId}/nav/check', 'post'>;
 type NavItem = NavCheck['nav'][number];
 
+/** The preview's URL: the document path after `preview/`, each segment encoded (the client leaves `{*}` alone). */
+const previewPath = (template: string, params: Record<string, unknown> | undefined) =>
+  template.replace('{websiteId}', encodeURIComponent(String(params?.websiteId))).replace(
+    '{*}',
+    String(params?.['*'] ?? '')
+      .split('/')
+      .map(encodeURIComponent)
+      .join('/'),
+  );
+
 const pathLabel = (path: string) => (path ? `/${path}` : '/ (home)');
 
 function Warnings({ warnings, label }: { warnings: readonly Warning[]; label: string }) {
@@ -100,7 +110,7 @@ function Documents({ websiteId, onPreview }: { websiteId: string; onPreview: (pa
                   </Table.Td>
                   <Table.Td>{d.title}</Table.Td>
                   <Table.Td>
-                    <Badge variant="light" color={d.visibility === 'private' ? 'orange.9' : 'green.9'}>
+                    <Badge variant="light" color={d.visibility === 'private' ? 'orange' : 'green'}>
                       {d.visibility}
                     </Badge>
                   </Table.Td>
@@ -132,12 +142,22 @@ function PreviewFrame({ html, title }: { html: string; title: string }) {
       title={`Preview of ${title}`}
       sandbox="allow-scripts"
       srcDoc={doc}
-      style={{ width: '100%', height: 420, border: '1px solid var(--mantine-color-default-border)', background: 'white' }}
+      style={{
+        width: '100%',
+        height: 420,
+        border: '1px solid var(--mantine-color-default-border)',
+        background: 'white',
+      }}
     />
   );
 }
 
-function Preview({ websiteId, path, paths, onPath }: {
+function Preview({
+  websiteId,
+  path,
+  paths,
+  onPath,
+}: {
   websiteId: string;
   path: string;
   paths: readonly string[];
@@ -147,7 +167,10 @@ function Preview({ websiteId, path, paths, onPath }: {
     queryKey: ['docs', 'preview', websiteId, path],
     queryFn: async () =>
       unwrap(
-        await api.GET('/docs-sites/{websiteId}/preview/{*}', { params: { path: { websiteId, '*': path } } }),
+        await api.GET('/docs-sites/{websiteId}/preview/{*}', {
+          params: { path: { websiteId, '*': path } },
+          pathSerializer: previewPath,
+        }),
       ),
   });
   return (
@@ -167,12 +190,14 @@ function Preview({ websiteId, path, paths, onPath }: {
               <Title order={2} size="h4">
                 {page.title}
               </Title>
-              <Badge variant="light" color={page.visibility === 'private' ? 'orange.9' : 'green.9'}>
+              <Badge variant="light" color={page.visibility === 'private' ? 'orange' : 'green'}>
                 {page.visibility}
               </Badge>
             </Group>
             {page.visibility === 'private' && (
-              <Text size="sm">Private: staff see it here; the public site answers 404 and its index leaves it out.</Text>
+              <Text size="sm">
+                Private: staff see it here; the public site answers 404 and its index leaves it out.
+              </Text>
             )}
             <PreviewFrame html={page.html} title={page.title} />
             <Warnings warnings={page.warnings ?? []} label="Warnings of the document" />
@@ -236,9 +261,7 @@ function NavFile({ websiteId }: { websiteId: string }) {
         {checked && !failed && (
           <Stack gap="xs">
             {checked.ok ? (
-              <Text fw={600} c="green.9">
-                The nav file is valid.
-              </Text>
+              <Text fw={600}>The nav file is valid.</Text>
             ) : (
               <Alert color="red" title="The nav file has errors">
                 <ul aria-label="Nav file errors">
@@ -299,7 +322,8 @@ export default function DocsSites() {
           if (!sites.length)
             return (
               <EmptyState title="No documentation site yet">
-                Create a website of kind documentation whose settings name a library folder (settings.docs.sourceFolder).
+                Create a website of kind documentation whose settings name a library folder
+                (settings.docs.sourceFolder).
               </EmptyState>
             );
           const site = sites.find((w) => w.id === url.values.site);

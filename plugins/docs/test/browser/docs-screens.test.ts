@@ -55,7 +55,7 @@ describe('documentation sites screen in the browser: tree, warnings, preview, na
     await expectAccessible(page, 'documentation preview of a private document');
     expect((await p.t.call('GET', `/public/docs/${siteId}/page/internal`, null)).statusCode).to.equal(404);
     // Another document from the list, with its own warnings.
-    await page.getByRole('textbox', { name: 'Document' }).click();
+    await page.getByRole('combobox', { name: 'Document', exact: true }).click();
     await page.getByRole('option', { name: '/guide/broken' }).click();
     await page.getByRole('heading', { name: 'Broken links', level: 2 }).waitFor();
     await page.getByRole('table', { name: 'Warnings of the document' }).getByText('BROKEN_LINK').waitFor();
@@ -76,7 +76,10 @@ describe('documentation sites screen in the browser: tree, warnings, preview, na
       .waitFor();
     await text.fill('- [unclosed\n');
     await page.getByText('The nav file has errors').waitFor();
-    await page.getByRole('list', { name: 'Nav file errors' }).getByText(/^Line 1:/).waitFor();
+    await page
+      .getByRole('list', { name: 'Nav file errors' })
+      .getByText(/^Line \d+: /)
+      .waitFor();
     await expectAccessible(page, 'nav file with errors');
     expect(appErrors(errors)).to.deep.equal([]);
   });
