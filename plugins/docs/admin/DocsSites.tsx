@@ -275,13 +275,11 @@ function NavFile({ websiteId }: { websiteId: string }) {
             )}
             <Warnings warnings={checked.warnings} label="Warnings of the nav file" />
             {checked.ok && (
-              <Paper withBorder p="sm">
+              <Paper withBorder p="sm" component="section" aria-label="Navigation">
                 <Text size="sm" fw={600}>
                   Navigation
                 </Text>
-                <pre aria-label="Navigation" style={{ margin: 0 }}>
-                  {navLines(checked.nav).join('\n')}
-                </pre>
+                <pre style={{ margin: 0 }}>{navLines(checked.nav).join('\n')}</pre>
               </Paper>
             )}
           </Stack>

@@ -98,14 +98,14 @@ describe('documentation site in the browser: page, search, not found', function 
     expect(priv?.status()).to.equal(404);
     expectStrictPolicy(priv?.headers()['content-security-policy']);
     await heading(page, 'Page not found').waitFor();
-    const privText = await page.locator('main').innerText();
+    const privText = await page.locator('main').textContent();
     expect(await page.content())
       .not.to.contain('Staff only')
       .and.not.to.contain('aardvark');
     await expectAccessible(page, 'documentation not found');
     const missing = await page.goto(`${root}/no/such/page`);
     expect(missing?.status()).to.equal(404);
-    expect(await page.locator('main').innerText()).to.equal(privText);
+    expect(await page.locator('main').textContent()).to.equal(privText);
     await page.getByRole('link', { name: 'Go to the start page' }).click();
     await heading(page, 'Handbook').waitFor();
   });
