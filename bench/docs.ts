@@ -149,7 +149,10 @@ async function main(): Promise<void> {
     const check = await fetch(`${bare}/public/docs/${siteId}/page/${paths[0]}`);
     if ((await check.text()) !== pages[paths[0]]) throw new Error('the baseline does not send the same page');
 
-    const pageRequests: PreparedRequest[] = paths.map((p) => ({ method: 'GET', path: `/public/docs/${siteId}/page/${p}` }));
+    const pageRequests: PreparedRequest[] = paths.map((p) => ({
+      method: 'GET',
+      path: `/public/docs/${siteId}/page/${p}`,
+    }));
     const indexRequests: PreparedRequest[] = [{ method: 'GET', path: `/public/docs/${siteId}/search-index` }];
     const abba = async (requests: PreparedRequest[], connections: number) => {
       const load = (url: string) => runLoad(url, requests, { connections, seconds: SECONDS });

@@ -29,7 +29,8 @@ export function documentPath(raw: string): string {
   return segments.join('/').replace(/\.md$/i, '');
 }
 
-const json = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
+/** JSON kept encoded: sent as it is, no serialisation or encoding per request. */
+const json = (reply: FastifyReply, body: Buffer) => reply.type('application/json; charset=utf-8').send(body);
 
 function sendIndex(request: FastifyRequest, reply: FastifyReply, site: BuiltSite, which: 'all' | 'public') {
   const index = searchIndexOf(site, which);
