@@ -258,7 +258,7 @@ function docsInPlace(
 }
 
 /** A library path moved to its relocated folder (the longest folder that holds it), else itself. */
-export function relocate(path: string, folders: ReadonlyMap<string, string>): string {
+function relocate(path: string, folders: ReadonlyMap<string, string>): string {
   let best: [string, string] | undefined;
   for (const [from, to] of folders)
     if ((from === '' || path.startsWith(`${from}/`)) && (!best || from.length > best[0].length)) best = [from, to];
