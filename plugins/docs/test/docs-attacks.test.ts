@@ -146,6 +146,16 @@ describe('documentation sites under attack', function () {
     expect(long.statusCode).to.be.within(400, 414);
   });
 
+  it('two files giving one path are a DUPLICATE_PATH warning; the first by file path is published', async () => {
+    await k.put('kb/twice.md', '# Twice as a file\n');
+    await k.put('kb/twice/index.md', '# Twice as a folder\n');
+    const tree = (await k.t.call('GET', `/docs-sites/${siteId}/tree`, k.reader)).json();
+    const dup = tree.warnings.find((w: { code: string }) => w.code === 'DUPLICATE_PATH');
+    expect(dup, JSON.stringify(tree.warnings)).to.include({ path: 'twice/index.md', target: 'twice.md' });
+    const page = await k.t.call('GET', `/public/docs/${siteId}/page/twice`, null);
+    expect(page.json().page.title).to.equal('Twice as a file');
+  });
+
   it('its writes need docs:edit, which pages:edit and objects:write grant; the OpenAPI document names the keys', async () => {
     const { pager, writer } = await k.t.users({ pager: ['objects:read', 'pages:edit'], writer: ['objects:write'] });
     const body = { path: 'x', markdown: '# ok' };
