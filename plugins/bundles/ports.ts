@@ -53,6 +53,12 @@ export interface BundlePlan {
   warnings: string[];
   /** Conflicts that make the apply impossible (the apply answers 409 naming the first). */
   blocking: BundlePlanAction[];
+  /**
+   * A documentation site's folder and where the import puts it (the dry run's `docs`, the apply's
+   * `docsFolder`): the bundle's files under `sourceFolder/` are stored under `targetFolder/`, and
+   * the website's `settings.docs.sourceFolder` is rewritten (`BundleImportContext.folders`).
+   */
+  docs?: { sourceFolder: string; targetFolder: string };
 }
 
 export interface BundleImportContext {
@@ -73,6 +79,8 @@ export interface BundleImportContext {
   current: { kind: string; name: string } | null;
   /** A copy of a value (node tree, attributes) with every old id and asset path replaced by its new one. */
   remap(value: unknown): unknown;
+  /** Library folders the import relocates (old folder → new folder; a documentation site's folder). */
+  folders: ReadonlyMap<string, string>;
 }
 
 export interface BundlePlanContext {

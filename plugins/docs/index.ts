@@ -1,7 +1,9 @@
 import { definePlugin } from '../../kernel/index.ts';
 import { DocsConfig } from './config.ts';
 import './ports.ts';
+import { DOCS_PERMISSIONS } from './permissions.ts';
 import { docsRoutes } from './routes/routes.ts';
+import { docsBundlePart } from './services/bundle-part.ts';
 import { docsDocument } from './services/html.ts';
 import { createDocsServices } from './services/index.ts';
 
@@ -19,8 +21,13 @@ export default definePlugin({
   routesIn: ['core-api'],
   needs: ['assetLibrary', 'docsWebsites', 'recordHooks', 'notifications', 'clock'],
   collects: ['docsWebsites'],
+  permissions: DOCS_PERMISSIONS,
   config: DocsConfig,
   setup: (deps) => createDocsServices(deps),
+  // A documentation website's bundle carries its folder, and its import relocates it.
+  contributes: {
+    websiteBundleParts: ({ assetLibrary, pluginConfig }) => docsBundlePart({ assetLibrary, pluginConfig }),
+  },
   onStart({ services, docsWebsites }) {
     services.start();
     // The live site at /<rootPath>/...: the website plugin hands browsers' requests here.

@@ -29,6 +29,8 @@ export async function planAssets(
   assetMap: AssetMap,
   hasFiles: boolean,
   warnings: string[],
+  /** Where a path of the bundle is stored here (a relocated documentation folder); itself by default. */
+  relocate: (path: string) => string = (path) => path,
 ): Promise<AssetPlan> {
   const plan: AssetPlan = { items: [], reuse: new Map() };
   const assets = (manifest.assets as BundleAsset[] | undefined) ?? [];
@@ -38,13 +40,14 @@ export async function planAssets(
     return plan;
   }
   const paths = new Set<string>();
-  for (const a of assets) paths.add(assetMap.get(a.id)?.pimcorePath ?? a.path);
+  for (const a of assets) paths.add(assetMap.get(a.id)?.pimcorePath ?? relocate(a.path));
   const library = await files.byPaths([...paths]);
   for (const a of assets) {
     const size = typeof a.size === 'number' ? a.size : null;
     const base = { id: a.id, path: a.path, size };
     const mapped = assetMap.get(a.id);
-    const there = library.get(mapped?.pimcorePath ?? a.path);
+    const at = relocate(a.path);
+    const there = library.get(mapped?.pimcorePath ?? at);
     const reuse = (reason: string, target: { id: string; path: string }) => {
       plan.items.push({ ...base, action: 'reuse', targetPath: target.path, reason });
       plan.reuse.set(a.id, target);
@@ -63,15 +66,14 @@ export async function planAssets(
         const tooLarge = size !== null && size > files.maxFileBytes;
         plan.items.push(
           tooLarge
-            ? { ...base, action: 'upload', targetPath: a.path, stored: false }
-            : { ...base, action: 'upload', targetPath: a.path },
+            ? { ...base, action: 'upload', targetPath: at, stored: false }
+            : { ...base, action: 'upload', targetPath: at },
         );
         if (tooLarge) warnings.push(`${a.path} is larger than ${files.maxFileBytes} bytes and will not be stored`);
       } else if (there.size === size) reuse('a library file of the same path and size', there);
-      else conflict(a.path, 'another file is stored at this path; map it with assetMap');
+      else conflict(at, 'another file is stored at this path; map it with assetMap');
     } else if (there) reuse('same path in the library', there);
-    else
-      conflict(a.path, 'the bundle carries no file for it and the library has none at this path; map it with assetMap');
+    else conflict(at, 'the bundle carries no file for it and the library has none at this path; map it with assetMap');
   }
   return plan;
 }

@@ -123,24 +123,28 @@ export async function importBundle(deps: ImportDeps, req: ImportRequest) {
     const parts = [...deps.parts()].sort((a, b) => a.order - b.order);
     const files = deps.files();
     const warnings: string[] = [];
+    // The parts plan first: a documentation site's part says where its folder goes, and the asset
+    // plan stores the folder's files there.
+    const plans: BundlePlan[] = [];
+    for (const part of parts) {
+      req.checkBudget();
+      plans.push(await part.plan(manifest, { actor: req.actor, rootPath, mayPublish: req.mayPublish }));
+    }
+    const docs = plans.find((p) => p.docs)?.docs ?? docsInPlace(site, warnings);
+    const folders = new Map<string, string>();
+    if (docs && docs.sourceFolder !== docs.targetFolder) folders.set(docs.sourceFolder, docs.targetFolder);
     const assetPlan = await planAssets(
       manifest,
       files,
       req.assetMap,
       zip !== undefined && manifest.version >= 2,
       warnings,
+      (path) => relocate(path, folders),
     );
-    const plans: BundlePlan[] = [];
-    for (const part of parts) {
-      req.checkBudget();
-      plans.push(await part.plan(manifest, { actor: req.actor, rootPath, mayPublish: req.mayPublish }));
-    }
     const counts: Record<string, number> = {};
     for (const p of plans) Object.assign(counts, p.counts);
     counts.assets = ((manifest.assets as unknown[] | undefined) ?? []).length;
     warnings.push(...plans.flatMap((p) => p.warnings));
-    const sourceFolder = typeof site.settings?.sourceFolder === 'string' ? site.settings.sourceFolder : null;
-    const docs = site.kind === 'documentation' ? { sourceFolder, targetFolder: sourceFolder } : undefined;
     const report = {
       version: manifest.version,
       website: { name: site.name, rootPath },
@@ -164,7 +168,7 @@ export async function importBundle(deps: ImportDeps, req: ImportRequest) {
       );
     }
     const stored = await storeFiles(manifest, assetPlan, zip, files, req);
-    const ctx = importContext(req, rootPath, stored.ids);
+    const ctx = importContext(req, rootPath, stored.ids, folders);
     await applyParts(deps, req, parts, manifest, ctx, {
       site,
       rootPath,
@@ -237,7 +241,38 @@ async function storeFiles(
   return { ids, uploaded, reused, notStored };
 }
 
-function importContext(req: ImportRequest, rootPath: string, ids: Map<string, string>): BundleImportContext {
+/**
+ * A documentation website's folder when no part planned it (the docs plugin is not loaded here): its
+ * files, if the bundle carries them, are stored where they were, and the settings are kept.
+ */
+function docsInPlace(
+  site: { kind?: string; settings?: Record<string, unknown> },
+  warnings: string[],
+): { sourceFolder: string; targetFolder: string } | undefined {
+  if (site.kind !== 'documentation') return undefined;
+  const folder = (site.settings?.docs as { sourceFolder?: unknown } | undefined)?.sourceFolder;
+  if (typeof folder !== 'string') return undefined;
+  const clean = folder.replace(/^\/+|\/+$/g, '');
+  warnings.push(`The documentation plugin is not loaded here: the folder ${clean || '/'} is kept where it is`);
+  return { sourceFolder: clean, targetFolder: clean };
+}
+
+/** A library path moved to its relocated folder (the longest folder that holds it), else itself. */
+function relocate(path: string, folders: ReadonlyMap<string, string>): string {
+  let best: [string, string] | undefined;
+  for (const [from, to] of folders)
+    if ((from === '' || path.startsWith(`${from}/`)) && (!best || from.length > best[0].length)) best = [from, to];
+  if (!best) return path;
+  const rest = best[0] === '' ? path : path.slice(best[0].length + 1);
+  return best[1] ? `${best[1]}/${rest}` : rest;
+}
+
+function importContext(
+  req: ImportRequest,
+  rootPath: string,
+  ids: Map<string, string>,
+  folders: ReadonlyMap<string, string>,
+): BundleImportContext {
   let current: BundleImportContext['current'] = null;
   return {
     actor: req.actor,
@@ -257,6 +292,7 @@ function importContext(req: ImportRequest, rootPath: string, ids: Map<string, st
       current = next;
     },
     remap: (value) => remapStrings(value, ids),
+    folders,
   };
 }
 

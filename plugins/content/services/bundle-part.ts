@@ -64,6 +64,19 @@ function websiteSettings(s: ContentServices, websiteId: string, settings: unknow
   }
 }
 
+/**
+ * A documentation website's settings with `docs.sourceFolder` where the import put its folder
+ * (`folders`, planned by the documentation plugin's part); other settings as they are.
+ */
+function relocateDocs(site: Row, settings: unknown, folders: ReadonlyMap<string, string>): unknown {
+  const docs = (site.settings as Row | undefined)?.docs as Row | undefined;
+  if (site.kind !== 'documentation' || typeof docs?.sourceFolder !== 'string' || !settings) return settings;
+  const to = folders.get(docs.sourceFolder.replace(/^\/+|\/+$/g, ''));
+  if (to === undefined) return settings;
+  const out = settings as Row;
+  return { ...out, docs: { ...(out.docs as Row), sourceFolder: to } };
+}
+
 /** The website and the sections this part writes, each value with old ids and asset paths replaced. */
 function remapped(manifest: Row, remap: (value: unknown) => unknown): Row {
   const site = manifest.website as Row;
@@ -200,7 +213,11 @@ export function contentBundlePart(
       // (an old id or asset path may have become any text of the bundle's choosing).
       const written = remapped(manifest, ctx.remap);
       checkTrees(written);
-      const settings = websiteSettings(s, websiteId, (written.website as Row).settings);
+      const settings = websiteSettings(
+        s,
+        websiteId,
+        relocateDocs(site, (written.website as Row).settings, ctx.folders),
+      );
       await store.insertWebsite(trx, {
         id: websiteId,
         name: site.name,

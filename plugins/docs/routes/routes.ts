@@ -12,7 +12,7 @@ const WebsiteParams = Type.Object({ websiteId: Type.String({ format: 'uuid' }) }
 const PageParams = Type.Object({ websiteId: Type.String({ format: 'uuid' }), '*': Type.String({ maxLength: 2000 }) });
 const tags = ['documentation sites'];
 const read = { permission: 'objects:read' } as const;
-const edit = { permission: 'pages:edit' } as const;
+const edit = { permission: 'docs:edit' } as const;
 
 /** A document path from the URL: no slashes at the ends; 400 for `.` or `..` segments or control characters. */
 export function documentPath(raw: string): string {
@@ -29,7 +29,8 @@ export function documentPath(raw: string): string {
   return segments.join('/').replace(/\.md$/i, '');
 }
 
-const json = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
+/** JSON kept encoded: sent as it is, no serialisation or encoding per request. */
+const json = (reply: FastifyReply, body: Buffer) => reply.type('application/json; charset=utf-8').send(body);
 
 function sendIndex(request: FastifyRequest, reply: FastifyReply, site: BuiltSite, which: 'all' | 'public') {
   const index = searchIndexOf(site, which);

@@ -56,9 +56,9 @@ export interface PageAnswer {
 export interface Scope {
   nav: NavItem[];
   order: string[];
-  /** JSON text of `{ site, page }` per document path, built on first read. */
-  pageJson: Map<string, string>;
-  searchIndex?: { body: string; etag: string };
+  /** JSON of `{ site, page }` per document path, built on first read and kept encoded (sent as is). */
+  pageJson: Map<string, Buffer>;
+  searchIndex?: { body: Buffer; etag: string };
 }
 
 export interface BuiltSite {
@@ -433,19 +433,21 @@ export function pageOf(site: BuiltSite, which: 'all' | 'public', path: string): 
 }
 
 /** `{ site, page }` as JSON text, made once per document and scope. */
-export function pageJsonOf(site: BuiltSite, which: 'all' | 'public', path: string): string | undefined {
+export function pageJsonOf(site: BuiltSite, which: 'all' | 'public', path: string): Buffer | undefined {
   const scope = site[which];
   const hit = scope.pageJson.get(path);
   if (hit !== undefined) return hit;
   const page = pageOf(site, which, path);
   if (!page) return undefined;
-  const body = JSON.stringify(which === 'all' ? { site: site.info, nav: scope.nav, page } : { site: site.info, page });
+  const body = Buffer.from(
+    JSON.stringify(which === 'all' ? { site: site.info, nav: scope.nav, page } : { site: site.info, page }),
+  );
   scope.pageJson.set(path, body);
   return body;
 }
 
 /** The search index of a scope: MiniSearch's JSON with the options to load it, and its ETag. */
-export function searchIndexOf(site: BuiltSite, which: 'all' | 'public'): { body: string; etag: string } {
+export function searchIndexOf(site: BuiltSite, which: 'all' | 'public'): { body: Buffer; etag: string } {
   const scope = site[which];
   if (scope.searchIndex) return scope.searchIndex;
   const search = new MiniSearch<{ path: string; title: string; description: string; headings: string; text: string }>({
@@ -463,13 +465,15 @@ export function searchIndexOf(site: BuiltSite, which: 'all' | 'public'): { body:
       text: d.text,
     })),
   );
-  const body = JSON.stringify({
-    format: 'minisearch',
-    version: 7,
-    options: SEARCH_OPTIONS,
-    documentCount: docs.length,
-    index: search.toJSON(),
-  });
+  const body = Buffer.from(
+    JSON.stringify({
+      format: 'minisearch',
+      version: 7,
+      options: SEARCH_OPTIONS,
+      documentCount: docs.length,
+      index: search.toJSON(),
+    }),
+  );
   scope.searchIndex = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
   return scope.searchIndex;
 }

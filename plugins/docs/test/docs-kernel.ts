@@ -2,8 +2,12 @@ import { multipartBody } from '../../../test/helpers/multipart.ts';
 import { startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
 
 /** A kernel with assets, content and docs, an editor and a reader, and helpers to upload and make sites. */
-export async function startDocsKernel(env: Record<string, string> = {}) {
-  const t: TestKernel = await startTestKernel({ plugins: ['assets', 'content', 'docs'], ownDataDir: true, env });
+export async function startDocsKernel(env: Record<string, string> = {}, more: string[] = []) {
+  const t: TestKernel = await startTestKernel({
+    plugins: ['assets', 'content', 'docs', ...more],
+    ownDataDir: true,
+    env,
+  });
   const { editor, reader, nobody } = await t.users({
     editor: ['objects:read', 'objects:write'],
     reader: ['objects:read'],

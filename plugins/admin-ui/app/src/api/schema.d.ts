@@ -18526,7 +18526,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Needs the permission `pages:edit`. */
+        /** @description Needs the permission `docs:edit`. */
         post: {
             parameters: {
                 query?: never;
@@ -18712,7 +18712,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Needs the permission `pages:edit`. */
+        /** @description Needs the permission `docs:edit`. */
         post: {
             parameters: {
                 query?: never;
