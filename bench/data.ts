@@ -14,6 +14,8 @@
  *   bodies; autocannon when wrk is missing), first with the article class alone, then again after
  *   BENCH_OTHER_CLASSES classes of ten indexed fields with BENCH_OBJECTS_PER_CLASS objects each were
  *   created through POST /data-classes and bulk create.
+ * - The 1-class reads again, back to back, with working copies (`PATCH ?draft=true`) of a share of
+ *   the published articles present (BENCH_WORKING_COPIES, default 0.5; discarded again afterwards).
  * - Cached reads, reported apart, on a second product process with the public read cache on (the
  *   first runs with PUBLIC_DATA_READ_CACHE_BYTES=0): conditional GET with the ETag of a first GET,
  *   a warm cache over 1,000 ids, one id over and over.
@@ -48,7 +50,7 @@ import { ProductApi } from './data/product-api.ts';
 import { cachedScenarios, measureReads, type Servers } from './data/reads.ts';
 import { renderReport, type Report } from './data/report.ts';
 import { checkSameArticles, publishedIds, readScenarios, type ReadKey, type ReadScenario } from './data/scenarios.ts';
-import { seedArticles, seedBigClass, seedOtherClasses, settle } from './data/seed.ts';
+import { seedArticles, seedBigClass, seedOtherClasses, settle, workingCopies } from './data/seed.ts';
 import { SETTINGS } from './data/settings.ts';
 import { addFieldUnderLoad, bulkCreates, singleCreates } from './data/writes.ts';
 
@@ -126,6 +128,20 @@ async function main(): Promise<number> {
   const oneClass = await measureReads(servers, Object.values(shapes), '1 class');
   const planOne = await planning();
 
+  // The same reads back to back with working copies of part of the published articles present (the
+  // public reads follow the live rows only); the copies are discarded again before the next phase.
+  let withCopies: Report['workingCopies'] = null;
+  if (SETTINGS.workingCopies > 0) {
+    const ids = publishedIds(seeded, Number.MAX_SAFE_INTEGER);
+    const drafted = ids.filter((_, i) => i % Math.max(1, Math.round(1 / SETTINGS.workingCopies)) === 0);
+    log(`working copies: ${fmt(drafted.length)} of ${fmt(ids.length)} published articles`);
+    const seedSeconds = await workingCopies(api, drafted);
+    await settle(productDb.url);
+    const reads = await measureReads(servers, Object.values(shapes), '1 class, with working copies');
+    await workingCopies(api, drafted, true);
+    withCopies = { count: drafted.length, published: ids.length, seedSeconds, reads };
+  }
+
   const classCount = SETTINGS.otherClasses + 1;
   log(
     `creating ${SETTINGS.otherClasses} more classes of 10 indexed fields, ${SETTINGS.objectsPerOtherClass} objects each`,
@@ -180,6 +196,7 @@ async function main(): Promise<number> {
       ...warnings.map((w) => `Warning: ${w}`),
     ],
     oneClass,
+    workingCopies: withCopies,
     manyClasses,
     cached,
     classCount,

@@ -96,6 +96,22 @@ export async function seedBigClass(
   return { classId, publishedIds: firstIds, seconds: seconds(started) };
 }
 
+/**
+ * Working copies of `ids` (published articles): a publisher's `PATCH ?draft=true` of the body, so the
+ * live rows stay as they are. `remove` discards them again (DELETE .../draft).
+ */
+export async function workingCopies(api: ProductApi, ids: readonly string[], remove = false): Promise<number> {
+  const started = performance.now();
+  await inParallel(ids.length, 8, async (i) => {
+    if (remove) await api.expect(204, 'DELETE', `/data-objects/${ids[i]}/draft`);
+    else
+      await api.expect(200, 'PATCH', `/data-objects/${ids[i]}?draft=true`, {
+        attributes: { body: `Working copy ${i}: a change prepared for days before it is published.` },
+      });
+  });
+  return seconds(started);
+}
+
 /** VACUUM (ANALYZE) of the whole database: statistics and visibility maps, as a settled installation has. */
 export async function settle(url: string): Promise<number> {
   const started = performance.now();
