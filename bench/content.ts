@@ -13,8 +13,10 @@
  *   product; each side's two runs averaged.
  * - Sitemap of every page: sequential GETs right after a page change (document built again) and
  *   conditional GETs with the ETag (304).
- * - The reads again (ABBA) once every page read has a working copy (`PATCH ?draft=true`): the public
- *   read follows the live row only, so the ratio to the baseline beside it stays within 10%.
+ * - The reads again once every page read has a working copy (`PATCH ?draft=true`), alternating with
+ *   runs where the copies are put aside (one SQL statement), each product run next to a baseline run:
+ *   with, without, with, without. The public read follows the live row only, so its ratio to the
+ *   baseline beside it stays within 10%.
  * - Page PATCH changing the content (version snapshot, 10 kept): sequential, p50 and p99.
  *
  * Targets: public read >= 0.7x baseline and p99 < 15 ms at 32 connections; sitemap < 200 ms, 304 < 5 ms;
@@ -158,16 +160,31 @@ async function main(): Promise<void> {
     }),
   );
   const copies = await productDb.db('content_drafts').count('* as n').first();
-  log(`reads with working copies (${String(copies?.n)} stored): product, baseline, baseline, product`);
+  // Runs with the copies and without them (put aside in one statement) alternate, each product run
+  // next to a baseline run: with, without, with, without; each side's two runs averaged.
+  const aside = async (present: boolean) => {
+    await productDb.db.raw('CREATE TABLE IF NOT EXISTS bench_drafts_aside (LIKE content_drafts)');
+    const [from, to] = present ? ['bench_drafts_aside', 'content_drafts'] : ['content_drafts', 'bench_drafts_aside'];
+    await productDb.db.raw(`WITH moved AS (DELETE FROM ${from} RETURNING *) INSERT INTO ${to} SELECT * FROM moved`);
+  };
+  log(`reads with (${String(copies?.n)} working copies) and without them, alternating`);
   await runLoad(productUrl, productReqs, { connections: 32, seconds: WARMUP });
-  const wp1 = await runLoad(productUrl, productReqs, { connections: 32, seconds: SECONDS });
-  const wb1 = await runLoad(baselineUrl, baselineReqs, { connections: 32, seconds: SECONDS });
-  const wb2 = await runLoad(baselineUrl, baselineReqs, { connections: 32, seconds: SECONDS });
-  const wp2 = await runLoad(productUrl, productReqs, { connections: 32, seconds: SECONDS });
-  const draftRead = mean(wp1, wp2);
-  const draftBaseline = mean(wb1, wb2);
-  // Against the baseline run next to it: less sensitive to what else the shared machine does.
-  const draftChange = draftRead.rps / draftBaseline.rps / (productRead.rps / baselineRead.rps) - 1;
+  const pair = async () => ({
+    product: await runLoad(productUrl, productReqs, { connections: 32, seconds: SECONDS }),
+    baseline: await runLoad(baselineUrl, baselineReqs, { connections: 32, seconds: SECONDS }),
+  });
+  const w1 = await pair();
+  await aside(false);
+  const n1 = await pair();
+  await aside(true);
+  const w2 = await pair();
+  await aside(false);
+  const n2 = await pair();
+  const draftRead = mean(w1.product, w2.product);
+  const draftBaseline = mean(w1.baseline, w2.baseline);
+  const bareRead = mean(n1.product, n2.product);
+  const bareBaseline = mean(n1.baseline, n2.baseline);
+  const draftChange = draftRead.rps / draftBaseline.rps / (bareRead.rps / bareBaseline.rps) - 1;
 
   log('sitemap');
   const patchUrl = (id: string) => `${productUrl}/cms-one/pages/${id}`;
@@ -238,6 +255,8 @@ async function main(): Promise<void> {
     row('baseline (Fastify + pg)', baselineRead),
     row(`product, ${drafted.length} pages read with a working copy`, draftRead),
     row('baseline (Fastify + pg), run beside it', draftBaseline),
+    row('product, the working copies put aside (alternating with the row above)', bareRead),
+    row('baseline (Fastify + pg), run beside it', bareBaseline),
     '',
     '| sequential | p50 ms | p99 ms |',
     '|---|---|---|',
