@@ -22,6 +22,8 @@ export function ContentDraft(props: {
   const routes = draftRoutes(props.owner);
   return (
     <DraftReview
+      // A new save is a new copy to review (a published or discarded one hides its panel).
+      key={props.draft.updatedAt}
       label="Draft"
       title="Draft — live version differs"
       savedAt={props.draft.updatedAt}

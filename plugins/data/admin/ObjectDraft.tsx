@@ -14,6 +14,8 @@ export function DraftPanel({ object }: { object: DataObject }) {
   const path = { params: { path: { id: object.id } } };
   return (
     <DraftReview
+      // A new save is a new copy to review (a published or discarded one hides its panel).
+      key={object.draft.updatedAt}
       label="Draft"
       title="Draft — live version differs"
       savedAt={object.draft.updatedAt}

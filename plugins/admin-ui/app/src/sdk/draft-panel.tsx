@@ -1,6 +1,6 @@
 import { Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useCan } from '../shell/session';
 import { showSaved, showSaveError } from './forms';
 
@@ -49,12 +49,22 @@ export function DraftReview(props: DraftReviewProps) {
   const can = useCan();
   const reasonId = useId();
   const [busy, setBusy] = useState<'publish' | 'discard'>();
-  const diff = useQuery({ queryKey: [...props.diffKey, 'draft-diff'], queryFn: props.loadDiff, retry: false });
+  const [gone, setGone] = useState(false);
+  // Once published or discarded the copy is gone: a refresh of the record's queries (which may hold
+  // this one) must not ask for its diff again (404).
+  const goneRef = useRef(false);
+  const diff = useQuery({
+    queryKey: [...props.diffKey, 'draft-diff'],
+    queryFn: (): Promise<DraftDiff> => (goneRef.current ? Promise.resolve({ changed: [] }) : props.loadDiff()),
+    retry: false,
+  });
   const mayPublish = can('objects:publish');
   const act = async (what: 'publish' | 'discard') => {
     setBusy(what);
     try {
       await (what === 'publish' ? props.publish() : props.discard?.());
+      goneRef.current = true;
+      setGone(true);
       showSaved(what === 'publish' ? 'Changes published' : 'Changes discarded');
       await props.onDone(what);
     } catch (err) {
@@ -63,6 +73,7 @@ export function DraftReview(props: DraftReviewProps) {
       setBusy(undefined);
     }
   };
+  if (gone) return null;
   const d = diff.data;
   const blocks = d?.content;
   return (
