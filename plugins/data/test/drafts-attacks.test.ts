@@ -48,7 +48,7 @@ describe('data: working copies under attack', () => {
     expect((await k.call('POST', `/data-objects/${id}/publish-draft`, null)).statusCode).to.equal(401);
   });
 
-  it("another editor may discard a copy (audited as that editor); a reader or a stranger may not", async () => {
+  it('another editor may discard a copy (audited as that editor); a reader or a stranger may not', async () => {
     const id = await drafted('Mine');
     expect((await k.call('DELETE', `/data-objects/${id}/draft`, k.reader)).statusCode).to.equal(403);
     expect((await k.call('DELETE', `/data-objects/${id}/draft`, null)).statusCode).to.equal(401);
