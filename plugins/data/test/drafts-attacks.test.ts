@@ -48,6 +48,19 @@ describe('data: working copies under attack', () => {
     expect((await k.call('POST', `/data-objects/${id}/publish-draft`, null)).statusCode).to.equal(401);
   });
 
+  it('a save that sends key: null and parentId: null (as the dashboard form does) stores the working copy', async () => {
+    const obj = await k.createObject({ classId: cls.id, published: true, attributes: { title: 'Live' } });
+    const saved = await k.call('PATCH', `/data-objects/${obj.id}`, k.editor, {
+      key: null,
+      parentId: null,
+      attributes: { title: 'Form save' },
+    });
+    expect(saved.statusCode, saved.body).to.equal(200);
+    expect(saved.json()).to.deep.include({ key: null, parentId: null });
+    expect(saved.json().draft.updatedBy).to.equal(k.editor.id);
+    expect(await live(obj.id)).to.deep.equal({ title: 'Live' });
+  });
+
   it('another editor may discard a copy (audited as that editor); a reader or a stranger may not', async () => {
     const id = await drafted('Mine');
     expect((await k.call('DELETE', `/data-objects/${id}/draft`, k.reader)).statusCode).to.equal(403);
