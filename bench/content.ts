@@ -13,6 +13,10 @@
  *   product; each side's two runs averaged.
  * - Sitemap of every page: sequential GETs right after a page change (document built again) and
  *   conditional GETs with the ETag (304).
+ * - The reads again once every page read has a working copy (`PATCH ?draft=true`), alternating with
+ *   runs where the copies are put aside (one SQL statement), each product run next to a baseline run:
+ *   with, without, with, without. The public read follows the live row only, so its ratio to the
+ *   baseline beside it stays within 10%.
  * - Page PATCH changing the content (version snapshot, 10 kept): sequential, p50 and p99.
  *
  * Targets: public read >= 0.7x baseline and p99 < 15 ms at 32 connections; sitemap < 200 ms, 304 < 5 ms;
@@ -134,6 +138,54 @@ async function main(): Promise<void> {
   const productRead = mean(p1, p2);
   const baselineRead = mean(b1, b2);
 
+  // The same reads again once every page read has a working copy (a publisher's `?draft=true` save of
+  // new content): the public read keeps reading the live row, so it must not slow down.
+  const drafted = [...new Set(picks.map((p) => p.id))];
+  log(`working copies: saving one for each of the ${drafted.length} pages read`);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < drafted.length) {
+        const id = drafted[next++];
+        await expectStatus(
+          await fetch(`${productUrl}/cms-one/pages/${id}?draft=true`, {
+            method: 'PATCH',
+            headers: admin,
+            body: JSON.stringify({ content: pageTree(2_000_000 + next) }),
+          }),
+          200,
+          'working copy',
+        );
+      }
+    }),
+  );
+  const copies = await productDb.db('content_drafts').count('* as n').first();
+  // Runs with the copies and without them (put aside in one statement) alternate, each product run
+  // next to a baseline run: with, without, with, without; each side's two runs averaged.
+  const aside = async (present: boolean) => {
+    await productDb.db.raw('CREATE TABLE IF NOT EXISTS bench_drafts_aside (LIKE content_drafts)');
+    const [from, to] = present ? ['bench_drafts_aside', 'content_drafts'] : ['content_drafts', 'bench_drafts_aside'];
+    await productDb.db.raw(`WITH moved AS (DELETE FROM ${from} RETURNING *) INSERT INTO ${to} SELECT * FROM moved`);
+  };
+  log(`reads with (${String(copies?.n)} working copies) and without them, alternating`);
+  await runLoad(productUrl, productReqs, { connections: 32, seconds: WARMUP });
+  const pair = async () => ({
+    product: await runLoad(productUrl, productReqs, { connections: 32, seconds: SECONDS }),
+    baseline: await runLoad(baselineUrl, baselineReqs, { connections: 32, seconds: SECONDS }),
+  });
+  const w1 = await pair();
+  await aside(false);
+  const n1 = await pair();
+  await aside(true);
+  const w2 = await pair();
+  await aside(false);
+  const n2 = await pair();
+  const draftRead = mean(w1.product, w2.product);
+  const draftBaseline = mean(w1.baseline, w2.baseline);
+  const bareRead = mean(n1.product, n2.product);
+  const bareBaseline = mean(n1.baseline, n2.baseline);
+  const draftChange = draftRead.rps / draftBaseline.rps / (bareRead.rps / bareBaseline.rps) - 1;
+
   log('sitemap');
   const patchUrl = (id: string) => `${productUrl}/cms-one/pages/${id}`;
   // A title change before each GET makes a new validator, so every timed GET builds the document.
@@ -187,6 +239,10 @@ async function main(): Promise<void> {
     [`sitemap of ${urls} URLs < 200 ms (p50 ${fmt(sitemapBuilt.p50)} ms)`, sitemapBuilt.p50 < 200],
     [`sitemap 304 < 5 ms (p50 ${fmt(sitemap304.p50)} ms)`, sitemap304.p50 < 5],
     [`page PATCH with snapshot p50 < 15 ms (${fmt(patch.p50)} ms)`, patch.p50 < 15],
+    [
+      `public read with working copies within 10% of without (ratio to baseline ${draftChange >= 0 ? '+' : ''}${fmt(draftChange * 100)}%)`,
+      Math.abs(draftChange) <= 0.1,
+    ],
   ] as const;
   const report = [
     `# bench:content (${new Date().toISOString()})`,
@@ -197,6 +253,10 @@ async function main(): Promise<void> {
     '|---|---|---|---|---|---|',
     row('product', productRead),
     row('baseline (Fastify + pg)', baselineRead),
+    row(`product, ${drafted.length} pages read with a working copy`, draftRead),
+    row('baseline (Fastify + pg), run beside it', draftBaseline),
+    row('product, the working copies put aside (alternating with the row above)', bareRead),
+    row('baseline (Fastify + pg), run beside it', bareBaseline),
     '',
     '| sequential | p50 ms | p99 ms |',
     '|---|---|---|',

@@ -14,6 +14,9 @@
  *   bodies; autocannon when wrk is missing), first with the article class alone, then again after
  *   BENCH_OTHER_CLASSES classes of ten indexed fields with BENCH_OBJECTS_PER_CLASS objects each were
  *   created through POST /data-classes and bulk create.
+ * - The 1-class reads again with working copies (`PATCH ?draft=true`) of a share of the published
+ *   articles present (BENCH_WORKING_COPIES, default 0.5), alternating with runs without them (put
+ *   aside in one SQL statement): without, with, without, with, each side's two runs averaged.
  * - Cached reads, reported apart, on a second product process with the public read cache on (the
  *   first runs with PUBLIC_DATA_READ_CACHE_BYTES=0): conditional GET with the ETag of a first GET,
  *   a warm cache over 1,000 ids, one id over and over.
@@ -45,10 +48,17 @@ import { loadToolName } from './lib/load.ts';
 import { seedBaselineTable } from './data/baseline-table.ts';
 import { capturePlanning, type Planning } from './data/planning.ts';
 import { ProductApi } from './data/product-api.ts';
-import { cachedScenarios, measureReads, type Servers } from './data/reads.ts';
+import { cachedScenarios, meanReads, measureReads, type Servers } from './data/reads.ts';
 import { renderReport, type Report } from './data/report.ts';
 import { checkSameArticles, publishedIds, readScenarios, type ReadKey, type ReadScenario } from './data/scenarios.ts';
-import { seedArticles, seedBigClass, seedOtherClasses, settle } from './data/seed.ts';
+import {
+  seedArticles,
+  seedBigClass,
+  seedOtherClasses,
+  settle,
+  toggleWorkingCopies,
+  workingCopies,
+} from './data/seed.ts';
 import { SETTINGS } from './data/settings.ts';
 import { addFieldUnderLoad, bulkCreates, singleCreates } from './data/writes.ts';
 
@@ -126,6 +136,31 @@ async function main(): Promise<number> {
   const oneClass = await measureReads(servers, Object.values(shapes), '1 class');
   const planOne = await planning();
 
+  // The same reads with working copies of part of the published articles present, alternating with
+  // runs without them (put aside in one statement): without (the run above), with, without, with; each
+  // side's two runs averaged. The copies are dropped before the next phase.
+  let withCopies: Report['workingCopies'] = null;
+  if (SETTINGS.workingCopies > 0) {
+    const ids = publishedIds(seeded, Number.MAX_SAFE_INTEGER);
+    const drafted = ids.filter((_, i) => i % Math.max(1, Math.round(1 / SETTINGS.workingCopies)) === 0);
+    log(`working copies: ${fmt(drafted.length)} of ${fmt(ids.length)} published articles`);
+    const seedSeconds = await workingCopies(api, drafted);
+    await settle(productDb.url);
+    const w1 = await measureReads(servers, Object.values(shapes), '1 class, with working copies');
+    await toggleWorkingCopies(productDb.url, false);
+    const n2 = await measureReads(servers, Object.values(shapes), '1 class, working copies put aside');
+    await toggleWorkingCopies(productDb.url, true);
+    const w2 = await measureReads(servers, Object.values(shapes), '1 class, with working copies again');
+    await toggleWorkingCopies(productDb.url, false);
+    withCopies = {
+      count: drafted.length,
+      published: ids.length,
+      seedSeconds,
+      without: meanReads(oneClass, n2),
+      reads: meanReads(w1, w2),
+    };
+  }
+
   const classCount = SETTINGS.otherClasses + 1;
   log(
     `creating ${SETTINGS.otherClasses} more classes of 10 indexed fields, ${SETTINGS.objectsPerOtherClass} objects each`,
@@ -180,6 +215,7 @@ async function main(): Promise<number> {
       ...warnings.map((w) => `Warning: ${w}`),
     ],
     oneClass,
+    workingCopies: withCopies,
     manyClasses,
     cached,
     classCount,

@@ -26,6 +26,23 @@ async function measureSide(baseUrl: string, requests: readonly PreparedRequest[]
   return runLoad(baseUrl, requests, { ...opts, seconds: SETTINGS.seconds });
 }
 
+/** Two runs of the same scenarios averaged (req/s and percentiles), counts added. */
+export function meanReads(a: readonly ReadResult[], b: readonly ReadResult[]): ReadResult[] {
+  const mean = (x: LoadResult, y: LoadResult): LoadResult => ({
+    ...x,
+    rps: (x.rps + y.rps) / 2,
+    p50: (x.p50 + y.p50) / 2,
+    p99: (x.p99 + y.p99) / 2,
+    requests: x.requests + y.requests,
+    non2xx: x.non2xx + y.non2xx,
+    errors: x.errors + y.errors,
+  });
+  return a.map((r) => {
+    const other = b.find((o) => o.key === r.key)!;
+    return { ...r, product: mean(r.product, other.product), baseline: mean(r.baseline, other.baseline) };
+  });
+}
+
 /** Each scenario on the product, then on the baseline, back to back. */
 export async function measureReads(
   servers: Servers,

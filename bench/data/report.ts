@@ -7,6 +7,16 @@ import type { AddFieldResult, Timings } from './writes.ts';
 export interface Report {
   header: string[];
   oneClass: ReadResult[];
+  /** The 1-class reads again with working copies of `count` of the `published` articles; null when skipped. */
+  workingCopies: {
+    count: number;
+    published: number;
+    seedSeconds: number;
+    /** Without working copies (the 1-class run and one with them put aside), averaged. */
+    without: ReadResult[];
+    /** With them (two runs), averaged. */
+    reads: ReadResult[];
+  } | null;
   manyClasses: ReadResult[];
   cached: ReadResult[];
   classCount: number;
@@ -238,6 +248,51 @@ function planningSection(report: Report): string[] {
   ];
 }
 
+function workingCopySection(report: Report, checks: Check[]): string[] {
+  const w = report.workingCopies;
+  if (!w) return [];
+  const lines = w.without.map((one) => {
+    const drafted = w.reads.find((m) => m.key === one.key)!;
+    const change = drafted.product.rps / one.product.rps - 1;
+    const normalized = drafted.product.rps / drafted.baseline.rps / (one.product.rps / one.baseline.rps) - 1;
+    const check = {
+      what: `working copies, ${one.label}: ${signed(normalized)} req/s against the baseline (target within ${TARGETS.workingCopyDrift * 100}%)`,
+      pass: Math.abs(normalized) <= TARGETS.workingCopyDrift,
+    };
+    checks.push(check);
+    return [
+      one.label,
+      fmt(one.product.rps),
+      fmt(drafted.product.rps),
+      signed(change),
+      ms(one.product.p99),
+      ms(drafted.product.p99),
+      fmt(one.product.rps / one.baseline.rps, 2),
+      fmt(drafted.product.rps / drafted.baseline.rps, 2),
+      signed(normalized),
+      mark(check),
+    ];
+  });
+  const header = [
+    'scenario',
+    'req/s without',
+    'req/s with',
+    'change',
+    'p99 without',
+    'p99 with',
+    'ratio without',
+    'ratio with',
+    'change of ratio',
+    `ratio within ${TARGETS.workingCopyDrift * 100}%`,
+  ];
+  return [
+    `### Product: 1 class without vs with working copies (${fmt(w.count)} of ${fmt(w.published)} published articles, stored in ${fmt(w.seedSeconds, 1)} s; runs alternated, two a side averaged)`,
+    '',
+    ...table(header, lines),
+    '',
+  ];
+}
+
 /** The whole report as markdown, and the targets it missed. */
 export function renderReport(report: Report): { markdown: string; missed: string[] } {
   const checks: Check[] = [];
@@ -245,6 +300,7 @@ export function renderReport(report: Report): { markdown: string; missed: string
     ...report.header,
     '',
     ...readsSection('Public reads, 1 class', report.oneClass, null),
+    ...workingCopySection(report, checks),
     ...readsSection(`Public reads, ${report.classCount} classes`, report.manyClasses, checks),
     ...driftSection(report, checks),
     ...readsSection(

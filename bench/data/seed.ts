@@ -96,6 +96,43 @@ export async function seedBigClass(
   return { classId, publishedIds: firstIds, seconds: seconds(started) };
 }
 
+/**
+ * Working copies of `ids` (published articles): a publisher's `PATCH ?draft=true` of the body, so the
+ * live rows stay as they are. `remove` discards them again (DELETE .../draft).
+ */
+export async function workingCopies(api: ProductApi, ids: readonly string[], remove = false): Promise<number> {
+  const started = performance.now();
+  await inParallel(ids.length, 8, async (i) => {
+    if (remove) await api.expect(204, 'DELETE', `/data-objects/${ids[i]}/draft`);
+    else
+      await api.expect(200, 'PATCH', `/data-objects/${ids[i]}?draft=true`, {
+        attributes: { body: `Working copy ${i}: a change prepared for days before it is published.` },
+      });
+  });
+  return seconds(started);
+}
+
+/**
+ * Puts the stored working copies aside (`present: false`, into `bench_drafts_aside`) or back, in one
+ * statement, so reads with and without them can alternate on the same data without thousands of
+ * API calls between runs. Public reads never read the working copies; this checks that they do not
+ * pay for them either.
+ */
+export async function toggleWorkingCopies(url: string, present: boolean): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('CREATE TABLE IF NOT EXISTS bench_drafts_aside (LIKE data_object_drafts)');
+    const [from, to] = present
+      ? ['bench_drafts_aside', 'data_object_drafts']
+      : ['data_object_drafts', 'bench_drafts_aside'];
+    await client.query(`WITH moved AS (DELETE FROM ${from} RETURNING *) INSERT INTO ${to} SELECT * FROM moved`);
+    await client.query('VACUUM (ANALYZE) data_object_drafts');
+  } finally {
+    await client.end();
+  }
+}
+
 /** VACUUM (ANALYZE) of the whole database: statistics and visibility maps, as a settled installation has. */
 export async function settle(url: string): Promise<number> {
   const started = performance.now();

@@ -15,6 +15,8 @@ export const SETTINGS = {
   bigObjects: num('BENCH_BIG_OBJECTS', 1_000_000),
   /** Concurrent bulk callers while seeding the big class. */
   seedCallers: num('BENCH_SEED_CALLERS', 3),
+  /** Share of the published articles given a working copy for the second 1-class read run (0 skips it). */
+  workingCopies: num('BENCH_WORKING_COPIES', 0.5),
   connections: 32,
   singleCreates: 200,
   bulkCalls: 10,
@@ -27,6 +29,8 @@ export const TARGETS = {
   readP99Ms: 10,
   /** 1-class req/s within this fraction of the 200-class figure. */
   classCountDrift: 0.1,
+  /** Req/s with working copies present within this fraction of without (against the baseline beside it). */
+  workingCopyDrift: 0.1,
   singleCreateP50Ms: 5,
   bulkP50Ms: 150,
   addFieldMs: 1000,

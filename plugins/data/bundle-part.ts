@@ -5,6 +5,7 @@ import type { ClassRow, ComponentRow, FieldDef, ObjectRow } from './model.ts';
 import { DATA_KEYS } from './permissions.ts';
 import type { DataServices } from './services/index.ts';
 import { BundleStore } from './store/bundle-store.ts';
+import type { DraftRow } from './store/draft-store.ts';
 
 type Part = PluginContributions['websiteBundleParts'];
 type Plan = Awaited<ReturnType<Part['plan']>>;
@@ -24,6 +25,13 @@ interface BundleObject {
   key: string | null;
   parentId: string | null;
   published: boolean;
+  attributes: Record<string, unknown>;
+  /** `?drafts=1`: the object's working copy (what its next publish makes live). */
+  workingCopy?: BundleWorkingCopy;
+}
+interface BundleWorkingCopy {
+  key: string | null;
+  parentId: string | null;
   attributes: Record<string, unknown>;
 }
 
@@ -54,6 +62,16 @@ const SHAPES: ReadonlyArray<[string, TSchema]> = [
         parentId: Type.Optional(Text(200)),
         published: Type.Optional(Type.Boolean()),
         attributes: Type.Optional(Type.Union([Type.Null(), Type.Object({}, open)])),
+        workingCopy: Type.Optional(
+          Type.Object(
+            {
+              key: Type.Optional(Text(1000)),
+              parentId: Type.Optional(Text(200)),
+              attributes: Type.Optional(Type.Object({}, open)),
+            },
+            open,
+          ),
+        ),
       },
       open,
     ),
@@ -97,7 +115,7 @@ export function dataBundlePart(s: DataServices, db: Db, permissions: PermissionR
   return {
     id: 'data',
     order: 10,
-    async exportSections({ dataObjects, strings }) {
+    async exportSections({ dataObjects, strings, drafts }) {
       const all = await store.classes();
       // Objects the content names by id; their classes are used by the website whatever the mode.
       const refObjects = await store.objects({ ids: [...strings].filter(isUuid) });
@@ -122,6 +140,12 @@ export function dataBundlePart(s: DataServices, db: Db, permissions: PermissionR
       const names = new Map(all.map((c) => [c.id, c.name]));
       const objects =
         dataObjects === 'referenced' ? refObjects : await store.objects({ classIds: used.map((c) => c.id) });
+      // `?drafts=1`: each object with a working copy carries it beside its live values.
+      const copies = drafts ? await s.drafts.draftsOf(db, objects) : new Map<string, DraftRow>();
+      const copyOf = (o: ObjectRow): { workingCopy?: BundleWorkingCopy } => {
+        const d = copies.get(o.id);
+        return d ? { workingCopy: { key: d.key, parentId: d.parent_id, attributes: d.attributes ?? {} } } : {};
+      };
       return {
         dataClasses: used.map(classOut),
         dataComponents: components.map(classOut),
@@ -134,6 +158,7 @@ export function dataBundlePart(s: DataServices, db: Db, permissions: PermissionR
           parentId: o.parent_id,
           published: o.published,
           attributes: o.attributes,
+          ...copyOf(o),
         })),
       };
     },
@@ -211,7 +236,9 @@ export function dataBundlePart(s: DataServices, db: Db, permissions: PermissionR
         ids.set(c.id, row.id);
         if (!found) ctx.created.dataClasses = (ctx.created.dataClasses ?? 0) + 1;
       }
-      const classIds = new Map((await store.classes(trx)).map((c) => [c.name, c.id]));
+      const classRows = new Map((await store.classes(trx)).map((c) => [c.name, c]));
+      const classIds = new Map([...classRows].map(([name, c]) => [name, c.id]));
+      const copies: Array<[ObjectRow, BundleWorkingCopy]> = [];
       const groups = new Map<string, string>();
       const write = { actor: ctx.actor, changeActor: ctx.changeActor, trx };
       for (const o of list<BundleObject>(manifest, 'dataObjects')) {
@@ -234,6 +261,30 @@ export function dataBundlePart(s: DataServices, db: Db, permissions: PermissionR
         ids.set(o.id, created.row.id);
         groups.set(o.translationGroupId, created.row.translation_group_id);
         ctx.created.dataObjects = (ctx.created.dataObjects ?? 0) + 1;
+        if (o.workingCopy) copies.push([created.row, o.workingCopy]);
+      }
+      // Working copies once every object exists (a copy may move under an object created after it).
+      // They pass the rules of a save to a working copy; the live row stays as the bundle had it.
+      for (const [live, copy] of copies) {
+        ctx.current = { kind: 'object', name: `${live.key ?? live.id} (working copy)` };
+        const cls = [...classRows.values()].find((c) => c.id === live.class_id)!;
+        const saved = await s.objects.workingCopies.save(trx, write, {
+          live,
+          cls,
+          draft: null,
+          input: {
+            ...(copy.key !== undefined ? { key: copy.key } : {}),
+            ...(copy.parentId !== undefined
+              ? { parentId: copy.parentId ? (ids.get(copy.parentId) ?? null) : null }
+              : {}),
+            // The copy replaces the attributes, as its publish does: what it no longer has is cleared.
+            attributes: {
+              ...Object.fromEntries(Object.keys(live.attributes ?? {}).map((name) => [name, null])),
+              ...(ctx.remap(copy.attributes ?? {}) as Record<string, unknown>),
+            },
+          },
+        });
+        if (saved) ctx.created.workingCopies = (ctx.created.workingCopies ?? 0) + 1;
       }
       ctx.current = null;
     },

@@ -37,7 +37,7 @@ export async function bundleRoutes(app: App, s: BundleServices): Promise<void> {
           ),
         }),
         description:
-          'The live records; with `?drafts=1` each page, snippet and layout with a working copy carries it as `workingCopy`.',
+          'The live records; with `?drafts=1` each page, snippet, layout and data object with a working copy carries it as `workingCopy`.',
         response: { 200: BundleZip },
       },
     },

@@ -11,6 +11,7 @@ import {
   unwrap,
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
+import { ContentDraft } from './ContentDraft.tsx';
 import { editorUrl, keys, type Layout, useWebsite, type Website } from './content-api.ts';
 import { NameField, TreeDocumentForm } from './TreeDocumentForm.tsx';
 
@@ -158,8 +159,15 @@ export default function LayoutEdit() {
                   )
                 }
               />
-              <Paper withBorder p="md">
-                <LayoutForm key={l.id} layout={l} site={s} canEdit={canEdit} />
+              <ContentDraft
+                owner={{ ownerType: 'layout', id: l.id, websiteId: s.id }}
+                draft={l.draft}
+                canEdit={canEdit}
+                onDone={() => client.invalidateQueries({ queryKey: [...keys.layouts(id), layoutId] })}
+              />
+              <Paper withBorder p="md" mt={l.draft ? 'md' : undefined}>
+                {/* A publish or a discard changes what the form starts from: it starts again. */}
+                <LayoutForm key={`${l.id}:${l.draft ? 'draft' : 'live'}`} layout={l} site={s} canEdit={canEdit} />
               </Paper>
               {canEdit && (
                 <Paper withBorder p="md" mt="xl" style={{ borderColor: 'var(--mantine-color-red-4)' }}>

@@ -40,6 +40,7 @@ import {
   type Version,
   type Website,
 } from './content-api.ts';
+import { ContentDraft } from './ContentDraft.tsx';
 import { ConflictNotice, useStoredVersion } from './edit-conflict.tsx';
 
 const KINDS = [
@@ -428,6 +429,7 @@ function DangerZone({ page, site }: { page: Page; site: Website }) {
 
 function PageScreen({ page }: { page: Page }) {
   const can = useCan();
+  const client = useQueryClient();
   const site = useWebsite(page.websiteId);
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') ?? 'details';
@@ -475,7 +477,14 @@ function PageScreen({ page }: { page: Page }) {
               <Tabs.Tab value="languages">Languages</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="details">
-              <DetailsForm key={page.id} page={page} site={s} canEdit={canEdit} />
+              <ContentDraft
+                owner={{ ownerType: 'page', id: page.id }}
+                draft={page.draft}
+                canEdit={canEdit}
+                onDone={() => client.invalidateQueries({ queryKey: keys.page(page.id) })}
+              />
+              {/* A publish or a discard changes what the form starts from: it starts again. */}
+              <DetailsForm key={`${page.id}:${page.draft ? 'draft' : 'live'}`} page={page} site={s} canEdit={canEdit} />
               {can('pages:delete') && <DangerZone page={page} site={s} />}
             </Tabs.Panel>
             <Tabs.Panel value="versions">

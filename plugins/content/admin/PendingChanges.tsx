@@ -1,7 +1,8 @@
-import { Badge, Button, Group, List, Paper, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Table, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, PageHeader, showSaved, showSaveError, unwrap, useCan } from '../../admin-ui/app/src/sdk/index.ts';
+import { api, type DraftDiff, DraftReview, PageHeader, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
+import { draftRoutes } from './content-api.ts';
 
 type Pending = {
   ownerType: string;
@@ -11,98 +12,21 @@ type Pending = {
   updatedAt: string;
   updatedBy: string | null;
 };
-type Diff = {
-  changed: string[];
-  fields: Array<{ field: string; live: unknown; draft: unknown }>;
-  content: { added: string[]; removed: string[]; changed: string[] };
-};
-
 const KIND: Record<string, string> = { page: 'Page', snippet: 'Snippet', template: 'Template', layout: 'Layout' };
 const pendingKey = ['content', 'pending-changes'] as const;
 
-/** The record's working-copy routes (services/working-copy.ts), by its kind. */
-function base(d: Pending): string {
-  if (d.ownerType === 'layout') return `/cms-one/websites/${d.websiteId}/templates/${d.id}`;
-  return `/cms-one/${d.ownerType === 'page' ? 'pages' : d.ownerType === 'snippet' ? 'snippets' : 'templates'}/${d.id}`;
-}
-
-// The four kinds share one route shape; the typed client takes them by their literal paths.
-const untyped = api as unknown as {
-  GET(path: string, init?: unknown): Promise<{ data?: unknown; error?: unknown; response: Response }>;
-  POST(path: string, init?: unknown): Promise<{ data?: unknown; error?: unknown; response: Response }>;
-  DELETE(path: string, init?: unknown): Promise<{ data?: unknown; error?: unknown; response: Response }>;
-};
-
-const short = (value: unknown) => {
-  const text = JSON.stringify(value) ?? 'none';
-  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
-};
-
+/** One copy's review: the dashboard's shared `DraftReview` over the record's working-copy routes. */
 function Review({ draft, onDone }: { draft: Pending; onDone: () => void }) {
-  const can = useCan();
-  const [busy, setBusy] = useState<'publish' | 'discard'>();
-  const diff = useQuery({
-    queryKey: [...pendingKey, draft.ownerType, draft.id, draft.updatedAt],
-    queryFn: async () => unwrap<unknown>(await untyped.GET(`${base(draft)}/draft/diff`)) as Diff,
-    retry: false,
-  });
-  const mayPublish = can('objects:publish');
-  const act = async (what: 'publish' | 'discard') => {
-    setBusy(what);
-    try {
-      unwrap<unknown>(
-        what === 'publish'
-          ? await untyped.POST(`${base(draft)}/publish-draft`)
-          : await untyped.DELETE(`${base(draft)}/draft`),
-      );
-      showSaved(what === 'publish' ? 'Changes published' : 'Changes discarded');
-      onDone();
-    } catch (err) {
-      showSaveError(err);
-    } finally {
-      setBusy(undefined);
-    }
-  };
-  const d = diff.data;
+  const routes = draftRoutes(draft);
   return (
-    <Paper withBorder p="md" aria-label={`Changes to ${draft.label ?? draft.id}`}>
-      <Stack gap="xs">
-        {diff.isLoading && <Text size="sm">Loading the changes…</Text>}
-        {d && (
-          <>
-            <Text size="sm">Changed: {d.changed.join(', ') || 'nothing'}</Text>
-            {d.fields.length > 0 && (
-              <List size="sm" aria-label="Changed values">
-                {d.fields.map((f) => (
-                  <List.Item key={f.field}>
-                    {f.field}: {short(f.live)} → {short(f.draft)}
-                  </List.Item>
-                ))}
-              </List>
-            )}
-            {(d.content.added.length > 0 || d.content.removed.length > 0 || d.content.changed.length > 0) && (
-              <Text size="sm">
-                Blocks: {d.content.added.length} added, {d.content.removed.length} removed, {d.content.changed.length}{' '}
-                changed
-              </Text>
-            )}
-          </>
-        )}
-        <Group gap="xs">
-          <Button size="xs" disabled={!mayPublish} loading={busy === 'publish'} onClick={() => void act('publish')}>
-            Publish changes
-          </Button>
-          <Button size="xs" variant="default" loading={busy === 'discard'} onClick={() => void act('discard')}>
-            Discard changes
-          </Button>
-        </Group>
-        {!mayPublish && (
-          <Text size="sm" c="dimmed">
-            Publishing needs the objects:publish permission: ask someone who may publish to review these changes.
-          </Text>
-        )}
-      </Stack>
-    </Paper>
+    <DraftReview
+      label={`Changes to ${draft.label ?? draft.id}`}
+      diffKey={[...pendingKey, draft.ownerType, draft.id, draft.updatedAt]}
+      loadDiff={async () => unwrap<unknown>(await routes.diff()) as DraftDiff}
+      publish={async () => unwrap<unknown>(await routes.publish())}
+      discard={async () => unwrap<unknown>(await routes.discard())}
+      onDone={onDone}
+    />
   );
 }
 
@@ -117,7 +41,7 @@ export default function PendingChanges() {
     queryKey: pendingKey,
     queryFn: async () =>
       (
-        unwrap<unknown>(await untyped.GET('/cms-one/drafts', { params: { query: { limit: 200 } } })) as {
+        unwrap(await api.GET('/cms-one/drafts', { params: { query: { limit: 200, offset: 0 } } })) as {
           drafts: Pending[];
         }
       ).drafts,

@@ -26,6 +26,7 @@ import {
   unwrap,
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
+import { ContentDraft } from './ContentDraft.tsx';
 import { editorUrl, keys, shortDate, type Snippet, useWebsites } from './content-api.ts';
 import { treeText } from './tree-input.tsx';
 import { NameField, TreeDocumentForm } from './TreeDocumentForm.tsx';
@@ -224,8 +225,15 @@ function SnippetScreen({ snippet }: { snippet: Snippet }) {
             onChange={(e) => lock.mutate(e.currentTarget.checked)}
           />
         </Paper>
+        <ContentDraft
+          owner={{ ownerType: 'snippet', id: snippet.id }}
+          draft={snippet.draft}
+          canEdit={canEdit}
+          onDone={() => client.invalidateQueries({ queryKey: keys.snippet(snippet.id) })}
+        />
         <Paper withBorder p="md">
-          <SnippetForm key={snippet.id} snippet={snippet} canEdit={canEdit} />
+          {/* A publish or a discard changes what the form starts from: it starts again. */}
+          <SnippetForm key={`${snippet.id}:${snippet.draft ? 'draft' : 'live'}`} snippet={snippet} canEdit={canEdit} />
         </Paper>
         <Paper withBorder p="md">
           <Title order={2} size="h4" mb="sm">

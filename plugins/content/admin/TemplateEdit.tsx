@@ -11,6 +11,7 @@ import {
   unwrap,
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
+import { ContentDraft } from './ContentDraft.tsx';
 import { editorUrl, keys, shortDate, type Template, useKits } from './content-api.ts';
 import { treeText } from './tree-input.tsx';
 import { NameField, TreeDocumentForm } from './TreeDocumentForm.tsx';
@@ -104,8 +105,15 @@ export default function TemplateEdit() {
               )
             }
           />
-          <Paper withBorder p="md">
-            <TemplateForm key={t.id} template={t} canEdit={can('templates:edit')} />
+          <ContentDraft
+            owner={{ ownerType: 'template', id: t.id }}
+            draft={t.draft}
+            canEdit={can('templates:edit')}
+            onDone={() => client.invalidateQueries({ queryKey: keys.templates })}
+          />
+          <Paper withBorder p="md" mt={t.draft ? 'md' : undefined}>
+            {/* A publish or a discard changes what the form starts from: it starts again. */}
+            <TemplateForm key={`${t.id}:${t.draft ? 'draft' : 'live'}`} template={t} canEdit={can('templates:edit')} />
           </Paper>
           {can('templates:delete') && (
             <Paper withBorder p="md" mt="xl" style={{ borderColor: 'var(--mantine-color-red-4)' }}>

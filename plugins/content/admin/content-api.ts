@@ -135,3 +135,27 @@ export function shortDate(iso: string | null | undefined): string {
 export function counted(n: number, noun: string, plural = `${noun}s`): string {
   return `${n} ${n === 1 ? noun : plural}`;
 }
+
+type Answer = { data?: unknown; error?: unknown; response: Response };
+// The four kinds share one route shape; the typed client takes them by their literal paths.
+const untyped = api as unknown as {
+  GET(path: string, init?: unknown): Promise<Answer>;
+  POST(path: string, init?: unknown): Promise<Answer>;
+  DELETE(path: string, init?: unknown): Promise<Answer>;
+};
+
+/**
+ * The working-copy routes (`…/draft/diff`, `…/publish-draft`, `…/draft`) of a page, snippet,
+ * template or layout (routes/working-copy-routes.ts).
+ */
+export function draftRoutes(owner: { ownerType: string; id: string; websiteId?: string | null }) {
+  const base =
+    owner.ownerType === 'layout'
+      ? `/cms-one/websites/${owner.websiteId}/templates/${owner.id}`
+      : `/cms-one/${owner.ownerType === 'page' ? 'pages' : owner.ownerType === 'snippet' ? 'snippets' : 'templates'}/${owner.id}`;
+  return {
+    diff: () => untyped.GET(`${base}/draft/diff`),
+    publish: () => untyped.POST(`${base}/publish-draft`),
+    discard: () => untyped.DELETE(`${base}/draft`),
+  };
+}

@@ -23,8 +23,10 @@ const CreateObject = Type.Object(
 );
 const PatchObject = Type.Object(
   {
-    key: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    parentId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    // Null first: the request validator coerces types, and would turn a null tried against the
+    // string first into "" (then refused as a key, or taken as a parent id).
+    key: Type.Optional(Type.Union([Type.Null(), Type.String()])),
+    parentId: Type.Optional(Type.Union([Type.Null(), Type.String()])),
     published: Type.Optional(Type.Boolean()),
     attributes: Type.Optional(Attributes),
   },

@@ -13,7 +13,7 @@ const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)
 
 /**
  * The dashboard's Pending changes: an editor's change to a published page waits there; the editor sees
- * Publish changes disabled with the reason; an administrator reviews the diff and publishes it, and the
+ * Request review disabled with the reason; an administrator reviews the diff and publishes it, and the
  * site shows it; a discard keeps the live version.
  */
 describe('content: the Pending changes screen in the browser', function () {
@@ -83,7 +83,8 @@ describe('content: the Pending changes screen in the browser', function () {
       await tab.getByRole('button', { name: `Review changes to News ${root}`, exact: true }).click();
       const review = tab.getByLabel(`Changes to News ${root}`, { exact: true });
       await review.getByText('Changed: title, content').waitFor();
-      expect(await review.getByRole('button', { name: 'Publish changes' }).isDisabled()).to.equal(true);
+      expect(await review.getByRole('button', { name: 'Request review' }).isDisabled()).to.equal(true);
+      expect(await review.getByRole('button', { name: 'Publish changes' }).count()).to.equal(0);
       await review.getByText(/Publishing needs the objects:publish permission/).waitFor();
       await expectAccessible(tab, 'pending changes review (editor)');
       expect(appErrors(errors)).to.deep.equal([]);

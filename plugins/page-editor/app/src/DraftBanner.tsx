@@ -1,16 +1,17 @@
 import { Alert, Button, Group, List, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { type DraftDiff, type EditedDocument, pageDraftDiff } from './documents.ts';
 
 /**
  * A published page with a working copy: what the editor shows is not yet on the site. The diff lists
- * the fields and node paths that differ; "Publish changes" is disabled, with the reason, for someone
- * who may not publish (the API's 403 stays the authority).
+ * the fields and node paths that differ; "Publish changes", or for someone who may not publish a
+ * disabled "Request review" with the reason (the API's 403 stays the authority).
  */
 export function DraftBanner(props: { doc: EditedDocument; mayPublish: boolean; onPublish: () => Promise<void> }) {
   const [diff, setDiff] = useState<DraftDiff | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const reasonId = useId();
   if (props.doc.kind !== 'pages' || !props.doc.draft) return null;
   const showDiff = async () => {
     try {
@@ -38,17 +39,17 @@ export function DraftBanner(props: { doc: EditedDocument; mayPublish: boolean; o
         <Button size="compact-sm" variant="default" onClick={() => void showDiff()}>
           {diff ? 'Hide changes' : 'Show changes'}
         </Button>
-        <Button
-          size="compact-sm"
-          color="teal.9"
-          disabled={!props.mayPublish}
-          loading={busy}
-          onClick={() => void publish()}
-        >
-          Publish changes
-        </Button>
+        {props.mayPublish ? (
+          <Button size="compact-sm" color="teal.9" loading={busy} onClick={() => void publish()}>
+            Publish changes
+          </Button>
+        ) : (
+          <Button size="compact-sm" disabled aria-describedby={reasonId}>
+            Request review
+          </Button>
+        )}
         {!props.mayPublish && (
-          <Text size="sm">
+          <Text size="sm" id={reasonId}>
             Publishing needs the objects:publish permission: ask someone who may publish to review it.
           </Text>
         )}

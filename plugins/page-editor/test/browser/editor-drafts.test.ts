@@ -57,7 +57,8 @@ describe('page editor: working copies of published pages', function () {
       .waitFor();
     expect(JSON.stringify(await publicText())).to.contain('Old news');
     await page.getByText('Draft — live version differs').waitFor();
-    expect(await page.getByRole('button', { name: 'Publish changes' }).isDisabled()).to.equal(true);
+    expect(await page.getByRole('button', { name: 'Request review' }).isDisabled()).to.equal(true);
+    expect(await page.getByRole('button', { name: 'Publish changes' }).count()).to.equal(0);
     await page.getByText('Publishing needs the objects:publish permission').waitFor();
     await expectAccessible(page, 'a page with a working copy', CHROME_ONLY);
     expect(appErrors(errors).filter((e) => !CLOCK_REFUSED_BY_SANDBOX.test(e))).to.deep.equal([]);

@@ -13548,7 +13548,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description The live records; with `?drafts=1` each page, snippet and layout with a working copy carries it as `workingCopy`.
+         * @description The live records; with `?drafts=1` each page, snippet, layout and data object with a working copy carries it as `workingCopy`.
          *
          *     Needs the permission `objects:read`.
          */

@@ -18,6 +18,7 @@ export { ListPage, type ListFilter, type ListPageProps, type ListQuery } from '.
 export { useUrlState } from './url-state';
 export { confirmDestructive } from './confirm';
 export { showSaved, showSaveError, useSaving } from './forms';
+export { DraftReview, type DraftDiff, type DraftReviewProps } from './draft-panel';
 export { CreateDialog, CreateForm } from './create-dialog';
 export { TextLink, RecordPage, type RemoveRecord, SavedSwitch, Section, useRemoveRecord } from './record-page';
 export { EnrolTwoFactor, RecoveryCodes } from './two-factor';
