@@ -9253,7 +9253,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Needs the permission `pages:edit`. */
+        /** @description Needs the permission `ai:use`. */
         post: {
             parameters: {
                 query?: never;
