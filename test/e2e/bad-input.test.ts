@@ -65,7 +65,9 @@ describe('bad input reaches every handler and gets its own 4xx', () => {
   // The AI routes' provider: a probe that passes validation gets an answer, and nothing leaves the machine.
   let ai: OpenAiStandIn;
 
-  before(async () => {
+  before(async function () {
+    // A kernel with every plugin on its own database: well under 30 s, except on a loaded machine.
+    this.timeout(120_000);
     ai = await startOpenAiStandIn();
     // A website structure when one is asked for (a JSON schema or a tool), else the echo.
     const structure = {
