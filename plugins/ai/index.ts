@@ -79,7 +79,7 @@ export default definePlugin({
     dataSubjectSources: ({ services, users }) => aiDataSubjectSource(services.generated, users),
   },
   routes(app, { services, log, permissions }) {
-    settingsRoutes(app, services.settings);
+    settingsRoutes(app, services.settings, services.provider);
     generationRoutes(app, { generation: services.generation, log, permissions });
   },
   schedules: [

@@ -52,6 +52,9 @@ export const ONE_PIXEL_PNG = Buffer.from(
 
 const now = () => Math.floor(Date.now() / 1000);
 
+/** What `GET /v1/models` lists. */
+export const STAND_IN_MODELS = ['gpt-4o-mini', 'gpt-image-1', 'stand-in-translate'];
+
 function lastUserText(body: Record<string, unknown>): string {
   const messages = Array.isArray(body.messages) ? (body.messages as { role?: string; content?: unknown }[]) : [];
   const last = [...messages].reverse().find((m) => m.role === 'user');
@@ -163,6 +166,12 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
         return void res.end(reply.raw);
       }
       if (req.method === 'POST' && path === '/chat/completions') return chat(res, body, reply);
+      if (req.method === 'GET' && path === '/models') {
+        // OpenAI's list shape: the models the stand-in answers for (any name works for the others).
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const data = STAND_IN_MODELS.map((id) => ({ id, object: 'model', created: now(), owned_by: 'stand-in' }));
+        return void res.end(JSON.stringify({ object: 'list', data }));
+      }
       if (req.method === 'POST' && path === '/images/generations') {
         res.writeHead(200, { 'content-type': 'application/json' });
         return void res.end(

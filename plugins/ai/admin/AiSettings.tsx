@@ -27,7 +27,6 @@ import {
   showSaveError,
   unwrap,
 } from '../../admin-ui/app/src/sdk/index.ts';
-import { streamGenerate } from './stream.ts';
 
 type Kind = 'text' | 'image' | 'translate';
 const PATHS = { text: '/ai/settings', image: '/ai/image-settings', translate: '/ai/translate-settings' } as const;
@@ -48,8 +47,11 @@ async function save(kind: Kind, body: ApiBody<'/ai/settings', 'put'> | { useText
   return unwrap(await api.PUT('/ai/translate-settings', { body: body as ApiBody<'/ai/translate-settings', 'put'> }));
 }
 
-/** "Test connection": one short generation with the saved text settings. */
-function TestConnection() {
+/**
+ * "Test connection": the provider's model list with this kind's saved settings (address, key, model),
+ * nothing generated; a refusal is the provider's reason as the server words it.
+ */
+function TestConnection({ kind }: { kind: Kind }) {
   const [state, setState] = useState<{ ok: boolean; message: string } | null>(null);
   const [testing, setTesting] = useState(false);
   return (
@@ -61,11 +63,11 @@ function TestConnection() {
           setTesting(true);
           setState(null);
           try {
-            const answer = await streamGenerate(
-              { prompt: 'Answer with the single word OK.', maxOutputTokens: 5 },
-              () => {},
-            );
-            setState({ ok: true, message: `Connected: ${answer.model} answered "${answer.text.slice(0, 80)}"` });
+            const answer = unwrap(await api.POST('/ai/test-connection', { body: { kind } }));
+            const listed = answer.modelListed
+              ? `it offers ${answer.model}`
+              : `it does not list ${answer.model} among its ${answer.models} models (check the model name)`;
+            setState({ ok: answer.modelListed, message: `Connected to ${answer.host}: ${listed}` });
           } catch (err) {
             setState({ ok: false, message: (err as Error).message });
           } finally {
@@ -209,7 +211,7 @@ function KindPanel({ kind }: { kind: Kind }) {
       {(settings) => (
         <Stack>
           <KindForm key={JSON.stringify(settings)} kind={kind} settings={settings} />
-          {kind === 'text' && settings.configured && <TestConnection />}
+          {settings.configured && <TestConnection kind={kind} />}
         </Stack>
       )}
     </QueryState>

@@ -1,6 +1,15 @@
 import { Type } from '@sinclair/typebox';
 
 /** What `GET /ai/settings` and its siblings answer: never the key, only `apiKeySet`. */
+/** `POST /ai/test-connection`: the provider answered its model list with the saved address and key. */
+export const ConnectionTestAnswer = Type.Object({
+  ok: Type.Literal(true),
+  host: Type.String({ description: 'The host the settings call' }),
+  model: Type.String({ description: 'The model the settings name' }),
+  modelListed: Type.Boolean({ description: "Whether the provider's list names that model (some servers list none)" }),
+  models: Type.Integer({ minimum: 0, description: 'How many models the provider lists' }),
+});
+
 export const SettingsAnswer = Type.Object({
   configured: Type.Boolean({ description: 'False until settings of this kind are saved' }),
   useTextSettings: Type.Optional(Type.Boolean({ description: 'Translate settings: the text settings are used' })),

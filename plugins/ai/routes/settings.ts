@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { type App, requestContext } from '../../../kernel/index.ts';
+import type { ProviderClient } from '../services/provider.ts';
 import type { AiSettingsService } from '../services/settings.ts';
 import type { SettingsKind } from '../store/settings.ts';
-import { SettingsAnswer } from './answers.ts';
+import { ConnectionTestAnswer, SettingsAnswer } from './answers.ts';
 
 const Provider = Type.Union([Type.Literal('openai'), Type.Literal('openai-compatible')]);
 const Fields = {
@@ -42,8 +43,8 @@ const PATHS: [string, SettingsKind][] = [
   ['/ai/translate-settings', 'translate'],
 ];
 
-/** The three settings kinds: `settings:manage`, off under the sandbox profile. */
-export function settingsRoutes(app: App, settings: AiSettingsService): void {
+/** The three settings kinds and their connection test: `settings:manage`, off under the sandbox profile. */
+export function settingsRoutes(app: App, settings: AiSettingsService, provider: ProviderClient): void {
   const config = { permission: 'settings:manage', sandbox: 'block' } as const;
   const tags = ['ai'];
   for (const [url, kind] of PATHS) {
@@ -57,4 +58,31 @@ export function settingsRoutes(app: App, settings: AiSettingsService): void {
       (request) => settings.put(requestContext(request), kind, request.body),
     );
   }
+
+  app.post(
+    '/ai/test-connection',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Tests a kind's saved settings: the provider's model list (GET /models), nothing generated",
+        body: Type.Object(
+          { kind: Type.Union([Type.Literal('text'), Type.Literal('image'), Type.Literal('translate')]) },
+          { additionalProperties: false },
+        ),
+        response: { 200: ConnectionTestAnswer },
+      },
+    },
+    async (request) => {
+      const s = await settings.resolve(request.body.kind);
+      const models = await provider.listModels(s);
+      return {
+        ok: true as const,
+        host: new URL(s.baseUrl).host,
+        model: s.model,
+        modelListed: models.includes(s.model),
+        models: models.length,
+      };
+    },
+  );
 }

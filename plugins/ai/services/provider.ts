@@ -117,10 +117,15 @@ export class ProviderClient {
    * (at most AI_RETRIES times, within the timeout). Resolves with a 2xx answer whose body is unread.
    */
   private async post(s: ProviderSettings, path: string, body: unknown, accept?: string) {
+    return this.send(s, 'POST', path, body, accept);
+  }
+
+  /** One request to `path` under the base URL (the body JSON, when given), tried again as `post` says. */
+  private async send(s: ProviderSettings, method: 'GET' | 'POST', path: string, body?: unknown, accept?: string) {
     const url = new URL(s.baseUrl.replace(/\/*$/, '/') + path);
     this.checkOutbound(url);
     const deadline = Date.now() + s.timeoutMs;
-    const payload = JSON.stringify(body);
+    const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers = { ...this.headers(s), ...(accept ? { accept } : {}) };
     for (let attempt = 0; ; attempt++) {
       const left = deadline - Date.now();
@@ -128,9 +133,9 @@ export class ProviderClient {
       let answer: Awaited<ReturnType<typeof request>>;
       try {
         answer = await request(url, {
-          method: 'POST',
+          method,
           headers,
-          body: payload,
+          ...(payload === undefined ? {} : { body: payload }),
           headersTimeout: left,
           bodyTimeout: s.timeoutMs,
           ...(this.deps.outboundFetch ? { dispatcher: this.deps.outboundFetch.dispatcher } : {}),
@@ -221,6 +226,20 @@ export class ProviderClient {
   async chatStream(s: ProviderSettings, r: ChatRequest): Promise<AsyncGenerator<string, ChatAnswer>> {
     const answer = await this.post(s, 'chat/completions', this.chatBody(s, r, true), 'text/event-stream');
     return streamDeltas(answer.body, s);
+  }
+
+  /**
+   * The models the provider offers (`GET /models`, OpenAI's list shape): the connection test. It
+   * proves the address, the key and the model name without generating anything (an image costs).
+   */
+  async listModels(s: ProviderSettings): Promise<string[]> {
+    const answer = await this.send(s, 'GET', 'models');
+    const raw = await readText(answer.body, MAX_CHAT_BYTES).catch((err) => {
+      throw isTimeout(err) ? timeout(s) : invalid(`the answer could not be read (${(err as Error).message})`);
+    });
+    const parsed = parseJson(raw) as { data?: { id?: unknown }[] };
+    if (!Array.isArray(parsed?.data)) throw invalid('the model list has no data array');
+    return parsed.data.map((m) => m?.id).filter((id): id is string => typeof id === 'string');
   }
 
   /** One image (`b64_json`) from `/images/generations`. */

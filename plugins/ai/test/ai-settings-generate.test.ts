@@ -91,6 +91,46 @@ describe('ai: settings and text generation against an OpenAI wire-format stand-i
     expect(put.json()).to.deep.equal({ configured: true, useTextSettings: true, apiKeySet: false });
   });
 
+  it("tests a kind's connection through the provider's model list, generating nothing", async () => {
+    const test = (kind: string, who: TestUser = admin) => t.call('POST', '/ai/test-connection', who, { kind });
+    const unset = await test('image');
+    expect(unset.statusCode, unset.body).to.equal(409);
+    expect(unset.json().code).to.equal('AI_NOT_CONFIGURED');
+    expect((await test('text', user)).statusCode).to.equal(403);
+    expect((await test('video')).statusCode).to.equal(400);
+
+    const before = ai.requests.length;
+    const text = await test('text');
+    expect(text.statusCode, text.body).to.equal(200);
+    const model = (await t.call('GET', '/ai/settings', admin)).json().model;
+    expect(text.json()).to.deep.equal({
+      ok: true,
+      host: new URL(ai.baseUrl).host,
+      model,
+      modelListed: false,
+      models: 3,
+    });
+    // Translations use the text settings here; one GET /models each, with the key.
+    expect((await test('translate')).json()).to.include({ ok: true, model });
+    const calls = ai.requests.slice(before);
+    expect(calls.map((r) => r.path)).to.deep.equal(['/models', '/models']);
+    expect(calls[0].headers.authorization).to.equal(`Bearer ${KEY}`);
+
+    const put = await t.call('PUT', '/ai/image-settings', admin, settings({ model: 'gpt-image-1' }));
+    expect(put.statusCode, put.body).to.equal(200);
+    expect((await test('image')).json()).to.include({ modelListed: true, model: 'gpt-image-1' });
+    // A wrong key: the provider's refusal, named.
+    ai.apiKey = 'sk-other';
+    try {
+      const refused = await test('image');
+      expect(refused.statusCode).to.equal(502);
+      expect(refused.json().code).to.equal('AI_PROVIDER_UNAUTHORIZED');
+      expect(refused.body).not.to.contain(KEY);
+    } finally {
+      ai.apiKey = KEY;
+    }
+  });
+
   it('settings need settings:manage; generation needs ai:use', async () => {
     expect((await t.call('GET', '/ai/settings', user)).statusCode).to.equal(403);
     expect((await t.call('PUT', '/ai/translate-settings', user, { useTextSettings: true })).statusCode).to.equal(403);

@@ -77,12 +77,30 @@ describe('ai screens in the browser: settings, generation, the page editor', fun
     expect(stored.json()).to.include({ apiKeySet: true, model: 'llama3.2' });
     expect(stored.body).not.to.contain(KEY);
 
-    await page.getByRole('button', { name: 'Test connection' }).click();
-    await page
-      .getByRole('status')
-      .filter({ hasText: /^Connected: llama3\.2 answered/ })
+    // The test reads the provider's model list: the address and key work, the model name is not listed.
+    await form.getByRole('button', { name: 'Test connection' }).click();
+    await form
+      .getByRole('alert')
+      .filter({ hasText: /does not list llama3\.2 among its 3 models/ })
       .waitFor();
-    await expectAccessible(page, 'AI settings, saved and tested');
+    await expectAccessible(page, 'AI settings, tested: model not listed');
+
+    // Images: settings of their own, tested the same way (nothing is generated).
+    await page.getByRole('tab', { name: 'Images' }).click();
+    const images = page.getByRole('form', { name: 'Images settings' });
+    await images.getByLabel(/^Base URL/).fill(ai.baseUrl);
+    await images.getByLabel(/^Model/).fill('gpt-image-1');
+    await images.getByLabel('API key').fill(KEY);
+    await images.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Images settings saved').waitFor();
+    const before = ai.requests.length;
+    await images.getByRole('button', { name: 'Test connection' }).click();
+    await images
+      .getByRole('status')
+      .filter({ hasText: /^Connected to 127\.0\.0\.1:\d+: it offers gpt-image-1$/ })
+      .waitFor();
+    expect(ai.requests.slice(before).map((r) => r.path)).to.deep.equal(['/models']);
+    await expectAccessible(page, 'AI settings, images tested');
 
     // Translation: the text settings by default.
     await page.getByRole('tab', { name: 'Translation' }).click();
