@@ -91,8 +91,8 @@ describe('ai screens in the browser: a website from a brief, an image into the l
     await heading(page, 'New website from a brief');
     await expectAccessible(page, 'website from a brief, empty');
 
-    // Garbage twice (the route asks once more): a clear error, nothing created.
-    ai.next({ raw: '{"choices": [' }, { raw: '{"choices": [' });
+    // Garbage from the provider: a clear error, nothing created.
+    ai.next({ raw: '{"choices": [' });
     await page.getByLabel(/^Brief/).fill('A bakery in Basel with opening hours');
     await page.getByRole('button', { name: 'Propose a structure' }).click();
     await page.getByRole('alert').filter({ hasText: 'Nothing was created' }).waitFor();
@@ -109,9 +109,9 @@ describe('ai screens in the browser: a website from a brief, an image into the l
     expect(await page.getByRole('alert').count()).to.equal(0);
     await expectAccessible(page, 'website from a brief, proposed structure');
     await proposal.getByLabel('Title of /about').fill('Our story');
-    await proposal.getByLabel('Menu entry /about').fill('Story');
+    await proposal.getByRole('textbox', { name: 'Menu entry /about' }).fill('Story');
     await proposal.getByRole('button', { name: 'Remove page /contact' }).click();
-    expect(await proposal.getByLabel('Menu entry /contact').count()).to.equal(0);
+    expect(await proposal.getByRole('textbox', { name: 'Menu entry /contact' }).count()).to.equal(0);
     await proposal.getByRole('button', { name: 'Create website' }).click();
 
     const done = page.getByRole('status').filter({ hasText: 'Website Bakery Sonnenschein created with 2 draft pages' });
@@ -146,7 +146,7 @@ describe('ai screens in the browser: a website from a brief, an image into the l
     await expectAccessible(page, 'generate image, provider fault');
 
     ai.latencyMs = 1_500;
-    await page.getByRole('textbox', { name: 'Size' }).click();
+    await page.getByRole('combobox', { name: 'Size' }).click();
     await page.getByRole('option', { name: '512x512' }).click();
     await page.getByRole('button', { name: 'Generate image' }).click();
     await page.getByRole('status').filter({ hasText: 'Generating the image' }).waitFor();
