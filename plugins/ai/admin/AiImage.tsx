@@ -1,5 +1,6 @@
 import { Button, Group, Image, Paper, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import {
   api,
   ApiError,
@@ -27,7 +28,9 @@ export default function AiImage() {
   const can = useCan();
   const [prompt, setPrompt] = useState('');
   const [size, setSize] = useState<Size>('1024x1024');
-  const [folder, setFolder] = useState('');
+  const [params] = useSearchParams();
+  // `?folder=` from the asset library's "Generate image": the image goes where the person was.
+  const [folder, setFolder] = useState(params.get('folder') ?? '');
   const [running, setRunning] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [asset, setAsset] = useState<Asset | null>(null);
@@ -50,7 +53,11 @@ export default function AiImage() {
               try {
                 const answer = unwrap(
                   await api.POST('/ai/generate-image', {
-                    body: { prompt: prompt.trim(), size, ...(folder.trim() ? { folder: folder.trim() } : {}) },
+                    body: {
+                      prompt: prompt.trim(),
+                      size,
+                      ...(folder.trim() ? { folder: `/${folder.trim().replace(/^\/+/, '')}` } : {}),
+                    },
                   }),
                 );
                 setAsset(answer.asset);

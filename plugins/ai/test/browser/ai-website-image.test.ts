@@ -87,7 +87,10 @@ describe('ai screens in the browser: a website from a brief, an image into the l
         },
       ],
     };
-    const { page, errors } = await open(admin, '/admin/ai/website');
+    // The websites list links to the screen (the content plugin names its URL, imports nothing).
+    const { page, errors } = await open(admin, '/admin/websites');
+    await heading(page, 'Websites');
+    await page.getByRole('main').getByRole('link', { name: 'New website from a brief' }).click();
     await heading(page, 'New website from a brief');
     await expectAccessible(page, 'website from a brief, empty');
 
@@ -133,8 +136,12 @@ describe('ai screens in the browser: a website from a brief, an image into the l
 
   it('generates an image with a size, shows progress, then the stored asset with its link in the library', async () => {
     await configure('image-settings', 'dall-e-3');
-    const { page, errors } = await open(admin, '/admin/ai/image');
+    // The asset library links to the screen with its current folder.
+    const { page, errors } = await open(admin, '/admin/assets?folder=generated');
+    await heading(page, 'Asset library');
+    await page.getByRole('main').getByRole('link', { name: 'Generate image' }).click();
     await heading(page, 'Generate image');
+    expect(await page.getByLabel(/^Folder/).inputValue()).to.equal('generated');
     await expectAccessible(page, 'generate image, empty');
 
     ai.next(crash, crash, crash);
@@ -157,6 +164,7 @@ describe('ai screens in the browser: a website from a brief, an image into the l
     expect(ai.requests.at(-1)!.body).to.deep.include({ size: '512x512', prompt: 'A loaf of bread on a wooden table' });
     const kept = (await p.t.call('GET', '/ai/generated?kind=image&limit=1&offset=0', admin)).json();
     const assetId = kept.items[0].result as string;
+    expect(await stored.textContent()).to.contain('generated/');
     await stored.getByRole('link', { name: 'open in the asset library' }).click();
     await page.waitForURL((url) => url.pathname === '/admin/assets' && url.searchParams.get('asset') === assetId);
     await heading(page, 'Asset library');
@@ -170,6 +178,9 @@ describe('ai screens in the browser: a website from a brief, an image into the l
     await expectAccessible(page, 'website from a brief, not allowed');
     expect(await page.getByRole('link', { name: 'New website from a brief' }).count()).to.equal(0);
     expect(await page.getByRole('link', { name: 'Generate image' }).count()).to.equal(0);
+    await page.goto('/admin/websites');
+    await heading(page, 'Websites');
+    expect(await page.getByRole('link', { name: 'New website from a brief' }).count()).to.equal(0);
     await page.goto('/admin/ai/image');
     await page.getByRole('alert').filter({ hasText: 'Not allowed' }).waitFor();
     await expectAccessible(page, 'generate image, not allowed');
