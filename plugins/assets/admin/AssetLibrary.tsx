@@ -239,9 +239,21 @@ export default function AssetLibrary() {
         description="Images and files the sites and data use. Public files can be linked from anywhere; private ones need a signed-in user."
         actions={
           can('assets:upload') && (
-            <Button leftSection={<IconFolderPlus size={16} aria-hidden />} onClick={() => setNewFolder(true)}>
-              New folder
-            </Button>
+            <>
+              {/* The ai plugin's screen (a link, not an import): an image from a prompt, stored in this folder. */}
+              {can('ai:use') && (
+                <Button
+                  component={Link}
+                  to={folder ? `/admin/ai/image?folder=${encodeURIComponent(folder)}` : '/admin/ai/image'}
+                  variant="default"
+                >
+                  Generate image
+                </Button>
+              )}
+              <Button leftSection={<IconFolderPlus size={16} aria-hidden />} onClick={() => setNewFolder(true)}>
+                New folder
+              </Button>
+            </>
           )
         }
       />

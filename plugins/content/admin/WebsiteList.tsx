@@ -1,4 +1,4 @@
-import { Badge, Group, TagsInput, TextInput } from '@mantine/core';
+import { Badge, Button, Group, TagsInput, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link, useNavigate } from 'react-router';
 import {
@@ -59,9 +59,17 @@ export default function WebsiteList() {
         title="Websites"
         description="Each website has a root path (its pages' first segment), languages and domains."
         actions={
-          can('websites:edit') && (
-            <CreateDialog label="New website">{(close) => <NewWebsite onClose={close} />}</CreateDialog>
-          )
+          <>
+            {/* The ai plugin's screen (a link, not an import): a website proposed from a brief, edited, created. */}
+            {can('ai:use') && can('objects:write') && (
+              <Button component={Link} to="/admin/ai/website" variant="default">
+                New website from a brief
+              </Button>
+            )}
+            {can('websites:edit') && (
+              <CreateDialog label="New website">{(close) => <NewWebsite onClose={close} />}</CreateDialog>
+            )}
+          </>
         }
       />
       {/* Not a `RecordList`: each visit asks for the websites, none are kept for a few seconds. */}
