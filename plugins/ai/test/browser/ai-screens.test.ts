@@ -78,8 +78,9 @@ describe('ai screens in the browser: settings, generation, the page editor', fun
     expect(stored.body).not.to.contain(KEY);
 
     // The test reads the provider's model list: the address and key work, the model name is not listed.
-    await form.getByRole('button', { name: 'Test connection' }).click();
-    await form
+    // (Beside the form, in the shown tab; the hidden tabs' buttons are not in the accessibility tree.)
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page
       .getByRole('alert')
       .filter({ hasText: /does not list llama3\.2 among its 3 models/ })
       .waitFor();
@@ -94,8 +95,8 @@ describe('ai screens in the browser: settings, generation, the page editor', fun
     await images.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Images settings saved').waitFor();
     const before = ai.requests.length;
-    await images.getByRole('button', { name: 'Test connection' }).click();
-    await images
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page
       .getByRole('status')
       .filter({ hasText: /^Connected to 127\.0\.0\.1:\d+: it offers gpt-image-1$/ })
       .waitFor();
