@@ -33,6 +33,7 @@ const DECLARED_BLOCKED = new Set([
   'PUT /ai/image-settings',
   'GET /ai/translate-settings',
   'PUT /ai/translate-settings',
+  'POST /ai/test-connection',
   'POST /ai/generate',
   'GET /ai/generated',
   'POST /ai/generate-website-structure',

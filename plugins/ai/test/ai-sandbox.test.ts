@@ -31,6 +31,7 @@ describe('ai: the sandbox profile switches AI off', function () {
       ['PUT', '/ai/settings', { provider: 'openai', model: 'gpt-4o-mini' }],
       ['GET', '/ai/image-settings'],
       ['PUT', '/ai/translate-settings', { useTextSettings: true }],
+      ['POST', '/ai/test-connection', { kind: 'text' }],
       ['POST', '/ai/generate', { prompt: 'hi' }],
       ['POST', '/ai/generate', { prompt: 'hi', stream: true }],
       ['GET', '/ai/generated'],
