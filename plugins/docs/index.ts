@@ -19,7 +19,7 @@ export default definePlugin({
   id: 'docs',
   processes: ['core-api', 'asset-processor'],
   routesIn: ['core-api'],
-  needs: ['assetLibrary', 'docsWebsites', 'recordHooks', 'notifications', 'clock'],
+  needs: ['assetLibrary', 'docsWebsites', 'recordHooks', 'notifications', 'clock', 'metrics'],
   collects: ['docsWebsites'],
   permissions: DOCS_PERMISSIONS,
   config: DocsConfig,

@@ -1,10 +1,11 @@
+import { Counter } from 'prom-client';
 import { notFound, type PluginDeps, type RecordChange, type Tx } from '../../../kernel/index.ts';
 import type { DocsConfig } from '../config.ts';
 import type { DocsWebsite } from '../ports.ts';
 import { DOCS_ASSETS_CHANGED, noticeAssetChange } from '../store/notices.ts';
 import { type BuiltSite, buildSite, fingerprintOf } from './site.ts';
 
-export type DocsNeeds = 'assetLibrary' | 'docsWebsites' | 'recordHooks' | 'notifications' | 'clock';
+export type DocsNeeds = 'assetLibrary' | 'docsWebsites' | 'recordHooks' | 'notifications' | 'clock' | 'metrics';
 export type DocsDeps = PluginDeps<DocsNeeds, never, typeof DocsConfig>;
 
 interface Entry {
@@ -28,7 +29,18 @@ export function createDocsServices(deps: DocsDeps) {
   const cfg = deps.pluginConfig;
   const entries = new Map<string, Entry>();
   const building = new Map<string, Promise<Entry>>();
+  const rendered = new Counter({
+    name: 'docs_renders_total',
+    help: 'Markdown documents rendered (a render kept by content hash is not counted again)',
+    registers: [deps.metrics.registry],
+  });
   const renders = new Map<string, never>() as Parameters<typeof buildSite>[0]['renders'];
+  const keep = renders.set.bind(renders);
+  // Every render is kept here: counting what is kept counts the renders.
+  renders.set = (key, value) => {
+    rendered.inc();
+    return keep(key, value);
+  };
   let generation = 0;
   const now = () => deps.clock.now().getTime();
 

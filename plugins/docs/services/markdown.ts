@@ -86,6 +86,30 @@ const md: MarkdownItInstance = new MarkdownIt('default', {
   },
 });
 
+/** Container markers (quotes, list items) a line opens at most: each list takes two nesting levels. */
+const MAX_LINE_MARKERS = Math.floor(MAX_NESTING / 2) - 2;
+const LEADING_MARKERS = /^[ \t]*(?:(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))[ \t]*)+/gm;
+const ONE_MARKER = /(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))[ \t]*/g;
+
+/**
+ * Cuts a line's run of quote and list markers to MAX_LINE_MARKERS. markdown-it stops the whole
+ * document at its nesting limit (everything after a too-deep block would vanish); cut here, the deep
+ * block renders at the limit and the rest of the document follows it.
+ */
+export function cutNesting(markdown: string): string {
+  return markdown.replace(LEADING_MARKERS, (run) => {
+    let count = 0;
+    let end = run.length;
+    for (const m of run.matchAll(ONE_MARKER)) {
+      if (++count > MAX_LINE_MARKERS) {
+        end = m.index;
+        break;
+      }
+    }
+    return count > MAX_LINE_MARKERS ? run.slice(0, end) : run;
+  });
+}
+
 /** A stable anchor: lower-case letters and digits of any script, words joined by `-`. */
 export function slugify(text: string): string {
   const slug = text
@@ -117,7 +141,7 @@ function decode(href: string): string {
 
 /** Renders one document's Markdown body (front matter already taken off). */
 export function renderMarkdown(markdown: string, ctx: RenderContext): Rendered {
-  const tokens = md.parse(markdown, {});
+  const tokens = md.parse(cutNesting(markdown), {});
   const headings: Heading[] = [];
   const warnings: DocsWarning[] = [];
   const used = new Map<string, number>();
