@@ -157,6 +157,7 @@ export async function buildSite(input: BuildInput): Promise<BuiltSite> {
   const otherByRel = new Map(others.map((o) => [o.rel, o.file]));
   const defaultVisibility = settings.defaultVisibility ?? 'public';
 
+  const T0 = performance.now(); // PHASES-TMP
   // Read and split every document (a bounded number at once).
   const parsed = await mapLimit(markdown, READ_CONCURRENCY, async ({ file, rel }) => {
     if (file.size > input.maxFileBytes) {
@@ -186,6 +187,7 @@ export async function buildSite(input: BuildInput): Promise<BuiltSite> {
     return { file, rel, split, path };
   });
 
+  if (process.env.DOCS_PHASES) console.error('read+split', performance.now() - T0); // PHASES-TMP
   // Paths: the first file (by path) wins, the others are reported.
   const byPath = new Map<string, NonNullable<(typeof parsed)[number]>>();
   const byFile = new Map<string, string>();
@@ -263,6 +265,7 @@ export async function buildSite(input: BuildInput): Promise<BuiltSite> {
     });
   }
   for (const d of documents.values()) warnings.push(...d.warnings);
+  if (process.env.DOCS_PHASES) console.error('render', performance.now() - T0); // PHASES-TMP
 
   // Navigation: the nav file, else the folder tree ordered by `order`, then title.
   let nav: NavItem[];
@@ -446,7 +449,12 @@ export function pageJsonOf(site: BuiltSite, which: 'all' | 'public', path: strin
   return body;
 }
 
-/** The search index of a scope: MiniSearch's JSON with the options to load it, and its ETag. */
+/**
+ * The search index of a scope: MiniSearch's JSON with the options to load it, and its ETag. Both
+ * scopes are made in one pass: the public documents are indexed and that index is encoded first (the
+ * public answer), then the private documents are added to the same index for the staff answer, so
+ * every document is indexed once. A site without private documents answers the same index to both.
+ */
 export function searchIndexOf(site: BuiltSite, which: 'all' | 'public'): { body: Buffer; etag: string } {
   const scope = site[which];
   if (scope.searchIndex) return scope.searchIndex;
@@ -455,25 +463,34 @@ export function searchIndexOf(site: BuiltSite, which: 'all' | 'public'): { body:
     fields: [...SEARCH_OPTIONS.fields],
     storeFields: [...SEARCH_OPTIONS.storeFields],
   });
-  const docs = [...site.documents.values()].filter((d) => which === 'all' || d.visibility === 'public');
-  search.addAll(
-    docs.map((d) => ({
-      path: d.path,
-      title: d.title,
-      description: d.description,
-      headings: d.headings.map((h) => h.text).join('\n'),
-      text: d.text,
-    })),
-  );
-  const body = Buffer.from(
-    JSON.stringify({
-      format: 'minisearch',
-      version: 7,
-      options: SEARCH_OPTIONS,
-      documentCount: docs.length,
-      index: search.toJSON(),
-    }),
-  );
-  scope.searchIndex = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
-  return scope.searchIndex;
+  const entry = (d: Document) => ({
+    path: d.path,
+    title: d.title,
+    description: d.description,
+    headings: d.headings.map((h) => h.text).join('\n'),
+    text: d.text,
+  });
+  const encode = (documentCount: number) => {
+    // Encoded at once: `toJSON()` hands out the live index, which the private documents change next.
+    const body = Buffer.from(
+      JSON.stringify({
+        format: 'minisearch',
+        version: 7,
+        options: SEARCH_OPTIONS,
+        documentCount,
+        index: search.toJSON(),
+      }),
+    );
+    return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+  };
+  const docs = [...site.documents.values()];
+  const publicDocs = docs.filter((d) => d.visibility === 'public');
+  search.addAll(publicDocs.map(entry));
+  site.public.searchIndex = encode(publicDocs.length);
+  if (publicDocs.length === docs.length) site.all.searchIndex = site.public.searchIndex;
+  else {
+    search.addAll(docs.filter((d) => d.visibility !== 'public').map(entry));
+    site.all.searchIndex = encode(docs.length);
+  }
+  return site[which].searchIndex as { body: Buffer; etag: string };
 }
