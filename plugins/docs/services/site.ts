@@ -58,6 +58,11 @@ export interface Scope {
   order: string[];
   /** JSON of `{ site, page }` per document path, built on first read and kept encoded (sent as is). */
   pageJson: Map<string, Buffer>;
+  /**
+   * The same answers by the URL's own text, for URLs that are already a document's canonical path
+   * (so at most one entry per document): a read is one lookup, without decoding or checking the path.
+   */
+  byUrl: Map<string, Buffer>;
   searchIndex?: { body: Buffer; etag: string };
 }
 
@@ -85,7 +90,7 @@ export interface BuildInput {
 
 type RenderedDoc = Pick<Document, 'html' | 'headings' | 'warnings' | 'text'> & { title: string | undefined };
 
-const READ_CONCURRENCY = 8;
+const READ_CONCURRENCY = 16;
 const MAX_KEPT_RENDERS = 20_000;
 
 export const fingerprintOf = (settings: DocsSettings, files: readonly FolderFile[]) => {
@@ -320,7 +325,7 @@ export async function buildSite(input: BuildInput): Promise<BuiltSite> {
       if (at > 0) order.splice(at, 1);
       order.unshift('');
     }
-    return { nav: scoped, order, pageJson: new Map() };
+    return { nav: scoped, order, pageJson: new Map(), byUrl: new Map() };
   };
   return {
     info,
