@@ -52,7 +52,7 @@ export function docsWebsiteSource(s: ContentServices): Source {
   // directory loads new websites after a write or its time to live, and so new answers).
   const made = new WeakMap<ResolvedWebsite, NonNullable<Awaited<ReturnType<Source['byId']>>>>();
   const of = (site: ResolvedWebsite | undefined) => {
-    if (!site || site.row.kind !== 'documentation') return undefined;
+    if (site?.row.kind !== 'documentation') return undefined;
     let docs = made.get(site);
     if (docs === undefined) {
       docs = {

@@ -162,7 +162,6 @@ export async function buildSite(input: BuildInput): Promise<BuiltSite> {
   const otherByRel = new Map(others.map((o) => [o.rel, o.file]));
   const defaultVisibility = settings.defaultVisibility ?? 'public';
 
-  const T0 = performance.now(); // PHASES-TMP
   // Read and split every document (a bounded number at once).
   const parsed = await mapLimit(markdown, READ_CONCURRENCY, async ({ file, rel }) => {
     if (file.size > input.maxFileBytes) {
@@ -192,7 +191,6 @@ export async function buildSite(input: BuildInput): Promise<BuiltSite> {
     return { file, rel, split, path };
   });
 
-  if (process.env.DOCS_PHASES) console.error('read+split', performance.now() - T0); // PHASES-TMP
   // Paths: the first file (by path) wins, the others are reported.
   const byPath = new Map<string, NonNullable<(typeof parsed)[number]>>();
   const byFile = new Map<string, string>();
@@ -270,7 +268,6 @@ export async function buildSite(input: BuildInput): Promise<BuiltSite> {
     });
   }
   for (const d of documents.values()) warnings.push(...d.warnings);
-  if (process.env.DOCS_PHASES) console.error('render', performance.now() - T0); // PHASES-TMP
 
   // Navigation: the nav file, else the folder tree ordered by `order`, then title.
   let nav: NavItem[];
