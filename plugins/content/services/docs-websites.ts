@@ -48,16 +48,24 @@ function readDocs(value: unknown): DocsSettings {
  * at `/<rootPath>/...` to the docs plugin's site (`serveHtml`).
  */
 export function docsWebsiteSource(s: ContentServices): Source {
-  const of = (site: ResolvedWebsite | undefined) =>
-    site && site.row.kind === 'documentation'
-      ? {
-          id: site.id,
-          name: site.name,
-          rootPath: site.rootPath,
-          docs: readDocs(site.row.settings.docs),
-          themeCss: () => s.themeCss(site.id),
-        }
-      : undefined;
+  // One answer per loaded website: a public read checks no settings and makes no object (the
+  // directory loads new websites after a write or its time to live, and so new answers).
+  const made = new WeakMap<ResolvedWebsite, NonNullable<Awaited<ReturnType<Source['byId']>>>>();
+  const of = (site: ResolvedWebsite | undefined) => {
+    if (site?.row.kind !== 'documentation') return undefined;
+    let docs = made.get(site);
+    if (docs === undefined) {
+      docs = {
+        id: site.id,
+        name: site.name,
+        rootPath: site.rootPath,
+        docs: readDocs(site.row.settings.docs),
+        themeCss: () => s.themeCss(site.id),
+      };
+      made.set(site, docs);
+    }
+    return docs;
+  };
   return {
     byId: async (id) => of(await s.directory.byId(id)),
     bySegment: async (segment) => of(await s.directory.bySegment(segment)),

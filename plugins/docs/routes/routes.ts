@@ -200,9 +200,14 @@ export function docsRoutes(app: App, s: DocsServices): void {
     '/public/docs/:websiteId/page/*',
     { config: pub, schema: { tags: ['public'], params: PageParams, response: { 200: PublicPage } } },
     async (request, reply) => {
-      const path = documentPath(request.params['*']);
-      const body = pageJsonOf(await s.site(request.params.websiteId), 'public', path);
+      const site = await s.site(request.params.websiteId);
+      const raw = request.params['*'];
+      const sent = site.public.byUrl.get(raw);
+      if (sent !== undefined) return json(reply, sent);
+      const path = documentPath(raw);
+      const body = pageJsonOf(site, 'public', path);
       if (body === undefined) throw documentNotFound();
+      if (path === raw) site.public.byUrl.set(raw, body);
       return json(reply, body);
     },
   );

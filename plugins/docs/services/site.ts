@@ -58,6 +58,11 @@ export interface Scope {
   order: string[];
   /** JSON of `{ site, page }` per document path, built on first read and kept encoded (sent as is). */
   pageJson: Map<string, Buffer>;
+  /**
+   * The same answers by the URL's own text, for URLs that are already a document's canonical path
+   * (so at most one entry per document): a read is one lookup, without decoding or checking the path.
+   */
+  byUrl: Map<string, Buffer>;
   searchIndex?: { body: Buffer; etag: string };
 }
 
@@ -85,7 +90,7 @@ export interface BuildInput {
 
 type RenderedDoc = Pick<Document, 'html' | 'headings' | 'warnings' | 'text'> & { title: string | undefined };
 
-const READ_CONCURRENCY = 8;
+const READ_CONCURRENCY = 16;
 const MAX_KEPT_RENDERS = 20_000;
 
 export const fingerprintOf = (settings: DocsSettings, files: readonly FolderFile[]) => {
@@ -317,7 +322,7 @@ export async function buildSite(input: BuildInput): Promise<BuiltSite> {
       if (at > 0) order.splice(at, 1);
       order.unshift('');
     }
-    return { nav: scoped, order, pageJson: new Map() };
+    return { nav: scoped, order, pageJson: new Map(), byUrl: new Map() };
   };
   return {
     info,
@@ -446,7 +451,12 @@ export function pageJsonOf(site: BuiltSite, which: 'all' | 'public', path: strin
   return body;
 }
 
-/** The search index of a scope: MiniSearch's JSON with the options to load it, and its ETag. */
+/**
+ * The search index of a scope: MiniSearch's JSON with the options to load it, and its ETag. Both
+ * scopes are made in one pass: the public documents are indexed and that index is encoded first (the
+ * public answer), then the private documents are added to the same index for the staff answer, so
+ * every document is indexed once. A site without private documents answers the same index to both.
+ */
 export function searchIndexOf(site: BuiltSite, which: 'all' | 'public'): { body: Buffer; etag: string } {
   const scope = site[which];
   if (scope.searchIndex) return scope.searchIndex;
@@ -455,25 +465,34 @@ export function searchIndexOf(site: BuiltSite, which: 'all' | 'public'): { body:
     fields: [...SEARCH_OPTIONS.fields],
     storeFields: [...SEARCH_OPTIONS.storeFields],
   });
-  const docs = [...site.documents.values()].filter((d) => which === 'all' || d.visibility === 'public');
-  search.addAll(
-    docs.map((d) => ({
-      path: d.path,
-      title: d.title,
-      description: d.description,
-      headings: d.headings.map((h) => h.text).join('\n'),
-      text: d.text,
-    })),
-  );
-  const body = Buffer.from(
-    JSON.stringify({
-      format: 'minisearch',
-      version: 7,
-      options: SEARCH_OPTIONS,
-      documentCount: docs.length,
-      index: search.toJSON(),
-    }),
-  );
-  scope.searchIndex = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
-  return scope.searchIndex;
+  const entry = (d: Document) => ({
+    path: d.path,
+    title: d.title,
+    description: d.description,
+    headings: d.headings.map((h) => h.text).join('\n'),
+    text: d.text,
+  });
+  const encode = (documentCount: number) => {
+    // Encoded at once: `toJSON()` hands out the live index, which the private documents change next.
+    const body = Buffer.from(
+      JSON.stringify({
+        format: 'minisearch',
+        version: 7,
+        options: SEARCH_OPTIONS,
+        documentCount,
+        index: search.toJSON(),
+      }),
+    );
+    return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+  };
+  const docs = [...site.documents.values()];
+  const publicDocs = docs.filter((d) => d.visibility === 'public');
+  search.addAll(publicDocs.map(entry));
+  site.public.searchIndex = encode(publicDocs.length);
+  if (publicDocs.length === docs.length) site.all.searchIndex = site.public.searchIndex;
+  else {
+    search.addAll(docs.filter((d) => d.visibility !== 'public').map(entry));
+    site.all.searchIndex = encode(docs.length);
+  }
+  return site[which].searchIndex as { body: Buffer; etag: string };
 }

@@ -96,10 +96,22 @@ describe('documentation sites', function () {
     const answer = first.json();
     const search = MiniSearch.loadJSON(JSON.stringify(answer.index), answer.options);
     expect(search.search('zebrafish').map((h) => h.path)).to.deep.equal(['guide/advanced']);
+    expect(search.search('aardvark')).to.have.length(0);
+    // The staff index is the public one with the private documents added: both load and find.
+    const staff = (await k.t.call('GET', `/docs-sites/${siteId}/search-index`, k.reader)).json();
+    expect(staff.documentCount).to.equal(answer.documentCount + 1);
+    const all = MiniSearch.loadJSON(JSON.stringify(staff.index), staff.options);
+    expect(all.search('aardvark').map((h) => h.path)).to.deep.equal(['internal']);
+    expect(all.search('zebrafish').map((h) => h.path)).to.deep.equal(['guide/advanced']);
   });
 
   it('shows an edit within seconds, without a build step; making a page private hides it', async () => {
-    await k.t.call('GET', `/public/docs/${siteId}/page/guide/advanced`, null);
+    const before = await k.t.call('GET', `/public/docs/${siteId}/page/guide/advanced`, null);
+    // Kept answers are the same under another spelling of the path.
+    for (const spelling of ['guide//advanced/', 'guide/advanced.md', 'guide/%61dvanced'])
+      expect((await k.t.call('GET', `/public/docs/${siteId}/page/${spelling}`, null)).body, spelling).to.equal(
+        before.body,
+      );
     await k.put('manual/guide/advanced.md', '---\norder: 2\n---\n# Advanced v2\n\nNew words okapi.\n');
     const res = await k.t.call('GET', `/public/docs/${siteId}/page/guide/advanced`, null);
     expect(res.json().page.title).to.equal('Advanced v2');
