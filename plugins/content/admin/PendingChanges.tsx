@@ -88,7 +88,7 @@ export default function PendingChanges() {
     enabled: readsObjects,
     queryFn: async () =>
       (
-        unwrap(await api.GET('/data-objects/drafts', { params: { query: { limit: 200, offset: 0 } } })) as {
+        unwrap(await api.GET('/data-objects/drafts', { params: { query: { limit: 100, offset: 0 } } })) as {
           drafts: ObjectPending[];
         }
       ).drafts,
