@@ -14,7 +14,8 @@ const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)
 /**
  * The dashboard's Pending changes: an editor's change to a published page waits there; the editor sees
  * Request review disabled with the reason; an administrator reviews the diff and publishes it, and the
- * site shows it; a discard keeps the live version.
+ * site shows it; a discard keeps the live version. A data object's working copy is listed too, and its
+ * row leads to the object's screen, where its draft panel publishes it.
  */
 describe('content: the Pending changes screen in the browser', function () {
   this.timeout(180_000);
@@ -68,6 +69,25 @@ describe('content: the Pending changes screen in the browser', function () {
       content: { type: 'p', text: 'New text' },
     });
     await call('PATCH', `/cms-one/snippets/${snippet.id}`, editor, { content: { type: 'p', text: 'b' } });
+    const cls = await call(
+      'POST',
+      '/data-classes',
+      admin,
+      { name: `cls_${root}`, label: `Cls ${root}`, fields: [{ name: 'title', type: 'text' }] },
+      201,
+    );
+    const obj = await call(
+      'POST',
+      '/data-objects',
+      admin,
+      { classId: cls.id, published: true, attributes: { title: 'Old object' } },
+      201,
+    );
+    await call('PATCH', `/data-objects/${obj.id}`, editor, { attributes: { title: 'New object' } });
+    const objectLabel = `cls_${root} ${String(obj.id).slice(0, 8)} (${obj.locale})`;
+    const publicObject = async () =>
+      (await p.t.call('GET', `/public/data-objects/${obj.id}`, null)).json().attributes.title;
+    expect(await publicObject()).to.equal('Old object');
     const publicText = async () => (await p.t.call('GET', `/public/pages/en/${root}/news`, null)).json().content.text;
     expect(await publicText()).to.equal('Old text');
 
@@ -79,6 +99,12 @@ describe('content: the Pending changes screen in the browser', function () {
       await heading(tab, 'Pending changes').waitFor();
       const table = tab.getByRole('table', { name: 'Pending changes' });
       await table.getByText(`News ${root}`, { exact: true }).waitFor();
+      // The object's row (the data plugin's working copies) links to the object's screen.
+      const objectRow = table.getByRole('row').filter({ hasText: objectLabel });
+      await objectRow.getByText('Data object').waitFor();
+      expect(await objectRow.getByRole('link', { name: objectLabel }).getAttribute('href')).to.equal(
+        `/admin/data/objects/${obj.id}`,
+      );
       await expectAccessible(tab, 'pending changes list');
       await tab.getByRole('button', { name: `Review changes to News ${root}`, exact: true }).click();
       const review = tab.getByLabel(`Changes to News ${root}`, { exact: true });
@@ -117,6 +143,18 @@ describe('content: the Pending changes screen in the browser', function () {
       .waitFor({ state: 'detached' });
     expect((await p.t.call('GET', `/public/snippets/${snippet.id}`, null)).json().content.text).to.equal('a');
     await expectAccessible(tab, 'pending changes after publish and discard');
+
+    // The object's row: its screen's draft panel publishes the working copy.
+    const objectRow = tab
+      .getByRole('table', { name: 'Pending changes' })
+      .getByRole('row')
+      .filter({ hasText: objectLabel });
+    await objectRow.getByRole('link', { name: 'Review on its screen' }).click();
+    const panel = tab.getByLabel('Draft', { exact: true });
+    await panel.getByText('Draft — live version differs').waitFor();
+    await panel.getByRole('button', { name: 'Publish changes' }).click();
+    await tab.getByText('Changes published').last().waitFor();
+    await eventually(async () => expect(await publicObject()).to.equal('New object'));
     expect(appErrors(errors)).to.deep.equal([]);
   });
 });

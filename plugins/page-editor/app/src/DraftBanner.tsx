@@ -1,9 +1,17 @@
 import { Alert, Button, Group, List, Text } from '@mantine/core';
 import { useId, useState } from 'react';
-import { type DraftDiff, type EditedDocument, pageDraftDiff } from './documents.ts';
+import { type DraftDiff, type DocumentKind, draftDiff, type EditedDocument } from './documents.ts';
+
+/** How the banner names each kind. */
+const NAME: Record<DocumentKind, string> = {
+  pages: 'page',
+  snippets: 'snippet',
+  templates: 'template',
+  layouts: 'layout',
+};
 
 /**
- * A published page with a working copy: what the editor shows is not yet on the site. The diff lists
+ * A live record (a published page, a snippet, template or layout) with a working copy: what the editor shows is not yet on the site. The diff lists
  * the fields and node paths that differ; "Publish changes", or for someone who may not publish a
  * disabled "Request review" with the reason (the API's 403 stays the authority).
  */
@@ -12,10 +20,11 @@ export function DraftBanner(props: { doc: EditedDocument; mayPublish: boolean; o
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const reasonId = useId();
-  if (props.doc.kind !== 'pages' || !props.doc.draft) return null;
+  if (!props.doc.draft) return null;
+  const name = NAME[props.doc.kind];
   const showDiff = async () => {
     try {
-      setDiff(diff ? null : await pageDraftDiff(props.doc.id));
+      setDiff(diff ? null : await draftDiff(props.doc));
       setProblem(null);
     } catch (err) {
       setProblem((err as Error).message);
@@ -33,7 +42,7 @@ export function DraftBanner(props: { doc: EditedDocument; mayPublish: boolean; o
   return (
     <Alert color="yellow" title="Draft — live version differs" m="xs">
       <Text size="sm">
-        The site shows this page as last published; the changes saved here wait until they are published.
+        The site shows this {name} as last published; the changes saved here wait until they are published.
       </Text>
       <Group gap="xs" mt="xs">
         <Button size="compact-sm" variant="default" onClick={() => void showDiff()}>
@@ -60,7 +69,7 @@ export function DraftBanner(props: { doc: EditedDocument; mayPublish: boolean; o
         </Text>
       )}
       {diff && (
-        <List size="sm" mt="xs" aria-label="Changes against the live page">
+        <List size="sm" mt="xs" aria-label={`Changes against the live ${name}`}>
           {diff.fields.map((f) => (
             <List.Item key={f.field}>{f.field} changed</List.Item>
           ))}

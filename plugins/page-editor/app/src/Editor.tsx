@@ -26,7 +26,7 @@ import {
   type EditedDocument,
   loadDocument,
   paletteSources,
-  publishPageDraft,
+  publishDraft,
   renameDocument,
   saveLayoutSettings,
   saveThumbnail,
@@ -365,7 +365,7 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
     if (!(await saveByHand())) return;
     await thumbnailWrite.current;
     try {
-      saving.adopt(await publishPageDraft(doc.id), history.revision);
+      saving.adopt(await publishDraft(doc), history.revision);
       setNotice('Changes published');
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 'DRAFT_NOT_FOUND')) {

@@ -45,7 +45,7 @@ export interface EditedDocument {
   path?: string;
   published?: boolean;
   translationGroupId?: string;
-  /** Pages with a working copy: `content` and `title` are the copy's; the site shows the live page. */
+  /** A live record with a working copy: `content` and `title` are the copy's; the site shows the live record. */
   draft?: { updatedAt: string; updatedBy: string | null } | null;
   /** Snippets. */
   locked?: boolean;
@@ -178,17 +178,18 @@ export async function saveDocument(
   return toDocument(doc.kind, data, etag, doc.region);
 }
 
-/** How a page's working copy differs from the live page (field names and node-tree paths). */
+/** How a record's working copy differs from the live record (field names and node-tree paths). */
 export type DraftDiff = ApiAnswer<'/cms-one/pages/{id}/draft/diff', 'get'>;
 
-export async function pageDraftDiff(id: string): Promise<DraftDiff> {
-  return (await json<DraftDiff>('GET', `/cms-one/pages/${encodeURIComponent(id)}/draft/diff`)).data;
+/** The working copy's diff of a page, snippet, template or layout (`GET …/draft/diff`). */
+export async function draftDiff(doc: DocumentRef): Promise<DraftDiff> {
+  return (await json<DraftDiff>('GET', `${base(doc)}/draft/diff`)).data;
 }
 
-/** Makes a page's working copy live (`objects:publish`); answers the page as stored now. */
-export async function publishPageDraft(id: string): Promise<EditedDocument> {
-  const { data, etag } = await json<Dto>('POST', `/cms-one/pages/${encodeURIComponent(id)}/publish-draft`);
-  return toDocument('pages', data, etag);
+/** Makes a record's working copy live (`objects:publish`); answers the record as stored now. */
+export async function publishDraft(doc: DocumentRef): Promise<EditedDocument> {
+  const { data, etag } = await json<Dto>('POST', `${base(doc)}/publish-draft`);
+  return toDocument(doc.kind, data, etag, doc.region);
 }
 
 /**

@@ -10,7 +10,8 @@ import { CHROME_ONLY, CLOCK_REFUSED_BY_SANDBOX, canvas, openEditor, status } fro
 
 /**
  * The drafts issue's "done when" in the browser: an editor who may not publish edits a published
- * page, the site keeps the old text, and someone who may publish sees the changes and publishes them.
+ * page (or a snippet, live from its creation), the site keeps the old text, and someone who may
+ * publish sees the changes and publishes them from the editor.
  */
 describe('page editor: working copies of published pages', function () {
   this.timeout(180_000);
@@ -71,6 +72,39 @@ describe('page editor: working copies of published pages', function () {
     await reviewer.page.getByText('Changes published').waitFor();
     await reviewer.page.getByText('Draft — live version differs').waitFor({ state: 'detached' });
     expect(JSON.stringify(await publicText())).to.contain('Fresh news');
+    expect(appErrors(reviewer.errors)).to.deep.equal([]);
+  });
+
+  it('a snippet saved by a writer who may not publish goes to its working copy; a publisher publishes it from the editor', async () => {
+    const created = await p.t.call('POST', '/cms-one/snippets', admin, {
+      name: `Footer ${rootPath}`,
+      content: { type: 'p', text: 'Old footer' },
+    });
+    expect(created.statusCode, created.body).to.equal(201);
+    const snippetId = created.json().id as string;
+    const writer = await p.t.createUser({ permissions: ['objects:read', 'snippets:edit'] });
+    const liveText = async () => (await p.t.call('GET', `/public/snippets/${snippetId}`, null)).json().content.text;
+
+    const { page, errors } = await openEditor(p, writer, `/cms-one/editor/snippets/${snippetId}`);
+    await canvas(page).locator('p', { hasText: 'Old footer' }).click();
+    await page.getByLabel('Text').fill('New footer');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Draft — live version differs').waitFor();
+    await page.getByText('The site shows this snippet as last published').waitFor();
+    expect(await liveText()).to.equal('Old footer');
+    expect(await page.getByRole('button', { name: 'Request review' }).isDisabled()).to.equal(true);
+    expect(await page.getByRole('button', { name: 'Publish changes' }).count()).to.equal(0);
+    await expectAccessible(page, 'a snippet with a working copy', CHROME_ONLY);
+    expect(appErrors(errors)).to.deep.equal([]);
+
+    const reviewer = await openEditor(p, admin, `/cms-one/editor/snippets/${snippetId}`);
+    await canvas(reviewer.page).locator('p', { hasText: 'New footer' }).waitFor();
+    await reviewer.page.getByRole('button', { name: 'Show changes' }).click();
+    await reviewer.page.getByRole('list', { name: 'Changes against the live snippet' }).waitFor();
+    await reviewer.page.getByRole('button', { name: 'Publish changes' }).click();
+    await reviewer.page.getByText('Changes published').waitFor();
+    await reviewer.page.getByText('Draft — live version differs').waitFor({ state: 'detached' });
+    expect(await liveText()).to.equal('New footer');
     expect(appErrors(reviewer.errors)).to.deep.equal([]);
   });
 });
