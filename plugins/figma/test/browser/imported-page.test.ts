@@ -79,15 +79,15 @@ describe('figma in the browser: the settings and import screens, an imported pag
     const saved = (await p.t.call('GET', `/cms-one/pages/${pageId}`, editor)).json();
     expect(JSON.stringify(saved.content)).to.contain('All you need').and.not.contain('Everything you need');
 
-    const published = await p.t.call('PATCH', `/cms-one/pages/${pageId}`, editor, { published: true });
-    expect(published.statusCode, published.body).to.equal(200);
-    expect(published.json().published).to.equal(true);
-
     // The editor's "Import from Figma" opens the dashboard's import with this page's website chosen.
     await tab.getByRole('link', { name: 'Import from Figma' }).click();
     await tab.getByRole('heading', { level: 1, name: 'Import from Figma' }).waitFor();
     await tab.getByRole('combobox', { name: 'Website' }).and(tab.locator('[value="Figma browser site"]')).waitFor();
     expect(errors).to.deep.equal([]);
+    // Published once the editor is closed (a change made elsewhere while it is open is a conflict it reports).
+    const published = await p.t.call('PATCH', `/cms-one/pages/${pageId}`, editor, { published: true });
+    expect(published.statusCode, published.body).to.equal(200);
+    expect(published.json().published).to.equal(true);
   });
 
   async function open(user: TestUser, path: string) {
