@@ -148,7 +148,7 @@ export async function loadDocument(
 
 /**
  * Saves content (and a page's title). `autosave` marks a snippet save as automatic (a locked snippet
- * refuses it with 423) and sends a page's to its working copy (`?draft=true`); `ifMatch` is the tag the editor's state is based on, `*` to save over.
+ * refuses it with 423) and sends it to the record's working copy (`?draft=true`); `ifMatch` is the tag the editor's state is based on, `*` to save over.
  */
 export async function saveDocument(
   doc: DocumentRef & Pick<EditedDocument, 'regions'>,
@@ -171,9 +171,10 @@ export async function saveDocument(
   if (change.title !== undefined) body[doc.kind === 'pages' ? 'title' : 'name'] = change.title;
   if (change.published !== undefined) body.published = change.published;
   if (doc.kind === 'snippets' && opts.autosave) body.autosave = true;
-  // An autosave of a page never goes live: a published page's working copy takes it (the site shows
-  // the page as last published); a save by hand of someone who may publish goes live as before.
-  const url = doc.kind === 'pages' && opts.autosave ? `${base(doc)}?draft=true` : base(doc);
+  // An autosave never goes live: the working copy of a live record takes it (a published page; every
+  // snippet, template and layout), and the site shows the record as last published. A save by hand of
+  // someone who may publish goes live as before. (A never-published page saves as always.)
+  const url = opts.autosave ? `${base(doc)}?draft=true` : base(doc);
   const { data, etag } = await json<Dto>('PATCH', url, body, { 'if-match': ifMatch });
   return toDocument(doc.kind, data, etag, doc.region);
 }

@@ -29,9 +29,18 @@ const rgbOf = (hex: string) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.s
 
 /** Chooses `option` of the select `label`, once its list of options is seen to fit the screen. */
 async function pick(page: Page, scope: Locator, label: string, option: string | RegExp) {
-  await scope.getByRole('combobox', { name: label }).click();
   const choice = page.getByRole('option', { name: option });
-  await choice.waitFor();
+  // The panel draws again after the previous choice (the canvas answers it); a click that lands
+  // while it does may leave the list closed: open it again, at most three times.
+  for (let attempt = 1; ; attempt++) {
+    await scope.getByRole('combobox', { name: label }).click();
+    try {
+      await choice.waitFor({ timeout: 5_000 });
+      break;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
   await expectFits(page.getByRole('listbox').filter({ has: choice }), `the options of ${label}`);
   await choice.click();
 }
