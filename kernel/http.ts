@@ -30,6 +30,7 @@ import { pathOf, pathProblemMessage, requestPathProblem } from './request-path.t
 import { SESSION_COOKIE, type SessionService } from './sessions.ts';
 import { compileSchemasOnFirstUse, serializersOnFirstUse } from './lazy-schemas.ts';
 import { errorAnswers } from './answer-schemas.ts';
+import { type SchemaProblem, validationSentence } from './validation-message.ts';
 
 export const JSON_BODY_LIMIT = 25 * 1024 * 1024;
 /** What a 503 for an overloaded or unreachable database tells clients to wait. */
@@ -284,7 +285,10 @@ function classify(
   if (isHttpError(err))
     return { status: err.statusCode, code: err.code, message: err.message, field: err.field, headers: err.headers };
   if (err.validation) {
-    return { status: 400, code: 'VALIDATION_FAILED', message: err.message, field: validationField(err) };
+    const field = validationField(err);
+    const first = err.validation[0] as SchemaProblem | undefined;
+    const message = first ? validationSentence(first, field, err.validationContext) : err.message;
+    return { status: 400, code: 'VALIDATION_FAILED', message, field };
   }
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

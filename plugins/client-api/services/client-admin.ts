@@ -13,7 +13,7 @@ import * as store from '../store/client-store.ts';
 import { assertAddresses } from './addresses.ts';
 import type { ClientAuthenticator } from './authenticator.ts';
 import { newClientKey } from './keys.ts';
-import { assertScopes } from './scopes.ts';
+import { assertClassSpelling, assertScopes } from './scopes.ts';
 
 export interface CreateClientInput {
   name: string;
@@ -43,7 +43,14 @@ export interface PatchClientInput {
  */
 export class ClientAdmin {
   constructor(
-    private readonly deps: { db: Db; clock: Clock; authenticator: ClientAuthenticator; production: boolean },
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      authenticator: ClientAuthenticator;
+      production: boolean;
+      /** The data plugin's class names. */
+      classNames: () => Promise<string[]>;
+    },
   ) {}
 
   async list(limit: number, offset: number): Promise<ClientDto[]> {
@@ -69,6 +76,7 @@ export class ClientAdmin {
   /** A key client gets its first key in the reply (`key`, shown once). */
   async create(input: CreateClientInput): Promise<ClientDto & { key?: string }> {
     const jwt = this.checkKind(input.authMode, input.scopes ?? [], input.jwt ?? null);
+    await assertClassSpelling(input.scopes ?? [], this.deps.classNames);
     assertAddresses(input.allowedAddresses ?? []);
     const created = await inTransaction(this.deps.db, undefined, async (trx) => {
       const row = await store.insertClient(trx, {
@@ -100,6 +108,7 @@ export class ClientAdmin {
       // Switching to `key` drops the provider registration; switching to `jwt` needs one.
       const jwtInput = input.jwt !== undefined ? input.jwt : authMode === 'jwt' ? before.jwt : null;
       const jwt = this.checkKind(authMode, scopes, jwtInput);
+      await assertClassSpelling(scopes, this.deps.classNames, before.scopes);
       if (input.allowedAddresses) assertAddresses(input.allowedAddresses);
       const fields: Partial<store.ClientFields> = { auth_mode: authMode, scopes, jwt };
       if (input.name !== undefined) fields.name = input.name;

@@ -41,7 +41,13 @@ export function createClientApiServices(deps: ClientApiDeps) {
     cacheSeconds: pluginConfig.CLIENT_JWKS_CACHE_SECONDS,
   });
   const authenticator = new ClientAuthenticator({ db, clock, providers, cacheMs: pluginConfig.CLIENT_AUTH_CACHE_MS });
-  const admin = new ClientAdmin({ db, clock, authenticator, production: deps.config.production });
+  const admin = new ClientAdmin({
+    db,
+    clock,
+    authenticator,
+    production: deps.config.production,
+    classNames: () => deps.dataObjects.classNames(),
+  });
   const rateLimiter = clientRateLimit({
     clock,
     log,

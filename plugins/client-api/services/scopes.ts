@@ -89,3 +89,32 @@ export class ScopeSet {
     return this.scopes.some((s) => s.kind === kind);
   }
 }
+
+/**
+ * Refuses a data scope whose class is spelled in another case than an existing class (400 naming
+ * both, `scopes.<i>`): names are case-sensitive, so `data:read:Product` for the class `product` would
+ * read nothing, silently. A name no class has in any case is kept: a client may be set up before its
+ * classes are imported (a bundle, a migration), and reads of it answer 404 until the class exists.
+ * `already` are scopes the client holds, which stay as they are.
+ */
+export async function assertClassSpelling(
+  scopes: readonly string[],
+  classNames: () => Promise<string[]>,
+  already: readonly string[] = [],
+): Promise<void> {
+  let names: string[] | undefined;
+  for (const [i, text] of scopes.entries()) {
+    const scope = parseScope(text);
+    if (!scope || (scope.kind !== 'data:read' && scope.kind !== 'data:write')) continue;
+    if (scope.className === '*' || already.includes(text)) continue;
+    names ??= await classNames();
+    if (names.includes(scope.className)) continue;
+    const meant = names.find((name) => name.toLowerCase() === scope.className.toLowerCase());
+    if (meant)
+      throw badRequest(
+        `Scope "${text}" names the class "${scope.className}", which does not exist; class names are case-sensitive: did you mean "${scope.kind}:${meant}"?`,
+        `scopes.${i}`,
+        'UNKNOWN_CLASS',
+      );
+  }
+}

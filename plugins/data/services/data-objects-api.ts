@@ -34,6 +34,8 @@ export interface DataObjectsApi {
   classById(id: string): Promise<ClassSummary | null>;
   /** The same by name (an import asks whether a class of its name exists), or null. */
   classByName(name: string): Promise<ClassSummary | null>;
+  /** Every class's name (an API client's scope is checked against them). */
+  classNames(): Promise<string[]>;
   /**
    * Creates a class as `POST /data-classes` does (same checks, its `data_class.create` audit row),
    * in the caller's transaction when `opts.trx` is given. Access checks stay with the caller.
@@ -94,6 +96,9 @@ export function dataObjectsApi(data: DataServices): DataObjectsApi {
     async classByName(name) {
       const cls = await data.schema.classByName(name);
       return cls ? summaryOf(cls) : null;
+    },
+    async classNames() {
+      return (await data.classes.list()).map((cls) => cls.name);
     },
     async createClass(ctx, input, opts) {
       return summaryOf(await data.classes.create(ctx, input, opts));

@@ -124,7 +124,7 @@ describe('page editor in the browser: layout settings and renaming in place', fu
       { timeoutMs: 10_000, what: 'the refused pattern marked invalid' },
     );
     const message = await errorOf(page, 'Path pattern 3');
-    expect(message).to.match(/^Not saved: .*pathPatterns\/2 must match pattern/);
+    expect(message).to.match(/^Not saved: The field "pathPatterns.2" does not have the expected form/);
     expect(await settings.getByRole('textbox', { name: 'Path pattern 1' }).getAttribute('aria-invalid')).to.not.equal(
       'true',
     );
