@@ -3,6 +3,7 @@ import { DateTimePicker } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { showSaveError } from '../../admin-ui/app/src/sdk/index.ts';
 import type { ApiClient } from './model.ts';
+import { useScopeChoices } from './scope-choices.ts';
 
 export interface ClientBody {
   name: string;
@@ -41,6 +42,7 @@ export function ClientForm(props: {
     },
   });
   const jwt = form.values.authMode === 'jwt';
+  const scopeChoices = useScopeChoices();
   return (
     <form
       noValidate
@@ -103,8 +105,10 @@ export function ClientForm(props: {
         )}
         <TagsInput
           label="Scopes"
-          description="Press Enter after each: data:read:<Class>, data:write:<Class>, gateway:call:<endpoint>, automation:run:<endpoint>:<route>"
+          description="Pick from the list, or type one and press Enter: data:read:<Class>, data:write:<Class>, gateway:call:<endpoint>, automation:run:<endpoint>:<route>"
           placeholder="data:read:Product"
+          data={scopeChoices.filter((choice) => !form.values.scopes.includes(choice))}
+          limit={50}
           clearable
           clearButtonProps={{ 'aria-label': 'Clear scopes' }}
           {...form.getInputProps('scopes')}

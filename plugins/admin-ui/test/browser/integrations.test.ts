@@ -227,6 +227,12 @@ describe('admin-ui in the browser: assets and integrations', function () {
   });
 
   it('creates an API client whose key is shown once, works, and stops working when revoked', async () => {
+    const cls = await p.t.call('POST', '/data-classes', admin, {
+      name: 'ShopItem',
+      label: 'Shop item',
+      fields: [{ name: 'title', type: 'text' }],
+    });
+    expect(cls.statusCode, cls.body).to.equal(201);
     const { page, errors } = await open(admin, '/admin/gateway/clients?q=no-such-client');
     await heading(page, 'API clients');
     await page.getByText('No API clients yet').waitFor();
@@ -236,6 +242,9 @@ describe('admin-ui in the browser: assets and integrations', function () {
     await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Shop backend');
     await dialog.getByRole('combobox', { name: 'Scopes' }).fill('data:read:*');
     await dialog.getByRole('combobox', { name: 'Scopes' }).press('Enter');
+    // The installation's classes are offered as scopes, spelled as the class is.
+    await dialog.getByRole('combobox', { name: 'Scopes' }).fill('data:read:shop');
+    await page.getByRole('option', { name: 'data:read:ShopItem' }).click();
     await accessible(page, 'new API client');
     await dialog.getByRole('button', { name: 'Create client' }).click();
 
@@ -246,6 +255,7 @@ describe('admin-ui in the browser: assets and integrations', function () {
     await accessible(page, 'new key shown once');
     const me = () => fetch(`${p.baseUrl}/client/v1/me`, { headers: { authorization: `Bearer ${key}` } });
     expect((await me()).status).to.equal(200);
+    expect((await (await me()).json()).scopes).to.deep.equal(['data:read:*', 'data:read:ShopItem']);
     await shown.getByRole('button', { name: 'I saved it, close' }).click();
 
     await heading(page, 'Shop backend');
