@@ -40,6 +40,8 @@ export interface MailOutbox {
 
 /** Something that actually sends (SMTP, or the log in development). */
 interface MailSender {
+  /** `smtp` when a server took the mail, `log` when it was only written to the service log. */
+  readonly via: 'smtp' | 'log';
   send(message: MailMessage & { from: string }): Promise<void>;
 }
 
@@ -116,8 +118,9 @@ export class MailPort {
    * Sends through the kernel's own transport (`SMTP_URL`, or the log) without telling the observers: a
    * mail plugin with nothing configured uses it, and tells them once it recorded the outcome.
    */
-  async sendThroughServerTransport(message: MailMessage, from = this.opts.from): Promise<void> {
+  async sendThroughServerTransport(message: MailMessage, from = this.opts.from): Promise<{ via: 'smtp' | 'log' }> {
     await this.sender.send({ ...message, from });
+    return { via: this.sender.via };
   }
 
   /** Tells the observers that a mail went out (a mail plugin calls it after its own transports sent). */
@@ -128,6 +131,7 @@ export class MailPort {
   private logSender(): MailSender {
     const log = this.opts.logger.child({ component: 'mail' });
     return {
+      via: 'log',
       send: async (m) => {
         if (this.opts.production)
           log.info({ to: m.to, subject: m.subject }, 'mail (no SMTP_URL set: logged, not sent)');
@@ -141,6 +145,7 @@ export class MailPort {
 function smtpSender(url: string): MailSender {
   let transport: Promise<Transporter> | undefined;
   return {
+    via: 'smtp',
     send: async (m) => {
       transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url));
       await (await transport).sendMail({ to: m.to, from: m.from, subject: m.subject, text: m.text, html: m.html });

@@ -201,7 +201,10 @@ export default function ObjectList() {
       description={
         cls ? (
           <>
-            {count.data === undefined ? 'Counting…' : `${count.data.toLocaleString('en')} objects match`} ·{' '}
+            {count.data === undefined
+              ? 'Counting…'
+              : `${count.data.toLocaleString('en')} ${count.data === 1 ? 'object matches' : 'objects match'}`}{' '}
+            ·{' '}
             <Anchor component={Link} to={`/admin/data/classes/${cls.id}`} underline="always">
               The class
             </Anchor>

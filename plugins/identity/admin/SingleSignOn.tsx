@@ -265,6 +265,7 @@ function SsoForm({ settings }: { settings: Settings }) {
                     )}
                   </CopyButton>
                 </Group>
+                <RedirectOriginNotice redirectUri={settings.redirectUri} />
               </Stack>
             </Stack>
           </Paper>
@@ -338,5 +339,25 @@ export default function SingleSignOn() {
       />
       <QueryState query={settings}>{(s) => <SsoForm settings={s} />}</QueryState>
     </Stack>
+  );
+}
+
+/**
+ * The redirect address is built from `PUBLIC_BASE_URL`; when the dashboard is open at another
+ * address, a provider registered with the one shown sends people back elsewhere. Say so.
+ */
+function RedirectOriginNotice(props: { redirectUri: string }) {
+  let origin: string | undefined;
+  try {
+    origin = new URL(props.redirectUri).origin;
+  } catch {
+    return null;
+  }
+  if (origin === window.location.origin) return null;
+  return (
+    <Alert color="yellow" role="note" title="The redirect address is not this dashboard's">
+      This address comes from the setting PUBLIC_BASE_URL ({origin}), which differs from the address this dashboard is
+      open at ({window.location.origin}). Sign-ins return to {origin}: set PUBLIC_BASE_URL to the address people use.
+    </Alert>
   );
 }

@@ -12,7 +12,7 @@ import {
   unwrap,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { HtmlPreview } from './HtmlPreview.tsx';
-import { KEYS, type LogEntry, STATUS, when } from './model.ts';
+import { KEYS, type LogEntry, STATUS, statusOf, when } from './model.ts';
 
 const FINISHED = ['sent', 'failed'];
 
@@ -81,8 +81,8 @@ function Entry({ mail }: { mail: LogEntry }) {
         <Table aria-label="Mail details" variant="vertical" layout="fixed">
           <Table.Tbody>
             <Row label="Status">
-              <Badge variant="light" color={STATUS[mail.status].color}>
-                {STATUS[mail.status].label}
+              <Badge variant="light" color={statusOf(mail).color}>
+                {statusOf(mail).label}
               </Badge>
               {mail.nextAttemptAt && <Text size="sm">Next try {when(mail.nextAttemptAt)}</Text>}
             </Row>

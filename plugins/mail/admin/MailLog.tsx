@@ -11,7 +11,7 @@ import {
   showSaveError,
   unwrap,
 } from '../../admin-ui/app/src/sdk/index.ts';
-import { KEYS, type LogEntry, type MailStatus, STATUS, when } from './model.ts';
+import { KEYS, type LogEntry, type MailStatus, STATUS, statusOf, when } from './model.ts';
 
 /** A `YYYY-MM-DD` of the date filter as the start of that day here, or of the next day (`until`). */
 function dayStart(day: string | undefined, next = false): string | undefined {
@@ -142,8 +142,8 @@ export default function MailLog() {
           {
             accessor: 'status',
             render: (m) => (
-              <Badge variant="light" color={STATUS[m.status].color}>
-                {STATUS[m.status].label}
+              <Badge variant="light" color={statusOf(m).color}>
+                {statusOf(m).label}
               </Badge>
             ),
           },

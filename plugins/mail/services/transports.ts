@@ -25,6 +25,15 @@ const cut = (s: string) => (s.length > MAX_ANSWER ? `${s.slice(0, MAX_ANSWER)}â€
  * version, so 1,000 mails use a few connections, not 1,000), an HTTP provider through the gateway's
  * outbound policy (`outboundFetch`), or, when nothing is configured, the kernel's own transport.
  */
+/** What the log says of a mail the server's own transport took. */
+const SERVER_SMTP_ANSWER = 'handed to the SMTP server of SMTP_URL (no mail settings for this scope)';
+/**
+ * With no mail settings and no `SMTP_URL` a mail is only written to the service log. Its status stays
+ * `sent` (the outbox is done with it), and the answer says it was not delivered; the log screen shows
+ * it as "logged, not delivered" (admin/model.ts, which matches this text's start).
+ */
+const LOGGED_ONLY_ANSWER = 'not delivered: only written to the service log (no mail settings and no SMTP_URL)';
+
 export class Transports {
   private readonly pools = new Map<string, Promise<Transporter>>();
 
@@ -56,11 +65,11 @@ export class Transports {
 
   private async viaKernel(mail: OutgoingMail): Promise<SendResult> {
     try {
-      await this.deps.mail.sendThroughServerTransport(
+      const { via } = await this.deps.mail.sendThroughServerTransport(
         { to: mail.to.join(', '), subject: mail.subject, text: mail.text, html: mail.html },
         mail.fromHeader,
       );
-      return { kind: 'sent', answer: 'handed to the server transport (SMTP_URL, or the log when unset)' };
+      return { kind: 'sent', answer: via === 'smtp' ? SERVER_SMTP_ANSWER : LOGGED_ONLY_ANSWER };
     } catch (err) {
       return smtpOutcome(err);
     }

@@ -98,7 +98,7 @@ describe('mail: administration', function () {
     const before = (await auditRows(t, 'setting.mail_update')).length;
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['/mail-settings', { provider: 'smtp', smtp: { host: 'bad host!' } }, 'smtp.host'],
-      ['/mail-settings', { provider: 'smtp', smtp: { host: 'x.example', port: 70000 } }, '/smtp/port'],
+      ['/mail-settings', { provider: 'smtp', smtp: { host: 'x.example', port: 70000 } }, 'smtp.port'],
       ['/mail-settings', { provider: 'smtp', smtp: { host: 'x.example' }, from: 'Someone <a@b.example>' }, 'from'],
       ['/mail-settings', { provider: 'smtp', smtp: { host: 'x.example' }, fromName: 'a\r\nBcc: x@y' }, 'fromName'],
       ['/mail-settings', { host: 'x.example', smtp: { host: 'y.example' } }, 'smtp'],
@@ -210,7 +210,13 @@ describe('mail: administration', function () {
     expect((await t.call('GET', `/mail-log/${ids[0]}`, admin)).statusCode).to.equal(404);
     expect((await t.call('POST', `/mail-log/${ids[2]}/resend`, admin)).json().code).to.equal('MAIL_NOT_FINISHED');
     await drain();
-    expect((await t.call('GET', '/mail-log?kind=paging&status=sent', admin)).json().total).to.equal(3);
+    const sent = (await t.call('GET', '/mail-log?kind=paging&status=sent', admin)).json();
+    expect(sent.total).to.equal(3);
+    // No mail settings and no SMTP_URL: only the service log has them, and the log says so.
+    for (const entry of sent.entries)
+      expect(entry.providerAnswer).to.equal(
+        'not delivered: only written to the service log (no mail settings and no SMTP_URL)',
+      );
   });
 
   it('retention: off until mailLogRetentionDays is set; then old finished entries go, audited as retention.purge', async () => {

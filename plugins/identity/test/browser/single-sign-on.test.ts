@@ -71,6 +71,9 @@ describe('single sign-on in the browser: the settings screen and the sign-in but
     await signIn(page, admin, '/admin/single-sign-on');
     await heading(page, 'Single sign-on').waitFor();
     await page.getByText(redirectUri, { exact: true }).waitFor();
+    // The product listens elsewhere than its public address: the screen says so.
+    const notice = page.getByRole('note').filter({ hasText: 'PUBLIC_BASE_URL' });
+    await notice.getByText(new URL(p.baseUrl).origin, { exact: false }).waitFor();
     await expectAccessible(page, 'single sign-on settings');
 
     // A provider that is down: the 400 lands on the issuer field, nothing is stored.
