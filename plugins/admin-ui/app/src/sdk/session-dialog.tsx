@@ -32,7 +32,14 @@ export function SessionDialog() {
   if (state.status === 'active') return null;
   if (state.status === 'other-user')
     return (
-      <Modal opened onClose={() => undefined} withCloseButton={false} closeOnEscape={false} closeOnClickOutside={false} title="Signed in as someone else">
+      <Modal
+        opened
+        onClose={() => undefined}
+        withCloseButton={false}
+        closeOnEscape={false}
+        closeOnClickOutside={false}
+        title="Signed in as someone else"
+      >
         <Stack>
           <Text size="sm">
             You are now signed in as {state.signedIn.email}, but the work on this screen was done as {state.user.email}.

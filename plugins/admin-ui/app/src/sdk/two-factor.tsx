@@ -10,10 +10,7 @@ import { ME_KEY, type Me } from '../shell/session';
  * `enrollmentToken` (a sign-in whose role requires it) the answer signs the user in: `onEnrolled`
  * gets the user too.
  */
-export function EnrolTwoFactor(props: {
-  enrollmentToken?: string;
-  onEnrolled: (codes: string[], user?: Me) => void;
-}) {
+export function EnrolTwoFactor(props: { enrollmentToken?: string; onEnrolled: (codes: string[], user?: Me) => void }) {
   const [setup, setSetup] = useState<{ secret: string; qrCodeDataUrl: string }>();
   const [error, setError] = useState<string>();
   const [code, setCode] = useState('');

@@ -10,7 +10,9 @@ export function confirmLeavingUnsaved(): Promise<boolean> {
   return new Promise((resolve) => {
     modals.openConfirmModal({
       title: 'Leave without saving?',
-      children: <Text size="sm">The changes you made on this screen are not saved. If you leave now, they are lost.</Text>,
+      children: (
+        <Text size="sm">The changes you made on this screen are not saved. If you leave now, they are lost.</Text>
+      ),
       labels: { confirm: 'Leave and discard the changes', cancel: 'Stay on this screen' },
       confirmProps: { color: 'red' },
       // Staying is the safe answer, and the one a stray Enter gives.
