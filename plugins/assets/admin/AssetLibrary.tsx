@@ -264,6 +264,7 @@ export default function AssetLibrary() {
         {can('assets:upload') && <UploadZone folder={folder} />}
         <Paper withBorder p="md" radius="md">
           <form
+            role="search"
             aria-label="Search files"
             onSubmit={(e) => {
               e.preventDefault();

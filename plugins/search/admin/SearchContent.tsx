@@ -43,6 +43,7 @@ export default function SearchContent() {
       <PageHeader title="Search content" description="Pages, snippets, objects and documents, drafts included." />
       <search>
         <form
+          role="search"
           onSubmit={(e) => {
             e.preventDefault();
             url.set({ q: text.trim() });

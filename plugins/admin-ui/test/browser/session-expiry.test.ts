@@ -108,26 +108,41 @@ describe('admin-ui in the browser: an ended session and unsaved changes', functi
     }
   });
 
-  it('saves nothing in the name of another user who signs in in the dialog, and offers a reload', async () => {
+  it('saves nothing in the name of another user who signs in in the dialog: back to the first user, or a reload', async () => {
     const user = await p.t.createUser({ roles: ['admin'] });
     const other = await p.t.createUser({ roles: ['admin'] });
     const { page, errors, role } = await openRole(user);
-    await endSessions(p, user);
-    await page.getByLabel('Description').fill('Not to be saved as someone else');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await dialog(page).waitFor();
-    await page.getByLabel('E-mail').fill(other.email);
-    await page.getByLabel(/^Password/).fill(other.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     const notice = page.getByRole('dialog', { name: 'Signed in as someone else' });
-    await notice.waitFor();
+    const saveAsOther = async (description: string) => {
+      await endSessions(p, user);
+      await page.getByLabel('Description').fill(description);
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await dialog(page).waitFor();
+      await page.getByLabel('E-mail').fill(other.email);
+      await page.getByLabel(/^Password/).fill(other.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await notice.waitFor();
+    };
+
+    // Back to the first user: the waiting save goes in their name.
+    await saveAsOther('Saved by the first user');
     await expectAccessible(page, 'session dialog, another user');
-    await notice.getByRole('button', { name: 'Reload and discard the unsaved changes' }).click();
-    await page.getByLabel('Description').waitFor();
-    expect(await page.getByLabel('Description').inputValue()).to.equal('');
     expect(await storedDescription(role.id)).to.equal('');
-    await page.getByRole('button', { name: /Account menu/ }).waitFor();
-    expect(await page.getByText(other.email).count()).to.be.greaterThan(0);
+    await notice.getByRole('button', { name: `Sign in as ${user.email} instead` }).click();
+    await dialog(page).waitFor();
+    expect(await page.getByLabel('E-mail').inputValue()).to.equal(user.email);
+    await page.getByLabel(/^Password/).fill(user.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByText('Role saved').waitFor();
+    expect(await storedDescription(role.id)).to.equal('Saved by the first user');
+
+    // A reload: the other user's dashboard, the first user's unsaved change discarded.
+    await saveAsOther('Not to be saved as someone else');
+    await notice.getByRole('button', { name: 'Reload and discard the unsaved changes' }).click();
+    await page.getByText(other.email).first().waitFor();
+    await page.getByLabel('Description').waitFor();
+    expect(await page.getByLabel('Description').inputValue()).to.equal('Saved by the first user');
+    expect(await storedDescription(role.id)).to.equal('Saved by the first user');
     expect(appErrors(errors)).to.deep.equal([]);
   });
 

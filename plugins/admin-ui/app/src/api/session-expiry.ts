@@ -69,6 +69,11 @@ export function finishSignIn(user: SessionUser): void {
   for (const go of resume) go();
 }
 
+/** After someone else signed in: back to the sign-in of the user whose work is on the screen. */
+export function signInAsFirstUser(): void {
+  if (state.status === 'other-user') setState({ status: 'expired', user: state.user });
+}
+
 /** Opens the dialog (once for any number of refused requests) and resolves when the same user is back. */
 function untilSignedInAgain(): Promise<void> {
   if (state.status === 'active' && signedIn) setState({ status: 'expired', user: signedIn });

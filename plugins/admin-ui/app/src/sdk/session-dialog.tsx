@@ -1,7 +1,7 @@
 import { Button, Modal, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, useSyncExternalStore } from 'react';
-import { finishSignIn, sessionState, subscribeSession } from '../api/session-expiry';
+import { finishSignIn, sessionState, signInAsFirstUser, subscribeSession } from '../api/session-expiry';
 import { ME_KEY, type Me } from '../shell/session';
 import { ChallengeStep, PasswordStep, type SignInStep } from './sign-in-steps';
 import { EnrolTwoFactor, RecoveryCodes } from './two-factor';
@@ -43,8 +43,8 @@ export function SessionDialog() {
         <Stack>
           <Text size="sm">
             You are now signed in as {state.signedIn.email}, but the work on this screen was done as {state.user.email}.
-            It is not saved under another person's name. Reload to go on as {state.signedIn.email}: the changes not
-            saved before the session ended are discarded.
+            It is not saved under another person's name. Reload to go on as {state.signedIn.email} (the changes not
+            saved before the session ended are discarded), or sign in as {state.user.email} to save them.
           </Text>
           <Button
             color="red"
@@ -54,6 +54,9 @@ export function SessionDialog() {
             }}
           >
             Reload and discard the unsaved changes
+          </Button>
+          <Button variant="default" onClick={signInAsFirstUser}>
+            Sign in as {state.user.email} instead
           </Button>
         </Stack>
       </Modal>
