@@ -37,7 +37,9 @@ export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin'
 api.use({
   onResponse({ request, response }) {
     if (response.status === 403) window.dispatchEvent(new Event(FORBIDDEN_EVENT));
-    if (request.method !== 'GET' && request.method !== 'HEAD') writeAnswered(response.ok);
+    // A sign-in (the session dialog's) saves no form: the save it unblocks answers for itself.
+    const signIn = /^\/auth\/(login|logout|mfa\/challenge)$/.test(new URL(request.url).pathname);
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !signIn) writeAnswered(response.ok);
     return undefined;
   },
 });
