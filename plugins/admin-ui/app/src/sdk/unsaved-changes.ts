@@ -48,6 +48,15 @@ export function watchForms(): void {
   document.addEventListener('input', (e) => markEdited(e.target), true);
   document.addEventListener('change', (e) => markEdited(e.target), true);
   document.addEventListener('click', (e) => markPickedOption(e.target), true);
+  // An option picked with the keyboard: Enter in an open combobox.
+  document.addEventListener(
+    'keydown',
+    (e) => {
+      if (e.key === 'Enter' && e.target instanceof Element && e.target.matches('[aria-expanded="true"]'))
+        markEdited(e.target);
+    },
+    true,
+  );
   document.addEventListener(
     'submit',
     (e) => {
