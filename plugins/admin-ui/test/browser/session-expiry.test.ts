@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'chai';
 import { authenticator } from 'otplib';
 import type { Page } from 'playwright-core';
@@ -196,6 +197,12 @@ describe('admin-ui in the browser: an ended session and unsaved changes', functi
     await page.getByRole('button', { name: 'Jump to' }).first().click();
     await page.getByRole('dialog', { name: 'Command palette' }).waitFor();
     await expectAccessible(page, 'command palette');
+    // axe's dialog-name rule is a best practice, outside the WCAG tags expectAccessible runs: asked for by name.
+    const named = await new AxeBuilder({ page }).withRules(['aria-dialog-name']).setLegacyMode().analyze();
+    expect(named.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).to.deep.equal(
+      [],
+    );
+    expect(named.passes.map((v) => v.id)).to.include('aria-dialog-name');
     expect(appErrors(errors)).to.deep.equal([]);
   });
 });
