@@ -84,4 +84,57 @@ describe('page editor in the browser: a session that ends while editing', functi
     expect(await page.getByText(/snippet is locked|could not be drawn/).count()).to.equal(0);
     expect(appErrors(errors).filter((e) => !CLOCK_REFUSED_BY_SANDBOX.test(e))).to.deep.equal([]);
   });
+
+  it('says autosave waits when the API refuses this user, and a save by hand that goes through turns it on again', async () => {
+    const role = `editor-${Date.now().toString(36)}`;
+    const keys = ['objects:read', 'pages:edit', 'assets:read'];
+    const made = await p.t.call('POST', '/auth/roles', admin, { name: role, permissions: keys });
+    expect(made.statusCode, made.body).to.equal(201);
+    const roleId = (made.json() as { id: string }).id;
+    const setKeys = async (permissions: string[]) => {
+      const res = await p.t.call('PATCH', `/auth/roles/${roleId}`, admin, { permissions });
+      expect(res.statusCode, res.body).to.equal(200);
+    };
+    const created = await p.t.call('POST', '/cms-one/pages', admin, {
+      websiteId,
+      locale: 'en',
+      path: '/refused',
+      title: 'Refused page',
+      content: { type: 'section', children: [{ type: 'h1', text: 'Stored' }] },
+    });
+    expect(created.statusCode, created.body).to.equal(201);
+    const { id } = created.json() as { id: string };
+    const editor = await p.t.createUser({ roles: [role] });
+    const { page, errors } = await openEditor(p, editor, `/cms-one/editor/pages/${id}`, 'desktop', {
+      manualClock: true,
+    });
+    await canvas(page).locator('h1', { hasText: 'Stored' }).click();
+    const text = page.getByLabel('Text');
+    await setKeys(['objects:read', 'assets:read']);
+    await text.fill('Not allowed yet');
+    await page.clock.fastForward(5_000);
+    const alert = page.getByRole('alert').filter({ hasText: 'Not saved' });
+    await alert.getByText(/Autosave waits: the server refused this save/).waitFor();
+    expect(await alert.textContent()).not.to.match(/tries again|tried again/);
+    expect(await page.getByText(/snippet is locked/).count()).to.equal(0);
+    await expectAccessible(page, 'editor, save refused', CHROME_ONLY);
+
+    await setKeys(keys);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await status(page)
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
+    expect(await storedHeading(id)).to.equal('Not allowed yet');
+    // Autosave runs again on its own.
+    await text.fill('Autosaved again');
+    await status(page)
+      .filter({ hasText: /^Unsaved changes$/ })
+      .waitFor();
+    await page.clock.fastForward(5_000);
+    await status(page)
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
+    expect(await storedHeading(id)).to.equal('Autosaved again');
+    expect(appErrors(errors).filter((e) => !CLOCK_REFUSED_BY_SANDBOX.test(e))).to.deep.equal([]);
+  });
 });
