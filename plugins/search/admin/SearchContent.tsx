@@ -43,7 +43,6 @@ export default function SearchContent() {
       <PageHeader title="Search content" description="Pages, snippets, objects and documents, drafts included." />
       <search>
         <form
-          role="search"
           onSubmit={(e) => {
             e.preventDefault();
             url.set({ q: text.trim() });

@@ -4,7 +4,8 @@
  * succeeds, that is until the API accepts a write sent after the form was submitted. The shell asks
  * before an in-app navigation leaves an edited form (`LeaveGuard`) and the browser warns on reload
  * or close (`beforeunload`). A form that is no longer on the page (a closed dialog) no longer counts.
- * A form of a search or filter (`role="search"`) or one marked `data-unsaved-guard="off"` is left out.
+ * A search or filter form (inside `<search>` or `role="search"`) and a form marked
+ * `data-unsaved-guard="off"` are left out.
  */
 
 const edited = new Set<HTMLFormElement>();
@@ -15,7 +16,7 @@ let discarding = false;
 function guardedForm(target: EventTarget | null): HTMLFormElement | null {
   if (!(target instanceof Element)) return null;
   const form = target.closest('form');
-  if (!form || form.matches('[role="search"], [data-unsaved-guard="off"]')) return null;
+  if (!form || form.closest('search, [role="search"], [data-unsaved-guard="off"]')) return null;
   return form;
 }
 
