@@ -263,25 +263,27 @@ export default function AssetLibrary() {
         <FolderList folder={folder} />
         {can('assets:upload') && <UploadZone folder={folder} />}
         <Paper withBorder p="md" radius="md">
-          <form
-            aria-label="Search files"
-            onSubmit={(e) => {
-              e.preventDefault();
-              url.set({ search: searchText.trim() });
-            }}
-          >
-            <Group align="flex-end" mb="md">
-              <TextInput
-                label="File name contains"
-                description={folder ? 'Searches this folder and its sub-folders' : 'Searches the whole library'}
-                value={searchText}
-                onChange={(e) => setSearchText(e.currentTarget.value)}
-              />
-              <Button type="submit" variant="light">
-                Search
-              </Button>
-            </Group>
-          </form>
+          <search>
+            <form
+              aria-label="Search files"
+              onSubmit={(e) => {
+                e.preventDefault();
+                url.set({ search: searchText.trim() });
+              }}
+            >
+              <Group align="flex-end" mb="md">
+                <TextInput
+                  label="File name contains"
+                  description={folder ? 'Searches this folder and its sub-folders' : 'Searches the whole library'}
+                  value={searchText}
+                  onChange={(e) => setSearchText(e.currentTarget.value)}
+                />
+                <Button type="submit" variant="light">
+                  Search
+                </Button>
+              </Group>
+            </form>
+          </search>
           {assets.isPending ? (
             <LoadingState label="Loading files" />
           ) : assets.error ? (

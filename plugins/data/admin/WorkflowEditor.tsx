@@ -90,7 +90,15 @@ export function WorkflowEditor({ cls, canManage }: { cls: DataClass; canManage: 
     }
   };
   return (
-    <Stack>
+    <Stack
+      component="form"
+      aria-label="Workflow"
+      // A form, so the dashboard's unsaved-changes guard covers the workflow's edits.
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
       <section aria-labelledby="wf-places">
         <Title order={2} size="h4" id="wf-places" mb="xs">
           Places
@@ -247,7 +255,7 @@ export function WorkflowEditor({ cls, canManage }: { cls: DataClass; canManage: 
       </section>
       {canManage && (
         <Group>
-          <Button onClick={save} loading={busy}>
+          <Button type="submit" loading={busy}>
             Save the workflow
           </Button>
           <Button variant="default" color="red" onClick={remove}>

@@ -94,7 +94,12 @@ describe('content screens in the browser: websites, pages, menus, themes, snippe
     expect(await page.getByLabel(/^Root path/).getAttribute('aria-invalid')).to.equal('true');
     expect((await p.t.call('GET', `/cms-one/websites/${siteId}`, admin)).json().rootPath).to.equal(`/${root}`);
 
+    // The refused root path is still an unsaved edit: leaving asks first (the unsaved-changes guard).
     await page.getByRole('navigation', { name: 'Website sections' }).getByRole('link', { name: 'Pages' }).click();
+    await page
+      .getByRole('dialog', { name: 'Leave without saving?' })
+      .getByRole('button', { name: 'Leave and discard the changes' })
+      .click();
     await heading(page, `Shop ${root}: Pages`).waitFor();
     await page.getByText('No pages match').waitFor();
     await expectAccessible(page, 'empty page list');

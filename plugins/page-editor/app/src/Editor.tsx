@@ -550,7 +550,7 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
             </Button>
           </Alert>
         )}
-        {saving.status !== 'locked' && saving.autosavePaused && (
+        {saving.status !== 'locked' && saving.autosavePaused === 'locked' && (
           <Text size="sm" px="sm" py={4} c="orange.9">
             The snippet is locked: autosave is paused, use Save to store changes.
           </Text>
@@ -568,7 +568,12 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
         )}
         {saving.status === 'failed' && (
           <Alert color="red" title="Not saved" m="xs">
-            {saving.problem ?? 'The last save did not go through'}. Your changes are kept and saving is tried again.
+            {saving.problem ?? 'The last save did not go through'}. Your changes are kept here.{' '}
+            {saving.autosavePaused === 'refused'
+              ? 'Autosave waits: the server refused this save, and sending it again would not change that. Save by hand once the cause is fixed.'
+              : settings.enabled
+                ? 'Autosave tries again at its next interval.'
+                : 'Autosave is off for this installation: use Save to try again.'}
           </Alert>
         )}
         {notice && (

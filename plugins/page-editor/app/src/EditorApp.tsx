@@ -1,7 +1,7 @@
 import { Alert, Loader, MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Component, type ReactNode, useEffect, useState } from 'react';
-import { ApiError, contrast, theme, useMe } from '../../../admin-ui/app/src/sdk/index.ts';
+import { ApiError, contrast, SessionDialog, theme, useMe } from '../../../admin-ui/app/src/sdk/index.ts';
 import {
   autosaveSettings,
   canvasHtml,
@@ -182,6 +182,8 @@ export function EditorApp() {
             </Problem>
           )}
         </ErrorBoundary>
+        {/* An ended session: sign in again over the editor, the unsaved tree stays. */}
+        <SessionDialog />
       </QueryClientProvider>
     </MantineProvider>
   );

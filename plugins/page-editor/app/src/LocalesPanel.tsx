@@ -2,7 +2,7 @@ import { Anchor, Button, Select, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { aiProblem, translatePage } from './ai.ts';
-import { canvasHtml, createVariant, type EditedDocument, translations, type Website } from './documents.ts';
+import { canvasHtml, createVariant, type EditedDocument, json, translations, type Website } from './documents.ts';
 import type { ContentNode } from './tree.ts';
 
 /**
@@ -24,7 +24,7 @@ export function LocalesPanel(props: { doc: EditedDocument; website: Website | nu
     queryKey: ['page-editor', 'translation-canvas', compare],
     enabled: !!compare,
     queryFn: async () => {
-      const page = await (await fetch(`/cms-one/pages/${compare}`, { credentials: 'same-origin' })).json();
+      const page = (await json<{ content: ContentNode }>('GET', `/cms-one/pages/${encodeURIComponent(compare!)}`)).data;
       return canvasHtml({ kind: 'pages', id: compare! }, page.content);
     },
   });

@@ -1,10 +1,11 @@
-import { type ApiAnswer, type ApiBody, ApiError } from '../../../admin-ui/app/src/sdk/index.ts';
+import { type ApiAnswer, type ApiBody, ApiError, sessionFetch } from '../../../admin-ui/app/src/sdk/index.ts';
 import type { ContentNode } from './tree.ts';
 
 /**
  * What the editor edits: a page, a snippet, a page template or one region of a website's layout
- * template, through the content API. Calls go through `fetch` with the session cookie (same
- * origin); the API's error body becomes an `ApiError`, as in the dashboard. Saves carry `If-Match`
+ * template, through the content API. Calls go through the dashboard's `sessionFetch` with the session
+ * cookie (same origin): a call refused because the session ended waits for the sign-in dialog and
+ * is sent again. The API's error body becomes an `ApiError`, as in the dashboard. Saves carry `If-Match`
  * with the `ETag` last read, so a save over a change made elsewhere (another tab, another editor)
  * is refused with 412 instead of overwriting it.
  */
@@ -72,9 +73,8 @@ export type Version = Omit<ApiAnswer<'/cms-one/pages/{id}/versions/{versionId}',
 export type VersionDiff = ApiAnswer<'/cms-one/pages/{id}/versions/{versionId}/diff', 'get'>;
 
 export async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(url, {
+  const response = await sessionFetch(url, {
     method,
-    credentials: 'same-origin',
     headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../../admin-ui/app/src/sdk/index.ts';
+import { ApiError, discardingChanges } from '../../../admin-ui/app/src/sdk/index.ts';
 import { type AutosaveSettings, type EditedDocument, loadDocument, saveDocument } from './documents.ts';
 import type { Snapshot } from './history.ts';
 
@@ -11,12 +11,20 @@ import type { Snapshot } from './history.ts';
  */
 export type SaveStatus = 'saved' | 'unsaved' | 'saving' | 'failed' | 'locked' | 'conflict';
 
+/**
+ * Why autosave waits: `locked` (a locked snippet refuses autosaves until it is unlocked), `refused`
+ * (the API said no to this user: sending the same again on every interval would not change that,
+ * so autosave waits until a save by hand goes through). An ended session pauses nothing: the
+ * save waits for the sign-in dialog and goes through after it (the SDK's `sessionFetch`).
+ */
+export type AutosavePause = 'locked' | 'refused' | null;
+
 export interface Saving {
   status: SaveStatus;
   /** The message of the last failure. */
   problem: string | null;
-  /** A locked snippet: autosave is paused until the page is reloaded after unlocking. */
-  autosavePaused: boolean;
+  /** Why autosave is paused, or null while it runs. */
+  autosavePaused: AutosavePause;
   doc: EditedDocument;
   lastSavedAt: Date | null;
   save(kind: 'auto' | 'manual', opts?: { over?: boolean; published?: boolean }): Promise<boolean>;
@@ -52,7 +60,7 @@ export function useSaving(opts: {
   const [doc, setDoc] = useState(opts.initial);
   const [status, setStatus] = useState<SaveStatus>('saved');
   const [problem, setProblem] = useState<string | null>(null);
-  const [autosavePaused, setAutosavePaused] = useState(false);
+  const [autosavePaused, setAutosavePaused] = useState<AutosavePause>(null);
   const [lastSavedAt, setLastSavedAt] = useState<Date | null>(null);
   const latest = useRef({ present: opts.present, revision: opts.revision });
   latest.current = { present: opts.present, revision: opts.revision };
@@ -94,16 +102,17 @@ export function useSaving(opts: {
           setProblem(null);
           setLastSavedAt(new Date());
           setStatus(latest.current.revision === revision ? 'saved' : 'unsaved');
+          // A save that went through shows the API takes this user's saves again.
+          setAutosavePaused((paused) => (paused === 'refused' ? null : paused));
           return true;
         } catch (err) {
           const apiError = err instanceof ApiError ? err : null;
           setProblem(apiError?.message ?? (err as Error).message);
           if (apiError?.status === 423) {
-            setAutosavePaused(true);
+            setAutosavePaused('locked');
             setStatus('locked');
           } else if (apiError?.status === 403 || apiError?.status === 401) {
-            // Not allowed (or signed out): trying again on every interval would not change that.
-            setAutosavePaused(true);
+            setAutosavePaused('refused');
             setStatus('failed');
           } else if (apiError?.status === 412) setStatus('conflict');
           else setStatus('failed');
@@ -133,7 +142,7 @@ export function useSaving(opts: {
   // Leaving with unsaved changes asks first.
   useEffect(() => {
     const warn = (event: BeforeUnloadEvent) => {
-      if (latest.current.revision !== savedRevision.current) event.preventDefault();
+      if (latest.current.revision !== savedRevision.current && !discardingChanges()) event.preventDefault();
     };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
@@ -162,7 +171,7 @@ export function useSaving(opts: {
     etag.current = stored.etag;
     setDoc(stored);
     if (stored.locked === false) {
-      setAutosavePaused(false);
+      setAutosavePaused((paused) => (paused === 'locked' ? null : paused));
       if (statusRef.current === 'locked') setStatus('unsaved');
     }
   }, []);

@@ -1,5 +1,7 @@
 import createClient from 'openapi-fetch';
+import { writeAnswered } from '../sdk/unsaved-changes';
 import type { paths } from './schema';
+import { sessionFetch } from './session-expiry';
 
 /** The documented error body of every route (the API's `ErrorBody`). */
 interface ErrorBody {
@@ -23,22 +25,21 @@ export class ApiError extends Error {
   }
 }
 
-/** Browser events the shell listens to: the session ended, or the API refused an action. */
-export const SESSION_ENDED_EVENT = 'cms:session-ended';
+/** The browser event the shell listens to: the API refused an action. */
 export const FORBIDDEN_EVENT = 'cms:forbidden';
 
-/** Paths whose 401 is part of their own flow (a wrong password), not an ended session. */
-const SIGN_IN_PATHS = /^\/auth\/(login|mfa\/|forgot-password|reset-password)/;
-
-/** The typed client of the documented API (same origin, the session cookie). */
-export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+/**
+ * The typed client of the documented API (same origin, the session cookie). An ended session does
+ * not fail a call: `sessionFetch` holds it until the user has signed in again in the dialog.
+ */
+export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin', fetch: sessionFetch });
 
 api.use({
   onResponse({ request, response }) {
-    const path = new URL(request.url).pathname;
-    if (response.status === 401 && !SIGN_IN_PATHS.test(path) && path !== '/auth/me')
-      window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
     if (response.status === 403) window.dispatchEvent(new Event(FORBIDDEN_EVENT));
+    // A sign-in (the session dialog's) saves no form: the save it unblocks answers for itself.
+    const signIn = /^\/auth\/(login|logout|mfa\/challenge)$/.test(new URL(request.url).pathname);
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !signIn) writeAnswered(response.ok);
     return undefined;
   },
 });

@@ -3,6 +3,9 @@
  * the dashboard. Everything else under `plugins/admin-ui/app/` is the shell's own.
  */
 export { api, ApiError, unwrap } from '../api/client';
+export { sessionFetch } from '../api/session-expiry';
+export { SessionDialog } from './session-dialog';
+export { discardingChanges } from './unsaved-changes';
 export type { paths } from '../api/schema';
 export type { ApiAnswer, ApiBody } from './api-types';
 export { useCan, useMe, type Me } from '../shell/session';

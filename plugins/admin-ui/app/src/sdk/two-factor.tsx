@@ -2,10 +2,15 @@ import { Alert, Button, Code, CopyButton, Group, Image, List, Stack, TextInput }
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../api/client';
-import { ME_KEY } from '../shell/session';
+import { signedInAs } from '../api/session-expiry';
+import { ME_KEY, type Me } from '../shell/session';
 
-/** Enrolment in a second factor: QR code (and the secret to type), then a first code. */
-export function EnrolTwoFactor(props: { enrollmentToken?: string; onEnrolled: (codes: string[]) => void }) {
+/**
+ * Enrolment in a second factor: QR code (and the secret to type), then a first code. With an
+ * `enrollmentToken` (a sign-in whose role requires it) the answer signs the user in: `onEnrolled`
+ * gets the user too.
+ */
+export function EnrolTwoFactor(props: { enrollmentToken?: string; onEnrolled: (codes: string[], user?: Me) => void }) {
   const [setup, setSetup] = useState<{ secret: string; qrCodeDataUrl: string }>();
   const [error, setError] = useState<string>();
   const [code, setCode] = useState('');
@@ -27,7 +32,8 @@ export function EnrolTwoFactor(props: { enrollmentToken?: string; onEnrolled: (c
           body: { code: value, ...(enrollmentToken ? { enrollmentToken } : {}) },
         }),
       );
-      onEnrolled(answer.recoveryCodes);
+      if (answer.user) signedInAs(answer.user);
+      onEnrolled(answer.recoveryCodes, answer.user);
       if (answer.user) client.setQueryData(ME_KEY, answer.user);
     } catch (err) {
       setError(err instanceof Error ? err.message : 'The request failed');
@@ -69,6 +75,8 @@ export function EnrolTwoFactor(props: { enrollmentToken?: string; onEnrolled: (c
           </Group>
           <form
             noValidate
+            // The code of an enrolment is no edit of a screen to guard (sdk/unsaved-changes.ts).
+            data-unsaved-guard="off"
             onSubmit={(e) => {
               e.preventDefault();
               void verify(code);

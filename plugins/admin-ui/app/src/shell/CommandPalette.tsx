@@ -1,10 +1,11 @@
-import { Button, Kbd } from '@mantine/core';
+import { Button, Kbd, VisuallyHidden } from '@mantine/core';
 import { Spotlight, type SpotlightActionData, spotlight } from '@mantine/spotlight';
 import { IconHome, IconLogout, IconSearch } from '@tabler/icons-react';
 import { type CSSProperties, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { SCREENS } from '../screens';
 import { mayOpen } from '../sdk/screens';
+import { confirmLeavingUnsaved } from './LeaveGuard';
 import { type Me, useSignOut } from './session';
 
 /**
@@ -40,6 +41,7 @@ export function CommandPalette({ me }: { me: Me }) {
         label: 'Sign out',
         leftSection: <IconLogout size={18} />,
         onClick: async () => {
+          if (!(await confirmLeavingUnsaved())) return;
           await signOut();
           await navigate('/sign-in', { replace: true });
         },
@@ -91,8 +93,14 @@ export function CommandPalette({ me }: { me: Me }) {
           )
         }
         nothingFound="No screen matches"
+        // The dialog's name (axe: aria-dialog-name), read by screen readers and not shown: the
+        // search field says the same to the eye.
+        title={<VisuallyHidden>Command palette</VisuallyHidden>}
         // Mantine fades the selected action's description to 70 %: under 4.5:1 on its background.
-        styles={{ action: { '--action-description-opacity': '1' } as CSSProperties }}
+        styles={{
+          action: { '--action-description-opacity': '1' } as CSSProperties,
+          header: { minHeight: 0, padding: 0 },
+        }}
         highlightQuery
         shortcut={['mod + K']}
         searchProps={{

@@ -16,9 +16,11 @@ import { IconChevronDown, IconHome, IconLogout, IconShieldLock } from '@tabler/i
 import { useEffect } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { CommandPalette } from './CommandPalette';
-import { FORBIDDEN_EVENT, SESSION_ENDED_EVENT } from '../api/client';
+import { FORBIDDEN_EVENT } from '../api/client';
 import { menuFor } from '../screens';
 import { ErrorState, LoadingState } from '../sdk/page';
+import { SessionDialog } from '../sdk/session-dialog';
+import { confirmLeavingUnsaved, LeaveGuard } from './LeaveGuard';
 import { ME_KEY, type Me, useMe, useSignOut } from './session';
 
 function UserMenu({ me }: { me: Me }) {
@@ -49,6 +51,7 @@ function UserMenu({ me }: { me: Me }) {
         <Menu.Item
           leftSection={<IconLogout size={16} />}
           onClick={async () => {
+            if (!(await confirmLeavingUnsaved())) return;
             await signOut();
             await navigate('/sign-in', { replace: true });
           }}
@@ -103,7 +106,8 @@ function Navigation({ me, onNavigate }: { me: Me; onNavigate: () => void }) {
 /**
  * The signed-in frame around every screen: header with the user menu, the menu of the screens the
  * user's keys open, and the screen. Without a session it sends the browser to the sign-in page and
- * back here afterwards.
+ * back here afterwards; a session that ends while a screen is open gets the sign-in dialog over it
+ * instead (`SessionDialog`), and an edited form is guarded against leaving (`LeaveGuard`).
  */
 export function Layout() {
   const me = useMe();
@@ -112,18 +116,10 @@ export function Layout() {
   const client = useQueryClient();
 
   useEffect(() => {
-    const ended = () => {
-      client.clear();
-      client.setQueryData(ME_KEY, null);
-    };
     // A 403 may mean the user's roles changed: ask again what they hold.
     const forbidden = () => void client.invalidateQueries({ queryKey: ME_KEY });
-    window.addEventListener(SESSION_ENDED_EVENT, ended);
     window.addEventListener(FORBIDDEN_EVENT, forbidden);
-    return () => {
-      window.removeEventListener(SESSION_ENDED_EVENT, ended);
-      window.removeEventListener(FORBIDDEN_EVENT, forbidden);
-    };
+    return () => window.removeEventListener(FORBIDDEN_EVENT, forbidden);
   }, [client]);
 
   if (me.isPending) return <LoadingState label="Loading your account" />;
@@ -166,6 +162,8 @@ export function Layout() {
       <AppShell.Main>
         <Outlet />
       </AppShell.Main>
+      <LeaveGuard />
+      <SessionDialog />
     </AppShell>
   );
 }

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { api, ApiError, unwrap } from '../api/client';
+import { signedInAs } from '../api/session-expiry';
 
 export type Me = { id: string; email: string; displayName: string; roles: string[]; permissions: string[] };
 
@@ -12,10 +13,13 @@ export function useMe() {
     queryKey: ME_KEY,
     queryFn: async (): Promise<Me | null> => {
       try {
-        return unwrap(await api.GET('/auth/me'));
+        const me = unwrap(await api.GET('/auth/me'));
+        signedInAs(me);
+        return me;
       } catch (err) {
-        if (err instanceof ApiError && err.status === 401) return null;
-        throw err;
+        if (!(err instanceof ApiError && err.status === 401)) throw err;
+        signedInAs(null);
+        return null;
       }
     },
     staleTime: 60_000,
@@ -32,6 +36,8 @@ export function useCan(): (permission: string) => boolean {
 export function useSignOut(): () => Promise<void> {
   const client = useQueryClient();
   return useCallback(async () => {
+    // Signing out ends the session on purpose: a 401 after it is no ended session to renew.
+    signedInAs(null);
     await api.POST('/auth/logout').catch(() => undefined);
     client.clear();
     client.setQueryData(ME_KEY, null);
