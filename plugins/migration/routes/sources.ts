@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
-import { type App, badRequest, emptyAnswer, requestContext } from '../../../kernel/index.ts';
+import { type App, emptyAnswer, requestContext } from '../../../kernel/index.ts';
 import { MIGRATION_MANAGE } from '../permissions.ts';
 import type { MigrationServices } from '../services/index.ts';
 import type { ConnectionInput } from '../services/sources.ts';
 import {
-  ClassNames,
   CreateSource,
+  EveryOrNamedClasses,
   IdParams,
   ImportClassesAnswer,
   PatchSource,
@@ -17,16 +16,6 @@ import {
 
 const tags = ['migration'];
 
-/** `{ classes?: [names] }`, or no body at all (every class): checked here, since the body may be absent. */
-function classNamesOf(body: unknown): string[] | undefined {
-  if (body === undefined || body === null) return undefined;
-  if (!Value.Check(ClassNames, body)) {
-    const first = [...Value.Errors(ClassNames, body)][0];
-    const field = ['classes', ...(first?.path ?? '').split('/').filter(Boolean).slice(1)].join('.');
-    throw badRequest(`${field}: ${first?.message ?? 'not valid'}`, field);
-  }
-  return body.classes;
-}
 const manage = { permission: MIGRATION_MANAGE };
 // The sandbox profile imports nothing from elsewhere: every route that reads a source is blocked.
 const imports = { permission: MIGRATION_MANAGE, sandbox: 'block' as const };
@@ -86,18 +75,18 @@ export async function sourceRoutes(app: App, s: MigrationServices): Promise<void
     '/migration-sources/:id/preview-classes',
     {
       config: imports,
-      schema: { tags, params: IdParams, response: { 200: PreviewAnswer } },
+      schema: { tags, params: IdParams, body: EveryOrNamedClasses, response: { 200: PreviewAnswer } },
     },
-    async (request) => s.classImports.preview(request.params.id, classNamesOf(request.body)),
+    async (request) => s.classImports.preview(request.params.id, request.body?.classes),
   );
 
   app.post(
     '/migration-sources/:id/import-classes',
     {
       config: imports,
-      schema: { tags, params: IdParams, response: { 200: ImportClassesAnswer } },
+      schema: { tags, params: IdParams, body: EveryOrNamedClasses, response: { 200: ImportClassesAnswer } },
     },
     async (request) =>
-      s.classImports.importClasses(requestContext(request), request.params.id, classNamesOf(request.body)),
+      s.classImports.importClasses(requestContext(request), request.params.id, request.body?.classes),
   );
 }
