@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Group, List, Progress, Stack, Table, Text } from 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, QueryState, Section, showSaveError, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
 import { type ImportJob, jobIsLive, jobKey } from './model.ts';
+import { ScrollTable } from './ScrollTable.tsx';
 
 const STATE_COLOR = {
   queued: 'gray',
@@ -16,24 +17,22 @@ const POLL_MS = 1000;
 function FailedRecords({ failed }: { failed: ImportJob['failed'] }) {
   if (failed.length === 0) return null;
   return (
-    <Table.ScrollContainer minWidth={420}>
-      <Table aria-label="Failed records" striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Pimcore id</Table.Th>
-            <Table.Th>Reason</Table.Th>
+    <ScrollTable label="Failed records" minWidth={420}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Pimcore id</Table.Th>
+          <Table.Th>Reason</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {failed.map((f) => (
+          <Table.Tr key={`${f.sourceId}:${f.reason}`}>
+            <Table.Td>{f.sourceId}</Table.Td>
+            <Table.Td>{f.reason}</Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {failed.map((f) => (
-            <Table.Tr key={`${f.sourceId}:${f.reason}`}>
-              <Table.Td>{f.sourceId}</Table.Td>
-              <Table.Td>{f.reason}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        ))}
+      </Table.Tbody>
+    </ScrollTable>
   );
 }
 

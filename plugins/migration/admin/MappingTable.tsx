@@ -1,5 +1,6 @@
 import { Badge, Table } from '@mantine/core';
 import type { PreviewedClass } from './model.ts';
+import { ScrollTable } from './ScrollTable.tsx';
 
 type Field = PreviewedClass['fields'][number];
 
@@ -17,31 +18,29 @@ export function ActionBadge({ action }: { action: PreviewedClass['action'] }) {
 /** One class's (or component's) fields: the Pimcore type each has and the data field it becomes. */
 export function MappingTable(props: { label: string; fields: readonly Field[] }) {
   return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table aria-label={props.label} striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Field</Table.Th>
-            <Table.Th>Pimcore type</Table.Th>
-            <Table.Th>Becomes</Table.Th>
-            <Table.Th>Translated</Table.Th>
-            <Table.Th>Note</Table.Th>
+    <ScrollTable label={props.label} minWidth={560}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Field</Table.Th>
+          <Table.Th>Pimcore type</Table.Th>
+          <Table.Th>Becomes</Table.Th>
+          <Table.Th>Translated</Table.Th>
+          <Table.Th>Note</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {props.fields.map((f) => (
+          <Table.Tr key={f.name}>
+            <Table.Td>
+              <code>{f.name}</code>
+            </Table.Td>
+            <Table.Td>{f.pimcoreType}</Table.Td>
+            <Table.Td>{f.type === 'skipped' ? '(skipped)' : f.type}</Table.Td>
+            <Table.Td>{f.translated ? 'yes' : 'no'}</Table.Td>
+            <Table.Td>{f.note ?? ''}</Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {props.fields.map((f) => (
-            <Table.Tr key={f.name}>
-              <Table.Td>
-                <code>{f.name}</code>
-              </Table.Td>
-              <Table.Td>{f.pimcoreType}</Table.Td>
-              <Table.Td>{f.type === 'skipped' ? '(skipped)' : f.type}</Table.Td>
-              <Table.Td>{f.translated ? 'yes' : 'no'}</Table.Td>
-              <Table.Td>{f.note ?? ''}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        ))}
+      </Table.Tbody>
+    </ScrollTable>
   );
 }

@@ -12,6 +12,7 @@ import {
   useRemoveRecord,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { isStagedFrom, type Source, STAGED_KEY, type StagedPage } from './model.ts';
+import { ScrollTable } from './ScrollTable.tsx';
 import { StagedCompare } from './StagedCompare.tsx';
 
 function Rows(props: { source: Source; pages: StagedPage[] }) {
@@ -80,62 +81,60 @@ function Rows(props: { source: Source; pages: StagedPage[] }) {
               </Button>
             </Group>
           )}
-          <Table.ScrollContainer minWidth={560}>
-            <Table aria-label="Staged pages" striped>
-              <Table.Thead>
-                <Table.Tr>
-                  {mayPromote && <Table.Th>Select</Table.Th>}
-                  <Table.Th>Path</Table.Th>
-                  <Table.Th>Locale</Table.Th>
-                  <Table.Th>Title</Table.Th>
-                  <Table.Th>Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {props.pages.map((p) => (
-                  <Table.Tr key={p.id}>
-                    {mayPromote && (
-                      <Table.Td>
-                        <Checkbox
-                          aria-label={`Select ${p.path}`}
-                          checked={selected.includes(p.id)}
-                          onChange={(e) => toggle(p.id, e.currentTarget.checked)}
-                        />
-                      </Table.Td>
-                    )}
+          <ScrollTable label="Staged pages" minWidth={560}>
+            <Table.Thead>
+              <Table.Tr>
+                {mayPromote && <Table.Th>Select</Table.Th>}
+                <Table.Th>Path</Table.Th>
+                <Table.Th>Locale</Table.Th>
+                <Table.Th>Title</Table.Th>
+                <Table.Th>Actions</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {props.pages.map((p) => (
+                <Table.Tr key={p.id}>
+                  {mayPromote && (
                     <Table.Td>
-                      <code>{p.path}</code>
+                      <Checkbox
+                        aria-label={`Select ${p.path}`}
+                        checked={selected.includes(p.id)}
+                        onChange={(e) => toggle(p.id, e.currentTarget.checked)}
+                      />
                     </Table.Td>
-                    <Table.Td>{p.locale}</Table.Td>
-                    <Table.Td>{p.title}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
+                  )}
+                  <Table.Td>
+                    <code>{p.path}</code>
+                  </Table.Td>
+                  <Table.Td>{p.locale}</Table.Td>
+                  <Table.Td>{p.title}</Table.Td>
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap">
+                      <Button
+                        size="compact-sm"
+                        variant="subtle"
+                        aria-label={`Compare ${p.path}`}
+                        onClick={() => setComparing(p)}
+                      >
+                        Compare
+                      </Button>
+                      {can('pages:delete') && (
                         <Button
                           size="compact-sm"
+                          color="red"
                           variant="subtle"
-                          aria-label={`Compare ${p.path}`}
-                          onClick={() => setComparing(p)}
+                          aria-label={`Discard ${p.path}`}
+                          onClick={() => void discard(p)}
                         >
-                          Compare
+                          Discard
                         </Button>
-                        {can('pages:delete') && (
-                          <Button
-                            size="compact-sm"
-                            color="red"
-                            variant="subtle"
-                            aria-label={`Discard ${p.path}`}
-                            onClick={() => void discard(p)}
-                          >
-                            Discard
-                          </Button>
-                        )}
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                      )}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </ScrollTable>
         </>
       )}
       <StagedCompare page={comparing} onClose={() => setComparing(undefined)} />

@@ -86,7 +86,6 @@ export async function sourceRoutes(app: App, s: MigrationServices): Promise<void
       config: imports,
       schema: { tags, params: IdParams, body: EveryOrNamedClasses, response: { 200: ImportClassesAnswer } },
     },
-    async (request) =>
-      s.classImports.importClasses(requestContext(request), request.params.id, request.body?.classes),
+    async (request) => s.classImports.importClasses(requestContext(request), request.params.id, request.body?.classes),
   );
 }
