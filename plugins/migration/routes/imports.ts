@@ -5,7 +5,7 @@ import {
   IdParams,
   ImportJobView,
   ImportObjectsAnswer,
-  ImportObjectsOrNothing,
+  ImportObjectsBody,
   ImportQueued,
   JobIdParams,
 } from './schemas.ts';
@@ -24,12 +24,16 @@ export async function importRoutes(app: App, s: MigrationServices): Promise<void
       schema: {
         tags,
         params: IdParams,
-        body: ImportObjectsOrNothing,
+        body: ImportObjectsBody,
         response: { 200: ImportObjectsAnswer, 202: ImportQueued },
+      },
+      // The body is optional: a POST without one (or with JSON null) imports every class inline.
+      preValidation: async (request) => {
+        request.body ??= {};
       },
     },
     async (request, reply) => {
-      const result = await s.imports.start(requestContext(request), request.params.id, request.body ?? {});
+      const result = await s.imports.start(requestContext(request), request.params.id, request.body);
       if (result.background) return reply.code(202).send({ jobId: result.jobId });
       return result;
     },

@@ -75,7 +75,7 @@ export const TestReport = Type.Object({
   problems: Type.Array(Type.String()),
 });
 
-const ClassNames = Type.Object(
+export const ClassNames = Type.Object(
   {
     classes: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 63 }), { maxItems: 1000, uniqueItems: true }),
@@ -83,9 +83,6 @@ const ClassNames = Type.Object(
   },
   { additionalProperties: false },
 );
-
-/** `{ classes? }` or no body at all (every class); a missing body reaches the schema as null. */
-export const EveryOrNamedClasses = Type.Union([ClassNames, Type.Null()]);
 
 const MappedField = Type.Object({
   name: Type.String(),
@@ -122,7 +119,7 @@ export const ImportClassesAnswer = Type.Object({
   warnings: Type.Array(Type.String()),
 });
 
-const ImportObjectsBody = Type.Object(
+export const ImportObjectsBody = Type.Object(
   {
     classes: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 63 }), { maxItems: 1000, uniqueItems: true }),
@@ -132,9 +129,6 @@ const ImportObjectsBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-/** The body of import-objects, or none (every class, inline). */
-export const ImportObjectsOrNothing = Type.Union([ImportObjectsBody, Type.Null()]);
 
 export const JobIdParams = Type.Object({ jobId: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
 

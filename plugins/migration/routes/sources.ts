@@ -4,8 +4,8 @@ import { MIGRATION_MANAGE } from '../permissions.ts';
 import type { MigrationServices } from '../services/index.ts';
 import type { ConnectionInput } from '../services/sources.ts';
 import {
+  ClassNames,
   CreateSource,
-  EveryOrNamedClasses,
   IdParams,
   ImportClassesAnswer,
   PatchSource,
@@ -17,6 +17,10 @@ import {
 const tags = ['migration'];
 
 const manage = { permission: MIGRATION_MANAGE };
+// The body is optional: a POST without one (or with JSON null) means every class.
+const optionalBody = async (request: { body: unknown }) => {
+  request.body ??= {};
+};
 // The sandbox profile imports nothing from elsewhere: every route that reads a source is blocked.
 const imports = { permission: MIGRATION_MANAGE, sandbox: 'block' as const };
 
@@ -75,17 +79,19 @@ export async function sourceRoutes(app: App, s: MigrationServices): Promise<void
     '/migration-sources/:id/preview-classes',
     {
       config: imports,
-      schema: { tags, params: IdParams, body: EveryOrNamedClasses, response: { 200: PreviewAnswer } },
+      schema: { tags, params: IdParams, body: ClassNames, response: { 200: PreviewAnswer } },
+      preValidation: optionalBody,
     },
-    async (request) => s.classImports.preview(request.params.id, request.body?.classes),
+    async (request) => s.classImports.preview(request.params.id, request.body.classes),
   );
 
   app.post(
     '/migration-sources/:id/import-classes',
     {
       config: imports,
-      schema: { tags, params: IdParams, body: EveryOrNamedClasses, response: { 200: ImportClassesAnswer } },
+      schema: { tags, params: IdParams, body: ClassNames, response: { 200: ImportClassesAnswer } },
+      preValidation: optionalBody,
     },
-    async (request) => s.classImports.importClasses(requestContext(request), request.params.id, request.body?.classes),
+    async (request) => s.classImports.importClasses(requestContext(request), request.params.id, request.body.classes),
   );
 }

@@ -21122,7 +21122,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         classes?: string[];
-                    } | null;
+                    };
                 };
             };
             responses: {
@@ -21282,7 +21282,7 @@ export interface paths {
                         background?: boolean;
                         classes?: string[];
                         publish?: boolean;
-                    } | null;
+                    };
                 };
             };
             responses: {
@@ -21370,7 +21370,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         classes?: string[];
-                    } | null;
+                    };
                 };
             };
             responses: {
