@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { api, Section, showSaved, unwrap } from '../../admin-ui/app/src/sdk/index.ts';
 import { ConnectionTest } from './ConnectionTest.tsx';
-import { SOURCES_KEY } from './model.ts';
+import { SOURCES_KEY, sourceKey } from './model.ts';
 import { SourceFrame } from './SourceFrame.tsx';
 import { SourceForm } from './SourceForm.tsx';
 
@@ -22,6 +22,7 @@ export default function SourceSettings() {
                 unwrap(await api.PATCH('/migration-sources/{id}', { params: { path: { id: source.id } }, body }));
                 showSaved(`Source ${body.name} saved`);
                 await client.invalidateQueries({ queryKey: SOURCES_KEY });
+                await client.invalidateQueries({ queryKey: sourceKey(source.id) });
               }}
             />
           </Section>

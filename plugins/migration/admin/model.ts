@@ -11,7 +11,8 @@ export type StagedPage = ApiAnswer<'/cms-one/pages/staged', 'get'>[number];
 
 /** Query keys start with the plugin id. */
 export const SOURCES_KEY = ['migration', 'sources'] as const;
-export const sourceKey = (id: string) => ['migration', 'sources', id] as const;
+// Not under SOURCES_KEY: refreshing the list after a delete must not ask again for the source gone.
+export const sourceKey = (id: string) => ['migration', 'source', id] as const;
 export const jobKey = (jobId: string) => ['migration', 'import-jobs', jobId] as const;
 export const STAGED_KEY = ['migration', 'staged-pages'] as const;
 

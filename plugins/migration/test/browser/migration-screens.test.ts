@@ -24,6 +24,14 @@ describe('migration in the browser: a Pimcore source from connection test to pro
     [db, p] = await Promise.all([startMariaDb(), startBrowserProduct({ env: KEY, jobs: true })]);
     await db.loadPimcoreFixture();
     await db.sql(`USE ${db.database}; ${readFileSync(path.join(PIMCORE_FIXTURES, 'documents.sql'), 'utf8')}`);
+    // A second category keyed like the first in another folder: keys are unique per class here, so
+    // it fails with its reason and the progress screen lists it.
+    await db.sql(`USE ${db.database};
+      INSERT INTO objects (id, parentId, type, \`key\`, path, \`index\`, published, creationDate, modificationDate, classId, className) VALUES
+        (7, 1, 'folder', 'archive', '/', 3, 1, 1718000000, 1718000000, NULL, NULL),
+        (6, 7, 'object', 'shoes', '/archive/', 0, 1, 1718000000, 1718000000, 'CAT', 'Category');
+      INSERT INTO object_store_CAT (oo_id, name) VALUES (6, 'Old shoes');
+      INSERT INTO object_query_CAT (oo_id, name) VALUES (6, 'Old shoes');`);
   });
   after(async () => {
     await p?.close();
@@ -100,8 +108,10 @@ describe('migration in the browser: a Pimcore source from connection test to pro
     await page.getByText('succeeded', { exact: true }).waitFor({ timeout: 60_000 });
     const bar = page.getByRole('progressbar', { name: 'Objects imported' });
     expect(await bar.getAttribute('aria-valuenow')).to.equal('100');
-    await page.getByText('3 of 3 objects').waitFor();
+    await page.getByText('4 of 4 objects').waitFor();
     await page.getByRole('list', { name: 'Counts' }).getByText('Created: 3').waitFor();
+    await page.getByRole('list', { name: 'Counts' }).getByText('Failed: 1').waitFor();
+    await page.getByRole('table', { name: 'Failed records' }).getByRole('cell', { name: '6', exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Cancel import' }).count()).to.equal(0);
     expect(new URL(page.url()).searchParams.get('job')).to.match(/^[0-9a-f-]{36}$/);
     await expectAccessible(page, 'object import succeeded');
@@ -141,10 +151,40 @@ describe('migration in the browser: a Pimcore source from connection test to pro
     expect(appErrors(errors)).to.deep.equal([]);
   });
 
+  it('edits a source (the password stays set) and deletes it after asking', async () => {
+    const admin = await p.t.admin();
+    const made = await p.t.call('POST', '/migration-sources', admin, {
+      name: 'Staging copy',
+      kind: 'pimcore',
+      connection: { host: db.host, port: db.port, database: db.database, user: db.user, password: db.password },
+      classPath: path.join(PIMCORE_FIXTURES, 'var', 'classes'),
+    });
+    expect(made.statusCode, made.body).to.equal(201);
+    const { page, context, errors } = await p.page();
+    await signInAs(p, context, admin);
+    await page.goto('/admin/migration');
+    await page.getByRole('link', { name: 'Staging copy' }).click();
+    await heading(page, 'Staging copy: connection').waitFor();
+    await page.getByLabel(/^Name/).fill('Staging copy (old)');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await heading(page, 'Staging copy (old): connection').waitFor();
+    const saved = (await p.t.call('GET', `/migration-sources/${made.json().id}`, admin)).json();
+    expect(saved).to.deep.include({ name: 'Staging copy (old)', passwordSet: true });
+
+    await page.getByRole('button', { name: 'Delete source' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete the source Staging copy (old)?' });
+    await confirm.getByText(/What was imported from it stays/).waitFor();
+    await expectAccessible(page, 'delete source confirmation');
+    await confirm.getByRole('button', { name: 'Delete source' }).click();
+    await heading(page, 'Migration sources').waitFor();
+    expect((await p.t.call('GET', `/migration-sources/${made.json().id}`, admin)).statusCode).to.equal(404);
+    expect(appErrors(errors)).to.deep.equal([]);
+  });
+
   it('hides the imports from a user who may only manage sources, and the screens from one who may not', async () => {
     const admin = await p.t.admin();
     const sources = (await p.t.call('GET', '/migration-sources', admin)).json().sources;
-    const id = sources[0].id;
+    const id = sources.find((s: { name: string }) => s.name === 'Shop').id;
     const manager = await p.t.createUser({ permissions: ['migration:manage', 'objects:read'] });
     const { page, context, errors } = await p.page('phone');
     await signInAs(p, context, manager);
