@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { png } from '../test/helpers/images.ts';
 import type { TestKernel, TestUser } from '../test/helpers/kernel.ts';
+import { PIMCORE_FIXTURES } from '../test/helpers/mariadb.ts';
 
 /** The records the screenshots' screens open (`RECORD_SCREENS` in admin-screenshots.ts). */
 export interface DemoRecords {
@@ -10,6 +12,7 @@ export interface DemoRecords {
   clientId: string;
   subscriptionId: string;
   websiteId: string;
+  migrationSourceId: string;
 }
 
 /** Fails loudly: a screenshot of an empty screen because a seed call was refused helps nobody. */
@@ -168,6 +171,13 @@ export async function seedDemoData(t: TestKernel, admin: TestUser, baseUrl: stri
     rootPath: '/town',
     locales: ['en', 'de'],
   });
+  // A Pimcore source with the test fixture's class folder: its class mapping needs no database.
+  const migrationSource = await post<{ id: string }>('/migration-sources', {
+    name: 'Old Pimcore site',
+    kind: 'pimcore',
+    connection: { host: 'pimcore-db.example.internal', port: 3306, database: 'pimcore', user: 'pimcore' },
+    classPath: path.join(PIMCORE_FIXTURES, 'var', 'classes'),
+  });
 
   return {
     roleId: roles.roles.find((r) => r.name === 'editor')?.id ?? roles.roles[0].id,
@@ -177,5 +187,6 @@ export async function seedDemoData(t: TestKernel, admin: TestUser, baseUrl: stri
     clientId: client.id,
     subscriptionId: subscription.id,
     websiteId: website.id,
+    migrationSourceId: migrationSource.id,
   };
 }

@@ -32,6 +32,11 @@ const RECORD_SCREENS: { name: string; title: string; url: (r: DemoRecords) => st
     title: 'Event subscription and delivery log',
     url: (r) => `/admin/events/subscriptions/${r.subscriptionId}`,
   },
+  {
+    name: 'migration-classes',
+    title: 'Pimcore class mapping',
+    url: (r) => `/admin/migration/${r.migrationSourceId}/classes`,
+  },
 ];
 
 /** Menu screens that show more with a query (a list that needs a class or website chosen), by path. */

@@ -34,7 +34,7 @@ const SLOW_FIRST = [
 ];
 /** Among the browser files, these are the longest (30 to 90 s each in a CI run). */
 const LONGEST =
-  /\/browser\/(admin-screens|integrations|content-screens|editor|editor-journey|phone-width|catalog|layout-settings)\.test\.ts$/;
+  /\/browser\/(admin-screens|integrations|content-screens|editor|editor-journey|phone-width|catalog|layout-settings|migration-screens)\.test\.ts$/;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

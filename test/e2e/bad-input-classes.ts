@@ -468,14 +468,19 @@ export const BAD_INPUT_CLASSES: BadInputClass[] = [
 export const EXEMPT: Array<{ route: string; class: string; probe?: string; reason: string }> = [
   // An optional body: the route takes a JSON null like no body at all (`request.body ??= {}`), so the
   // handler goes on and answers for the path id (404) or the signed-in user (enrolment starts).
-  ...['POST /auth/mfa/setup', 'POST /auth/users/{id}/reset-password', 'POST /data-objects/{id}/preview-link'].map(
-    (route) => ({
-      route,
-      class: 'wrong body types',
-      probe: 'body null',
-      reason: 'optional body: null means no body',
-    }),
-  ),
+  ...[
+    'POST /auth/mfa/setup',
+    'POST /auth/users/{id}/reset-password',
+    'POST /data-objects/{id}/preview-link',
+    'POST /migration-sources/{id}/preview-classes',
+    'POST /migration-sources/{id}/import-classes',
+    'POST /migration-sources/{id}/import-objects',
+  ].map((route) => ({
+    route,
+    class: 'wrong body types',
+    probe: 'body null',
+    reason: 'optional body: null means no body',
+  })),
   // The client surface ignores staff sessions: a schema-valid request without a client credential answers
   // 401 before any lookup. plugins/client-api/test/bad-input.test.ts sends these classes with a key.
   ...[

@@ -1,8 +1,6 @@
-import { Value } from '@sinclair/typebox/value';
-import { type App, badRequest, requestContext } from '../../../kernel/index.ts';
+import { type App, requestContext } from '../../../kernel/index.ts';
 import { MIGRATION_MANAGE } from '../permissions.ts';
 import type { MigrationServices } from '../services/index.ts';
-import type { ImportObjectsInput } from '../services/import-jobs.ts';
 import {
   IdParams,
   ImportJobView,
@@ -17,17 +15,6 @@ const manage = { permission: MIGRATION_MANAGE };
 // The sandbox profile imports nothing from elsewhere.
 const imports = { permission: MIGRATION_MANAGE, sandbox: 'block' as const };
 
-/** `{ classes?, background?, publish? }`, or no body at all: checked here, since the body may be absent. */
-function importInputOf(body: unknown): ImportObjectsInput {
-  if (body === undefined || body === null) return {};
-  if (!Value.Check(ImportObjectsBody, body)) {
-    const first = [...Value.Errors(ImportObjectsBody, body)][0];
-    const field = (first?.path ?? '').split('/').filter(Boolean).join('.') || 'body';
-    throw badRequest(`${field}: ${first?.message ?? 'not valid'}`, field);
-  }
-  return body;
-}
-
 /** import-objects and the import jobs (`/migration-sources/import-jobs/:jobId`, cancel, resume). */
 export async function importRoutes(app: App, s: MigrationServices): Promise<void> {
   app.post(
@@ -37,11 +24,16 @@ export async function importRoutes(app: App, s: MigrationServices): Promise<void
       schema: {
         tags,
         params: IdParams,
+        body: ImportObjectsBody,
         response: { 200: ImportObjectsAnswer, 202: ImportQueued },
+      },
+      // The body is optional: a POST without one (or with JSON null) imports every class inline.
+      preValidation: async (request) => {
+        request.body ??= {};
       },
     },
     async (request, reply) => {
-      const result = await s.imports.start(requestContext(request), request.params.id, importInputOf(request.body));
+      const result = await s.imports.start(requestContext(request), request.params.id, request.body);
       if (result.background) return reply.code(202).send({ jobId: result.jobId });
       return result;
     },

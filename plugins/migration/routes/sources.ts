@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
-import { type App, badRequest, emptyAnswer, requestContext } from '../../../kernel/index.ts';
+import { type App, emptyAnswer, requestContext } from '../../../kernel/index.ts';
 import { MIGRATION_MANAGE } from '../permissions.ts';
 import type { MigrationServices } from '../services/index.ts';
 import type { ConnectionInput } from '../services/sources.ts';
@@ -17,17 +16,11 @@ import {
 
 const tags = ['migration'];
 
-/** `{ classes?: [names] }`, or no body at all (every class): checked here, since the body may be absent. */
-function classNamesOf(body: unknown): string[] | undefined {
-  if (body === undefined || body === null) return undefined;
-  if (!Value.Check(ClassNames, body)) {
-    const first = [...Value.Errors(ClassNames, body)][0];
-    const field = ['classes', ...(first?.path ?? '').split('/').filter(Boolean).slice(1)].join('.');
-    throw badRequest(`${field}: ${first?.message ?? 'not valid'}`, field);
-  }
-  return body.classes;
-}
 const manage = { permission: MIGRATION_MANAGE };
+// The body is optional: a POST without one (or with JSON null) means every class.
+const optionalBody = async (request: { body: unknown }) => {
+  request.body ??= {};
+};
 // The sandbox profile imports nothing from elsewhere: every route that reads a source is blocked.
 const imports = { permission: MIGRATION_MANAGE, sandbox: 'block' as const };
 
@@ -86,18 +79,19 @@ export async function sourceRoutes(app: App, s: MigrationServices): Promise<void
     '/migration-sources/:id/preview-classes',
     {
       config: imports,
-      schema: { tags, params: IdParams, response: { 200: PreviewAnswer } },
+      schema: { tags, params: IdParams, body: ClassNames, response: { 200: PreviewAnswer } },
+      preValidation: optionalBody,
     },
-    async (request) => s.classImports.preview(request.params.id, classNamesOf(request.body)),
+    async (request) => s.classImports.preview(request.params.id, request.body.classes),
   );
 
   app.post(
     '/migration-sources/:id/import-classes',
     {
       config: imports,
-      schema: { tags, params: IdParams, response: { 200: ImportClassesAnswer } },
+      schema: { tags, params: IdParams, body: ClassNames, response: { 200: ImportClassesAnswer } },
+      preValidation: optionalBody,
     },
-    async (request) =>
-      s.classImports.importClasses(requestContext(request), request.params.id, classNamesOf(request.body)),
+    async (request) => s.classImports.importClasses(requestContext(request), request.params.id, request.body.classes),
   );
 }

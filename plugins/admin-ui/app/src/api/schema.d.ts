@@ -21118,7 +21118,13 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        classes?: string[];
+                    };
+                };
+            };
             responses: {
                 /** @description The error body every route answers with on 4xx and 5xx */
                 "4XX": {
@@ -21270,7 +21276,15 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        background?: boolean;
+                        classes?: string[];
+                        publish?: boolean;
+                    };
+                };
+            };
             responses: {
                 /** @description The error body every route answers with on 4xx and 5xx */
                 "4XX": {
@@ -21352,7 +21366,13 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        classes?: string[];
+                    };
+                };
+            };
             responses: {
                 /** @description The error body every route answers with on 4xx and 5xx */
                 "4XX": {
