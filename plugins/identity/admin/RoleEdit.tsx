@@ -21,6 +21,12 @@ function byOwner(keys: Permission[]): [string, Permission[]][] {
   return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
 
+/** A key's description, and where else it comes from. */
+function permissionNote(p: Permission, through: string | undefined, held: boolean): string {
+  if (through && !held) return `${p.description} (granted by ${through === '*' ? 'every permission, *' : through})`;
+  return p.grantedBy.length > 0 ? `${p.description} (also granted by ${p.grantedBy.join(', ')})` : p.description;
+}
+
 function RoleForm({ role, permissions }: { role: Role; permissions: Permission[] }) {
   const client = useQueryClient();
   const remove = useRemoveRecord<Role>({
@@ -44,6 +50,11 @@ function RoleForm({ role, permissions }: { role: Role; permissions: Permission[]
   }, [role, setValues, resetDirty]);
   const groups = useMemo(() => byOwner(permissions), [permissions]);
   const chosen = new Set(form.values.permissions);
+  // A key the role gets through another of its keys (or through `*`) is granted: it shows ticked,
+  // and can only be taken away with the key that grants it.
+  const grantedThrough = (p: Permission): string | undefined =>
+    chosen.has('*') ? '*' : p.grantedBy.find((key) => chosen.has(key));
+  const holds = (p: Permission) => chosen.has(p.key) || grantedThrough(p) !== undefined;
   const id = role.id;
   return (
     <form
@@ -69,8 +80,13 @@ function RoleForm({ role, permissions }: { role: Role; permissions: Permission[]
         </Paper>
         <Paper withBorder p="lg">
           <Text fw={600} mb="xs" component="h2">
-            Permissions ({chosen.size})
+            Permissions ({permissions.filter(holds).length})
           </Text>
+          {chosen.has('*') && (
+            <Text size="sm" mb="xs">
+              This role holds every permission (*), including those of plugins added later.
+            </Text>
+          )}
           <Accordion multiple defaultValue={groups.map(([owner]) => owner)} variant="separated">
             {groups.map(([owner, keys]) => (
               <Accordion.Item key={owner} value={owner}>
@@ -78,7 +94,7 @@ function RoleForm({ role, permissions }: { role: Role; permissions: Permission[]
                   <Group gap="xs">
                     <Text fw={600}>{owner}</Text>
                     <Badge variant="light">
-                      {keys.filter((k) => chosen.has(k.key)).length}/{keys.length}
+                      {keys.filter(holds).length}/{keys.length}
                     </Badge>
                   </Group>
                 </Accordion.Control>
@@ -88,12 +104,9 @@ function RoleForm({ role, permissions }: { role: Role; permissions: Permission[]
                       <Checkbox
                         key={p.key}
                         label={p.key}
-                        description={
-                          p.grantedBy.length > 0
-                            ? `${p.description} (also granted by ${p.grantedBy.join(', ')})`
-                            : p.description
-                        }
-                        checked={chosen.has(p.key)}
+                        description={permissionNote(p, grantedThrough(p), chosen.has(p.key))}
+                        checked={holds(p)}
+                        disabled={!chosen.has(p.key) && grantedThrough(p) !== undefined}
                         onChange={(e) =>
                           form.setFieldValue(
                             'permissions',

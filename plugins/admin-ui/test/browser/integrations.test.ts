@@ -255,7 +255,10 @@ describe('admin-ui in the browser: assets and integrations', function () {
     await accessible(page, 'new key shown once');
     const me = () => fetch(`${p.baseUrl}/client/v1/me`, { headers: { authorization: `Bearer ${key}` } });
     expect((await me()).status).to.equal(200);
-    expect(((await (await me()).json()) as { scopes: string[] }).scopes).to.deep.equal(['data:read:*', 'data:read:ShopItem']);
+    expect(((await (await me()).json()) as { scopes: string[] }).scopes).to.deep.equal([
+      'data:read:*',
+      'data:read:ShopItem',
+    ]);
     await shown.getByRole('button', { name: 'I saved it, close' }).click();
 
     await heading(page, 'Shop backend');

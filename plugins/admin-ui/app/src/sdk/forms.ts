@@ -21,13 +21,20 @@ export function showSaveError(error: unknown, form?: FormLike): string {
     form.setFieldError(error.field, message);
     return message;
   }
-  notifications.show({ color: 'red', title: 'Not saved', message, closeButtonProps: DISMISS });
+  // Its text is its id: the same failure again (a retried save, a double click) is not a second toast.
+  notifications.show({
+    id: `not-saved:${message}`,
+    color: 'red',
+    title: 'Not saved',
+    message,
+    closeButtonProps: DISMISS,
+  });
   return message;
 }
 
-/** A short confirmation after a successful change. */
+/** A short confirmation after a successful change; the same one twice shows once. */
 export function showSaved(message: string): void {
-  notifications.show({ color: 'green', message, closeButtonProps: DISMISS });
+  notifications.show({ id: `saved:${message}`, color: 'green', message, closeButtonProps: DISMISS });
 }
 
 /**

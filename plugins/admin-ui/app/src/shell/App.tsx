@@ -49,7 +49,8 @@ export function App() {
     <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={contrast}>
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
-          <Notifications position="top-right" />
+          {/* One region; at most three at a time, the rest wait their turn (sdk/forms.ts drops repeats). */}
+          <Notifications position="top-right" limit={3} />
           <RouterProvider router={router} />
         </ModalsProvider>
       </QueryClientProvider>
