@@ -48,12 +48,5 @@ if (mode === 'bare') {
   port = server.port;
   stop = server.stop;
 }
-// CPU time this process used so far: the parent divides the difference over a load by its requests, a
-// per-request cost that other work on a shared machine distorts far less than req/s.
-process.on('message', (message: { type?: string }) => {
-  if (message?.type === 'cpu') {
-    const { user, system } = process.cpuUsage();
-    process.send!({ type: 'cpu:done', micros: user + system });
-  }
-});
+// reportReady answers `cpu` with this process's CPU time (the parent's per-request cost).
 reportReady({ port }, stop);
