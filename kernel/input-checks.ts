@@ -1,4 +1,3 @@
-import type { preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { badRequest } from './errors.ts';
 
@@ -119,26 +118,13 @@ export const inputChecks = fp(
       );
     });
     // Schema coercion turns "1e400" or "Infinity" in a query into Infinity, which Ajv's integer, minimum
-    // and maximum checks let through; no route means a non-finite number. Only a route whose query or
-    // path schema has a number can coerce one, so only those routes get the hook.
-    const finiteNumbers: preHandlerHookHandler = (request, _reply, done) => {
+    // and maximum checks let through; no route means a non-finite number.
+    app.addHook('preHandler', (request, _reply, done) => {
       done(nonFiniteNumber(request.query) ?? nonFiniteNumber(request.params) ?? undefined);
-    };
-    app.addHook('onRoute', (route) => {
-      const schema = route.schema as { querystring?: unknown; params?: unknown } | undefined;
-      if (!coercesNumbers(schema?.querystring) && !coercesNumbers(schema?.params)) return;
-      route.preHandler =
-        route.preHandler === undefined ? [finiteNumbers] : [finiteNumbers, ...[route.preHandler].flat()];
     });
   },
   { name: 'kernel-input-checks' },
 );
-
-/** Whether a query or path schema can coerce text to a number (a `$ref` is assumed to). */
-function coercesNumbers(schema: unknown): boolean {
-  if (schema === undefined || schema === null) return false;
-  return /"type":(\[[^\]]*)?"(number|integer)"|"\$ref"/.test(JSON.stringify(schema));
-}
 
 /** The 400 for the first problem in one part of the input, or null. */
 function partProblem(part: 'body' | 'query' | 'params', value: unknown): Error | null {
