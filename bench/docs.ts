@@ -72,7 +72,11 @@ function mean(a: Measured, b: Measured): Measured {
 }
 
 async function main(): Promise<void> {
-  log(`load average ${loadavg().map((n) => n.toFixed(1)).join(', ')}; load tool: ${loadToolName()}; ${DOCS} documents of ~${DOC_KB} KB; ${SECONDS}s per load`);
+  log(
+    `load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(', ')}; load tool: ${loadToolName()}; ${DOCS} documents of ~${DOC_KB} KB; ${SECONDS}s per load`,
+  );
   const db = await createTestDatabase();
   databases.push(db);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-docs-'));
@@ -203,7 +207,9 @@ async function main(): Promise<void> {
         row('search index, product (8 connections)', search.product),
         row('search index, bare Fastify from memory', search.baseline),
         '',
-        `page: product / baseline ${fmt(ratio(render))}x (target ≥ 0.8x: ${ratio(render) >= 0.8 ? 'met' : 'not met'}); search index: ${fmt(ratio(search))}x; the product's extra CPU per page read ${fmt(extra(render))} µs (load average ${loadavg().map((n) => n.toFixed(1)).join(', ')} at the end)`,
+        `page: product / baseline ${fmt(ratio(render))}x (target ≥ 0.8x: ${ratio(render) >= 0.8 ? 'met' : 'not met'}); search index: ${fmt(ratio(search))}x; the product's extra CPU per page read ${fmt(extra(render))} µs (load average ${loadavg()
+          .map((n) => n.toFixed(1))
+          .join(', ')} at the end)`,
         '',
       ].join('\n'),
     );

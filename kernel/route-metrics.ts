@@ -68,7 +68,13 @@ export class RouteMetrics {
     }
     let s = methods.get(method);
     if (s === undefined) {
-      s = { labels: { route, method }, byStatus: new Map(), buckets: new Array(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
+      s = {
+        labels: { route, method },
+        byStatus: new Map(),
+        buckets: new Array(this.bounds.length + 1).fill(0),
+        sum: 0,
+        count: 0,
+      };
       methods.set(method, s);
     }
     s.byStatus.set(status, (s.byStatus.get(status) ?? 0) + 1);

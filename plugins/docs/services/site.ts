@@ -425,7 +425,9 @@ export function versionOfScope(scope: Scope, name: string) {
 /** A scope's navigation and reading order for a path: its version's, or the whole site's. */
 function contextOf(scope: Scope, path: string) {
   const version = versionOfPath(scope.versions, path);
-  return version === undefined ? { version, nav: scope.nav, order: scope.order } : { version, ...versionOfScope(scope, version) };
+  return version === undefined
+    ? { version, nav: scope.nav, order: scope.order }
+    : { version, ...versionOfScope(scope, version) };
 }
 
 /** The title of a start page without a document of its own. */
@@ -550,7 +552,13 @@ const entryOf = (d: Document): SearchEntry => ({
 /** Encoded at once: `toJSON()` hands out the live index, which later additions change. */
 function encodeIndex(search: MiniSearch<SearchEntry>, documentCount: number): EncodedIndex {
   const body = Buffer.from(
-    JSON.stringify({ format: 'minisearch', version: 7, options: SEARCH_OPTIONS, documentCount, index: search.toJSON() }),
+    JSON.stringify({
+      format: 'minisearch',
+      version: 7,
+      options: SEARCH_OPTIONS,
+      documentCount,
+      index: search.toJSON(),
+    }),
   );
   return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
 }

@@ -3,7 +3,8 @@ import { startDocsKernel } from './docs-kernel.ts';
 
 type Kit = Awaited<ReturnType<typeof startDocsKernel>>;
 type Nav = Array<{ title: string; path?: string; children?: Nav }>;
-const paths = (nav: Nav): string[] => nav.flatMap((i) => [...(i.path !== undefined ? [i.path] : []), ...paths(i.children ?? [])]);
+const paths = (nav: Nav): string[] =>
+  nav.flatMap((i) => [...(i.path !== undefined ? [i.path] : []), ...paths(i.children ?? [])]);
 
 describe('documentation sites: versions (vN/ folders)', function () {
   this.timeout(60_000);

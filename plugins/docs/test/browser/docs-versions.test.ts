@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { type BrowserProduct, expectAccessible, heading, sharedBrowserProduct } from '../../../../test/helpers/browser.ts';
+import {
+  type BrowserProduct,
+  expectAccessible,
+  heading,
+  sharedBrowserProduct,
+} from '../../../../test/helpers/browser.ts';
 import { docsSite, putFile } from '../docs-files.ts';
 
 describe('documentation site in the browser: versions', function () {
