@@ -17,7 +17,7 @@
  * BENCH_PAGES (100), TEST_DATABASE_URL. The database, data folder and children are removed at the end.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase } from '../test/helpers/database.ts';
 import { startChild } from './lib/children.ts';
@@ -55,10 +55,13 @@ function documentText(i: number): string {
 }
 const fileOf = (i: number) => `section-${Math.floor(i / 100)}/doc-${i}.md`;
 
-function mean(a: LoadResult, b: LoadResult): LoadResult {
+type Measured = LoadResult & { cpuMicrosPerRequest: number };
+
+function mean(a: Measured, b: Measured): Measured {
   const avg = (x: number, y: number) => (x + y) / 2;
   return {
     ...a,
+    cpuMicrosPerRequest: avg(a.cpuMicrosPerRequest, b.cpuMicrosPerRequest),
     rps: avg(a.rps, b.rps),
     p50: avg(a.p50, b.p50),
     p99: avg(a.p99, b.p99),
@@ -69,7 +72,11 @@ function mean(a: LoadResult, b: LoadResult): LoadResult {
 }
 
 async function main(): Promise<void> {
-  log(`load tool: ${loadToolName()}; ${DOCS} documents of ~${DOC_KB} KB; ${SECONDS}s per load`);
+  log(
+    `load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(', ')}; load tool: ${loadToolName()}; ${DOCS} documents of ~${DOC_KB} KB; ${SECONDS}s per load`,
+  );
   const db = await createTestDatabase();
   databases.push(db);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-docs-'));
@@ -154,8 +161,15 @@ async function main(): Promise<void> {
       path: `/public/docs/${siteId}/page/${p}`,
     }));
     const indexRequests: PreparedRequest[] = [{ method: 'GET', path: `/public/docs/${siteId}/search-index` }];
+    const cpu = async (server: typeof baseline) => (await server.ask<{ micros: number }>('cpu')).micros;
     const abba = async (requests: PreparedRequest[], connections: number) => {
-      const load = (url: string) => runLoad(url, requests, { connections, seconds: SECONDS });
+      // Each load with the server's own CPU time per request (load average aside).
+      const load = async (url: string): Promise<Measured> => {
+        const server = url === base ? product : baseline;
+        const before = await cpu(server);
+        const result = await runLoad(url, requests, { connections, seconds: SECONDS });
+        return { ...result, cpuMicrosPerRequest: ((await cpu(server)) - before) / Math.max(1, result.requests) };
+      };
       await runLoad(base, requests, { connections, seconds: WARMUP });
       await runLoad(bare, requests, { connections, seconds: WARMUP });
       const p1 = await load(base);
@@ -168,9 +182,11 @@ async function main(): Promise<void> {
     const render = await abba(pageRequests, 32);
     log('measuring the search index: product, baseline, baseline, product');
     const search = await abba(indexRequests, 8);
-    const row = (name: string, r: LoadResult) =>
-      `| ${name} | ${fmt(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.non2xx} | ${r.errors} |`;
-    const ratio = (x: { product: LoadResult; baseline: LoadResult }) => x.product.rps / x.baseline.rps;
+    const row = (name: string, r: Measured) =>
+      `| ${name} | ${fmt(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.cpuMicrosPerRequest)} | ${r.non2xx} | ${r.errors} |`;
+    const ratio = (x: { product: Measured; baseline: Measured }) => x.product.rps / x.baseline.rps;
+    const extra = (x: { product: Measured; baseline: Measured }) =>
+      x.product.cpuMicrosPerRequest - x.baseline.cpuMicrosPerRequest;
     console.log(
       [
         `# bench:docs (${new Date().toISOString()})`,
@@ -184,14 +200,16 @@ async function main(): Promise<void> {
         `| staff search index | ${fmt(staffIndex.ms)} |`,
         `| all three | ${fmt(cold)} (target < 10,000: ${cold < 10_000 ? 'met' : 'not met'}) |`,
         '',
-        '| public read | req/s | p50 ms | p99 ms | non-2xx | errors |',
-        '|---|---|---|---|---|---|',
+        '| public read | req/s | p50 ms | p99 ms | server CPU µs per request | non-2xx | errors |',
+        '|---|---|---|---|---|---|---|',
         row('page, product (32 connections)', render.product),
         row('page, bare Fastify from memory', render.baseline),
         row('search index, product (8 connections)', search.product),
         row('search index, bare Fastify from memory', search.baseline),
         '',
-        `page: product / baseline ${fmt(ratio(render))}x (target ≥ 0.8x: ${ratio(render) >= 0.8 ? 'met' : 'not met'}); search index: ${fmt(ratio(search))}x`,
+        `page: product / baseline ${fmt(ratio(render))}x (target ≥ 0.8x: ${ratio(render) >= 0.8 ? 'met' : 'not met'}); search index: ${fmt(ratio(search))}x; the product's extra CPU per page read ${fmt(extra(render))} µs (load average ${loadavg()
+          .map((n) => n.toFixed(1))
+          .join(', ')} at the end)`,
         '',
       ].join('\n'),
     );

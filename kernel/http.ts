@@ -31,6 +31,7 @@ import { SESSION_COOKIE, type SessionService } from './sessions.ts';
 import { compileSchemasOnFirstUse, serializersOnFirstUse } from './lazy-schemas.ts';
 import { errorAnswers } from './answer-schemas.ts';
 import { type SchemaProblem, validationSentence } from './validation-message.ts';
+import { lazyRequestLogger } from './request-logger.ts';
 
 export const JSON_BODY_LIMIT = 25 * 1024 * 1024;
 /** What a 503 for an overloaded or unreachable database tells clients to wait. */
@@ -70,6 +71,7 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.logger,
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: JSON_BODY_LIMIT,
     // A `__proto__` key (or `constructor.prototype`) in a JSON body is dropped while parsing: it can
     // never reach a handler, and the rest of the body is still answered on its merits.
@@ -171,12 +173,14 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
     done(null, payload);
   });
 
-  // prom-client 15 hashes the labels on every increment, also through a cached `labels()` child, so
-  // the label object is passed directly.
+  // Recorded by route pattern without a label object (kernel/route-metrics.ts).
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    deps.metrics.httpRequests.inc({ route, method: request.method, status: reply.statusCode });
-    deps.metrics.httpRequestDuration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+    deps.metrics.routes.record(
+      request.routeOptions.url ?? 'unmatched',
+      request.method,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
     done();
   });
   return app;

@@ -1,5 +1,6 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from './database.ts';
+import { RouteMetrics } from './route-metrics.ts';
 
 /** Latency buckets (seconds) of the route histogram: from a cached read to a slow import. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -18,19 +19,8 @@ interface PoolCounts {
  */
 export class Metrics {
   readonly registry = new Registry();
-  readonly httpRequests = new Counter({
-    name: 'http_requests_total',
-    help: 'Requests by matched route, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly httpRequestDuration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from request to response by matched route and method',
-    labelNames: ['route', 'method'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
+  /** `http_requests_total` and `http_request_duration_seconds`, by matched route and method. */
+  readonly routes = new RouteMetrics(this.registry, LATENCY_BUCKETS);
   readonly databaseUp = new Gauge({
     name: 'database_up',
     help: '1 when the database answers',

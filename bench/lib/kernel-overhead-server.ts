@@ -10,6 +10,15 @@ import { startBenchKernel } from './kernel-server.ts';
  * the difference between them is the kernel's per-request work. Reports `{ port }` over IPC and answers `cpu` with its CPU time.
  */
 const BODY = { ok: true, service: 'bench', items: [1, 2, 3] };
+/** Every kernel route declares its answer (kernel/answer-schemas.ts). */
+const PING_ANSWER = {
+  type: 'object',
+  properties: {
+    ok: { type: 'boolean' },
+    service: { type: 'string' },
+    items: { type: 'array', items: { type: 'integer' } },
+  },
+};
 const mode = process.env.BENCH_SERVER;
 if (!process.send || (mode !== 'bare' && mode !== 'kernel'))
   throw new Error('kernel-overhead-server runs as a child of bench/kernel-overhead.ts');
@@ -29,11 +38,18 @@ if (mode === 'bare') {
     processes: ['core-api'],
     needs: [],
     routes(app) {
-      app.get('/public/ping', { config: { public: true } }, async () => BODY);
+      app.get(
+        '/public/ping',
+        { config: { public: true }, schema: { response: { 200: PING_ANSWER } } },
+        async () => BODY,
+      );
       // A public read limited per client address, as the public data routes are.
       app.get(
         '/public/limited',
-        { config: { public: true, rateLimit: { key: 'address', windowMs: 60_000, limit: 1_000_000_000 } } },
+        {
+          config: { public: true, rateLimit: { key: 'address', windowMs: 60_000, limit: 1_000_000_000 } },
+          schema: { response: { 200: PING_ANSWER } },
+        },
         async () => BODY,
       );
     },
@@ -48,12 +64,5 @@ if (mode === 'bare') {
   port = server.port;
   stop = server.stop;
 }
-// CPU time this process used so far: the parent divides the difference over a load by its requests, a
-// per-request cost that other work on a shared machine distorts far less than req/s.
-process.on('message', (message: { type?: string }) => {
-  if (message?.type === 'cpu') {
-    const { user, system } = process.cpuUsage();
-    process.send!({ type: 'cpu:done', micros: user + system });
-  }
-});
+// reportReady answers `cpu` with this process's CPU time (the parent's per-request cost).
 reportReady({ port }, stop);

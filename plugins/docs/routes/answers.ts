@@ -29,6 +29,14 @@ export const Site = Type.Object({
     kind: Type.Union([Type.Literal('automatic'), Type.Literal('file')]),
     path: Type.Optional(Type.String()),
   }),
+  versions: Type.Array(
+    Type.Object({
+      name: Type.String({ description: '`vN` (a top-level `vN/` folder) or `latest` (the folder root)' }),
+      path: Type.String({ description: "The version's start page" }),
+      default: Type.Boolean(),
+    }),
+    { description: 'Newest first; empty when the folder has no `vN/` folders' },
+  ),
 });
 
 const Neighbour = Type.Object({ path: Type.String(), title: Type.String() });
@@ -43,6 +51,12 @@ export const Page = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
   prev: Type.Optional(Neighbour),
   next: Type.Optional(Neighbour),
+  version: Type.Optional(Type.String({ description: "The page's version (a site with versions only)" })),
+  inVersions: Type.Optional(
+    Type.Array(Type.Object({ version: Type.String(), path: Type.String() }), {
+      description: "This page in each version: the same path there, else that version's start page",
+    }),
+  ),
 });
 
 export const Tree = Type.Object({

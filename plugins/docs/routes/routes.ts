@@ -5,11 +5,16 @@ import { DOCS_SCRIPT, DOCS_SCRIPT_PATH, MINISEARCH_PATH, minisearchScript } from
 import type { DocsServices } from '../services/index.ts';
 import { renderMarkdown } from '../services/markdown.ts';
 import { checkNav } from '../services/nav.ts';
-import { type BuiltSite, pageJsonOf, searchIndexOf } from '../services/site.ts';
+import { type BuiltSite, navOf, pageJsonOf, searchIndexOf } from '../services/site.ts';
 import { NavCheck, Preview, PublicNav, PublicPage, Rendered, SearchIndex, SiteRef, Tree } from './answers.ts';
 
 const WebsiteParams = Type.Object({ websiteId: Type.String({ format: 'uuid' }) });
 const PageParams = Type.Object({ websiteId: Type.String({ format: 'uuid' }), '*': Type.String({ maxLength: 2000 }) });
+const VersionQuery = Type.Object({
+  version: Type.Optional(
+    Type.String({ maxLength: 16, description: 'A version (`vN` or `latest`, as `site.versions` names them)' }),
+  ),
+});
 const tags = ['documentation sites'];
 const read = { permission: 'objects:read' } as const;
 const edit = { permission: 'docs:edit' } as const;
@@ -32,8 +37,17 @@ export function documentPath(raw: string): string {
 /** JSON kept encoded: sent as it is, no serialisation or encoding per request. */
 const json = (reply: FastifyReply, body: Buffer) => reply.type('application/json; charset=utf-8').send(body);
 
-function sendIndex(request: FastifyRequest, reply: FastifyReply, site: BuiltSite, which: 'all' | 'public') {
-  const index = searchIndexOf(site, which);
+const versionNotFound = () => notFound('The site has no such version', 'DOCS_VERSION_NOT_FOUND');
+
+function sendIndex(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  site: BuiltSite,
+  which: 'all' | 'public',
+  version: string | undefined,
+) {
+  const index = searchIndexOf(site, which, version);
+  if (!index) throw versionNotFound();
   reply.header('etag', index.etag).header('cache-control', 'no-cache');
   const match = request.headers['if-none-match'];
   if (match?.split(',').some((t) => t.trim().replace(/^W\//, '') === index.etag)) return reply.code(304).send();
@@ -152,10 +166,12 @@ export function docsRoutes(app: App, s: DocsServices): void {
       schema: {
         tags,
         params: WebsiteParams,
+        querystring: VersionQuery,
         response: { 200: SearchIndex, 304: emptyAnswer('The index has not changed') },
       },
     },
-    async (request, reply) => sendIndex(request, reply, await s.site(request.params.websiteId), 'all'),
+    async (request, reply) =>
+      sendIndex(request, reply, await s.site(request.params.websiteId), 'all', request.query.version),
   );
 
   // --- public: public documents only; a private document is the same 404 as a missing one ---
@@ -190,10 +206,15 @@ export function docsRoutes(app: App, s: DocsServices): void {
   );
   app.get(
     '/public/docs/:websiteId/nav',
-    { config: pub, schema: { tags: ['public'], params: WebsiteParams, response: { 200: PublicNav } } },
+    {
+      config: pub,
+      schema: { tags: ['public'], params: WebsiteParams, querystring: VersionQuery, response: { 200: PublicNav } },
+    },
     async (request) => {
       const site = await s.site(request.params.websiteId);
-      return { site: site.info, nav: site.public.nav };
+      const nav = navOf(site, 'public', request.query.version);
+      if (!nav) throw versionNotFound();
+      return { site: site.public.info, nav };
     },
   );
   app.get(
@@ -218,10 +239,12 @@ export function docsRoutes(app: App, s: DocsServices): void {
       schema: {
         tags: ['public'],
         params: WebsiteParams,
+        querystring: VersionQuery,
         response: { 200: SearchIndex, 304: emptyAnswer('The index has not changed') },
       },
     },
-    async (request, reply) => sendIndex(request, reply, await s.site(request.params.websiteId), 'public'),
+    async (request, reply) =>
+      sendIndex(request, reply, await s.site(request.params.websiteId), 'public', request.query.version),
   );
   // The site's scripts: same-origin files, so the pages forbid inline script.
   app.get(

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { escapeHtml } from './markdown.ts';
 import type { NavItem } from './model.ts';
-import { type BuiltSite, pageOf, sitePath } from './site.ts';
+import { type BuiltSite, navOf, type PageAnswer, pageOf, sitePath } from './site.ts';
 
 export const DOCS_SCRIPT_PATH = '/public/docs-assets/search.js';
 export const MINISEARCH_PATH = '/public/docs-assets/minisearch.js';
@@ -73,6 +73,7 @@ table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:4px 8px}
 .anchor{margin-left:6px;text-decoration:none;color:#555}.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .pager{display:flex;justify-content:space-between;margin-top:32px;border-top:1px solid #ddd;padding-top:16px}.updated{color:#555;font-size:.9rem}
 .task-list-item{list-style:none}
+.versions ul{display:flex;gap:8px;list-style:none;margin:0;padding:0}.versions a[aria-current]{font-weight:700}
 .hljs-keyword,.hljs-built_in,.hljs-type{color:#a0116e}.hljs-string,.hljs-attr{color:#0a6a2f}.hljs-comment{color:#5c6166;font-style:italic}.hljs-number,.hljs-literal{color:#0550ae}.hljs-title,.hljs-function{color:#6639ba}
 @media (max-width:900px){.layout{grid-template-columns:1fr}.toc{display:none}}
 `;
@@ -90,6 +91,21 @@ function navList(items: readonly NavItem[], rootPath: string, current: string): 
 }
 
 /**
+ * The version switcher: a list of links (no script needed), each to this page in that version, or to
+ * that version's start page where the page is missing; the current version is marked.
+ */
+function versionSwitcher(site: BuiltSite, page: PageAnswer | undefined): string {
+  if (!page?.inVersions) return '';
+  const versions = site.public.versions.list;
+  const links = page.inVersions.map(({ version, path }) => {
+    const label = versions.find((v) => v.name === version)?.default ? `${version} (default)` : version;
+    const current = version === page.version ? ' aria-current="true"' : '';
+    return `<li><a href="${escapeHtml(sitePath(site.info.rootPath, path))}"${current}>${escapeHtml(label)}</a></li>`;
+  });
+  return `<nav class="versions" aria-label="Versions"><ul>${links.join('')}</ul></nav>`;
+}
+
+/**
  * The public site's HTML document for a path: the navigation, the page, "on this page", prev/next,
  * last updated, and the search box (hidden until its script runs). Public documents only; a private
  * or missing one is the same 404 document.
@@ -99,6 +115,9 @@ export function docsDocument(site: BuiltSite, rawPath: string, themeCss: string)
   const page = docPath.split('/').some((s) => s === '..' || s === '.') ? undefined : pageOf(site, 'public', docPath);
   const { info } = site;
   const title = page ? `${page.title} – ${info.title}` : `Not found – ${info.title}`;
+  const version = page?.version ?? site.public.versions.defaultName;
+  const nav = navOf(site, 'public', version) ?? site.public.nav;
+  const index = `/public/docs/${info.websiteId}/search-index${version ? `?version=${encodeURIComponent(version)}` : ''}`;
   const toc = page?.headings.filter((h) => h.depth === 2 || h.depth === 3) ?? [];
   const main = page
     ? `<article>${page.html}</article>
@@ -110,11 +129,11 @@ export function docsDocument(site: BuiltSite, rawPath: string, themeCss: string)
 <title>${escapeHtml(title)}</title>${page?.description ? `<meta name="description" content="${escapeHtml(page.description)}">` : ''}
 <style>${BASE_CSS}${themeCss.replace(/<\//g, '<\\/')}</style></head>
 <body><a class="skip" href="#content">Skip to content</a>
-<header><a class="site" href="${escapeHtml(sitePath(info.rootPath, ''))}">${escapeHtml(info.title)}</a>
-<div id="docs-search" role="search" hidden data-index="/public/docs/${info.websiteId}/search-index" data-root="${escapeHtml(info.rootPath)}">
+<header><a class="site" href="${escapeHtml(sitePath(info.rootPath, ''))}">${escapeHtml(info.title)}</a>${versionSwitcher(site, page)}
+<div id="docs-search" role="search" hidden data-index="${escapeHtml(index)}" data-root="${escapeHtml(info.rootPath)}">
 <label for="docs-q">Search the documentation</label> <input id="docs-q" type="search" autocomplete="off">
 <p id="docs-search-status" class="visually-hidden" aria-live="polite"></p><ul id="docs-results"></ul></div></header>
-<div class="layout"><nav class="sidebar" aria-label="Documentation">${navList(site.public.nav, info.rootPath, docPath)}</nav>
+<div class="layout"><nav class="sidebar" aria-label="Documentation">${navList(nav, info.rootPath, docPath)}</nav>
 <main id="content">${main}</main>
 <aside class="toc" aria-label="On this page">${toc.length ? `<h2>On this page</h2><ul>${toc.map((h) => `<li class="d${h.depth}"><a href="#${escapeHtml(h.id)}">${escapeHtml(h.text)}</a></li>`).join('')}</ul>` : ''}</aside></div>
 <script src="${MINISEARCH_PATH}" defer></script><script src="${DOCS_SCRIPT_PATH}" defer></script>

@@ -6,6 +6,15 @@ import { splitFrontMatter } from './front-matter.ts';
 import { escapeHtml, type Heading, type Resolved, renderMarkdown } from './markdown.ts';
 import type { DocsWarning, NavItem, Visibility } from './model.ts';
 import { checkNav, filterNav, navOrder } from './nav.ts';
+import {
+  pathInVersion,
+  pathOfVersion,
+  type SiteVersion,
+  type Versions,
+  versionNav,
+  versionOfPath,
+  versionsOf,
+} from './versions.ts';
 
 /** The options a browser passes to `MiniSearch.loadJSON(JSON.stringify(answer.index), answer.options)`. */
 type FolderFile = Awaited<ReturnType<PluginServices['assetLibrary']['folderFiles']>>['files'][number];
@@ -39,6 +48,9 @@ export interface SiteInfo {
   index: { kind: 'automatic' | 'file'; path?: string };
 }
 
+/** The site as a scope answers it: with the versions that scope shows (README "Versions"). */
+export type ScopedSiteInfo = SiteInfo & { versions: SiteVersion[] };
+
 export interface PageAnswer {
   path: string;
   title: string;
@@ -50,6 +62,10 @@ export interface PageAnswer {
   updatedAt: string;
   prev?: { path: string; title: string };
   next?: { path: string; title: string };
+  /** The page's version, when the site has versions. */
+  version?: string;
+  /** This page in every version: the same path there when it exists, else that version's start page. */
+  inVersions?: Array<{ version: string; path: string }>;
 }
 
 /** One scope of a site: everything (staff preview) or the public documents only. */
@@ -64,6 +80,11 @@ export interface Scope {
    */
   byUrl: Map<string, Buffer>;
   searchIndex?: { body: Buffer; etag: string };
+  /** The `vN/` folders (and root) this scope shows, and the site info with them. */
+  versions: Versions;
+  info: ScopedSiteInfo;
+  /** Per version, made on first use: its navigation, reading order and search index. */
+  byVersion: Map<string, { nav: NavItem[]; order: string[]; searchIndex?: { body: Buffer; etag: string } }>;
 }
 
 export interface BuiltSite {
@@ -322,7 +343,16 @@ export async function buildSite(input: BuildInput): Promise<BuiltSite> {
       if (at > 0) order.splice(at, 1);
       order.unshift('');
     }
-    return { nav: scoped, order, pageJson: new Map(), byUrl: new Map() };
+    const versions = versionsOf([...documents.values()].filter(keep).map((d) => d.path));
+    return {
+      nav: scoped,
+      order,
+      pageJson: new Map(),
+      byUrl: new Map(),
+      versions,
+      info: { ...info, versions: versions.list },
+      byVersion: new Map(),
+    };
   };
   return {
     info,
@@ -378,8 +408,33 @@ function treeNav(documents: Map<string, Document>): NavItem[] {
 const hideLinksToPrivate = (html: string) =>
   html.replace(/<a [^>]*data-private="true"[^>]*>([\s\S]*?)<\/a>/g, '<span class="private-link">$1</span>');
 
-/** The automatic index: the site's documents of this scope as a nested list. */
-function automaticIndex(site: BuiltSite, scope: Scope): Document {
+/** One version of a scope (made on first use): its navigation and reading order. */
+export function versionOfScope(scope: Scope, name: string) {
+  let hit = scope.byVersion.get(name);
+  if (hit) return hit;
+  const nav = versionNav(scope.nav, scope.versions, name);
+  const start = pathOfVersion(name, '');
+  const inside = scope.order.filter((p) => p !== '' && p !== start && versionOfPath(scope.versions, p) === name);
+  // The start page first; the site's own start page belongs to the default version.
+  const order = [...(name === scope.versions.defaultName && start !== '' ? [''] : []), start, ...inside];
+  hit = { nav, order };
+  scope.byVersion.set(name, hit);
+  return hit;
+}
+
+/** A scope's navigation and reading order for a path: its version's, or the whole site's. */
+function contextOf(scope: Scope, path: string) {
+  const version = versionOfPath(scope.versions, path);
+  return version === undefined
+    ? { version, nav: scope.nav, order: scope.order }
+    : { version, ...versionOfScope(scope, version) };
+}
+
+/** The title of a start page without a document of its own. */
+const startTitle = (site: BuiltSite, path: string) => (path ? `${site.info.title} ${path}` : site.info.title);
+
+/** The automatic index: the documents of this scope (of the path's version) as a nested list. */
+function automaticIndex(site: BuiltSite, nav: readonly NavItem[], path: string): Document {
   const list = (items: readonly NavItem[]): string =>
     `<ul>${items
       .map(
@@ -392,34 +447,52 @@ function automaticIndex(site: BuiltSite, scope: Scope): Document {
       .map((d) => d.updatedAt)
       .sort()
       .pop() ?? new Date(0).toISOString();
+  const title = startTitle(site, path);
   return {
-    path: '',
+    path,
     file: '',
     assetId: '',
-    title: site.info.title,
+    title,
     description: '',
     visibility: 'public',
     order: 0,
-    html: `<h1 id="contents">${escapeHtml(site.info.title)}</h1>${scope.nav.length ? list(scope.nav) : '<p>No documents yet.</p>'}`,
-    headings: [{ depth: 1, text: site.info.title, id: 'contents' }],
+    html: `<h1 id="contents">${escapeHtml(title)}</h1>${nav.length ? list(nav) : '<p>No documents yet.</p>'}`,
+    headings: [{ depth: 1, text: title, id: 'contents' }],
     warnings: [],
     text: '',
     updatedAt: updated,
   };
 }
 
+/** Whether a scope answers a path: one of its documents, or a start page (the site's or a version's). */
+function answers(site: BuiltSite, which: 'all' | 'public', path: string): boolean {
+  const doc = site.documents.get(path);
+  if (doc) return which === 'all' || doc.visibility === 'public';
+  return path === '' || site[which].versions.list.some((v) => v.path === path);
+}
+
+/** This page in every version of the scope: the same path there, else that version's start page. */
+function inVersionsOf(site: BuiltSite, which: 'all' | 'public', path: string) {
+  const { versions } = site[which];
+  const inside = pathInVersion(versions, path);
+  return versions.list.map((v) => {
+    const same = pathOfVersion(v.name, inside);
+    return { version: v.name, path: answers(site, which, same) ? same : v.path };
+  });
+}
+
 /** A document as a scope answers it (undefined: not in this scope, the same as missing). */
 export function pageOf(site: BuiltSite, which: 'all' | 'public', path: string): PageAnswer | undefined {
   const scope = site[which];
-  let doc = site.documents.get(path);
-  if (!doc && path === '') doc = automaticIndex(site, scope);
-  if (!doc || (which === 'public' && doc.visibility !== 'public')) return undefined;
-  const at = scope.order.indexOf(path);
+  if (!answers(site, which, path)) return undefined;
+  const { version, nav, order } = contextOf(scope, path);
+  const doc = site.documents.get(path) ?? automaticIndex(site, nav, path);
+  const at = order.indexOf(path);
   const neighbour = (i: number) => {
-    const p = scope.order[i];
+    const p = order[i];
     if (p === undefined) return undefined;
     const d = site.documents.get(p);
-    return { path: p, title: d?.title ?? site.info.title };
+    return { path: p, title: d?.title ?? startTitle(site, p) };
   };
   const prev = at > 0 ? neighbour(at - 1) : undefined;
   const next = at >= 0 ? neighbour(at + 1) : undefined;
@@ -434,7 +507,15 @@ export function pageOf(site: BuiltSite, which: 'all' | 'public', path: string): 
     updatedAt: doc.updatedAt,
     ...(prev ? { prev } : {}),
     ...(next ? { next } : {}),
+    ...(version !== undefined ? { version, inVersions: inVersionsOf(site, which, path) } : {}),
   };
+}
+
+/** The navigation a scope shows for a version (the whole site's without one). */
+export function navOf(site: BuiltSite, which: 'all' | 'public', version: string | undefined): NavItem[] | undefined {
+  const scope = site[which];
+  if (version === undefined) return scope.nav;
+  return scope.versions.list.some((v) => v.name === version) ? versionOfScope(scope, version).nav : undefined;
 }
 
 /** `{ site, page }` as JSON text, made once per document and scope. */
@@ -444,11 +525,42 @@ export function pageJsonOf(site: BuiltSite, which: 'all' | 'public', path: strin
   if (hit !== undefined) return hit;
   const page = pageOf(site, which, path);
   if (!page) return undefined;
+  const nav = page.version === undefined ? scope.nav : versionOfScope(scope, page.version).nav;
   const body = Buffer.from(
-    JSON.stringify(which === 'all' ? { site: site.info, nav: scope.nav, page } : { site: site.info, page }),
+    JSON.stringify(which === 'all' ? { site: scope.info, nav, page } : { site: scope.info, page }),
   );
   scope.pageJson.set(path, body);
   return body;
+}
+
+type SearchEntry = { path: string; title: string; description: string; headings: string; text: string };
+type EncodedIndex = { body: Buffer; etag: string };
+
+const newSearch = () =>
+  new MiniSearch<SearchEntry>({
+    ...SEARCH_OPTIONS,
+    fields: [...SEARCH_OPTIONS.fields],
+    storeFields: [...SEARCH_OPTIONS.storeFields],
+  });
+const entryOf = (d: Document): SearchEntry => ({
+  path: d.path,
+  title: d.title,
+  description: d.description,
+  headings: d.headings.map((h) => h.text).join('\n'),
+  text: d.text,
+});
+/** Encoded at once: `toJSON()` hands out the live index, which later additions change. */
+function encodeIndex(search: MiniSearch<SearchEntry>, documentCount: number): EncodedIndex {
+  const body = Buffer.from(
+    JSON.stringify({
+      format: 'minisearch',
+      version: 7,
+      options: SEARCH_OPTIONS,
+      documentCount,
+      index: search.toJSON(),
+    }),
+  );
+  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
 }
 
 /**
@@ -456,43 +568,35 @@ export function pageJsonOf(site: BuiltSite, which: 'all' | 'public', path: strin
  * scopes are made in one pass: the public documents are indexed and that index is encoded first (the
  * public answer), then the private documents are added to the same index for the staff answer, so
  * every document is indexed once. A site without private documents answers the same index to both.
+ * With `version`, the index of that version's documents only (undefined: no such version in the scope).
  */
-export function searchIndexOf(site: BuiltSite, which: 'all' | 'public'): { body: Buffer; etag: string } {
+export function searchIndexOf(site: BuiltSite, which: 'all' | 'public', version?: string): EncodedIndex | undefined {
   const scope = site[which];
+  if (version !== undefined) return versionSearchIndexOf(site, which, version);
   if (scope.searchIndex) return scope.searchIndex;
-  const search = new MiniSearch<{ path: string; title: string; description: string; headings: string; text: string }>({
-    ...SEARCH_OPTIONS,
-    fields: [...SEARCH_OPTIONS.fields],
-    storeFields: [...SEARCH_OPTIONS.storeFields],
-  });
-  const entry = (d: Document) => ({
-    path: d.path,
-    title: d.title,
-    description: d.description,
-    headings: d.headings.map((h) => h.text).join('\n'),
-    text: d.text,
-  });
-  const encode = (documentCount: number) => {
-    // Encoded at once: `toJSON()` hands out the live index, which the private documents change next.
-    const body = Buffer.from(
-      JSON.stringify({
-        format: 'minisearch',
-        version: 7,
-        options: SEARCH_OPTIONS,
-        documentCount,
-        index: search.toJSON(),
-      }),
-    );
-    return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
-  };
+  const search = newSearch();
   const docs = [...site.documents.values()];
   const publicDocs = docs.filter((d) => d.visibility === 'public');
-  search.addAll(publicDocs.map(entry));
-  site.public.searchIndex = encode(publicDocs.length);
+  search.addAll(publicDocs.map(entryOf));
+  site.public.searchIndex = encodeIndex(search, publicDocs.length);
   if (publicDocs.length === docs.length) site.all.searchIndex = site.public.searchIndex;
   else {
-    search.addAll(docs.filter((d) => d.visibility !== 'public').map(entry));
-    site.all.searchIndex = encode(docs.length);
+    search.addAll(docs.filter((d) => d.visibility !== 'public').map(entryOf));
+    site.all.searchIndex = encodeIndex(search, docs.length);
   }
-  return site[which].searchIndex as { body: Buffer; etag: string };
+  return site[which].searchIndex;
+}
+
+function versionSearchIndexOf(site: BuiltSite, which: 'all' | 'public', version: string): EncodedIndex | undefined {
+  const scope = site[which];
+  if (!scope.versions.list.some((v) => v.name === version)) return undefined;
+  const kept = versionOfScope(scope, version);
+  if (kept.searchIndex) return kept.searchIndex;
+  const docs = [...site.documents.values()].filter(
+    (d) => (which === 'all' || d.visibility === 'public') && versionOfPath(scope.versions, d.path) === version,
+  );
+  const search = newSearch();
+  search.addAll(docs.map(entryOf));
+  kept.searchIndex = encodeIndex(search, docs.length);
+  return kept.searchIndex;
 }

@@ -18732,6 +18732,11 @@ export interface paths {
                                     text: string;
                                 }[];
                                 html: string;
+                                /** @description This page in each version: the same path there, else that version's start page */
+                                inVersions?: {
+                                    path: string;
+                                    version: string;
+                                }[];
                                 next?: {
                                     path: string;
                                     title: string;
@@ -18744,6 +18749,8 @@ export interface paths {
                                 title: string;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description The page's version (a site with versions only) */
+                                version?: string;
                                 visibility: "public" | "private";
                                 warnings?: {
                                     /** @description BROKEN_LINK, MISSING_IMAGE, LINK_TO_PRIVATE, DUPLICATE_PATH, BAD_FRONT_MATTER, NAV_UNKNOWN_PATH, FILE_TOO_LARGE, TOO_MANY_FILES */
@@ -18761,6 +18768,14 @@ export interface paths {
                                 };
                                 rootPath: string;
                                 title: string;
+                                /** @description Newest first; empty when the folder has no `vN/` folders */
+                                versions: {
+                                    default: boolean;
+                                    /** @description `vN` (a top-level `vN/` folder) or `latest` (the folder root) */
+                                    name: string;
+                                    /** @description The version's start page */
+                                    path: string;
+                                }[];
                                 /** Format: uuid */
                                 websiteId: string;
                             };
@@ -18866,7 +18881,10 @@ export interface paths {
         /** @description Needs the permission `objects:read`. */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A version (`vN` or `latest`, as `site.versions` names them) */
+                    version?: string;
+                };
                 header?: never;
                 path: {
                     websiteId: string;
@@ -23524,7 +23542,10 @@ export interface paths {
         };
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A version (`vN` or `latest`, as `site.versions` names them) */
+                    version?: string;
+                };
                 header?: never;
                 path: {
                     websiteId: string;
@@ -23571,6 +23592,14 @@ export interface paths {
                                 };
                                 rootPath: string;
                                 title: string;
+                                /** @description Newest first; empty when the folder has no `vN/` folders */
+                                versions: {
+                                    default: boolean;
+                                    /** @description `vN` (a top-level `vN/` folder) or `latest` (the folder root) */
+                                    name: string;
+                                    /** @description The version's start page */
+                                    path: string;
+                                }[];
                                 /** Format: uuid */
                                 websiteId: string;
                             };
@@ -23639,6 +23668,11 @@ export interface paths {
                                     text: string;
                                 }[];
                                 html: string;
+                                /** @description This page in each version: the same path there, else that version's start page */
+                                inVersions?: {
+                                    path: string;
+                                    version: string;
+                                }[];
                                 next?: {
                                     path: string;
                                     title: string;
@@ -23651,6 +23685,8 @@ export interface paths {
                                 title: string;
                                 /** Format: date-time */
                                 updatedAt: string;
+                                /** @description The page's version (a site with versions only) */
+                                version?: string;
                                 visibility: "public" | "private";
                                 warnings?: {
                                     /** @description BROKEN_LINK, MISSING_IMAGE, LINK_TO_PRIVATE, DUPLICATE_PATH, BAD_FRONT_MATTER, NAV_UNKNOWN_PATH, FILE_TOO_LARGE, TOO_MANY_FILES */
@@ -23668,6 +23704,14 @@ export interface paths {
                                 };
                                 rootPath: string;
                                 title: string;
+                                /** @description Newest first; empty when the folder has no `vN/` folders */
+                                versions: {
+                                    default: boolean;
+                                    /** @description `vN` (a top-level `vN/` folder) or `latest` (the folder root) */
+                                    name: string;
+                                    /** @description The version's start page */
+                                    path: string;
+                                }[];
                                 /** Format: uuid */
                                 websiteId: string;
                             };
@@ -23693,7 +23737,10 @@ export interface paths {
         };
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A version (`vN` or `latest`, as `site.versions` names them) */
+                    version?: string;
+                };
                 header?: never;
                 path: {
                     websiteId: string;
