@@ -226,6 +226,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
       production: config.production,
       logger,
       clock,
+      throttles: rateLimitStore,
     }),
     extensions: new ExtensionFolders(PROJECT_ROOT, config.CMS_PLUGIN_PATH),
     mountedRoutes: new MountedRoutes(),
