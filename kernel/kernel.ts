@@ -280,7 +280,12 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     const purgeSharedState = async () => void (await sharedState.purge());
     const kernelLog = logger.child({ component: 'jobs' });
     jobs.addSchedule('kernel', { name: SESSIONS_PURGE, cron: '17 3 * * *', run: () => purgeSessions() }, {}, kernelLog);
-    jobs.addSchedule('kernel', { name: SHARED_STATE_PURGE, cron: '*/10 * * * *', run: () => purgeSharedState() }, {}, kernelLog);
+    jobs.addSchedule(
+      'kernel',
+      { name: SHARED_STATE_PURGE, cron: '*/10 * * * *', run: () => purgeSharedState() },
+      {},
+      kernelLog,
+    );
     for (const plugin of mounted) {
       const ctx = scopes.contextOf(plugin.id);
       const log = logger.child({ plugin: plugin.id });

@@ -70,7 +70,6 @@ export class MailPort {
     this.throttles = opts.throttles ?? new MemoryRateLimitStore(opts.clock);
   }
 
-
   /** The sender address of kernel mail (`MAIL_FROM`). */
   get defaultFrom(): string {
     return this.opts.from;

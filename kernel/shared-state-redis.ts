@@ -105,7 +105,8 @@ export class RedisSharedState implements SharedState {
   async put(key: string, value: unknown, ttlMs: number): Promise<void> {
     const stored: Stored = { v: value, e: this.now() + ttlMs };
     await this.attempt(
-      async (redis) => void (await redis.set(this.opts.prefix + key, JSON.stringify(stored), 'PX', ttlMs + EXPIRY_MARGIN_MS)),
+      async (redis) =>
+        void (await redis.set(this.opts.prefix + key, JSON.stringify(stored), 'PX', ttlMs + EXPIRY_MARGIN_MS)),
       () => {
         if (this.values.size >= MAX_LOCAL_VALUES) void this.purge();
         if (this.values.size < MAX_LOCAL_VALUES) this.values.set(key, stored);
@@ -185,6 +186,9 @@ export class RedisSharedState implements SharedState {
   private markDegraded(err: Error): void {
     if (this.degraded) return;
     this.degraded = true;
-    this.opts.log.warn({ err: err.message }, 'shared state: Redis unreachable, keeping state in this process until it answers');
+    this.opts.log.warn(
+      { err: err.message },
+      'shared state: Redis unreachable, keeping state in this process until it answers',
+    );
   }
 }

@@ -61,9 +61,10 @@ export class DatabaseSharedState implements SharedState {
   }
 
   async take<T>(key: string): Promise<T | null> {
-    const { rows } = await this.deps.db.raw('DELETE FROM kernel_shared_values WHERE key = ? RETURNING value, expires_at', [
-      key,
-    ]);
+    const { rows } = await this.deps.db.raw(
+      'DELETE FROM kernel_shared_values WHERE key = ? RETURNING value, expires_at',
+      [key],
+    );
     return rows.length && Number(rows[0].expires_at) > this.now() ? (rows[0].value as T) : null;
   }
 

@@ -62,9 +62,9 @@ for (const store of ['database', 'redis'] as const) {
       const user = await a.createUser({ roles: ['admin'] });
       const setup = await a.call('POST', '/auth/mfa/setup', user);
       const { secret } = setup.json();
-      expect((await b.call('POST', '/auth/mfa/verify-setup', user, { code: totp(secret, b.clock) })).statusCode).to.equal(
-        200,
-      );
+      expect(
+        (await b.call('POST', '/auth/mfa/verify-setup', user, { code: totp(secret, b.clock) })).statusCode,
+      ).to.equal(200);
       // A code of the next step: the one used for the enrolment is spent.
       await a.advanceClock(30_000);
       await b.advanceClock(30_000);

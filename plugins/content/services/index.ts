@@ -163,7 +163,11 @@ export function createContentServices(kernel: ContentDeps) {
     snippetStore,
     snippets: new SnippetService({ kernel, store: snippetStore, versions, drafts }),
     templates: new TemplateService({ kernel, store: new TemplateStore(db), drafts }),
-    layouts: new LayoutService({ kernel, store: layoutStore, drafts, onChange: (id) => {
+    layouts: new LayoutService({
+      kernel,
+      store: layoutStore,
+      drafts,
+      onChange: (id) => {
         layoutCache.invalidate(id);
         announce();
       },
@@ -176,7 +180,10 @@ export function createContentServices(kernel: ContentDeps) {
         announce();
       },
     }),
-    themes: new ThemeService({ kernel, store: themeStore, onChange: (id) => {
+    themes: new ThemeService({
+      kernel,
+      store: themeStore,
+      onChange: (id) => {
         themeCache.invalidate(id);
         announce();
       },

@@ -96,12 +96,16 @@ export class OidcSignInService {
       scopes: settings.scopes,
       ...checks,
     });
-    await this.deps.shared.put(pendingKey(checks.state), {
-      nonce: checks.nonce,
-      codeVerifier: checks.codeVerifier,
-      returnTo: target,
-      expiresAt: this.deps.clock.now().getTime() + PENDING_TTL_MS,
-    } satisfies Pending, PENDING_TTL_MS);
+    await this.deps.shared.put(
+      pendingKey(checks.state),
+      {
+        nonce: checks.nonce,
+        codeVerifier: checks.codeVerifier,
+        returnTo: target,
+        expiresAt: this.deps.clock.now().getTime() + PENDING_TTL_MS,
+      } satisfies Pending,
+      PENDING_TTL_MS,
+    );
     return { location, state: checks.state };
   }
 

@@ -107,7 +107,10 @@ export class SignInService {
         : this.deps.sessions.create(account.id, meta, trx),
     );
     if (!session)
-      return { kind: 'enrolment', enrollmentToken: await this.deps.pending.issue('enrolment', account.id, account.email) };
+      return {
+        kind: 'enrolment',
+        enrollmentToken: await this.deps.pending.issue('enrolment', account.id, account.email),
+      };
     await this.deps.lockout.succeed(key);
     return { kind: 'session', session: await this.opened(session) };
   }
