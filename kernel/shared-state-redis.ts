@@ -122,7 +122,7 @@ export class RedisSharedState implements SharedState {
         return local ? JSON.stringify(local) : null;
       },
     );
-    return this.live_(raw);
+    return this.unexpired(raw);
   }
 
   async take<T>(key: string): Promise<T | null> {
@@ -134,10 +134,10 @@ export class RedisSharedState implements SharedState {
         return local ? JSON.stringify(local) : null;
       },
     );
-    return this.live_(raw);
+    return this.unexpired(raw);
   }
 
-  private live_<T>(raw: string | null): T | null {
+  private unexpired<T>(raw: string | null): T | null {
     if (raw === null) return null;
     const stored = JSON.parse(raw) as Stored;
     return stored.e > this.now() ? (stored.v as T) : null;
