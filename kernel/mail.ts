@@ -96,7 +96,7 @@ export class MailPort {
   async send(message: MailMessage, opts: MailSendOptions = {}): Promise<{ accepted: boolean }> {
     if (opts.throttle) {
       const { key, max, windowMs } = opts.throttle;
-      if ((await this.throttles.hit('mail:throttle', key, windowMs)).count > max) return { accepted: false };
+      if ((await this.throttles.hit('mail:throttle', key, windowMs, max)).count > max) return { accepted: false };
     }
     if (this.outbox) {
       await this.outbox.queue(message, opts.trx);

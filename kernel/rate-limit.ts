@@ -57,8 +57,11 @@ export interface RateCount {
 
 /** Where counts live: shared by every process ({@link SharedRateLimitStore}) or in this one ({@link MemoryRateLimitStore}). */
 export interface RateLimitStore {
-  /** Counts one request of `key` in `bucket`; a memory count answers at once, without a promise. */
-  hit(bucket: string, key: string, windowMs: number): RateCount | Promise<RateCount>;
+  /**
+   * Counts one request of `key` in `bucket` under a limit of `limit`; a count that needs no round trip
+   * answers at once, without a promise.
+   */
+  hit(bucket: string, key: string, windowMs: number, limit: number): RateCount | Promise<RateCount>;
 }
 
 interface Window {
@@ -83,7 +86,7 @@ class MemoryBucket {
     this.rotatedAt = now;
   }
 
-  hit(key: string, now: number): RateCount {
+  hit(key: string, now: number, by = 1): RateCount {
     if (now - this.rotatedAt >= this.windowMs) {
       this.previous = now - this.rotatedAt >= 2 * this.windowMs ? new Map() : this.current;
       this.current = new Map();
@@ -98,7 +101,7 @@ class MemoryBucket {
       w = { start: now, count: 0 };
       this.current.set(key, w);
     }
-    w.count++;
+    w.count += by;
     return { count: w.count, resetMs: w.start + this.windowMs - now };
   }
 }
@@ -113,14 +116,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { store: 'memory', reachable: true };
   }
 
-  hit(bucket: string, key: string, windowMs: number): RateCount {
+  hit(bucket: string, key: string, windowMs: number, by = 1): RateCount {
     const now = this.clock.now().getTime();
     let counts = this.buckets.get(bucket);
     if (counts === undefined || counts.windowMs !== windowMs) {
       counts = new MemoryBucket(windowMs, now);
       this.buckets.set(bucket, counts);
     }
-    return counts.hit(key, now);
+    return counts.hit(key, now, by);
   }
 }
 
@@ -130,14 +133,35 @@ export interface RateLimitStoreState {
   reachable: boolean;
 }
 
+/** Part of a shared budget this process took: requests it may count without asking the store. */
+interface Lease {
+  /** The shared count before this process's claim: what other processes had counted by then. */
+  before: number;
+  /** Requests counted here from the claim. */
+  used: number;
+  /** Requests of the claim still free. */
+  free: number;
+  /** When the shared window ends (kernel clock, ms). */
+  resetAt: number;
+}
+
+// A process claims at most this share of a limit at once: a limit of 600 costs one round trip per 37
+// requests, while a small limit (sign-in, forms: below 32) is asked of the store for every request.
+const LEASE_DIVISOR = 16;
+const MAX_LEASES = 10_000;
+
 /**
  * Counts in the installation's shared state (PostgreSQL, or Redis with `REDIS_URL`), so every replica
- * adds to one budget per key: a limit of 10 a minute is 10 in all. When the shared store fails a
- * request is counted in this process instead (fail open to a per-process budget, never to
- * "unlimited" and never to "everyone refused").
+ * adds to one budget per key: a limit of 10 a minute is at most 10 in all. A process claims part of
+ * the budget at a time (a lease of `limit / 16` requests, at least 1) and counts that part in
+ * memory, so a busy public route costs one round trip per lease, not per request; what one process
+ * holds unused is lost for the others until the window ends (at most a sixteenth of the limit per
+ * process). When the shared store fails a request is counted in this process instead (fail open to a
+ * per-process budget, never to "unlimited" and never to "everyone refused").
  */
 export class SharedRateLimitStore implements RateLimitStore {
   private readonly memory: MemoryRateLimitStore;
+  private readonly leases = new Map<string, Lease>();
   private failing = false;
 
   constructor(private readonly opts: { shared: SharedState; clock: Clock; log: Logger }) {
@@ -148,16 +172,47 @@ export class SharedRateLimitStore implements RateLimitStore {
     return this.opts.shared.state();
   }
 
-  async hit(bucket: string, key: string, windowMs: number): Promise<RateCount> {
+  hit(bucket: string, key: string, windowMs: number, limit: number): RateCount | Promise<RateCount> {
+    const id = `${bucket}:${key}`;
+    const now = this.opts.clock.now().getTime();
+    const lease = this.leases.get(id);
+    if (lease && lease.free > 0 && now < lease.resetAt) {
+      lease.free--;
+      lease.used++;
+      return { count: lease.before + lease.used, resetMs: lease.resetAt - now };
+    }
+    return this.claim(id, bucket, key, windowMs, limit, now);
+  }
+
+  private async claim(
+    id: string,
+    bucket: string,
+    key: string,
+    windowMs: number,
+    limit: number,
+    now: number,
+  ): Promise<RateCount> {
+    const size = Math.max(1, Math.floor(limit / LEASE_DIVISOR));
     try {
-      const counted = await this.opts.shared.hit(`rate:${bucket}:${key}`, windowMs);
+      const counted = await this.opts.shared.hit(`rate:${id}`, windowMs, size);
       this.failing = false;
-      return counted;
+      const before = counted.count - size;
+      // What of the claim is within the limit; a claim past it is a refusal (count > limit).
+      const usable = Math.max(0, Math.min(counted.count, limit) - before);
+      if (usable === 0) return counted;
+      if (this.leases.size >= MAX_LEASES) this.sweep(now);
+      this.leases.set(id, { before, used: 1, free: usable - 1, resetAt: now + counted.resetMs });
+      return { count: before + 1, resetMs: counted.resetMs };
     } catch (err) {
       if (!this.failing) this.opts.log.warn({ err }, 'rate limits: shared store failed, counting in this process');
       this.failing = true;
       return this.memory.hit(bucket, key, windowMs);
     }
+  }
+
+  private sweep(now: number): void {
+    for (const [id, lease] of this.leases) if (lease.resetAt <= now || lease.free === 0) this.leases.delete(id);
+    if (this.leases.size >= MAX_LEASES) this.leases.clear();
   }
 }
 
@@ -200,7 +255,7 @@ function limitHook(route: RouteOptions, rule: RouteRateLimit, fallback: RateLimi
     const who = key(request);
     if (who === null) return done();
     const max = typeof limit === 'number' ? limit : limit(request);
-    const counted = store.hit(bucket, who, windowMs);
+    const counted = store.hit(bucket, who, windowMs, max);
     if (counted instanceof Promise) counted.then((c) => answer(reply, max, c, done), done);
     else answer(reply, max, counted, done);
   };

@@ -10,13 +10,14 @@ type RedisClient = import('ioredis').Redis;
 const HIT_SCRIPT = `
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
+local by = tonumber(ARGV[3])
 local start = tonumber(redis.call('HGET', KEYS[1], 's'))
 if not start or now - start >= window then
-  redis.call('HSET', KEYS[1], 's', now, 'c', 1)
+  redis.call('HSET', KEYS[1], 's', now, 'c', by)
   redis.call('PEXPIRE', KEYS[1], window + 5000)
-  return {1, now}
+  return {by, now}
 end
-return {redis.call('HINCRBY', KEYS[1], 'c', 1), start}`;
+return {redis.call('HINCRBY', KEYS[1], 'c', by), start}`;
 
 // Redis expires a value on its own clock; the stored `e` (the kernel clock's expiry) is what counts,
 // so a test that moves the kernel clock sees the value expire. The margin keeps Redis from dropping
@@ -151,7 +152,7 @@ export class RedisSharedState implements SharedState {
     );
   }
 
-  async hit(key: string, windowMs: number): Promise<RateCount> {
+  async hit(key: string, windowMs: number, by = 1): Promise<RateCount> {
     const now = this.now();
     return this.attempt(
       async (redis) => {
@@ -161,10 +162,11 @@ export class RedisSharedState implements SharedState {
           this.opts.prefix + key,
           String(now),
           String(windowMs),
+          String(by),
         )) as [number, number];
         return { count, resetMs: Number(start) + windowMs - now };
       },
-      () => this.counts.hit(`window:${windowMs}`, key, windowMs),
+      () => this.counts.hit(`window:${windowMs}`, key, windowMs, by),
     );
   }
 

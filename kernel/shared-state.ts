@@ -19,10 +19,10 @@ export interface SharedState {
   take<T>(key: string): Promise<T | null>;
   delete(key: string): Promise<void>;
   /**
-   * Counts one event of `key` in a window of `windowMs` that starts with the key's first count; every
-   * process adds to the same count.
+   * Counts `by` events (default 1) of `key` in a window of `windowMs` that starts with the key's first
+   * count; every process adds to the same count, which is returned with the time left.
    */
-  hit(key: string, windowMs: number): Promise<RateCount>;
+  hit(key: string, windowMs: number, by?: number): Promise<RateCount>;
   /** Where it lives and whether that answers now (`GET /client/v1/me` reports it). */
   state(): SharedStateInfo;
   /** Drops expired values and counters (the kernel's `shared-state-purge` schedule; Redis expires its own). */
@@ -73,17 +73,17 @@ export class DatabaseSharedState implements SharedState {
     await this.deps.db.raw('DELETE FROM kernel_shared_counters WHERE key = ?', [key]);
   }
 
-  async hit(key: string, windowMs: number): Promise<RateCount> {
+  async hit(key: string, windowMs: number, by = 1): Promise<RateCount> {
     const now = this.now();
     // One statement under the row's lock: concurrent hits of every process each see their own count.
     const { rows } = await this.deps.db.raw(
-      `INSERT INTO kernel_shared_counters AS c (key, window_start, count, expires_at) VALUES (?, ?, 1, ?)
+      `INSERT INTO kernel_shared_counters AS c (key, window_start, count, expires_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET
-         count = CASE WHEN c.window_start <= ? THEN 1 ELSE c.count + 1 END,
+         count = CASE WHEN c.window_start <= ? THEN excluded.count ELSE c.count + excluded.count END,
          window_start = CASE WHEN c.window_start <= ? THEN excluded.window_start ELSE c.window_start END,
          expires_at = CASE WHEN c.window_start <= ? THEN excluded.expires_at ELSE c.expires_at END
        RETURNING count, window_start`,
-      [key, now, now + windowMs, now - windowMs, now - windowMs, now - windowMs],
+      [key, now, by, now + windowMs, now - windowMs, now - windowMs, now - windowMs],
     );
     return { count: rows[0].count, resetMs: Number(rows[0].window_start) + windowMs - now };
   }

@@ -10,6 +10,19 @@ import { startBenchKernel } from './kernel-server.ts';
  * the difference between them is the kernel's per-request work. Reports `{ port }` over IPC and answers `cpu` with its CPU time.
  */
 const BODY = { ok: true, service: 'bench', items: [1, 2, 3] };
+// The kernel refuses a route without an answer schema; the bare server serialises without one.
+const ANSWER = {
+  response: {
+    200: {
+      type: 'object',
+      properties: {
+        ok: { type: 'boolean' },
+        service: { type: 'string' },
+        items: { type: 'array', items: { type: 'integer' } },
+      },
+    },
+  },
+} as const;
 const mode = process.env.BENCH_SERVER;
 if (!process.send || (mode !== 'bare' && mode !== 'kernel'))
   throw new Error('kernel-overhead-server runs as a child of bench/kernel-overhead.ts');
@@ -29,11 +42,14 @@ if (mode === 'bare') {
     processes: ['core-api'],
     needs: [],
     routes(app) {
-      app.get('/public/ping', { config: { public: true } }, async () => BODY);
+      app.get('/public/ping', { config: { public: true }, schema: ANSWER }, async () => BODY);
       // A public read limited per client address, as the public data routes are.
       app.get(
         '/public/limited',
-        { config: { public: true, rateLimit: { key: 'address', windowMs: 60_000, limit: 1_000_000_000 } } },
+        {
+          config: { public: true, rateLimit: { key: 'address', windowMs: 60_000, limit: 1_000_000_000 } },
+          schema: ANSWER,
+        },
         async () => BODY,
       );
     },

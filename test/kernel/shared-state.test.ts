@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import pino from 'pino';
+import { SharedRateLimitStore } from '../../kernel/rate-limit.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
 
 describe('kernel: shared state in PostgreSQL', () => {
@@ -25,6 +27,21 @@ describe('kernel: shared state in PostgreSQL', () => {
     expect(counts.map((c) => c.count).sort()).to.deep.equal([1, 2, 3, 4, 5]);
     await t.advanceClock(10_000);
     expect((await shared.hit('test:count:a', 10_000)).count).to.equal(1);
+  });
+
+  it('two processes leasing parts of one limit never admit more than the limit together', async () => {
+    const shared = t.kernel.resolve('sharedState');
+    const log = pino({ level: 'silent' });
+    const [one, two] = [0, 1].map(() => new SharedRateLimitStore({ shared, clock: t.clock, log }));
+    const limit = 64; // leases of 4
+    let admitted = 0;
+    for (let i = 0; i < 200; i++) {
+      const counted = await (i % 2 ? two : one).hit('test:lease', 'k', 60_000, limit);
+      if (counted.count <= limit) admitted++;
+    }
+    expect(admitted).to.be.at.most(limit);
+    // What one process may hold unused when the other is refused: at most a lease each.
+    expect(admitted).to.be.at.least(limit - 2 * 4);
   });
 
   it('the purge schedule removes expired values and counters', async () => {
