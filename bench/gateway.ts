@@ -144,7 +144,7 @@ async function main(): Promise<void> {
   const lines = [
     `# Gateway client surface benchmark (${new Date().toISOString()})`,
     '',
-    `Load tool: ${loadToolName()}; ${SECONDS} s per load after ${WARMUP} s warm-up; rate-limit store: ${process.env.BENCH_REDIS_URL ? 'redis' : 'memory'}.`,
+    `Load tool: ${loadToolName()}; ${SECONDS} s per load after ${WARMUP} s warm-up; rate-limit store: ${process.env.BENCH_REDIS_URL ? 'redis' : 'database'}.`,
     `Reads: ${ROUNDS} alternating rounds, the round with the median ratio shown (ratios: ${ratios}).`,
     "Route catalog: the gateway plugin's own (endpoint credentials, outbound policy).",
     '',

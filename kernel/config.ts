@@ -149,6 +149,23 @@ export const KernelConfigSchema = Type.Object({
     default: 10_000,
     description: 'on shutdown, how long running jobs may finish before they are handed back to another process',
   }),
+  REDIS_URL: Type.String({
+    default: '',
+    maxLength: 2000,
+    description:
+      'Redis for the state every replica shares (pending sign-ins, lockouts, rate-limit counters; redis://host:6379/0); empty: in PostgreSQL',
+  }),
+  REDIS_KEY_PREFIX: Type.String({
+    default: 'cms:',
+    maxLength: 100,
+    pattern: '^[A-Za-z0-9:_.-]*$',
+    description: 'put before every key in Redis, so installations sharing one Redis stay apart',
+  }),
+  RATE_LIMIT_STORE: Type.Union([Type.Literal('shared'), Type.Literal('memory')], {
+    default: 'shared',
+    description:
+      'where route rate limits count: shared = one count across every replica (PostgreSQL or REDIS_URL); memory = per process, for a single process that wants no store round trip per limited request',
+  }),
   AUDIT_RETENTION_DAYS: Type.Integer({
     minimum: 0,
     maximum: 36500,

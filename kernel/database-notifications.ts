@@ -9,7 +9,7 @@ import type { Logger } from './logger.ts';
  */
 export class DatabaseNotifications {
   private client: pg.Client | undefined;
-  private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly listeners = new Map<string, Set<(payload?: string) => void>>();
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
   private listening: Promise<void> = Promise.resolve();
@@ -18,7 +18,8 @@ export class DatabaseNotifications {
 
   constructor(private readonly deps: { db: Db; log: Logger; applicationName?: string }) {}
 
-  on(channel: string, listener: () => void): () => void {
+  /** Runs `listener` on every notice of `channel` (with its payload), and after a reconnect (without one). */
+  on(channel: string, listener: (payload?: string) => void): () => void {
     let set = this.listeners.get(channel);
     if (!set) {
       set = new Set();
@@ -71,7 +72,7 @@ export class DatabaseNotifications {
     const client = new pg.Client({ ...settings, application_name: this.deps.applicationName ?? 'cms-listen' });
     client.on('error', (err) => this.scheduleReconnect(err));
     client.on('notification', (msg) => {
-      for (const listener of this.listeners.get(msg.channel) ?? []) listener();
+      for (const listener of this.listeners.get(msg.channel) ?? []) listener(msg.payload);
     });
     await client.connect();
     if (this.stopped) {

@@ -24,7 +24,7 @@ import type { Metrics } from './metrics.ts';
 import type { MountedRoutes } from './mounted-routes.ts';
 import type { PermissionRegistry } from './permissions.ts';
 import type { App } from './plugin.ts';
-import { routeRateLimits } from './rate-limit.ts';
+import { type RateLimitStore, routeRateLimits } from './rate-limit.ts';
 import { sandboxRoutes } from './sandbox.ts';
 import { pathOf, pathProblemMessage, requestPathProblem } from './request-path.ts';
 import { SESSION_COOKIE, type SessionService } from './sessions.ts';
@@ -60,6 +60,8 @@ interface HttpDeps {
   permissions: PermissionRegistry;
   clock: Clock;
   mountedRoutes: MountedRoutes;
+  /** Where declared rate limits count (shared by every process unless RATE_LIMIT_STORE=memory). */
+  rateLimitStore: RateLimitStore;
   version: string;
 }
 
@@ -154,7 +156,7 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
   const origins = new OriginPolicy(deps.config);
   await app.register(corsPolicy, { policy: origins });
   await app.register(accessControl, { ...deps, origins });
-  await app.register(routeRateLimits, { clock: deps.clock });
+  await app.register(routeRateLimits, { store: deps.rateLimitStore });
   await app.register(sandboxRoutes, { sandbox: deps.config.SANDBOX });
   await app.register(inputChecks);
   await app.register(documentPolicies);

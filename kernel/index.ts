@@ -111,3 +111,5 @@ export {
   type ScheduleDefinition,
 } from './jobs.ts';
 export { DatabaseNotifications } from './database-notifications.ts';
+export type { CacheNotices } from './cache-notices.ts';
+export type { SharedState, SharedStateInfo } from './shared-state.ts';

@@ -25,6 +25,9 @@ import { KERNEL_PERMISSIONS, PermissionRegistry } from './permissions.ts';
 import type { AnyPluginManifest, App, KernelServices, PluginContext, ServiceKey, ServiceMap } from './plugin.ts';
 import { PluginScopes } from './plugin-scopes.ts';
 import { RecordHooks } from './record-hooks.ts';
+import { CacheNotices } from './cache-notices.ts';
+import { MemoryRateLimitStore, SharedRateLimitStore } from './rate-limit.ts';
+import { createSharedState } from './shared-state.ts';
 import { Scheduler } from './scheduler.ts';
 import { DatabaseNotifications } from './database-notifications.ts';
 import { JobEngine, scheduleQueueName } from './job-engine.ts';
@@ -89,7 +92,7 @@ export interface Kernel {
 
 export function migrationSets(plugins: AnyPluginManifest[]): MigrationSet[] {
   return [
-    { owner: 'kernel', directory: KERNEL_MIGRATIONS_DIR, queues: [SESSIONS_PURGE_QUEUE] },
+    { owner: 'kernel', directory: KERNEL_MIGRATIONS_DIR, queues: [SESSIONS_PURGE_QUEUE, SHARED_STATE_PURGE_QUEUE] },
     ...plugins
       .map((p) => ({ owner: p.id, directory: p.migrations ?? '', queues: queuesOf(p) }))
       .filter((set) => set.directory || set.queues.length > 0),
@@ -107,6 +110,8 @@ function queuesOf(plugin: AnyPluginManifest): string[] {
 
 const SESSIONS_PURGE = 'sessions-purge';
 const SESSIONS_PURGE_QUEUE = scheduleQueueName('kernel', SESSIONS_PURGE);
+const SHARED_STATE_PURGE = 'shared-state-purge';
+const SHARED_STATE_PURGE_QUEUE = scheduleQueueName('kernel', SHARED_STATE_PURGE);
 
 /** Resolves and orders the plugin set of a service, failing on a bad manifest or dependency. */
 export async function resolvePluginSet(
@@ -141,6 +146,9 @@ export const KERNEL_SERVICE_NAMES: Array<keyof KernelServices> = [
   'scheduler',
   'jobs',
   'notifications',
+  'sharedState',
+  'rateLimitStore',
+  'cacheNotices',
   'metrics',
   'mail',
   'extensions',
@@ -181,6 +189,17 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     superviseSeconds: config.JOBS_SUPERVISE_SECONDS,
     timers: opts.jobs !== false,
   });
+  const sharedState = await createSharedState({
+    db,
+    clock,
+    log: logger.child({ component: 'shared-state' }),
+    redisUrl: config.REDIS_URL || undefined,
+    prefix: config.REDIS_KEY_PREFIX,
+  });
+  const rateLimitStore =
+    config.RATE_LIMIT_STORE === 'memory'
+      ? new MemoryRateLimitStore(clock)
+      : new SharedRateLimitStore({ shared: sharedState, clock, log: logger.child({ component: 'rate-limits' }) });
   const kernelServices: KernelServices = {
     config,
     logger,
@@ -197,6 +216,9 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     scheduler: new Scheduler(logger.child({ component: 'scheduler' })),
     jobs,
     notifications,
+    sharedState,
+    rateLimitStore,
+    cacheNotices: new CacheNotices({ db, notifications }),
     // The sandbox profile sends no mail: it is logged as when no SMTP server is configured.
     mail: new MailPort({
       smtpUrl: config.SANDBOX ? undefined : config.SMTP_URL,
@@ -204,6 +226,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
       production: config.production,
       logger,
       clock,
+      throttles: rateLimitStore,
     }),
     extensions: new ExtensionFolders(PROJECT_ROOT, config.CMS_PLUGIN_PATH),
     mountedRoutes: new MountedRoutes(),
@@ -232,6 +255,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
       if (pending.length) logger.warn({ pending }, 'migrations pending: start core-api or run `cms migrate`');
     }
 
+    await sharedState.ready();
     await scopes.setUp(plugins);
     await scopes.start();
 
@@ -253,8 +277,15 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     await app.ready();
 
     const purgeSessions = async () => void (await kernelServices.sessions.purge());
+    const purgeSharedState = async () => void (await sharedState.purge());
     const kernelLog = logger.child({ component: 'jobs' });
     jobs.addSchedule('kernel', { name: SESSIONS_PURGE, cron: '17 3 * * *', run: () => purgeSessions() }, {}, kernelLog);
+    jobs.addSchedule(
+      'kernel',
+      { name: SHARED_STATE_PURGE, cron: '*/10 * * * *', run: () => purgeSharedState() },
+      {},
+      kernelLog,
+    );
     for (const plugin of mounted) {
       const ctx = scopes.contextOf(plugin.id);
       const log = logger.child({ plugin: plugin.id });
@@ -289,6 +320,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
       pluginDeps: (id) => scopes.contextOf(id) as PluginContext<ServiceKey, never, TObject, unknown>,
       async runJob(pluginId, jobName) {
         if (pluginId === 'kernel' && jobName === SESSIONS_PURGE) return purgeSessions();
+        if (pluginId === 'kernel' && jobName === SHARED_STATE_PURGE) return purgeSharedState();
         const plugin = plugins.find((p) => p.id === pluginId);
         const schedule = plugin?.schedules?.find((s) => s.name === jobName);
         if (schedule) return schedule.run(scopes.contextOf(pluginId) as never, new AbortController().signal);
@@ -307,6 +339,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
         await app.close(); // finishes in-flight requests
         await scopes.stop();
         await notifications.stop();
+        await sharedState.close();
         if (!opts.database) await database.close();
         await kernelServices.logFiles.flush();
       },
@@ -316,6 +349,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     await jobs.stop(0).catch(() => undefined);
     await scopes.stop();
     await notifications.stop();
+    await sharedState.close();
     if (!opts.database) await database.close().catch(() => undefined);
     throw err;
   }

@@ -2,7 +2,7 @@ import type { Transporter } from 'nodemailer';
 import type { Clock } from './clock.ts';
 import type { Tx } from './database.ts';
 import type { Logger } from './logger.ts';
-import { MemoryRateLimitStore } from './rate-limit.ts';
+import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit.ts';
 
 export interface MailMessage {
   to: string;
@@ -54,14 +54,22 @@ interface MailSender {
 export class MailPort {
   private readonly sender: MailSender;
   private readonly listeners = new Set<(m: MailMessage) => void>();
-  private readonly throttles: MemoryRateLimitStore;
+  private readonly throttles: RateLimitStore;
   private outbox: MailOutbox | undefined;
 
   constructor(
-    private readonly opts: { smtpUrl?: string; from: string; production: boolean; logger: Logger; clock: Clock },
+    private readonly opts: {
+      smtpUrl?: string;
+      from: string;
+      production: boolean;
+      logger: Logger;
+      clock: Clock;
+      /** Where `throttle` counts: the kernel's rate-limit store, shared by every process. */
+      throttles?: RateLimitStore;
+    },
   ) {
     this.sender = opts.smtpUrl ? smtpSender(opts.smtpUrl) : this.logSender();
-    this.throttles = new MemoryRateLimitStore(opts.clock);
+    this.throttles = opts.throttles ?? new MemoryRateLimitStore(opts.clock);
   }
 
   /** The sender address of kernel mail (`MAIL_FROM`). */
@@ -90,7 +98,7 @@ export class MailPort {
   async send(message: MailMessage, opts: MailSendOptions = {}): Promise<{ accepted: boolean }> {
     if (opts.throttle) {
       const { key, max, windowMs } = opts.throttle;
-      if (this.throttles.hit('mail:throttle', key, windowMs).count > max) return { accepted: false };
+      if ((await this.throttles.hit('mail:throttle', key, windowMs, max)).count > max) return { accepted: false };
     }
     if (this.outbox) {
       await this.outbox.queue(message, opts.trx);

@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuditWriter } from './audit.ts';
+import type { CacheNotices } from './cache-notices.ts';
 import type { Clock } from './clock.ts';
 import type { Config, ServiceName } from './config.ts';
 import type { DatabaseNotifications } from './database-notifications.ts';
@@ -20,12 +21,14 @@ import type { MailPort } from './mail.ts';
 import type { MountedRoutes } from './mounted-routes.ts';
 import type { Metrics } from './metrics.ts';
 import type { PermissionDefinition, PermissionRegistry } from './permissions.ts';
+import type { RateLimitStore, RateLimitStoreState } from './rate-limit.ts';
 import type { RecordHooks } from './record-hooks.ts';
 import type { OutboundGuard, PluginSandboxRules } from './sandbox.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { RoleDirectory } from './roles.ts';
 import type { SessionService } from './sessions.ts';
+import type { SharedState } from './shared-state.ts';
 import type { UserDirectory } from './users.ts';
 
 /** The services the kernel registers in the container. */
@@ -46,6 +49,12 @@ export interface KernelServices {
   jobs: Jobs;
   /** This process's one LISTEN connection: `on(channel, listener)` for notices other processes send. */
   notifications: DatabaseNotifications;
+  /** State every replica shares, with expiry (PostgreSQL, or Redis with REDIS_URL): kernel/shared-state.ts. */
+  sharedState: SharedState;
+  /** Where route rate limits count (the default `store` of `config.rateLimit`), and its `state()`. */
+  rateLimitStore: RateLimitStore & { state(): RateLimitStoreState };
+  /** Cross-process invalidation of in-memory caches: `changed(cache, key, trx)`, `on(cache, drop)`. */
+  cacheNotices: CacheNotices;
   metrics: Metrics;
   mail: MailPort;
   extensions: ExtensionFolders;

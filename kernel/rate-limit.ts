@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Clock } from './clock.ts';
 import { tooManyRequests } from './errors.ts';
 import type { Logger } from './logger.ts';
+import type { SharedState } from './shared-state.ts';
 
 // Why not @fastify/rate-limit: it reads the same `config.rateLimit` key with other options, its hook
 // is async (a few promises per request), and it needed our own store anyway (the kernel clock that
@@ -34,7 +35,7 @@ export interface RouteRateLimit {
    * `<plugin id>:<what>`); by default each route counts on its own.
    */
   bucket?: string;
-  /** Where counts live; by default in this process's memory (see {@link SharedRateLimitStore}). */
+  /** Where counts live; by default the kernel's (shared across processes unless RATE_LIMIT_STORE=memory). */
   store?: RateLimitStore;
   /** What a refused caller reads (default: "Too many requests; try again later"), or a function of the limit. */
   message?: string | ((limit: number) => string);
@@ -54,10 +55,13 @@ export interface RateCount {
   resetMs: number;
 }
 
-/** Where counts live: in memory ({@link MemoryRateLimitStore}) or shared ({@link SharedRateLimitStore}). */
+/** Where counts live: shared by every process ({@link SharedRateLimitStore}) or in this one ({@link MemoryRateLimitStore}). */
 export interface RateLimitStore {
-  /** Counts one request of `key` in `bucket`; a memory count answers at once, without a promise. */
-  hit(bucket: string, key: string, windowMs: number): RateCount | Promise<RateCount>;
+  /**
+   * Counts one request of `key` in `bucket` under a limit of `limit`; a count that needs no round trip
+   * answers at once, without a promise.
+   */
+  hit(bucket: string, key: string, windowMs: number, limit: number): RateCount | Promise<RateCount>;
 }
 
 interface Window {
@@ -82,7 +86,7 @@ class MemoryBucket {
     this.rotatedAt = now;
   }
 
-  hit(key: string, now: number): RateCount {
+  hit(key: string, now: number, by = 1): RateCount {
     if (now - this.rotatedAt >= this.windowMs) {
       this.previous = now - this.rotatedAt >= 2 * this.windowMs ? new Map() : this.current;
       this.current = new Map();
@@ -97,7 +101,7 @@ class MemoryBucket {
       w = { start: now, count: 0 };
       this.current.set(key, w);
     }
-    w.count++;
+    w.count += by;
     return { count: w.count, resetMs: w.start + this.windowMs - now };
   }
 }
@@ -108,124 +112,107 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   constructor(private readonly clock: Clock) {}
 
-  hit(bucket: string, key: string, windowMs: number): RateCount {
+  state(): RateLimitStoreState {
+    return { store: 'memory', reachable: true };
+  }
+
+  hit(bucket: string, key: string, windowMs: number, by = 1): RateCount {
     const now = this.clock.now().getTime();
     let counts = this.buckets.get(bucket);
     if (counts === undefined || counts.windowMs !== windowMs) {
       counts = new MemoryBucket(windowMs, now);
       this.buckets.set(bucket, counts);
     }
-    return counts.hit(key, now);
+    return counts.hit(key, now, by);
   }
 }
 
-/** What `GET /client/v1/me` and the like report about a store. */
+/** What `GET /client/v1/me` and the like report about where counts live. */
 export interface RateLimitStoreState {
-  store: 'memory' | 'redis';
+  store: 'memory' | 'database' | 'redis';
   reachable: boolean;
 }
 
-// One step in Redis: a window starts at the key's first count (on the caller's clock, passed in, so
-// every process and a test's clock agree) and the key expires a little after the window.
-const HIT_SCRIPT = `
-local now = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local start = tonumber(redis.call('HGET', KEYS[1], 's'))
-if not start or now - start >= window then
-  redis.call('HSET', KEYS[1], 's', now, 'c', 1)
-  redis.call('PEXPIRE', KEYS[1], window + 5000)
-  return {1, now}
-end
-return {redis.call('HINCRBY', KEYS[1], 'c', 1), start}`;
+/** Part of a shared budget this process took: requests it may count without asking the store. */
+interface Lease {
+  /** The shared count before this process's claim: what other processes had counted by then. */
+  before: number;
+  /** Requests counted here from the claim. */
+  used: number;
+  /** Requests of the claim still free. */
+  free: number;
+  /** When the shared window ends (kernel clock, ms). */
+  resetAt: number;
+}
 
-type RedisClient = import('ioredis').Redis;
+// A process claims at most this share of a limit at once: a limit of 600 costs one round trip per 37
+// requests, while a small limit (sign-in, forms: below 32) is asked of the store for every request.
+const LEASE_DIVISOR = 16;
+const MAX_LEASES = 10_000;
 
 /**
- * Counts in Redis, so several processes share one budget per key (the spec's optional shared counter
- * store of the gateway). When Redis cannot answer, a request is counted in this process instead (fail
- * open to a per-process budget, never to "unlimited" and never to "everyone refused"): the store is an
- * optional part, and its outage must not take the routes down. ioredis is loaded only when a shared
- * store is made. Call `ready()` at start and `close()` at stop.
+ * Counts in the installation's shared state (PostgreSQL, or Redis with `REDIS_URL`), so every replica
+ * adds to one budget per key: a limit of 10 a minute is at most 10 in all. A process claims part of
+ * the budget at a time (a lease of `limit / 16` requests, at least 1) and counts that part in
+ * memory, so a busy public route costs one round trip per lease, not per request; what one process
+ * holds unused is lost for the others until the window ends (at most a sixteenth of the limit per
+ * process). When the shared store fails a request is counted in this process instead (fail open to a
+ * per-process budget, never to "unlimited" and never to "everyone refused").
  */
 export class SharedRateLimitStore implements RateLimitStore {
   private readonly memory: MemoryRateLimitStore;
-  private redis: RedisClient | undefined;
-  private degraded = false;
+  private readonly leases = new Map<string, Lease>();
+  private failing = false;
 
-  /** @param opts.prefix put before every counter key, so installations sharing one Redis stay apart */
-  constructor(private readonly opts: { url: string; prefix: string; clock: Clock; log: Logger }) {
+  constructor(private readonly opts: { shared: SharedState; clock: Clock; log: Logger }) {
     this.memory = new MemoryRateLimitStore(opts.clock);
   }
 
-  /** Connects, waiting briefly for the first connection so the first requests already share the budget. */
-  async ready(timeoutMs = 1_000): Promise<void> {
-    if (!this.redis) {
-      const { Redis } = await import('ioredis');
-      const redis = new Redis(this.opts.url, {
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 0,
-        connectTimeout: 1_000,
-        commandTimeout: 500,
-        retryStrategy: (times) => Math.min(times * 250, 5_000),
-      });
-      redis.on('error', (err) => this.markDegraded(err));
-      redis.on('ready', () => {
-        if (this.degraded) this.opts.log.info('rate limits: shared counter store reachable again');
-        this.degraded = false;
-      });
-      this.redis = redis;
-    }
-    const redis = this.redis;
-    if (redis.status === 'ready') return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, timeoutMs);
-      redis.once('ready', done);
-      function done() {
-        clearTimeout(timer);
-        redis.off('ready', done);
-        resolve();
-      }
-    });
-  }
-
   state(): RateLimitStoreState {
-    return { store: 'redis', reachable: this.redis?.status === 'ready' };
+    return this.opts.shared.state();
   }
 
-  hit(bucket: string, key: string, windowMs: number): RateCount | Promise<RateCount> {
-    const redis = this.redis;
-    if (redis?.status === 'ready') return this.sharedHit(redis, bucket, key, windowMs);
-    return this.memory.hit(bucket, key, windowMs);
-  }
-
-  private async sharedHit(redis: RedisClient, bucket: string, key: string, windowMs: number): Promise<RateCount> {
+  hit(bucket: string, key: string, windowMs: number, limit: number): RateCount | Promise<RateCount> {
+    const id = `${bucket}:${key}`;
     const now = this.opts.clock.now().getTime();
+    const lease = this.leases.get(id);
+    if (lease && lease.free > 0 && now < lease.resetAt) {
+      lease.free--;
+      lease.used++;
+      return { count: lease.before + lease.used, resetMs: lease.resetAt - now };
+    }
+    return this.claim(id, bucket, key, windowMs, limit, now);
+  }
+
+  private async claim(
+    id: string,
+    bucket: string,
+    key: string,
+    windowMs: number,
+    limit: number,
+    now: number,
+  ): Promise<RateCount> {
+    const size = Math.max(1, Math.floor(limit / LEASE_DIVISOR));
     try {
-      const [count, start] = (await redis.eval(
-        HIT_SCRIPT,
-        1,
-        `${this.opts.prefix}${bucket}:${key}`,
-        String(now),
-        String(windowMs),
-      )) as [number, number];
-      return { count, resetMs: Number(start) + windowMs - now };
+      const counted = await this.opts.shared.hit(`rate:${id}`, windowMs, size);
+      this.failing = false;
+      const before = counted.count - size;
+      // What of the claim is within the limit; a claim past it is a refusal (count > limit).
+      const usable = Math.max(0, Math.min(counted.count, limit) - before);
+      if (usable === 0) return counted;
+      if (this.leases.size >= MAX_LEASES) this.sweep(now);
+      this.leases.set(id, { before, used: 1, free: usable - 1, resetAt: now + counted.resetMs });
+      return { count: before + 1, resetMs: counted.resetMs };
     } catch (err) {
-      this.markDegraded(err as Error);
+      if (!this.failing) this.opts.log.warn({ err }, 'rate limits: shared store failed, counting in this process');
+      this.failing = true;
       return this.memory.hit(bucket, key, windowMs);
     }
   }
 
-  async close(): Promise<void> {
-    this.redis?.disconnect();
-  }
-
-  private markDegraded(err: Error): void {
-    if (this.degraded) return;
-    this.degraded = true;
-    this.opts.log.warn(
-      { err: err.message },
-      'rate limits: shared counter store unreachable, counting in this process until it answers',
-    );
+  private sweep(now: number): void {
+    for (const [id, lease] of this.leases) if (lease.resetAt <= now || lease.free === 0) this.leases.delete(id);
+    if (this.leases.size >= MAX_LEASES) this.leases.clear();
   }
 }
 
@@ -239,7 +226,7 @@ const keyOf = (key: RateLimitKey): ((request: FastifyRequest) => string | null) 
 };
 
 /** The route's onRequest hook for its declared limit (a callback hook: a memory count needs no promise). */
-function limitHook(route: RouteOptions, rule: RouteRateLimit, memory: RateLimitStore): onRequestHookHandler {
+function limitHook(route: RouteOptions, rule: RouteRateLimit, fallback: RateLimitStore): onRequestHookHandler {
   const where = `route ${String(route.method)} ${route.url}`;
   if (!Number.isInteger(rule.windowMs) || rule.windowMs < 1000)
     throw new Error(`${where}: config.rateLimit.windowMs must be a whole number of milliseconds, at least 1000`);
@@ -251,7 +238,7 @@ function limitHook(route: RouteOptions, rule: RouteRateLimit, memory: RateLimitS
   const method = route.method === 'HEAD' ? 'GET' : String(route.method);
   const bucket = rule.bucket ?? `${method} ${route.url}`;
   const { windowMs, limit } = rule;
-  const store = rule.store ?? memory;
+  const store = rule.store ?? fallback;
   const message = rule.message ?? DEFAULT_MESSAGE;
   const messageFor = typeof message === 'string' ? () => message : message;
   const code = rule.code ?? 'RATE_LIMITED';
@@ -268,7 +255,7 @@ function limitHook(route: RouteOptions, rule: RouteRateLimit, memory: RateLimitS
     const who = key(request);
     if (who === null) return done();
     const max = typeof limit === 'number' ? limit : limit(request);
-    const counted = store.hit(bucket, who, windowMs);
+    const counted = store.hit(bucket, who, windowMs, max);
     if (counted instanceof Promise) counted.then((c) => answer(reply, max, c, done), done);
     else answer(reply, max, counted, done);
   };
@@ -280,9 +267,8 @@ function limitHook(route: RouteOptions, rule: RouteRateLimit, memory: RateLimitS
  * routes; its hook runs after the context's own onRequest hooks (the session check, a plugin's
  * credential check), so a key function can read what they found.
  */
-export const routeRateLimits = fp<{ clock: Clock }>(
-  async (app, { clock }) => {
-    const memory = new MemoryRateLimitStore(clock);
+export const routeRateLimits = fp<{ store: RateLimitStore }>(
+  async (app, { store: memory }) => {
     const windows = new Map<string, number>();
     app.addHook('onRoute', (route) => {
       const rule = (route.config as { rateLimit?: RouteRateLimit } | undefined)?.rateLimit;

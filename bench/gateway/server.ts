@@ -25,7 +25,7 @@ const server = await startBenchKernel({
     // For comparing the kernel's heap setting with V8's own (HEAP_GROWING_PERCENT=0).
     ...(process.env.HEAP_GROWING_PERCENT ? { HEAP_GROWING_PERCENT: process.env.HEAP_GROWING_PERCENT } : {}),
     ...(process.env.BENCH_REDIS_URL
-      ? { REDIS_URL: process.env.BENCH_REDIS_URL, CLIENT_RATE_LIMIT_PREFIX: `bench:${process.pid}:` }
+      ? { REDIS_URL: process.env.BENCH_REDIS_URL, REDIS_KEY_PREFIX: `bench:${process.pid}:` }
       : {}),
   },
 });

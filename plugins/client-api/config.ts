@@ -2,18 +2,6 @@ import { Type } from '@sinclair/typebox';
 
 /** The environment variables this plugin reads (its `pluginConfig`). */
 export const ClientApiConfig = Type.Object({
-  REDIS_URL: Type.String({
-    default: '',
-    maxLength: 2000,
-    description:
-      'shared counter store for client rate limits (redis://host:6379/0); empty: counters in this process memory',
-  }),
-  CLIENT_RATE_LIMIT_PREFIX: Type.String({
-    default: 'cms:client-rl:',
-    maxLength: 100,
-    pattern: '^[A-Za-z0-9:_.-]*$',
-    description: 'prefix of the client rate-limit counter keys in the shared store',
-  }),
   CLIENT_DEFAULT_REQUESTS_PER_MINUTE: Type.Integer({
     minimum: 1,
     maximum: 1_000_000,

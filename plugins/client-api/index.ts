@@ -22,13 +22,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export default definePlugin({
   id: 'client-api',
   processes: ['gateway'],
-  needs: ['db', 'clock', 'config', 'dataObjects', 'outboundGuard'],
+  needs: ['db', 'clock', 'config', 'dataObjects', 'outboundGuard', 'rateLimitStore', 'cacheNotices'],
   optional: ['gatewayRoutes', 'outboundFetch'],
   config: ClientApiConfig,
   migrations: path.join(here, 'migrations'),
   setup: (deps) => createClientApiServices(deps),
-  onStart: ({ services }) => services.rateLimiter.ready(),
-  onStop: ({ services }) => services.rateLimiter.close(),
   async routes(app, { services, db }) {
     await adminClientRoutes(app, services);
     // Its own encapsulated context: the client hooks touch only /client/v1.

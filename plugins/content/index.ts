@@ -73,7 +73,7 @@ export default definePlugin({
   id: 'content',
   processes: ['core-api', 'gateway'],
   routesIn: ['core-api'],
-  needs: ['db', 'audit', 'recordHooks', 'permissions', 'clock', 'config', 'mountedRoutes'],
+  needs: ['db', 'audit', 'recordHooks', 'permissions', 'clock', 'config', 'mountedRoutes', 'cacheNotices'],
   optional: ['dataObjects', 'gatewayRoutes'],
   permissions: CONTENT_PERMISSIONS,
   config: ContentConfig,

@@ -38,6 +38,8 @@ export default definePlugin({
     'clock',
     'secretBox',
     'outboundGuard',
+    'sharedState',
+    'cacheNotices',
     'extensions',
     'config',
     'gatewayRemotePlugins',

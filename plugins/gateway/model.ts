@@ -7,10 +7,12 @@ export const RateLimit = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: 1_000_000,
-        description: 'calls per minute to this endpoint from this process',
+        description: 'calls per minute to this endpoint, counted across every process',
       }),
     ),
-    maxConcurrent: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'calls in flight at once' })),
+    maxConcurrent: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, description: 'calls in flight at once, per process' }),
+    ),
     maxQueued: Type.Optional(
       Type.Integer({
         minimum: 0,

@@ -35,7 +35,19 @@ declare module '../../kernel/index.ts' {
 export default definePlugin({
   id: 'identity',
   processes: ['core-api'],
-  needs: ['db', 'clock', 'config', 'sessions', 'users', 'roles', 'permissions', 'audit', 'secretBox', 'mail'],
+  needs: [
+    'db',
+    'clock',
+    'config',
+    'sessions',
+    'users',
+    'roles',
+    'permissions',
+    'audit',
+    'secretBox',
+    'mail',
+    'sharedState',
+  ],
   // The gateway's outbound address policy for requests to the sign-in provider (core-api loads it).
   optional: ['outboundFetch'],
   config: IdentityConfig,

@@ -45,6 +45,7 @@ export default definePlugin({
     'mailRenderers',
     'outboundGuard',
     'permissions',
+    'cacheNotices',
   ],
   // `outboundFetch` (gateway plugin): HTTP providers are called under the outbound policy;
   // `securitySettings` (identity plugin): `mailLogRetentionDays`; `websiteUploadRules` (assets

@@ -44,7 +44,7 @@ export const ClientMeView = Type.Object({
   allowedAddresses: Type.Array(Type.String()),
   expiresAt: NullableString,
   rateLimitStore: Type.Object({
-    store: Type.Union([Type.Literal('memory'), Type.Literal('redis')]),
+    store: Type.Union([Type.Literal('memory'), Type.Literal('database'), Type.Literal('redis')]),
     reachable: Type.Boolean(),
   }),
 });

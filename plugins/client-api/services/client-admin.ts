@@ -38,8 +38,8 @@ export interface PatchClientInput {
 
 /**
  * Administration of API clients and their keys (`gateway:manage`; not audited, per the spec). Every
- * change clears the authenticator's cache in this process, so a suspension or revocation applies to
- * the next request here (other gateway processes within CLIENT_AUTH_CACHE_MS).
+ * change clears the authenticator's cache in this process at once and in every other process through
+ * the kernel's cache notices (within a second), so a suspension or revocation applies to the next request.
  */
 export class ClientAdmin {
   constructor(
@@ -50,6 +50,8 @@ export class ClientAdmin {
       production: boolean;
       /** The data plugin's class names. */
       classNames: () => Promise<string[]>;
+      /** Tells every process (this one included) that clients or keys changed. */
+      announceChange: () => Promise<void>;
     },
   ) {}
 
@@ -96,6 +98,7 @@ export class ClientAdmin {
     });
     // A new jwt client must be found for its issuer at once.
     this.deps.authenticator.invalidate();
+    await this.deps.announceChange();
     return created;
   }
 
@@ -122,12 +125,14 @@ export class ClientAdmin {
       return toClientDto(row, await store.keysOf(trx, [id]));
     });
     this.deps.authenticator.invalidate();
+    await this.deps.announceChange();
     return dto;
   }
 
   async remove(id: string): Promise<void> {
     if (!(await store.deleteClient(this.deps.db, id))) throw notFound('Client not found', 'CLIENT_NOT_FOUND');
     this.deps.authenticator.invalidate();
+    await this.deps.announceChange();
   }
 
   async addKey(clientId: string): Promise<KeyDto & { key: string }> {
@@ -147,6 +152,7 @@ export class ClientAdmin {
     const row = await store.revokeKey(this.deps.db, clientId, keyId, this.deps.clock.now());
     if (!row) throw notFound('Key not found', 'KEY_NOT_FOUND');
     this.deps.authenticator.invalidate();
+    await this.deps.announceChange();
     return toKeyDto(row);
   }
 

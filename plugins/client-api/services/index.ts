@@ -5,8 +5,11 @@ import { ClientAdmin } from './client-admin.ts';
 import { directFetcher, IdentityProviders, type DocumentFetcher } from './identity-providers.ts';
 import { clientRateLimit } from './rate-limiter.ts';
 
+/** The kernel cache notice of the key -> client lookups (every process drops them on a change). */
+const CLIENT_KEYS_CACHE = 'client-api.keys';
+
 export type ClientApiDeps = PluginDeps<
-  'db' | 'clock' | 'config' | 'dataObjects' | 'outboundGuard',
+  'db' | 'clock' | 'config' | 'dataObjects' | 'outboundGuard' | 'rateLimitStore' | 'cacheNotices',
   'gatewayRoutes' | 'outboundFetch',
   typeof ClientApiConfig
 >;
@@ -41,18 +44,17 @@ export function createClientApiServices(deps: ClientApiDeps) {
     cacheSeconds: pluginConfig.CLIENT_JWKS_CACHE_SECONDS,
   });
   const authenticator = new ClientAuthenticator({ db, clock, providers, cacheMs: pluginConfig.CLIENT_AUTH_CACHE_MS });
+  deps.cacheNotices.on(CLIENT_KEYS_CACHE, () => authenticator.invalidate());
   const admin = new ClientAdmin({
     db,
     clock,
     authenticator,
     production: deps.config.production,
+    announceChange: () => deps.cacheNotices.changed(CLIENT_KEYS_CACHE),
     classNames: () => deps.dataObjects.classNames(),
   });
   const rateLimiter = clientRateLimit({
-    clock,
-    log,
-    redisUrl: pluginConfig.REDIS_URL,
-    prefix: pluginConfig.CLIENT_RATE_LIMIT_PREFIX,
+    store: deps.rateLimitStore,
     defaultRequestsPerMinute: pluginConfig.CLIENT_DEFAULT_REQUESTS_PER_MINUTE,
   });
   return {

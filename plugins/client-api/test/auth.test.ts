@@ -30,7 +30,7 @@ describe('client-api: authentication on /client/v1', () => {
           authMode: 'key',
           scopes: ['data:read:Article'],
           limits: { requestsPerMinute: 50 },
-          rateLimitStore: { store: 'memory', reachable: true },
+          rateLimitStore: { store: 'database', reachable: true },
         });
         expect(res.body).to.not.include(key);
         expect(res.body).to.not.include('hash');

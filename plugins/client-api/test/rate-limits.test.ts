@@ -25,7 +25,7 @@ function expectRateHeaders(res: { headers: Record<string, unknown> }, limit: num
 }
 
 describe('client-api: per-client rate limits', () => {
-  describe('in memory (no REDIS_URL)', () => {
+  describe('in PostgreSQL (no REDIS_URL)', () => {
     let k: ClientKernel;
     before(async () => {
       k = await startClientKernel({ env: { CLIENT_DEFAULT_REQUESTS_PER_MINUTE: '4' }, clock: stillClock() });
@@ -57,7 +57,7 @@ describe('client-api: per-client rate limits', () => {
     let two: ClientKernel;
     before(async () => {
       database = await sharedDatabase();
-      const env = { REDIS_URL, CLIENT_RATE_LIMIT_PREFIX: `test:${randomBytes(6).toString('hex')}:` };
+      const env = { REDIS_URL, REDIS_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:` };
       const clock = stillClock();
       one = await startClientKernel({ env, clock, database: sameDatabase(database) });
       two = await startClientKernel({ env, clock, database: sameDatabase(database) });
@@ -102,7 +102,7 @@ describe('client-api: per-client rate limits', () => {
       k = await startClientKernel({
         env: {
           REDIS_URL: `redis://127.0.0.1:${port}`,
-          CLIENT_RATE_LIMIT_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
+          REDIS_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
         },
         clock: stillClock(),
       });

@@ -28,6 +28,7 @@ import { SitePages } from './site-pages.ts';
 import { themeCss } from './theme-css.ts';
 import type { DocsHtmlHandler } from './docs-websites.ts';
 import { WebsiteCache } from './website-cache.ts';
+import { CONTENT_CACHE } from './cache-notice.ts';
 import { PublicPages } from './public-pages.ts';
 import { SettingsService } from './settings.ts';
 import { SnippetService } from './snippets.ts';
@@ -48,7 +49,13 @@ const NOT_FOUND_TREE: ContentNode = {
 export function createContentServices(kernel: ContentDeps) {
   const db = kernel.db;
   const websiteStore = new WebsiteStore(db);
-  const directory = new SiteDirectory({ websites: websiteStore, clock: kernel.clock });
+  // A change made here is announced to every process (cache-notice.ts); a notice from any process
+  // drops everything kept below.
+  const announce = () =>
+    void kernel.cacheNotices
+      .changed(CONTENT_CACHE)
+      .catch((err) => kernel.log.warn({ err }, 'content: change notice not sent (others see it within 5 s)'));
+  const directory = new SiteDirectory({ websites: websiteStore, clock: kernel.clock, announce });
   const publicStore = new PublicPageStore(db);
   const publicPages = new PublicPages({ kernel, store: publicStore, directory });
   const bindings = new BindingStore(db);
@@ -69,11 +76,15 @@ export function createContentServices(kernel: ContentDeps) {
     return themeCss(values ?? null, { lenient: true });
   });
   const menuCache = cached((websiteId) => menuStore.menuSource(websiteId));
-  const onPageChange = () => {
+  const dropPageCaches = () => {
     publicPages.invalidate();
     sitemaps.invalidate();
     // Menus link to published pages by their paths.
     menuCache.invalidate();
+  };
+  const onPageChange = () => {
+    dropPageCaches();
+    announce();
   };
   const drafts = new DraftStore(db);
   const pages = new PageService({
@@ -86,6 +97,13 @@ export function createContentServices(kernel: ContentDeps) {
     onChange: onPageChange,
   });
   const settings = new SettingsService({ kernel, store: new SettingsStore(db) });
+  kernel.cacheNotices.on(CONTENT_CACHE, () => {
+    directory.drop();
+    dropPageCaches();
+    layoutCache.invalidate();
+    themeCache.invalidate();
+    settings.drop();
+  });
   // Nodes that stand for data read at render time, expanded before the synchronous renderer runs,
   // for the canvas and the public page alike (see tree-expansion.ts).
   const expanders: TreeExpander[] = [];
@@ -145,9 +163,31 @@ export function createContentServices(kernel: ContentDeps) {
     snippetStore,
     snippets: new SnippetService({ kernel, store: snippetStore, versions, drafts }),
     templates: new TemplateService({ kernel, store: new TemplateStore(db), drafts }),
-    layouts: new LayoutService({ kernel, store: layoutStore, drafts, onChange: (id) => layoutCache.invalidate(id) }),
-    menus: new MenuService({ kernel, store: menuStore, onChange: () => menuCache.invalidate() }),
-    themes: new ThemeService({ kernel, store: themeStore, onChange: (id) => themeCache.invalidate(id) }),
+    layouts: new LayoutService({
+      kernel,
+      store: layoutStore,
+      drafts,
+      onChange: (id) => {
+        layoutCache.invalidate(id);
+        announce();
+      },
+    }),
+    menus: new MenuService({
+      kernel,
+      store: menuStore,
+      onChange: () => {
+        menuCache.invalidate();
+        announce();
+      },
+    }),
+    themes: new ThemeService({
+      kernel,
+      store: themeStore,
+      onChange: (id) => {
+        themeCache.invalidate(id);
+        announce();
+      },
+    }),
     settings,
     pageHtml,
     notFoundHtml,

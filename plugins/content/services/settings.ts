@@ -1,5 +1,6 @@
 import { diffForAudit, inTransaction, type AuditContext } from '../../../kernel/index.ts';
 import type { SettingsStore } from '../store/settings.ts';
+import { CONTENT_CACHE } from './cache-notice.ts';
 import type { ContentDeps } from './deps.ts';
 
 /** Each setting's default when nothing is stored. */
@@ -22,11 +23,16 @@ export class SettingsService {
 
   constructor(private readonly deps: { kernel: ContentDeps; store: SettingsStore }) {}
 
+  /** Forgets what this process keeps (another process's change notice). */
+  drop(): void {
+    this.stripComments = null;
+  }
+
   async get<K extends SettingKey>(key: K): Promise<(typeof SETTING_DEFAULTS)[K]> {
     return ((await this.deps.store.get(key)) ?? SETTING_DEFAULTS[key]) as (typeof SETTING_DEFAULTS)[K];
   }
 
-  /** `strip-html-comments`, read by every render (kept 5 s, dropped on write in this process). */
+  /** `strip-html-comments`, read by every render (kept 5 s, dropped on a write in any process). */
   async stripHtmlComments(): Promise<boolean> {
     const now = this.deps.kernel.clock.now().getTime();
     if (this.stripComments && now - this.stripComments.at < CACHE_MS) return this.stripComments.value;
@@ -40,6 +46,8 @@ export class SettingsService {
       const before = ((await this.deps.store.get(key, trx)) ?? SETTING_DEFAULTS[key]) as Record<string, unknown>;
       await this.deps.store.put(key, value, trx);
       if (key === 'strip-html-comments') this.stripComments = null;
+      // Every process drops what it keeps once this commits.
+      await this.deps.kernel.cacheNotices.changed(CONTENT_CACHE, '', trx);
       const diff = diffForAudit(before, value, { allow: Object.keys(value), longTexts: ['presets'] });
       if (diff) {
         const action = key === 'cdn-mirror' ? 'setting.cdn_mirror_update' : 'setting.update';
@@ -57,6 +65,7 @@ export class SettingsService {
     await inTransaction(this.deps.kernel.db, undefined, async (trx) => {
       const before = (await this.deps.store.get(key, trx)) as Record<string, unknown> | undefined;
       if (!(await this.deps.store.remove(key, trx)) || !before) return;
+      await this.deps.kernel.cacheNotices.changed(CONTENT_CACHE, '', trx);
       await this.deps.kernel.audit.record(
         ctx,
         {

@@ -17,8 +17,8 @@ const TTL_MS = 5_000;
 
 /**
  * Websites by id, root segment and domain, loaded once and kept 5 s (the spec's `/site-root` cache)
- * or until a website write in this process drops it. Other processes (gateway) see a change within
- * the 5 s.
+ * or until a website write drops it: here at once, in every other process (core-api replicas, the
+ * gateway) through the kernel's cache notices, which `announce` sends.
  */
 export class SiteDirectory {
   private loaded: {
@@ -30,14 +30,21 @@ export class SiteDirectory {
   private loading: Promise<NonNullable<SiteDirectory['loaded']>> | null = null;
   private gen = 0;
 
-  constructor(private readonly deps: { websites: WebsiteStore; clock: Clock }) {}
+  constructor(private readonly deps: { websites: WebsiteStore; clock: Clock; announce?: () => void }) {}
 
   /** Changes whenever a website write in this process dropped the list. */
   get generation(): number {
     return this.gen;
   }
 
+  /** Drops the list here and tells every other process to. */
   invalidate(): void {
+    this.drop();
+    this.deps.announce?.();
+  }
+
+  /** Drops the list in this process only (another process's change notice). */
+  drop(): void {
     this.gen++;
     this.loaded = null;
     this.loading = null;

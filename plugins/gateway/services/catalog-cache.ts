@@ -10,9 +10,9 @@ interface Entry {
 }
 
 /**
- * Endpoints with their routes, kept in memory for the call path (a call then reads no table). This
- * process's own writes drop an entry at once (`forget`); a write by another process (the gateway
- * writes, core-api also reads the catalog) is seen after at most `ttlMs`. Concurrent misses of one
+ * Endpoints with their routes, kept in memory for the call path (a call then reads no table). A
+ * write in any process drops the entry everywhere (`forget`, through the kernel's cache notices,
+ * within a second); `ttlMs` bounds the staleness should a notice be lost. Concurrent misses of one
  * endpoint (by id or by name) share one load: a burst of calls to an endpoint whose entry just
  * expired costs two queries, not two per call.
  */
@@ -56,6 +56,13 @@ export class CatalogCache {
     const hit = id !== undefined ? this.byId.get(id) : undefined;
     if (hit && this.fresh(hit) && hit.endpoint.name === name) return hit;
     return this.shared(`name:${name}`, () => this.deps.endpoints.findByName(name));
+  }
+
+  /** Drops every entry (a change notice without an endpoint, or the notices' connection came back). */
+  forgetAll(): void {
+    this.byId.clear();
+    this.idByName.clear();
+    this.loading.clear();
   }
 
   forget(endpointId: string): void {

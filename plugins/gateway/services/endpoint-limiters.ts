@@ -1,21 +1,26 @@
 import Bottleneck from 'bottleneck';
-import { InFlightLimit, tooManyRequests } from '../../../kernel/index.ts';
+import { InFlightLimit, type SharedState, tooManyRequests } from '../../../kernel/index.ts';
 import type { Endpoint } from '../model.ts';
 
 /**
- * What bounds the calls to one endpoint in this process (one gateway instance is the supported
- * deployment):
- * - every endpoint: at most `maxInFlight` calls at once (`GATEWAY_ENDPOINT_MAX_IN_FLIGHT`), whoever
- *   makes them; the next is refused at once with 429 `ENDPOINT_BUSY` and `Retry-After: 1`. A streamed
- *   answer counts until its body is over, not only until its headers arrived.
- * - an endpoint with a rate limit: one bottleneck limiter, rebuilt when its settings change. Calls
- *   beyond `maxQueued` waiting calls are refused at once with 429 rather than piling up.
+ * What bounds the calls to one endpoint:
+ * - every endpoint: at most `maxInFlight` calls at once per process (`GATEWAY_ENDPOINT_MAX_IN_FLIGHT`),
+ *   whoever makes them; the next is refused at once with 429 `ENDPOINT_BUSY` and `Retry-After: 1`. A
+ *   streamed answer counts until its body is over, not only until its headers arrived.
+ * - `requestsPerMinute`: one count per endpoint in the kernel's shared state, so every gateway and
+ *   core-api process adds to the same budget (a call is counted when it starts, after any wait for a
+ *   slot); beyond it 429 `ENDPOINT_RATE_LIMITED` with the seconds left of the minute.
+ * - `maxConcurrent` and `maxQueued`: one bottleneck limiter per process, rebuilt when the settings
+ *   change. Calls beyond `maxQueued` waiting calls are refused at once with 429 rather than piling up.
  */
 export class EndpointLimiters {
   private readonly limiters = new Map<string, { settings: string; limiter: Bottleneck }>();
   private readonly inFlight = new InFlightLimit();
 
-  constructor(private readonly maxInFlight: number) {}
+  constructor(
+    private readonly maxInFlight: number,
+    private readonly shared: SharedState,
+  ) {}
 
   /**
    * Runs `work` under the endpoint's limits. With `heldUntil`, the call keeps its slots after `work`
@@ -32,7 +37,13 @@ export class EndpointLimiters {
     let held = false;
     try {
       const limiter = this.limiterOf(endpoint);
-      const answer = limiter ? await this.scheduled(endpoint, limiter, work, heldUntil) : await work();
+      const counted = endpoint.rateLimit?.requestsPerMinute
+        ? async () => {
+            await this.count(endpoint, endpoint.rateLimit!.requestsPerMinute!);
+            return work();
+          }
+        : work;
+      const answer = limiter ? await this.scheduled(endpoint, limiter, counted, heldUntil) : await counted();
       if (heldUntil) {
         held = true;
         heldUntil(answer).then(release, release);
@@ -58,24 +69,31 @@ export class EndpointLimiters {
 
   private limiterOf(endpoint: Endpoint): Bottleneck | undefined {
     const limits = endpoint.rateLimit;
-    if (!limits || (limits.requestsPerMinute === undefined && limits.maxConcurrent === undefined)) return undefined;
+    if (!limits || limits.maxConcurrent === undefined) return undefined;
     const settings = JSON.stringify(limits);
     let entry = this.limiters.get(endpoint.id);
     if (!entry || entry.settings !== settings) {
       if (entry) void entry.limiter.stop({ dropWaitingJobs: false });
-      const perMinute = limits.requestsPerMinute;
       const limiter = new Bottleneck({
-        maxConcurrent: limits.maxConcurrent ?? null,
+        maxConcurrent: limits.maxConcurrent,
         highWater: limits.maxQueued ?? 0,
         strategy: Bottleneck.strategy.OVERFLOW,
-        ...(perMinute !== undefined
-          ? { reservoir: perMinute, reservoirRefreshAmount: perMinute, reservoirRefreshInterval: 60_000 }
-          : {}),
       });
       entry = { settings, limiter };
       this.limiters.set(endpoint.id, entry);
     }
     return entry.limiter;
+  }
+
+  /** Counts one call of the endpoint across every process; refuses it beyond `perMinute`. */
+  private async count(endpoint: Endpoint, perMinute: number): Promise<void> {
+    const { count, resetMs } = await this.shared.hit(`gateway:endpoint-calls:${endpoint.id}`, 60_000);
+    if (count > perMinute)
+      throw tooManyRequests(
+        `The rate limit of endpoint ${endpoint.name} is reached; try again later`,
+        Math.max(1, Math.ceil(resetMs / 1000)),
+        'ENDPOINT_RATE_LIMITED',
+      );
   }
 
   /** `work` through the limiter; with `heldUntil` its concurrency slot stays taken until that settles. */

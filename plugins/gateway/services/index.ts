@@ -1,5 +1,14 @@
 import type { RouteRateLimit } from '../../../kernel/index.ts';
-import type { Clock, Db, ExtensionFolders, Logger, OutboundGuard, SecretBox } from '../../../kernel/index.ts';
+import type {
+  CacheNotices,
+  Clock,
+  Db,
+  ExtensionFolders,
+  Logger,
+  OutboundGuard,
+  SecretBox,
+  SharedState,
+} from '../../../kernel/index.ts';
 import type { Static } from '@sinclair/typebox';
 import type { GatewayConfig } from '../config.ts';
 import type { GatewayBindingSource } from '../ports.ts';
@@ -17,11 +26,16 @@ import { RouteCaller } from './route-caller.ts';
 import { RouteService } from './route-service.ts';
 import { SiteBindings } from './site-bindings.ts';
 
+/** The kernel cache notice of the catalog (endpoints, their routes and credentials). */
+const CATALOG_CACHE = 'gateway.catalog';
+
 export interface GatewayDeps {
   db: Db;
   clock: Clock;
   secretBox: SecretBox;
   outboundGuard: OutboundGuard;
+  sharedState: SharedState;
+  cacheNotices: CacheNotices;
   extensions: ExtensionFolders;
   config: { production: boolean };
   gatewayBindingSources: readonly GatewayBindingSource[];
@@ -62,7 +76,7 @@ export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resol
   const endpointStore = new EndpointStore(deps.db);
   const routeStore = new RouteStore(deps.db);
   const tokens = new OAuth2Tokens({ outbound, secretBox: deps.secretBox, clock: deps.clock });
-  const limiters = new EndpointLimiters(cfg.GATEWAY_ENDPOINT_MAX_IN_FLIGHT);
+  const limiters = new EndpointLimiters(cfg.GATEWAY_ENDPOINT_MAX_IN_FLIGHT, deps.sharedState);
   const cache = new CatalogCache({
     endpoints: endpointStore,
     routes: routeStore,
@@ -70,10 +84,20 @@ export function createGatewayServices(deps: GatewayDeps, opts: { resolve?: Resol
     ttlMs: 5_000,
     maxEntries: 1_000,
   });
-  const changed = (endpointId: string) => {
+  const drop = (endpointId: string) => {
+    if (!endpointId) return cache.forgetAll();
     cache.forget(endpointId);
     tokens.invalidate(endpointId);
     limiters.forget(endpointId);
+  };
+  // Every process (core-api reads the catalog too) drops an endpoint a write in any of them changed:
+  // its routes, settings and credentials, within a second rather than the cache's lifetime.
+  deps.cacheNotices.on(CATALOG_CACHE, drop);
+  const changed = (endpointId: string) => {
+    drop(endpointId);
+    deps.cacheNotices
+      .changed(CATALOG_CACHE, endpointId)
+      .catch((err) => deps.log.warn({ err }, 'gateway: catalog change notice not sent (others see it within 5 s)'));
   };
   const caller = new RouteCaller({ outbound, secretBox: deps.secretBox, tokens, limiters });
   const endpoints = new EndpointService({

@@ -31,7 +31,7 @@ const VerifySetupAnswer = Type.Object({ recoveryCodes: Type.Array(Type.String())
  */
 async function enrolling(request: FastifyRequest, s: IdentityServices, enrollmentToken: string | undefined) {
   if (enrollmentToken !== undefined) {
-    const enrolee = s.signIn.enrolee(enrollmentToken);
+    const enrolee = await s.signIn.enrolee(enrollmentToken);
     if (!enrolee) throw unauthorized('The sign-in expired or is unknown; sign in again', 'ENROLLMENT_TOKEN_INVALID');
     return { ...enrolee, enrollmentToken };
   }

@@ -21,6 +21,7 @@ import { LoginLockout } from './throttle.ts';
 import { UserAdminService } from './users.ts';
 
 export type IdentityNeeds =
+  | 'sharedState'
   | 'db'
   | 'clock'
   | 'config'
@@ -48,8 +49,8 @@ export const LIMITS = {
 };
 
 /**
- * Builds the plugin's stores and services for one kernel. The in-memory parts (lockout, pending
- * sign-ins, limiters) live here, so each kernel instance has its own.
+ * Builds the plugin's stores and services for one kernel. Lockouts and pending sign-ins live in the
+ * kernel's shared state, so every core-api replica sees the same ones.
  */
 export function createIdentityServices(deps: IdentityDeps) {
   const { db, clock, config, log, pluginConfig } = deps;
@@ -58,13 +59,17 @@ export function createIdentityServices(deps: IdentityDeps) {
   const mfaStore = new MfaStore(db);
   const grants = new GrantGuard({ permissions: deps.permissions, roles: deps.roles });
   const mandatoryMfa = new MandatoryMfa({ store: new MandatoryMfaStore(), mfa: mfaStore, sessions: deps.sessions });
+  const shared = deps.sharedState;
   const lockout = new LoginLockout({
     clock,
+    shared,
+    name: 'login',
     maxFailures: pluginConfig.LOGIN_LOCKOUT_MAX_FAILURES,
     windowMs: pluginConfig.LOGIN_LOCKOUT_WINDOW_SECONDS * 1000,
   });
   const pending = new PendingSignIns({
     clock,
+    shared,
     ttlMs: { mfa: LIMITS.mfaTokenTtlMs, enrolment: LIMITS.enrollmentTokenTtlMs },
   });
 
@@ -102,7 +107,7 @@ export function createIdentityServices(deps: IdentityDeps) {
     directory: deps.users,
     settings,
     lockout,
-    mailsPerEmail: new LoginLockout({ clock, ...LIMITS.forgotPerEmail }),
+    mailsPerEmail: new LoginLockout({ clock, shared, name: 'reset-mails', ...LIMITS.forgotPerEmail }),
   });
   const mfa = new MfaService({
     db,
@@ -115,7 +120,7 @@ export function createIdentityServices(deps: IdentityDeps) {
     settings,
     mandatoryMfa,
     lockout,
-    setupLockout: new LoginLockout({ clock, ...LIMITS.setupFailures }),
+    setupLockout: new LoginLockout({ clock, shared, name: 'setup', ...LIMITS.setupFailures }),
   });
   const signIn = new SignInService({
     db,
@@ -176,6 +181,7 @@ export function createIdentityServices(deps: IdentityDeps) {
     settings: oidcSettings,
     store: oidcStore,
     client: oidcClient,
+    shared,
   });
 
   return {

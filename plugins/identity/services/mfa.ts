@@ -106,13 +106,13 @@ export class MfaService {
 
   /** Confirms enrolment with a code from the authenticator; returns the recovery codes, shown once. */
   async verifySetup(userId: string, code: string): Promise<string[]> {
-    const wait = this.deps.setupLockout.retryAfter(userId);
+    const wait = await this.deps.setupLockout.retryAfter(userId);
     if (wait) throw tooManyRequests('Too many wrong codes; wait, then try again', wait, 'MFA_LOCKED');
     const row = await this.deps.store.get(userId);
     const secret = row?.pendingSecretSealed ? this.open(row.pendingSecretSealed) : null;
     if (!secret) throw conflict('No enrolment in progress: call POST /auth/mfa/setup first', 'MFA_SETUP_NOT_STARTED');
     if (this.matchStep(secret, code) === null) {
-      this.deps.setupLockout.fail(userId);
+      await this.deps.setupLockout.fail(userId);
       throw badRequest('code does not match the authenticator', 'code', 'MFA_CODE_INVALID');
     }
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
@@ -126,7 +126,7 @@ export class MfaService {
         trx,
       );
     });
-    this.deps.setupLockout.succeed(userId);
+    await this.deps.setupLockout.succeed(userId);
     return codes;
   }
 
@@ -137,11 +137,11 @@ export class MfaService {
   async disable(user: { id: string; email: string; roles: string[] }, password: string): Promise<void> {
     if (await this.deps.settings.mfaRequiredFor(user.roles)) throw mfaRequired();
     const key = LoginLockout.key(user.email);
-    const wait = this.deps.lockout.retryAfter(key);
+    const wait = await this.deps.lockout.retryAfter(key);
     if (wait) throw tooManyRequests('Too many failed attempts; try again later', wait, 'LOGIN_LOCKED');
     const credentials = await this.deps.users.credentials(user.id);
     if (!(await verifyPassword(password, credentials?.passwordHash))) {
-      this.deps.lockout.fail(key);
+      await this.deps.lockout.fail(key);
       this.deps.log.warn({ userId: user.id }, 'password re-entry for disabling 2FA failed');
       throw unauthorized('The password is not correct', 'INVALID_PASSWORD');
     }

@@ -6,11 +6,13 @@ import {
   type Logger,
   type RoleDirectory,
   type SessionService,
+  type SharedState,
   type SystemActor,
   type Tx,
   type UserDirectory,
   badRequest,
   forbidden,
+  hashToken,
   notFound,
   safeEqual,
 } from '../../../kernel/index.ts';
@@ -24,8 +26,6 @@ import type { ClientMeta } from './sign-in.ts';
 
 /** How long a started sign-in waits for the provider's callback. */
 export const PENDING_TTL_MS = 10 * 60_000;
-/** Started sign-ins kept at once; beyond, the oldest is forgotten (each address is limited anyway). */
-const MAX_PENDING = 10_000;
 const MAX_RETURN_TO = 2000;
 /** Segments of a dotted role claim path (`realm_access.roles`). */
 const MAX_CLAIM_DEPTH = 10;
@@ -55,14 +55,12 @@ export interface OidcSessionStarted {
 
 /**
  * Sign-in through the OpenID Connect provider. `start` remembers a state, nonce and PKCE verifier
- * (in memory, per process, as the spec's deployment model says) and sends the browser to the
+ * (in the kernel's shared state, so the callback may reach any core-api replica) and sends the browser to the
  * provider; `finish` takes the callback, has the code redeemed and the ID token validated, finds or
  * makes the account (by `sub`, else by a verified e-mail), brings the mapped roles in line with the
  * claim and opens the same session a password sign-in opens.
  */
 export class OidcSignInService {
-  private readonly pending = new Map<string, Pending>();
-
   constructor(
     private readonly deps: {
       db: Db;
@@ -78,6 +76,8 @@ export class OidcSignInService {
       settings: OidcSettingsService;
       store: OidcStore;
       client: OidcClient;
+      /** Where started sign-ins wait for their callback: any core-api replica may receive it. */
+      shared: SharedState;
     },
   ) {}
 
@@ -96,17 +96,21 @@ export class OidcSignInService {
       scopes: settings.scopes,
       ...checks,
     });
-    this.remember(checks.state, {
-      nonce: checks.nonce,
-      codeVerifier: checks.codeVerifier,
-      returnTo: target,
-      expiresAt: this.deps.clock.now().getTime() + PENDING_TTL_MS,
-    });
+    await this.deps.shared.put(
+      pendingKey(checks.state),
+      {
+        nonce: checks.nonce,
+        codeVerifier: checks.codeVerifier,
+        returnTo: target,
+        expiresAt: this.deps.clock.now().getTime() + PENDING_TTL_MS,
+      } satisfies Pending,
+      PENDING_TTL_MS,
+    );
     return { location, state: checks.state };
   }
 
   /**
-   * The provider's callback. The state must be one this process issued, not used yet, not expired
+   * The provider's callback. The state must be one this installation issued, not used yet, not expired
    * and the one this browser started (its cookie); it is used up whatever happens next.
    */
   async finish(
@@ -115,8 +119,7 @@ export class OidcSignInService {
     meta: ClientMeta & { requestId?: string },
   ): Promise<OidcSessionStarted> {
     const state = query.state ?? '';
-    const entry = this.pending.get(state);
-    if (entry) this.pending.delete(state);
+    const entry = state ? await this.deps.shared.take<Pending>(pendingKey(state)) : null;
     if (
       !entry ||
       entry.expiresAt <= this.deps.clock.now().getTime() ||
@@ -158,13 +161,6 @@ export class OidcSignInService {
     const settings = await this.deps.settings.read();
     if (!settings.enabled) throw notFound('Single sign-on is not enabled', 'OIDC_DISABLED');
     return settings;
-  }
-
-  private remember(state: string, entry: Pending): void {
-    const now = this.deps.clock.now().getTime();
-    for (const [key, value] of this.pending) if (value.expiresAt <= now) this.pending.delete(key);
-    while (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
-    this.pending.set(state, entry);
   }
 
   /**
@@ -349,3 +345,5 @@ function firstText(...values: unknown[]): string {
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
 }
+
+const pendingKey = (state: string) => `identity:oidc-state:${hashToken(state)}`;

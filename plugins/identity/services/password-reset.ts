@@ -56,17 +56,21 @@ export class PasswordResetService {
    * response time does not reveal whether the account exists either.
    */
   request(email: string, ip: string): void {
-    const key = LoginLockout.key(email);
-    if (this.deps.mailsPerEmail.retryAfter(key)) {
-      this.deps.log.warn({ ip }, 'password reset requests for one e-mail over the limit: not sending');
-      return;
-    }
-    this.deps.mailsPerEmail.fail(key);
-    const work = this.mailIfAccountExists(key).catch((err) =>
+    const work = this.throttledMail(LoginLockout.key(email), ip).catch((err) =>
       this.deps.log.error({ err }, 'password reset e-mail failed'),
     );
     this.inFlight.add(work);
     void work.finally(() => this.inFlight.delete(work));
+  }
+
+  /** At most `LIMITS.forgotPerEmail` mails per address and window, counted across replicas. */
+  private async throttledMail(key: string, ip: string): Promise<void> {
+    if (await this.deps.mailsPerEmail.retryAfter(key)) {
+      this.deps.log.warn({ ip }, 'password reset requests for one e-mail over the limit: not sending');
+      return;
+    }
+    await this.deps.mailsPerEmail.fail(key);
+    await this.mailIfAccountExists(key);
   }
 
   /** Resolves when every queued reset e-mail has been handled (shutdown, tests). */
@@ -95,7 +99,7 @@ export class PasswordResetService {
       await this.deps.sessions.revokeAllForUser(user.id, trx);
     });
     // Proving access to the mailbox lifts a login lockout on that address.
-    this.deps.lockout.succeed(LoginLockout.key(user.email));
+    await this.deps.lockout.succeed(LoginLockout.key(user.email));
   }
 
   /** Creates a link token for a user (inside the caller's transaction when given). */

@@ -1,4 +1,4 @@
-import { type Clock, newToken } from '../../../kernel/index.ts';
+import { type Clock, hashToken, newToken, type SharedState } from '../../../kernel/index.ts';
 
 /**
  * A sign-in whose password was right but which still needs a second step: a TOTP/recovery code
@@ -12,47 +12,47 @@ export interface PendingSignIn {
   failures: number;
 }
 
-const MAX_PENDING = 10_000;
+type Stored = Omit<PendingSignIn, 'failures'>;
 
 /**
- * Pending sign-ins, in memory per process (the spec's deployment model, point 5): a restart simply
- * asks the user to sign in again. Tokens are random 256-bit strings handed to the browser once.
+ * Pending sign-ins in the kernel's shared state, so the second step may reach another core-api
+ * replica than the password did. Tokens are random 256-bit strings handed to the browser once; the
+ * store keys them by their hash, so whoever reads it cannot finish a sign-in.
  */
 export class PendingSignIns {
-  private readonly entries = new Map<string, PendingSignIn>();
+  constructor(
+    private readonly opts: { clock: Clock; shared: SharedState; ttlMs: Record<PendingSignIn['kind'], number> },
+  ) {}
 
-  constructor(private readonly opts: { clock: Clock; ttlMs: Record<PendingSignIn['kind'], number> }) {}
-
-  issue(kind: PendingSignIn['kind'], userId: string, email: string): string {
-    const now = this.now();
-    if (this.entries.size >= MAX_PENDING) this.sweep(now);
+  async issue(kind: PendingSignIn['kind'], userId: string, email: string): Promise<string> {
     const token = newToken(32);
-    this.entries.set(token, { kind, userId, email, expiresAt: now + this.opts.ttlMs[kind], failures: 0 });
+    const ttlMs = this.opts.ttlMs[kind];
+    const entry: Stored = { kind, userId, email, expiresAt: this.now() + ttlMs };
+    await this.opts.shared.put(entryKey(token), entry, ttlMs);
     return token;
   }
 
   /** The live entry of that kind, or null (unknown, expired, or of the other kind). */
-  get(kind: PendingSignIn['kind'], token: string | undefined): PendingSignIn | null {
+  async get(kind: PendingSignIn['kind'], token: string | undefined): Promise<PendingSignIn | null> {
     if (!token) return null;
-    const entry = this.entries.get(token);
-    if (!entry || entry.kind !== kind) return null;
-    if (entry.expiresAt <= this.now()) {
-      this.entries.delete(token);
-      return null;
-    }
-    return entry;
+    const entry = await this.opts.shared.get<Stored>(entryKey(token));
+    if (!entry || entry.kind !== kind || entry.expiresAt <= this.now()) return null;
+    const failures = (await this.opts.shared.get<number>(failuresKey(token))) ?? 0;
+    return { ...entry, failures };
   }
 
   /** Counts a failed code against the token and returns how many it has had. */
-  fail(token: string): number {
-    const entry = this.entries.get(token);
-    if (!entry) return 0;
-    entry.failures += 1;
-    return entry.failures;
+  async fail(token: string, entry: PendingSignIn): Promise<number> {
+    const failures = entry.failures + 1;
+    await this.opts.shared.put(failuresKey(token), failures, Math.max(1, entry.expiresAt - this.now()));
+    return failures;
   }
 
-  consume(token: string): void {
-    this.entries.delete(token);
+  /** Uses the token up; false when another request (on any replica) used it first. */
+  async consume(token: string): Promise<boolean> {
+    const taken = await this.opts.shared.take<Stored>(entryKey(token));
+    await this.opts.shared.delete(failuresKey(token));
+    return taken !== null;
   }
 
   /** Seconds the token still lives. */
@@ -60,16 +60,10 @@ export class PendingSignIns {
     return Math.max(1, Math.ceil((entry.expiresAt - this.now()) / 1000));
   }
 
-  private sweep(now: number): void {
-    for (const [token, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(token);
-    // Still full of live entries: drop the oldest rather than grow without bound.
-    for (const token of this.entries.keys()) {
-      if (this.entries.size < MAX_PENDING) break;
-      this.entries.delete(token);
-    }
-  }
-
   private now(): number {
     return this.opts.clock.now().getTime();
   }
 }
+
+const entryKey = (token: string) => `identity:pending-sign-in:${hashToken(token)}`;
+const failuresKey = (token: string) => `identity:pending-sign-in-failures:${hashToken(token)}`;

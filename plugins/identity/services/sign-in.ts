@@ -75,12 +75,12 @@ export class SignInService {
       refuseLocalLogin(rule);
     }
     const key = LoginLockout.key(email);
-    this.refuseWhileLocked(key);
+    await this.refuseWhileLocked(key);
     const account = await this.deps.users.credentialsByEmail(email);
     // verifyPassword spends the same time when there is no hash, so unknown e-mails are not faster.
     const passwordOk = await verifyPassword(password, account?.passwordHash);
     if (!account || !passwordOk || !account.active) {
-      this.deps.lockout.fail(key);
+      await this.deps.lockout.fail(key);
       const reason = !account ? 'unknown e-mail' : !passwordOk ? 'wrong password' : 'account inactive';
       this.deps.log.warn({ userId: account?.id ?? null, ip: meta.ip, reason }, 'sign-in failed');
       throw unauthorized('Invalid e-mail or password', 'INVALID_CREDENTIALS');
@@ -97,7 +97,7 @@ export class SignInService {
     // The lockout counter is cleared only once a session exists: a right password followed by
     // wrong second-factor codes still counts towards the lockout.
     if (await this.deps.mfa.isEnabled(account.id)) {
-      return { kind: 'mfa', mfaToken: this.deps.pending.issue('mfa', account.id, account.email) };
+      return { kind: 'mfa', mfaToken: await this.deps.pending.issue('mfa', account.id, account.email) };
     }
     // Checked and the session opened in one transaction that waits for a role or settings change in
     // progress, so no session slips past a role becoming mandatory.
@@ -107,47 +107,51 @@ export class SignInService {
         : this.deps.sessions.create(account.id, meta, trx),
     );
     if (!session)
-      return { kind: 'enrolment', enrollmentToken: this.deps.pending.issue('enrolment', account.id, account.email) };
-    this.deps.lockout.succeed(key);
+      return {
+        kind: 'enrolment',
+        enrollmentToken: await this.deps.pending.issue('enrolment', account.id, account.email),
+      };
+    await this.deps.lockout.succeed(key);
     return { kind: 'session', session: await this.opened(session) };
   }
 
   /** Second step: a TOTP or recovery code for a pending `mfaToken`. */
   async challenge(mfaToken: string, code: string, meta: ClientMeta): Promise<StartedSession> {
-    const entry = this.deps.pending.get('mfa', mfaToken);
+    const entry = await this.deps.pending.get('mfa', mfaToken);
     if (!entry) throw unauthorized('The sign-in expired or is unknown; sign in again', 'MFA_TOKEN_INVALID');
     const key = LoginLockout.key(entry.email);
     if (entry.failures >= MAX_CHALLENGE_FAILURES) {
       throw tooManyRequests(
         'Too many wrong codes for this sign-in; sign in again',
-        this.deps.lockout.retryAfter(key),
+        await this.deps.lockout.retryAfter(key),
         'MFA_LOCKED',
       );
     }
-    this.refuseWhileLocked(key);
+    await this.refuseWhileLocked(key);
     if (!(await this.deps.mfa.verifySecondFactor(entry.userId, code))) {
-      this.deps.pending.fail(mfaToken);
-      this.deps.lockout.fail(key);
+      await this.deps.pending.fail(mfaToken, entry);
+      await this.deps.lockout.fail(key);
       this.deps.log.warn({ userId: entry.userId, ip: meta.ip }, 'second factor failed');
       throw unauthorized('The code is not valid', 'MFA_CODE_INVALID');
     }
-    this.deps.pending.consume(mfaToken);
-    this.deps.lockout.succeed(key);
+    if (!(await this.deps.pending.consume(mfaToken)))
+      throw unauthorized('The sign-in expired or is unknown; sign in again', 'MFA_TOKEN_INVALID');
+    await this.deps.lockout.succeed(key);
     return this.startSession(entry.userId, meta);
   }
 
   /** Who is enrolling with an `enrollmentToken`, or null when it is unknown or expired. */
-  enrolee(enrollmentToken: string): { userId: string; email: string } | null {
-    const entry = this.deps.pending.get('enrolment', enrollmentToken);
+  async enrolee(enrollmentToken: string): Promise<{ userId: string; email: string } | null> {
+    const entry = await this.deps.pending.get('enrolment', enrollmentToken);
     return entry ? { userId: entry.userId, email: entry.email } : null;
   }
 
   /** Enrolment finished: the pending sign-in becomes a session. */
   async finishEnrolment(enrollmentToken: string, meta: ClientMeta): Promise<StartedSession> {
-    const entry = this.deps.pending.get('enrolment', enrollmentToken);
-    if (!entry) throw unauthorized('The sign-in expired or is unknown; sign in again', 'ENROLLMENT_TOKEN_INVALID');
-    this.deps.pending.consume(enrollmentToken);
-    this.deps.lockout.succeed(LoginLockout.key(entry.email));
+    const entry = await this.deps.pending.get('enrolment', enrollmentToken);
+    if (!entry || !(await this.deps.pending.consume(enrollmentToken)))
+      throw unauthorized('The sign-in expired or is unknown; sign in again', 'ENROLLMENT_TOKEN_INVALID');
+    await this.deps.lockout.succeed(LoginLockout.key(entry.email));
     return this.startSession(entry.userId, meta);
   }
 
@@ -180,8 +184,8 @@ export class SignInService {
     return (await this.deps.roles.keysByName(roles)).some((r) => r.permissions.includes('*'));
   }
 
-  private refuseWhileLocked(key: string): void {
-    const wait = this.deps.lockout.retryAfter(key);
+  private async refuseWhileLocked(key: string): Promise<void> {
+    const wait = await this.deps.lockout.retryAfter(key);
     if (wait) throw tooManyRequests('Too many failed sign-in attempts; try again later', wait, 'LOGIN_LOCKED');
   }
 }

@@ -1,62 +1,52 @@
-import type { Clock } from '../../../kernel/index.ts';
+import type { Clock, SharedState } from '../../../kernel/index.ts';
 
-// Counters are in memory, per process: the spec's deployment model runs one core-api replica and
-// names the login throttle as per-process state. Limits per client address are route declarations
-// (`config.rateLimit`, enforced by the kernel); what is keyed on an account stays here. Maps are swept when they grow so that a flood of
-// distinct keys (made-up e-mails) cannot grow them without bound.
-const SWEEP_AT = 10_000;
+// Counts and locks live in the kernel's shared state (PostgreSQL, or Redis with REDIS_URL), so every
+// core-api replica sees the same failures: five wrong passwords are five wherever they arrive. Limits
+// per client address are route declarations (`config.rateLimit`, enforced by the kernel); what is
+// keyed on an account stays here. Expired keys are purged by the kernel's schedule.
 
 /**
- * Login lockout keyed on the lower-cased e-mail. `maxFailures` failures within `windowMs` lock the
- * key for `windowMs` from the last of them; attempts while locked are refused without checking the
- * password and do not extend the lock. A success clears the key. The same rule, with its own numbers,
- * counts wrong enrolment codes per user and reset e-mails per address (`LIMITS`).
+ * Login lockout keyed on the lower-cased e-mail. `maxFailures` failures within a window of
+ * `windowMs` (from the first of them) lock the key for `windowMs`; attempts while locked are refused
+ * without checking the password and do not extend the lock. A success clears the key. The same rule,
+ * with its own numbers and `name`, counts wrong enrolment codes per user and reset e-mails per
+ * address (`LIMITS`).
  */
 export class LoginLockout {
-  private readonly failures = new Map<string, number[]>();
-  private readonly lockedUntil = new Map<string, number>();
-
-  constructor(private readonly opts: { clock: Clock; maxFailures: number; windowMs: number }) {}
+  constructor(
+    private readonly opts: { clock: Clock; shared: SharedState; name: string; maxFailures: number; windowMs: number },
+  ) {}
 
   static key(email: string): string {
     return email.trim().toLowerCase();
   }
 
+  private failuresKey(key: string): string {
+    return `identity:${this.opts.name}-failures:${key}`;
+  }
+
+  private lockKey(key: string): string {
+    return `identity:${this.opts.name}-locked:${key}`;
+  }
+
   /** Seconds until the key may try again; 0 when it is not locked. */
-  retryAfter(key: string): number {
-    const until = this.lockedUntil.get(key);
-    if (until === undefined) return 0;
-    const left = until - this.now();
-    if (left > 0) return Math.ceil(left / 1000);
-    this.lockedUntil.delete(key);
-    return 0;
+  async retryAfter(key: string): Promise<number> {
+    const until = await this.opts.shared.get<number>(this.lockKey(key));
+    if (until === null) return 0;
+    const left = until - this.opts.clock.now().getTime();
+    return left > 0 ? Math.ceil(left / 1000) : 0;
   }
 
-  fail(key: string): void {
-    const now = this.now();
-    const recent = (this.failures.get(key) ?? []).filter((t) => t > now - this.opts.windowMs);
-    recent.push(now);
-    if (recent.length >= this.opts.maxFailures) {
-      this.failures.delete(key);
-      this.lockedUntil.set(key, now + this.opts.windowMs);
-    } else {
-      this.failures.set(key, recent);
-    }
-    if (this.failures.size + this.lockedUntil.size > SWEEP_AT) this.sweep(now);
+  async fail(key: string): Promise<void> {
+    const { count } = await this.opts.shared.hit(this.failuresKey(key), this.opts.windowMs);
+    if (count < this.opts.maxFailures) return;
+    const until = this.opts.clock.now().getTime() + this.opts.windowMs;
+    await this.opts.shared.put(this.lockKey(key), until, this.opts.windowMs);
+    await this.opts.shared.delete(this.failuresKey(key));
   }
 
-  succeed(key: string): void {
-    this.failures.delete(key);
-    this.lockedUntil.delete(key);
-  }
-
-  private sweep(now: number): void {
-    for (const [key, times] of this.failures)
-      if (times[times.length - 1] <= now - this.opts.windowMs) this.failures.delete(key);
-    for (const [key, until] of this.lockedUntil) if (until <= now) this.lockedUntil.delete(key);
-  }
-
-  private now(): number {
-    return this.opts.clock.now().getTime();
+  async succeed(key: string): Promise<void> {
+    await this.opts.shared.delete(this.failuresKey(key));
+    await this.opts.shared.delete(this.lockKey(key));
   }
 }

@@ -28,10 +28,14 @@ export type MailDeps = PluginDeps<
   | 'extensions'
   | 'mailRenderers'
   | 'outboundGuard'
-  | 'permissions',
+  | 'permissions'
+  | 'cacheNotices',
   'outboundFetch' | 'securitySettings' | 'websiteUploadRules',
   typeof MailConfig
 >;
+
+/** The kernel cache notice of the mail settings and templates every process keeps. */
+const MAIL_CACHE = 'mail.settings';
 
 /** The plugin's one set of services, built in `setup`. */
 export function createMailServices(deps: MailDeps) {
@@ -40,6 +44,11 @@ export function createMailServices(deps: MailDeps) {
     path.join(here, '..', 'providers'),
     ...deps.extensions.folders('mail-providers'),
   ]);
+  // Settings and templates are kept 5 s per process; a change in any process drops them everywhere.
+  const announce = () =>
+    void deps.cacheNotices
+      .changed(MAIL_CACHE)
+      .catch((err) => log.warn({ err }, 'mail: change notice not sent (others see it within 5 s)'));
   const settingsStore = new MailSettingsStore(db);
   const store = new OutboxStore(db);
   const settings = new MailSettingsService({
@@ -52,6 +61,7 @@ export function createMailServices(deps: MailDeps) {
     websites: deps.websiteUploadRules ?? [],
     outboundFetch: deps.outboundFetch,
     outboundGuard: deps.outboundGuard,
+    announce,
   });
   const templates = new MailTemplateService({
     db,
@@ -59,6 +69,11 @@ export function createMailServices(deps: MailDeps) {
     log,
     store: new MailTemplateStore(db),
     renderers: deps.mailRenderers,
+    announce,
+  });
+  deps.cacheNotices.on(MAIL_CACHE, () => {
+    settings.drop();
+    templates.drop();
   });
   const transports = new Transports({
     mail: deps.mail,

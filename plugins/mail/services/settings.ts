@@ -18,7 +18,7 @@ import { smtpHostRefusal } from './smtp-address.ts';
 
 export const KEY_NAME = 'MAIL_SETTINGS_ENCRYPTION_KEY';
 const DEFAULT_SCOPE = 'default';
-/** Settings read by the sender are kept this long per process (a write in this process drops them at once). */
+/** Settings read by the sender are kept this long per process (a write in any process drops them at once). */
 const CACHE_MS = 5_000;
 
 export interface SmtpSettings {
@@ -103,8 +103,15 @@ export class MailSettingsService {
       outboundFetch: ServiceMap['outboundFetch'] | undefined;
       /** The kernel's guard: under the sandbox profile it refuses every host, which a save does not reach. */
       outboundGuard: Pick<OutboundGuard, 'refusal'>;
+      /** Tells every process (this one included) to drop what it keeps. */
+      announce?: () => void;
     },
   ) {}
+
+  /** Drops what this process keeps (a change notice from any process). */
+  drop(): void {
+    this.cache.clear();
+  }
 
   private scopeOf(websiteId: string | undefined): string {
     return websiteId ?? DEFAULT_SCOPE;
@@ -223,6 +230,7 @@ export class MailSettingsService {
         );
     });
     this.cache.clear();
+    this.deps.announce?.();
     return this.describe(websiteId);
   }
 
@@ -246,6 +254,7 @@ export class MailSettingsService {
       );
     });
     this.cache.clear();
+    this.deps.announce?.();
   }
 
   /** The settings a mail for `websiteId` is sent with (its own, else the default), cached briefly. */

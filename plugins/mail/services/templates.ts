@@ -114,8 +114,15 @@ export class MailTemplateService {
       log: Logger;
       store: MailTemplateStore;
       renderers: readonly MailRenderer[];
+      /** Tells every process (this one included) to drop what it keeps. */
+      announce?: () => void;
     },
   ) {}
+
+  /** Drops what this process keeps (a change notice from any process). */
+  drop(): void {
+    this.cache.clear();
+  }
 
   private get renderer(): MailRenderer | undefined {
     return this.deps.renderers[0];
@@ -139,6 +146,7 @@ export class MailTemplateService {
     try {
       const row = await this.deps.db.transaction((trx) => this.deps.store.insert(fields, this.deps.clock.now(), trx));
       this.cache.clear();
+      this.deps.announce?.();
       return dto(row);
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict('A mail template with this key exists', 'UNIQUE_VIOLATION', 'key');
@@ -154,6 +162,7 @@ export class MailTemplateService {
       );
       if (!row) throw notFound('Mail template not found', 'MAIL_TEMPLATE_NOT_FOUND');
       this.cache.clear();
+      this.deps.announce?.();
       return dto(row);
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict('A mail template with this key exists', 'UNIQUE_VIOLATION', 'key');
@@ -165,6 +174,7 @@ export class MailTemplateService {
     const row = await this.deps.db.transaction((trx) => this.deps.store.remove(id, trx));
     if (!row) throw notFound('Mail template not found', 'MAIL_TEMPLATE_NOT_FOUND');
     this.cache.clear();
+    this.deps.announce?.();
   }
 
   /** `POST /mail-templates/:id/render`: the final subject, HTML document and text. */

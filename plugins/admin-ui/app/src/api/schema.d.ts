@@ -3631,11 +3631,11 @@ export interface paths {
                                 name: string;
                                 presetId: string | null;
                                 rateLimit: {
-                                    /** @description calls in flight at once */
+                                    /** @description calls in flight at once, per process */
                                     maxConcurrent?: number;
                                     /** @description calls waiting for a slot; beyond: 429 (default 0: refuse at once) */
                                     maxQueued?: number;
-                                    /** @description calls per minute to this endpoint from this process */
+                                    /** @description calls per minute to this endpoint, counted across every process */
                                     requestsPerMinute?: number;
                                 } | null;
                                 timeoutMs: number;
@@ -3700,11 +3700,11 @@ export interface paths {
                         /** @description id of a vendor preset: base URL, auth type and routes come from it unless given */
                         preset?: string;
                         rateLimit?: {
-                            /** @description calls in flight at once */
+                            /** @description calls in flight at once, per process */
                             maxConcurrent?: number;
                             /** @description calls waiting for a slot; beyond: 429 (default 0: refuse at once) */
                             maxQueued?: number;
-                            /** @description calls per minute to this endpoint from this process */
+                            /** @description calls per minute to this endpoint, counted across every process */
                             requestsPerMinute?: number;
                         } | null;
                         timeoutMs?: number;
@@ -3769,11 +3769,11 @@ export interface paths {
                             name: string;
                             presetId: string | null;
                             rateLimit: {
-                                /** @description calls in flight at once */
+                                /** @description calls in flight at once, per process */
                                 maxConcurrent?: number;
                                 /** @description calls waiting for a slot; beyond: 429 (default 0: refuse at once) */
                                 maxQueued?: number;
-                                /** @description calls per minute to this endpoint from this process */
+                                /** @description calls per minute to this endpoint, counted across every process */
                                 requestsPerMinute?: number;
                             } | null;
                             timeoutMs: number;
@@ -3865,11 +3865,11 @@ export interface paths {
                             name: string;
                             presetId: string | null;
                             rateLimit: {
-                                /** @description calls in flight at once */
+                                /** @description calls in flight at once, per process */
                                 maxConcurrent?: number;
                                 /** @description calls waiting for a slot; beyond: 429 (default 0: refuse at once) */
                                 maxQueued?: number;
-                                /** @description calls per minute to this endpoint from this process */
+                                /** @description calls per minute to this endpoint, counted across every process */
                                 requestsPerMinute?: number;
                             } | null;
                             timeoutMs: number;
@@ -3975,11 +3975,11 @@ export interface paths {
                         /** @description unique; letters, digits, _ and - */
                         name?: string;
                         rateLimit?: {
-                            /** @description calls in flight at once */
+                            /** @description calls in flight at once, per process */
                             maxConcurrent?: number;
                             /** @description calls waiting for a slot; beyond: 429 (default 0: refuse at once) */
                             maxQueued?: number;
-                            /** @description calls per minute to this endpoint from this process */
+                            /** @description calls per minute to this endpoint, counted across every process */
                             requestsPerMinute?: number;
                         } | null;
                         timeoutMs?: number;
@@ -4044,11 +4044,11 @@ export interface paths {
                             name: string;
                             presetId: string | null;
                             rateLimit: {
-                                /** @description calls in flight at once */
+                                /** @description calls in flight at once, per process */
                                 maxConcurrent?: number;
                                 /** @description calls waiting for a slot; beyond: 429 (default 0: refuse at once) */
                                 maxQueued?: number;
-                                /** @description calls per minute to this endpoint from this process */
+                                /** @description calls per minute to this endpoint, counted across every process */
                                 requestsPerMinute?: number;
                             } | null;
                             timeoutMs: number;
@@ -7795,7 +7795,7 @@ export interface paths {
                             name: string;
                             rateLimitStore: {
                                 reachable: boolean;
-                                store: "memory" | "redis";
+                                store: "memory" | "database" | "redis";
                             };
                             scopes: string[];
                             status: string;
