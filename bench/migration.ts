@@ -23,6 +23,7 @@ import { request } from 'undici';
 import { createTestDatabase, teardownTestDatabases } from '../test/helpers/database.ts';
 import { PIMCORE_FIXTURES, type RunningMariaDb, startMariaDb } from '../test/helpers/mariadb.ts';
 import { startChild, type ChildServer } from './lib/children.ts';
+import { parentPid, processTreeCpuMs } from './lib/process-cpu.ts';
 
 const OBJECTS = Number(process.env.BENCH_MIGRATION_OBJECTS ?? 100_000);
 const BATCH = Number(process.env.MIGRATION_IMPORT_BATCH_OBJECTS ?? 250);
@@ -65,7 +66,7 @@ async function seedSource(db: RunningMariaDb): Promise<void> {
 }
 
 /** The bare importer: same reads, one multi-row INSERT per batch into a plain table. */
-async function bareImport(db: RunningMariaDb, url: string): Promise<number> {
+async function bareImport(db: RunningMariaDb, url: string, finished: () => void): Promise<number> {
   const my = await mysql.createConnection({
     host: db.host,
     port: db.port,
@@ -139,10 +140,38 @@ async function bareImport(db: RunningMariaDb, url: string): Promise<number> {
   const ms = performance.now() - started;
   const { rows: count } = await client.query('SELECT count(*)::int AS n FROM bare_objects');
   if (count[0].n < OBJECTS * 2) throw new Error(`bare import wrote ${count[0].n} rows`);
+  finished();
   await client.end();
   await my.end();
   return ms;
 }
+
+/** The PostgreSQL postmaster (its backends and workers are its children) and the MariaDB server. */
+async function serverPids(db: RunningMariaDb, url: string): Promise<{ postgres: number; mariadb: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
+  const postgres = parentPid(Number(rows[0].pid));
+  await client.end();
+  const my = await mysql.createConnection({ host: db.host, port: db.port, user: db.user, password: db.password });
+  const [vars] = await my.query<mysql.RowDataPacket[]>('SELECT @@pid_file AS f');
+  await my.end();
+  const mariadb = Number((await fs.readFile(String(vars[0]!.f), 'utf8')).trim());
+  return { postgres, mariadb };
+}
+
+interface CpuSplit {
+  pg: number;
+  maria: number;
+  node: number;
+}
+const cpuSince = (from: { pg: number; maria: number }, to: { pg: number; maria: number }, node: NodeJS.CpuUsage) => ({
+  pg: to.pg - from.pg,
+  maria: to.maria - from.maria,
+  node: (node.user + node.system) / 1000,
+});
+const total = (c: CpuSplit) => c.pg + c.maria + c.node;
+const cpuText = (c: CpuSplit) => `${secs(c.pg)} / ${secs(c.maria)} / ${secs(c.node)} (${secs(total(c))})`;
 
 const work = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-migration-'));
 let source: RunningMariaDb | undefined;
@@ -181,17 +210,26 @@ try {
   });
   await call(server, 'POST', `/migration-sources/${created.id}/import-classes`);
 
-  const bareMs = await bareImport(source, bare.url);
+  const pids = await serverPids(source, bare.url);
+  const cpuOf = () => ({ pg: processTreeCpuMs(pids.postgres), maria: processTreeCpuMs(pids.mariadb) });
+  const bareCpu0 = { ...cpuOf(), node: process.cpuUsage() };
+  let bareCpu: CpuSplit | undefined;
+  const bareMs = await bareImport(source, bare.url, () => {
+    bareCpu = cpuSince(bareCpu0, cpuOf(), process.cpuUsage(bareCpu0.node));
+  });
   await server.ask('rss-start');
+  const productCpu0 = cpuOf();
   const started = performance.now();
   const answer = await call(server, 'POST', `/migration-sources/${created.id}/import-objects`, {});
   const ms = performance.now() - started;
-  const { baseline, peak, writeMs, calls } = await server.ask<{
+  const { baseline, peak, writeMs, calls, cpu } = await server.ask<{
     baseline: number;
     peak: number;
     writeMs: number;
     calls: number;
+    cpu: NodeJS.CpuUsage;
   }>('rss-stop');
+  const productCpu = cpuSince(productCpu0, cpuOf(), cpu);
   const growth = peak - baseline;
   console.log(
     `\ncounts ${JSON.stringify(answer.counts)}; ${answer.failed.length} failed; ${calls} importObjects calls`,
@@ -202,13 +240,23 @@ try {
       .map((n) => n.toFixed(1))
       .join(' ')}\n`,
   );
-  console.log('| Import | Wall time | Per 10k objects | Write step (importObjects) | RSS growth | Target |');
+  const timeMet = ms < TARGET_S * 1000;
+  const memoryMet = growth < TARGET_MB * 1024 * 1024;
+  console.log(
+    '| Import | Wall time | Per 10k objects | Write step (importObjects) | CPU: PostgreSQL / MariaDB / importer | RSS growth |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- |');
   console.log(
-    `| product (import-objects, batches of ${BATCH}) | ${secs(ms)} | ${per10k(ms)} | ${secs(writeMs)} (${per10k(writeMs)} per 10k) | ${mb(growth)} | ${ms < TARGET_S * 1000 && growth < TARGET_MB * 1024 * 1024 ? 'PASS' : 'MISS'} (< ${TARGET_S} s, < ${TARGET_MB} MB) |`,
+    `| product (import-objects, batches of ${BATCH}) | ${secs(ms)} | ${per10k(ms)} | ${secs(writeMs)} (${per10k(writeMs)} per 10k) | ${cpuText(productCpu)} | ${mb(growth)} |`,
   );
-  console.log(`| bare (mysql2 + pg, one INSERT per batch) | ${secs(bareMs)} | ${per10k(bareMs)} | | | |`);
-  console.log(`\nproduct / bare: ${(ms / bareMs).toFixed(2)}`);
+  console.log(
+    `| bare (mysql2 + pg, one INSERT per batch) | ${secs(bareMs)} | ${per10k(bareMs)} | | ${cpuText(bareCpu!)} | |`,
+  );
+  console.log(
+    `\nproduct / bare: wall ${(ms / bareMs).toFixed(2)}, CPU ${(total(productCpu) / total(bareCpu!)).toFixed(2)}`,
+  );
+  console.log(`wall time < ${TARGET_S} s: ${timeMet ? 'met' : 'MISSED'} (${secs(ms)})`);
+  console.log(`RSS growth < ${TARGET_MB} MB: ${memoryMet ? 'met' : 'MISSED'} (${mb(growth)})`);
   if (answer.counts.created < OBJECTS) throw new Error(`expected ${OBJECTS}+ created, got ${answer.counts.created}`);
 } finally {
   await server?.stop();

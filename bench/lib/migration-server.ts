@@ -16,6 +16,8 @@ const server = await startBenchKernel({
     INTEGRATION_SECRETS_ENCRYPTION_KEY: 'e5'.repeat(32),
     OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
     MIGRATION_IMPORT_INLINE_MAX_OBJECTS: '10000000',
+    // The batch size the parent was given (kernel-server passes only the env named here).
+    MIGRATION_IMPORT_BATCH_OBJECTS: process.env.MIGRATION_IMPORT_BATCH_OBJECTS ?? '250',
   },
 });
 const cookie = await server.adminCookie();
@@ -35,6 +37,7 @@ data.importObjects = async (ctx, input) => {
   }
 };
 
+let cpu0 = process.cpuUsage();
 let sampler: NodeJS.Timeout | undefined;
 let baseline = 0;
 let peak = 0;
@@ -45,6 +48,7 @@ process.on('message', (message: { type?: string }) => {
     peak = baseline;
     writeMs = 0;
     calls = 0;
+    cpu0 = process.cpuUsage();
     sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 5);
@@ -52,7 +56,7 @@ process.on('message', (message: { type?: string }) => {
   } else if (message.type === 'rss-stop') {
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
-    process.send?.({ type: 'rss-stop:done', baseline, peak, writeMs, calls });
+    process.send?.({ type: 'rss-stop:done', baseline, peak, writeMs, calls, cpu: process.cpuUsage(cpu0) });
   }
 });
 reportReady({ port: server.port, cookie }, server.stop);

@@ -19,7 +19,14 @@ import { connectSource } from './source-connection.ts';
 import type { SourceService } from './sources.ts';
 import { mapField } from './type-mapping.ts';
 import type { Checkpoint, ImportJobRow, ImportStore, JobCounts } from '../store/import-store.ts';
-import { type CellRow, type PimcoreAsset, PimcoreReader, type PimcoreRelation } from '../store/pimcore-reader.ts';
+import {
+  type CellRow,
+  type PimcoreAsset,
+  type PimcoreObjectRow,
+  PimcoreReader,
+  type PimcoreRelation,
+} from '../store/pimcore-reader.ts';
+import { ReadAhead } from './read-ahead.ts';
 
 type DataObjects = ServiceMap['dataObjects'];
 type ImportRecord = Parameters<DataObjects['importObjects']>[1]['records'][number];
@@ -208,6 +215,7 @@ export class ObjectImporter {
         throw err;
       }
     };
+    const ahead = new ReadAhead<SourceBatch>();
     while (cp.phase !== 'done') {
       if (opts.signal?.aborted) return 'aborted';
       const cls = classes[cp.classIndex];
@@ -221,7 +229,9 @@ export class ObjectImporter {
         continue;
       }
       if (cp.phase === 'objects') {
-        const rows = await read(() => reader.objectsAfter(cls.pimcoreId, cp.lastId, this.deps.batchSize));
+        const { rows, localized, relations, slugs, componentRows } = await ahead.take(cp.classIndex, cp.lastId, () =>
+          read(() => this.readBatch(reader, cls, cp.lastId)),
+        );
         if (rows.length === 0) {
           const next = { phase: 'objects' as const, classIndex: cp.classIndex + 1, lastId: 0 };
           if (!(await this.commit(job.id, cp, next, async () => EMPTY))) return 'stopped';
@@ -229,16 +239,6 @@ export class ObjectImporter {
           continue;
         }
         const ids = rows.map((r) => r.id);
-        const [localized, relations, slugs, componentRows] = await read(() =>
-          Promise.all([
-            cls.translated
-              ? reader.localized(cls.pimcoreId, ids)
-              : Promise.resolve(new Map<number, Map<string, CellRow>>()),
-            reader.relations(cls.pimcoreId, ids),
-            cls.slugs ? reader.slugs(ids) : Promise.resolve(new Map<number, Map<string, string>>()),
-            this.componentRows(reader, cls, ids),
-          ]),
-        );
         const assetIds = rows.flatMap((r) => [
           ...assetIdsOf(
             cls.fields,
@@ -250,6 +250,9 @@ export class ObjectImporter {
         const known = await this.deps.store.mapped(this.deps.db, job.source_id, 'asset', assetIds);
         const assetRows = await read(() => reader.assets(assetIds.filter((id) => !known.has(id))));
         const next = { phase: 'objects' as const, classIndex: cp.classIndex, lastId: ids[ids.length - 1] };
+        // The next page is read from the source while this one is written (the source and PostgreSQL
+        // work at once); its asset lookups wait for this commit, so a file is never imported twice.
+        ahead.start(next.classIndex, next.lastId, () => read(() => this.readBatch(reader, cls, next.lastId)));
         const ok = await this.commit(job.id, cp, next, async (trx) => {
           const warnings: string[] = [];
           const assets = await this.importAssets(trx, job, sourceRoot, assetRows, known, ctx.changeActor, warnings);
@@ -379,6 +382,21 @@ export class ObjectImporter {
       cp = next;
     }
     return 'finished';
+  }
+
+  /** A page of a class's objects after `afterId` with their localized rows, relations, slugs and components. */
+  private async readBatch(reader: PimcoreReader, cls: ClassToImport, afterId: number): Promise<SourceBatch> {
+    const rows = await reader.objectsAfter(cls.pimcoreId, afterId, this.deps.batchSize);
+    const ids = rows.map((r) => r.id);
+    if (ids.length === 0)
+      return { rows, localized: new Map(), relations: [], slugs: new Map(), componentRows: new Map() };
+    const [localized, relations, slugs, componentRows] = await Promise.all([
+      cls.translated ? reader.localized(cls.pimcoreId, ids) : Promise.resolve(new Map<number, Map<string, CellRow>>()),
+      reader.relations(cls.pimcoreId, ids),
+      cls.slugs ? reader.slugs(ids) : Promise.resolve(new Map<number, Map<string, string>>()),
+      this.componentRows(reader, cls, ids),
+    ]);
+    return { rows, localized, relations, slugs, componentRows };
   }
 
   /**
@@ -523,6 +541,15 @@ export class ObjectImporter {
     await this.deps.store.remember(trx, job.source_id, remember);
     return out;
   }
+}
+
+/** What one page of the source holds for a batch. */
+interface SourceBatch {
+  rows: PimcoreObjectRow[];
+  localized: Map<number, Map<string, CellRow>>;
+  relations: PimcoreRelation[];
+  slugs: Map<number, Map<string, string>>;
+  componentRows: Map<number, Map<string, unknown>>;
 }
 
 interface BatchOutcome {
