@@ -23,6 +23,7 @@ const DECLARED_BLOCKED = new Set([
   'POST /migration-sources/{id}/test',
   'POST /migration-sources/{id}/preview-classes',
   'POST /migration-sources/{id}/import-classes',
+  'POST /migration-sources/{id}/extract-components',
   // A design read from Figma, and the token it is read with.
   'POST /figma/import',
   'PUT /figma/settings',

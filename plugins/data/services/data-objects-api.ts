@@ -36,6 +36,16 @@ export interface DataObjectsApi {
   classByName(name: string): Promise<ClassSummary | null>;
   /** Every class's name (an API client's scope is checked against them). */
   classNames(): Promise<string[]>;
+  /** A component's name and fields, or null (an import asks whether one of its name exists). */
+  componentByName(name: string): Promise<ComponentSummary | null>;
+  /**
+   * Creates a component as `POST /data-components` does (same checks), in the caller's transaction
+   * when `opts.trx` is given. Access checks stay with the caller.
+   */
+  createComponent(
+    input: { name: string; label?: string; fields: unknown[] },
+    opts?: WriteOptions,
+  ): Promise<ComponentSummary>;
   /**
    * Creates a class as `POST /data-classes` does (same checks, its `data_class.create` audit row),
    * in the caller's transaction when `opts.trx` is given. Access checks stay with the caller.
@@ -66,6 +76,9 @@ export interface DataObjectsApi {
 }
 
 export type PublishedAnswer = Readonly<CachedAnswer>;
+
+/** A component as other plugins see it: the same shape as a class. */
+export type ComponentSummary = ClassSummary;
 
 export interface ClassSummary {
   id: string;
@@ -99,6 +112,13 @@ export function dataObjectsApi(data: DataServices): DataObjectsApi {
     },
     async classNames() {
       return (await data.classes.list()).map((cls) => cls.name);
+    },
+    async componentByName(name) {
+      const found = (await data.components.list()).find((c) => c.name === name);
+      return found ? summaryOf(found) : null;
+    },
+    async createComponent(input, opts) {
+      return summaryOf(await data.components.create(input, opts));
     },
     async createClass(ctx, input, opts) {
       return summaryOf(await data.classes.create(ctx, input, opts));

@@ -12,7 +12,7 @@ import {
   unwrap,
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { HtmlPreview } from './HtmlPreview.tsx';
-import { KEYS, type LogEntry, STATUS, statusOf, when } from './model.ts';
+import { KEYS, type LogEntry, statusOf, when } from './model.ts';
 
 const FINISHED = ['sent', 'failed'];
 

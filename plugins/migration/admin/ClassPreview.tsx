@@ -68,14 +68,31 @@ function Classes(props: { source: Source; preview: Preview; onImported: () => un
   );
 }
 
-function Components({ preview }: { preview: Preview }) {
+function Components({ source, preview }: { source: Source; preview: Preview }) {
+  const can = useCan();
+  const extract = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await api.POST('/migration-sources/{id}/extract-components', { params: { path: { id: source.id } }, body: {} }),
+      ),
+    onError: (err) => showSaveError(err),
+  });
   if (preview.components.length === 0) return null;
   return (
     <Section title="Field collections and object bricks">
       <Stack>
-        <Text size="sm" c="dimmed">
-          Imported as json fields of the classes that use them.
+        <Text size="sm">
+          The classes keep them as json fields. Extracting makes each one a data component with the same fields, for new
+          classes to use.
         </Text>
+        {can('data_classes:manage') && (
+          <Group>
+            <Button variant="light" loading={extract.isPending} onClick={() => extract.mutate()}>
+              Extract as components
+            </Button>
+          </Group>
+        )}
+        {extract.data && <ImportClassesResult result={extract.data} title="Components extracted" />}
         {preview.components.map((c) => (
           <Stack key={c.name} gap="xs">
             <Title order={3} size="h5">
@@ -120,7 +137,7 @@ function ClassesOf({ source }: { source: Source }) {
             </Alert>
           )}
           <Classes source={source} preview={preview} onImported={() => query.refetch()} />
-          <Components preview={preview} />
+          <Components source={source} preview={preview} />
         </Stack>
       )}
     </QueryState>

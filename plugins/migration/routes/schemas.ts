@@ -119,6 +119,28 @@ export const ImportClassesAnswer = Type.Object({
   warnings: Type.Array(Type.String()),
 });
 
+export const ComponentNames = Type.Object(
+  {
+    components: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 63 }), { maxItems: 1000, uniqueItems: true }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ExtractComponentsAnswer = Type.Object({
+  created: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      id: Type.String({ format: 'uuid' }),
+      kind: Type.Union([Type.Literal('fieldcollection'), Type.Literal('objectbrick')]),
+    }),
+  ),
+  reused: Type.Array(Type.String()),
+  conflicts: Type.Array(Type.Object({ name: Type.String(), reason: Type.String() })),
+  warnings: Type.Array(Type.String()),
+});
+
 export const ImportObjectsBody = Type.Object(
   {
     classes: Type.Optional(

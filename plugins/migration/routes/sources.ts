@@ -5,6 +5,8 @@ import type { MigrationServices } from '../services/index.ts';
 import type { ConnectionInput } from '../services/sources.ts';
 import {
   ClassNames,
+  ComponentNames,
+  ExtractComponentsAnswer,
   CreateSource,
   IdParams,
   ImportClassesAnswer,
@@ -93,5 +95,15 @@ export async function sourceRoutes(app: App, s: MigrationServices): Promise<void
       preValidation: optionalBody,
     },
     async (request) => s.classImports.importClasses(requestContext(request), request.params.id, request.body.classes),
+  );
+
+  app.post(
+    '/migration-sources/:id/extract-components',
+    {
+      config: imports,
+      schema: { tags, params: IdParams, body: ComponentNames, response: { 200: ExtractComponentsAnswer } },
+      preValidation: optionalBody,
+    },
+    async (request) => s.components.extract(requestContext(request), request.params.id, request.body.components),
   );
 }

@@ -38,7 +38,8 @@ interface Plan extends Preview {
 
 const CLASSES_MANAGE = 'data_classes:manage';
 const strip = ({ field: _, ...row }: MappedField) => row;
-const sameFields = (
+/** Same field names and types in the same order: an existing definition is reused. */
+export const sameFields = (
   a: ReadonlyArray<{ name: string; type: string }>,
   b: ReadonlyArray<{ name: string; type: string }>,
 ) => JSON.stringify(a.map((f) => [f.name, f.type])) === JSON.stringify(b.map((f) => [f.name, f.type]));

@@ -3,6 +3,7 @@ import type { MigrationConfig } from '../config.ts';
 import { SourceStore } from '../store/source-store.ts';
 import { ImportStore } from '../store/import-store.ts';
 import { ClassImportService } from './class-import.ts';
+import { ComponentExtraction } from './component-extract.ts';
 import { DocumentImporter } from './document-import.ts';
 import { ImportJobs } from './import-jobs.ts';
 import { ObjectImporter } from './object-import.ts';
@@ -27,6 +28,14 @@ export function createMigrationServices(deps: MigrationDeps) {
   });
   const maxFileBytes = pluginConfig.MIGRATION_CLASS_FILE_MAX_BYTES;
   const classImports = new ClassImportService({
+    db,
+    audit,
+    permissions,
+    sources,
+    dataObjects: deps.dataObjects,
+    maxFileBytes,
+  });
+  const components = new ComponentExtraction({
     db,
     audit,
     permissions,
@@ -72,6 +81,7 @@ export function createMigrationServices(deps: MigrationDeps) {
   return {
     sources,
     classImports,
+    components,
     imports,
     documents,
     test: (id: string) =>

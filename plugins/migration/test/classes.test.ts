@@ -167,6 +167,50 @@ describe('migration sources: a Pimcore 11 database and class folder', function (
     expect((await t.call('POST', `/migration-sources/${id}/preview-classes`, manager)).statusCode).to.equal(200);
   });
 
+  it('extracts field collections and object bricks as data components, audited; a second run reuses them', async () => {
+    const id = await createSource('pimcore-components');
+    const manager = await t.createUser({ permissions: ['migration:manage'] });
+    const refused = await t.call('POST', `/migration-sources/${id}/extract-components`, manager, {});
+    expect(refused.statusCode, refused.body).to.equal(403);
+    const unknown = await t.call('POST', `/migration-sources/${id}/extract-components`, admin, {
+      components: ['Nope'],
+    });
+    expect(unknown.statusCode).to.equal(400);
+    expect(unknown.json()).to.include({ code: 'COMPONENT_NOT_IN_SOURCE', field: 'components' });
+    expect(await t.db('data_components').whereIn('name', ['Spec', 'Dimensions'])).to.have.length(0);
+
+    const res = await t.call('POST', `/migration-sources/${id}/extract-components`, admin);
+    expect(res.statusCode, res.body).to.equal(200);
+    expect(res.json().created.map((c: { name: string; kind: string }) => [c.name, c.kind])).to.deep.equal([
+      ['Spec', 'fieldcollection'],
+      ['Dimensions', 'objectbrick'],
+    ]);
+    const listed = (await t.call('GET', '/data-components', admin)).json().components as Array<{
+      name: string;
+      fields: Array<{ name: string; type: string }>;
+    }>;
+    const spec = listed.find((c) => c.name === 'Spec');
+    expect(spec?.fields.map((f) => [f.name, f.type])).to.deep.equal([
+      ['label', 'text'],
+      ['value', 'text'],
+    ]);
+    const [audit] = await auditRows(t, 'migration_source.extract_components', id);
+    expect(audit.after).to.deep.equal({ created: ['Spec', 'Dimensions'] });
+
+    const again = await t.call('POST', `/migration-sources/${id}/extract-components`, admin, { components: ['Spec'] });
+    expect(again.json()).to.deep.include({ created: [], reused: ['Spec'], conflicts: [] });
+    expect(await auditRows(t, 'migration_source.extract_components', id)).to.have.length(1);
+
+    // A component of the name with other fields is left as it is and reported.
+    const dir = classFolder();
+    const brick = path.join(dir, 'objectbricks', 'Dimensions.php');
+    const { readFileSync } = await import('node:fs');
+    writeFileSync(brick, readFileSync(brick, 'utf8').replace("'name' => 'height'", "'name' => 'depth'"));
+    const changed = await createSource('pimcore-components-changed', { classPath: dir });
+    const conflict = await t.call('POST', `/migration-sources/${changed}/extract-components`, admin, {});
+    expect(conflict.json().conflicts.map((c: { name: string }) => c.name)).to.deep.equal(['Dimensions']);
+  });
+
   describe('hostile class files are refused with a clear 400 and nothing written', () => {
     const hostile = async (name: string, content: string | Buffer) => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'cms-pimcore-hostile-'));

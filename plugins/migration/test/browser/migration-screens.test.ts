@@ -93,12 +93,21 @@ describe('migration in the browser: a Pimcore source from connection test to pro
     expect(await page.getByRole('table', { name: 'Fields of Category' }).count()).to.equal(1);
     await expectAccessible(page, 'class preview');
     await page.getByRole('button', { name: 'Import all classes' }).click();
-    const imported = page.getByRole('list', { name: 'What the class import did' });
+    const imported = page.getByRole('list', { name: 'What happened: classes imported' });
     await imported.getByText('Created Product').waitFor();
     await imported.getByText('Created Category').waitFor();
     // The preview is read again: both classes now exist here and are reused.
     await page.getByRole('heading', { name: /^Product\s*reuse$/ }).waitFor();
     await expectAccessible(page, 'classes imported');
+    // Field collections and bricks become data components.
+    await page.getByRole('button', { name: 'Extract as components' }).click();
+    const extracted = page.getByRole('list', { name: 'What happened: components extracted' });
+    await extracted.getByText('Created Spec').waitFor();
+    await extracted.getByText('Created Dimensions').waitFor();
+    expect(
+      (await p.t.call('GET', '/data-components', admin)).json().components.map((c: { name: string }) => c.name),
+    ).to.include.members(['Spec', 'Dimensions']);
+    await expectAccessible(page, 'components extracted');
 
     await page.getByRole('navigation', { name: 'Migration steps' }).getByRole('link', { name: 'Objects' }).click();
     await heading(page, 'Shop: objects').waitFor();
@@ -192,6 +201,7 @@ describe('migration in the browser: a Pimcore source from connection test to pro
     await heading(page, 'Shop: classes').waitFor();
     await page.getByRole('table', { name: 'Fields of Product' }).waitFor();
     expect(await page.getByRole('button', { name: 'Import all classes' }).count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Extract as components' }).count()).to.equal(0);
     await expectAccessible(page, 'class preview without data_classes:manage at 390 px');
     await page.goto(`/admin/migration/${id}/objects`);
     await page.getByText('Importing objects needs the permission to write data objects.').waitFor();
