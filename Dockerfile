@@ -53,7 +53,7 @@ COPY --from=build /app/kernel ./kernel
 COPY --from=build /app/runtime ./runtime
 COPY --from=build /app/plugins ./plugins
 COPY --from=build /app/migrations ./migrations
-RUN mkdir -p /var/lib/cms && chown node:node /var/lib/cms
+RUN mkdir -p /var/lib/cms/logs && chown -R node:node /var/lib/cms
 USER node
 VOLUME ["/var/lib/cms"]
 EXPOSE 3001 3002 3003
