@@ -81,6 +81,8 @@ const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}$/;
 const LISTEN = /^((\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):)?[0-9]{1,5}$/;
 const WORKERS = /^(auto|[1-9][0-9]{0,2})$/;
 const RESOLVER = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$/;
+/** An address rather than a name: nothing for a resolver to look up. */
+const IP_LITERAL = /^(\[[0-9a-fA-F:.]+\]|[0-9.]+):[0-9]+$/;
 const SAFE_PATH = /^\/[^\s";{}$\\]*$/;
 
 /** Inputs from environment variables, each falling back to its default. */
@@ -374,7 +376,9 @@ export function renderNginxConf(inputs: EdgeInputs, rows: readonly EdgeRow[] = E
   // With a resolver, a shared zone lets nginx re-resolve each name (every replica is one address of it).
   const upstreams = UPSTREAMS.map((u) =>
     inputs.resolver
-      ? `upstream ${upstreamName(u)} { zone ${upstreamName(u)} 64k; server ${inputs.upstreams[u]} resolve; keepalive ${KEEPALIVE[u]}; }`
+      ? `upstream ${upstreamName(u)} { zone ${upstreamName(u)} 64k; server ${inputs.upstreams[u]}${
+          IP_LITERAL.test(inputs.upstreams[u]) ? '' : ' resolve'
+        }; keepalive ${KEEPALIVE[u]}; }`
       : `upstream ${upstreamName(u)} { server ${inputs.upstreams[u]}; keepalive ${KEEPALIVE[u]}; }`,
   );
   const locations = rows.flatMap((row) => ['', `# ${row.note}`, ...rowLocations(row, inputs)]);

@@ -64,6 +64,7 @@ describe('edge: nginx.conf generated from the edge table', () => {
     const conf = renderNginxConf(edgeInputsFromEnv({ EDGE_RESOLVER: '127.0.0.11', EDGE_CORE_API: 'core-api:3003' }));
     expect(conf).to.contain('resolver 127.0.0.11 valid=10s ipv6=off;');
     expect(conf).to.contain('upstream core_api { zone core_api 64k; server core-api:3003 resolve; keepalive 32; }');
+    expect(conf).to.contain('upstream editor { zone editor 64k; server 127.0.0.1:3006; keepalive 8; }');
     expect(conf).to.contain('proxy_next_upstream error timeout http_502 http_503;');
     expect(conf).to.contain('proxy_next_upstream_tries 3;');
     // nginx retries POST, PATCH and LOCK only with `non_idempotent`: never asked for.
