@@ -76,6 +76,18 @@ describe('edge: nginx.conf generated from the edge table', () => {
     );
   });
 
+  it('with EDGE_REAL_IP_FROM, takes the client address from the X-Forwarded-For of those proxies only', () => {
+    const conf = renderNginxConf(edgeInputsFromEnv({ EDGE_REAL_IP_FROM: '10.0.0.0/8, fd00::/8' }));
+    expect(conf).to.contain(
+      'set_real_ip_from 10.0.0.0/8;\n  set_real_ip_from fd00::/8;\n  real_ip_header X-Forwarded-For;',
+    );
+    expect(renderNginxConf(DEFAULT_EDGE_INPUTS)).to.not.contain('set_real_ip_from');
+    expect(() => renderNginxConf(edgeInputsFromEnv({ EDGE_REAL_IP_FROM: '0.0.0.0/0; x' }))).to.throw(
+      EdgeInputError,
+      'EDGE_REAL_IP_FROM',
+    );
+  });
+
   it('refuses a table that names a location twice', () => {
     const twice = [...EDGE_TABLE, { paths: ['/auth'], upstream: 'gateway' as const, note: 'clash' }];
     expect(() => renderNginxConf(DEFAULT_EDGE_INPUTS, twice)).to.throw('location "= /auth" appears twice');
