@@ -28,7 +28,9 @@ ARG EDGE_GATEWAY=gateway:3001
 # (nginx refuses to start on an upstream host it cannot resolve, so the default is a local address).
 ARG EDGE_ADMIN_DASHBOARD=127.0.0.1:8080
 ARG EDGE_EDITOR=127.0.0.1:8081
-RUN EDGE_CORE_API=$EDGE_CORE_API EDGE_ASSET_PROCESSOR=$EDGE_ASSET_PROCESSOR EDGE_GATEWAY=$EDGE_GATEWAY \
+# Docker's DNS: each service name lists its replicas (`docker compose up --scale core-api=3`).
+ARG EDGE_RESOLVER=127.0.0.11
+RUN EDGE_RESOLVER=$EDGE_RESOLVER EDGE_CORE_API=$EDGE_CORE_API EDGE_ASSET_PROCESSOR=$EDGE_ASSET_PROCESSOR EDGE_GATEWAY=$EDGE_GATEWAY \
     EDGE_ADMIN_DASHBOARD=$EDGE_ADMIN_DASHBOARD EDGE_EDITOR=$EDGE_EDITOR EDGE_LISTEN=8000 \
     npm run edge:config -- --out /tmp/nginx.conf
 
@@ -51,7 +53,7 @@ COPY --from=build /app/kernel ./kernel
 COPY --from=build /app/runtime ./runtime
 COPY --from=build /app/plugins ./plugins
 COPY --from=build /app/migrations ./migrations
-RUN mkdir -p /var/lib/cms && chown node:node /var/lib/cms
+RUN mkdir -p /var/lib/cms/logs && chown -R node:node /var/lib/cms
 USER node
 VOLUME ["/var/lib/cms"]
 EXPOSE 3001 3002 3003

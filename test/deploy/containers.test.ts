@@ -105,6 +105,16 @@ describe('container images: Dockerfile and compose.yaml against the spec', () =>
     expect(EDGE_TABLE.find((r) => r.paths.includes('/metrics'))?.upstream).to.equal(null);
   });
 
+  it('compose: core-api, gateway and asset-processor can be scaled (no container name, no host port, own log folder)', () => {
+    const s = compose.services as Record<string, ComposeService & { container_name?: string; volumes?: string[] }>;
+    for (const name of SERVICE_NAMES) {
+      expect(s[name].container_name, name).to.equal(undefined);
+      expect(s[name].ports, name).to.equal(undefined);
+    }
+    expect(s['asset-processor'].volumes).to.include('/var/lib/cms/logs');
+    expect(stages.get('edge-config')!.join('\n')).to.match(/ARG EDGE_RESOLVER=127\.0\.0\.11/);
+  });
+
   it('compose: optional redis profile (6379, not published), a sandbox profile with SANDBOX=1 and the publisher', () => {
     const { redis, sandbox } = compose.services;
     expect(redis.profiles).to.deep.equal(['redis']);

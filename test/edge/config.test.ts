@@ -60,6 +60,34 @@ describe('edge: nginx.conf generated from the edge table', () => {
     );
   });
 
+  it('with EDGE_RESOLVER, re-resolves each upstream name so it lists every replica; retries idempotent requests', () => {
+    const conf = renderNginxConf(edgeInputsFromEnv({ EDGE_RESOLVER: '127.0.0.11', EDGE_CORE_API: 'core-api:3003' }));
+    expect(conf).to.contain('resolver 127.0.0.11 valid=10s ipv6=off;');
+    expect(conf).to.contain('upstream core_api { zone core_api 64k; server core-api:3003 resolve; keepalive 32; }');
+    expect(conf).to.contain('upstream editor { zone editor 64k; server 127.0.0.1:3006; keepalive 8; }');
+    expect(conf).to.contain('proxy_next_upstream error timeout http_502 http_503;');
+    expect(conf).to.contain('proxy_next_upstream_tries 3;');
+    // nginx retries POST, PATCH and LOCK only with `non_idempotent`: never asked for.
+    expect(conf).to.not.contain('non_idempotent');
+    expect(renderNginxConf(DEFAULT_EDGE_INPUTS)).to.not.match(/ resolve;|^\s*resolver /m);
+    expect(() => renderNginxConf(edgeInputsFromEnv({ EDGE_RESOLVER: '1.1.1.1; include x' }))).to.throw(
+      EdgeInputError,
+      'EDGE_RESOLVER',
+    );
+  });
+
+  it('with EDGE_REAL_IP_FROM, takes the client address from the X-Forwarded-For of those proxies only', () => {
+    const conf = renderNginxConf(edgeInputsFromEnv({ EDGE_REAL_IP_FROM: '10.0.0.0/8, fd00::/8' }));
+    expect(conf).to.contain(
+      'set_real_ip_from 10.0.0.0/8;\n  set_real_ip_from fd00::/8;\n  real_ip_header X-Forwarded-For;',
+    );
+    expect(renderNginxConf(DEFAULT_EDGE_INPUTS)).to.not.contain('set_real_ip_from');
+    expect(() => renderNginxConf(edgeInputsFromEnv({ EDGE_REAL_IP_FROM: '0.0.0.0/0; x' }))).to.throw(
+      EdgeInputError,
+      'EDGE_REAL_IP_FROM',
+    );
+  });
+
   it('refuses a table that names a location twice', () => {
     const twice = [...EDGE_TABLE, { paths: ['/auth'], upstream: 'gateway' as const, note: 'clash' }];
     expect(() => renderNginxConf(DEFAULT_EDGE_INPUTS, twice)).to.throw('location "= /auth" appears twice');
