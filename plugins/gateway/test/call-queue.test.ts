@@ -23,9 +23,11 @@ describe('gateway call queue: maxConcurrent running, maxQueued waiting, the rest
       order.push('second');
     });
     let refused: unknown;
-    await queue.run(async () => undefined).catch((err) => {
-      refused = err;
-    });
+    await queue
+      .run(async () => undefined)
+      .catch((err) => {
+        refused = err;
+      });
     expect(refused).to.be.instanceOf(CallQueueFull);
     first.open();
     await Promise.all([running, waiting]);
