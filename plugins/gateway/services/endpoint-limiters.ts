@@ -1,6 +1,6 @@
-import Bottleneck from 'bottleneck';
 import { InFlightLimit, type SharedState, tooManyRequests } from '../../../kernel/index.ts';
 import type { Endpoint } from '../model.ts';
+import { CallQueue, CallQueueFull } from './call-queue.ts';
 
 /**
  * What bounds the calls to one endpoint:
@@ -10,11 +10,11 @@ import type { Endpoint } from '../model.ts';
  * - `requestsPerMinute`: one count per endpoint in the kernel's shared state, so every gateway and
  *   core-api process adds to the same budget (a call is counted when it starts, after any wait for a
  *   slot); beyond it 429 `ENDPOINT_RATE_LIMITED` with the seconds left of the minute.
- * - `maxConcurrent` and `maxQueued`: one bottleneck limiter per process, rebuilt when the settings
- *   change. Calls beyond `maxQueued` waiting calls are refused at once with 429 rather than piling up.
+ * - `maxConcurrent` and `maxQueued`: one call queue per process, rebuilt when the settings change
+ *   (calls already waiting in the old one still run). Calls beyond `maxQueued` waiting calls are refused at once with 429 rather than piling up.
  */
 export class EndpointLimiters {
-  private readonly limiters = new Map<string, { settings: string; limiter: Bottleneck }>();
+  private readonly limiters = new Map<string, { settings: string; limiter: CallQueue }>();
   private readonly inFlight = new InFlightLimit();
 
   constructor(
@@ -55,31 +55,21 @@ export class EndpointLimiters {
   }
 
   forget(endpointId: string): void {
-    const entry = this.limiters.get(endpointId);
-    if (entry) void entry.limiter.stop({ dropWaitingJobs: false });
     this.limiters.delete(endpointId);
   }
 
   async stop(): Promise<void> {
-    await Promise.all(
-      [...this.limiters.values()].map((e) => e.limiter.stop({ dropWaitingJobs: true }).catch(() => undefined)),
-    );
+    for (const entry of this.limiters.values()) entry.limiter.dropWaiting();
     this.limiters.clear();
   }
 
-  private limiterOf(endpoint: Endpoint): Bottleneck | undefined {
+  private limiterOf(endpoint: Endpoint): CallQueue | undefined {
     const limits = endpoint.rateLimit;
     if (!limits || limits.maxConcurrent === undefined) return undefined;
     const settings = JSON.stringify(limits);
     let entry = this.limiters.get(endpoint.id);
     if (!entry || entry.settings !== settings) {
-      if (entry) void entry.limiter.stop({ dropWaitingJobs: false });
-      const limiter = new Bottleneck({
-        maxConcurrent: limits.maxConcurrent,
-        highWater: limits.maxQueued ?? 0,
-        strategy: Bottleneck.strategy.OVERFLOW,
-      });
-      entry = { settings, limiter };
+      entry = { settings, limiter: new CallQueue(limits.maxConcurrent, limits.maxQueued ?? 0) };
       this.limiters.set(endpoint.id, entry);
     }
     return entry.limiter;
@@ -99,15 +89,15 @@ export class EndpointLimiters {
   /** `work` through the limiter; with `heldUntil` its concurrency slot stays taken until that settles. */
   private async scheduled<T>(
     endpoint: Endpoint,
-    limiter: Bottleneck,
+    limiter: CallQueue,
     work: () => Promise<T>,
     heldUntil?: (answer: T) => Promise<unknown>,
   ): Promise<T> {
     try {
-      if (!heldUntil) return await limiter.schedule(work);
+      if (!heldUntil) return await limiter.run(work);
       return await new Promise<T>((resolve, reject) => {
         limiter
-          .schedule(async () => {
+          .run(async () => {
             const answer = await work();
             resolve(answer);
             await heldUntil(answer).catch(() => undefined);
@@ -115,7 +105,7 @@ export class EndpointLimiters {
           .catch(reject);
       });
     } catch (err) {
-      if (err instanceof Bottleneck.BottleneckError) {
+      if (err instanceof CallQueueFull) {
         throw tooManyRequests(
           `The rate limit of endpoint ${endpoint.name} is reached; try again later`,
           60,
