@@ -474,6 +474,7 @@ export const EXEMPT: Array<{ route: string; class: string; probe?: string; reaso
     'POST /data-objects/{id}/preview-link',
     'POST /migration-sources/{id}/preview-classes',
     'POST /migration-sources/{id}/import-classes',
+    'POST /migration-sources/{id}/extract-components',
     'POST /migration-sources/{id}/import-objects',
   ].map((route) => ({
     route,

@@ -65,11 +65,10 @@ export class PasswordResetService {
 
   /** At most `LIMITS.forgotPerEmail` mails per address and window, counted across replicas. */
   private async throttledMail(key: string, ip: string): Promise<void> {
-    if (await this.deps.mailsPerEmail.retryAfter(key)) {
+    if (!(await this.deps.mailsPerEmail.admit(key))) {
       this.deps.log.warn({ ip }, 'password reset requests for one e-mail over the limit: not sending');
       return;
     }
-    await this.deps.mailsPerEmail.fail(key);
     await this.mailIfAccountExists(key);
   }
 

@@ -45,6 +45,16 @@ export class LoginLockout {
     await this.opts.shared.delete(this.failuresKey(key));
   }
 
+  /**
+   * Counts one more attempt and says whether it is within `maxFailures` in the window (from the first
+   * attempt), in one atomic step: concurrent attempts (reset mails sent in the background) each get
+   * their own count, so a fourth never slips in between a check and its count.
+   */
+  async admit(key: string): Promise<boolean> {
+    const { count } = await this.opts.shared.hit(this.failuresKey(key), this.opts.windowMs);
+    return count <= this.opts.maxFailures;
+  }
+
   async succeed(key: string): Promise<void> {
     await this.opts.shared.delete(this.failuresKey(key));
     await this.opts.shared.delete(this.lockKey(key));

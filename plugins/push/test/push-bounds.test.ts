@@ -143,7 +143,12 @@ describe('push: bounds on what visitors can make the server do', function () {
       expect(performance.now() - started, 'the budget bounds the whole send').to.be.below(15_000);
       const outcome = await t.call('GET', queued.json().outcome, sender);
       expect(outcome.statusCode, outcome.body).to.equal(200);
-      expect(outcome.json()).to.include({ status: 'over_budget', total: 3, sent: 0, failed: 1, unsent: 2 });
+      // The one in flight when the budget ends fails; on a loaded machine the first may fail before it
+      // and the next be the one cut off. Either way nothing was sent and the rest was never tried.
+      const report = outcome.json() as { status: string; total: number; sent: number; failed: number; unsent: number };
+      expect(report).to.include({ status: 'over_budget', total: 3, sent: 0 });
+      expect(report.failed, 'failed').to.be.within(1, 2);
+      expect(report.failed + report.unsent).to.equal(3);
       expect(outcome.json().finishedAt).to.be.a('string');
     });
 
