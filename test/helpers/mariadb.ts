@@ -110,7 +110,9 @@ export async function startMariaDb(): Promise<RunningMariaDb> {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const root = await mysql.createConnection({ socketPath, user: 'root', multipleStatements: true });
+  // The TCP port can accept before the socket file does (seen on a loaded machine): try the socket
+  // for a while too.
+  const root = await connectRoot(socketPath, () => exited);
   const database = 'pimcore';
   const password = 'pimcore-test-password';
   const dbUser = 'pimcore';
@@ -141,4 +143,17 @@ export async function startMariaDb(): Promise<RunningMariaDb> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Root over the server's socket, retried while it is not there yet (ENOENT) or not listening. */
+async function connectRoot(socketPath: string, exited: () => boolean) {
+  for (let i = 0; ; i++) {
+    try {
+      return await mysql.createConnection({ socketPath, user: 'root', multipleStatements: true });
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (exited() || i > 300 || (code !== 'ECONNREFUSED' && code !== 'ENOENT')) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
 }
