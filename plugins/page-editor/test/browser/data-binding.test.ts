@@ -117,10 +117,6 @@ describe('page editor in the browser: data bindings to classes', function () {
     );
     expect(html).not.to.contain('Jonas');
     expect(html).not.to.contain('Draft Dora');
-    // Chromium's note that the canvas frame ran no script (it has no allow-scripts: the design) when
-    // the test driver acts in it while a drawing replaces its body; every other error fails.
-    const sandboxNote =
-      /^console: Blocked script execution in 'about:srcdoc' because the document's frame is sandboxed/;
-    expect(appErrors(errors).filter((e) => !sandboxNote.test(e))).to.deep.equal([]);
+    expect(appErrors(errors)).to.deep.equal([]);
   });
 });

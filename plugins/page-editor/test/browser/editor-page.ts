@@ -60,13 +60,6 @@ export const status = (page: Page) =>
   page.getByRole('status').filter({ hasText: /Saved|Unsaved|Saving|failed|Locked|Changed/ });
 
 /**
- * Chromium's line when the canvas's sandboxed frame refuses Playwright's clock (an init script in
- * every frame, under `manualClock`), as it refuses every script: not the app's error.
- */
-export const CLOCK_REFUSED_BY_SANDBOX =
-  /Blocked script execution in 'about:srcdoc' because the document's frame is sandboxed/;
-
-/**
  * A fresh context signed in as `user`, at `path` of the editor, once its canvas is drawn. With
  * `manualClock` the page runs on Playwright's clock (time flows, and `page.clock.fastForward(ms)`
  * fires the timers due by then): a test moves it past the autosave interval instead of waiting it out.

@@ -6,16 +6,7 @@ import {
   sharedBrowserProduct,
 } from '../../../../test/helpers/browser.ts';
 import { eventually, type TestUser } from '../../../../test/helpers/kernel.ts';
-import {
-  CHROME_ONLY,
-  CLOCK_REFUSED_BY_SANDBOX,
-  canvas,
-  dragTo,
-  openEditor,
-  pickedUpByKeyboard,
-  status,
-  uploadImage,
-} from './editor-page.ts';
+import { CHROME_ONLY, canvas, dragTo, openEditor, pickedUpByKeyboard, status, uploadImage } from './editor-page.ts';
 
 describe('page editor in the browser: blocks, canvas, saving, history, publishing', function () {
   this.timeout(180_000);
@@ -210,9 +201,7 @@ describe('page editor in the browser: blocks, canvas, saving, history, publishin
       'Newest footer',
     );
     // 423 is the answer the editor expects and handles.
-    expect(
-      appErrors(errors).filter((e) => !/status of 423/.test(e) && !CLOCK_REFUSED_BY_SANDBOX.test(e)),
-    ).to.deep.equal([]);
+    expect(appErrors(errors).filter((e) => !/status of 423/.test(e))).to.deep.equal([]);
   });
 
   it('two tabs: the second save is refused, nothing is lost, and its author decides', async () => {

@@ -6,7 +6,7 @@ import {
   sharedBrowserProduct,
 } from '../../../../test/helpers/browser.ts';
 import type { TestUser } from '../../../../test/helpers/kernel.ts';
-import { CHROME_ONLY, CLOCK_REFUSED_BY_SANDBOX, canvas, openEditor, status } from './editor-page.ts';
+import { CHROME_ONLY, canvas, openEditor, status } from './editor-page.ts';
 
 describe('page editor in the browser: a session that ends while editing', function () {
   this.timeout(150_000);
@@ -82,7 +82,7 @@ describe('page editor in the browser: a session that ends while editing', functi
       .waitFor();
     expect(await storedHeading(id)).to.equal('After signing in again');
     expect(await page.getByText(/snippet is locked|could not be drawn/).count()).to.equal(0);
-    expect(appErrors(errors).filter((e) => !CLOCK_REFUSED_BY_SANDBOX.test(e))).to.deep.equal([]);
+    expect(appErrors(errors)).to.deep.equal([]);
   });
 
   it('says autosave waits when the API refuses this user, and a save by hand that goes through turns it on again', async () => {
@@ -135,6 +135,6 @@ describe('page editor in the browser: a session that ends while editing', functi
       .filter({ hasText: /^Saved$/ })
       .waitFor();
     expect(await storedHeading(id)).to.equal('Autosaved again');
-    expect(appErrors(errors).filter((e) => !CLOCK_REFUSED_BY_SANDBOX.test(e))).to.deep.equal([]);
+    expect(appErrors(errors)).to.deep.equal([]);
   });
 });
