@@ -21,7 +21,7 @@ export type {
   ServiceKey,
   ServiceMap,
 } from './plugin.ts';
-export { EnvFlag, type Config, type ServiceName } from './config.ts';
+export { ConfigError, EnvFlag, parseEnvSlice, type Config, type ServiceName } from './config.ts';
 export type { LogFile, LogFiles, LogSource } from './log-files.ts';
 export type { OutboundGuard, PluginSandboxRules, RouteSandboxRule } from './sandbox.ts';
 
@@ -93,7 +93,7 @@ export type { ChangeActor, RecordChange, RecordChangeSubscriber, RecordHooks } f
 // Other kernel services' types.
 export { ManualClock, SystemClock, type Clock } from './clock.ts';
 export type { ExtensionFolders } from './extensions.ts';
-export type { Logger } from './logger.ts';
+export { createLogger, type Logger } from './logger.ts';
 export type { MailMessage, MailOutbox, MailPort, MailSendOptions } from './mail.ts';
 export type { Metrics } from './metrics.ts';
 export type { Scheduler } from './scheduler.ts';
