@@ -172,7 +172,7 @@ export class MailSettingsService {
         throw badRequest(`smtp.host is refused by the outbound policy: ${refused}`, 'smtp.host');
     }
     await this.deps.db.transaction(async (trx) => {
-      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`mail_settings:${scope}`]);
+      await this.deps.store.lock(scope, trx);
       const before = await this.deps.store.get(scope, trx);
       const stored = before && before.provider === body.provider ? this.unseal(before) : {};
       let config: Record<string, unknown>;
