@@ -179,13 +179,6 @@ export const KernelConfigSchema = Type.Object({
   METRICS_TOKEN: Type.Optional(
     Type.String({ minLength: 16, description: 'enables GET /metrics, presented as Authorization: Bearer <token>' }),
   ),
-  SMTP_URL: Type.Optional(
-    Type.String({
-      pattern: '^smtps?://',
-      description: 'SMTP server for kernel mail; unset = mail is logged, not sent',
-    }),
-  ),
-  MAIL_FROM: Type.String({ default: 'cms@localhost', description: 'sender address of kernel mail' }),
   PUBLIC_BASE_URL: Type.String({
     default: 'http://localhost:3000',
     pattern: '^https?://',

@@ -94,7 +94,7 @@ export type { ChangeActor, RecordChange, RecordChangeSubscriber, RecordHooks } f
 export { ManualClock, SystemClock, type Clock } from './clock.ts';
 export type { ExtensionFolders } from './extensions.ts';
 export { createLogger, type Logger } from './logger.ts';
-export type { MailMessage, MailOutbox, MailPort, MailSendOptions } from './mail.ts';
+export type { MailMessage, MailOutbox, MailPort, MailSendOptions, MailSendResult } from './mail.ts';
 export type { Metrics } from './metrics.ts';
 export type { Scheduler } from './scheduler.ts';
 export type { SecretBox } from './secret-box.ts';

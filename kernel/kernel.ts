@@ -219,15 +219,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     sharedState,
     rateLimitStore,
     cacheNotices: new CacheNotices({ db, notifications }),
-    // The sandbox profile sends no mail: it is logged as when no SMTP server is configured.
-    mail: new MailPort({
-      smtpUrl: config.SANDBOX ? undefined : config.SMTP_URL,
-      from: config.MAIL_FROM,
-      production: config.production,
-      logger,
-      clock,
-      throttles: rateLimitStore,
-    }),
+    mail: new MailPort({ logger, clock, throttles: rateLimitStore }),
     extensions: new ExtensionFolders(PROJECT_ROOT, config.CMS_PLUGIN_PATH),
     mountedRoutes: new MountedRoutes(),
     outboundGuard: new OutboundGuard(config.SANDBOX),

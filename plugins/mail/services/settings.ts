@@ -53,7 +53,7 @@ export interface MailSettingsInput {
 
 /** What a sender needs: the provider and its settings with secrets in clear (never leaves the process). */
 export interface ResolvedSettings {
-  /** `smtp`, a provider id, or `environment` (nothing saved: the kernel's SMTP_URL or log). */
+  /** `smtp`, a provider id, or `environment` (nothing saved: SMTP_URL or the service log). */
   provider: string;
   /** Changes whenever the settings do (pooled SMTP connections are keyed on it). */
   version: string;
