@@ -88,7 +88,7 @@ export const KernelConfigSchema = Type.Object({
     Type.String({
       pattern: '^postgres(ql)?://',
       description:
-        'a PostgreSQL streaming replica (hot standby) of DATABASE_URL for the public read routes (data, content, docs, search, sitemap); staff routes, writes, staff previews, caches and LISTEN stay on DATABASE_URL; unset = every read on DATABASE_URL (docs/scaling.md)',
+        'a PostgreSQL streaming replica (hot standby) of DATABASE_URL for the public read routes (published data, pages, sitemap, search); staff routes, writes, staff previews, caches and LISTEN stay on DATABASE_URL; unset = every read on DATABASE_URL (README "Public reads from a read replica")',
     }),
   ),
   DATABASE_READ_POOL_MAX: Type.Integer({
