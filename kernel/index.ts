@@ -111,5 +111,6 @@ export {
   type ScheduleDefinition,
 } from './jobs.ts';
 export { DatabaseNotifications } from './database-notifications.ts';
+export type { ReadReplica } from './read-database.ts';
 export type { CacheNotices } from './cache-notices.ts';
 export type { SharedState, SharedStateInfo } from './shared-state.ts';

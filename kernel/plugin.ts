@@ -13,6 +13,7 @@ import type { Clock } from './clock.ts';
 import type { Config, ServiceName } from './config.ts';
 import type { DatabaseNotifications } from './database-notifications.ts';
 import type { Db } from './database.ts';
+import type { ReadReplica } from './read-database.ts';
 import type { ExtensionFolders } from './extensions.ts';
 import type { Jobs, QueueDefinition, ScheduleDefinition } from './jobs.ts';
 import type { LogFiles } from './log-files.ts';
@@ -36,6 +37,13 @@ export interface KernelServices {
   config: Config;
   logger: Logger;
   db: Db;
+  /**
+   * The public read routes' database: the streaming replica of DATABASE_READ_URL, else `db` itself.
+   * Only for anonymous public reads; staff routes, writes, staff previews and caches use `db`.
+   */
+  readDb: Db;
+  /** The replica behind `readDb`: `caughtUp()` before a cache refills from it after a change notice. */
+  readReplica: ReadReplica;
   clock: Clock;
   secretBox: SecretBox;
   sessions: SessionService;
