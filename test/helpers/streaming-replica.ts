@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,16 @@ import { promisify } from 'node:util';
 import { freePort } from './ports.ts';
 
 const run = promisify(execFile);
-const BIN = process.env.PG_BIN_DIR ?? '/usr/lib/postgresql/15/bin';
+/** Debian's server programs of the newest installed PostgreSQL (`/usr/lib/postgresql/<major>/bin`). */
+function debianBin(): string {
+  const majors = existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql')
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  return `/usr/lib/postgresql/${majors[0] ?? '15'}/bin`;
+}
+const BIN = process.env.PG_BIN_DIR ?? debianBin();
 
 /** A primary and its streaming standby (hot standby, made with `pg_basebackup -R`), in a folder of their own. */
 export interface StreamingPair {
