@@ -54,6 +54,8 @@ export interface ErrorBody {
 
 interface HttpDeps {
   config: Config;
+  /** The loaded plugins' `sandbox.blockedPaths`: blocked whole under the profile. */
+  sandboxBlockedPaths: readonly string[];
   logger: Logger;
   metrics: Metrics;
   sessions: SessionService;
@@ -157,7 +159,7 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
   await app.register(corsPolicy, { policy: origins });
   await app.register(accessControl, { ...deps, origins });
   await app.register(routeRateLimits, { store: deps.rateLimitStore });
-  await app.register(sandboxRoutes, { sandbox: deps.config.SANDBOX });
+  await app.register(sandboxRoutes, { sandbox: deps.config.SANDBOX, blockedPaths: deps.sandboxBlockedPaths });
   await app.register(inputChecks);
   await app.register(documentPolicies);
 

@@ -257,7 +257,11 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     await scopes.setUp(plugins);
     await scopes.start();
 
-    const app = await createHttpApp({ ...kernelServices, version: VERSION });
+    const app = await createHttpApp({
+      ...kernelServices,
+      version: VERSION,
+      sandboxBlockedPaths: plugins.flatMap((p) => p.sandbox?.blockedPaths ?? []),
+    });
     const mounted = plugins.filter((p) => mountsRoutes(p, opts.service));
     for (const plugin of mounted) {
       if (plugin.routes) {

@@ -10,18 +10,14 @@ import type { App } from './plugin.ts';
  *   security, single sign-on, data subject requests; anything that sends mail, calls AI, imports from
  *   elsewhere or pushes to a CDN); the kernel answers it 403 `SANDBOX_BLOCKED`;
  * - a plugin declares `sandbox.config` in its manifest: the values its config slice takes under the
- *   profile (a number is a ceiling, `null` unsets the variable, which switches off what it configures);
+ *   profile (a number is a ceiling, `null` unsets the variable, which switches off what it configures),
+ *   and `sandbox.blockedPaths`: paths of its routes blocked whole;
  * - every outbound connection asks the kernel's `outboundGuard` first, which refuses all of them.
  */
 export type RouteSandboxRule = 'block';
 
-/**
- * Paths the specification has the profile block (Deployment model, point 6), with everything below
- * them: blocked whether or not their routes declare it, so a route that forgets fails closed.
- */
-export const SANDBOX_BLOCKED_PATHS: readonly string[] = ['/security-settings', '/oidc-settings', '/data-subject'];
-
-const underBlockedPath = (url: string) => SANDBOX_BLOCKED_PATHS.some((p) => url === p || url.startsWith(`${p}/`));
+/** Whether `url` is one of `paths`, or below one. */
+const under = (paths: readonly string[], url: string) => paths.some((p) => url === p || url.startsWith(`${p}/`));
 
 /** What a plugin manifest declares about the profile (`sandbox` in `definePlugin`). */
 export interface PluginSandboxRules {
@@ -31,6 +27,12 @@ export interface PluginSandboxRules {
    * replaces it.
    */
   config?: Record<string, number | string | boolean | null>;
+  /**
+   * Paths of its routes the profile blocks with everything below them, whether or not each route
+   * declares it: a route added there later that forgets `config.sandbox` fails closed (the
+   * specification's Deployment model, point 6, names security, single sign-on and data subjects).
+   */
+  blockedPaths?: readonly string[];
 }
 
 /** The 403 of a route the profile blocks: a clear code, and the route's existence is no secret. */
@@ -89,14 +91,14 @@ export function applySandboxConfig(
  * hooks (a service token check) and before its body is read. Without the profile nothing is added,
  * so no route pays for it.
  */
-export const sandboxRoutes = fp<{ sandbox: boolean }>(
+export const sandboxRoutes = fp<{ sandbox: boolean; blockedPaths: readonly string[] }>(
   async (instance, opts) => {
     const app = instance as unknown as App;
     app.addHook('onRoute', (route) => {
       const rule = (route.config as { sandbox?: unknown } | undefined)?.sandbox;
       if (rule !== undefined && rule !== 'block')
         throw new Error(`route ${route.method} ${route.url}: config.sandbox must be 'block'`);
-      if (!opts.sandbox || (rule === undefined && !underBlockedPath(route.url))) return;
+      if (!opts.sandbox || (rule === undefined && !under(opts.blockedPaths, route.url))) return;
       const method = Array.isArray(route.method) ? route.method.join(',') : String(route.method);
       const block: onRequestHookHandler = (_request, _reply, done) => done(sandboxBlocked(method, route.url));
       // First of the route's own hooks: a public route's token check (a service route) must not answer

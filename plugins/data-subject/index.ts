@@ -4,7 +4,7 @@ import { definePlugin } from '../../kernel/index.ts';
 import { DataSubjectConfig } from './config.ts';
 import { DATA_SUBJECT_PERMISSIONS } from './permissions.ts';
 import type {} from './ports.ts';
-import { dataSubjectRoutes } from './routes/requests.ts';
+import { dataSubjectRoutes, DATA_SUBJECT_PREFIX } from './routes/requests.ts';
 import { createDataSubjectServices } from './services/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -24,6 +24,8 @@ export default definePlugin({
   collects: ['dataSubjectSources', 'assetReferences'],
   permissions: DATA_SUBJECT_PERMISSIONS,
   config: DataSubjectConfig,
+  // The profile blocks every data subject route, declared or not (the specification's point 6).
+  sandbox: { blockedPaths: [DATA_SUBJECT_PREFIX] },
   // Real erases from before their first deletion (services/erase-runs.ts): the only thing it stores.
   migrations: path.join(here, 'migrations'),
   setup: createDataSubjectServices,

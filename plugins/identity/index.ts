@@ -35,6 +35,8 @@ declare module '../../kernel/index.ts' {
 export default definePlugin({
   id: 'identity',
   processes: ['core-api'],
+  // The profile blocks the security and single-sign-on settings whole (the specification's point 6).
+  sandbox: { blockedPaths: ['/security-settings', '/oidc-settings'] },
   needs: [
     'db',
     'clock',

@@ -6,8 +6,11 @@ import { sandboxFixturePlugin } from '../fixtures/sandbox-plugin.ts';
 import { eventually, startTestKernel, type TestKernel } from '../helpers/kernel.ts';
 import { documentedRoutes, minimalValue, type DocumentedRoute } from '../helpers/openapi-routes.ts';
 
-/** Routes the profile must block: the spec's three paths (with everything below) and those that declare it. */
-const SPEC_BLOCKED_PATHS = ['/security-settings', '/oidc-settings', '/data-subject'];
+/**
+ * Routes the profile must block: the spec's three paths (with everything below, declared blocked whole
+ * by identity and data-subject), the fixture's own such path, and the routes that declare it.
+ */
+const SPEC_BLOCKED_PATHS = ['/security-settings', '/oidc-settings', '/data-subject', '/fixture-sandbox/closed'];
 const DECLARED_BLOCKED = new Set([
   'POST /api/v1/dam/assets/{id}/mirror-cdn',
   'POST /fixture-sandbox/send-mail',
@@ -260,6 +263,7 @@ describe('without the sandbox profile the same declarations change nothing', () 
       ['PUT', '/oidc-settings/fixture-probe', { issuer: 'x' }],
       ['GET', '/data-subject/requests'],
       ['POST', '/fixture-sandbox/send-mail'],
+      ['GET', '/fixture-sandbox/closed/probe'],
     ] as const) {
       const res = await t.inject({ method, url, headers: { cookie }, payload });
       expect(res.statusCode, `${method} ${url}`).to.equal(200);
