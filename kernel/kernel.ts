@@ -21,7 +21,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { MailPort } from './mail.ts';
 import { Metrics } from './metrics.ts';
 import { pendingMigrations, type MigrationSet } from './migrations.ts';
-import { KERNEL_PERMISSIONS, PermissionRegistry } from './permissions.ts';
+import { PermissionRegistry } from './permissions.ts';
 import type { AnyPluginManifest, App, KernelServices, PluginContext, ServiceKey, ServiceMap } from './plugin.ts';
 import { PluginScopes } from './plugin-scopes.ts';
 import { RecordHooks } from './record-hooks.ts';
@@ -231,7 +231,6 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     outboundGuard: new OutboundGuard(config.SANDBOX),
     logFiles: opts.logFiles ?? new LogFiles(logSourceOf(opts.service), undefined),
   };
-  kernelServices.permissions.register('kernel', KERNEL_PERMISSIONS);
   const scopes = new PluginScopes(kernelServices, config, logger);
 
   try {

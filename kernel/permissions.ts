@@ -9,6 +9,11 @@ export interface PermissionDefinition {
    * `objects:write` (the spec's "objects:write overrides function-level keys").
    */
   grantedBy?: string[];
+  /**
+   * A broad key several plugins check (`objects:read`): each of them declares it, with the same text
+   * and `shared: true`, so any one of them loaded alone still has it. Listed once, with every owner.
+   */
+  shared?: boolean;
 }
 
 /** Every key the kernel and the loaded plugins declare, and the check routes and services use. */
@@ -19,7 +24,18 @@ export class PermissionRegistry {
     for (const def of definitions) {
       const existing = this.definitions.get(def.key);
       if (existing && existing.owner !== owner) {
-        throw new Error(`permission key "${def.key}" is declared by both "${existing.owner}" and "${owner}"`);
+        const same =
+          existing.shared &&
+          def.shared &&
+          existing.description === def.description &&
+          String(existing.grantedBy ?? []) === String(def.grantedBy ?? []);
+        if (!same)
+          throw new Error(
+            `permission key "${def.key}" is declared by both "${existing.owner}" and "${owner}"` +
+              (existing.shared && def.shared ? ' with different text: a shared key reads the same everywhere' : ''),
+          );
+        this.definitions.set(def.key, { ...existing, owner: `${existing.owner}, ${owner}` });
+        continue;
       }
       this.definitions.set(def.key, { ...def, owner });
     }
@@ -54,17 +70,3 @@ export class PermissionRegistry {
     return [...out].sort();
   }
 }
-
-/** The keys the kernel itself declares: the spec's broad keys that several plugins share. */
-export const KERNEL_PERMISSIONS: PermissionDefinition[] = [
-  { key: 'objects:read', description: 'Read content and structured data' },
-  { key: 'objects:write', description: 'Create and change content; grants every function-level key' },
-  { key: 'objects:publish', description: 'Publish content (while ENFORCE_PUBLISH_PERMISSION is on)' },
-  { key: 'settings:manage', description: 'Change workspace settings' },
-  { key: 'users:manage', description: 'Manage users and roles' },
-  { key: 'audit:read', description: 'Read the audit log' },
-  {
-    key: 'gateway:manage',
-    description: 'Manage gateway endpoints, routes and API clients (gateway and client-api plugins)',
-  },
-];

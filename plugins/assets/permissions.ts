@@ -14,6 +14,10 @@ export const ASSET_KEYS = {
 } as const;
 
 export const ASSET_PERMISSIONS: PermissionDefinition[] = [
+  // The broad keys its routes check, shared with the other plugins that check them.
+  { key: 'objects:read', description: 'Read content and structured data', shared: true },
+  { key: 'objects:write', description: 'Create and change content; grants every function-level key', shared: true },
+  { key: 'settings:manage', description: 'Change workspace settings', shared: true },
   {
     key: ASSET_KEYS.read,
     description: 'List and read assets, folders, URLs and presets',

@@ -5,6 +5,7 @@ import { auditLogRoutes } from './routes/audit-log.ts';
 import { AuditLogReader } from './services/audit-log-reader.ts';
 import { purgeExpiredAuditRows } from './services/retention.ts';
 import { AuditLogStore } from './store/audit-log-store.ts';
+import { AUDIT_PERMISSIONS } from './permissions.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -17,6 +18,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export default definePlugin({
   id: 'audit',
   processes: ['core-api'],
+  permissions: AUDIT_PERMISSIONS,
   needs: ['db', 'audit', 'clock', 'config'],
   migrations: path.join(here, 'migrations'),
   setup: ({ db }) => ({ reader: new AuditLogReader({ store: new AuditLogStore({ db }) }) }),

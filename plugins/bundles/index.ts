@@ -4,6 +4,7 @@ import './ports.ts';
 import { bundleRoutes } from './routes/bundles.ts';
 import { createBundleServices } from './services/index.ts';
 import { removeStaleSpoolFiles } from './services/spool.ts';
+import { BUNDLES_PERMISSIONS } from './permissions.ts';
 
 /**
  * Website bundles: `GET /cms-one/websites/:id/export` streams a zip (`bundle.json` manifest version 2
@@ -16,6 +17,7 @@ import { removeStaleSpoolFiles } from './services/spool.ts';
 export default definePlugin({
   id: 'bundles',
   processes: ['core-api'],
+  permissions: BUNDLES_PERMISSIONS,
   needs: ['db', 'audit', 'permissions', 'clock', 'config', 'websiteBundleParts', 'websiteBundleFiles'],
   collects: ['websiteBundleParts', 'websiteBundleFiles'],
   config: BundlesConfig,

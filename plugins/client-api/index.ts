@@ -8,6 +8,7 @@ import { clientGatewayRoutes } from './routes/client-gateway.ts';
 import { clientMeRoutes } from './routes/client-me.ts';
 import { installClientScope } from './routes/client-scope.ts';
 import { createClientApiServices } from './services/index.ts';
+import { CLIENT_API_PERMISSIONS } from './permissions.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -22,6 +23,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export default definePlugin({
   id: 'client-api',
   processes: ['gateway'],
+  permissions: CLIENT_API_PERMISSIONS,
   needs: ['db', 'clock', 'config', 'dataObjects', 'outboundGuard', 'rateLimitStore', 'cacheNotices'],
   optional: ['gatewayRoutes', 'outboundFetch'],
   config: ClientApiConfig,

@@ -5,6 +5,11 @@ import type { PermissionDefinition } from '../../kernel/index.ts';
  * spec's "objects:write overrides function keys"); reads need `objects:read`.
  */
 export const CONTENT_PERMISSIONS: PermissionDefinition[] = [
+  // The broad keys its routes check, shared with the other plugins that check them.
+  { key: 'objects:read', description: 'Read content and structured data', shared: true },
+  { key: 'objects:write', description: 'Create and change content; grants every function-level key', shared: true },
+  { key: 'objects:publish', description: 'Publish content (while ENFORCE_PUBLISH_PERMISSION is on)', shared: true },
+  { key: 'settings:manage', description: 'Change workspace settings', shared: true },
   { key: 'pages:edit', description: 'Create and change pages, thumbnails, staged pages', grantedBy: ['objects:write'] },
   { key: 'pages:delete', description: 'Delete pages and discard staged pages', grantedBy: ['objects:write'] },
   { key: 'snippets:edit', description: 'Create and change snippets, lock them', grantedBy: ['objects:write'] },

@@ -3,7 +3,7 @@ import type { PermissionDefinition } from '../../kernel/index.ts';
 /**
  * Function-level keys of the data routes. The spec's broad keys keep working through `grantedBy`:
  * objects:read reads, objects:write reads and writes. Publishing is checked in the services against
- * the kernel key objects:publish (while ENFORCE_PUBLISH_PERMISSION is on).
+ * the shared key objects:publish (while ENFORCE_PUBLISH_PERMISSION is on).
  */
 export const DATA_KEYS = {
   classesRead: 'data_classes:read',
@@ -13,6 +13,10 @@ export const DATA_KEYS = {
 } as const;
 
 export const DATA_PERMISSIONS: PermissionDefinition[] = [
+  // The broad keys its routes check, shared with the other plugins that check them.
+  { key: 'objects:read', description: 'Read content and structured data', shared: true },
+  { key: 'objects:write', description: 'Create and change content; grants every function-level key', shared: true },
+  { key: 'objects:publish', description: 'Publish content (while ENFORCE_PUBLISH_PERMISSION is on)', shared: true },
   {
     key: DATA_KEYS.classesRead,
     description: 'Read class and component definitions',

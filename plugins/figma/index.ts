@@ -7,6 +7,7 @@ import { importRoutes } from './routes/import.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { createFigmaServices } from './services/index.ts';
 import { KEY_NAME } from './services/settings.ts';
+import { FIGMA_PERMISSIONS } from './permissions.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -19,6 +20,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export default definePlugin({
   id: 'figma',
   processes: ['core-api'],
+  permissions: FIGMA_PERMISSIONS,
   // `secretBox`: the token; `permissions`: images need assets:upload too;
   // `outboundFetch` (gateway): every call to Figma; `assetLibrary` (assets): the images;
   // `designImportTargets` (registry, content contributes): checks the tree and makes the draft page.

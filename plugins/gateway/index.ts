@@ -12,6 +12,7 @@ import { publishedRoutes } from './routes/published.ts';
 import { mountRemotePlugins } from './routes/remote.ts';
 import { routeRoutes } from './routes/routes.ts';
 import { createGatewayServices } from './services/index.ts';
+import { GATEWAY_PERMISSIONS } from './permissions.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -32,6 +33,7 @@ declare module '../../kernel/index.ts' {
 export default definePlugin({
   id: 'gateway',
   processes: ['core-api', 'gateway'],
+  permissions: GATEWAY_PERMISSIONS,
   routesIn: ['gateway'],
   needs: [
     'db',

@@ -13,6 +13,7 @@ import { sessionRoutes } from './routes/session.ts';
 import { userRoutes } from './routes/users.ts';
 import { createIdentityServices } from './services/index.ts';
 import type { SecuritySettingsReader } from './services/security-settings.ts';
+import { IDENTITY_PERMISSIONS } from './permissions.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DAY_MS = 24 * 3600_000;
@@ -35,6 +36,7 @@ declare module '../../kernel/index.ts' {
 export default definePlugin({
   id: 'identity',
   processes: ['core-api'],
+  permissions: IDENTITY_PERMISSIONS,
   // The profile blocks the security and single-sign-on settings whole (the specification's point 6).
   sandbox: { blockedPaths: ['/security-settings', '/oidc-settings'] },
   needs: [

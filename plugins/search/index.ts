@@ -5,6 +5,7 @@ import { SearchConfig } from './config.ts';
 import './ports.ts';
 import { searchRoutes } from './routes/search.ts';
 import { createSearchServices } from './services/index.ts';
+import { SEARCH_PERMISSIONS } from './permissions.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -18,6 +19,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export default definePlugin({
   id: 'search',
   processes: ['core-api', 'gateway'],
+  permissions: SEARCH_PERMISSIONS,
   routesIn: ['core-api'],
   needs: ['db', 'readDb', 'recordHooks', 'searchSources'],
   collects: ['searchSources'],

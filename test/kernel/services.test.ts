@@ -12,6 +12,7 @@ const routePlugin = (id: string, config: Record<string, unknown> | undefined) =>
     id,
     processes: ['core-api'],
     needs: [],
+    permissions: [{ key: `${id}:read`, description: 'The probe route' }],
     routes(app) {
       app.get(
         '/t/naked',
@@ -86,7 +87,7 @@ describe('services: access declaration on every route (fail closed)', () => {
   it('refuses a route declaring two kinds of access', async () => {
     const message = await startFailure({
       service: 'all',
-      plugins: [routePlugin('test-both', { public: true, permission: 'audit:read' })],
+      plugins: [routePlugin('test-both', { public: true, permission: 'test-both:read' })],
     });
     expect(message).to.contain('GET /t/naked').and.to.contain('exactly one');
   });
@@ -102,7 +103,7 @@ describe('services: access declaration on every route (fail closed)', () => {
   it('answers 401 without a valid session, 403 without the key and 200 with it', async () => {
     const t = await startTestKernel({
       plugins: [],
-      extraPlugins: [routePlugin('test-guarded', { permission: 'users:manage' })],
+      extraPlugins: [routePlugin('test-guarded', { permission: 'test-guarded:read' })],
     });
     try {
       expect((await t.inject({ method: 'GET', url: '/t/naked' })).statusCode).to.equal(401);
@@ -112,7 +113,7 @@ describe('services: access declaration on every route (fail closed)', () => {
       expect(
         (await t.inject({ method: 'GET', url: '/t/naked', headers: { cookie: viewer.cookie } })).statusCode,
       ).to.equal(403);
-      const manager = await t.createUser({ permissions: ['users:manage'] });
+      const manager = await t.createUser({ permissions: ['test-guarded:read'] });
       expect(
         (await t.inject({ method: 'GET', url: '/t/naked', headers: { cookie: manager.cookie } })).statusCode,
       ).to.equal(200);

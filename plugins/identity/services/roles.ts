@@ -140,7 +140,7 @@ export class RoleService {
   }
 
   /**
-   * Every key must be declared by the kernel or a loaded plugin, or be '*'. Keys the role already
+   * Every key must be declared by a loaded plugin, or be '*'. Keys the role already
    * holds stay accepted: a key of a plugin this process does not load must not block editing.
    */
   private checkKeys(keys: string[], held: string[]): string[] {

@@ -1,3 +1,4 @@
+import { broadKeysPlugin } from '../../../test/fixtures/broad-keys-plugin.ts';
 import { expect } from 'chai';
 import { definePlugin, type PluginManifest } from '../../../kernel/index.ts';
 import { auditRows, startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
@@ -22,7 +23,7 @@ describe('identity: no escalation through user and role management', () => {
   let admin: Who;
   let manager: Who;
   before(async () => {
-    t = await startTestKernel({ plugins: ['identity'], extraPlugins: [widgets] });
+    t = await startTestKernel({ plugins: ['identity'], extraPlugins: [widgets, broadKeysPlugin] });
     admin = await t.admin();
     manager = await t.createUser({ permissions: ['users:manage'] });
   });
@@ -183,7 +184,7 @@ describe('identity: no escalation through user and role management', () => {
 describe('identity: the last holder of `*` is protected', () => {
   let t: TestKernel;
   before(async () => {
-    t = await startTestKernel({ plugins: ['identity'] });
+    t = await startTestKernel({ plugins: ['identity'], extraPlugins: [broadKeysPlugin] });
   });
   after(() => t.close());
 

@@ -1,3 +1,4 @@
+import { broadKeysPlugin } from '../../../test/fixtures/broad-keys-plugin.ts';
 import { authenticator } from 'otplib';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { MailMessage } from '../../../kernel/mail.ts';
@@ -5,7 +6,13 @@ import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.t
 
 /** A kernel with only the identity plugin on a fresh database. */
 export function startIdentity(opts: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestKernel> {
-  return startTestKernel({ plugins: ['identity', 'mail'], env: opts.env, clock: opts.clock });
+  // Mail sends its resets; the fixture declares the broad keys roles are made of (data, audit... do).
+  return startTestKernel({
+    plugins: ['identity', 'mail'],
+    extraPlugins: [broadKeysPlugin],
+    env: opts.env,
+    clock: opts.clock,
+  });
 }
 
 export function login(t: TestKernel, email: string, password: string, remoteAddress?: string) {

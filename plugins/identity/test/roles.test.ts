@@ -156,9 +156,12 @@ describe('identity: roles and permission keys', () => {
     expect(usersManage).to.deep.equal({
       key: 'users:manage',
       description: 'Manage users and roles',
-      owner: 'kernel',
+      owner: 'identity',
       grantedBy: [],
     });
+    // A shared key: every plugin that checks it declares it, and the list names them all.
+    const write = res.json().permissions.find((p: { key: string }) => p.key === 'objects:write');
+    expect(write.owner).to.equal('identity, fixture-broad-keys');
     const viewer = await t.createUser({ roles: ['viewer'] });
     expect((await req('GET', '/auth/permissions', undefined, viewer.cookie)).statusCode).to.equal(403);
     expect((await t.inject({ method: 'GET', url: '/auth/permissions' })).statusCode).to.equal(401);
