@@ -9,7 +9,7 @@ import {
 } from '../../../kernel/index.ts';
 import type { AssetServiceClient } from './asset-service-client.ts';
 import { announceAssetChange } from '../events.ts';
-import { keys, type AssetRow } from '../model.ts';
+import { keys } from '../model.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 import { deleteAsset } from '../store/asset-store.ts';
 import { findSubjectAssets } from '../store/data-subject-store.ts';
