@@ -29,7 +29,8 @@ export interface ReplicaSet {
   stop(): Promise<void>;
 }
 
-function killGroup(child: ChildProcess): void {
+/** SIGKILL to the process group of `child` (started with `detached`), unless it has exited. */
+export function killGroup(child: ChildProcess): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   try {
     process.kill(-child.pid, 'SIGKILL');
@@ -42,7 +43,11 @@ function killGroup(child: ChildProcess): void {
  * Starts the product's real start command for one service and resolves once its /health answers 200.
  * `spawned` gets the process at once, so a start that fails elsewhere still lets the caller kill it.
  */
-async function startReplica(service: Service, env: NodeJS.ProcessEnv, spawned: ChildProcess[]): Promise<Replica> {
+export async function startReplica(
+  service: Service,
+  env: NodeJS.ProcessEnv,
+  spawned: ChildProcess[],
+): Promise<Replica> {
   const port = await freePort();
   const child = spawn(process.execPath, [CMS, 'start', '--service', service], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
