@@ -59,6 +59,12 @@ async function main(): Promise<void> {
   const spawned: ChildProcess[] = [];
   const proxies: RunningNginx[] = [];
   const stubs: StubUpstream[] = [];
+  // Ctrl-C: the replicas and bare servers are in process groups of their own, so they go too.
+  process.once('SIGINT', () => {
+    stopWrk();
+    for (const child of spawned) killGroup(child);
+    process.exit(130);
+  });
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-replicas-'));
   try {
