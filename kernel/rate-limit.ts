@@ -116,7 +116,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { store: 'memory', reachable: true };
   }
 
-  hit(bucket: string, key: string, windowMs: number, by = 1): RateCount {
+  /** Counts one request; the limit is for stores that count ahead of it (nothing to lease in memory). */
+  hit(bucket: string, key: string, windowMs: number, _limit?: number): RateCount {
+    return this.add(bucket, key, windowMs, 1);
+  }
+
+  /** Counts `by` requests at once (the shared state's counters while Redis cannot answer). */
+  add(bucket: string, key: string, windowMs: number, by: number): RateCount {
     const now = this.clock.now().getTime();
     let counts = this.buckets.get(bucket);
     if (counts === undefined || counts.windowMs !== windowMs) {
