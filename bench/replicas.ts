@@ -11,7 +11,10 @@
  * throughput only where it adds cores); what the run shows is that spreading over replicas costs
  * nothing either.
  *
- * Environment: BENCH_SECONDS (each measured load, default 10), BENCH_CONNECTIONS (default 32),
+ * The four scenarios take turns for BENCH_ROUNDS rounds; each figure is the median of its rounds.
+ *
+ * Environment: BENCH_SECONDS (each measured load, default 5), BENCH_ROUNDS (default 3),
+ * BENCH_CONNECTIONS (default 32),
  * TEST_DATABASE_URL (else an embedded cluster is started).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -25,7 +28,8 @@ import { Browser, killGroup, startReplica, type Replica } from '../test/helpers/
 import { loadToolName, runLoad, type LoadResult } from './lib/load.ts';
 import { stopWrk } from './lib/wrk.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const OBJECTS = 50;
 const CLASS = 'BenchReplicaNote';
@@ -133,7 +137,6 @@ async function main(): Promise<void> {
       { name: 'core-api, 1 replica', url: await behind([address(core[0])]) },
       { name: 'core-api, 3 replicas', url: await behind(core.map(address)) },
     ];
-    const results: Array<{ name: string; result: LoadResult; loadBefore: string }> = [];
     for (const s of scenarios) {
       // Every replica behind this proxy answers the same bytes (the read is what is measured).
       for (let i = 0; i < 3; i++) {
@@ -144,25 +147,36 @@ async function main(): Promise<void> {
       }
       // A short warm-up through this proxy (its keepalive connections, each replica's read cache).
       await runLoad(s.url, [{ method: 'GET', path: READ }], { connections: CONNECTIONS, seconds: 2 });
-      const loadBefore = load();
-      const result = await runLoad(s.url, [{ method: 'GET', path: READ }], {
-        connections: CONNECTIONS,
-        seconds: SECONDS,
-      });
-      results.push({ name: s.name, result, loadBefore });
-      log(`${s.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms (load ${loadBefore})`);
     }
-    const rps = (name: string) => results.find((r) => r.name === name)!.result.rps;
+    // The scenarios take turns, round after round: the other work on the machine comes and goes, and
+    // a scenario measured in one stretch would carry whatever load that stretch had.
+    const runs = new Map<string, Array<{ result: LoadResult; loadBefore: string }>>(scenarios.map((s) => [s.name, []]));
+    for (let round = 1; round <= ROUNDS; round++)
+      for (const s of scenarios) {
+        const loadBefore = load();
+        const result = await runLoad(s.url, [{ method: 'GET', path: READ }], {
+          connections: CONNECTIONS,
+          seconds: SECONDS,
+        });
+        runs.get(s.name)!.push({ result, loadBefore });
+        log(`round ${round}, ${s.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms (load ${loadBefore})`);
+      }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const rps = (name: string) => median(runs.get(name)!.map((r) => r.result.rps));
     console.log(`\nbench:replicas: GET ${READ} (${body.length} bytes) through nginx, ${loadToolName()},`);
     console.log(
-      `${CONNECTIONS} connections, ${SECONDS} s each, ${os.cpus().length} cores; load average at the end: ${load()}\n`,
+      `${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s each, ${os.cpus().length} cores; load average at the end: ${load()}\n`,
     );
-    console.log('| behind nginx | req/s | p50 ms | p99 ms | non-2xx | load (1/5/15 min) before |');
-    console.log('| --- | ---: | ---: | ---: | ---: | --- |');
-    for (const { name, result, loadBefore } of results)
+    console.log(
+      '| behind nginx | req/s (median) | each round | p50 ms (median) | non-2xx | load (1 min) before each |',
+    );
+    console.log('| --- | ---: | --- | ---: | ---: | --- |');
+    for (const s of scenarios) {
+      const list = runs.get(s.name)!;
       console.log(
-        `| ${name} | ${result.rps.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.non2xx + result.errors} | ${loadBefore} |`,
+        `| ${s.name} | ${rps(s.name).toFixed(0)} | ${list.map((r) => r.result.rps.toFixed(0)).join(', ')} | ${median(list.map((r) => r.result.p50))} | ${list.reduce((n, r) => n + r.result.non2xx + r.result.errors, 0)} | ${list.map((r) => r.loadBefore.split(' ')[0]).join(', ')} |`,
       );
+    }
     console.log(
       `\n3 replicas / 1 replica: ${(rps('core-api, 3 replicas') / rps('core-api, 1 replica')).toFixed(2)}x` +
         ` (bare: ${(rps('bare, 3 servers') / rps('bare, 1 server')).toFixed(2)}x);` +
