@@ -84,6 +84,19 @@ export const KernelConfigSchema = Type.Object({
     default: 10,
     description: 'database connections per process',
   }),
+  DATABASE_READ_URL: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      description:
+        'a PostgreSQL streaming replica (hot standby) of DATABASE_URL for the public read routes (published data, pages, sitemap, search); staff routes, writes, staff previews, caches and LISTEN stay on DATABASE_URL; unset = every read on DATABASE_URL (README "Public reads from a read replica")',
+    }),
+  ),
+  DATABASE_READ_POOL_MAX: Type.Integer({
+    minimum: 1,
+    maximum: 200,
+    default: 10,
+    description: 'replica connections per process (with DATABASE_READ_URL), beside DATABASE_POOL_MAX',
+  }),
   CMS_DATA_DIR: Type.String({
     default: 'data',
     minLength: 1,
@@ -179,13 +192,6 @@ export const KernelConfigSchema = Type.Object({
   METRICS_TOKEN: Type.Optional(
     Type.String({ minLength: 16, description: 'enables GET /metrics, presented as Authorization: Bearer <token>' }),
   ),
-  SMTP_URL: Type.Optional(
-    Type.String({
-      pattern: '^smtps?://',
-      description: 'SMTP server for kernel mail; unset = mail is logged, not sent',
-    }),
-  ),
-  MAIL_FROM: Type.String({ default: 'cms@localhost', description: 'sender address of kernel mail' }),
   PUBLIC_BASE_URL: Type.String({
     default: 'http://localhost:3000',
     pattern: '^https?://',

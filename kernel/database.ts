@@ -16,12 +16,16 @@ export function createKnex(
   url: string,
   poolMax: number,
   logger?: Logger,
-  opts: { acquireTimeoutMs?: number } = {},
+  opts: { acquireTimeoutMs?: number; applicationName?: string } = {},
 ): Db {
   const log = logger?.child({ component: 'database' });
   return knexFactory({
     client: 'pg',
-    connection: { connectionString: url, application_name: 'cms', connectionTimeoutMillis: 5_000 },
+    connection: {
+      connectionString: url,
+      application_name: opts.applicationName ?? 'cms',
+      connectionTimeoutMillis: 5_000,
+    },
     pool: { min: 0, max: poolMax, idleTimeoutMillis: 30_000 },
     // How long a request waits for a free connection before it answers 503 (pool exhausted).
     acquireConnectionTimeout: opts.acquireTimeoutMs ?? 10_000,
@@ -68,17 +72,17 @@ export function connectDatabase(
 
 /**
  * The production guard: outside development and test the database must be named by DATABASE_URL with a
- * password in it (and DATABASE_OWNER_URL too, when set), so a production process never falls back to
+ * password in it (and DATABASE_OWNER_URL and DATABASE_READ_URL too, when set), so a production process never falls back to
  * the embedded cluster or connects without a password. Returns why a process must not start, or null.
  */
 export function databasePasswordProblem(
-  config: Pick<Config, 'NODE_ENV' | 'DATABASE_URL' | 'DATABASE_OWNER_URL'>,
+  config: Pick<Config, 'NODE_ENV' | 'DATABASE_URL' | 'DATABASE_OWNER_URL' | 'DATABASE_READ_URL'>,
 ): string | null {
   if (config.NODE_ENV === 'development' || config.NODE_ENV === 'test') return null;
   const env = `NODE_ENV=${config.NODE_ENV}`;
   if (!config.DATABASE_URL)
     return `DATABASE_URL is required with ${env}: set it to postgresql://<user>:<password>@<host>:5432/<database> (the embedded database is for development and test only)`;
-  for (const name of ['DATABASE_URL', 'DATABASE_OWNER_URL'] as const) {
+  for (const name of ['DATABASE_URL', 'DATABASE_OWNER_URL', 'DATABASE_READ_URL'] as const) {
     const value = config[name];
     if (value !== undefined && !urlPassword(value))
       return `${name} has no password; a database password is required with ${env} (postgresql://<user>:<password>@<host>/<database>)`;

@@ -21,7 +21,7 @@ export type {
   ServiceKey,
   ServiceMap,
 } from './plugin.ts';
-export { EnvFlag, type Config, type ServiceName } from './config.ts';
+export { ConfigError, EnvFlag, parseEnvSlice, type Config, type ServiceName } from './config.ts';
 export type { LogFile, LogFiles, LogSource } from './log-files.ts';
 export type { OutboundGuard, PluginSandboxRules, RouteSandboxRule } from './sandbox.ts';
 
@@ -93,8 +93,8 @@ export type { ChangeActor, RecordChange, RecordChangeSubscriber, RecordHooks } f
 // Other kernel services' types.
 export { ManualClock, SystemClock, type Clock } from './clock.ts';
 export type { ExtensionFolders } from './extensions.ts';
-export type { Logger } from './logger.ts';
-export type { MailMessage, MailOutbox, MailPort, MailSendOptions } from './mail.ts';
+export { createLogger, type Logger } from './logger.ts';
+export type { MailMessage, MailOutbox, MailPort, MailSendOptions, MailSendResult } from './mail.ts';
 export type { Metrics } from './metrics.ts';
 export type { Scheduler } from './scheduler.ts';
 export type { SecretBox } from './secret-box.ts';
@@ -111,5 +111,6 @@ export {
   type ScheduleDefinition,
 } from './jobs.ts';
 export { DatabaseNotifications } from './database-notifications.ts';
+export type { ReadReplica } from './read-database.ts';
 export type { CacheNotices } from './cache-notices.ts';
 export type { SharedState, SharedStateInfo } from './shared-state.ts';

@@ -26,6 +26,7 @@ import type { AnyPluginManifest, App, KernelServices, PluginContext, ServiceKey,
 import { PluginScopes } from './plugin-scopes.ts';
 import { RecordHooks } from './record-hooks.ts';
 import { CacheNotices } from './cache-notices.ts';
+import { ReadReplica } from './read-database.ts';
 import { MemoryRateLimitStore, SharedRateLimitStore } from './rate-limit.ts';
 import { createSharedState } from './shared-state.ts';
 import { Scheduler } from './scheduler.ts';
@@ -135,6 +136,8 @@ export const KERNEL_SERVICE_NAMES: Array<keyof KernelServices> = [
   'config',
   'logger',
   'db',
+  'readDb',
+  'readReplica',
   'clock',
   'secretBox',
   'sessions',
@@ -178,6 +181,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
   metrics.observeDatabasePool(database.db, config.DATABASE_POOL_MAX);
   const clock = opts.clock ?? new SystemClock();
   const db = database.db;
+  const readReplica = new ReadReplica(db, config, logger);
   const notifications = new DatabaseNotifications({ db, log: logger.child({ component: 'notifications' }) });
   const jobs = new JobEngine({
     db,
@@ -204,6 +208,8 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     config,
     logger,
     db,
+    readDb: readReplica.db,
+    readReplica,
     clock,
     metrics,
     secretBox: new SecretBox(env, { production: config.production, dataDir: config.CMS_DATA_DIR, logger }),
@@ -219,15 +225,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     sharedState,
     rateLimitStore,
     cacheNotices: new CacheNotices({ db, notifications }),
-    // The sandbox profile sends no mail: it is logged as when no SMTP server is configured.
-    mail: new MailPort({
-      smtpUrl: config.SANDBOX ? undefined : config.SMTP_URL,
-      from: config.MAIL_FROM,
-      production: config.production,
-      logger,
-      clock,
-      throttles: rateLimitStore,
-    }),
+    mail: new MailPort({ logger, clock, throttles: rateLimitStore }),
     extensions: new ExtensionFolders(PROJECT_ROOT, config.CMS_PLUGIN_PATH),
     mountedRoutes: new MountedRoutes(),
     outboundGuard: new OutboundGuard(config.SANDBOX),
@@ -340,6 +338,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
         await scopes.stop();
         await notifications.stop();
         await sharedState.close();
+        await readReplica.close();
         if (!opts.database) await database.close();
         await kernelServices.logFiles.flush();
       },
@@ -350,6 +349,7 @@ export async function createKernel(opts: KernelOptions): Promise<Kernel> {
     await scopes.stop();
     await notifications.stop();
     await sharedState.close();
+    await readReplica.close().catch(() => undefined);
     if (!opts.database) await database.close().catch(() => undefined);
     throw err;
   }

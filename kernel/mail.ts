@@ -1,4 +1,3 @@
-import type { Transporter } from 'nodemailer';
 import type { Clock } from './clock.ts';
 import type { Tx } from './database.ts';
 import type { Logger } from './logger.ts';
@@ -27,8 +26,8 @@ export interface MailSendOptions {
   /** The caller's transaction: the mail is queued in it and goes out only if it commits. */
   trx?: Tx;
   /**
-   * At most `max` mails per `key` in `windowMs` (counted by the kernel's rate limiter in this
-   * process); a mail over the limit is dropped and `send` answers `{ accepted: false }`.
+   * At most `max` mails per `key` in `windowMs` (counted in the kernel's rate-limit store, across
+   * processes); a mail over the limit is dropped and `send` answers `{ accepted: false, reason: 'throttled' }`.
    */
   throttle?: { key: string; max: number; windowMs: number };
 }
@@ -38,43 +37,29 @@ export interface MailOutbox {
   queue(message: MailMessage, trx?: Tx): Promise<void>;
 }
 
-/** Something that actually sends (SMTP, or the log in development). */
-interface MailSender {
-  /** `smtp` when a server took the mail, `log` when it was only written to the service log. */
-  readonly via: 'smtp' | 'log';
-  send(message: MailMessage & { from: string }): Promise<void>;
-}
+/** How `send` went: `throttled` when `throttle` dropped it, `no-mail-plugin` when nothing serves the port. */
+export type MailSendResult = { accepted: true } | { accepted: false; reason: 'throttled' | 'no-mail-plugin' };
 
 /**
- * The kernel's mail port. A mail plugin may serve it (`serveWith`): then every mail is handed to its
- * outbox. Otherwise it sends through SMTP from `SMTP_URL`, or, when that is unset, a transport that
- * only logs the message (development: subject and body, so a reset link can be followed; production:
- * recipient and subject only).
+ * The kernel's mail port: plugins that send mail (password resets, form notifications) call `send`;
+ * the mail plugin serves it (`serveWith`) with its outbox, settings, templates and transports. The
+ * kernel has no transport of its own: without a mail plugin a mail is not sent, and `send` and the
+ * service log say so.
  */
 export class MailPort {
-  private readonly sender: MailSender;
   private readonly listeners = new Set<(m: MailMessage) => void>();
   private readonly throttles: RateLimitStore;
   private outbox: MailOutbox | undefined;
 
   constructor(
     private readonly opts: {
-      smtpUrl?: string;
-      from: string;
-      production: boolean;
       logger: Logger;
       clock: Clock;
       /** Where `throttle` counts: the kernel's rate-limit store, shared by every process. */
       throttles?: RateLimitStore;
     },
   ) {
-    this.sender = opts.smtpUrl ? smtpSender(opts.smtpUrl) : this.logSender();
     this.throttles = opts.throttles ?? new MemoryRateLimitStore(opts.clock);
-  }
-
-  /** The sender address of kernel mail (`MAIL_FROM`). */
-  get defaultFrom(): string {
-    return this.opts.from;
   }
 
   /** Observe sent messages (a mail log, or a test reading the reset token). */
@@ -92,71 +77,28 @@ export class MailPort {
   }
 
   /**
-   * Sends (or, when a mail plugin serves the port, queues) a mail. With `trx` nothing leaves before
-   * the transaction commits. `accepted: false` when `throttle` dropped it.
+   * Hands a mail to the mail plugin's outbox; with `trx` it is queued in that transaction and leaves
+   * only if it commits. Not accepted when `throttle` dropped it or no mail plugin serves the port.
    */
-  async send(message: MailMessage, opts: MailSendOptions = {}): Promise<{ accepted: boolean }> {
+  async send(message: MailMessage, opts: MailSendOptions = {}): Promise<MailSendResult> {
     if (opts.throttle) {
       const { key, max, windowMs } = opts.throttle;
-      if ((await this.throttles.hit('mail:throttle', key, windowMs, max)).count > max) return { accepted: false };
+      if ((await this.throttles.hit('mail:throttle', key, windowMs, max)).count > max)
+        return { accepted: false, reason: 'throttled' };
     }
-    if (this.outbox) {
-      await this.outbox.queue(message, opts.trx);
-      return { accepted: true };
-    }
-    if (opts.trx) {
-      const log = this.opts.logger;
-      // A rolled-back transaction sends nothing; a failed send after the commit is logged.
-      void opts.trx.executionPromise.then(
-        () => this.sendNow(message).catch((err) => log.error({ err }, 'mail after commit failed')),
-        () => undefined,
+    if (!this.outbox) {
+      this.opts.logger.warn(
+        { to: message.to, subject: message.subject, kind: message.kind },
+        'mail not sent: no mail plugin is loaded (it is turned off in CMS_DISABLED_PLUGINS, or this process does not run it)',
       );
-      return { accepted: true };
+      return { accepted: false, reason: 'no-mail-plugin' };
     }
-    await this.sendNow(message);
+    await this.outbox.queue(message, opts.trx);
     return { accepted: true };
   }
 
-  private async sendNow(message: MailMessage): Promise<void> {
-    await this.sendThroughServerTransport(message);
-    this.notifySent(message);
-  }
-
-  /**
-   * Sends through the kernel's own transport (`SMTP_URL`, or the log) without telling the observers: a
-   * mail plugin with nothing configured uses it, and tells them once it recorded the outcome.
-   */
-  async sendThroughServerTransport(message: MailMessage, from = this.opts.from): Promise<{ via: 'smtp' | 'log' }> {
-    await this.sender.send({ ...message, from });
-    return { via: this.sender.via };
-  }
-
-  /** Tells the observers that a mail went out (a mail plugin calls it after its own transports sent). */
+  /** Tells the observers that a mail went out (the mail plugin calls it once its transport sent it). */
   notifySent(message: MailMessage): void {
     for (const listener of this.listeners) listener(message);
   }
-
-  private logSender(): MailSender {
-    const log = this.opts.logger.child({ component: 'mail' });
-    return {
-      via: 'log',
-      send: async (m) => {
-        if (this.opts.production)
-          log.info({ to: m.to, subject: m.subject }, 'mail (no SMTP_URL set: logged, not sent)');
-        else log.info({ to: m.to, subject: m.subject, text: m.text }, 'mail (no SMTP_URL set: logged, not sent)');
-      },
-    };
-  }
-}
-
-/** SMTP through nodemailer, imported (and its transport made) when the first message is sent. */
-function smtpSender(url: string): MailSender {
-  let transport: Promise<Transporter> | undefined;
-  return {
-    via: 'smtp',
-    send: async (m) => {
-      transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url));
-      await (await transport).sendMail({ to: m.to, from: m.from, subject: m.subject, text: m.text, html: m.html });
-    },
-  };
 }

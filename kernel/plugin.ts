@@ -13,6 +13,7 @@ import type { Clock } from './clock.ts';
 import type { Config, ServiceName } from './config.ts';
 import type { DatabaseNotifications } from './database-notifications.ts';
 import type { Db } from './database.ts';
+import type { ReadReplica } from './read-database.ts';
 import type { ExtensionFolders } from './extensions.ts';
 import type { Jobs, QueueDefinition, ScheduleDefinition } from './jobs.ts';
 import type { LogFiles } from './log-files.ts';
@@ -36,6 +37,13 @@ export interface KernelServices {
   config: Config;
   logger: Logger;
   db: Db;
+  /**
+   * The public read routes' database: the streaming replica of DATABASE_READ_URL, else `db` itself.
+   * Only for anonymous public reads; staff routes, writes, staff previews and caches use `db`.
+   */
+  readDb: Db;
+  /** The replica behind `readDb`: `caughtUp()` before a cache refills from it after a change notice. */
+  readReplica: ReadReplica;
   clock: Clock;
   secretBox: SecretBox;
   sessions: SessionService;
@@ -204,10 +212,29 @@ export interface PluginManifest<
   enqueues?: readonly string[];
   /** Timed work run once per cron tick across every process (`<id>.<name>`), where its routes are mounted. */
   schedules?: readonly ScheduleDefinition<PluginContext<N, O, C, NoInfer<S>>>[];
+  /**
+   * `cms <name>` commands it adds: processes of their own beside the servers (a runner, a one-off
+   * task). Nothing of the plugin is set up for them; `run` imports what it uses when it runs.
+   */
+  commands?: readonly PluginCommand[];
   /** Runs once every plugin is set up, before the server listens (subscribing to hooks, seeding). */
   onStart?(ctx: PluginContext<N, O, C, NoInfer<S>>): Promise<void> | void;
   /** Runs on shutdown after in-flight requests finished, in reverse start order (drain, close clients). */
   onStop?(ctx: PluginContext<N, O, C, NoInfer<S>>): Promise<void> | void;
+}
+
+/** A `cms <name>` command of a plugin (`PluginManifest.commands`). */
+export interface PluginCommand {
+  /** kebab-case; must not be one of the kernel's own commands. */
+  name: string;
+  /** Its arguments as the usage text shows them, e.g. `[--once]`. */
+  args: string;
+  /** What it does, for the usage text (may hold line breaks). */
+  summary: string;
+  /** The environment it reads (its own: the plugin's `config` is not loaded for it), for the README's table. */
+  config?: TObject;
+  /** Runs it with the arguments after its name; a thrown ConfigError is printed as `cms: <message>`. */
+  run(args: string[]): Promise<void>;
 }
 
 /** A manifest of any shape, as the loader handles it (it gives each plugin the context its own manifest describes). */

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline/promises';
 import { ConfigError, loadKernelConfig, SERVICE_NAMES, type ServiceName } from '../kernel/config.ts';
 import { HttpError } from '../kernel/errors.ts';
 import { createLogger } from '../kernel/logger.ts';
+import type { PluginCommand } from '../kernel/plugin.ts';
 
 // Each command imports what it uses when it runs: `cms start` opens its database before it loads the
 // kernel and the plugins (runtime/start.ts), and `cms plugin new` loads neither.
@@ -15,15 +16,14 @@ const USAGE = `usage:
                                                             with what each needs, offers and collects
   cms admin create --email <e-mail> [--name <name>]         create an administrator (password from
                                                             CMS_ADMIN_PASSWORD or asked for)
-  cms publish-runner [--once]                               carry out publish jobs (static builds of websites)
-                                                            from core-api (PUBLISH_API_URL, PUBLISH_RUNNER_TOKEN)
-                                                            into PUBLISH_OUTPUT_DIR or PUBLISH_S3_BUCKET; --once:
-                                                            one job (or none), then exit
   cms plugin new <id> [--dir <folder>]                      write an external plugin folder <folder>/<id>
                                                             (default folder: .) to start with
                                                             CMS_PLUGIN_PATH=<folder>
 Without DATABASE_URL, migrate and admin create use the embedded PostgreSQL of CMS_DATA_DIR: that of
 the running server when there is one, otherwise they start it and stop it again.`;
+
+/** The kernel's own commands; any other name is looked up among the loaded plugins' `commands`. */
+const KERNEL_COMMANDS = new Set(['start', 'migrate', 'plugins', 'admin', 'plugin']);
 
 export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -33,8 +33,10 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'plugins') return await plugins(rest);
     if (command === 'admin' && rest[0] === 'create') return await createAdmin(rest.slice(1));
     if (command === 'plugin' && rest[0] === 'new') return await newPlugin(rest.slice(1));
-    if (command === 'publish-runner') return await publishRunner(rest);
-    console.error(USAGE);
+    const commands = await pluginCommands();
+    const own = command && !KERNEL_COMMANDS.has(command) ? commands.find((c) => c.name === command) : undefined;
+    if (own) return await own.run(rest);
+    console.error(usage(commands));
     process.exitCode = 2;
   } catch (err) {
     if (err instanceof ConfigError || err instanceof HttpError) {
@@ -60,29 +62,33 @@ async function plugins(args: string[]): Promise<void> {
   console.log(await describePluginSet(service));
 }
 
-async function publishRunner(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { once: { type: 'boolean' } } });
-  const { loadRunnerSettings, PublishRunner } = await import('./publish-runner.ts');
-  const settings = loadRunnerSettings(process.env);
-  const logger = createLogger(process.env.LOG_LEVEL ?? 'info');
-  const runner = new PublishRunner(settings, logger);
-  if (values.once) {
-    const outcome = await runner.runOnce();
-    console.log(outcome === 'idle' ? 'no queued publish job' : `publish job ${outcome}`);
-    if (outcome === 'failed') process.exitCode = 1;
-    return;
+/**
+ * The commands of every plugin `cms start` would load (CMS_PLUGIN_PATH and CMS_DISABLED_PLUGINS
+ * apply), in start order; none when the configuration cannot be read (the usage says the rest).
+ */
+async function pluginCommands(): Promise<PluginCommand[]> {
+  const { resolvePluginSet } = await import('../kernel/kernel.ts');
+  let config: ReturnType<typeof loadKernelConfig>;
+  try {
+    config = loadKernelConfig(process.env);
+  } catch {
+    return [];
   }
-  // The first signal lets the job in hand finish; a second one stops at once (the job's lease runs
-  // out and it is queued again).
-  const stop = new AbortController();
-  const onSignal = () => {
-    if (stop.signal.aborted) process.exit(130);
-    logger.info('publish runner: stopping after the job in hand');
-    stop.abort();
-  };
-  process.on('SIGTERM', onSignal).on('SIGINT', onSignal);
-  logger.info({ api: settings.PUBLISH_API_URL }, 'publish runner: waiting for jobs');
-  await runner.loop(stop.signal);
+  const plugins = await resolvePluginSet({ service: 'all' }, config);
+  return plugins.flatMap((p) => (p.commands ?? []).filter((c) => !KERNEL_COMMANDS.has(c.name)));
+}
+
+/** The usage text: the kernel's commands, then each plugin command with its arguments and summary. */
+function usage(commands: readonly PluginCommand[]): string {
+  const width = 60;
+  const lines = commands.flatMap((c) => {
+    const [first, ...more] = c.summary.split('\n');
+    const head = `  cms ${c.name} ${c.args}`.padEnd(width);
+    return [`${head}${first}`, ...more.map((line) => `${' '.repeat(width)}${line}`)];
+  });
+  if (!lines.length) return USAGE;
+  const [commandsPart, footer] = USAGE.split('\nWithout DATABASE_URL');
+  return `${commandsPart}\n${lines.join('\n')}\nWithout DATABASE_URL${footer}`;
 }
 
 async function newPlugin(args: string[]): Promise<void> {

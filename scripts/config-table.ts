@@ -5,7 +5,6 @@ import path from 'node:path';
 import type { TObject } from '@sinclair/typebox';
 import { KernelConfigSchema } from '../kernel/config.ts';
 import { discoverPlugins, PROJECT_ROOT } from '../kernel/loader.ts';
-import { PublishRunnerConfig } from '../runtime/publish-runner.ts';
 
 function rows(owner: string, schema: TObject): string[] {
   return Object.entries(schema.properties).map(([name, prop]) => {
@@ -20,10 +19,12 @@ const lines = [
   '|---|---|---|---|',
   ...rows('kernel', KernelConfigSchema),
 ];
-for (const plugin of await discoverPlugins())
-  if (plugin.config) lines.push(...rows(`plugin ${plugin.id}`, plugin.config));
-// The runner process of publish jobs reads its own environment (runtime/publish-runner.ts).
-lines.push(...rows('`cms publish-runner`', PublishRunnerConfig));
+const plugins = await discoverPlugins();
+for (const plugin of plugins) if (plugin.config) lines.push(...rows(`plugin ${plugin.id}`, plugin.config));
+// A plugin's command (a process of its own, such as the publish runner) reads its own environment.
+for (const plugin of plugins)
+  for (const command of plugin.commands ?? [])
+    if (command.config) lines.push(...rows(`\`cms ${command.name}\``, command.config));
 const table = lines.join('\n');
 
 if (process.argv.includes('--write')) {

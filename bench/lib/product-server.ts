@@ -18,6 +18,8 @@ const server = await startBenchKernel({
     PUBLIC_DATA_RATE_LIMIT_PER_MINUTE: '1000000000',
     // The parent runs one product without the public read cache (what a read costs) and one with it.
     PUBLIC_DATA_READ_CACHE_BYTES: process.env.BENCH_READ_CACHE_BYTES ?? String(64 * 1024 * 1024),
+    // bench:replica runs one product whose public reads go to a streaming replica.
+    ...(process.env.BENCH_READ_URL ? { DATABASE_READ_URL: process.env.BENCH_READ_URL } : {}),
   },
 });
 const cookie = await server.adminCookie();

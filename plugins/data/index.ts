@@ -40,7 +40,7 @@ export default definePlugin({
   id: 'data',
   processes: ['core-api', 'gateway'],
   routesIn: ['core-api'],
-  needs: ['db', 'audit', 'recordHooks', 'permissions', 'clock', 'config', 'jobs'],
+  needs: ['db', 'readDb', 'readReplica', 'audit', 'recordHooks', 'permissions', 'clock', 'config', 'jobs'],
   // Resolves asset fields for the batch action `resolve-assets` (409 ASSETS_UNAVAILABLE without it).
   optional: ['assetLibrary'],
   migrations: path.join(here, 'migrations'),

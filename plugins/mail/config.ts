@@ -1,8 +1,22 @@
 import { Type } from '@sinclair/typebox';
 import { EnvFlag } from '../../kernel/index.ts';
 
-/** The mail plugin's environment (the kernel's secret box reads MAIL_SETTINGS_ENCRYPTION_KEY by its name). */
+/**
+ * The mail plugin's environment (the kernel's secret box reads MAIL_SETTINGS_ENCRYPTION_KEY by its name).
+ * SMTP_URL and MAIL_FROM kept the names they had when the kernel read them.
+ */
 export const MailConfig = Type.Object({
+  SMTP_URL: Type.Optional(
+    Type.String({
+      pattern: '^smtps?://',
+      description:
+        'SMTP server of mail with no mail settings (password resets, form notifications before any are saved); unset = such mail is logged, not sent',
+    }),
+  ),
+  MAIL_FROM: Type.String({
+    default: 'cms@localhost',
+    description: 'sender address of mail whose settings name none (and of all mail without settings)',
+  }),
   MAIL_SETTINGS_ENCRYPTION_KEY: Type.Optional(
     Type.String({
       minLength: 1,

@@ -57,7 +57,8 @@ export default definePlugin({
   // The public sandbox profile sends no mail: no process works the outbox queue, so mail is queued and
   // shown in the mail log (status `queued`) but never handed to a transport. The routes that send now
   // (`/mail-settings/test`, `/mail-log/:id/resend`) declare `sandbox: 'block'`.
-  sandbox: { config: { MAIL_WORKER_ENABLED: false } },
+  // SMTP_URL is unset too, so a send asked for by a route the profile lets through is only logged.
+  sandbox: { config: { MAIL_WORKER_ENABLED: false, SMTP_URL: null } },
   migrations: path.join(here, 'migrations'),
   setup: (deps) => ({ ...createMailServices(deps), release: undefined as (() => void) | undefined }),
   contributes: {

@@ -1,6 +1,6 @@
 import webpush from 'web-push';
 import type { Logger, ServiceMap } from '../../kernel/index.ts';
-import type { PushSubscriptionRow } from './store.ts';
+import type { PushSubscriptionRow } from './store/push-store.ts';
 
 type OutboundFetch = NonNullable<ServiceMap['outboundFetch']>;
 

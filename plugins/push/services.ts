@@ -2,7 +2,7 @@ import webpush from 'web-push';
 import { type JobRun, type PluginDeps, type Tx, unavailable } from '../../kernel/index.ts';
 import type { PushConfig } from './config.ts';
 import { deliver } from './sends.ts';
-import { type PushSendRow, PushStore } from './store.ts';
+import { type PushSendRow, PushStore } from './store/push-store.ts';
 
 export type PushDeps = PluginDeps<
   'db' | 'clock' | 'config' | 'secretBox' | 'outboundGuard' | 'jobs',

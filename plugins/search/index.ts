@@ -19,7 +19,7 @@ export default definePlugin({
   id: 'search',
   processes: ['core-api', 'gateway'],
   routesIn: ['core-api'],
-  needs: ['db', 'recordHooks', 'searchSources'],
+  needs: ['db', 'readDb', 'recordHooks', 'searchSources'],
   collects: ['searchSources'],
   migrations: path.join(here, 'migrations'),
   config: SearchConfig,

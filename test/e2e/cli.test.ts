@@ -46,6 +46,17 @@ describe('cms command line', function () {
     expect(refused.stderr).to.contain('already exists');
   });
 
+  it("lists each loaded plugin's commands in its usage, and a turned-off plugin takes its command with it", async () => {
+    const usage = await run('node', [CMS], { env }).catch((e) => e);
+    expect(usage.code).to.equal(2);
+    expect(usage.stderr).to.match(/^ {2}cms migrate /m);
+    expect(usage.stderr).to.match(/^ {2}cms publish-runner \[--once\] +carry out publish jobs/m);
+    const off = { ...env, CMS_DISABLED_PLUGINS: 'publish' };
+    const gone = await run('node', [CMS, 'publish-runner', '--once'], { env: off }).catch((e) => e);
+    expect(gone.code, 'an unknown command prints the usage').to.equal(2);
+    expect(gone.stderr).to.contain('usage:').and.not.to.contain('publish-runner');
+  });
+
   it('refuses to start on an invalid variable, naming it', async () => {
     const failed = await run('node', [CMS, 'start'], { env: { ...env, PORT: 'abc' } }).catch((e) => e);
     expect(failed.code).to.equal(1);

@@ -5,7 +5,7 @@ import { AssetsConfig } from '../../plugins/assets/config.ts';
 import { KernelConfigSchema, loadKernelConfig, parseEnvSlice } from '../../kernel/config.ts';
 import { discoverPlugins } from '../../kernel/loader.ts';
 import type { PluginManifest } from '../../kernel/plugin.ts';
-import { PublishRunnerConfig } from '../../runtime/publish-runner.ts';
+import { PublishRunnerConfig } from '../../plugins/publish/runner/settings.ts';
 import { startFailure, testEnv } from './boot.ts';
 
 const MARK = 'S3CR3T-';

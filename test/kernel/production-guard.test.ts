@@ -33,7 +33,7 @@ describe('production guard: the database password is required unless NODE_ENV is
     expect(err.message).to.match(/^DATABASE_URL is required with NODE_ENV=production/);
   });
 
-  it('refuses a production DATABASE_URL or DATABASE_OWNER_URL without a password', async () => {
+  it('refuses a production DATABASE_URL, DATABASE_OWNER_URL or DATABASE_READ_URL without a password', async () => {
     const err = await productionStartRefusal({ DATABASE_URL: 'postgresql://cms@db.invalid:5432/cms' });
     expect(err.message).to.match(/^DATABASE_URL has no password/);
     const owner = await productionStartRefusal({
@@ -41,6 +41,11 @@ describe('production guard: the database password is required unless NODE_ENV is
       DATABASE_OWNER_URL: 'postgresql://owner@db.invalid:5432/cms',
     });
     expect(owner.message).to.match(/^DATABASE_OWNER_URL has no password/);
+    const replica = await productionStartRefusal({
+      DATABASE_URL: 'postgresql://cms:secret@db.invalid:5432/cms',
+      DATABASE_READ_URL: 'postgresql://cms@replica.invalid:5432/cms',
+    });
+    expect(replica.message).to.match(/^DATABASE_READ_URL has no password/);
   });
 
   it('lets development and test run without a password, and the embedded default, while production needs one', () => {

@@ -1,6 +1,7 @@
 import { conflict, notFound, type Db } from '../../../kernel/index.ts';
 import type { AssetRow } from '../model.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
+import { deleteMirror, findMirror, mirroredKeysByPath, recordMirror } from '../store/mirror-store.ts';
 import type { LibraryService } from './library.ts';
 
 /**
@@ -34,11 +35,7 @@ export class CdnMirror {
     const got = await this.deps.storage.get(row.storage_key);
     if (!got) throw notFound('The stored file of this asset is missing', 'FILE_MISSING');
     await this.deps.target.put(key, got.body, { contentType: row.mime_type, size: Number(row.size) });
-    await this.deps
-      .db('asset_mirrors')
-      .insert({ asset_id: row.id, version: row.version, key, mirrored_at: this.deps.db.fn.now() })
-      .onConflict('asset_id')
-      .merge();
+    await recordMirror(this.deps.db, { asset_id: row.id, version: row.version, key });
     return { id: row.id, key, url: this.urlOf(key), version: row.version };
   }
 
@@ -47,22 +44,15 @@ export class CdnMirror {
    * record; nothing when none was made. A failure leaves the record, so the next call tries again.
    */
   async withdraw(id: string): Promise<void> {
-    const mirrored = await this.deps.db('asset_mirrors').where({ asset_id: id }).first<{ key: string } | undefined>();
+    const mirrored = await findMirror(this.deps.db, id);
     if (!mirrored) return;
     if (this.deps.target) await this.deps.target.delete(mirrored.key);
-    await this.deps.db('asset_mirrors').where({ asset_id: id, key: mirrored.key }).delete();
+    await deleteMirror(this.deps.db, id, mirrored.key);
   }
 
   /** For each path: whether a copy of its current version exists on the mirror, and its CDN URL. */
   async status(paths: readonly string[]): Promise<Array<{ path: string; mirrored: boolean; url: string | null }>> {
-    const rows = await this.deps
-      .db('assets as a')
-      .join('asset_mirrors as m', 'm.asset_id', 'a.id')
-      .whereIn('a.path', paths as string[])
-      .andWhere('a.visibility', 'public')
-      .andWhereRaw('m.version = a.version')
-      .select<Array<{ path: string; key: string }>>('a.path', 'm.key');
-    const byPath = new Map(rows.map((r) => [r.path, r.key]));
+    const byPath = await mirroredKeysByPath(this.deps.db, paths);
     return paths.map((path) => {
       const key = byPath.get(path);
       return { path, mirrored: key !== undefined, url: key !== undefined ? this.urlOf(key) : null };

@@ -11,6 +11,8 @@ import type { AssetServiceClient } from './asset-service-client.ts';
 import { announceAssetChange } from '../events.ts';
 import { keys, type AssetRow } from '../model.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
+import { deleteAsset } from '../store/asset-store.ts';
+import { findSubjectAssets } from '../store/data-subject-store.ts';
 import type { RecordHooks } from '../../../kernel/index.ts';
 
 type Source = PluginContributions['dataSubjectSources'];
@@ -50,30 +52,14 @@ export function assetDataSubjectSource(deps: Deps): Source {
     const fold = await folding;
     const uploader = await deps.users.findByEmail(needle);
     const uuids = linked.filter((r) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(r));
-    const rows = (await q('assets')
-      .where((w) => {
-        // Case folded in the database by Unicode rules on both sides (lower() of a C-locale database
-        // folds ASCII only).
-        void w.whereRaw(
-          `jsonb_path_exists((${fold('metadata::text')})::jsonb, '$.** \\? (@ == $v)', jsonb_build_object('v', ${fold('?::text')}))`,
-          [identifier.trim()],
-        );
-        if (uploader) void w.orWhere('created_by', uploader.id);
-        // One array parameter each: tens of thousands of references stay within PostgreSQL's
-        // 65,535 bind parameters per statement.
-        // A file a found record names is the person's only when they uploaded it through a form: a
-        // name in a field alone (a library file, a logo) never makes a file theirs.
-        if (linked.length)
-          void w.orWhere((own) => {
-            void own.whereNotNull('form_upload_id').andWhere((ref) => {
-              void ref.whereRaw('path = ANY(?::text[])', [linked as string[]]);
-              if (uuids.length)
-                void ref.orWhereRaw('id = ANY(?::uuid[])', [uuids]).orWhereRaw('uuid = ANY(?::uuid[])', [uuids]);
-            });
-          });
-      })
-      .orderBy('path')
-      .limit(SCAN_CAP)) as AssetRow[];
+    const rows = await findSubjectAssets(q, {
+      identifier: identifier.trim(),
+      fold,
+      uploaderId: uploader?.id,
+      linked,
+      uuids,
+      limit: SCAN_CAP,
+    });
     return rows.map((row) => {
       const matched: string[] = [];
       if (uploader && row.created_by === uploader.id) matched.push('uploader');
@@ -145,7 +131,7 @@ export function assetDataSubjectSource(deps: Deps): Source {
         }
         const deleted = await deps.db.transaction(async (trx) => {
           // Gone meanwhile (deleted by someone else): its delete was announced then, not again here.
-          if (!(await trx('assets').where({ id: row.id }).delete())) return false;
+          if (!(await deleteAsset(trx, row.id))) return false;
           await announceAssetChange(deps.recordHooks, trx, { kind: 'deleted', row, actor: changeActorOf(input.actor) });
           return true;
         });

@@ -73,8 +73,9 @@ export async function listInFolder(
   return { rows, total: Number(count) };
 }
 
-export async function deleteAsset(q: Q, id: string): Promise<void> {
-  await q('assets').where({ id }).delete();
+/** Deletes one asset row; false when it was gone already. */
+export async function deleteAsset(q: Q, id: string): Promise<boolean> {
+  return (await q('assets').where({ id }).delete()) > 0;
 }
 
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -183,7 +183,7 @@ export function pageRoutes(app: App, s: ContentServices): void {
     { config: read, schema: { tags, params: IdParams, response: { 200: RenderedHtml } } },
     async (request) => {
       const row = await s.pages.staffView(request.params.id);
-      const content = await s.expand(row.content, { websiteId: row.website_id, locale: row.locale });
+      const content = await s.expand(row.content, { websiteId: row.website_id, locale: row.locale, staff: true });
       return { html: renderEmailHtml(row.title, content, { stripComments: await s.settings.stripHtmlComments() }) };
     },
   );

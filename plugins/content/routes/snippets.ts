@@ -113,7 +113,7 @@ export function snippetRoutes(app: App, s: ContentServices): void {
     { config: read, schema: { tags, params: IdParams, response: { 200: RenderedHtml } } },
     async (request) => {
       const row = await s.snippets.get(request.params.id);
-      const content = await s.expand(row.content, { websiteId: row.website_id, locale: null });
+      const content = await s.expand(row.content, { websiteId: row.website_id, locale: null, staff: true });
       return { html: renderEmailHtml(row.name, content, { stripComments: await s.settings.stripHtmlComments() }) };
     },
   );

@@ -159,7 +159,7 @@ export function dataBindingExpander(kernel: Pick<ContentDeps, 'dataObjects'>): T
     return use;
   };
 
-  const itemsFor = async (value: unknown, locale: string | null): Promise<Answer | null> => {
+  const itemsFor = async (value: unknown, locale: string | null, staff: boolean): Promise<Answer | null> => {
     const data = kernel.dataObjects;
     if (!data) return null;
     let binding: DataBinding;
@@ -171,7 +171,7 @@ export function dataBindingExpander(kernel: Pick<ContentDeps, 'dataObjects'>): T
     const cls = await data.classById(binding.classId);
     if (!cls) return null;
     try {
-      return await data.publishedPageAnswer(queryOf(binding, cls.name, locale));
+      return await data.publishedPageAnswer(queryOf(binding, cls.name, locale), { primary: staff });
     } catch (err) {
       if (isHttpError(err) && err.statusCode < 500) return null;
       throw err;
@@ -192,7 +192,9 @@ export function dataBindingExpander(kernel: Pick<ContentDeps, 'dataObjects'>): T
       for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], indexes: [...indexes, i] });
     }
     if (bound.length === 0) return tree;
-    const answers = await Promise.all(bound.map((b) => itemsFor(b.node.props!.dataBinding, context.locale)));
+    const answers = await Promise.all(
+      bound.map((b) => itemsFor(b.node.props!.dataBinding, context.locale, context.staff === true)),
+    );
     let out = tree;
     for (const [i, { indexes, node }] of bound.entries()) {
       const template = node.children ?? [];

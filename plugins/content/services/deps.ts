@@ -4,6 +4,8 @@ import type { ContentConfig } from '../config.ts';
 /** What the manifest declares: kernel services, and the data and gateway ports when loaded. */
 export type ContentNeeds =
   | 'db'
+  | 'readDb'
+  | 'readReplica'
   | 'audit'
   | 'recordHooks'
   | 'permissions'

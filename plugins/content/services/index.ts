@@ -56,7 +56,9 @@ export function createContentServices(kernel: ContentDeps) {
       .changed(CONTENT_CACHE)
       .catch((err) => kernel.log.warn({ err }, 'content: change notice not sent (others see it within 5 s)'));
   const directory = new SiteDirectory({ websites: websiteStore, clock: kernel.clock, announce });
-  const publicStore = new PublicPageStore(db);
+  // The live site's reads (published pages, patterns, sitemap) come from the read replica when there
+  // is one (DATABASE_READ_URL); every staff read, write and cache of settings and roots from `db`.
+  const publicStore = new PublicPageStore(kernel.readDb);
   const publicPages = new PublicPages({ kernel, store: publicStore, directory });
   const bindings = new BindingStore(db);
   const versions = new VersionStore(db);
@@ -81,6 +83,12 @@ export function createContentServices(kernel: ContentDeps) {
     sitemaps.invalidate();
     // Menus link to published pages by their paths.
     menuCache.invalidate();
+    // What the replica's reads refilled before it replayed the change is dropped again once it has.
+    if (kernel.readReplica.enabled) void kernel.readReplica.caughtUp().then(dropReplicaReads);
+  };
+  const dropReplicaReads = () => {
+    publicPages.invalidate();
+    sitemaps.invalidate();
   };
   const onPageChange = () => {
     dropPageCaches();

@@ -15,7 +15,11 @@ export function contentPublishSource(s: ContentServices): SitePublishSource {
       const site = await s.directory.byId(websiteId);
       return site && { id: site.id, name: site.name, rootPath: site.rootPath, locales: [...site.locales] };
     },
-    pages: (websiteId, limit) => s.publicStore.publishedPages(websiteId, limit),
+    // A build runs after a publish: the read replica is let replay it first (at most 2 s).
+    async pages(websiteId, limit) {
+      await s.kernel.readReplica.caughtUp();
+      return s.publicStore.publishedPages(websiteId, limit);
+    },
     async render(websiteId, locale, path) {
       const site = await s.directory.byId(websiteId);
       return site && s.pageHtml(site, locale, path);

@@ -51,17 +51,20 @@ export class SitePages {
 
   /**
    * The page's document; `draft` is what the canvas adds: an unsaved theme, node marks, and the
-   * layouts as staff see them (working copies over the live ones).
+   * layouts as staff see them (working copies over the live ones). With a `draft` it is a staff
+   * preview, whose bound data is read from the primary.
    */
   async page(
     page: SitePage,
-    draft: { theme?: ThemeValues | null; annotate?: boolean; layouts?: LayoutRow[] } = {},
+    staffDraft?: { theme?: ThemeValues | null; annotate?: boolean; layouts?: LayoutRow[] },
   ): Promise<string> {
+    const draft = staffDraft ?? {};
     const context: ExpansionContext = {
       websiteId: page.websiteId,
       locale: page.locale,
       page: { id: page.id, path: page.path },
       scripts: new Set(),
+      staff: staffDraft !== undefined,
     };
     const [layouts, css, stripComments, content] = await Promise.all([
       draft.layouts ?? this.deps.layouts.get(page.websiteId),
@@ -138,7 +141,12 @@ export class SitePages {
     layout: Pick<LayoutRow, 'website_id' | 'name' | 'locale' | 'regions' | 'slots'>,
     draft: { theme?: ThemeValues | null; edited?: CanvasRegion },
   ): Promise<string> {
-    const context: ExpansionContext = { websiteId: layout.website_id, locale: layout.locale, page: null };
+    const context: ExpansionContext = {
+      websiteId: layout.website_id,
+      locale: layout.locale,
+      page: null,
+      staff: true,
+    };
     const [css, stripComments] = await Promise.all([
       draft.theme ? themeCss(draft.theme) : this.deps.themes.get(layout.website_id),
       this.deps.stripHtmlComments(),
@@ -195,7 +203,7 @@ export class SitePages {
           ? this.deps.themes.get(snippet.websiteId)
           : themeCss(null),
       this.deps.stripHtmlComments(),
-      this.deps.expand(snippet.content, { websiteId: snippet.websiteId, locale: null }),
+      this.deps.expand(snippet.content, { websiteId: snippet.websiteId, locale: null, staff: true }),
     ]);
     return renderPageDocument(
       { locale: null, title: snippet.name, content, css },

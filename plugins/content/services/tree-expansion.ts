@@ -11,6 +11,8 @@ export interface ExpansionContext {
    * form block adds its script); the page document loads them. The canvas draws without them.
    */
   scripts?: Set<string>;
+  /** A staff preview (the canvas, a staff route): bound data is read from the primary, never the read replica. */
+  staff?: boolean;
 }
 
 // A mark no stored tree can carry (JSON has no symbols): the node was made by an expander.

@@ -1,5 +1,5 @@
 import type { AuditWriter, Clock, Db, PluginContributions } from '../../../kernel/index.ts';
-import { EraseLock } from './erase-lock.ts';
+import { EraseLock } from '../store/erase-lock.ts';
 import { EraseRuns } from './erase-runs.ts';
 import { DataSubjectRequests } from './requests.ts';
 

@@ -28,8 +28,8 @@ export interface DataObjectsApi {
    * holds an answer, every call returns the *same* object, so a caller that reshapes answers can keep
    * its own form in a `WeakMap` keyed by it: a change of the class's objects gives a new object.
    */
-  publishedAnswer(id: string): Promise<PublishedAnswer>;
-  publishedPageAnswer(input: QueryInput): Promise<PublishedAnswer>;
+  publishedAnswer(id: string, opts?: PublishedReadOptions): Promise<PublishedAnswer>;
+  publishedPageAnswer(input: QueryInput, opts?: PublishedReadOptions): Promise<PublishedAnswer>;
   /** A class's name and fields from the in-memory definitions (no query once read), or null. */
   classById(id: string): Promise<ClassSummary | null>;
   /** The same by name (an import asks whether a class of its name exists), or null. */
@@ -95,13 +95,22 @@ export interface ClassSummary {
   }>;
 }
 
+/** Where a published read comes from. */
+export interface PublishedReadOptions {
+  /**
+   * A staff preview (the canvas): read the primary, past the read cache, never the read replica,
+   * so an editor sees the write they just made.
+   */
+  primary?: boolean;
+}
+
 export function dataObjectsApi(data: DataServices): DataObjectsApi {
   return {
     // The public routes' answers, cached and invalidated the same way; parsed anew for each caller.
     getPublished: async (id) => JSON.parse((await data.publicReads.byId(id)).body),
     queryPublished: async (input) => JSON.parse((await data.publicReads.page(input)).body),
-    publishedAnswer: (id) => data.publicReads.byId(id),
-    publishedPageAnswer: (input) => data.publicReads.page(input),
+    publishedAnswer: (id, opts) => (opts?.primary ? data.primaryReads : data.publicReads).byId(id),
+    publishedPageAnswer: (input, opts) => (opts?.primary ? data.primaryReads : data.publicReads).page(input),
     async classById(id) {
       const cls = isUuid(id) ? await data.schema.classById(id.toLowerCase()) : null;
       return cls ? summaryOf(cls) : null;

@@ -6,7 +6,16 @@ import type { ReadCacheNotices } from './read-cache-notices.ts';
 import type { SchemaCache } from './schema-cache.ts';
 
 /** The kernel services this plugin declares in its manifest (`needs`), with its typed config. */
-export type DataNeeds = 'db' | 'audit' | 'recordHooks' | 'permissions' | 'clock' | 'config' | 'jobs';
+export type DataNeeds =
+  | 'db'
+  | 'readDb'
+  | 'readReplica'
+  | 'audit'
+  | 'recordHooks'
+  | 'permissions'
+  | 'clock'
+  | 'config'
+  | 'jobs';
 /** Services used when their plugin is loaded: `assetLibrary` resolves asset references (batch `resolve-assets`). */
 export type DataOptional = 'assetLibrary';
 export type DataKernelDeps = PluginDeps<DataNeeds, DataOptional, typeof DataConfig>;

@@ -29,7 +29,13 @@ export function createDataServices(kernel: DataKernelDeps) {
   const indexBuilds = new IndexBuilds(kernel.jobs);
   const schema = new SchemaCache(kernel.db);
   const readCache = new PublicReadCache(kernel.pluginConfig.PUBLIC_DATA_READ_CACHE_BYTES);
-  const changes = new ReadCacheNotices({ db: kernel.db, log: kernel.log, cache: readCache, schema });
+  const changes = new ReadCacheNotices({
+    db: kernel.db,
+    log: kernel.log,
+    cache: readCache,
+    schema,
+    replica: kernel.readReplica,
+  });
   const deps: DataServiceDeps = { kernel, schema, locator, indexBuilds, changes };
   const objects = new ObjectService(deps);
   const query = new QueryService(deps);
@@ -48,7 +54,11 @@ export function createDataServices(kernel: DataKernelDeps) {
     query,
     /** Class definitions kept in memory (the provided `dataObjects.classById` reads them). */
     schema,
-    publicReads: new PublicReadService(deps, query, readCache, new PreparedReads(kernel.db)),
+    // Public reads come from the replica when there is one (DATABASE_READ_URL); the rest from the primary.
+    publicReads: new PublicReadService(deps, query, readCache, new PreparedReads(kernel.readDb), kernel.readDb),
+    // The same reads for staff previews: the primary, and no cache (one filled from the replica could
+    // hold an answer older than the editor's last write).
+    primaryReads: new PublicReadService(deps, query, new PublicReadCache(0), new PreparedReads(kernel.db), kernel.db),
     readCache,
     changes,
     workflows: new WorkflowService({ ...kernel, locator }),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { notFound } from '../../../kernel/index.ts';
+import { notFound, type Db } from '../../../kernel/index.ts';
 import type { PreparedReads } from '../store/prepared-reads.ts';
 import { cursorTimestamp, publicCountSql, publicPageSql, publishedByIdSql } from '../store/public-read-sql.ts';
 import { isUuid } from './attributes.ts';
@@ -46,6 +46,8 @@ export class PublicReadService {
     private readonly query: QueryService,
     private readonly cache: PublicReadCache,
     private readonly sql: PreparedReads,
+    /** Where the statements run (the read replica or the primary); the object locator asks it too. */
+    private readonly db: Db,
   ) {}
 
   /** A published object; a draft answers the same 404 as an unknown id. */
@@ -54,7 +56,7 @@ export class PublicReadService {
     const key = `o:${id}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
-    const classId = isUuid(id) ? (await this.deps.locator.classesOf(this.deps.kernel.db, [id])).get(id) : undefined;
+    const classId = isUuid(id) ? (await this.deps.locator.classesOf(this.db, [id])).get(id) : undefined;
     const cls = classId ? await this.deps.schema.classById(classId) : null;
     if (!classId || !cls) throw notFound('Object not found', 'OBJECT_NOT_FOUND');
     const ticket = this.cache.ticket(classId);

@@ -1,4 +1,4 @@
-import type { Db, Logger, RecordChange, Tx } from '../../../kernel/index.ts';
+import type { Db, Logger, ReadReplica, RecordChange, Tx } from '../../../kernel/index.ts';
 import { ChangeListener, notifyChange } from '../store/change-channel.ts';
 import type { PublicReadCache } from './public-read-cache.ts';
 import type { SchemaCache } from './schema-cache.ts';
@@ -29,12 +29,30 @@ function outermost(trx: Tx): Tx {
  *
  * While the listening connection is down the read cache is off and reads go to the database; once it
  * listens again the cache flushes (notices of the outage were lost) and comes back on.
+ *
+ * With a read replica (DATABASE_READ_URL) the public reads refill the cache from the replica, which
+ * may not have replayed the change yet when its notice arrives from the primary: an answer read
+ * then would be stored under the new generation and served until the next change. So each change is
+ * applied twice: at once, and again once the replica has replayed the primary's position of that
+ * moment (`readReplica.caughtUp()`, retried until it has), which voids what was stored in between.
  */
 export class ReadCacheNotices {
   private readonly pending = new WeakMap<Tx, Set<string>>();
   private readonly listener: ChangeListener;
+  /** Changes waiting for the replica to replay them (each is applied again then). */
+  private readonly awaitingReplay = new Set<string>();
+  private replaying = false;
+  private stopped = false;
 
-  constructor(private readonly deps: { db: Db; log: Logger; cache: PublicReadCache; schema: SchemaCache }) {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      log: Logger;
+      cache: PublicReadCache;
+      schema: SchemaCache;
+      replica: Pick<ReadReplica, 'enabled' | 'caughtUp'>;
+    },
+  ) {
     this.listener = new ChangeListener({
       db: deps.db,
       log: deps.log,
@@ -62,10 +80,12 @@ export class ReadCacheNotices {
 
   /** Connects the listening connection; the cache is on once it listens. */
   start(): Promise<void> {
+    this.stopped = false;
     return this.listener.start();
   }
 
   stop(): Promise<void> {
+    this.stopped = true;
     return this.listener.stop();
   }
 
@@ -96,6 +116,35 @@ export class ReadCacheNotices {
   }
 
   private apply(what: string): void {
+    this.forget(what);
+    if (!this.deps.replica.enabled || this.stopped) return;
+    this.awaitingReplay.add(what);
+    if (!this.replaying) void this.afterReplay();
+  }
+
+  /** Applies the changes heard so far again once the replica has replayed them (one round at a time). */
+  private async afterReplay(): Promise<void> {
+    this.replaying = true;
+    try {
+      while (this.awaitingReplay.size > 0 && !this.stopped) {
+        const round = [...this.awaitingReplay];
+        this.awaitingReplay.clear();
+        // A replica that is behind (or down) keeps being asked; the cache keeps what it read meanwhile,
+        // as stale as the replica itself, and no staler.
+        let warned = false;
+        while (!(await this.deps.replica.caughtUp()) && !this.stopped) {
+          if (!warned) this.deps.log.warn('the read replica is more than 2 s behind the primary; waiting for it');
+          warned = true;
+          await new Promise((resolve) => setTimeout(resolve, 200).unref());
+        }
+        for (const what of round) this.forget(what);
+      }
+    } finally {
+      this.replaying = false;
+    }
+  }
+
+  private forget(what: string): void {
     if (what === ALL) {
       this.deps.schema.invalidate();
       this.deps.cache.flush();

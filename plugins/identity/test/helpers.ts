@@ -5,7 +5,7 @@ import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.t
 
 /** A kernel with only the identity plugin on a fresh database. */
 export function startIdentity(opts: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestKernel> {
-  return startTestKernel({ plugins: ['identity'], env: opts.env, clock: opts.clock });
+  return startTestKernel({ plugins: ['identity', 'mail'], env: opts.env, clock: opts.clock });
 }
 
 export function login(t: TestKernel, email: string, password: string, remoteAddress?: string) {

@@ -13,6 +13,7 @@ import { ProviderCatalog } from './providers.ts';
 import { MailSettingsService } from './settings.ts';
 import { MailTemplateService } from './templates.ts';
 import { TestMail } from './test-mail.ts';
+import { serverTransport } from './server-transport.ts';
 import { Transports } from './transports.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -76,7 +77,8 @@ export function createMailServices(deps: MailDeps) {
     templates.drop();
   });
   const transports = new Transports({
-    mail: deps.mail,
+    // The sandbox profile unsets SMTP_URL (the plugin's sandbox rules): its mail is only logged.
+    server: serverTransport({ smtpUrl: cfg.SMTP_URL, production: deps.config.production, logger: log }),
     providers,
     outboundFetch: deps.outboundFetch,
     outboundGuard: deps.outboundGuard,
@@ -95,6 +97,7 @@ export function createMailServices(deps: MailDeps) {
     templates,
     settings,
     transports,
+    defaultFrom: cfg.MAIL_FROM,
     host: new URL(deps.config.PUBLIC_BASE_URL).hostname || 'localhost',
   });
   return {
@@ -107,7 +110,7 @@ export function createMailServices(deps: MailDeps) {
     transports,
     outboxQueue: new OutboxQueue({ clock, store, outbox }),
     log: new MailLogService({ db, store, outbox }),
-    testMail: new TestMail({ db, outbox, settings, templates, siteUrl, defaultFrom: deps.mail.defaultFrom }),
+    testMail: new TestMail({ db, outbox, settings, templates, siteUrl, defaultFrom: cfg.MAIL_FROM }),
   };
 }
 

@@ -78,6 +78,8 @@ export class MailOutboxService implements MailOutbox {
       templates: MailTemplateService;
       settings: MailSettingsService;
       transports: Transports;
+      /** MAIL_FROM: the sender when the mail settings name none. */
+      defaultFrom: string;
       /** Host name of Message-IDs (`<row id@host>`). */
       host: string;
     },
@@ -118,7 +120,7 @@ export class MailOutboxService implements MailOutbox {
       template_key: rendered ? message.template!.key : null,
       to_addresses: [message.to],
       cc_addresses: [],
-      from_address: settings?.from ?? this.deps.mail.defaultFrom,
+      from_address: settings?.from ?? this.deps.defaultFrom,
       reply_to: settings?.replyTo ?? null,
       subject,
       html: html ?? null,

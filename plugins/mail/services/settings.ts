@@ -53,7 +53,7 @@ export interface MailSettingsInput {
 
 /** What a sender needs: the provider and its settings with secrets in clear (never leaves the process). */
 export interface ResolvedSettings {
-  /** `smtp`, a provider id, or `environment` (nothing saved: the kernel's SMTP_URL or log). */
+  /** `smtp`, a provider id, or `environment` (nothing saved: SMTP_URL or the service log). */
   provider: string;
   /** Changes whenever the settings do (pooled SMTP connections are keyed on it). */
   version: string;
@@ -172,7 +172,7 @@ export class MailSettingsService {
         throw badRequest(`smtp.host is refused by the outbound policy: ${refused}`, 'smtp.host');
     }
     await this.deps.db.transaction(async (trx) => {
-      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`mail_settings:${scope}`]);
+      await this.deps.store.lock(scope, trx);
       const before = await this.deps.store.get(scope, trx);
       const stored = before && before.provider === body.provider ? this.unseal(before) : {};
       let config: Record<string, unknown>;

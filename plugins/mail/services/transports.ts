@@ -1,6 +1,7 @@
 import { connect, isIP, type Socket } from 'node:net';
 import type { Transporter } from 'nodemailer';
-import { isHttpError, type MailPort, type OutboundGuard, type ServiceMap } from '../../../kernel/index.ts';
+import { isHttpError, type OutboundGuard, type ServiceMap } from '../../../kernel/index.ts';
+import type { ServerTransport } from './server-transport.ts';
 import { smtpHostRefusal } from './smtp-address.ts';
 import { buildProviderRequest, type ProviderCatalog, type ProviderMessage, readAnswer } from './providers.ts';
 import type { ResolvedSettings } from './settings.ts';
@@ -23,7 +24,7 @@ const cut = (s: string) => (s.length > MAX_ANSWER ? `${s.slice(0, MAX_ANSWER)}â€
 /**
  * Sends through the configured provider: SMTP through nodemailer (one pooled transport per settings
  * version, so 1,000 mails use a few connections, not 1,000), an HTTP provider through the gateway's
- * outbound policy (`outboundFetch`), or, when nothing is configured, the kernel's own transport.
+ * outbound policy (`outboundFetch`), or, when nothing is configured, the server's own transport (SMTP_URL or the log).
  */
 /** What the log says of a mail the server's own transport took. */
 const SERVER_SMTP_ANSWER = 'handed to the SMTP server of SMTP_URL (no mail settings for this scope)';
@@ -39,7 +40,8 @@ export class Transports {
 
   constructor(
     private readonly deps: {
-      mail: MailPort;
+      /** SMTP_URL or the service log: for a scope without mail settings. */
+      server: ServerTransport;
       providers: ProviderCatalog;
       outboundFetch: ServiceMap['outboundFetch'] | undefined;
       /** The kernel's outbound policy, asked before an SMTP connection (the sandbox profile refuses all). */
@@ -51,7 +53,7 @@ export class Transports {
   ) {}
 
   async send(settings: ResolvedSettings | undefined, mail: OutgoingMail): Promise<SendResult> {
-    if (!settings) return this.viaKernel(mail);
+    if (!settings) return this.viaServer(mail);
     if (settings.smtp) return this.viaSmtp(settings, mail);
     return this.viaProvider(settings, mail);
   }
@@ -63,13 +65,17 @@ export class Transports {
     for (const pool of pools) (await pool.catch(() => undefined))?.close();
   }
 
-  private async viaKernel(mail: OutgoingMail): Promise<SendResult> {
+  private async viaServer(mail: OutgoingMail): Promise<SendResult> {
     try {
-      const { via } = await this.deps.mail.sendThroughServerTransport(
-        { to: mail.to.join(', '), subject: mail.subject, text: mail.text, html: mail.html },
-        mail.fromHeader,
-      );
-      return { kind: 'sent', answer: via === 'smtp' ? SERVER_SMTP_ANSWER : LOGGED_ONLY_ANSWER };
+      const { server } = this.deps;
+      await server.send({
+        to: mail.to.join(', '),
+        from: mail.fromHeader,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
+      return { kind: 'sent', answer: server.via === 'smtp' ? SERVER_SMTP_ANSWER : LOGGED_ONLY_ANSWER };
     } catch (err) {
       return smtpOutcome(err);
     }

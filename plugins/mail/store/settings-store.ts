@@ -16,6 +16,11 @@ export interface MailSettingsRow {
 export class MailSettingsStore {
   constructor(private readonly db: Db) {}
 
+  /** Holds one scope's settings until `trx` ends, so two saves of it run one after the other. */
+  async lock(scope: string, trx: Tx): Promise<void> {
+    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`mail_settings:${scope}`]);
+  }
+
   get(scope: string, trx?: Tx): Promise<MailSettingsRow | undefined> {
     return (trx ?? this.db)<MailSettingsRow>('mail_settings').where({ scope }).first();
   }

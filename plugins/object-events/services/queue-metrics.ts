@@ -1,5 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { Db, Metrics } from '../../../kernel/index.ts';
+import { countQueuedDeliveries } from '../store/delivery-store.ts';
 
 /**
  * `object_event_deliveries_queued{status}`: deliveries waiting to be sent (pending, or retrying after a
@@ -13,12 +14,7 @@ export function registerQueueMetrics(metrics: Metrics, db: Db): void {
     labelNames: ['status'] as const,
     registers: [metrics.registry],
     async collect() {
-      const rows = (await db('object_event_deliveries')
-        .whereIn('status', ['pending', 'retrying'])
-        .select('status')
-        .count({ n: '*' })
-        .groupBy('status')) as { status: string; n: string | number }[];
-      const counts = new Map(rows.map((r) => [r.status, Number(r.n)]));
+      const counts = await countQueuedDeliveries(db);
       for (const status of ['pending', 'retrying']) this.set({ status }, counts.get(status) ?? 0);
     },
   });

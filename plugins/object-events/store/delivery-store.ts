@@ -188,3 +188,13 @@ export interface Settlement {
   nextAttemptAt: Date | null;
   problem: string | null;
 }
+
+/** Deliveries waiting to be sent, by status (`pending`, `retrying`); a status with none is absent. */
+export async function countQueuedDeliveries(db: Db): Promise<Map<string, number>> {
+  const rows = (await db('object_event_deliveries')
+    .whereIn('status', ['pending', 'retrying'])
+    .select('status')
+    .count({ n: '*' })
+    .groupBy('status')) as { status: string; n: string | number }[];
+  return new Map(rows.map((r) => [r.status, Number(r.n)]));
+}

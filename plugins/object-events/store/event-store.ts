@@ -128,3 +128,20 @@ export async function markLoopTripped(trx: Tx, subscriptionIds: string[], now: D
 export async function purgeLoopCounters(db: Db, before: Date): Promise<number> {
   return db('object_event_loop_counters').where('window_start', '<', before).delete();
 }
+
+/** Deletes delivery rows whose subscription was deleted while the write that queued them ran. */
+export async function purgeOrphanDeliveries(db: Db): Promise<void> {
+  await db.raw(
+    `DELETE FROM object_event_deliveries d
+      WHERE NOT EXISTS (SELECT 1 FROM object_event_subscriptions s WHERE s.id = d.subscription_id)`,
+  );
+}
+
+/** Deletes events older than `before` left without any delivery row. */
+export async function purgeEventsWithoutDeliveries(db: Db, before: Date): Promise<void> {
+  await db.raw(
+    `DELETE FROM object_events e WHERE e.occurred_at < ?::timestamptz
+       AND NOT EXISTS (SELECT 1 FROM object_event_deliveries d WHERE d.event_id = e.id)`,
+    [before],
+  );
+}

@@ -44,7 +44,7 @@ export async function searchRoutes(app: App, services: SearchServices): Promise<
           response: { 200: SearchAnswerSchema },
         },
       },
-      async (request) => services.search.search(searchRequest(request.query, true)),
+      async (request) => services.search.search(searchRequest(request.query, true), 'replica'),
     );
   });
 

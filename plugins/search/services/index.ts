@@ -6,7 +6,7 @@ import { LocaleConfigs } from './locale-configs.ts';
 import { reindex, type ReindexReport } from './reindex.ts';
 import { SearchService } from './search-service.ts';
 
-export type SearchDeps = PluginDeps<'db' | 'recordHooks' | 'searchSources', never, typeof SearchConfig>;
+export type SearchDeps = PluginDeps<'db' | 'readDb' | 'recordHooks' | 'searchSources', never, typeof SearchConfig>;
 
 export interface SearchServices {
   search: SearchService;
@@ -22,7 +22,7 @@ export async function createSearchServices(deps: SearchDeps): Promise<SearchServ
   const config = deps.pluginConfig;
   const localeConfigs = new LocaleConfigs();
   await localeConfigs.load(deps.db);
-  const search = new SearchService(deps.db, localeConfigs, config.SEARCH_RANK_CANDIDATES);
+  const search = new SearchService(deps.db, deps.readDb, localeConfigs, config.SEARCH_RANK_CANDIDATES);
   const indexer = new Indexer({
     db: deps.db,
     recordHooks: deps.recordHooks,

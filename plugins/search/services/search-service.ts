@@ -50,6 +50,8 @@ export class SearchService {
 
   constructor(
     private readonly db: Db,
+    /** The public search's database: the read replica with DATABASE_READ_URL, else `db`. */
+    private readonly readDb: Db,
     private readonly localeConfigs: LocaleConfigs,
     private readonly candidates: number,
   ) {}
@@ -76,7 +78,8 @@ export class SearchService {
     }
   }
 
-  async search(request: SearchRequest): Promise<SearchAnswer> {
+  /** `from`: `replica` for the public route (the read replica when there is one), `primary` for staff. */
+  async search(request: SearchRequest, from: 'replica' | 'primary' = 'primary'): Promise<SearchAnswer> {
     const empty = { results: [], limit: request.limit, offset: request.offset, hasMore: false };
     const source = toTsquerySource(request.q);
     if (source === null) return empty;
@@ -86,7 +89,7 @@ export class SearchService {
     if (configs.length === 0) return empty;
     const tsquery = await this.normalised(source, configs);
     if (tsquery === '') return empty;
-    const { hits, hasMore } = await searchDocuments(this.db, tsquery, request, {
+    const { hits, hasMore } = await searchDocuments(from === 'replica' ? this.readDb : this.db, tsquery, request, {
       limit: request.limit,
       offset: request.offset,
       candidates: this.candidates,

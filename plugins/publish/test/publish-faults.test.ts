@@ -4,11 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { discoverPlugins, PROJECT_ROOT } from '../../kernel/loader.ts';
-import type { PublishJobs } from '../../plugins/publish/services/jobs.ts';
-import { loadRunnerSettings, PublishRunner } from '../../runtime/publish-runner.ts';
-import { eventually, startTestKernel, type TestKernel, type TestUser } from '../helpers/kernel.ts';
-import { freePort } from '../helpers/ports.ts';
+import { discoverPlugins, PROJECT_ROOT } from '../../../kernel/loader.ts';
+import type { PublishJobs } from '../services/jobs.ts';
+import { PublishRunner } from '../runner/runner.ts';
+import { loadRunnerSettings } from '../runner/settings.ts';
+import { eventually, startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
+import { freePort } from '../../../test/helpers/ports.ts';
 
 const CMS = path.join(PROJECT_ROOT, 'bin', 'cms.js');
 const TOKEN = 'publish-runner-token-0123456789';

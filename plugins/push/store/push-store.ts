@@ -1,4 +1,4 @@
-import type { Clock, Db, Tx } from '../../kernel/index.ts';
+import type { Clock, Db, Tx } from '../../../kernel/index.ts';
 
 export interface PushSubscriptionRow {
   id: string;

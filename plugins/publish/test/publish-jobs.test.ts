@@ -9,11 +9,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { png } from '../helpers/images.ts';
-import { auditRows, startTestKernel, type TestKernel, type TestUser } from '../helpers/kernel.ts';
-import { startLocalS3 } from '../helpers/s3-server.ts';
-import { PROJECT_ROOT } from '../../kernel/loader.ts';
-import { loadRunnerSettings, PublishRunner } from '../../runtime/publish-runner.ts';
+import { png } from '../../../test/helpers/images.ts';
+import { auditRows, startTestKernel, type TestKernel, type TestUser } from '../../../test/helpers/kernel.ts';
+import { startLocalS3 } from '../../../test/helpers/s3-server.ts';
+import { PROJECT_ROOT } from '../../../kernel/loader.ts';
+import { PublishRunner } from '../runner/runner.ts';
+import { loadRunnerSettings } from '../runner/settings.ts';
 
 const run = promisify(execFile);
 const CMS = path.join(PROJECT_ROOT, 'bin', 'cms.js');

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,89 +5,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Type, type Static } from '@sinclair/typebox';
-import { ConfigError, EnvFlag, parseEnvSlice } from '../kernel/config.ts';
-import type { Logger } from '../kernel/logger.ts';
-
-/**
- * `cms publish-runner`: the process that carries out publish jobs (the spec's "publisher service").
- * It holds no database: it claims the oldest queued job from core-api's runner routes (bearer
- * PUBLISH_RUNNER_TOKEN), fetches each page's HTML and the public files the pages use, writes them into
- * a staging folder, and then puts the build in place, in a folder (PUBLISH_OUTPUT_DIR) or a bucket
- * (PUBLISH_S3_BUCKET). Progress and log lines go back to the job as it works; a cancel asked by an
- * editor is seen at the next report. Routes, states and layout: plugins/publish/README.md.
- */
-export const PublishRunnerConfig = Type.Object({
-  PUBLISH_API_URL: Type.String({
-    pattern: '^https?://[^\\s]+$',
-    maxLength: 500,
-    default: 'http://127.0.0.1:3000',
-    description: 'base URL of core-api (the runner routes /publish/jobs/...)',
-  }),
-  PUBLISH_RUNNER_TOKEN: Type.Optional(
-    Type.String({ minLength: 16, maxLength: 512, description: 'the same token as core-api' }),
-  ),
-  PUBLISH_OUTPUT_DIR: Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 1000,
-      description:
-        'folder of the builds, one sub-folder per website id (`<dir>/<websiteId>/`), replaced whole when a build succeeds',
-    }),
-  ),
-  PUBLISH_S3_BUCKET: Type.Optional(
-    Type.String({
-      minLength: 3,
-      maxLength: 63,
-      description:
-        'bucket of the builds instead of a folder, under `<PUBLISH_S3_PREFIX><websiteId>/`; keys a build no longer has are removed',
-    }),
-  ),
-  PUBLISH_S3_PREFIX: Type.String({
-    maxLength: 500,
-    pattern: '^$|^[^\\s]*/$',
-    default: '',
-    description: 'key prefix inside PUBLISH_S3_BUCKET (ends with /)',
-  }),
-  PUBLISH_S3_ENDPOINT: Type.Optional(
-    Type.String({
-      pattern: '^https?://[^\\s]+$',
-      maxLength: 500,
-      description: 'S3-compatible endpoint',
-    }),
-  ),
-  PUBLISH_S3_REGION: Type.String({
-    maxLength: 100,
-    default: 'us-east-1',
-    description: 'S3 region',
-  }),
-  PUBLISH_S3_ACCESS_KEY_ID: Type.Optional(Type.String({ maxLength: 500, description: 'S3 access key id' })),
-  PUBLISH_S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ maxLength: 500, description: 'S3 secret access key' })),
-  PUBLISH_S3_FORCE_PATH_STYLE: EnvFlag(false, '1: path-style S3 addressing (MinIO, Garage)'),
-  PUBLISH_RUNNER_POLL_SECONDS: Type.Integer({
-    minimum: 1,
-    maximum: 3600,
-    default: 5,
-    description: 'pause between two looks at the queue while it is empty',
-  }),
-  PUBLISH_RUNNER_PARALLEL: Type.Integer({
-    minimum: 1,
-    maximum: 32,
-    default: 4,
-    description: 'pages and files fetched at once',
-  }),
-});
-export type PublishRunnerSettings = Static<typeof PublishRunnerConfig>;
-
-/** The runner's settings from the environment; exactly one target, and the token, are required. */
-export function loadRunnerSettings(env: Record<string, string | undefined>): PublishRunnerSettings {
-  const settings = parseEnvSlice(PublishRunnerConfig, env);
-  if (!settings.PUBLISH_RUNNER_TOKEN)
-    throw new ConfigError('PUBLISH_RUNNER_TOKEN is required (the token core-api has)');
-  if (Boolean(settings.PUBLISH_OUTPUT_DIR) === Boolean(settings.PUBLISH_S3_BUCKET))
-    throw new ConfigError('set exactly one of PUBLISH_OUTPUT_DIR (a folder) and PUBLISH_S3_BUCKET (a bucket)');
-  return settings;
-}
+import type { Logger } from '../../../kernel/index.ts';
+import type { PublishRunnerSettings } from './settings.ts';
+import { type BuildTarget, bucketTarget, folderTarget } from './targets.ts';
 
 type LogLine = { level: 'info' | 'warn' | 'error'; message: string };
 type Outcome = 'idle' | 'succeeded' | 'failed' | 'cancelled';
@@ -108,103 +27,6 @@ class RunnerCallError extends Error {
   ) {
     super(message);
   }
-}
-
-/** Where a finished build goes; the build itself is always made in a local staging folder first. */
-interface BuildTarget {
-  /** Puts the staged build in place; answers where it is (the job's `output`). */
-  commit(staging: string, websiteId: string): Promise<string>;
-}
-
-/** `<dir>/<websiteId>/`, swapped whole by two renames: readers see the old build or the new one. */
-function folderTarget(dir: string): BuildTarget {
-  return {
-    async commit(staging, websiteId) {
-      const final = path.join(dir, websiteId);
-      const old = path.join(dir, `.old-${websiteId}-${process.pid}-${Date.now()}`);
-      const hadOne = await fs.rename(final, old).then(
-        () => true,
-        (err: NodeJS.ErrnoException) => {
-          if (err.code === 'ENOENT') return false;
-          throw err;
-        },
-      );
-      await fs.rename(staging, final);
-      if (hadOne) await fs.rm(old, { recursive: true, force: true });
-      return final;
-    },
-  };
-}
-
-const CONTENT_TYPES = new Map([
-  ['.html', 'text/html; charset=utf-8'],
-  ['.css', 'text/css; charset=utf-8'],
-  ['.js', 'text/javascript; charset=utf-8'],
-  ['.json', 'application/json'],
-]);
-
-/** Every file under a folder, as paths relative to it with `/`. */
-async function filesUnder(root: string): Promise<string[]> {
-  const entries = await fs.readdir(root, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
-}
-
-/** `<prefix><websiteId>/<file>` in a bucket: uploads the build, then removes keys it no longer has. */
-function bucketTarget(s: PublishRunnerSettings, log: Logger): BuildTarget {
-  return {
-    async commit(staging, websiteId) {
-      const sdk = await import('@aws-sdk/client-s3');
-      const client = new sdk.S3Client({
-        endpoint: s.PUBLISH_S3_ENDPOINT,
-        region: s.PUBLISH_S3_REGION,
-        forcePathStyle: s.PUBLISH_S3_FORCE_PATH_STYLE,
-        // Checksums on every request are optional for S3-compatible stores that predate them (which
-        // would otherwise store the chunked upload's framing as the file).
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-        credentials:
-          s.PUBLISH_S3_ACCESS_KEY_ID && s.PUBLISH_S3_SECRET_ACCESS_KEY
-            ? { accessKeyId: s.PUBLISH_S3_ACCESS_KEY_ID, secretAccessKey: s.PUBLISH_S3_SECRET_ACCESS_KEY }
-            : undefined,
-      });
-      const bucket = s.PUBLISH_S3_BUCKET!;
-      const prefix = `${s.PUBLISH_S3_PREFIX}${websiteId}/`;
-      try {
-        const files = await filesUnder(staging);
-        for (const file of files) {
-          const full = path.join(staging, file);
-          const { size } = await fs.stat(full);
-          await client.send(
-            new sdk.PutObjectCommand({
-              Bucket: bucket,
-              Key: prefix + file,
-              Body: createReadStream(full),
-              ContentLength: size,
-              ContentType: CONTENT_TYPES.get(path.extname(file)) ?? 'application/octet-stream',
-            }),
-          );
-        }
-        const kept = new Set(files.map((f) => prefix + f));
-        let token: string | undefined;
-        do {
-          const page = await client.send(
-            new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
-          );
-          for (const item of page.Contents ?? [])
-            if (item.Key && !kept.has(item.Key)) {
-              await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: item.Key }));
-              log.debug({ key: item.Key }, 'publish runner: removed a key the build no longer has');
-            }
-          token = page.IsTruncated ? page.NextContinuationToken : undefined;
-        } while (token);
-        return `s3://${bucket}/${prefix}`;
-      } finally {
-        client.destroy();
-      }
-    },
-  };
 }
 
 /** `/dam-asset/...` references in a page's HTML (attributes, `srcset` entries, CSS `url()`). */
@@ -236,6 +58,14 @@ async function eachLimited<T>(items: readonly T[], parallel: number, work: (item
 /** A job cancelled by an editor, seen at a report: the run stops and ends `cancelled`. */
 class Cancelled extends Error {}
 
+/**
+ * `cms publish-runner`: the process that carries out publish jobs (the spec's "publisher service").
+ * It holds no database: it claims the oldest queued job from core-api's runner routes (bearer
+ * PUBLISH_RUNNER_TOKEN), fetches each page's HTML and the public files the pages use, writes them into
+ * a staging folder, and then puts the build in place, in a folder (PUBLISH_OUTPUT_DIR) or a bucket
+ * (PUBLISH_S3_BUCKET). Progress and log lines go back to the job as it works; a cancel asked by an
+ * editor is seen at the next report. Routes, states and layout: plugins/publish/README.md.
+ */
 export class PublishRunner {
   private readonly target: BuildTarget;
   private readonly name = `${os.hostname()}:${process.pid}`;
