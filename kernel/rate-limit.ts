@@ -116,7 +116,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { store: 'memory', reachable: true };
   }
 
-  hit(bucket: string, key: string, windowMs: number, by = 1): RateCount {
+  /** Counts one request; the limit is for stores that count ahead of it (nothing to lease in memory). */
+  hit(bucket: string, key: string, windowMs: number, _limit?: number): RateCount {
+    return this.add(bucket, key, windowMs, 1);
+  }
+
+  /** Counts `by` requests at once (the shared state's counters while Redis cannot answer). */
+  add(bucket: string, key: string, windowMs: number, by: number): RateCount {
     const now = this.clock.now().getTime();
     let counts = this.buckets.get(bucket);
     if (counts === undefined || counts.windowMs !== windowMs) {
@@ -162,6 +168,8 @@ const MAX_LEASES = 10_000;
 export class SharedRateLimitStore implements RateLimitStore {
   private readonly memory: MemoryRateLimitStore;
   private readonly leases = new Map<string, Lease>();
+  /** The claim in flight per key: requests arriving meanwhile wait for it rather than claim a lease each. */
+  private readonly claiming = new Map<string, Promise<RateCount>>();
   private failing = false;
 
   constructor(private readonly opts: { shared: SharedState; clock: Clock; log: Logger }) {
@@ -181,7 +189,21 @@ export class SharedRateLimitStore implements RateLimitStore {
       lease.used++;
       return { count: lease.before + lease.used, resetMs: lease.resetAt - now };
     }
-    return this.claim(id, bucket, key, windowMs, limit, now);
+    // A burst would otherwise send one claim per request (each of a sixteenth of the limit) and count
+    // far more than it admits: a burst of 64 at a limit of 600 was refused after 17.
+    const pending = this.claiming.get(id);
+    // After it: refused with it when it was refused, counted here while the store fails, else again.
+    if (pending)
+      return pending.then((c) =>
+        c.count > limit
+          ? c
+          : this.failing
+            ? this.memory.hit(bucket, key, windowMs)
+            : this.hit(bucket, key, windowMs, limit),
+      );
+    const claim = this.claim(id, bucket, key, windowMs, limit, now).finally(() => this.claiming.delete(id));
+    this.claiming.set(id, claim);
+    return claim;
   }
 
   private async claim(

@@ -166,7 +166,7 @@ export class RedisSharedState implements SharedState {
         )) as [number, number];
         return { count, resetMs: Number(start) + windowMs - now };
       },
-      () => this.counts.hit(`window:${windowMs}`, key, windowMs, by),
+      () => this.counts.add(`window:${windowMs}`, key, windowMs, by),
     );
   }
 

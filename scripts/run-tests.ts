@@ -28,7 +28,7 @@ const root = path.resolve(import.meta.dirname, '..');
  */
 const SLOW_FIRST = [
   /\/browser\//,
-  /test\/e2e\/(cli|cli-embedded|plugin-scaffold|split-deployment|docs-split|migration-faults|bad-input|read-replica)\.test\.ts$/,
+  /test\/e2e\/(cli|cli-embedded|plugin-scaffold|split-deployment|replica-processes|docs-split|migration-faults|bad-input|read-replica)\.test\.ts$/,
   /plugins\/publish\/test\/publish-faults\.test\.ts$/,
   /plugins\/event-delivery\/test\/kill-gateway\.test\.ts$/,
   /plugins\/mail\/test\/faults\.test\.ts$/,

@@ -76,6 +76,24 @@ describe('edge: nginx.conf generated from the edge table', () => {
     );
   });
 
+  it('lists several replicas of an upstream, comma-separated, one server line each', () => {
+    const conf = renderNginxConf(edgeInputsFromEnv({ EDGE_CORE_API: '127.0.0.1:3003, 127.0.0.1:3013,127.0.0.1:3023' }));
+    expect(conf).to.contain(
+      'upstream core_api { server 127.0.0.1:3003; server 127.0.0.1:3013; server 127.0.0.1:3023; keepalive 32; }',
+    );
+    const named = renderNginxConf(
+      edgeInputsFromEnv({ EDGE_RESOLVER: '127.0.0.11', EDGE_GATEWAY: 'gateway-a:3001,10.0.0.7:3001' }),
+    );
+    expect(named).to.contain(
+      'upstream gateway { zone gateway 64k; server gateway-a:3001 resolve; server 10.0.0.7:3001;',
+    );
+    for (const value of ['127.0.0.1:3003,', '127.0.0.1:3003,core-api', '127.0.0.1:3003;127.0.0.1:3013'])
+      expect(() => renderNginxConf(edgeInputsFromEnv({ EDGE_CORE_API: value })), value).to.throw(
+        EdgeInputError,
+        'EDGE_CORE_API',
+      );
+  });
+
   it('with EDGE_REAL_IP_FROM, takes the client address from the X-Forwarded-For of those proxies only', () => {
     const conf = renderNginxConf(edgeInputsFromEnv({ EDGE_REAL_IP_FROM: '10.0.0.0/8, fd00::/8' }));
     expect(conf).to.contain(

@@ -44,6 +44,22 @@ describe('kernel: shared state in PostgreSQL', () => {
     expect(admitted).to.be.at.least(limit - 2 * 4);
   });
 
+  it('requests arriving together share one claim: a burst well within the limit is admitted whole', async () => {
+    const shared = t.kernel.resolve('sharedState');
+    const store = new SharedRateLimitStore({ shared, clock: t.clock, log: pino({ level: 'silent' }) });
+    const limit = 600; // leases of 37
+    // 64 requests at once, before any claim has come back (a public route under 64 connections).
+    const counted = await Promise.all(Array.from({ length: 64 }, () => store.hit('test:burst', 'k', 60_000, limit)));
+    expect(counted.filter((c) => c.count > limit)).to.deep.equal([]);
+    expect(counted.map((c) => c.count).sort((a, b) => a - b)).to.deep.equal(
+      Array.from({ length: 64 }, (_, i) => i + 1),
+    );
+    // The rest of the limit is still there: two leases were claimed, not one per request.
+    let admitted = 64;
+    for (let i = 0; i < limit; i++) if ((await store.hit('test:burst', 'k', 60_000, limit)).count <= limit) admitted++;
+    expect(admitted).to.equal(limit);
+  });
+
   it('the purge schedule removes expired values and counters', async () => {
     const shared = t.kernel.resolve('sharedState');
     await shared.put('test:purge:a', 1, 1_000);
