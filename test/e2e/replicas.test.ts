@@ -9,7 +9,7 @@ import { totp } from '../../plugins/identity/test/helpers.ts';
 
 // Two kernels on one database stand for two replicas behind a load balancer without sticky
 // sessions: what one accepts, the other honours, and a limit counts once for both.
-const PLUGINS = ['identity', 'gateway', 'content'];
+const PLUGINS = ['identity', 'gateway', 'content', 'data', 'client-api'];
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT = 4;
 
@@ -149,6 +149,39 @@ for (const store of ['database', 'redis'] as const) {
       const removed = await a.call('DELETE', `/api/v1/gateway/routes/${route.json().id}`, admin);
       expect(removed.statusCode, removed.body).to.equal(204);
       await within(1_000, async () => (await routes.findRoute(ep.json().id, route.json().id)) === undefined);
+    });
+
+    it("a website made on A is one of B's site roots within a second", async () => {
+      const admin = await a.admin();
+      const rootPath = `/r${randomBytes(4).toString('hex')}`;
+      const ask = () =>
+        b.inject({ method: 'GET', url: '/site-root', headers: { 'x-original-uri': `${rootPath}/about` } });
+      expect((await ask()).statusCode).to.equal(403);
+      const site = await a.call('POST', '/cms-one/websites', admin, {
+        name: 'Replica site',
+        rootPath,
+        locales: ['en'],
+      });
+      expect(site.statusCode, site.body).to.equal(201);
+      await within(1_000, async () => (await ask()).statusCode === 204);
+    });
+
+    it('an API client key revoked on A is refused by B within a second', async () => {
+      const admin = await a.admin();
+      const made = await a.call('POST', '/api/v1/gateway/clients', admin, {
+        name: `client-${randomBytes(4).toString('hex')}`,
+        authMode: 'key',
+        scopes: [],
+      });
+      expect(made.statusCode, made.body).to.equal(201);
+      const me = () =>
+        b.inject({ method: 'GET', url: '/client/v1/me', headers: { authorization: `Bearer ${made.json().key}` } });
+      // B has the key in its cache now.
+      expect((await me()).statusCode).to.equal(200);
+      const keyId = made.json().keys[0].id;
+      const revoked = await a.call('DELETE', `/api/v1/gateway/clients/${made.json().id}/keys/${keyId}`, admin);
+      expect(revoked.statusCode, revoked.body).to.equal(200);
+      await within(1_000, async () => (await me()).statusCode === 401);
     });
   });
 }
