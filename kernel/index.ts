@@ -74,7 +74,7 @@ export { ANONYMOUS, SYSTEM, type Actor, type AnonymousActor, type SystemActor, t
 export type { PermissionDefinition, PermissionRegistry } from './permissions.ts';
 export { SESSION_COOKIE, type SessionService } from './sessions.ts';
 export type { MountedRoutes } from './mounted-routes.ts';
-export type { UserDirectory } from './users.ts';
+export type { Credentials, DirectoryUser, UserDirectory } from './users.ts';
 export type { RoleDirectory, RoleRecord } from './roles.ts';
 export { hashPassword, hashToken, newToken, safeEqual, verifyPassword } from './passwords.ts';
 export {

@@ -52,4 +52,14 @@ describe('plugins: SQL only in store/', () => {
       'moved to store/: take it off NOT_YET_MOVED',
     ).to.deep.equal([]);
   });
+
+  it("no plugin reads or writes the kernel's account tables: users, roles and sessions go through kernel services", () => {
+    const ACCOUNT_TABLES =
+      /\((['"])(users|user_roles|roles|sessions)( as [a-z]+)?\1\)|\b(FROM|JOIN) (users|user_roles|roles|sessions)\b/i;
+    const reaching = productFiles(PLUGINS)
+      .map((file) => path.relative(PROJECT_ROOT, file).split(path.sep).join('/'))
+      .filter((file) => !/\/(test|migrations|admin|app)\//.test(`/${file}`))
+      .filter((file) => ACCOUNT_TABLES.test(readFileSync(path.join(PROJECT_ROOT, file), 'utf8')));
+    expect(reaching).to.deep.equal([]);
+  });
 });

@@ -54,11 +54,11 @@ export const LIMITS = {
  */
 export function createIdentityServices(deps: IdentityDeps) {
   const { db, clock, config, log, pluginConfig } = deps;
-  const userStore = new UserStore(db);
+  const userStore = new UserStore(db, deps.users);
   const settingsStore = new SettingsStore(db);
   const mfaStore = new MfaStore(db);
   const grants = new GrantGuard({ permissions: deps.permissions, roles: deps.roles });
-  const mandatoryMfa = new MandatoryMfa({ store: new MandatoryMfaStore(), mfa: mfaStore, sessions: deps.sessions });
+  const mandatoryMfa = new MandatoryMfa({ store: new MandatoryMfaStore(deps.users), mfa: mfaStore, sessions: deps.sessions });
   const shared = deps.sharedState;
   const lockout = new LoginLockout({
     clock,
