@@ -143,6 +143,8 @@ interface Lease {
   free: number;
   /** When the shared window ends (kernel clock, ms). */
   resetAt: number;
+  /** The shared count was past the limit: every request is refused until the window ends. */
+  over?: boolean;
 }
 
 // A process claims at most this share of a limit at once: a limit of 600 costs one round trip per 37
@@ -162,6 +164,8 @@ const MAX_LEASES = 10_000;
 export class SharedRateLimitStore implements RateLimitStore {
   private readonly memory: MemoryRateLimitStore;
   private readonly leases = new Map<string, Lease>();
+  /** The claim under way per key: requests that find the lease used up meanwhile wait for it. */
+  private readonly claims = new Map<string, Promise<RateCount>>();
   private failing = false;
 
   constructor(private readonly opts: { shared: SharedState; clock: Clock; log: Logger }) {
@@ -176,12 +180,25 @@ export class SharedRateLimitStore implements RateLimitStore {
     const id = `${bucket}:${key}`;
     const now = this.opts.clock.now().getTime();
     const lease = this.leases.get(id);
-    if (lease && lease.free > 0 && now < lease.resetAt) {
-      lease.free--;
-      lease.used++;
-      return { count: lease.before + lease.used, resetMs: lease.resetAt - now };
+    if (lease && now < lease.resetAt) {
+      if (lease.free > 0) {
+        lease.free--;
+        lease.used++;
+        return { count: lease.before + lease.used, resetMs: lease.resetAt - now };
+      }
+      // Past the limit the shared count only grows until the window ends: no round trip to refuse.
+      if (lease.over) return { count: Math.max(lease.before, limit + 1), resetMs: lease.resetAt - now };
     }
-    return this.claim(id, bucket, key, windowMs, limit, now);
+    // One claim at a time per key: concurrent requests each claiming a lease took a sixteenth of the
+    // limit each, so a burst of 16 used the whole budget of the window and the next were refused.
+    const pending = this.claims.get(id);
+    if (pending !== undefined)
+      return pending.then(() =>
+        this.failing ? this.memory.hit(bucket, key, windowMs) : this.hit(bucket, key, windowMs, limit),
+      );
+    const claim = this.claim(id, bucket, key, windowMs, limit, now).finally(() => this.claims.delete(id));
+    this.claims.set(id, claim);
+    return claim;
   }
 
   private async claim(
@@ -199,8 +216,11 @@ export class SharedRateLimitStore implements RateLimitStore {
       const before = counted.count - size;
       // What of the claim is within the limit; a claim past it is a refusal (count > limit).
       const usable = Math.max(0, Math.min(counted.count, limit) - before);
-      if (usable === 0) return counted;
       if (this.leases.size >= MAX_LEASES) this.sweep(now);
+      if (usable === 0) {
+        this.leases.set(id, { before: counted.count, used: 0, free: 0, resetAt: now + counted.resetMs, over: true });
+        return counted;
+      }
       this.leases.set(id, { before, used: 1, free: usable - 1, resetAt: now + counted.resetMs });
       return { count: before + 1, resetMs: counted.resetMs };
     } catch (err) {
