@@ -101,7 +101,7 @@ export const documentPolicies = fp(
     app.addHook('onSend', (request, reply, payload, done) => {
       const type = reply.getHeader('content-type');
       if (typeof type === 'string' && DOCUMENT_TYPE.test(type) && !reply.hasHeader('content-security-policy')) {
-        const policy = request.routeOptions.config?.documentPolicy;
+        const policy = request.routeConfig?.documentPolicy;
         reply.headers(policy ? (compiled.get(policy) ?? documentHeaders(policy)) : strict);
       } else if (!reply.hasHeader('x-content-type-options')) reply.header('x-content-type-options', 'nosniff');
       done(null, payload);

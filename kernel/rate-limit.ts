@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Clock } from './clock.ts';
+import { type Clock, nowMsOf } from './clock.ts';
 import { tooManyRequests } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { SharedState } from './shared-state.ts';
@@ -117,7 +117,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   hit(bucket: string, key: string, windowMs: number, by = 1): RateCount {
-    const now = this.clock.now().getTime();
+    const now = nowMsOf(this.clock);
     let counts = this.buckets.get(bucket);
     if (counts === undefined || counts.windowMs !== windowMs) {
       counts = new MemoryBucket(windowMs, now);
@@ -163,7 +163,9 @@ const MAX_LEASES = 10_000;
  */
 export class SharedRateLimitStore implements RateLimitStore {
   private readonly memory: MemoryRateLimitStore;
-  private readonly leases = new Map<string, Lease>();
+  /** Leases per bucket, then per key: a request looks its key up without building a bucket-and-key text. */
+  private readonly leases = new Map<string, Map<string, Lease>>();
+  private leaseCount = 0;
   /** The claim under way per key: requests that find the lease used up meanwhile wait for it. */
   private readonly claims = new Map<string, Promise<RateCount>>();
   private failing = false;
@@ -177,10 +179,9 @@ export class SharedRateLimitStore implements RateLimitStore {
   }
 
   hit(bucket: string, key: string, windowMs: number, limit: number): RateCount | Promise<RateCount> {
-    const id = `${bucket}:${key}`;
-    const now = this.opts.clock.now().getTime();
-    const lease = this.leases.get(id);
-    if (lease && now < lease.resetAt) {
+    const now = nowMsOf(this.opts.clock);
+    const lease = this.leases.get(bucket)?.get(key);
+    if (lease !== undefined && now < lease.resetAt) {
       if (lease.free > 0) {
         lease.free--;
         lease.used++;
@@ -191,6 +192,7 @@ export class SharedRateLimitStore implements RateLimitStore {
     }
     // One claim at a time per key: concurrent requests each claiming a lease took a sixteenth of the
     // limit each, so a burst of 16 used the whole budget of the window and the next were refused.
+    const id = `${bucket}:${key}`;
     const pending = this.claims.get(id);
     if (pending !== undefined)
       return pending.then(() =>
@@ -216,12 +218,16 @@ export class SharedRateLimitStore implements RateLimitStore {
       const before = counted.count - size;
       // What of the claim is within the limit; a claim past it is a refusal (count > limit).
       const usable = Math.max(0, Math.min(counted.count, limit) - before);
-      if (this.leases.size >= MAX_LEASES) this.sweep(now);
       if (usable === 0) {
-        this.leases.set(id, { before: counted.count, used: 0, free: 0, resetAt: now + counted.resetMs, over: true });
+        this.keep(
+          bucket,
+          key,
+          { before: counted.count, used: 0, free: 0, resetAt: now + counted.resetMs, over: true },
+          now,
+        );
         return counted;
       }
-      this.leases.set(id, { before, used: 1, free: usable - 1, resetAt: now + counted.resetMs });
+      this.keep(bucket, key, { before, used: 1, free: usable - 1, resetAt: now + counted.resetMs }, now);
       return { count: before + 1, resetMs: counted.resetMs };
     } catch (err) {
       if (!this.failing) this.opts.log.warn({ err }, 'rate limits: shared store failed, counting in this process');
@@ -230,9 +236,28 @@ export class SharedRateLimitStore implements RateLimitStore {
     }
   }
 
+  private keep(bucket: string, key: string, lease: Lease, now: number): void {
+    if (this.leaseCount >= MAX_LEASES) this.sweep(now);
+    let byKey = this.leases.get(bucket);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.leases.set(bucket, byKey);
+    }
+    if (!byKey.has(key)) this.leaseCount++;
+    byKey.set(key, lease);
+  }
+
   private sweep(now: number): void {
-    for (const [id, lease] of this.leases) if (lease.resetAt <= now || lease.free === 0) this.leases.delete(id);
-    if (this.leases.size >= MAX_LEASES) this.leases.clear();
+    for (const byKey of this.leases.values())
+      for (const [key, lease] of byKey)
+        if (lease.resetAt <= now || lease.free === 0) {
+          byKey.delete(key);
+          this.leaseCount--;
+        }
+    if (this.leaseCount >= MAX_LEASES) {
+      this.leases.clear();
+      this.leaseCount = 0;
+    }
   }
 }
 
@@ -262,10 +287,11 @@ function limitHook(route: RouteOptions, rule: RouteRateLimit, fallback: RateLimi
   const message = rule.message ?? DEFAULT_MESSAGE;
   const messageFor = typeof message === 'string' ? () => message : message;
   const code = rule.code ?? 'RATE_LIMITED';
+  const fixedLimit = typeof limit === 'number' ? String(limit) : undefined;
   const answer = (reply: FastifyReply, max: number, counted: RateCount, done: (err?: Error) => void) => {
     const reset = Math.max(1, Math.ceil(counted.resetMs / 1000));
     // Header values as text: numbers cost the client reads of bench:gateway about a tenth of their req/s.
-    reply.header('ratelimit-limit', String(max));
+    reply.header('ratelimit-limit', fixedLimit ?? String(max));
     reply.header('ratelimit-remaining', String(max > counted.count ? max - counted.count : 0));
     reply.header('ratelimit-reset', String(reset));
     if (counted.count <= max) return done();
