@@ -169,23 +169,18 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
   await app.register(routeRateLimits, { store: deps.rateLimitStore });
   await app.register(sandboxRoutes, { sandbox: deps.config.SANDBOX });
   await app.register(inputChecks);
-  await app.register(documentPolicies);
-
   // Graceful shutdown: once closing starts, in-flight requests still finish, but their answers close
-  // the connection, so a keep-alive client cannot hold the process open until its idle timeout.
+  // the connection (the document policies' onSend hook), so a keep-alive client cannot hold the process
+  // open until its idle timeout.
   let closing = false;
+  await app.register(documentPolicies, { closing: () => closing });
   app.addHook('preClose', async () => {
     closing = true;
     app.server.closeIdleConnections?.();
   });
-  // Synchronous callback hooks: neither waits for anything, and an async hook costs a promise and a
-  // microtask per request.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
-  });
 
-  // Recorded by route pattern without a label object (kernel/route-metrics.ts).
+  // Recorded by route pattern without a label object (kernel/route-metrics.ts); a synchronous callback
+  // hook, as an async hook costs a promise and a microtask per request.
   app.addHook('onResponse', (request, reply, done) => {
     deps.metrics.routes.record(
       request.routeConfig?.url ?? 'unmatched',
