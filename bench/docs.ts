@@ -184,7 +184,15 @@ async function main(): Promise<void> {
     const search = await abba(indexRequests, 8);
     const row = (name: string, r: Measured) =>
       `| ${name} | ${fmt(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.cpuMicrosPerRequest)} | ${r.non2xx} | ${r.errors} |`;
+    // A refused or failed answer is not a page read: a load with any is no measurement of the target.
+    const clean = (x: { product: Measured; baseline: Measured }) =>
+      x.product.non2xx + x.product.errors + x.baseline.non2xx + x.baseline.errors === 0;
     const ratio = (x: { product: Measured; baseline: Measured }) => x.product.rps / x.baseline.rps;
+    const pageTarget = !clean(render)
+      ? 'missed: non-2xx answers or errors in the loads'
+      : ratio(render) >= 0.8
+        ? 'met'
+        : 'missed';
     const extra = (x: { product: Measured; baseline: Measured }) =>
       x.product.cpuMicrosPerRequest - x.baseline.cpuMicrosPerRequest;
     console.log(
@@ -198,7 +206,7 @@ async function main(): Promise<void> {
         `| tree (${documents} documents) | ${fmt(tree.ms)} |`,
         `| public search index | ${fmt(publicIndex.ms)} |`,
         `| staff search index | ${fmt(staffIndex.ms)} |`,
-        `| all three | ${fmt(cold)} (target < 10,000: ${cold < 10_000 ? 'met' : 'not met'}) |`,
+        `| all three | ${fmt(cold)} (target < 10,000: ${cold < 10_000 ? 'met' : 'missed'}) |`,
         '',
         '| public read | req/s | p50 ms | p99 ms | server CPU µs per request | non-2xx | errors |',
         '|---|---|---|---|---|---|---|',
@@ -207,7 +215,7 @@ async function main(): Promise<void> {
         row('search index, product (8 connections)', search.product),
         row('search index, bare Fastify from memory', search.baseline),
         '',
-        `page: product / baseline ${fmt(ratio(render))}x (target ≥ 0.8x: ${ratio(render) >= 0.8 ? 'met' : 'not met'}); search index: ${fmt(ratio(search))}x; the product's extra CPU per page read ${fmt(extra(render))} µs (load average ${loadavg()
+        `page: product / baseline ${fmt(ratio(render))}x (target ≥ 0.8x: ${pageTarget}); search index: ${fmt(ratio(search))}x; the product's extra CPU per page read ${fmt(extra(render))} µs (load average ${loadavg()
           .map((n) => n.toFixed(1))
           .join(', ')} at the end)`,
         '',

@@ -146,7 +146,7 @@ export const corsPolicy = fp<{ policy: OriginPolicy }>(
     app.addHook('onRequest', (request, reply, done) => {
       const origin = request.headers.origin;
       const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
-      const isPublic = !preflight && request.routeOptions.config?.public === true;
+      const isPublic = !preflight && request.routeConfig?.public === true;
       addVary(reply, 'Origin');
       if (origin && !isPublic && policy.allows(origin, request.headers.host)) {
         reply.header('access-control-allow-origin', origin);

@@ -85,8 +85,8 @@ const DOCUMENT_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
  * unless the answer already carries a Content-Security-Policy (a relayed page keeps the one its own
  * route gave it). A route's policy is checked when the route is added, so a bad one stops start-up.
  */
-export const documentPolicies = fp(
-  async (instance) => {
+export const documentPolicies = fp<{ closing?: () => boolean }>(
+  async (instance, { closing }) => {
     const app = instance as unknown as App;
     const compiled = new WeakMap<DocumentPolicy, Record<string, string>>();
     const strict = documentHeaders();
@@ -97,11 +97,14 @@ export const documentPolicies = fp(
       if (problem) throw new Error(`route ${String(route.method)} ${route.url}: config.documentPolicy ${problem}`);
       compiled.set(policy as DocumentPolicy, documentHeaders(policy as DocumentPolicy));
     });
-    // A synchronous hook: it waits for nothing, and runs on every answer.
+    // A synchronous hook: it waits for nothing, and runs on every answer. It also closes the connection
+    // of an answer sent while the process shuts down (`closing`), one hook for both: each hook every
+    // answer passes costs its own step.
     app.addHook('onSend', (request, reply, payload, done) => {
+      if (closing?.()) reply.header('connection', 'close');
       const type = reply.getHeader('content-type');
       if (typeof type === 'string' && DOCUMENT_TYPE.test(type) && !reply.hasHeader('content-security-policy')) {
-        const policy = request.routeOptions.config?.documentPolicy;
+        const policy = request.routeConfig?.documentPolicy;
         reply.headers(policy ? (compiled.get(policy) ?? documentHeaders(policy)) : strict);
       } else if (!reply.hasHeader('x-content-type-options')) reply.header('x-content-type-options', 'nosniff');
       done(null, payload);

@@ -1,4 +1,10 @@
-import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyContextConfig,
+  type FastifyError,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import fp from 'fastify-plugin';
@@ -131,7 +137,11 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
 
   // First of all hooks, on every route and the 404 handler: a path another hop could read differently
   // (a dot segment in any spelling, a backslash) is refused, not routed (kernel/request-path.ts).
+  // Also where the route's config is read, once: Fastify's `request.routeOptions` builds a new object
+  // of twelve fields at every read, and the kernel's hooks read it four times a request.
+  app.decorateRequest('routeConfig', null as never);
   app.addHook('onRequest', (request, _reply, done) => {
+    request.routeConfig = request.routeOptions.config;
     const problem = requestPathProblem(pathOf(request.url));
     done(problem === null ? undefined : new HttpError(400, 'INVALID_PATH', pathProblemMessage(problem), 'path'));
   });
@@ -161,26 +171,21 @@ export async function createHttpApp(deps: HttpDeps): Promise<App> {
   await app.register(routeRateLimits, { store: deps.rateLimitStore });
   await app.register(sandboxRoutes, { sandbox: deps.config.SANDBOX, blockedPaths: deps.sandboxBlockedPaths });
   await app.register(inputChecks);
-  await app.register(documentPolicies);
-
   // Graceful shutdown: once closing starts, in-flight requests still finish, but their answers close
-  // the connection, so a keep-alive client cannot hold the process open until its idle timeout.
+  // the connection (the document policies' onSend hook), so a keep-alive client cannot hold the process
+  // open until its idle timeout.
   let closing = false;
+  await app.register(documentPolicies, { closing: () => closing });
   app.addHook('preClose', async () => {
     closing = true;
     app.server.closeIdleConnections?.();
   });
-  // Synchronous callback hooks: neither waits for anything, and an async hook costs a promise and a
-  // microtask per request.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
-  });
 
-  // Recorded by route pattern without a label object (kernel/route-metrics.ts).
+  // Recorded by route pattern without a label object (kernel/route-metrics.ts); a synchronous callback
+  // hook, as an async hook costs a promise and a microtask per request.
   app.addHook('onResponse', (request, reply, done) => {
     deps.metrics.routes.record(
-      request.routeOptions.url ?? 'unmatched',
+      request.routeConfig?.url ?? 'unmatched',
       request.method,
       reply.statusCode,
       reply.elapsedTime / 1000,
@@ -241,8 +246,8 @@ function installAccessControl(app: App, deps: HttpDeps & { origins: OriginPolicy
   // microtask an async hook costs on every request; only session routes wait for the session lookup.
   app.addHook('onRequest', (request, _reply, done) => {
     request.actor = ANONYMOUS;
-    const access = request.routeOptions.config;
-    if (!request.routeOptions.url) return done();
+    const access = request.routeConfig;
+    if (!access.url) return done();
     // The Origin check covers every write the cookie could authenticate, whoever checks the session: a
     // session route refuses a cross-site write; a public route gets it without the cookie, so a route
     // that reads the session itself (or a service token instead) cannot be reached around the check.
@@ -350,4 +355,14 @@ function sendError(err: FastifyError, request: FastifyRequest, reply: FastifyRep
   if (known?.field) body.field = known.field;
   if (known?.headers) reply.headers(known.headers);
   return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The matched route's `config` (with Fastify's `url` and `method`; no `url` for an unmatched path),
+     * read once by the kernel's first hook: cheaper for hot hooks than `request.routeOptions.config`.
+     */
+    routeConfig: FastifyContextConfig & { url?: string; method?: string | string[] };
+  }
 }

@@ -91,7 +91,7 @@ export { diffForAudit, type AuditContext, type AuditEntry, type AuditFieldRules,
 export type { ChangeActor, RecordChange, RecordChangeSubscriber, RecordHooks } from './record-hooks.ts';
 
 // Other kernel services' types.
-export { ManualClock, SystemClock, type Clock } from './clock.ts';
+export { ManualClock, nowMsOf, SystemClock, type Clock } from './clock.ts';
 export type { ExtensionFolders } from './extensions.ts';
 export { createLogger, type Logger } from './logger.ts';
 export type { MailMessage, MailOutbox, MailPort, MailSendOptions, MailSendResult } from './mail.ts';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Clock } from './clock.ts';
+import { type Clock, nowMsOf } from './clock.ts';
 import { tooManyRequests } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { SharedState } from './shared-state.ts';
@@ -123,7 +123,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   /** Counts `by` requests at once (the shared state's counters while Redis cannot answer). */
   add(bucket: string, key: string, windowMs: number, by: number): RateCount {
-    const now = this.clock.now().getTime();
+    const now = nowMsOf(this.clock);
     let counts = this.buckets.get(bucket);
     if (counts === undefined || counts.windowMs !== windowMs) {
       counts = new MemoryBucket(windowMs, now);
@@ -149,6 +149,8 @@ interface Lease {
   free: number;
   /** When the shared window ends (kernel clock, ms). */
   resetAt: number;
+  /** The shared count was past the limit: every request is refused until the window ends. */
+  over?: boolean;
 }
 
 // A process claims at most this share of a limit at once: a limit of 600 costs one round trip per 37
@@ -167,9 +169,11 @@ const MAX_LEASES = 10_000;
  */
 export class SharedRateLimitStore implements RateLimitStore {
   private readonly memory: MemoryRateLimitStore;
-  private readonly leases = new Map<string, Lease>();
-  /** The claim in flight per key: requests arriving meanwhile wait for it rather than claim a lease each. */
-  private readonly claiming = new Map<string, Promise<RateCount>>();
+  /** Leases per bucket, then per key: a request looks its key up without building a bucket-and-key text. */
+  private readonly leases = new Map<string, Map<string, Lease>>();
+  private leaseCount = 0;
+  /** The claim under way per key: requests that find the lease used up meanwhile wait for it. */
+  private readonly claims = new Map<string, Promise<RateCount>>();
   private failing = false;
 
   constructor(private readonly opts: { shared: SharedState; clock: Clock; log: Logger }) {
@@ -181,28 +185,27 @@ export class SharedRateLimitStore implements RateLimitStore {
   }
 
   hit(bucket: string, key: string, windowMs: number, limit: number): RateCount | Promise<RateCount> {
-    const id = `${bucket}:${key}`;
-    const now = this.opts.clock.now().getTime();
-    const lease = this.leases.get(id);
-    if (lease && lease.free > 0 && now < lease.resetAt) {
-      lease.free--;
-      lease.used++;
-      return { count: lease.before + lease.used, resetMs: lease.resetAt - now };
+    const now = nowMsOf(this.opts.clock);
+    const lease = this.leases.get(bucket)?.get(key);
+    if (lease !== undefined && now < lease.resetAt) {
+      if (lease.free > 0) {
+        lease.free--;
+        lease.used++;
+        return { count: lease.before + lease.used, resetMs: lease.resetAt - now };
+      }
+      // Past the limit the shared count only grows until the window ends: no round trip to refuse.
+      if (lease.over) return { count: Math.max(lease.before, limit + 1), resetMs: lease.resetAt - now };
     }
-    // A burst would otherwise send one claim per request (each of a sixteenth of the limit) and count
-    // far more than it admits: a burst of 64 at a limit of 600 was refused after 17.
-    const pending = this.claiming.get(id);
-    // After it: refused with it when it was refused, counted here while the store fails, else again.
-    if (pending)
-      return pending.then((c) =>
-        c.count > limit
-          ? c
-          : this.failing
-            ? this.memory.hit(bucket, key, windowMs)
-            : this.hit(bucket, key, windowMs, limit),
+    // One claim at a time per key: concurrent requests each claiming a lease took a sixteenth of the
+    // limit each, so a burst of 16 used the whole budget of the window and the next were refused.
+    const id = `${bucket}:${key}`;
+    const pending = this.claims.get(id);
+    if (pending !== undefined)
+      return pending.then(() =>
+        this.failing ? this.memory.hit(bucket, key, windowMs) : this.hit(bucket, key, windowMs, limit),
       );
-    const claim = this.claim(id, bucket, key, windowMs, limit, now).finally(() => this.claiming.delete(id));
-    this.claiming.set(id, claim);
+    const claim = this.claim(id, bucket, key, windowMs, limit, now).finally(() => this.claims.delete(id));
+    this.claims.set(id, claim);
     return claim;
   }
 
@@ -221,9 +224,16 @@ export class SharedRateLimitStore implements RateLimitStore {
       const before = counted.count - size;
       // What of the claim is within the limit; a claim past it is a refusal (count > limit).
       const usable = Math.max(0, Math.min(counted.count, limit) - before);
-      if (usable === 0) return counted;
-      if (this.leases.size >= MAX_LEASES) this.sweep(now);
-      this.leases.set(id, { before, used: 1, free: usable - 1, resetAt: now + counted.resetMs });
+      if (usable === 0) {
+        this.keep(
+          bucket,
+          key,
+          { before: counted.count, used: 0, free: 0, resetAt: now + counted.resetMs, over: true },
+          now,
+        );
+        return counted;
+      }
+      this.keep(bucket, key, { before, used: 1, free: usable - 1, resetAt: now + counted.resetMs }, now);
       return { count: before + 1, resetMs: counted.resetMs };
     } catch (err) {
       if (!this.failing) this.opts.log.warn({ err }, 'rate limits: shared store failed, counting in this process');
@@ -232,9 +242,28 @@ export class SharedRateLimitStore implements RateLimitStore {
     }
   }
 
+  private keep(bucket: string, key: string, lease: Lease, now: number): void {
+    if (this.leaseCount >= MAX_LEASES) this.sweep(now);
+    let byKey = this.leases.get(bucket);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.leases.set(bucket, byKey);
+    }
+    if (!byKey.has(key)) this.leaseCount++;
+    byKey.set(key, lease);
+  }
+
   private sweep(now: number): void {
-    for (const [id, lease] of this.leases) if (lease.resetAt <= now || lease.free === 0) this.leases.delete(id);
-    if (this.leases.size >= MAX_LEASES) this.leases.clear();
+    for (const byKey of this.leases.values())
+      for (const [key, lease] of byKey)
+        if (lease.resetAt <= now || lease.free === 0) {
+          byKey.delete(key);
+          this.leaseCount--;
+        }
+    if (this.leaseCount >= MAX_LEASES) {
+      this.leases.clear();
+      this.leaseCount = 0;
+    }
   }
 }
 
@@ -264,10 +293,11 @@ function limitHook(route: RouteOptions, rule: RouteRateLimit, fallback: RateLimi
   const message = rule.message ?? DEFAULT_MESSAGE;
   const messageFor = typeof message === 'string' ? () => message : message;
   const code = rule.code ?? 'RATE_LIMITED';
+  const fixedLimit = typeof limit === 'number' ? String(limit) : undefined;
   const answer = (reply: FastifyReply, max: number, counted: RateCount, done: (err?: Error) => void) => {
     const reset = Math.max(1, Math.ceil(counted.resetMs / 1000));
     // Header values as text: numbers cost the client reads of bench:gateway about a tenth of their req/s.
-    reply.header('ratelimit-limit', String(max));
+    reply.header('ratelimit-limit', fixedLimit ?? String(max));
     reply.header('ratelimit-remaining', String(max > counted.count ? max - counted.count : 0));
     reply.header('ratelimit-reset', String(reset));
     if (counted.count <= max) return done();

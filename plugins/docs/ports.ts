@@ -31,8 +31,11 @@ export type DocsHtmlHandler = (websiteId: string, path: string) => Promise<{ sta
 
 /** An item of `docsWebsites`: a plugin's websites of kind `documentation`. */
 export interface DocsWebsiteSource {
-  /** A documentation website by id; undefined for an unknown one or one of another kind. */
-  byId(id: string): Promise<DocsWebsite | undefined>;
+  /**
+   * A documentation website by id; undefined for an unknown one or one of another kind. Answered at
+   * once (no promise) when the contributor has it in memory: every public read asks.
+   */
+  byId(id: string): DocsWebsite | undefined | Promise<DocsWebsite | undefined>;
   /** A documentation website by the first segment of its root path (`handbook` for `/handbook`). */
   bySegment(segment: string): Promise<DocsWebsite | undefined>;
   /**

@@ -67,7 +67,10 @@ export function docsWebsiteSource(s: ContentServices): Source {
     return docs;
   };
   return {
-    byId: async (id) => of(await s.directory.byId(id)),
+    byId: (id) => {
+      const found = s.directory.byIdNow(id);
+      return found instanceof Promise ? found.then(of) : of(found);
+    },
     bySegment: async (segment) => of(await s.directory.bySegment(segment)),
     serveHtml(handler) {
       s.docsHtml.handler = handler;

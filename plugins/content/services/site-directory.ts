@@ -1,4 +1,4 @@
-import type { Clock } from '../../../kernel/index.ts';
+import { type Clock, nowMsOf } from '../../../kernel/index.ts';
 import type { WebsiteRow, WebsiteStore } from '../store/websites.ts';
 
 /** The resolved website list every public request and `/site-root` reads (no query per request). */
@@ -50,9 +50,15 @@ export class SiteDirectory {
     this.loading = null;
   }
 
+  /** The list while it is loaded and within its time to live, else null. */
+  private fresh(now = nowMsOf(this.deps.clock)): SiteDirectory['loaded'] {
+    return this.loaded && now - this.loaded.at < TTL_MS ? this.loaded : null;
+  }
+
   private async current(): Promise<NonNullable<SiteDirectory['loaded']>> {
-    const now = this.deps.clock.now().getTime();
-    if (this.loaded && now - this.loaded.at < TTL_MS) return this.loaded;
+    const now = nowMsOf(this.deps.clock);
+    const fresh = this.fresh(now);
+    if (fresh) return fresh;
     if (this.loading !== null) return this.loading;
     const generation = this.gen;
     const loading = this.deps.websites.list().then(
@@ -91,6 +97,15 @@ export class SiteDirectory {
 
   async byId(id: string): Promise<ResolvedWebsite | undefined> {
     return (await this.current()).byId.get(id);
+  }
+
+  /**
+   * `byId` answered at once while the list is loaded, a promise only when it must be loaded: a public
+   * read then makes no promise and waits no microtask for its website.
+   */
+  byIdNow(id: string): ResolvedWebsite | undefined | Promise<ResolvedWebsite | undefined> {
+    const fresh = this.fresh();
+    return fresh ? fresh.byId.get(id) : this.byId(id);
   }
 
   async bySegment(segment: string): Promise<ResolvedWebsite | undefined> {

@@ -56,6 +56,20 @@ function sendIndex(
 
 const documentNotFound = () => notFound('Document not found', 'DOCS_DOCUMENT_NOT_FOUND');
 
+/** A public document's `{ site, page }`, kept encoded per URL path; the 404 for a private or missing one. */
+function sendPublicPage(raw: string, site: BuiltSite, reply: FastifyReply): void {
+  const sent = site.public.byUrl.get(raw);
+  if (sent !== undefined) {
+    json(reply, sent);
+    return;
+  }
+  const path = documentPath(raw);
+  const body = pageJsonOf(site, 'public', path);
+  if (body === undefined) throw documentNotFound();
+  if (path === raw) site.public.byUrl.set(raw, body);
+  json(reply, body);
+}
+
 export function docsRoutes(app: App, s: DocsServices): void {
   // --- staff (dashboard) ---
   app.get(
@@ -220,16 +234,11 @@ export function docsRoutes(app: App, s: DocsServices): void {
   app.get(
     '/public/docs/:websiteId/page/*',
     { config: pub, schema: { tags: ['public'], params: PageParams, response: { 200: PublicPage } } },
-    async (request, reply) => {
-      const site = await s.site(request.params.websiteId);
-      const raw = request.params['*'];
-      const sent = site.public.byUrl.get(raw);
-      if (sent !== undefined) return json(reply, sent);
-      const path = documentPath(raw);
-      const body = pageJsonOf(site, 'public', path);
-      if (body === undefined) throw documentNotFound();
-      if (path === raw) site.public.byUrl.set(raw, body);
-      return json(reply, body);
+    // Not an async handler: a built site's kept answer is sent at once, without a promise per read.
+    (request, reply) => {
+      const site = s.site(request.params.websiteId);
+      if (site instanceof Promise) return site.then((built) => sendPublicPage(request.params['*'], built, reply));
+      sendPublicPage(request.params['*'], site, reply);
     },
   );
   app.get(

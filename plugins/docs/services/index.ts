@@ -1,7 +1,7 @@
 import { Counter } from 'prom-client';
-import { notFound, type PluginDeps, type RecordChange, type Tx } from '../../../kernel/index.ts';
+import { notFound, nowMsOf, type PluginDeps, type RecordChange, type Tx } from '../../../kernel/index.ts';
 import type { DocsConfig } from '../config.ts';
-import type { DocsWebsite } from '../ports.ts';
+import type { DocsWebsite, DocsWebsiteSource } from '../ports.ts';
 import { DOCS_ASSETS_CHANGED, noticeAssetChange } from '../store/notices.ts';
 import { type BuiltSite, buildSite, fingerprintOf } from './site.ts';
 
@@ -42,19 +42,37 @@ export function createDocsServices(deps: DocsDeps) {
     return keep(key, value);
   };
   let generation = 0;
-  const now = () => deps.clock.now().getTime();
+  const now = () => nowMsOf(deps.clock);
+  // The contributed sources, read once (every request reads them; they are all known by the first).
+  let sources: readonly DocsWebsiteSource[] | undefined;
+  const sourcesOf = () => (sources ??= [...deps.docsWebsites]);
 
   const markStale = () => {
     generation++;
     for (const e of entries.values()) e.stale = true;
   };
 
-  async function website(websiteId: string): Promise<DocsWebsite> {
-    for (const source of deps.docsWebsites) {
+  const siteNotFound = () => notFound('Documentation site not found', 'DOCS_SITE_NOT_FOUND');
+
+  /**
+   * The documentation website of this id, at once when every source answers at once (a public read:
+   * no promise), else a promise; throws (or rejects) the 404 for an unknown one.
+   */
+  function website(websiteId: string): DocsWebsite | Promise<DocsWebsite> {
+    for (const source of sourcesOf()) {
+      const site = source.byId(websiteId);
+      if (site instanceof Promise) return websiteAwaited(websiteId);
+      if (site) return site;
+    }
+    throw siteNotFound();
+  }
+
+  async function websiteAwaited(websiteId: string): Promise<DocsWebsite> {
+    for (const source of sourcesOf()) {
       const site = await source.byId(websiteId);
       if (site) return site;
     }
-    throw notFound('Documentation site not found', 'DOCS_SITE_NOT_FOUND');
+    throw siteNotFound();
   }
 
   async function load(site: DocsWebsite, previous: Entry | undefined): Promise<Entry> {
@@ -83,12 +101,23 @@ export function createDocsServices(deps: DocsDeps) {
     return { site: built, checkedAt: now(), stale: started !== generation };
   }
 
-  /** The built site of a documentation website (404 for another website or one without `settings.docs`). */
-  async function site(websiteId: string): Promise<BuiltSite> {
-    const web = await website(websiteId);
+  /**
+   * The built site of a documentation website (404 for another website or one without `settings.docs`):
+   * at once when it is built and fresh, a promise when it must be looked up, checked or built.
+   */
+  function site(websiteId: string): BuiltSite | Promise<BuiltSite> {
+    const web = website(websiteId);
+    return web instanceof Promise ? web.then((w) => siteOf(websiteId, w)) : siteOf(websiteId, web);
+  }
+
+  function siteOf(websiteId: string, web: DocsWebsite): BuiltSite | Promise<BuiltSite> {
     const hit = entries.get(websiteId);
     const fresh = hit && !hit.stale && now() - hit.checkedAt < cfg.DOCS_REVALIDATE_SECONDS * 1000;
     if (fresh && hit.site.info.title === web.name && hit.site.info.rootPath === web.rootPath) return hit.site;
+    return rebuilt(websiteId, web, hit);
+  }
+
+  async function rebuilt(websiteId: string, web: DocsWebsite, hit: Entry | undefined): Promise<BuiltSite> {
     let pending = building.get(websiteId);
     if (!pending) {
       pending = load(web, hit).finally(() => building.delete(websiteId));
