@@ -23,9 +23,6 @@ const NOT_YET_MOVED = [
   'plugins/data/data-subject-source.ts',
   'plugins/data/search-sources.ts',
   'plugins/data/services/class-service.ts',
-  'plugins/search/services/locale-configs.ts',
-  'plugins/search/services/reindex.ts',
-  'plugins/search/services/search-service.ts',
 ];
 
 function productFiles(dir: string): string[] {

@@ -1,4 +1,5 @@
 import type { Db } from '../../../kernel/index.ts';
+import { textSearchConfigs } from '../store/server-text.ts';
 
 /**
  * ISO 639-1 language → PostgreSQL's built-in text search configuration of that language. Only the
@@ -46,12 +47,7 @@ export class LocaleConfigs {
 
   /** Reads the server's configurations of schema pg_catalog (once, at start). */
   async load(db: Db): Promise<void> {
-    const rows: Array<{ cfgname: string }> = (
-      await db.raw(
-        `SELECT c.cfgname FROM pg_ts_config c JOIN pg_namespace n ON n.oid = c.cfgnamespace WHERE n.nspname = 'pg_catalog'`,
-      )
-    ).rows;
-    this.available = new Set([FALLBACK_CONFIG, ...rows.map((r) => r.cfgname)]);
+    this.available = new Set([FALLBACK_CONFIG, ...(await textSearchConfigs(db))]);
   }
 
   /** `de`, `de-AT`, `de_CH` → `german` (when the server has it); anything else → `simple`. */

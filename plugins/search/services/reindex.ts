@@ -1,6 +1,7 @@
 import { conflict, type Db } from '../../../kernel/index.ts';
 import type { SearchSource } from '../ports.ts';
 import { deleteNotIndexedSince, deleteOtherSourceTypes, upsertReindexBatch } from '../store/document-store.ts';
+import { databaseNow, tryReindexLock } from '../store/server-text.ts';
 import type { Indexer } from './indexer.ts';
 
 export interface ReindexReport {
@@ -31,12 +32,11 @@ export async function reindex(
   const report: ReindexReport = { sources: [], removedOrphans: 0, durationMs: 0 };
   const chosen = only === undefined ? sources : sources.filter((s) => s.recordType === only);
   for (const source of chosen) {
-    const since: Date = (await db.raw('SELECT clock_timestamp() AS t')).rows[0].t;
+    const since = await databaseNow(db);
     let documents = 0;
     await db.transaction(
       async (read) => {
-        const locked: boolean = (await read.raw('SELECT pg_try_advisory_xact_lock(?) AS ok', [REINDEX_LOCK])).rows[0]
-          .ok;
+        const locked = await tryReindexLock(read, REINDEX_LOCK);
         if (!locked) throw conflict('A reindex is already running; try again when it has finished', 'REINDEX_RUNNING');
         for await (const batch of source.allDocuments(read)) {
           const rows = indexer.rowsOf(source, batch);

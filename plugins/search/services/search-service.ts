@@ -1,6 +1,7 @@
 import type { Db } from '../../../kernel/index.ts';
 import { configsInUse } from '../store/document-store.ts';
 import { searchDocuments, type SearchFilters } from '../store/search-query.ts';
+import { normalisedTsquery } from '../store/server-text.ts';
 import type { LocaleConfigs } from './locale-configs.ts';
 import { firstPositiveWord, toTsquerySource } from './query-text.ts';
 import { markedToHtml } from './snippets.ts';
@@ -121,15 +122,9 @@ export class SearchService {
     const key = `${configs.join(',')}\u0000${source}`;
     const cached = this.tsqueries.get(key);
     if (cached !== undefined) return cached;
-    const parts = configs.map(() => 'to_tsquery(?::regconfig, ?)').join(' || ');
-    const row: { q: string } = (
-      await this.db.raw(
-        `SELECT (${parts})::text AS q`,
-        configs.flatMap((c) => [c, source]),
-      )
-    ).rows[0];
+    const q = await normalisedTsquery(this.db, source, configs);
     if (this.tsqueries.size >= TSQUERY_CACHE_SIZE) this.tsqueries.delete(this.tsqueries.keys().next().value!);
-    this.tsqueries.set(key, row.q);
-    return row.q;
+    this.tsqueries.set(key, q);
+    return q;
   }
 }
