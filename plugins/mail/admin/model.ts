@@ -21,14 +21,13 @@ export type MailStatus = LogEntry['status'];
 /** The log's statuses in the screens' words; the API's filter values are the keys. */
 /**
  * How a mail's status reads: a `sent` mail that the server only wrote to its log (no mail settings
- * and no SMTP_URL; the answer the mail plugin's transports record) says so instead of "sent".
+ * and no SMTP_URL: `delivered` false) says so instead of "sent".
  */
-export function statusOf(mail: { status: MailStatus; providerAnswer?: string | null }): {
+export function statusOf(mail: { status: MailStatus; delivered?: boolean | null }): {
   label: string;
   color: string;
 } {
-  if (mail.status === 'sent' && mail.providerAnswer?.startsWith('not delivered: only written to the service log'))
-    return { label: 'logged, not delivered', color: 'gray' };
+  if (mail.status === 'sent' && mail.delivered === false) return { label: 'logged, not delivered', color: 'gray' };
   return STATUS[mail.status];
 }
 

@@ -85,6 +85,10 @@ const logEntryFields = {
   nextAttemptAt: Nullable(Time),
   provider: NullableText,
   providerAnswer: NullableText,
+  delivered: Type.Union([Type.Boolean(), Type.Null()], {
+    description:
+      'a sent mail: true when a mail server (SMTP or the provider) took it, false when it was only written to the service log (no mail settings and no SMTP_URL); null until sent',
+  }),
   error: NullableText,
   messageId: Type.String(),
   resentFrom: NullableText,

@@ -21,6 +21,7 @@ function entry(row: OutboxRow, withBody: boolean) {
     nextAttemptAt: row.status === 'queued' || row.status === 'retrying' ? row.next_attempt_at.toISOString() : null,
     provider: row.provider,
     providerAnswer: row.provider_answer,
+    delivered: row.status === 'sent' ? row.delivered : null,
     error: row.last_error,
     messageId: row.message_id,
     resentFrom: row.resent_from,

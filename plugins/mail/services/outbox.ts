@@ -186,6 +186,7 @@ export class MailOutboxService implements MailOutbox {
         nextAttemptAt: now,
         provider,
         providerAnswer: result.kind === 'sent' ? result.answer : null,
+        delivered: result.kind === 'sent' ? result.delivered : null,
         lastError: result.kind === 'sent' ? null : result.problem,
         sentAt: result.kind === 'sent' ? now : null,
         dropSecrets: true,
@@ -266,7 +267,8 @@ export class MailOutboxService implements MailOutbox {
     }
     const scrub = (s: string) => scrubbed(s, [...(settings?.secretValues ?? []), ...hiddenValues]);
     const provider = settings?.provider ?? 'environment';
-    if (result.kind === 'sent') return { result: { kind: 'sent', answer: scrub(result.answer) }, provider, mail };
+    if (result.kind === 'sent')
+      return { result: { kind: 'sent', answer: scrub(result.answer), delivered: result.delivered }, provider, mail };
     return { result: { ...result, problem: scrub(result.problem) }, provider, mail };
   }
 

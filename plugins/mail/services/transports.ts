@@ -14,7 +14,7 @@ export interface OutgoingMail extends ProviderMessage {}
  * 4xx, HTTP 408/429/5xx); `permanent` ones are not (SMTP 5xx, other HTTP 4xx, a refused address).
  */
 export type SendResult =
-  | { kind: 'sent'; answer: string }
+  | { kind: 'sent'; answer: string; delivered: boolean }
   | { kind: 'temporary'; problem: string; retryAfterMs?: number }
   | { kind: 'permanent'; problem: string };
 
@@ -31,7 +31,7 @@ const SERVER_SMTP_ANSWER = 'handed to the SMTP server of SMTP_URL (no mail setti
 /**
  * With no mail settings and no `SMTP_URL` a mail is only written to the service log. Its status stays
  * `sent` (the outbox is done with it), and the answer says it was not delivered; the log screen shows
- * it as "logged, not delivered" (admin/model.ts, which matches this text's start).
+ * it as "logged, not delivered" (the row's `delivered` is false).
  */
 const LOGGED_ONLY_ANSWER = 'not delivered: only written to the service log (no mail settings and no SMTP_URL)';
 
@@ -75,7 +75,8 @@ export class Transports {
         text: mail.text,
         html: mail.html,
       });
-      return { kind: 'sent', answer: server.via === 'smtp' ? SERVER_SMTP_ANSWER : LOGGED_ONLY_ANSWER };
+      const delivered = server.via === 'smtp';
+      return { kind: 'sent', answer: delivered ? SERVER_SMTP_ANSWER : LOGGED_ONLY_ANSWER, delivered };
     } catch (err) {
       return smtpOutcome(err);
     }
@@ -150,7 +151,7 @@ export class Transports {
         html: mail.html,
         messageId: mail.messageId,
       });
-      return { kind: 'sent', answer: cut(String(info.response ?? 'accepted')) };
+      return { kind: 'sent', answer: cut(String(info.response ?? 'accepted')), delivered: true };
     } catch (err) {
       return smtpOutcome(err);
     }
@@ -182,7 +183,7 @@ export class Transports {
     const status = answer.status;
     if (status >= 200 && status < 300) {
       const id = readAnswer(provider.response.messageId, answer.headers, body);
-      return { kind: 'sent', answer: cut(`${status}${id ? ` id ${id}` : ''}`) };
+      return { kind: 'sent', answer: cut(`${status}${id ? ` id ${id}` : ''}`), delivered: true };
     }
     const problem = cut(
       `${provider.label} answered ${status}: ${readAnswer(provider.response.error, answer.headers, body) ?? body.slice(0, 200)}`,

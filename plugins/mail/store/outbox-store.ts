@@ -25,6 +25,8 @@ export interface OutboxRow {
   next_attempt_at: Date;
   provider: string | null;
   provider_answer: string | null;
+  /** Sent: true when a mail server took it, false when it was only written to the service log. */
+  delivered: boolean | null;
   last_error: string | null;
   message_id: string;
   resent_from: string | null;
@@ -55,6 +57,7 @@ export interface OutboxOutcome {
   nextAttemptAt: Date;
   provider: string | null;
   providerAnswer: string | null;
+  delivered: boolean | null;
   lastError: string | null;
   sentAt: Date | null;
   /** Final outcomes drop the sealed secrets: nothing will need them again. */
@@ -87,6 +90,7 @@ const LIST_COLUMNS = [
   'next_attempt_at',
   'provider',
   'provider_answer',
+  'delivered',
   'last_error',
   'message_id',
   'resent_from',
@@ -141,6 +145,7 @@ export class OutboxStore {
       next_attempt_at: o.nextAttemptAt.toISOString(),
       provider: o.provider,
       provider_answer: o.providerAnswer,
+      delivered: o.delivered,
       last_error: o.lastError,
       sent_at: o.sentAt?.toISOString() ?? null,
       drop_secrets: o.dropSecrets,
@@ -148,11 +153,11 @@ export class OutboxStore {
     const { rows } = await this.db.raw<{ rows: Array<{ id: string }> }>(
       `update mail_outbox o
           set status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at,
-              provider = coalesce(v.provider, o.provider), provider_answer = v.provider_answer,
+              provider = coalesce(v.provider, o.provider), provider_answer = v.provider_answer, delivered = v.delivered,
               last_error = v.last_error, sent_at = v.sent_at,
               secrets_sealed = case when v.drop_secrets then null else o.secrets_sealed end
          from jsonb_to_recordset(?::jsonb) as v(id uuid, status text, attempts int, next_attempt_at timestamptz,
-              provider text, provider_answer text, last_error text, sent_at timestamptz, drop_secrets boolean)
+              provider text, provider_answer text, delivered boolean, last_error text, sent_at timestamptz, drop_secrets boolean)
         where o.id = v.id and o.status in ('queued', 'retrying')
         returning o.id`,
       [JSON.stringify(values)],
@@ -176,6 +181,7 @@ export class OutboxStore {
         next_attempt_at: outcome.nextAttemptAt,
         provider: trx.raw('coalesce(?, provider)', [outcome.provider]),
         provider_answer: outcome.providerAnswer,
+        delivered: outcome.delivered,
         last_error: outcome.lastError,
         sent_at: outcome.sentAt,
         ...(outcome.dropSecrets ? { secrets_sealed: null } : {}),

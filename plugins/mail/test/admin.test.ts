@@ -213,10 +213,12 @@ describe('mail: administration', function () {
     const sent = (await t.call('GET', '/mail-log?kind=paging&status=sent', admin)).json();
     expect(sent.total).to.equal(3);
     // No mail settings and no SMTP_URL: only the service log has them, and the log says so.
-    for (const entry of sent.entries)
+    for (const entry of sent.entries) {
       expect(entry.providerAnswer).to.equal(
         'not delivered: only written to the service log (no mail settings and no SMTP_URL)',
       );
+      expect(entry.delivered, 'a stored field says it was not delivered').to.equal(false);
+    }
   });
 
   it('retention: off until mailLogRetentionDays is set; then old finished entries go, audited as retention.purge', async () => {

@@ -88,6 +88,7 @@ describe('mail: SMTP settings, test mail, log, resend and the reset template', f
     const [entry] = log.json().entries;
     expect(entry).to.include({ status: 'sent', provider: 'smtp', kind: 'test' });
     expect(entry.providerAnswer).to.match(/^250/);
+    expect(entry.delivered).to.equal(true);
     const one = (await t.call('GET', `/mail-log/${entry.id}`, admin)).json();
     expect(one.text).to.include('This is a test mail');
     expect(one.html).to.include('This is a test mail');

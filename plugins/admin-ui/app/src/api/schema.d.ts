@@ -19778,6 +19778,8 @@ export interface paths {
                                 cc: string[];
                                 /** Format: date-time */
                                 createdAt: string;
+                                /** @description a sent mail: true when a mail server (SMTP or the provider) took it, false when it was only written to the service log (no mail settings and no SMTP_URL); null until sent */
+                                delivered: boolean | null;
                                 error: string | null;
                                 from: string;
                                 id: string;
@@ -19859,6 +19861,8 @@ export interface paths {
                             cc: string[];
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description a sent mail: true when a mail server (SMTP or the provider) took it, false when it was only written to the service log (no mail settings and no SMTP_URL); null until sent */
+                            delivered: boolean | null;
                             error: string | null;
                             from: string;
                             html?: string | null;
@@ -19942,6 +19946,8 @@ export interface paths {
                             cc: string[];
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description a sent mail: true when a mail server (SMTP or the provider) took it, false when it was only written to the service log (no mail settings and no SMTP_URL); null until sent */
+                            delivered: boolean | null;
                             error: string | null;
                             from: string;
                             id: string;
