@@ -64,9 +64,13 @@ describe('kernel: shared state in PostgreSQL', () => {
     const shared = t.kernel.resolve('sharedState');
     const store = new SharedRateLimitStore({ shared, clock: t.clock, log: pino({ level: 'silent' }) });
     const limit = 64; // leases of 4: 32 claims at once took 128, twice the limit
-    const counts = await Promise.all(Array.from({ length: 48 }, () => store.hit('test:burst-small', 'k', 60_000, limit)));
+    const counts = await Promise.all(
+      Array.from({ length: 48 }, () => store.hit('test:burst-small', 'k', 60_000, limit)),
+    );
     expect(counts.filter((c) => c.count <= limit)).to.have.length(48);
-    const refused = await Promise.all(Array.from({ length: 40 }, () => store.hit('test:burst-small', 'k', 60_000, limit)));
+    const refused = await Promise.all(
+      Array.from({ length: 40 }, () => store.hit('test:burst-small', 'k', 60_000, limit)),
+    );
     expect(refused.filter((c) => c.count <= limit)).to.have.length(16);
     expect(refused.at(-1)?.count).to.be.above(limit);
   });

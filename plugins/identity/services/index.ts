@@ -58,7 +58,11 @@ export function createIdentityServices(deps: IdentityDeps) {
   const settingsStore = new SettingsStore(db);
   const mfaStore = new MfaStore(db);
   const grants = new GrantGuard({ permissions: deps.permissions, roles: deps.roles });
-  const mandatoryMfa = new MandatoryMfa({ store: new MandatoryMfaStore(deps.users), mfa: mfaStore, sessions: deps.sessions });
+  const mandatoryMfa = new MandatoryMfa({
+    store: new MandatoryMfaStore(deps.users),
+    mfa: mfaStore,
+    sessions: deps.sessions,
+  });
   const shared = deps.sharedState;
   const lockout = new LoginLockout({
     clock,
