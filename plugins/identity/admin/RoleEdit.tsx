@@ -14,12 +14,21 @@ import {
 } from '../../admin-ui/app/src/sdk/index.ts';
 import { KEYS, type Permission, type Role } from './queries.ts';
 
-/** Permission keys by the plugin (or the kernel) that declares them, in name order. */
+/** The group of the keys several plugins declare (their `owner` lists them all, comma-separated). */
+const SHARED = 'shared by several plugins';
+
+/** Permission keys by the plugin that declares them, in name order; shared keys first, in a group of their own. */
 function byOwner(keys: Permission[]): [string, Permission[]][] {
   const groups = new Map<string, Permission[]>();
-  for (const p of keys) groups.set(p.owner, [...(groups.get(p.owner) ?? []), p]);
-  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
+  for (const p of keys) {
+    const group = p.owner.includes(',') ? SHARED : p.owner;
+    groups.set(group, [...(groups.get(group) ?? []), p]);
+  }
+  return [...groups.entries()].sort(([a], [b]) => (a === SHARED ? -1 : b === SHARED ? 1 : a.localeCompare(b)));
 }
+
+/** An accordion value: it ends up in element ids and ARIA references, so no spaces or commas. */
+const groupId = (group: string) => group.replace(/[^A-Za-z0-9_-]+/g, '-');
 
 /** A key's description, and where else it comes from. */
 function permissionNote(p: Permission, through: string | undefined, held: boolean): string {
@@ -87,9 +96,9 @@ function RoleForm({ role, permissions }: { role: Role; permissions: Permission[]
               This role holds every permission (*), including those of plugins added later.
             </Text>
           )}
-          <Accordion multiple defaultValue={groups.map(([owner]) => owner)} variant="separated">
+          <Accordion multiple defaultValue={groups.map(([owner]) => groupId(owner))} variant="separated">
             {groups.map(([owner, keys]) => (
-              <Accordion.Item key={owner} value={owner}>
+              <Accordion.Item key={owner} value={groupId(owner)}>
                 <Accordion.Control>
                   <Group gap="xs">
                     <Text fw={600}>{owner}</Text>
