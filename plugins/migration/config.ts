@@ -20,6 +20,13 @@ export const MigrationConfig = Type.Object({
     default: 250,
     description: 'objects an import reads and writes per batch (one transaction and checkpoint each)',
   }),
+  MIGRATION_IMPORT_BULK_MIN_OBJECTS: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000_000,
+    default: 10_000,
+    description:
+      'objects of one class from which an import bulk loads it when the class here holds fewer: its field indexes are built once after its objects instead of row by row (0: never)',
+  }),
   MIGRATION_IMPORT_INLINE_MAX_OBJECTS: Type.Integer({
     minimum: 0,
     maximum: 10_000_000,
