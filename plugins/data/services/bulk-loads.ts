@@ -12,6 +12,8 @@ export interface BulkLoadStart {
   deferred: boolean;
   /** The field indexes dropped. */
   indexes: number;
+  /** Why the class keeps its indexes: it holds as many objects as the load brings, or its partition was busy. */
+  reason?: 'large' | 'busy' | 'unknown class';
 }
 
 /**
@@ -37,14 +39,15 @@ export class BulkLoads {
 
   async begin(className: string, expected: number): Promise<BulkLoadStart> {
     const cls = await this.deps.schema.classByName(className);
-    const kept = { deferred: false, indexes: 0 };
-    if (!cls || expected < 1) return kept;
+    const kept = (reason: BulkLoadStart['reason']): BulkLoadStart => ({ deferred: false, indexes: 0, reason });
+    if (!cls) return kept('unknown class');
+    if (expected < 1) return kept('large');
     return this.deps.kernel.db.transaction(async (trx) => {
       // A class as large as the load keeps its indexes: rebuilding them would cost more than the upkeep.
-      if (await partitionHoldsAtLeast(trx, cls.id, expected)) return kept;
+      if (await partitionHoldsAtLeast(trx, cls.id, expected)) return kept('large');
       // A build running now (a class change) holds the partition, so the drop's lock times out.
       const dropped = await dropFieldIndexes(trx, cls.id, DROP_LOCK_TIMEOUT_MS);
-      if (dropped === null) return kept;
+      if (dropped === null) return kept('busy');
       await this.safetyNet(cls.id, trx);
       return { deferred: true, indexes: dropped.length };
     });

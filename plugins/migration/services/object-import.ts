@@ -417,12 +417,11 @@ export class ObjectImporter {
       throw err;
     });
     if (expected < this.deps.bulkMinObjects) return false;
-    const { deferred, indexes } = await this.data().beginBulkLoad(cls.name, expected);
-    if (deferred)
-      this.deps.log.info(
-        { class: cls.name, expected, indexes },
-        'bulk load: field indexes built after the objects',
-      );
+    const { deferred, indexes, reason } = await this.data().beginBulkLoad(cls.name, expected);
+    this.deps.log.info(
+      { class: cls.name, expected, indexes, reason },
+      deferred ? 'bulk load: field indexes built after the objects' : 'bulk load: the class keeps its indexes',
+    );
     return deferred;
   }
 
