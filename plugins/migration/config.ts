@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { EnvFlag } from '../../kernel/index.ts';
 
 /** The environment variables this plugin reads (its `pluginConfig`, typed and defaulted by the kernel). */
 export const MigrationConfig = Type.Object({
@@ -34,6 +35,10 @@ export const MigrationConfig = Type.Object({
     description:
       'most objects an import-objects without background: true takes, and most documents an import-documents takes (400 IMPORT_TOO_LARGE beyond)',
   }),
+  MIGRATION_IMPORT_WORKER_ENABLED: EnvFlag(
+    true,
+    '0: this process starts background imports but does not work the `migration.object-imports` job queue (another process runs them)',
+  ),
   MIGRATION_IMPORT_TRY_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 24 * 3600,

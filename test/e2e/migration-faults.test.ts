@@ -105,7 +105,13 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
       startTestKernel({
         plugins: PLUGINS,
         ownDataDir: true,
-        env: { INTEGRATION_SECRETS_ENCRYPTION_KEY: KEY, MIGRATION_IMPORT_BATCH_OBJECTS: '100' },
+        env: {
+          INTEGRATION_SECRETS_ENCRYPTION_KEY: KEY,
+          MIGRATION_IMPORT_BATCH_OBJECTS: '100',
+          MIGRATION_IMPORT_BULK_MIN_OBJECTS: '1000',
+          // Only the child works imports: a kill of it cuts the import off.
+          MIGRATION_IMPORT_WORKER_ENABLED: '0',
+        },
       }),
     ]);
     await db.loadPimcoreFixture();
