@@ -173,6 +173,29 @@ const cpuSince = (from: { pg: number; maria: number }, to: { pg: number; maria: 
 const total = (c: CpuSplit) => c.pg + c.maria + c.node;
 const cpuText = (c: CpuSplit) => `${secs(c.pg)} / ${secs(c.maria)} / ${secs(c.node)} (${secs(total(c))})`;
 
+/** The Product partition's indexes after the import (all valid?) and the plan of a filter on a field. */
+async function partitionIndexes(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT count(*)::int AS all, count(*) FILTER (WHERE i.indisvalid)::int AS valid,
+              count(*) FILTER (WHERE c.relname LIKE 'data\\_objects\\_f\\_%' OR c.relname LIKE 'data\\_objects\\_p\\_%')::int AS field
+         FROM data_classes k JOIN pg_index i ON i.indrelid = to_regclass('data_objects_c' || replace(k.id::text, '-', ''))
+         JOIN pg_class c ON c.oid = i.indexrelid WHERE k.name = 'Product'`,
+    );
+    const { rows: cls } = await client.query(`SELECT id FROM data_classes WHERE name = 'Product'`);
+    const { rows: plan } = await client.query(
+      `EXPLAIN SELECT id FROM data_objects WHERE class_id = '${cls[0].id}'
+         AND (attributes ->> 'sku') COLLATE "C" = 'SKU-5000' ORDER BY (attributes ->> 'sku') COLLATE "C", id LIMIT 20`,
+    );
+    const scan = plan.map((r) => String(r['QUERY PLAN'])).find((l) => /Scan/.test(l)) ?? '';
+    return { ...rows[0], plan: scan.trim() } as { all: number; valid: number; field: number; plan: string };
+  } finally {
+    await client.end();
+  }
+}
+
 const work = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-migration-'));
 let source: RunningMariaDb | undefined;
 let server: Server | undefined;
@@ -222,10 +245,11 @@ try {
   const started = performance.now();
   const answer = await call(server, 'POST', `/migration-sources/${created.id}/import-objects`, {});
   const ms = performance.now() - started;
-  const { baseline, peak, writeMs, calls, cpu } = await server.ask<{
+  const { baseline, peak, writeMs, indexMs, calls, cpu } = await server.ask<{
     baseline: number;
     peak: number;
     writeMs: number;
+    indexMs: number;
     calls: number;
     cpu: NodeJS.CpuUsage;
   }>('rss-stop');
@@ -234,6 +258,14 @@ try {
   console.log(
     `\ncounts ${JSON.stringify(answer.counts)}; ${answer.failed.length} failed; ${calls} importObjects calls`,
   );
+  const indexes = await partitionIndexes(product.url);
+  console.log(
+    `phases: write step (importObjects) ${secs(writeMs)}; bulk load index steps (drop before, build + analyze after) ${secs(indexMs)}; the rest (reading the source, id map, checkpoints, relations pass) ${secs(ms - writeMs - indexMs)}`,
+  );
+  console.log(
+    `Product partition after the import: ${indexes.valid} valid indexes of ${indexes.all} (${indexes.field} field indexes); a filter on sku plans: ${indexes.plan}`,
+  );
+  if (indexes.valid !== indexes.all || indexes.field === 0) throw new Error('the import left indexes unbuilt');
   console.log(
     `load average after: ${os
       .loadavg()

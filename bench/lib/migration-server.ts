@@ -5,7 +5,8 @@ import { startBenchKernel } from './kernel-server.ts';
  * Child process of the migration benchmark: the product kernel with the data and migration plugins in
  * production mode (the loopback source database allowed by OUTBOUND_ALLOW_HOSTS). Reports
  * `{ port, cookie }` over IPC, samples its resident memory on request (`rss-start` / `rss-stop`) and
- * times the data plugin's `importObjects` calls (the write step of each batch; `timing`).
+ * times the data plugin's `importObjects` calls (the write step of each batch) and the bulk load's
+ * index steps (`beginBulkLoad`, `finishBulkLoad`).
  */
 const server = await startBenchKernel({
   file: 'migration-server',
@@ -18,6 +19,8 @@ const server = await startBenchKernel({
     MIGRATION_IMPORT_INLINE_MAX_OBJECTS: '10000000',
     // The batch size the parent was given (kernel-server passes only the env named here).
     MIGRATION_IMPORT_BATCH_OBJECTS: process.env.MIGRATION_IMPORT_BATCH_OBJECTS ?? '250',
+    // 0 turns bulk loading off (indexes kept up row by row), for a comparison run.
+    MIGRATION_IMPORT_BULK_MIN_OBJECTS: process.env.MIGRATION_IMPORT_BULK_MIN_OBJECTS ?? '10000',
   },
 });
 const cookie = await server.adminCookie();
@@ -37,6 +40,20 @@ data.importObjects = async (ctx, input) => {
   }
 };
 
+// The bulk load's index steps: dropping them before the objects, building them after.
+let indexMs = 0;
+for (const step of ['beginBulkLoad', 'finishBulkLoad'] as const) {
+  const original = data[step].bind(data) as (...args: unknown[]) => Promise<never>;
+  (data as unknown as Record<string, unknown>)[step] = async (...args: unknown[]) => {
+    const started = performance.now();
+    try {
+      return await original(...args);
+    } finally {
+      indexMs += performance.now() - started;
+    }
+  };
+}
+
 let cpu0 = process.cpuUsage();
 let sampler: NodeJS.Timeout | undefined;
 let baseline = 0;
@@ -47,6 +64,7 @@ process.on('message', (message: { type?: string }) => {
     baseline = process.memoryUsage().rss;
     peak = baseline;
     writeMs = 0;
+    indexMs = 0;
     calls = 0;
     cpu0 = process.cpuUsage();
     sampler = setInterval(() => {
@@ -56,7 +74,7 @@ process.on('message', (message: { type?: string }) => {
   } else if (message.type === 'rss-stop') {
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
-    process.send?.({ type: 'rss-stop:done', baseline, peak, writeMs, calls, cpu: process.cpuUsage(cpu0) });
+    process.send?.({ type: 'rss-stop:done', baseline, peak, writeMs, indexMs, calls, cpu: process.cpuUsage(cpu0) });
   }
 });
 reportReady({ port: server.port, cookie }, server.stop);

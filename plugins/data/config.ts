@@ -41,4 +41,11 @@ export const DataConfig = Type.Object({
     description:
       'attribute bytes in one page of a list or query: the page stops there (at least one object) and answers hasMore',
   }),
+  DATA_BULK_LOAD_HOLD_SECONDS: Type.Integer({
+    minimum: 10,
+    maximum: 7 * 24 * 3600,
+    default: 900,
+    description:
+      'how long a bulk load (a large import) may leave a class without field indexes between two of its batches; past that, a build of them is due whether or not the load finishes',
+  }),
 });

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { EnvFlag } from '../../kernel/index.ts';
 
 /** The environment variables this plugin reads (its `pluginConfig`, typed and defaulted by the kernel). */
 export const MigrationConfig = Type.Object({
@@ -20,6 +21,13 @@ export const MigrationConfig = Type.Object({
     default: 250,
     description: 'objects an import reads and writes per batch (one transaction and checkpoint each)',
   }),
+  MIGRATION_IMPORT_BULK_MIN_OBJECTS: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000_000,
+    default: 10_000,
+    description:
+      'objects of one class from which an import bulk loads it when the class here holds fewer: its field indexes are built once after its objects instead of row by row (0: never)',
+  }),
   MIGRATION_IMPORT_INLINE_MAX_OBJECTS: Type.Integer({
     minimum: 0,
     maximum: 10_000_000,
@@ -27,6 +35,10 @@ export const MigrationConfig = Type.Object({
     description:
       'most objects an import-objects without background: true takes, and most documents an import-documents takes (400 IMPORT_TOO_LARGE beyond)',
   }),
+  MIGRATION_IMPORT_WORKER_ENABLED: EnvFlag(
+    true,
+    '0: this process starts background imports but does not work the `migration.object-imports` job queue (another process runs them)',
+  ),
   MIGRATION_IMPORT_TRY_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 24 * 3600,

@@ -54,6 +54,7 @@ export default definePlugin({
       name: IMPORT_QUEUE,
       concurrency: 1,
       timeoutMs: ({ pluginConfig }) => pluginConfig.MIGRATION_IMPORT_TRY_SECONDS * 1000,
+      worksHere: ({ pluginConfig }) => pluginConfig.MIGRATION_IMPORT_WORKER_ENABLED,
       // A try that throws for another reason than the source (which fails the job at once) is tried again.
       retryWaitsMs: [5_000, 60_000, 300_000],
       run: (job, { services }) => services.imports.runQueued(job as JobRun<{ importId: string }>),

@@ -5,6 +5,7 @@ import mysql from 'mysql2/promise';
 import { PROJECT_ROOT, discoverPlugins } from '../../kernel/loader.ts';
 import { eventually, startTestKernel, type TestKernel, type TestUser } from '../helpers/kernel.ts';
 import { PIMCORE_FIXTURES, type RunningMariaDb, startMariaDb } from '../helpers/mariadb.ts';
+import { holdImportJob } from '../helpers/import-job-lock.ts';
 import { freePort } from '../helpers/ports.ts';
 
 const CMS = path.join(PROJECT_ROOT, 'bin', 'cms.js');
@@ -32,44 +33,27 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
     const row = await t.db('data_objects').where({ class_id: cls.id }).count({ n: '*' }).first();
     return Number(row?.n);
   };
-  /**
-   * The job's row, locked by the test. Every step of the import (its start, each batch's commit) takes
-   * that row's lock, so while the test holds it the import stands still. `stepUntil` hands the row over
-   * one step at a time (the test's next lock request queues behind the import's, and PostgreSQL grants
-   * them in turn) until the import has `atLeast` objects. Polling instead raced a fast machine, where
-   * the import ran from "part way" to its end between two polls.
-   */
-  async function holdJob(jobId: string) {
-    const lock = async () => {
-      const trx = await t.db.transaction();
-      const row = await trx('migration_import_jobs').where({ id: jobId }).forUpdate().first('state', 'done');
-      return { trx, row };
-    };
-    const waiting = (n: number) =>
-      eventually(
-        async () => {
-          const { rows } = await t.db.raw(
-            "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-          );
-          return rows[0].n >= n;
-        },
-        { timeoutMs: 90_000, intervalMs: 10, what: `${n} sessions waiting for the job's row` },
-      );
-    let held = await lock();
-    return {
-      async stepUntil(atLeast: number) {
-        while (!(held.row.state === 'running' && held.row.done >= atLeast)) {
-          if (!['queued', 'running'].includes(held.row.state)) throw new Error(`the import ended (${held.row.state})`);
-          await waiting(1);
-          const next = lock();
-          await waiting(2);
-          await held.trx.commit();
-          held = await next;
-        }
-      },
-      release: async () => void (await held.trx.commit()),
-    };
-  }
+  const holdJob = (jobId: string) => holdImportJob(t.db, jobId);
+  /** The Category partition's own field indexes: all of them, and those valid (built). */
+  const fieldIndexes = async () => {
+    const cls = await t.db('data_classes').where({ name: 'Category' }).first('id');
+    const { rows } = await t.db.raw(
+      `select count(*)::int as all, count(*) filter (where i.indisvalid)::int as valid
+         from pg_index i join pg_class c on c.oid = i.indexrelid
+        where i.indrelid = to_regclass(?) and (c.relname like 'data\\_objects\\_f\\_%' or c.relname like 'data\\_objects\\_p\\_%')`,
+      [`data_objects_c${cls.id.replace(/-/g, '')}`],
+    );
+    return rows[0] as { all: number; valid: number };
+  };
+  /** Index builds of the Category class stored and not yet due (a bulk load's safety net). */
+  const laterBuilds = async () => {
+    const cls = await t.db('data_classes').where({ name: 'Category' }).first('id');
+    const { rows } = await t.db.raw(
+      `select count(*)::int as n from pgboss.job where name = 'data.index-builds' and singleton_key = ? and state = 'created' and start_after > now()`,
+      [cls.id],
+    );
+    return rows[0].n as number;
+  };
   const exited = (child: ChildProcess) =>
     child.exitCode !== null || child.signalCode !== null
       ? Promise.resolve()
@@ -93,6 +77,9 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
         CMS_DISABLED_PLUGINS: disabled,
         INTEGRATION_SECRETS_ENCRYPTION_KEY: KEY,
         MIGRATION_IMPORT_BATCH_OBJECTS: '100',
+        // The first import bulk loads the class (6,000 objects into an empty class): no field indexes
+        // until its objects are in.
+        MIGRATION_IMPORT_BULK_MIN_OBJECTS: '1000',
         MIGRATION_IMPORT_TRY_SECONDS: '2',
         JOBS_SUPERVISE_SECONDS: '1',
         PORT: String(port),
@@ -118,7 +105,13 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
       startTestKernel({
         plugins: PLUGINS,
         ownDataDir: true,
-        env: { INTEGRATION_SECRETS_ENCRYPTION_KEY: KEY, MIGRATION_IMPORT_BATCH_OBJECTS: '100' },
+        env: {
+          INTEGRATION_SECRETS_ENCRYPTION_KEY: KEY,
+          MIGRATION_IMPORT_BATCH_OBJECTS: '100',
+          MIGRATION_IMPORT_BULK_MIN_OBJECTS: '1000',
+          // Only the child works imports: a kill of it cuts the import off.
+          MIGRATION_IMPORT_WORKER_ENABLED: '0',
+        },
       }),
     ]);
     await db.loadPimcoreFixture();
@@ -148,7 +141,10 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
     await db?.stop();
   });
 
-  it('core-api killed with SIGKILL mid-import and started again: the job finishes, no object twice', async () => {
+  it('core-api killed with SIGKILL mid-import and started again: the job finishes, no object twice, indexes built', async () => {
+    const indexed = await fieldIndexes();
+    expect(indexed.all).to.be.above(0);
+    expect(indexed.valid).to.equal(indexed.all);
     const start = await t.call('POST', `/migration-sources/${sourceId}/import-objects`, admin, {
       classes: ['Category'],
       background: true,
@@ -167,6 +163,16 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
     expect(cut.progress.total).to.equal(OBJECTS + 1);
     // What the dead process committed is there, batch by batch: as many objects as the checkpoint says.
     expect(await objectCount()).to.equal(cut.progress.done);
+    // Cut off in the middle of a bulk load: the class has no field indexes, and a build of them waits
+    // (due whether or not the import comes back); reads of the class are right meanwhile.
+    expect(await fieldIndexes()).to.deep.equal({ all: 0, valid: 0 });
+    expect(await laterBuilds()).to.equal(1);
+    const found = await t.call('POST', '/data-objects/query', admin, {
+      className: 'Category',
+      filters: [{ field: 'name', op: 'eq', value: 'Category 7' }],
+    });
+    expect(found.statusCode, found.body).to.equal(200);
+    expect(found.json().objects.map((o: { key: string }) => o.key)).to.deep.equal(['cat-7']);
 
     core = await startCore();
     await eventually(async () => (await job(jobId)).state === 'succeeded', {
@@ -186,6 +192,9 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
       .count({ n: '*' })
       .first();
     expect(Number(mapped?.n)).to.equal(OBJECTS + 1);
+    // The resumed import built them once its objects were in, and left no build waiting for later.
+    expect(await fieldIndexes()).to.deep.equal(indexed);
+    expect(await laterBuilds()).to.equal(0);
     core.kill('SIGKILL');
     await exited(core);
   });
@@ -203,6 +212,9 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
     const held = await holdJob(jobId);
     const core = await startCore();
     await held.stepUntil(300);
+    // The class holds as many objects as the source brings: it is not bulk loaded, its indexes stay.
+    expect((await fieldIndexes()).valid).to.be.above(0);
+    expect(await laterBuilds()).to.equal(0);
     // The source's server ends the import's connection (as a restart or a network cut would).
     const probe = await mysql.createConnection({ host: db.host, port: db.port, user: db.user, password: db.password });
     const [threads] = await probe.query<mysql.RowDataPacket[]>('SHOW PROCESSLIST');

@@ -5,6 +5,7 @@ import { isUuid } from './attributes.ts';
 import { toStaffDto } from './drafts.ts';
 import type { DataServices } from './index.ts';
 import type { CreateObjectInput, UpdateObjectInput, WriteGuard } from './object-service.ts';
+import type { BulkLoadStart } from './bulk-loads.ts';
 import type { ImportObjectsInput, ImportRecordResult } from './import-writes.ts';
 import type { CachedAnswer } from './public-read-cache.ts';
 import type { QueryInput } from './query-service.ts';
@@ -73,6 +74,16 @@ export interface DataObjectsApi {
    * that fails is reported in its result and not written; without `objects:publish` new rows are drafts.
    */
   importObjects(ctx: WriteContext & { trx: Tx }, input: ImportObjectsInput): Promise<{ results: ImportRecordResult[] }>;
+  /**
+   * An import about to write `expected` objects into a class (services/bulk-loads.ts): when the class
+   * holds fewer, its partition's field indexes are dropped until `finishBulkLoad` builds them again
+   * (`deferred: true`); reads stay right meanwhile, only slower. A build of them is due
+   * `DATA_BULK_LOAD_HOLD_SECONDS` later whatever happens to the import; `holdBulkLoad` moves it later.
+   */
+  beginBulkLoad(className: string, expected: number): Promise<BulkLoadStart>;
+  holdBulkLoad(className: string): Promise<void>;
+  /** Builds the class's field indexes (CONCURRENTLY) and analyzes its partition; again after a crash is fine. */
+  finishBulkLoad(className: string, signal?: AbortSignal): Promise<void>;
 }
 
 export type PublishedAnswer = Readonly<CachedAnswer>;
@@ -145,6 +156,9 @@ export function dataObjectsApi(data: DataServices): DataObjectsApi {
     },
     remove: (ctx, id) => data.objects.remove(ctx, id),
     importObjects: (ctx, input) => data.imports.run(ctx, input),
+    beginBulkLoad: (className, expected) => data.bulkLoads.begin(className, expected),
+    holdBulkLoad: (className) => data.bulkLoads.hold(className),
+    finishBulkLoad: (className, signal) => data.bulkLoads.finish(className, signal),
   };
 }
 

@@ -18,9 +18,9 @@ interface IndexBuildJob {
 export class IndexBuilds {
   constructor(private readonly jobs: Jobs) {}
 
-  /** Queues a reconcile of the class's partition with the caller's write. */
-  async enqueue(classId: string, trx: Tx): Promise<void> {
-    await this.jobs.enqueue<IndexBuildJob>(INDEX_BUILDS_QUEUE, { classId }, { trx, key: classId });
+  /** Queues a reconcile of the class's partition with the caller's write (due at `runAt`, default now). */
+  async enqueue(classId: string, trx: Tx, runAt?: Date): Promise<void> {
+    await this.jobs.enqueue<IndexBuildJob>(INDEX_BUILDS_QUEUE, { classId }, { trx, key: classId, runAt });
   }
 
   /** Whether a reconcile of the class waits or runs in any process (the class service then leaves DDL to it). */

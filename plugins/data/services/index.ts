@@ -1,6 +1,7 @@
 import type { RouteRateLimit } from '../../../kernel/index.ts';
 import { ObjectLocator } from '../store/object-registry.ts';
 import { BatchService } from './batch-service.ts';
+import { BulkLoads } from './bulk-loads.ts';
 import { BulkService } from './bulk-service.ts';
 import { ClassService } from './class-service.ts';
 import { ComponentService } from './component-service.ts';
@@ -50,6 +51,7 @@ export function createDataServices(kernel: DataKernelDeps) {
     reads: new ObjectReadService(deps),
     bulk: new BulkService(deps, objects),
     imports: new ImportWrites(deps, objects),
+    bulkLoads: new BulkLoads(deps),
     batch: new BatchService(deps, objects, drafts),
     query,
     /** Class definitions kept in memory (the provided `dataObjects.classById` reads them). */

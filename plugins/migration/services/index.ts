@@ -53,6 +53,7 @@ export function createMigrationServices(deps: MigrationDeps) {
     dataObjects: deps.dataObjects,
     assetLibrary: deps.assetLibrary,
     batchSize: pluginConfig.MIGRATION_IMPORT_BATCH_OBJECTS,
+    bulkMinObjects: pluginConfig.MIGRATION_IMPORT_BULK_MIN_OBJECTS,
     connectTimeoutMs: pluginConfig.MIGRATION_CONNECT_TIMEOUT_MS,
     maxFileBytes,
     defaultLocale: pluginConfig.MIGRATION_DEFAULT_LOCALE,

@@ -61,6 +61,8 @@ export interface ImporterDeps {
   dataObjects: DataObjects | undefined;
   assetLibrary: ServiceMap['assetLibrary'] | undefined;
   batchSize: number;
+  /** A class with at least this many objects in the source is bulk loaded (0: never). */
+  bulkMinObjects: number;
   connectTimeoutMs: number;
   maxFileBytes: number;
   defaultLocale: string;
@@ -216,6 +218,7 @@ export class ObjectImporter {
       }
     };
     const ahead = new ReadAhead<SourceBatch>();
+    let heldAt = performance.now();
     while (cp.phase !== 'done') {
       if (opts.signal?.aborted) return 'aborted';
       const cls = classes[cp.classIndex];
@@ -229,10 +232,23 @@ export class ObjectImporter {
         continue;
       }
       if (cp.phase === 'objects') {
+        if (cp.lastId === 0 && !cp.bulk) cp = { ...cp, bulk: await this.beginBulk(reader, cls) };
+        else if (cp.bulk && performance.now() - heldAt > HOLD_EVERY_MS) {
+          await this.data().holdBulkLoad(cls.name);
+          heldAt = performance.now();
+        }
         const { rows, localized, relations, slugs, componentRows } = await ahead.take(cp.classIndex, cp.lastId, () =>
           read(() => this.readBatch(reader, cls, cp.lastId)),
         );
         if (rows.length === 0) {
+          // Every object of the class is in: its field indexes are built (again, after a crash) before
+          // the checkpoint moves on, so an import never ends with a class left unindexed.
+          try {
+            await this.data().finishBulkLoad(cls.name, opts.signal);
+          } catch (err) {
+            if (opts.signal?.aborted) return 'aborted';
+            throw err;
+          }
           const next = { phase: 'objects' as const, classIndex: cp.classIndex + 1, lastId: 0 };
           if (!(await this.commit(job.id, cp, next, async () => EMPTY))) return 'stopped';
           cp = next;
@@ -249,7 +265,12 @@ export class ObjectImporter {
         ]);
         const known = await this.deps.store.mapped(this.deps.db, job.source_id, 'asset', assetIds);
         const assetRows = await read(() => reader.assets(assetIds.filter((id) => !known.has(id))));
-        const next = { phase: 'objects' as const, classIndex: cp.classIndex, lastId: ids[ids.length - 1] };
+        const next: Checkpoint = {
+          phase: 'objects',
+          classIndex: cp.classIndex,
+          lastId: ids[ids.length - 1]!,
+          ...(cp.bulk ? { bulk: true } : {}),
+        };
         // The next page is read from the source while this one is written (the source and PostgreSQL
         // work at once); its asset lookups wait for this commit, so a file is never imported twice.
         ahead.start(next.classIndex, next.lastId, () => read(() => this.readBatch(reader, cls, next.lastId)));
@@ -382,6 +403,26 @@ export class ObjectImporter {
       cp = next;
     }
     return 'finished';
+  }
+
+  /**
+   * A class about to be imported from its first object: with at least `bulkMinObjects` objects in the
+   * source, the data plugin is asked to bulk load it (it decides by the objects the class holds here).
+   */
+  private async beginBulk(reader: PimcoreReader, cls: ClassToImport): Promise<boolean> {
+    if (this.deps.bulkMinObjects === 0) return false;
+    const expected = await reader.countObjects([cls.pimcoreId]).catch((err) => {
+      const problem = connectionProblem(err);
+      if (problem) throw new SourceUnavailable(problem);
+      throw err;
+    });
+    if (expected < this.deps.bulkMinObjects) return false;
+    const { deferred, indexes, reason } = await this.data().beginBulkLoad(cls.name, expected);
+    this.deps.log.info(
+      { class: cls.name, expected, indexes, reason },
+      deferred ? 'bulk load: field indexes built after the objects' : 'bulk load: the class keeps its indexes',
+    );
+    return deferred;
   }
 
   /** A page of a class's objects after `afterId` with their localized rows, relations, slugs and components. */
@@ -542,6 +583,9 @@ export class ObjectImporter {
     return out;
   }
 }
+
+/** How often a bulk load tells the data plugin it goes on (its hold lasts DATA_BULK_LOAD_HOLD_SECONDS). */
+const HOLD_EVERY_MS = 60_000;
 
 /** What one page of the source holds for a batch. */
 interface SourceBatch {

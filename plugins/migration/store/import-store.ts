@@ -9,6 +9,8 @@ export interface Checkpoint {
   phase: 'objects' | 'relations' | 'done';
   classIndex: number;
   lastId: number;
+  /** The class of `classIndex` is bulk loaded: its field indexes wait for the end of its objects. */
+  bulk?: boolean;
 }
 
 export interface JobCounts {
