@@ -122,7 +122,9 @@ describe('publish screen in the browser: static builds', function () {
     await p.t.db('publish_jobs').where({ id: job.json().id }).update({ claimed_at: claimedAt });
     const after = (await p.t.call('GET', '/publish/jobs?limit=1', admin)).json();
     expect(after.runner).to.deep.equal({ lastSeenAt: claimedAt.toISOString() });
+    const answered = page.waitForResponse((r) => /\/publish\/jobs\?.*state=queued/.test(r.url()));
     await page.reload();
+    await answered;
     await stateOf(page, name).filter({ hasText: 'queued' }).waitFor();
     expect(await notice.count()).to.equal(0);
     expect(appErrors(errors)).to.deep.equal([]);
