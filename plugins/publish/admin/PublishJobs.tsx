@@ -97,15 +97,10 @@ function NoRunnerNotice() {
   const seen = queued.data.runner.lastSeenAt;
   if (seen && Date.now() - new Date(seen).getTime() < RUNNER_SILENT_MS) return null;
   return (
-    <Alert
-      color="yellow"
-      mb="md"
-      icon={<IconAlertTriangle aria-hidden />}
-      title="No publish runner has connected"
-    >
+    <Alert color="yellow" mb="md" icon={<IconAlertTriangle aria-hidden />} title="No publish runner has connected">
       <Text size="sm">
-        {queued.data.total === 1 ? '1 build is' : `${queued.data.total} builds are`} queued, but no runner has
-        claimed a build {seen ? `since ${when(seen)}` : 'yet'}. Builds wait until a runner picks them up: start{' '}
+        {queued.data.total === 1 ? '1 build is' : `${queued.data.total} builds are`} queued, but no runner has claimed a
+        build {seen ? `since ${when(seen)}` : 'yet'}. Builds wait until a runner picks them up: start{' '}
         <Code>cms publish-runner</Code> with <Code>PUBLISH_API_URL</Code> pointing at this server and the same{' '}
         <Code>PUBLISH_RUNNER_TOKEN</Code> as the server (set it on the server too: without it the runner routes are
         off).
