@@ -5,7 +5,12 @@ import {
   IMMUTABLE,
   INDEX_HEADERS,
 } from '../plugins/admin-ui/dashboard-routes.ts';
-import { EDITOR_INDEX_HEADERS, EDITOR_PREFIX } from '../plugins/page-editor/editor-routes.ts';
+import {
+  EDITOR_ENTRY,
+  EDITOR_ENTRY_REDIRECTS,
+  EDITOR_INDEX_HEADERS,
+  EDITOR_PREFIX,
+} from '../plugins/page-editor/editor-routes.ts';
 import { EDGE_TABLE, UPSTREAMS, type EdgeRow, type Upstream } from './routes.ts';
 
 /**
@@ -251,8 +256,9 @@ function editorLocations(root: string): string[] {
   return [
     ...block(`location = ${EDITOR_PREFIX}`, index),
     ...block(`location ^~ ${EDITOR_PREFIX}/`, index),
+    "# /cms-one and /cms-one/: the editor's entry",
+    ...EDITOR_ENTRY_REDIRECTS.map((path) => `location = ${path} { return 302 ${EDITOR_ENTRY}; }`),
     '# the rest of the editor row: nothing else is served there',
-    'location = /cms-one { return 404; }',
     'location ^~ /cms-one/ { return 404; }',
   ];
 }

@@ -9,9 +9,22 @@ import { type DocumentPolicy, documentHeaders } from '../../kernel/index.ts';
  */
 export const EDITOR_PREFIX = '/cms-one/editor';
 
+/** The editor's entry (its tree of websites and their documents). */
+export const EDITOR_ENTRY = `${EDITOR_PREFIX}/`;
+
+/**
+ * The exact paths that redirect to {@link EDITOR_ENTRY}: `/cms-one` and `/cms-one/` themselves (no
+ * data route is mounted there; everything below them but `editor` is one).
+ */
+export const EDITOR_ENTRY_REDIRECTS = ['/cms-one', '/cms-one/'] as const;
+
 /** True when `pathname` (no query) is one of the editor's own routes. */
 export function isEditorRoute(pathname: string): boolean {
-  return pathname === EDITOR_PREFIX || pathname.startsWith(`${EDITOR_PREFIX}/`);
+  return (
+    pathname === EDITOR_PREFIX ||
+    pathname.startsWith(`${EDITOR_PREFIX}/`) ||
+    (EDITOR_ENTRY_REDIRECTS as readonly string[]).includes(pathname)
+  );
 }
 
 /**

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type App, definePlugin, nonJsonAnswer } from '../../kernel/index.ts';
-import { EDITOR_INDEX_HEADERS, EDITOR_PREFIX } from './editor-routes.ts';
+import { EDITOR_ENTRY, EDITOR_ENTRY_REDIRECTS, EDITOR_INDEX_HEADERS, EDITOR_PREFIX } from './editor-routes.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -50,6 +50,13 @@ async function editorRoutes(app: App, page: EditorPage): Promise<void> {
   };
   app.get(EDITOR_PREFIX, options, handler);
   app.get(`${EDITOR_PREFIX}/*`, options, handler);
+  // `/cms-one` and `/cms-one/` (a JSON 404 before): the editor's entry, its tree of the websites.
+  const toEntry = {
+    config: { public: true },
+    schema: { hide: true, response: { 302: nonJsonAnswer('text/html', "To the editor's entry") } },
+  } as const;
+  for (const path of EDITOR_ENTRY_REDIRECTS)
+    app.get(path, toEntry, async (_request, reply) => reply.redirect(EDITOR_ENTRY));
 }
 
 /**

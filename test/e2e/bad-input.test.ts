@@ -40,6 +40,8 @@ const UNPROBED = new Map<string, string>([
   // The page editor's page (plugins/page-editor): index.html for its own routes; its serving test covers them.
   ['/cms-one/editor', "the page editor's index.html"],
   ['/cms-one/editor/*', "the page editor's own routes (index.html)"],
+  ['/cms-one', "a redirect to the page editor's entry (no input)"],
+  ['/cms-one/', "a redirect to the page editor's entry (no input)"],
 ]);
 
 /** Answered before any handler: never the outcome of a probe, unless its class is about that code. */

@@ -28,7 +28,13 @@ describe("edge: the page editor's own routes", () => {
   after(() => t?.close());
 
   it('go to the editor upstream, and every mounted /cms-one route but the editor is a core-api data route', () => {
-    for (const path of [EDITOR_PREFIX, `${EDITOR_PREFIX}/pages/1`, `${EDITOR_PREFIX}/snippets/1`]) {
+    for (const path of [
+      EDITOR_PREFIX,
+      `${EDITOR_PREFIX}/pages/1`,
+      `${EDITOR_PREFIX}/snippets/1`,
+      '/cms-one',
+      '/cms-one/',
+    ]) {
       expect(isEditorRoute(path), path).to.equal(true);
       expect(upstreamOf(path), path).to.equal('editor');
     }

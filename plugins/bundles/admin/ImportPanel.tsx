@@ -1,9 +1,9 @@
-import { Alert, Anchor, Button, FileInput, Group, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, FileInput, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconFileZip } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ApiError, ErrorState } from '../../admin-ui/app/src/sdk/index.ts';
+import { ApiError, ErrorState, PathInput } from '../../admin-ui/app/src/sdk/index.ts';
 import { AppliedSummary, DryRunReportView } from './Report.tsx';
 import { type AppliedImport, type DryRunReport, type ImportInput, sendImport } from './model.ts';
 
@@ -95,12 +95,12 @@ export function ImportPanel() {
               clearButtonProps={{ 'aria-label': 'Remove the file' }}
               required
             />
-            <TextInput
+            <PathInput
               label="Root path"
               description="Empty: the bundle's own; another one (e.g. /shop-copy) imports it beside an existing website"
               maw={420}
               value={input.rootPath}
-              onChange={(e) => change({ rootPath: e.currentTarget.value })}
+              onChange={(rootPath) => change({ rootPath })}
             />
             <Textarea
               label="Asset map (JSON, optional)"

@@ -24,6 +24,7 @@ import {
   confirmDestructive,
   EmptyState,
   PageHeader,
+  PathInput,
   QueryState,
   showSaved,
   showSaveError,
@@ -142,7 +143,7 @@ function DetailsForm({ page, site, canEdit }: { page: Page; site: Website; canEd
       <Stack>
         <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
           <TextInput label="Title" required readOnly={!canEdit} miw={220} {...form.getInputProps('title')} />
-          <TextInput
+          <PathInput
             label="Path"
             description={`Below ${site.rootPath}; :name segments make a dynamic page`}
             required

@@ -1,7 +1,7 @@
 import { Badge, Button, Select, TextInput } from '@mantine/core';
 import { Link } from 'react-router';
 import { useForm } from '@mantine/form';
-import { api, CreateDialog, CreateForm, unwrap, useCan } from '../../admin-ui/app/src/sdk/index.ts';
+import { api, CreateDialog, CreateForm, PathInput, unwrap, useCan } from '../../admin-ui/app/src/sdk/index.ts';
 import { editorUrl, keys, type Page, pagesOf, type Website } from './content-api.ts';
 import { changedColumn, editorColumn, linkColumn, RecordList } from './RecordList.tsx';
 import { WebsiteFrame } from './WebsiteFrame.tsx';
@@ -33,7 +33,7 @@ function NewPage({ site, onClose }: { site: Website; onClose: () => void }) {
       onClose={onClose}
     >
       <TextInput label="Title" required data-autofocus {...form.getInputProps('title')} />
-      <TextInput
+      <PathInput
         label="Path"
         description={`Below the root path ${site.rootPath}, e.g. /about, or /blog/:slug for pages of a data class`}
         required

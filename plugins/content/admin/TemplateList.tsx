@@ -1,7 +1,15 @@
 import { Tabs, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useSearchParams } from 'react-router';
-import { api, CreateDialog, CreateForm, PageHeader, unwrap, useCan } from '../../admin-ui/app/src/sdk/index.ts';
+import {
+  api,
+  CreateDialog,
+  CreateForm,
+  PageHeader,
+  PathInput,
+  unwrap,
+  useCan,
+} from '../../admin-ui/app/src/sdk/index.ts';
 import { allKits, allTemplates, editorUrl, type Kit, keys, type Template } from './content-api.ts';
 import { changedColumn, editorColumn, linkColumn, RecordList } from './RecordList.tsx';
 
@@ -26,7 +34,7 @@ function NewTemplate({ onClose }: { onClose: () => void }) {
       onClose={onClose}
     >
       <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
-      <TextInput
+      <PathInput
         label="Path"
         description="Unique, starting with /, e.g. /landing/hero"
         required

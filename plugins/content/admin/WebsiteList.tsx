@@ -8,6 +8,7 @@ import {
   ListPage,
   PageHeader,
   pageInBrowser,
+  PathInput,
   unwrap,
   useCan,
 } from '../../admin-ui/app/src/sdk/index.ts';
@@ -38,7 +39,7 @@ function NewWebsite({ onClose }: { onClose: () => void }) {
       onClose={onClose}
     >
       <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
-      <TextInput
+      <PathInput
         label="Root path"
         description="The first path segment its pages live under, e.g. /shop"
         required

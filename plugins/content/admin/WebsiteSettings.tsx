@@ -23,6 +23,7 @@ import { useNavigate } from 'react-router';
 import {
   api,
   confirmDestructive,
+  PathInput,
   QueryState,
   showSaved,
   showSaveError,
@@ -74,7 +75,7 @@ function GeneralForm({ site, canEdit }: { site: Website; canEdit: boolean }) {
       <Stack>
         <Group grow preventGrowOverflow={false} align="flex-start" wrap="wrap">
           <TextInput label="Name" required readOnly={!canEdit} miw={220} {...form.getInputProps('name')} />
-          <TextInput
+          <PathInput
             label="Root path"
             description="The first path segment of its pages, e.g. /shop; changing it moves every page"
             required

@@ -27,6 +27,7 @@ import {
   ErrorState,
   LoadingState,
   PageHeader,
+  PathInput,
   TextLink,
   unwrap,
   useCan,
@@ -311,7 +312,7 @@ export default function FigmaImport() {
                   />
                 </Group>
                 <Group grow align="flex-start">
-                  <TextInput
+                  <PathInput
                     label="Page path"
                     description="Default: / and the frame's name"
                     placeholder="/landing"

@@ -33,7 +33,7 @@ describe('page-editor: the product serves the editor at /cms-one/editor/...', ()
     expect(file.headers['cache-control']).to.contain('immutable');
   });
 
-  it('never shadows an API path: /cms-one data routes answer from core-api, other paths stay 404', async () => {
+  it('never shadows an API path: /cms-one data routes answer from core-api, other paths stay 404; /cms-one itself leads to the entry', async () => {
     const reader = await t.createUser({ permissions: ['objects:read'] });
     for (const url of ['/cms-one/pages', '/cms-one/snippets', '/cms-one/settings/autosave']) {
       const res = await t.call('GET', url, reader);
@@ -41,9 +41,14 @@ describe('page-editor: the product serves the editor at /cms-one/editor/...', ()
       expect(res.headers['content-type'], url).to.match(/json/);
     }
     expect((await t.call('GET', '/cms-one/pages', null)).statusCode).to.equal(401);
-    for (const url of ['/cms-one/editorial', '/cms-one/nowhere', '/cms-one']) {
+    for (const url of ['/cms-one/editorial', '/cms-one/nowhere', '/cms-one//', '/cms-one/?x']) {
       const res = await t.inject({ method: 'GET', url });
-      expect(res.statusCode, url).to.equal(404);
+      expect(res.statusCode, url).to.equal(url === '/cms-one/?x' ? 302 : 404);
+    }
+    for (const url of ['/cms-one', '/cms-one/']) {
+      const res = await t.inject({ method: 'GET', url });
+      expect(res.statusCode, url).to.equal(302);
+      expect(res.headers.location, url).to.equal('/cms-one/editor/');
     }
   });
 });

@@ -1,6 +1,6 @@
-import { Badge, Button, Code, Group, Modal, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, Modal, Paper, Select, Stack, Table, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { IconFileText, IconPlayerStop, IconRefresh, IconWorldUpload } from '@tabler/icons-react';
+import { IconAlertTriangle, IconFileText, IconPlayerStop, IconRefresh, IconWorldUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import {
   api,
@@ -79,6 +79,36 @@ function QueueBuild() {
   );
 }
 
+/** A runner silent this long while builds wait is taken as not connected (runners poll every few seconds). */
+const RUNNER_SILENT_MS = 10 * 60_000;
+
+/**
+ * Says so when builds are queued and no runner has claimed one recently: without a runner
+ * (`cms publish-runner`) queued builds wait forever. The jobs list answers when a runner last claimed.
+ */
+function NoRunnerNotice() {
+  const queued = useQuery({
+    queryKey: [...KEY, 'runner'],
+    queryFn: async () =>
+      unwrap(await api.GET('/publish/jobs', { params: { query: { state: 'queued', limit: 1, offset: 0 } } })),
+    refetchInterval: 15_000,
+  });
+  if (!queued.data || queued.data.total === 0) return null;
+  const seen = queued.data.runner.lastSeenAt;
+  if (seen && Date.now() - new Date(seen).getTime() < RUNNER_SILENT_MS) return null;
+  return (
+    <Alert color="yellow" mb="md" icon={<IconAlertTriangle aria-hidden />} title="No publish runner has connected">
+      <Text size="sm">
+        {queued.data.total === 1 ? '1 build is' : `${queued.data.total} builds are`} queued, but no runner has claimed a
+        build {seen ? `since ${when(seen)}` : 'yet'}. Builds wait until a runner picks them up: start{' '}
+        <Code>cms publish-runner</Code> with <Code>PUBLISH_API_URL</Code> pointing at this server and the same{' '}
+        <Code>PUBLISH_RUNNER_TOKEN</Code> as the server (set it on the server too: without it the runner routes are
+        off).
+      </Text>
+    </Alert>
+  );
+}
+
 /** The log lines of one job, oldest first. */
 function JobLog({ job }: { job: Job }) {
   const lines = useQuery({
@@ -153,6 +183,7 @@ export default function PublishJobs() {
         title="Static builds"
         description="A build renders every published page of a website and the public files they use into a folder or a bucket. A runner (cms publish-runner) carries queued builds out."
       />
+      <NoRunnerNotice />
       {can('websites:publish') && <QueueBuild />}
       <ListPage<Job>
         label="Static builds"

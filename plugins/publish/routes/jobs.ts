@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { type App, requestContext } from '../../../kernel/index.ts';
 import type { PublishJobs } from '../services/jobs.ts';
 import type { JobState } from '../store/jobs.ts';
-import { IdParams, Job, jobJson, ListQuery, LogsQuery, Queue } from './schemas.ts';
+import { IdParams, Job, JobList, jobJson, ListQuery, LogsQuery, Queue } from './schemas.ts';
 
 const read = { permission: 'objects:read' };
 const publish = { permission: 'websites:publish' };
@@ -33,18 +33,21 @@ export async function jobRoutes(app: App, jobs: PublishJobs): Promise<void> {
         tags,
         summary: 'Publish jobs, newest first',
         querystring: ListQuery,
-        response: { 200: Type.Object({ jobs: Type.Array(Job), total: Type.Integer() }) },
+        response: { 200: JobList },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await jobs.store.list({
-        websiteId: q.websiteId,
-        state: q.state as JobState | undefined,
-        limit: q.limit,
-        offset: q.offset,
-      });
-      return { jobs: rows.map(jobJson), total };
+      const [{ rows, total }, lastSeenAt] = await Promise.all([
+        jobs.store.list({
+          websiteId: q.websiteId,
+          state: q.state as JobState | undefined,
+          limit: q.limit,
+          offset: q.offset,
+        }),
+        jobs.store.lastClaimAt(),
+      ]);
+      return { jobs: rows.map(jobJson), total, runner: { lastSeenAt: lastSeenAt?.toISOString() ?? null } };
     },
   );
 

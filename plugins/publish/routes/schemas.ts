@@ -29,6 +29,20 @@ export const Job = Type.Object({
   error: Nullable(Type.String()),
 });
 
+/** The jobs list: a page of jobs, the count under the filter, and when a runner was last heard from. */
+export const JobList = Type.Object({
+  jobs: Type.Array(Job),
+  total: Type.Integer(),
+  runner: Type.Object({
+    lastSeenAt: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'when a runner last claimed a run (any job); null when none ever did',
+      }),
+    ),
+  }),
+});
+
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function jobJson(row: JobRow) {

@@ -112,6 +112,17 @@ export class JobStore {
     return { rows, total: Number((count as { n: string | number }).n) };
   }
 
+  /**
+   * When a runner last claimed a run (the newest `claimed_at`; a run's start is the only runner contact
+   * the rows keep): null when no runner ever claimed one. The jobs list answers it so the dashboard can
+   * say that no runner is connected while builds wait.
+   */
+  async lastClaimAt(): Promise<Date | null> {
+    const [row] = await this.db('publish_jobs').max({ at: 'claimed_at' });
+    const at = (row as { at: Date | string | null } | undefined)?.at;
+    return at ? new Date(at) : null;
+  }
+
   /** Moves the state from one of `from` to `to` with more columns; undefined when the job was not in `from`. */
   async move(
     id: string,

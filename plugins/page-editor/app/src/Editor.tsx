@@ -86,6 +86,20 @@ const DEVICES = [
   { value: 'phone', label: 'Phone', width: 390 },
 ] as const;
 
+/**
+ * What to do on an empty page (or snippet, template, region): shown above the canvas until the first
+ * block is in. The palette is the Blocks tab; a block goes in by drag or by its Add button (keyboard:
+ * Tab to it, Enter).
+ */
+function EmptyHint({ what }: { what: string }) {
+  return (
+    <Alert color="blue" variant="light" m="xs" title={`This ${what} is empty`} className="cms-empty-hint">
+      Open the Blocks tab and drag a block onto the canvas or the outline, or press Add beside a block (Tab to it and
+      press Enter). Start with a heading or a section.
+    </Alert>
+  );
+}
+
 /** Where a palette block goes when added with its button: into a selected section, else after the selection. */
 function insertionPoint(tree: ContentNode, selected: NodePath | null): { parent: NodePath; index: number } {
   if (!selected || selected.length === 0) return { parent: [], index: tree.children?.length ?? 0 };
@@ -431,6 +445,7 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
       : null;
   const deviceWidth = DEVICES.find((d) => d.value === device)?.width ?? null;
   const kindLabel = kind.label;
+  const isEmpty = !present.tree.children?.length;
   const added = extras?.(async () => !mayEdit || (await saving.save('manual')));
 
   return (
@@ -604,6 +619,11 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
                     onSelect={select}
                   />
                 </SortableContext>
+                {isEmpty && (
+                  <Text size="sm" mt="xs" className="cms-outline-empty">
+                    Nothing here yet: drag a block from the Blocks tab, or press its Add button.
+                  </Text>
+                )}
               </Tabs.Panel>
               <Tabs.Panel value="blocks" pt="xs">
                 <Palette
@@ -676,6 +696,7 @@ export function Workspace({ initial, settings, website, initialHtml, previewWebs
                 {canvasError}
               </Alert>
             )}
+            {isEmpty && <EmptyHint what={doc.kind === 'layouts' ? 'region' : kindLabel} />}
             <Canvas
               ref={canvas}
               html={html}

@@ -13,10 +13,12 @@ import {
   loadWebsite,
 } from './documents.ts';
 import { Workspace } from './Editor.tsx';
+import { EditorHome } from './EditorHome.tsx';
 import { Centered, Problem, problemOf } from './Problem.tsx';
 import { KINDS } from './kinds.ts';
 import { KitView } from './KitView.tsx';
 import { initialPreviewWebsite, PreviewWebsite, rememberInAddress } from './PreviewWebsite.tsx';
+import { rememberOpened } from './recent.ts';
 import { RegionSwitch } from './RegionSwitch.tsx';
 
 const queryClient = new QueryClient({
@@ -42,6 +44,9 @@ function route(): Target | null {
   if (layout) return { kind: 'layouts', websiteId: decodeURIComponent(layout[1]), id: decodeURIComponent(layout[2]) };
   return null;
 }
+
+/** `/cms-one/editor` and `/cms-one/editor/`: the entry (its tree of websites). */
+const isEntry = () => /^\/cms-one\/editor\/?$/.test(window.location.pathname);
 
 /** The region named by `?region=`, else the header. */
 function initialRegion(): LayoutRegion {
@@ -101,6 +106,10 @@ function EditorScreen(props: { kind: DocumentKind; id: string; websiteId?: strin
     rememberInAddress('region', next);
     setRegion(next);
   };
+  // The entry lists what this browser opened last.
+  useEffect(() => {
+    if (doc.data) rememberOpened({ kind: props.kind, id: props.id, websiteId: props.websiteId, title: doc.data.title });
+  }, [doc.data, props.kind, props.id, props.websiteId]);
   const signedOut = me.data === null || (doc.error instanceof ApiError && doc.error.status === 401);
   useEffect(() => {
     if (signedOut)
@@ -176,9 +185,12 @@ export function EditorApp() {
             <KitView id={target.id} />
           ) : target ? (
             <EditorScreen kind={target.kind} id={target.id} websiteId={target.websiteId} />
+          ) : isEntry() ? (
+            <EditorHome />
           ) : (
             <Problem title="Page editor">
-              Open a page, snippet, template, kit or layout from the dashboard's content screens ("Open in editor").
+              There is nothing at this address. <a href="/cms-one/editor/">The editor's entry</a> lists every page,
+              snippet, template and layout; the dashboard's content screens open them too ("Open in editor").
             </Problem>
           )}
         </ErrorBoundary>

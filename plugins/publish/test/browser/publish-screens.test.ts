@@ -95,4 +95,40 @@ describe('publish screen in the browser: static builds', function () {
     expect(appErrors(errors)).to.deep.equal([]);
     expect((await p.t.call('POST', `/publish/jobs/${job.json().id}/cancel`, admin)).statusCode).to.equal(200);
   });
+
+  it('queued builds with no runner heard from say so, with what to start; a recent claim takes the notice away', async () => {
+    const admin = await p.t.admin();
+    const name = `Waiting ${Date.now().toString(36)}`;
+    const site = await p.t.call('POST', '/cms-one/websites', admin, {
+      name,
+      rootPath: `/q${Date.now().toString(36)}`,
+      locales: ['en'],
+    });
+    const job = await p.t.call('POST', '/publish/jobs', admin, { websiteId: site.json().id });
+    expect(job.statusCode, job.body).to.equal(202);
+    const list = (await p.t.call('GET', '/publish/jobs?limit=1', admin)).json();
+    expect(list.runner).to.deep.equal({ lastSeenAt: null });
+    const { page, context, errors } = await p.page();
+    await signInAs(p, context, admin);
+    await page.goto('/admin/publish');
+    const notice = page.getByRole('alert').filter({ hasText: 'No publish runner has connected' });
+    await notice.waitFor();
+    await notice.getByText('cms publish-runner').waitFor();
+    await notice.getByText('PUBLISH_RUNNER_TOKEN').waitFor();
+    await expectAccessible(page, 'static builds with no runner');
+
+    // A runner's claim a minute ago (the row a claim writes; the browser product runs no runner).
+    const claimedAt = new Date(Date.now() - 60_000);
+    await p.t.db('publish_jobs').where({ id: job.json().id }).update({ claimed_at: claimedAt });
+    const after = (await p.t.call('GET', '/publish/jobs?limit=1', admin)).json();
+    expect(after.runner).to.deep.equal({ lastSeenAt: claimedAt.toISOString() });
+    const answered = page.waitForResponse((r) => /\/publish\/jobs\?.*state=queued/.test(r.url()));
+    await page.reload();
+    await answered;
+    await stateOf(page, name).filter({ hasText: 'queued' }).waitFor();
+    expect(await notice.count()).to.equal(0);
+    expect(appErrors(errors)).to.deep.equal([]);
+    await p.t.db('publish_jobs').where({ id: job.json().id }).update({ claimed_at: null });
+    expect((await p.t.call('POST', `/publish/jobs/${job.json().id}/cancel`, admin)).statusCode).to.equal(200);
+  });
 });

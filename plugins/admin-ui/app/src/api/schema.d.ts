@@ -24797,6 +24797,13 @@ export interface paths {
                                 websiteId: string;
                                 websiteName: string;
                             }[];
+                            runner: {
+                                /**
+                                 * Format: date-time
+                                 * @description when a runner last claimed a run (any job); null when none ever did
+                                 */
+                                lastSeenAt: string | null;
+                            };
                             total: number;
                         };
                     };

@@ -28,3 +28,4 @@ export { EnrolTwoFactor, RecoveryCodes } from './two-factor';
 export { contrast, theme } from './theme';
 export { pageInBrowser } from './local-list';
 export { SectionLinks } from './section-links';
+export { PathInput, slashed } from './path-input';
