@@ -3,6 +3,13 @@ import type { ObjectRow } from './model.ts';
 import { changeActorOf } from './services/actor.ts';
 import { findClassById } from './store/class-store.ts';
 import { deleteDraft } from './store/draft-store.ts';
+import {
+  draftAttributesOf,
+  draftMatchQuery,
+  lockObjectRow,
+  objectMatchQuery,
+  objectsHolding,
+} from './store/subject-store.ts';
 import type { DataServices } from './services/index.ts';
 
 type Source = PluginContributions['dataSubjectSources'];
@@ -39,14 +46,9 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
       MatchRow & { draft_attributes: Record<string, unknown> }
     >;
     const byId = new Map(copies.map((c) => [c.id, c]));
-    const drafts = await q('data_object_drafts')
-      .whereIn(
-        'object_id',
-        live.map((r) => r.id),
-      )
-      .select('object_id', 'attributes');
-    const draftOf = new Map(
-      drafts.map((d: { object_id: string; attributes: Record<string, unknown> }) => [d.object_id, d.attributes]),
+    const draftOf = await draftAttributesOf(
+      q,
+      live.map((r) => r.id),
     );
     const liveIds = new Set(live.map((r) => r.id));
     for (const row of live) row.draft_attributes = draftOf.get(row.id) ?? null;
@@ -158,10 +160,7 @@ export function objectDataSubjectSource(services: DataServices, db: Db): Source 
             continue;
           }
           const deleted = await db.transaction(async (trx) => {
-            const current = (await trx('data_objects')
-              .where({ id: row.id, class_id: row.class_id })
-              .forUpdate()
-              .first()) as ObjectRow | undefined;
+            const current = await lockObjectRow(trx, row.id, row.class_id);
             // Deleted by someone else since the search: nothing to do, nothing to announce or count.
             if (!current) return false;
             await services.objects.deleteRows(trx, row.class_name, [current], {
@@ -195,67 +194,6 @@ export function matchedFields(attributes: Record<string, unknown>, needle: strin
   return out.sort();
 }
 
-/** The text of a whole JSON string value as `attributes::text` shows it (quotes and escapes), for LIKE. */
-export function jsonStringPattern(value: string): string {
-  return `%${JSON.stringify(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/**
- * Objects (of `classes`, or every class) whose attributes hold `identifier` as a whole string value
- * anywhere inside, case folded by `fold` (the same rule as the trigram index of migration 0004, so the
- * LIKE is answered from that index on every class partition). The LIKE is the cheap filter: the value
- * in quotes as the JSON text shows it (so `"` and `\` in an identifier are found, and `%` and `_` are
- * only characters); the JSON path test then keeps whole string values only (not keys, not a part of a
- * longer value). Newest first.
- */
-export function objectMatchQuery(
-  q: Db | Tx,
-  fold: (expression: string) => string,
-  identifier: string,
-  classes?: readonly string[],
-) {
-  const needle = identifier.trim();
-  const text = fold('o.attributes::text');
-  const query = q('data_objects as o')
-    .join('data_classes as c', 'c.id', 'o.class_id')
-    .select('o.*', 'c.name as class_name')
-    .whereRaw(`${text} LIKE ${fold('?::text')}`, [jsonStringPattern(needle)])
-    .whereRaw(
-      `jsonb_path_exists((${text})::jsonb, '$.** \\? (@ == $v)', jsonb_build_object('v', ${fold('?::text')}))`,
-      [needle],
-    )
-    .orderBy('o.updated_at', 'desc');
-  if (classes?.length) void query.whereIn('c.name', classes as string[]);
-  return query;
-}
-
-/**
- * Objects whose working copy holds `identifier` as a whole string value (the same test as
- * `objectMatchQuery`, on `data_object_drafts`), with the live row's columns and the copy's attributes
- * as `draft_attributes`. Newest copy first.
- */
-export function draftMatchQuery(
-  q: Db | Tx,
-  fold: (expression: string) => string,
-  identifier: string,
-  classes?: readonly string[],
-) {
-  const needle = identifier.trim();
-  const text = fold('d.attributes::text');
-  const query = q('data_object_drafts as d')
-    .join('data_classes as c', 'c.id', 'd.class_id')
-    .join('data_objects as o', (j) => j.on('o.class_id', 'd.class_id').andOn('o.id', 'd.object_id'))
-    .select('o.*', 'c.name as class_name', 'd.attributes as draft_attributes')
-    .whereRaw(`${text} LIKE ${fold('?::text')}`, [jsonStringPattern(needle)])
-    .whereRaw(
-      `jsonb_path_exists((${text})::jsonb, '$.** \\? (@ == $v)', jsonb_build_object('v', ${fold('?::text')}))`,
-      [needle],
-    )
-    .orderBy('d.updated_at', 'desc');
-  if (classes?.length) void query.whereIn('c.name', classes as string[]);
-  return query;
-}
-
 /**
  * Objects as holders of library file references (registry `assetReferences`): any object outside
  * `except.objects` whose attribute text holds the reference anywhere (a whole asset value, a path
@@ -272,31 +210,4 @@ export function objectAssetReferences(db: Db): PluginContributions['assetReferen
       return objectsHolding(db, await fold, refs, except.get('objects') ?? []);
     },
   };
-}
-
-/**
- * One statement, planned once, asking each reference's question through the trigram index of
- * migration 0004 (the LIKE pattern is made in SQL from the reference, its `\`, `%` and `_` escaped,
- * and from its JSON text, so a path with a quote or a backslash is found as the attributes show it).
- */
-export async function objectsHolding(
-  q: Db | Tx,
-  fold: (expression: string) => string,
-  refs: readonly string[],
-  exclude: readonly string[],
-): Promise<Array<{ ref: string; holder: string }>> {
-  const text = fold('o.attributes::text');
-  const likeEscaped = (sql: string) => `replace(replace(replace(${sql}, '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
-  const pattern = `'%' || ${likeEscaped(`trim(both '"' from to_json(f.ref)::text)`)} || '%'`;
-  const { rows } = await q.raw(
-    `SELECT f.ref, h.holder FROM unnest(?::text[]) AS f(ref)
-      CROSS JOIN LATERAL (
-        SELECT c.name || '/' || coalesce(o.key, o.id::text) AS holder
-          FROM data_objects o JOIN data_classes c ON c.id = o.class_id
-         WHERE ${text} LIKE ${fold(pattern)}
-           AND NOT (o.id = ANY(?::uuid[]))
-         LIMIT 1) h`,
-    [refs as string[], exclude as string[]],
-  );
-  return rows.map((r: { ref: string; holder: string }) => ({ ref: r.ref, holder: `object ${r.holder}` }));
 }

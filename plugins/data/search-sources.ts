@@ -1,6 +1,7 @@
 import type { ChangeActor, PluginContributions, RecordChange, RecordHooks, Tx } from '../../kernel/index.ts';
 import type { ClassRow, ObjectRow } from './model.ts';
 import { findClassById, listClasses } from './store/class-store.ts';
+import { findObjectRow, objectRowsAfter, registeredIds, rowsOfBulkWrite } from './store/search-source-store.ts';
 
 /**
  * This plugin's contributions to the search registry: `object` (published objects are public
@@ -71,20 +72,6 @@ const classIdOf = (change: RecordChange) => (change.data?.class as { id?: string
 const bulkOf = (change: RecordChange) =>
   (change.data?.bulk as { kind?: string; count?: number; firstIds?: string[] } | undefined) ?? {};
 
-/**
- * The rows a bulk write wrote in this transaction. The event names at most 10 ids; beyond, created
- * rows are found through the (class_id, created_at) index (`created_at` is the transaction's `now()`),
- * and only when that does not account for the count (rows were updated) is the class's partition
- * read for `updated_at = now()`.
- */
-async function rowsOfBulkWrite(trx: Tx, classId: string, firstIds: string[], count: number): Promise<ObjectRow[]> {
-  const inClass = () => trx<ObjectRow>('data_objects').where({ class_id: classId });
-  if (count <= firstIds.length) return inClass().whereIn('id', firstIds);
-  const rows = await inClass().andWhere((q) => q.where('created_at', trx.raw('now()')).orWhereIn('id', firstIds));
-  if (rows.length >= count) return rows;
-  return inClass().andWhere((q) => q.where('updated_at', trx.raw('now()')).orWhereIn('id', firstIds));
-}
-
 export const objectSearchSource: SearchSource = {
   recordType: 'object',
 
@@ -115,15 +102,12 @@ export const objectSearchSource: SearchSource = {
       const rows = await rowsOfBulkWrite(trx, classId, bulk.firstIds ?? [], bulk.count ?? 0);
       return rows.map((r) => objectDocument(r, cls));
     }
-    const row: ObjectRow | undefined = await trx('data_objects')
-      .where({ class_id: classId, id: change.recordId })
-      .first();
+    const row = await findObjectRow(trx, classId, change.recordId);
     return row ? [objectDocument(row, cls)] : [];
   },
 
   async existingIds(ids, trx) {
-    const rows: Array<{ id: string }> = await trx('data_object_registry').whereIn('id', ids).select('id');
-    return rows.map((r) => r.id);
+    return registeredIds(trx, ids);
   },
 
   /** Class by class (one partition each), 500 rows at a time in id order. */
@@ -131,11 +115,7 @@ export const objectSearchSource: SearchSource = {
     for (const cls of await listClasses(trx)) {
       let after = '00000000-0000-0000-0000-000000000000';
       for (;;) {
-        const rows: ObjectRow[] = await trx('data_objects')
-          .where({ class_id: cls.id })
-          .andWhere('id', '>', after)
-          .orderBy('id')
-          .limit(BATCH);
+        const rows = await objectRowsAfter(trx, cls.id, after, BATCH);
         if (rows.length === 0) break;
         yield rows.map((r) => objectDocument(r, cls));
         if (rows.length < BATCH) break;

@@ -15,16 +15,6 @@ const SQL = /\.raw\(|[a-z]Raw\(|\b(db|trx|tx|q|knex)\(\s*['"`]|\.db\(\s*['"`]/;
 /** Folders where SQL belongs, or that are not product code. */
 const NOT_CHECKED = /\/(store|migrations|test|admin|app|examples)\//;
 
-/**
- * Files that still hold SQL outside `store/`, to be moved: the list only shrinks. A file cleaned of
- * its SQL leaves it (the test says so), and a new file with SQL outside `store/` fails.
- */
-const NOT_YET_MOVED = [
-  'plugins/data/data-subject-source.ts',
-  'plugins/data/search-sources.ts',
-  'plugins/data/services/class-service.ts',
-];
-
 function productFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
@@ -40,14 +30,7 @@ describe('plugins: SQL only in store/', () => {
       .filter((file) => !NOT_CHECKED.test(`/${file}`))
       .filter((file) => SQL.test(readFileSync(path.join(PROJECT_ROOT, file), 'utf8')))
       .sort();
-    expect(
-      holding.filter((f) => !NOT_YET_MOVED.includes(f)),
-      'SQL outside store/',
-    ).to.deep.equal([]);
-    expect(
-      NOT_YET_MOVED.filter((f) => !holding.includes(f)),
-      'moved to store/: take it off NOT_YET_MOVED',
-    ).to.deep.equal([]);
+    expect(holding, 'SQL outside store/').to.deep.equal([]);
   });
 
   it("no plugin reads or writes the kernel's account tables: users, roles and sessions go through kernel services", () => {

@@ -16,6 +16,7 @@ import { toClassDto, type ClassDto, type ClassRow, type FieldDef } from '../mode
 import * as classes from '../store/class-store.ts';
 import { classesReferencing, listComponents } from '../store/component-store.ts';
 import { syncFieldIndexes } from '../store/field-index-store.ts';
+import { deleteClassObjects } from '../store/object-store.ts';
 import { createClassPartition } from '../store/object-partitions.ts';
 import { changeActorOf, type WriteContext } from './actor.ts';
 import type { DataServiceDeps } from './deps.ts';
@@ -214,8 +215,7 @@ export class ClassService {
       const row = await this.require(trx, id, 'update');
       if (confirm !== row.name)
         throw badRequest('confirm must equal the class name', 'confirm', 'CONFIRMATION_MISMATCH');
-      const deleted: Array<{ id: string }> = await trx('data_objects').where({ class_id: id }).delete().returning('id');
-      const ids = deleted.map((d) => d.id);
+      const ids = await deleteClassObjects(trx, id);
       await announceObjectBulk(this.deps.kernel.recordHooks, trx, {
         bulkKind: 'empty',
         classId: id,

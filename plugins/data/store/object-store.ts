@@ -294,3 +294,12 @@ export async function keyOwners(
   );
   return result.rows;
 }
+
+/** Deletes every object of a class (its partition's rows); answers their ids. */
+export async function deleteClassObjects(trx: Tx, classId: string): Promise<string[]> {
+  const deleted: Array<{ id: string }> = await trx('data_objects')
+    .where({ class_id: classId })
+    .delete()
+    .returning('id');
+  return deleted.map((d) => d.id);
+}

@@ -8,7 +8,7 @@ import { KERNEL_MIGRATIONS_DIR } from '../../../kernel/loader.ts';
 import { migrateAll } from '../../../kernel/migrations.ts';
 import { createTestDatabase } from '../../../test/helpers/database.ts';
 import { startTestKernel, type TestKernel } from '../../../test/helpers/kernel.ts';
-import { objectMatchQuery, objectsHolding } from '../data-subject-source.ts';
+import { objectMatchQuery, objectsHolding } from '../store/subject-store.ts';
 import { ATTRIBUTES_TRGM_INDEX } from '../migrations/0004_attributes_trigram_index.ts';
 import { createClassPartition } from '../store/object-partitions.ts';
 
