@@ -10,7 +10,7 @@
  * `/sign-in` to there (headers and bodies as sent: DevTools' "transferred"; scripts, stylesheets, the
  * API's answers, the page and its icon) is the first screen's weight. It also lists the build's
  * chunks and stylesheets with their gzip and brotli sizes: every screen of every plugin is a chunk
- * of its own.
+ * of its own. `BENCH_UI_FILES=1` lists each response of the first screen with its size.
  *
  * Then the objects list over BENCH_UI_OBJECTS (100,000) objects (bench/ui/objects.ts): time from a
  * filter or sort change to the updated table, with the page's main-thread CPU time for each change
@@ -94,6 +94,11 @@ try {
   console.log(
     `\nScripts and stylesheets were sent as ${last.encodings.join(', ')}${last.uncompressed.length ? `; uncompressed: ${last.uncompressed.join(', ')}` : ''}.`,
   );
+
+  if (process.env.BENCH_UI_FILES === '1') {
+    console.log('\nWhat the first screen received (BENCH_UI_FILES=1), largest first:');
+    for (const f of last.files) console.log(`  ${kb(f.bytes).padStart(7)} KB  ${f.type.padEnd(10)} ${f.path}`);
+  }
 
   const assets = path.join(ADMIN_DIST, 'assets');
   for (const ext of ['.js', '.css']) {

@@ -36,6 +36,9 @@ export function watchTransfer(page: Page, ignore: (url: string) => boolean = () 
         other: by(['document', 'image', 'font', 'other']),
         uncompressed: assets.filter((s) => s.encoding === '').map((s) => new URL(s.url).pathname),
         encodings: [...new Set(assets.map((s) => s.encoding || 'identity'))],
+        files: all
+          .map((s) => ({ path: new URL(s.url).pathname, type: s.type, bytes: s.bytes }))
+          .sort((a, b) => b.bytes - a.bytes),
       };
     },
   };
@@ -55,6 +58,8 @@ export interface Transfer {
   uncompressed: string[];
   /** Content-encodings of scripts and stylesheets seen. */
   encodings: string[];
+  /** Every response counted, largest first. */
+  files: Array<{ path: string; type: string; bytes: number }>;
 }
 
 export const kb = (bytes: number) => (bytes / 1024).toFixed(1);

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { EDGE_TABLE } from '../../../edge/routes.ts';
+import { mantineComponentStyles } from './mantine-styles.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -65,7 +66,7 @@ const SDK_MODULE = /[\\/]admin-ui[\\/]app[\\/]src[\\/]sdk[\\/][^\\/]+\.tsx?$/;
 export default defineConfig({
   root: here,
   base: '/',
-  plugins: [react(), otherAppPages(outDir)],
+  plugins: [mantineComponentStyles(), react(), otherAppPages(outDir)],
   // Plugin screens live outside this folder; the dev server may read them.
   server: { fs: { allow: [path.resolve(here, '../..')] }, proxy },
   build: {
