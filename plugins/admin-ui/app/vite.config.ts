@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { EDGE_TABLE } from '../../../edge/routes.ts';
 import { mantineComponentStyles } from './mantine-styles.ts';
+import { precompress } from './precompress.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -66,7 +67,7 @@ const SDK_MODULE = /[\\/]admin-ui[\\/]app[\\/]src[\\/]sdk[\\/][^\\/]+\.tsx?$/;
 export default defineConfig({
   root: here,
   base: '/',
-  plugins: [mantineComponentStyles(), react(), otherAppPages(outDir)],
+  plugins: [mantineComponentStyles(), react(), otherAppPages(outDir), precompress(path.join(outDir, 'assets'))],
   // Plugin screens live outside this folder; the dev server may read them.
   server: { fs: { allow: [path.resolve(here, '../..')] }, proxy },
   build: {
