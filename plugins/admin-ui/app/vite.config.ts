@@ -84,8 +84,6 @@ export default defineConfig({
       // import `defineAdminScreens` from the SDK's index, pulled the whole SDK (lists with
       // mantine-datatable, date pickers, forms) into the first screen's JavaScript.
       treeshake: { moduleSideEffects: (id: string) => !SDK_MODULE.test(id) },
-      preserveEntrySignatures: false,
-      output: { codeSplitting: { experimentalInlineCommonChunks: { maxSize: 48_000 } } },
       input: Object.fromEntries([
         ['index', path.join(here, 'index.html')],
         ...otherApps.map((id) => [id, path.join(here, `${id}.app.html`)]),
