@@ -10,13 +10,14 @@ import type { Page } from 'playwright-core';
  * requests whose URL `ignore` accepts are not counted.
  */
 export function watchTransfer(page: Page, ignore: (url: string) => boolean = () => false): { total(): Promise<Transfer> } {
-  const sizes: Promise<{ type: string; bytes: number; url: string; encoding: string }>[] = [];
+  const sizes: Promise<{ type: string; bytes: number; body: number; url: string; encoding: string }>[] = [];
   page.on('requestfinished', (request) => {
     if (ignore(request.url())) return;
     sizes.push(
       Promise.all([request.sizes(), request.response()]).then(async ([s, response]) => ({
         type: request.resourceType(),
         bytes: s.responseBodySize + s.responseHeadersSize,
+        body: s.responseBodySize,
         url: request.url(),
         encoding: (await response?.headerValue('content-encoding')) ?? '',
       })),
@@ -34,7 +35,7 @@ export function watchTransfer(page: Page, ignore: (url: string) => boolean = () 
         stylesheet: by(['stylesheet']),
         api: by(['fetch', 'xhr']),
         other: by(['document', 'image', 'font', 'other']),
-        uncompressed: assets.filter((s) => s.encoding === '').map((s) => new URL(s.url).pathname),
+        uncompressed: assets.filter((s) => s.encoding === '' && s.body > 1024).map((s) => new URL(s.url).pathname),
         encodings: [...new Set(assets.map((s) => s.encoding || 'identity'))],
         files: all
           .map((s) => ({ path: new URL(s.url).pathname, type: s.type, bytes: s.bytes }))
@@ -54,7 +55,7 @@ export interface Transfer {
   api: number;
   /** Documents, images, fonts. */
   other: number;
-  /** Scripts and stylesheets the server sent without a content-encoding. */
+  /** Scripts and stylesheets over 1 KB the server sent without a content-encoding. */
   uncompressed: string[];
   /** Content-encodings of scripts and stylesheets seen. */
   encodings: string[];
