@@ -9,7 +9,10 @@ import type { Page } from 'playwright-core';
  * it). Watch a page before its navigation, then call `total()` once the moment to measure is reached;
  * requests whose URL `ignore` accepts are not counted.
  */
-export function watchTransfer(page: Page, ignore: (url: string) => boolean = () => false): { total(): Promise<Transfer> } {
+export function watchTransfer(
+  page: Page,
+  ignore: (url: string) => boolean = () => false,
+): { total(): Promise<Transfer> } {
   const sizes: Promise<{ type: string; bytes: number; body: number; url: string; encoding: string }>[] = [];
   page.on('requestfinished', (request) => {
     if (ignore(request.url())) return;
