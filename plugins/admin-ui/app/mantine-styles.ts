@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 
 const require = createRequire(import.meta.url);
@@ -11,6 +12,10 @@ const CORE_STYLES = path.dirname(require.resolve('@mantine/core/styles/global.cs
 const CORE_CLASSES = /[\\/]@mantine[\\/]core[\\/]esm[\\/].*[\\/]([A-Za-z]+)\.module\.mjs$/;
 /** Any class-name module of @mantine/dates: the package ships one stylesheet for all its components. */
 const DATES_CLASSES = /[\\/]@mantine[\\/]dates[\\/]esm[\\/].*\.module\.mjs$/;
+/** Mantine's Box, which every component is drawn with: the base stylesheets go with it. */
+const CORE_BOX = /[\\/]@mantine[\\/]core[\\/]esm[\\/]core[\\/]Box[\\/]Box\.mjs$/;
+/** The stylesheets that come before any component's (src/styles/base.ts). */
+const BASE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'src/styles/base.ts');
 /** mantine-datatable's module: its stylesheet goes with it. */
 const DATATABLE = /[\\/]mantine-datatable[\\/]dist[\\/]index\.mjs$/;
 
@@ -38,6 +43,9 @@ export function mantineComponentStyles(): Plugin {
         if (!existsSync(css)) this.error(`no stylesheet ${css} for the Mantine component ${core[1]}`);
         return { code: `${code}\nimport '@mantine/core/styles/${core[1]}.layer.css';\n`, map: null };
       }
+      // So they come first in every page's stylesheets, before the chunks of the components, as
+      // Mantine requires (the entry's own stylesheet is linked after those of the chunks it imports).
+      if (CORE_BOX.test(file)) return { code: `${code}\nimport ${JSON.stringify(BASE)};\n`, map: null };
       if (DATES_CLASSES.test(file)) return { code: `${code}\nimport '@mantine/dates/styles.layer.css';\n`, map: null };
       if (DATATABLE.test(file)) return { code: `${code}\nimport 'mantine-datatable/styles.layer.css';\n`, map: null };
       return null;
