@@ -17,7 +17,10 @@ const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection'
 
 function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile, cacheControl: string) {
   reply.header('content-type', file.type).header('cache-control', cacheControl).header('vary', 'accept-encoding');
-  const acceptsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  // Brotli when the browser takes it (every current one does): some 15 % smaller than gzip.
+  if (file.brotli && /\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(file.brotli);
+  const acceptsGzip = /\bgzip\b/.test(accepted);
   if (file.gzipped && acceptsGzip) return reply.header('content-encoding', 'gzip').send(file.gzipped);
   return reply.send(file.body);
 }

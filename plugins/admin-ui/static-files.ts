@@ -1,10 +1,13 @@
+import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { COMPRESS_MIN_BYTES, COMPRESSIBLE } from './compression.ts';
 import { HASHED_NAME } from './dashboard-routes.ts';
 
 const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
 
 const TYPES = new Map<string, string>([
   ['.js', 'text/javascript; charset=utf-8'],
@@ -21,20 +24,22 @@ const TYPES = new Map<string, string>([
   ['.map', 'application/json; charset=utf-8'],
 ]);
 
-/** Worth compressing: text formats (images and fonts are compressed already). */
-const COMPRESSIBLE = new Set(['.js', '.mjs', '.css', '.html', '.json', '.svg', '.txt', '.map']);
+/** The compressed forms the build writes beside a file (`x.js.br`, `x.js.gz`): read, never served by name. */
+const PRECOMPRESSED = /\.(br|gz)$/;
 
 export interface StaticFile {
   body: Buffer;
   gzipped?: Buffer;
+  brotli?: Buffer;
   type: string;
   immutable: boolean;
 }
 
 /**
  * The built dashboard (`vite build` output): `index.html` and the files of `assets/`. The list of
- * files is read once; a file's bytes (and their gzip form) are read and compressed on first request
- * and kept, so start-up pays nothing and a request never compresses twice.
+ * files is read once; a file's bytes and their brotli and gzip forms are read on first request and
+ * kept, so start-up pays nothing and a request never compresses twice. The build writes both forms
+ * beside each file (`.br`, `.gz`, at their best levels); a file without them is compressed then.
  */
 export class DashboardFiles {
   private names: Promise<Set<string>> | undefined;
@@ -73,8 +78,9 @@ export class DashboardFiles {
 async function listFiles(root: string): Promise<Set<string>> {
   const names = new Set<string>();
   try {
-    for (const name of await readdir(root)) names.add(name);
-    for (const name of await readdir(path.join(root, 'assets'))) names.add(`assets/${name}`);
+    for (const name of await readdir(root)) if (!PRECOMPRESSED.test(name)) names.add(name);
+    for (const name of await readdir(path.join(root, 'assets')))
+      if (!PRECOMPRESSED.test(name)) names.add(`assets/${name}`);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
@@ -84,11 +90,24 @@ async function listFiles(root: string): Promise<Set<string>> {
 async function readStatic(file: string, isAsset: boolean): Promise<StaticFile> {
   const body = await readFile(file);
   const ext = path.extname(file).toLowerCase();
-  const gzipped = COMPRESSIBLE.has(ext) && body.length > 1024 ? await gzipAsync(body, { level: 9 }) : undefined;
+  const compress = COMPRESSIBLE.has(ext) && body.length > COMPRESS_MIN_BYTES;
+  const [gzipped, brotli] = compress
+    ? await Promise.all([
+        readSidecar(`${file}.gz`) ?? gzipAsync(body, { level: 9 }),
+        // At run time a middle quality: the best one costs about a second a megabyte.
+        readSidecar(`${file}.br`) ?? brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
+      ])
+    : [undefined, undefined];
   return {
     body,
     gzipped: gzipped && gzipped.length < body.length ? gzipped : undefined,
+    brotli: brotli && brotli.length < body.length ? brotli : undefined,
     type: TYPES.get(ext) ?? 'application/octet-stream',
     immutable: isAsset && HASHED_NAME.test(path.basename(file)),
   };
+}
+
+/** The build's compressed form of a file, or undefined (then the caller compresses it). */
+function readSidecar(file: string): Promise<Buffer> | undefined {
+  return existsSync(file) ? readFile(file) : undefined;
 }

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { EDGE_TABLE } from '../../../edge/routes.ts';
+import { mantineComponentStyles } from './mantine-styles.ts';
+import { precompress } from './precompress.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -54,6 +56,9 @@ function otherAppPages(outDir: string): Plugin {
 
 const outDir = path.resolve(here, '../dist');
 
+/** The SDK's own modules (not the API client beside it, which sets up its middleware when loaded). */
+const SDK_MODULE = /[\\/]admin-ui[\\/]app[\\/]src[\\/]sdk[\\/][^\\/]+\.tsx?$/;
+
 /**
  * The dashboard's build: `plugins/admin-ui/app` -> `plugins/admin-ui/dist` (index.html and hashed
  * files in assets/, served at /assets/ by the product or nginx). Plugin screens (`plugins/*\/admin/`)
@@ -62,7 +67,7 @@ const outDir = path.resolve(here, '../dist');
 export default defineConfig({
   root: here,
   base: '/',
-  plugins: [react(), otherAppPages(outDir)],
+  plugins: [mantineComponentStyles(), react(), otherAppPages(outDir), precompress(path.join(outDir, 'assets'))],
   // Plugin screens live outside this folder; the dev server may read them.
   server: { fs: { allow: [path.resolve(here, '../..')] }, proxy },
   build: {
@@ -74,6 +79,11 @@ export default defineConfig({
     // The entry chunk's budget is checked by the build test; Vite's own warning threshold follows it.
     chunkSizeWarningLimit: 1000,
     rollupOptions: {
+      // The SDK's modules run nothing when loaded: a module whose exports nobody in a chunk uses is
+      // left out of it. Without this, the plugins' screen manifests (eager, on the first screen), which
+      // import `defineAdminScreens` from the SDK's index, pulled the whole SDK (lists with
+      // mantine-datatable, date pickers, forms) into the first screen's JavaScript.
+      treeshake: { moduleSideEffects: (id: string) => !SDK_MODULE.test(id) },
       input: Object.fromEntries([
         ['index', path.join(here, 'index.html')],
         ...otherApps.map((id) => [id, path.join(here, `${id}.app.html`)]),

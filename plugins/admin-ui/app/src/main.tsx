@@ -1,8 +1,7 @@
-import '@mantine/core/styles.css';
-import '@mantine/dates/styles.css';
-import '@mantine/notifications/styles.css';
-import '@mantine/spotlight/styles.css';
-import 'mantine-datatable/styles.css';
+import './styles/base.ts';
+// The shell's notifications and command palette are on every screen.
+import '@mantine/notifications/styles.layer.css';
+import '@mantine/spotlight/styles.layer.css';
 import './shell/contrast.css';
 import { createRoot } from 'react-dom/client';
 import { App } from './shell/App';

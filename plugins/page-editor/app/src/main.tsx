@@ -1,4 +1,4 @@
-import '@mantine/core/styles.css';
+import '../../../admin-ui/app/src/styles/base.ts';
 import './editor.css';
 import { createRoot } from 'react-dom/client';
 import { EditorApp } from './EditorApp.tsx';
