@@ -223,7 +223,16 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
       if (th.Id !== me[0].id) await probe.query(`KILL CONNECTION ${Number(th.Id)}`).catch(() => undefined);
     await probe.end();
     await held.release();
-    await eventually(async () => (await job(jobId)).state === 'failed', { timeoutMs: 30_000, what: 'the job to fail' });
+    let seen: unknown;
+    await eventually(
+      async () => {
+        seen = await job(jobId);
+        return (seen as { state: string }).state === 'failed';
+      },
+      { timeoutMs: 60_000, what: 'the job to fail' },
+    ).catch((err: Error) => {
+      throw new Error(`${err.message} (the job last: ${JSON.stringify(seen)})`);
+    });
     const failed = await job(jobId);
     expect(failed.error).to.match(/source database/);
     expect(failed.progress.done).to.be.below(failed.progress.total);

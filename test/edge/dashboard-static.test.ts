@@ -103,10 +103,14 @@ describe('edge: nginx serves the admin dashboard and the page editor from their 
       const res = await fetch(`${nginx.url}${url}`);
       expect(res.headers.get('x-upstream'), url).to.equal('core-api');
     }
-    for (const url of ['/cms-one', '/cms-one/elsewhere']) {
-      const res = await fetch(`${nginx.url}${url}`);
-      expect(res.status, url).to.equal(404);
-      expect(res.headers.get('x-upstream'), url).to.equal(null);
+    // The editor's entry: exactly /cms-one and /cms-one/ go to its home; anything else there is no page.
+    for (const url of ['/cms-one', '/cms-one/']) {
+      const res = await fetch(`${nginx.url}${url}`, { redirect: 'manual' });
+      expect(res.status, url).to.equal(302);
+      expect(new URL(res.headers.get('location') ?? '', nginx.url).pathname, url).to.equal('/cms-one/editor/');
     }
+    const elsewhere = await fetch(`${nginx.url}/cms-one/elsewhere`);
+    expect(elsewhere.status).to.equal(404);
+    expect(elsewhere.headers.get('x-upstream')).to.equal(null);
   });
 });

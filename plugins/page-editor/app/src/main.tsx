@@ -1,4 +1,5 @@
-import '../../../admin-ui/app/src/styles/base.ts';
+// Mantine's base stylesheets come with its Box, which every component is drawn with (the dashboard
+// build's mantine-styles.ts): nothing to import here.
 import './editor.css';
 import { createRoot } from 'react-dom/client';
 import { EditorApp } from './EditorApp.tsx';
