@@ -217,6 +217,9 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
     expect(await laterBuilds()).to.equal(0);
     // The source's server ends the import's connection (as a restart or a network cut would).
     const probe = await mysql.createConnection({ host: db.host, port: db.port, user: db.user, password: db.password });
+    // And stays away until the test brings it back: a try of the job that reconnected would finish the
+    // import instead of failing it (the import's user can no longer sign in; open sessions stay).
+    await db.sql(`ALTER USER '${db.user}'@'%' ACCOUNT LOCK;`);
     const [threads] = await probe.query<mysql.RowDataPacket[]>('SHOW PROCESSLIST');
     const [me] = await probe.query<mysql.RowDataPacket[]>('SELECT CONNECTION_ID() AS id');
     for (const th of threads)
@@ -233,6 +236,7 @@ describe('migration imports under faults: kill -9 mid-import, a source that goes
     ).catch((err: Error) => {
       throw new Error(`${err.message} (the job last: ${JSON.stringify(seen)})`);
     });
+    await db.sql(`ALTER USER '${db.user}'@'%' ACCOUNT UNLOCK;`);
     const failed = await job(jobId);
     expect(failed.error).to.match(/source database/);
     expect(failed.progress.done).to.be.below(failed.progress.total);
